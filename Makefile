@@ -1,0 +1,112 @@
+# chargesim - top-level build.
+#
+#   make            build build/chargesim and build/libchargesim.a
+#   make demo       install missing Debian packages (as root), build, run scenarios/demo.json
+#   make test       install missing packages, build, run the CUnit suites
+#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/)
+#   make bench      build and run the benchmarks in bench/
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
+#
+# Sources are found by wildcard: a new file under sim/, models/<name>/ or stack/ joins
+# the library, one under cli/ joins the binary, one under tests/ joins the test binary.
+# WERROR=1 turns warnings into errors (CI sets it).
+
+PREFIX    ?= /usr/local
+BUILD     ?= build
+WERROR    ?= 0
+VERSION   := 0.1.0
+
+PKGS      := glib-2.0 gmodule-2.0 libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CUNIT_CFLAGS := $(shell pkg-config --cflags cunit 2>/dev/null)
+CUNIT_LIBS   := $(shell pkg-config --libs cunit 2>/dev/null)
+
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes
+ifeq ($(WERROR),1)
+WARN      += -Werror
+endif
+OPT       ?= -O2
+CFLAGS    ?= $(OPT) -g
+SAN       ?=
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
+             -DCHARGESIM_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
+LDLIBS    = $(PKG_LIBS) -lcsv -lm
+LDFLAGS   += $(SAN)
+
+LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*/*.c) $(wildcard stack/*.c))
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_LIB_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+
+LIB       := $(BUILD)/libchargesim.a
+BIN       := $(BUILD)/chargesim
+TEST_BIN  := $(BUILD)/chargesim-tests
+BENCH_BINS := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all demo test check-deps asan bench install clean
+all: $(BIN) $(LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(LIB) $(LDLIBS)
+
+# The set-up targets check the Debian packages first, then build in a sub-make so that
+# pkg-config is asked again once the packages are there.
+check-deps:
+	@scripts/install-deps.sh
+
+demo: check-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(BIN) run scenarios/demo.json -o out/demo
+
+test: check-deps
+	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
+	@$(TEST_BIN)
+
+asan: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  build/asan/chargesim-tests build/asan/chargesim
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/chargesim-tests
+
+bench: check-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include/chargesim
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/chargesim
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libchargesim.a
+	cp -R stack/include/. $(DESTDIR)$(PREFIX)/include/chargesim/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  chargesim.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/chargesim.pc
+
+clean:
+	rm -rf build out
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

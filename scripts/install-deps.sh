@@ -1,0 +1,43 @@
+#!/bin/sh
+# install-deps.sh - make sure the Debian 12 packages chargesim builds with are present.
+#
+# Checks each package with dpkg-query and installs only the missing ones. As root it
+# runs apt-get; as anyone else it prints the exact command to run and exits 1, so that
+# `make demo` / `make test` stop with a clear instruction instead of a compiler error.
+# Usage: scripts/install-deps.sh [--check]   (--check: only report, never install)
+set -u
+
+PACKAGES="build-essential pkg-config libglib2.0-dev libcsv-dev libcjson-dev libcunit1-dev gnuplot-nox"
+
+missing=""
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "${1:-}" = "--check" ]; then
+	echo "chargesim: missing Debian packages:$missing" >&2
+	exit 1
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "chargesim: these Debian packages are needed to build:$missing" >&2
+	echo "Install them with:" >&2
+	echo "    sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "chargesim: installing missing Debian packages:$missing"
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y --no-install-recommends $missing; then
+	# A fresh machine may have empty package lists: refresh once and retry.
+	apt-get update && apt-get install -y --no-install-recommends $missing || {
+		echo "chargesim: apt-get could not install:$missing" >&2
+		exit 1
+	}
+fi

@@ -1,0 +1,20 @@
+/*
+ * tests/suites.h - the test suites, one CU_TestInfo table per tests/test_*.c file.
+ *
+ * Each file exports its table; tests/test_main.c lists them in one CU_SuiteInfo
+ * table. Tests check behaviour against independent numbers (spec values, analytic
+ * solutions, hand calculations), never against the code's own earlier output.
+ */
+#ifndef CS_TESTS_SUITES_H
+#define CS_TESTS_SUITES_H
+
+#include <CUnit/CUnit.h>
+
+extern CU_TestInfo queue_tests[];
+extern CU_TestInfo units_tests[];
+
+/* Compare doubles within an absolute tolerance, printing both on failure. */
+#define CS_ASSERT_NEAR(actual, expected, tol) \
+	CU_ASSERT_DOUBLE_EQUAL((actual), (expected), (tol))
+
+#endif

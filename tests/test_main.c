@@ -1,0 +1,58 @@
+/*
+ * tests/test_main.c - runs every CUnit suite and prints "N passed, N failed".
+ *
+ * Usage: chargesim-tests [SUITE...]   (no argument: all suites)
+ * The exit status is read from CU_get_number_of_tests_failed() before the registry
+ * is cleaned up: CU_basic_run_tests() itself reports success even when tests fail.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <CUnit/Basic.h>
+#include "tests/suites.h"
+
+static CU_SuiteInfo suites[] = {
+	{ "queue", NULL, NULL, NULL, NULL, queue_tests },
+	{ "units", NULL, NULL, NULL, NULL, units_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+static int suite_selected(const char *name, int argc, char **argv)
+{
+	if (argc < 2)
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	CU_SuiteInfo selected[sizeof suites / sizeof suites[0]];
+	size_t n = 0;
+	unsigned failed, run;
+
+	for (size_t i = 0; suites[i].pName; i++)
+		if (suite_selected(suites[i].pName, argc, argv))
+			selected[n++] = suites[i];
+	selected[n] = (CU_SuiteInfo)CU_SUITE_INFO_NULL;
+	if (n == 0) {
+		fprintf(stderr, "chargesim-tests: no suite matches the arguments\n");
+		return 2;
+	}
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	if (CU_register_suites(selected) != CUE_SUCCESS) {
+		fprintf(stderr, "chargesim-tests: %s\n", CU_get_error_msg());
+		CU_cleanup_registry();
+		return 2;
+	}
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	run = CU_get_number_of_tests_run();
+	failed = CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	printf("%u passed, %u failed\n", run - failed, failed);
+	return failed ? 1 : 0;
+}

@@ -34,7 +34,7 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
 LDFLAGS   += $(SAN)
 
-LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*/*.c) $(wildcard stack/*.c))
+LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*/*.c) $(wildcard stack/*/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -64,8 +64,10 @@ $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# The whole library goes into the binary so that policy plugins find every kernel-style
+# function they may call (exported with --export-dynamic from gmodule's flags).
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)

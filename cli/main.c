@@ -1,3 +1,67 @@
-/* placeholder until the CLI lands in this session */
+/*
+ * cli/main.c - `chargesim`: dispatch to a subcommand.
+ */
 #include <stdio.h>
-int main(void) { puts("chargesim " CHARGESIM_VERSION); return 0; }
+#include <string.h>
+#include "cli/cli.h"
+#include "sim/scenario.h"
+#include "sim/world.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "run", cmd_run, "run one scenario and write its trace, events and metrics" },
+	{ "check", NULL, "run scenarios as regression tests (expectations, golden traces)" },
+	{ "compare", NULL, "run one scenario under several policies, side by side" },
+	{ "sweep", NULL, "run a grid of scenario variants" },
+	{ "merge", NULL, "merge the results of sharded sweeps" },
+	{ "plot", NULL, "plot trace files" },
+	{ "diff", NULL, "compare two CSV traces with tolerances" },
+	{ "list", cmd_list, "list policies, sources, pmics, batteries or scenarios" },
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: chargesim COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"chargesim simulates a USB charging port, a cable and a battery-powered Linux\n"
+		"device with its charger policy code, in virtual time.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(fp, "  %-9s %s%s\n", commands[i].name, commands[i].summary,
+			commands[i].fn ? "" : " (not in this version yet)");
+	fprintf(fp,
+		"\n"
+		"Run `chargesim COMMAND --help` for the options of a command.\n"
+		"Example: chargesim run scenarios/demo.json\n"
+		"Exit status: 0 ok, 1 an expectation failed, 2 bad usage or input, 3 internal error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("chargesim %s\n", CHARGESIM_VERSION);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			if (!commands[i].fn)
+				return cmd_not_yet(commands[i].name, argc - 1, argv + 1);
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	cli_error("unknown command \"%s\"; run `chargesim --help` for the list", argv[1]);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,31 @@
+/*
+ * cli/cli.h - the subcommands of `chargesim` and what they share.
+ *
+ * Exit statuses (INTERFACE.md): 0 success and every expectation held; 1 an
+ * expectation, check or diff failed; 2 bad usage or bad input; 3 an internal error
+ * (NaN, broken invariant) during a run.
+ */
+#ifndef CS_CLI_H
+#define CS_CLI_H
+
+#include <stdbool.h>
+#include <glib.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAILED 1
+#define CLI_EXIT_USAGE 2
+#define CLI_EXIT_INTERNAL 3
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_not_yet(const char *name, int argc, char **argv);
+
+/* Parse options with a GOptionContext; prints the error and returns false on bad
+ * usage. argv keeps the positional arguments (argv[0] is the subcommand). */
+bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* Print "chargesim: MESSAGE" to stderr. */
+void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* Exit status for a GError from loading or running. */
+int cli_exit_for(const GError *err);
+
+#endif

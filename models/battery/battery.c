@@ -1,0 +1,253 @@
+/*
+ * models/battery/battery.c - the two-RC cell, its presets and parameter table.
+ *
+ * Default cell: EB425161LU, a 1500 mAh 4.35 V-class Samsung cell. OCV table from the
+ * Linux samsung-sdi-battery driver data for that cell; R0 0.10 ohm, R1 47 mohm /
+ * C1 703 F, R2 50 mohm / C2 4475 F from the Chen & Rincon-Mora (2006) two-RC fit
+ * (valid above ~20 % SOC); Arrhenius activation energy 20 kJ/mol as in PyBaMM's ECM
+ * example; self-discharge ~2 %/month (typical Li-ion).
+ */
+#include <math.h>
+#include <string.h>
+#include "models/battery/battery.h"
+
+enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };
+const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL };
+
+#define GAS_CONSTANT 8.314462618 /* J/(mol K) */
+
+static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err);
+
+#define OFF(f) offsetof(struct battery_params, f)
+const struct param_desc battery_param_desc[] = {
+	{ "preset", PARAM_ENUM, .off = OFF(preset), .choices = battery_preset_names,
+	  .doc = "cell preset the other values default from" },
+	{ "capacity", PARAM_NUM, UNIT_AH, OFF(capacity_ah), 0, 1000, PARAM_F_MIN_EXCL,
+	  .doc = "rated capacity; R and C scale with it" },
+	{ "soc", PARAM_NUM, UNIT_FRACTION, OFF(soc), 0, 1, .doc = "initial state of charge" },
+	{ "r0", PARAM_NUM, UNIT_OHM, OFF(r0), 0, 100, PARAM_F_MIN_EXCL,
+	  .doc = "series resistance at the reference capacity and temperature" },
+	{ "r1", PARAM_NUM, UNIT_OHM, OFF(r1), 0, 100, PARAM_F_MIN_EXCL, .doc = "first RC pair resistance" },
+	{ "c1", PARAM_NUM, UNIT_FARAD, OFF(c1), 0, 1e9, PARAM_F_MIN_EXCL, .doc = "first RC pair capacitance" },
+	{ "r2", PARAM_NUM, UNIT_OHM, OFF(r2), 0, 100, PARAM_F_MIN_EXCL, .doc = "second RC pair resistance" },
+	{ "c2", PARAM_NUM, UNIT_FARAD, OFF(c2), 0, 1e9, PARAM_F_MIN_EXCL, .doc = "second RC pair capacitance" },
+	{ "ocv", PARAM_CUSTOM, .parse = battery_parse_ocv,
+	  .doc = "open-circuit voltage table [[soc, volts], ...], soc ascending" },
+	{ "temperature", PARAM_NUM, UNIT_CELSIUS, OFF(temperature_c), -40, 85,
+	  PARAM_F_RUNTIME, .doc = "cell / ambient temperature" },
+	{ "thermal", PARAM_BOOL, .off = OFF(thermal),
+	  .doc = "lumped thermal model (cell heats from its losses)" },
+	{ "thermal_mass", PARAM_NUM, UNIT_NONE, OFF(thermal_mass_j_k), 0, 1e6, PARAM_F_MIN_EXCL,
+	  .doc = "heat capacity, J/K" },
+	{ "r_thermal", PARAM_NUM, UNIT_NONE, OFF(r_thermal_k_w), 0, 1e4, PARAM_F_MIN_EXCL,
+	  .doc = "thermal resistance to ambient, K/W" },
+	{ "activation_energy", PARAM_NUM, UNIT_NONE, OFF(ea_j_mol), 0, 2e5,
+	  .doc = "Arrhenius activation energy of the resistances, J/mol" },
+	{ "self_discharge", PARAM_NUM, UNIT_FRACTION, OFF(self_discharge), 0, 1,
+	  .doc = "capacity lost per 30 days at rest" },
+	{ "v_max", PARAM_NUM, UNIT_VOLT, OFF(v_max), 2, 5, .doc = "highest safe charge voltage" },
+	PARAM_END,
+};
+#undef OFF
+
+/* EB425161LU OCV at 0/5/10/20/.../100 % (samsung-sdi-battery data). */
+static const double eb425161lu_soc[] = { 0, .05, .10, .20, .30, .40, .50, .60, .70, .80, .90, .95, 1 };
+static const double eb425161lu_v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793, 3.829,
+				       3.911, 3.978, 4.077, 4.183, 4.241, 4.328 };
+G_STATIC_ASSERT(G_N_ELEMENTS(eb425161lu_soc) == G_N_ELEMENTS(eb425161lu_v));
+
+void battery_params_default(struct battery_params *p, int preset)
+{
+	memset(p, 0, sizeof(*p));
+	p->preset = preset;
+	p->capacity_ah = 1.5;
+	p->ref_capacity_ah = 1.5;
+	p->soc = 0.5;
+	p->r0 = 0.10;
+	p->r1 = 0.047;
+	p->c1 = 703;
+	p->r2 = 0.050;
+	p->c2 = 4475;
+	p->ocv_n = G_N_ELEMENTS(eb425161lu_soc);
+	memcpy(p->ocv_soc, eb425161lu_soc, sizeof(eb425161lu_soc));
+	memcpy(p->ocv_v, eb425161lu_v, sizeof(eb425161lu_v));
+	p->temperature_c = 25;
+	p->ref_temp_c = 25;
+	p->ea_j_mol = 20000;
+	p->thermal = false;
+	/* ~30 g pouch cell at ~1 J/(g K); ~25 K/W to air inside a phone (assumed). */
+	p->thermal_mass_j_k = 30;
+	p->r_thermal_k_w = 25;
+	p->self_discharge = 0.02;
+	p->v_max = 4.40;
+	if (preset == BAT_PRESET_GENERIC_4V2) {
+		/* A 4.2 V-class cell: the same curve scaled so 100 % reads 4.2 V. */
+		for (int i = 0; i < p->ocv_n; i++)
+			p->ocv_v[i] = 3.3 + (p->ocv_v[i] - 3.3) * (4.2 - 3.3) / (4.328 - 3.3);
+		p->v_max = 4.25;
+	}
+}
+
+static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err)
+{
+	struct battery_params *p = (struct battery_params *)field; /* off is 0: whole struct */
+	const cJSON *row;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %s, expected at least two [soc, volts] pairs", path, found);
+		return false;
+	}
+	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX) {
+		g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %d points, expected at most %d",
+			    path, cJSON_GetArraySize(v), BATTERY_OCV_MAX);
+		return false;
+	}
+	cJSON_ArrayForEach(row, v) {
+		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
+		double soc, volts;
+
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2) {
+			g_autofree char *found = param_describe_json(row);
+
+			g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %s, expected [soc, volts]",
+				    rp, found);
+			return false;
+		}
+		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
+		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
+			return false;
+		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
+		    (n > 0 && soc <= p->ocv_soc[n - 1])) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found [%g, %g], expected soc in 0..1 strictly ascending and 0 < volts <= 6",
+				    rp, soc, volts);
+			return false;
+		}
+		p->ocv_soc[n] = soc;
+		p->ocv_v[n] = volts;
+		n++;
+	}
+	p->ocv_n = n;
+	return true;
+}
+
+bool battery_params_validate(const struct battery_params *p, const char *path, GError **err)
+{
+	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
+			    path, p->ocv_soc[0], p->ocv_soc[p->ocv_n - 1]);
+		return false;
+	}
+	return true;
+}
+
+void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e)
+{
+	double scale = p->ref_capacity_ah / p->capacity_ah;
+	/* Arrhenius: R(T) = R(Tref) * exp(Ea/R * (1/T - 1/Tref)). */
+	double arr = exp(p->ea_j_mol / GAS_CONSTANT *
+			 (1.0 / (temp_c + 273.15) - 1.0 / (p->ref_temp_c + 273.15)));
+
+	e->q_as = p->capacity_ah * 3600.0;
+	e->r0 = p->r0 * scale * arr;
+	e->r1 = p->r1 * scale * arr;
+	e->r2 = p->r2 * scale * arr;
+	e->c1 = p->c1 / scale;
+	e->c2 = p->c2 / scale;
+	e->tau1 = e->r1 * e->c1;
+	e->tau2 = e->r2 * e->c2;
+	e->self_dis_per_s = p->self_discharge / (30.0 * 86400.0);
+}
+
+void battery_state_init(const struct battery_params *p, struct battery_state *s)
+{
+	s->soc = p->soc;
+	s->v1 = 0;
+	s->v2 = 0;
+	s->temp_c = p->temperature_c;
+}
+
+/* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
+ * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
+ * rising instead of accepting charge at a constant voltage. */
+double battery_ocv(const struct battery_params *p, double soc)
+{
+	int lo = 0, hi = p->ocv_n - 1;
+
+	if (soc <= p->ocv_soc[0]) {
+		hi = 1;
+	} else if (soc >= p->ocv_soc[hi]) {
+		lo = hi - 1;
+	} else {
+		while (hi - lo > 1) {
+			int mid = (lo + hi) / 2;
+
+			if (p->ocv_soc[mid] <= soc)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+	return p->ocv_v[lo] + (p->ocv_v[hi] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
+				       (p->ocv_soc[hi] - p->ocv_soc[lo]);
+}
+
+double battery_emf(const struct battery_params *p, const struct battery_state *s)
+{
+	return battery_ocv(p, s->soc) + s->v1 + s->v2;
+}
+
+/* One RC pair under a current ramping linearly from i0 to i1 over dt. The exact
+ * solution of dV/dt = i(t)/C - V/tau is
+ *   V(dt) = V0*e + R*(i1 - i0*e - (i1 - i0)*phi),  e = exp(-dt/tau),
+ *   phi = tau*(1 - e)/dt,
+ * written with expm1 so that tiny steps (ns) lose no precision. */
+static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+{
+	double x = dt / tau;
+	double one_minus_e = -expm1(-x);
+	double e = 1.0 - one_minus_e;
+	double phi = x > 0 ? one_minus_e / x : 1.0;
+
+	return v0 * e + r * (i1 - i0 * e - (i1 - i0) * phi);
+}
+
+void battery_advance(const struct battery_params *p, const struct battery_eff *e,
+		     const struct battery_state *s0, double i0, double i1, double dt,
+		     struct battery_state *s1)
+{
+	(void)p;
+	s1->v1 = rc_advance(s0->v1, e->r1, e->tau1, i0, i1, dt);
+	s1->v2 = rc_advance(s0->v2, e->r2, e->tau2, i0, i1, dt);
+	s1->soc = s0->soc + 0.5 * (i0 + i1) * dt / e->q_as - e->self_dis_per_s * dt;
+	if (s1->soc < 0)
+		s1->soc = 0;
+	s1->temp_c = s0->temp_c;
+}
+
+double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,
+			       double p_loss_w, double dt)
+{
+	double tau = p->thermal_mass_j_k * p->r_thermal_k_w;
+	double t_inf = ambient_c + p_loss_w * p->r_thermal_k_w;
+
+	return t_inf + (temp_c - t_inf) * exp(-dt / tau);
+}
+
+double battery_loss_w(const struct battery_eff *e, const struct battery_state *s, double i)
+{
+	return e->r0 * i * i + s->v1 * s->v1 / e->r1 + s->v2 * s->v2 / e->r2;
+}
+
+double battery_rc_energy(const struct battery_eff *e, const struct battery_state *s)
+{
+	return 0.5 * e->c1 * s->v1 * s->v1 + 0.5 * e->c2 * s->v2 * s->v2;
+}

@@ -1,0 +1,78 @@
+/*
+ * models/battery/battery.h - Li-ion cell: two-RC Thevenin equivalent circuit.
+ *
+ *   V_term = OCV(SOC, T) + I*R0 + V1 + V2          (I > 0 charging)
+ *   dVk/dt = I/Ck - Vk/(Rk*Ck)                      k = 1, 2
+ *   dSOC/dt = I / (3600*Q) - self-discharge
+ *
+ * The parameters (struct battery_params) belong to the scenario; the state (struct
+ * battery_state) to the run. Resistances and capacitances are given for the preset's
+ * reference capacity and scale with the actual capacity (a cell twice as large has
+ * half the resistance and twice the capacitance); battery_effective() applies that
+ * and the temperature (Arrhenius) once per change, not per step.
+ */
+#ifndef CS_MODELS_BATTERY_H
+#define CS_MODELS_BATTERY_H
+
+#include <stdbool.h>
+#include "sim/param.h"
+
+#define BATTERY_OCV_MAX 64
+
+struct battery_params {
+	int preset;
+	double capacity_ah;        /* Q */
+	double soc;                /* initial state of charge, 0..1 */
+	double r0, r1, c1, r2, c2; /* at ref_capacity_ah and ref_temp_c */
+	double ref_capacity_ah;    /* capacity the R/C values were fitted at */
+	int ocv_n;
+	double ocv_soc[BATTERY_OCV_MAX]; /* ascending */
+	double ocv_v[BATTERY_OCV_MAX];
+	double temperature_c;      /* cell (and ambient) temperature */
+	double ref_temp_c;         /* temperature of the R values */
+	double ea_j_mol;           /* Arrhenius activation energy of the resistances */
+	bool thermal;              /* lumped thermal model on/off */
+	double thermal_mass_j_k;   /* heat capacity of the cell */
+	double r_thermal_k_w;      /* thermal resistance to ambient */
+	double self_discharge;     /* fraction of capacity per 30 days */
+	double v_max;              /* highest safe charge voltage (VREG must not exceed) */
+};
+
+/* Values derived from the parameters at the current temperature. */
+struct battery_eff {
+	double q_as;               /* capacity in ampere-seconds */
+	double r0, r1, c1, r2, c2, tau1, tau2;
+	double self_dis_per_s;     /* SOC per second */
+};
+
+struct battery_state {
+	double soc, v1, v2, temp_c;
+};
+
+extern const struct param_desc battery_param_desc[];
+extern const char *const battery_preset_names[];
+
+void battery_params_default(struct battery_params *p, int preset);
+/* Check the values together (OCV table ascending, ...). */
+bool battery_params_validate(const struct battery_params *p, const char *path, GError **err);
+void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e);
+void battery_state_init(const struct battery_params *p, struct battery_state *s);
+double battery_ocv(const struct battery_params *p, double soc);
+/* The EMF the terminal sees before R0: OCV + V1 + V2. */
+double battery_emf(const struct battery_params *p, const struct battery_state *s);
+/* Advance over dt with the current varying linearly from i0 to i1 (exact for the
+ * RC pairs; trapezoidal for SOC, which is exact for a linear current). */
+void battery_advance(const struct battery_params *p, const struct battery_eff *e,
+		     const struct battery_state *s0, double i0, double i1, double dt,
+		     struct battery_state *s1);
+
+/* Lumped thermal model: heat p_loss_w (constant over dt) against the ambient
+ * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */
+double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,
+			       double p_loss_w, double dt);
+/* Heat generated in the cell at current i: R0 and the two RC resistors. */
+double battery_loss_w(const struct battery_eff *e, const struct battery_state *s, double i);
+/* Energy stored in the two RC capacitors, J. */
+double battery_rc_energy(const struct battery_eff *e, const struct battery_state *s);
+
+#endif

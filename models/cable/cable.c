@@ -1,0 +1,118 @@
+/*
+ * models/cable/cable.c - cable resistance and line presence.
+ *
+ * Copper resistance per conductor [Cirris wire tables]: 28 AWG 0.2129, 26 AWG 0.1339,
+ * 24 AWG 0.0842, 22 AWG 0.0530, 20 AWG 0.0333 ohm/m. Contacts: 10 mohm new, 30 mohm
+ * worn, 4 in the power loop (VBUS and GND at each end). 1 m of 28 AWG with new
+ * contacts: 2*0.2129 + 4*0.010 = 0.466 ohm.
+ */
+#include <string.h>
+#include "models/cable/cable.h"
+
+static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
+			     const char *path, GError **err);
+static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
+			       const char *path, GError **err);
+
+#define OFF(f) offsetof(struct cable_params, f)
+const struct param_desc cable_param_desc[] = {
+	{ "length", PARAM_NUM, UNIT_METER, OFF(length_m), 0, 100, .doc = "cable length" },
+	{ "awg", PARAM_INT, .off = OFF(awg), .min = 20, .max = 28,
+	  .doc = "VBUS/GND wire gauge: 20, 22, 24, 26 or 28" },
+	{ "contacts", PARAM_INT, .off = OFF(contacts), .min = 0, .max = 16,
+	  .doc = "connector contacts in the power loop" },
+	{ "r_contact", PARAM_NUM, UNIT_OHM, OFF(r_contact), 0, 10, .doc = "resistance of one contact" },
+	{ "r_loop", PARAM_CUSTOM, .parse = cable_parse_r_loop, .flags = PARAM_F_RUNTIME,
+	  .doc = "total loop resistance (overrides length/awg/contacts)" },
+	{ "data", PARAM_CUSTOM, .parse = cable_parse_data,
+	  .doc = "data lines: \"connected\", \"floating\" or {\"late\": TIME}" },
+	{ "cc", PARAM_BOOL, .off = OFF(cc), .doc = "CC wire present (Type-C cable)" },
+	PARAM_END,
+};
+#undef OFF
+
+void cable_params_default(struct cable_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->length_m = 1.0;
+	p->awg = 28;
+	p->contacts = 4;
+	p->r_contact = 0.010;
+	p->data = CABLE_DATA_CONNECTED;
+	p->cc = true;
+}
+
+double cable_ohm_per_m(int awg)
+{
+	switch (awg) {
+	case 20: return 0.0333;
+	case 22: return 0.0530;
+	case 24: return 0.0842;
+	case 26: return 0.1339;
+	case 28: return 0.2129;
+	}
+	return -1;
+}
+
+double cable_r_loop(const struct cable_params *p)
+{
+	if (p->r_loop_given)
+		return p->r_loop;
+	return 2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
+}
+
+static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
+			       const char *path, GError **err)
+{
+	struct cable_params *p = field;
+	double r;
+
+	(void)d;
+	if (!param_json_number(v, UNIT_OHM, &r, path, err))
+		return false;
+	if (r < 0 || r > 100) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
+			    path, r);
+		return false;
+	}
+	p->r_loop = r;
+	p->r_loop_given = true;
+	return true;
+}
+
+static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
+			     const char *path, GError **err)
+{
+	struct cable_params *p = field;
+
+	(void)d;
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
+		p->data = CABLE_DATA_CONNECTED;
+		return true;
+	}
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
+		p->data = CABLE_DATA_FLOATING;
+		return true;
+	}
+	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
+	    cJSON_GetObjectItemCaseSensitive(v, "late")) {
+		g_autofree char *lp = g_strdup_printf("%s.late", path);
+
+		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
+				     lp, err))
+			return false;
+		if (p->data_late < 0) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found a negative delay, expected a time of at least 0 s", lp);
+			return false;
+		}
+		p->data = CABLE_DATA_LATE;
+		return true;
+	}
+	g_autofree char *found = param_describe_json(v);
+	g_set_error(err, CS_PARAM_ERROR, 0,
+		    "%s: found %s, expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}",
+		    path, found);
+	return false;
+}

@@ -1,0 +1,180 @@
+/*
+ * models/load/load.c - constant current / power load with a profile; brownout.
+ *
+ * Default brownout threshold 3.4 V [PHYSICS.md: VSYS minimum]; default draw 250 mA
+ * (a phone idling with the screen on, order of magnitude).
+ */
+#include <string.h>
+#include "models/load/load.h"
+#include "sim/evlog.h"
+
+static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
+			       const char *path, GError **err);
+
+#define OFF(f) offsetof(struct load_params, f)
+const struct param_desc load_param_desc[] = {
+	{ "current", PARAM_NUM, UNIT_AMP, OFF(current), 0, 20, PARAM_F_RUNTIME,
+	  .doc = "constant current drawn at VSYS" },
+	{ "power", PARAM_NUM, UNIT_WATT, OFF(power), 0, 100, PARAM_F_RUNTIME | PARAM_F_NULL_ZERO,
+	  .doc = "constant power drawn at VSYS (replaces current when set)" },
+	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_RUNTIME,
+	  .doc = "brownout below this system voltage" },
+	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
+	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
+	PARAM_END,
+};
+#undef OFF
+
+void load_params_default(struct load_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->current = 0.25;
+	p->vsys_min = 3.4;
+}
+
+static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
+			       const char *path, GError **err)
+{
+	struct load_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %s, expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
+			    path, found, LOAD_PROFILE_MAX);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
+		struct load_step *st = &p->profile[n];
+		const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
+		const cJSON *cur = cJSON_GetObjectItemCaseSensitive(it, "current");
+		const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
+		const cJSON *k;
+
+		if (!cJSON_IsObject(it) || !at || (!cur == !pow)) {
+			g_autofree char *found = param_describe_json(it);
+
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found %s, expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}",
+				    ip, found);
+			return false;
+		}
+		cJSON_ArrayForEach(k, it) {
+			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
+			    strcmp(k->string, "power")) {
+				g_set_error(err, CS_PARAM_ERROR, 0,
+					    "%s.%s: found an unknown key \"%s\", expected at, current or power",
+					    ip, k->string, k->string);
+				return false;
+			}
+		}
+		g_autofree char *atp = g_strdup_printf("%s.at", ip);
+		g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
+		if (!param_json_time(at, &st->at, atp, err))
+			return false;
+		st->is_power = pow != NULL;
+		if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
+			return false;
+		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
+		    st->value > 100) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found a step at %g s of %g, expected times ascending from 0 and values from 0 to 100",
+				    ip, sim_time_to_s(st->at), st->value);
+			return false;
+		}
+		n++;
+	}
+	p->n_profile = n;
+	return true;
+}
+
+static void load_step_cb(struct sim_event *ev, void *data)
+{
+	struct load *l = data;
+	struct load_params *p = l->p;
+
+	(void)ev;
+	while (l->next_step < p->n_profile && p->profile[l->next_step].at <= sim_now(l->sim)) {
+		const struct load_step *st = &p->profile[l->next_step++];
+
+		if (st->is_power) {
+			p->power = st->value;
+		} else {
+			p->power = 0;
+			p->current = st->value;
+		}
+	}
+	if (l->next_step < p->n_profile)
+		sim_at(l->sim, &l->ev_step, p->profile[l->next_step].at);
+	if (l->changed)
+		l->changed(l->ctx);
+}
+
+void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
+	       load_changed_cb changed, void *ctx)
+{
+	memset(l, 0, sizeof(*l));
+	l->p = p;
+	l->sim = sim;
+	l->log = log;
+	l->changed = changed;
+	l->ctx = ctx;
+	sim_event_init(&l->ev_step, load_step_cb, l);
+}
+
+void load_start(struct load *l)
+{
+	if (l->p->n_profile > 0)
+		sim_at(l->sim, &l->ev_step, l->p->profile[0].at);
+}
+
+void load_cleanup(struct load *l)
+{
+	sim_cancel(l->sim, &l->ev_step);
+}
+
+void load_demand(const struct load *l, double *iload, double *pload)
+{
+	if (l->override) {
+		*iload = l->override_current;
+		*pload = 0;
+		return;
+	}
+	if (l->p->power > 0) {
+		*iload = 0;
+		*pload = l->p->power;
+	} else {
+		*iload = l->p->current + l->extra_current;
+		*pload = 0;
+	}
+}
+
+bool load_observe(struct load *l, double vsys)
+{
+	if (!l->browned_out && vsys < l->p->vsys_min) {
+		cJSON *rec;
+
+		l->browned_out = true;
+		l->brownouts++;
+		rec = evlog_begin(l->log, sim_now(l->sim), "load", "brownout");
+		cJSON_AddNumberToObject(rec, "vsys_V", vsys);
+		evlog_end(l->log, rec);
+		return true;
+	}
+	if (l->browned_out && vsys >= l->p->vsys_min + LOAD_BROWNOUT_HYST_V)
+		l->browned_out = false;
+	return false;
+}
+
+double load_margin(const struct load *l, double vsys)
+{
+	/* g >= 0: a brownout (or, once browned out, the re-arm) is due */
+	if (!l->browned_out)
+		return l->p->vsys_min - vsys;
+	return vsys - (l->p->vsys_min + LOAD_BROWNOUT_HYST_V);
+}

@@ -1,0 +1,64 @@
+/*
+ * models/load/load.h - the system load at VSYS and brownout detection.
+ *
+ * The device draws a constant current or a constant power at VSYS, changed by a time
+ * profile or by scenario `set` events (screen on, suspend, camera burst). When VSYS
+ * falls below vsys_min the system browns out (a `brownout` event); it is re-armed
+ * once VSYS is back above vsys_min + LOAD_BROWNOUT_HYST_V. What a brownout does to a
+ * booting device is the boot model's business (models/load/boot.h).
+ */
+#ifndef CS_MODELS_LOAD_H
+#define CS_MODELS_LOAD_H
+
+#include <stdbool.h>
+#include "sim/param.h"
+#include "sim/sim.h"
+
+#define LOAD_PROFILE_MAX 256
+#define LOAD_BROWNOUT_HYST_V 0.1
+
+struct load_step {
+	sim_time_t at;
+	bool is_power;
+	double value;           /* A or W */
+};
+
+struct load_params {
+	double current;         /* A (used when power == 0) */
+	double power;           /* W (0 = constant current) */
+	double vsys_min;        /* brownout threshold */
+	int n_profile;
+	struct load_step profile[LOAD_PROFILE_MAX];
+};
+
+typedef void (*load_changed_cb)(void *ctx);
+
+struct load {
+	struct load_params *p;
+	struct sim *sim;
+	struct evlog *log;
+	load_changed_cb changed;
+	void *ctx;
+	int next_step;
+	struct sim_event ev_step;
+	bool browned_out;       /* below vsys_min, not yet re-armed */
+	int brownouts;
+	double extra_current;   /* added by other models (boot stages) */
+	bool override;          /* boot model owns the draw */
+	double override_current;
+};
+
+extern const struct param_desc load_param_desc[];
+
+void load_params_default(struct load_params *p);
+void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
+	       load_changed_cb changed, void *ctx);
+void load_start(struct load *l);
+void load_cleanup(struct load *l);
+/* The draw right now: current (A) or power (W), one of them zero. */
+void load_demand(const struct load *l, double *iload, double *pload);
+/* React to VSYS; returns true when a brownout just happened. */
+bool load_observe(struct load *l, double vsys);
+double load_margin(const struct load *l, double vsys);
+
+#endif

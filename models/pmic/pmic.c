@@ -1,0 +1,716 @@
+/*
+ * models/pmic/pmic.c - charger IC presets, parameter table and state machine.
+ *
+ * Preset numbers and where they come from:
+ *  twl4030: linear; input/charge current register ~1.66 mA per step up to 1.7 A
+ *    (the Linux driver ramps it in 20 mA steps); VBUS ADC 10 bits over 7 V
+ *    (7/1023 V per count); no VINDPM; UVLO 3.5 V; termination at 80 mA; stays off
+ *    after a dip until replug [twl4030_charger.c, PHYSICS.md]. Pass element 0.3 ohm,
+ *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
+ *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
+ *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
+ *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
+ *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
+ *    datasheet register defaults]. No ADC on this part: its channels are ideal.
+ *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
+ *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
+ *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
+ *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB [TI bq25890 datasheet].
+ *  generic-linear / generic-switching: round numbers from PHYSICS.md (UVLO 3.6 V,
+ *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish).
+ */
+#include <math.h>
+#include <string.h>
+#include "models/pmic/pmic.h"
+#include "sim/evlog.h"
+
+enum { PMIC_TWL4030, PMIC_BQ24190, PMIC_BQ25890, PMIC_GENERIC_LINEAR, PMIC_GENERIC_SWITCHING };
+const char *const pmic_preset_names[] = {
+	"twl4030", "bq24190", "bq25890", "generic-linear", "generic-switching", NULL,
+};
+const char *const charger_state_names[] = {
+	"off", "precharge", "cc", "cv", "done", "uvlo", "fault", NULL,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(charger_state_names) == CHG_STATE_COUNT + 1);
+const char *const pmic_adc_names[] = { "vbus", "ibus", "vbat", "ibat", NULL };
+G_STATIC_ASSERT(G_N_ELEMENTS(pmic_adc_names) == PMIC_ADC_COUNT + 1);
+
+static const char *const topology_names[] = { "linear", "switching", NULL };
+static const char *const restart_names[] = { "auto", "replug", NULL };
+
+/* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
+#define PMIC_VLOWV_HYST_V 0.1
+/* ICO ends one step below the limit at which VBUS first fell into VINDPM. */
+
+static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err);
+
+#define AOFF(f) offsetof(struct pmic_adc_params, f)
+static const struct param_desc adc_chan_desc[] = {
+	{ "lsb", PARAM_NUM, UNIT_NONE, AOFF(lsb), 0, 1e3, .doc = "resolution, in the channel's unit (0 = ideal)" },
+	{ "offset", PARAM_NUM, UNIT_NONE, AOFF(offset), -1e3, 1e3, .doc = "value of code 0" },
+	{ "full_scale", PARAM_NUM, UNIT_NONE, AOFF(full_scale), 0, 1e3, .doc = "highest reading (0 = unlimited)" },
+	{ "noise", PARAM_NUM, UNIT_NONE, AOFF(noise), 0, 1e3, .doc = "gaussian sigma of one sample" },
+	{ "average", PARAM_INT, .off = AOFF(average), .min = 1, .max = 1024, .doc = "samples averaged per reading" },
+	PARAM_END,
+};
+#undef AOFF
+
+#define OFF(f) offsetof(struct pmic_params, f)
+static const struct param_desc adc_desc[] = {
+	{ "vbus", PARAM_OBJECT, .off = OFF(adc[PMIC_ADC_VBUS]) - OFF(adc), .sub = adc_chan_desc, .doc = "VBUS channel, V" },
+	{ "ibus", PARAM_OBJECT, .off = OFF(adc[PMIC_ADC_IBUS]) - OFF(adc), .sub = adc_chan_desc, .doc = "input current channel, A" },
+	{ "vbat", PARAM_OBJECT, .off = OFF(adc[PMIC_ADC_VBAT]) - OFF(adc), .sub = adc_chan_desc, .doc = "battery voltage channel, V" },
+	{ "ibat", PARAM_OBJECT, .off = OFF(adc[PMIC_ADC_IBAT]) - OFF(adc), .sub = adc_chan_desc, .doc = "battery current channel, A" },
+	PARAM_END,
+};
+
+const struct param_desc pmic_param_desc[] = {
+	{ "preset", PARAM_ENUM, .off = OFF(preset), .choices = pmic_preset_names,
+	  .doc = "charger IC preset the other values default from" },
+	{ "topology", PARAM_ENUM, .off = OFF(topology), .choices = topology_names,
+	  .doc = "linear (input = system + charge current) or switching (power in * eff = power out)" },
+	{ "iindpm", PARAM_CUSTOM, .parse = pmic_parse_iindpm,
+	  .doc = "input limit register: {\"min\", \"max\", \"step\", \"default\"} or a ladder [..]" },
+	{ "reg_latency", PARAM_TIME, .off = OFF(reg_latency), .min = 0, .max = 10,
+	  .doc = "delay before a register write takes effect" },
+	{ "vindpm", PARAM_NUM, UNIT_VOLT, OFF(vindpm), 0, 25, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "input voltage regulation (null = none)" },
+	{ "uvlo_falling", PARAM_NUM, UNIT_VOLT, OFF(uvlo_falling), 0, 25, PARAM_F_RUNTIME,
+	  .doc = "input disconnects below this (after uvlo_deglitch)" },
+	{ "uvlo_rising", PARAM_NUM, UNIT_VOLT, OFF(uvlo_rising), 0, 25, PARAM_F_RUNTIME,
+	  .doc = "input reconnects above this (after t_restart)" },
+	{ "uvlo_deglitch", PARAM_TIME, .off = OFF(uvlo_deglitch), .min = 0, .max = 10,
+	  .doc = "time below uvlo_falling before the input disconnects" },
+	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 0, .max = 60,
+	  .doc = "time above uvlo_rising before the input connects" },
+	{ "t_replug", PARAM_TIME, .off = OFF(t_replug), .min = 0, .max = 60,
+	  .doc = "VBUS must stay below 0.8 V this long to count as a replug (restart = replug)" },
+	{ "restart", PARAM_ENUM, .off = OFF(restart), .choices = restart_names,
+	  .doc = "after UVLO: auto, or replug (stay off until VBUS goes away)" },
+	{ "ichg", PARAM_NUM, UNIT_AMP, OFF(ichg), 0, 20, PARAM_F_MIN_EXCL | PARAM_F_RUNTIME,
+	  .doc = "fast-charge (CC) current" },
+	{ "ipre", PARAM_NUM, UNIT_AMP, OFF(ipre), 0, 5, PARAM_F_MIN_EXCL, .doc = "precharge current" },
+	{ "vlowv", PARAM_NUM, UNIT_VOLT, OFF(vlowv), 0, 5, .doc = "precharge below this battery voltage" },
+	{ "vreg", PARAM_NUM, UNIT_VOLT, OFF(vreg), 3, 5, PARAM_F_RUNTIME, .doc = "CV regulation voltage" },
+	{ "iterm", PARAM_NUM, UNIT_AMP, OFF(iterm), 0, 5, PARAM_F_RUNTIME,
+	  .doc = "terminate when the CV current falls below this for t_term" },
+	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 0, .max = 600, .doc = "termination deglitch" },
+	{ "vrechg_delta", PARAM_NUM, UNIT_VOLT, OFF(vrechg_delta), 0, 1,
+	  .doc = "recharge when the battery falls this far below vreg" },
+	{ "safety_timer", PARAM_TIME, .off = OFF(safety_timer), .min = 0, .max = 7 * 86400,
+	  .flags = PARAM_F_NULL_ZERO, .doc = "charge time before a fault (null = none)" },
+	{ "efficiency", PARAM_NUM, UNIT_FRACTION, OFF(efficiency), 0, 1, PARAM_F_MIN_EXCL,
+	  .doc = "switching converter efficiency" },
+	{ "r_on", PARAM_NUM, UNIT_OHM, OFF(r_on), 0, 10, .doc = "linear pass element resistance when fully on" },
+	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_NULL_ZERO,
+	  .doc = "switching: minimum system voltage regulation (SYS_MIN)" },
+	{ "ico", PARAM_BOOL, .off = OFF(ico), .doc = "hardware input current optimiser present" },
+	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 0, 1, PARAM_F_MIN_EXCL, .doc = "ICO increment" },
+	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 0, .max = 10,
+	  .flags = PARAM_F_MIN_EXCL, .doc = "ICO time per increment" },
+	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
+	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
+	PARAM_END,
+};
+#undef OFF
+
+static void adc_ideal(struct pmic_params *p)
+{
+	for (int i = 0; i < PMIC_ADC_COUNT; i++)
+		p->adc[i] = (struct pmic_adc_params){ .average = 1 };
+}
+
+void pmic_params_default(struct pmic_params *p, int preset)
+{
+	memset(p, 0, sizeof(*p));
+	p->preset = preset;
+	adc_ideal(p);
+	p->uvlo_falling = 3.6;
+	p->uvlo_rising = 3.8;
+	p->uvlo_deglitch = 1 * SIM_MS;
+	p->t_restart = 100 * SIM_MS;
+	p->t_replug = 50 * SIM_MS;
+	p->restart = PMIC_RESTART_AUTO;
+	p->vlowv = 3.0;
+	p->vrechg_delta = 0.1;
+	p->t_term = 1 * SIM_S;
+	p->safety_timer = 12 * SIM_HOUR;
+	p->efficiency = 0.92;
+	p->r_on = 0.3;
+	p->ico_start = 0.5;
+	p->ico_step = 0.05;
+	p->ico_interval = 50 * SIM_MS;
+
+	switch (preset) {
+	case PMIC_TWL4030:
+		p->topology = PMIC_LINEAR;
+		p->iindpm_min = 0;
+		p->iindpm_max = 1.7;
+		p->iindpm_step = 1.7 / 1023;
+		p->iindpm_default = 0.1;
+		p->uvlo_falling = 3.5;
+		p->uvlo_rising = 3.7;
+		p->restart = PMIC_RESTART_REPLUG;
+		p->ichg = 1.7;
+		p->ipre = 0.1;
+		p->vreg = 4.2;
+		p->iterm = 0.08;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
+		break;
+	case PMIC_BQ24190: {
+		static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
+
+		p->topology = PMIC_SWITCHING;
+		p->ladder_n = G_N_ELEMENTS(ladder);
+		memcpy(p->ladder, ladder, sizeof(ladder));
+		p->iindpm_min = 0.1;
+		p->iindpm_max = 3.0;
+		p->iindpm_default = 0.5;
+		p->vindpm = 4.36;
+		p->ichg = 2.048;
+		p->ipre = 0.256;
+		p->iterm = 0.256;
+		p->vreg = 4.208;
+		p->vsys_min = 3.5;
+		p->safety_timer = 8 * SIM_HOUR;
+		break;
+	}
+	case PMIC_BQ25890:
+		p->topology = PMIC_SWITCHING;
+		p->iindpm_min = 0.1;
+		p->iindpm_max = 3.25;
+		p->iindpm_step = 0.05;
+		p->iindpm_default = 0.5;
+		p->vindpm = 4.4;
+		p->ichg = 2.048;
+		p->ipre = 0.128;
+		p->iterm = 0.256;
+		p->vreg = 4.208;
+		p->vsys_min = 3.5;
+		p->ico = true;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
+		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
+		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
+		break;
+	case PMIC_GENERIC_LINEAR:
+		p->topology = PMIC_LINEAR;
+		p->iindpm_min = 0.1;
+		p->iindpm_max = 1.5;
+		p->iindpm_step = 0.05;
+		p->iindpm_default = 0.5;
+		p->ichg = 1.0;
+		p->ipre = 0.1;
+		p->iterm = 0.1;
+		p->vreg = 4.2;
+		break;
+	case PMIC_GENERIC_SWITCHING:
+	default:
+		p->topology = PMIC_SWITCHING;
+		p->iindpm_min = 0.1;
+		p->iindpm_max = 3.0;
+		p->iindpm_step = 0.05;
+		p->iindpm_default = 0.5;
+		p->vindpm = 4.5;
+		p->ichg = 2.0;
+		p->ipre = 0.2;
+		p->iterm = 0.2;
+		p->vreg = 4.2;
+		p->vsys_min = 3.5;
+		break;
+	}
+}
+
+static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err)
+{
+	static const struct param_desc range_desc[] = {
+		{ "min", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_min), 0, 20, .doc = "lowest value" },
+		{ "max", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_max), 0, 20,
+		  PARAM_F_MIN_EXCL, .doc = "highest value" },
+		{ "step", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_step), 0, 20, .doc = "resolution" },
+		{ "default", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_default), 0, 20,
+		  .doc = "value after reset / plug" },
+		PARAM_END,
+	};
+	struct pmic_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (cJSON_IsObject(v)) {
+		p->ladder_n = 0;
+		if (!param_load_object(range_desc, v, p, path, NULL, err))
+			return false;
+		if (p->iindpm_min > p->iindpm_max) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found min %g A above max %g A, expected min <= max", path,
+				    p->iindpm_min, p->iindpm_max);
+			return false;
+		}
+		return true;
+	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
+	    cJSON_GetArraySize(v) > PMIC_LADDER_MAX) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %s, expected {\"min\", \"max\", \"step\"} or a ladder of 1 to %d currents",
+			    path, found, PMIC_LADDER_MAX);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
+		double a;
+
+		if (!param_json_number(it, UNIT_AMP, &a, ip, err))
+			return false;
+		if (a <= 0 || a > 20 || (n > 0 && a <= p->ladder[n - 1])) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found %g A, expected currents above 0, at most 20 A, ascending",
+				    ip, a);
+			return false;
+		}
+		p->ladder[n++] = a;
+	}
+	p->ladder_n = n;
+	p->iindpm_min = p->ladder[0];
+	p->iindpm_max = p->ladder[n - 1];
+	if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+		p->iindpm_default = p->iindpm_min;
+	return true;
+}
+
+bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const char *path,
+			  GError **err)
+{
+	if (p->vreg > vbat_max + 1e-9) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
+			    path, p->vreg, vbat_max);
+		return false;
+	}
+	if (p->uvlo_rising < p->uvlo_falling) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
+			    path, p->uvlo_rising, p->uvlo_falling);
+		return false;
+	}
+	if (p->topology == PMIC_LINEAR && p->vsys_min > 0) {
+		/* harmless, but say it: a linear charger has no SYS_MIN regulation */
+	}
+	return true;
+}
+
+double pmic_quantize_iindpm(const struct pmic_params *p, double amps)
+{
+	if (!(amps > p->iindpm_min))
+		return p->iindpm_min;
+	if (amps >= p->iindpm_max)
+		return p->iindpm_max;
+	if (p->ladder_n > 0) {
+		double best = p->ladder[0];
+
+		for (int i = 0; i < p->ladder_n; i++)
+			if (p->ladder[i] <= amps + 1e-12)
+				best = p->ladder[i];
+		return best;
+	}
+	if (p->iindpm_step > 0) {
+		/* Registers round down: a request never gives more than asked. The
+		 * epsilon keeps exact multiples (0.5 A / 50 mA) from rounding a step low. */
+		double k = floor((amps - p->iindpm_min) / p->iindpm_step + 1e-9);
+
+		return p->iindpm_min + k * p->iindpm_step;
+	}
+	return amps;
+}
+
+/* ---- runtime ---- */
+
+static void pmic_notify(struct pmic *c)
+{
+	if (c->changed)
+		c->changed(c->ctx);
+}
+
+static void pmic_reg_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->iindpm = c->iindpm_pending;
+	pmic_notify(c);
+}
+
+double pmic_write_iindpm(struct pmic *c, double amps)
+{
+	double q = pmic_quantize_iindpm(c->p, amps);
+
+	c->iindpm_pending = q;
+	if (c->p->reg_latency > 0) {
+		sim_cancel(c->sim, &c->ev_reg);
+		sim_after(c->sim, &c->ev_reg, c->p->reg_latency);
+	} else {
+		c->iindpm = q;
+		pmic_notify(c);
+	}
+	return q;
+}
+
+void pmic_set_charge_enable(struct pmic *c, bool on)
+{
+	c->charge_enabled = on;
+	pmic_notify(c);
+}
+
+void pmic_set_hiz(struct pmic *c, bool on)
+{
+	c->hiz = on;
+	pmic_notify(c);
+}
+
+void pmic_write_ichg(struct pmic *c, double amps)
+{
+	c->p->ichg = amps;
+	pmic_notify(c);
+}
+
+void pmic_write_vreg(struct pmic *c, double volts)
+{
+	c->p->vreg = volts;
+	pmic_notify(c);
+}
+
+void pmic_write_vindpm(struct pmic *c, double volts)
+{
+	c->p->vindpm = volts;
+	pmic_notify(c);
+}
+
+static void pmic_log_state(struct pmic *c, enum charger_state st)
+{
+	if (st == c->state)
+		return;
+	c->state = st;
+	evlog_emit(c->log, sim_now(c->sim), "pmic", "charger_state", "state",
+		   charger_state_names[st]);
+}
+
+static void pmic_uvlo_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->connected = false;
+	c->uvlo = true;
+	c->uvlo_events++;
+	c->cond_low = false;
+	sim_cancel(c->sim, &c->ev_term);
+	sim_cancel(c->sim, &c->ev_safety);
+	if (c->p->restart == PMIC_RESTART_REPLUG)
+		c->replug_wait = true;
+	evlog_emit(c->log, sim_now(c->sim), "pmic", "uvlo", "restart",
+		   c->p->restart == PMIC_RESTART_REPLUG ? "replug" : "auto");
+	pmic_notify(c);
+}
+
+static void pmic_connect_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->connected = true;
+	c->cond_good = false;
+	/* A new connection starts a new charge cycle. */
+	c->done = false;
+	c->fault = false;
+	if (c->p->safety_timer > 0) {
+		sim_cancel(c->sim, &c->ev_safety);
+		sim_after(c->sim, &c->ev_safety, c->p->safety_timer);
+	}
+	evlog_emit(c->log, sim_now(c->sim), "pmic", "input_connect", NULL, NULL);
+	pmic_notify(c);
+}
+
+/* VBUS stayed below session-valid for t_replug: as far as the chip can tell, the
+ * cable was unplugged. A replug-restart chip may connect again; the input limit
+ * register is back at its reset value. */
+static void pmic_gone_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->cond_gone = false;
+	c->replug_wait = false;
+	c->uvlo = false;
+	c->iindpm = c->iindpm_pending = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
+	pmic_notify(c);
+}
+
+static void pmic_term_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->done = true;
+	c->cond_term = false;
+	sim_cancel(c->sim, &c->ev_safety);
+	pmic_notify(c);
+}
+
+static void pmic_safety_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	c->fault = true;
+	evlog_emit(c->log, sim_now(c->sim), "pmic", "charger_fault", "reason", "safety_timer");
+	pmic_notify(c);
+}
+
+static void pmic_stuck_end_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	for (int i = 0; i < PMIC_ADC_COUNT; i++)
+		if (&c->stuck[i].ev_end == ev)
+			c->stuck[i].stuck = false;
+}
+
+/* ICO: raise the optimiser's ceiling step by step until VBUS falls into VINDPM (or
+ * the input stops taking more), then settle one step below. */
+static void pmic_ico_cb(struct sim_event *ev, void *data);
+
+void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
+	       pmic_changed_cb changed, void *ctx)
+{
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->sim = sim;
+	c->log = log;
+	c->changed = changed;
+	c->ctx = ctx;
+	c->charge_enabled = true;
+	c->iindpm = pmic_quantize_iindpm(p, p->iindpm_default);
+	c->iindpm_pending = c->iindpm;
+	c->state = CHG_OFF;
+	sim_event_init(&c->ev_reg, pmic_reg_cb, c);
+	sim_event_init(&c->ev_uvlo, pmic_uvlo_cb, c);
+	sim_event_init(&c->ev_connect, pmic_connect_cb, c);
+	sim_event_init(&c->ev_term, pmic_term_cb, c);
+	sim_event_init(&c->ev_safety, pmic_safety_cb, c);
+	sim_event_init(&c->ev_ico, pmic_ico_cb, c);
+	sim_event_init(&c->ev_gone, pmic_gone_cb, c);
+	for (int i = 0; i < PMIC_ADC_COUNT; i++)
+		sim_event_init(&c->stuck[i].ev_end, pmic_stuck_end_cb, c);
+}
+
+void pmic_cleanup(struct pmic *c)
+{
+	sim_cancel(c->sim, &c->ev_reg);
+	sim_cancel(c->sim, &c->ev_uvlo);
+	sim_cancel(c->sim, &c->ev_connect);
+	sim_cancel(c->sim, &c->ev_term);
+	sim_cancel(c->sim, &c->ev_safety);
+	sim_cancel(c->sim, &c->ev_ico);
+	sim_cancel(c->sim, &c->ev_gone);
+	for (int i = 0; i < PMIC_ADC_COUNT; i++)
+		sim_cancel(c->sim, &c->stuck[i].ev_end);
+}
+
+static bool pmic_charging(const struct pmic *c)
+{
+	return c->connected && c->charge_enabled && !c->done && !c->fault;
+}
+
+void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in)
+{
+	const struct pmic_params *p = c->p;
+
+	(void)vbat_emf;
+	in->chg_on = c->connected && !c->hiz;
+	in->linear = p->topology == PMIC_LINEAR;
+	in->iindpm = c->iindpm;
+	if (c->ico_running && c->ico_limit < in->iindpm)
+		in->iindpm = c->ico_limit;
+	in->vindpm = p->vindpm;
+	in->eff = p->efficiency;
+	in->r_on = p->r_on;
+	in->vsys_min = p->topology == PMIC_SWITCHING ? p->vsys_min : 0;
+	in->charging = pmic_charging(c);
+	in->ichg = c->precharge ? p->ipre : p->ichg;
+	in->vreg = p->vreg;
+}
+
+static void pmic_condition(struct pmic *c, bool *cond, bool now, struct sim_event *ev,
+			   sim_time_t delay)
+{
+	if (now && !*cond)
+		sim_after(c->sim, ev, delay);
+	else if (!now)
+		sim_cancel(c->sim, ev);
+	*cond = now;
+}
+
+void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
+{
+	const struct pmic_params *p = c->p;
+	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
+	enum charger_state st;
+
+	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
+	if (!vbus_attached && c->connected) {
+		/* Unplugged: the input simply goes away, no UVLO report. */
+		c->connected = false;
+		c->uvlo = false;
+		sim_cancel(c->sim, &c->ev_term);
+		sim_cancel(c->sim, &c->ev_safety);
+		sim_cancel(c->sim, &c->ev_ico);
+		c->ico_running = false;
+	}
+	if (c->connected) {
+		pmic_condition(c, &c->cond_good, false, &c->ev_connect, 0);
+		pmic_condition(c, &c->cond_low, op->vbus < p->uvlo_falling, &c->ev_uvlo,
+			       p->uvlo_deglitch);
+	} else {
+		pmic_condition(c, &c->cond_low, false, &c->ev_uvlo, 0);
+		pmic_condition(c, &c->cond_good,
+			       vbus_attached && !c->replug_wait && op->vbus >= p->uvlo_rising,
+			       &c->ev_connect, p->t_restart);
+	}
+
+	/* Regulation phase: precharge with hysteresis, CV from the solution. */
+	if (pmic_charging(c)) {
+		if (c->precharge && op->vbat >= p->vlowv)
+			c->precharge = false;
+		else if (!c->precharge && op->vbat < p->vlowv - PMIC_VLOWV_HYST_V)
+			c->precharge = true;
+	}
+	c->cv = (op->flags & NET_F_CV) != 0;
+	c->last_flags = op->flags;
+	pmic_condition(c, &c->cond_term, pmic_charging(c) && c->cv && op->ibat < p->iterm,
+		       &c->ev_term, p->t_term);
+	if (c->done && c->connected && op->vbat < p->vreg - p->vrechg_delta) {
+		c->done = false;
+		evlog_emit(c->log, sim_now(c->sim), "pmic", "recharge", NULL, NULL);
+		if (p->safety_timer > 0)
+			sim_after(c->sim, &c->ev_safety, p->safety_timer);
+	}
+
+	if (!c->connected)
+		st = vbus_gone ? CHG_OFF : c->uvlo ? CHG_UVLO : CHG_OFF;
+	else if (c->fault)
+		st = CHG_FAULT;
+	else if (c->done)
+		st = CHG_DONE;
+	else if (!c->charge_enabled)
+		st = CHG_OFF;
+	else if (c->precharge)
+		st = CHG_PRECHARGE;
+	else
+		st = c->cv ? CHG_CV : CHG_CC;
+	pmic_log_state(c, st);
+}
+
+int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
+{
+	const struct pmic_params *p = c->p;
+	bool charging = pmic_charging(c);
+
+	/* g >= 0 means "the condition holds"; constant -1 when it cannot change. */
+	g[0] = c->connected ? p->uvlo_falling - op->vbus : -1;
+	g[1] = !c->connected ? op->vbus - p->uvlo_rising : -1;
+	g[2] = charging && c->cv ? p->iterm - op->ibat : -1;
+	g[3] = c->done ? (p->vreg - p->vrechg_delta) - op->vbat : -1;
+	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
+					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;
+	return PMIC_N_MARGINS;
+}
+
+void pmic_start_ico(struct pmic *c)
+{
+	if (!c->p->ico || !c->connected)
+		return;
+	c->ico_running = true;
+	c->ico_limit = c->p->ico_start;
+	evlog_emit(c->log, sim_now(c->sim), "pmic", "ico_start", NULL, NULL);
+	sim_cancel(c->sim, &c->ev_ico);
+	sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
+	pmic_notify(c);
+}
+
+static void pmic_ico_cb(struct sim_event *ev, void *data)
+{
+	struct pmic *c = data;
+
+	(void)ev;
+	if (!c->connected) {
+		c->ico_running = false;
+		return;
+	}
+	if (c->last_flags & NET_F_VINDPM) {
+		/* VBUS reached VINDPM at this ceiling: the source is at its limit. */
+		c->ico_limit -= c->p->ico_step;
+		if (c->ico_limit < c->p->ico_start)
+			c->ico_limit = c->p->ico_start;
+	} else {
+		c->ico_limit += c->p->ico_step;
+	}
+	if ((c->last_flags & NET_F_VINDPM) || c->ico_limit >= c->iindpm) {
+		cJSON *rec;
+
+		c->ico_running = false;
+		c->ico_result = fmin(c->ico_limit, c->iindpm);
+		c->iindpm = c->iindpm_pending = pmic_quantize_iindpm(c->p, c->ico_result);
+		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
+		cJSON_AddNumberToObject(rec, "ilim_A", c->ico_result);
+		evlog_end(c->log, rec);
+	} else {
+		sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
+	}
+	pmic_notify(c);
+}
+
+double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
+{
+	const struct pmic_adc_params *a = &c->p->adc[ch];
+	double x = 0;
+	int n = a->average > 0 ? a->average : 1;
+
+	if (c->stuck[ch].stuck)
+		return c->stuck[ch].value;
+	for (int i = 0; i < n; i++)
+		x += true_value + (a->noise > 0 ? a->noise * sim_rng_gauss(c->sim) : 0);
+	x /= n;
+	if (a->lsb > 0) {
+		double code = floor((x - a->offset) / a->lsb + 0.5);
+		double max_code = a->full_scale > a->offset ? floor((a->full_scale - a->offset) / a->lsb) : INFINITY;
+
+		if (code < 0)
+			code = 0;
+		if (code > max_code)
+			code = max_code;
+		x = a->offset + code * a->lsb;
+	} else if (a->full_scale > 0 && x > a->full_scale) {
+		x = a->full_scale;
+	}
+	return x;
+}
+
+void pmic_adc_stick(struct pmic *c, enum pmic_adc_chan ch, double value, sim_time_t dur)
+{
+	c->stuck[ch].stuck = true;
+	c->stuck[ch].value = value;
+	sim_cancel(c->sim, &c->stuck[ch].ev_end);
+	sim_after(c->sim, &c->stuck[ch].ev_end, dur);
+}
+
+void pmic_params_changed(struct pmic *c)
+{
+	c->cond_low = c->cond_good = c->cond_term = false;
+	sim_cancel(c->sim, &c->ev_uvlo);
+	sim_cancel(c->sim, &c->ev_connect);
+	sim_cancel(c->sim, &c->ev_term);
+	pmic_notify(c);
+}

@@ -1,0 +1,136 @@
+/*
+ * models/pmic/pmic.h - the charger IC: input stage, charge controller, ADC, registers.
+ *
+ * What it captures: linear or switching topology; an input current limit register
+ * (IINDPM) with [min, max, step] or a ladder of values and a write latency; optional
+ * VINDPM; input UVLO with hysteresis and deglitch, restarting automatically or only
+ * after VBUS went away (replug); precharge / CC / CV / termination with deglitch /
+ * recharge / safety timer; power path with battery supplement (switching); ADC
+ * channels with resolution, range, seeded gaussian noise, averaging and injected
+ * stuck readings; an optional input current optimiser (ICO).
+ *
+ * The electrical operating point is not computed here: the pmic describes its input
+ * stage and charge targets to sim/solver.c (pmic_net()) and reacts to what the
+ * solution shows (pmic_observe()). Ownership: params are the scenario's; struct pmic
+ * is the run's. Register writes come from the stack (policy code) only.
+ */
+#ifndef CS_MODELS_PMIC_H
+#define CS_MODELS_PMIC_H
+
+#include <stdbool.h>
+#include "sim/param.h"
+#include "sim/sim.h"
+#include "sim/solver.h"
+
+enum pmic_topology { PMIC_LINEAR, PMIC_SWITCHING };
+enum pmic_restart { PMIC_RESTART_AUTO, PMIC_RESTART_REPLUG };
+enum pmic_adc_chan { PMIC_ADC_VBUS, PMIC_ADC_IBUS, PMIC_ADC_VBAT, PMIC_ADC_IBAT, PMIC_ADC_COUNT };
+enum charger_state {
+	CHG_OFF, CHG_PRECHARGE, CHG_CC, CHG_CV, CHG_DONE, CHG_UVLO, CHG_FAULT, CHG_STATE_COUNT
+};
+
+#define PMIC_LADDER_MAX 16
+#define PMIC_VBUS_SESSION_V 0.8   /* BC1.2 session valid floor: below it VBUS is "gone" */
+
+struct pmic_adc_params {
+	double lsb;          /* resolution (0 = ideal) */
+	double offset;       /* value of code 0 */
+	double full_scale;   /* highest reading (0 = unlimited) */
+	double noise;        /* gaussian sigma of one sample */
+	int average;         /* samples averaged per reading */
+};
+
+struct pmic_params {
+	int preset;
+	int topology;
+	double iindpm_min, iindpm_max, iindpm_step, iindpm_default;
+	int ladder_n;
+	double ladder[PMIC_LADDER_MAX];
+	sim_time_t reg_latency;
+	double vindpm;
+	double uvlo_falling, uvlo_rising;
+	sim_time_t uvlo_deglitch, t_restart;
+	sim_time_t t_replug;     /* VBUS must stay below session-valid this long to count as unplugged */
+	int restart;
+	double ichg, ipre, vlowv, vreg, iterm, vrechg_delta;
+	sim_time_t t_term, safety_timer;
+	double efficiency, r_on, vsys_min;
+	bool ico;
+	double ico_start;        /* ICO: first input limit */
+	double ico_step;         /* ICO: increment */
+	sim_time_t ico_interval; /* ICO: time per increment */
+	struct pmic_adc_params adc[PMIC_ADC_COUNT];
+};
+
+typedef void (*pmic_changed_cb)(void *ctx);
+
+struct pmic {
+	struct pmic_params *p;
+	struct sim *sim;
+	struct evlog *log;
+	pmic_changed_cb changed;
+	void *ctx;
+
+	bool connected;        /* input stage on */
+	bool uvlo;             /* disconnected by UVLO since the last connect */
+	bool replug_wait;      /* restart = replug: waiting for VBUS to go away */
+	bool done, fault;
+	bool charge_enabled;   /* the driver's charge enable */
+	bool hiz;              /* the driver's input disable */
+	double iindpm;         /* effective input limit, A */
+	double iindpm_pending;
+	double ico_limit;      /* ICO's own ceiling while it searches, A (0 = idle) */
+	bool ico_running;
+	double ico_result;
+
+	bool cond_low, cond_good, cond_term, cond_gone;
+	bool cv, precharge;    /* last regulation phase seen */
+	unsigned last_flags;   /* flags of the last operating point (ICO uses them) */
+	enum charger_state state;
+
+	struct sim_event ev_reg, ev_uvlo, ev_connect, ev_term, ev_safety, ev_ico, ev_gone;
+	struct {
+		bool stuck;
+		double value;
+		struct sim_event ev_end;
+	} stuck[PMIC_ADC_COUNT];
+	int uvlo_events;
+};
+
+extern const struct param_desc pmic_param_desc[];
+extern const char *const pmic_preset_names[];
+extern const char *const charger_state_names[];
+extern const char *const pmic_adc_names[];
+
+void pmic_params_default(struct pmic_params *p, int preset);
+bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const char *path,
+			  GError **err);
+
+void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
+	       pmic_changed_cb changed, void *ctx);
+void pmic_cleanup(struct pmic *c);
+/* Describe the input stage and the charge targets for the solver. */
+void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in);
+/* React to the operating point: UVLO, connect, termination, recharge, phases. */
+void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
+/* Crossing margins used by the stepper to locate thresholds in time. */
+int pmic_margins(const struct pmic *c, const struct net_out *op, double *g);
+#define PMIC_N_MARGINS 5
+
+/* The register interface the stack uses. Values are rounded to the register. */
+double pmic_quantize_iindpm(const struct pmic_params *p, double amps);
+double pmic_write_iindpm(struct pmic *c, double amps);
+void pmic_set_charge_enable(struct pmic *c, bool on);
+void pmic_set_hiz(struct pmic *c, bool on);
+void pmic_write_ichg(struct pmic *c, double amps);
+void pmic_write_vreg(struct pmic *c, double volts);
+void pmic_write_vindpm(struct pmic *c, double volts);
+void pmic_start_ico(struct pmic *c);
+/* One ADC reading of the true value, with quantisation, range, noise, averaging,
+ * or the stuck value while a fault is injected. */
+double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value);
+void pmic_adc_stick(struct pmic *c, enum pmic_adc_chan ch, double value, sim_time_t dur);
+/* Params changed through a `set` event. */
+void pmic_params_changed(struct pmic *c);
+
+#endif

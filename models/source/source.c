@@ -1,0 +1,394 @@
+/*
+ * models/source/source.c - port kinds, their defaults, and the protection timers.
+ *
+ * Sources of the defaults: Voc 5.10 V and Rout 0.13 ohm from a measured 2 A adapter
+ * (5.134 V at 0 A, 4.868 V at 2 A); v_shutdown 2.0 V (the BC1.2 floor), t_trip 10 ms,
+ * t_off 1 s (hiccup), host-port switch 1.0 A on a 500 mA port with a 10 ms trip and
+ * auto-retry [PHYSICS.md]; port ratings from BC1.2 (SDP 500 mA, CDP 1.5 A, DCP up to
+ * 1.5 A drawn), Apple/Samsung divider voltages as published for those chargers
+ * (2.0/2.7, 2.7/2.0, 2.7/2.7, 1.2/1.2 V), ACA ID resistances from BC1.2 (RID_C
+ * 36.5 kohm), Type-C Rp currents 0.5 (0.9) / 1.5 / 3.0 A and DCP D+/D- short 20 ohm
+ * (spec allows up to 200 ohm). Host ports are assumed at 5.0 V behind 0.15 ohm.
+ */
+#include <math.h>
+#include <string.h>
+#include "models/source/source.h"
+#include "sim/evlog.h"
+
+const char *const source_kind_names[] = {
+	"none", "sdp", "sdp-usb3", "cdp", "dcp", "apple-1a", "apple-2.1a", "apple-2.4a",
+	"samsung-2a", "aca", "typec", "pd", NULL,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(source_kind_names) == SRC_KIND_COUNT + 1);
+
+const char *const source_state_names[] = { "detached", "on", "limiting", "tripped", NULL };
+G_STATIC_ASSERT(G_N_ELEMENTS(source_state_names) == SRC_STATE_COUNT + 1);
+
+static const char *const overload_names[] = { "cc", "foldback", "hiccup", "latch", "none", NULL };
+static const char *const rp_names[] = { "default", "1.5A", "3.0A", NULL };
+static const char *const port_names[] = { "root", "hub", NULL };
+
+static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err);
+
+#define OFF(f) offsetof(struct source_params, f)
+const struct param_desc source_param_desc[] = {
+	{ "kind", PARAM_ENUM, .off = OFF(kind), .choices = source_kind_names,
+	  .doc = "port kind; the other values default from it" },
+	{ "voc", PARAM_NUM, UNIT_VOLT, OFF(voc), 0, 25, PARAM_F_RUNTIME, .doc = "open-circuit voltage" },
+	{ "rout", PARAM_NUM, UNIT_OHM, OFF(rout), 0, 100, PARAM_F_RUNTIME, .doc = "output resistance" },
+	{ "ilim", PARAM_NUM, UNIT_AMP, OFF(ilim), 0, 20, PARAM_F_MIN_EXCL | PARAM_F_RUNTIME,
+	  .doc = "current limit (what the port really gives)" },
+	{ "ishort", PARAM_NUM, UNIT_AMP, OFF(ishort), 0, 20, PARAM_F_RUNTIME,
+	  .doc = "foldback: current into a short circuit" },
+	{ "overload", PARAM_ENUM, .off = OFF(overload), .choices = overload_names,
+	  .flags = PARAM_F_RUNTIME,
+	  .doc = "cc (hold the limit), foldback, hiccup (trip, retry after t_off), latch, none (no limit)" },
+	{ "v_shutdown", PARAM_NUM, UNIT_VOLT, OFF(v_shutdown), 0, 25, PARAM_F_RUNTIME,
+	  .doc = "trip when the output stays below this for t_trip" },
+	{ "t_trip", PARAM_TIME, .off = OFF(t_trip), .min = 0, .max = 3600, .flags = PARAM_F_RUNTIME,
+	  .doc = "time below v_shutdown before a trip" },
+	{ "t_limit_max", PARAM_TIME, .off = OFF(t_limit_max), .min = 0, .max = 86400,
+	  .flags = PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "overload timer: trip after this long in current limit (none = never)" },
+	{ "t_off", PARAM_TIME, .off = OFF(t_off), .min = 0, .max = 3600, .flags = PARAM_F_RUNTIME,
+	  .doc = "hiccup off time before a restart" },
+	{ "t_recover", PARAM_TIME, .off = OFF(t_recover), .min = 0, .max = 86400,
+	  .flags = PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "latch: recover after this long (none = only on unplug)" },
+	{ "ocp", PARAM_NUM, UNIT_AMP, OFF(ocp), 0, 20, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "host-port power switch overcurrent threshold (none = no switch)" },
+	{ "t_ocp", PARAM_TIME, .off = OFF(t_ocp), .min = 0, .max = 60, .flags = PARAM_F_RUNTIME,
+	  .doc = "time above ocp before the switch trips" },
+	{ "dcp_short", PARAM_NUM, UNIT_OHM, OFF(dcp_short_ohm), 0, 1e6,
+	  .doc = "DCP: resistance between D+ and D-" },
+	{ "dp_v", PARAM_NUM, UNIT_VOLT, OFF(dp_v), 0, 5, PARAM_F_NULL_ZERO,
+	  .doc = "divider voltage on D+ (proprietary chargers)" },
+	{ "dm_v", PARAM_NUM, UNIT_VOLT, OFF(dm_v), 0, 5, PARAM_F_NULL_ZERO,
+	  .doc = "divider voltage on D- (proprietary chargers)" },
+	{ "rid", PARAM_NUM, UNIT_OHM, OFF(rid_ohm), 0, 1e7, .doc = "ACA: ID pin resistance" },
+	{ "rp", PARAM_ENUM, .off = OFF(rp), .choices = rp_names, .flags = PARAM_F_RUNTIME,
+	  .doc = "Type-C Rp advertisement: default, 1.5A, 3.0A" },
+	{ "pdos", PARAM_CUSTOM, .parse = source_parse_pdos,
+	  .doc = "PD fixed supply PDOs, e.g. [\"5V 3A\", \"9V 2A\"]" },
+	{ "port", PARAM_ENUM, .off = OFF(port), .choices = port_names,
+	  .doc = "host port budget: root (500 mA, 900 mA USB 3) or hub (bus-powered, 100 mA)" },
+	{ "usb3", PARAM_BOOL, .off = OFF(usb3), .doc = "SuperSpeed host port" },
+	{ "t_enumerate", PARAM_TIME, .off = OFF(t_enumerate), .min = 0, .max = 60,
+	  .doc = "host enumerates the device this long after data contact" },
+	PARAM_END,
+};
+#undef OFF
+
+void source_params_default(struct source_params *p, int kind)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->voc = 5.10;
+	p->rout = 0.13;
+	p->ilim = 2.0;
+	p->overload = SRC_OVL_HICCUP;
+	p->v_shutdown = 2.0;
+	p->t_trip = 10 * SIM_MS;
+	p->t_off = 1 * SIM_S;
+	p->t_ocp = 10 * SIM_MS;
+	p->dcp_short_ohm = 0;
+	p->rid_ohm = 0;
+	p->t_enumerate = 100 * SIM_MS;
+	p->port = SRC_PORT_ROOT;
+
+	switch (kind) {
+	case SRC_KIND_NONE:
+		break;
+	case SRC_KIND_SDP:
+	case SRC_KIND_SDP_USB3:
+	case SRC_KIND_CDP:
+		p->voc = 5.0;
+		p->rout = 0.15;
+		p->data = true;
+		p->usb3 = kind == SRC_KIND_SDP_USB3;
+		p->cdp = kind == SRC_KIND_CDP;
+		/* The switch limits a little above its trip threshold. */
+		p->ocp = kind == SRC_KIND_SDP ? 1.0 : kind == SRC_KIND_SDP_USB3 ? 1.5 : 2.0;
+		p->ilim = p->ocp * 1.2;
+		break;
+	case SRC_KIND_DCP:
+		p->dcp_short_ohm = 20;
+		break;
+	case SRC_KIND_APPLE_1A:
+		p->ilim = 1.0;
+		p->dp_v = 2.0;
+		p->dm_v = 2.7;
+		break;
+	case SRC_KIND_APPLE_2_1A:
+		p->ilim = 2.1;
+		p->dp_v = 2.7;
+		p->dm_v = 2.0;
+		break;
+	case SRC_KIND_APPLE_2_4A:
+		p->ilim = 2.4;
+		p->dp_v = 2.7;
+		p->dm_v = 2.7;
+		break;
+	case SRC_KIND_SAMSUNG_2A:
+		p->ilim = 2.0;
+		p->dp_v = 1.2;
+		p->dm_v = 1.2;
+		break;
+	case SRC_KIND_ACA:
+		p->ilim = 1.5;
+		p->rid_ohm = 36500;
+		break;
+	case SRC_KIND_TYPEC:
+		p->typec = true;
+		p->rp = SRC_RP_DEFAULT;
+		p->ilim = 0.5;
+		break;
+	case SRC_KIND_PD:
+		p->typec = true;
+		p->rp = SRC_RP_3A0;
+		p->ilim = 3.0;
+		p->n_pdos = 2;
+		p->pdos[0] = (struct source_pdo){ 5.0, 3.0 };
+		p->pdos[1] = (struct source_pdo){ 9.0, 3.0 };
+		break;
+	}
+}
+
+double source_rated_current(const struct source_params *p)
+{
+	switch (p->kind) {
+	case SRC_KIND_SDP: return p->port == SRC_PORT_HUB ? 0.1 : 0.5;
+	case SRC_KIND_SDP_USB3: return p->port == SRC_PORT_HUB ? 0.15 : 0.9;
+	case SRC_KIND_CDP: return 1.5;
+	case SRC_KIND_DCP: return 1.5;
+	case SRC_KIND_TYPEC:
+		return p->rp == SRC_RP_3A0 ? 3.0 : p->rp == SRC_RP_1A5 ? 1.5 : p->usb3 ? 0.9 : 0.5;
+	case SRC_KIND_NONE: return 0;
+	default: return p->ilim;
+	}
+}
+
+/* "9V 3A", "9 V 3 A", "5V 1.5A": a fixed supply PDO. */
+static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
+{
+	g_auto(GStrv) parts = NULL;
+	g_autofree char *norm = g_strdup(s);
+	char *vpos;
+
+	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
+	vpos = strchr(norm, 'V');
+	if (!vpos) {
+		g_set_error(err, CS_PARAM_ERROR, 0, "no voltage in \"%s\"", s);
+		return false;
+	}
+	vpos[0] = '\0';
+	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
+		return false;
+	if (!units_parse(g_strstrip(vpos + 1), UNIT_AMP, &pdo->i, err))
+		return false;
+	return true;
+}
+
+static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
+			      const char *path, GError **err)
+{
+	struct source_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
+	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %s, expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
+			    path, found, SOURCE_MAX_PDOS);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		g_autoptr(GError) e = NULL;
+		struct source_pdo pdo;
+
+		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
+		    pdo.v < 3 || pdo.v > 21 || pdo.i <= 0 || pdo.i > 5 ||
+		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
+			g_autofree char *found = param_describe_json(it);
+
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, up to 5 A; the first is 5 V, voltages ascending)%s%s",
+				    path, n, found, e ? ": " : "", e ? e->message : "");
+			return false;
+		}
+		p->pdos[n++] = pdo;
+	}
+	p->n_pdos = n;
+	return true;
+}
+
+/* ---- runtime ---- */
+
+static void source_notify(struct source *s)
+{
+	if (s->changed)
+		s->changed(s->ctx);
+}
+
+static void source_recover_cb(struct sim_event *ev, void *data)
+{
+	struct source *s = data;
+
+	(void)ev;
+	s->tripped = false;
+	evlog_emit(s->log, sim_now(s->sim), "source", "source_recover", NULL, NULL);
+	source_notify(s);
+}
+
+/* Turn the output off. A host-port switch (ocp) always auto-retries after t_off; an
+ * adapter in hiccup restarts after t_off; a latched adapter stays off until unplug
+ * or, when t_recover is set, until t_recover has passed. */
+static void source_trip(struct source *s, const char *reason, bool by_switch)
+{
+	struct source_params *p = s->p;
+	cJSON *rec;
+
+	s->tripped = true;
+	s->trips++;
+	sim_cancel(s->sim, &s->ev_uv);
+	sim_cancel(s->sim, &s->ev_limit);
+	sim_cancel(s->sim, &s->ev_oc);
+	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	rec = evlog_begin(s->log, sim_now(s->sim), "source", "source_trip");
+	cJSON_AddStringToObject(rec, "reason", reason);
+	cJSON_AddStringToObject(rec, "mode", by_switch ? "switch" : overload_names[p->overload]);
+	evlog_end(s->log, rec);
+	if (by_switch || p->overload != SRC_OVL_LATCH)
+		sim_after(s->sim, &s->ev_recover, p->t_off);
+	else if (p->t_recover > 0)
+		sim_after(s->sim, &s->ev_recover, p->t_recover);
+	source_notify(s);
+}
+
+static void source_uv_cb(struct sim_event *ev, void *data)
+{
+	(void)ev;
+	source_trip(data, "undervoltage", false);
+}
+
+static void source_limit_cb(struct sim_event *ev, void *data)
+{
+	(void)ev;
+	source_trip(data, "overload_timer", false);
+}
+
+static void source_oc_cb(struct sim_event *ev, void *data)
+{
+	(void)ev;
+	source_trip(data, "overcurrent", true);
+}
+
+void source_init(struct source *s, struct source_params *p, struct sim *sim,
+		 struct evlog *log, source_changed_cb changed, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->sim = sim;
+	s->log = log;
+	s->changed = changed;
+	s->ctx = ctx;
+	sim_event_init(&s->ev_uv, source_uv_cb, s);
+	sim_event_init(&s->ev_limit, source_limit_cb, s);
+	sim_event_init(&s->ev_oc, source_oc_cb, s);
+	sim_event_init(&s->ev_recover, source_recover_cb, s);
+}
+
+void source_cleanup(struct source *s)
+{
+	sim_cancel(s->sim, &s->ev_uv);
+	sim_cancel(s->sim, &s->ev_limit);
+	sim_cancel(s->sim, &s->ev_oc);
+	sim_cancel(s->sim, &s->ev_recover);
+}
+
+void source_attach(struct source *s, bool attached)
+{
+	if (s->p->kind == SRC_KIND_NONE)
+		attached = false;
+	if (attached == s->attached)
+		return;
+	s->attached = attached;
+	if (!attached) {
+		/* Unplugging resets every protection state, latch included. */
+		source_cleanup(s);
+		s->tripped = false;
+		s->v_contract = 0;
+		s->cond_uv = s->cond_limit = s->cond_oc = false;
+	}
+	source_notify(s);
+}
+
+bool source_output_on(const struct source *s)
+{
+	return s->attached && !s->tripped;
+}
+
+double source_voc_now(const struct source *s)
+{
+	/* A PD contract moves the output to the PDO voltage, keeping the adapter's
+	 * offset above the nominal level. */
+	if (s->v_contract > 0)
+		return s->p->voc + (s->v_contract - 5.0);
+	return s->p->voc;
+}
+
+void source_set_contract(struct source *s, double v)
+{
+	s->v_contract = v;
+	source_notify(s);
+}
+
+static void source_condition(struct source *s, bool *cond, bool now, bool armed,
+			     struct sim_event *ev, sim_time_t delay)
+{
+	if (now && armed) {
+		if (!*cond)
+			sim_after(s->sim, ev, delay);
+	} else {
+		sim_cancel(s->sim, ev);
+		now = false;
+	}
+	*cond = now;
+}
+
+void source_observe(struct source *s, bool undervolt, bool limiting, bool overcurrent)
+{
+	const struct source_params *p = s->p;
+	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
+
+	if (!source_output_on(s))
+		undervolt = limiting = overcurrent = false;
+	source_condition(s, &s->cond_uv, undervolt, protects, &s->ev_uv, p->t_trip);
+	source_condition(s, &s->cond_limit, limiting, protects && p->t_limit_max > 0,
+			 &s->ev_limit, p->t_limit_max);
+	source_condition(s, &s->cond_oc, overcurrent, p->ocp > 0, &s->ev_oc, p->t_ocp);
+}
+
+void source_params_changed(struct source *s)
+{
+	/* Re-arm the timers against the new thresholds at the next observation. */
+	sim_cancel(s->sim, &s->ev_uv);
+	sim_cancel(s->sim, &s->ev_limit);
+	sim_cancel(s->sim, &s->ev_oc);
+	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	source_notify(s);
+}
+
+enum source_state source_state_of(const struct source *s, bool limiting)
+{
+	if (!s->attached)
+		return SRC_DETACHED;
+	if (s->tripped)
+		return SRC_TRIPPED;
+	return limiting ? SRC_LIMITING : SRC_ON;
+}

@@ -1,0 +1,107 @@
+/*
+ * sim/evlog.c - events.jsonl writer and listener fan-out (see evlog.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "sim/evlog.h"
+#include "sim/outfile.h"
+#include "sim/trace.h"
+
+#define EVLOG_MAX_LISTENERS 8
+
+struct evlog {
+	struct cs_outfile *out;
+	uint64_t count;
+	struct {
+		evlog_listener_cb cb;
+		void *data;
+	} listeners[EVLOG_MAX_LISTENERS];
+	int n_listeners;
+	/* the record being built: its time, source and kind */
+	sim_time_t cur_t;
+	const char *cur_src;
+	const char *cur_ev;
+};
+
+struct evlog *evlog_new(void)
+{
+	return g_new0(struct evlog, 1);
+}
+
+bool evlog_open(struct evlog *log, const char *path, GError **err)
+{
+	log->out = cs_outfile_open(path, false, err);
+	return log->out != NULL;
+}
+
+void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data)
+{
+	g_assert(log->n_listeners < EVLOG_MAX_LISTENERS);
+	log->listeners[log->n_listeners].cb = cb;
+	log->listeners[log->n_listeners].data = data;
+	log->n_listeners++;
+}
+
+cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
+{
+	cJSON *rec = cJSON_CreateObject();
+	char buf[48];
+
+	trace_fmt_time(buf, t);
+	cJSON_AddRawToObject(rec, "t", buf);
+	cJSON_AddStringToObject(rec, "src", src);
+	cJSON_AddStringToObject(rec, "ev", ev);
+	log->cur_t = t;
+	log->cur_src = src;
+	log->cur_ev = ev;
+	return rec;
+}
+
+void evlog_end(struct evlog *log, cJSON *rec)
+{
+	log->count++;
+	if (log->out) {
+		char *line = cJSON_PrintUnformatted(rec);
+
+		fputs(line, log->out->fp);
+		fputc('\n', log->out->fp);
+		cJSON_free(line);
+	}
+	for (int i = 0; i < log->n_listeners; i++)
+		log->listeners[i].cb(log->listeners[i].data, log->cur_t, log->cur_src,
+				     log->cur_ev, rec);
+	cJSON_Delete(rec);
+}
+
+void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
+		const char *key, const char *value)
+{
+	cJSON *rec = evlog_begin(log, t, src, ev);
+
+	if (key)
+		cJSON_AddStringToObject(rec, key, value);
+	evlog_end(log, rec);
+}
+
+uint64_t evlog_count(const struct evlog *log)
+{
+	return log->count;
+}
+
+bool evlog_close(struct evlog *log, GError **err)
+{
+	bool ok = true;
+
+	if (log->out)
+		ok = cs_outfile_commit(log->out, err);
+	log->out = NULL;
+	return ok;
+}
+
+void evlog_free(struct evlog *log)
+{
+	if (!log)
+		return;
+	cs_outfile_abort(log->out);
+	g_free(log);
+}

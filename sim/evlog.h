@@ -1,0 +1,39 @@
+/*
+ * sim/evlog.h - the discrete event log: events.jsonl.
+ *
+ * One JSON object per line, in the order the events happened:
+ *   {"t": 12.3, "src": "phy", "ev": "detect", "type": "USB_DCP"}
+ * "t" is exact seconds (from integer nanoseconds). A caller builds a record with
+ * evlog_begin(), adds its payload fields to the returned cJSON object, and hands it
+ * back with evlog_end(), which writes the line and lets listeners (metrics,
+ * fingerprints) see it. The file is streamed (memory does not grow with run length)
+ * and committed atomically by evlog_close().
+ */
+#ifndef CS_SIM_EVLOG_H
+#define CS_SIM_EVLOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cJSON.h>
+#include <glib.h>
+#include "sim/time.h"
+
+struct evlog;
+
+/* A listener sees every record after it is written (read-only). */
+typedef void (*evlog_listener_cb)(void *data, sim_time_t t, const char *src,
+				  const char *ev, const cJSON *rec);
+
+struct evlog *evlog_new(void);
+bool evlog_open(struct evlog *log, const char *path, GError **err);
+void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data);
+cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
+void evlog_end(struct evlog *log, cJSON *rec);
+/* Shorthand for a record with one string payload field (key may be NULL). */
+void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
+		const char *key, const char *value);
+uint64_t evlog_count(const struct evlog *log);
+bool evlog_close(struct evlog *log, GError **err);
+void evlog_free(struct evlog *log);
+
+#endif

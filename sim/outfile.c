@@ -1,0 +1,164 @@
+/*
+ * sim/outfile.c - atomic output files (see outfile.h).
+ *
+ * Open temporary files are also kept in a small fixed registry so that a signal
+ * handler can unlink them; entries are added at open and removed at commit/abort.
+ * The registry is protected by a mutex for sweeps that write from several threads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "sim/outfile.h"
+
+G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
+
+#define OUTFILE_REGISTRY_MAX 64
+static char *outfile_registry[OUTFILE_REGISTRY_MAX];
+static GMutex outfile_registry_lock;
+
+static void outfile_register(char *tmp_path, bool add)
+{
+	g_mutex_lock(&outfile_registry_lock);
+	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
+		if (add && !outfile_registry[i]) {
+			outfile_registry[i] = tmp_path;
+			break;
+		}
+		if (!add && outfile_registry[i] == tmp_path) {
+			outfile_registry[i] = NULL;
+			break;
+		}
+	}
+	g_mutex_unlock(&outfile_registry_lock);
+}
+
+void cs_outfile_cleanup_all(void)
+{
+	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++)
+		if (outfile_registry[i])
+			unlink(outfile_registry[i]);
+}
+
+static void outfile_free(struct cs_outfile *f)
+{
+	outfile_register(f->tmp_path, false);
+	g_free(f->final_path);
+	g_free(f->tmp_path);
+	g_free(f);
+}
+
+struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(path);
+	struct cs_outfile *f;
+	int fd;
+
+	f = g_new0(struct cs_outfile, 1);
+	f->final_path = g_strdup(path);
+	f->tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+	f->durable = durable;
+	fd = g_mkstemp_full(f->tmp_path, O_WRONLY, 0644);
+	if (fd < 0) {
+		int e = errno;
+
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+			    "%s: cannot create output file: %s", path, g_strerror(e));
+		g_free(f->final_path);
+		g_free(f->tmp_path);
+		g_free(f);
+		return NULL;
+	}
+	f->fp = fdopen(fd, "w");
+	if (!f->fp) {
+		close(fd);
+		unlink(f->tmp_path);
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+			    "%s: cannot open output stream", path);
+		g_free(f->final_path);
+		g_free(f->tmp_path);
+		g_free(f);
+		return NULL;
+	}
+	setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
+	outfile_register(f->tmp_path, true);
+	return f;
+}
+
+static bool outfile_sync_dir(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = fsync(fd) == 0;
+	close(fd);
+	return ok;
+}
+
+bool cs_outfile_commit(struct cs_outfile *f, GError **err)
+{
+	int e = 0;
+
+	if (fflush(f->fp) != 0 || ferror(f->fp))
+		e = errno ? errno : EIO;
+	if (!e && f->durable && fsync(fileno(f->fp)) != 0)
+		e = errno;
+	if (fclose(f->fp) != 0 && !e)
+		e = errno ? errno : EIO;
+	f->fp = NULL;
+	if (!e && rename(f->tmp_path, f->final_path) != 0)
+		e = errno;
+	if (!e && f->durable && !outfile_sync_dir(f->final_path))
+		e = errno ? errno : EIO;
+	if (e) {
+		unlink(f->tmp_path);
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+			    "%s: cannot write output file: %s", f->final_path, g_strerror(e));
+	}
+	outfile_free(f);
+	return e == 0;
+}
+
+void cs_outfile_abort(struct cs_outfile *f)
+{
+	if (!f)
+		return;
+	if (f->fp)
+		fclose(f->fp);
+	unlink(f->tmp_path);
+	outfile_free(f);
+}
+
+bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError **err)
+{
+	struct cs_outfile *f = cs_outfile_open(path, false, err);
+
+	if (!f)
+		return false;
+	if (len && fwrite(data, 1, len, f->fp) != len) {
+		int e = errno;
+
+		cs_outfile_abort(f);
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+			    "%s: cannot write output file: %s", path, g_strerror(e));
+		return false;
+	}
+	return cs_outfile_commit(f, err);
+}
+
+bool cs_mkdir_p(const char *dir, GError **err)
+{
+	if (g_mkdir_with_parents(dir, 0755) != 0) {
+		int e = errno;
+
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+			    "%s: cannot create output directory: %s", dir, g_strerror(e));
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,46 @@
+/*
+ * sim/outfile.h - output files written atomically.
+ *
+ * A file is written under a temporary name in its final directory
+ * (".NAME.tmp-XXXXXX") and renamed over NAME only by cs_outfile_commit(), after every
+ * write, the flush and the close succeeded. Any failure, or cs_outfile_abort(),
+ * removes the temporary file: an interrupted or failed run never leaves a half-written
+ * file under a final name. Durable mode adds fsync of the file and of its directory
+ * (used where results must survive a machine being lost, e.g. sweep chunks).
+ */
+#ifndef CS_SIM_OUTFILE_H
+#define CS_SIM_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <glib.h>
+
+#define CS_OUTPUT_ERROR (cs_output_error_quark())
+GQuark cs_output_error_quark(void);
+enum { CS_OUTPUT_ERROR_IO };
+
+struct cs_outfile {
+	char *final_path;
+	char *tmp_path;
+	FILE *fp;
+	bool durable;
+};
+
+/* Open a temporary file beside `path`. NULL and err set on failure. */
+struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err);
+/* Flush, (fsync), close and rename into place; frees `f` whatever happens. */
+bool cs_outfile_commit(struct cs_outfile *f, GError **err);
+/* Close and delete the temporary file; frees `f`. NULL is fine. */
+void cs_outfile_abort(struct cs_outfile *f);
+/* Convenience: write a whole buffer atomically. */
+bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError **err);
+
+/* Make a directory and its parents (0755). */
+bool cs_mkdir_p(const char *dir, GError **err);
+
+/* Delete every temporary file still open (called from a SIGINT/SIGTERM handler path
+ * before exiting, so that an interrupted run leaves nothing behind). Async-signal-safe
+ * enough for that use: it only calls unlink() on paths registered at open. */
+void cs_outfile_cleanup_all(void);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * sim/param.h - named, typed, unit-carrying parameters described by tables.
+ *
+ * Every model, preset and policy describes its parameters with a table of struct
+ * param_desc: key, kind, unit dimension, where the value lives in its parameter
+ * struct (offset), the valid range and a line of documentation. One generic loader
+ * reads a JSON object against such a table (units, ranges, unknown keys with a "did
+ * you mean"), the same table documents the parameters in `chargesim list`, and a
+ * scenario `set` event finds the field to change by walking the tables. Nothing in a
+ * table is ever written: tables are static const.
+ *
+ * Error messages (GError, domain CS_PARAM_ERROR) read "PATH: found X, expected Y";
+ * the scenario loader puts the file name in front.
+ */
+#ifndef CS_SIM_PARAM_H
+#define CS_SIM_PARAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cJSON.h>
+#include <glib.h>
+#include "sim/time.h"
+#include "sim/units.h"
+
+#define CS_PARAM_ERROR (cs_param_error_quark())
+GQuark cs_param_error_quark(void);
+enum { CS_PARAM_ERROR_INVALID };
+
+enum param_kind {
+	PARAM_NUM,     /* double, in the base unit of dim */
+	PARAM_TIME,    /* sim_time_t (ns) */
+	PARAM_INT,     /* int */
+	PARAM_BOOL,    /* bool */
+	PARAM_ENUM,    /* int index into choices[] */
+	PARAM_STR,     /* char * (g_strdup'd; freed by param_free_strings) */
+	PARAM_OBJECT,  /* nested struct described by sub[] */
+	PARAM_CUSTOM,  /* parsed by the parse callback */
+};
+
+struct param_desc;
+typedef bool (*param_parse_cb)(const struct param_desc *d, const cJSON *v, void *field,
+			       const char *path, GError **err);
+
+struct param_desc {
+	const char *key;
+	enum param_kind kind;
+	enum unit_dim dim;           /* PARAM_NUM */
+	size_t off;                  /* offset of the field in the parameter struct */
+	double min, max;             /* inclusive range (PARAM_NUM in base unit, PARAM_TIME in s, PARAM_INT) */
+	unsigned flags;
+	const char *const *choices;  /* PARAM_ENUM: NULL-terminated */
+	const struct param_desc *sub;/* PARAM_OBJECT: NULL-key-terminated table */
+	param_parse_cb parse;        /* PARAM_CUSTOM */
+	const char *doc;             /* one line for `chargesim list` */
+};
+
+#define PARAM_F_MIN_EXCL  0x1u   /* value must be > min, not >= */
+#define PARAM_F_NULL_ZERO 0x2u   /* JSON null means "none", stored as 0 */
+#define PARAM_F_RUNTIME   0x4u   /* may change mid-run through a `set` event */
+
+#define PARAM_END { .key = NULL }
+
+/* Read every member of obj (a JSON object) into the struct at base. Unknown keys,
+ * wrong types, wrong units and out-of-range values are errors naming path.key.
+ * `skip` lists keys the caller handles itself (NULL-terminated, may be NULL). */
+bool param_load_object(const struct param_desc *table, const cJSON *obj, void *base,
+		       const char *path, const char *const *skip, GError **err);
+/* Read one value into its field. */
+bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
+		      const char *path, GError **err);
+/* Find a key in a table (NULL when absent). */
+const struct param_desc *param_find(const struct param_desc *table, const char *key);
+/* Set err to the unknown-key message for key at path, with a suggestion. */
+void param_error_unknown_key(const struct param_desc *table, const char *const *extra,
+			     const char *key, const char *path, GError **err);
+/* Describe a cJSON value briefly for messages: "\"5 V\"", "12", "an object". */
+char *param_describe_json(const cJSON *v);
+/* Free the PARAM_STR fields (recursively into objects). */
+void param_free_strings(const struct param_desc *table, void *base);
+/* Format the current value of a field for documentation ("5.1 V", "10 ms"). */
+char *param_format_value(const struct param_desc *d, const void *base);
+
+/* Helpers for custom parsers: a number with a unit from a JSON number or string. */
+bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const char *path,
+		       GError **err);
+bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError **err);
+
+#define PARAM_FIELD(base, d, type) ((type *)((char *)(base) + (d)->off))
+
+#endif

@@ -1,0 +1,825 @@
+/*
+ * sim/scenario.c - scenario files: JSON in, typed configuration out.
+ *
+ * Order of work: read the file (size-capped), parse with cJSON (syntax errors carry
+ * line and column), reject duplicate keys, apply --set overrides to the document,
+ * then read each section through the models' parameter tables. Presets and kinds are
+ * applied before the keys next to them, so any value may override its preset.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "sim/scenario.h"
+
+G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
+
+#define SCENARIO_MAX_BYTES (16u << 20)   /* a scenario is small; refuse absurd files */
+#define SCENARIO_MAX_EVENTS 100000
+
+const char *const scenario_event_names[] = {
+	"plug", "unplug", "set", "suspend", "resume", "fault", NULL,
+};
+
+static const char *const top_keys[] = {
+	"name", "description", "seed", "duration", "source", "cable", "device", "policy",
+	"events", "expect", NULL,
+};
+static const char *const device_keys[] = { "pmic", "battery", "load", NULL };
+
+const struct param_desc *scenario_obj_table(int obj)
+{
+	switch (obj) {
+	case SCN_OBJ_SOURCE: return source_param_desc;
+	case SCN_OBJ_CABLE: return cable_param_desc;
+	case SCN_OBJ_PMIC: return pmic_param_desc;
+	case SCN_OBJ_BATTERY: return battery_param_desc;
+	case SCN_OBJ_LOAD: return load_param_desc;
+	}
+	return NULL;
+}
+
+/* Prefix a parameter error with the file name, moving it into the scenario domain. */
+static bool fail_in_file(GError **err, const char *file, GError *inner)
+{
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
+		    inner->message);
+	g_error_free(inner);
+	return false;
+}
+
+#define serr(err, file, ...) \
+	do { \
+		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
+	} while (0)
+
+/* ---- --set overrides ---- */
+
+bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
+{
+	const char *eq = strchr(assignment, '=');
+	g_autofree char *path = NULL;
+	g_auto(GStrv) parts = NULL;
+	cJSON *node = doc, *val;
+	int n;
+
+	if (!eq || eq == assignment) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "--set: found \"%s\", expected PATH=VALUE such as source.ilim=1.5A",
+			    assignment);
+		return false;
+	}
+	path = g_strndup(assignment, (gsize)(eq - assignment));
+	val = cJSON_Parse(eq + 1);
+	if (!val)
+		val = cJSON_CreateString(eq + 1);
+	parts = g_strsplit(path, ".", -1);
+	n = (int)g_strv_length(parts);
+	for (int i = 0; i < n; i++) {
+		char *seg = parts[i];
+		char *br = strchr(seg, '[');
+		long idx = -1;
+		cJSON *child;
+
+		if (br) {
+			char *end;
+
+			idx = strtol(br + 1, &end, 10);
+			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0) {
+				cJSON_Delete(val);
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "--set %s: found \"%s\", expected NAME or NAME[INDEX]",
+					    path, seg);
+				return false;
+			}
+			*br = '\0';
+		}
+		if (!*seg || !cJSON_IsObject(node)) {
+			cJSON_Delete(val);
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				    "--set %s: found an empty name or a value that is not an object on the way",
+				    path);
+			return false;
+		}
+		child = cJSON_GetObjectItemCaseSensitive(node, seg);
+		if (idx >= 0) {
+			if (!cJSON_IsArray(child) || idx >= cJSON_GetArraySize(child)) {
+				cJSON_Delete(val);
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "--set %s: found no element %ld in \"%s\", expected an index into an existing list",
+					    path, idx, seg);
+				return false;
+			}
+			if (i == n - 1) {
+				cJSON_ReplaceItemInArray(child, (int)idx, val);
+				return true;
+			}
+			node = cJSON_GetArrayItem(child, (int)idx);
+			continue;
+		}
+		if (i == n - 1) {
+			if (child)
+				cJSON_ReplaceItemInObjectCaseSensitive(node, seg, val);
+			else
+				cJSON_AddItemToObject(node, seg, val);
+			return true;
+		}
+		if (!child) {
+			child = cJSON_CreateObject();
+			cJSON_AddItemToObject(node, seg, child);
+		} else if (cJSON_IsString(child) && strcmp(seg, "policy") == 0) {
+			/* "policy": "name" becomes {"name": "name"} so params can be set */
+			cJSON *obj = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(obj, "name", child->valuestring);
+			cJSON_ReplaceItemInObjectCaseSensitive(node, seg, obj);
+			child = obj;
+		}
+		node = child;
+	}
+	cJSON_Delete(val);
+	return true;
+}
+
+/* ---- syntax ---- */
+
+static void position_of(const char *text, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < at && *p; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static bool check_duplicates(const cJSON *node, const char *path, const char *file,
+			     GError **err)
+{
+	const cJSON *a;
+	int i = 0;
+
+	if (cJSON_IsObject(node)) {
+		cJSON_ArrayForEach(a, node) {
+			g_autofree char *sub = *path ? g_strdup_printf("%s.%s", path, a->string)
+						     : g_strdup(a->string);
+
+			for (const cJSON *b = a->next; b; b = b->next)
+				if (strcmp(a->string, b->string) == 0) {
+					serr(err, file, "%s: found the key \"%s\" twice, expected each key once",
+					     sub, a->string);
+					return false;
+				}
+			if (!check_duplicates(a, sub, file, err))
+				return false;
+		}
+	} else if (cJSON_IsArray(node)) {
+		cJSON_ArrayForEach(a, node) {
+			g_autofree char *sub = g_strdup_printf("%s[%d]", path, i++);
+
+			if (!check_duplicates(a, sub, file, err))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ---- sections ---- */
+
+static bool load_with_preset(const char *file, const cJSON *obj, const char *path,
+			     const struct param_desc *table, const char *preset_key,
+			     const char *default_preset, void *params,
+			     void (*defaults)(void *params, int preset), GError **err)
+{
+	const char *skip[] = { preset_key, NULL };
+	const struct param_desc *pd = param_find(table, preset_key);
+	const cJSON *pv = obj ? cJSON_GetObjectItemCaseSensitive(obj, preset_key) : NULL;
+	GError *inner = NULL;
+	int preset = 0;
+
+	for (int i = 0; pd->choices[i]; i++)
+		if (strcmp(pd->choices[i], default_preset) == 0)
+			preset = i;
+	if (pv) {
+		g_autofree char *pp = g_strdup_printf("%s.%s", path, preset_key);
+
+		/* Read the preset into the struct itself; defaults() rewrites it all. */
+		if (!param_load_value(pd, pv, params, pp, &inner))
+			return fail_in_file(err, file, inner);
+		preset = *PARAM_FIELD(params, pd, int);
+	}
+	defaults(params, preset);
+	if (obj && !param_load_object(table, obj, params, path, skip, &inner))
+		return fail_in_file(err, file, inner);
+	return true;
+}
+
+static void source_defaults_cb(void *p, int k) { source_params_default(p, k); }
+static void pmic_defaults_cb(void *p, int k) { pmic_params_default(p, k); }
+static void battery_defaults_cb(void *p, int k) { battery_params_default(p, k); }
+
+static bool load_source(struct scenario *sc, const cJSON *obj, GError **err)
+{
+	if (!load_with_preset(sc->file, obj, "source", source_param_desc, "kind", "dcp",
+			      &sc->source, source_defaults_cb, err))
+		return false;
+	/* A Type-C port's current follows its Rp unless ilim was given. */
+	if (sc->source.kind == SRC_KIND_TYPEC &&
+	    !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim")))
+		sc->source.ilim = source_rated_current(&sc->source);
+	if (sc->source.ishort > sc->source.ilim) {
+		serr(err, sc->file, "source.ishort: found %g A, expected at most ilim (%g A)",
+		     sc->source.ishort, sc->source.ilim);
+		return false;
+	}
+	return true;
+}
+
+static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
+{
+	const cJSON *v;
+	GError *inner = NULL;
+
+	if (dev && !cJSON_IsObject(dev)) {
+		g_autofree char *found = param_describe_json(dev);
+
+		serr(err, sc->file, "device: found %s, expected an object with pmic, battery, load",
+		     found);
+		return false;
+	}
+	if (dev)
+		cJSON_ArrayForEach(v, dev) {
+			bool known = false;
+
+			for (int i = 0; device_keys[i]; i++)
+				known |= strcmp(device_keys[i], v->string) == 0;
+			if (!known) {
+				param_error_unknown_key(NULL, device_keys, v->string, "device", &inner);
+				return fail_in_file(err, sc->file, inner);
+			}
+		}
+	if (!load_with_preset(sc->file, dev ? cJSON_GetObjectItemCaseSensitive(dev, "pmic") : NULL,
+			      "device.pmic", pmic_param_desc, "preset", "generic-switching",
+			      &sc->pmic, pmic_defaults_cb, err))
+		return false;
+	if (!load_with_preset(sc->file, dev ? cJSON_GetObjectItemCaseSensitive(dev, "battery") : NULL,
+			      "device.battery", battery_param_desc, "preset", "eb425161lu",
+			      &sc->battery, battery_defaults_cb, err))
+		return false;
+	load_params_default(&sc->load);
+	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "load") : NULL;
+	if (v && !param_load_object(load_param_desc, v, &sc->load, "device.load", NULL, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (!battery_params_validate(&sc->battery, "device.battery", &inner) ||
+	    !pmic_params_validate(&sc->pmic, sc->battery.v_max, "device.pmic", &inner))
+		return fail_in_file(err, sc->file, inner);
+	return true;
+}
+
+static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
+{
+	const cJSON *k;
+
+	if (!v) {
+		sc->policy.name = g_strdup("fixed");
+		return true;
+	}
+	if (cJSON_IsString(v)) {
+		sc->policy.name = g_strdup(v->valuestring);
+		return true;
+	}
+	if (!cJSON_IsObject(v)) {
+		g_autofree char *found = param_describe_json(v);
+
+		serr(err, sc->file,
+		     "policy: found %s, expected a policy name or {\"name\": ..., \"params\": {...}}",
+		     found);
+		return false;
+	}
+	cJSON_ArrayForEach(k, v) {
+		if (strcmp(k->string, "name") == 0 && cJSON_IsString(k)) {
+			sc->policy.name = g_strdup(k->valuestring);
+		} else if (strcmp(k->string, "plugin") == 0 && cJSON_IsString(k)) {
+			sc->policy.plugin = g_path_is_absolute(k->valuestring) ?
+				g_strdup(k->valuestring) :
+				g_build_filename(sc->dir, k->valuestring, NULL);
+		} else if (strcmp(k->string, "params") == 0 && cJSON_IsObject(k)) {
+			sc->policy.params = cJSON_Duplicate(k, true);
+		} else {
+			static const char *const keys[] = { "name", "plugin", "params", NULL };
+			GError *inner = NULL;
+
+			if (strcmp(k->string, "name") && strcmp(k->string, "plugin") &&
+			    strcmp(k->string, "params")) {
+				param_error_unknown_key(NULL, keys, k->string, "policy", &inner);
+				return fail_in_file(err, sc->file, inner);
+			}
+			g_autofree char *found = param_describe_json(k);
+			serr(err, sc->file, "policy.%s: found %s, expected %s", k->string, found,
+			     strcmp(k->string, "params") == 0 ? "an object" : "a string");
+			return false;
+		}
+	}
+	if (!sc->policy.name == !sc->policy.plugin) {
+		serr(err, sc->file, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+		     sc->policy.name ? "both" : "neither");
+		return false;
+	}
+	return true;
+}
+
+/* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). */
+static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, const char *path,
+			     GError **err)
+{
+	static const struct { const char *prefix; int obj; } roots[] = {
+		{ "source.", SCN_OBJ_SOURCE }, { "cable.", SCN_OBJ_CABLE },
+		{ "device.pmic.", SCN_OBJ_PMIC }, { "device.battery.", SCN_OBJ_BATTERY },
+		{ "device.load.", SCN_OBJ_LOAD }, { "policy.params.", SCN_OBJ_POLICY },
+	};
+	const struct param_desc *table = NULL, *d = NULL;
+	const char *rest = NULL;
+	size_t off = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(roots); i++)
+		if (g_str_has_prefix(path, roots[i].prefix)) {
+			e->obj = roots[i].obj;
+			rest = path + strlen(roots[i].prefix);
+			table = scenario_obj_table(e->obj);
+		}
+	if (!rest || !*rest) {
+		serr(err, sc->file,
+		     "%s: found the path \"%s\", expected one starting with source., cable., device.pmic., device.battery., device.load. or policy.params.",
+		     "events", path);
+		return false;
+	}
+	if (e->obj == SCN_OBJ_POLICY)
+		return true; /* checked against the policy's table when the run is built */
+	g_auto(GStrv) segs = g_strsplit(rest, ".", -1);
+	for (int i = 0; segs[i]; i++) {
+		d = param_find(table, segs[i]);
+		if (!d) {
+			GError *inner = NULL;
+			g_autofree char *where = g_strndup(path, (gsize)(strstr(path, rest) - path) +
+							   (gsize)(segs[i] - segs[0]));
+
+			(void)where;
+			param_error_unknown_key(table, NULL, segs[i], path, &inner);
+			return fail_in_file(err, sc->file, inner);
+		}
+		if (d->kind == PARAM_OBJECT && segs[i + 1]) {
+			off += d->off;
+			table = d->sub;
+			continue;
+		}
+		if (segs[i + 1]) {
+			serr(err, sc->file, "%s: found \"%s\" inside a value that has no fields", path,
+			     segs[i + 1]);
+			return false;
+		}
+	}
+	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
+	    d->kind == PARAM_OBJECT) {
+		serr(err, sc->file, "%s: found a parameter that cannot change during a run, expected one such as device.load.current",
+		     path);
+		return false;
+	}
+	e->desc = d;
+	e->base_off = off;
+	return true;
+}
+
+size_t scenario_obj_size(int obj)
+{
+	switch (obj) {
+	case SCN_OBJ_SOURCE: return sizeof(struct source_params);
+	case SCN_OBJ_CABLE: return sizeof(struct cable_params);
+	case SCN_OBJ_PMIC: return sizeof(struct pmic_params);
+	case SCN_OBJ_BATTERY: return sizeof(struct battery_params);
+	case SCN_OBJ_LOAD: return sizeof(struct load_params);
+	}
+	return 0;
+}
+
+void *scenario_obj_base(struct scenario *sc, int obj)
+{
+	switch (obj) {
+	case SCN_OBJ_SOURCE: return &sc->source;
+	case SCN_OBJ_CABLE: return &sc->cable;
+	case SCN_OBJ_PMIC: return &sc->pmic;
+	case SCN_OBJ_BATTERY: return &sc->battery;
+	case SCN_OBJ_LOAD: return &sc->load;
+	}
+	return NULL;
+}
+
+/* A `set` value is checked now, against a scratch copy of its object. */
+static bool validate_set_value(struct scenario *sc, struct scenario_event *e, const char *path,
+			       GError **err)
+{
+	union {
+		struct source_params s;
+		struct cable_params c;
+		struct pmic_params p;
+		struct battery_params b;
+		struct load_params l;
+	} scratch;
+	GError *inner = NULL;
+
+	if (e->obj == SCN_OBJ_POLICY)
+		return true;
+	memcpy(&scratch, scenario_obj_base(sc, e->obj), scenario_obj_size(e->obj));
+	if (!param_load_value(e->desc, e->value, (char *)&scratch + e->base_off, path, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (e->desc->kind == PARAM_STR)
+		g_free(*PARAM_FIELD((char *)&scratch + e->base_off, e->desc, char *));
+	return true;
+}
+
+static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
+		       GError **err)
+{
+	struct scenario_event *e = &sc->events[idx];
+	g_autofree char *ep = g_strdup_printf("events[%d]", idx);
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
+	const cJSON *what = cJSON_GetObjectItemCaseSensitive(it, "do");
+	const cJSON *k;
+	GError *inner = NULL;
+	const char *allowed[8] = { "at", "do", NULL };
+	int kind = -1;
+
+	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
+		g_autofree char *found = param_describe_json(it);
+
+		serr(err, sc->file, "%s: found %s, expected an object with \"at\" and \"do\"", ep, found);
+		return false;
+	}
+	{
+		g_autofree char *ap = g_strdup_printf("%s.at", ep);
+
+		if (!param_json_time(at, &e->at, ap, &inner))
+			return fail_in_file(err, sc->file, inner);
+		if (e->at < 0 || e->at > sc->duration) {
+			serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
+			     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+			return false;
+		}
+		if (e->at < prev) {
+			serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
+			     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
+			return false;
+		}
+	}
+	for (int i = 0; scenario_event_names[i]; i++)
+		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
+			kind = i;
+	if (kind < 0) {
+		g_autofree char *dp = g_strdup_printf("%s.do", ep);
+		const char *hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
+
+		serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+		     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
+		     hint ? "\"?)" : "");
+		return false;
+	}
+	e->kind = kind == 5 ? SCN_EV_FAULT_DROPOUT : kind;
+	if (kind == SCN_EV_SET) {
+		const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
+		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
+
+		allowed[2] = "path";
+		allowed[3] = "value";
+		if (!cJSON_IsString(path) || !value) {
+			serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
+			     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
+			return false;
+		}
+		e->path = g_strdup(path->valuestring);
+		e->value = cJSON_Duplicate(value, true);
+		if (!resolve_set_path(sc, e, e->path, err))
+			return false;
+		g_autofree char *vp = g_strdup_printf("%s.value", ep);
+		if (!validate_set_value(sc, e, vp, err))
+			return false;
+	} else if (kind == 5) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
+		const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
+		g_autofree char *fp = g_strdup_printf("%s.for", ep);
+
+		allowed[2] = "fault";
+		allowed[3] = "for";
+		allowed[4] = "channel";
+		allowed[5] = "value";
+		if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
+					   strcmp(f->valuestring, "adc_stuck"))) {
+			g_autofree char *found = param_describe_json(f);
+
+			serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
+			     ep, found);
+			return false;
+		}
+		if (!dur) {
+			serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
+			return false;
+		}
+		if (!param_json_time(dur, &e->duration, fp, &inner))
+			return fail_in_file(err, sc->file, inner);
+		if (e->duration <= 0) {
+			serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
+			     sim_time_to_s(e->duration));
+			return false;
+		}
+		if (strcmp(f->valuestring, "adc_stuck") == 0) {
+			const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
+			const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
+			g_autofree char *vp = g_strdup_printf("%s.value", ep);
+
+			e->kind = SCN_EV_FAULT_ADC_STUCK;
+			e->channel = PMIC_ADC_VBUS;
+			if (ch) {
+				e->channel = -1;
+				for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
+					if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
+						e->channel = i;
+				if (e->channel < 0) {
+					g_autofree char *found = param_describe_json(ch);
+
+					serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
+					     ep, found);
+					return false;
+				}
+			}
+			if (!val) {
+				serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
+				return false;
+			}
+			if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
+					       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
+				return fail_in_file(err, sc->file, inner);
+		}
+	}
+	cJSON_ArrayForEach(k, it) {
+		bool ok = false;
+
+		for (int i = 0; allowed[i]; i++)
+			ok |= strcmp(allowed[i], k->string) == 0;
+		if (!ok) {
+			param_error_unknown_key(NULL, allowed, k->string, ep, &inner);
+			return fail_in_file(err, sc->file, inner);
+		}
+	}
+	return true;
+}
+
+static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
+{
+	const cJSON *it;
+	sim_time_t prev = 0;
+	int i = 0, n;
+
+	sc->attach_at_start = true;
+	if (!v)
+		return true;
+	if (!cJSON_IsArray(v)) {
+		g_autofree char *found = param_describe_json(v);
+
+		serr(err, sc->file, "events: found %s, expected a list of {\"at\", \"do\", ...}", found);
+		return false;
+	}
+	n = cJSON_GetArraySize(v);
+	if (n > SCENARIO_MAX_EVENTS) {
+		serr(err, sc->file, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
+		return false;
+	}
+	sc->events = g_new0(struct scenario_event, (gsize)n + 1);
+	cJSON_ArrayForEach(it, v) {
+		sc->n_events = i + 1;
+		if (!load_event(sc, it, i, prev, err))
+			return false;
+		prev = sc->events[i].at;
+		i++;
+	}
+	if (n > 0 && sc->events[0].kind == SCN_EV_PLUG)
+		sc->attach_at_start = false;
+	return true;
+}
+
+static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
+{
+	const cJSON *it;
+	int i = 0;
+
+	if (!v)
+		return true;
+	if (!cJSON_IsArray(v)) {
+		g_autofree char *found = param_describe_json(v);
+
+		serr(err, sc->file, "expect: found %s, expected a list of expectations", found);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		int kinds = 0;
+
+		kinds += cJSON_GetObjectItemCaseSensitive(it, "metric") != NULL;
+		kinds += cJSON_GetObjectItemCaseSensitive(it, "signal") != NULL;
+		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
+		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
+		if (!cJSON_IsObject(it) || kinds != 1) {
+			serr(err, sc->file,
+			     "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
+			     i, cJSON_IsObject(it) ? (kinds ? "several kinds" : "none of them") : "something else");
+			return false;
+		}
+		i++;
+	}
+	sc->expect = cJSON_Duplicate(v, true);
+	return true;
+}
+
+static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
+{
+	const cJSON *v;
+	GError *inner = NULL;
+
+	if (!cJSON_IsObject(doc)) {
+		g_autofree char *found = param_describe_json(doc);
+
+		serr(err, sc->file, "found %s at the top, expected a JSON object", found);
+		return false;
+	}
+	cJSON_ArrayForEach(v, doc) {
+		bool known = false;
+
+		for (int i = 0; top_keys[i]; i++)
+			known |= strcmp(top_keys[i], v->string) == 0;
+		if (!known) {
+			param_error_unknown_key(NULL, top_keys, v->string, "", &inner);
+			return fail_in_file(err, sc->file, inner);
+		}
+	}
+	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
+	if (v && !cJSON_IsString(v)) {
+		serr(err, sc->file, "name: found a non-string, expected a string");
+		return false;
+	}
+	if (v && (!*v->valuestring || strpbrk(v->valuestring, "/\\") || v->valuestring[0] == '.')) {
+		serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (no slashes, not starting with a dot)",
+		     v->valuestring);
+		return false;
+	}
+	if (v) {
+		sc->name = g_strdup(v->valuestring);
+	} else {
+		g_autofree char *base = g_path_get_basename(sc->file);
+
+		if (g_str_has_suffix(base, ".json"))
+			base[strlen(base) - 5] = '\0';
+		sc->name = g_strdup(base);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
+	sc->description = g_strdup(cJSON_IsString(v) ? v->valuestring : "");
+	v = cJSON_GetObjectItemCaseSensitive(doc, "seed");
+	sc->seed = 1;
+	if (v) {
+		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
+		    v->valuedouble != (double)(guint32)v->valuedouble) {
+			g_autofree char *found = param_describe_json(v);
+
+			serr(err, sc->file, "seed: found %s, expected a whole number from 0 to 4294967295", found);
+			return false;
+		}
+		sc->seed = (guint32)v->valuedouble;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(doc, "duration");
+	sc->duration = SIM_HOUR;
+	if (v) {
+		if (!param_json_time(v, &sc->duration, "duration", &inner))
+			return fail_in_file(err, sc->file, inner);
+		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR) {
+			serr(err, sc->file, "duration: found %g s, expected a time above 0 and at most 366 days",
+			     sim_time_to_s(sc->duration));
+			return false;
+		}
+	}
+	if (!load_source(sc, cJSON_GetObjectItemCaseSensitive(doc, "source"), err))
+		return false;
+	cable_params_default(&sc->cable);
+	v = cJSON_GetObjectItemCaseSensitive(doc, "cable");
+	if (v && !param_load_object(cable_param_desc, v, &sc->cable, "cable", NULL, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (!load_device(sc, cJSON_GetObjectItemCaseSensitive(doc, "device"), err))
+		return false;
+	if (!load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err))
+		return false;
+	if (!load_events(sc, cJSON_GetObjectItemCaseSensitive(doc, "events"), err))
+		return false;
+	return load_expect(sc, cJSON_GetObjectItemCaseSensitive(doc, "expect"), err);
+}
+
+struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
+				    const char *const *sets, GError **err)
+{
+	struct scenario *sc = g_new0(struct scenario, 1);
+	const char *end = NULL;
+	cJSON *doc;
+
+	sc->file = g_strdup(file);
+	sc->dir = g_path_get_dirname(file);
+	if (memchr(text, '\0', len)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s: found a NUL byte, expected a JSON text", file);
+		goto fail;
+	}
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (!doc) {
+		int line, col;
+		const char *at = end ? end : text;
+
+		position_of(text, at, &line, &col);
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s:%d:%d: found a JSON syntax error near \"%.20s\", expected valid JSON",
+			    file, line, col, at);
+		goto fail;
+	}
+	for (const char *p = end; p && p < text + len; p++)
+		if (!g_ascii_isspace(*p)) {
+			int line, col;
+
+			position_of(text, p, &line, &col);
+			cJSON_Delete(doc);
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+				    "%s:%d:%d: found text after the JSON document, expected the end of the file",
+				    file, line, col);
+			goto fail;
+		}
+	sc->doc = doc;
+	if (!check_duplicates(doc, "", file, err))
+		goto fail;
+	for (; sets && *sets; sets++)
+		if (!scenario_apply_set(doc, *sets, err))
+			goto fail;
+	if (!scenario_build(sc, doc, err))
+		goto fail;
+	return sc;
+fail:
+	scenario_free(sc);
+	return NULL;
+}
+
+struct scenario *scenario_load(const char *file, const char *const *sets, GError **err)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GError) ierr = NULL;
+	struct stat st;
+	gsize len;
+
+	if (stat(file, &st) != 0) {
+		int e = errno;
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: cannot read the scenario: %s", file, g_strerror(e));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: found a directory, expected a scenario file (.json)", file);
+		return NULL;
+	}
+	if (st.st_size > SCENARIO_MAX_BYTES) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: found a file of %lld bytes, expected a scenario of at most %u MiB",
+			    file, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
+		return NULL;
+	}
+	if (!g_file_get_contents(file, &text, &len, &ierr)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: cannot read the scenario: %s", file, ierr->message);
+		return NULL;
+	}
+	return scenario_load_text(file, text, len, sets, err);
+}
+
+void scenario_free(struct scenario *sc)
+{
+	if (!sc)
+		return;
+	for (int i = 0; i < sc->n_events; i++) {
+		g_free(sc->events[i].path);
+		cJSON_Delete(sc->events[i].value);
+	}
+	g_free(sc->events);
+	g_free(sc->policy.name);
+	g_free(sc->policy.plugin);
+	cJSON_Delete(sc->policy.params);
+	cJSON_Delete(sc->expect);
+	cJSON_Delete(sc->doc);
+	g_free(sc->file);
+	g_free(sc->dir);
+	g_free(sc->name);
+	g_free(sc->description);
+	g_free(sc);
+}

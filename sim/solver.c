@@ -1,0 +1,340 @@
+/*
+ * sim/solver.c - closed-form operating point of the charging network.
+ *
+ * Notation: R = r_src + r_cable; the source's resistive branch is V = Voc - R*I at
+ * the device. A switching charger is a constant-power load P = Pout/eff on that line:
+ * V*I = P has the stable root I = 2P / (Voc + sqrt(Voc^2 - 4RP)) while
+ * P <= Voc^2/(4R) (the maximum power point). Past that point, or when its input
+ * current cap is reached, the charger sits at the cap (current regulation is stable
+ * on either side of the maximum power point). A cap above a brick-wall limit with
+ * no VINDPM has no operating point: collapse. A linear charger is a current sink
+ * whose pass element saturates at V = Vbat + r_on*I; it never collapses, VBUS falls
+ * to just above the battery instead.
+ *
+ * Output-side power balance (switching, VSYS = Vbat):
+ *   (emf + r0*y) * (iload + y) = P*eff  ->  r0 y^2 + (emf + r0 iload) y + emf iload - P eff = 0
+ * whose larger root covers both reduced charging (y >= 0) and battery supplement.
+ */
+#include <math.h>
+#include <string.h>
+#include "sim/solver.h"
+
+#define R_MIN 1e-6   /* ohm: keeps divisions finite for an ideal (0 ohm) source */
+
+static double path_r(const struct net_in *in)
+{
+	double r = in->r_src + in->r_cable;
+
+	return r < R_MIN ? R_MIN : r;
+}
+
+/* Slope of the foldback line in terms of the port voltage: I = ishort + k * vsrc. */
+static double foldback_k(const struct net_in *in)
+{
+	double vknee = in->voc - in->r_src * in->ilim;
+
+	if (vknee <= 1e-3)
+		return 0;
+	return (in->ilim - in->ishort) / vknee;
+}
+
+double net_supply_current(const struct net_in *in, double v)
+{
+	double ir = (in->voc - v) / path_r(in);
+
+	if (ir < 0)
+		return 0;
+	if (in->limit == NET_LIMIT_NONE || ir <= in->ilim)
+		return ir;
+	if (in->limit == NET_LIMIT_BRICK)
+		return in->ilim;
+	/* foldback: I = ishort + k*(v + r_cable*I) */
+	{
+		double k = foldback_k(in);
+		double den = 1.0 - k * in->r_cable;
+		double i = den > 1e-9 ? (in->ishort + k * v) / den : in->ishort;
+
+		return fmin(fmax(i, in->ishort), in->ilim);
+	}
+}
+
+/* Intersection of the supply curve with the line V = a + b*I (b > 0): the point a
+ * saturated linear pass element settles at. Returns I, sets *v. */
+static double supply_meet_line(const struct net_in *in, double a, double b, double *v)
+{
+	double r = path_r(in);
+	double i = (in->voc - a) / (r + b);
+
+	if (i < 0) {
+		*v = in->voc;
+		return 0;
+	}
+	if (in->limit == NET_LIMIT_NONE || i <= in->ilim) {
+		*v = in->voc - r * i;
+		return i;
+	}
+	if (in->limit == NET_LIMIT_BRICK) {
+		i = in->ilim;
+	} else {
+		double k = foldback_k(in);
+		double den = 1.0 - k * in->r_cable - k * b;
+
+		i = den > 1e-9 ? (in->ishort + k * a) / den : in->ishort;
+		i = fmin(fmax(i, in->ishort), in->ilim);
+	}
+	*v = a + b * i;
+	return i;
+}
+
+/* Larger root of r0 y^2 + B y + C = 0 (r0 > 0); on a negative discriminant returns
+ * the vertex (the battery's maximum power point) and flags failure. */
+static double quad_upper(double r0, double B, double C, bool *fail)
+{
+	double disc = B * B - 4.0 * r0 * C;
+
+	if (disc < 0) {
+		*fail = true;
+		return -B / (2.0 * r0);
+	}
+	double sq = sqrt(disc);
+
+	/* Stable form: avoid subtracting nearly equal numbers. */
+	if (B >= 0)
+		return sq + B > 0 ? -2.0 * C / (B + sq) : 0;
+	return (-B + sq) / (2.0 * r0);
+}
+
+/* Battery current target of the charge controller: CC limit or CV. */
+static double charge_target(const struct net_in *in, unsigned *flags)
+{
+	double icv, y;
+
+	if (!in->charging)
+		return 0;
+	icv = (in->vreg - in->emf) / in->r0;
+	y = in->ichg;
+	if (icv < y) {
+		y = icv;
+		*flags |= NET_F_CV;
+	}
+	return y > 0 ? y : 0;
+}
+
+/* The system and battery when the output side has p_avail watts (switching) with
+ * VSYS = Vbat. Returns ibat. */
+static double share_output(const struct net_in *in, double p_avail, struct net_out *o)
+{
+	bool fail = false;
+	double y;
+
+	if (in->pload > 0)
+		y = quad_upper(in->r0, in->emf, in->pload - p_avail, &fail);
+	else
+		y = quad_upper(in->r0, in->emf + in->r0 * in->iload,
+			       in->emf * in->iload - p_avail, &fail);
+	if (fail)
+		o->flags |= NET_F_VSYS_FAIL;
+	return y;
+}
+
+static void finish_battery_side(const struct net_in *in, struct net_out *o, double ibat,
+				double vsys)
+{
+	o->ibat = ibat;
+	o->vbat = in->emf + in->r0 * ibat;
+	if (o->vbat < 0)
+		o->vbat = 0;
+	o->vsys = vsys > 0 ? vsys : o->vbat;
+	if (in->pload > 0)
+		o->iload = o->vsys > 0.05 ? in->pload / o->vsys : in->pload / 0.05;
+	else
+		o->iload = in->iload;
+	o->p_load = o->vsys * o->iload;
+	o->p_bat = o->vbat * o->ibat;
+	if (ibat < 0 && o->iload > 0)
+		o->flags |= NET_F_SUPPLEMENT;
+}
+
+/* No input power: the battery carries the system. */
+static void solve_no_input(const struct net_in *in, struct net_out *o)
+{
+	o->ibus = 0;
+	o->vbus = in->src_on ? in->voc : 0;
+	o->vsrc = o->vbus;
+	finish_battery_side(in, o, share_output(in, 0, o), 0);
+}
+
+static void input_powers(const struct net_in *in, struct net_out *o)
+{
+	o->p_emf = in->voc * o->ibus;
+	o->p_cable = in->r_cable * o->ibus * o->ibus;
+	o->p_src_loss = (in->voc - o->vsrc) * o->ibus;
+	if (o->p_src_loss < 0)
+		o->p_src_loss = 0;
+}
+
+static void solve_switching(const struct net_in *in, struct net_out *o)
+{
+	double r = path_r(in);
+	double ib_t = charge_target(in, &o->flags);
+	double vb_t = in->emf + in->r0 * ib_t;
+	double vsys_t = fmax(vb_t, in->vsys_min);
+	double p_sys = in->pload > 0 ? in->pload : vsys_t * in->iload;
+	double p_req = (p_sys + vsys_t * ib_t) / in->eff;
+	double icap = in->iindpm, i, v, pin;
+	bool vindpm_binds = false;
+
+	if (in->vindpm > 0) {
+		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
+
+		if (iv < icap) {
+			icap = iv;
+			vindpm_binds = true;
+		}
+	}
+
+	double disc = in->voc * in->voc - 4.0 * r * p_req;
+	i = disc >= 0 ? 2.0 * p_req / (in->voc + sqrt(disc)) : INFINITY;
+	if (i <= icap && (in->limit == NET_LIMIT_NONE || i <= in->ilim)) {
+		/* Demand met on the resistive branch. */
+		o->ibus = i;
+		o->vbus = in->voc - r * i;
+		o->vsrc = o->vbus + in->r_cable * i;
+		pin = p_req;
+		o->p_chg_loss = pin * (1.0 - in->eff) + (vsys_t - vb_t) * ib_t;
+		finish_battery_side(in, o, ib_t, vsys_t);
+		input_powers(in, o);
+		return;
+	}
+
+	/* Input-limited at icap. */
+	i = icap;
+	if (in->limit != NET_LIMIT_NONE && i > in->ilim && !vindpm_binds) {
+		o->flags |= NET_F_COLLAPSE | NET_F_LIMITING;
+		o->ibus = net_supply_current(in, 0);
+		o->vbus = 0;
+		o->vsrc = in->r_cable * o->ibus;
+		o->p_chg_loss = 0;
+		finish_battery_side(in, o, share_output(in, 0, o), 0);
+		o->flags &= ~NET_F_CV;
+		input_powers(in, o);
+		return;
+	}
+	v = vindpm_binds ? in->vindpm : in->voc - r * i;
+	if (v <= 0) {
+		o->flags |= NET_F_COLLAPSE;
+		o->ibus = in->voc / r;
+		o->vbus = 0;
+		o->vsrc = in->r_cable * o->ibus;
+		o->p_chg_loss = 0;
+		finish_battery_side(in, o, share_output(in, 0, o), 0);
+		o->flags &= ~NET_F_CV;
+		input_powers(in, o);
+		return;
+	}
+	o->flags &= ~NET_F_CV;
+	o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
+	if (in->limit != NET_LIMIT_NONE && i >= in->ilim * (1 - 1e-12) &&
+	    (in->voc - v) / r > in->ilim)
+		o->flags |= NET_F_LIMITING;
+	o->ibus = i;
+	o->vbus = v;
+	o->vsrc = v + in->r_cable * i;
+	pin = v * i;
+
+	double pav = pin * in->eff;
+	if (vsys_t > vb_t && pav >= p_sys) {
+		/* Depleted battery: VSYS held at its minimum, the rest charges. */
+		double ib = (pav - p_sys) / vsys_t;
+
+		o->p_chg_loss = pin - pav + (vsys_t - (in->emf + in->r0 * ib)) * ib;
+		finish_battery_side(in, o, ib, vsys_t);
+	} else {
+		double ib = share_output(in, pav, o);
+
+		o->p_chg_loss = pin - pav;
+		finish_battery_side(in, o, ib, 0);
+	}
+	input_powers(in, o);
+}
+
+static void solve_linear(const struct net_in *in, struct net_out *o)
+{
+	double ib_t = charge_target(in, &o->flags);
+	double iload = in->iload;
+	double i, v = 0, ireq, icap = in->iindpm, isat, vsat;
+	bool vindpm_binds = false;
+
+	if (!in->charging) {
+		/* Linear chargers have no power path: done means the input is off. */
+		solve_no_input(in, o);
+		return;
+	}
+	/* A power load draws pload/Vbat at the regulated battery voltage. */
+	if (in->pload > 0)
+		iload = in->pload / fmax(in->emf + in->r0 * ib_t, 0.5);
+	ireq = iload + ib_t;
+	if (in->vindpm > 0) {
+		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
+
+		if (iv < icap) {
+			icap = iv;
+			vindpm_binds = true;
+		}
+	}
+	/* Saturated pass element: V = emf - r0*iload + (r_on + r0)*I. */
+	isat = supply_meet_line(in, in->emf - in->r0 * iload, in->r_on + in->r0, &vsat);
+
+	i = ireq;
+	if (icap < i)
+		i = icap;
+	if (isat < i) {
+		i = isat;
+		v = vsat;
+		o->flags |= NET_F_DROPOUT;
+		if (in->limit != NET_LIMIT_NONE && i >= in->ilim * (1 - 1e-9))
+			o->flags |= NET_F_LIMITING;
+		if (in->limit == NET_LIMIT_FOLDBACK && (in->voc - vsat) / path_r(in) > in->ilim)
+			o->flags |= NET_F_LIMITING;
+	} else if (i < ireq) {
+		o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
+		v = vindpm_binds ? in->vindpm : in->voc - path_r(in) * i;
+	} else {
+		v = in->voc - path_r(in) * i;
+	}
+	if (i < ireq)
+		o->flags &= ~NET_F_CV;
+	if (i < 0)
+		i = 0;
+	o->ibus = i;
+	o->vbus = v;
+	o->vsrc = v + in->r_cable * i;
+	if (in->pload > 0) {
+		/* (emf + r0 y) (i - y) = pload */
+		bool fail = false;
+		double y = quad_upper(in->r0, in->emf - in->r0 * i, in->pload - in->emf * i, &fail);
+
+		if (fail)
+			o->flags |= NET_F_VSYS_FAIL;
+		finish_battery_side(in, o, y, 0);
+	} else {
+		finish_battery_side(in, o, i - iload, 0);
+	}
+	o->p_chg_loss = (o->vbus - o->vbat) * i;
+	if (o->p_chg_loss < 0)
+		o->p_chg_loss = 0;
+	input_powers(in, o);
+}
+
+void net_solve(const struct net_in *in, struct net_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!in->src_on || !in->chg_on) {
+		solve_no_input(in, out);
+		return;
+	}
+	if (in->linear)
+		solve_linear(in, out);
+	else
+		solve_switching(in, out);
+}

@@ -1,0 +1,46 @@
+/*
+ * sim/trace.h - the signal recorder: trace.csv and trace.vcd.
+ *
+ * A trace has a time column ("time_s", exact to the nanosecond) followed by a fixed
+ * list of columns (numbers with a unit and a number of decimals,
+ * or labels drawn from a fixed list) declared before the first row. Rows are streamed
+ * to the files as they come, so memory does not grow with simulated time. The CSV
+ * starts with a header row; the VCD (IEEE 1364 value change dump, real-valued
+ * variables, 1 ns timescale) writes only the values that changed. Both files are
+ * atomic outputs: they appear under their final names only when trace_close()
+ * succeeds. Deciding *when* to write a row (decimation) is the caller's business.
+ */
+#ifndef CS_SIM_TRACE_H
+#define CS_SIM_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+#include "sim/time.h"
+
+struct trace_col {
+	const char *name;           /* CSV header and VCD variable name, e.g. "vbus_V" */
+	const char *unit;           /* "V", "A", "" */
+	int decimals;               /* fixed decimals in the CSV (ignored for labels) */
+	const char *const *labels;  /* non-NULL: value is an index into labels */
+	int n_labels;
+};
+
+struct trace;
+
+struct trace *trace_new(const struct trace_col *cols, int ncols);
+/* Open the outputs; either path may be NULL. */
+bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err);
+void trace_row(struct trace *tr, sim_time_t t, const double *values);
+uint64_t trace_rows(const struct trace *tr);
+/* Commit the files (atomic rename). */
+bool trace_close(struct trace *tr, GError **err);
+/* Drop any open outputs (temporary files removed) and free. NULL is fine. */
+void trace_free(struct trace *tr);
+
+/* Format helpers shared with other writers. Each returns the length written into
+ * buf (which must hold 40 bytes) and never prints NaN/Inf as numbers ("nan"). */
+int trace_fmt_time(char *buf, sim_time_t t);          /* exact seconds: "12.3" */
+int trace_fmt_fixed(char *buf, double v, int decimals); /* "4.123456", trailing 0s cut */
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * sim/world.h - one run: a charging port, a cable and a device, wired to the stack.
+ *
+ * The world owns the models (source, cable, pmic, battery, load), the stack's view
+ * of them (the board: PHY, charger IC, ... and the policy under test), the event log,
+ * the trace and the metrics. It is the continuous system of the run's struct sim:
+ * between discrete events it advances the battery state with adaptive steps, solving
+ * the network's operating point (sim/solver.h) and locating threshold crossings in
+ * time; after events it re-solves and lets the models react. This is the one place in
+ * sim/ that knows which models make up a charging setup; the models and the stack
+ * know nothing of each other.
+ *
+ * Ownership: world_new() copies every parameter struct out of the scenario, so `set`
+ * events never change the scenario and one scenario can drive several runs. Output
+ * files are temporary until world_finish() commits them.
+ */
+#ifndef CS_SIM_WORLD_H
+#define CS_SIM_WORLD_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include "sim/scenario.h"
+#include "sim/solver.h"
+
+#define CS_RUN_ERROR (cs_run_error_quark())
+GQuark cs_run_error_quark(void);
+enum {
+	CS_RUN_ERROR_INPUT,     /* bad input found while building the run: exit 2 */
+	CS_RUN_ERROR_OUTPUT,    /* an output file could not be written: exit 2 */
+	CS_RUN_ERROR_INTERNAL,  /* NaN/Inf or a broken invariant during the run: exit 3 */
+};
+
+struct world_options {
+	sim_time_t max_step;     /* > 0: fixed steps of this size (brute-force check) */
+	sim_time_t trace_dt;     /* > 0: at most one trace row per trace_dt (plus state edges) */
+	const char *outdir;      /* NULL: no output files */
+	bool vcd;                /* also write trace.vcd */
+	bool no_trace;           /* skip trace.csv (sweeps) */
+	const char *policy;      /* override the scenario's policy name */
+	int n_sysfs;             /* --sysfs-at times */
+	const sim_time_t *sysfs_at;
+	int n_probes;            /* times at which every trace column is sampled exactly */
+	const sim_time_t *probe_at;
+};
+
+struct world_metrics {
+	double vbus_min_v;
+	double time_below_4v75_s;
+	int source_trips;
+	int uvlo_events;
+	int brownouts;
+	double ilim_final_a;
+	double ilim_max_a;
+	double ibus_max_a;
+	double charge_in_mah;
+	double energy_source_wh;
+	double soc_initial, soc_final;
+	double time_to_soc_80_s;      /* < 0: not reached */
+	double time_to_full_s;        /* < 0: not reached */
+	const char *detected_type;    /* NULL until detection reports */
+	double energy_balance_error;
+	uint64_t events;
+	uint64_t steps;
+	uint64_t trace_rows;
+	/* energy terms, J */
+	double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss, e_rc_stored;
+};
+
+struct world;
+
+struct world *world_new(const struct scenario *sc, const struct world_options *opt, GError **err);
+/* Run to the scenario's duration. False with err on an internal error. */
+bool world_run(struct world *w, GError **err);
+/* Write metrics.json and commit every output file. */
+bool world_finish(struct world *w, GError **err);
+const struct world_metrics *world_metrics(const struct world *w);
+/* metrics.json's content (the caller frees with cJSON_Delete). */
+cJSON *world_metrics_json(const struct world *w);
+const char *world_policy_name(const struct world *w);
+void world_free(struct world *w);
+
+/* The value of a trace column at probe i (options.probe_at[i]), sampled exactly at
+ * that time without shortening any step; at an event time, the value just after the
+ * events of that instant. False when the column does not exist. */
+bool world_probe_value(const struct world *w, int i, const char *column, double *value);
+
+/* Trace column names in order (INTERFACE.md's first, then the extras). */
+extern const char *const world_trace_columns[];
+
+#endif

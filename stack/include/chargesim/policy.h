@@ -1,0 +1,64 @@
+/*
+ * chargesim/policy.h - a charger policy: the code under test.
+ *
+ * A policy is a charger driver's decision logic. It is probed once at the start of a
+ * run with the board (the PHY, the extcon device, the charger IC, the USB charger
+ * framework, ...) and from then on reacts only through what a kernel driver has:
+ * notifier callbacks, work items, ADC reads and register writes. It must not reach
+ * into the simulator. Its parameters are described by a table (sim/param.h) so that
+ * scenarios set them under "policy": {"params": {...}} and `chargesim list policies`
+ * documents them.
+ *
+ * Built-in policies are listed in stack/policies/registry.c. Out-of-tree policies are
+ * shared objects exporting `const struct cs_policy_desc chargesim_policy`, built
+ * against the installed headers (pkg-config --cflags chargesim); abi must equal
+ * CS_POLICY_ABI.
+ */
+#ifndef CS_CHARGESIM_POLICY_H
+#define CS_CHARGESIM_POLICY_H
+
+#include <stddef.h>
+#include "sim/param.h"
+
+#define CS_POLICY_ABI 1
+#define CS_POLICY_SYMBOL "chargesim_policy"
+
+struct usb_phy;
+struct extcon_dev;
+struct cs_charger_ic;
+struct usb_charger;
+struct power_supply;
+struct usb_gadget;
+struct cs_boot;
+
+/* Everything a policy may touch, as a driver would find it at probe time. */
+struct cs_board {
+	const char *name;
+	struct usb_phy *phy;             /* the USB PHY (usb_register_notifier) */
+	struct extcon_dev *edev;         /* the PHY's extcon device (cable states) */
+	struct cs_charger_ic *ic;        /* the charger IC */
+	struct usb_charger *uchger;      /* the USB charger framework instance */
+	struct power_supply *usb_psy;    /* the USB power supply the board registered */
+	struct power_supply *bat_psy;    /* the battery's fuel gauge */
+	struct usb_gadget *gadget;
+	struct cs_boot *boot;            /* the boot sequencer (boot-gating hook) */
+};
+
+struct cs_policy_desc {
+	unsigned abi;                    /* CS_POLICY_ABI */
+	const char *name;
+	const char *summary;             /* one line for `chargesim list policies` */
+	const struct param_desc *params; /* NULL-key-terminated; may be NULL */
+	size_t params_size;              /* size of the parameter struct */
+	void (*params_default)(void *params);
+	/* Register notifiers, initialise work items. 0 or a negative errno. */
+	int (*probe)(struct cs_board *board, void *params, void **priv);
+	void (*remove)(void *priv);
+	/* Optional: a `set` event changed policy.params.* mid-run. */
+	void (*params_changed)(void *priv);
+};
+
+extern const struct cs_policy_desc *const cs_builtin_policies[];
+const struct cs_policy_desc *cs_policy_find(const char *name);
+
+#endif

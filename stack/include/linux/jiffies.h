@@ -1,0 +1,42 @@
+/*
+ * linux/jiffies.h (chargesim) - jiffies on virtual time.
+ *
+ * HZ is 1000 here (one jiffy per virtual millisecond), so msecs_to_jiffies() is exact;
+ * jiffies starts at the kernel's INITIAL_JIFFIES so that code comparing raw values
+ * instead of using time_after() misbehaves here as it would on a device.
+ */
+#ifndef CS_LINUX_JIFFIES_H
+#define CS_LINUX_JIFFIES_H
+
+#include <chargesim/kernel.h>
+
+#define HZ 1000
+#define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
+
+static inline unsigned long cs_jiffies(void)
+{
+	return INITIAL_JIFFIES + (unsigned long)(sim_now(cs_kernel()->sim) / (SIM_S / HZ));
+}
+#define jiffies (cs_jiffies())
+
+static inline unsigned long msecs_to_jiffies(const unsigned int m)
+{
+	return (unsigned long)m * HZ / 1000;
+}
+
+static inline unsigned int jiffies_to_msecs(const unsigned long j)
+{
+	return (unsigned int)(j * 1000 / HZ);
+}
+
+static inline unsigned long usecs_to_jiffies(const unsigned int u)
+{
+	return ((unsigned long)u * HZ + 999999) / 1000000;
+}
+
+#define time_after(a, b)     ((long)((b) - (a)) < 0)
+#define time_before(a, b)    time_after(b, a)
+#define time_after_eq(a, b)  ((long)((a) - (b)) >= 0)
+#define time_before_eq(a, b) time_after_eq(b, a)
+
+#endif

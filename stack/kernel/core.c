@@ -1,0 +1,152 @@
+/*
+ * stack/kernel/core.c - the run context behind the kernel-style API: printk records,
+ * work items as simulator events.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/jiffies.h>
+#include <linux/workqueue.h>
+#include "sim/evlog.h"
+
+__thread struct cs_kernel *cs_kernel_current;
+
+struct workqueue_struct {
+	int unused;
+};
+static struct workqueue_struct cs_system_wq;
+struct workqueue_struct *system_wq = &cs_system_wq;
+
+void cs_printk(const char *level, const char *dev, const char *fmt, ...)
+{
+	struct cs_kernel *k = cs_kernel();
+	char msg[512];
+	va_list ap;
+	cJSON *rec;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Kernel messages end with a newline; the log record does not need it. */
+	for (size_t n = strlen(msg); n > 0 && msg[n - 1] == '\n'; n--)
+		msg[n - 1] = '\0';
+	if (!k || !k->log)
+		return;
+	rec = evlog_begin(k->log, sim_now(k->sim), "kernel", "printk");
+	cJSON_AddStringToObject(rec, "level", level);
+	if (dev)
+		cJSON_AddStringToObject(rec, "dev", dev);
+	cJSON_AddStringToObject(rec, "msg", msg);
+	evlog_end(k->log, rec);
+}
+
+void cs_stack_event(const char *ev, const char *key, const char *value)
+{
+	struct cs_kernel *k = cs_kernel();
+
+	if (k && k->log)
+		evlog_emit(k->log, sim_now(k->sim), "stack", ev, key, value);
+}
+
+void cs_stack_event_int(const char *ev, const char *key, long long value)
+{
+	struct cs_kernel *k = cs_kernel();
+	cJSON *rec;
+
+	if (!k || !k->log)
+		return;
+	rec = evlog_begin(k->log, sim_now(k->sim), "stack", ev);
+	cJSON_AddNumberToObject(rec, key, (double)value);
+	evlog_end(k->log, rec);
+}
+
+static void cs_work_run_cb(struct sim_event *ev, void *data)
+{
+	struct work_struct *w = data;
+
+	(void)ev;
+	w->func(w);
+}
+
+void cs_init_work(struct work_struct *w, work_func_t func)
+{
+	w->func = func;
+	sim_event_init(&w->ev, cs_work_run_cb, w);
+}
+
+static sim_time_t jiffies_to_ns(unsigned long j)
+{
+	return (sim_time_t)j * (SIM_S / HZ);
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw,
+			unsigned long delay)
+{
+	(void)wq;
+	if (sim_event_is_queued(&dw->work.ev))
+		return false;
+	sim_after(cs_kernel()->sim, &dw->work.ev, jiffies_to_ns(delay));
+	return true;
+}
+
+bool schedule_delayed_work(struct delayed_work *dw, unsigned long delay)
+{
+	return queue_delayed_work(system_wq, dw, delay);
+}
+
+bool queue_work(struct workqueue_struct *wq, struct work_struct *w)
+{
+	(void)wq;
+	if (sim_event_is_queued(&w->ev))
+		return false;
+	sim_after(cs_kernel()->sim, &w->ev, 0);
+	return true;
+}
+
+bool schedule_work(struct work_struct *w)
+{
+	return queue_work(system_wq, w);
+}
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dw, unsigned long delay)
+{
+	bool was = cancel_delayed_work(dw);
+
+	queue_delayed_work(wq, dw, delay);
+	return was;
+}
+
+bool cancel_work_sync(struct work_struct *w)
+{
+	bool was = sim_event_is_queued(&w->ev);
+
+	if (was)
+		sim_cancel(cs_kernel()->sim, &w->ev);
+	return was;
+}
+
+bool cancel_delayed_work(struct delayed_work *dw)
+{
+	return cancel_work_sync(&dw->work);
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dw)
+{
+	return cancel_work_sync(&dw->work);
+}
+
+bool work_pending(const struct work_struct *w)
+{
+	return sim_event_is_queued(&w->ev);
+}
+
+bool delayed_work_pending(const struct delayed_work *dw)
+{
+	return work_pending(&dw->work);
+}
+
+void flush_work(struct work_struct *w)
+{
+	if (cancel_work_sync(w))
+		w->func(w);
+}

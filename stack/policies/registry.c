@@ -1,0 +1,21 @@
+/*
+ * stack/policies/registry.c - the built-in policies, in the order `list` shows them.
+ * A new in-tree policy adds its file under stack/policies/ and one line here.
+ */
+#include <string.h>
+#include <chargesim/policy.h>
+
+extern const struct cs_policy_desc policy_fixed;
+
+const struct cs_policy_desc *const cs_builtin_policies[] = {
+	&policy_fixed,
+	NULL,
+};
+
+const struct cs_policy_desc *cs_policy_find(const char *name)
+{
+	for (int i = 0; cs_builtin_policies[i]; i++)
+		if (strcmp(cs_builtin_policies[i]->name, name) == 0)
+			return cs_builtin_policies[i];
+	return NULL;
+}

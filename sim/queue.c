@@ -74,9 +74,10 @@ void sim_queue_reserve(struct sim_queue *q, uint32_t n)
 }
 
 /*
- * Lexicographic (time, seq). Equal times take a branch that is almost never taken in
- * the hold model (times are ns apart); paying a mispredict only on ties keeps the
- * common path to one compare, which measured faster than a fully branch-free form.
+ * Lexicographic (time, seq). Equal times take a separate branch: it is rarely taken
+ * when times are ns apart, and paying a mispredict only on ties keeps the common path
+ * to one compare, which measured faster than a fully branch-free form. Runs with
+ * many simultaneous events pay a little more, but stay correct.
  */
 static inline bool key_less(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb)
 {
@@ -161,7 +162,12 @@ void sim_queue_push(struct sim_queue *q, struct sim_event *ev, sim_time_t t)
 #define PF_LEVELS 4u
 #define PF_MIN_IDX 8192u
 
-static inline void prefetch_row(const struct sim_queue_slot *s, uint32_t len, uint32_t i)
+/*
+ * always_inline is load-bearing: gcc treats __builtin_prefetch as side-effect free,
+ * so an out-of-line prefetch_row is deduced "const" and every call to it is deleted.
+ */
+static inline __attribute__((always_inline))
+void prefetch_row(const struct sim_queue_slot *s, uint32_t len, uint32_t i)
 {
 	/* The descendants of i PF_LEVELS levels down are contiguous from here. */
 	size_t lo = ((size_t)i + 1) * (1u << PF_LEVELS) - 1;
@@ -234,7 +240,9 @@ static inline uint32_t hole_to_leaf(struct sim_queue_slot *s, uint32_t len)
  * down to a leaf (one comparison per level instead of the two of a classic
  * sift-down), then sift the last element up from that leaf, which usually stops
  * after a step or two. The slot at len, which holds that element, is outside the
- * shrunken heap the hole walks through.
+ * shrunken heap the hole walks through. (Measured: bottom-up alone merely matched
+ * the classic sift-down, whose extra compare is well predicted; it wins because its
+ * one-compare-per-level loop allows the lookahead in hole_to_leaf.)
  */
 struct sim_event *sim_queue_pop(struct sim_queue *q)
 {

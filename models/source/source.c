@@ -140,11 +140,14 @@ void source_params_default(struct source_params *p, int kind)
 		p->rid_ohm = 36500;
 		break;
 	case SRC_KIND_TYPEC:
+		/* Type-C chargers short D+/D- like a DCP for legacy sinks. */
+		p->dcp_short_ohm = 20;
 		p->typec = true;
 		p->rp = SRC_RP_DEFAULT;
 		p->ilim = 0.5;
 		break;
 	case SRC_KIND_PD:
+		p->dcp_short_ohm = 20;
 		p->typec = true;
 		p->rp = SRC_RP_3A0;
 		p->ilim = 3.0;

@@ -10,13 +10,17 @@
 #define CS_CHARGESIM_KERNEL_H
 
 #include <stdint.h>
+#include <linux/notifier.h>
 #include "sim/sim.h"
 
 struct evlog;
+struct power_supply;
 
 struct cs_kernel {
 	struct sim *sim;
 	struct evlog *log;
+	struct power_supply *psy_head;       /* registered power supplies */
+	struct raw_notifier_head psy_nh;     /* power_supply_reg_notifier chain */
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;

@@ -1,0 +1,53 @@
+/*
+ * linux/extcon.h (chargesim) - external connector devices, with the kernel's cable ids.
+ *
+ * An extcon device supports a fixed list of cables. Consumers register a notifier
+ * for one cable id: extcon_register_notifier() refuses (-EINVAL) an id the device does
+ * not list, EXTCON_NONE included - which is how a driver that registers for
+ * EXTCON_NONE (axp288 after the 2015 API change) never hears of any cable. A
+ * notifier runs only when its cable's state changes, with the new state as action.
+ */
+#ifndef CS_LINUX_EXTCON_H
+#define CS_LINUX_EXTCON_H
+
+#include <linux/kernel_types.h>
+#include <linux/notifier.h>
+
+#define EXTCON_NONE          0
+#define EXTCON_USB           1
+#define EXTCON_USB_HOST      2
+#define EXTCON_CHG_USB_SDP   5   /* Standard Downstream Port */
+#define EXTCON_CHG_USB_DCP   6   /* Dedicated Charging Port */
+#define EXTCON_CHG_USB_CDP   7   /* Charging Downstream Port */
+#define EXTCON_CHG_USB_ACA   8   /* Accessory Charger Adapter */
+#define EXTCON_CHG_USB_FAST  9
+#define EXTCON_CHG_USB_SLOW  10
+#define EXTCON_CHG_WPT       11  /* wireless */
+#define EXTCON_CHG_USB_PD    12  /* USB Power Delivery */
+#define EXTCON_NUM           63
+
+#define CS_EXTCON_MAX_CABLES 16
+
+struct extcon_dev {
+	const char *name;
+	const unsigned int *supported_cable;  /* terminated by EXTCON_NONE */
+	int max_supported;
+	u32 state;                            /* bit i: supported_cable[i] attached */
+	struct raw_notifier_head nh[CS_EXTCON_MAX_CABLES];
+};
+
+/* Consumer API */
+int extcon_get_state(struct extcon_dev *edev, unsigned int id);
+int extcon_register_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb);
+int extcon_unregister_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb);
+#define devm_extcon_register_notifier(dev, edev, id, nb) extcon_register_notifier(edev, id, nb)
+const char *extcon_get_cable_name(unsigned int id);  /* "USB", "SDP", ... or NULL */
+struct extcon_dev *extcon_get_extcon_dev(const char *name);
+
+/* Provider API */
+void cs_extcon_init(struct extcon_dev *edev, const char *name, const unsigned int *cables);
+int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state);
+int extcon_sync(struct extcon_dev *edev, unsigned int id);
+int extcon_set_state_sync(struct extcon_dev *edev, unsigned int id, bool state);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * stack/kernel/extcon.c - extcon devices: per-cable state and notifier chains.
+ *
+ * Cable names are the kernel's extcon_info names. Every notification is also logged
+ * as an `extcon` event so that a trace shows what each consumer could have heard.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <linux/extcon.h>
+
+static const char *const extcon_names[EXTCON_NUM + 1] = {
+	[EXTCON_NONE] = "NONE",
+	[EXTCON_USB] = "USB",
+	[EXTCON_USB_HOST] = "USB-HOST",
+	[EXTCON_CHG_USB_SDP] = "SDP",
+	[EXTCON_CHG_USB_DCP] = "DCP",
+	[EXTCON_CHG_USB_CDP] = "CDP",
+	[EXTCON_CHG_USB_ACA] = "ACA",
+	[EXTCON_CHG_USB_FAST] = "FAST-CHARGER",
+	[EXTCON_CHG_USB_SLOW] = "SLOW-CHARGER",
+	[EXTCON_CHG_WPT] = "WPT",
+	[EXTCON_CHG_USB_PD] = "PD",
+};
+
+/* One extcon device per run is enough for the boards chargesim models; lookups by
+ * name go through the run's context. */
+static __thread struct extcon_dev *cs_extcon_registered;
+
+const char *extcon_get_cable_name(unsigned int id)
+{
+	return id <= EXTCON_NUM ? extcon_names[id] : NULL;
+}
+
+static int extcon_index(const struct extcon_dev *edev, unsigned int id)
+{
+	if (id == EXTCON_NONE)
+		return -EINVAL;
+	for (int i = 0; i < edev->max_supported; i++)
+		if (edev->supported_cable[i] == id)
+			return i;
+	return -EINVAL;
+}
+
+void cs_extcon_init(struct extcon_dev *edev, const char *name, const unsigned int *cables)
+{
+	memset(edev, 0, sizeof(*edev));
+	edev->name = name;
+	edev->supported_cable = cables;
+	while (cables[edev->max_supported] != EXTCON_NONE &&
+	       edev->max_supported < CS_EXTCON_MAX_CABLES)
+		edev->max_supported++;
+	cs_extcon_registered = edev;
+}
+
+struct extcon_dev *extcon_get_extcon_dev(const char *name)
+{
+	struct extcon_dev *e = cs_extcon_registered;
+
+	return e && strcmp(e->name, name) == 0 ? e : NULL;
+}
+
+int extcon_get_state(struct extcon_dev *edev, unsigned int id)
+{
+	int i;
+
+	if (!edev)
+		return -EINVAL;
+	i = extcon_index(edev, id);
+	if (i < 0)
+		return i;
+	return (edev->state >> i) & 1u;
+}
+
+int extcon_register_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb)
+{
+	int i;
+
+	if (!edev || !nb)
+		return -EINVAL;
+	i = extcon_index(edev, id);
+	if (i < 0)
+		return i;
+	return raw_notifier_chain_register(&edev->nh[i], nb);
+}
+
+int extcon_unregister_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb)
+{
+	int i;
+
+	if (!edev || !nb)
+		return -EINVAL;
+	i = extcon_index(edev, id);
+	if (i < 0)
+		return i;
+	return raw_notifier_chain_unregister(&edev->nh[i], nb);
+}
+
+int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state)
+{
+	int i = extcon_index(edev, id);
+
+	if (i < 0)
+		return i;
+	if (state)
+		edev->state |= 1u << i;
+	else
+		edev->state &= ~(1u << i);
+	return 0;
+}
+
+int extcon_sync(struct extcon_dev *edev, unsigned int id)
+{
+	int i = extcon_index(edev, id);
+
+	if (i < 0)
+		return i;
+	raw_notifier_call_chain(&edev->nh[i], (edev->state >> i) & 1u, edev);
+	return 0;
+}
+
+int extcon_set_state_sync(struct extcon_dev *edev, unsigned int id, bool state)
+{
+	int i = extcon_index(edev, id);
+	char buf[64];
+
+	if (i < 0)
+		return i;
+	if ((bool)((edev->state >> i) & 1u) == state)
+		return 0; /* notifications on change only */
+	extcon_set_state(edev, id, state);
+	snprintf(buf, sizeof(buf), "%s=%d", extcon_names[id] ? extcon_names[id] : "?", state);
+	cs_stack_event("extcon", "cable", buf);
+	return extcon_sync(edev, id);
+}

@@ -97,7 +97,7 @@ int cmd_run(int argc, char **argv)
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png/plot.svg (not in this version yet)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
-		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Dump power_supply sysfs at TIME (not in this version yet)", "TIME" },
+		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size (brute-force check)", "TIME" },
 		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &o.trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but errors", NULL },
@@ -110,6 +110,8 @@ int cmd_run(int argc, char **argv)
 	struct world_options wo = { 0 };
 	struct world *w = NULL;
 	GArray *probes = NULL, *results = NULL;
+	g_autofree sim_time_t *sysfs_times = NULL;
+	g_auto(GStrv) sysfs_labels = NULL;
 	gint64 t0;
 	int status = CLI_EXIT_OK;
 
@@ -128,8 +130,29 @@ int cmd_run(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (o.sysfs_at) {
-		cli_error("run: --sysfs-at is not available in this version yet");
-		return CLI_EXIT_USAGE;
+		int n = (int)g_strv_length(o.sysfs_at);
+
+		sysfs_times = g_new0(sim_time_t, (gsize)n);
+		sysfs_labels = g_new0(char *, (gsize)n + 1);
+		for (int i = 0; i < n; i++) {
+			g_autoptr(GError) terr = NULL;
+			GString *lab = g_string_new(NULL);
+
+			if (!units_parse_time(o.sysfs_at[i], &sysfs_times[i], &terr) || sysfs_times[i] < 0) {
+				cli_error("--sysfs-at: %s", terr ? terr->message : "expected a time of at least 0 s");
+				g_string_free(lab, TRUE);
+				status = CLI_EXIT_USAGE;
+				goto out;
+			}
+			/* The directory name keeps the user's spelling, without blanks. */
+			for (const char *c = o.sysfs_at[i]; *c; c++)
+				if (g_ascii_isalnum(*c) || *c == '.' || *c == '-' || *c == '_')
+					g_string_append_c(lab, *c);
+			sysfs_labels[i] = g_string_free(lab, FALSE);
+		}
+		wo.n_sysfs = n;
+		wo.sysfs_at = sysfs_times;
+		wo.sysfs_labels = (const char *const *)sysfs_labels;
 	}
 	if (o.max_step && !parse_time_opt("--max-step", o.max_step, &wo.max_step))
 		return CLI_EXIT_USAGE;

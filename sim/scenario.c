@@ -24,7 +24,7 @@ static const char *const top_keys[] = {
 	"name", "description", "seed", "duration", "source", "cable", "device", "policy",
 	"events", "expect", NULL,
 };
-static const char *const device_keys[] = { "pmic", "battery", "load", NULL };
+static const char *const device_keys[] = { "pmic", "battery", "load", "gadget", "phy", "kernel", NULL };
 
 const struct param_desc *scenario_obj_table(int obj)
 {
@@ -34,6 +34,7 @@ const struct param_desc *scenario_obj_table(int obj)
 	case SCN_OBJ_PMIC: return pmic_param_desc;
 	case SCN_OBJ_BATTERY: return battery_param_desc;
 	case SCN_OBJ_LOAD: return load_param_desc;
+	case SCN_OBJ_PHY: return phy_param_desc;
 	}
 	return NULL;
 }
@@ -274,6 +275,18 @@ static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
 	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "load") : NULL;
 	if (v && !param_load_object(load_param_desc, v, &sc->load, "device.load", NULL, &inner))
 		return fail_in_file(err, sc->file, inner);
+	phy_params_default(&sc->phy);
+	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "phy") : NULL;
+	if (v && !param_load_object(phy_param_desc, v, &sc->phy, "device.phy", NULL, &inner))
+		return fail_in_file(err, sc->file, inner);
+	gadget_params_default(&sc->gadget);
+	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "gadget") : NULL;
+	if (v && !param_load_object(gadget_param_desc, v, &sc->gadget, "device.gadget", NULL, &inner))
+		return fail_in_file(err, sc->file, inner);
+	kernel_params_default(&sc->kernel);
+	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "kernel") : NULL;
+	if (v && !param_load_object(kernel_param_desc, v, &sc->kernel, "device.kernel", NULL, &inner))
+		return fail_in_file(err, sc->file, inner);
 	if (!battery_params_validate(&sc->battery, "device.battery", &inner) ||
 	    !pmic_params_validate(&sc->pmic, sc->battery.v_max, "device.pmic", &inner))
 		return fail_in_file(err, sc->file, inner);
@@ -339,7 +352,8 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 	static const struct { const char *prefix; int obj; } roots[] = {
 		{ "source.", SCN_OBJ_SOURCE }, { "cable.", SCN_OBJ_CABLE },
 		{ "device.pmic.", SCN_OBJ_PMIC }, { "device.battery.", SCN_OBJ_BATTERY },
-		{ "device.load.", SCN_OBJ_LOAD }, { "policy.params.", SCN_OBJ_POLICY },
+		{ "device.load.", SCN_OBJ_LOAD }, { "device.phy.", SCN_OBJ_PHY },
+		{ "policy.params.", SCN_OBJ_POLICY },
 	};
 	const struct param_desc *table = NULL, *d = NULL;
 	const char *rest = NULL;
@@ -353,7 +367,7 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 		}
 	if (!rest || !*rest) {
 		serr(err, sc->file,
-		     "%s: found the path \"%s\", expected one starting with source., cable., device.pmic., device.battery., device.load. or policy.params.",
+		     "%s: found the path \"%s\", expected one starting with source., cable., device.pmic., device.battery., device.load., device.phy. or policy.params.",
 		     "events", path);
 		return false;
 	}
@@ -401,6 +415,7 @@ size_t scenario_obj_size(int obj)
 	case SCN_OBJ_PMIC: return sizeof(struct pmic_params);
 	case SCN_OBJ_BATTERY: return sizeof(struct battery_params);
 	case SCN_OBJ_LOAD: return sizeof(struct load_params);
+	case SCN_OBJ_PHY: return sizeof(struct phy_params);
 	}
 	return 0;
 }
@@ -413,6 +428,7 @@ void *scenario_obj_base(struct scenario *sc, int obj)
 	case SCN_OBJ_PMIC: return &sc->pmic;
 	case SCN_OBJ_BATTERY: return &sc->battery;
 	case SCN_OBJ_LOAD: return &sc->load;
+	case SCN_OBJ_PHY: return &sc->phy;
 	}
 	return NULL;
 }
@@ -427,6 +443,7 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 		struct pmic_params p;
 		struct battery_params b;
 		struct load_params l;
+		struct phy_params ph;
 	} scratch;
 	GError *inner = NULL;
 
@@ -817,6 +834,7 @@ void scenario_free(struct scenario *sc)
 	cJSON_Delete(sc->policy.params);
 	cJSON_Delete(sc->expect);
 	cJSON_Delete(sc->doc);
+	param_free_strings(kernel_param_desc, &sc->kernel);
 	g_free(sc->file);
 	g_free(sc->dir);
 	g_free(sc->name);

@@ -21,8 +21,10 @@
 #include "models/battery/battery.h"
 #include "models/cable/cable.h"
 #include "models/load/load.h"
+#include "models/phy/phy.h"
 #include "models/pmic/pmic.h"
 #include "models/source/source.h"
+#include "sim/board.h"
 #include "sim/time.h"
 
 #define CS_SCENARIO_ERROR (cs_scenario_error_quark())
@@ -32,7 +34,7 @@ enum { CS_SCENARIO_ERROR_IO, CS_SCENARIO_ERROR_SYNTAX, CS_SCENARIO_ERROR_INVALID
 /* Which parameter struct a `set` event writes to. */
 enum scenario_obj {
 	SCN_OBJ_SOURCE, SCN_OBJ_CABLE, SCN_OBJ_PMIC, SCN_OBJ_BATTERY, SCN_OBJ_LOAD,
-	SCN_OBJ_POLICY, SCN_OBJ_COUNT
+	SCN_OBJ_PHY, SCN_OBJ_POLICY, SCN_OBJ_COUNT
 };
 
 enum scenario_event_kind {
@@ -71,6 +73,9 @@ struct scenario {
 	struct pmic_params pmic;
 	struct battery_params battery;
 	struct load_params load;
+	struct phy_params phy;
+	struct gadget_params gadget;
+	struct kernel_params kernel;
 	struct scenario_policy policy;
 	bool attach_at_start;             /* false when the first event is a plug */
 	int n_events;

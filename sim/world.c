@@ -23,6 +23,7 @@
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
 #include <chargesim/policy.h>
+#include "sim/board.h"
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 #include "sim/sim.h"
@@ -36,7 +37,7 @@ G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
 #define WORLD_DT_MIN        (1 * SIM_US)   /* smallest adaptive step */
 #define WORLD_DT_MAX        (600 * SIM_S)  /* a step never spans more than 10 min */
 #define WORLD_DT_AFTER_EVENT (10 * SIM_MS) /* restart small after a discrete change */
-#define WORLD_TOL_V         1e-4           /* V: predictor/corrector terminal voltage difference */
+#define WORLD_TOL_V         3e-5           /* V: predictor/corrector terminal voltage difference */
 #define WORLD_MAX_DSOC      0.005          /* SOC change per step */
 #define WORLD_MAX_DEMF      0.004          /* V: EMF change per step */
 #define WORLD_SETTLE_MAX    16             /* rounds of observe/re-solve after events */
@@ -86,6 +87,9 @@ struct world {
 	struct pmic_params chg_p;
 	struct battery_params bat_p;
 	struct load_params load_p;
+	struct phy_params phy_p;
+	struct gadget_params gad_p;
+	struct kernel_params ker_p;
 
 	/* models */
 	struct source src;
@@ -93,6 +97,7 @@ struct world {
 	struct load load;
 	struct battery_state bat;
 	struct battery_eff eff;
+	struct phy phym;
 	double r_cable;
 	bool dropout;
 	struct sim_event ev_dropout_end;
@@ -114,7 +119,9 @@ struct world {
 	struct device phy_dev;
 	struct usb_phy phy;
 	struct cs_charger_ic ic;
-	struct cs_board board;
+	struct board drv;             /* the drivers behind the policy's board */
+	struct cs_board board;        /* what the policy is given */
+	struct sim_event *sysfs_ev;
 	const struct cs_policy_desc *pdesc;
 	void *pparams;
 	void *ppriv;
@@ -129,6 +136,7 @@ struct world {
 	int next_probe;
 
 	struct world_metrics m;
+	bool models_ready;            /* models and board initialised (world_free undoes them) */
 	double rc_e0;
 	bool failed;
 	char *fail_msg;
@@ -768,7 +776,69 @@ static void world_plug(struct world *w, bool on)
 	evlog_emit(w->log, sim_now(&w->sim), "source", on ? "attach" : "detach", "kind",
 		   source_kind_names[w->src_p.kind]);
 	world_refresh(w);
-	cs_usb_phy_notify(&w->phy, on ? USB_EVENT_VBUS : USB_EVENT_NONE, on ? 100 : 0);
+	board_vbus(&w->drv, on);
+	phy_attach(&w->phym, on);
+}
+
+static void world_phy_result_cb(void *ctx, const struct phy_result *r)
+{
+	struct world *w = ctx;
+
+	board_detected(&w->drv, r);
+	if (w->drv.detected_type)
+		w->m.detected_type = w->drv.detected_type;
+}
+
+/* The hardware as the board's drivers read it (power_supply properties). */
+static void world_board_read_cb(void *ctx, struct board_readings *r)
+{
+	struct world *w = ctx;
+	static const int status_of[] = {
+		[CHG_OFF] = POWER_SUPPLY_STATUS_DISCHARGING, [CHG_PRECHARGE] = POWER_SUPPLY_STATUS_CHARGING,
+		[CHG_CC] = POWER_SUPPLY_STATUS_CHARGING, [CHG_CV] = POWER_SUPPLY_STATUS_CHARGING,
+		[CHG_DONE] = POWER_SUPPLY_STATUS_FULL, [CHG_UVLO] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+		[CHG_FAULT] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+	};
+	static const int type_of[] = {
+		[CHG_OFF] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_PRECHARGE] = POWER_SUPPLY_CHARGE_TYPE_TRICKLE,
+		[CHG_CC] = POWER_SUPPLY_CHARGE_TYPE_FAST, [CHG_CV] = POWER_SUPPLY_CHARGE_TYPE_FAST,
+		[CHG_DONE] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_UVLO] = POWER_SUPPLY_CHARGE_TYPE_NONE,
+		[CHG_FAULT] = POWER_SUPPLY_CHARGE_TYPE_NONE,
+	};
+	double soc = w->bat.soc;
+
+	world_refresh(w);
+	r->vbus_online = w->src.attached && w->op.vbus >= PMIC_VBUS_SESSION_V;
+	r->vbus_uv = (int)lround(w->op.vbus * 1e6);
+	r->ibus_ua = (int)lround(w->op.ibus * 1e6);
+	r->ilim_ua = (int)lround(w->chg.iindpm * 1e6);
+	r->ichg_ua = (int)lround(w->chg_p.ichg * 1e6);
+	r->vreg_uv = (int)lround(w->chg_p.vreg * 1e6);
+	r->status = status_of[w->chg.state];
+	r->charge_type = type_of[w->chg.state];
+	r->bat_uv = (int)lround(w->op.vbat * 1e6);
+	r->bat_ua = (int)lround(w->op.ibat * 1e6);
+	r->bat_capacity = (int)lround(fmin(fmax(soc, 0), 1) * 100);
+	r->bat_temp_decic = (int)lround(w->bat.temp_c * 10);
+	r->bat_full_design_uah = (int)lround(w->bat_p.capacity_ah * 1e6);
+	r->chip = pmic_preset_names[w->chg_p.preset];
+}
+
+static void world_sysfs_cb(struct sim_event *ev, void *data)
+{
+	struct world *w = data;
+	int i = (int)(ev - w->sysfs_ev);
+	g_autofree char *dir = NULL;
+	GError *err = NULL;
+
+	if (!w->outdir)
+		return;
+	world_refresh(w);
+	dir = g_strdup_printf("%s/sysfs-%s", w->outdir, w->opt.sysfs_labels[i]);
+	if (!board_sysfs_dump(&w->drv, dir, &err)) {
+		world_fail(w, "%s", err->message);
+		g_error_free(err);
+	}
 }
 
 static void world_dropout_end_cb(struct sim_event *ev, void *data)
@@ -789,6 +859,7 @@ static void *world_obj_base(struct world *w, int obj)
 	case SCN_OBJ_PMIC: return &w->chg_p;
 	case SCN_OBJ_BATTERY: return &w->bat_p;
 	case SCN_OBJ_LOAD: return &w->load_p;
+	case SCN_OBJ_PHY: return &w->phy_p;
 	case SCN_OBJ_POLICY: return w->pparams;
 	}
 	return NULL;
@@ -813,6 +884,8 @@ static void world_apply_set(struct world *w, const struct scenario_event *e)
 	switch (e->obj) {
 	case SCN_OBJ_SOURCE:
 		source_params_changed(&w->src);
+		if (strcmp(e->desc->key, "rp") == 0)
+			phy_rp_changed(&w->phym);
 		break;
 	case SCN_OBJ_CABLE:
 		w->r_cable = cable_r_loop(&w->cab_p);
@@ -852,7 +925,7 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 		break;
 	case SCN_EV_SUSPEND:
 	case SCN_EV_RESUME:
-		evlog_emit(w->log, sim_now(&w->sim), "scenario", scenario_event_names[e->kind], NULL, NULL);
+		board_suspend(&w->drv, e->kind == SCN_EV_SUSPEND);
 		break;
 	case SCN_EV_FAULT_DROPOUT: {
 		cJSON *rec = evlog_begin(w->log, sim_now(&w->sim), "cable", "dropout");
@@ -891,6 +964,9 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->chg_p = sc->pmic;
 	w->bat_p = sc->battery;
 	w->load_p = sc->load;
+	w->phy_p = sc->phy;
+	w->gad_p = sc->gadget;
+	w->ker_p = sc->kernel;
 	sim_init(&w->sim, sc->seed);
 	w->kernel.sim = &w->sim;
 	w->log = evlog_new();
@@ -932,17 +1008,27 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	sim_event_init(&w->ev_dropout_end, world_dropout_end_cb, w);
 	w->m.soc_initial = w->bat.soc;
 
+	phy_init(&w->phym, &w->phy_p, &w->src_p, &w->cab_p, &w->src, &w->sim, w->log,
+		 world_phy_result_cb, w);
+
 	/* the stack's view */
 	w->phy_dev.init_name = "usb-phy";
 	w->phy.dev = &w->phy_dev;
 	w->phy.label = "usb-phy";
-	w->phy.cs_payload = CS_PHY_PAYLOAD_MA;
 	w->ic.name = pmic_preset_names[w->chg_p.preset];
 	w->ic.ops = &world_ic_ops;
 	w->ic.hw = w;
+	board_init(&w->drv, &w->sim, w->log, &w->phy, &w->src_p, &w->gad_p, &w->ker_p,
+		   world_board_read_cb, w);
+	board_fill(&w->drv, &w->board);
 	w->board.name = w->name;
-	w->board.phy = &w->phy;
 	w->board.ic = &w->ic;
+	w->models_ready = true;
+	if (opt->n_sysfs > 0) {
+		w->sysfs_ev = g_new0(struct sim_event, (gsize)opt->n_sysfs);
+		for (int i = 0; i < opt->n_sysfs; i++)
+			sim_event_init(&w->sysfs_ev[i], world_sysfs_cb, w);
+	}
 	if (!world_load_policy(w, sc, err))
 		goto fail;
 
@@ -984,6 +1070,9 @@ bool world_run(struct world *w, GError **err)
 		sim_at(&w->sim, &plug0, 0);
 	for (int i = 0; i < w->n_sev; i++)
 		sim_at(&w->sim, &w->sev[i], w->sev_def[i].at);
+	for (int i = 0; i < w->opt.n_sysfs; i++)
+		if (w->opt.sysfs_at[i] <= w->duration)
+			sim_at(&w->sim, &w->sysfs_ev[i], w->opt.sysfs_at[i]);
 	load_start(&w->load);
 
 	/* the state at t = 0, before anything happens */
@@ -1017,6 +1106,7 @@ static void world_finish_metrics(struct world *w)
 	scale = fmax(fmax(fabs(m->e_emf), fabs(m->e_load)), fabs(m->e_chem));
 	m->energy_balance_error = scale > 1e-9 ? fabs(m->e_emf - rhs) / scale : 0;
 	m->events = evlog_count(w->log);
+	m->detected_type = w->drv.detected_type;
 	m->trace_rows = w->trace ? trace_rows(w->trace) : 0;
 }
 
@@ -1123,13 +1213,20 @@ void world_free(struct world *w)
 	if (w->pdesc && w->pdesc->params && w->pparams)
 		param_free_strings(w->pdesc->params, w->pparams);
 	g_free(w->pparams);
-	source_cleanup(&w->src);
-	pmic_cleanup(&w->chg);
-	load_cleanup(&w->load);
+	if (w->models_ready) {
+		source_cleanup(&w->src);
+		pmic_cleanup(&w->chg);
+		load_cleanup(&w->load);
+		phy_cleanup(&w->phym);
+		board_cleanup(&w->drv);
+		sim_cancel(&w->sim, &w->ev_dropout_end);
+	}
+	for (int i = 0; w->sysfs_ev && i < w->opt.n_sysfs; i++)
+		sim_cancel(&w->sim, &w->sysfs_ev[i]);
+	g_free(w->sysfs_ev);
 	if (w->sev)
 		for (int i = 0; i < w->n_sev; i++)
 			sim_cancel(&w->sim, &w->sev[i]);
-	sim_cancel(&w->sim, &w->ev_dropout_end);
 	trace_free(w->trace);
 	evlog_free(w->log);
 	sim_destroy(&w->sim);

@@ -39,6 +39,7 @@ struct world_options {
 	const char *policy;      /* override the scenario's policy name */
 	int n_sysfs;             /* --sysfs-at times */
 	const sim_time_t *sysfs_at;
+	const char *const *sysfs_labels;  /* directory suffixes: sysfs-<label> */
 	int n_probes;            /* times at which every trace column is sampled exactly */
 	const sim_time_t *probe_at;
 };

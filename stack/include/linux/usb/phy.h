@@ -54,9 +54,17 @@ struct usb_phy {
 	void *cs_priv;               /* the simulator's side of the PHY */
 };
 
+void usb_phy_set_charger_current(struct usb_phy *phy, unsigned int mA);
+
+/* As in the merged kernel: the configured current also feeds the charger framework's
+ * SDP maximum, then the PHY driver's own handler (if it has one) runs. */
 static inline int usb_phy_set_power(struct usb_phy *x, unsigned int mA)
 {
-	if (x && x->set_power)
+	if (!x)
+		return 0;
+	cs_stack_event_int("usb_phy_set_power", "mA", mA);
+	usb_phy_set_charger_current(x, mA);
+	if (x->set_power)
 		return x->set_power(x, mA);
 	return 0;
 }

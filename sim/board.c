@@ -1,0 +1,503 @@
+/*
+ * sim/board.c - the drivers behind the policy's board: PHY reporting, extcon, the
+ * USB and battery power supplies, the host and the gadget (see board.h).
+ *
+ * Reporting order after a detection, as a PHY driver does it: extcon cables (old ones
+ * detached first), the power supply's type and its uevent, then the usb_phy
+ * notifier's CHARGER event. A data port then enumerates the gadget after the host's
+ * delay; the chosen configuration's MaxPower goes through vbus_draw().
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/board.h"
+#include "sim/evlog.h"
+#include "sim/outfile.h"
+
+static const char *const extcon_habit_names[] = { "consistent", "max14577", NULL };
+static const char *const payload_names[] = { "mA", "gadget", "null", NULL };
+static const char *const framework_names[] = { "none", "2016", "merged", NULL };
+/* "detected", then the power_supply type strings in enum order. */
+static const char *const psy_type_choices[] = {
+	"detected", "Unknown", "Battery", "UPS", "Mains", "USB", "USB_DCP", "USB_CDP",
+	"USB_ACA", "USB_C", "USB_PD", "USB_PD_DRP", "BrickID", "Wireless", NULL,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(psy_type_choices) == POWER_SUPPLY_TYPE_COUNT + 2);
+
+static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
+				 const char *path, GError **err);
+
+const struct param_desc gadget_param_desc[] = {
+	{ "configs", PARAM_CUSTOM, .parse = gadget_parse_configs,
+	  .doc = "configurations' MaxPower in order, e.g. [\"500 mA\", \"100 mA\"] (default [\"2 mA\"])" },
+	{ "usb3", PARAM_BOOL, .off = offsetof(struct gadget_params, usb3),
+	  .doc = "SuperSpeed gadget (MaxPower in 8 mA units, up to 900 mA)" },
+	PARAM_END,
+};
+
+#define OFF(f) offsetof(struct kernel_params, f)
+const struct param_desc kernel_param_desc[] = {
+	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
+	  .doc = "cable reporting: consistent (data ports also as USB) or max14577 (SDP as USB+SDP, CDP only as CDP)" },
+	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
+	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL" },
+	{ "usb_psy_type", PARAM_ENUM, .off = OFF(usb_psy_type), .choices = psy_type_choices,
+	  .doc = "the USB power supply's type: as detected, or fixed (gpio-charger style)" },
+	{ "charger_framework", PARAM_ENUM, .off = OFF(framework), .choices = framework_names,
+	  .doc = "USB charger framework: none, 2016 (usb-charger.0) or merged (usb_phy)" },
+	{ "udc_vbus_draw", PARAM_BOOL, .off = OFF(udc_vbus_draw),
+	  .doc = "the UDC's vbus_draw() calls usb_phy_set_power() (false: ignores it)" },
+	{ "phy_set_power", PARAM_BOOL, .off = OFF(phy_set_power),
+	  .doc = "the PHY driver notifies USB_EVENT_ENUMERATED on usb_phy_set_power()" },
+	{ "usb_psy_name", PARAM_STR, .off = OFF(usb_psy_name), .doc = "name of the USB power supply" },
+	PARAM_END,
+};
+#undef OFF
+
+void gadget_params_default(struct gadget_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n_configs = 1;
+	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
+}
+
+void kernel_params_default(struct kernel_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->extcon = BOARD_EXTCON_CONSISTENT;
+	p->payload = CS_PHY_PAYLOAD_MA;
+	p->framework = BOARD_FW_MERGED;
+	p->udc_vbus_draw = true;
+	p->phy_set_power = true;
+	p->usb_psy_name = NULL;   /* "usb" */
+}
+
+static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
+				 const char *path, GError **err)
+{
+	struct gadget_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
+	    cJSON_GetArraySize(v) > CS_GADGET_MAX_CONFIGS) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s: found %s, expected a list of 1 to %d MaxPower values such as [\"500 mA\"]",
+			    path, found, CS_GADGET_MAX_CONFIGS);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
+		double a;
+
+		if (!param_json_number(it, UNIT_AMP, &a, ip, err))
+			return false;
+		if (a < 0 || a > 0.9) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s: found %g mA, expected a MaxPower from 0 to 900 mA", ip, a * 1000);
+			return false;
+		}
+		p->configs_ma[n++] = a * 1000;
+	}
+	p->n_configs = n;
+	return true;
+}
+
+/* ---- power supplies ---- */
+
+static const enum power_supply_usb_type usb_types[] = {
+	POWER_SUPPLY_USB_TYPE_UNKNOWN, POWER_SUPPLY_USB_TYPE_SDP, POWER_SUPPLY_USB_TYPE_DCP,
+	POWER_SUPPLY_USB_TYPE_CDP, POWER_SUPPLY_USB_TYPE_ACA, POWER_SUPPLY_USB_TYPE_C,
+	POWER_SUPPLY_USB_TYPE_PD,
+};
+
+static const enum power_supply_property usb_props[] = {
+	POWER_SUPPLY_PROP_STATUS, POWER_SUPPLY_PROP_ONLINE, POWER_SUPPLY_PROP_USB_TYPE,
+	POWER_SUPPLY_PROP_VOLTAGE_NOW, POWER_SUPPLY_PROP_CURRENT_NOW, POWER_SUPPLY_PROP_CURRENT_MAX,
+	POWER_SUPPLY_PROP_INPUT_CURRENT_LIMIT, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+	POWER_SUPPLY_PROP_CONSTANT_CHARGE_VOLTAGE, POWER_SUPPLY_PROP_MODEL_NAME,
+	POWER_SUPPLY_PROP_MANUFACTURER,
+};
+
+static const enum power_supply_property bat_props[] = {
+	POWER_SUPPLY_PROP_STATUS, POWER_SUPPLY_PROP_CHARGE_TYPE, POWER_SUPPLY_PROP_HEALTH,
+	POWER_SUPPLY_PROP_PRESENT, POWER_SUPPLY_PROP_VOLTAGE_NOW, POWER_SUPPLY_PROP_CURRENT_NOW,
+	POWER_SUPPLY_PROP_CAPACITY, POWER_SUPPLY_PROP_TEMP, POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN,
+};
+
+static int usb_get_property(struct power_supply *psy, enum power_supply_property psp,
+			    union power_supply_propval *val)
+{
+	struct board *b = power_supply_get_drvdata(psy);
+	struct board_readings r = { 0 };
+
+	b->read(b->read_ctx, &r);
+	switch (psp) {
+	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
+	case POWER_SUPPLY_PROP_ONLINE: val->intval = r.vbus_online; break;
+	case POWER_SUPPLY_PROP_USB_TYPE: val->intval = b->usb_type; break;
+	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.vbus_uv; break;
+	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.ibus_ua; break;
+	case POWER_SUPPLY_PROP_CURRENT_MAX:
+		val->intval = r.vbus_online ? (int)lround(b->det.current_a * 1e6) : 0;
+		break;
+	case POWER_SUPPLY_PROP_INPUT_CURRENT_LIMIT: val->intval = r.ilim_ua; break;
+	case POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT: val->intval = r.ichg_ua; break;
+	case POWER_SUPPLY_PROP_CONSTANT_CHARGE_VOLTAGE: val->intval = r.vreg_uv; break;
+	case POWER_SUPPLY_PROP_MODEL_NAME: val->strval = r.chip; break;
+	case POWER_SUPPLY_PROP_MANUFACTURER: val->strval = "chargesim"; break;
+	default: return -EINVAL;
+	}
+	return 0;
+}
+
+static int bat_get_property(struct power_supply *psy, enum power_supply_property psp,
+			    union power_supply_propval *val)
+{
+	struct board *b = power_supply_get_drvdata(psy);
+	struct board_readings r = { 0 };
+
+	b->read(b->read_ctx, &r);
+	switch (psp) {
+	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
+	case POWER_SUPPLY_PROP_CHARGE_TYPE: val->intval = r.charge_type; break;
+	case POWER_SUPPLY_PROP_HEALTH: val->intval = POWER_SUPPLY_HEALTH_GOOD; break;
+	case POWER_SUPPLY_PROP_PRESENT: val->intval = 1; break;
+	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.bat_uv; break;
+	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.bat_ua; break;
+	case POWER_SUPPLY_PROP_CAPACITY: val->intval = r.bat_capacity; break;
+	case POWER_SUPPLY_PROP_TEMP: val->intval = r.bat_temp_decic; break;
+	case POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN: val->intval = r.bat_full_design_uah; break;
+	default: return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the gadget path ---- */
+
+static int board_udc_vbus_draw(struct usb_gadget *gadget, unsigned int mA)
+{
+	struct board *b = gadget->cs_priv;
+
+	if (b->kp->framework == BOARD_FW_2016)
+		cs_usb_charger_2016_vbus_draw(&b->uchger, mA);
+	if (!b->kp->udc_vbus_draw)
+		return 0;   /* several UDC drivers ignore the value */
+	return usb_phy_set_power(b->phy, mA);
+}
+
+static int board_phy_set_power(struct usb_phy *phy, unsigned int mA)
+{
+	struct board *b = phy->cs_priv;
+
+	if (b->kp->phy_set_power)
+		cs_usb_phy_notify(phy, USB_EVENT_ENUMERATED, mA);
+	return 0;
+}
+
+static unsigned int host_budget_ma(const struct board *b, bool superspeed)
+{
+	if (b->sp->port == SRC_PORT_HUB)
+		return superspeed ? 150 : 100;
+	return superspeed ? 900 : 500;
+}
+
+static void board_enumerate_cb(struct sim_event *ev, void *data)
+{
+	struct board *b = data;
+	bool ss = b->sp->usb3 && b->gp->usb3;
+	unsigned int budget = host_budget_ma(b, ss);
+	cJSON *rec;
+
+	(void)ev;
+	b->gadget.speed = ss ? USB_SPEED_SUPER : USB_SPEED_HIGH;
+	b->gadget.cs_selected = -1;
+	/* The host takes the first configuration its port can power. */
+	for (int i = 0; i < b->gadget.cs_n_configs; i++) {
+		unsigned int mp = usb_decode_max_power(b->gadget.speed,
+			usb_encode_max_power(b->gadget.speed, b->gadget.cs_configs[i].MaxPower));
+
+		if (mp <= budget) {
+			b->gadget.cs_selected = i;
+			break;
+		}
+	}
+	rec = evlog_begin(b->log, sim_now(b->sim), "host", "enumerate");
+	cJSON_AddNumberToObject(rec, "budget_mA", budget);
+	if (b->gadget.cs_selected >= 0) {
+		unsigned int mp = usb_decode_max_power(b->gadget.speed,
+			usb_encode_max_power(b->gadget.speed,
+					     b->gadget.cs_configs[b->gadget.cs_selected].MaxPower));
+
+		cJSON_AddNumberToObject(rec, "config", b->gadget.cs_selected + 1);
+		cJSON_AddNumberToObject(rec, "MaxPower_mA", mp);
+		evlog_end(b->log, rec);
+		if (!b->suspended)
+			usb_gadget_vbus_draw(&b->gadget, mp);
+	} else {
+		cJSON_AddNullToObject(rec, "config");
+		evlog_end(b->log, rec);
+	}
+}
+
+void board_suspend(struct board *b, bool suspend)
+{
+	if (suspend == b->suspended)
+		return;
+	b->suspended = suspend;
+	evlog_emit(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume", NULL, NULL);
+	if (!b->attached || b->gadget.cs_selected < 0)
+		return;
+	if (suspend) {
+		/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */
+		usb_gadget_vbus_draw(&b->gadget, 2);
+	} else {
+		usb_gadget_vbus_draw(&b->gadget, usb_decode_max_power(b->gadget.speed,
+			usb_encode_max_power(b->gadget.speed,
+					     b->gadget.cs_configs[b->gadget.cs_selected].MaxPower)));
+	}
+}
+
+/* ---- reporting a detection ---- */
+
+static void port_report(enum phy_port port, enum power_supply_type *t,
+			enum power_supply_usb_type *u)
+{
+	switch (port) {
+	case PHY_PORT_SDP: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_SDP; break;
+	case PHY_PORT_CDP: *t = POWER_SUPPLY_TYPE_USB_CDP; *u = POWER_SUPPLY_USB_TYPE_CDP; break;
+	case PHY_PORT_ACA: *t = POWER_SUPPLY_TYPE_USB_ACA; *u = POWER_SUPPLY_USB_TYPE_ACA; break;
+	case PHY_PORT_DCP:
+	case PHY_PORT_APPLE_1A:
+	case PHY_PORT_APPLE_2_1A:
+	case PHY_PORT_APPLE_2_4A:
+	case PHY_PORT_SAMSUNG_2A:
+	case PHY_PORT_PROPRIETARY:
+		*t = POWER_SUPPLY_TYPE_USB_DCP;
+		*u = POWER_SUPPLY_USB_TYPE_DCP;
+		break;
+	case PHY_PORT_TYPEC_1A5:
+	case PHY_PORT_TYPEC_3A0:
+		*t = POWER_SUPPLY_TYPE_USB_TYPE_C;
+		*u = POWER_SUPPLY_USB_TYPE_C;
+		break;
+	case PHY_PORT_PD: *t = POWER_SUPPLY_TYPE_USB_PD; *u = POWER_SUPPLY_USB_TYPE_PD; break;
+	default: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_UNKNOWN; break;
+	}
+}
+
+/* The extcon cables a detected port is reported as, under each habit. */
+static int port_cables(const struct board *b, const struct phy_result *r, unsigned int *out)
+{
+	bool consistent = b->kp->extcon == BOARD_EXTCON_CONSISTENT;
+	int n = 0;
+
+	switch (r->port) {
+	case PHY_PORT_SDP:
+		out[n++] = EXTCON_USB;
+		out[n++] = EXTCON_CHG_USB_SDP;
+		break;
+	case PHY_PORT_CDP:
+		if (consistent)
+			out[n++] = EXTCON_USB;
+		out[n++] = EXTCON_CHG_USB_CDP;
+		break;
+	case PHY_PORT_DCP:
+	case PHY_PORT_APPLE_1A:
+		out[n++] = EXTCON_CHG_USB_DCP;
+		break;
+	case PHY_PORT_ACA:
+		if (consistent)
+			out[n++] = EXTCON_USB_HOST;
+		out[n++] = EXTCON_CHG_USB_ACA;
+		break;
+	case PHY_PORT_APPLE_2_1A:
+	case PHY_PORT_APPLE_2_4A:
+	case PHY_PORT_SAMSUNG_2A:
+		out[n++] = EXTCON_CHG_USB_FAST;
+		break;
+	case PHY_PORT_PROPRIETARY:
+		out[n++] = EXTCON_CHG_USB_SLOW;
+		break;
+	case PHY_PORT_PD:
+		out[n++] = EXTCON_CHG_USB_PD;
+		break;
+	default:
+		break;
+	}
+	if ((r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
+	     r->port == PHY_PORT_PD) && r->data)
+		out[n++] = EXTCON_USB;
+	return n;
+}
+
+static const unsigned int board_cables[] = {
+	EXTCON_USB, EXTCON_USB_HOST, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP,
+	EXTCON_CHG_USB_ACA, EXTCON_CHG_USB_FAST, EXTCON_CHG_USB_SLOW, EXTCON_CHG_USB_PD,
+	EXTCON_NONE,
+};
+
+static void board_set_cables(struct board *b, const unsigned int *cables, int n)
+{
+	/* Cables that went away first, then the new ones. */
+	for (int i = 0; board_cables[i] != EXTCON_NONE; i++) {
+		bool keep = false;
+
+		for (int k = 0; k < n; k++)
+			keep |= cables[k] == board_cables[i];
+		if (!keep)
+			extcon_set_state_sync(&b->edev, board_cables[i], false);
+	}
+	for (int k = 0; k < n; k++)
+		extcon_set_state_sync(&b->edev, cables[k], true);
+}
+
+void board_detected(struct board *b, const struct phy_result *r)
+{
+	unsigned int cables[4];
+	int n;
+
+	b->det = *r;
+	port_report(r->port, &b->psy_type, &b->usb_type);
+	if (b->kp->usb_psy_type > 0)
+		b->psy_type = b->kp->usb_psy_type - 1;  /* fixed from the "device tree" */
+	b->usb_desc.type = b->psy_type;
+	n = port_cables(b, r, cables);
+	board_set_cables(b, cables, n);
+	if (r->port != PHY_PORT_NONE) {
+		g_free(b->detected_type);
+		b->detected_type = g_strdup(power_supply_type_text(b->psy_type));
+	}
+	power_supply_changed(b->usb_psy);
+	if (r->port == PHY_PORT_NONE)
+		return;
+	cs_usb_phy_notify(b->phy, USB_EVENT_CHARGER, (unsigned int)lround(r->current_a * 1000));
+	/* A data port: the gadget connects and the host enumerates it. */
+	if (r->data && (r->port == PHY_PORT_SDP || r->port == PHY_PORT_CDP ||
+			r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
+			r->port == PHY_PORT_PD)) {
+		sim_cancel(b->sim, &b->ev_enumerate);
+		sim_after(b->sim, &b->ev_enumerate, b->sp->t_enumerate);
+	}
+}
+
+void board_vbus(struct board *b, bool on)
+{
+	if (on == b->attached)
+		return;
+	b->attached = on;
+	if (!on) {
+		sim_cancel(b->sim, &b->ev_enumerate);
+		b->gadget.cs_selected = -1;
+		b->suspended = false;
+	}
+	cs_usb_phy_notify(b->phy, on ? USB_EVENT_VBUS : USB_EVENT_NONE, on ? 100 : 0);
+	power_supply_changed(b->usb_psy);
+}
+
+void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
+		const struct source_params *sp, const struct gadget_params *gp,
+		const struct kernel_params *kp, board_read_cb read, void *read_ctx)
+{
+	struct power_supply_config cfg = { .drv_data = b };
+
+	memset(b, 0, sizeof(*b));
+	b->sim = sim;
+	b->log = log;
+	b->sp = sp;
+	b->gp = gp;
+	b->kp = kp;
+	b->read = read;
+	b->read_ctx = read_ctx;
+	b->phy = phy;
+	phy->cs_payload = kp->payload;
+	phy->cs_priv = b;
+	phy->set_power = board_phy_set_power;
+	phy->cs_gadget = &b->gadget;
+	cs_extcon_init(&b->edev, "extcon-usb", board_cables);
+	sim_event_init(&b->ev_enumerate, board_enumerate_cb, b);
+
+	b->usb_desc = (struct power_supply_desc){
+		.name = kp->usb_psy_name ? kp->usb_psy_name : "usb",
+		.type = POWER_SUPPLY_TYPE_USB,
+		.usb_types = usb_types, .num_usb_types = G_N_ELEMENTS(usb_types),
+		.properties = usb_props, .num_properties = G_N_ELEMENTS(usb_props),
+		.get_property = usb_get_property,
+	};
+	b->psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB;
+	b->usb_desc.type = b->psy_type;
+	b->bat_desc = (struct power_supply_desc){
+		.name = "battery", .type = POWER_SUPPLY_TYPE_BATTERY,
+		.properties = bat_props, .num_properties = G_N_ELEMENTS(bat_props),
+		.get_property = bat_get_property,
+	};
+	b->usb_psy = power_supply_register(NULL, &b->usb_desc, &cfg);
+	b->bat_psy = power_supply_register(NULL, &b->bat_desc, &cfg);
+
+	b->gadget_ops.vbus_draw = board_udc_vbus_draw;
+	b->gadget.name = "udc";
+	b->gadget.ops = &b->gadget_ops;
+	b->gadget.cs_priv = b;
+	b->gadget.cs_selected = -1;
+	b->gadget.speed = USB_SPEED_HIGH;
+	b->gadget.cs_n_configs = gp->n_configs;
+	for (int i = 0; i < gp->n_configs; i++) {
+		b->gadget.cs_configs[i].label = "c";
+		b->gadget.cs_configs[i].bConfigurationValue = (u8)(i + 1);
+		b->gadget.cs_configs[i].MaxPower = (unsigned int)lround(gp->configs_ma[i]);
+	}
+	if (kp->framework == BOARD_FW_2016)
+		cs_usb_charger_2016_init(&b->uchger, &b->edev, b->usb_psy, &b->gadget);
+	else if (kp->framework == BOARD_FW_MERGED)
+		cs_usb_phy_charger_init(phy, &b->edev, sp->usb3 && gp->usb3);
+}
+
+void board_fill(struct board *b, struct cs_board *cb)
+{
+	cb->phy = b->phy;
+	cb->edev = &b->edev;
+	cb->usb_psy = b->usb_psy;
+	cb->bat_psy = b->bat_psy;
+	cb->gadget = &b->gadget;
+	cb->uchger = b->kp->framework == BOARD_FW_2016 ? &b->uchger : NULL;
+}
+
+void board_cleanup(struct board *b)
+{
+	sim_cancel(b->sim, &b->ev_enumerate);
+	if (b->kp->framework == BOARD_FW_2016)
+		cs_usb_charger_2016_cleanup(&b->uchger);
+	else if (b->kp->framework == BOARD_FW_MERGED)
+		cs_usb_phy_charger_cleanup(b->phy);
+	power_supply_unregister(b->usb_psy);
+	power_supply_unregister(b->bat_psy);
+	b->usb_psy = b->bat_psy = NULL;
+	g_free(b->detected_type);
+	b->detected_type = NULL;
+}
+
+bool board_sysfs_dump(struct board *b, const char *dir, GError **err)
+{
+	(void)b;
+	for (struct power_supply *psy = cs_power_supply_first(); psy; psy = psy->cs_next) {
+		g_autofree char *pdir = g_build_filename(dir, "class", "power_supply",
+							 psy->desc->name, NULL);
+
+		if (!cs_mkdir_p(pdir, err))
+			return false;
+		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
+			g_autofree char *text = power_supply_show_property(psy, p);
+			g_autofree char *path = NULL;
+
+			if (!text)
+				continue;
+			path = g_build_filename(pdir, power_supply_prop_name(p), NULL);
+			if (!cs_outfile_write_all(path, text, strlen(text), err))
+				return false;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,102 @@
+/*
+ * sim/board.h - the device's kernel drivers as the simulator provides them.
+ *
+ * A policy under test sees a board (struct cs_board): an extcon device, a USB PHY, a
+ * USB power supply and a battery power supply, a gadget, the USB charger framework.
+ * This file plays the drivers behind those: it turns the PHY model's detection result
+ * into extcon cable states, power_supply type / usb_type and uevents, usb_phy
+ * notifications; it plays the USB host (enumeration after connect, configuration
+ * choice within the port's budget, suspend/resume) and the gadget's vbus_draw path.
+ * Real drivers disagree on how they report; each habit the article describes is a
+ * board parameter ("device.kernel" in a scenario).
+ */
+#ifndef CS_SIM_BOARD_H
+#define CS_SIM_BOARD_H
+
+#include <stdbool.h>
+#include <linux/extcon.h>
+#include <linux/power_supply.h>
+#include <linux/usb/charger.h>
+#include <linux/usb/gadget.h>
+#include <linux/usb/phy.h>
+#include <chargesim/policy.h>
+#include "models/phy/phy.h"
+#include "models/source/source.h"
+#include "sim/param.h"
+
+enum board_extcon_habit { BOARD_EXTCON_CONSISTENT, BOARD_EXTCON_MAX14577 };
+enum board_framework { BOARD_FW_NONE, BOARD_FW_2016, BOARD_FW_MERGED };
+
+struct gadget_params {
+	int n_configs;
+	double configs_ma[CS_GADGET_MAX_CONFIGS];   /* MaxPower as written, mA */
+	bool usb3;
+};
+
+struct kernel_params {
+	int extcon;              /* enum board_extcon_habit */
+	int payload;             /* enum cs_phy_payload */
+	int usb_psy_type;        /* 0 = as detected, else a fixed power_supply type + 1 */
+	int framework;           /* enum board_framework */
+	bool udc_vbus_draw;      /* the UDC driver passes vbus_draw to usb_phy_set_power */
+	bool phy_set_power;      /* the PHY driver notifies ENUMERATED on set_power */
+	char *usb_psy_name;
+};
+
+/* What the drivers read from the hardware, filled by the world on demand. */
+struct board_readings {
+	bool vbus_online;
+	int vbus_uv, ibus_ua, ilim_ua, ichg_ua, vreg_uv;
+	int status;              /* POWER_SUPPLY_STATUS_* of the charger */
+	int charge_type;
+	int bat_uv, bat_ua, bat_capacity, bat_temp_decic, bat_full_design_uah;
+	const char *chip;
+};
+
+typedef void (*board_read_cb)(void *ctx, struct board_readings *r);
+
+struct board {
+	struct sim *sim;
+	struct evlog *log;
+	const struct gadget_params *gp;
+	const struct kernel_params *kp;
+	const struct source_params *sp;
+	board_read_cb read;
+	void *read_ctx;
+
+	struct extcon_dev edev;
+	struct usb_phy *phy;
+	struct power_supply_desc usb_desc, bat_desc;
+	struct power_supply *usb_psy, *bat_psy;
+	struct usb_gadget gadget;
+	struct usb_gadget_ops gadget_ops;
+	struct usb_charger uchger;
+
+	struct phy_result det;
+	enum power_supply_type psy_type;
+	enum power_supply_usb_type usb_type;
+	bool attached;
+	bool suspended;
+	struct sim_event ev_enumerate;
+	char *detected_type;     /* last reported power_supply type text, NULL before */
+};
+
+extern const struct param_desc gadget_param_desc[];
+extern const struct param_desc kernel_param_desc[];
+void gadget_params_default(struct gadget_params *p);
+void kernel_params_default(struct kernel_params *p);
+
+void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
+		const struct source_params *sp, const struct gadget_params *gp,
+		const struct kernel_params *kp, board_read_cb read, void *read_ctx);
+void board_fill(struct board *b, struct cs_board *cb);
+void board_cleanup(struct board *b);
+/* VBUS came or went (the PHY's VBUS comparator). */
+void board_vbus(struct board *b, bool on);
+/* The PHY model's detection result. */
+void board_detected(struct board *b, const struct phy_result *r);
+void board_suspend(struct board *b, bool suspend);
+/* Write class/power_supply/<name>/<property> files under dir. */
+bool board_sysfs_dump(struct board *b, const char *dir, GError **err);
+
+#endif

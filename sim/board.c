@@ -248,7 +248,17 @@ void board_suspend(struct board *b, bool suspend)
 	if (suspend == b->suspended)
 		return;
 	b->suspended = suspend;
-	evlog_emit(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume", NULL, NULL);
+	{
+		/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
+		 * configured MaxPower (100 mA unconfigured). */
+		cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
+		double allow = suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
+			usb_decode_max_power(b->gadget.speed, usb_encode_max_power(b->gadget.speed,
+				b->gadget.cs_configs[b->gadget.cs_selected].MaxPower)) : 100;
+
+		cJSON_AddNumberToObject(rec, "allowance_mA", allow);
+		evlog_end(b->log, rec);
+	}
 	if (!b->attached || b->gadget.cs_selected < 0)
 		return;
 	if (suspend) {

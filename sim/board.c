@@ -14,7 +14,7 @@
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 
-static const char *const extcon_habit_names[] = { "consistent", "max14577", NULL };
+static const char *const extcon_habit_names[] = { "consistent", "max14577", "vbus", NULL };
 static const char *const payload_names[] = { "mA", "gadget", "null", NULL };
 static const char *const framework_names[] = { "none", "2016", "merged", NULL };
 /* "detected", then the power_supply type strings in enum order. */
@@ -38,7 +38,7 @@ const struct param_desc gadget_param_desc[] = {
 #define OFF(f) offsetof(struct kernel_params, f)
 const struct param_desc kernel_param_desc[] = {
 	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
-	  .doc = "cable reporting: consistent (data ports also as USB) or max14577 (SDP as USB+SDP, CDP only as CDP)" },
+	  .doc = "cable reporting: consistent (data ports also as USB), max14577 (SDP as USB+SDP, CDP only as CDP) or vbus (USB for every detected cable)" },
 	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
 	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL" },
 	{ "usb_psy_type", PARAM_ENUM, .off = OFF(usb_psy_type), .choices = psy_type_choices,
@@ -341,6 +341,15 @@ static int port_cables(const struct board *b, const struct phy_result *r, unsign
 	if ((r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
 	     r->port == PHY_PORT_PD) && r->data)
 		out[n++] = EXTCON_USB;
+	if (b->kp->extcon == BOARD_EXTCON_VBUS && r->port != PHY_PORT_NONE) {
+		/* USB means "a USB cable with VBUS", whatever the port type. */
+		bool have = false;
+
+		for (int i = 0; i < n; i++)
+			have |= out[i] == EXTCON_USB;
+		if (!have)
+			out[n++] = EXTCON_USB;
+	}
 	return n;
 }
 
@@ -367,7 +376,7 @@ static void board_set_cables(struct board *b, const unsigned int *cables, int n)
 
 void board_detected(struct board *b, const struct phy_result *r)
 {
-	unsigned int cables[4];
+	unsigned int cables[6];
 	int n;
 
 	b->det = *r;

@@ -24,7 +24,7 @@
 #include "models/source/source.h"
 #include "sim/param.h"
 
-enum board_extcon_habit { BOARD_EXTCON_CONSISTENT, BOARD_EXTCON_MAX14577 };
+enum board_extcon_habit { BOARD_EXTCON_CONSISTENT, BOARD_EXTCON_MAX14577, BOARD_EXTCON_VBUS };
 enum board_framework { BOARD_FW_NONE, BOARD_FW_2016, BOARD_FW_MERGED };
 
 struct gadget_params {

@@ -6,9 +6,15 @@
 #include <chargesim/policy.h>
 
 extern const struct cs_policy_desc policy_fixed;
+extern const struct cs_policy_desc policy_twl4030;
+extern const struct cs_policy_desc policy_axp288;
+extern const struct cs_policy_desc policy_usb_charger_fw;
 
 const struct cs_policy_desc *const cs_builtin_policies[] = {
 	&policy_fixed,
+	&policy_twl4030,
+	&policy_axp288,
+	&policy_usb_charger_fw,
 	NULL,
 };
 

@@ -1,0 +1,202 @@
+/*
+ * stack/policies/twl4030.c - the 2015 twl4030 input-current ramp, weaknesses included.
+ *
+ * Behaviour reproduced from the Linux twl4030_charger.c ramp (Neil Brown, 2015) as
+ * described in the article and STACK.md; the code is written from that description:
+ *  - on plug, the target resets to 500 mA (100 mA when allow_usb is off) and the
+ *    current limit starts from the chip's value;
+ *  - a worker runs every 100 ms: while VBUS reads >= 4.75 V and the limit is below the
+ *    target it raises the limit by 20 mA; on the first low reading it steps back one
+ *    step, makes that the target and stops for good (no re-ramp until the next plug);
+ *  - the target can be raised to at most 1.7 A, as userspace does through the
+ *    driver's max_current attribute (here: `max`, written `t_max_set` after plug);
+ *  - the limit is an unsigned count of uA: stepping back from below 20 mA wraps
+ *    around to a huge value that the register clamps to its maximum - the bug the
+ *    original had before it was fixed (`fix_underflow` selects the fixed form).
+ * It never looks at whether the system actually draws the limit: with a full battery
+ * the draw stays low, VBUS never sags, and the limit climbs to the target.
+ */
+#include <stdlib.h>
+#include <linux/jiffies.h>
+#include <linux/kernel_types.h>
+#include <linux/usb/phy.h>
+#include <linux/workqueue.h>
+#include <chargesim/charger_ic.h>
+#include <chargesim/policy.h>
+
+/* Tunables from the 2015 driver, with units. */
+#define TWL_CUR_STEP_UA     20000     /* each ramp step: 20 mA */
+#define TWL_CUR_DELAY_MS    100       /* one step every 100 ms */
+#define TWL_MIN_VBUS_UV     4750000   /* below 4.75 V VBUS is "too low" (USB 2.0 floor) */
+#define TWL_MAX_CURRENT_UA  1700000   /* the driver's cap */
+
+struct twl4030_params {
+	double max;            /* A: target userspace sets after plug (capped at 1.7 A) */
+	sim_time_t t_max_set;  /* when userspace raises the target after plug */
+	bool allow_usb;        /* start target 500 mA (else 100 mA) */
+	bool fix_underflow;    /* guard the unsigned step-back (the later fix) */
+};
+
+struct twl4030 {
+	struct cs_board *board;
+	const struct twl4030_params *p;
+	struct notifier_block nb;
+	struct work_struct event_work;
+	struct delayed_work ramp_work;
+	struct delayed_work max_work;
+	unsigned long event;
+	bool vbus;
+	unsigned int usb_cur;          /* uA, unsigned as in the driver */
+	unsigned int usb_cur_target;   /* uA */
+	bool stopped;                  /* stepped back once: never ramps again */
+};
+
+#define OFF(f) offsetof(struct twl4030_params, f)
+static const struct param_desc twl4030_param_desc[] = {
+	{ "max", PARAM_NUM, UNIT_AMP, OFF(max), 0, 1.7,
+	  .doc = "ramp target userspace writes to max_current after plug (driver cap 1.7 A)" },
+	{ "t_max_set", PARAM_TIME, .off = OFF(t_max_set), .min = 0, .max = 3600,
+	  .doc = "when, after plug, userspace raises the target to max" },
+	{ "allow_usb", PARAM_BOOL, .off = OFF(allow_usb),
+	  .doc = "start target 500 mA on plug (false: 100 mA)" },
+	{ "fix_underflow", PARAM_BOOL, .off = OFF(fix_underflow),
+	  .doc = "use the fixed step-back (false: unsigned wrap-around below 20 mA, as in 2015)" },
+	PARAM_END,
+};
+#undef OFF
+
+static void twl4030_params_default(void *params)
+{
+	struct twl4030_params *p = params;
+
+	p->max = 1.7;
+	p->t_max_set = 1 * SIM_S;
+	p->allow_usb = true;
+	p->fix_underflow = false;
+}
+
+static void twl4030_write(struct twl4030 *t)
+{
+	/* The register clamps whatever it is given to its range. */
+	unsigned int ua = t->usb_cur > TWL_MAX_CURRENT_UA ? TWL_MAX_CURRENT_UA : t->usb_cur;
+
+	cs_chg_set_input_current_limit(t->board->ic, (int)ua);
+}
+
+static void twl4030_ramp(struct work_struct *work)
+{
+	struct twl4030 *t = container_of(to_delayed_work(work), struct twl4030, ramp_work);
+	int vbus_uv;
+
+	if (!t->vbus || t->stopped)
+		return;
+	if (cs_chg_read_adc(t->board->ic, CS_ADC_VBUS, &vbus_uv) < 0)
+		return;
+	if (vbus_uv < TWL_MIN_VBUS_UV) {
+		/* Too low: step back one and make that the target, for good. */
+		if (t->p->fix_underflow && t->usb_cur < TWL_CUR_STEP_UA)
+			t->usb_cur = 0;
+		else
+			t->usb_cur -= TWL_CUR_STEP_UA;  /* wraps when below one step */
+		t->usb_cur_target = t->usb_cur;
+		t->stopped = true;
+		twl4030_write(t);
+		return;
+	}
+	if (t->usb_cur < t->usb_cur_target) {
+		t->usb_cur += TWL_CUR_STEP_UA;
+		if (t->usb_cur > t->usb_cur_target)
+			t->usb_cur = t->usb_cur_target;
+		twl4030_write(t);
+	}
+	schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
+}
+
+static void twl4030_set_max(struct work_struct *work)
+{
+	struct twl4030 *t = container_of(to_delayed_work(work), struct twl4030, max_work);
+	unsigned int ua = (unsigned int)(t->p->max * 1e6 + 0.5);
+
+	if (!t->vbus)
+		return;
+	if (ua > TWL_MAX_CURRENT_UA)
+		ua = TWL_MAX_CURRENT_UA;
+	t->usb_cur_target = ua;
+	/* Raising max_current restarts the worker, unless it already gave up. */
+	if (!t->stopped)
+		mod_delayed_work(system_wq, &t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
+}
+
+static void twl4030_event(struct work_struct *work)
+{
+	struct twl4030 *t = container_of(work, struct twl4030, event_work);
+
+	if (t->event == USB_EVENT_VBUS && !t->vbus) {
+		t->vbus = true;
+		t->stopped = false;
+		t->usb_cur_target = t->p->allow_usb ? 500000 : 100000;
+		t->usb_cur = (unsigned int)cs_chg_get_input_current_limit(t->board->ic);
+		if (t->usb_cur > t->usb_cur_target)
+			t->usb_cur = t->usb_cur_target;
+		twl4030_write(t);
+		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
+		if (t->p->max > 0)
+			schedule_delayed_work(&t->max_work,
+					      msecs_to_jiffies((unsigned int)(t->p->t_max_set / SIM_MS)));
+	} else if (t->event == USB_EVENT_NONE) {
+		t->vbus = false;
+		cancel_delayed_work(&t->ramp_work);
+		cancel_delayed_work(&t->max_work);
+	}
+}
+
+static int twl4030_usb_notify(struct notifier_block *nb, unsigned long event, void *data)
+{
+	struct twl4030 *t = container_of(nb, struct twl4030, nb);
+
+	(void)data;
+	if (event != USB_EVENT_VBUS && event != USB_EVENT_NONE)
+		return NOTIFY_DONE;
+	t->event = event;
+	schedule_work(&t->event_work);
+	return NOTIFY_OK;
+}
+
+static int twl4030_probe(struct cs_board *board, void *params, void **priv)
+{
+	struct twl4030 *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->board = board;
+	t->p = params;
+	t->nb.notifier_call = twl4030_usb_notify;
+	INIT_WORK(&t->event_work, twl4030_event);
+	INIT_DELAYED_WORK(&t->ramp_work, twl4030_ramp);
+	INIT_DELAYED_WORK(&t->max_work, twl4030_set_max);
+	usb_register_notifier(board->phy, &t->nb);
+	*priv = t;
+	return 0;
+}
+
+static void twl4030_remove(void *priv)
+{
+	struct twl4030 *t = priv;
+
+	usb_unregister_notifier(t->board->phy, &t->nb);
+	cancel_work_sync(&t->event_work);
+	cancel_delayed_work_sync(&t->ramp_work);
+	cancel_delayed_work_sync(&t->max_work);
+	free(t);
+}
+
+const struct cs_policy_desc policy_twl4030 = {
+	.abi = CS_POLICY_ABI,
+	.name = "twl4030",
+	.summary = "2015 twl4030 ramp: +20 mA / 100 ms while VBUS >= 4.75 V, stop at the first dip, never re-ramp",
+	.params = twl4030_param_desc,
+	.params_size = sizeof(struct twl4030_params),
+	.params_default = twl4030_params_default,
+	.probe = twl4030_probe,
+	.remove = twl4030_remove,
+};

@@ -8,6 +8,7 @@
 #include "sim/trace.h"
 
 #define EVLOG_MAX_LISTENERS 8
+#define EVLOG_MAX_OPEN 4     /* records being built at once (begin without end yet) */
 
 struct evlog {
 	struct cs_outfile *out;
@@ -17,10 +18,13 @@ struct evlog {
 		void *data;
 	} listeners[EVLOG_MAX_LISTENERS];
 	int n_listeners;
-	/* the record being built: its time, source and kind */
-	sim_time_t cur_t;
-	const char *cur_src;
-	const char *cur_ev;
+	/* records being built: each one's time, source and kind */
+	struct {
+		cJSON *rec;
+		sim_time_t t;
+		const char *src;
+		const char *ev;
+	} open[EVLOG_MAX_OPEN];
 };
 
 struct evlog *evlog_new(void)
@@ -51,14 +55,32 @@ cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char 
 	cJSON_AddRawToObject(rec, "t", buf);
 	cJSON_AddStringToObject(rec, "src", src);
 	cJSON_AddStringToObject(rec, "ev", ev);
-	log->cur_t = t;
-	log->cur_src = src;
-	log->cur_ev = ev;
+	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
+		if (!log->open[i].rec) {
+			log->open[i].rec = rec;
+			log->open[i].t = t;
+			log->open[i].src = src;
+			log->open[i].ev = ev;
+			return rec;
+		}
+	g_error("evlog: more than %d records built at once", EVLOG_MAX_OPEN);
 	return rec;
 }
 
 void evlog_end(struct evlog *log, cJSON *rec)
 {
+	sim_time_t t = 0;
+	const char *src = NULL, *ev = NULL;
+
+	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
+		if (log->open[i].rec == rec) {
+			t = log->open[i].t;
+			src = log->open[i].src;
+			ev = log->open[i].ev;
+			log->open[i].rec = NULL;
+			break;
+		}
+	g_assert(src);
 	log->count++;
 	if (log->out) {
 		char *line = cJSON_PrintUnformatted(rec);
@@ -68,8 +90,7 @@ void evlog_end(struct evlog *log, cJSON *rec)
 		cJSON_free(line);
 	}
 	for (int i = 0; i < log->n_listeners; i++)
-		log->listeners[i].cb(log->listeners[i].data, log->cur_t, log->cur_src,
-				     log->cur_ev, rec);
+		log->listeners[i].cb(log->listeners[i].data, t, src, ev, rec);
 	cJSON_Delete(rec);
 }
 

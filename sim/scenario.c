@@ -7,7 +7,9 @@
  * applied before the keys next to them, so any value may override its preset.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "sim/scenario.h"
 
@@ -71,7 +73,9 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		return false;
 	}
 	path = g_strndup(assignment, (gsize)(eq - assignment));
-	val = cJSON_Parse(eq + 1);
+	/* JSON when the whole value is JSON (7, true, "x", {...}); anything else, such as
+	 * 1.5A or 90min, is a string for the unit parser. */
+	val = cJSON_ParseWithOpts(eq + 1, NULL, true);
 	if (!val)
 		val = cJSON_CreateString(eq + 1);
 	parts = g_strsplit(path, ".", -1);
@@ -98,8 +102,8 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		if (!*seg || !cJSON_IsObject(node)) {
 			cJSON_Delete(val);
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "--set %s: found an empty name or a value that is not an object on the way",
-				    path);
+				    "--set %s: found %s, expected a dotted path of object keys such as device.load.current",
+				    path, !*seg ? "an empty name" : "a value that is not an object on the way");
 			return false;
 		}
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
@@ -191,6 +195,9 @@ static bool check_duplicates(const cJSON *node, const char *path, const char *fi
 
 /* ---- sections ---- */
 
+static bool scenario_validate_obj(struct scenario *sc, int obj, const void *base,
+				  const char *path, GError **err);
+
 static bool load_with_preset(const char *file, const cJSON *obj, const char *path,
 			     const struct param_desc *table, const char *preset_key,
 			     const char *default_preset, void *params,
@@ -232,12 +239,7 @@ static bool load_source(struct scenario *sc, const cJSON *obj, GError **err)
 	if (sc->source.kind == SRC_KIND_TYPEC &&
 	    !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim")))
 		sc->source.ilim = source_rated_current(&sc->source);
-	if (sc->source.ishort > sc->source.ilim) {
-		serr(err, sc->file, "source.ishort: found %g A, expected at most ilim (%g A)",
-		     sc->source.ishort, sc->source.ilim);
-		return false;
-	}
-	return true;
+	return scenario_validate_obj(sc, SCN_OBJ_SOURCE, &sc->source, "source", err);
 }
 
 static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
@@ -287,9 +289,8 @@ static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
 	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "kernel") : NULL;
 	if (v && !param_load_object(kernel_param_desc, v, &sc->kernel, "device.kernel", NULL, &inner))
 		return fail_in_file(err, sc->file, inner);
-	if (!battery_params_validate(&sc->battery, "device.battery", &inner) ||
-	    !pmic_params_validate(&sc->pmic, sc->battery.v_max, "device.pmic", &inner))
-		return fail_in_file(err, sc->file, inner);
+	if (!scenario_validate_obj(sc, SCN_OBJ_BATTERY, &sc->battery, "device.battery", err))
+		return false;
 	return true;
 }
 
@@ -347,7 +348,7 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 
 /* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). */
 static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, const char *path,
-			     GError **err)
+			     const char *where, GError **err)
 {
 	static const struct { const char *prefix; int obj; } roots[] = {
 		{ "source.", SCN_OBJ_SOURCE }, { "cable.", SCN_OBJ_CABLE },
@@ -368,7 +369,7 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 	if (!rest || !*rest) {
 		serr(err, sc->file,
 		     "%s: found the path \"%s\", expected one starting with source., cable., device.pmic., device.battery., device.load., device.phy. or policy.params.",
-		     "events", path);
+		     where, path);
 		return false;
 	}
 	if (e->obj == SCN_OBJ_POLICY)
@@ -378,12 +379,14 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 		d = param_find(table, segs[i]);
 		if (!d) {
 			GError *inner = NULL;
-			g_autofree char *where = g_strndup(path, (gsize)(strstr(path, rest) - path) +
-							   (gsize)(segs[i] - segs[0]));
+			g_autoptr(GString) parent = g_string_new_len(path, rest - path - 1);
 
-			(void)where;
-			param_error_unknown_key(table, NULL, segs[i], path, &inner);
-			return fail_in_file(err, sc->file, inner);
+			for (int k = 0; k < i; k++)
+				g_string_append_printf(parent, ".%s", segs[k]);
+			param_error_unknown_key(table, NULL, segs[i], parent->str, &inner);
+			serr(err, sc->file, "%s: %s", where, inner->message);
+			g_error_free(inner);
+			return false;
 		}
 		if (d->kind == PARAM_OBJECT && segs[i + 1]) {
 			off += d->off;
@@ -391,15 +394,15 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 			continue;
 		}
 		if (segs[i + 1]) {
-			serr(err, sc->file, "%s: found \"%s\" inside a value that has no fields", path,
-			     segs[i + 1]);
+			serr(err, sc->file, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+			     where, segs[i + 1], d->key, d->key);
 			return false;
 		}
 	}
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
 	    d->kind == PARAM_OBJECT) {
-		serr(err, sc->file, "%s: found a parameter that cannot change during a run, expected one such as device.load.current",
-		     path);
+		serr(err, sc->file, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
+		     where, path);
 		return false;
 	}
 	e->desc = d;
@@ -433,6 +436,48 @@ void *scenario_obj_base(struct scenario *sc, int obj)
 	return NULL;
 }
 
+/* The checks that involve several values of an object (or of two objects), made
+ * after loading and again for every `set` against a copy of the object. */
+static bool scenario_validate_obj(struct scenario *sc, int obj, const void *base,
+				  const char *path, GError **err)
+{
+	GError *inner = NULL;
+
+	switch (obj) {
+	case SCN_OBJ_SOURCE: {
+		const struct source_params *p = base;
+
+		if (p->ishort > p->ilim) {
+			serr(err, sc->file, "%s.ishort: found %g A, expected at most ilim (%g A)",
+			     path, p->ishort, p->ilim);
+			return false;
+		}
+		return true;
+	}
+	case SCN_OBJ_CABLE: {
+		const struct cable_params *p = base;
+
+		if (cable_ohm_per_m(p->awg) < 0) {
+			serr(err, sc->file, "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path,
+			     p->awg);
+			return false;
+		}
+		return true;
+	}
+	case SCN_OBJ_PMIC:
+		if (!pmic_params_validate(base, sc->battery.v_max, path, &inner))
+			return fail_in_file(err, sc->file, inner);
+		return true;
+	case SCN_OBJ_BATTERY:
+		if (!battery_params_validate(base, path, &inner) ||
+		    !pmic_params_validate(&sc->pmic, ((const struct battery_params *)base)->v_max,
+					  "device.pmic", &inner))
+			return fail_in_file(err, sc->file, inner);
+		return true;
+	}
+	return true;
+}
+
 /* A `set` value is checked now, against a scratch copy of its object. */
 static bool validate_set_value(struct scenario *sc, struct scenario_event *e, const char *path,
 			       GError **err)
@@ -454,7 +499,7 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 		return fail_in_file(err, sc->file, inner);
 	if (e->desc->kind == PARAM_STR)
 		g_free(*PARAM_FIELD((char *)&scratch + e->base_off, e->desc, char *));
-	return true;
+	return scenario_validate_obj(sc, e->obj, &scratch, path, err);
 }
 
 static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
@@ -517,7 +562,8 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 		}
 		e->path = g_strdup(path->valuestring);
 		e->value = cJSON_Duplicate(value, true);
-		if (!resolve_set_path(sc, e, e->path, err))
+		g_autofree char *pp = g_strdup_printf("%s.path", ep);
+		if (!resolve_set_path(sc, e, e->path, pp, err))
 			return false;
 		g_autofree char *vp = g_strdup_printf("%s.value", ep);
 		if (!validate_set_value(sc, e, vp, err))
@@ -728,6 +774,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	v = cJSON_GetObjectItemCaseSensitive(doc, "cable");
 	if (v && !param_load_object(cable_param_desc, v, &sc->cable, "cable", NULL, &inner))
 		return fail_in_file(err, sc->file, inner);
+	if (!scenario_validate_obj(sc, SCN_OBJ_CABLE, &sc->cable, "cable", err))
+		return false;
 	if (!load_device(sc, cJSON_GetObjectItemCaseSensitive(doc, "device"), err))
 		return false;
 	if (!load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err))
@@ -787,12 +835,53 @@ fail:
 	return NULL;
 }
 
+/* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and
+ * pipes (/dev/zero has size 0), so the cap is enforced while reading. */
+static char *read_bounded(const char *file, gsize *len, GError **err)
+{
+	GString *buf;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0) {
+		int e = errno;
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: cannot read the scenario: %s", file, g_strerror(e));
+		return NULL;
+	}
+	buf = g_string_new(NULL);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		g_string_append_len(buf, chunk, n);
+		if (buf->len > SCENARIO_MAX_BYTES) {
+			close(fd);
+			g_string_free(buf, TRUE);
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+				    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
+				    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
+			return NULL;
+		}
+	}
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		g_string_free(buf, TRUE);
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: cannot read the scenario: %s", file, g_strerror(e));
+		return NULL;
+	}
+	close(fd);
+	*len = buf->len;
+	return g_string_free(buf, FALSE);
+}
+
 struct scenario *scenario_load(const char *file, const char *const *sets, GError **err)
 {
 	g_autofree char *text = NULL;
-	g_autoptr(GError) ierr = NULL;
 	struct stat st;
-	gsize len;
+	gsize len = 0;
 
 	if (stat(file, &st) != 0) {
 		int e = errno;
@@ -812,11 +901,9 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 			    file, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
 		return NULL;
 	}
-	if (!g_file_get_contents(file, &text, &len, &ierr)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, ierr->message);
+	text = read_bounded(file, &len, err);
+	if (!text)
 		return NULL;
-	}
 	return scenario_load_text(file, text, len, sets, err);
 }
 

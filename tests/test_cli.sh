@@ -1,0 +1,255 @@
+#!/bin/sh
+# tests/test_cli.sh - the chargesim command line, end to end.
+#
+# Usage (from the repository root): tests/test_cli.sh build/chargesim
+#
+# Checks exit statuses and messages against INTERFACE.md (0 ok, 1 an expectation
+# failed, 2 bad usage or input with a message naming the file and JSON path), the
+# outputs of `run` (trace.csv header, events.jsonl lines, metrics.json keys), and that
+# two runs of the same scenario give byte-identical outputs. Prints one line per
+# check ("ok - ..." or "not ok - ...") and exits non-zero when any check failed.
+set -u
+
+BIN=${1:-build/chargesim}
+case $BIN in
+/*) ;;
+*) BIN=$(pwd)/$BIN ;;
+esac
+if [ ! -x "$BIN" ]; then
+	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
+	exit 2
+fi
+if [ ! -f scenarios/demo.json ]; then
+	echo "$0: run from the repository root (scenarios/demo.json not found)" >&2
+	exit 2
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-cli.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	if [ $# -gt 1 ]; then
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
+run() {
+	name=$1
+	shift
+	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	status=$?
+}
+
+# expect_status WHAT WANT: the last run's status.
+expect_status() {
+	if [ "$status" -eq "$2" ]; then
+		ok "$1 (exit $2)"
+	else
+		not_ok "$1 (exit $status, want $2)" "$(head -c 600 "$TMP/$name.err")"
+	fi
+}
+
+# expect_stderr WHAT FIXED-STRING: the last run's stderr contains it.
+expect_stderr() {
+	if grep -F -q -- "$2" "$TMP/$name.err"; then
+		ok "$1"
+	else
+		not_ok "$1 (stderr lacks '$2')" "$(head -c 600 "$TMP/$name.err")"
+	fi
+}
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		ok "$what"
+	else
+		not_ok "$what"
+	fi
+}
+
+# ---- basics ----
+
+run version --version
+expect_status "--version" 0
+check "--version prints the version" grep -q '^chargesim [0-9]' "$TMP/version.out"
+
+run unknown frobnicate
+expect_status "unknown subcommand" 2
+expect_stderr "unknown subcommand is named" "frobnicate"
+
+run noargs
+expect_status "no subcommand" 2
+
+run list list policies
+expect_status "list policies" 0
+check "list policies names the fixed policy" grep -q 'fixed' "$TMP/list.out"
+
+run runnoarg run
+expect_status "run without a scenario" 2
+
+# ---- bad input: exit 2, the file, the JSON path, found/expected ----
+
+run missing run scenarios/does-not-exist.json -o "$TMP/o-missing"
+expect_status "missing scenario file" 2
+expect_stderr "missing file is named" "scenarios/does-not-exist.json"
+check "missing file: no output directory" test ! -e "$TMP/o-missing"
+
+printf '{\n  "name": "x",\n  "seed": }\n' >"$TMP/syntax.json"
+run syntax run "$TMP/syntax.json" -o "$TMP/o-syntax"
+expect_status "JSON syntax error" 2
+# line 3 is `  "seed": }`: the '}' is column 11
+expect_stderr "syntax error names FILE:LINE:COL" "$TMP/syntax.json:3:11"
+
+printf '{ "device": { "pmic": { "iterm": "5 V" } } }\n' >"$TMP/unit.json"
+run unit run "$TMP/unit.json" -o "$TMP/o-unit"
+expect_status "unit of the wrong dimension" 2
+expect_stderr "unit error names the file" "$TMP/unit.json"
+expect_stderr "unit error names the JSON path" "device.pmic.iterm"
+expect_stderr "unit error says what was found" 'found "5 V" (a voltage)'
+
+printf '{ "source": { "ilimm": "1 A" } }\n' >"$TMP/key.json"
+run key run "$TMP/key.json" -o "$TMP/o-key"
+expect_status "unknown key" 2
+expect_stderr "unknown key names the path" "source.ilimm"
+expect_stderr "unknown key has a did-you-mean" 'did you mean "ilim"'
+
+run badset run scenarios/demo.json -o "$TMP/o-badset" --set 'source.ilimm=1'
+expect_status "--set of an unknown key" 2
+expect_stderr "--set unknown key has a did-you-mean" 'did you mean "ilim"'
+
+mkdir "$TMP/adir"
+run dir run "$TMP/adir" -o "$TMP/o-dir"
+expect_status "a directory as scenario" 2
+expect_stderr "directory is named" "$TMP/adir"
+
+# ---- a good run ----
+
+OUT1="$TMP/run1"
+OUT2="$TMP/run2"
+run demo1 run scenarios/demo.json -o "$OUT1"
+expect_status "run scenarios/demo.json -o DIR" 0
+for f in trace.csv events.jsonl metrics.json; do
+	check "run writes $f" test -s "$OUT1/$f"
+done
+check "no temporary files left in the output directory" \
+	test -z "$(ls -A "$OUT1" | grep -v -x -e trace.csv -e events.jsonl -e metrics.json)"
+
+HEADER='time_s,vsrc_V,vbus_V,ibus_A,ilim_A,vbat_V,ibat_A,soc,iload_A,charger_state,source_state'
+if [ -f "$OUT1/trace.csv" ]; then
+	first=$(head -n 1 "$OUT1/trace.csv")
+	case $first in
+	"$HEADER" | "$HEADER",*) ok "trace.csv header starts with the documented columns" ;;
+	*) not_ok "trace.csv header starts with the documented columns" "$first" ;;
+	esac
+	check "trace.csv has data rows" test "$(wc -l <"$OUT1/trace.csv")" -gt 2
+	# every row has as many fields as the header (no field contains a comma)
+	check "trace.csv rows all have the header's field count" \
+		awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' "$OUT1/trace.csv"
+	# charger_state and source_state hold the documented labels
+	check "trace.csv states are documented labels" \
+		awk -F, 'NR > 1 && ($10 !~ /^(off|precharge|cc|cv|done|uvlo|fault)$/ ||
+			$11 !~ /^(detached|on|limiting|tripped)$/) { bad = 1 } END { exit bad }' \
+		"$OUT1/trace.csv"
+	# time_s never goes backwards
+	check "trace.csv time is non-decreasing" \
+		awk -F, 'NR > 2 && $1 + 0 < prev { bad = 1 } NR > 1 { prev = $1 + 0 } END { exit bad }' \
+		"$OUT1/trace.csv"
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+	check "events.jsonl: every line is valid JSON" \
+		python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$OUT1/events.jsonl"
+	check "events.jsonl: every record has t, src, ev; t never decreases" python3 -c '
+import json, sys
+prev = 0
+for line in sys.stdin:
+    r = json.loads(line)
+    assert isinstance(r["t"], (int, float)) and r["t"] >= prev, line
+    assert isinstance(r["src"], str) and isinstance(r["ev"], str), line
+    prev = r["t"]
+' <"$OUT1/events.jsonl"
+	check "metrics.json has the INTERFACE.md keys" python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+keys = """vbus_min_V time_below_4v75_s source_trips uvlo_events brownouts ilim_final_A
+ilim_max_A ibus_max_A charge_in_mAh energy_source_Wh soc_initial soc_final
+time_to_soc_80_s time_to_full_s detected_type energy_balance_error events steps""".split()
+missing = [k for k in keys if k not in m]
+assert not missing, missing
+assert m["soc_initial"] == 0.2, m["soc_initial"]
+' <"$OUT1/metrics.json"
+else
+	not_ok "python3 is needed to check the JSON outputs"
+fi
+
+check "no NaN or Inf in any output" \
+	sh -c '! grep -i -q -w -e nan -e inf -e infinity "$1"/trace.csv "$1"/events.jsonl "$1"/metrics.json' \
+	sh "$OUT1"
+
+run demo2 run scenarios/demo.json -o "$OUT2"
+expect_status "second run of the same scenario" 0
+for f in trace.csv events.jsonl metrics.json; do
+	check "two runs give a byte-identical $f" cmp -s "$OUT1/$f" "$OUT2/$f"
+done
+
+# A run over an existing output directory replaces the files.
+run demo3 run scenarios/demo.json -o "$OUT1" --quiet
+expect_status "run into an existing output directory" 0
+check "--quiet prints nothing" test ! -s "$TMP/demo3.out"
+check "rerun over old outputs gives the same trace.csv" cmp -s "$OUT1/trace.csv" "$OUT2/trace.csv"
+
+run vcd run scenarios/demo.json -o "$TMP/o-vcd" --vcd --quiet
+expect_status "run --vcd" 0
+check "--vcd writes trace.vcd with real variables" grep -q '^\$var real ' "$TMP/o-vcd/trace.vcd"
+
+# ---- expectations ----
+
+# The demo with an expectation that cannot hold (it never trips its source).
+sed 's/{ "metric": "source_trips", "==": 0 }/{ "metric": "source_trips", "==": 1 }/' \
+	scenarios/demo.json >"$TMP/failing.json"
+if grep -q '"==": 1' "$TMP/failing.json"; then
+	run failing run "$TMP/failing.json" -o "$TMP/o-failing"
+	expect_status "a failing expectation" 1
+	check "a failing expectation still writes the outputs" test -s "$TMP/o-failing/metrics.json"
+else
+	not_ok "could not derive a failing scenario from scenarios/demo.json"
+fi
+
+# --set with a unit written the way a shell user types it (no JSON quotes): the value
+# is not JSON, so it is the string "100mA" and means 0.1 A, not 100 A.
+cat >"$TMP/quick.json" <<'EOF'
+{
+  "name": "quick",
+  "duration": "10 min",
+  "source": { "kind": "dcp" },
+  "device": { "battery": { "soc": "50 %" } }
+}
+EOF
+run quick run "$TMP/quick.json" -o "$TMP/o-quick" --quiet
+expect_status "a scenario without expectations" 0
+run setunit run "$TMP/quick.json" -o "$TMP/o-setunit" --quiet --set device.load.current=100mA
+expect_status "--set device.load.current=100mA" 0
+run setquoted run "$TMP/quick.json" -o "$TMP/o-setq" --quiet --set 'device.load.current="100 mA"'
+expect_status "--set device.load.current=\"100 mA\"" 0
+if [ -f "$TMP/o-setunit/trace.csv" ] && [ -f "$TMP/o-setq/trace.csv" ]; then
+	check "--set 100mA and \"100 mA\" give the same run" \
+		cmp -s "$TMP/o-setunit/trace.csv" "$TMP/o-setq/trace.csv"
+else
+	not_ok "--set 100mA and \"100 mA\" give the same run (outputs missing)"
+fi
+
+echo "# $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

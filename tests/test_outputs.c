@@ -1,0 +1,1018 @@
+/*
+ * tests/test_outputs.c - the output writers: number formatting, trace.csv (read back
+ * with libcsv's parser), trace.vcd (read back with a small parser written here),
+ * events.jsonl (read back with cJSON) and the atomic output files.
+ *
+ * Expected strings and values are written out by hand from the inputs in each test.
+ * Every test works in its own temporary directory and removes it.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cJSON.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include "sim/evlog.h"
+#include "sim/outfile.h"
+#include "sim/trace.h"
+#include "tests/suites.h"
+
+/* ---- helpers ---- */
+
+static char *make_tmpdir(void)
+{
+	GError *err = NULL;
+	char *dir = g_dir_make_tmp("cs-outputs-XXXXXX", &err);
+
+	if (!dir)
+		fprintf(stderr, "\n  g_dir_make_tmp: %s\n", err->message);
+	g_clear_error(&err);
+	return dir;
+}
+
+static void rm_tree(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	const char *name;
+
+	if (d) {
+		while ((name = g_dir_read_name(d))) {
+			g_autofree char *p = g_build_filename(path, name, NULL);
+
+			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+				rm_tree(p);
+			else
+				g_unlink(p);
+		}
+		g_dir_close(d);
+	}
+	g_rmdir(path);
+}
+
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir, sorted and joined with spaces ("" when empty). */
+static char *dir_listing(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+	char *out;
+
+	if (!d)
+		return g_strdup("(cannot open)");
+	while ((name = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(name));
+	g_dir_close(d);
+	g_ptr_array_sort(names, cmp_names);
+	g_ptr_array_add(names, NULL);
+	out = g_strjoinv(" ", (char **)names->pdata);
+	return out;
+}
+
+static bool listing_is(const char *dir, const char *want)
+{
+	g_autofree char *got = dir_listing(dir);
+
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "\n  %s holds \"%s\", want \"%s\"\n", dir, got, want);
+		return false;
+	}
+	return true;
+}
+
+static char *read_file(const char *path)
+{
+	char *text = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return NULL;
+	return text;
+}
+
+static bool fmt_time_is(sim_time_t t, const char *want)
+{
+	char buf[48];
+	int n = trace_fmt_time(buf, t);
+
+	if (strcmp(buf, want) != 0 || n != (int)strlen(want)) {
+		fprintf(stderr, "\n  trace_fmt_time(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
+			t, buf, n, want);
+		return false;
+	}
+	return true;
+}
+
+static bool fmt_fixed_is(double v, int decimals, const char *want)
+{
+	char buf[48];
+	int n = trace_fmt_fixed(buf, v, decimals);
+
+	if (strcmp(buf, want) != 0 || n != (int)strlen(want)) {
+		fprintf(stderr, "\n  trace_fmt_fixed(%.17g, %d) = \"%s\" (%d), want \"%s\"\n",
+			v, decimals, buf, n, want);
+		return false;
+	}
+	return true;
+}
+
+/* A string member of a JSON object, or "" when missing. */
+static const char *jstr(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double jnum(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+#define TIME_FMT(t, s)        CU_ASSERT(fmt_time_is(t, s))
+#define FIXED_FMT(v, d, s)    CU_ASSERT(fmt_fixed_is(v, d, s))
+
+/* ---- number formatting ---- */
+
+static void test_fmt_time(void)
+{
+	TIME_FMT(0, "0");
+	TIME_FMT(1500000000, "1.5");
+	TIME_FMT(1, "0.000000001");
+	TIME_FMT(12300000000, "12.3");
+	TIME_FMT(1000000000, "1");
+	TIME_FMT(100000000, "0.1");
+	TIME_FMT(999999999, "0.999999999");
+	TIME_FMT((sim_time_t)3 * 3600 * 1000000000 + 1, "10800.000000001");
+	TIME_FMT(-1500000000, "-1.5");
+	TIME_FMT(-1, "-0.000000001");
+	TIME_FMT(INT64_MAX, "9223372036.854775807");
+	TIME_FMT(INT64_MIN, "-9223372036.854775808");
+}
+
+static void test_fmt_fixed(void)
+{
+	FIXED_FMT(0, 3, "0");
+	FIXED_FMT(-1.25, 3, "-1.25");
+	FIXED_FMT(4.1234567, 6, "4.123457");
+	FIXED_FMT(1e-9, 6, "0");
+	FIXED_FMT(-1e-9, 6, "0");           /* no "-0" */
+	FIXED_FMT(5.1, 3, "5.1");
+	FIXED_FMT(2.0, 3, "2");
+	FIXED_FMT(4.9876, 3, "4.988");
+	FIXED_FMT(0.0005, 3, "0.001");      /* halves round away from zero */
+	FIXED_FMT(1234567.5, 0, "1234568");
+	FIXED_FMT(0.05, 1, "0.1");
+	FIXED_FMT(-0.07, 2, "-0.07");
+	FIXED_FMT(3.14159, 9, "3.14159");
+	FIXED_FMT(NAN, 3, "nan");
+	FIXED_FMT(INFINITY, 3, "nan");
+}
+
+/* ---- a small trace written to CSV and VCD ---- */
+
+static const char *const state_labels[] = { "off", "cc", "cv" };
+
+static const struct trace_col test_cols[] = {
+	{ "vbus_V", "V", 3, NULL, 0 },
+	{ "ibus_A", "A", 3, NULL, 0 },
+	{ "state", "", 0, state_labels, 3 },
+	{ "a,b", "", 2, NULL, 0 },
+	{ "q\"uote", "", 1, NULL, 0 },
+};
+
+#define NCOLS ((int)G_N_ELEMENTS(test_cols))
+
+static const struct {
+	sim_time_t t;
+	double v[5];
+} test_rows[] = {
+	{ 0,          { 5.1,      0,    0, 1,   7 } },
+	{ 1500000000, { 5.1,      1.25, 1, 1,   7 } },
+	{ 2000000000, { 4.987654, 1.25, 2, 2.5, 7 } },
+	{ 3000000000, { 4.987654, 1.25, 2, 2.5, 7 } },   /* nothing changed */
+	{ 3000000000, { 4.9,      1.25, 2, 2.5, 7 } },   /* a second row at the same time */
+};
+
+static bool write_test_trace(const char *csv, const char *vcd)
+{
+	struct trace *tr = trace_new(test_cols, NCOLS);
+	GError *err = NULL;
+	bool ok;
+
+	if (!trace_open(tr, csv, vcd, &err)) {
+		fprintf(stderr, "\n  trace_open: %s\n", err->message);
+		g_clear_error(&err);
+		trace_free(tr);
+		return false;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(test_rows); i++)
+		trace_row(tr, test_rows[i].t, test_rows[i].v);
+	CU_ASSERT_EQUAL(trace_rows(tr), G_N_ELEMENTS(test_rows));
+	ok = trace_close(tr, &err);
+	if (!ok)
+		fprintf(stderr, "\n  trace_close: %s\n", err->message);
+	g_clear_error(&err);
+	trace_free(tr);
+	return ok;
+}
+
+/* libcsv read-back: rows of fields. */
+struct csv_doc {
+	GPtrArray *rows;      /* of GPtrArray of char* */
+	GPtrArray *cur;
+};
+
+static void csv_field_cb(void *s, size_t len, void *data)
+{
+	struct csv_doc *d = data;
+
+	if (!d->cur)
+		d->cur = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(d->cur, g_strndup(s, len));
+}
+
+static void csv_row_cb(int c, void *data)
+{
+	struct csv_doc *d = data;
+
+	(void)c;
+	if (!d->cur)
+		d->cur = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(d->rows, d->cur);
+	d->cur = NULL;
+}
+
+static bool csv_read(const char *path, struct csv_doc *d)
+{
+	struct csv_parser p;
+	g_autofree char *text = read_file(path);
+	size_t len;
+	bool ok = true;
+
+	d->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	d->cur = NULL;
+	if (!text)
+		return false;
+	len = strlen(text);
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return false;
+	if (csv_parse(&p, text, len, csv_field_cb, csv_row_cb, d) != len) {
+		fprintf(stderr, "\n  %s: %s\n", path, csv_strerror(csv_error(&p)));
+		ok = false;
+	}
+	if (csv_fini(&p, csv_field_cb, csv_row_cb, d) != 0)
+		ok = false;
+	csv_free(&p);
+	return ok;
+}
+
+static void csv_doc_free(struct csv_doc *d)
+{
+	if (d->cur)
+		g_ptr_array_unref(d->cur);
+	g_ptr_array_unref(d->rows);
+}
+
+static const char *csv_cell(const struct csv_doc *d, guint row, guint col)
+{
+	GPtrArray *r;
+
+	if (row >= d->rows->len)
+		return "(no row)";
+	r = g_ptr_array_index(d->rows, row);
+	if (col >= r->len)
+		return "(no column)";
+	return g_ptr_array_index(r, col);
+}
+
+#define CELL_IS(d, r, c, s) CU_ASSERT_STRING_EQUAL(csv_cell(d, r, c), s)
+
+static void test_csv_read_back(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *csv = NULL, *text = NULL;
+	struct csv_doc d;
+	static const char *const want[][6] = {
+		{ "time_s", "vbus_V", "ibus_A", "state", "a,b", "q\"uote" },
+		{ "0", "5.1", "0", "off", "1", "7" },
+		{ "1.5", "5.1", "1.25", "cc", "1", "7" },
+		{ "2", "4.988", "1.25", "cv", "2.5", "7" },
+		{ "3", "4.988", "1.25", "cv", "2.5", "7" },
+		{ "3", "4.9", "1.25", "cv", "2.5", "7" },
+	};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	csv = g_build_filename(dir, "trace.csv", NULL);
+	CU_ASSERT_FATAL(write_test_trace(csv, NULL));
+	CU_ASSERT(listing_is(dir, "trace.csv"));
+
+	CU_ASSERT_FATAL(csv_read(csv, &d));
+	CU_ASSERT_EQUAL(d.rows->len, G_N_ELEMENTS(want));
+	for (guint r = 0; r < G_N_ELEMENTS(want) && r < d.rows->len; r++) {
+		GPtrArray *row = g_ptr_array_index(d.rows, r);
+
+		CU_ASSERT_EQUAL(row->len, 6u);
+		for (guint c = 0; c < 6; c++) {
+			if (strcmp(csv_cell(&d, r, c), want[r][c]) != 0)
+				fprintf(stderr, "\n  row %u col %u: \"%s\", want \"%s\"\n", r, c,
+					csv_cell(&d, r, c), want[r][c]);
+			CELL_IS(&d, r, c, want[r][c]);
+		}
+	}
+	/* numbers read back as the values written, to the column's decimals */
+	CU_ASSERT_DOUBLE_EQUAL(strtod(csv_cell(&d, 3, 1), NULL), 4.987654, 0.0005);
+	csv_doc_free(&d);
+
+	/* the header line itself: plain names bare, the others quoted the standard way */
+	text = read_file(csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT(g_str_has_prefix(text, "time_s,vbus_V,ibus_A,state,\"a,b\",\"q\"\"uote\"\n"));
+	rm_tree(dir);
+}
+
+/* An unknown label index is written as a placeholder, not as a wild pointer. */
+static void test_csv_bad_label(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *csv = NULL;
+	static const struct trace_col cols[] = { { "state", "", 0, state_labels, 3 } };
+	struct trace *tr = trace_new(cols, 1);
+	double v[1] = { 7 };
+	struct csv_doc d;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	csv = g_build_filename(dir, "t.csv", NULL);
+	CU_ASSERT_FATAL(trace_open(tr, csv, NULL, NULL));
+	trace_row(tr, 0, v);
+	v[0] = -1;
+	trace_row(tr, 1, v);
+	CU_ASSERT(trace_close(tr, NULL));
+	trace_free(tr);
+	CU_ASSERT_FATAL(csv_read(csv, &d));
+	CU_ASSERT_EQUAL(d.rows->len, 3u);
+	CU_ASSERT_STRING_NOT_EQUAL(csv_cell(&d, 1, 1), "off");
+	CU_ASSERT_STRING_NOT_EQUAL(csv_cell(&d, 2, 1), "off");
+	csv_doc_free(&d);
+	rm_tree(dir);
+}
+
+/* A trace freed without trace_close() leaves nothing behind. */
+static void test_trace_free_without_close(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *csv = NULL, *vcd = NULL;
+	struct trace *tr = trace_new(test_cols, NCOLS);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	csv = g_build_filename(dir, "trace.csv", NULL);
+	vcd = g_build_filename(dir, "trace.vcd", NULL);
+	CU_ASSERT_FATAL(trace_open(tr, csv, vcd, NULL));
+	trace_row(tr, 0, test_rows[0].v);
+	trace_free(tr);
+	CU_ASSERT(listing_is(dir, ""));
+	rm_tree(dir);
+}
+
+/* ---- VCD read-back ---- */
+
+struct vcd_var {
+	char type[16];
+	int width;
+	char id[16];
+	char name[64];
+};
+
+struct vcd_change {
+	long long t;
+	char id[16];
+	bool real;
+	double value;         /* real value, or the integer from the bits */
+};
+
+struct vcd_doc {
+	char timescale[32];
+	int nvars;
+	struct vcd_var vars[16];
+	int nchanges;
+	struct vcd_change changes[64];
+	int nstamps;
+	long long stamps[16];
+	bool enddefs;
+	bool bad;
+};
+
+static void vcd_parse(const char *text, struct vcd_doc *d)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	long long now = -1;
+
+	memset(d, 0, sizeof(*d));
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (!*l)
+			continue;
+		if (!d->enddefs) {
+			if (g_str_has_prefix(l, "$timescale")) {
+				sscanf(l, "$timescale %31[^$]", d->timescale);
+				g_strstrip(d->timescale);
+			} else if (g_str_has_prefix(l, "$var")) {
+				struct vcd_var *v = &d->vars[d->nvars];
+				char end[8];
+
+				if (d->nvars >= 16 ||
+				    sscanf(l, "$var %15s %d %15s %63s %7s", v->type, &v->width, v->id,
+					   v->name, end) != 5 || strcmp(end, "$end") != 0) {
+					fprintf(stderr, "\n  bad $var line: %s\n", l);
+					d->bad = true;
+					continue;
+				}
+				d->nvars++;
+			} else if (g_str_has_prefix(l, "$enddefinitions")) {
+				d->enddefs = true;
+			}
+			continue;
+		}
+		if (l[0] == '#') {
+			char *end;
+
+			now = strtoll(l + 1, &end, 10);
+			if (*end || d->nstamps >= 16) {
+				d->bad = true;
+				continue;
+			}
+			d->stamps[d->nstamps++] = now;
+		} else if (l[0] == 'r' || l[0] == 'b') {
+			struct vcd_change *c = &d->changes[d->nchanges];
+			char val[64];
+
+			if (d->nchanges >= 64 || sscanf(l + 1, "%63s %15s", val, c->id) != 2) {
+				fprintf(stderr, "\n  bad value line: %s\n", l);
+				d->bad = true;
+				continue;
+			}
+			c->t = now;
+			c->real = l[0] == 'r';
+			if (c->real) {
+				char *end;
+
+				c->value = strtod(val, &end);
+				if (*end)
+					d->bad = true;
+			} else {
+				long long k = 0;
+
+				for (const char *p = val; *p; p++) {
+					if (*p != '0' && *p != '1')
+						d->bad = true;
+					k = k * 2 + (*p - '0');
+				}
+				c->value = (double)k;
+			}
+			d->nchanges++;
+		} else if (l[0] != '$') {
+			fprintf(stderr, "\n  unexpected VCD line: %s\n", l);
+			d->bad = true;
+		}
+	}
+}
+
+static const struct vcd_var *vcd_var(const struct vcd_doc *d, const char *name)
+{
+	for (int i = 0; i < d->nvars; i++)
+		if (strcmp(d->vars[i].name, name) == 0)
+			return &d->vars[i];
+	return NULL;
+}
+
+/* The change of variable `name` at time t, or NULL. */
+static const struct vcd_change *vcd_change(const struct vcd_doc *d, const char *name,
+					   long long t)
+{
+	const struct vcd_var *v = vcd_var(d, name);
+
+	for (int i = 0; v && i < d->nchanges; i++)
+		if (d->changes[i].t == t && strcmp(d->changes[i].id, v->id) == 0)
+			return &d->changes[i];
+	return NULL;
+}
+
+static int vcd_count_at(const struct vcd_doc *d, long long t)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->nchanges; i++)
+		n += d->changes[i].t == t;
+	return n;
+}
+
+#define VCD_VALUE(d, name, t, want) \
+	do { \
+		const struct vcd_change *c_ = vcd_change(d, name, t); \
+		CU_ASSERT_PTR_NOT_NULL(c_); \
+		if (c_) \
+			CU_ASSERT_DOUBLE_EQUAL(c_->value, want, 1e-12); \
+	} while (0)
+
+static void test_vcd_read_back(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *vcd = NULL, *csv = NULL, *text = NULL;
+	struct vcd_doc *d = g_new0(struct vcd_doc, 1);
+	const struct vcd_var *v;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	vcd = g_build_filename(dir, "trace.vcd", NULL);
+	csv = g_build_filename(dir, "trace.csv", NULL);
+	CU_ASSERT_FATAL(write_test_trace(csv, vcd));
+	CU_ASSERT(listing_is(dir, "trace.csv trace.vcd"));
+	text = read_file(vcd);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	vcd_parse(text, d);
+	CU_ASSERT_FALSE(d->bad);
+	CU_ASSERT(d->enddefs);
+	CU_ASSERT_STRING_EQUAL(d->timescale, "1 ns");
+
+	/* declarations: real for numbers, integer for labels, unique identifiers */
+	CU_ASSERT_EQUAL(d->nvars, NCOLS);
+	for (int i = 0; i < NCOLS; i++) {
+		v = vcd_var(d, test_cols[i].name);
+		if (!v) {
+			fprintf(stderr, "\n  no $var for %s\n", test_cols[i].name);
+			CU_FAIL("missing $var");
+			continue;
+		}
+		CU_ASSERT_STRING_EQUAL(v->type, test_cols[i].labels ? "integer" : "real");
+		for (int j = 0; j < d->nvars; j++)
+			if (&d->vars[j] != v)
+				CU_ASSERT_STRING_NOT_EQUAL(d->vars[j].id, v->id);
+	}
+
+	/* timestamps in ns; t = 3 s appears once (the first row there changed nothing,
+	 * the second changed vbus) */
+	CU_ASSERT_EQUAL_FATAL(d->nstamps, 4);
+	CU_ASSERT_EQUAL(d->stamps[0], 0);
+	CU_ASSERT_EQUAL(d->stamps[1], 1500000000LL);
+	CU_ASSERT_EQUAL(d->stamps[2], 2000000000LL);
+	CU_ASSERT_EQUAL(d->stamps[3], 3000000000LL);
+
+	/* t = 0: every variable */
+	CU_ASSERT_EQUAL(vcd_count_at(d, 0), NCOLS);
+	VCD_VALUE(d, "vbus_V", 0, 5.1);
+	VCD_VALUE(d, "ibus_A", 0, 0);
+	VCD_VALUE(d, "state", 0, 0);
+	VCD_VALUE(d, "a,b", 0, 1);
+	/* t = 1.5 s: ibus and state changed, nothing else */
+	CU_ASSERT_EQUAL(vcd_count_at(d, 1500000000LL), 2);
+	VCD_VALUE(d, "ibus_A", 1500000000LL, 1.25);
+	VCD_VALUE(d, "state", 1500000000LL, 1);
+	/* t = 2 s: vbus (full precision, not the CSV's 3 decimals), state, a,b */
+	CU_ASSERT_EQUAL(vcd_count_at(d, 2000000000LL), 3);
+	VCD_VALUE(d, "vbus_V", 2000000000LL, 4.987654);
+	VCD_VALUE(d, "state", 2000000000LL, 2);
+	VCD_VALUE(d, "a,b", 2000000000LL, 2.5);
+	CU_ASSERT_PTR_NULL(vcd_change(d, "q\"uote", 2000000000LL));
+	/* t = 3 s: only vbus */
+	CU_ASSERT_EQUAL(vcd_count_at(d, 3000000000LL), 1);
+	VCD_VALUE(d, "vbus_V", 3000000000LL, 4.9);
+	/* the label values were written as binary */
+	for (int i = 0; i < d->nchanges; i++) {
+		v = vcd_var(d, "state");
+		if (v && strcmp(d->changes[i].id, v->id) == 0)
+			CU_ASSERT_FALSE(d->changes[i].real);
+	}
+	g_free(d);
+	rm_tree(dir);
+}
+
+/* ---- events.jsonl ---- */
+
+struct seen {
+	int n;
+	sim_time_t t[8];
+	char src[8][16];
+	char ev[8][16];
+	char payload[8][32];
+};
+
+static void listener(void *data, sim_time_t t, const char *src, const char *ev,
+		     const cJSON *rec)
+{
+	struct seen *s = data;
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(rec, "type");
+
+	if (s->n >= 8)
+		return;
+	s->t[s->n] = t;
+	g_strlcpy(s->src[s->n], src, sizeof s->src[0]);
+	g_strlcpy(s->ev[s->n], ev, sizeof s->ev[0]);
+	g_strlcpy(s->payload[s->n], cJSON_IsString(type) ? type->valuestring : "",
+		  sizeof s->payload[0]);
+	s->n++;
+}
+
+static void test_evlog_read_back(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL, *text = NULL;
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+	GError *err = NULL;
+	g_auto(GStrv) lines = NULL;
+	cJSON *rec, *doc;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "events.jsonl", NULL);
+	CU_ASSERT_FATAL(evlog_open(log, path, &err));
+	evlog_add_listener(log, listener, &seen);
+
+	rec = evlog_begin(log, 0, "source", "attach");
+	cJSON_AddStringToObject(rec, "kind", "dcp");
+	evlog_end(log, rec);
+	rec = evlog_begin(log, 12300000000LL, "phy", "detect");
+	cJSON_AddStringToObject(rec, "type", "USB_DCP");
+	evlog_end(log, rec);
+	evlog_emit(log, (sim_time_t)3 * 3600 * 1000000000 + 1, "pmic", "charger_state",
+		   "state", "done");
+	evlog_emit(log, 1, "stack", "probe", NULL, NULL);
+	CU_ASSERT_EQUAL(evlog_count(log), 4);
+
+	/* nothing under the final name before the commit */
+	CU_ASSERT_FALSE(g_file_test(path, G_FILE_TEST_EXISTS));
+	CU_ASSERT_FATAL(evlog_close(log, &err));
+	evlog_free(log);
+	CU_ASSERT(listing_is(dir, "events.jsonl"));
+
+	text = read_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	/* "t" is exact: the decimal digits of the nanosecond count */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"t\":12.3,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"t\":10800.000000001,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"t\":0.000000001,"));
+	CU_ASSERT(g_str_has_suffix(text, "\n"));
+
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i]; i++) {
+		if (!lines[i][0]) {
+			CU_ASSERT_PTR_NULL(lines[i + 1]);   /* only the final newline */
+			continue;
+		}
+		doc = cJSON_Parse(lines[i]);
+		CU_ASSERT_PTR_NOT_NULL(doc);
+		if (doc && n == 1) {
+			CU_ASSERT(jnum(doc, "t") == 12.3);
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "src"), "phy");
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "ev"), "detect");
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "type"), "USB_DCP");
+			/* "t", "src", "ev" lead, in that order */
+			CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(doc), 4);
+			CU_ASSERT_STRING_EQUAL(doc->child->string, "t");
+			CU_ASSERT_STRING_EQUAL(doc->child->next->string, "src");
+			CU_ASSERT_STRING_EQUAL(doc->child->next->next->string, "ev");
+		}
+		if (doc && n == 0) {
+			CU_ASSERT(jnum(doc, "t") == 0);
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "src"), "source");
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "kind"), "dcp");
+		}
+		if (doc && n == 2)
+			CU_ASSERT_STRING_EQUAL(jstr(doc, "state"), "done");
+		if (doc && n == 3)
+			CU_ASSERT_EQUAL(cJSON_GetArraySize(doc), 3);   /* t, src, ev only */
+		cJSON_Delete(doc);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 4);
+
+	/* the listener saw each record, in order, with its own time, source and kind */
+	CU_ASSERT_EQUAL_FATAL(seen.n, 4);
+	CU_ASSERT_EQUAL(seen.t[0], 0);
+	CU_ASSERT_EQUAL(seen.t[1], 12300000000LL);
+	CU_ASSERT_STRING_EQUAL(seen.src[1], "phy");
+	CU_ASSERT_STRING_EQUAL(seen.ev[1], "detect");
+	CU_ASSERT_STRING_EQUAL(seen.payload[1], "USB_DCP");
+	CU_ASSERT_EQUAL(seen.t[2], (sim_time_t)3 * 3600 * 1000000000 + 1);
+	CU_ASSERT_STRING_EQUAL(seen.ev[2], "charger_state");
+	CU_ASSERT_EQUAL(seen.t[3], 1);
+	CU_ASSERT_STRING_EQUAL(seen.src[3], "stack");
+	rm_tree(dir);
+}
+
+/* Without a file the listeners still see every record (metrics run without output). */
+static void test_evlog_no_file(void)
+{
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+
+	evlog_add_listener(log, listener, &seen);
+	evlog_emit(log, 5, "a", "b", "type", "x");
+	CU_ASSERT_EQUAL(seen.n, 1);
+	CU_ASSERT_EQUAL(seen.t[0], 5);
+	CU_ASSERT_STRING_EQUAL(seen.payload[0], "x");
+	CU_ASSERT_EQUAL(evlog_count(log), 1);
+	CU_ASSERT(evlog_close(log, NULL));
+	evlog_free(log);
+}
+
+/*
+ * Two records built at once (a handler that logs while another record is open):
+ * each record keeps its own time, source and kind, in the file and for listeners.
+ */
+static void test_evlog_interleaved(void)
+{
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+	cJSON *a, *b;
+
+	evlog_add_listener(log, listener, &seen);
+	a = evlog_begin(log, 1000000000, "outer", "first");
+	b = evlog_begin(log, 2000000000, "inner", "second");
+	evlog_end(log, b);
+	evlog_end(log, a);
+	CU_ASSERT_EQUAL_FATAL(seen.n, 2);
+	CU_ASSERT_EQUAL(seen.t[0], 2000000000);
+	CU_ASSERT_STRING_EQUAL(seen.src[0], "inner");
+	CU_ASSERT_EQUAL(seen.t[1], 1000000000);
+	CU_ASSERT_STRING_EQUAL(seen.src[1], "outer");
+	CU_ASSERT_STRING_EQUAL(seen.ev[1], "first");
+	evlog_free(log);
+}
+
+static void test_evlog_free_without_close(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL;
+	struct evlog *log = evlog_new();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "events.jsonl", NULL);
+	CU_ASSERT_FATAL(evlog_open(log, path, NULL));
+	evlog_emit(log, 0, "a", "b", NULL, NULL);
+	evlog_free(log);
+	CU_ASSERT(listing_is(dir, ""));
+	rm_tree(dir);
+}
+
+/* ---- atomic output files ---- */
+
+static void test_outfile_abort(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL;
+	struct cs_outfile *f;
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "out.txt", NULL);
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NULL(err);
+	/* the temporary file sits beside the final name, hidden */
+	CU_ASSERT(g_str_has_prefix(f->tmp_path, dir));
+	{
+		g_autofree char *base = g_path_get_basename(f->tmp_path);
+
+		CU_ASSERT(g_str_has_prefix(base, ".out.txt.tmp-"));
+	}
+	fputs("half a file", f->fp);
+	fflush(f->fp);
+	CU_ASSERT_FALSE(g_file_test(path, G_FILE_TEST_EXISTS));
+	cs_outfile_abort(f);
+	CU_ASSERT(listing_is(dir, ""));
+	cs_outfile_abort(NULL);   /* allowed */
+	rm_tree(dir);
+}
+
+static void test_outfile_commit(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL, *text = NULL;
+	struct cs_outfile *f;
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "out.txt", NULL);
+	f = cs_outfile_open(path, true, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("line 1\nline 2\n", f->fp);
+	CU_ASSERT(cs_outfile_commit(f, &err));
+	CU_ASSERT_PTR_NULL(err);
+	text = read_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_STRING_EQUAL(text, "line 1\nline 2\n");
+	CU_ASSERT(listing_is(dir, "out.txt"));
+	rm_tree(dir);
+}
+
+/* The old content stays under the name until the commit replaces it in one step. */
+static void test_outfile_replace(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL, *text = NULL;
+	struct cs_outfile *f;
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "metrics.json", NULL);
+	CU_ASSERT_FATAL(cs_outfile_write_all(path, "old\n", 4, &err));
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new content\n", f->fp);
+	fflush(f->fp);
+	text = read_file(path);
+	CU_ASSERT_STRING_EQUAL(text, "old\n");
+	g_free(g_steal_pointer(&text));
+	CU_ASSERT(cs_outfile_commit(f, &err));
+	text = read_file(path);
+	CU_ASSERT_STRING_EQUAL(text, "new content\n");
+	CU_ASSERT(listing_is(dir, "metrics.json"));
+
+	/* an empty buffer makes an empty file */
+	CU_ASSERT(cs_outfile_write_all(path, "", 0, &err));
+	g_free(g_steal_pointer(&text));
+	text = read_file(path);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	g_clear_error(&err);
+	rm_tree(dir);
+}
+
+/* A directory that vanished between open and commit: an error naming the path, and
+ * nothing left anywhere. */
+static void test_outfile_dir_removed(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *sub = NULL, *path = NULL;
+	struct cs_outfile *f;
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	sub = g_build_filename(dir, "run", NULL);
+	path = g_build_filename(sub, "trace.csv", NULL);
+	CU_ASSERT_FATAL(cs_mkdir_p(sub, &err));
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("time_s\n0\n", f->fp);
+	/* what `rm -rf run` does */
+	CU_ASSERT(g_unlink(f->tmp_path) == 0);
+	CU_ASSERT(g_rmdir(sub) == 0);
+	CU_ASSERT_FALSE(cs_outfile_commit(f, &err));
+	CU_ASSERT_PTR_NOT_NULL(err);
+	if (err) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
+		CU_ASSERT_EQUAL(err->domain, CS_OUTPUT_ERROR);
+	}
+	g_clear_error(&err);
+	CU_ASSERT_FALSE(g_file_test(sub, G_FILE_TEST_EXISTS));
+	CU_ASSERT(listing_is(dir, ""));
+	rm_tree(dir);
+}
+
+/*
+ * A write error found only at the flush (disk full): the FILE's descriptor is
+ * replaced by one on /dev/full, so the buffered data cannot be written. The commit
+ * fails, the old file stays as it was, and no temporary file is left.
+ */
+static void test_outfile_write_error(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL, *text = NULL;
+	struct cs_outfile *f;
+	GError *err = NULL;
+	int full;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	full = open("/dev/full", O_WRONLY);
+	if (full < 0) {
+		fprintf(stderr, "\n  no /dev/full here; skipped\n");
+		rm_tree(dir);
+		return;
+	}
+	path = g_build_filename(dir, "events.jsonl", NULL);
+
+	/* without an old file */
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("{\"t\":0}\n", f->fp);            /* stays in the 64 KiB buffer */
+	CU_ASSERT_FATAL(dup2(full, fileno(f->fp)) >= 0);
+	CU_ASSERT_FALSE(cs_outfile_commit(f, &err));
+	CU_ASSERT_PTR_NOT_NULL(err);
+	if (err) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(err->message, path));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err->message, g_strerror(ENOSPC)));
+	}
+	g_clear_error(&err);
+	CU_ASSERT(listing_is(dir, ""));
+
+	/* over an old file: the old content survives */
+	CU_ASSERT_FATAL(cs_outfile_write_all(path, "old\n", 4, NULL));
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", f->fp);
+	CU_ASSERT_FATAL(dup2(full, fileno(f->fp)) >= 0);
+	CU_ASSERT_FALSE(cs_outfile_commit(f, &err));
+	g_clear_error(&err);
+	text = read_file(path);
+	CU_ASSERT_STRING_EQUAL(text, "old\n");
+	CU_ASSERT(listing_is(dir, "events.jsonl"));
+
+	/* a write error while streaming (more than the buffer holds) */
+	f = cs_outfile_open(path, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_FATAL(dup2(full, fileno(f->fp)) >= 0);
+	for (int i = 0; i < 20000; i++)
+		fputs("0123456789\n", f->fp);
+	CU_ASSERT_FALSE(cs_outfile_commit(f, &err));
+	CU_ASSERT_PTR_NOT_NULL(err);
+	g_clear_error(&err);
+	g_free(g_steal_pointer(&text));
+	text = read_file(path);
+	CU_ASSERT_STRING_EQUAL(text, "old\n");
+	CU_ASSERT(listing_is(dir, "events.jsonl"));
+	close(full);
+	rm_tree(dir);
+}
+
+static void test_outfile_open_fails(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *path = NULL;
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "no", "such", "dir", "trace.csv", NULL);
+	CU_ASSERT_PTR_NULL(cs_outfile_open(path, false, &err));
+	CU_ASSERT_PTR_NOT_NULL(err);
+	if (err)
+		CU_ASSERT(g_str_has_prefix(err->message, path));
+	g_clear_error(&err);
+	CU_ASSERT_FALSE(cs_outfile_write_all(path, "x", 1, &err));
+	CU_ASSERT_PTR_NOT_NULL(err);
+	g_clear_error(&err);
+	/* a trace whose VCD cannot be opened leaves no CSV behind either */
+	{
+		g_autofree char *csv = g_build_filename(dir, "trace.csv", NULL);
+		struct trace *tr = trace_new(test_cols, NCOLS);
+
+		CU_ASSERT_FALSE(trace_open(tr, csv, path, &err));
+		CU_ASSERT_PTR_NOT_NULL(err);
+		g_clear_error(&err);
+		trace_free(tr);
+	}
+	CU_ASSERT(listing_is(dir, ""));
+	rm_tree(dir);
+}
+
+/* The signal-path cleanup removes every open temporary file. */
+static void test_outfile_cleanup_all(void)
+{
+	g_autofree char *dir = make_tmpdir();
+	g_autofree char *a = NULL, *b = NULL;
+	struct cs_outfile *fa, *fb;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	a = g_build_filename(dir, "a", NULL);
+	b = g_build_filename(dir, "b", NULL);
+	fa = cs_outfile_open(a, false, NULL);
+	fb = cs_outfile_open(b, false, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fb);
+	cs_outfile_cleanup_all();
+	CU_ASSERT(listing_is(dir, ""));
+	cs_outfile_abort(fa);
+	cs_outfile_abort(fb);
+	CU_ASSERT(listing_is(dir, ""));
+	rm_tree(dir);
+}
+
+CU_TestInfo outputs_tests[] = {
+	{ "trace_fmt_time exact strings", test_fmt_time },
+	{ "trace_fmt_fixed exact strings", test_fmt_fixed },
+	{ "CSV read back with libcsv", test_csv_read_back },
+	{ "CSV label out of range", test_csv_bad_label },
+	{ "trace freed without close leaves nothing", test_trace_free_without_close },
+	{ "VCD read back", test_vcd_read_back },
+	{ "events.jsonl read back, listener", test_evlog_read_back },
+	{ "evlog without a file", test_evlog_no_file },
+	{ "evlog interleaved records", test_evlog_interleaved },
+	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },
+	{ "outfile abort leaves nothing", test_outfile_abort },
+	{ "outfile commit", test_outfile_commit },
+	{ "outfile replaces atomically", test_outfile_replace },
+	{ "outfile commit into removed directory", test_outfile_dir_removed },
+	{ "outfile write error at flush", test_outfile_write_error },
+	{ "outfile open in missing directory", test_outfile_open_fails },
+	{ "outfile cleanup_all", test_outfile_cleanup_all },
+	CU_TEST_INFO_NULL,
+};

@@ -142,8 +142,10 @@ static void finish_battery_side(const struct net_in *in, struct net_out *o, doub
 {
 	o->ibat = ibat;
 	o->vbat = in->emf + in->r0 * ibat;
-	if (o->vbat < 0)
+	if (o->vbat < 0) {
 		o->vbat = 0;
+		o->flags |= NET_F_VSYS_FAIL;
+	}
 	o->vsys = vsys > 0 ? vsys : o->vbat;
 	if (in->pload > 0)
 		o->iload = o->vsys > 0.05 ? in->pload / o->vsys : in->pload / 0.05;
@@ -209,6 +211,16 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 
 	/* Input-limited at icap. */
 	i = icap;
+	if (i <= 0) {
+		/* VINDPM at or above Voc: the charger cannot draw anything. */
+		o->flags &= ~NET_F_CV;
+		o->flags |= NET_F_VINDPM;
+		o->ibus = 0;
+		o->vbus = o->vsrc = in->voc;
+		finish_battery_side(in, o, share_output(in, 0, o), 0);
+		input_powers(in, o);
+		return;
+	}
 	if (in->limit != NET_LIMIT_NONE && i > in->ilim && !vindpm_binds) {
 		o->flags |= NET_F_COLLAPSE | NET_F_LIMITING;
 		o->ibus = net_supply_current(in, 0);
@@ -282,8 +294,18 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 			vindpm_binds = true;
 		}
 	}
-	/* Saturated pass element: V = emf - r0*iload + (r_on + r0)*I. */
-	isat = supply_meet_line(in, in->emf - in->r0 * iload, in->r_on + in->r0, &vsat);
+	/* Saturated pass element: V = emf - r0*iload + (r_on + r0)*I. A load the cell
+	 * cannot carry would put that line below 0 V: the system has collapsed and the
+	 * pass element sees VSYS at 0. */
+	{
+		double a = in->emf - in->r0 * iload;
+
+		if (a < 0) {
+			a = 0;
+			o->flags |= NET_F_VSYS_FAIL;
+		}
+		isat = supply_meet_line(in, a, in->r_on + in->r0, &vsat);
+	}
 
 	i = ireq;
 	if (icap < i)
@@ -298,7 +320,7 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 			o->flags |= NET_F_LIMITING;
 	} else if (i < ireq) {
 		o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
-		v = vindpm_binds ? in->vindpm : in->voc - path_r(in) * i;
+		v = vindpm_binds && i > 0 ? in->vindpm : in->voc - path_r(in) * i;
 	} else {
 		v = in->voc - path_r(in) * i;
 	}

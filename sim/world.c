@@ -69,7 +69,7 @@ const char *const world_trace_columns[] = {
 	"charger_state", "source_state", "vsys_V", "src_ilim_A", "temp_C", NULL,
 };
 
-#define N_G (PMIC_N_MARGINS + 6)
+#define N_G (PMIC_N_MARGINS + 7)
 
 struct world {
 	struct world_options opt;
@@ -101,6 +101,9 @@ struct world {
 	double r_cable;
 	bool dropout;
 	struct sim_event ev_dropout_end;
+	bool vbus_seen;               /* what the PHY reports: a valid VBUS session */
+	bool vbus_cond;               /* VBUS is on the other side of vbus_valid */
+	struct sim_event ev_vbus;
 
 	/* the operating point of the current state */
 	struct net_in net;
@@ -137,6 +140,7 @@ struct world {
 
 	struct world_metrics m;
 	bool models_ready;            /* models and board initialised (world_free undoes them) */
+	bool vindpm_hw;               /* the charger has a VINDPM loop */
 	double rc_e0;
 	bool failed;
 	char *fail_msg;
@@ -212,6 +216,7 @@ static void world_margins(const struct world *w, const struct net_out *op,
 	g[k++] = on && w->src_p.ocp > 0 ? op->ibus - w->src_p.ocp : -1;
 	g[k++] = load_margin(&w->load, op->vsys);
 	g[k++] = x->soc - 0.8;
+	g[k++] = w->src.attached ? op->vbus - w->phy_p.vbus_valid : -1;
 	g_assert(k == N_G);
 }
 
@@ -256,6 +261,18 @@ static void world_observe(struct world *w)
 		       on && w->src_p.ocp > 0 && op->ibus > w->src_p.ocp);
 	pmic_observe(&w->chg, op, world_vbus_attached(w));
 	load_observe(&w->load, op->vsys);
+	{
+		/* The PHY's VBUS comparator, debounced: a trip or a collapse looks like
+		 * an unplug to the device, a return like a new plug. */
+		bool valid = w->src.attached && op->vbus >= w->phy_p.vbus_valid;
+		bool other = valid != w->vbus_seen;
+
+		if (other && !w->vbus_cond)
+			sim_after(&w->sim, &w->ev_vbus, w->phy_p.t_vbus_debounce);
+		else if (!other)
+			sim_cancel(&w->sim, &w->ev_vbus);
+		w->vbus_cond = other;
+	}
 	if (w->m.time_to_full_s < 0 && w->chg.state == CHG_DONE)
 		w->m.time_to_full_s = sim_time_to_s(sim_now(&w->sim));
 	if (w->m.time_to_soc_80_s < 0 && w->bat.soc >= 0.8)
@@ -281,6 +298,9 @@ static void world_settle_state(struct world *w)
 	}
 	world_solve(w, &w->bat, &w->op, &w->emf);
 	w->dirty = false;
+	pmic_report_state(&w->chg, &w->op, world_vbus_attached(w));
+	if (w->m.time_to_full_s < 0 && w->chg.state == CHG_DONE)
+		w->m.time_to_full_s = sim_time_to_s(sim_now(&w->sim));
 	if (!op_finite(&w->op))
 		world_fail(w, "the operating point is not finite at t = %.9g s (vbus %g V, ibat %g A)",
 			   sim_time_to_s(sim_now(&w->sim)), w->op.vbus, w->op.ibat);
@@ -624,6 +644,9 @@ static int ic_set_vreg(void *hw, int uv)
 
 static int ic_set_vindpm(void *hw, int uv)
 {
+	/* Only a chip that has a VINDPM loop (its preset or scenario set one) can take it. */
+	if (!ic_world(hw)->vindpm_hw)
+		return -EOPNOTSUPP;
 	if (uv < 0)
 		return -EINVAL;
 	pmic_write_vindpm(&ic_world(hw)->chg, uv * 1e-6);
@@ -775,9 +798,18 @@ static void world_plug(struct world *w, bool on)
 	source_attach(&w->src, on);
 	evlog_emit(w->log, sim_now(&w->sim), "source", on ? "attach" : "detach", "kind",
 		   source_kind_names[w->src_p.kind]);
-	world_refresh(w);
-	board_vbus(&w->drv, on);
-	phy_attach(&w->phym, on);
+	w->dirty = true;
+}
+
+static void world_vbus_cb(struct sim_event *ev, void *data)
+{
+	struct world *w = data;
+
+	(void)ev;
+	w->vbus_cond = false;
+	w->vbus_seen = !w->vbus_seen;
+	board_vbus(&w->drv, w->vbus_seen);
+	phy_attach(&w->phym, w->vbus_seen);
 }
 
 static void world_phy_result_cb(void *ctx, const struct phy_result *r)
@@ -1004,8 +1036,10 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	battery_state_init(&w->bat_p, &w->bat);
 	battery_effective(&w->bat_p, w->bat.temp_c, &w->eff);
 	w->rc_e0 = battery_rc_energy(&w->eff, &w->bat);
+	w->vindpm_hw = w->chg_p.vindpm > 0;
 	w->r_cable = cable_r_loop(&w->cab_p);
 	sim_event_init(&w->ev_dropout_end, world_dropout_end_cb, w);
+	sim_event_init(&w->ev_vbus, world_vbus_cb, w);
 	w->m.soc_initial = w->bat.soc;
 
 	phy_init(&w->phym, &w->phy_p, &w->src_p, &w->cab_p, &w->src, &w->sim, w->log,
@@ -1220,6 +1254,7 @@ void world_free(struct world *w)
 		phy_cleanup(&w->phym);
 		board_cleanup(&w->drv);
 		sim_cancel(&w->sim, &w->ev_dropout_end);
+		sim_cancel(&w->sim, &w->ev_vbus);
 	}
 	for (int i = 0; w->sysfs_ev && i < w->opt.n_sysfs; i++)
 		sim_cancel(&w->sim, &w->sysfs_ev[i]);

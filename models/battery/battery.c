@@ -207,17 +207,17 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
 
 /* One RC pair under a current ramping linearly from i0 to i1 over dt. The exact
  * solution of dV/dt = i(t)/C - V/tau is
- *   V(dt) = V0*e + R*(i1 - i0*e - (i1 - i0)*phi),  e = exp(-dt/tau),
- *   phi = tau*(1 - e)/dt,
- * written with expm1 so that tiny steps (ns) lose no precision. */
+ *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
+ *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
+ * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
+ * steps (ns) keep full relative precision. */
 static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
 {
 	double x = dt / tau;
 	double one_minus_e = -expm1(-x);
-	double e = 1.0 - one_minus_e;
-	double phi = x > 0 ? one_minus_e / x : 1.0;
+	double one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - one_minus_e / x;
 
-	return v0 * e + r * (i1 - i0 * e - (i1 - i0) * phi);
+	return v0 * (1.0 - one_minus_e) + r * (i0 * one_minus_e + (i1 - i0) * one_minus_phi);
 }
 
 void battery_advance(const struct battery_params *p, const struct battery_eff *e,

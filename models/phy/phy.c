@@ -16,7 +16,9 @@
  *   ACA ID windows RID_A 122-126 k, RID_B 67-69 k, RID_C 36-37 k [BC1.2].
  *   Apple/Samsung classification tolerance +-0.25 V around 1.2 / 2.0 / 2.7 V (the
  *   published divider voltages; the tolerance is this model's choice).
- * The ~1 ms PHY processing margin after each reading (t_margin) is an assumption.
+ * The ~1 ms PHY processing margin after each reading (t_margin), the 2.0 V
+ * session-valid threshold (inside BC1.2's 0.8-4.0 V) and the 10 ms VBUS debounce are
+ * assumptions.
  */
 #include <math.h>
 #include <string.h>
@@ -38,6 +40,10 @@ static const char *const pd_rule_names[] = { "max_power", "max_voltage", "5v", N
 
 #define OFF(f) offsetof(struct phy_params, f)
 const struct param_desc phy_param_desc[] = {
+	{ "vbus_valid", PARAM_NUM, UNIT_VOLT, OFF(vbus_valid), 0.8, 4.0,
+	  .doc = "session-valid threshold (BC1.2: 0.8-4.0 V)" },
+	{ "t_vbus_debounce", PARAM_TIME, .off = OFF(t_vbus_debounce), .min = 0, .max = 10,
+	  .doc = "VBUS must stay valid (or gone) this long before the PHY reports it" },
 	{ "bc12", PARAM_BOOL, .off = OFF(bc12), .doc = "run BC1.2 detection" },
 	{ "dcd", PARAM_BOOL, .off = OFF(dcd), .doc = "run data contact detect before primary detection" },
 	{ "t_dcd_dbnc", PARAM_TIME, .off = OFF(t_dcd_dbnc), .min = 0, .max = 10, .doc = "TDCD_DBNC" },
@@ -69,6 +75,8 @@ const struct param_desc phy_param_desc[] = {
 void phy_params_default(struct phy_params *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->vbus_valid = 2.0;
+	p->t_vbus_debounce = 10 * SIM_MS;
 	p->bc12 = true;
 	p->dcd = true;
 	p->t_dcd_dbnc = 10 * SIM_MS;

@@ -36,6 +36,8 @@ enum phy_port {
 enum phy_pd_rule { PHY_PD_MAX_POWER, PHY_PD_MAX_VOLTAGE, PHY_PD_5V };
 
 struct phy_params {
+	double vbus_valid;               /* VBUS above this is a session (BC1.2 VOTG_SESS_VLD) */
+	sim_time_t t_vbus_debounce;      /* VBUS must stay on the new side this long */
 	bool bc12;                       /* run BC1.2 detection at all */
 	bool dcd;                        /* run data contact detect first */
 	sim_time_t t_dcd_dbnc, t_dcd_timeout, t_vdpsrc_on, t_vdmsrc_on, t_margin;

@@ -557,7 +557,7 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 {
 	const struct pmic_params *p = c->p;
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
-	enum charger_state st;
+	
 
 	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
@@ -597,6 +597,14 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 		if (p->safety_timer > 0)
 			sim_after(c->sim, &c->ev_safety, p->safety_timer);
 	}
+}
+
+/* The state as settled; logged only on change, once the world has re-solved the
+ * operating point for the new discrete state (no zero-length states). */
+void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attached)
+{
+	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
+	enum charger_state st;
 
 	if (!c->connected)
 		st = vbus_gone ? CHG_OFF : c->uvlo ? CHG_UVLO : CHG_OFF;

@@ -113,6 +113,9 @@ void pmic_cleanup(struct pmic *c);
 void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in);
 /* React to the operating point: UVLO, connect, termination, recharge, phases. */
 void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
+/* Log the charger state (charger_state event) if it changed; call once the
+ * operating point is settled. */
+void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attached);
 /* Crossing margins used by the stepper to locate thresholds in time. */
 int pmic_margins(const struct pmic *c, const struct net_out *op, double *g);
 #define PMIC_N_MARGINS 5

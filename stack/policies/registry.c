@@ -5,16 +5,24 @@
 #include <string.h>
 #include <chargesim/policy.h>
 
+extern const struct cs_policy_desc policy_none;
 extern const struct cs_policy_desc policy_fixed;
 extern const struct cs_policy_desc policy_twl4030;
 extern const struct cs_policy_desc policy_axp288;
 extern const struct cs_policy_desc policy_usb_charger_fw;
+extern const struct cs_policy_desc policy_ec_ramp;
+extern const struct cs_policy_desc policy_hw_ico;
+extern const struct cs_policy_desc policy_safe_ramp;
 
 const struct cs_policy_desc *const cs_builtin_policies[] = {
+	&policy_none,
 	&policy_fixed,
 	&policy_twl4030,
 	&policy_axp288,
 	&policy_usb_charger_fw,
+	&policy_ec_ramp,
+	&policy_hw_ico,
+	&policy_safe_ramp,
 	NULL,
 };
 

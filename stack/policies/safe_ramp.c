@@ -1,0 +1,273 @@
+/*
+ * stack/policies/safe_ramp.c - this project's input-current ramp: raise the load only
+ * while the raise can be seen, keep VBUS adequate, back off fast.
+ *
+ * The article ends by asking for "a standard way for charging power supply devices to
+ * ramp up the load while maintaining adequate voltage". The known ramps fail in three
+ * ways: they raise the limit when the draw cannot show the source's limit (a full
+ * battery draws little, so VBUS never sags and the limit climbs past the adapter);
+ * they never come down again; they trust a number (a framework's 1.5 A, 5 A) instead
+ * of the source. The rules below each answer one of those; docs/safe-ramp.md says why
+ * with plots.
+ *
+ *  R1 start low: after detection, begin at `start` (500 mA, the USB 2.0 configured
+ *     current), inside the range the stack reports;
+ *  R2 probe only under load: raise the limit one step only when the input current is
+ *     at the limit (IBUS >= draw_margin * limit) and VBUS is adequate - a raise while
+ *     the system draws less reveals nothing, so the limit never runs ahead of what the
+ *     source has been seen to deliver by more than one step;
+ *  R3 verify each step: the next check comes one interval later; VBUS below vbus_min
+ *     means the source is at its limit;
+ *  R4 back off fast, anywhere: on low VBUS (ramping or stable) drop `backoff` steps at
+ *     once, make that the ceiling, and keep checking at the ramp interval until VBUS
+ *     is adequate again;
+ *  R5 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
+ *     drops below the limit in force when it went; the ramp restarts from `start`;
+ *  R6 stay in range: never above the stack's maximum (merged charger framework
+ *     [min, max] when present, else the detected type's current) nor the charger's
+ *     register range;
+ *  R7 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
+ *     step, so a transient dip does not cost the rest of the charge.
+ */
+#include <stdlib.h>
+#include <linux/jiffies.h>
+#include <linux/kernel_types.h>
+#include <linux/power_supply.h>
+#include <linux/usb/charger.h>
+#include <linux/usb/phy.h>
+#include <linux/workqueue.h>
+#include <chargesim/charger_ic.h>
+#include <chargesim/policy.h>
+
+enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
+static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
+G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
+
+struct sr_params {
+	double start;          /* A */
+	double step;           /* A */
+	sim_time_t interval;   /* between checks while ramping */
+	sim_time_t stable_interval;
+	double vbus_min;       /* V */
+	double draw_margin;    /* fraction of the limit that counts as "at the limit" */
+	int backoff;           /* steps */
+	sim_time_t trip_window;
+	sim_time_t reprobe;
+};
+
+struct safe_ramp {
+	struct cs_board *board;
+	const struct sr_params *p;
+	struct notifier_block nb;
+	struct work_struct event_work;
+	struct delayed_work work;
+	unsigned long event;
+	enum sr_state st;
+	int limit_ua, ceiling_ua, floor_ua, max_ua;
+	int trip_limit_ua;         /* limit in force when VBUS went away */
+	unsigned long lost_at;     /* jiffies, 0 = never */
+	unsigned long quiet_since; /* last trouble, for R7 */
+	bool vbus;
+};
+
+#define OFF(f) offsetof(struct sr_params, f)
+static const struct param_desc sr_param_desc[] = {
+	{ "start", PARAM_NUM, UNIT_AMP, OFF(start), 0, 10, .doc = "first limit after detection (R1)" },
+	{ "step", PARAM_NUM, UNIT_AMP, OFF(step), 0, 1, PARAM_F_MIN_EXCL, .doc = "ramp step (R2)" },
+	{ "interval", PARAM_TIME, .off = OFF(interval), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
+	  .doc = "time between checks while ramping (R3)" },
+	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 0, .max = 600,
+	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable (R4)" },
+	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
+	  .doc = "adequate VBUS at the device (USB 2.0 floor 4.75 V)" },
+	{ "draw_margin", PARAM_NUM, UNIT_FRACTION, OFF(draw_margin), 0, 1,
+	  .doc = "IBUS at this fraction of the limit counts as drawing the limit (R2)" },
+	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20, .doc = "steps dropped on low VBUS (R4)" },
+	{ "trip_window", PARAM_TIME, .off = OFF(trip_window), .min = 0, .max = 60,
+	  .doc = "VBUS back within this long counts as a trip (R5)" },
+	{ "reprobe", PARAM_TIME, .off = OFF(reprobe), .min = 0, .max = 86400,
+	  .doc = "quiet time before one more step is allowed above the ceiling (R7)" },
+	PARAM_END,
+};
+#undef OFF
+
+static void sr_params_default(void *params)
+{
+	struct sr_params *p = params;
+
+	p->start = 0.5;
+	p->step = 0.1;
+	p->interval = 100 * SIM_MS;
+	p->stable_interval = 1 * SIM_S;
+	p->vbus_min = 4.75;
+	p->draw_margin = 0.9;
+	p->backoff = 2;
+	p->trip_window = 2 * SIM_S;
+	p->reprobe = 60 * SIM_S;
+}
+
+static int sr_ms(sim_time_t t)
+{
+	return (int)(t / SIM_MS);
+}
+
+static void sr_set_state(struct safe_ramp *s, enum sr_state st)
+{
+	if (st != s->st)
+		cs_stack_event("safe_ramp_state", "state", sr_state_names[st]);
+	s->st = st;
+}
+
+static void sr_write(struct safe_ramp *s, int ua)
+{
+	ua = clamp(ua, s->floor_ua, s->ceiling_ua);
+	if (ua != s->limit_ua)
+		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
+}
+
+/* R6: the stack's range for this supplier, within the charger's registers. */
+static void sr_range(struct safe_ramp *s)
+{
+	union power_supply_propval c = { 0 };
+	int chip_min, chip_max, step;
+	unsigned int fw_min = 0, fw_max = 0;
+
+	cs_chg_input_current_range(s->board->ic, &chip_min, &chip_max, &step);
+	power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CURRENT_MAX, &c);
+	s->max_ua = c.intval;
+	if (!s->board->uchger) {
+		usb_phy_get_charger_current(s->board->phy, &fw_min, &fw_max);
+		if (fw_max > 0)
+			s->max_ua = (int)fw_max * 1000;
+	}
+	if (s->max_ua <= 0 || s->max_ua > chip_max)
+		s->max_ua = chip_max;
+	s->floor_ua = max(chip_min, min((int)(s->p->start * 1e6 + 0.5), s->max_ua));
+	if (fw_min * 1000 > (unsigned int)s->floor_ua && (int)fw_min * 1000 <= s->max_ua)
+		s->floor_ua = (int)fw_min * 1000;
+}
+
+static void sr_work(struct work_struct *work)
+{
+	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
+	int step = (int)(s->p->step * 1e6 + 0.5);
+	int vbus_uv, ibus_ua;
+	unsigned long next_ms;
+
+	if (!s->vbus || s->st == SR_IDLE)
+		return;
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) < 0 ||
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
+		return;
+	if (vbus_uv < (int)(s->p->vbus_min * 1e6)) {
+		/* R4: the source is past its limit at this setting. */
+		int lower = max(s->floor_ua, s->limit_ua - s->p->backoff * step);
+
+		s->ceiling_ua = lower;
+		s->quiet_since = jiffies;
+		sr_write(s, lower);
+		sr_set_state(s, SR_RAMP);
+		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		return;
+	}
+	/* R7: a long quiet spell earns one more step of headroom. */
+	if (s->ceiling_ua < s->max_ua &&
+	    time_after(jiffies, s->quiet_since + msecs_to_jiffies(sr_ms(s->p->reprobe)))) {
+		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
+		s->quiet_since = jiffies;
+	}
+	if (ibus_ua >= (int)(s->p->draw_margin * s->limit_ua) && s->limit_ua < s->ceiling_ua) {
+		/* R2/R3: drawing the limit with VBUS adequate - probe one step. */
+		sr_write(s, s->limit_ua + step);
+		sr_set_state(s, SR_RAMP);
+		next_ms = (unsigned long)sr_ms(s->p->interval);
+	} else {
+		sr_set_state(s, SR_STABLE);
+		next_ms = (unsigned long)sr_ms(s->p->stable_interval);
+	}
+	schedule_delayed_work(&s->work, msecs_to_jiffies((unsigned int)next_ms));
+}
+
+static void sr_event(struct work_struct *work)
+{
+	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
+
+	if (s->event == USB_EVENT_NONE) {
+		s->vbus = false;
+		s->lost_at = jiffies;
+		s->trip_limit_ua = s->limit_ua;
+		cancel_delayed_work(&s->work);
+		sr_set_state(s, SR_IDLE);
+		return;
+	}
+	if (s->event == USB_EVENT_VBUS) {
+		s->vbus = true;
+		return;
+	}
+	/* USB_EVENT_CHARGER: the type is known; start the ramp (R1). */
+	s->vbus = true;
+	sr_range(s);
+	s->ceiling_ua = s->max_ua;
+	if (s->lost_at && time_before(jiffies, s->lost_at + msecs_to_jiffies(sr_ms(s->p->trip_window))) &&
+	    s->trip_limit_ua > 0) {
+		/* R5: VBUS went and came back: the limit then was too much. */
+		int step = (int)(s->p->step * 1e6 + 0.5);
+
+		s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
+		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
+	}
+	s->quiet_since = jiffies;
+	s->limit_ua = -1;
+	sr_write(s, s->floor_ua);
+	sr_set_state(s, SR_RAMP);
+	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+}
+
+static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
+{
+	struct safe_ramp *s = container_of(nb, struct safe_ramp, nb);
+
+	(void)data;
+	if (event != USB_EVENT_VBUS && event != USB_EVENT_CHARGER && event != USB_EVENT_NONE)
+		return NOTIFY_DONE;
+	s->event = event;
+	schedule_work(&s->event_work);
+	return NOTIFY_OK;
+}
+
+static int sr_probe(struct cs_board *board, void *params, void **priv)
+{
+	struct safe_ramp *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->board = board;
+	s->p = params;
+	s->nb.notifier_call = sr_notify;
+	INIT_WORK(&s->event_work, sr_event);
+	INIT_DELAYED_WORK(&s->work, sr_work);
+	usb_register_notifier(board->phy, &s->nb);
+	*priv = s;
+	return 0;
+}
+
+static void sr_remove(void *priv)
+{
+	struct safe_ramp *s = priv;
+
+	usb_unregister_notifier(s->board->phy, &s->nb);
+	cancel_work_sync(&s->event_work);
+	cancel_delayed_work_sync(&s->work);
+	free(s);
+}
+
+const struct cs_policy_desc policy_safe_ramp = {
+	.abi = CS_POLICY_ABI,
+	.name = "safe-ramp",
+	.summary = "this project's ramp: probe only while drawing the limit, keep VBUS >= 4.75 V, back off fast, re-ramp after trips",
+	.params = sr_param_desc,
+	.params_size = sizeof(struct sr_params),
+	.params_default = sr_params_default,
+	.probe = sr_probe,
+	.remove = sr_remove,
+};

@@ -245,8 +245,8 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 
 void board_suspend(struct board *b, bool suspend)
 {
-	if (suspend == b->suspended)
-		return;
+	if (suspend == b->suspended || !b->sp->data)
+		return;   /* only a USB host suspends the bus */
 	b->suspended = suspend;
 	{
 		/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
@@ -320,8 +320,12 @@ static int port_cables(const struct board *b, const struct phy_result *r, unsign
 		out[n++] = EXTCON_CHG_USB_DCP;
 		break;
 	case PHY_PORT_ACA:
-		if (consistent)
+		/* ACA-A (RID_A) makes the device the host, ACA-C (RID_C) a device with
+		 * data, ACA-B (RID_B) charging only [BC1.2]. */
+		if (consistent && b->sp->rid_ohm >= 122e3)
 			out[n++] = EXTCON_USB_HOST;
+		else if (consistent && b->sp->rid_ohm < 40e3)
+			out[n++] = EXTCON_USB;
 		out[n++] = EXTCON_CHG_USB_ACA;
 		break;
 	case PHY_PORT_APPLE_2_1A:

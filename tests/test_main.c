@@ -13,6 +13,11 @@
 static CU_SuiteInfo suites[] = {
 	{ "queue", NULL, NULL, NULL, NULL, queue_tests },
 	{ "units", NULL, NULL, NULL, NULL, units_tests },
+	{ "scenario", NULL, NULL, NULL, NULL, scenario_tests },
+	{ "outputs", NULL, NULL, NULL, NULL, outputs_tests },
+	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
+	{ "physics", NULL, NULL, NULL, NULL, physics_tests },
+	{ "charge", NULL, NULL, NULL, NULL, charge_tests },
 	CU_SUITE_INFO_NULL,
 };
 

@@ -127,7 +127,7 @@ static bool phy_contact(const struct phy *ph)
 	switch (ph->cp->data) {
 	case CABLE_DATA_CONNECTED: return true;
 	case CABLE_DATA_FLOATING: return false;
-	default: return sim_now(ph->sim) >= ph->t_attach + ph->cp->data_late;
+	default: return sim_now(ph->sim) >= ph->src->t_attached + ph->cp->data_late;
 	}
 }
 
@@ -318,9 +318,12 @@ static void start_bc12(struct phy *ph)
 		phy_next(ph, STAGE_DCD, ph->p->t_dcd_dbnc);
 	} else if (ph->cp->data == CABLE_DATA_LATE && !port_has_divider(ph->sp) &&
 		   (ph->sp->data || ph->sp->dcp_short_ohm > 0 || ph->sp->rid_ohm > 0) &&
-		   ph->cp->data_late + ph->p->t_dcd_dbnc < ph->p->t_dcd_timeout) {
-		phy_next(ph, STAGE_DCD, ph->t_attach + ph->cp->data_late + ph->p->t_dcd_dbnc -
-					 sim_now(ph->sim));
+		   ph->src->t_attached + ph->cp->data_late + ph->p->t_dcd_dbnc <
+			   sim_now(ph->sim) + ph->p->t_dcd_timeout) {
+		/* The lines touch data_late after the plug (not after the PHY's VBUS
+		 * debounce); D+ must then stay low for TDCD_DBNC. */
+		phy_next(ph, STAGE_DCD, ph->src->t_attached + ph->cp->data_late +
+					 ph->p->t_dcd_dbnc - sim_now(ph->sim));
 	} else {
 		phy_next(ph, STAGE_DCD, ph->p->t_dcd_timeout);
 	}

@@ -321,6 +321,8 @@ void source_attach(struct source *s, bool attached)
 	if (attached == s->attached)
 		return;
 	s->attached = attached;
+	if (attached)
+		s->t_attached = sim_now(s->sim);
 	if (!attached) {
 		/* Unplugging resets every protection state, latch included. */
 		source_cleanup(s);

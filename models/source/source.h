@@ -72,6 +72,7 @@ struct source {
 	source_changed_cb changed;
 	void *ctx;
 	bool attached;
+	sim_time_t t_attached;     /* when the cable was last plugged in */
 	bool tripped;
 	bool cond_uv, cond_limit, cond_oc;  /* conditions seen at the last operating point */
 	double v_contract;         /* PD: negotiated voltage (0 = default 5 V level) */

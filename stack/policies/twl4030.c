@@ -5,9 +5,10 @@
  * described in the article and STACK.md; the code is written from that description:
  *  - on plug, the target resets to 500 mA (100 mA when allow_usb is off) and the
  *    current limit starts from the chip's value;
- *  - a worker runs every 100 ms: while VBUS reads >= 4.75 V and the limit is below the
- *    target it raises the limit by 20 mA; on the first low reading it steps back one
- *    step, makes that the target and stops for good (no re-ramp until the next plug);
+ *  - a worker runs every 100 ms while the limit is below the target: while VBUS reads
+ *    >= 4.75 V it raises the limit by 20 mA; on the first low reading it steps back
+ *    one step, makes that the target and stops for good (no re-ramp until the next
+ *    plug); once the target is reached it stops too, and nothing watches VBUS;
  *  - the target can be raised to at most 1.7 A, as userspace does through the
  *    driver's max_current attribute (here: `max`, written `t_max_set` after plug);
  *  - the limit is an unsigned count of uA: stepping back from below 20 mA wraps
@@ -108,8 +109,9 @@ static void twl4030_ramp(struct work_struct *work)
 		if (t->usb_cur > t->usb_cur_target)
 			t->usb_cur = t->usb_cur_target;
 		twl4030_write(t);
+		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
 	}
-	schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
+	/* At the target the worker stops: nothing watches VBUS any more. */
 }
 
 static void twl4030_set_max(struct work_struct *work)

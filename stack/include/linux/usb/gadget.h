@@ -57,14 +57,13 @@ static inline bool gadget_is_superspeed_speed(enum usb_device_speed s)
 	return s >= USB_SPEED_SUPER;
 }
 
-/* bMaxPower as the descriptor carries it, and back to mA. */
+/* bMaxPower as the descriptor carries it (the composite core caps at 500 / 900 mA and
+ * rounds down to the unit), and back to mA. */
 static inline u8 usb_encode_max_power(enum usb_device_speed speed, unsigned int mA)
 {
-	unsigned int unit = gadget_is_superspeed_speed(speed) ? 8 : 2;
-	unsigned int v = (mA + unit - 1) / unit;
-	unsigned int cap = gadget_is_superspeed_speed(speed) ? 900 / 8 : 500 / 2;
-
-	return (u8)(v > cap ? cap : v);
+	if (gadget_is_superspeed_speed(speed))
+		return (u8)((mA > 900 ? 900 : mA) / 8);
+	return (u8)((mA > 500 ? 500 : mA) / 2);
 }
 
 static inline unsigned int usb_decode_max_power(enum usb_device_speed speed, u8 bMaxPower)

@@ -255,13 +255,25 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 	pin = v * i;
 
 	double pav = pin * in->eff;
-	if (vsys_t > vb_t && pav >= p_sys) {
-		/* Depleted battery: VSYS held at its minimum, the rest charges. */
-		double ib = (pav - p_sys) / vsys_t;
+	if (in->vsys_min > 0) {
+		/* NVDC: with the battery below SYS_MIN, VSYS is held at SYS_MIN while the
+		 * input covers the system, and the battery charges from VSYS through the
+		 * BATFET in its linear region. */
+		double psys_min = in->pload > 0 ? in->pload : in->vsys_min * in->iload;
 
-		o->p_chg_loss = pin - pav + (vsys_t - (in->emf + in->r0 * ib)) * ib;
-		finish_battery_side(in, o, ib, vsys_t);
-	} else {
+		if (pav >= psys_min) {
+			double ib = (pav - psys_min) / in->vsys_min;
+			double vb = in->emf + in->r0 * ib;
+
+			if (vb <= in->vsys_min) {
+				o->p_chg_loss = pin - pav + (in->vsys_min - vb) * ib;
+				finish_battery_side(in, o, ib, in->vsys_min);
+				input_powers(in, o);
+				return;
+			}
+		}
+	}
+	{
 		double ib = share_output(in, pav, o);
 
 		o->p_chg_loss = pin - pav;

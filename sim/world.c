@@ -20,6 +20,7 @@
 #include <string.h>
 #include <gmodule.h>
 #include <linux/usb/phy.h>
+#include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
 #include <chargesim/policy.h>
@@ -95,6 +96,8 @@ struct world {
 	struct source src;
 	struct pmic chg;
 	struct load load;
+	struct boot bootm;
+	struct cs_boot boot_hook;
 	struct battery_state bat;
 	struct battery_eff eff;
 	struct phy phym;
@@ -166,6 +169,15 @@ static void world_prepare_net(struct world *w)
 	in->ishort = w->src_p.ishort;
 	pmic_net(&w->chg, 0, in);
 	load_demand(&w->load, &in->iload, &in->pload);
+	{
+		double a;
+
+		if (boot_current(&w->bootm, &a)) {
+			/* Not yet running: the boot stage sets the draw. */
+			in->iload = a;
+			in->pload = 0;
+		}
+	}
 }
 
 static void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
@@ -214,7 +226,7 @@ static void world_margins(const struct world *w, const struct net_out *op,
 	g[k++] = on && w->net.limit != NET_LIMIT_NONE ?
 			 (op->flags & NET_F_LIMITING ? 1 : op->ibus - w->src_p.ilim) : -1;
 	g[k++] = on && w->src_p.ocp > 0 ? op->ibus - w->src_p.ocp : -1;
-	g[k++] = load_margin(&w->load, op->vsys);
+	g[k++] = load_margin(&w->load, op->vsys, w->bootm.stage >= 0);
 	g[k++] = x->soc - 0.8;
 	g[k++] = w->src.attached ? op->vbus - w->phy_p.vbus_valid : -1;
 	g_assert(k == N_G);
@@ -260,7 +272,11 @@ static void world_observe(struct world *w)
 		       on && (op->flags & NET_F_LIMITING),
 		       on && w->src_p.ocp > 0 && op->ibus > w->src_p.ocp);
 	pmic_observe(&w->chg, op, world_vbus_attached(w));
-	load_observe(&w->load, op->vsys);
+	if (load_observe(&w->load, op->vsys, w->bootm.stage >= 0))
+		boot_brownout(&w->bootm);
+	/* The system powers on from the charger's "power good": its input connected. */
+	if (w->chg.connected != w->bootm.vbus)
+		boot_vbus(&w->bootm, w->chg.connected);
 	{
 		/* The PHY's VBUS comparator, debounced: a trip or a collapse looks like
 		 * an unplug to the device, a return like a new plug. */
@@ -812,6 +828,16 @@ static void world_vbus_cb(struct sim_event *ev, void *data)
 	phy_attach(&w->phym, w->vbus_seen);
 }
 
+static void world_boot_set_gate(void *hw, cs_boot_gate_fn fn, void *ctx)
+{
+	boot_set_gate(&((struct world *)hw)->bootm, fn, ctx);
+}
+
+static const char *world_boot_state(void *hw)
+{
+	return boot_stage_name(&((struct world *)hw)->bootm);
+}
+
 static void world_phy_result_cb(void *ctx, const struct phy_result *r)
 {
 	struct world *w = ctx;
@@ -1033,6 +1059,10 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	source_init(&w->src, &w->src_p, &w->sim, w->log, world_changed_cb, w);
 	pmic_init(&w->chg, &w->chg_p, &w->sim, w->log, world_changed_cb, w);
 	load_init(&w->load, &w->load_p, &w->sim, w->log, world_changed_cb, w);
+	boot_init(&w->bootm, &w->load_p.boot, &w->sim, w->log, world_changed_cb, w);
+	w->boot_hook.set_gate = world_boot_set_gate;
+	w->boot_hook.state = world_boot_state;
+	w->boot_hook.hw = w;
 	battery_state_init(&w->bat_p, &w->bat);
 	battery_effective(&w->bat_p, w->bat.temp_c, &w->eff);
 	w->rc_e0 = battery_rc_energy(&w->eff, &w->bat);
@@ -1057,6 +1087,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	board_fill(&w->drv, &w->board);
 	w->board.name = w->name;
 	w->board.ic = &w->ic;
+	w->board.boot = &w->boot_hook;
 	w->models_ready = true;
 	if (opt->n_sysfs > 0) {
 		w->sysfs_ev = g_new0(struct sim_event, (gsize)opt->n_sysfs);
@@ -1108,6 +1139,7 @@ bool world_run(struct world *w, GError **err)
 		if (w->opt.sysfs_at[i] <= w->duration)
 			sim_at(&w->sim, &w->sysfs_ev[i], w->opt.sysfs_at[i]);
 	load_start(&w->load);
+	boot_start(&w->bootm);
 
 	/* the state at t = 0, before anything happens */
 	world_settle_state(w);
@@ -1129,6 +1161,8 @@ static void world_finish_metrics(struct world *w)
 	m->source_trips = w->src.trips;
 	m->uvlo_events = w->chg.uvlo_events;
 	m->brownouts = w->load.brownouts;
+	m->boots = w->bootm.boots;
+	m->time_to_running_s = w->bootm.t_running;
 	m->ilim_final_a = w->chg.iindpm;
 	m->soc_final = w->bat.soc;
 	m->energy_source_wh = m->e_emf / 3600.0;
@@ -1168,6 +1202,8 @@ cJSON *world_metrics_json(const struct world *w)
 	cJSON_AddNumberToObject(o, "source_trips", m->source_trips);
 	cJSON_AddNumberToObject(o, "uvlo_events", m->uvlo_events);
 	cJSON_AddNumberToObject(o, "brownouts", m->brownouts);
+	cJSON_AddNumberToObject(o, "boots", m->boots);
+	json_num(o, "time_to_running_s", m->time_to_running_s >= 0 ? m->time_to_running_s : NAN, 9);
 	json_num(o, "ilim_final_A", m->ilim_final_a, 7);
 	json_num(o, "ilim_max_A", m->ilim_max_a, 7);
 	json_num(o, "ibus_max_A", m->ibus_max_a, 7);
@@ -1251,6 +1287,7 @@ void world_free(struct world *w)
 		source_cleanup(&w->src);
 		pmic_cleanup(&w->chg);
 		load_cleanup(&w->load);
+		boot_cleanup(&w->bootm);
 		phy_cleanup(&w->phym);
 		board_cleanup(&w->drv);
 		sim_cancel(&w->sim, &w->ev_dropout_end);

@@ -50,6 +50,8 @@ struct world_metrics {
 	int source_trips;
 	int uvlo_events;
 	int brownouts;
+	int boots;                    /* power-on attempts of the boot model */
+	double time_to_running_s;     /* first time the boot completed, < 0 never */
 	double ilim_final_a;
 	double ilim_max_a;
 	double ibus_max_a;

@@ -21,6 +21,8 @@ const struct param_desc load_param_desc[] = {
 	  .doc = "brownout below this system voltage" },
 	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
 	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
+	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse,
+	  .doc = "boot profile {\"stages\": [{\"name\", \"current\", \"for\"}], \"restart\", \"hold_current\", ...}" },
 	PARAM_END,
 };
 #undef OFF
@@ -30,6 +32,7 @@ void load_params_default(struct load_params *p)
 	memset(p, 0, sizeof(*p));
 	p->current = 0.25;
 	p->vsys_min = 3.4;
+	boot_params_default(&p->boot);
 }
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
@@ -154,8 +157,12 @@ void load_demand(const struct load *l, double *iload, double *pload)
 	}
 }
 
-bool load_observe(struct load *l, double vsys)
+bool load_observe(struct load *l, double vsys, bool powered)
 {
+	if (!powered) {
+		l->browned_out = false;
+		return false;
+	}
 	if (!l->browned_out && vsys < l->p->vsys_min) {
 		cJSON *rec;
 
@@ -171,9 +178,11 @@ bool load_observe(struct load *l, double vsys)
 	return false;
 }
 
-double load_margin(const struct load *l, double vsys)
+double load_margin(const struct load *l, double vsys, bool powered)
 {
 	/* g >= 0: a brownout (or, once browned out, the re-arm) is due */
+	if (!powered)
+		return -1;
 	if (!l->browned_out)
 		return l->p->vsys_min - vsys;
 	return vsys - (l->p->vsys_min + LOAD_BROWNOUT_HYST_V);

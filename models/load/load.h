@@ -11,6 +11,7 @@
 #define CS_MODELS_LOAD_H
 
 #include <stdbool.h>
+#include "models/load/boot.h"
 #include "sim/param.h"
 #include "sim/sim.h"
 
@@ -29,6 +30,7 @@ struct load_params {
 	double vsys_min;        /* brownout threshold */
 	int n_profile;
 	struct load_step profile[LOAD_PROFILE_MAX];
+	struct boot_params boot;
 };
 
 typedef void (*load_changed_cb)(void *ctx);
@@ -57,8 +59,9 @@ void load_start(struct load *l);
 void load_cleanup(struct load *l);
 /* The draw right now: current (A) or power (W), one of them zero. */
 void load_demand(const struct load *l, double *iload, double *pload);
-/* React to VSYS; returns true when a brownout just happened. */
-bool load_observe(struct load *l, double vsys);
-double load_margin(const struct load *l, double vsys);
+/* React to VSYS; returns true when a brownout just happened. Only a powered device
+ * browns out; while it is off the detector re-arms. */
+bool load_observe(struct load *l, double vsys, bool powered);
+double load_margin(const struct load *l, double vsys, bool powered);
 
 #endif

@@ -16,6 +16,7 @@
 #include <linux/power_supply.h>
 #include <linux/usb/phy.h>
 #include <linux/workqueue.h>
+#include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/policy.h>
 
@@ -30,6 +31,7 @@ struct fixed_params {
 	double table[FIXED_N_CABLES];     /* A per cable: sdp dcp cdp aca fast slow */
 	double fullbatt_vchkdrop;         /* V */
 	sim_time_t polling;               /* battery monitor period */
+	double boot_vbat;                 /* V; > 0: the bootloader waits for this battery voltage */
 };
 
 struct fixed;
@@ -66,6 +68,8 @@ static const struct param_desc fixed_param_desc[] = {
 	  .doc = "restart charging after the battery drops this far below full (0: leave it to the chip)" },
 	{ "polling", PARAM_TIME, .off = OFF(polling), .min = 0, .max = 3600, .flags = PARAM_F_MIN_EXCL,
 	  .doc = "battery monitor period" },
+	{ "boot_vbat", PARAM_NUM, UNIT_VOLT, OFF(boot_vbat), 0, 5,
+	  .doc = "boot gating: the bootloader charges until the battery reaches this (0: no gate)" },
 	PARAM_END,
 };
 #undef OFF
@@ -170,6 +174,8 @@ static int fixed_probe(struct cs_board *board, void *params, void **priv)
 	}
 	if (f->p->fullbatt_vchkdrop > 0)
 		schedule_delayed_work(&f->monitor, msecs_to_jiffies((unsigned int)(f->p->polling / SIM_MS)));
+	if (f->p->boot_vbat > 0)
+		cs_boot_gate_vbat(board, (int)(f->p->boot_vbat * 1e6 + 0.5));
 	*priv = f;
 	return 0;
 }

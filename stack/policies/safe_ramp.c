@@ -36,6 +36,7 @@
 #include <linux/usb/charger.h>
 #include <linux/usb/phy.h>
 #include <linux/workqueue.h>
+#include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/policy.h>
 
@@ -53,6 +54,7 @@ struct sr_params {
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
+	double boot_vbat;      /* V; > 0: gate the boot on this battery voltage */
 };
 
 struct safe_ramp {
@@ -87,6 +89,8 @@ static const struct param_desc sr_param_desc[] = {
 	  .doc = "VBUS back within this long counts as a trip (R5)" },
 	{ "reprobe", PARAM_TIME, .off = OFF(reprobe), .min = 0, .max = 86400,
 	  .doc = "quiet time before one more step is allowed above the ceiling (R7)" },
+	{ "boot_vbat", PARAM_NUM, UNIT_VOLT, OFF(boot_vbat), 0, 5,
+	  .doc = "boot gating: the bootloader charges until the battery reaches this (0: no gate)" },
 	PARAM_END,
 };
 #undef OFF
@@ -247,6 +251,8 @@ static int sr_probe(struct cs_board *board, void *params, void **priv)
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);
 	usb_register_notifier(board->phy, &s->nb);
+	if (s->p->boot_vbat > 0)
+		cs_boot_gate_vbat(board, (int)(s->p->boot_vbat * 1e6 + 0.5));
 	*priv = s;
 	return 0;
 }

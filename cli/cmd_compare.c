@@ -1,0 +1,114 @@
+/*
+ * cli/cmd_compare.c - `chargesim compare SCENARIO --policy A --policy B ...`: the same
+ * scenario under each policy, outputs under DIR/<policy>/, metrics side by side.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "sim/scenario.h"
+#include "sim/world.h"
+
+static void print_cell(double v, const char *fmt, int width)
+{
+	char buf[32];
+
+	if (!isfinite(v) || v < 0)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), fmt, v);
+	printf(" %*s", width, buf);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	char **policies = NULL, **sets = NULL;
+	char *outdir_opt = NULL;
+	gboolean quiet = FALSE;
+	GOptionEntry entries[] = {
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario under several policies");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = NULL;
+	g_autofree char *outdir = NULL;
+	struct world_metrics *m = NULL;
+	int n, status = CLI_EXIT_OK, width = 16;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
+		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
+		"Expectations in the scenario are not checked here (they belong to one policy).");
+	if (!cli_parse(ctx, &argc, &argv))
+		return CLI_EXIT_USAGE;
+	if (argc != 2 || !policies || !policies[0]) {
+		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	sc = scenario_load(argv[1], (const char *const *)sets, &err);
+	if (!sc) {
+		fprintf(stderr, "%s\n", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
+	n = (int)g_strv_length(policies);
+	m = g_new0(struct world_metrics, (gsize)n);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
+		struct world_options wo = { .outdir = dir, .policy = policies[i] };
+		struct world *w = world_new(sc, &wo, &err);
+
+		if (!w || !world_run(w, &err) || !world_finish(w, &err)) {
+			fprintf(stderr, "%s\n", err->message);
+			status = err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ?
+					 CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+			world_free(w);
+			goto out;
+		}
+		m[i] = *world_metrics(w);
+		m[i].detected_type = NULL;   /* owned by the world */
+		world_free(w);
+	}
+
+	if (!quiet)
+		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
+		       sim_time_to_s(sc->duration), outdir);
+	printf("%-24s", "metric");
+	for (int i = 0; i < n; i++)
+		printf(" %*s", width, policies[i]);
+	printf("\n");
+#define ROW(label, expr, fmt) \
+	do { \
+		printf("%-24s", label); \
+		for (int i = 0; i < n; i++) \
+			print_cell((expr), fmt, width); \
+		printf("\n"); \
+	} while (0)
+	ROW("time to 80 % [min]", m[i].time_to_soc_80_s / 60, "%.1f");
+	ROW("time to full [min]", m[i].time_to_full_s / 60, "%.1f");
+	ROW("VBUS min [V]", m[i].vbus_min_v, "%.3f");
+	ROW("time below 4.75 V [s]", m[i].time_below_4v75_s, "%.1f");
+	ROW("source trips", (double)m[i].source_trips, "%.0f");
+	ROW("UVLO events", (double)m[i].uvlo_events, "%.0f");
+	ROW("brownouts", (double)m[i].brownouts, "%.0f");
+	ROW("input limit final [A]", m[i].ilim_final_a, "%.3f");
+	ROW("input limit max [A]", m[i].ilim_max_a, "%.3f");
+	ROW("IBUS max [A]", m[i].ibus_max_a, "%.3f");
+	ROW("SOC final [%]", m[i].soc_final * 100, "%.1f");
+	ROW("charge in [mAh]", m[i].charge_in_mah, "%.1f");
+	ROW("source energy [Wh]", m[i].energy_source_wh, "%.3f");
+#undef ROW
+out:
+	g_free(m);
+	g_strfreev(policies);
+	g_strfreev(sets);
+	g_free(outdir_opt);
+	return status;
+}

@@ -366,6 +366,9 @@ void pmic_set_charge_enable(struct pmic *c, bool on)
 
 void pmic_set_hiz(struct pmic *c, bool on)
 {
+	/* Re-enabling the input is a commanded restart: it clears a replug latch. */
+	if (c->hiz && !on)
+		c->replug_wait = false;
 	c->hiz = on;
 	pmic_notify(c);
 }

@@ -18,16 +18,19 @@
  *     source has been seen to deliver by more than one step;
  *  R3 verify each step: the next check comes one interval later; VBUS below vbus_min
  *     means the source is at its limit;
- *  R4 back off fast, anywhere: on low VBUS (ramping or stable) drop `backoff` steps at
- *     once, make that the ceiling, and keep checking at the ramp interval until VBUS
- *     is adequate again;
+ *  R4 back off fast, anywhere: on low VBUS or a charger input that dropped out on
+ *     UVLO (ramping or stable) drop `backoff` steps at once, make that the ceiling,
+ *     and keep checking at the ramp interval until things are adequate again;
  *  R5 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
  *     drops below the limit in force when it went; the ramp restarts from `start`;
  *  R6 stay in range: never above the stack's maximum (merged charger framework
  *     [min, max] when present, else the detected type's current) nor the charger's
  *     register range;
  *  R7 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient dip does not cost the rest of the charge.
+ *     step, so a transient dip does not cost the rest of the charge;
+ *  R8 watch the charger: if it still reports UVLO at the floor while VBUS reads
+ *     adequate at two checks in a row (a chip that latched off after a momentary
+ *     dip), restart its input.
  */
 #include <stdlib.h>
 #include <linux/jiffies.h>
@@ -69,6 +72,7 @@ struct safe_ramp {
 	int trip_limit_ua;         /* limit in force when VBUS went away */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R7 */
+	int stuck_checks;          /* R8: consecutive checks with the charger stuck in UVLO */
 	bool vbus;
 };
 
@@ -157,14 +161,30 @@ static void sr_work(struct work_struct *work)
 	int step = (int)(s->p->step * 1e6 + 0.5);
 	int vbus_uv, ibus_ua;
 	unsigned long next_ms;
+	bool uvlo;
 
 	if (!s->vbus || s->st == SR_IDLE)
 		return;
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) < 0 ||
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
 		return;
-	if (vbus_uv < (int)(s->p->vbus_min * 1e6)) {
-		/* R4: the source is past its limit at this setting. */
+	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
+	if (uvlo && s->limit_ua <= s->floor_ua) {
+		/* R8: at the floor and still off with VBUS back: a chip that latched
+		 * off after a dip. Restart its input. */
+		if (vbus_uv >= (int)(s->p->vbus_min * 1e6) && ++s->stuck_checks >= 2) {
+			pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
+			cs_chg_set_input_enable(s->board->ic, false);
+			cs_chg_set_input_enable(s->board->ic, true);
+			s->stuck_checks = 0;
+		}
+		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		return;
+	}
+	s->stuck_checks = 0;
+	if (uvlo || vbus_uv < (int)(s->p->vbus_min * 1e6)) {
+		/* R4: the source is past its limit at this setting (VBUS sagged, or it
+		 * collapsed and the charger's input dropped out). */
 		int lower = max(s->floor_ua, s->limit_ua - s->p->backoff * step);
 
 		s->ceiling_ua = lower;

@@ -35,10 +35,10 @@ static int ucfw_notify(struct notifier_block *nb, unsigned long action, void *da
 {
 	struct ucfw *u = container_of(nb, struct ucfw, nb);
 
-	(void)data;
-	/* On the PHY chain small actions are USB_EVENT_* codes; the merged framework's
-	 * notifications carry a current in mA (0 when the charger went away). */
-	if (!u->use_2016 && action != 0 && action <= USB_EVENT_ENUMERATED)
+	/* On the PHY chain the merged framework's notifications carry the current in
+	 * mA as the action and the PHY itself as data; USB_EVENT_* notifications
+	 * carry the PHY driver's payload (mA pointer, gadget or NULL) instead. */
+	if (!u->use_2016 && data != u->board->phy)
 		return NOTIFY_DONE;
 	u->limit_ma = (unsigned int)action;
 	schedule_work(&u->work);

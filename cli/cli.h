@@ -19,6 +19,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_not_yet(const char *name, int argc, char **argv);
 
 /* Parse options with a GOptionContext; prints the error and returns false on bad

@@ -107,9 +107,11 @@ int cmd_run(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) sc = NULL;
 	g_autofree char *outdir = NULL;
+	g_autofree char *trace_path = NULL;
 	struct world_options wo = { 0 };
 	struct world *w = NULL;
-	GArray *probes = NULL, *results = NULL;
+	struct expect_run *er = NULL;
+	GArray *results = NULL;
 	g_autofree sim_time_t *sysfs_times = NULL;
 	g_auto(GStrv) sysfs_labels = NULL;
 	gint64 t0;
@@ -165,15 +167,16 @@ int cmd_run(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (sc->expect) {
-		probes = expect_probe_times(sc->expect, sc->file, &err);
-		if (!probes) {
+		er = expect_prepare(sc->expect, sc->file, &err);
+		if (!er) {
 			fprintf(stderr, "%s\n", err->message);
-			return CLI_EXIT_USAGE;
+			status = CLI_EXIT_USAGE;
+			goto out;
 		}
-		wo.n_probes = (int)probes->len;
-		wo.probe_at = (const sim_time_t *)(void *)probes->data;
+		expect_options(er, &wo);
 	}
 	outdir = o.outdir ? g_strdup(o.outdir) : g_build_filename("out", sc->name, NULL);
+	trace_path = g_build_filename(outdir, "trace.csv", NULL);
 	wo.outdir = outdir;
 	wo.vcd = o.vcd;
 	wo.policy = o.policy;
@@ -185,6 +188,8 @@ int cmd_run(int argc, char **argv)
 		status = cli_exit_for(err);
 		goto out;
 	}
+	if (er)
+		expect_listen(er, w);
 	if (!world_run(w, &err)) {
 		cli_error("%s: %s", sc->file, err->message);
 		status = cli_exit_for(err);
@@ -195,7 +200,7 @@ int cmd_run(int argc, char **argv)
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (sc->expect && !expect_check(sc->expect, sc->file, w, probes, &results, &err)) {
+	if (er && !expect_check(er, w, trace_path, &results, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		status = CLI_EXIT_USAGE;
 		goto out;
@@ -207,8 +212,7 @@ int cmd_run(int argc, char **argv)
 		print_summary(sc, w, outdir, (double)(g_get_monotonic_time() - t0) * 1e-6, results);
 out:
 	expect_results_free(results);
-	if (probes)
-		g_array_free(probes, TRUE);
+	expect_run_free(er);
 	world_free(w);
 	g_free(o.outdir);
 	g_free(o.policy);

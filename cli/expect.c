@@ -1,9 +1,18 @@
 /*
- * cli/expect.c - metric and signal expectations.
+ * cli/expect.c - checking a run against its scenario's expectations.
+ *
+ * expect_prepare() reads and validates every expectation before the run (so a
+ * malformed one is an input error, not a surprise afterwards), collects the times
+ * `signal` expectations sample and the fingerprints to compute; expect_listen()
+ * hooks the fingerprint hashes onto the event log; expect_check() decides.
+ * Fingerprints hash the events.jsonl stream with SHA-256 over the chosen ingredients
+ * (time, src, kind, payload), so that a timing-only change can be accepted without
+ * hiding a change in the sequence.
  */
 #include <math.h>
 #include <string.h>
 #include "cli/expect.h"
+#include "sim/outfile.h"
 #include "sim/units.h"
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };
@@ -77,7 +86,7 @@ static char *fmt_value(const char *name, double v)
 
 static void add_result(GArray *out, bool pass, char *what, char *got)
 {
-	struct expect_result r = { pass, what, got };
+	struct expect_result r = { .pass = pass, .what = what, .got = got };
 
 	g_array_append_val(out, r);
 }
@@ -180,7 +189,10 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 	const cJSON *k;
 
 	cJSON_ArrayForEach(k, item) {
-		bool ok = strcmp(k->string, kind) == 0 || (strcmp(kind, "signal") == 0 && strcmp(k->string, "at") == 0);
+		bool ok = strcmp(k->string, kind) == 0 || (strcmp(kind, "signal") == 0 && strcmp(k->string, "at") == 0) ||
+			  (strcmp(kind, "fingerprint") == 0 && strcmp(k->string, "of") == 0) ||
+			  (strcmp(kind, "golden") == 0 && (strcmp(k->string, "tolerance") == 0 ||
+							   strcmp(k->string, "columns") == 0));
 
 		for (int i = 0; ops[i]; i++)
 			ok |= strcmp(k->string, ops[i]) == 0;
@@ -193,60 +205,207 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 	return true;
 }
 
-GArray *expect_probe_times(const cJSON *expect, const char *file, GError **err)
+
+/* ---- fingerprints ---- */
+
+#define FP_TIME    0x1u
+#define FP_SRC     0x2u
+#define FP_KIND    0x4u
+#define FP_PAYLOAD 0x8u
+#define FP_ALL     0xfu
+#define FP_HEX_LEN 16     /* 64 bits of SHA-256 are plenty to notice a change */
+
+static const char *const fp_names[] = { "time", "src", "kind", "payload", NULL };
+
+struct fingerprint {
+	unsigned mask;
+	GChecksum *sum;
+	char *expected;
+	char *got;
+	int item;            /* index in the expect list */
+};
+
+struct expect_run {
+	const cJSON *expect;
+	char *file;
+	char *dir;
+	GArray *probes;      /* sim_time_t, in the order of the signal expectations */
+	GArray *fps;         /* struct fingerprint */
+};
+
+static void fp_feed(GChecksum *sum, const char *s)
 {
-	GArray *times = g_array_new(FALSE, FALSE, sizeof(sim_time_t));
+	g_checksum_update(sum, (const guchar *)s, (gssize)strlen(s));
+	g_checksum_update(sum, (const guchar *)"\x1f", 1);
+}
+
+static void fp_listener(void *data, sim_time_t t, const char *src, const char *ev,
+			const cJSON *rec)
+{
+	struct expect_run *er = data;
+	char tbuf[48];
+	const cJSON *c;
+
+	(void)t;
+	snprintf(tbuf, sizeof(tbuf), "%s", cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring);
+	for (guint i = 0; i < er->fps->len; i++) {
+		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
+
+		if (fp->mask & FP_TIME)
+			fp_feed(fp->sum, tbuf);
+		if (fp->mask & FP_SRC)
+			fp_feed(fp->sum, src);
+		if (fp->mask & FP_KIND)
+			fp_feed(fp->sum, ev);
+		if (fp->mask & FP_PAYLOAD)
+			cJSON_ArrayForEach(c, rec) {
+				char *v;
+
+				if (!strcmp(c->string, "t") || !strcmp(c->string, "src") || !strcmp(c->string, "ev"))
+					continue;
+				v = cJSON_PrintUnformatted(c);
+				fp_feed(fp->sum, c->string);
+				fp_feed(fp->sum, v);
+				cJSON_free(v);
+			}
+		g_checksum_update(fp->sum, (const guchar *)"\x1e", 1);
+	}
+}
+
+/* ---- preparing ---- */
+
+static bool parse_time_value(const cJSON *at, sim_time_t *t, GError **uerr)
+{
+	if (cJSON_IsNumber(at) && isfinite(at->valuedouble) && fabs(at->valuedouble) < 9e9) {
+		*t = sim_time_from_s(at->valuedouble);
+		return true;
+	}
+	if (cJSON_IsString(at))
+		return units_parse_time(at->valuestring, t, uerr);
+	return false;
+}
+
+struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError **err)
+{
+	struct expect_run *er = g_new0(struct expect_run, 1);
 	const cJSON *item;
 	int i = 0;
 
+	er->expect = expect;
+	er->file = g_strdup(file);
+	er->dir = g_path_get_dirname(file);
+	er->probes = g_array_new(FALSE, FALSE, sizeof(sim_time_t));
+	er->fps = g_array_new(FALSE, TRUE, sizeof(struct fingerprint));
 	cJSON_ArrayForEach(item, expect) {
-		const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "at");
-		g_autoptr(GError) uerr = NULL;
-		sim_time_t t;
+		const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
+		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
 
 		if (cJSON_GetObjectItemCaseSensitive(item, "signal")) {
-			bool ok = false;
+			const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "at");
+			g_autoptr(GError) uerr = NULL;
+			sim_time_t t;
 
-			if (cJSON_IsNumber(at) && isfinite(at->valuedouble) && fabs(at->valuedouble) < 9e9) {
-				t = sim_time_from_s(at->valuedouble);
-				ok = true;
-			} else if (cJSON_IsString(at)) {
-				ok = units_parse_time(at->valuestring, &t, &uerr);
-			}
-			if (!ok || t < 0) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: expect[%d].at: %s", file, i,
+			if (!parse_time_value(at, &t, &uerr) || t < 0) {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: expect[%d].at: %s", file, i,
 					    uerr ? uerr->message : "found no time, expected a time such as \"10 s\" (at least 0)");
-				g_array_free(times, TRUE);
-				return NULL;
+				goto fail;
 			}
-			g_array_append_val(times, t);
+			g_array_append_val(er->probes, t);
+		} else if (fp) {
+			struct fingerprint f = { .mask = FP_ALL, .item = i };
+			const cJSON *of = cJSON_GetObjectItemCaseSensitive(item, "of");
+
+			if (!cJSON_IsString(fp) || strlen(fp->valuestring) < 1 ||
+			    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
+				g_autofree char *found = param_describe_json(fp);
+
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
+					    file, i, found);
+				goto fail;
+			}
+			if (of) {
+				const cJSON *o;
+
+				f.mask = 0;
+				if (!cJSON_IsArray(of) || cJSON_GetArraySize(of) < 1)
+					goto bad_of;
+				cJSON_ArrayForEach(o, of) {
+					int k;
+
+					for (k = 0; fp_names[k]; k++)
+						if (cJSON_IsString(o) && !strcmp(o->valuestring, fp_names[k]))
+							break;
+					if (!fp_names[k])
+						goto bad_of;
+					f.mask |= 1u << k;
+				}
+			}
+			f.sum = g_checksum_new(G_CHECKSUM_SHA256);
+			f.expected = g_ascii_strdown(fp->valuestring, -1);
+			g_array_append_val(er->fps, f);
+			{
+				g_autofree char *ip = g_strdup_printf("expect[%d]", i);
+
+				if (!item_keys_ok(item, ip, "fingerprint", err)) {
+					g_prefix_error(err, "%s: ", file);
+					goto fail;
+				}
+			}
+		} else if (golden) {
+			if (!cJSON_IsString(golden) || !*golden->valuestring) {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
+					    file, i);
+				goto fail;
+			}
 		}
 		i++;
 	}
-	return times;
+	return er;
+bad_of:
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+		    "%s: expect[%d].of: expected a list of time, src, kind, payload", file, i);
+fail:
+	expect_run_free(er);
+	return NULL;
 }
 
-static int probe_index(const GArray *times, sim_time_t t)
+void expect_options(struct expect_run *er, struct world_options *wo)
 {
-	for (guint i = 0; i < times->len; i++)
-		if (g_array_index(times, sim_time_t, i) == t)
-			return (int)i;
-	return -1;
+	wo->n_probes = (int)er->probes->len;
+	wo->probe_at = (const sim_time_t *)(void *)er->probes->data;
 }
 
-bool expect_check(const cJSON *expect, const char *file, const struct world *w,
-		  const GArray *probe_times, GArray **results, GError **err)
+void expect_listen(struct expect_run *er, struct world *w)
+{
+	if (er->fps->len)
+		world_add_event_listener(w, fp_listener, er);
+}
+
+static char *golden_path(const struct expect_run *er, const char *rel)
+{
+	return g_path_is_absolute(rel) ? g_strdup(rel) : g_build_filename(er->dir, rel, NULL);
+}
+
+/* ---- checking ---- */
+
+bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
+		  GArray **results, GError **err)
 {
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
 	g_autoptr(GError) inner = NULL;
 	cJSON *metrics = world_metrics_json(w);
 	const cJSON *item;
-	int i = 0, probe = 0;
+	int i = 0, probe = 0, fpi = 0;
 
-	cJSON_ArrayForEach(item, expect) {
+	cJSON_ArrayForEach(item, er->expect) {
 		g_autofree char *path = g_strdup_printf("expect[%d]", i++);
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(item, "metric");
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(item, "signal");
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(item, "golden");
+		guint before = out->len;
 
 		if (m) {
 			const cJSON *val;
@@ -256,7 +415,8 @@ bool expect_check(const cJSON *expect, const char *file, const struct world *w,
 				goto bad;
 			val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
 			if (!val) {
-				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
+				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
 					    path, m->valuestring);
 				goto bad;
 			}
@@ -276,15 +436,16 @@ bool expect_check(const cJSON *expect, const char *file, const struct world *w,
 					goto bad;
 			}
 		} else if (s) {
-			sim_time_t t = g_array_index(probe_times, sim_time_t, probe++);
-			int pi = probe_index(probe_times, t);
+			int pi = probe++;
+			sim_time_t t = g_array_index(er->probes, sim_time_t, pi);
 			double got;
 			g_autofree char *label = NULL;
 
 			if (!cJSON_IsString(s) || !item_keys_ok(item, path, "signal", &inner))
 				goto bad;
 			if (!world_probe_value(w, pi, s->valuestring, &got)) {
-				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.signal: found \"%s\", expected a trace column such as vbus_V",
+				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 					    path, s->valuestring);
 				goto bad;
 			}
@@ -299,12 +460,27 @@ bool expect_check(const cJSON *expect, const char *file, const struct world *w,
 			} else if (!compare_number(s->valuestring, item, path, got, false, out, label, &inner)) {
 				goto bad;
 			}
+		} else if (g) {
+			g_autofree char *gp = golden_path(er, g->valuestring);
+
+			if (!expect_check_golden(item, path, gp, trace_path, out, &inner))
+				goto bad;
 		} else {
-			g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: golden traces and fingerprints are checked by `chargesim check`, which this version does not have yet",
-				    path);
-			goto bad;
+			struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, fpi++);
+			GString *of = g_string_new(NULL);
+
+			g_free(fp->got);
+			fp->got = g_strndup(g_checksum_get_string(fp->sum), FP_HEX_LEN);
+			for (int k = 0; fp_names[k]; k++)
+				if (fp->mask & (1u << k))
+					g_string_append_printf(of, "%s%s", of->len ? "," : "", fp_names[k]);
+			add_result(out, strcmp(fp->got, fp->expected) == 0,
+				   g_strdup_printf("fingerprint of %s == %s", of->str, fp->expected),
+				   g_strdup(fp->got));
+			g_string_free(of, TRUE);
 		}
+		for (guint k = before; k < out->len; k++)
+			g_array_index(out, struct expect_result, k).item = i - 1;
 	}
 	cJSON_Delete(metrics);
 	*results = out;
@@ -312,8 +488,106 @@ bool expect_check(const cJSON *expect, const char *file, const struct world *w,
 bad:
 	cJSON_Delete(metrics);
 	expect_results_free(out);
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, inner->message);
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
+		    inner->message);
 	return false;
+}
+
+/* ---- accepting ---- */
+
+bool expect_accept(struct expect_run *er, const GArray *results, const char *trace_path,
+		   GString *report, GError **err)
+{
+	g_autofree char *text = NULL;
+	gsize len = 0;
+	bool text_changed = false;
+
+	for (guint r = 0; r < results->len; r++) {
+		const struct expect_result *res = &g_array_index(results, struct expect_result, r);
+		const cJSON *item = cJSON_GetArrayItem(er->expect, res->item);
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(item, "golden");
+
+		if (res->pass)
+			continue;
+		if (g) {
+			g_autofree char *gp = golden_path(er, g->valuestring);
+			g_autofree char *data = NULL;
+			gsize dlen;
+
+			if (!g_file_get_contents(trace_path, &data, &dlen, err))
+				return false;
+			if (!cs_outfile_write_all(gp, data, dlen, err))
+				return false;
+			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
+					       er->file, gp);
+		} else if (cJSON_GetObjectItemCaseSensitive(item, "fingerprint")) {
+			for (guint f = 0; f < er->fps->len; f++) {
+				struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, f);
+				char *at;
+
+				if (fp->item != res->item)
+					continue;
+				if (!text && !g_file_get_contents(er->file, &text, &len, err))
+					return false;
+				/* Replace the old hex in place, at a "fingerprint" key, so the file
+				 * keeps its layout. */
+				at = NULL;
+				for (char *k = strstr(text, "\"fingerprint\""); k && !at;
+				     k = strstr(k + 1, "\"fingerprint\"")) {
+					char *v = k + strlen("\"fingerprint\"");
+					size_t n = strlen(fp->expected);
+
+					while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
+						v++;
+					if (*v == '"' && g_ascii_strncasecmp(v + 1, fp->expected, n) == 0 &&
+					    v[1 + n] == '"')
+						at = v + 1;
+				}
+				if (!at) {
+					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+						    "%s: cannot find the fingerprint %s to replace", er->file,
+						    fp->expected);
+					return false;
+				}
+				{
+					GString *nt = g_string_new_len(text, at - text);
+
+					g_string_append(nt, fp->got);
+					g_string_append(nt, at + strlen(fp->expected));
+					g_free(text);
+					len = nt->len;
+					text = g_string_free(nt, FALSE);
+				}
+				g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
+						       fp->expected, fp->got);
+				text_changed = true;
+			}
+		}
+	}
+	if (text_changed && !cs_outfile_write_all(er->file, text, len, err))
+		return false;
+	return true;
+}
+
+void expect_run_free(struct expect_run *er)
+{
+	if (!er)
+		return;
+	for (guint i = 0; er->fps && i < er->fps->len; i++) {
+		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
+
+		if (fp->sum)
+			g_checksum_free(fp->sum);
+		g_free(fp->expected);
+		g_free(fp->got);
+	}
+	if (er->fps)
+		g_array_free(er->fps, TRUE);
+	if (er->probes)
+		g_array_free(er->probes, TRUE);
+	g_free(er->file);
+	g_free(er->dir);
+	g_free(er);
 }
 
 void expect_results_free(GArray *results)

@@ -2,7 +2,9 @@
  * cli/expect.h - checking a run against the scenario's "expect" list.
  *
  * Kinds (INTERFACE.md): {"metric": NAME, OP: VALUE} with OP one of == != < <= > >=
- * or "between": [LO, HI]; {"signal": COLUMN, "at": TIME, OP: VALUE}. A VALUE may carry
+ * or "between": [LO, HI]; {"signal": COLUMN, "at": TIME, OP: VALUE};
+ * {"golden": "path.csv", "tolerance": {COLUMN: {"abs": X, "rel": Y}, "*": {...}}};
+ * {"fingerprint": "hex", "of": ["time", "src", "kind", "payload"]}. A VALUE may carry
  * a unit; its dimension comes from the metric or column name (_V volts, _A amps, _s
  * seconds, _mAh, _Wh, soc fractions), so "4.5 V" and 4.5 mean the same for vbus_min_V.
  * Each result says which expectation, what was expected and what the run gave.
@@ -19,14 +21,30 @@ struct expect_result {
 	bool pass;
 	char *what;      /* "metric vbus_min_V < 4.5 V" */
 	char *got;       /* "4.61 V" */
+	int item;        /* index in the expect list */
 };
 
-/* Times at which `signal` expectations sample the run (sorted, unique). */
-GArray *expect_probe_times(const cJSON *expect, const char *file, GError **err);
-/* Check every expectation. results: GArray of struct expect_result (freed by
- * expect_results_free). False with err when an expectation itself is malformed. */
-bool expect_check(const cJSON *expect, const char *file, const struct world *w,
-		  const GArray *probe_times, GArray **results, GError **err);
+struct expect_run;
+
+/* Validate the list and collect what the run must record. NULL with err. */
+struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError **err);
+/* Sampling times for `signal` expectations, into the world's options. */
+void expect_options(struct expect_run *er, struct world_options *wo);
+/* Hook fingerprint hashing onto the world's event log (before world_run). */
+void expect_listen(struct expect_run *er, struct world *w);
+/* Decide every expectation after world_finish(); trace_path is the run's trace.csv
+ * (golden comparisons). results: GArray of struct expect_result. */
+bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
+		  GArray **results, GError **err);
+/* --accept: rewrite the golden traces and fingerprints of the failed expectations;
+ * report what changed. */
+bool expect_accept(struct expect_run *er, const GArray *results, const char *trace_path,
+		   GString *report, GError **err);
+void expect_run_free(struct expect_run *er);
 void expect_results_free(GArray *results);
+
+/* Golden comparison (cli/expect_golden.c). */
+bool expect_check_golden(const cJSON *item, const char *path, const char *golden_path,
+			 const char *trace_path, GArray *out, GError **err);
 
 #endif

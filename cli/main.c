@@ -13,7 +13,7 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "run", cmd_run, "run one scenario and write its trace, events and metrics" },
-	{ "check", NULL, "run scenarios as regression tests (expectations, golden traces)" },
+	{ "check", cmd_check, "run scenarios as regression tests (expectations, golden traces)" },
 	{ "compare", cmd_compare, "run one scenario under several policies, side by side" },
 	{ "sweep", NULL, "run a grid of scenario variants" },
 	{ "merge", NULL, "merge the results of sharded sweeps" },

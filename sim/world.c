@@ -1249,6 +1249,11 @@ bool world_finish(struct world *w, GError **err)
 	return ok;
 }
 
+void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
+{
+	evlog_add_listener(w->log, cb, data);
+}
+
 const struct world_metrics *world_metrics(const struct world *w)
 {
 	return &w->m;

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <glib.h>
+#include "sim/evlog.h"
 #include "sim/scenario.h"
 #include "sim/solver.h"
 
@@ -72,6 +73,8 @@ struct world_metrics {
 struct world;
 
 struct world *world_new(const struct scenario *sc, const struct world_options *opt, GError **err);
+/* See every events.jsonl record as it is written (call before world_run). */
+void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data);
 /* Run to the scenario's duration. False with err on an internal error. */
 bool world_run(struct world *w, GError **err);
 /* Write metrics.json and commit every output file. */

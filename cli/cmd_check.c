@@ -1,0 +1,322 @@
+/*
+ * cli/cmd_check.c - `chargesim check [FILE|DIR]...`: scenarios as regression tests.
+ *
+ * Every scenario file (directories are searched recursively for *.json; sweep files
+ * are skipped) is run with its outputs under out/check/<path>/, and its expectations
+ * are checked. Runs go in parallel on a GLib thread pool (-j N); the report is
+ * printed in the sorted order of the files whatever finished first, one line each:
+ *   PASS name
+ *   FAIL name: <expectation> (got <value>); ...
+ *   ERROR name: <why the scenario could not run>
+ * then "N passed, N failed". --junit writes the same as JUnit XML; --accept rewrites
+ * the golden traces and fingerprints of failing expectations and says what changed.
+ * Exit status: 0 all passed, 1 something failed, 2 a scenario could not be run.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/expect.h"
+#include "sim/outfile.h"
+#include "sim/scenario.h"
+#include "sim/world.h"
+
+enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
+
+struct check_job {
+	char *file;
+	char *name;
+	char *outdir;
+	int status;
+	char *message;
+	char *accepted;      /* what --accept changed, or NULL */
+	double wall_s;
+	int n_expect;
+};
+
+struct check_ctx {
+	bool accept;
+	GMutex lock;         /* serialises --accept rewrites of shared golden files */
+};
+
+static bool is_sweep_file(const char *path)
+{
+	g_autofree char *text = NULL;
+	cJSON *doc;
+	bool sweep;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return false;
+	doc = cJSON_Parse(text);
+	sweep = cJSON_IsObject(doc) && cJSON_GetObjectItemCaseSensitive(doc, "vary");
+	cJSON_Delete(doc);
+	return sweep;
+}
+
+static void collect(const char *path, GPtrArray *files)
+{
+	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+		g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
+		const char *n;
+
+		while (d && (n = g_dir_read_name(d))) {
+			g_autofree char *sub = g_build_filename(path, n, NULL);
+
+			if (g_file_test(sub, G_FILE_TEST_IS_DIR) || g_str_has_suffix(n, ".json"))
+				collect(sub, files);
+		}
+		return;
+	}
+	if (g_str_has_suffix(path, ".json") && is_sweep_file(path))
+		return;
+	g_ptr_array_add(files, g_strdup(path));
+}
+
+static gint cmp_paths(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *job_outdir(const char *root, const char *file)
+{
+	g_autofree char *rel = g_strdup(file);
+
+	if (g_str_has_suffix(rel, ".json"))
+		rel[strlen(rel) - 5] = '\0';
+	for (char *c = rel; *c; c++)
+		if (*c == '.' && (c == rel || c[-1] == '/'))
+			*c = '_';  /* no hidden or parent directories */
+	return g_build_filename(root, rel, NULL);
+}
+
+static void run_job(gpointer data, gpointer user)
+{
+	struct check_job *j = data;
+	struct check_ctx *c = user;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = NULL;
+	g_autofree char *trace = NULL;
+	struct world_options wo = { 0 };
+	struct expect_run *er = NULL;
+	struct world *w = NULL;
+	GArray *results = NULL;
+	gint64 t0 = g_get_monotonic_time();
+
+	sc = scenario_load(j->file, NULL, &err);
+	if (!sc)
+		goto error;
+	g_free(j->name);
+	j->name = g_strdup(sc->name);
+	if (sc->expect) {
+		er = expect_prepare(sc->expect, sc->file, &err);
+		if (!er)
+			goto error;
+		expect_options(er, &wo);
+	}
+	wo.outdir = j->outdir;
+	w = world_new(sc, &wo, &err);
+	if (!w)
+		goto error;
+	if (er)
+		expect_listen(er, w);
+	if (!world_run(w, &err) || !world_finish(w, &err))
+		goto error;
+	j->status = JOB_PASS;
+	if (er) {
+		GString *fails = g_string_new(NULL);
+
+		trace = g_build_filename(j->outdir, "trace.csv", NULL);
+		if (!expect_check(er, w, trace, &results, &err)) {
+			g_string_free(fails, TRUE);
+			goto error;
+		}
+		j->n_expect = (int)results->len;
+		for (guint i = 0; i < results->len; i++) {
+			const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+
+			if (r->pass)
+				continue;
+			g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "", r->what,
+					       r->got);
+		}
+		if (fails->len) {
+			j->status = JOB_FAIL;
+			j->message = g_string_free(fails, FALSE);
+			if (c->accept) {
+				GString *rep = g_string_new(NULL);
+
+				g_mutex_lock(&c->lock);
+				if (!expect_accept(er, results, trace, rep, &err))
+					g_string_append_printf(rep, "  %s: cannot accept: %s\n", j->file,
+							       err->message);
+				g_mutex_unlock(&c->lock);
+				j->accepted = g_string_free(rep, FALSE);
+			}
+		} else {
+			g_string_free(fails, TRUE);
+		}
+	}
+	goto out;
+error:
+	j->status = JOB_ERROR;
+	j->message = g_strdup(err ? err->message : "unknown error");
+out:
+	j->wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
+	expect_results_free(results);
+	expect_run_free(er);
+	world_free(w);
+}
+
+static void xml_escape(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs("&apos;", fp); break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, fp);
+		}
+	}
+}
+
+static bool write_junit(const char *path, struct check_job *jobs, int n, int failed, int errors,
+			GError **err)
+{
+	struct cs_outfile *f = cs_outfile_open(path, false, err);
+	double total = 0;
+
+	if (!f)
+		return false;
+	for (int i = 0; i < n; i++)
+		total += jobs[i].wall_s;
+	fprintf(f->fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f->fp, "<testsuites name=\"chargesim check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		n, failed, errors, total);
+	fprintf(f->fp, "  <testsuite name=\"scenarios\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		n, failed, errors, total);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_path_get_dirname(jobs[i].file);
+
+		fprintf(f->fp, "    <testcase classname=\"");
+		xml_escape(f->fp, dir);
+		fprintf(f->fp, "\" name=\"");
+		xml_escape(f->fp, jobs[i].name);
+		fprintf(f->fp, "\" file=\"");
+		xml_escape(f->fp, jobs[i].file);
+		fprintf(f->fp, "\" time=\"%.3f\"", jobs[i].wall_s);
+		if (jobs[i].status == JOB_PASS) {
+			fprintf(f->fp, "/>\n");
+			continue;
+		}
+		fprintf(f->fp, ">\n      <%s message=\"", jobs[i].status == JOB_FAIL ? "failure" : "error");
+		xml_escape(f->fp, jobs[i].message);
+		fprintf(f->fp, "\" type=\"%s\">", jobs[i].status == JOB_FAIL ? "expectation" : "input");
+		xml_escape(f->fp, jobs[i].message);
+		fprintf(f->fp, "</%s>\n    </testcase>\n", jobs[i].status == JOB_FAIL ? "failure" : "error");
+	}
+	fprintf(f->fp, "  </testsuite>\n</testsuites>\n");
+	return cs_outfile_commit(f, err);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	gint jobs_n = 1;
+	char *junit = NULL, *outroot = NULL;
+	gboolean accept = FALSE, quiet = FALSE;
+	GOptionEntry entries[] = {
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_n, "Run N scenarios at once (default 1)", "N" },
+		{ "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write the results as JUnit XML", "FILE" },
+		{ "accept", 0, 0, G_OPTION_ARG_NONE, &accept, "Rewrite golden traces and fingerprints of failing scenarios", NULL },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outroot, "Put each run's outputs under DIR (default out/check)", "DIR" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures and the final count", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GError) err = NULL;
+	struct check_ctx cctx = { .accept = accept };
+	struct check_job *jobs;
+	GThreadPool *pool;
+	int n, passed = 0, failed = 0, errors = 0, status;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"With no argument, checks scenarios/. Prints PASS/FAIL per scenario in a fixed order\n"
+		"and \"N passed, N failed\". Exit status 0 all passed, 1 a failure, 2 a scenario could\n"
+		"not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml");
+	if (!cli_parse(ctx, &argc, &argv))
+		return CLI_EXIT_USAGE;
+	if (jobs_n < 1 || jobs_n > 256) {
+		cli_error("check: -j: found %d, expected 1 to 256", jobs_n);
+		return CLI_EXIT_USAGE;
+	}
+	cctx.accept = accept;
+	for (int i = 1; i < argc; i++) {
+		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
+			cli_error("check: %s: no such file or directory", argv[i]);
+			return CLI_EXIT_USAGE;
+		}
+		collect(argv[i], files);
+	}
+	if (argc < 2)
+		collect("scenarios", files);
+	g_ptr_array_sort(files, cmp_paths);
+	n = (int)files->len;
+	if (n == 0) {
+		cli_error("check: found no scenario files");
+		return CLI_EXIT_USAGE;
+	}
+	jobs = g_new0(struct check_job, (gsize)n);
+	g_mutex_init(&cctx.lock);
+	for (int i = 0; i < n; i++) {
+		jobs[i].file = g_strdup(files->pdata[i]);
+		jobs[i].name = g_path_get_basename(jobs[i].file);
+		jobs[i].outdir = job_outdir(outroot ? outroot : "out/check", jobs[i].file);
+	}
+	pool = g_thread_pool_new(run_job, &cctx, jobs_n, TRUE, NULL);
+	for (int i = 0; i < n; i++)
+		g_thread_pool_push(pool, &jobs[i], NULL);
+	g_thread_pool_free(pool, FALSE, TRUE);
+
+	for (int i = 0; i < n; i++) {
+		switch (jobs[i].status) {
+		case JOB_PASS:
+			passed++;
+			if (!quiet)
+				printf("PASS %s\n", jobs[i].name);
+			break;
+		case JOB_FAIL:
+			failed++;
+			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
+			if (jobs[i].accepted)
+				printf("%s", jobs[i].accepted);
+			break;
+		default:
+			errors++;
+			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed + errors);
+	fflush(stdout);
+	status = errors ? CLI_EXIT_USAGE : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+	if (junit && !write_junit(junit, jobs, n, failed, errors, &err)) {
+		cli_error("%s", err->message);
+		status = CLI_EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		g_free(jobs[i].file);
+		g_free(jobs[i].name);
+		g_free(jobs[i].outdir);
+		g_free(jobs[i].message);
+		g_free(jobs[i].accepted);
+	}
+	g_free(jobs);
+	g_mutex_clear(&cctx.lock);
+	g_free(junit);
+	g_free(outroot);
+	return status;
+}

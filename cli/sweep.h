@@ -1,0 +1,126 @@
+/*
+ * cli/sweep.h - sweep files: a base scenario and the values to vary, enumerated into
+ * numbered variants; one variant run into one results.csv row; shard manifests and
+ * their merge.
+ *
+ * A sweep file (INTERFACE.md, "Sweep file"):
+ *
+ *   { "base": "../bugzoo/twl4030-full-battery.json",      relative to the sweep file
+ *     "seed": 7,                                          optional, default 1
+ *     "vary": { "source.ilim": ["0.8 A", "1.5 A"],        scenario path -> values
+ *               "policy": ["twl4030", "safe-ramp"] },
+ *     "random": { "n": 100, "seed": 3,                    optional
+ *                 "ranges": { "cable.length": ["0.3 m", "3 m"] } } }
+ *
+ * Order of the variants: the grid is the Cartesian product of the `vary` lists, keys in
+ * the order written in the file, the last key varying fastest (like nested loops, the
+ * first key outermost). With `random`, every grid point is combined with each of the
+ * n random samples, the sample number varying fastest of all:
+ *   index = (((v0 * n1 + v1) * n2 + v2) ...) * n + r
+ * so every grid point meets the same n random conditions (a paired design).
+ *
+ * Random sample r draws each range j from u = mix64(mix64(S * 2^32 + r) + j) / 2^64
+ * (mix64: the SplitMix64 finaliser; S the random seed, default the sweep seed): the
+ * value is lo + u * (hi - lo) in the base unit of the dimension (V, A, s, ohm, m, ...)
+ * printed with 6 significant digits, or, when lo and hi are both whole bare numbers, a
+ * whole number from lo to hi inclusive. The printed text is exactly what the run uses.
+ *
+ * Each variant is one run of the base scenario with its values applied as
+ * scenario_apply_set() assignments (JSON values: numbers, strings with units,
+ * objects), after "seed=<variant seed>" where the variant seed is
+ *   (uint32)(mix64(sweep_seed * 2^32 + index) >> 32)
+ * so it depends only on the sweep seed and the index, never on the thread or shard.
+ * A `vary` or `random` path "seed" overrides it.
+ *
+ * results.csv: header "index,<grid paths>,<random paths>,<metric names>,error", then
+ * one row per variant in index order. Values as the sweep file writes them (strings
+ * bare, numbers as cJSON prints them, objects as compact JSON), metrics as metrics.json
+ * prints them (null is an empty cell), error empty unless the variant could not run
+ * ("input error: ..." or "internal error: ..."). Cells holding a comma, a quote or a
+ * line break are quoted as RFC 4180 says.
+ */
+#ifndef CS_CLI_SWEEP_H
+#define CS_CLI_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cJSON.h>
+#include <glib.h>
+
+#define SWEEP_MAX_VARIANTS 100000000ull   /* refuse grids larger than this */
+
+struct sweep_dim {
+	char *path;            /* scenario path, e.g. "source.ilim" */
+	int n;                 /* grid: number of values */
+	cJSON **values;        /* grid: the values (owned by sweep->doc) */
+	bool integer;          /* random: whole numbers lo..hi */
+	double lo, hi;         /* random: range in the base unit */
+};
+
+struct sweep {
+	char *file;            /* the sweep file as given */
+	char *base_file;       /* the base scenario, resolved against the sweep file */
+	char *base_text;       /* its content, loaded once */
+	gsize base_len;
+	char *sha256;          /* SHA-256 of the sweep file, hex */
+	char *base_sha256;     /* SHA-256 of the base scenario, hex */
+	guint32 seed;
+	int n_grid;
+	struct sweep_dim *grid;
+	int n_random;
+	struct sweep_dim *random;
+	guint64 random_n;      /* samples (1 when there is no "random") */
+	guint32 random_seed;
+	guint64 total;         /* number of variants */
+	int n_metrics;
+	char **metric_names;   /* metrics.json keys, in its order */
+	cJSON *doc;
+};
+
+/* Read, check and validate a sweep file: every value of every list and both ends of
+ * every range are tried on the base scenario (loaded and built into a run), so an
+ * unknown path or a value of the wrong dimension is reported before anything runs.
+ * Errors are CS_SCENARIO_ERROR, "SWEEP: JSON-PATH: found X, expected Y". */
+struct sweep *sweep_load(const char *file, GError **err);
+void sweep_free(struct sweep *sw);
+typedef struct sweep sweep;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)
+
+/* SplitMix64's finaliser (Steele, Lea, Flood 2014), the fixed hash behind seeds and
+ * random samples. */
+uint64_t sweep_mix64(uint64_t x);
+guint32 sweep_variant_seed(guint32 sweep_seed, guint64 index);
+
+/* The assignments of variant `index` ("seed=N" first), NULL-terminated; g_strfreev. */
+char **sweep_variant_sets(const struct sweep *sw, guint64 index);
+/* The header line of results.csv, with its newline. */
+char *sweep_csv_header(const struct sweep *sw);
+/* Append one CSV cell (quoted when needed). */
+void sweep_csv_cell(GString *out, const char *text);
+
+/* Run variant `index` (outdir NULL: no files) and return its results.csv row with its
+ * newline. *failed is 0, or 2 (input error) or 3 (internal error) when the row's error
+ * cell is set. Safe to call from several threads at once. */
+char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir,
+			int *failed);
+
+/* Shards: I/N with 0 <= I < N. */
+struct sweep_shard {
+	guint64 index, count;
+};
+bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err);
+/* From SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT.
+ * False without err when they are not set; false with err when they are wrong. */
+bool sweep_shard_from_env(struct sweep_shard *out, GError **err);
+/* Number of variants with index % count == shard index. */
+guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh);
+
+/* manifest.json of a shard directory. */
+cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool complete);
+
+/* `chargesim merge`: check the shard directories' manifests and rows, write
+ * outdir/results.csv (byte-identical to an unsharded run) and outdir/manifest.json.
+ * Errors are CS_SCENARIO_ERROR naming the directory, file and line. */
+bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err);
+
+#endif

@@ -49,6 +49,9 @@ BIN       := $(BUILD)/chargesim
 TEST_BIN  := $(BUILD)/chargesim-tests
 BENCH_BINS := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
+# The simulator headers the kernel-style ones include (a plugin sees only these).
+PLUGIN_SIM_HEADERS := sim/param.h sim/units.h sim/time.h sim/queue.h sim/sim.h
+
 .PHONY: all demo test check-deps asan bench install clean
 all: $(BIN) $(LIB)
 
@@ -105,6 +108,8 @@ install: $(BIN) $(LIB)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/chargesim
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libchargesim.a
 	cp -R stack/include/. $(DESTDIR)$(PREFIX)/include/chargesim/
+	install -d $(DESTDIR)$(PREFIX)/include/chargesim/sim
+	install -m 644 $(PLUGIN_SIM_HEADERS) $(DESTDIR)$(PREFIX)/include/chargesim/sim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  chargesim.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/chargesim.pc
 

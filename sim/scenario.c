@@ -237,8 +237,10 @@ static bool load_source(struct scenario *sc, const cJSON *obj, GError **err)
 		return false;
 	/* A Type-C port's current follows its Rp unless ilim was given. */
 	if (sc->source.kind == SRC_KIND_TYPEC &&
-	    !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim")))
+	    !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim"))) {
 		sc->source.ilim = source_rated_current(&sc->source);
+		sc->source.ilim_from_rp = true;
+	}
 	return scenario_validate_obj(sc, SCN_OBJ_SOURCE, &sc->source, "source", err);
 }
 

@@ -165,7 +165,7 @@ static void world_prepare_net(struct world *w)
 	case SRC_OVL_FOLDBACK: in->limit = NET_LIMIT_FOLDBACK; break;
 	default: in->limit = NET_LIMIT_BRICK; break;
 	}
-	in->ilim = w->src_p.ilim;
+	in->ilim = source_ilim_now(&w->src);
 	in->ishort = w->src_p.ishort;
 	pmic_net(&w->chg, 0, in);
 	load_demand(&w->load, &in->iload, &in->pload);
@@ -224,7 +224,7 @@ static void world_margins(const struct world *w, const struct net_out *op,
 	g[k++] = w->net.charging ? (op->flags & NET_F_CV ? 1 : op->vbat - w->chg_p.vreg) : -1;
 	g[k++] = on ? w->src_p.v_shutdown - op->vsrc : -1;
 	g[k++] = on && w->net.limit != NET_LIMIT_NONE ?
-			 (op->flags & NET_F_LIMITING ? 1 : op->ibus - w->src_p.ilim) : -1;
+			 (op->flags & NET_F_LIMITING ? 1 : op->ibus - w->net.ilim) : -1;
 	g[k++] = on && w->src_p.ocp > 0 ? op->ibus - w->src_p.ocp : -1;
 	g[k++] = load_margin(&w->load, op->vsys, w->bootm.stage >= 0);
 	g[k++] = x->soc - 0.8;
@@ -341,7 +341,7 @@ static void world_row_values(const struct world *w, const struct net_out *op,
 	v[COL_CHG_STATE] = w->chg.state;
 	v[COL_SRC_STATE] = source_state_of(&w->src, limiting);
 	v[COL_VSYS] = op->vsys;
-	v[COL_SRC_ILIM] = w->src.attached ? w->src_p.ilim : 0;
+	v[COL_SRC_ILIM] = w->src.attached ? source_ilim_now(&w->src) : 0;
 	v[COL_TEMP] = x->temp_c;
 }
 
@@ -941,9 +941,12 @@ static void world_apply_set(struct world *w, const struct scenario_event *e)
 	evlog_end(w->log, rec);
 	switch (e->obj) {
 	case SCN_OBJ_SOURCE:
-		source_params_changed(&w->src);
-		if (strcmp(e->desc->key, "rp") == 0)
+		if (strcmp(e->desc->key, "rp") == 0) {
+			if (w->src_p.ilim_from_rp)
+				w->src_p.ilim = source_rated_current(&w->src_p);
 			phy_rp_changed(&w->phym);
+		}
+		source_params_changed(&w->src);
 		break;
 	case SCN_OBJ_CABLE:
 		w->r_cable = cable_r_loop(&w->cab_p);

@@ -960,8 +960,10 @@ static void compare_runs(const char *name, const char *json)
 	REQUIRE(read_trace(&ad, &tr));
 	worst = max_vbat_diff(&tr, &fine, win, &n_cmp, &worst_t);
 	CU_ASSERT(worst <= 1e-3);
-	CU_ASSERT(n_cmp >= tr.n / 2);
-	if (getenv("CS_TEST_VERBOSE") || !(worst <= 1e-3) || n_cmp < tr.n / 2)
+	/* Not vacuous: most rows of an event-dense run sit at event instants (inside
+	 * the excluded windows), so ask for a quarter of the rows and at least 20. */
+	CU_ASSERT(n_cmp >= tr.n / 4 && n_cmp >= 20);
+	if (getenv("CS_TEST_VERBOSE") || !(worst <= 1e-3) || n_cmp < tr.n / 4)
 		fprintf(stderr, "\n  %s: max |dVBAT| %.3g V at %.6f s over %d of %d rows\n", name,
 			worst, worst_t, n_cmp, tr.n);
 out:

@@ -396,7 +396,7 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 		phy_next(ph, STAGE_PD_TRANSITION, p->t_src_transition);
 		break;
 	case STAGE_PD_TRANSITION:
-		source_set_contract(ph->src, ph->sp->pdos[ph->pd_index].v);
+		source_set_contract(ph->src, ph->sp->pdos[ph->pd_index].v, ph->sp->pdos[ph->pd_index].i);
 		phy_next(ph, STAGE_PD_READY, p->t_ps_ready);
 		break;
 	case STAGE_PD_READY:

@@ -444,7 +444,7 @@ static void pmic_gone_cb(struct sim_event *ev, void *data)
 	struct pmic *c = data;
 
 	(void)ev;
-	c->cond_gone = false;
+	/* cond_gone stays set: the timer re-arms only after VBUS has come back. */
 	c->replug_wait = false;
 	c->uvlo = false;
 	c->iindpm = c->iindpm_pending = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
@@ -583,8 +583,14 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 			       &c->ev_connect, p->t_restart);
 	}
 
-	/* Regulation phase: precharge with hysteresis, CV from the solution. */
-	if (pmic_charging(c)) {
+	/* Regulation phase: precharge with hysteresis, CV from the solution. A new
+	 * charge cycle decides on the battery voltage it finds. */
+	if (!pmic_charging(c)) {
+		c->phase_set = false;
+	} else if (!c->phase_set) {
+		c->phase_set = true;
+		c->precharge = op->vbat < p->vlowv;
+	} else {
 		if (c->precharge && op->vbat >= p->vlowv)
 			c->precharge = false;
 		else if (!c->precharge && op->vbat < p->vlowv - PMIC_VLOWV_HYST_V)

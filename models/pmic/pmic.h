@@ -85,6 +85,7 @@ struct pmic {
 
 	bool cond_low, cond_good, cond_term, cond_gone;
 	bool cv, precharge;    /* last regulation phase seen */
+	bool phase_set;        /* precharge decided for this charge cycle */
 	unsigned last_flags;   /* flags of the last operating point (ICO uses them) */
 	enum charger_state state;
 

@@ -244,6 +244,9 @@ static void source_recover_cb(struct sim_event *ev, void *data)
 
 	(void)ev;
 	s->tripped = false;
+	/* A PD source restarts at its default 5 V after a trip. */
+	s->v_contract = 0;
+	s->i_contract = 0;
 	evlog_emit(s->log, sim_now(s->sim), "source", "source_recover", NULL, NULL);
 	source_notify(s);
 }
@@ -328,6 +331,7 @@ void source_attach(struct source *s, bool attached)
 		source_cleanup(s);
 		s->tripped = false;
 		s->v_contract = 0;
+		s->i_contract = 0;
 		s->cond_uv = s->cond_limit = s->cond_oc = false;
 	}
 	source_notify(s);
@@ -347,10 +351,20 @@ double source_voc_now(const struct source *s)
 	return s->p->voc;
 }
 
-void source_set_contract(struct source *s, double v)
+void source_set_contract(struct source *s, double v, double i)
 {
 	s->v_contract = v;
+	s->i_contract = i;
 	source_notify(s);
+}
+
+double source_ilim_now(const struct source *s)
+{
+	/* A PD source limits to its contract; the model keeps the adapter's own
+	 * ilim when that is lower. */
+	if (s->i_contract > 0 && s->i_contract < s->p->ilim)
+		return s->i_contract;
+	return s->p->ilim;
 }
 
 static void source_condition(struct source *s, bool *cond, bool now, bool armed,

@@ -60,6 +60,7 @@ struct source_params {
 	int port;                  /* enum source_port: host budget root / bus-powered hub */
 	bool usb3;
 	sim_time_t t_enumerate;    /* host enumerates this long after connect */
+	bool ilim_from_rp;         /* Type-C: ilim follows the Rp advertisement */
 };
 
 struct source;
@@ -76,6 +77,7 @@ struct source {
 	bool tripped;
 	bool cond_uv, cond_limit, cond_oc;  /* conditions seen at the last operating point */
 	double v_contract;         /* PD: negotiated voltage (0 = default 5 V level) */
+	double i_contract;         /* PD: negotiated current, A (0 = none) */
 	struct sim_event ev_uv, ev_limit, ev_oc, ev_recover;
 	int trips;
 };
@@ -100,7 +102,9 @@ double source_rated_current(const struct source_params *p);
 /* Called after a `set` event changed a parameter. */
 void source_params_changed(struct source *s);
 /* PD: the source switches to voltage v (0 = back to its default level). */
-void source_set_contract(struct source *s, double v);
+void source_set_contract(struct source *s, double v, double i);
+/* The current limit in force: ilim, or a PD contract's current. */
+double source_ilim_now(const struct source *s);
 enum source_state source_state_of(const struct source *s, bool limiting);
 
 #endif

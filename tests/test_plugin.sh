@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/test_plugin.sh - the policy SDK from a clean install prefix.
+#
+# Installs chargesim into a fresh prefix, builds docs/policy-sdk/template_policy.c
+# against the installed headers with exactly the command the docs give, runs it from
+# a scenario, and checks the errors for a plugin that does not load, lacks its entry
+# symbol or carries the wrong ABI version. Usage: tests/test_plugin.sh (repo root).
+set -u
+fail=0
+ok() { echo "ok - $*"; }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+make install PREFIX="$prefix" >/dev/null 2>&1 || { echo "not ok - make install"; exit 1; }
+ok "make install PREFIX=$prefix"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+cs="$prefix/bin/chargesim"
+
+if cc -shared -fPIC $(pkg-config --cflags chargesim) docs/policy-sdk/template_policy.c \
+	-o "$tmp/template.so" 2>"$tmp/cc.err"; then
+	ok "template builds with pkg-config --cflags chargesim"
+else
+	bad "template build failed: $(cat "$tmp/cc.err")"
+fi
+
+cat >"$tmp/plug.json" <<JSON
+{ "name": "plugin-test", "duration": "1 min",
+  "source": { "kind": "dcp", "ilim": "2 A" },
+  "policy": { "plugin": "template.so", "params": { "limit": "900 mA" } },
+  "expect": [ { "metric": "ilim_max_A", "==": "0.9 A" } ] }
+JSON
+if "$cs" run "$tmp/plug.json" -o "$tmp/out" -q; then
+	ok "a scenario runs the plugin (relative path resolved against the scenario)"
+else
+	bad "plugin run exited $?"
+fi
+grep -q '"request_mA":900' "$tmp/out/events.jsonl" && ok "the plugin set 900 mA" || bad "no 900 mA ilim_set"
+
+# A plugin parameter that does not exist is an input error.
+sed 's/"limit"/"limt"/' "$tmp/plug.json" >"$tmp/badparam.json"
+"$cs" run "$tmp/badparam.json" -o "$tmp/o2" -q 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'did you mean "limit"' "$tmp/err" && ok "unknown plugin parameter: exit 2, did you mean" || bad "unknown plugin parameter: rc $rc $(cat "$tmp/err")"
+
+# Missing file.
+sed 's/template.so/missing.so/' "$tmp/plug.json" >"$tmp/missing.json"
+"$cs" run "$tmp/missing.json" -o "$tmp/o3" -q 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'cannot load' "$tmp/err" && ok "missing plugin: exit 2, cannot load" || bad "missing plugin: rc $rc $(cat "$tmp/err")"
+
+# No entry symbol.
+echo 'int not_a_policy = 1;' >"$tmp/nosym.c"
+cc -shared -fPIC "$tmp/nosym.c" -o "$tmp/nosym.so"
+sed 's/template.so/nosym.so/' "$tmp/plug.json" >"$tmp/nosym.json"
+"$cs" run "$tmp/nosym.json" -o "$tmp/o4" -q 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'has no symbol "chargesim_policy"' "$tmp/err" && ok "no entry symbol: exit 2" || bad "no entry symbol: rc $rc $(cat "$tmp/err")"
+
+# Wrong ABI version.
+cat >"$tmp/abi.c" <<'C'
+#include <chargesim/policy.h>
+const struct cs_policy_desc chargesim_policy = { .abi = CS_POLICY_ABI + 41, .name = "old" };
+C
+cc -shared -fPIC $(pkg-config --cflags chargesim) "$tmp/abi.c" -o "$tmp/abi.so"
+sed 's/template.so/abi.so/' "$tmp/plug.json" >"$tmp/abi.json"
+"$cs" run "$tmp/abi.json" -o "$tmp/o5" -q 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'ABI' "$tmp/err" && ok "wrong ABI: exit 2" || bad "wrong ABI: rc $rc $(cat "$tmp/err")"
+
+# Not a shared object at all.
+echo "garbage" >"$tmp/junk.so"
+sed 's/template.so/junk.so/' "$tmp/plug.json" >"$tmp/junk.json"
+"$cs" run "$tmp/junk.json" -o "$tmp/o6" -q 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && ok "not a shared object: exit 2" || bad "junk plugin: rc $rc"
+
+echo "# $fail failed"
+[ $fail -eq 0 ]

@@ -52,7 +52,7 @@ BENCH_BINS := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # The simulator headers the kernel-style ones include (a plugin sees only these).
 PLUGIN_SIM_HEADERS := sim/param.h sim/units.h sim/time.h sim/queue.h sim/sim.h
 
-.PHONY: all demo test check-deps asan bench install clean
+.PHONY: all demo test check-deps asan valgrind coverage bench install clean
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -97,6 +97,29 @@ asan: check-deps
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/chargesim-tests build/asan/chargesim
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/chargesim-tests
+
+# memcheck on the fast unit suites and a sample of scenarios: 0 errors, no definite leaks.
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+VALGRIND_SUITES := queue units scenario outputs physics stack
+VALGRIND_SCENARIOS := scenarios/demo.json scenarios/bugzoo/twl4030-full-battery.json \
+	scenarios/bugzoo/dead-battery-boot-loop.json scenarios/ports/pd-9v.json
+valgrind: check-deps
+	@command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind"; exit 2; }
+	@$(MAKE) --no-print-directory OPT=-O1 $(TEST_BIN) $(BIN)
+	$(VALGRIND) $(TEST_BIN) $(VALGRIND_SUITES)
+	@d=$$(mktemp -d) && for s in $(VALGRIND_SCENARIOS); do \
+	  $(VALGRIND) $(BIN) run $$s -o $$d/out -q || { rm -rf $$d; exit 1; }; done; rm -rf $$d; \
+	  echo "valgrind: $(words $(VALGRIND_SCENARIOS)) scenarios clean"
+
+# Line and branch coverage of the tests and the scenario library (gcov; gcovr when
+# installed, else a per-directory summary from gcov itself).
+coverage: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/cov OPT=-O0 SAN="--coverage" build/cov/chargesim-tests build/cov/chargesim
+	@find build/cov -name '*.gcda' -delete
+	@build/cov/chargesim-tests >/dev/null || true
+	@build/cov/chargesim check scenarios -o build/cov/out -q >/dev/null || true
+	@for t in tests/test_*.sh; do $$t build/cov/chargesim >/dev/null 2>&1 || true; done
+	@scripts/coverage-summary.sh build/cov | grep -v '^tests'
 
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)

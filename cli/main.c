@@ -1,9 +1,12 @@
 /*
  * cli/main.c - `chargesim`: dispatch to a subcommand.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cli.h"
+#include "sim/outfile.h"
 #include "sim/scenario.h"
 #include "sim/world.h"
 
@@ -15,10 +18,10 @@ static const struct {
 	{ "run", cmd_run, "run one scenario and write its trace, events and metrics" },
 	{ "check", cmd_check, "run scenarios as regression tests (expectations, golden traces)" },
 	{ "compare", cmd_compare, "run one scenario under several policies, side by side" },
-	{ "sweep", NULL, "run a grid of scenario variants" },
-	{ "merge", NULL, "merge the results of sharded sweeps" },
+	{ "sweep", cmd_sweep, "run a grid of scenario variants" },
+	{ "merge", cmd_merge, "merge the results of sharded sweeps" },
 	{ "plot", NULL, "plot trace files" },
-	{ "diff", NULL, "compare two CSV traces with tolerances" },
+	{ "diff", cmd_diff, "compare two CSV traces with tolerances" },
 	{ "list", cmd_list, "list policies, sources, pmics, batteries or scenarios" },
 };
 
@@ -41,8 +44,25 @@ static void usage(FILE *fp)
 		"Exit status: 0 ok, 1 an expectation failed, 2 bad usage or input, 3 internal error.\n");
 }
 
+/* Ctrl-C or a kill: remove the temporary output files (nothing half-written ever
+ * appears under a final name anyway) and leave with the shell's conventional code. */
+static void on_signal(int sig)
+{
+	static const char msg[] = "chargesim: interrupted; no output was completed\n";
+
+	cs_outfile_cleanup_all();
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(128 + sig);
+	_exit(128 + sig);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

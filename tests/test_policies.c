@@ -1,0 +1,309 @@
+/*
+ * tests/test_policies.c - the charger policies' state machines against hand-computed
+ * sequences.
+ *
+ * Each test builds a source whose VBUS-versus-current line is known exactly (an
+ * ideal ADC and, where it matters, a continuous input-limit register, so that the
+ * thresholds fall where the hand calculation puts them), runs the policy, and checks
+ * its decisions against the sequence the policy's published rules produce.
+ */
+#include <math.h>
+#include <string.h>
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+#define REQUIRE_RUN(r, json) \
+	do { \
+		if (!tu_run((r), (json))) { \
+			CU_FAIL("scenario did not run"); \
+			tu_done(r); \
+			return; \
+		} \
+	} while (0)
+
+static double ev_num(const cJSON *rec, const char *key)
+{
+	const cJSON *v = rec ? cJSON_GetObjectItemCaseSensitive(rec, key) : NULL;
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/*
+ * twl4030: VBUS = 5.1 - 0.40686 * IBUS (Rout 0.13 + cable 0.27686 ohm), the linear
+ * charger draws the whole limit (1.7 A of demand from a 30 % cell). The ramp starts
+ * from the chip's 100 mA, climbs in 20 mA steps to the 500 mA plug target, then to the
+ * 1.7 A target userspace sets after 1 s. VBUS at 860 mA: 5.1 - 0.34990 = 4.75010 V
+ * (not low); at 880 mA: 4.74196 V < 4.75 V: step back to 860 mA and stop for good.
+ */
+static const char *const scn_twl_sag =
+	"{ \"duration\": \"30 s\","
+	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.13 ohm\", \"ilim\": \"3 A\" },"
+	"  \"cable\": { \"r_loop\": \"0.27686 ohm\" },"
+	"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+	"      \"iindpm\": { \"min\": \"0 A\", \"max\": \"1.7 A\", \"step\": 0, \"default\": \"100 mA\" },"
+	"      \"adc\": { \"vbus\": { \"lsb\": 0, \"full_scale\": 0 } } },"
+	"    \"battery\": { \"soc\": \"30 %\" }, \"load\": { \"current\": \"0 A\" } },"
+	"  \"policy\": { \"name\": \"twl4030\", \"params\": { \"max\": \"1.7 A\", \"t_max_set\": \"1 s\" } } }";
+
+static void test_twl4030_settles_below_sag(void)
+{
+	struct tu_run r;
+	int n = 0;
+	double last = NAN, prev = NAN;
+	const cJSON *e;
+
+	REQUIRE_RUN(&r, scn_twl_sag);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.860, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.880, 1e-9);
+	/* Every write is 20 mA above the previous one, except the final step back. */
+	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++))) {
+		prev = last;
+		last = ev_num(e, "applied_mA");
+		if (!isnan(prev) && n > 2 && last > prev)
+			CU_ASSERT_DOUBLE_EQUAL(last - prev, 20.0, 1e-6);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(last, 860.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(prev, 880.0, 1e-6);
+	/* From 100 mA: 20 writes to 500 mA, 19 more to 880 mA, one back: 40 after the first. */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 41);
+	tu_done(&r);
+}
+
+/*
+ * twl4030 underflow: a 4.7 V adapter reads below 4.75 V at once; the limit starts at
+ * the chip's 0 mA. The 2015 code subtracts one 20 mA step from an unsigned 0 and
+ * wraps around to ~4.29e9 uA, which the register clamps to its 1.7 A maximum. With
+ * the fix it stays at 0.
+ */
+static const char *scn_twl_underflow(bool fixed)
+{
+	static char buf[1024];
+
+	snprintf(buf, sizeof(buf),
+		 "{ \"duration\": \"5 s\","
+		 "  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.7 V\", \"ilim\": \"3 A\" },"
+		 "  \"device\": { \"pmic\": { \"preset\": \"twl4030\","
+		 "      \"iindpm\": { \"min\": \"0 A\", \"max\": \"1.7 A\", \"step\": 0, \"default\": \"0 A\" } },"
+		 "    \"battery\": { \"soc\": \"30 %%\" } },"
+		 "  \"policy\": { \"name\": \"twl4030\", \"params\": { \"fix_underflow\": %s } } }",
+		 fixed ? "true" : "false");
+	return buf;
+}
+
+static void test_twl4030_unsigned_underflow(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r, scn_twl_underflow(false));
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.7, 1e-9);
+	tu_done(&r);
+	REQUIRE_RUN(&r, scn_twl_underflow(true));
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.0, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * ec-ramp: VBUS = 5.1 - 0.4 * IBUS, too low below 4.5 V, i.e. above 1.5 A. The EC
+ * enters RAMP from OVERCURRENT_DETECT, whose wait is one second; then it ramps
+ * 500 + 64 k mA every 500 ms; 1524 mA (k = 16, written 1 + 15 * 0.5 s after entering
+ * RAMP) is the first limit whose check, 500 ms later, reads VBUS 4.4904 V: back off
+ * 128 mA to 1396 mA, STABILIZE at 1 + 16 * 0.5 = 9 s, and STABLE exactly 5 s later.
+ */
+static const char *const scn_ec_dip =
+	"{ \"duration\": \"60 s\","
+	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\" },"
+	"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+	"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
+	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+	"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+	"  \"policy\": \"ec-ramp\" }";
+
+static void test_ec_ramp_backoff_stable(void)
+{
+	struct tu_run r;
+	double t_stab, t_stable, t_ramp;
+
+	REQUIRE_RUN(&r, scn_ec_dip);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 1.524, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.396, 1e-9);
+	t_ramp = tu_event_time(tu_event(&r, "ec_ramp_state", "state", "ramp", 0));
+	t_stab = tu_event_time(tu_event(&r, "ec_ramp_state", "state", "stabilize", 0));
+	t_stable = tu_event_time(tu_event(&r, "ec_ramp_state", "state", "stable", 0));
+	/* One second in OVERCURRENT_DETECT's wait, 16 increments of 500 ms. */
+	CU_ASSERT_DOUBLE_EQUAL(t_stab - t_ramp, 1.0 + 16 * 0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t_stable - t_stab, 5.0, 1e-9);
+	/* The detect delay: the ramp starts 2 s after the charger was reported. */
+	CU_ASSERT_DOUBLE_EQUAL(t_ramp - tu_event_time(tu_event(&r, "ec_ramp_state", "state", "detect_delay", 0)),
+			       2.0, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * ec-ramp and the battery window: at 97 % the system does not draw full current, so
+ * the EC stays in OVERCURRENT_DETECT at its 500 mA minimum and never ramps.
+ */
+static void test_ec_ramp_waits_when_full(void)
+{
+	struct tu_run r;
+	g_autofree char *json = g_strdup(scn_ec_dip);
+	char *p = strstr(json, "50 %");
+
+	memcpy(p, "97 %", 4);
+	REQUIRE_RUN(&r, json);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.5, 1e-9);
+	CU_ASSERT_PTR_NULL(tu_event(&r, "ec_ramp_state", "state", "ramp", 0));
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R2: a full cell with a 200 mA system draws about 0.2 A from the input,
+ * below 90 % of the 500 mA start limit: the limit must never rise.
+ */
+static void test_safe_ramp_holds_when_draw_is_low(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"1.1 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\" },"
+		"    \"battery\": { \"soc\": \"100 %\" }, \"load\": { \"current\": \"200 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.5, 1e-9);
+	CU_ASSERT(tu_metric(&r, "ibus_max_A") < 0.45);
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R2/R3/R4 on a sagging source: VBUS = 5.1 - 0.4 * IBUS is below 4.75 V
+ * above 875 mA. From 500 mA in 100 mA steps: 900 mA reads 4.74 V: back off two steps
+ * to 700 mA, which becomes the ceiling (until a minute of quiet allows one more step).
+ */
+static void test_safe_ramp_backoff(void)
+{
+	struct tu_run r;
+	const cJSON *e;
+	int n = 0;
+	double last = NAN;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.7, 1e-9);
+	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)))
+		last = ev_num(e, "applied_mA");
+	CU_ASSERT_DOUBLE_EQUAL(last, 700.0, 1e-6);
+	/* 500 (start), 600, 700, 800, 900, then 700: six writes. */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp is not slower than the EC ramp on a healthy 2.4 A adapter: it starts
+ * right after detection (no 2 s delay) and climbs 100 mA per 100 ms instead of
+ * 64 mA per 500 ms, with the same VBUS margin never reached.
+ */
+static void test_safe_ramp_not_slower_than_ec(void)
+{
+	static const char *fmt =
+		"{ \"duration\": \"1 h\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2.4 A\", \"rout\": \"0.05 ohm\" },"
+		"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"3 A\", \"vreg\": \"4.35 V\" },"
+		"    \"battery\": { \"soc\": \"20 %%\" }, \"load\": { \"current\": \"300 mA\" } },"
+		"  \"policy\": \"%s\" }";
+	struct tu_run a, b;
+	g_autofree char *ja = g_strdup_printf(fmt, "safe-ramp");
+	g_autofree char *jb = g_strdup_printf(fmt, "ec-ramp");
+	double ta, tb;
+
+	REQUIRE_RUN(&a, ja);
+	if (!tu_run(&b, jb)) {
+		CU_FAIL("ec-ramp run failed");
+		tu_done(&a);
+		tu_done(&b);
+		return;
+	}
+	ta = tu_metric(&a, "time_to_soc_80_s");
+	tb = tu_metric(&b, "time_to_soc_80_s");
+	CU_ASSERT(isfinite(ta) && isfinite(tb));
+	CU_ASSERT(ta <= tb);
+	CU_ASSERT(tu_metric(&a, "source_trips") == 0);
+	tu_done(&a);
+	tu_done(&b);
+}
+
+/* axp288 2015: extcon_register_notifier(EXTCON_NONE) fails with -EINVAL (-22). */
+static void test_axp288_extcon_none(void)
+{
+	struct tu_run r;
+	const cJSON *e;
+	bool found = false;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"5 s\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\" } },"
+		"  \"policy\": { \"name\": \"axp288\", \"params\": { \"api\": \"2015\" } } }");
+	for (int i = 0; (e = tu_event(&r, "printk", NULL, NULL, i)); i++) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "msg");
+
+		found |= cJSON_IsString(m) && strstr(m->valuestring, "failed to register extcon notifier -22");
+	}
+	CU_ASSERT(found);
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 0);
+	tu_done(&r);
+}
+
+/*
+ * charger-manager style monitor on a linear charger (no power path: after the
+ * charger's own termination the 300 mA load discharges the cell): at the first poll
+ * that sees Full the policy disables charging; it enables it again at the first poll
+ * where the battery reads fullbatt_vchkdrop = 150 mV below the voltage seen at Full.
+ */
+static void test_fixed_fullbatt_vchkdrop(void)
+{
+	struct tu_run r;
+	const cJSON *off, *on, *done;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"6 h\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.05 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-linear\", \"vreg\": \"4.35 V\", \"iterm\": \"100 mA\" },"
+		"    \"battery\": { \"soc\": \"95 %\" }, \"load\": { \"current\": \"300 mA\" } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"polling\": \"30 s\" } } }");
+	done = tu_event(&r, "charger_state", "state", "done", 0);
+	off = tu_event(&r, "charge_enable", "on", "false", 0);
+	on = tu_event(&r, "charge_enable", "on", "true", 0);
+	CU_ASSERT_PTR_NOT_NULL(done);
+	CU_ASSERT_PTR_NOT_NULL(off);
+	CU_ASSERT_PTR_NOT_NULL(on);
+	if (done && off && on) {
+		double td = tu_event_time(done), toff = tu_event_time(off), ton = tu_event_time(on);
+
+		/* Polls every 30 s from t = 30 s: the first one at or after "done". */
+		CU_ASSERT(toff >= td && toff < td + 30.0 + 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(fmod(toff, 30.0), 0.0, 1e-6);
+		CU_ASSERT(ton > toff + 30.0 - 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(fmod(ton, 30.0), 0.0, 1e-6);
+	}
+	tu_done(&r);
+}
+
+CU_TestInfo policies_tests[] = {
+	{ "twl4030 settles one step below the sag point", test_twl4030_settles_below_sag },
+	{ "twl4030 unsigned step-back wraps to the cap (and the fix)", test_twl4030_unsigned_underflow },
+	{ "ec-ramp backs off 128 mA, stable 5 s later", test_ec_ramp_backoff_stable },
+	{ "ec-ramp waits above 95 %", test_ec_ramp_waits_when_full },
+	{ "safe-ramp holds while the draw is below the limit", test_safe_ramp_holds_when_draw_is_low },
+	{ "safe-ramp backs off two steps on a sag", test_safe_ramp_backoff },
+	{ "safe-ramp reaches 80 % no later than ec-ramp", test_safe_ramp_not_slower_than_ec },
+	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },
+	{ "fixed: stop at full, restart after fullbatt_vchkdrop", test_fixed_fullbatt_vchkdrop },
+	CU_TEST_INFO_NULL,
+};

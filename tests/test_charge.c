@@ -1025,6 +1025,16 @@ static int balance_dir(const char *dir)
 		}
 		if (!g_str_has_suffix(name, ".json"))
 			continue;
+		{
+			/* sweep files (scenarios/sweeps/) are not scenarios */
+			g_autofree char *text = NULL;
+			cJSON *doc = g_file_get_contents(path, &text, NULL, NULL) ? cJSON_Parse(text) : NULL;
+			bool sweep = cJSON_GetObjectItemCaseSensitive(doc, "vary") != NULL;
+
+			cJSON_Delete(doc);
+			if (sweep)
+				continue;
+		}
 		sc = scenario_load(path, NULL, &err);
 		if (sc)
 			w = world_new(sc, &wo, &err);

@@ -19,8 +19,19 @@
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_not_yet(const char *name, int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+/* `--plot` of run and compare (cli/cmd_plot.c), called once the runs' outputs are
+ * written: render DIR/plot.{png,svg} from DIR/plot.gp, print where (unless quiet).
+ * Returns `status`, or 2 when the plot failed (gnuplot missing or failing). */
+int cli_plot_run(const char *outdir, const char *scenario, const char *policy, double uvlo_v,
+		 bool quiet, int status);
+int cli_plot_compare(const char *outdir, const char *scenario, char **policies, double uvlo_v,
+		     bool quiet, int status);
 
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */

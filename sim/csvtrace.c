@@ -560,6 +560,25 @@ int cs_csv_find_col(const cs_csv_trace *tr, const char *name)
 	return -1;
 }
 
+bool cs_csv_rename_col(cs_csv_trace *tr, const char *from, const char *to, GError **err)
+{
+	int i = cs_csv_find_col(tr, from);
+
+	if (i < 0) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX, "%s: no column \"%s\" to rename",
+			    tr->file, from);
+		return false;
+	}
+	if (!*to || (strcmp(from, to) != 0 && cs_csv_find_col(tr, to) >= 0)) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
+			    "%s: cannot rename \"%s\" to \"%s\": %s", tr->file, from, to,
+			    *to ? "a column has that name already" : "the new name is empty");
+		return false;
+	}
+	tr->cols[i].name = g_string_chunk_insert(tr->strings, to);
+	return true;
+}
+
 static bool has_unit_suffix(const char *name, const char *u)
 {
 	g_autofree char *a = g_strdup_printf("_%s", u);

@@ -86,6 +86,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(cs_csv_trace, cs_csv_trace_free)
 /* Index of the column named name (exact match), or -1. */
 int cs_csv_find_col(const cs_csv_trace *tr, const char *name);
 
+/* Rename a column (to compare a capture's "Voltage(V)" with a trace's vbus_V). False
+ * with err when from is not there or to already is. */
+bool cs_csv_rename_col(cs_csv_trace *tr, const char *from, const char *to, GError **err);
+
 /* The dimension a column's name implies, for units in tolerances and messages:
  * suffix _V, "(V)" or "[V]" volts; _A amps; _s seconds; _W watts; a name starting with
  * "soc" a fraction ("0.5 %"); anything else UNIT_NONE (plain numbers). */

@@ -11,12 +11,15 @@
 #include <CUnit/CUnit.h>
 
 extern CU_TestInfo queue_tests[];
+extern CU_TestInfo policies_tests[];
 extern CU_TestInfo units_tests[];
 extern CU_TestInfo scenario_tests[];
 extern CU_TestInfo outputs_tests[];
 extern CU_TestInfo stack_tests[];
 extern CU_TestInfo physics_tests[];
 extern CU_TestInfo charge_tests[];
+extern CU_TestInfo sweep_tests[];
+extern CU_TestInfo diff_tests[];
 
 /* Compare doubles within an absolute tolerance, printing both on failure. */
 #define CS_ASSERT_NEAR(actual, expected, tol) \

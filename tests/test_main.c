@@ -18,6 +18,9 @@ static CU_SuiteInfo suites[] = {
 	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
 	{ "physics", NULL, NULL, NULL, NULL, physics_tests },
 	{ "charge", NULL, NULL, NULL, NULL, charge_tests },
+	{ "sweep", NULL, NULL, NULL, NULL, sweep_tests },
+	{ "diff", NULL, NULL, NULL, NULL, diff_tests },
+	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
 	CU_SUITE_INFO_NULL,
 };
 

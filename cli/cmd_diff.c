@@ -1,0 +1,296 @@
+/*
+ * cli/cmd_diff.c - `chargesim diff A.csv B.csv`: compare two CSV traces column by
+ * column with tolerances, B being the reference. Prints a table with the worst
+ * deviation of every column shared by the two files and where it occurs, then a
+ * verdict line. The reading and the comparison are sim/csvtrace.c's; the rules are
+ * in docs/diff.md.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "sim/csvtrace.h"
+
+enum { T_COL, T_RESULT, T_WORST, T_TOLUSE, T_AT, T_LINE, T_A, T_B, T_TOL, T_ROWS, T_N };
+
+static const char *const t_head[T_N] = {
+	"column", "result", "worst |A-B|", "of tol", "at t [s]", "line", "A", "B",
+	"tolerance", "rows outside",
+};
+static const bool t_right[T_N] = {
+	false, false, true, true, true, true, true, true, false, true,
+};
+
+static void print_table(GPtrArray *rows)
+{
+	int w[T_N];
+
+	for (int k = 0; k < T_N; k++)
+		w[k] = (int)g_utf8_strlen(t_head[k], -1);
+	for (guint i = 0; i < rows->len; i++) {
+		char **r = rows->pdata[i];
+
+		for (int k = 0; k < T_N; k++)
+			w[k] = MAX(w[k], (int)g_utf8_strlen(r[k], -1));
+	}
+	for (guint i = 0; i <= rows->len; i++) {
+		const char *const *r = i == 0 ? t_head : (const char *const *)rows->pdata[i - 1];
+		GString *line = g_string_new(NULL);
+
+		for (int k = 0; k < T_N; k++) {
+			int pad = w[k] - (int)g_utf8_strlen(r[k], -1);
+
+			if (k)
+				g_string_append(line, "  ");
+			if (t_right[k])
+				g_string_append_printf(line, "%*s", pad, "");
+			g_string_append(line, r[k]);
+			if (!t_right[k] && k < T_N - 1)
+				g_string_append_printf(line, "%*s", pad, "");
+		}
+		while (line->len && line->str[line->len - 1] == ' ')
+			g_string_truncate(line, line->len - 1);
+		printf("%s\n", line->str);
+		g_string_free(line, TRUE);
+	}
+}
+
+static char **table_row(const struct cs_diff_col *c)
+{
+	char **r = g_new0(char *, T_N + 1);
+
+	r[T_COL] = g_strdup(c->name);
+	r[T_RESULT] = g_strdup(c->pass ? "ok" : "FAIL");
+	r[T_TOL] = c->is_label ? g_strdup("exact (text)") : cs_tolerance_describe(c->name, c->abs, c->rel);
+	r[T_ROWS] = g_strdup_printf("%zu/%zu", c->n_failed, c->n_compared);
+	if (c->kind_mismatch) {
+		r[T_WORST] = g_strdup(c->is_label ? "text in A, numbers in B" : "numbers in A, text in B");
+		g_free(r[T_TOL]);
+		r[T_TOL] = g_strdup("-");
+	} else if (!c->has_worst) {
+		r[T_WORST] = g_strdup(c->is_label ? "-" : "0");
+	} else {
+		r[T_AT] = cs_csv_fmt_value("", c->t, 0);
+		r[T_LINE] = g_strdup_printf("%zu", c->line);
+		if (c->is_label) {
+			r[T_WORST] = g_strdup("-");
+			r[T_A] = g_strdup(c->cand_label);
+			r[T_B] = g_strdup(c->ref_label);
+		} else {
+			r[T_WORST] = cs_csv_fmt_value(c->name, c->dev, 3);
+			r[T_A] = cs_csv_fmt_value(c->name, c->cand, 10);
+			r[T_B] = cs_csv_fmt_value(c->name, c->ref, 10);
+			if (c->allowed > 0 && c->dev / c->allowed < 9.995)
+				r[T_TOLUSE] = g_strdup_printf("%.3g%%", 100 * c->dev / c->allowed);
+			else if (c->allowed > 0)
+				r[T_TOLUSE] = g_strdup(">999%");
+		}
+	}
+	for (int k = 0; k < T_N; k++)
+		if (!r[k])
+			r[k] = g_strdup("-");
+	return r;
+}
+
+static void print_names(const struct cs_diff *d, enum cs_diff_presence which, const char *label)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->ncols; i++) {
+		if (d->cols[i].presence != which)
+			continue;
+		printf("%s%s", n++ ? ", " : label, d->cols[i].name);
+	}
+	if (n)
+		printf("\n");
+}
+
+static void print_source(const char *tag, const cs_csv_trace *tr, const char *role)
+{
+	g_autofree char *t0 = cs_csv_fmt_value("_s", tr->t[0], 0);
+	g_autofree char *t1 = cs_csv_fmt_value("_s", tr->t[tr->nrows - 1], 0);
+
+	printf("%s: %s (%s): %zu rows, %s .. %s, time column \"%s\"\n", tag, tr->file, role,
+	       tr->nrows, t0, t1, tr->cols[tr->time_col].name);
+}
+
+static void print_verdict(const struct cs_diff *d)
+{
+	if (d->pass) {
+		printf("PASS: %d column%s within tolerance over %zu rows\n", d->n_compared,
+		       d->n_compared == 1 ? "" : "s", d->n_rows);
+		return;
+	}
+	if (!d->span_ok || d->n_rows == 0 || d->n_compared == 0) {
+		g_autofree char *why = cs_diff_reason(d);
+
+		printf("FAIL: %s", why);
+		if (d->n_failed)
+			printf("; %d of %d columns outside tolerance", d->n_failed, d->n_compared);
+		printf("\n");
+		return;
+	}
+	printf("FAIL: %d of %d column%s outside tolerance: ", d->n_failed, d->n_compared,
+	       d->n_compared == 1 ? "" : "s");
+	for (int i = 0, n = 0; i < d->ncols; i++)
+		if (!d->cols[i].pass)
+			printf("%s%s", n++ ? ", " : "", d->cols[i].name);
+	printf("\n");
+}
+
+/* Names of every column of both files (for "did you mean"). */
+static const char **all_names(const cs_csv_trace *a, const cs_csv_trace *b, size_t *n)
+{
+	const char **v = g_new0(const char *, (gsize)(a->ncols + b->ncols) + 1);
+
+	*n = 0;
+	for (int i = 0; i < a->ncols; i++)
+		v[(*n)++] = a->cols[i].name;
+	for (int i = 0; i < b->ncols; i++)
+		v[(*n)++] = b->cols[i].name;
+	return v;
+}
+
+static cs_csv_trace *read_trace(const char *path, const struct cs_csv_read_opts *ro)
+{
+	g_autoptr(GError) err = NULL;
+	cs_csv_trace *tr = cs_csv_read(path, ro, &err);
+
+	if (!tr)
+		cli_error("%s%s", err->message,
+			  g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_NO_TIME) && !ro->time_column ?
+			  " (name it with --time-column NAME)" : "");
+	return tr;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	char **tols = NULL;
+	char *time_column = NULL;
+	char **maps = NULL;
+	gboolean overlap_only = FALSE, quiet = FALSE;
+	GOptionEntry entries[] = {
+		{ "tol", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tols, "Tolerance of a column, e.g. vbus_V=abs:5mV,rel:1e-3 or *=abs:1e-6 (repeatable)", "COLUMN=abs:X,rel:Y" },
+		{ "time-column", 0, 0, G_OPTION_ARG_STRING, &time_column, "The time column of both files (default: time_s, time, t, \"time [s]\" or \"Time(s)\")", "NAME" },
+		{ "map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &maps, "Compare A's column A_NAME with B's column B_NAME, e.g. 'Voltage(V)=vbus_V' (repeatable)", "A_NAME=B_NAME" },
+		{ "overlap-only", 0, 0, G_OPTION_ARG_NONE, &overlap_only, "Compare where the time ranges overlap; different ranges are not a failure", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the verdict line", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("A.csv B.csv - compare trace A against the reference B");
+	g_autoptr(cs_tolerances) tol = cs_tolerances_new();
+	g_autoptr(cs_csv_trace) a = NULL;
+	g_autoptr(cs_csv_trace) b = NULL;
+	g_autoptr(cs_diff) d = NULL;
+	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+	struct cs_csv_read_opts ro = { 0 };
+	struct cs_diff_opts dopts = { 0 };
+	int status = CLI_EXIT_USAGE;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Reads two CSV files with a header row (chargesim's trace.csv, or any other CSV\n"
+		"with a time column in seconds, such as a USB power meter capture) and compares\n"
+		"every column the two share. B is the reference: its values are interpolated\n"
+		"linearly onto each row time of A, and a value passes when\n"
+		"    |A - B| <= abs + rel * |B|\n"
+		"with abs and rel from the column's --tol, else from the \"*\" entry, else 0:\n"
+		"a column without a tolerance must match exactly. Text columns (charger_state)\n"
+		"must match exactly at every row. Columns only in one file are listed, not\n"
+		"compared (--map pairs columns named differently). The two time ranges must\n"
+		"agree (within the time column's tolerance) unless --overlap-only.\n"
+		"\n"
+		"Values of --tol may carry a unit of the column's dimension (_V, _A, _s, _W in\n"
+		"the name, or \"(V)\", \"[A]\"): abs:5mV, abs:2ms; rel is a number or a percentage.\n"
+		"\n"
+		"Examples:\n"
+		"  chargesim diff out/new/trace.csv golden/trace.csv --tol '*=abs:1e-6' \\\n"
+		"      --tol vbus_V=abs:5mV,rel:1e-3 --tol soc=abs:0.1%\n"
+		"  chargesim diff meter.csv out/demo/trace.csv --overlap-only \\\n"
+		"      --map 'Voltage(V)=vbus_V' --map 'Current(A)=ibus_A' --tol '*=rel:2%'\n"
+		"\n"
+		"Exit status: 0 every compared column within tolerance, 1 a column (or the time\n"
+		"range) is not, 2 bad usage or an unreadable file. See docs/diff.md.");
+	if (!cli_parse(ctx, &argc, &argv))
+		goto out;
+	if (argc != 3) {
+		cli_error("diff: expected two CSV files A and B, found %d argument%s (see --help)",
+			  argc - 1, argc == 2 ? "" : "s");
+		goto out;
+	}
+	ro.time_column = time_column;
+	a = read_trace(argv[1], &ro);
+	if (!a)
+		goto out;
+	b = read_trace(argv[2], &ro);
+	if (!b)
+		goto out;
+	for (int i = 0; maps && maps[i]; i++) {
+		g_autoptr(GError) err = NULL;
+		const char *eq = strrchr(maps[i], '=');
+		g_autofree char *from = eq ? g_strstrip(g_strndup(maps[i], (gsize)(eq - maps[i]))) : NULL;
+		g_autofree char *to = eq ? g_strstrip(g_strdup(eq + 1)) : NULL;
+
+		if (!eq || !*from || !*to) {
+			cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
+				  maps[i]);
+			goto out;
+		}
+		if (!cs_csv_rename_col(a, from, to, &err)) {
+			cli_error("--map: %s", err->message);
+			goto out;
+		}
+	}
+	/* A column that is in neither file is a typo: say so before any unit error. */
+	for (int i = 0; tols && tols[i]; i++) {
+		g_autoptr(GError) err = NULL;
+		const char *eq = strrchr(tols[i], '=');
+		g_autofree char *col = eq ? g_strstrip(g_strndup(tols[i], (gsize)(eq - tols[i]))) : NULL;
+
+		if (col && *col && strcmp(col, "*") != 0 && cs_csv_find_col(a, col) < 0 &&
+		    cs_csv_find_col(b, col) < 0) {
+			g_autofree const char **names = NULL;
+			const char *dym;
+			size_t n;
+
+			names = all_names(a, b, &n);
+			dym = cs_did_you_mean(col, names, n);
+			cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i], col,
+				  a->file, b->file, dym ? " (did you mean \"" : "", dym ? dym : "",
+				  dym ? "\"?)" : "");
+			goto out;
+		}
+		if (!cs_tolerances_parse(tol, tols[i], &err)) {
+			cli_error("--tol: %s", err->message);
+			goto out;
+		}
+	}
+
+	dopts.tol = tol;
+	dopts.overlap_only = overlap_only;
+	d = cs_diff_traces(a, b, &dopts);
+	status = d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	if (quiet) {
+		print_verdict(d);
+		goto out;
+	}
+	print_source("A", a, "candidate");
+	print_source("B", b, "reference, interpolated onto A's row times");
+	if (d->n_outside) {
+		printf("%zu of A's %zu rows lie outside B's time range and are not compared\n",
+		       d->n_outside, a->nrows);
+	}
+	printf("\n");
+	for (int i = 0; i < d->ncols; i++)
+		if (d->cols[i].presence == CS_DIFF_BOTH)
+			g_ptr_array_add(rows, table_row(&d->cols[i]));
+	if (rows->len)
+		print_table(rows);
+	print_names(d, CS_DIFF_ONLY_CAND, "only in A (not compared): ");
+	print_names(d, CS_DIFF_ONLY_REF, "only in B (not compared): ");
+	print_verdict(d);
+out:
+	g_strfreev(tols);
+	g_strfreev(maps);
+	g_free(time_column);
+	return status;
+}

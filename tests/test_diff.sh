@@ -1,0 +1,172 @@
+#!/bin/sh
+# tests/test_diff.sh - `chargesim diff`, end to end.
+#
+# Usage (from the repository root): tests/test_diff.sh build/chargesim
+#
+# Exit statuses (0 within tolerance, 1 outside, 2 bad usage or input), the table and
+# the verdict line, a power-meter style CSV against a chargesim trace with --map,
+# and error messages naming the file, the line and the column. The traces are small
+# hand-written files; one check diffs two real runs of scenarios/demo.json. Prints
+# "ok - ..." or "not ok - ..." per check and exits non-zero when any failed.
+set -u
+
+BIN=${1:-build/chargesim}
+case $BIN in
+/*) ;;
+*) BIN=$(pwd)/$BIN ;;
+esac
+if [ ! -x "$BIN" ]; then
+	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
+	exit 2
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-diff.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	if [ $# -gt 1 ]; then
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+# run NAME ARGS...: run chargesim diff, keeping status, stdout and stderr.
+run() {
+	name=$1
+	shift
+	"$BIN" diff "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	status=$?
+}
+
+expect_status() {
+	if [ "$status" -eq "$2" ]; then
+		ok "$1 (exit $2)"
+	else
+		not_ok "$1 (exit $status, want $2)" "$(head -c 600 "$TMP/$name.err")"
+	fi
+}
+
+# expect_in WHAT out|err FIXED-STRING
+expect_in() {
+	if grep -F -q -- "$3" "$TMP/$name.$2"; then
+		ok "$1"
+	else
+		not_ok "$1 ($2 lacks '$3')" "$(head -c 800 "$TMP/$name.$2")"
+	fi
+}
+
+# B: the reference; A: the same times, vbus 20 mV low at t = 2, an extra column.
+cat >"$TMP/b.csv" <<'CSV'
+time_s,vbus_V,ibus_A,charger_state
+0,5.1,0,off
+1,5.0,1.0,cc
+1,4.9,1.5,cc
+2,4.9,1.5,cv
+CSV
+cat >"$TMP/a.csv" <<'CSV'
+time_s,vbus_V,ibus_A,charger_state,temp_C
+0,5.1,0,off,25
+1,5.0,1.0,cc,25
+1,4.9,1.5,cc,25
+1.5,4.9,1.5,cc,25
+2,4.88,1.5,cv,26
+CSV
+
+run help --help
+expect_status "--help" 0
+expect_in "--help states the rule" out "|A - B| <= abs + rel * |B|"
+
+run same "$TMP/b.csv" "$TMP/b.csv"
+expect_status "a trace against itself" 0
+expect_in "verdict line PASS" out "PASS: 3 columns within tolerance over 4 rows"
+
+run exact "$TMP/a.csv" "$TMP/b.csv"
+expect_status "20 mV off with no tolerance" 1
+expect_in "worst deviation reported" out "20 mV"
+expect_in "extra column listed" out "only in A (not compared): temp_C"
+expect_in "verdict names the column" out "FAIL: 1 of 3 columns outside tolerance: vbus_V"
+
+run tol "$TMP/a.csv" "$TMP/b.csv" --tol vbus_V=abs:25mV
+expect_status "within abs 25 mV" 0
+
+run tolrel "$TMP/a.csv" "$TMP/b.csv" --tol 'vbus_V=abs:10mV,rel:0.2%'
+expect_status "20 mV outside 10 mV + 0.2 % of B = 4.9 V (19.8 mV)" 1
+run tolrel2 "$TMP/a.csv" "$TMP/b.csv" --tol 'vbus_V=abs:11mV,rel:0.2%'
+expect_status "20 mV within 11 mV + 0.2 % of B = 4.9 V (20.8 mV)" 0
+
+run star "$TMP/a.csv" "$TMP/b.csv" --tol '*=abs:0.05'
+expect_status "\"*\" default covers vbus_V" 0
+
+run quiet "$TMP/a.csv" "$TMP/b.csv" -q
+if [ "$(wc -l <"$TMP/quiet.out")" -eq 1 ]; then ok "--quiet prints one line"; else not_ok "--quiet prints one line"; fi
+
+# Time ranges: B stops at 2 s, A' goes to 3 s.
+cp "$TMP/a.csv" "$TMP/long.csv"
+echo "3,4.88,1.5,cv,26" >>"$TMP/long.csv"
+run span "$TMP/long.csv" "$TMP/b.csv" --tol '*=abs:0.05'
+expect_status "different time ranges fail" 1
+expect_in "says the ranges differ" out "time ranges differ"
+run overlap "$TMP/long.csv" "$TMP/b.csv" --tol '*=abs:0.05' --overlap-only
+expect_status "--overlap-only" 0
+
+# A power meter capture against a chargesim-style reference. Its one row at t = 1
+# (an event instant in B) meets B's last row there, the state after the event.
+printf 'Time(s),Voltage(V),Current(A)\r\n0,5.09,0.00\r\n0.5,5.06,0.49\r\n1.0,4.91,1.49\r\n' >"$TMP/meter.csv"
+run meter "$TMP/meter.csv" "$TMP/b.csv" --overlap-only --map 'Voltage(V)=vbus_V' \
+	--map 'Current(A)=ibus_A' --tol vbus_V=abs:20mV --tol ibus_A=abs:20mA
+expect_status "power meter capture with --map" 0
+expect_in "meter's time column found" out 'time column "Time(s)"'
+
+# Bad usage and input: exit 2, named file, line and column.
+run oneargs "$TMP/a.csv"
+expect_status "one file only" 2
+run missing "$TMP/a.csv" "$TMP/nope.csv"
+expect_status "missing file" 2
+expect_in "missing file named" err "nope.csv"
+run badtol "$TMP/a.csv" "$TMP/b.csv" --tol vbus_V=abs:5mA
+expect_status "tolerance of the wrong unit" 2
+expect_in "unit error" err 'found "5mA" (a current)'
+run typo "$TMP/a.csv" "$TMP/b.csv" --tol vbus_v=abs:5mV
+expect_status "tolerance for no such column" 2
+expect_in "did you mean" err 'did you mean "vbus_V"'
+printf 'time_s,vbus_V\n0,5\n1,nan\n' >"$TMP/nan.csv"
+run nan "$TMP/nan.csv" "$TMP/b.csv"
+expect_status "NaN cell" 2
+expect_in "NaN names line and column" err 'nan.csv: line 3, column "vbus_V": found "nan"'
+printf 'time_s,vbus_V\n0,5\n2,5\n1,5\n' >"$TMP/back.csv"
+run back "$TMP/back.csv" "$TMP/b.csv"
+expect_status "time going backwards" 2
+expect_in "backwards names the line" err "line 4"
+printf 'a,b\n1,2\n' >"$TMP/notime.csv"
+run notime "$TMP/notime.csv" "$TMP/b.csv"
+expect_status "no time column" 2
+expect_in "hint at --time-column" err "--time-column"
+run timecol "$TMP/notime.csv" "$TMP/notime.csv" --time-column a
+expect_status "--time-column" 0
+: >"$TMP/empty.csv"
+run empty "$TMP/empty.csv" "$TMP/b.csv"
+expect_status "empty file" 2
+
+# Two real runs.
+if [ -f scenarios/demo.json ]; then
+	"$BIN" run scenarios/demo.json -o "$TMP/r1" -q >/dev/null 2>&1
+	"$BIN" run scenarios/demo.json -o "$TMP/r2" -q --set device.load.current=10mA >/dev/null 2>&1
+	run real1 "$TMP/r1/trace.csv" "$TMP/r1/trace.csv"
+	expect_status "a real trace against itself" 0
+	run real2 "$TMP/r2/trace.csv" "$TMP/r1/trace.csv"
+	expect_status "10 mA more load differs" 1
+	expect_in "the load column is reported" out "iload_A"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

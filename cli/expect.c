@@ -514,9 +514,11 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			g_autofree char *data = NULL;
 			gsize dlen;
 
+			g_autofree char *gdir = g_path_get_dirname(gp);
+
 			if (!g_file_get_contents(trace_path, &data, &dlen, err))
 				return false;
-			if (!cs_outfile_write_all(gp, data, dlen, err))
+			if (!cs_mkdir_p(gdir, err) || !cs_outfile_write_all(gp, data, dlen, err))
 				return false;
 			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
 					       er->file, gp);

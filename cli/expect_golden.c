@@ -1,17 +1,110 @@
 /*
- * cli/expect_golden.c - golden-trace expectations (filled in with sim/csvtrace.h).
+ * cli/expect_golden.c - golden-trace expectations.
+ *
+ *   {"golden": "golden/x.csv", "tolerance": {"vbus_V": {"abs": "5 mV", "rel": 1e-3},
+ *                                           "*": {"abs": 1e-6}}}
+ *
+ * The run's trace.csv (candidate) is compared with the golden file (reference) by
+ * sim/csvtrace.h: the reference interpolated onto the run's rows, a value passing
+ * when |run - golden| <= abs + rel*|golden|, a column without an entry and no "*"
+ * compared exactly (docs/diff.md gives the reasons). A golden file that does not
+ * exist yet fails, so that `chargesim check --accept` writes it.
  */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include "cli/expect.h"
+#include "sim/csvtrace.h"
 #include "sim/scenario.h"
+
+static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_tolerances *tol,
+			    GError **err)
+{
+	const cJSON *col;
+
+	if (!tobj)
+		return true;
+	if (!cJSON_IsObject(tobj)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
+			    path);
+		return false;
+	}
+	cJSON_ArrayForEach(col, tobj) {
+		double v[2] = { 0, 0 };   /* abs, rel */
+		const cJSON *k;
+
+		if (!cJSON_IsObject(col)) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				    "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}", path, col->string);
+			return false;
+		}
+		cJSON_ArrayForEach(k, col) {
+			int i = strcmp(k->string, "abs") == 0 ? 0 : strcmp(k->string, "rel") == 0 ? 1 : -1;
+			g_autofree char *where = g_strdup_printf("%s.tolerance.%s.%s", path, col->string,
+							       k->string);
+			g_autofree char *text = NULL;
+
+			if (i < 0) {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: found an unknown key, expected abs or rel", where);
+				return false;
+			}
+			if (cJSON_IsNumber(k))
+				text = g_strdup_printf("%.17g", k->valuedouble);
+			else if (cJSON_IsString(k))
+				text = g_strdup(k->valuestring);
+			else {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: expected a number or a value with a unit", where);
+				return false;
+			}
+			if (!cs_tolerance_value_parse(col->string, i == 1, text, &v[i], where, err))
+				return false;
+		}
+		if (!cs_tolerances_set(tol, col->string, v[0], v[1], err))
+			return false;
+	}
+	return true;
+}
 
 bool expect_check_golden(const cJSON *item, const char *path, const char *golden_path,
 			 const char *trace_path, GArray *out, GError **err)
 {
-	(void)item;
-	(void)golden_path;
-	(void)trace_path;
-	(void)out;
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-		    "%s: golden traces are not supported yet", path);
-	return false;
+	g_autoptr(cs_tolerances) tol = cs_tolerances_new();
+	g_autoptr(cs_csv_trace) run = NULL;
+	g_autoptr(cs_csv_trace) gold = NULL;
+	g_autoptr(cs_diff) d = NULL;
+	g_autoptr(GError) gerr = NULL;
+	struct cs_diff_opts opts = { 0 };
+	struct expect_result r = { 0 };
+
+	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
+		return false;
+	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
+	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
+		r.got = g_strdup("no golden file yet (chargesim check --accept writes it)");
+		g_array_append_val(out, r);
+		return true;
+	}
+	gold = cs_csv_read(golden_path, NULL, &gerr);
+	if (!gold) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.golden: %s", path,
+			    gerr->message);
+		g_free(r.what);
+		return false;
+	}
+	run = cs_csv_read(trace_path, NULL, &gerr);
+	if (!run) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: the run's trace cannot be read: %s", path, gerr->message);
+		g_free(r.what);
+		return false;
+	}
+	opts.tol = tol;
+	d = cs_diff_traces(run, gold, &opts);
+	r.pass = d->pass;
+	r.got = d->pass ? g_strdup("within tolerance") : cs_diff_reason(d);
+	g_array_append_val(out, r);
+	return true;
 }

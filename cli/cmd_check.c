@@ -107,7 +107,7 @@ static void run_job(gpointer data, gpointer user)
 	g_free(j->name);
 	j->name = g_strdup(sc->name);
 	if (sc->expect) {
-		er = expect_prepare(sc->expect, sc->file, &err);
+		er = expect_prepare(sc->expect, sc->file, sc->duration, &err);
 		if (!er)
 			goto error;
 		expect_options(er, &wo);

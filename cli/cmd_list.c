@@ -65,26 +65,38 @@ static gint cmp_names(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void list_scenarios(const char *dir)
+static void find_scenarios(const char *dir, GPtrArray *paths)
 {
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	const char *n;
 
-	if (!d) {
+	while (d && (n = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, n, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			find_scenarios(path, paths);
+		else if (g_str_has_suffix(n, ".json"))
+			g_ptr_array_add(paths, g_steal_pointer(&path));
+	}
+}
+
+static void list_scenarios(const char *dir)
+{
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
 		printf("no scenario directory %s\n", dir);
 		return;
 	}
-	while ((n = g_dir_read_name(d)))
-		if (g_str_has_suffix(n, ".json"))
-			g_ptr_array_add(names, g_strdup(n));
-	g_ptr_array_sort(names, cmp_names);
-	for (guint i = 0; i < names->len; i++) {
-		g_autofree char *path = g_build_filename(dir, names->pdata[i], NULL);
+	find_scenarios(dir, paths);
+	g_ptr_array_sort(paths, cmp_names);
+	for (guint i = 0; i < paths->len; i++) {
 		g_autoptr(GError) err = NULL;
-		g_autoptr(scenario) sc = scenario_load(path, NULL, &err);
+		g_autoptr(scenario) sc = scenario_load(paths->pdata[i], NULL, &err);
 
-		printf("%-40s %s\n", path, sc ? sc->description : err->message);
+		/* sweep files and other JSON are listed only when they are scenarios */
+		if (sc)
+			printf("%-48s %s\n", (char *)paths->pdata[i], sc->description);
 	}
 }
 

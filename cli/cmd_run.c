@@ -167,7 +167,7 @@ int cmd_run(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (sc->expect) {
-		er = expect_prepare(sc->expect, sc->file, &err);
+		er = expect_prepare(sc->expect, sc->file, sc->duration, &err);
 		if (!er) {
 			fprintf(stderr, "%s\n", err->message);
 			status = CLI_EXIT_USAGE;

@@ -230,6 +230,7 @@ struct expect_run {
 	char *file;
 	char *dir;
 	GArray *probes;      /* sim_time_t, in the order of the signal expectations */
+	GArray *sorted;      /* the same times sorted and unique: what the world samples */
 	GArray *fps;         /* struct fingerprint */
 };
 
@@ -285,7 +286,15 @@ static bool parse_time_value(const cJSON *at, sim_time_t *t, GError **uerr)
 	return false;
 }
 
-struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError **err)
+static gint cmp_time(gconstpointer a, gconstpointer b)
+{
+	sim_time_t x = *(const sim_time_t *)a, y = *(const sim_time_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
+				  GError **err)
 {
 	struct expect_run *er = g_new0(struct expect_run, 1);
 	const cJSON *item;
@@ -305,10 +314,11 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError 
 			g_autoptr(GError) uerr = NULL;
 			sim_time_t t;
 
-			if (!parse_time_value(at, &t, &uerr) || t < 0) {
+			if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
 				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s: expect[%d].at: %s", file, i,
-					    uerr ? uerr->message : "found no time, expected a time such as \"10 s\" (at least 0)");
+					    uerr ? uerr->message :
+					    "expected a time such as \"10 s\" from 0 to the scenario's duration");
 				goto fail;
 			}
 			g_array_append_val(er->probes, t);
@@ -363,6 +373,14 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError 
 		}
 		i++;
 	}
+	er->sorted = g_array_copy(er->probes);
+	g_array_sort(er->sorted, cmp_time);
+	for (guint k = 1; k < er->sorted->len;) {
+		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
+			g_array_remove_index(er->sorted, k);
+		else
+			k++;
+	}
 	return er;
 bad_of:
 	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
@@ -374,8 +392,8 @@ fail:
 
 void expect_options(struct expect_run *er, struct world_options *wo)
 {
-	wo->n_probes = (int)er->probes->len;
-	wo->probe_at = (const sim_time_t *)(void *)er->probes->data;
+	wo->n_probes = (int)er->sorted->len;
+	wo->probe_at = (const sim_time_t *)(void *)er->sorted->data;
 }
 
 void expect_listen(struct expect_run *er, struct world *w)
@@ -436,13 +454,15 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 					goto bad;
 			}
 		} else if (s) {
-			int pi = probe++;
-			sim_time_t t = g_array_index(er->probes, sim_time_t, pi);
+			sim_time_t t = g_array_index(er->probes, sim_time_t, probe++);
+			int pi = 0;
 			double got;
 			g_autofree char *label = NULL;
 
 			if (!cJSON_IsString(s) || !item_keys_ok(item, path, "signal", &inner))
 				goto bad;
+			while (g_array_index(er->sorted, sim_time_t, pi) != t)
+				pi++;
 			if (!world_probe_value(w, pi, s->valuestring, &got)) {
 				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
@@ -587,6 +607,8 @@ void expect_run_free(struct expect_run *er)
 		g_array_free(er->fps, TRUE);
 	if (er->probes)
 		g_array_free(er->probes, TRUE);
+	if (er->sorted)
+		g_array_free(er->sorted, TRUE);
 	g_free(er->file);
 	g_free(er->dir);
 	g_free(er);

@@ -26,8 +26,10 @@ struct expect_result {
 
 struct expect_run;
 
-/* Validate the list and collect what the run must record. NULL with err. */
-struct expect_run *expect_prepare(const cJSON *expect, const char *file, GError **err);
+/* Validate the list and collect what the run must record (signal times must lie in
+ * 0..duration). NULL with err. */
+struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
+				  GError **err);
 /* Sampling times for `signal` expectations, into the world's options. */
 void expect_options(struct expect_run *er, struct world_options *wo);
 /* Hook fingerprint hashing onto the world's event log (before world_run). */

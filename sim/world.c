@@ -120,6 +120,7 @@ struct world {
 	int n_sev;
 	struct sim_event *sev;
 	const struct scenario_event *sev_def;
+	const struct param_desc **sev_desc;   /* resolved parameter of each `set` */
 
 	/* the stack */
 	struct device phy_dev;
@@ -786,7 +787,9 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 	w->pparams = g_malloc0(w->pdesc->params_size ? w->pdesc->params_size : 1);
 	if (w->pdesc->params_default)
 		w->pdesc->params_default(w->pparams);
-	if (cfg->params && !(w->opt.policy && cfg->name && strcmp(w->opt.policy, cfg->name))) {
+	/* The scenario's params belong to the scenario's policy: with --policy naming
+	 * another one they are left out. */
+	if (cfg->params && (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0))) {
 		if (!w->pdesc->params && cJSON_GetArraySize(cfg->params) > 0) {
 			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
 				    "%s: policy.params: found parameters, expected none (policy \"%s\" takes no parameters)",
@@ -923,13 +926,14 @@ static void *world_obj_base(struct world *w, int obj)
 	return NULL;
 }
 
-static void world_apply_set(struct world *w, const struct scenario_event *e)
+static void world_apply_set(struct world *w, const struct scenario_event *e,
+			    const struct param_desc *desc)
 {
 	GError *err = NULL;
 	char *base = world_obj_base(w, e->obj);
 	cJSON *rec;
 
-	if (!param_load_value(e->desc, e->value, base + e->base_off, e->path, &err)) {
+	if (!param_load_value(desc, e->value, base + e->base_off, e->path, &err)) {
 		/* Validated when the scenario was loaded: this cannot fail. */
 		world_fail(w, "set %s failed: %s", e->path, err->message);
 		g_error_free(err);
@@ -941,7 +945,7 @@ static void world_apply_set(struct world *w, const struct scenario_event *e)
 	evlog_end(w->log, rec);
 	switch (e->obj) {
 	case SCN_OBJ_SOURCE:
-		if (strcmp(e->desc->key, "rp") == 0) {
+		if (strcmp(desc->key, "rp") == 0) {
 			if (w->src_p.ilim_from_rp)
 				w->src_p.ilim = source_rated_current(&w->src_p);
 			phy_rp_changed(&w->phym);
@@ -982,7 +986,7 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 		world_plug(w, false);
 		break;
 	case SCN_EV_SET:
-		world_apply_set(w, e);
+		world_apply_set(w, e, w->sev_desc[idx]);
 		break;
 	case SCN_EV_SUSPEND:
 	case SCN_EV_RESUME:
@@ -1012,6 +1016,37 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 }
 
 /* ---- life cycle ---- */
+
+/* "policy.params.KEY": KEY must be one of the policy's parameters and the value must
+ * load into it (validated on a scratch copy of the parameter struct). */
+static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
+				     const struct scenario_event *e, int i, GError **err)
+{
+	const char *key = e->path + strlen("policy.params.");
+	const struct param_desc *d = w->pdesc->params ? param_find(w->pdesc->params, key) : NULL;
+	g_autofree char *where = g_strdup_printf("events[%d].path", i);
+	g_autofree char *vwhere = g_strdup_printf("events[%d].value", i);
+	g_autofree void *scratch = NULL;
+	GError *inner = NULL;
+
+	if (!d || d->kind == PARAM_OBJECT) {
+		param_error_unknown_key(w->pdesc->params, NULL, key, "policy.params", &inner);
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file, where,
+			    inner->message);
+		g_error_free(inner);
+		return false;
+	}
+	scratch = g_memdup2(w->pparams, w->pdesc->params_size ? w->pdesc->params_size : 1);
+	if (!param_load_value(d, e->value, scratch, vwhere, &inner)) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
+		g_error_free(inner);
+		return false;
+	}
+	if (d->kind == PARAM_STR)
+		g_free(*PARAM_FIELD(scratch, d, char *));
+	w->sev_desc[i] = d;
+	return true;
+}
 
 struct world *world_new(const struct scenario *sc, const struct world_options *opt, GError **err)
 {
@@ -1100,9 +1135,18 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	if (!world_load_policy(w, sc, err))
 		goto fail;
 
-	/* scenario events */
+	/* scenario events; `set` on policy.params.* is checked against the policy now */
 	w->n_sev = sc->n_events;
 	w->sev_def = sc->events;
+	w->sev_desc = g_new0(const struct param_desc *, (gsize)sc->n_events + 1);
+	for (int i = 0; i < sc->n_events; i++) {
+		const struct scenario_event *e = &sc->events[i];
+
+		w->sev_desc[i] = e->desc;
+		if (e->kind == SCN_EV_SET && e->obj == SCN_OBJ_POLICY &&
+		    !world_resolve_policy_set(w, sc, e, i, err))
+			goto fail;
+	}
 	w->sev = g_new0(struct sim_event, (gsize)sc->n_events + 1);
 	for (int i = 0; i < sc->n_events; i++)
 		sim_event_init(&w->sev[i], world_scenario_event_cb, w);
@@ -1313,6 +1357,7 @@ void world_free(struct world *w)
 	if (w->module)
 		g_module_close(w->module);
 	g_free(w->sev);
+	g_free(w->sev_desc);
 	g_free(w->probe_vals);
 	g_free(w->policy_name);
 	g_free(w->name);

@@ -36,6 +36,14 @@ const char *const phy_port_names[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(phy_port_names) == PHY_PORT_COUNT + 1);
 
+/* How Linux reports each port (power_supply type strings): proprietary chargers are
+ * dedicated charging ports to the kernel. */
+static const char *const phy_port_psy_type[] = {
+	"Unknown", "USB", "USB_CDP", "USB_DCP", "USB_ACA", "USB_DCP", "USB_DCP", "USB_DCP",
+	"USB_DCP", "USB_DCP", "USB_C", "USB_C", "USB_PD",
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(phy_port_psy_type) == PHY_PORT_COUNT);
+
 static const char *const pd_rule_names[] = { "max_power", "max_voltage", "5v", NULL };
 
 #define OFF(f) offsetof(struct phy_params, f)
@@ -240,6 +248,7 @@ static void phy_report(struct phy *ph, enum phy_port port, double pd_v, double p
 	ph->last.pd_v = pd_v;
 	ph->last.pd_a = pd_a;
 	rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect");
+	cJSON_AddStringToObject(rec, "type", phy_port_psy_type[port]);
 	cJSON_AddStringToObject(rec, "port", phy_port_names[port]);
 	cJSON_AddNumberToObject(rec, "current_mA", floor(ph->last.current_a * 1000 + 0.5));
 	evlog_end(ph->log, rec);

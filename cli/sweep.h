@@ -19,7 +19,8 @@
  *   index = (((v0 * n1 + v1) * n2 + v2) ...) * n + r
  * so every grid point meets the same n random conditions (a paired design).
  *
- * Random sample r draws each range j from u = mix64(mix64(S * 2^32 + r) + j) / 2^64
+ * Random sample r draws each range j (in file order, from 0) from
+ *   u = (mix64(mix64(S * 2^32 + r) + j) >> 11) / 2^53,  in [0, 1)
  * (mix64: the SplitMix64 finaliser; S the random seed, default the sweep seed): the
  * value is lo + u * (hi - lo) in the base unit of the dimension (V, A, s, ohm, m, ...)
  * printed with 6 significant digits, or, when lo and hi are both whole bare numbers, a
@@ -110,7 +111,8 @@ struct sweep_shard {
 };
 bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err);
 /* From SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT.
- * False without err when they are not set; false with err when they are wrong. */
+ * False without err when they are not set; false with err when they are wrong or the
+ * array has a step (SLURM_ARRAY_TASK_STEP other than 1). */
 bool sweep_shard_from_env(struct sweep_shard *out, GError **err);
 /* Number of variants with index % count == shard index. */
 guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh);

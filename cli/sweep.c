@@ -1,0 +1,1039 @@
+/*
+ * cli/sweep.c - sweep files, variants, results.csv rows, shard manifests and merge
+ * (see sweep.h for the file format, the variant order and the seed rule).
+ *
+ * Everything here is a pure function of the sweep file and the base scenario: the
+ * rows of a variant do not depend on the thread, the shard or the order in which
+ * variants ran. cmd_sweep.c schedules the runs and writes the files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cli.h"
+#include "cli/sweep.h"
+#include "sim/outfile.h"
+#include "sim/param.h"
+#include "sim/scenario.h"
+#include "sim/units.h"
+#include "sim/world.h"
+
+#define SWEEP_MAX_BYTES (16u << 20)
+
+static const char *const sweep_keys[] = { "base", "vary", "seed", "random", "description", NULL };
+static const char *const random_keys[] = { "n", "seed", "ranges", NULL };
+
+#define swerr(err, file, ...) \
+	do { \
+		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
+	} while (0)
+
+/* ---- hashing ---- */
+
+uint64_t sweep_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+guint32 sweep_variant_seed(guint32 sweep_seed, guint64 index)
+{
+	return (guint32)(sweep_mix64(((uint64_t)sweep_seed << 32) + index) >> 32);
+}
+
+/* ---- reading ---- */
+
+static char *read_file(const char *file, const char *what, gsize *len, GError **err)
+{
+	g_autoptr(GError) inner = NULL;
+	struct stat st;
+	char *text = NULL;
+
+	if (stat(file, &st) != 0) {
+		int e = errno;
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
+			    file, what, g_strerror(e));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: found %s, expected a %s file of at most %u MiB", file,
+			    S_ISDIR(st.st_mode) ? "a directory" : !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
+			    what, SWEEP_MAX_BYTES >> 20);
+		return NULL;
+	}
+	if (!g_file_get_contents(file, &text, len, &inner)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
+			    file, what, inner->message);
+		return NULL;
+	}
+	return text;
+}
+
+static bool check_dup_keys(const cJSON *obj, const char *path, const char *file, GError **err)
+{
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, obj)
+		for (const cJSON *b = a->next; b; b = b->next)
+			if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+				swerr(err, file, "%s: found the key \"%s\" twice, expected each key once",
+				      path, a->string);
+				return false;
+			}
+	return true;
+}
+
+/* The dimension a string value carries: -1 none (a plain word or number). */
+static int value_dim(const char *text)
+{
+	double v;
+
+	if (units_parse(text, UNIT_NONE, &v, NULL))
+		return -1;
+	for (int d = UNIT_NONE + 1; d < UNIT_DIM_COUNT; d++)
+		if (units_parse(text, (enum unit_dim)d, &v, NULL))
+			return d;
+	return -1;
+}
+
+/* Try PATH=VALUE alone on the base scenario: loaded, then built into a run. */
+static bool try_value(const struct sweep *sw, const char *path, const char *value,
+		      const char *where, GError **err)
+{
+	g_autofree char *set = g_strdup_printf("%s=%s", path, value);
+	const char *sets[] = { set, NULL };
+	g_autoptr(GError) inner = NULL;
+	struct world_options wo = { 0 };
+	struct scenario *sc;
+	struct world *w;
+
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
+	if (!sc) {
+		swerr(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
+		return false;
+	}
+	w = world_new(sc, &wo, &inner);
+	if (!w) {
+		swerr(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
+		scenario_free(sc);
+		return false;
+	}
+	world_free(w);
+	scenario_free(sc);
+	return true;
+}
+
+static bool check_path(const struct sweep *sw, const char *key, const char *where, GError **err)
+{
+	if (!*key || key[0] == '.' || g_str_has_suffix(key, ".") || strstr(key, "..") ||
+	    strchr(key, '=')) {
+		swerr(err, sw->file, "%s: found the path \"%s\", expected a dotted scenario path such as \"source.ilim\"",
+		      where, key);
+		return false;
+	}
+	return true;
+}
+
+static bool path_in(const struct sweep_dim *dims, int n, const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(dims[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+static bool mul_total(guint64 *total, guint64 n)
+{
+	if (n && *total > SWEEP_MAX_VARIANTS / n)
+		return false;
+	*total *= n;
+	return *total <= SWEEP_MAX_VARIANTS;
+}
+
+static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
+{
+	const cJSON *k;
+	int i = 0;
+
+	if (!cJSON_IsObject(vary)) {
+		g_autofree char *found = param_describe_json(vary);
+
+		swerr(err, sw->file, "vary: found %s, expected an object of scenario path -> list of values", found);
+		return false;
+	}
+	if (!check_dup_keys(vary, "vary", sw->file, err))
+		return false;
+	sw->n_grid = cJSON_GetArraySize(vary);
+	sw->grid = g_new0(struct sweep_dim, (gsize)sw->n_grid + 1);
+	cJSON_ArrayForEach(k, vary) {
+		struct sweep_dim *d = &sw->grid[i++];
+		g_autofree char *where = g_strdup_printf("vary[\"%s\"]", k->string);
+		const cJSON *v, *first_unit = NULL;
+		int j = 0, dim0 = -1;
+
+		d->path = g_strdup(k->string);
+		if (!check_path(sw, k->string, where, err))
+			return false;
+		if (!cJSON_IsArray(k)) {
+			g_autofree char *found = param_describe_json(k);
+
+			swerr(err, sw->file, "%s: found %s, expected a list of values such as [\"0.5 A\", \"1 A\"]",
+			      where, found);
+			return false;
+		}
+		d->n = cJSON_GetArraySize(k);
+		if (d->n == 0) {
+			swerr(err, sw->file, "%s: found an empty list, expected at least one value", where);
+			return false;
+		}
+		if (!mul_total(&sw->total, (guint64)d->n)) {
+			swerr(err, sw->file, "%s: found a grid of more than %llu variants, expected at most that many",
+			      where, (unsigned long long)SWEEP_MAX_VARIANTS);
+			return false;
+		}
+		d->values = g_new0(cJSON *, (gsize)d->n);
+		cJSON_ArrayForEach(v, k) {
+			d->values[j] = (cJSON *)v;
+			if (cJSON_IsString(v)) {
+				int dim = value_dim(v->valuestring);
+
+				if (dim >= 0 && dim0 < 0) {
+					dim0 = dim;
+					first_unit = v;
+				} else if (dim >= 0 && dim != dim0) {
+					swerr(err, sw->file, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
+					      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
+					      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
+					return false;
+				}
+			}
+			j++;
+		}
+		for (j = 0; j < d->n; j++) {
+			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);
+			g_autofree char *w = g_strdup_printf("%s[%d]", where, j);
+
+			if (!try_value(sw, d->path, val, w, err))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* A range end: a bare number (base unit) or a string with a unit. */
+static bool range_end(const struct sweep *sw, const cJSON *v, const char *where, double *out,
+		      int *dim, GError **err)
+{
+	g_autoptr(GError) inner = NULL;
+
+	*dim = -1;
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble;
+		return true;
+	}
+	if (cJSON_IsString(v)) {
+		*dim = value_dim(v->valuestring);
+		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, &inner))
+			return true;
+	}
+	{
+		g_autofree char *found = param_describe_json(v);
+
+		swerr(err, sw->file, "%s: found %s, expected a number or a value with a unit such as \"0.5 m\"",
+		      where, found);
+	}
+	return false;
+}
+
+static char *random_text(const struct sweep *sw, guint64 r, int j)
+{
+	const struct sweep_dim *d = &sw->random[j];
+	uint64_t h = sweep_mix64(sweep_mix64(((uint64_t)sw->random_seed << 32) + r) + (uint64_t)j);
+	double u = (double)(h >> 11) * 0x1.0p-53;
+
+	if (d->integer) {
+		double span = d->hi - d->lo + 1;
+		double k = floor(u * span);
+
+		if (k > span - 1)
+			k = span - 1;
+		return g_strdup_printf("%.0f", d->lo + k);
+	}
+	return g_strdup_printf("%.6g", d->lo + u * (d->hi - d->lo) + 0.0);
+}
+
+static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
+{
+	const cJSON *n, *seed, *ranges, *k;
+	int i = 0;
+
+	if (!cJSON_IsObject(rnd)) {
+		g_autofree char *found = param_describe_json(rnd);
+
+		swerr(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
+		return false;
+	}
+	if (!check_dup_keys(rnd, "random", sw->file, err))
+		return false;
+	cJSON_ArrayForEach(k, rnd) {
+		bool known = false;
+
+		for (int j = 0; random_keys[j]; j++)
+			known |= strcmp(random_keys[j], k->string) == 0;
+		if (!known) {
+			GError *inner = NULL;
+
+			param_error_unknown_key(NULL, random_keys, k->string, "random", &inner);
+			swerr(err, sw->file, "%s", inner->message);
+			g_error_free(inner);
+			return false;
+		}
+	}
+	n = cJSON_GetObjectItemCaseSensitive(rnd, "n");
+	if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > (double)SWEEP_MAX_VARIANTS ||
+	    n->valuedouble != floor(n->valuedouble)) {
+		g_autofree char *found = param_describe_json(n);
+
+		swerr(err, sw->file, "random.n: found %s, expected a whole number of samples from 1 to %llu",
+		      found, (unsigned long long)SWEEP_MAX_VARIANTS);
+		return false;
+	}
+	sw->random_n = (guint64)n->valuedouble;
+	if (!mul_total(&sw->total, sw->random_n)) {
+		swerr(err, sw->file, "random.n: found a sweep of more than %llu variants, expected at most that many",
+		      (unsigned long long)SWEEP_MAX_VARIANTS);
+		return false;
+	}
+	seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
+	sw->random_seed = sw->seed;
+	if (seed) {
+		if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 || seed->valuedouble > 4294967295.0 ||
+		    seed->valuedouble != floor(seed->valuedouble)) {
+			g_autofree char *found = param_describe_json(seed);
+
+			swerr(err, sw->file, "random.seed: found %s, expected a whole number from 0 to 4294967295", found);
+			return false;
+		}
+		sw->random_seed = (guint32)seed->valuedouble;
+	}
+	ranges = cJSON_GetObjectItemCaseSensitive(rnd, "ranges");
+	if (!cJSON_IsObject(ranges) || cJSON_GetArraySize(ranges) == 0) {
+		g_autofree char *found = param_describe_json(ranges);
+
+		swerr(err, sw->file, "random.ranges: found %s, expected an object of scenario path -> [low, high]",
+		      cJSON_IsObject(ranges) ? "an empty object" : found);
+		return false;
+	}
+	if (!check_dup_keys(ranges, "random.ranges", sw->file, err))
+		return false;
+	sw->n_random = cJSON_GetArraySize(ranges);
+	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
+	cJSON_ArrayForEach(k, ranges) {
+		struct sweep_dim *d = &sw->random[i];
+		g_autofree char *where = g_strdup_printf("random.ranges[\"%s\"]", k->string);
+		g_autofree char *w0 = g_strdup_printf("%s[0]", where);
+		g_autofree char *w1 = g_strdup_printf("%s[1]", where);
+		g_autofree char *lo = NULL, *hi = NULL;
+		int dim_lo, dim_hi;
+
+		d->path = g_strdup(k->string);
+		i++;
+		if (!check_path(sw, k->string, where, err))
+			return false;
+		if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i - 1, k->string)) {
+			swerr(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
+			return false;
+		}
+		if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
+			g_autofree char *found = param_describe_json(k);
+
+			swerr(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
+			      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
+			return false;
+		}
+		if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
+		    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
+			return false;
+		if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
+			swerr(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
+			      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
+			return false;
+		}
+		if (!(d->lo <= d->hi)) {
+			swerr(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
+			return false;
+		}
+		d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
+			     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
+			     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
+			     fabs(d->hi) < 1e15;
+		lo = d->integer ? g_strdup_printf("%.0f", d->lo) : g_strdup_printf("%.17g", d->lo);
+		hi = d->integer ? g_strdup_printf("%.0f", d->hi) : g_strdup_printf("%.17g", d->hi);
+		if (!try_value(sw, d->path, lo, w0, err) || !try_value(sw, d->path, hi, w1, err))
+			return false;
+	}
+	return true;
+}
+
+/* metrics.json's keys, read from a run built (not run) from the base scenario. */
+static bool load_metric_names(struct sweep *sw, GError **err)
+{
+	g_autoptr(GError) inner = NULL;
+	struct world_options wo = { 0 };
+	struct scenario *sc;
+	struct world *w;
+	cJSON *m, *k;
+	int i = 0;
+
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
+	if (!sc) {
+		swerr(err, sw->file, "base: %s", inner->message);
+		return false;
+	}
+	w = world_new(sc, &wo, &inner);
+	if (!w) {
+		swerr(err, sw->file, "base: %s", inner->message);
+		scenario_free(sc);
+		return false;
+	}
+	m = world_metrics_json(w);
+	sw->n_metrics = cJSON_GetArraySize(m);
+	sw->metric_names = g_new0(char *, (gsize)sw->n_metrics + 1);
+	cJSON_ArrayForEach(k, m)
+		sw->metric_names[i++] = g_strdup(k->string);
+	cJSON_Delete(m);
+	world_free(w);
+	scenario_free(sc);
+	return true;
+}
+
+struct sweep *sweep_load(const char *file, GError **err)
+{
+	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
+	g_autofree char *text = NULL, *dir = NULL;
+	const char *end = NULL;
+	const cJSON *k, *base, *seed, *vary, *rnd;
+	gsize len = 0;
+
+	sw->file = g_strdup(file);
+	sw->random_n = 1;
+	sw->total = 1;
+	text = read_file(file, "sweep", &len, err);
+	if (!text)
+		return NULL;
+	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (sw->doc)
+		for (const char *p = end; p && p < text + len; p++)
+			if (!g_ascii_isspace(*p)) {
+				cJSON_Delete(sw->doc);
+				sw->doc = NULL;
+				end = p;
+				break;
+			}
+	if (!sw->doc) {
+		int line = 1, col = 1;
+
+		for (const char *p = text; end && p < end; p++) {
+			col = *p == '\n' ? 1 : col + 1;
+			line += *p == '\n';
+		}
+		g_autofree char *near = g_strndup(end ? end : text, 20);
+		g_autofree char *esc = g_strescape(near, NULL);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s:%d:%d: found a JSON syntax error near \"%s\", expected valid JSON",
+			    file, line, col, esc);
+		return NULL;
+	}
+	if (!cJSON_IsObject(sw->doc)) {
+		swerr(err, file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
+		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
+		return NULL;
+	}
+	if (!check_dup_keys(sw->doc, "(top)", file, err))
+		return NULL;
+	cJSON_ArrayForEach(k, sw->doc) {
+		bool known = false;
+
+		for (int i = 0; sweep_keys[i]; i++)
+			known |= strcmp(sweep_keys[i], k->string) == 0;
+		if (!known) {
+			GError *inner = NULL;
+
+			param_error_unknown_key(NULL, sweep_keys, k->string, "", &inner);
+			swerr(err, file, "%s", inner->message);
+			g_error_free(inner);
+			return NULL;
+		}
+	}
+
+	base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
+	if (!cJSON_IsString(base) || !*base->valuestring) {
+		g_autofree char *found = param_describe_json(base);
+
+		swerr(err, file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
+		      found);
+		return NULL;
+	}
+	dir = g_path_get_dirname(file);
+	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
+				g_strdup(base->valuestring) :
+				g_build_filename(dir, base->valuestring, NULL);
+	{
+		g_autoptr(GError) inner = NULL;
+
+		sw->base_text = read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
+		if (!sw->base_text) {
+			swerr(err, file, "base: %s", inner->message);
+			return NULL;
+		}
+	}
+	sw->base_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)sw->base_text,
+						      sw->base_len);
+
+	seed = cJSON_GetObjectItemCaseSensitive(sw->doc, "seed");
+	sw->seed = 1;
+	if (seed) {
+		if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 || seed->valuedouble > 4294967295.0 ||
+		    seed->valuedouble != floor(seed->valuedouble)) {
+			g_autofree char *found = param_describe_json(seed);
+
+			swerr(err, file, "seed: found %s, expected a whole number from 0 to 4294967295", found);
+			return NULL;
+		}
+		sw->seed = (guint32)seed->valuedouble;
+	}
+	/* The base must load on its own before its variants are tried. */
+	if (!load_metric_names(sw, err))
+		return NULL;
+
+	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
+	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
+	if (!vary && !rnd) {
+		swerr(err, file, "vary: found nothing, expected an object of scenario path -> list of values (or \"random\")");
+		return NULL;
+	}
+	if (vary && !load_vary(sw, vary, err))
+		return NULL;
+	if (vary && sw->n_grid == 0 && !rnd) {
+		swerr(err, file, "vary: found an empty object, expected at least one scenario path -> list of values");
+		return NULL;
+	}
+	if (rnd && !load_random(sw, rnd, err))
+		return NULL;
+	return g_steal_pointer(&sw);
+}
+
+void sweep_free(struct sweep *sw)
+{
+	if (!sw)
+		return;
+	for (int i = 0; sw->grid && i < sw->n_grid; i++) {
+		g_free(sw->grid[i].path);
+		g_free(sw->grid[i].values);
+	}
+	for (int i = 0; sw->random && i < sw->n_random; i++)
+		g_free(sw->random[i].path);
+	g_free(sw->grid);
+	g_free(sw->random);
+	g_strfreev(sw->metric_names);
+	cJSON_Delete(sw->doc);
+	g_free(sw->file);
+	g_free(sw->base_file);
+	g_free(sw->base_text);
+	g_free(sw->sha256);
+	g_free(sw->base_sha256);
+	g_free(sw);
+}
+
+/* ---- variants ---- */
+
+/* The grid value numbers of variant index (out[n_grid]) and its random sample. */
+static guint64 decode(const struct sweep *sw, guint64 index, int *out)
+{
+	guint64 g = index / sw->random_n;
+
+	for (int d = sw->n_grid - 1; d >= 0; d--) {
+		out[d] = (int)(g % (guint64)sw->grid[d].n);
+		g /= (guint64)sw->grid[d].n;
+	}
+	return index % sw->random_n;
+}
+
+char **sweep_variant_sets(const struct sweep *sw, guint64 index)
+{
+	GPtrArray *a = g_ptr_array_new();
+	int *v = g_new0(int, (gsize)sw->n_grid + 1);
+	guint64 r = decode(sw, index, v);
+
+	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
+	for (int d = 0; d < sw->n_grid; d++) {
+		char *val = cJSON_PrintUnformatted(sw->grid[d].values[v[d]]);
+
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->grid[d].path, val));
+		cJSON_free(val);
+	}
+	for (int j = 0; j < sw->n_random; j++) {
+		g_autofree char *val = random_text(sw, r, j);
+
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->random[j].path, val));
+	}
+	g_ptr_array_add(a, NULL);
+	g_free(v);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+void sweep_csv_cell(GString *out, const char *text)
+{
+	if (!strpbrk(text, ",\"\r\n")) {
+		g_string_append(out, text);
+		return;
+	}
+	g_string_append_c(out, '"');
+	for (const char *c = text; *c; c++) {
+		if (*c == '"')
+			g_string_append_c(out, '"');
+		g_string_append_c(out, *c);
+	}
+	g_string_append_c(out, '"');
+}
+
+/* A JSON value as a cell: strings bare, null empty, the rest as compact JSON. */
+static void json_cell(GString *out, const cJSON *v)
+{
+	char *t;
+
+	if (!v || cJSON_IsNull(v))
+		return;
+	if (cJSON_IsString(v)) {
+		sweep_csv_cell(out, v->valuestring);
+		return;
+	}
+	t = cJSON_PrintUnformatted(v);
+	sweep_csv_cell(out, t);
+	cJSON_free(t);
+}
+
+char *sweep_csv_header(const struct sweep *sw)
+{
+	GString *s = g_string_new("index");
+
+	for (int d = 0; d < sw->n_grid; d++) {
+		g_string_append_c(s, ',');
+		sweep_csv_cell(s, sw->grid[d].path);
+	}
+	for (int j = 0; j < sw->n_random; j++) {
+		g_string_append_c(s, ',');
+		sweep_csv_cell(s, sw->random[j].path);
+	}
+	for (int i = 0; i < sw->n_metrics; i++) {
+		g_string_append_c(s, ',');
+		sweep_csv_cell(s, sw->metric_names[i]);
+	}
+	g_string_append(s, ",error\n");
+	return g_string_free(s, FALSE);
+}
+
+/* The error cell: one line, no commas or quotes, so a row's last field is always
+ * the text after its last comma. */
+static void error_cell(GString *out, const char *kind, const char *msg)
+{
+	g_string_append(out, kind);
+	g_string_append(out, ": ");
+	for (const char *c = msg; *c; c++)
+		g_string_append_c(out, *c == ',' ? ';' : *c == '"' ? '\'' :
+				       (*c == '\n' || *c == '\r') ? ' ' : *c);
+}
+
+char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
+{
+	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
+	g_autoptr(GError) err = NULL;
+	struct world_options wo = { .outdir = outdir };
+	struct scenario *sc = NULL;
+	struct world *w = NULL;
+	GString *row = g_string_new(NULL);
+	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
+	cJSON *m = NULL;
+	guint64 r;
+
+	*failed = 0;
+	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
+	r = decode(sw, index, v);
+	for (int d = 0; d < sw->n_grid; d++) {
+		g_string_append_c(row, ',');
+		json_cell(row, sw->grid[d].values[v[d]]);
+	}
+	for (int j = 0; j < sw->n_random; j++) {
+		g_autofree char *val = random_text(sw, r, j);
+
+		g_string_append_c(row, ',');
+		sweep_csv_cell(row, val);
+	}
+
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len,
+				(const char *const *)sets, &err);
+	if (sc)
+		w = world_new(sc, &wo, &err);
+	if (w && world_run(w, &err) && world_finish(w, &err))
+		m = world_metrics_json(w);
+	for (int i = 0; i < sw->n_metrics; i++) {
+		g_string_append_c(row, ',');
+		if (m)
+			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
+	}
+	g_string_append_c(row, ',');
+	if (!m) {
+		bool internal = err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL;
+
+		*failed = internal ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+		error_cell(row, internal ? "internal error" : "input error", err->message);
+	}
+	g_string_append_c(row, '\n');
+	cJSON_Delete(m);
+	world_free(w);
+	scenario_free(sc);
+	return g_string_free(row, FALSE);
+}
+
+/* ---- shards ---- */
+
+static bool parse_u64(const char *s, const char *end, guint64 *out)
+{
+	guint64 v = 0;
+
+	if (s == end)
+		return false;
+	for (; s < end; s++) {
+		if (!g_ascii_isdigit(*s) || v > (G_MAXUINT64 - 9) / 10)
+			return false;
+		v = v * 10 + (guint64)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err)
+{
+	const char *slash = strchr(text, '/');
+
+	if (!slash || !parse_u64(text, slash, &out->index) ||
+	    !parse_u64(slash + 1, slash + strlen(slash), &out->count) || out->count == 0 ||
+	    out->index >= out->count) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "--shard: found \"%s\", expected I/N with 0 <= I < N, such as 0/4 (shards are numbered from 0)",
+			    text);
+		return false;
+	}
+	return true;
+}
+
+bool sweep_shard_from_env(struct sweep_shard *out, GError **err)
+{
+	const char *id = g_getenv("SLURM_ARRAY_TASK_ID");
+	const char *count = g_getenv("SLURM_ARRAY_TASK_COUNT");
+	const char *min = g_getenv("SLURM_ARRAY_TASK_MIN");
+	const char *step = g_getenv("SLURM_ARRAY_TASK_STEP");
+	guint64 i, n, lo = 0;
+
+	if (!id && !count)
+		return false;
+	if (step && strcmp(step, "1") != 0) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "SLURM_ARRAY_TASK_STEP=%s: found an array with a step, expected consecutive task numbers (submit with --array=0-N-1, or pass --shard I/N)",
+			    step);
+		return false;
+	}
+	if (!id || !count || !parse_u64(id, id + strlen(id), &i) ||
+	    !parse_u64(count, count + strlen(count), &n) ||
+	    (min && !parse_u64(min, min + strlen(min), &lo)) || i < lo || n == 0 || i - lo >= n) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s: expected a task number from MIN to MIN+COUNT-1 (submit with --array=0-N-1, or pass --shard I/N)",
+			    id ? id : "(unset)", count ? count : "(unset)", min ? min : "(unset)");
+		return false;
+	}
+	out->index = i - lo;
+	out->count = n;
+	return true;
+}
+
+guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh)
+{
+	if (sh->index >= total)
+		return 0;
+	return (total - sh->index + sh->count - 1) / sh->count;
+}
+
+cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool complete)
+{
+	cJSON *o = cJSON_CreateObject(), *s;
+	guint64 m = sweep_shard_size(sw->total, sh);
+
+	cJSON_AddStringToObject(o, "chargesim_version", CHARGESIM_VERSION);
+	cJSON_AddStringToObject(o, "sweep_file", sw->file);
+	cJSON_AddStringToObject(o, "sweep_sha256", sw->sha256);
+	cJSON_AddStringToObject(o, "base_file", sw->base_file);
+	cJSON_AddStringToObject(o, "base_sha256", sw->base_sha256);
+	s = cJSON_AddObjectToObject(o, "shard");
+	cJSON_AddNumberToObject(s, "index", (double)sh->index);
+	cJSON_AddNumberToObject(s, "count", (double)sh->count);
+	cJSON_AddNumberToObject(o, "variants_total", (double)sw->total);
+	cJSON_AddNumberToObject(o, "variants", (double)m);
+	if (m) {
+		cJSON_AddNumberToObject(o, "first_index", (double)sh->index);
+		cJSON_AddNumberToObject(o, "last_index", (double)(sh->index + (m - 1) * sh->count));
+	} else {
+		cJSON_AddNullToObject(o, "first_index");
+		cJSON_AddNullToObject(o, "last_index");
+	}
+	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
+	cJSON_AddBoolToObject(o, "complete", complete);
+	return o;
+}
+
+/* ---- merge ---- */
+
+/* One CSV record, with its newline, honouring quoted line breaks; false at the end. */
+static bool read_record(FILE *fp, GString *rec)
+{
+	bool quoted = false;
+	int c;
+
+	g_string_truncate(rec, 0);
+	while ((c = getc_unlocked(fp)) != EOF) {
+		g_string_append_c(rec, (char)c);
+		if (c == '"')
+			quoted = !quoted;
+		else if (c == '\n' && !quoted)
+			return true;
+	}
+	return rec->len > 0;
+}
+
+struct shard_in {
+	char *dir;
+	char *results;           /* DIR/results.csv */
+	cJSON *manifest;
+	FILE *fp;
+	GString *rec;
+	guint64 index, count, n, rows;
+};
+
+static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
+		return false;
+	*out = (guint64)v->valuedouble;
+	return true;
+}
+
+static const char *manifest_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool read_shard(struct shard_in *s, GError **err)
+{
+	g_autofree char *mpath = g_build_filename(s->dir, "manifest.json", NULL);
+	g_autofree char *mtext = NULL;
+	const cJSON *sh;
+	gsize mlen;
+
+	mtext = read_file(mpath, "shard manifest", &mlen, err);
+	if (!mtext)
+		return false;
+	s->manifest = cJSON_ParseWithLength(mtext, mlen);
+	sh = cJSON_GetObjectItemCaseSensitive(s->manifest, "shard");
+	if (!s->manifest || !manifest_str(s->manifest, "sweep_sha256") ||
+	    !manifest_u64(sh, "index", &s->index) || !manifest_u64(sh, "count", &s->count) ||
+	    !manifest_u64(s->manifest, "variants", &s->n) || s->count == 0 || s->index >= s->count) {
+		swerr(err, mpath, "found %s, expected a manifest written by `chargesim sweep`",
+		      s->manifest ? "a manifest without sweep_sha256 or a valid shard" : "invalid JSON");
+		return false;
+	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->manifest, "complete"))) {
+		swerr(err, mpath, "complete: found false, expected a finished shard (continue it with `chargesim sweep ... --resume`)");
+		return false;
+	}
+	s->results = g_build_filename(s->dir, "results.csv", NULL);
+	s->fp = fopen(s->results, "r");
+	if (!s->fp) {
+		int e = errno;
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+			    s->results, g_strerror(e));
+		return false;
+	}
+	s->rec = g_string_new(NULL);
+	if (!read_record(s->fp, s->rec)) {
+		swerr(err, s->results, "line 1: found nothing, expected the header");
+		return false;
+	}
+	return true;
+}
+
+static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, guint64 count,
+			      guint64 total)
+{
+	cJSON *man = cJSON_Duplicate(first, true), *from, *sh;
+
+	sh = cJSON_GetObjectItemCaseSensitive(man, "shard");
+	cJSON_ReplaceItemInObjectCaseSensitive(sh, "index", cJSON_CreateNumber(0));
+	cJSON_ReplaceItemInObjectCaseSensitive(sh, "count", cJSON_CreateNumber(1));
+	cJSON_ReplaceItemInObjectCaseSensitive(man, "variants", cJSON_CreateNumber((double)total));
+	cJSON_ReplaceItemInObjectCaseSensitive(man, "first_index",
+					       total ? cJSON_CreateNumber(0) : cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(man, "last_index",
+					       total ? cJSON_CreateNumber((double)(total - 1)) : cJSON_CreateNull());
+	cJSON_ReplaceItemInObjectCaseSensitive(man, "stride", cJSON_CreateNumber(1));
+	cJSON_DeleteItemFromObjectCaseSensitive(man, "merged_from");
+	from = cJSON_AddArrayToObject(man, "merged_from");
+	for (guint64 i = 0; i < count; i++)
+		cJSON_AddItemToArray(from, cJSON_CreateString(by_index[i]->dir));
+	return man;
+}
+
+bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
+{
+	struct shard_in *in = g_new0(struct shard_in, (gsize)n_dirs + 1);
+	struct shard_in **by_index = NULL;
+	struct cs_outfile *out = NULL;
+	guint64 total = 0, count = 0;
+	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
+	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
+	g_autofree char *rpath = g_build_filename(outdir, "results.csv", NULL);
+	g_autofree char *mpath = g_build_filename(outdir, "manifest.json", NULL);
+	bool ok = false;
+
+	if (n_dirs == 0) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "merge: found no shard directories, expected DIR... -o DIR");
+		goto out;
+	}
+	for (int i = 0; i < n_dirs; i++) {
+		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
+
+		in[i].dir = dirs[i];
+		if (strcmp(canon, canon_out) == 0) {
+			swerr(err, dirs[i], "found the output directory among the shards, expected -o to name another directory");
+			goto out;
+		}
+		if (!read_shard(&in[i], err))
+			goto out;
+	}
+	count = in[0].count;
+	if (!manifest_u64(in[0].manifest, "variants_total", &total)) {
+		swerr(err, in[0].dir, "manifest.json: variants_total: found no whole number, expected the sweep's size");
+		goto out;
+	}
+	by_index = g_new0(struct shard_in *, (gsize)count);
+	for (int i = 0; i < n_dirs; i++) {
+		struct shard_in *s = &in[i];
+		guint64 t = 0;
+
+		for (int k = 0; keys[k]; k++) {
+			const char *a = manifest_str(in[0].manifest, keys[k]);
+			const char *b = manifest_str(s->manifest, keys[k]);
+
+			if (!a || !b || strcmp(a, b) != 0) {
+				swerr(err, s->dir, "manifest.json: %s: found %s, expected %s as in %s (shards of one sweep, from one chargesim)",
+				      keys[k], b ? b : "nothing", a ? a : "nothing", in[0].dir);
+				goto out;
+			}
+		}
+		if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
+		    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count })) {
+			swerr(err, s->dir, "manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
+			      (unsigned long long)s->index, (unsigned long long)s->count, (unsigned long long)t,
+			      (unsigned long long)count, (unsigned long long)total, in[0].dir);
+			goto out;
+		}
+		if (by_index[s->index]) {
+			swerr(err, s->dir, "manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
+			      (unsigned long long)s->index, (unsigned long long)count, by_index[s->index]->dir);
+			goto out;
+		}
+		by_index[s->index] = s;
+		if (!g_string_equal(s->rec, in[0].rec)) {
+			swerr(err, s->results, "line 1: found a header unlike %s's, expected the same columns in every shard",
+			      in[0].results);
+			goto out;
+		}
+	}
+	for (guint64 i = 0; i < count; i++)
+		if (!by_index[i]) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				    "merge: found no directory for shard %llu/%llu, expected all %llu shards of the sweep",
+				    (unsigned long long)i, (unsigned long long)count, (unsigned long long)count);
+			goto out;
+		}
+
+	/* interleave: variant i is the next row of shard i % N */
+	if (!cs_mkdir_p(outdir, err) || !(out = cs_outfile_open(rpath, true, err)))
+		goto out;
+	fwrite(in[0].rec->str, 1, in[0].rec->len, out->fp);
+	for (guint64 i = 0; i < total; i++) {
+		struct shard_in *s = by_index[i % count];
+		const char *r, *comma;
+		guint64 idx = 0;
+		bool got = read_record(s->fp, s->rec);
+
+		r = s->rec->str;
+		comma = got ? memchr(r, ',', s->rec->len) : NULL;
+		if (comma)
+			for (const char *c = r; c < comma; c++)
+				idx = g_ascii_isdigit(*c) && idx < G_MAXUINT64 / 10 ? idx * 10 + (guint64)(*c - '0') : G_MAXUINT64;
+		if (!got || !comma || comma == r || idx != i || r[s->rec->len - 1] != '\n') {
+			swerr(err, s->results, "line %llu: found %s, expected the row of variant %llu",
+			      (unsigned long long)s->rows + 2,
+			      !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
+			      r[s->rec->len - 1] != '\n' ? "an unfinished row" : "another variant's row",
+			      (unsigned long long)i);
+			goto out;
+		}
+		s->rows++;
+		fwrite(r, 1, s->rec->len, out->fp);
+	}
+	for (guint64 i = 0; i < count; i++)
+		if (read_record(by_index[i]->fp, by_index[i]->rec)) {
+			swerr(err, by_index[i]->results, "line %llu: found more rows, expected %llu (the shard's variants)",
+			      (unsigned long long)by_index[i]->rows + 2, (unsigned long long)by_index[i]->n);
+			goto out;
+		}
+	ok = cs_outfile_commit(out, err);
+	out = NULL;
+	if (ok) {
+		cJSON *man = merged_manifest(in[0].manifest, by_index, count, total);
+		char *mt = cJSON_Print(man);
+		g_autofree char *mfull = g_strconcat(mt, "\n", NULL);
+
+		ok = cs_outfile_write_all(mpath, mfull, strlen(mfull), err);
+		cJSON_free(mt);
+		cJSON_Delete(man);
+	}
+out:
+	cs_outfile_abort(out);
+	for (int i = 0; i < n_dirs; i++) {
+		cJSON_Delete(in[i].manifest);
+		if (in[i].fp)
+			fclose(in[i].fp);
+		if (in[i].rec)
+			g_string_free(in[i].rec, TRUE);
+		g_free(in[i].results);
+	}
+	g_free(in);
+	g_free(by_index);
+	return ok;
+}

@@ -1,0 +1,284 @@
+#!/bin/sh
+# tests/test_sweep.sh - `chargesim sweep` and `chargesim merge`, end to end.
+#
+# Usage (from the repository root): tests/test_sweep.sh build/chargesim
+#
+# The 200-variant sweep scenarios/sweeps/twl4030-grid.json runs three ways: -j 1,
+# -j 2, and as 4 shards (run by GNU parallel when it is installed, else by a shell
+# loop, which the output says) joined by `chargesim merge`; the three results.csv
+# must be byte-identical. A sweep killed with kill -9 after some chunks, and one
+# stopped with SIGINT, are resumed and must equal the uninterrupted run. Malformed
+# sweep files, a bad --shard and mismatched shard sets exit 2 with a message naming
+# the file and the JSON path. Also: the Slurm fallback, --keep-traces, --quiet and
+# the plain progress lines. Prints "ok - ..." or "not ok - ..." per check and exits
+# non-zero when any check failed. Takes about 20 s on 2 cores.
+set -u
+
+BIN=${1:-build/chargesim}
+case $BIN in
+/*) ;;
+*) BIN=$(pwd)/$BIN ;;
+esac
+if [ ! -x "$BIN" ]; then
+	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
+	exit 2
+fi
+SWEEP=scenarios/sweeps/twl4030-grid.json
+if [ ! -f "$SWEEP" ]; then
+	echo "$0: run from the repository root ($SWEEP not found)" >&2
+	exit 2
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-sweep.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_STEP SLURM_CPUS_PER_TASK
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	if [ $# -gt 1 ]; then
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
+run() {
+	name=$1
+	shift
+	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	status=$?
+}
+
+expect_status() {
+	if [ "$status" -eq "$2" ]; then
+		ok "$1 (exit $2)"
+	else
+		not_ok "$1 (exit $status, want $2)" "$(head -c 800 "$TMP/$name.err")"
+	fi
+}
+
+expect_stderr() {
+	if grep -F -q -- "$2" "$TMP/$name.err"; then
+		ok "$1"
+	else
+		not_ok "$1 (stderr lacks '$2')" "$(head -c 800 "$TMP/$name.err")"
+	fi
+}
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		ok "$what"
+	else
+		not_ok "$what"
+	fi
+}
+
+same() {
+	if cmp "$2" "$3" >"$TMP/cmp.out" 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1" "$(cat "$TMP/cmp.out")"
+	fi
+}
+
+# wait_chunks DIR N PID: wait until DIR holds N result chunks (or the sweep ended).
+wait_chunks() {
+	i=0
+	while [ $i -lt 400 ]; do
+		n=$(ls "$1" 2>/dev/null | grep -c '^results\.part-')
+		[ "$n" -ge "$2" ] && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# ---- the reference: -j 1 ----
+
+run j1 sweep "$SWEEP" -o "$TMP/j1" -j 1
+expect_status "200-variant sweep, -j 1" 0
+REF=$TMP/j1/results.csv
+check "results.csv has a header and 200 rows" test "$(wc -l <"$REF")" -eq 201
+check "header: index, the varied paths in file order, then the metrics" \
+	grep -q '^index,duration,policy,source\.ilim,device\.load\.current,cable\.length,device\.battery\.soc,vbus_min_V,.*,error$' "$REF"
+check "rows are in index order 0..199" \
+	sh -c "sed 1d '$REF' | cut -d, -f1 | awk '\$1 != NR - 1 { exit 1 }'"
+check "no variant failed (empty error cells)" sh -c "sed 1d '$REF' | grep -q -v ',\$' && exit 1 || exit 0"
+check "manifest: complete, shard 0/1, 200 variants, SHA-256 of the sweep file" \
+	sh -c "grep -q '\"complete\":[[:space:]]*true' '$TMP/j1/manifest.json' &&
+	       grep -q '\"variants\":[[:space:]]*200' '$TMP/j1/manifest.json' &&
+	       grep -q \"\$(sha256sum '$SWEEP' | cut -c1-64)\" '$TMP/j1/manifest.json'"
+check "no chunk files left, no per-variant outputs without --keep-traces" \
+	sh -c "! ls '$TMP/j1' | grep -q -e part -e variants"
+check "plain progress on a non-terminal stderr" grep -q '^sweep: 200 variants' "$TMP/j1.err"
+check "summary on stdout" grep -q 'variants/s' "$TMP/j1.out"
+
+# ---- -j 2 ----
+
+run j2 sweep "$SWEEP" -o "$TMP/j2" -j 2 -q
+expect_status "same sweep, -j 2" 0
+same "-j 2 results.csv byte-identical to -j 1" "$REF" "$TMP/j2/results.csv"
+check "--quiet prints nothing" test ! -s "$TMP/j2.out" -a ! -s "$TMP/j2.err"
+
+# ---- 4 shards, then merge ----
+
+if command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+	echo "# 4 shards run by GNU parallel"
+	parallel --will-cite -j 4 "$BIN" sweep "$SWEEP" -o "$TMP/shards/{}" --shard {}/4 -j 1 -q ::: 0 1 2 3
+	status=$?
+else
+	echo "# GNU parallel is not installed: running the 4 shards with a shell loop instead"
+	status=0
+	pids=
+	for i in 0 1 2 3; do
+		"$BIN" sweep "$SWEEP" -o "$TMP/shards/$i" --shard $i/4 -j 1 -q &
+		pids="$pids $!"
+	done
+	for p in $pids; do
+		wait "$p" || status=1
+	done
+fi
+name=shards
+expect_status "4 shards" 0
+check "shard 1/4 holds variants 1, 5, ..., 197" \
+	sh -c "sed 1d '$TMP/shards/1/results.csv' | cut -d, -f1 | awk '\$1 != 4 * NR - 3 { exit 1 } END { exit NR != 50 }'"
+run merge merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" "$TMP/shards/3" -o "$TMP/merged"
+expect_status "merge of the 4 shards" 0
+same "merged results.csv byte-identical to -j 1" "$REF" "$TMP/merged/results.csv"
+
+run merge3 merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" -o "$TMP/merged3"
+expect_status "merge with a shard missing" 2
+expect_stderr "the missing shard is named" "shard 3/4"
+run mergedup merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" "$TMP/shards/2" -o "$TMP/mergedup"
+expect_status "merge with a shard given twice" 2
+expect_stderr "the duplicate shard is named" "second time"
+{ cat "$SWEEP"; echo; } >"$TMP/other.json"
+sed -i 's|"\.\./bugzoo/|"'"$(pwd)"'/scenarios/bugzoo/|' "$TMP/other.json"
+run other sweep "$TMP/other.json" -o "$TMP/other3" --shard 3/4 -q
+run mergeother merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" "$TMP/other3" -o "$TMP/mergeother"
+expect_status "merge with a shard of another sweep file" 2
+expect_stderr "the mismatch names the manifest key" "sweep_sha256"
+cp -r "$TMP/shards/2" "$TMP/short2"
+sed -i '$d' "$TMP/short2/results.csv"
+run mergeshort merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/short2" "$TMP/shards/3" -o "$TMP/mergeshort"
+expect_status "merge with a row missing" 2
+expect_stderr "the missing row is reported" "short2/results.csv: line 51: found the end of the file, expected the row of variant 198"
+
+# ---- Slurm array fallback ----
+
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4 "$BIN" sweep "$SWEEP" -o "$TMP/slurm1" -j 2 \
+	>"$TMP/slurm.out" 2>"$TMP/slurm.err"
+status=$?
+name=slurm
+expect_status "shard from SLURM_ARRAY_TASK_ID/COUNT" 0
+same "Slurm task 1 of 4 equals --shard 1/4" "$TMP/shards/1/results.csv" "$TMP/slurm1/results.csv"
+expect_stderr "the Slurm shard is announced" "shard 1/4 (from SLURM_ARRAY_TASK_ID/COUNT)"
+
+# ---- kill -9 midway, then --resume ----
+
+"$BIN" sweep "$SWEEP" -o "$TMP/killed" -j 1 --chunk-rows 5 -q &
+pid=$!
+if wait_chunks "$TMP/killed" 4 $pid; then
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if [ -e "$TMP/killed/results.csv" ]; then
+		not_ok "kill -9 midway (the sweep finished before it was killed)"
+	else
+		ok "kill -9 midway: $(ls "$TMP/killed" | grep -c '^results\.part-') chunks on disk, no results.csv"
+	fi
+else
+	wait $pid 2>/dev/null
+	not_ok "kill -9 midway (no chunks appeared)"
+fi
+run resume sweep "$SWEEP" -o "$TMP/killed" -j 2 --resume
+expect_status "--resume after kill -9" 0
+same "resumed results.csv byte-identical to an uninterrupted run" "$REF" "$TMP/killed/results.csv"
+done_before=$(sed -n 's/.*resuming: \([0-9]*\) already done.*/\1/p' "$TMP/resume.err")
+check "resume skipped the saved variants (${done_before:-?} of 200)" \
+	test "${done_before:-0}" -gt 0 -a "${done_before:-200}" -lt 200
+check "resume ran only the rest" grep -q "^sweep: $((200 - ${done_before:-0})) variants (plus ${done_before:-0} resumed)" "$TMP/resume.out"
+run resume2 sweep "$SWEEP" -o "$TMP/killed" --resume
+expect_status "--resume of a finished sweep" 0
+check "a finished sweep runs nothing" grep -q 'nothing to run' "$TMP/resume2.out"
+same "... and leaves results.csv alone" "$REF" "$TMP/killed/results.csv"
+
+# ---- SIGINT midway, then --resume ----
+
+"$BIN" sweep "$SWEEP" -o "$TMP/int" -j 2 --chunk-rows 5 -q 2>"$TMP/int.err" &
+pid=$!
+if wait_chunks "$TMP/int" 3 $pid; then
+	kill -INT $pid
+fi
+wait $pid
+status=$?
+name=int
+expect_status "SIGINT stops the sweep" 130
+expect_stderr "SIGINT says how to continue" "continue with --resume"
+check "SIGINT leaves no temporary files" sh -c "! ls -a '$TMP/int' | grep -q tmp"
+run intresume sweep "$SWEEP" -o "$TMP/int" -j 1 --resume -q
+expect_status "--resume after SIGINT" 0
+same "resumed after SIGINT: byte-identical" "$REF" "$TMP/int/results.csv"
+
+run again sweep "$SWEEP" -o "$TMP/int" -q
+expect_status "a used directory without --resume" 2
+expect_stderr "the message suggests --resume" "pass --resume"
+run wrongshard sweep "$SWEEP" -o "$TMP/int" --shard 1/2 --resume -q
+expect_status "--resume with another shard" 2
+
+# ---- --keep-traces ----
+
+run keep sweep "$SWEEP" -o "$TMP/keep" --shard 7/50 --keep-traces -q
+expect_status "--keep-traces on shard 7/50" 0
+check "each variant's outputs kept in DIR/variants/INDEX/" \
+	test -s "$TMP/keep/variants/7/trace.csv" -a -s "$TMP/keep/variants/57/metrics.json" -a \
+	-s "$TMP/keep/variants/157/events.jsonl"
+check "its rows equal the same variants' rows of the full run" \
+	sh -c "sed 1d '$TMP/keep/results.csv' > '$TMP/keep.rows' &&
+	       awk -F, 'NR > 1 && \$1 % 50 == 7' '$REF' | cmp -s - '$TMP/keep.rows'"
+
+# ---- malformed sweep files and options: exit 2, file and JSON path named ----
+
+B=$(pwd)/scenarios/bugzoo/twl4030-full-battery.json
+bad() {
+	label=$1
+	printf '%s\n' "$2" >"$TMP/bad-$label.json"
+	run "bad-$label" sweep "$TMP/bad-$label.json" -o "$TMP/o-bad-$label"
+	expect_status "malformed: $label" 2
+	expect_stderr "$label: the message names the file and the JSON path" "$TMP/bad-$label.json: $3"
+	check "$label: nothing written" test ! -e "$TMP/o-bad-$label"
+}
+bad unknown-path '{ "base": "'"$B"'", "vary": { "source.ilimm": ["1 A"] } }' 'vary["source.ilimm"][0]'
+bad empty-list '{ "base": "'"$B"'", "vary": { "source.ilim": [] } }' 'vary["source.ilim"]: found an empty list'
+bad mixed-dimensions '{ "base": "'"$B"'", "vary": { "source.ilim": ["1 A", "1.5 A", "4.5 V"] } }' 'vary["source.ilim"][2]: found "4.5 V" (voltage)'
+bad missing-base '{ "vary": { "source.ilim": ["1 A"] } }' 'base: found nothing'
+bad unreadable-base '{ "base": "nowhere.json", "vary": { "source.ilim": ["1 A"] } }' 'base:'
+bad bad-policy '{ "base": "'"$B"'", "vary": { "policy": ["twl4030", "tw14030"] } }' 'vary["policy"][1]'
+bad random-range '{ "base": "'"$B"'", "random": { "n": 2, "ranges": { "cable.length": ["2 m", "1 A"] } } }' 'random.ranges["cable.length"]'
+
+run shard54 sweep "$SWEEP" -o "$TMP/o-shard54" --shard 5/4
+expect_status "--shard 5/4" 2
+expect_stderr "--shard 5/4 is named" '--shard: found "5/4"'
+check "--shard 5/4: nothing written" test ! -e "$TMP/o-shard54"
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4 "$BIN" sweep "$SWEEP" -o "$TMP/o-slurm4" \
+	>"$TMP/slurm4.out" 2>"$TMP/slurm4.err"
+status=$?
+name=slurm4
+expect_status "SLURM_ARRAY_TASK_ID=4 of 4" 2
+expect_stderr "the Slurm variables are named" "SLURM_ARRAY_TASK_ID=4"
+run noout sweep "$SWEEP"
+expect_status "sweep without -o" 2
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -264,6 +264,16 @@ int cmd_check(int argc, char **argv)
 	}
 	if (argc < 2)
 		collect("scenarios", files);
+	if (junit) {
+		/* Find out now, not after every run, that the report cannot be written. */
+		struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
+
+		if (!probe) {
+			cli_error("check: --junit: %s", err->message);
+			return CLI_EXIT_USAGE;
+		}
+		cs_outfile_abort(probe);
+	}
 	g_ptr_array_sort(files, cmp_paths);
 	n = (int)files->len;
 	if (n == 0) {

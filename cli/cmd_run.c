@@ -178,6 +178,20 @@ int cmd_run(int argc, char **argv)
 	outdir = o.outdir ? g_strdup(o.outdir) : g_build_filename("out", sc->name, NULL);
 	trace_path = g_build_filename(outdir, "trace.csv", NULL);
 	wo.outdir = outdir;
+	/* Checks that need the scenario's duration. */
+	if (wo.max_step > 0 && (wo.max_step < SIM_US || sc->duration / wo.max_step > 1000000000)) {
+		cli_error("--max-step: found %s, expected at least 1 us and at most 10^9 steps over the scenario's %g s",
+			  o.max_step, sim_time_to_s(sc->duration));
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	for (int i = 0; i < wo.n_sysfs; i++)
+		if (wo.sysfs_at[i] > sc->duration) {
+			cli_error("--sysfs-at: found %s, expected a time within the scenario's duration (%g s)",
+				  o.sysfs_at[i], sim_time_to_s(sc->duration));
+			status = CLI_EXIT_USAGE;
+			goto out;
+		}
 	wo.vcd = o.vcd;
 	wo.policy = o.policy;
 

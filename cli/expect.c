@@ -115,6 +115,11 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 			if (!expected_number(name, cJSON_GetArrayItem(v, 0), &lo, opath, err) ||
 			    !expected_number(name, cJSON_GetArrayItem(v, 1), &hi, opath, err))
 				return false;
+			if (lo > hi) {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s: found a range from %g to %g, expected LO <= HI", opath, lo, hi);
+				return false;
+			}
 			pass = !got_null && got >= lo && got <= hi;
 			g_autofree char *a = fmt_value(name, lo), *b = fmt_value(name, hi);
 			what = g_strdup_printf("%s between %s and %s", label, a, b);
@@ -275,6 +280,9 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 
 /* ---- preparing ---- */
 
+static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			GArray *out, GError **inner);
+
 static bool parse_time_value(const cJSON *at, sim_time_t *t, GError **uerr)
 {
 	if (cJSON_IsNumber(at) && isfinite(at->valuedouble) && fabs(at->valuedouble) < 9e9) {
@@ -315,10 +323,12 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 			sim_time_t t;
 
 			if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
+				g_autofree char *found = param_describe_json(at);
+
 				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: expect[%d].at: %s", file, i,
-					    uerr ? uerr->message :
-					    "expected a time such as \"10 s\" from 0 to the scenario's duration");
+					    "%s: expect[%d].at: %s%s%s", file, i,
+					    uerr ? uerr->message : "found ", uerr ? "" : found,
+					    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
 				goto fail;
 			}
 			g_array_append_val(er->probes, t);
@@ -373,6 +383,23 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		}
 		i++;
 	}
+	{
+		/* Validate every expectation now, against zero values. */
+		GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
+		g_autoptr(GError) inner = NULL;
+		bool ok;
+
+		er->sorted = g_array_copy(er->probes);
+		g_array_sort(er->sorted, cmp_time);
+		ok = expect_eval(er, NULL, NULL, dry, &inner);
+		expect_results_free(dry);
+		if (!ok) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
+				    inner->message);
+			goto fail;
+		}
+		g_array_free(er->sorted, TRUE);
+	}
 	er->sorted = g_array_copy(er->probes);
 	g_array_sort(er->sorted, cmp_time);
 	for (guint k = 1; k < er->sorted->len;) {
@@ -383,8 +410,14 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 	}
 	return er;
 bad_of:
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-		    "%s: expect[%d].of: expected a list of time, src, kind, payload", file, i);
+	{
+		g_autofree char *found = param_describe_json(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(expect, i), "of"));
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
+			    file, i, found);
+	}
 fail:
 	expect_run_free(er);
 	return NULL;
@@ -409,12 +442,14 @@ static char *golden_path(const struct expect_run *er, const char *rel)
 
 /* ---- checking ---- */
 
-bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
-		  GArray **results, GError **err)
+/* Decide (or, with w == NULL, only validate) every expectation. Validation runs the
+ * same code against zero metrics and signals, so a malformed expectation is found
+ * before the run instead of after it. */
+static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			GArray *out, GError **inner)
 {
-	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-	g_autoptr(GError) inner = NULL;
-	cJSON *metrics = world_metrics_json(w);
+	struct world_metrics zero = { .detected_type = "USB" };
+	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(&zero, "");
 	const cJSON *item;
 	int i = 0, probe = 0, fpi = 0;
 
@@ -429,63 +464,83 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 			const cJSON *val;
 			g_autofree char *label = NULL;
 
-			if (!cJSON_IsString(m) || !item_keys_ok(item, path, "metric", &inner))
+			if (!cJSON_IsString(m)) {
+				g_autofree char *found = param_describe_json(m);
+
+				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s.metric: found %s, expected a metric name such as \"vbus_min_V\"",
+					    path, found);
+				goto bad;
+			}
+			if (!item_keys_ok(item, path, "metric", inner))
 				goto bad;
 			val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
 			if (!val) {
-				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
 					    path, m->valuestring);
 				goto bad;
 			}
 			label = g_strdup_printf("metric %s", m->valuestring);
 			if (cJSON_IsString(val)) {
-				if (!compare_string(item, path, val->valuestring, out, label, &inner))
+				if (!compare_string(item, path, val->valuestring, out, label, inner))
 					goto bad;
 			} else if (cJSON_IsNull(val) && strcmp(m->valuestring, "detected_type") == 0) {
-				if (!compare_string(item, path, NULL, out, label, &inner))
+				if (!compare_string(item, path, NULL, out, label, inner))
 					goto bad;
 			} else {
 				double got = cJSON_IsNumber(val) ? val->valuedouble :
 					     cJSON_IsRaw(val) ? g_ascii_strtod(val->valuestring, NULL) : NAN;
 
 				if (!compare_number(m->valuestring, item, path, got, cJSON_IsNull(val), out,
-						    label, &inner))
+						    label, inner))
 					goto bad;
 			}
 		} else if (s) {
 			sim_time_t t = g_array_index(er->probes, sim_time_t, probe++);
 			int pi = 0;
-			double got;
+			double got = 0;
 			g_autofree char *label = NULL;
+			bool is_label_col;
 
-			if (!cJSON_IsString(s) || !item_keys_ok(item, path, "signal", &inner))
+			if (!cJSON_IsString(s)) {
+				g_autofree char *found = param_describe_json(s);
+
+				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s.signal: found %s, expected a trace column such as \"vbus_V\"",
+					    path, found);
+				goto bad;
+			}
+			if (!item_keys_ok(item, path, "signal", inner))
 				goto bad;
 			while (g_array_index(er->sorted, sim_time_t, pi) != t)
 				pi++;
-			if (!world_probe_value(w, pi, s->valuestring, &got)) {
-				g_set_error(&inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			if (w ? !world_probe_value(w, pi, s->valuestring, &got) :
+				!g_strv_contains(world_trace_columns, s->valuestring)) {
+				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 					    path, s->valuestring);
 				goto bad;
 			}
 			label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
-			if (strcmp(s->valuestring, "charger_state") == 0 ||
-			    strcmp(s->valuestring, "source_state") == 0) {
+			is_label_col = strcmp(s->valuestring, "charger_state") == 0 ||
+				       strcmp(s->valuestring, "source_state") == 0;
+			if (is_label_col) {
 				const char *const *names = strcmp(s->valuestring, "charger_state") == 0 ?
 								   charger_state_names : source_state_names;
 
-				if (!compare_string(item, path, names[(int)got], out, label, &inner))
+				if (!compare_string(item, path, names[(int)got], out, label, inner))
 					goto bad;
-			} else if (!compare_number(s->valuestring, item, path, got, false, out, label, &inner)) {
+			} else if (!compare_number(s->valuestring, item, path, got, false, out, label, inner)) {
 				goto bad;
 			}
 		} else if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
 
-			if (!expect_check_golden(item, path, gp, trace_path, out, &inner))
+			if (!item_keys_ok(item, path, "golden", inner) ||
+			    !expect_check_golden(item, path, gp, trace_path, out, inner))
 				goto bad;
-		} else {
+		} else if (w) {
 			struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, fpi++);
 			GString *of = g_string_new(NULL);
 
@@ -503,14 +558,26 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 			g_array_index(out, struct expect_result, k).item = i - 1;
 	}
 	cJSON_Delete(metrics);
-	*results = out;
 	return true;
 bad:
 	cJSON_Delete(metrics);
-	expect_results_free(out);
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
-		    inner->message);
 	return false;
+}
+
+bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
+		  GArray **results, GError **err)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
+	g_autoptr(GError) inner = NULL;
+
+	if (!expect_eval(er, w, trace_path, out, &inner)) {
+		expect_results_free(out);
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
+			    inner->message);
+		return false;
+	}
+	*results = out;
+	return true;
 }
 
 /* ---- accepting ---- */

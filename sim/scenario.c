@@ -162,6 +162,29 @@ static void position_of(const char *text, const char *at, int *line, int *col)
 	}
 }
 
+/* Nesting depth of [ and { at `at` (outside strings), for the error message. */
+static int json_depth(const char *text, const char *at)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	for (const char *p = text; p < at && *p; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+		}
+	}
+	return depth;
+}
+
 static bool check_duplicates(const cJSON *node, const char *path, const char *file,
 			     GError **err)
 {
@@ -517,9 +540,12 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	int kind = -1;
 
 	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
-		g_autofree char *found = param_describe_json(it);
+		g_autofree char *found = param_describe_json(!cJSON_IsObject(it) ? it : !at ? NULL : what);
 
-		serr(err, sc->file, "%s: found %s, expected an object with \"at\" and \"do\"", ep, found);
+		serr(err, sc->file, "%s%s: found %s, expected %s", ep,
+		     !cJSON_IsObject(it) ? "" : !at ? ".at" : ".do", found,
+		     !cJSON_IsObject(it) ? "an object with \"at\" and \"do\"" :
+		     !at ? "a time such as \"10 s\"" : "one of plug, unplug, set, suspend, resume, fault");
 		return false;
 	}
 	{
@@ -705,6 +731,14 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
+static bool has_control_chars(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 {
 	const cJSON *v;
@@ -731,9 +765,13 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		serr(err, sc->file, "name: found a non-string, expected a string");
 		return false;
 	}
-	if (v && (!*v->valuestring || strpbrk(v->valuestring, "/\\") || v->valuestring[0] == '.')) {
-		serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (no slashes, not starting with a dot)",
-		     v->valuestring);
+	if (v && (!*v->valuestring || strpbrk(v->valuestring, "/\\") || v->valuestring[0] == '.' ||
+		  !g_utf8_validate(v->valuestring, -1, NULL) || strlen(v->valuestring) > 200 ||
+		  has_control_chars(v->valuestring))) {
+		g_autofree char *found = param_describe_json(v);
+
+		serr(err, sc->file, "name: found %s, expected a name usable as a directory (UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot)",
+		     g_utf8_validate(found, -1, NULL) ? found : "a string that is not UTF-8");
 		return false;
 	}
 	if (v) {
@@ -746,6 +784,11 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		sc->name = g_strdup(base);
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
+	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL))) {
+		serr(err, sc->file, "description: found %s, expected UTF-8 text",
+		     cJSON_IsString(v) ? "bytes that are not UTF-8" : "a value that is not a string");
+		return false;
+	}
 	sc->description = g_strdup(cJSON_IsString(v) ? v->valuestring : "");
 	v = cJSON_GetObjectItemCaseSensitive(doc, "seed");
 	sc->seed = 1;
@@ -801,15 +844,46 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 			    "%s: found a NUL byte, expected a JSON text", file);
 		goto fail;
 	}
+	if (g_strstr_len(text, (gssize)len, "\\u0000")) {
+		/* cJSON would cut the string there without a word. */
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s: found \\u0000 in a string, expected text without NUL characters", file);
+		goto fail;
+	}
+	{
+		const char *p = text, *end_text = text + len;
+
+		while (p < end_text && g_ascii_isspace(*p))
+			p++;
+		if (p == end_text) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+				    "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
+				    file);
+			goto fail;
+		}
+	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
 		int line, col;
 		const char *at = end ? end : text;
 
 		position_of(text, at, &line, &col);
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s:%d:%d: found a JSON syntax error near \"%.20s\", expected valid JSON",
-			    file, line, col, at);
+		if (json_depth(text, at) >= CJSON_NESTING_LIMIT) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+				    "%s:%d:%d: found JSON nested deeper than %d levels, expected a scenario",
+				    file, line, col, CJSON_NESTING_LIMIT);
+			goto fail;
+		}
+		{
+			g_autofree char *near = g_strndup(at, 20);
+
+			for (char *c = near; *c; c++)
+				if ((unsigned char)*c < 0x20)
+					*c = ' ';
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+				    "%s:%d:%d: found a JSON syntax error near \"%s\", expected valid JSON",
+				    file, line, col, near);
+		}
 		goto fail;
 	}
 	for (const char *p = end; p && p < text + len; p++)

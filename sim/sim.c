@@ -19,6 +19,7 @@ void sim_init(struct sim *s, guint32 seed)
 	s->cont = NULL;
 	s->cont_ctx = NULL;
 	s->n_dispatched = 0;
+	s->stalled = false;
 }
 
 void sim_destroy(struct sim *s)
@@ -67,8 +68,14 @@ void sim_stop(struct sim *s)
 static void sim_dispatch_instant(struct sim *s, sim_time_t t)
 {
 	struct sim_event *ev;
+	uint64_t n = 0;
 
 	while (!s->stopped && (ev = sim_queue_peek(&s->queue)) && ev->time == t) {
+		if (++n > SIM_MAX_EVENTS_PER_INSTANT) {
+			s->stalled = true;
+			s->stopped = true;
+			return;
+		}
 		sim_queue_pop(&s->queue);
 		s->n_dispatched++;
 		ev->cb(ev, ev->data);

@@ -44,7 +44,12 @@ struct sim {
 	const struct sim_cont_ops *cont;
 	void *cont_ctx;
 	uint64_t n_dispatched;
+	bool stalled;        /* stopped: too many events at one instant (time stopped moving) */
 };
+
+/* More events than this at one instant means a loop that never lets time advance
+ * (e.g. zero delays feeding each other); the run stops with sim->stalled set. */
+#define SIM_MAX_EVENTS_PER_INSTANT 1000000
 
 enum sim_run_result {
 	SIM_RUN_REACHED,   /* reached the requested end time */

@@ -1193,6 +1193,9 @@ bool world_run(struct world *w, GError **err)
 	world_trace_row(w, false);
 	sim_run_until(&w->sim, w->duration);
 	sim_cancel(&w->sim, &plug0);
+	if (w->sim.stalled)
+		world_fail(w, "time stopped advancing at t = %.9g s: more than %d events at one instant (zero delays feeding each other?)",
+			   sim_time_to_s(sim_now(&w->sim)), SIM_MAX_EVENTS_PER_INSTANT);
 	if (w->failed) {
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "internal error: %s", w->fail_msg);
 		return false;
@@ -1241,7 +1244,11 @@ static void json_num(cJSON *o, const char *key, double v, int digits)
 
 cJSON *world_metrics_json(const struct world *w)
 {
-	const struct world_metrics *m = &w->m;
+	return world_metrics_to_json(&w->m, w->policy_name);
+}
+
+cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
+{
 	cJSON *o = cJSON_CreateObject();
 
 	json_num(o, "vbus_min_V", m->vbus_min_v, 7);
@@ -1267,7 +1274,7 @@ cJSON *world_metrics_json(const struct world *w)
 	json_num(o, "energy_balance_error", m->energy_balance_error, 3);
 	cJSON_AddNumberToObject(o, "events", (double)m->events);
 	cJSON_AddNumberToObject(o, "steps", (double)m->steps);
-	cJSON_AddStringToObject(o, "policy", w->policy_name ? w->policy_name : "");
+	cJSON_AddStringToObject(o, "policy", policy ? policy : "");
 	return o;
 }
 

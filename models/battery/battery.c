@@ -124,9 +124,9 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
 			return false;
 		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
-		    (n > 0 && soc <= p->ocv_soc[n - 1])) {
+		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1]))) {
 			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found [%g, %g], expected soc in 0..1 strictly ascending and 0 < volts <= 6",
+				    "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
 				    rp, soc, volts);
 			return false;
 		}

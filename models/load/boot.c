@@ -64,8 +64,13 @@ static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path
 		struct boot_stage *st = &p->stages[n];
 		const cJSON *k;
 
-		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur ||
-		    strlen(name->valuestring) >= sizeof(st->name)) {
+		if (cJSON_IsString(name) && strlen(name->valuestring) >= sizeof(st->name)) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s.name: found a name of %zu bytes, expected at most %zu", ip,
+				    strlen(name->valuestring), sizeof(st->name) - 1);
+			return false;
+		}
+		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur) {
 			g_autofree char *found = param_describe_json(it);
 
 			g_set_error(err, CS_PARAM_ERROR, 0,

@@ -82,7 +82,7 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input reconnects above this (after t_restart)" },
 	{ "uvlo_deglitch", PARAM_TIME, .off = OFF(uvlo_deglitch), .min = 0, .max = 10,
 	  .doc = "time below uvlo_falling before the input disconnects" },
-	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 0, .max = 60,
+	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
 	  .doc = "time above uvlo_rising before the input connects" },
 	{ "t_replug", PARAM_TIME, .off = OFF(t_replug), .min = 0, .max = 60,
 	  .doc = "VBUS must stay below 0.8 V this long to count as a replug (restart = replug)" },
@@ -246,6 +246,12 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 			g_set_error(err, CS_PARAM_ERROR, 0,
 				    "%s: found min %g A above max %g A, expected min <= max", path,
 				    p->iindpm_min, p->iindpm_max);
+			return false;
+		}
+		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max) {
+			g_set_error(err, CS_PARAM_ERROR, 0,
+				    "%s.default: found %g A, expected a value from min %g A to max %g A",
+				    path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
 			return false;
 		}
 		return true;

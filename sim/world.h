@@ -82,6 +82,8 @@ bool world_finish(struct world *w, GError **err);
 const struct world_metrics *world_metrics(const struct world *w);
 /* metrics.json's content (the caller frees with cJSON_Delete). */
 cJSON *world_metrics_json(const struct world *w);
+/* The same for any metrics (e.g. zeros, to validate expectations before a run). */
+cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy);
 const char *world_policy_name(const struct world *w);
 void world_free(struct world *w);
 

@@ -196,8 +196,10 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 	}
 
 	double disc = in->voc * in->voc - 4.0 * r * p_req;
+	double ilim_ok = in->was_limiting ? in->ilim * (1.0 - NET_LIMIT_HYSTERESIS) : in->ilim;
+
 	i = disc >= 0 ? 2.0 * p_req / (in->voc + sqrt(disc)) : INFINITY;
-	if (i <= icap && (in->limit == NET_LIMIT_NONE || i <= in->ilim)) {
+	if (i <= icap && (in->limit == NET_LIMIT_NONE || i <= ilim_ok)) {
 		/* Demand met on the resistive branch. */
 		o->ibus = i;
 		o->vbus = in->voc - r * i;

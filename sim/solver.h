@@ -27,6 +27,7 @@ struct net_in {
 	double voc, r_src, r_cable;
 	int limit;              /* enum net_limit */
 	double ilim, ishort;
+	bool was_limiting;      /* the source was in current limit at the last solution */
 	/* charger input stage */
 	bool chg_on;            /* input connected (not in UVLO, not disabled) */
 	bool linear;            /* linear pass element, else switching converter */
@@ -72,6 +73,11 @@ struct net_out {
 };
 
 void net_solve(const struct net_in *in, struct net_out *out);
+
+/* A constant-power load leaving a brick-wall limit must come back below it by this
+ * fraction: without it the operating point chatters at the knee, where VBUS jumps
+ * between the knee and VINDPM while the battery's RC voltages drift across it. */
+#define NET_LIMIT_HYSTERESIS 1e-3
 
 /* Most current the source can deliver with the device at voltage v (v <= Voc). */
 double net_supply_current(const struct net_in *in, double v);

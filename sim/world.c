@@ -167,6 +167,7 @@ static void world_prepare_net(struct world *w)
 	default: in->limit = NET_LIMIT_BRICK; break;
 	}
 	in->ilim = source_ilim_now(&w->src);
+	in->was_limiting = (w->op.flags & NET_F_LIMITING) != 0;
 	in->ishort = w->src_p.ishort;
 	pmic_net(&w->chg, 0, in);
 	load_demand(&w->load, &in->iload, &in->pload);

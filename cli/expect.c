@@ -189,23 +189,32 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 	return true;
 }
 
+/* The keys each kind of expectation takes; anything else is a mistake worth naming
+ * (a misspelt "tolerance" would otherwise mean "compare exactly"). */
 static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, GError **err)
 {
+	static const char *const metric_keys[] = { "metric", "==", "!=", "<", "<=", ">", ">=", "between", NULL };
+	static const char *const signal_keys[] = { "signal", "at", "==", "!=", "<", "<=", ">", ">=", "between", NULL };
+	static const char *const golden_keys[] = { "golden", "tolerance", NULL };
+	static const char *const fp_keys[] = { "fingerprint", "of", NULL };
+	const char *const *keys = !strcmp(kind, "metric") ? metric_keys : !strcmp(kind, "signal") ? signal_keys :
+				  !strcmp(kind, "golden") ? golden_keys : fp_keys;
 	const cJSON *k;
 
 	cJSON_ArrayForEach(k, item) {
-		bool ok = strcmp(k->string, kind) == 0 || (strcmp(kind, "signal") == 0 && strcmp(k->string, "at") == 0) ||
-			  (strcmp(kind, "fingerprint") == 0 && strcmp(k->string, "of") == 0) ||
-			  (strcmp(kind, "golden") == 0 && (strcmp(k->string, "tolerance") == 0 ||
-							   strcmp(k->string, "columns") == 0));
+		g_autoptr(GString) list = g_string_new(NULL);
+		const char *hint;
+		size_t n;
 
-		for (int i = 0; ops[i]; i++)
-			ok |= strcmp(k->string, ops[i]) == 0;
-		if (!ok) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.%s: found an unknown key, expected %s and a comparison",
-				    path, k->string, kind);
-			return false;
-		}
+		if (g_strv_contains(keys, k->string))
+			continue;
+		for (n = 0; keys[n]; n++)
+			g_string_append_printf(list, "%s%s", n ? ", " : "", keys[n]);
+		hint = cs_did_you_mean(k->string, keys, n);
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s.%s: found an unknown key, expected one of %s%s%s%s", path, k->string,
+			    list->str, hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+		return false;
 	}
 	return true;
 }

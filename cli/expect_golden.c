@@ -81,8 +81,23 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 
 	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
 		return false;
-	if (!trace_path)
-		return true;   /* validating before the run */
+	if (!trace_path) {
+		/* Validating before the run: an existing golden file must be a CSV trace. */
+		if (g_file_test(golden_path, G_FILE_TEST_IS_DIR)) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				    "%s.golden: found a directory (%s), expected a CSV trace", path, golden_path);
+			return false;
+		}
+		if (g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
+			gold = cs_csv_read(golden_path, NULL, &gerr);
+			if (!gold) {
+				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+					    "%s.golden: %s", path, gerr->message);
+				return false;
+			}
+		}
+		return true;
+	}
 	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
 		r.got = g_strdup("no golden file yet (chargesim check --accept writes it)");

@@ -439,18 +439,7 @@ struct sweep *sweep_load(const char *file, GError **err)
 				break;
 			}
 	if (!sw->doc) {
-		int line = 1, col = 1;
-
-		for (const char *p = text; end && p < end; p++) {
-			col = *p == '\n' ? 1 : col + 1;
-			line += *p == '\n';
-		}
-		g_autofree char *near = g_strndup(end ? end : text, 20);
-		g_autofree char *esc = g_strescape(near, NULL);
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s:%d:%d: found a JSON syntax error near \"%s\", expected valid JSON",
-			    file, line, col, esc);
+		scenario_json_error(err, file, text, end ? end : text);
 		return NULL;
 	}
 	if (!cJSON_IsObject(sw->doc)) {

@@ -72,6 +72,9 @@ struct colstat {
 	size_t bad_line;           /* the first such cell */
 	char *bad_text;            /* its text for the message, NULL when empty */
 	bool any_number;
+	size_t n_number, n_text;   /* cells of each kind */
+	size_t text_line;          /* the first text cell */
+	char *first_text;
 };
 
 struct reader {
@@ -257,9 +260,14 @@ static void on_field(void *s, size_t len, void *data)
 	switch (kind) {
 	case CELL_NUMBER:
 		r->st[c].any_number = true;
+		r->st[c].n_number++;
 		break;
 	case CELL_TEXT:
 		r->st[c].text = true;
+		if (!r->st[c].n_text++) {
+			r->st[c].text_line = r->line;
+			r->st[c].first_text = cell_text(cell, len);
+		}
 		break;
 	case CELL_EMPTY:
 	case CELL_NONFINITE:
@@ -387,6 +395,11 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 
 	if (!opts)
 		opts = &defaults;
+	if (memchr(data, '\0', len)) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
+			    "%s: found a NUL byte (a binary file?), expected CSV text", name);
+		return NULL;
+	}
 	cap = opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 	if (len > cap) {
 		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
@@ -416,6 +429,14 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 	for (int c = 0; c < r.ncols; c++) {
 		struct colstat *st = &r.st[c];
 
+		/* A column of numbers with a stray word in it is a number column with a
+		 * bad cell, not a column of labels. */
+		if (st->text && st->n_number > st->n_text) {
+			rd_fail(&r, CS_CSV_ERROR_VALUE,
+				"line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
+				st->text_line, (char *)r.names->pdata[c], st->first_text);
+			goto fail;
+		}
 		if (st->text || !st->bad)
 			continue;
 		/* All cells empty: a column of empty labels. */
@@ -455,8 +476,10 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 			rd_fail(&r, CS_CSV_ERROR_IO, "the file changed while it was read");
 		goto fail;
 	}
-	for (int c = 0; c < r.ncols; c++)
+	for (int c = 0; c < r.ncols; c++) {
 		g_free(r.st[c].bad_text);
+		g_free(r.st[c].first_text);
+	}
 	g_free(r.st);
 	g_ptr_array_free(r.names, TRUE);
 	return tr;
@@ -464,8 +487,10 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 fail:
 	g_propagate_error(err, r.error);
 	if (r.st)
-		for (int c = 0; c < r.ncols; c++)
+		for (int c = 0; c < r.ncols; c++) {
 			g_free(r.st[c].bad_text);
+			g_free(r.st[c].first_text);
+		}
 	g_free(r.st);
 	g_ptr_array_free(r.names, TRUE);
 	cs_csv_trace_free(tr);

@@ -26,10 +26,18 @@ char *param_describe_json(const cJSON *v)
 		return g_strdup(cJSON_IsTrue(v) ? "true" : "false");
 	if (cJSON_IsNull(v))
 		return g_strdup("null");
-	if (cJSON_IsArray(v))
-		return g_strdup("an array");
-	if (cJSON_IsObject(v))
-		return g_strdup("an object");
+	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		/* Show small containers as they were written: ["colour"], {"a": 1}. */
+		char *text = cJSON_PrintUnformatted(v);
+		char *out;
+
+		if (text && strlen(text) <= 40)
+			out = g_strdup(text);
+		else
+			out = g_strdup(cJSON_IsArray(v) ? "an array" : "an object");
+		cJSON_free(text);
+		return out;
+	}
 	return g_strdup("an unknown value");
 }
 

@@ -185,6 +185,27 @@ static int json_depth(const char *text, const char *at)
 	return depth;
 }
 
+void scenario_json_error(GError **err, const char *file, const char *text, const char *at)
+{
+	int line, col;
+
+	position_of(text, at, &line, &col);
+	if (json_depth(text, at) >= CJSON_NESTING_LIMIT) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s:%d:%d: found JSON nested deeper than %d levels, expected a scenario",
+			    file, line, col, CJSON_NESTING_LIMIT);
+		return;
+	}
+	g_autofree char *near = g_strndup(at, 20);
+
+	for (char *c = near; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			*c = ' ';
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+		    "%s:%d:%d: found a JSON syntax error near \"%s\", expected valid JSON", file, line,
+		    col, near);
+}
+
 static bool check_duplicates(const cJSON *node, const char *path, const char *file,
 			     GError **err)
 {
@@ -864,26 +885,7 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
-		int line, col;
-		const char *at = end ? end : text;
-
-		position_of(text, at, &line, &col);
-		if (json_depth(text, at) >= CJSON_NESTING_LIMIT) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-				    "%s:%d:%d: found JSON nested deeper than %d levels, expected a scenario",
-				    file, line, col, CJSON_NESTING_LIMIT);
-			goto fail;
-		}
-		{
-			g_autofree char *near = g_strndup(at, 20);
-
-			for (char *c = near; *c; c++)
-				if ((unsigned char)*c < 0x20)
-					*c = ' ';
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-				    "%s:%d:%d: found a JSON syntax error near \"%s\", expected valid JSON",
-				    file, line, col, near);
-		}
+		scenario_json_error(err, file, text, end ? end : text);
 		goto fail;
 	}
 	for (const char *p = end; p && p < text + len; p++)

@@ -543,7 +543,7 @@ static void test_event_errors(void)
 	      "events[0].fault", "found \"meteor\"", "expected");
 	FAILS("{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"device.load.current\" } ] }",
 	      "events[0]", "\"value\"");
-	FAILS("{ \"events\": { \"at\": 1 } }", "events: found an object", "expected a list");
+	FAILS("{ \"events\": { \"at\": 1 } }", "events: found {\"at\":1}", "expected a list");
 	/* a kind or preset cannot change during a run */
 	FAILS("{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"source.kind\", \"value\": \"sdp\" } ] }",
 	      "source.kind", "cannot change");
@@ -698,10 +698,10 @@ static void test_deep_nesting(void)
 
 static void test_top_level_not_object(void)
 {
-	FAILS("[1, 2]", "found an array", "expected a JSON object");
+	FAILS("[1, 2]", "found [1,2]", "expected a JSON object");
 	FAILS("\"x\"", "found \"x\"", "expected a JSON object");
 	FAILS("{ \"device\": 3 }", "device: found 3", "expected an object");
-	FAILS("{ \"source\": [] }", "source", "found an array", "expected an object");
+	FAILS("{ \"source\": [] }", "source", "found []", "expected an object");
 }
 
 /* ---- files ---- */

@@ -86,7 +86,14 @@ check-deps:
 
 demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run scenarios/demo.json -o out/demo
+	@$(BIN) run scenarios/demo.json -o out/demo --plot
+
+# make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
+# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).
+.PHONY: gallery
+gallery: check-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@plots/gallery/generate.sh $(BIN)
 
 test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
@@ -124,6 +131,52 @@ coverage: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses fuzz/fuzz_*.c (see fuzz/README.md),
+# built with clang, ASan and UBSan against the library and cli/ compiled the same way in
+# build/fuzz/ (the gcc build in build/ is left alone). Each harness runs FUZZ_SECONDS on
+# build/fuzz/corpus-<harness>/, seeded from fuzz/corpus/<harness>/, with
+# fuzz/chargesim.dict; crash inputs go to build/fuzz/artifacts-<harness>/, the full
+# output to build/fuzz/<harness>.log. Fails when any harness finds a crash, a leak or a
+# timeout. FUZZ_ONLY="units csv" runs a subset; FUZZ_FLAGS adds libFuzzer options.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES   := $(sort $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c)))
+FUZZ_ONLY    ?= $(FUZZ_NAMES)
+FUZZ_FLAGS   ?=
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+
+.PHONY: fuzz fuzz-build
+fuzz: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
+	  fuzz-build
+	@fail=0; for h in $(FUZZ_ONLY); do \
+	  bin=build/fuzz/fuzz_$$h; work=build/fuzz/corpus-$$h; art=build/fuzz/artifacts-$$h; \
+	  log=build/fuzz/$$h.log; \
+	  case $$h in units) len=256;; csv) len=8192;; *) len=16384;; esac; \
+	  mkdir -p $$work $$art; \
+	  if [ -d fuzz/corpus/$$h ]; then cp -R fuzz/corpus/$$h/. $$work/; fi; \
+	  echo "== fuzz_$$h: $(FUZZ_SECONDS) s, corpus $$work ($$(ls $$work | wc -l) inputs)"; \
+	  if G_SLICE=always-malloc ASAN_OPTIONS=detect_leaks=1 \
+	     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	     $$bin -max_total_time=$(FUZZ_SECONDS) -dict=fuzz/chargesim.dict -max_len=$$len \
+	       -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$$art/ \
+	       $(FUZZ_FLAGS) $$work >$$log 2>&1; then \
+	    grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' $$log | tail -1; \
+	    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' $$log; \
+	    grep -E '^Done ' $$log; \
+	  else \
+	    fail=1; echo "   FAILED: fuzz_$$h (see $$log)"; \
+	    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz contract|.*runtime error)|Test unit written|^artifact_prefix' $$log | head -8; \
+	  fi; \
+	done; exit $$fail
+
+fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(CLI_LIB_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) -DFUZZ_SRCDIR='"$(CURDIR)"' -fsanitize=fuzzer -o $@ $< \
+	  $(CLI_LIB_OBJ) $(LIB) $(LDLIBS)
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

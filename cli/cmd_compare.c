@@ -24,12 +24,13 @@ int cmd_compare(int argc, char **argv)
 {
 	char **policies = NULL, **sets = NULL;
 	char *outdir_opt = NULL;
-	gboolean quiet = FALSE;
+	gboolean quiet = FALSE, plot = FALSE;
 	GOptionEntry entries[] = {
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
+		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario under several policies");
@@ -105,6 +106,8 @@ int cmd_compare(int argc, char **argv)
 	ROW("charge in [mAh]", m[i].charge_in_mah, "%.1f");
 	ROW("source energy [Wh]", m[i].energy_source_wh, "%.3f");
 #undef ROW
+	if (plot)
+		status = cli_plot_compare(outdir, sc->name, policies, sc->pmic.uvlo_falling, quiet, status);
 out:
 	g_free(m);
 	g_strfreev(policies);

@@ -95,7 +95,7 @@ int cmd_run(int argc, char **argv)
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.outdir, "Write outputs to DIR (default out/NAME)", "DIR" },
 		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's", "NAME" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
-		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png/plot.svg (not in this version yet)", NULL },
+		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size (brute-force check)", "TIME" },
@@ -125,10 +125,6 @@ int cmd_run(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (argc != 2) {
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
-		return CLI_EXIT_USAGE;
-	}
-	if (o.plot) {
-		cli_error("run: --plot is not available in this version yet");
 		return CLI_EXIT_USAGE;
 	}
 	if (o.sysfs_at) {
@@ -224,6 +220,9 @@ int cmd_run(int argc, char **argv)
 			status = CLI_EXIT_FAILED;
 	if (!o.quiet)
 		print_summary(sc, w, outdir, (double)(g_get_monotonic_time() - t0) * 1e-6, results);
+	if (o.plot)
+		status = cli_plot_run(outdir, sc->name, world_policy_name(w), sc->pmic.uvlo_falling,
+				      o.quiet, status);
 out:
 	expect_results_free(results);
 	expect_run_free(er);

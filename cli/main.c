@@ -20,7 +20,7 @@ static const struct {
 	{ "compare", cmd_compare, "run one scenario under several policies, side by side" },
 	{ "sweep", cmd_sweep, "run a grid of scenario variants" },
 	{ "merge", cmd_merge, "merge the results of sharded sweeps" },
-	{ "plot", NULL, "plot trace files" },
+	{ "plot", cmd_plot, "plot trace files" },
 	{ "diff", cmd_diff, "compare two CSV traces with tolerances" },
 	{ "list", cmd_list, "list policies, sources, pmics, batteries or scenarios" },
 };

@@ -1,0 +1,362 @@
+/*
+ * cli/cmd_plot.c - `chargesim plot`: traces stacked on one time axis (several
+ * overlaid), or heat maps of a sweep's results; and the `--plot` of run and compare.
+ *
+ *   chargesim plot TRACE.csv [TRACE.csv]... -o FILE.png|FILE.svg
+ *   chargesim plot --heatmap results.csv --x PARAM --y PARAM --z METRIC [--by COLUMN] -o FILE.png
+ *
+ * The drawing is cli/plot.c's; this file turns options into a plot_spec, finds the
+ * events.jsonl and metrics.json beside each trace, and maps errors to exit statuses
+ * (2 for bad input, a missing gnuplot or a gnuplot failure).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/plot.h"
+#include "sim/scenario.h"
+#include "sim/units.h"
+
+/* A file beside `trace` (same directory), or NULL when it does not exist. */
+static char *beside(const char *trace, const char *name)
+{
+	g_autofree char *dir = g_path_get_dirname(trace);
+	char *p = g_build_filename(dir, name, NULL);
+
+	if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+		return p;
+	g_free(p);
+	return NULL;
+}
+
+static void print_plot_error(const GError *e)
+{
+	cli_error("plot: %s", e->message);
+}
+
+/* The outputs of a rendered script: "DIR/plot.png and DIR/plot.svg". */
+static void print_outputs(const char *script, bool png, bool svg)
+{
+	g_autofree char *base = g_strndup(script, strlen(script) - 3);
+	g_autofree char *dir = g_path_get_dirname(script);
+	g_autofree char *name = g_path_get_basename(script);
+
+	printf("  plot: %s%s%s%s%s (edit and render again: cd %s && gnuplot %s)\n",
+	       png ? base : "", png ? ".png" : "", png && svg ? ", " : "", svg ? base : "",
+	       svg ? ".svg" : "", dir, name);
+}
+
+int cli_plot_run(const char *outdir, const char *scenario_name, const char *policy, double uvlo_v,
+		 bool quiet, int status)
+{
+	g_autofree char *trace = g_build_filename(outdir, "trace.csv", NULL);
+	g_autofree char *events = g_build_filename(outdir, "events.jsonl", NULL);
+	g_autofree char *metrics = g_build_filename(outdir, "metrics.json", NULL);
+	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+	g_autofree char *title = g_strdup_printf("%s, policy %s", scenario_name, policy);
+	struct plot_trace t = { trace, policy, events, metrics };
+	struct plot_spec spec = {
+		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
+		.zoom = PLOT_ZOOM_NONE, .render = true, .n = 1, .traces = &t,
+	};
+	g_autoptr(GError) err = NULL;
+
+	if (!plot_traces(&spec, &err)) {
+		print_plot_error(err);
+		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
+			cli_error("plot: the run's other outputs are in %s/; the script is %s "
+				  "(render it later with: cd %s && gnuplot plot.gp)", outdir, script, outdir);
+		return CLI_EXIT_USAGE;
+	}
+	if (!quiet)
+		print_outputs(script, true, true);
+	return status;
+}
+
+int cli_plot_compare(const char *outdir, const char *scenario_name, char **policies, double uvlo_v,
+		     bool quiet, int status)
+{
+	int n = (int)g_strv_length(policies);
+	g_autofree struct plot_trace *t = g_new0(struct plot_trace, (gsize)n);
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+	g_autofree char *title = g_strdup_printf("%s: policies compared", scenario_name);
+	struct plot_spec spec = {
+		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
+		.zoom = PLOT_ZOOM_AUTO, .render = true, .n = n, .traces = t,
+	};
+	g_autoptr(GError) err = NULL;
+
+	for (int i = 0; i < n; i++) {
+		char *p[3] = {
+			g_build_filename(outdir, policies[i], "trace.csv", NULL),
+			g_build_filename(outdir, policies[i], "events.jsonl", NULL),
+			g_build_filename(outdir, policies[i], "metrics.json", NULL),
+		};
+
+		for (int k = 0; k < 3; k++)
+			g_ptr_array_add(paths, p[k]);
+		t[i] = (struct plot_trace){ p[0], policies[i], p[1], p[2] };
+	}
+	if (!plot_traces(&spec, &err)) {
+		print_plot_error(err);
+		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
+			cli_error("plot: the runs' other outputs are under %s/; the script is %s", outdir,
+				  script);
+		return CLI_EXIT_USAGE;
+	}
+	if (!quiet) {
+		printf("\n");
+		print_outputs(script, true, true);
+	}
+	return status;
+}
+
+/* -o FILE.png|FILE.svg -> FILE.gp and the format. */
+static bool output_format(const char *out, char **script, bool *png, bool *svg)
+{
+	const char *dot = strrchr(out, '.');
+	const char *slash = strrchr(out, '/');
+
+	if (!dot || (slash && dot < slash) || dot == out || dot[-1] == '/') {
+		cli_error("plot: -o %s: expected a file name ending in .png or .svg", out);
+		return false;
+	}
+	*png = g_ascii_strcasecmp(dot, ".png") == 0;
+	*svg = g_ascii_strcasecmp(dot, ".svg") == 0;
+	if (!*png && !*svg) {
+		cli_error("plot: -o %s: found \"%s\", expected .png or .svg", out, dot);
+		return false;
+	}
+	if (g_ascii_strcasecmp(dot, *png ? ".png" : ".svg") != 0 || strcmp(dot, *png ? ".png" : ".svg")) {
+		cli_error("plot: -o %s: write the extension in lower case (.png or .svg)", out);
+		return false;
+	}
+	*script = g_strdup_printf("%.*s.gp", (int)(dot - out), out);
+	return true;
+}
+
+static bool parse_zoom(const char *text, struct plot_spec *spec)
+{
+	g_auto(GStrv) parts = NULL;
+	g_autoptr(GError) err = NULL;
+	sim_time_t a, b;
+
+	if (!text || strcmp(text, "auto") == 0) {
+		spec->zoom = PLOT_ZOOM_AUTO;
+		return true;
+	}
+	if (strcmp(text, "none") == 0) {
+		spec->zoom = PLOT_ZOOM_NONE;
+		return true;
+	}
+	parts = g_strsplit(text, ":", 2);
+	if (g_strv_length(parts) != 2 || !units_parse_time(parts[0], &a, &err) ||
+	    !units_parse_time(parts[1], &b, &err) || b <= a) {
+		cli_error("plot: --zoom: found \"%s\"%s%s, expected auto, none or FROM:TO such as "
+			  "\"35min:37min\" or 2190:2320 (seconds)", text, err ? ": " : "",
+			  err ? err->message : "");
+		return false;
+	}
+	spec->zoom = PLOT_ZOOM_RANGE;
+	spec->zoom_from_s = sim_time_to_s(a);
+	spec->zoom_to_s = sim_time_to_s(b);
+	return true;
+}
+
+static int exit_for_plot_error(const GError *err)
+{
+	(void)err;
+	return CLI_EXIT_USAGE;
+}
+
+static int plot_heatmap_cmd(const char *results, const char *x, const char *y, const char *z,
+			    const char *by, const char *agg, const char *out, const char *title,
+			    bool render)
+{
+	struct plot_heatmap_spec spec = {
+		.results = results, .x = x, .y = y, .z = z, .by = by, .title = title,
+		.render = render,
+	};
+	g_autofree char *script = NULL;
+	g_autoptr(GError) err = NULL;
+	bool png, svg;
+
+	if (!x || !y || !z) {
+		cli_error("plot: --heatmap needs --x PARAM, --y PARAM and --z METRIC (see --help)");
+		return CLI_EXIT_USAGE;
+	}
+	if (!agg || strcmp(agg, "none") == 0) {
+		spec.agg = PLOT_AGG_NONE;
+	} else if (strcmp(agg, "mean") == 0) {
+		spec.agg = PLOT_AGG_MEAN;
+	} else if (strcmp(agg, "min") == 0) {
+		spec.agg = PLOT_AGG_MIN;
+	} else if (strcmp(agg, "max") == 0) {
+		spec.agg = PLOT_AGG_MAX;
+	} else {
+		cli_error("plot: --agg: found \"%s\", expected mean, min, max or none", agg);
+		return CLI_EXIT_USAGE;
+	}
+	if (!output_format(out, &script, &png, &svg))
+		return CLI_EXIT_USAGE;
+	spec.script = script;
+	spec.png = png;
+	spec.svg = svg;
+	if (!plot_heatmap(&spec, &err)) {
+		print_plot_error(err);
+		return exit_for_plot_error(err);
+	}
+	if (render)
+		printf("%s (script %s)\n", out, script);
+	else
+		printf("%s (not rendered: gnuplot %s)\n", script, script);
+	return CLI_EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	char *out = NULL, **labels = NULL, *title = NULL, *scenario_file = NULL, *uvlo = NULL;
+	char *zoom = NULL, *heatmap = NULL, *hx = NULL, *hy = NULL, *hz = NULL, *by = NULL;
+	char *agg = NULL;
+	gboolean no_render = FALSE;
+	GOptionEntry entries[] = {
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write FILE.png or FILE.svg (and FILE.gp, the script)", "FILE" },
+		{ "label", 0, 0, G_OPTION_ARG_STRING_ARRAY, &labels, "Legend label of the next trace, in order (repeatable; default: its directory or file name)", "NAME" },
+		{ "title", 0, 0, G_OPTION_ARG_STRING, &title, "Title (default: the labels)", "TEXT" },
+		{ "scenario", 0, 0, G_OPTION_ARG_FILENAME, &scenario_file, "Take the UVLO threshold and the title from this scenario", "FILE" },
+		{ "uvlo", 0, 0, G_OPTION_ARG_STRING, &uvlo, "Draw the charger's UVLO falling threshold at this voltage", "VOLTS" },
+		{ "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom, "Zoom panel: auto (default with several traces), none (default with one), or FROM:TO", "WINDOW" },
+		{ "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &heatmap, "Draw heat maps from a sweep's results.csv instead", "RESULTS.csv" },
+		{ "x", 0, 0, G_OPTION_ARG_STRING, &hx, "Heat map: the parameter across", "PARAM" },
+		{ "y", 0, 0, G_OPTION_ARG_STRING, &hy, "Heat map: the parameter up", "PARAM" },
+		{ "z", 0, 0, G_OPTION_ARG_STRING, &hz, "Heat map: the metric coloured", "METRIC" },
+		{ "by", 0, 0, G_OPTION_ARG_STRING, &by, "Heat map: one map per value of this column (e.g. policy)", "COLUMN" },
+		{ "agg", 0, 0, G_OPTION_ARG_STRING, &agg, "Heat map: combine the rows of one cell (random samples): mean, min or max", "HOW" },
+		{ "no-render", 0, 0, G_OPTION_ARG_NONE, &no_render, "Write the script and its data, do not run gnuplot", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE.csv [TRACE.csv]... -o FILE.png|FILE.svg - plot traces");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = NULL;
+	g_autofree char *script = NULL;
+	g_autofree struct plot_trace *traces = NULL;
+	g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func(g_free);
+	struct plot_spec spec = { .uvlo_v = NAN, .render = true };
+	int status = CLI_EXIT_OK, n;
+	bool png, svg;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Stacked panels on one time axis: VBUS, input current and limits, battery voltage and\n"
+		"SOC, a state band with the discrete events. Several traces are overlaid in distinct\n"
+		"colours, with a zoom panel on the interesting window. A trace needs the columns\n"
+		"time_s,vsrc_V,vbus_V,ibus_A,ilim_A,vbat_V,soc,charger_state,source_state (any order;\n"
+		"src_ilim_A is drawn when present); events.jsonl and metrics.json beside a trace are\n"
+		"used for the markers and the title.\n"
+		"\n"
+		"Heat maps: chargesim plot --heatmap results.csv --x source.ilim --y cable.length \\\n"
+		"               --z source_trips --by policy -o trips.png\n"
+		"(one map per policy; --agg mean|min|max when a cell holds several rows)\n"
+		"\n"
+		"Needs gnuplot (sudo apt-get install gnuplot-nox); CHARGESIM_GNUPLOT names another\n"
+		"binary. Exit status 2 for bad input, a missing gnuplot or a gnuplot error.");
+	if (!cli_parse(ctx, &argc, &argv)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!out) {
+		cli_error("plot: -o FILE.png or -o FILE.svg is required (see --help)");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (heatmap) {
+		if (argc != 1) {
+			cli_error("plot: --heatmap takes no trace files, found \"%s\"", argv[1]);
+			status = CLI_EXIT_USAGE;
+			goto out;
+		}
+		status = plot_heatmap_cmd(heatmap, hx, hy, hz, by, agg, out, title, !no_render);
+		goto out;
+	}
+	if (hx || hy || hz || by || agg) {
+		cli_error("plot: --x, --y, --z, --by and --agg go with --heatmap RESULTS.csv");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	n = argc - 1;
+	if (n < 1) {
+		cli_error("plot: expected at least one trace CSV (see --help)");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (labels && (int)g_strv_length(labels) > n) {
+		cli_error("plot: %u --label options for %d traces", g_strv_length(labels), n);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!output_format(out, &script, &png, &svg) || !parse_zoom(zoom ? zoom : n > 1 ? "auto" : "none", &spec)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (scenario_file) {
+		sc = scenario_load(scenario_file, NULL, &err);
+		if (!sc) {
+			fprintf(stderr, "%s\n", err->message);
+			status = CLI_EXIT_USAGE;
+			goto out;
+		}
+		spec.uvlo_v = sc->pmic.uvlo_falling;
+	}
+	if (uvlo && !units_parse(uvlo, UNIT_VOLT, &spec.uvlo_v, &err)) {
+		cli_error("plot: --uvlo: %s", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	traces = g_new0(struct plot_trace, (gsize)n);
+	for (int i = 0; i < n; i++) {
+		char *ev = beside(argv[i + 1], "events.jsonl");
+		char *me = beside(argv[i + 1], "metrics.json");
+
+		/* a trace renamed or exported elsewhere: only a trace.csv owns its neighbours */
+		if (!g_str_has_suffix(argv[i + 1], "trace.csv")) {
+			g_clear_pointer(&ev, g_free);
+			g_clear_pointer(&me, g_free);
+		}
+		g_ptr_array_add(owned, ev);
+		g_ptr_array_add(owned, me);
+		traces[i] = (struct plot_trace){
+			argv[i + 1], labels && i < (int)g_strv_length(labels) ? labels[i] : NULL, ev, me,
+		};
+	}
+	spec.script = script;
+	spec.png = png;
+	spec.svg = svg;
+	spec.title = title ? title : sc ? sc->name : NULL;
+	spec.render = !no_render;
+	spec.n = n;
+	spec.traces = traces;
+	if (!plot_traces(&spec, &err)) {
+		print_plot_error(err);
+		status = exit_for_plot_error(err);
+		goto out;
+	}
+	if (no_render)
+		printf("%s (not rendered: gnuplot %s)\n", script, script);
+	else
+		printf("%s (script %s)\n", out, script);
+out:
+	g_free(out);
+	g_strfreev(labels);
+	g_free(title);
+	g_free(scenario_file);
+	g_free(uvlo);
+	g_free(zoom);
+	g_free(heatmap);
+	g_free(hx);
+	g_free(hy);
+	g_free(hz);
+	g_free(by);
+	g_free(agg);
+	return status;
+}

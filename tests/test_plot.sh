@@ -1,0 +1,462 @@
+#!/bin/sh
+# tests/test_plot.sh - plots end to end: run --plot, compare --plot, chargesim plot,
+# heat maps, and the failures (gnuplot missing or failing, a CSV without the columns).
+#
+# Usage (from the repository root): tests/test_plot.sh build/chargesim
+#
+# What a panel shows is checked in gnuplot's own output: each plot.gp is rendered
+# again with REPORT=map.txt, which makes the script print every panel's axis ranges
+# and their pixel positions; with them the SVG's paths are read back: the 4.75 V and
+# UVLO lines must lie at those voltages in the VBUS panel, and every source_trip and
+# uvlo of events.jsonl must have its vertical line at its time. The PNG is checked by
+# its signature and the dimensions in its IHDR header. Prints one line per check
+# ("ok - ..." / "not ok - ...") and exits non-zero when any failed. The rendering
+# checks are skipped (not failed) when gnuplot is not installed.
+set -u
+
+BIN=${1:-build/chargesim}
+case $BIN in
+/*) ;;
+*) BIN=$(pwd)/$BIN ;;
+esac
+if [ ! -x "$BIN" ]; then
+	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
+	exit 2
+fi
+ZOO=scenarios/bugzoo
+if [ ! -f "$ZOO/twl4030-full-battery.json" ]; then
+	echo "$0: run from the repository root ($ZOO/twl4030-full-battery.json not found)" >&2
+	exit 2
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-plot.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+skipped=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok - $1"
+}
+
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	if [ $# -gt 1 ]; then
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+skip() {
+	skipped=$((skipped + 1))
+	echo "ok - $1 # SKIP $2"
+}
+
+# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
+run() {
+	name=$1
+	shift
+	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	status=$?
+}
+
+expect_status() {
+	if [ "$status" -eq "$2" ]; then
+		ok "$1 (exit $2)"
+	else
+		not_ok "$1 (exit $status, want $2)" "$(head -c 1500 "$TMP/$name.err")"
+	fi
+}
+
+expect_stderr() {
+	if grep -F -q -- "$2" "$TMP/$name.err"; then
+		ok "$1"
+	else
+		not_ok "$1 (stderr lacks '$2')" "$(head -c 800 "$TMP/$name.err")"
+	fi
+}
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		ok "$what"
+	else
+		not_ok "$what"
+	fi
+}
+
+# png_ok FILE: the PNG signature.
+png_ok() {
+	[ -s "$1" ] && [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = "89504e470d0a1a0a" ]
+}
+
+# png_size FILE: "WIDTH HEIGHT" from the IHDR chunk (bytes 16-23, big-endian).
+png_size() {
+	od -An -tu1 -j16 -N8 "$1" |
+		awk '{ printf "%d %d\n", (($1 * 256 + $2) * 256 + $3) * 256 + $4,
+				     (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'
+}
+
+# gp_value SCRIPT NAME: a "NAME = VALUE" assignment of a plot script.
+gp_value() {
+	sed -n "s/^\\(.*; \\)\\{0,1\\}$2 = \\([^; ]*\\).*\$/\\2/p" "$1" | head -1
+}
+
+# svg_text FILE TEXT: a <text> element holding exactly TEXT.
+svg_text() {
+	grep -F -q "<text>$2</text>" "$1"
+}
+
+# render DIR: render DIR/plot.gp (or $2) again as check.svg with the axes report map.txt.
+render() {
+	(cd "$1" && gnuplot -e "FORMATS='svg'; OUTBASE='check'; REPORT='map.txt'" "${2:-plot.gp}") \
+		>"$TMP/render.out" 2>&1
+}
+
+# map_y MAP PANEL VALUE: the SVG y of VALUE on the panel's left axis.
+map_y() {
+	awk -v p="$2" -v v="$3" '$1 == "panel" && $2 == p {
+		# panel P svg x X0 X1 y Y0 Y1 term TX0 TX1 TY0 TY1 canvas W H (y from the bottom)
+		y0 = $8; y1 = $9; ty0 = $13; ty1 = $14; h = $17
+		printf "%.3f\n", h - (ty0 + (v - y0) / (y1 - y0) * (ty1 - ty0)); exit }' "$1"
+}
+
+# map_x MAP PANEL VALUE: the SVG x of VALUE (in the axis unit) on the panel.
+map_x() {
+	awk -v p="$2" -v v="$3" '$1 == "panel" && $2 == p {
+		x0 = $5; x1 = $6; tx0 = $11; tx1 = $12
+		printf "%.3f\n", tx0 + (v - x0) / (x1 - x0) * (tx1 - tx0); exit }' "$1"
+}
+
+# map_field MAP PANEL N: field N of a panel's line.
+map_field() {
+	awk -v p="$2" -v n="$3" '$1 == "panel" && $2 == p { print $n; exit }' "$1"
+}
+
+# series_ys SVG TITLE: the y of every point the series titled TITLE draws inside the
+# panels (x < XMAX px), one per line (the key sample, right of the panels, is left out).
+series_ys() {
+	awk -v t="<text>$2</text>" -v xmax="$3" '
+		index($0, t) { on = 1; next }
+		on && /<path/ { inpath = 1 }
+		inpath {
+			s = $0
+			while (match(s, /[ML][0-9.]+,[0-9.]+/)) {
+				split(substr(s, RSTART + 1, RLENGTH - 1), xy, ",")
+				if (xy[1] + 0 <= xmax + 0.5)
+					print xy[2]
+				s = substr(s, RSTART + RLENGTH)
+			}
+			if (index($0, "/>")) exit
+		}' "$1"
+}
+
+# all_near LIST VALUE TOL: every number of LIST (one per line) within TOL of VALUE,
+# and at least one.
+all_near() {
+	printf '%s\n' "$1" | awk -v v="$2" -v tol="$3" '
+		NF { n++; d = $1 - v; if (d < 0) d = -d; if (d > tol) bad++ }
+		END { exit !(n > 0 && !bad) }'
+}
+
+# vline SVG RGB X Y_BOTTOM Y_TOP: a vertical line of that stroke colour at X (within
+# 1 px) from Y_BOTTOM to Y_TOP (within 1 px).
+vline() {
+	grep -o "stroke='$2'[^>]*d='M[0-9.]*,[0-9.]* L[0-9.]*,[0-9.]*" "$1" |
+		sed 's/.*d=.M\([0-9.]*\),\([0-9.]*\) L\([0-9.]*\),\([0-9.]*\)/\1 \2 \3 \4/' |
+		awk -v x="$3" -v yb="$4" -v yt="$5" '
+			function abs(v) { return v < 0 ? -v : v }
+			abs($1 - x) <= 1 && abs($3 - x) <= 1 && abs($2 - yb) <= 1 && abs($4 - yt) <= 1 { found = 1 }
+			END { exit !found }'
+}
+
+# event_times JSONL KIND: the "t" of every event of that kind, one per line.
+event_times() {
+	grep "\"ev\":\"$2\"" "$1" | sed 's/^{"t":\([-0-9.e+]*\),.*/\1/'
+}
+
+HAVE_GNUPLOT=1
+command -v gnuplot >/dev/null 2>&1 || HAVE_GNUPLOT=0
+
+# check_markers DIR SVG MAP KIND RGB: every KIND event of DIR/events.jsonl has its line
+# in the VBUS panel at its time.
+check_markers() {
+	tu=$(gp_value "$1/plot.gp" TU)
+	yb=$(awk '$1 == "panel" && $2 == "a" { print $17 - $13 }' "$3")
+	yt=$(awk '$1 == "panel" && $2 == "a" { print $17 - $14 }' "$3")
+	n=0
+	bad=""
+	for t in $(event_times "$1/events.jsonl" "$4"); do
+		n=$((n + 1))
+		x=$(map_x "$3" a "$(awk -v t="$t" -v u="$tu" 'BEGIN { printf "%.9f", t / u }')")
+		vline "$2" "$5" "$x" "$yb" "$yt" || bad="$bad $t"
+	done
+	if [ -z "$bad" ]; then
+		ok "$(basename "$1"): $n $4 line(s) at their times in the VBUS panel"
+	else
+		not_ok "$(basename "$1"): no $4 line at t =$bad s"
+	fi
+}
+
+TRIP_RGB='rgb(214,  39,  40)'
+UVLO_RGB='rgb(231,  41, 138)'
+
+# ---- run --plot: the full-battery overload and its safe-ramp twin ----
+
+for scn in twl4030-full-battery twl4030-full-battery-safe-ramp trip; do
+	D=$TMP/$scn
+	case $scn in
+	trip)
+		# the overload with a 20 s overload timer: one source trip, then UVLO
+		run $scn run "$ZOO/twl4030-full-battery.json" -o "$D" --plot \
+			--set 'source.t_limit_max="20 s"' --set 'duration="60 min"'
+		[ "$status" -eq 1 ] && status=0   # its expectations are the overload's
+		;;
+	*)
+		run $scn run "$ZOO/$scn.json" -o "$D" --plot
+		;;
+	esac
+	policy=$(sed -n 's/^[[:space:]]*"policy":[[:space:]]*"\([^"]*\)".*/\1/p' "$D/metrics.json" 2>/dev/null)
+	if [ "$HAVE_GNUPLOT" -eq 0 ]; then
+		skip "$scn: run --plot" "gnuplot is not installed"
+		continue
+	fi
+	expect_status "$scn: run --plot" 0
+	for f in trace.csv events.jsonl metrics.json plot.gp plot-events.dat plot-states.dat plot.png plot.svg; do
+		check "$scn: $f written" test -s "$D/$f"
+	done
+	check "$scn: prints where the plot is" grep -q "plot: $D/plot.png, $D/plot.svg" "$TMP/$scn.out"
+	check "$scn: plot.png is a PNG" png_ok "$D/plot.png"
+	size=$(png_size "$D/plot.png")
+	want="$(gp_value "$D/plot.gp" W) $(gp_value "$D/plot.gp" H)"
+	if [ "$size" = "$want" ] && [ "${size%% *}" -eq 1280 ] && [ "${size#* }" -ge 600 ]; then
+		ok "$scn: PNG is $size pixels, as plot.gp says"
+	else
+		not_ok "$scn: PNG is '$size' pixels, plot.gp says '$want'"
+	fi
+	S=$D/plot.svg
+	for t in "VBUS at device (vbus_V)" "VBUS at source (vsrc_V)" "4.75 V (USB minimum)" \
+	    "input current (ibus_A)" "programmed limit (ilim_A)" "source limit (src_ilim_A)" \
+	    "battery voltage (vbat_V)" "SOC, right axis (soc)" "charger" "source" "detected" \
+	    "time [min]"; do
+		check "$scn: SVG shows \"$t\"" svg_text "$S" "$t"
+	done
+	uvlo=$(gp_value "$D/plot.gp" UVLO)
+	check "$scn: SVG shows the UVLO line's title" svg_text "$S" "UVLO falling $(printf '%.2f' "$uvlo") V"
+	check "$scn: title names scenario and policy" grep -q "<text>.*, policy $policy</text>" "$S"
+	check "$scn: title has the metrics" grep -q "<text>$policy: VBUS min [0-9.]* V, .*trips [0-9]*, UVLO [0-9]*" "$S"
+
+	if ! render "$D"; then
+		not_ok "$scn: plot.gp renders again standalone" "$(cat "$TMP/render.out")"
+		continue
+	fi
+	ok "$scn: plot.gp renders again standalone"
+	check "$scn: the re-rendered SVG is identical" cmp -s "$S" "$D/check.svg"
+	M=$D/map.txt
+	check "$scn: four panels reported" test "$(grep -c '^panel [abcd] svg' "$M")" -eq 4
+	xmax_px=$(map_field "$M" a 12)
+
+	# (a) the 4.75 V and UVLO lines at their voltages
+	ys=$(series_ys "$S" "4.75 V (USB minimum)" "$xmax_px")
+	check "(a) $scn: the 4.75 V line lies at 4.75 V" all_near "$ys" "$(map_y "$M" a 4.75)" 0.6
+	ys=$(series_ys "$S" "UVLO falling $(printf '%.2f' "$uvlo") V" "$xmax_px")
+	check "(a) $scn: the UVLO line lies at $uvlo V" all_near "$ys" "$(map_y "$M" a "$uvlo")" 0.6
+	vmin=$(sed -n 's/^[[:space:]]*"vbus_min_V":[[:space:]]*\([0-9.]*\).*/\1/p' "$D/metrics.json")
+	check "(a) $scn: the VBUS axis holds VBUS min, 4.75 V and UVLO" awk -v lo="$(map_field "$M" a 8)" \
+		-v hi="$(map_field "$M" a 9)" -v a="$vmin" -v b="$uvlo" \
+		'BEGIN { exit !(lo < a && lo < b && lo < 4.75 && hi > 5.1) }'
+	# (b) the current axis holds the largest programmed limit
+	imax=$(sed -n 's/^[[:space:]]*"ilim_max_A":[[:space:]]*\([0-9.]*\).*/\1/p' "$D/metrics.json")
+	check "(b) $scn: the current axis holds ilim_max ($imax A)" awk -v hi="$(map_field "$M" b 9)" \
+		-v a="$imax" 'BEGIN { exit !(hi > a) }'
+	# (c) SOC on the right axis
+	check "(c) $scn: SOC [%] on a second axis" svg_text "$S" "SOC [%]"
+	# (d) the states of the trace in the band (those lasting longer than an instant)
+	missing=""
+	for st in $(awk -F, 'NR > 1 {
+			for (c = 10; c <= 11; c++) {
+				if ($c != cur[c]) { if (NR > 2 && $1 > t0[c]) print cur[c]; cur[c] = $c; t0[c] = $1 }
+			}
+		}
+		END { print cur[10]; print cur[11] }' "$D/trace.csv" | sort -u); do
+		grep -q ",$st\$" "$D/plot-states.dat" || missing="$missing $st"
+	done
+	if [ -z "$missing" ]; then
+		ok "(d) $scn: every charger_state and source_state of the trace is in the band"
+	else
+		not_ok "(d) $scn: states missing from the band:$missing"
+	fi
+	check "(d) $scn: the detection is labelled" svg_text "$S" "detect DCP"
+
+	# markers at the trips and UVLOs of events.jsonl, where there are any
+	trips=$(event_times "$D/events.jsonl" source_trip | wc -l)
+	uvlos=$(event_times "$D/events.jsonl" uvlo | wc -l)
+	if [ "$trips" -gt 0 ]; then
+		check_markers "$D" "$S" "$M" source_trip "$TRIP_RGB"
+	else
+		check "$scn: no trips, no trip lines" sh -c "! grep -q \"stroke='$TRIP_RGB'\" '$S'"
+	fi
+	if [ "$uvlos" -gt 0 ]; then
+		check_markers "$D" "$S" "$M" uvlo "$UVLO_RGB"
+	fi
+done
+if [ "$HAVE_GNUPLOT" -eq 1 ]; then
+	check "trip: the overload scenario has a trip and a UVLO to mark" \
+		test "$(event_times "$TMP/trip/events.jsonl" source_trip | wc -l)" -ge 1 -a \
+		"$(event_times "$TMP/trip/events.jsonl" uvlo | wc -l)" -ge 1
+fi
+
+# ---- compare --plot: every policy overlaid, a zoom panel ----
+
+D=$TMP/compare
+run compare compare "$ZOO/twl4030-full-battery.json" --policy twl4030 --policy safe-ramp \
+	-o "$D" --plot -q
+if [ "$HAVE_GNUPLOT" -eq 0 ]; then
+	skip "compare --plot" "gnuplot is not installed"
+else
+	expect_status "compare --plot" 0
+	check "compare: plot.png is a PNG" png_ok "$D/plot.png"
+	check "compare: reads both traces" grep -q "array TRACE\\[N\\] = \\['twl4030/trace.csv', 'safe-ramp/trace.csv'\\]" "$D/plot.gp"
+	for t in twl4030 safe-ramp "solid: VBUS at device (vbus_V)" "dashed: VBUS at source (vsrc_V)" \
+	    "4.75 V (USB minimum)" "twl4030 charger" "safe-ramp source"; do
+		check "compare: SVG shows \"$t\"" svg_text "$D/plot.svg" "$t"
+	done
+	check "compare: a zoom panel, titled by its rule" grep -q "<text>zoom: .*first VBUS sag below 4.75 V" "$D/plot.svg"
+	if render "$D"; then
+		check "compare: five panels reported" test "$(grep -c '^panel [abcde] svg' "$D/map.txt")" -eq 5
+		# the zoom window holds the first recharge, where twl4030 sits in current limit
+		check "compare: the zoom window holds the first sag" awk -v a="$(map_field "$D/map.txt" e 5)" \
+			-v b="$(map_field "$D/map.txt" e 6)" 'BEGIN { exit !(a < 2203.2 && b > 2293) }'
+		check "compare: two colours in the VBUS panel" sh -c "grep -q \"stroke='rgb(  0, 114, 178)'\" '$D/plot.svg' && grep -q \"stroke='rgb(213,  94,   0)'\" '$D/plot.svg'"
+	else
+		not_ok "compare: plot.gp renders again standalone" "$(cat "$TMP/render.out")"
+	fi
+fi
+
+# ---- chargesim plot: any trace with the standard columns ----
+
+# a small trace by hand: other column order, CRLF line ends, no extras, no events
+printf 'soc,time_s,vbus_V,vsrc_V,ibus_A,ilim_A,vbat_V,charger_state,source_state\r\n' >"$TMP/hand.csv"
+printf '0.5,0,0,0,0,0.1,3.8,off,detached\r\n' >>"$TMP/hand.csv"
+printf '0.5,1,5.0,5.1,0.45,0.5,3.85,cc,on\r\n' >>"$TMP/hand.csv"
+printf '0.52,60,4.9,5.05,0.5,0.5,3.9,cc,limiting\r\n' >>"$TMP/hand.csv"
+printf '0.55,120,4.95,5.08,0.48,0.5,3.95,cv,on\r\n' >>"$TMP/hand.csv"
+for fmt in svg png; do
+	run hand-$fmt plot "$TMP/hand.csv" -o "$TMP/hand.$fmt" --uvlo 3.6V --label "by hand"
+	if [ "$HAVE_GNUPLOT" -eq 0 ]; then
+		skip "plot a hand-made trace as $fmt" "gnuplot is not installed"
+		continue
+	fi
+	expect_status "plot a hand-made trace (CRLF, columns reordered) as $fmt" 0
+done
+if [ "$HAVE_GNUPLOT" -eq 1 ]; then
+	check "hand.png is a PNG" png_ok "$TMP/hand.png"
+	size=$(png_size "$TMP/hand.png")
+	check "hand.png is 1280 wide and as tall as hand.gp says ($size)" \
+		test "$size" = "1280 $(gp_value "$TMP/hand.gp" H)"
+	for t in "VBUS at device (vbus_V)" "input current (ibus_A)" "battery voltage (vbat_V)" \
+	    "4.75 V (USB minimum)" "UVLO falling 3.60 V" "time [s]" "limiting"; do
+		check "hand.svg shows \"$t\"" svg_text "$TMP/hand.svg" "$t"
+	done
+	check "hand.svg: no source limit without src_ilim_A" sh -c "! grep -q 'src_ilim_A' '$TMP/hand.svg'"
+	check "hand.gp reads the trace by column name" grep -q "column('vbus_V')" "$TMP/hand.gp"
+	# two traces overlaid, one of them edited by hand
+	cp "$TMP/twl4030-full-battery/trace.csv" "$TMP/edited-trace.csv"
+	sed -i 's/,done,on,/,done,limiting,/' "$TMP/edited-trace.csv"
+	run overlay plot "$TMP/twl4030-full-battery/trace.csv" "$TMP/edited-trace.csv" -o "$TMP/overlay.svg"
+	expect_status "plot two traces overlaid, one edited by hand" 0
+	check "overlay: both labels in the legend" sh -c "grep -q '<text>1: twl4030-full-battery</text>' '$TMP/overlay.svg' && grep -q '<text>2: edited-trace</text>' '$TMP/overlay.svg'"
+	check "overlay: the edited state is drawn" grep -q ',limiting$' "$TMP/overlay-states.dat"
+	check "overlay: a zoom panel by default" grep -q '<text>zoom: ' "$TMP/overlay.svg"
+fi
+
+# a CSV without the columns: exit 2, the missing columns named
+printf 'time_s,vbus_V,ibus_A\n0,5,0.1\n' >"$TMP/short.csv"
+run short plot "$TMP/short.csv" -o "$TMP/short.png"
+expect_status "plot a CSV lacking columns" 2
+expect_stderr "the missing columns are named" "missing columns vsrc_V, ilim_A, vbat_V, soc, charger_state, source_state"
+expect_stderr "the file is named" "$TMP/short.csv"
+check "no image for a CSV lacking columns" test ! -e "$TMP/short.png"
+
+run noext plot "$TMP/hand.csv" -o "$TMP/hand.jpg"
+expect_status "plot -o with an unknown extension" 2
+
+# ---- heat maps ----
+
+cat >"$TMP/results.csv" <<'EOF'
+index,source.ilim,cable.length,policy,source_trips,time_to_full_s,detected_type
+0,0.8 A,0.5 m,twl4030,12,,USB_DCP
+1,0.8 A,0.5 m,safe-ramp,0,5400,USB_DCP
+2,0.8 A,2 m,twl4030,30,,USB_DCP
+3,0.8 A,2 m,safe-ramp,0,5600,USB_DCP
+4,1.5 A,0.5 m,twl4030,0,4000,USB_DCP
+5,1.5 A,0.5 m,safe-ramp,0,4100,USB_DCP
+6,1.5 A,2 m,twl4030,1,4200,USB_DCP
+7,1.5 A,2 m,safe-ramp,0,4300,USB_DCP
+EOF
+run heat plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z source_trips \
+	--by policy -o "$TMP/heat.svg"
+if [ "$HAVE_GNUPLOT" -eq 0 ]; then
+	skip "heat map" "gnuplot is not installed"
+else
+	expect_status "heat map of trips, one map per policy" 0
+	for t in "policy = twl4030" "policy = safe-ramp" "0.8 A" "2 m" "30" "12"; do
+		check "heat.svg shows \"$t\"" svg_text "$TMP/heat.svg" "$t"
+	done
+	run heatagg plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length \
+		--z source_trips --agg max -o "$TMP/heatagg.png"
+	expect_status "heat map with --agg max" 0
+	check "heatagg.png is a PNG" png_ok "$TMP/heatagg.png"
+fi
+run heatdup plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z source_trips -o "$TMP/dup.png"
+expect_status "heat map: rows sharing a cell without --by" 2
+expect_stderr "heat map: says which column differs" "they differ in policy"
+run heatcol plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.len --z source_trips -o "$TMP/c.png"
+expect_status "heat map: unknown column" 2
+expect_stderr "heat map: names the unknown column" "no column for --y cable.len"
+run heatstr plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z detected_type --by policy -o "$TMP/s.png"
+expect_status "heat map: a text metric" 2
+
+# ---- gnuplot missing or failing ----
+
+D=$TMP/nognuplot
+CHARGESIM_GNUPLOT=/nonexistent/gnuplot "$BIN" run "$ZOO/twl4030-full-battery.json" -o "$D" --plot \
+	>"$TMP/nognuplot.out" 2>"$TMP/nognuplot.err"
+status=$?
+name=nognuplot
+expect_status "run --plot with CHARGESIM_GNUPLOT pointing nowhere" 2
+expect_stderr "prints the install command" "apt-get install gnuplot-nox"
+expect_stderr "names the variable" "CHARGESIM_GNUPLOT=/nonexistent/gnuplot"
+for f in trace.csv events.jsonl metrics.json plot.gp; do
+	check "gnuplot missing: $f still written" test -s "$D/$f"
+done
+check "gnuplot missing: no plot.png" test ! -e "$D/plot.png"
+check "gnuplot missing: the summary still printed" grep -q "outputs in $D/" "$TMP/nognuplot.out"
+
+D=$TMP/nopath
+PATH=/nonexistent "$BIN" run "$ZOO/twl4030-full-battery.json" -o "$D" --plot \
+	>"$TMP/nopath.out" 2>"$TMP/nopath.err"
+status=$?
+name=nopath
+expect_status "run --plot without gnuplot in PATH" 2
+expect_stderr "no gnuplot in PATH: install command" "sudo apt-get install gnuplot-nox"
+check "no gnuplot in PATH: trace.csv still written" test -s "$D/trace.csv"
+
+# a gnuplot that fails: its stderr is shown
+printf '#!/bin/sh\necho "\\"plot.gp\\" line 42: undefined variable: BOGUS" >&2\nexit 1\n' >"$TMP/badgnuplot"
+chmod +x "$TMP/badgnuplot"
+D=$TMP/badgp
+CHARGESIM_GNUPLOT=$TMP/badgnuplot "$BIN" run "$ZOO/twl4030-full-battery.json" -o "$D" --plot -q \
+	>"$TMP/badgp.out" 2>"$TMP/badgp.err"
+status=$?
+name=badgp
+expect_status "run --plot with a failing gnuplot" 2
+expect_stderr "gnuplot's error is shown" 'line 42: undefined variable: BOGUS'
+check "failing gnuplot: no half-written images left" sh -c "! ls -a '$D' | grep -q 'tmp'"
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -541,8 +541,11 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
 			t += hi;
 			sim_clock_set(&w->sim, t);
-			world_settle_state(w);
+			/* The row just before the models react, then the one after: a step
+			 * in the trace stays a step. */
 			world_trace_row(w, false);
+			world_settle_state(w);
+			world_trace_row(w, true);
 			w->dt_next = WORLD_DT_AFTER_EVENT;
 			return t;
 		}

@@ -176,8 +176,11 @@ static void test_safe_ramp_holds_when_draw_is_low(void)
 
 /*
  * safe-ramp R2/R3/R4 on a sagging source: VBUS = 5.1 - 0.4 * IBUS is below 4.75 V
- * above 875 mA. From 500 mA in 100 mA steps: 900 mA reads 4.74 V: back off two steps
- * to 700 mA, which becomes the ceiling (until a minute of quiet allows one more step).
+ * above 875 mA. From 500 mA in 100 mA steps: 900 mA reads 4.74 V right after the
+ * probe, so the limit goes back to the verified 800 mA (4.78 V), which becomes the
+ * ceiling (until a minute of quiet allows one more step). Then at 20 s the adapter
+ * weakens (Rout 0.3 -> 0.4 ohm: VBUS 4.70 V at 800 mA) with no probe in flight: R4
+ * drops two steps, to 600 mA (4.80 V).
  */
 static void test_safe_ramp_backoff(void)
 {
@@ -193,14 +196,93 @@ static void test_safe_ramp_backoff(void)
 		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
 		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
 		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"events\": [ { \"at\": \"20 s\", \"do\": \"set\", \"path\": \"source.rout\", \"value\": \"0.4 ohm\" } ],"
 		"  \"policy\": \"safe-ramp\" }");
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.7, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.6, 1e-9);
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)))
 		last = ev_num(e, "applied_mA");
-	CU_ASSERT_DOUBLE_EQUAL(last, 700.0, 1e-6);
-	/* 500 (start), 600, 700, 800, 900, then 700: six writes. */
-	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
+	CU_ASSERT_DOUBLE_EQUAL(last, 600.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(ev_num(tu_event(&r, "ilim_set", NULL, NULL, 5), "applied_mA"), 800.0, 1e-6);
+	/* 500 (start), 600, 700, 800, 900, back to 800, then 600: seven writes. */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 7);
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R7 on the same sagging source (VBUS < 4.75 V above 875 mA), without the
+ * weakening: the 900 mA probe fails each time. After a minute of quiet the ceiling
+ * allows 900 mA again; failing at the same level doubles the wait: the probes come
+ * 60 s, 120 s and 240 s after the previous failure (each 0.1 s after its probe),
+ * plus up to one 1 s check interval of latency while stable.
+ */
+static void test_safe_ramp_reprobe_backoff(void)
+{
+	static const double wait_s[] = { 60, 120, 240 };
+	struct tu_run r;
+	const cJSON *e;
+	double probe[4];
+	int n = 0, k = 0;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"8 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && k < 4)
+		if (fabs(ev_num(e, "applied_mA") - 900.0) < 1e-6)
+			probe[k++] = tu_event_time(e);
+	CU_ASSERT_EQUAL_FATAL(k, 4);
+	for (int i = 0; i < 3; i++) {
+		double gap = probe[i + 1] - (probe[i] + 0.1);
+
+		CU_ASSERT(gap >= wait_s[i] - 1e-6 && gap <= wait_s[i] + 1.0 + 1e-6);
+	}
+	/* Never above the failing level, and back to 800 mA after each probe. */
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.8, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R8: the twl4030 model latches its charger off after VBUS drops below
+ * UVLO until the input is restarted. A 5 ms dropout at 30.05 s comes while the ramp
+ * is stable (a check each second): the first check after it, within 1 s, sees UVLO
+ * with VBUS back above 4.75 V, the next one 100 ms later restarts the input, so the
+ * restart lands 0.1-1.1 s after the dip; the charger is charging again (cc) after it,
+ * and the limit is left alone (nothing was drawn, lowering it would not help).
+ */
+static void test_safe_ramp_restarts_latched_charger(void)
+{
+	struct tu_run r;
+	const cJSON *e;
+	double t_restart;
+	int n = 0;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"40 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\" },"
+		"    \"battery\": { \"soc\": \"40 %\" }, \"load\": { \"current\": \"150 mA\" } },"
+		"  \"events\": [ { \"at\": \"30.05 s\", \"do\": \"fault\", \"fault\": \"vbus_dropout\", \"for\": \"5 ms\" } ],"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "uvlo_events"), 1, 0);
+	e = tu_event(&r, "printk", NULL, NULL, 0);
+	while (e && !strstr(cJSON_GetStringValue(cJSON_GetObjectItem(e, "msg")) ?: "", "restarting"))
+		e = tu_event(&r, "printk", NULL, NULL, ++n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	t_restart = tu_event_time(e);
+	CU_ASSERT(t_restart >= 30.05 + 0.1 && t_restart <= 30.05 + 1.1 + 1e-6);
+	n = 0;
+	while ((e = tu_event(&r, "charger_state", "state", "cc", n++)) && tu_event_time(e) < t_restart)
+		;
+	CU_ASSERT_PTR_NOT_NULL(e);
+	n = 0;
+	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)))
+		CU_ASSERT(tu_event_time(e) < 30.0 || tu_event_time(e) > 32.0);
 	tu_done(&r);
 }
 
@@ -301,7 +383,9 @@ CU_TestInfo policies_tests[] = {
 	{ "ec-ramp backs off 128 mA, stable 5 s later", test_ec_ramp_backoff_stable },
 	{ "ec-ramp waits above 95 %", test_ec_ramp_waits_when_full },
 	{ "safe-ramp holds while the draw is below the limit", test_safe_ramp_holds_when_draw_is_low },
-	{ "safe-ramp backs off two steps on a sag", test_safe_ramp_backoff },
+	{ "safe-ramp: one step back after a probe, two on a weakening source", test_safe_ramp_backoff },
+	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
+	{ "safe-ramp restarts a charger latched off after a dip", test_safe_ramp_restarts_latched_charger },
 	{ "safe-ramp reaches 80 % no later than ec-ramp", test_safe_ramp_not_slower_than_ec },
 	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },
 	{ "fixed: stop at full, restart after fullbatt_vchkdrop", test_fixed_fullbatt_vchkdrop },

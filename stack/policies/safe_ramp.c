@@ -19,18 +19,20 @@
  *  R3 verify each step: the next check comes one interval later; VBUS below vbus_min
  *     means the source is at its limit;
  *  R4 back off fast, anywhere: on low VBUS or a charger input that dropped out on
- *     UVLO (ramping or stable) drop `backoff` steps at once, make that the ceiling,
- *     and keep checking at the ramp interval until things are adequate again;
+ *     UVLO, go back to the verified step below when it follows a probe, else (the
+ *     source weakened) drop `backoff` steps at once; make that the ceiling and keep
+ *     checking at the ramp interval until things are adequate again;
  *  R5 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
  *     drops below the limit in force when it went; the ramp restarts from `start`;
  *  R6 stay in range: never above the stack's maximum (merged charger framework
  *     [min, max] when present, else the detected type's current) nor the charger's
  *     register range;
  *  R7 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient dip does not cost the rest of the charge;
- *  R8 watch the charger: if it still reports UVLO at the floor while VBUS reads
- *     adequate at two checks in a row (a chip that latched off after a momentary
- *     dip), restart its input.
+ *     step, so a transient dip does not cost the rest of the charge; a probe that
+ *     fails again at the same level doubles the wait (up to 30 min);
+ *  R8 watch the charger: if it reports UVLO while VBUS reads adequate at two
+ *     checks in a row (a chip that latched off after a momentary dip), restart
+ *     its input; the limit stays where it is, since nothing was being drawn.
  */
 #include <stdlib.h>
 #include <linux/jiffies.h>
@@ -44,6 +46,9 @@
 #include <chargesim/policy.h>
 
 enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
+
+/* R7's wait doubles up to this after repeated failures at the same level: 30 min. */
+#define SR_REPROBE_MAX_MS (30 * 60 * 1000)
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
 
@@ -69,10 +74,14 @@ struct safe_ramp {
 	unsigned long event;
 	enum sr_state st;
 	int limit_ua, ceiling_ua, floor_ua, max_ua;
+	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R7 */
 	int stuck_checks;          /* R8: consecutive checks with the charger stuck in UVLO */
+	bool probing;              /* the last action raised the limit */
+	int fail_ua;               /* limit at which the last probe failed */
+	int reprobe_ms;            /* current R7 wait, doubled by repeated failures */
 	bool vbus;
 };
 
@@ -129,8 +138,13 @@ static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 static void sr_write(struct safe_ramp *s, int ua)
 {
 	ua = clamp(ua, s->floor_ua, s->ceiling_ua);
-	if (ua != s->limit_ua)
+	/* The chip rounds to its register step; the ramp keeps counting in the
+	 * values it asked for, so the levels do not drift down by a rounding each
+	 * round trip and a failed level is recognised when it comes back (R7). */
+	if (ua != s->req_ua) {
+		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
+	}
 }
 
 /* R6: the stack's range for this supplier, within the charger's registers. */
@@ -169,10 +183,12 @@ static void sr_work(struct work_struct *work)
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
 		return;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (uvlo && s->limit_ua <= s->floor_ua) {
-		/* R8: at the floor and still off with VBUS back: a chip that latched
-		 * off after a dip. Restart its input. */
-		if (vbus_uv >= (int)(s->p->vbus_min * 1e6) && ++s->stuck_checks >= 2) {
+	if (uvlo && vbus_uv >= (int)(s->p->vbus_min * 1e6)) {
+		/* R8: the charger's input is off but VBUS reads adequate (it reads
+		 * the source unloaded). A chip that restarts by itself does so within
+		 * one check; one that latched off after a dip needs its input
+		 * restarted. Lowering the limit would not help: nothing is drawn. */
+		if (++s->stuck_checks >= 2) {
 			pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
 			cs_chg_set_input_enable(s->board->ic, false);
 			cs_chg_set_input_enable(s->board->ic, true);
@@ -184,9 +200,19 @@ static void sr_work(struct work_struct *work)
 	s->stuck_checks = 0;
 	if (uvlo || vbus_uv < (int)(s->p->vbus_min * 1e6)) {
 		/* R4: the source is past its limit at this setting (VBUS sagged, or it
-		 * collapsed and the charger's input dropped out). */
-		int lower = max(s->floor_ua, s->limit_ua - s->p->backoff * step);
+		 * collapsed and the charger's input dropped out). Right after a probe,
+		 * the step below was verified: go back to it. Otherwise the source got
+		 * weaker: drop `backoff` steps. */
+		int lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
 
+		/* R7: failing again where the last probe failed doubles the wait. */
+		if (s->probing && s->req_ua == s->fail_ua)
+			s->reprobe_ms = min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS);
+		else
+			s->reprobe_ms = sr_ms(s->p->reprobe);
+		if (s->probing)
+			s->fail_ua = s->req_ua;
+		s->probing = false;
 		s->ceiling_ua = lower;
 		s->quiet_since = jiffies;
 		sr_write(s, lower);
@@ -195,14 +221,16 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	/* R7: a long quiet spell earns one more step of headroom. */
+	s->probing = false;
 	if (s->ceiling_ua < s->max_ua &&
-	    time_after(jiffies, s->quiet_since + msecs_to_jiffies(sr_ms(s->p->reprobe)))) {
+	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
 	}
-	if (ibus_ua >= (int)(s->p->draw_margin * s->limit_ua) && s->limit_ua < s->ceiling_ua) {
+	if (ibus_ua >= (int)(s->p->draw_margin * s->limit_ua) && s->req_ua < s->ceiling_ua) {
 		/* R2/R3: drawing the limit with VBUS adequate - probe one step. */
-		sr_write(s, s->limit_ua + step);
+		sr_write(s, s->req_ua + step);
+		s->probing = true;
 		sr_set_state(s, SR_RAMP);
 		next_ms = (unsigned long)sr_ms(s->p->interval);
 	} else {
@@ -219,7 +247,7 @@ static void sr_event(struct work_struct *work)
 	if (s->event == USB_EVENT_NONE) {
 		s->vbus = false;
 		s->lost_at = jiffies;
-		s->trip_limit_ua = s->limit_ua;
+		s->trip_limit_ua = s->req_ua;
 		cancel_delayed_work(&s->work);
 		sr_set_state(s, SR_IDLE);
 		return;
@@ -241,7 +269,11 @@ static void sr_event(struct work_struct *work)
 		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
 	}
 	s->quiet_since = jiffies;
+	s->reprobe_ms = sr_ms(s->p->reprobe);
+	s->fail_ua = -1;
+	s->probing = false;
 	s->limit_ua = -1;
+	s->req_ua = -1;
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
 	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));

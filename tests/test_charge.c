@@ -19,6 +19,7 @@
 #include "sim/scenario.h"
 #include "sim/world.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 /* ---- running a scenario ---- */
 
@@ -62,29 +63,10 @@ fail:
 	return false;
 }
 
-static void rm_rf(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *sub = g_build_filename(path, name, NULL);
-
-			if (g_file_test(sub, G_FILE_TEST_IS_DIR))
-				rm_rf(sub);
-			else
-				g_remove(sub);
-		}
-		g_dir_close(d);
-	}
-	g_rmdir(path);
-}
-
 static void run_done(struct run *r)
 {
 	if (r->dir) {
-		rm_rf(r->dir);
+		tu_rm_tree(r->dir);
 		g_free(r->dir);
 		r->dir = NULL;
 	}

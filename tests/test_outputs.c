@@ -21,38 +21,9 @@
 #include "sim/outfile.h"
 #include "sim/trace.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 /* ---- helpers ---- */
-
-static char *make_tmpdir(void)
-{
-	GError *err = NULL;
-	char *dir = g_dir_make_tmp("cs-outputs-XXXXXX", &err);
-
-	if (!dir)
-		fprintf(stderr, "\n  g_dir_make_tmp: %s\n", err->message);
-	g_clear_error(&err);
-	return dir;
-}
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(path, name, NULL);
-
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				g_unlink(p);
-		}
-		g_dir_close(d);
-	}
-	g_rmdir(path);
-}
 
 static gint cmp_names(gconstpointer a, gconstpointer b)
 {
@@ -300,7 +271,7 @@ static const char *csv_cell(const struct csv_doc *d, guint row, guint col)
 
 static void test_csv_read_back(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *csv = NULL, *text = NULL;
 	struct csv_doc d;
 	static const char *const want[][6] = {
@@ -338,13 +309,13 @@ static void test_csv_read_back(void)
 	text = read_file(csv);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	CU_ASSERT(g_str_has_prefix(text, "time_s,vbus_V,ibus_A,state,\"a,b\",\"q\"\"uote\"\n"));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* An unknown label index is written as a placeholder, not as a wild pointer. */
 static void test_csv_bad_label(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *csv = NULL;
 	static const struct trace_col cols[] = { { "state", "", 0, state_labels, 3 } };
 	struct trace *tr = trace_new(cols, 1);
@@ -364,13 +335,13 @@ static void test_csv_bad_label(void)
 	CU_ASSERT_STRING_NOT_EQUAL(csv_cell(&d, 1, 1), "off");
 	CU_ASSERT_STRING_NOT_EQUAL(csv_cell(&d, 2, 1), "off");
 	csv_doc_free(&d);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* A trace freed without trace_close() leaves nothing behind. */
 static void test_trace_free_without_close(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *csv = NULL, *vcd = NULL;
 	struct trace *tr = trace_new(test_cols, NCOLS);
 
@@ -381,7 +352,7 @@ static void test_trace_free_without_close(void)
 	trace_row(tr, 0, test_rows[0].v);
 	trace_free(tr);
 	CU_ASSERT(listing_is(dir, ""));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* ---- VCD read-back ---- */
@@ -527,7 +498,7 @@ static int vcd_count_at(const struct vcd_doc *d, long long t)
 
 static void test_vcd_read_back(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *vcd = NULL, *csv = NULL, *text = NULL;
 	struct vcd_doc *d = g_new0(struct vcd_doc, 1);
 	const struct vcd_var *v;
@@ -593,7 +564,7 @@ static void test_vcd_read_back(void)
 			CU_ASSERT_FALSE(d->changes[i].real);
 	}
 	g_free(d);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* ---- events.jsonl ---- */
@@ -624,7 +595,7 @@ static void listener(void *data, sim_time_t t, const char *src, const char *ev,
 
 static void test_evlog_read_back(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL, *text = NULL;
 	struct evlog *log = evlog_new();
 	struct seen seen = { 0 };
@@ -707,7 +678,7 @@ static void test_evlog_read_back(void)
 	CU_ASSERT_STRING_EQUAL(seen.ev[2], "charger_state");
 	CU_ASSERT_EQUAL(seen.t[3], 1);
 	CU_ASSERT_STRING_EQUAL(seen.src[3], "stack");
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* Without a file the listeners still see every record (metrics run without output). */
@@ -752,7 +723,7 @@ static void test_evlog_interleaved(void)
 
 static void test_evlog_free_without_close(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL;
 	struct evlog *log = evlog_new();
 
@@ -762,14 +733,14 @@ static void test_evlog_free_without_close(void)
 	evlog_emit(log, 0, "a", "b", NULL, NULL);
 	evlog_free(log);
 	CU_ASSERT(listing_is(dir, ""));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* ---- atomic output files ---- */
 
 static void test_outfile_abort(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL;
 	struct cs_outfile *f;
 	GError *err = NULL;
@@ -792,12 +763,12 @@ static void test_outfile_abort(void)
 	cs_outfile_abort(f);
 	CU_ASSERT(listing_is(dir, ""));
 	cs_outfile_abort(NULL);   /* allowed */
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 static void test_outfile_commit(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL, *text = NULL;
 	struct cs_outfile *f;
 	GError *err = NULL;
@@ -813,13 +784,13 @@ static void test_outfile_commit(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	CU_ASSERT_STRING_EQUAL(text, "line 1\nline 2\n");
 	CU_ASSERT(listing_is(dir, "out.txt"));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* The old content stays under the name until the commit replaces it in one step. */
 static void test_outfile_replace(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL, *text = NULL;
 	struct cs_outfile *f;
 	GError *err = NULL;
@@ -845,14 +816,14 @@ static void test_outfile_replace(void)
 	text = read_file(path);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	g_clear_error(&err);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* A directory that vanished between open and commit: an error naming the path, and
  * nothing left anywhere. */
 static void test_outfile_dir_removed(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *sub = NULL, *path = NULL;
 	struct cs_outfile *f;
 	GError *err = NULL;
@@ -876,7 +847,7 @@ static void test_outfile_dir_removed(void)
 	g_clear_error(&err);
 	CU_ASSERT_FALSE(g_file_test(sub, G_FILE_TEST_EXISTS));
 	CU_ASSERT(listing_is(dir, ""));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /*
@@ -886,7 +857,7 @@ static void test_outfile_dir_removed(void)
  */
 static void test_outfile_write_error(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL, *text = NULL;
 	struct cs_outfile *f;
 	GError *err = NULL;
@@ -896,7 +867,7 @@ static void test_outfile_write_error(void)
 	full = open("/dev/full", O_WRONLY);
 	if (full < 0) {
 		fprintf(stderr, "\n  no /dev/full here; skipped\n");
-		rm_tree(dir);
+		tu_rm_tree(dir);
 		return;
 	}
 	path = g_build_filename(dir, "events.jsonl", NULL);
@@ -941,12 +912,12 @@ static void test_outfile_write_error(void)
 	CU_ASSERT_STRING_EQUAL(text, "old\n");
 	CU_ASSERT(listing_is(dir, "events.jsonl"));
 	close(full);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 static void test_outfile_open_fails(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL;
 	GError *err = NULL;
 
@@ -971,13 +942,13 @@ static void test_outfile_open_fails(void)
 		trace_free(tr);
 	}
 	CU_ASSERT(listing_is(dir, ""));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /* The signal-path cleanup removes every open temporary file. */
 static void test_outfile_cleanup_all(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *a = NULL, *b = NULL;
 	struct cs_outfile *fa, *fb;
 
@@ -993,7 +964,7 @@ static void test_outfile_cleanup_all(void)
 	cs_outfile_abort(fa);
 	cs_outfile_abort(fb);
 	CU_ASSERT(listing_is(dir, ""));
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 CU_TestInfo outputs_tests[] = {

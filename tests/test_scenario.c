@@ -27,6 +27,7 @@
 #include <glib/gstdio.h>
 #include "sim/scenario.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 /* The name bad inputs are loaded under; every message must start with it. */
 #define BAD_FILE "cases/bad.json"
@@ -706,36 +707,6 @@ static void test_top_level_not_object(void)
 
 /* ---- files ---- */
 
-static char *make_tmpdir(void)
-{
-	GError *err = NULL;
-	char *dir = g_dir_make_tmp("cs-scenario-XXXXXX", &err);
-
-	if (!dir)
-		fprintf(stderr, "\n  g_dir_make_tmp: %s\n", err->message);
-	g_clear_error(&err);
-	return dir;
-}
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(path, name, NULL);
-
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				g_unlink(p);
-		}
-		g_dir_close(d);
-	}
-	g_rmdir(path);
-}
-
 static bool load_file_fails(const char *path, const char *needle)
 {
 	GError *err = NULL;
@@ -767,7 +738,7 @@ static bool load_file_fails(const char *path, const char *needle)
 
 static void test_files(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = tu_make_tmpdir("cs-scenario-XXXXXX");
 	g_autofree char *missing = NULL, *big = NULL, *edge = NULL, *good = NULL, *syn = NULL;
 	GError *err = NULL;
 	struct scenario *sc;
@@ -832,7 +803,7 @@ static void test_files(void)
 	g_clear_error(&err);
 	scenario_free(sc);
 
-	rm_tree(dir);
+	tu_rm_tree(dir);
 }
 
 /*

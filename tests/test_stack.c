@@ -47,6 +47,7 @@
 #include "sim/sim.h"
 #include "sim/world.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define MS 1e-3
 #define T_EPS 1e-9   /* event times are exact nanoseconds printed as seconds */
@@ -62,25 +63,6 @@ struct run {
 	int ncols;
 	GPtrArray *rows;         /* double[ncols] per trace row (labels read as NAN) */
 };
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(path, name, NULL);
-
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				g_unlink(p);
-		}
-		g_dir_close(d);
-	}
-	g_rmdir(path);
-}
 
 static void read_events(struct run *r)
 {
@@ -166,17 +148,14 @@ static bool run_json(struct run *r, const char *json, const struct world_options
 	struct world *w = NULL;
 
 	memset(r, 0, sizeof(*r));
-	r->dir = g_dir_make_tmp("cs-stack-XXXXXX", &err);
-	if (!r->dir) {
-		fprintf(stderr, "\n  g_dir_make_tmp: %s\n", err->message);
-		g_clear_error(&err);
+	r->dir = tu_make_tmpdir("cs-stack-XXXXXX");
+	if (!r->dir)
 		return false;
-	}
 	sc = scenario_load_text("stack-test.json", json, strlen(json), NULL, &err);
 	if (!sc) {
 		fprintf(stderr, "\n  scenario rejected: %s\n  input: %s\n", err->message, json);
 		g_clear_error(&err);
-		rm_tree(r->dir);
+		tu_rm_tree(r->dir);
 		g_clear_pointer(&r->dir, g_free);
 		return false;
 	}
@@ -189,7 +168,7 @@ static bool run_json(struct run *r, const char *json, const struct world_options
 		g_clear_error(&err);
 		world_free(w);
 		scenario_free(sc);
-		rm_tree(r->dir);
+		tu_rm_tree(r->dir);
 		g_clear_pointer(&r->dir, g_free);
 		return false;
 	}
@@ -211,7 +190,7 @@ static void run_done(struct run *r)
 	cJSON_Delete(r->metrics);
 	g_strfreev(r->cols);
 	if (r->dir)
-		rm_tree(r->dir);
+		tu_rm_tree(r->dir);
 	g_free(r->dir);
 	memset(r, 0, sizeof(*r));
 }

@@ -28,6 +28,17 @@ void tu_rm_tree(const char *path)
 	g_rmdir(path);
 }
 
+char *tu_make_tmpdir(const char *tmpl)
+{
+	GError *err = NULL;
+	char *dir = g_dir_make_tmp(tmpl, &err);
+
+	if (!dir)
+		fprintf(stderr, "\n  g_dir_make_tmp: %s\n", err->message);
+	g_clear_error(&err);
+	return dir;
+}
+
 static bool read_outputs(struct tu_run *r)
 {
 	g_autofree char *evp = g_build_filename(r->dir, "events.jsonl", NULL);
@@ -62,7 +73,7 @@ bool tu_run(struct tu_run *r, const char *json)
 	struct world *w = NULL;
 
 	memset(r, 0, sizeof(*r));
-	r->dir = g_dir_make_tmp("cs-test-XXXXXX", NULL);
+	r->dir = tu_make_tmpdir("cs-test-XXXXXX");
 	sc = r->dir ? scenario_load_text("test.json", json, strlen(json), NULL, &err) : NULL;
 	if (!sc)
 		goto fail;

@@ -29,6 +29,10 @@ const cJSON *tu_event(const struct tu_run *r, const char *ev, const char *key,
 		      const char *value, int i);
 double tu_event_time(const cJSON *rec);
 int tu_count(const struct tu_run *r, const char *ev);
+/* Removes a directory tree (links are removed, not followed). */
 void tu_rm_tree(const char *path);
+/* A fresh directory from a g_dir_make_tmp() template; NULL (and a message on stderr)
+ * when it cannot be made. The caller frees the name. */
+char *tu_make_tmpdir(const char *tmpl);
 
 #endif

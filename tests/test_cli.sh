@@ -10,75 +10,8 @@
 # check ("ok - ..." or "not ok - ...") and exits non-zero when any check failed.
 set -u
 
-BIN=${1:-build/chargesim}
-case $BIN in
-/*) ;;
-*) BIN=$(pwd)/$BIN ;;
-esac
-if [ ! -x "$BIN" ]; then
-	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
-	exit 2
-fi
-if [ ! -f scenarios/demo.json ]; then
-	echo "$0: run from the repository root (scenarios/demo.json not found)" >&2
-	exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-cli.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "ok - $1"
-}
-
-not_ok() {
-	failed=$((failed + 1))
-	echo "not ok - $1"
-	if [ $# -gt 1 ]; then
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
-
-# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
-run() {
-	name=$1
-	shift
-	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	status=$?
-}
-
-# expect_status WHAT WANT: the last run's status.
-expect_status() {
-	if [ "$status" -eq "$2" ]; then
-		ok "$1 (exit $2)"
-	else
-		not_ok "$1 (exit $status, want $2)" "$(head -c 600 "$TMP/$name.err")"
-	fi
-}
-
-# expect_stderr WHAT FIXED-STRING: the last run's stderr contains it.
-expect_stderr() {
-	if grep -F -q -- "$2" "$TMP/$name.err"; then
-		ok "$1"
-	else
-		not_ok "$1 (stderr lacks '$2')" "$(head -c 600 "$TMP/$name.err")"
-	fi
-}
-
-check() {
-	what=$1
-	shift
-	if "$@"; then
-		ok "$what"
-	else
-		not_ok "$what"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+tl_init cli "${1:-build/chargesim}" scenarios/demo.json
 
 # ---- basics ----
 
@@ -251,5 +184,4 @@ else
 	not_ok "--set 100mA and \"100 mA\" give the same run (outputs missing)"
 fi
 
-echo "# $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_finish

@@ -10,59 +10,15 @@
 # "ok - ..." or "not ok - ..." per check and exits non-zero when any failed.
 set -u
 
-BIN=${1:-build/chargesim}
-case $BIN in
-/*) ;;
-*) BIN=$(pwd)/$BIN ;;
-esac
-if [ ! -x "$BIN" ]; then
-	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+tl_init diff "${1:-build/chargesim}" scenarios/demo.json
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-diff.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "ok - $1"
-}
-
-not_ok() {
-	failed=$((failed + 1))
-	echo "not ok - $1"
-	if [ $# -gt 1 ]; then
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
-
-# run NAME ARGS...: run chargesim diff, keeping status, stdout and stderr.
+# run NAME ARGS...: run `chargesim diff ARGS`, keeping status, stdout and stderr.
 run() {
 	name=$1
 	shift
 	"$BIN" diff "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	status=$?
-}
-
-expect_status() {
-	if [ "$status" -eq "$2" ]; then
-		ok "$1 (exit $2)"
-	else
-		not_ok "$1 (exit $status, want $2)" "$(head -c 600 "$TMP/$name.err")"
-	fi
-}
-
-# expect_in WHAT out|err FIXED-STRING
-expect_in() {
-	if grep -F -q -- "$3" "$TMP/$name.$2"; then
-		ok "$1"
-	else
-		not_ok "$1 ($2 lacks '$3')" "$(head -c 800 "$TMP/$name.$2")"
-	fi
 }
 
 # B: the reference; A: the same times, vbus 20 mV low at t = 2, an extra column.
@@ -168,5 +124,4 @@ if [ -f scenarios/demo.json ]; then
 	expect_in "the load column is reported" out "iload_A"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_finish

@@ -14,80 +14,9 @@
 # checks are skipped (not failed) when gnuplot is not installed.
 set -u
 
-BIN=${1:-build/chargesim}
-case $BIN in
-/*) ;;
-*) BIN=$(pwd)/$BIN ;;
-esac
-if [ ! -x "$BIN" ]; then
-	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
 ZOO=scenarios/bugzoo
-if [ ! -f "$ZOO/twl4030-full-battery.json" ]; then
-	echo "$0: run from the repository root ($ZOO/twl4030-full-battery.json not found)" >&2
-	exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-plot.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-skipped=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "ok - $1"
-}
-
-not_ok() {
-	failed=$((failed + 1))
-	echo "not ok - $1"
-	if [ $# -gt 1 ]; then
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
-
-skip() {
-	skipped=$((skipped + 1))
-	echo "ok - $1 # SKIP $2"
-}
-
-# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
-run() {
-	name=$1
-	shift
-	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	status=$?
-}
-
-expect_status() {
-	if [ "$status" -eq "$2" ]; then
-		ok "$1 (exit $2)"
-	else
-		not_ok "$1 (exit $status, want $2)" "$(head -c 1500 "$TMP/$name.err")"
-	fi
-}
-
-expect_stderr() {
-	if grep -F -q -- "$2" "$TMP/$name.err"; then
-		ok "$1"
-	else
-		not_ok "$1 (stderr lacks '$2')" "$(head -c 800 "$TMP/$name.err")"
-	fi
-}
-
-check() {
-	what=$1
-	shift
-	if "$@"; then
-		ok "$what"
-	else
-		not_ok "$what"
-	fi
-}
+tl_init plot "${1:-build/chargesim}" "$ZOO/twl4030-full-battery.json"
 
 # png_ok FILE: the PNG signature.
 png_ok() {
@@ -458,5 +387,4 @@ expect_status "run --plot with a failing gnuplot" 2
 expect_stderr "gnuplot's error is shown" 'line 42: undefined variable: BOGUS'
 check "failing gnuplot: no half-written images left" sh -c "! ls -a '$D' | grep -q 'tmp'"
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+tl_finish

@@ -14,83 +14,10 @@
 # non-zero when any check failed. Takes about 20 s on 2 cores.
 set -u
 
-BIN=${1:-build/chargesim}
-case $BIN in
-/*) ;;
-*) BIN=$(pwd)/$BIN ;;
-esac
-if [ ! -x "$BIN" ]; then
-	echo "usage: $0 path/to/chargesim (run from the repository root)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
 SWEEP=scenarios/sweeps/twl4030-grid.json
-if [ ! -f "$SWEEP" ]; then
-	echo "$0: run from the repository root ($SWEEP not found)" >&2
-	exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-sweep.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
+tl_init sweep "${1:-build/chargesim}" "$SWEEP"
 unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_STEP SLURM_CPUS_PER_TASK
-
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "ok - $1"
-}
-
-not_ok() {
-	failed=$((failed + 1))
-	echo "not ok - $1"
-	if [ $# -gt 1 ]; then
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
-
-# run NAME ARGS...: run chargesim, keeping status, stdout and stderr.
-run() {
-	name=$1
-	shift
-	"$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	status=$?
-}
-
-expect_status() {
-	if [ "$status" -eq "$2" ]; then
-		ok "$1 (exit $2)"
-	else
-		not_ok "$1 (exit $status, want $2)" "$(head -c 800 "$TMP/$name.err")"
-	fi
-}
-
-expect_stderr() {
-	if grep -F -q -- "$2" "$TMP/$name.err"; then
-		ok "$1"
-	else
-		not_ok "$1 (stderr lacks '$2')" "$(head -c 800 "$TMP/$name.err")"
-	fi
-}
-
-check() {
-	what=$1
-	shift
-	if "$@"; then
-		ok "$what"
-	else
-		not_ok "$what"
-	fi
-}
-
-same() {
-	if cmp "$2" "$3" >"$TMP/cmp.out" 2>&1; then
-		ok "$1"
-	else
-		not_ok "$1" "$(cat "$TMP/cmp.out")"
-	fi
-}
 
 # wait_chunks DIR N PID: wait until DIR holds N result chunks (or the sweep ended).
 wait_chunks() {
@@ -280,5 +207,4 @@ expect_stderr "the Slurm variables are named" "SLURM_ARRAY_TASK_ID=4"
 run noout sweep "$SWEEP"
 expect_status "sweep without -o" 2
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tl_finish

@@ -75,33 +75,21 @@ void kernel_params_default(struct kernel_params *p)
 static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
 				 const char *path, GError **err)
 {
+	static const struct param_list_spec configs_spec = {
+		.dim = UNIT_AMP, .min = 0, .max = 0.9, .max_n = CS_GADGET_MAX_CONFIGS,
+		.expected_list = "a list of 1 to " G_STRINGIFY(CS_GADGET_MAX_CONFIGS)
+				 " MaxPower values such as [\"500 mA\"]",
+		.expected_item = "a MaxPower from 0 to 900 mA",
+	};
 	struct gadget_params *p = field;
-	const cJSON *it;
+	double ma[CS_GADGET_MAX_CONFIGS];
 	int n = 0;
 
 	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
-	    cJSON_GetArraySize(v) > CS_GADGET_MAX_CONFIGS) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected a list of 1 to %d MaxPower values such as [\"500 mA\"]",
-			    path, found, CS_GADGET_MAX_CONFIGS);
+	if (!param_json_number_list(v, &configs_spec, ma, &n, path, err))
 		return false;
-	}
-	cJSON_ArrayForEach(it, v) {
-		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
-		double a;
-
-		if (!param_json_number(it, UNIT_AMP, &a, ip, err))
-			return false;
-		if (a < 0 || a > 0.9) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %g mA, expected a MaxPower from 0 to 900 mA", ip, a * 1000);
-			return false;
-		}
-		p->configs_ma[n++] = a * 1000;
-	}
+	for (int i = 0; i < n; i++)
+		p->configs_ma[i] = ma[i] * 1000;
 	p->n_configs = n;
 	return true;
 }

@@ -72,6 +72,37 @@ bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const cha
 	return false;
 }
 
+bool param_json_number_list(const cJSON *v, const struct param_list_spec *spec, double *out,
+			    int *n_out, const char *path, GError **err)
+{
+	const cJSON *it;
+	int n = 0;
+
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > spec->max_n) {
+		g_autofree char *found = param_describe_json(v);
+
+		perr(err, "%s: found %s, expected %s", path, found, spec->expected_list);
+		return false;
+	}
+	cJSON_ArrayForEach(it, v) {
+		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
+		double a;
+
+		if (!param_json_number(it, spec->dim, &a, ip, err))
+			return false;
+		if (a < spec->min || (spec->min_excl && a <= spec->min) || a > spec->max ||
+		    (spec->ascending && n > 0 && a <= out[n - 1])) {
+			g_autofree char *found = param_describe_json(it);
+
+			perr(err, "%s: found %s, expected %s", ip, found, spec->expected_item);
+			return false;
+		}
+		out[n++] = a;
+	}
+	*n_out = n;
+	return true;
+}
+
 bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError **err)
 {
 	g_autoptr(GError) uerr = NULL;

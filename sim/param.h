@@ -85,6 +85,23 @@ bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const cha
 		       GError **err);
 bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError **err);
 
+/* A JSON list of numbers with a unit, for custom parsers (a current ladder, a list of
+ * MaxPower values). Each value must lie in [min, max] (above min when min_excl) and,
+ * when ascending, above the one before it. The expected_* texts finish the messages
+ * "PATH: found X, expected ..." for a value that is not such a list and for a bad
+ * item (PATH[i]). */
+struct param_list_spec {
+	enum unit_dim dim;
+	double min, max;
+	bool min_excl;
+	bool ascending;
+	int max_n;                     /* 1 to max_n items */
+	const char *expected_list;
+	const char *expected_item;
+};
+bool param_json_number_list(const cJSON *v, const struct param_list_spec *spec, double *out,
+			    int *n_out, const char *path, GError **err);
+
 #define PARAM_FIELD(base, d, type) ((type *)((char *)(base) + (d)->off))
 
 #endif

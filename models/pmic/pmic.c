@@ -233,8 +233,14 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 		  .doc = "value after reset / plug" },
 		PARAM_END,
 	};
+	static const struct param_list_spec ladder_spec = {
+		.dim = UNIT_AMP, .min = 0, .min_excl = true, .max = 20, .ascending = true,
+		.max_n = PMIC_LADDER_MAX,
+		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
+				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
+		.expected_item = "currents above 0, at most 20 A, ascending",
+	};
 	struct pmic_params *p = field;
-	const cJSON *it;
 	int n = 0;
 
 	(void)d;
@@ -256,29 +262,8 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 		}
 		return true;
 	}
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
-	    cJSON_GetArraySize(v) > PMIC_LADDER_MAX) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected {\"min\", \"max\", \"step\"} or a ladder of 1 to %d currents",
-			    path, found, PMIC_LADDER_MAX);
+	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
 		return false;
-	}
-	cJSON_ArrayForEach(it, v) {
-		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
-		double a;
-
-		if (!param_json_number(it, UNIT_AMP, &a, ip, err))
-			return false;
-		if (a <= 0 || a > 20 || (n > 0 && a <= p->ladder[n - 1])) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %g A, expected currents above 0, at most 20 A, ascending",
-				    ip, a);
-			return false;
-		}
-		p->ladder[n++] = a;
-	}
 	p->ladder_n = n;
 	p->iindpm_min = p->ladder[0];
 	p->iindpm_max = p->ladder[n - 1];

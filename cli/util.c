@@ -3,6 +3,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
 #include "sim/outfile.h"
 #include "sim/scenario.h"
@@ -19,10 +21,58 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The split argument vector, when cli_split_jobs() made one, and its strings
+ * (GOption drops pointers from the vector as it parses); freed at exit. */
+static char **split_argv, **split_strings;
+
+static void split_argv_free(void)
+{
+	g_strfreev(split_strings);
+	g_free(split_argv);
+	split_argv = split_strings = NULL;
+}
+
+/*
+ * GOption wants "-j 2"; people used to make(1) type "-j2". Rewrite "-jN" (N digits)
+ * into "-j" "N" before parsing, and leave everything else as it is.
+ */
+static void cli_split_jobs(int *argc, char ***argv)
+{
+	int n = 0, k = 0;
+
+	for (int i = 1; i < *argc; i++) {
+		const char *a = (*argv)[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] == '-' && a[1] == 'j' && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2))
+			n++;
+	}
+	if (n == 0 || split_argv)
+		return;
+	split_argv = g_new0(char *, *argc + n + 1);
+	for (int i = 0; i < *argc; i++) {
+		const char *a = (*argv)[i];
+
+		if (i > 0 && a[0] == '-' && a[1] == 'j' && a[2] &&
+		    strspn(a + 2, "0123456789") == strlen(a + 2)) {
+			split_argv[k++] = g_strdup("-j");
+			split_argv[k++] = g_strdup(a + 2);
+		} else {
+			split_argv[k++] = g_strdup(a);
+		}
+	}
+	split_strings = g_memdup2(split_argv, (k + 1) * sizeof(char *));
+	atexit(split_argv_free);
+	*argc = k;
+	*argv = split_argv;
+}
+
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
 	g_autoptr(GError) err = NULL;
 
+	cli_split_jobs(argc, argv);
 	if (!g_option_context_parse(ctx, argc, argv, &err)) {
 		cli_error("%s (see --help)", err->message);
 		return false;

@@ -184,4 +184,15 @@ else
 	not_ok "--set 100mA and \"100 mA\" give the same run (outputs missing)"
 fi
 
+# ---- -jN written together, as make(1) takes it ----
+mkdir -p "$TMP/jobs"
+cp scenarios/ec/ec-no-ramp.json scenarios/ec/ec-ramp-limit.json "$TMP/jobs/"
+run jobs_apart check "$TMP/jobs" -j 2 -o "$TMP/o-jobs-apart"
+expect_status "check -j 2" 0
+run jobs_together check "$TMP/jobs" -j2 -o "$TMP/o-jobs-together"
+expect_status "check -j2 (no space)" 0
+check "check -j2 and -j 2 print the same" cmp -s "$TMP/jobs_apart.out" "$TMP/jobs_together.out"
+run jobs_bad check "$TMP/jobs" -jx
+expect_status "check -jx" 2
+
 tl_finish

@@ -439,7 +439,7 @@ struct sweep *sweep_load(const char *file, GError **err)
 				break;
 			}
 	if (!sw->doc) {
-		scenario_json_error(err, file, text, end ? end : text);
+		scenario_json_error(err, file, text, len, end ? end : text);
 		return NULL;
 	}
 	if (!cJSON_IsObject(sw->doc)) {

@@ -185,8 +185,10 @@ static int json_depth(const char *text, const char *at)
 	return depth;
 }
 
-void scenario_json_error(GError **err, const char *file, const char *text, const char *at)
+void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
+			 const char *at)
 {
+	const char *end = text + len;
 	int line, col;
 
 	position_of(text, at, &line, &col);
@@ -196,8 +198,14 @@ void scenario_json_error(GError **err, const char *file, const char *text, const
 			    file, line, col, CJSON_NESTING_LIMIT);
 		return;
 	}
-	g_autofree char *near = g_strndup(at, 20);
+	/* At most 20 bytes, never past the text (it need not end in a NUL), and not
+	 * ending inside a UTF-8 sequence. */
+	size_t n = at < end ? MIN((size_t)(end - at), 20) : 0;
+	g_autofree char *near = g_strndup(at, n);
+	const char *bad = NULL;
 
+	if (!g_utf8_validate(near, -1, &bad))
+		near[bad - near] = '\0';
 	for (char *c = near; *c; c++)
 		if ((unsigned char)*c < 0x20)
 			*c = ' ';
@@ -885,7 +893,7 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
-		scenario_json_error(err, file, text, end ? end : text);
+		scenario_json_error(err, file, text, len, end ? end : text);
 		goto fail;
 	}
 	for (const char *p = end; p && p < text + len; p++)

@@ -97,9 +97,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
  * is JSON when it parses as JSON, else a string). Creates missing objects. */
 bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 
-/* The message for a JSON syntax error at `at` in text: FILE:LINE:COL, the text near
- * it, or that the nesting is deeper than cJSON accepts. */
-void scenario_json_error(GError **err, const char *file, const char *text, const char *at);
+/* The message for a JSON syntax error at `at` in the len bytes of text (no NUL
+ * needed): FILE:LINE:COL, the text near it, or that the nesting is deeper than cJSON
+ * accepts. */
+void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
+			 const char *at);
 
 /* The parameter table of each object, for `set` and `list`. */
 const struct param_desc *scenario_obj_table(int obj);

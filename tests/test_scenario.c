@@ -705,6 +705,38 @@ static void test_top_level_not_object(void)
 	FAILS("{ \"source\": [] }", "source", "found []", "expected an object");
 }
 
+/*
+ * A syntax-error message quotes at most 20 bytes of the text near the error. The
+ * buffer handed to scenario_load_text() need not end in a NUL: a one-byte "n" in a
+ * buffer of exactly one byte must not be read past (the ASan build of this test
+ * catches an over-read). And a 20-byte cut inside a two-byte UTF-8 character must
+ * not leave half of it in the message: "x" + 9 x "é" is 19 bytes, the 20th is the
+ * first byte of the tenth "é".
+ */
+static void test_syntax_error_near_text(void)
+{
+	GError *err = NULL;
+	char *one = g_malloc(1);
+	struct scenario *sc;
+	const char *utf = "{ \"a\": x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9 }";
+
+	one[0] = 'n';
+	sc = scenario_load_text(BAD_FILE, one, 1, NULL, &err);
+	CU_ASSERT_PTR_NULL(sc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "1:1: found a JSON syntax error near \"n\""));
+	g_clear_error(&err);
+	g_free(one);
+
+	sc = scenario_load_text(BAD_FILE, utf, strlen(utf), NULL, &err);
+	CU_ASSERT_PTR_NULL(sc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT(g_utf8_validate(err->message, -1, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message,
+		"near \"x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\""));
+	g_clear_error(&err);
+}
+
 /* ---- files ---- */
 
 static bool load_file_fails(const char *path, const char *needle)
@@ -1074,6 +1106,7 @@ CU_TestInfo scenario_tests[] = {
 	{ "NUL byte", test_nul_byte },
 	{ "deep nesting", test_deep_nesting },
 	{ "top level and sections not objects", test_top_level_not_object },
+	{ "syntax error text: bounded by the buffer, whole UTF-8 characters", test_syntax_error_near_text },
 	{ "files: missing, directory, size cap", test_files },
 	{ "endless file (/dev/zero)", test_endless_file },
 	{ "set creates and replaces", test_set_creates_and_replaces },

@@ -75,9 +75,10 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(LIB)
+# Benchmarks share the tests' helpers for scratch directories (tests/testutil.h).
+$(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(BUILD)/obj/tests/testutil.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(BUILD)/obj/tests/testutil.o $(LIB) $(LDLIBS)
 
 # The set-up targets check the Debian packages first, then build in a sub-make so that
 # pkg-config is asked again once the packages are there.

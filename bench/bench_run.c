@@ -36,6 +36,7 @@
 #include <glib/gstdio.h>
 #include "sim/scenario.h"
 #include "sim/world.h"
+#include "tests/testutil.h"
 
 #define ADAPTIVE_REPS 9
 #define FIXED_REPS 3
@@ -96,27 +97,6 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
 	return v[n / 2];
-}
-
-/* Remove a directory tree (plain files and directories only). */
-static void rm_rf(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(path, name, NULL);
-
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_rf(p);
-			else if (g_unlink(p) != 0)
-				fprintf(stderr, "bench_run: cannot remove %s: %s\n", p, g_strerror(errno));
-		}
-		g_dir_close(d);
-	}
-	if (g_rmdir(path) != 0)
-		fprintf(stderr, "bench_run: cannot remove %s: %s\n", path, g_strerror(errno));
 }
 
 static struct scenario *load(const char *name, const char *text)
@@ -382,7 +362,7 @@ int main(void)
 	}
 	ok = bench_full_charge(tmpdir);
 	ok = ok && bench_rss(tmpdir);
-	rm_rf(tmpdir);
+	tu_rm_tree(tmpdir);
 	g_free(tmpdir);
 	return ok ? 0 : 1;
 }

@@ -23,6 +23,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "cli/cli.h"
+#include "tests/testutil.h"
 
 #define SWEEP_FILE "scenarios/sweeps/full-charge-10k.json"
 #define TARGET_WALL_S 30.0
@@ -53,25 +54,6 @@ static struct timing run_sweep(const char *dir, int jobs)
 	t.wall_s = (double)(g_get_monotonic_time() - w0) * 1e-6;
 	t.cpu_s = cpu_now() - c0;
 	return t;
-}
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	if (d) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(path, name, NULL);
-
-			if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-				rm_tree(p);
-			else
-				g_unlink(p);
-		}
-		g_dir_close(d);
-	}
-	g_rmdir(path);
 }
 
 /* Rows and rows with a time_to_full_s (no quoted cells in this sweep). */
@@ -123,14 +105,14 @@ int main(void)
 	if (a.status || b.status) {
 		fprintf(stderr, "bench_sweep: the sweep failed (exit %d with -j 1, %d with -j 2)\n",
 			a.status, b.status);
-		rm_tree(tmp);
+		tu_rm_tree(tmp);
 		return 1;
 	}
 	r1 = g_build_filename(d1, "results.csv", NULL);
 	r2 = g_build_filename(d2, "results.csv", NULL);
 	if (!g_file_get_contents(r1, &t1, &l1, &err) || !g_file_get_contents(r2, &t2, &l2, &err)) {
 		fprintf(stderr, "bench_sweep: %s\n", err->message);
-		rm_tree(tmp);
+		tu_rm_tree(tmp);
 		return 1;
 	}
 	same = l1 == l2 && memcmp(t1, t2, l1) == 0;
@@ -147,6 +129,6 @@ int main(void)
 	       a.wall_s / b.wall_s, g_get_num_processors(), load ? load : "?");
 	printf("  target: -j 2 <= %.0f s wall: %s; results.csv of -j 1 and -j 2 byte-identical: %s\n",
 	       TARGET_WALL_S, b.wall_s <= TARGET_WALL_S ? "met" : "MISSED", same ? "yes" : "NO");
-	rm_tree(tmp);
+	tu_rm_tree(tmp);
 	return same ? 0 : 1;
 }

@@ -819,6 +819,8 @@ static void world_plug(struct world *w, bool on)
 	if (on == w->src.attached)
 		return;
 	source_attach(&w->src, on);
+	if (w->src.attached != on)
+		return;         /* a "none" source: there is nothing to plug in */
 	evlog_emit(w->log, sim_now(&w->sim), "source", on ? "attach" : "detach", "kind",
 		   source_kind_names[w->src_p.kind]);
 	w->dirty = true;

@@ -21,6 +21,7 @@ static CU_SuiteInfo suites[] = {
 	{ "sweep", NULL, NULL, NULL, NULL, sweep_tests },
 	{ "diff", NULL, NULL, NULL, NULL, diff_tests },
 	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
+	{ "models", NULL, NULL, NULL, NULL, models_tests },
 	CU_SUITE_INFO_NULL,
 };
 

@@ -426,7 +426,8 @@ static void phy_rp_cb(struct sim_event *ev, void *data)
 		return;
 	ph->rp_seen = level;
 	log_step(ph, "cc", "cc_V", phy_cc_voltage(ph->sp->rp, ph->p->rd),
-		 level == SRC_RP_3A0 ? "3.0A" : level == SRC_RP_1A5 ? "1.5A" : "default");
+		 level == SRC_RP_3A0 ? "3.0A" : level == SRC_RP_1A5 ? "1.5A" :
+		 level == SRC_RP_DEFAULT ? "default" : "none");
 	if (level == SRC_RP_3A0 || level == SRC_RP_1A5)
 		phy_report(ph, level == SRC_RP_3A0 ? PHY_PORT_TYPEC_3A0 : PHY_PORT_TYPEC_1A5, 0, 0);
 	else

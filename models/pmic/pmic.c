@@ -330,18 +330,35 @@ static void pmic_reg_cb(struct sim_event *ev, void *data)
 	struct pmic *c = data;
 
 	(void)ev;
-	c->iindpm = c->iindpm_pending;
+	c->iindpm = c->reg_q[0].amps;
+	c->reg_n--;
+	memmove(&c->reg_q[0], &c->reg_q[1], c->reg_n * sizeof(c->reg_q[0]));
+	if (c->reg_n > 0)
+		sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
 	pmic_notify(c);
+}
+
+/* A register reset or an ICO result overrides the writes still in flight. */
+static void pmic_reg_drop(struct pmic *c)
+{
+	c->reg_n = 0;
+	sim_cancel(c->sim, &c->ev_reg);
 }
 
 double pmic_write_iindpm(struct pmic *c, double amps)
 {
 	double q = pmic_quantize_iindpm(c->p, amps);
 
-	c->iindpm_pending = q;
 	if (c->p->reg_latency > 0) {
-		sim_cancel(c->sim, &c->ev_reg);
-		sim_after(c->sim, &c->ev_reg, c->p->reg_latency);
+		/* Every write lands reg_latency after it was made, in order (a later
+		 * write does not hold back an earlier one). With the queue full, the
+		 * newest write replaces the last one queued. */
+		if (c->reg_n == PMIC_REG_QUEUE)
+			c->reg_n--;
+		c->reg_q[c->reg_n].at = sim_now(c->sim) + c->p->reg_latency;
+		c->reg_q[c->reg_n].amps = q;
+		if (c->reg_n++ == 0)
+			sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
 	} else {
 		c->iindpm = q;
 		pmic_notify(c);
@@ -438,7 +455,8 @@ static void pmic_gone_cb(struct sim_event *ev, void *data)
 	/* cond_gone stays set: the timer re-arms only after VBUS has come back. */
 	c->replug_wait = false;
 	c->uvlo = false;
-	c->iindpm = c->iindpm_pending = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
+	pmic_reg_drop(c);
+	c->iindpm = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
 	pmic_notify(c);
 }
 
@@ -487,7 +505,6 @@ void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct ev
 	c->ctx = ctx;
 	c->charge_enabled = true;
 	c->iindpm = pmic_quantize_iindpm(p, p->iindpm_default);
-	c->iindpm_pending = c->iindpm;
 	c->state = CHG_OFF;
 	sim_event_init(&c->ev_reg, pmic_reg_cb, c);
 	sim_event_init(&c->ev_uvlo, pmic_uvlo_cb, c);
@@ -670,7 +687,8 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 
 		c->ico_running = false;
 		c->ico_result = fmin(c->ico_limit, c->iindpm);
-		c->iindpm = c->iindpm_pending = pmic_quantize_iindpm(c->p, c->ico_result);
+		pmic_reg_drop(c);
+		c->iindpm = pmic_quantize_iindpm(c->p, c->ico_result);
 		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
 		cJSON_AddNumberToObject(rec, "ilim_A", c->ico_result);
 		evlog_end(c->log, rec);
@@ -693,7 +711,9 @@ double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
 	x /= n;
 	if (a->lsb > 0) {
 		double code = floor((x - a->offset) / a->lsb + 0.5);
-		double max_code = a->full_scale > a->offset ? floor((a->full_scale - a->offset) / a->lsb) : INFINITY;
+		/* full_scale 0 is "unlimited", also below a negative offset */
+		double max_code = a->full_scale > 0 && a->full_scale > a->offset ?
+					  floor((a->full_scale - a->offset) / a->lsb) : INFINITY;
 
 		if (code < 0)
 			code = 0;

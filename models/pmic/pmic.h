@@ -31,6 +31,7 @@ enum charger_state {
 
 #define PMIC_LADDER_MAX 16
 #define PMIC_VBUS_SESSION_V 0.8   /* BC1.2 session valid floor: below it VBUS is "gone" */
+#define PMIC_REG_QUEUE 64          /* IINDPM writes in flight at once (reg_latency) */
 
 struct pmic_adc_params {
 	double lsb;          /* resolution (0 = ideal) */
@@ -78,7 +79,11 @@ struct pmic {
 	bool charge_enabled;   /* the driver's charge enable */
 	bool hiz;              /* the driver's input disable */
 	double iindpm;         /* effective input limit, A */
-	double iindpm_pending;
+	struct {
+		sim_time_t at;
+		double amps;
+	} reg_q[PMIC_REG_QUEUE];  /* IINDPM writes in flight (reg_latency), oldest first */
+	int reg_n;
 	double ico_limit;      /* ICO's own ceiling while it searches, A (0 = idle) */
 	bool ico_running;
 	double ico_result;

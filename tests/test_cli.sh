@@ -184,6 +184,33 @@ else
 	not_ok "--set 100mA and \"100 mA\" give the same run (outputs missing)"
 fi
 
+# ---- an output directory that cannot be made (its parent is a file) ----
+: >"$TMP/afile"
+run outfile run scenarios/demo.json -o "$TMP/afile/out"
+expect_status "-o below a regular file" 2
+expect_stderr "-o below a regular file: says so" "$TMP/afile/out: cannot create output directory"
+
+# ---- Ctrl-C during a run: exit 130, nothing under a final name, no temporary file ----
+cat >"$TMP/long.json" <<'JSON'
+{ "duration": "2 h", "source": { "kind": "dcp" }, "device": { "battery": { "soc": "50 %" } } }
+JSON
+"$BIN" run "$TMP/long.json" -o "$TMP/o-int" -q --max-step 100us 2>"$TMP/int.err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! ls -a "$TMP/o-int" 2>/dev/null | grep -q 'trace.csv.tmp'; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+status=$?
+name=int
+expect_status "SIGINT during a run" 130
+expect_stderr "SIGINT: says no output was completed" "no output was completed"
+check "SIGINT: no trace.csv, events.jsonl or metrics.json" \
+	sh -c "! ls '$TMP/o-int' | grep -q -e trace.csv -e events.jsonl -e metrics.json"
+check "SIGINT: no temporary files left" sh -c "! ls -a '$TMP/o-int' | grep -q tmp"
+
 # ---- -jN written together, as make(1) takes it ----
 mkdir -p "$TMP/jobs"
 cp scenarios/ec/ec-no-ramp.json scenarios/ec/ec-ramp-limit.json "$TMP/jobs/"

@@ -6,9 +6,8 @@
 # a scenario, and checks the errors for a plugin that does not load, lacks its entry
 # symbol or carries the wrong ABI version. Usage: tests/test_plugin.sh (repo root).
 set -u
-fail=0
-ok() { echo "ok - $*"; }
-bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
+bad() { not_ok "$*"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -71,5 +70,4 @@ sed 's/template.so/junk.so/' "$tmp/plug.json" >"$tmp/junk.json"
 "$cs" run "$tmp/junk.json" -o "$tmp/o6" -q 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && ok "not a shared object: exit 2" || bad "junk plugin: rc $rc"
 
-echo "# $fail failed"
-[ $fail -eq 0 ]
+tl_finish

@@ -193,6 +193,14 @@ static unsigned int host_budget_ma(const struct board *b, bool superspeed)
 	return superspeed ? 900 : 500;
 }
 
+/* Configuration i's MaxPower as the host reads it from the descriptor at the
+ * gadget's speed, mA. */
+static unsigned int config_ma(const struct board *b, int i)
+{
+	return usb_decode_max_power(b->gadget.speed,
+		usb_encode_max_power(b->gadget.speed, b->gadget.cs_configs[i].MaxPower));
+}
+
 static void board_enumerate_cb(struct sim_event *ev, void *data)
 {
 	struct board *b = data;
@@ -204,21 +212,15 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 	b->gadget.speed = ss ? USB_SPEED_SUPER : USB_SPEED_HIGH;
 	b->gadget.cs_selected = -1;
 	/* The host takes the first configuration its port can power. */
-	for (int i = 0; i < b->gadget.cs_n_configs; i++) {
-		unsigned int mp = usb_decode_max_power(b->gadget.speed,
-			usb_encode_max_power(b->gadget.speed, b->gadget.cs_configs[i].MaxPower));
-
-		if (mp <= budget) {
+	for (int i = 0; i < b->gadget.cs_n_configs; i++)
+		if (config_ma(b, i) <= budget) {
 			b->gadget.cs_selected = i;
 			break;
 		}
-	}
 	rec = evlog_begin(b->log, sim_now(b->sim), "host", "enumerate");
 	cJSON_AddNumberToObject(rec, "budget_mA", budget);
 	if (b->gadget.cs_selected >= 0) {
-		unsigned int mp = usb_decode_max_power(b->gadget.speed,
-			usb_encode_max_power(b->gadget.speed,
-					     b->gadget.cs_configs[b->gadget.cs_selected].MaxPower));
+		unsigned int mp = config_ma(b, b->gadget.cs_selected);
 
 		cJSON_AddNumberToObject(rec, "config", b->gadget.cs_selected + 1);
 		cJSON_AddNumberToObject(rec, "MaxPower_mA", mp);
@@ -241,22 +243,15 @@ void board_suspend(struct board *b, bool suspend)
 		 * configured MaxPower (100 mA unconfigured). */
 		cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
 		double allow = suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
-			usb_decode_max_power(b->gadget.speed, usb_encode_max_power(b->gadget.speed,
-				b->gadget.cs_configs[b->gadget.cs_selected].MaxPower)) : 100;
+			config_ma(b, b->gadget.cs_selected) : 100;
 
 		cJSON_AddNumberToObject(rec, "allowance_mA", allow);
 		evlog_end(b->log, rec);
 	}
 	if (!b->attached || b->gadget.cs_selected < 0)
 		return;
-	if (suspend) {
-		/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */
-		usb_gadget_vbus_draw(&b->gadget, 2);
-	} else {
-		usb_gadget_vbus_draw(&b->gadget, usb_decode_max_power(b->gadget.speed,
-			usb_encode_max_power(b->gadget.speed,
-					     b->gadget.cs_configs[b->gadget.cs_selected].MaxPower)));
-	}
+	/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */
+	usb_gadget_vbus_draw(&b->gadget, suspend ? 2 : config_ma(b, b->gadget.cs_selected));
 }
 
 /* ---- reporting a detection ---- */

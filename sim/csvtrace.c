@@ -45,7 +45,6 @@ static enum cell_kind classify_cell(const char *s, size_t len, double *out)
 	for (const char *c = b; c < e; c++)
 		if (*c == 'x' || *c == 'X')
 			return CELL_TEXT;
-	errno = 0;
 	v = g_ascii_strtod(b, &end);
 	if (end != e)
 		return CELL_TEXT;
@@ -67,12 +66,10 @@ static char *cell_text(const char *s, size_t len)
 /* ---- reading ---- */
 
 struct colstat {
-	bool text;                 /* some cell is not a number */
 	bool bad;                  /* some cell is NaN/Inf or empty */
 	size_t bad_line;           /* the first such cell */
 	char *bad_text;            /* its text for the message, NULL when empty */
-	bool any_number;
-	size_t n_number, n_text;   /* cells of each kind */
+	size_t n_number, n_text;   /* cells of each kind (text: not a number) */
 	size_t text_line;          /* the first text cell */
 	char *first_text;
 };
@@ -259,11 +256,9 @@ static void on_field(void *s, size_t len, void *data)
 	}
 	switch (kind) {
 	case CELL_NUMBER:
-		r->st[c].any_number = true;
 		r->st[c].n_number++;
 		break;
 	case CELL_TEXT:
-		r->st[c].text = true;
 		if (!r->st[c].n_text++) {
 			r->st[c].text_line = r->line;
 			r->st[c].first_text = cell_text(cell, len);
@@ -417,36 +412,36 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 
 	r.pass = 1;
 	if (!run_pass(&r, data, len, delim))
-		goto fail;
+		goto out;
 	if (!r.header_done) {
 		rd_fail(&r, CS_CSV_ERROR_EMPTY, "the file is empty, expected a header row of column names");
-		goto fail;
+		goto out;
 	}
 	if (r.nrows == 0) {
 		rd_fail(&r, CS_CSV_ERROR_EMPTY, "no data rows after the header on line %zu", r.header_line);
-		goto fail;
+		goto out;
 	}
 	for (int c = 0; c < r.ncols; c++) {
 		struct colstat *st = &r.st[c];
 
 		/* A column of numbers with a stray word in it is a number column with a
 		 * bad cell, not a column of labels. */
-		if (st->text && st->n_number > st->n_text) {
+		if (st->n_text && st->n_number > st->n_text) {
 			rd_fail(&r, CS_CSV_ERROR_VALUE,
 				"line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
 				st->text_line, (char *)r.names->pdata[c], st->first_text);
-			goto fail;
+			goto out;
 		}
-		if (st->text || !st->bad)
+		if (st->n_text || !st->bad)
 			continue;
 		/* All cells empty: a column of empty labels. */
-		if (!st->any_number && !st->bad_text)
+		if (!st->n_number && !st->bad_text)
 			continue;
 		rd_fail(&r, CS_CSV_ERROR_VALUE,
 			"line %zu, column \"%s\": found %s, expected a finite number (the column's other cells are numbers)",
 			st->bad_line, (char *)r.names->pdata[c],
 			st->bad_text ? st->bad_text : "an empty cell");
-		goto fail;
+		goto out;
 	}
 
 	tr = g_new0(cs_csv_trace, 1);
@@ -462,7 +457,7 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 		struct cs_csv_col *col = &tr->cols[c];
 
 		col->name = g_string_chunk_insert(tr->strings, r.names->pdata[c]);
-		col->is_label = r.st[c].text || !r.st[c].any_number;
+		col->is_label = r.st[c].n_text || !r.st[c].n_number;
 		if (col->is_label)
 			col->s = g_new0(const char *, r.nrows);
 		else
@@ -474,27 +469,21 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 	if (!run_pass(&r, data, len, delim) || r.nrows != tr->nrows) {
 		if (!r.error)
 			rd_fail(&r, CS_CSV_ERROR_IO, "the file changed while it was read");
-		goto fail;
+		goto out;
 	}
-	for (int c = 0; c < r.ncols; c++) {
+out:
+	if (r.error) {
+		g_propagate_error(err, r.error);
+		cs_csv_trace_free(tr);
+		tr = NULL;
+	}
+	for (int c = 0; r.st && c < r.ncols; c++) {
 		g_free(r.st[c].bad_text);
 		g_free(r.st[c].first_text);
 	}
 	g_free(r.st);
 	g_ptr_array_free(r.names, TRUE);
 	return tr;
-
-fail:
-	g_propagate_error(err, r.error);
-	if (r.st)
-		for (int c = 0; c < r.ncols; c++) {
-			g_free(r.st[c].bad_text);
-			g_free(r.st[c].first_text);
-		}
-	g_free(r.st);
-	g_ptr_array_free(r.names, TRUE);
-	cs_csv_trace_free(tr);
-	return NULL;
 }
 
 cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts, GError **err)

@@ -53,36 +53,32 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 {
 	g_autofree char *dir = g_path_get_dirname(path);
 	g_autofree char *base = g_path_get_basename(path);
+	g_autofree char *tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
 	struct cs_outfile *f;
-	int fd;
+	int fd = g_mkstemp_full(tmp_path, O_WRONLY, 0644);
+	FILE *fp;
 
-	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_strdup(path);
-	f->tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
-	f->durable = durable;
-	fd = g_mkstemp_full(f->tmp_path, O_WRONLY, 0644);
 	if (fd < 0) {
 		int e = errno;
 
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot create output file: %s", path, g_strerror(e));
-		g_free(f->final_path);
-		g_free(f->tmp_path);
-		g_free(f);
 		return NULL;
 	}
-	f->fp = fdopen(fd, "w");
-	if (!f->fp) {
+	fp = fdopen(fd, "w");
+	if (!fp) {
 		close(fd);
-		unlink(f->tmp_path);
+		unlink(tmp_path);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot open output stream", path);
-		g_free(f->final_path);
-		g_free(f->tmp_path);
-		g_free(f);
 		return NULL;
 	}
-	setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
+	setvbuf(fp, NULL, _IOFBF, 1 << 16);
+	f = g_new0(struct cs_outfile, 1);
+	f->final_path = g_strdup(path);
+	f->tmp_path = g_steal_pointer(&tmp_path);
+	f->durable = durable;
+	f->fp = fp;
 	outfile_register(f->tmp_path, true);
 	return f;
 }

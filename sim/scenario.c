@@ -308,17 +308,9 @@ static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
 		     found);
 		return false;
 	}
-	if (dev)
-		cJSON_ArrayForEach(v, dev) {
-			bool known = false;
-
-			for (int i = 0; device_keys[i]; i++)
-				known |= strcmp(device_keys[i], v->string) == 0;
-			if (!known) {
-				param_error_unknown_key(NULL, device_keys, v->string, "device", &inner);
-				return fail_in_file(err, sc->file, inner);
-			}
-		}
+	/* No table: every key must be one of device_keys, which are read below. */
+	if (dev && !param_load_object(NULL, dev, NULL, "device", device_keys, &inner))
+		return fail_in_file(err, sc->file, inner);
 	if (!load_with_preset(sc->file, dev ? cJSON_GetObjectItemCaseSensitive(dev, "pmic") : NULL,
 			      "device.pmic", pmic_param_desc, "preset", "generic-switching",
 			      &sc->pmic, pmic_defaults_cb, err))
@@ -563,7 +555,6 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	g_autofree char *ep = g_strdup_printf("events[%d]", idx);
 	const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
 	const cJSON *what = cJSON_GetObjectItemCaseSensitive(it, "do");
-	const cJSON *k;
 	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
 	int kind = -1;
@@ -605,7 +596,7 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 		     hint ? "\"?)" : "");
 		return false;
 	}
-	e->kind = kind == 5 ? SCN_EV_FAULT_DROPOUT : kind;
+	e->kind = kind;     /* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
 	if (kind == SCN_EV_SET) {
 		const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
 		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
@@ -625,7 +616,7 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 		g_autofree char *vp = g_strdup_printf("%s.value", ep);
 		if (!validate_set_value(sc, e, vp, err))
 			return false;
-	} else if (kind == 5) {
+	} else if (kind == SCN_EV_FAULT_DROPOUT) {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
 		const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
 		g_autofree char *fp = g_strdup_printf("%s.for", ep);
@@ -682,16 +673,8 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 				return fail_in_file(err, sc->file, inner);
 		}
 	}
-	cJSON_ArrayForEach(k, it) {
-		bool ok = false;
-
-		for (int i = 0; allowed[i]; i++)
-			ok |= strcmp(allowed[i], k->string) == 0;
-		if (!ok) {
-			param_error_unknown_key(NULL, allowed, k->string, ep, &inner);
-			return fail_in_file(err, sc->file, inner);
-		}
-	}
+	if (!param_load_object(NULL, it, NULL, ep, allowed, &inner))
+		return fail_in_file(err, sc->file, inner);
 	return true;
 }
 
@@ -779,16 +762,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		serr(err, sc->file, "found %s at the top, expected a JSON object", found);
 		return false;
 	}
-	cJSON_ArrayForEach(v, doc) {
-		bool known = false;
-
-		for (int i = 0; top_keys[i]; i++)
-			known |= strcmp(top_keys[i], v->string) == 0;
-		if (!known) {
-			param_error_unknown_key(NULL, top_keys, v->string, "", &inner);
-			return fail_in_file(err, sc->file, inner);
-		}
-	}
+	if (!param_load_object(NULL, doc, NULL, "", top_keys, &inner))
+		return fail_in_file(err, sc->file, inner);
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
 	if (v && !cJSON_IsString(v)) {
 		serr(err, sc->file, "name: found a non-string, expected a string");

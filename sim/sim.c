@@ -1,5 +1,5 @@
 /*
- * sim/sim.c - the event loop, timers and the run's random numbers.
+ * sim/sim.c - the event loop and the run's random numbers.
  *
  * The loop alternates two things: advance the continuous system up to the time of
  * the earliest pending event (or the end), then dispatch every event due at that
@@ -18,7 +18,6 @@ void sim_init(struct sim *s, guint32 seed)
 	s->rng = g_rand_new_with_seed(seed);
 	s->cont = NULL;
 	s->cont_ctx = NULL;
-	s->n_dispatched = 0;
 	s->stalled = false;
 }
 
@@ -77,7 +76,6 @@ static void sim_dispatch_instant(struct sim *s, sim_time_t t)
 			return;
 		}
 		sim_queue_pop(&s->queue);
-		s->n_dispatched++;
 		ev->cb(ev, ev->data);
 	}
 	if (s->cont && s->cont->settle)
@@ -118,38 +116,6 @@ enum sim_run_result sim_run_until(struct sim *s, sim_time_t end)
 		return SIM_RUN_REACHED;
 	}
 	return SIM_RUN_STOPPED;
-}
-
-static void sim_timer_fire_cb(struct sim_event *ev, void *data)
-{
-	struct sim_timer *t = data;
-	sim_time_t next;
-
-	(void)ev;
-	next = t->cb(t, t->data);
-	if (next != SIM_TIMER_STOP && !sim_timer_pending(t)) {
-		g_assert(next >= 0);
-		sim_after(t->sim, &t->ev, next);
-	}
-}
-
-void sim_timer_init(struct sim_timer *t, struct sim *s, sim_timer_cb cb, void *data)
-{
-	sim_event_init(&t->ev, sim_timer_fire_cb, t);
-	t->sim = s;
-	t->cb = cb;
-	t->data = data;
-}
-
-void sim_timer_start(struct sim_timer *t, sim_time_t delay)
-{
-	sim_cancel(t->sim, &t->ev);
-	sim_after(t->sim, &t->ev, delay);
-}
-
-void sim_timer_stop(struct sim_timer *t)
-{
-	sim_cancel(t->sim, &t->ev);
 }
 
 double sim_rng_gauss(struct sim *s)

@@ -1,17 +1,17 @@
 /*
- * sim/sim.h - the simulation kernel: virtual clock, event dispatch, timers, RNG.
+ * sim/sim.h - the simulation kernel: virtual clock, event dispatch, RNG.
  *
  * One struct sim per run. It owns the event queue and the run's only random number
  * generator (a GRand seeded from the scenario), and it advances virtual time from
  * event to event. Between events an optional continuous system (the electrical
- * world, see sim/stepper.h) is advanced; it may stop short of the next event when it
+ * world, see sim/world.h) is advanced; it may stop short of the next event when it
  * locates a threshold crossing, after queueing the events that handle the crossing.
  *
  * Invariants: sim->now never decreases; an event never fires before sim->now; events
  * with equal times fire in the order they were scheduled (the queue's (time, seq)
  * key), including events scheduled for "now" by a callback running at "now".
- * The kernel allocates nothing while running; events and timers belong to their
- * owners, who must cancel them before freeing them.
+ * The kernel allocates nothing while running; events belong to their owners, who
+ * must cancel them before freeing them.
  */
 #ifndef CS_SIM_SIM_H
 #define CS_SIM_SIM_H
@@ -43,7 +43,6 @@ struct sim {
 	GRand *rng;
 	const struct sim_cont_ops *cont;
 	void *cont_ctx;
-	uint64_t n_dispatched;
 	bool stalled;        /* stopped: too many events at one instant (time stopped moving) */
 };
 
@@ -83,25 +82,6 @@ void sim_cancel(struct sim *s, struct sim_event *ev);
  * sim_stop(), or - with end == SIM_TIME_NEVER - until the queue is empty. */
 enum sim_run_result sim_run_until(struct sim *s, sim_time_t end);
 void sim_stop(struct sim *s);
-
-/* Timers: the callback returns the delay to its next firing, or SIM_TIMER_STOP. */
-#define SIM_TIMER_STOP ((sim_time_t)-1)
-struct sim_timer;
-typedef sim_time_t (*sim_timer_cb)(struct sim_timer *t, void *data);
-struct sim_timer {
-	struct sim_event ev;
-	struct sim *sim;
-	sim_timer_cb cb;
-	void *data;
-};
-
-void sim_timer_init(struct sim_timer *t, struct sim *s, sim_timer_cb cb, void *data);
-void sim_timer_start(struct sim_timer *t, sim_time_t delay);
-void sim_timer_stop(struct sim_timer *t);
-static inline bool sim_timer_pending(const struct sim_timer *t)
-{
-	return sim_event_is_queued(&t->ev);
-}
 
 /* Standard normal deviate from the run's RNG (Box-Muller on GRand doubles). */
 double sim_rng_gauss(struct sim *s);

@@ -175,6 +175,35 @@ static void input_powers(const struct net_in *in, struct net_out *o)
 		o->p_src_loss = 0;
 }
 
+/* The most the charger may draw: its input current limit, or less where the source
+ * reaches VINDPM first (then *vindpm_binds). */
+static double input_cap(const struct net_in *in, bool *vindpm_binds)
+{
+	*vindpm_binds = false;
+	if (in->vindpm > 0) {
+		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
+
+		if (iv < in->iindpm) {
+			*vindpm_binds = true;
+			return iv;
+		}
+	}
+	return in->iindpm;
+}
+
+/* No operating point: VBUS has collapsed and the source drives ibus into it. */
+static void solve_collapse(const struct net_in *in, struct net_out *o, double ibus)
+{
+	o->flags |= NET_F_COLLAPSE;
+	o->ibus = ibus;
+	o->vbus = 0;
+	o->vsrc = in->r_cable * ibus;
+	o->p_chg_loss = 0;
+	finish_battery_side(in, o, share_output(in, 0, o), 0);
+	o->flags &= ~NET_F_CV;
+	input_powers(in, o);
+}
+
 static void solve_switching(const struct net_in *in, struct net_out *o)
 {
 	double r = path_r(in);
@@ -183,18 +212,8 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 	double vsys_t = fmax(vb_t, in->vsys_min);
 	double p_sys = in->pload > 0 ? in->pload : vsys_t * in->iload;
 	double p_req = (p_sys + vsys_t * ib_t) / in->eff;
-	double icap = in->iindpm, i, v, pin;
-	bool vindpm_binds = false;
-
-	if (in->vindpm > 0) {
-		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
-
-		if (iv < icap) {
-			icap = iv;
-			vindpm_binds = true;
-		}
-	}
-
+	bool vindpm_binds;
+	double icap = input_cap(in, &vindpm_binds), i, v, pin;
 	double disc = in->voc * in->voc - 4.0 * r * p_req;
 	double ilim_ok = in->was_limiting ? in->ilim * (1.0 - NET_LIMIT_HYSTERESIS) : in->ilim;
 
@@ -224,26 +243,13 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 		return;
 	}
 	if (in->limit != NET_LIMIT_NONE && i > in->ilim && !vindpm_binds) {
-		o->flags |= NET_F_COLLAPSE | NET_F_LIMITING;
-		o->ibus = net_supply_current(in, 0);
-		o->vbus = 0;
-		o->vsrc = in->r_cable * o->ibus;
-		o->p_chg_loss = 0;
-		finish_battery_side(in, o, share_output(in, 0, o), 0);
-		o->flags &= ~NET_F_CV;
-		input_powers(in, o);
+		o->flags |= NET_F_LIMITING;
+		solve_collapse(in, o, net_supply_current(in, 0));
 		return;
 	}
 	v = vindpm_binds ? in->vindpm : in->voc - r * i;
 	if (v <= 0) {
-		o->flags |= NET_F_COLLAPSE;
-		o->ibus = in->voc / r;
-		o->vbus = 0;
-		o->vsrc = in->r_cable * o->ibus;
-		o->p_chg_loss = 0;
-		finish_battery_side(in, o, share_output(in, 0, o), 0);
-		o->flags &= ~NET_F_CV;
-		input_powers(in, o);
+		solve_collapse(in, o, in->voc / r);
 		return;
 	}
 	o->flags &= ~NET_F_CV;
@@ -288,8 +294,8 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 {
 	double ib_t = charge_target(in, &o->flags);
 	double iload = in->iload;
-	double i, v = 0, ireq, icap = in->iindpm, isat, vsat;
-	bool vindpm_binds = false;
+	double i, v = 0, ireq, icap, isat, vsat;
+	bool vindpm_binds;
 
 	if (!in->charging) {
 		/* Linear chargers have no power path: done means the input is off. */
@@ -300,14 +306,7 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 	if (in->pload > 0)
 		iload = in->pload / fmax(in->emf + in->r0 * ib_t, 0.5);
 	ireq = iload + ib_t;
-	if (in->vindpm > 0) {
-		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
-
-		if (iv < icap) {
-			icap = iv;
-			vindpm_binds = true;
-		}
-	}
+	icap = input_cap(in, &vindpm_binds);
 	/* Saturated pass element: V = emf - r0*iload + (r_on + r0)*I. A load the cell
 	 * cannot carry would put that line below 0 V: the system has collapsed and the
 	 * pass element sees VSYS at 0. */

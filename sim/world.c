@@ -212,11 +212,6 @@ static void world_changed_cb(void *ctx)
 	w->dirty = true;
 }
 
-static bool world_vbus_attached(const struct world *w)
-{
-	return w->src.attached;
-}
-
 static void world_margins(const struct world *w, const struct net_out *op,
 			  const struct battery_state *x, double *g)
 {
@@ -273,7 +268,7 @@ static void world_observe(struct world *w)
 	source_observe(&w->src, on && op->vsrc < w->src_p.v_shutdown,
 		       on && (op->flags & NET_F_LIMITING),
 		       on && w->src_p.ocp > 0 && op->ibus > w->src_p.ocp);
-	pmic_observe(&w->chg, op, world_vbus_attached(w));
+	pmic_observe(&w->chg, op, w->src.attached);
 	if (load_observe(&w->load, op->vsys, w->bootm.stage >= 0))
 		boot_brownout(&w->bootm);
 	/* The system powers on from the charger's "power good": its input connected. */
@@ -302,11 +297,10 @@ static void world_observe(struct world *w)
 /* Solve and let the models react until the discrete state stops changing. */
 static void world_settle_state(struct world *w)
 {
+	world_prepare_net(w);
 	for (int round = 0; round < WORLD_SETTLE_MAX; round++) {
-		struct net_in before;
+		struct net_in before = w->net;
 
-		world_prepare_net(w);
-		before = w->net;
 		world_solve(w, &w->bat, &w->op, &w->emf);
 		w->dirty = false;
 		world_observe(w);
@@ -316,7 +310,7 @@ static void world_settle_state(struct world *w)
 	}
 	world_solve(w, &w->bat, &w->op, &w->emf);
 	w->dirty = false;
-	pmic_report_state(&w->chg, &w->op, world_vbus_attached(w));
+	pmic_report_state(&w->chg, &w->op, w->src.attached);
 	if (w->m.time_to_full_s < 0 && w->chg.state == CHG_DONE)
 		w->m.time_to_full_s = sim_time_to_s(sim_now(&w->sim));
 	if (!op_finite(&w->op))

@@ -5,7 +5,7 @@
  *
  * The data lines may be connected, floating (never make contact) or late (contact a
  * given time after VBUS); the CC line may be present or not. An injected dropout
- * opens VBUS for a while (intermittent contact): struct cable_state.open.
+ * (intermittent contact) is the run's business: sim/world.c opens VBUS for a while.
  */
 #ifndef CS_MODELS_CABLE_H
 #define CS_MODELS_CABLE_H

@@ -146,13 +146,20 @@ static bool port_has_divider(const struct source_params *sp)
 
 /* During DCD: D+ reads low once the lines touch a port that pulls it down (host
  * pull-downs, a DCP short to the PHY's RDM_DWN on D-); a divider holds it high. */
+static bool port_pulls_dp_low(const struct source_params *sp)
+{
+	return !port_has_divider(sp) && (sp->data || sp->dcp_short_ohm > 0 || sp->rid_ohm > 0);
+}
+
 static bool dcd_dp_low(const struct phy *ph)
 {
-	const struct source_params *sp = ph->sp;
+	return phy_contact(ph) && port_pulls_dp_low(ph->sp);
+}
 
-	if (!phy_contact(ph) || port_has_divider(sp))
-		return false;
-	return sp->data || sp->dcp_short_ohm > 0 || sp->rid_ohm > 0;
+/* A DCP's D+/D- short: VDP_SRC (or VDM_SRC) less the drop of the PHY's IDM_SINK. */
+static double dcp_short_v(const struct phy *ph)
+{
+	return fmax(0, ph->p->vdp_src - ph->p->idm_sink * ph->sp->dcp_short_ohm);
 }
 
 static double primary_dm(const struct phy *ph)
@@ -167,21 +174,20 @@ static double primary_dm(const struct phy *ph)
 	if (sp->cdp)
 		return p->vdp_src;  /* the CDP answers with VDM_SRC on D- */
 	if (sp->dcp_short_ohm > 0)
-		return fmax(0, p->vdp_src - p->idm_sink * sp->dcp_short_ohm);
+		return dcp_short_v(ph);
 	return 0;
 }
 
 static double secondary_dp(const struct phy *ph)
 {
 	const struct source_params *sp = ph->sp;
-	const struct phy_params *p = ph->p;
 
 	if (!phy_contact(ph))
 		return 0;
 	if (port_has_divider(sp))
 		return sp->dp_v;
 	if (sp->dcp_short_ohm > 0 && !sp->cdp)
-		return fmax(0, p->vdp_src - p->idm_sink * sp->dcp_short_ohm);
+		return dcp_short_v(ph);
 	return 0;
 }
 
@@ -238,15 +244,13 @@ static void log_step(struct phy *ph, const char *step, const char *key, double v
 	evlog_end(ph->log, rec);
 }
 
-static void phy_report(struct phy *ph, enum phy_port port, double pd_v, double pd_a)
+static void phy_report(struct phy *ph, enum phy_port port)
 {
 	cJSON *rec;
 
 	ph->last.port = port;
-	ph->last.current_a = port == PHY_PORT_PD ? pd_a : port_current(port);
+	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current(port);
 	ph->last.data = ph->sp->data && phy_contact(ph);
-	ph->last.pd_v = pd_v;
-	ph->last.pd_a = pd_a;
 	rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect");
 	cJSON_AddStringToObject(rec, "type", phy_port_psy_type[port]);
 	cJSON_AddStringToObject(rec, "port", phy_port_names[port]);
@@ -303,12 +307,34 @@ static int pd_pick(const struct phy *ph)
 	return best;
 }
 
+/* Type-C: the Rp level seen on CC across Rd. */
+static int cc_level(const struct phy *ph)
+{
+	return phy_cc_level(phy_cc_voltage(ph->sp->rp, ph->p->rd));
+}
+
+static void log_cc(struct phy *ph, int level)
+{
+	ph->rp_seen = level;
+	log_step(ph, "cc", "cc_V", phy_cc_voltage(ph->sp->rp, ph->p->rd),
+		 level == SRC_RP_3A0 ? "3.0A" : level == SRC_RP_1A5 ? "1.5A" :
+		 level == SRC_RP_DEFAULT ? "default" : "none");
+}
+
+/* The port a 1.5 A or 3.0 A Rp makes; PHY_PORT_NONE for Default Rp or none, which
+ * leave the decision to BC1.2. */
+static enum phy_port typec_port(int level)
+{
+	return level == SRC_RP_3A0 ? PHY_PORT_TYPEC_3A0 :
+	       level == SRC_RP_1A5 ? PHY_PORT_TYPEC_1A5 : PHY_PORT_NONE;
+}
+
 /* ---- the state machine ---- */
 
 static void start_bc12(struct phy *ph)
 {
 	if (!ph->p->bc12) {
-		phy_report(ph, PHY_PORT_NONE, 0, 0);
+		phy_report(ph, PHY_PORT_NONE);
 		ph->stage = STAGE_DONE;
 		return;
 	}
@@ -322,17 +348,16 @@ static void start_bc12(struct phy *ph)
 		phy_next(ph, STAGE_PRIMARY, ph->p->t_vdpsrc_on);
 		return;
 	}
-	/* DCD: wait for D+ to go low and stay low for TDCD_DBNC. */
+	/* DCD: wait for D+ to go low and stay low for TDCD_DBNC. The lines of a late
+	 * cable touch data_late after the plug (not after the PHY's VBUS debounce). */
+	sim_time_t low_for_dbnc = ph->src->t_attached + ph->cp->data_late + ph->p->t_dcd_dbnc -
+				  sim_now(ph->sim);
+
 	if (dcd_dp_low(ph)) {
 		phy_next(ph, STAGE_DCD, ph->p->t_dcd_dbnc);
-	} else if (ph->cp->data == CABLE_DATA_LATE && !port_has_divider(ph->sp) &&
-		   (ph->sp->data || ph->sp->dcp_short_ohm > 0 || ph->sp->rid_ohm > 0) &&
-		   ph->src->t_attached + ph->cp->data_late + ph->p->t_dcd_dbnc <
-			   sim_now(ph->sim) + ph->p->t_dcd_timeout) {
-		/* The lines touch data_late after the plug (not after the PHY's VBUS
-		 * debounce); D+ must then stay low for TDCD_DBNC. */
-		phy_next(ph, STAGE_DCD, ph->src->t_attached + ph->cp->data_late +
-					 ph->p->t_dcd_dbnc - sim_now(ph->sim));
+	} else if (ph->cp->data == CABLE_DATA_LATE && port_pulls_dp_low(ph->sp) &&
+		   low_for_dbnc < ph->p->t_dcd_timeout) {
+		phy_next(ph, STAGE_DCD, low_for_dbnc);
 	} else {
 		phy_next(ph, STAGE_DCD, ph->p->t_dcd_timeout);
 	}
@@ -347,16 +372,13 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 	(void)ev;
 	switch (ph->stage) {
 	case STAGE_CC: {
-		int level = phy_cc_level(phy_cc_voltage(ph->sp->rp, p->rd));
+		int level = cc_level(ph);
 
-		ph->rp_seen = level;
-		log_step(ph, "cc", "cc_V", phy_cc_voltage(ph->sp->rp, p->rd),
-			 level == SRC_RP_3A0 ? "3.0A" : level == SRC_RP_1A5 ? "1.5A" :
-			 level == SRC_RP_DEFAULT ? "default" : "none");
+		log_cc(ph, level);
 		if (ph->sp->kind == SRC_KIND_PD && ph->sp->n_pdos > 0) {
 			phy_next(ph, STAGE_PD_CAPS, p->t_pd_caps);
-		} else if (level == SRC_RP_3A0 || level == SRC_RP_1A5) {
-			phy_report(ph, level == SRC_RP_3A0 ? PHY_PORT_TYPEC_3A0 : PHY_PORT_TYPEC_1A5, 0, 0);
+		} else if (typec_port(level) != PHY_PORT_NONE) {
+			phy_report(ph, typec_port(level));
 			ph->stage = STAGE_DONE;
 		} else {
 			start_bc12(ph);
@@ -389,7 +411,7 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 		phy_next(ph, STAGE_DONE, p->t_margin);
 		break;
 	case STAGE_DONE:
-		phy_report(ph, ph->last.port, 0, 0);
+		phy_report(ph, ph->last.port);
 		break;
 	case STAGE_PD_CAPS:
 		pd_msg(ph, "Source_Capabilities", "source");
@@ -411,7 +433,7 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 	case STAGE_PD_READY:
 		pd_msg(ph, "PS_RDY", "source");
 		ph->stage = STAGE_DONE;
-		phy_report(ph, PHY_PORT_PD, ph->sp->pdos[ph->pd_index].v, ph->sp->pdos[ph->pd_index].i);
+		phy_report(ph, PHY_PORT_PD);
 		break;
 	}
 }
@@ -419,17 +441,14 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 static void phy_rp_cb(struct sim_event *ev, void *data)
 {
 	struct phy *ph = data;
-	int level = phy_cc_level(phy_cc_voltage(ph->sp->rp, ph->p->rd));
+	int level = cc_level(ph);
 
 	(void)ev;
 	if (level == ph->rp_seen || ph->sp->kind == SRC_KIND_PD)
 		return;
-	ph->rp_seen = level;
-	log_step(ph, "cc", "cc_V", phy_cc_voltage(ph->sp->rp, ph->p->rd),
-		 level == SRC_RP_3A0 ? "3.0A" : level == SRC_RP_1A5 ? "1.5A" :
-		 level == SRC_RP_DEFAULT ? "default" : "none");
-	if (level == SRC_RP_3A0 || level == SRC_RP_1A5)
-		phy_report(ph, level == SRC_RP_3A0 ? PHY_PORT_TYPEC_3A0 : PHY_PORT_TYPEC_1A5, 0, 0);
+	log_cc(ph, level);
+	if (typec_port(level) != PHY_PORT_NONE)
+		phy_report(ph, typec_port(level));
 	else
 		start_bc12(ph);
 }
@@ -468,10 +487,9 @@ void phy_attach(struct phy *ph, bool attached)
 	memset(&ph->last, 0, sizeof(ph->last));
 	if (!attached) {
 		ph->stage = STAGE_IDLE;
-		phy_report(ph, PHY_PORT_NONE, 0, 0);
+		phy_report(ph, PHY_PORT_NONE);
 		return;
 	}
-	ph->t_attach = sim_now(ph->sim);
 	/* A Type-C port on a cable with CC (or an A-to-C cable's 56 k Rp) is read on
 	 * CC first; everything else goes straight to BC1.2. */
 	if (ph->cp->cc && ph->sp->typec)

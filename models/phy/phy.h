@@ -53,7 +53,6 @@ struct phy_result {
 	enum phy_port port;
 	double current_a;                /* what the detected port type allows by spec */
 	bool data;                       /* a USB host is on the data lines */
-	double pd_v, pd_a;               /* PD contract, 0 without */
 };
 
 typedef void (*phy_result_cb)(void *ctx, const struct phy_result *r);
@@ -68,7 +67,6 @@ struct phy {
 	phy_result_cb result;
 	void *ctx;
 	bool attached;
-	sim_time_t t_attach;
 	int stage;
 	int rp_seen;                     /* enum source_rp, -1 none */
 	int pd_index;                    /* selected PDO */

@@ -40,7 +40,6 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 
 /* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
 #define PMIC_VLOWV_HYST_V 0.1
-/* ICO ends one step below the limit at which VBUS first fell into VINDPM. */
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err);
@@ -287,9 +286,6 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 			    path, p->uvlo_rising, p->uvlo_falling);
 		return false;
 	}
-	if (p->topology == PMIC_LINEAR && p->vsys_min > 0) {
-		/* harmless, but say it: a linear charger has no SYS_MIN regulation */
-	}
 	return true;
 }
 
@@ -535,6 +531,12 @@ static bool pmic_charging(const struct pmic *c)
 	return c->connected && c->charge_enabled && !c->done && !c->fault;
 }
 
+/* In constant-voltage regulation at the last operating point. */
+static bool pmic_cv(const struct pmic *c)
+{
+	return (c->last_flags & NET_F_CV) != 0;
+}
+
 void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in)
 {
 	const struct pmic_params *p = c->p;
@@ -568,7 +570,6 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 {
 	const struct pmic_params *p = c->p;
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
-	
 
 	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
@@ -604,9 +605,8 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 		else if (!c->precharge && op->vbat < p->vlowv - PMIC_VLOWV_HYST_V)
 			c->precharge = true;
 	}
-	c->cv = (op->flags & NET_F_CV) != 0;
 	c->last_flags = op->flags;
-	pmic_condition(c, &c->cond_term, pmic_charging(c) && c->cv && op->ibat < p->iterm,
+	pmic_condition(c, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
 		       &c->ev_term, p->t_term);
 	if (c->done && c->connected && op->vbat < p->vreg - p->vrechg_delta) {
 		c->done = false;
@@ -624,7 +624,7 @@ void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attac
 	enum charger_state st;
 
 	if (!c->connected)
-		st = vbus_gone ? CHG_OFF : c->uvlo ? CHG_UVLO : CHG_OFF;
+		st = c->uvlo && !vbus_gone ? CHG_UVLO : CHG_OFF;
 	else if (c->fault)
 		st = CHG_FAULT;
 	else if (c->done)
@@ -634,7 +634,7 @@ void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attac
 	else if (c->precharge)
 		st = CHG_PRECHARGE;
 	else
-		st = c->cv ? CHG_CV : CHG_CC;
+		st = pmic_cv(c) ? CHG_CV : CHG_CC;
 	pmic_log_state(c, st);
 }
 
@@ -646,7 +646,7 @@ int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
 	/* g >= 0 means "the condition holds"; constant -1 when it cannot change. */
 	g[0] = c->connected ? p->uvlo_falling - op->vbus : -1;
 	g[1] = !c->connected ? op->vbus - p->uvlo_rising : -1;
-	g[2] = charging && c->cv ? p->iterm - op->ibat : -1;
+	g[2] = charging && pmic_cv(c) ? p->iterm - op->ibat : -1;
 	g[3] = c->done ? (p->vreg - p->vrechg_delta) - op->vbat : -1;
 	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
 					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;

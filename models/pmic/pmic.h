@@ -84,14 +84,14 @@ struct pmic {
 		double amps;
 	} reg_q[PMIC_REG_QUEUE];  /* IINDPM writes in flight (reg_latency), oldest first */
 	int reg_n;
-	double ico_limit;      /* ICO's own ceiling while it searches, A (0 = idle) */
+	double ico_limit;      /* ICO's own ceiling while it searches (ico_running), A */
 	bool ico_running;
 	double ico_result;
 
 	bool cond_low, cond_good, cond_term, cond_gone;
-	bool cv, precharge;    /* last regulation phase seen */
+	bool precharge;        /* last regulation phase seen (CV: last_flags) */
 	bool phase_set;        /* precharge decided for this charge cycle */
-	unsigned last_flags;   /* flags of the last operating point (ICO uses them) */
+	unsigned last_flags;   /* flags of the last operating point (CV, ICO's VINDPM) */
 	enum charger_state state;
 
 	struct sim_event ev_reg, ev_uvlo, ev_connect, ev_term, ev_safety, ev_ico, ev_gone;

@@ -93,8 +93,6 @@ void source_params_default(struct source_params *p, int kind)
 	p->t_trip = 10 * SIM_MS;
 	p->t_off = 1 * SIM_S;
 	p->t_ocp = 10 * SIM_MS;
-	p->dcp_short_ohm = 0;
-	p->rid_ohm = 0;
 	p->t_enumerate = 100 * SIM_MS;
 	p->port = SRC_PORT_ROOT;
 
@@ -252,6 +250,15 @@ static void source_recover_cb(struct sim_event *ev, void *data)
 	source_notify(s);
 }
 
+/* Stop the protection timers; the next observation re-arms them. */
+static void source_disarm(struct source *s)
+{
+	sim_cancel(s->sim, &s->ev_uv);
+	sim_cancel(s->sim, &s->ev_limit);
+	sim_cancel(s->sim, &s->ev_oc);
+	s->cond_uv = s->cond_limit = s->cond_oc = false;
+}
+
 /* Turn the output off. A host-port switch (ocp) always auto-retries after t_off; an
  * adapter in hiccup restarts after t_off; a latched adapter stays off until unplug
  * or, when t_recover is set, until t_recover has passed. */
@@ -262,10 +269,7 @@ static void source_trip(struct source *s, const char *reason, bool by_switch)
 
 	s->tripped = true;
 	s->trips++;
-	sim_cancel(s->sim, &s->ev_uv);
-	sim_cancel(s->sim, &s->ev_limit);
-	sim_cancel(s->sim, &s->ev_oc);
-	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	source_disarm(s);
 	rec = evlog_begin(s->log, sim_now(s->sim), "source", "source_trip");
 	cJSON_AddStringToObject(rec, "reason", reason);
 	cJSON_AddStringToObject(rec, "mode", by_switch ? "switch" : overload_names[p->overload]);
@@ -312,9 +316,7 @@ void source_init(struct source *s, struct source_params *p, struct sim *sim,
 
 void source_cleanup(struct source *s)
 {
-	sim_cancel(s->sim, &s->ev_uv);
-	sim_cancel(s->sim, &s->ev_limit);
-	sim_cancel(s->sim, &s->ev_oc);
+	source_disarm(s);
 	sim_cancel(s->sim, &s->ev_recover);
 }
 
@@ -325,15 +327,14 @@ void source_attach(struct source *s, bool attached)
 	if (attached == s->attached)
 		return;
 	s->attached = attached;
-	if (attached)
+	if (attached) {
 		s->t_attached = sim_now(s->sim);
-	if (!attached) {
+	} else {
 		/* Unplugging resets every protection state, latch included. */
 		source_cleanup(s);
 		s->tripped = false;
 		s->v_contract = 0;
 		s->i_contract = 0;
-		s->cond_uv = s->cond_limit = s->cond_oc = false;
 	}
 	source_notify(s);
 }
@@ -397,10 +398,7 @@ void source_observe(struct source *s, bool undervolt, bool limiting, bool overcu
 void source_params_changed(struct source *s)
 {
 	/* Re-arm the timers against the new thresholds at the next observation. */
-	sim_cancel(s->sim, &s->ev_uv);
-	sim_cancel(s->sim, &s->ev_limit);
-	sim_cancel(s->sim, &s->ev_oc);
-	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	source_disarm(s);
 	source_notify(s);
 }
 

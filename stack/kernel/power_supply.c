@@ -177,7 +177,8 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 {
 	union power_supply_propval val = { 0 };
 
-	if (!psy_has(psy, p) || power_supply_get_property(psy, p, &val) < 0)
+	/* get_property refuses a property the supply does not have */
+	if (power_supply_get_property(psy, p, &val) < 0)
 		return NULL;
 	switch (p) {
 	case POWER_SUPPLY_PROP_STATUS:
@@ -230,8 +231,6 @@ void power_supply_changed(struct power_supply *psy)
 		char up[48];
 		size_t i;
 
-		if (p != POWER_SUPPLY_PROP_TYPE && !psy_has(psy, p))
-			continue;
 		v = power_supply_show_property(psy, p);
 		if (!v)
 			continue;

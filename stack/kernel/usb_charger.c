@@ -150,19 +150,20 @@ void cs_usb_charger_2016_vbus_draw(struct usb_charger *uchger, unsigned int mA)
 
 /* ---- merged form, on the PHY ---- */
 
+static const unsigned int phy_chg_cables[] = {
+	EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP, EXTCON_CHG_USB_ACA,
+};
+
 struct cs_phy_charger {
 	struct usb_phy *phy;
 	struct extcon_dev *edev;
 	struct usb_charger_current cur;
 	enum usb_charger_state state;
-	struct notifier_block nb[5];
+	struct notifier_block nb[ARRAY_SIZE(phy_chg_cables)];
 	struct work_struct work;
 };
 
 static __thread struct cs_phy_charger cs_phy_chg;
-static const unsigned int phy_chg_cables[5] = {
-	EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP, EXTCON_CHG_USB_ACA,
-};
 
 static enum usb_charger_type phy_charger_type(struct cs_phy_charger *c)
 {
@@ -241,7 +242,7 @@ void cs_usb_phy_charger_init(struct usb_phy *phy, struct extcon_dev *edev, bool 
 		.aca_min = 1500, .aca_max = 5000,
 	};
 	INIT_WORK(&c->work, phy_charger_work);
-	for (int i = 0; i < 5; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(phy_chg_cables); i++) {
 		c->nb[i].notifier_call = phy_charger_extcon_cb;
 		extcon_register_notifier(edev, phy_chg_cables[i], &c->nb[i]);
 	}
@@ -253,7 +254,7 @@ void cs_usb_phy_charger_cleanup(struct usb_phy *phy)
 
 	if (c->phy != phy)
 		return;
-	for (int i = 0; i < 5; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(phy_chg_cables); i++)
 		extcon_unregister_notifier(c->edev, phy_chg_cables[i], &c->nb[i]);
 	cancel_work_sync(&c->work);
 	c->phy = NULL;

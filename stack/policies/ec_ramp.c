@@ -71,7 +71,6 @@ struct ec_ramp {
 	enum ec_state st, st_prev;
 	bool have_port;        /* a supplier is attached */
 	int sup;               /* its power_supply usb_type */
-	int sup_curr;          /* its advertised current, mA */
 	unsigned long reg_time;
 	int icl, min_icl, max_icl;
 	int stab_sup;
@@ -178,8 +177,8 @@ static int ec_step(struct ec_ramp *e)
 			wait = (int)jiffies_to_msecs(e->detect_end - jiffies);
 			break;
 		}
+		/* The delay is over: decide at once. */
 		st_new = EC_OVERCURRENT_DETECT;
-		/* fall through: decide at once */
 		e->st = EC_OVERCURRENT_DETECT;
 		/* fallthrough */
 	case EC_OVERCURRENT_DETECT: {
@@ -284,7 +283,6 @@ static void ec_supplier_change(struct ec_ramp *e, bool port, int sup, int cur_ma
 	}
 	e->have_port = port;
 	e->sup = sup;
-	e->sup_curr = cur_ma;
 	cs_chg_input_current_range(e->board->ic, &min_ua, &max_ua, &step);
 	if (ec_ramp_allowed(sup)) {
 		e->min_icl = EC_RAMP_START_MA;

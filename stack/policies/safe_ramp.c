@@ -173,8 +173,8 @@ static void sr_work(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
 	int step = (int)(s->p->step * 1e6 + 0.5);
-	int vbus_uv, ibus_ua;
-	unsigned long next_ms;
+	int vbus_min_uv = (int)(s->p->vbus_min * 1e6);
+	int vbus_uv, ibus_ua, next_ms;
 	bool uvlo;
 
 	if (!s->vbus || s->st == SR_IDLE)
@@ -183,7 +183,7 @@ static void sr_work(struct work_struct *work)
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
 		return;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (uvlo && vbus_uv >= (int)(s->p->vbus_min * 1e6)) {
+	if (uvlo && vbus_uv >= vbus_min_uv) {
 		/* R8: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
 		 * one check; one that latched off after a dip needs its input
@@ -198,7 +198,7 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	s->stuck_checks = 0;
-	if (uvlo || vbus_uv < (int)(s->p->vbus_min * 1e6)) {
+	if (uvlo || vbus_uv < vbus_min_uv) {
 		/* R4: the source is past its limit at this setting (VBUS sagged, or it
 		 * collapsed and the charger's input dropped out). Right after a probe,
 		 * the step below was verified: go back to it. Otherwise the source got
@@ -232,12 +232,12 @@ static void sr_work(struct work_struct *work)
 		sr_write(s, s->req_ua + step);
 		s->probing = true;
 		sr_set_state(s, SR_RAMP);
-		next_ms = (unsigned long)sr_ms(s->p->interval);
+		next_ms = sr_ms(s->p->interval);
 	} else {
 		sr_set_state(s, SR_STABLE);
-		next_ms = (unsigned long)sr_ms(s->p->stable_interval);
+		next_ms = sr_ms(s->p->stable_interval);
 	}
-	schedule_delayed_work(&s->work, msecs_to_jiffies((unsigned int)next_ms));
+	schedule_delayed_work(&s->work, msecs_to_jiffies(next_ms));
 }
 
 static void sr_event(struct work_struct *work)

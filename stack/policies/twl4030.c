@@ -79,9 +79,7 @@ static void twl4030_params_default(void *params)
 static void twl4030_write(struct twl4030 *t)
 {
 	/* The register clamps whatever it is given to its range. */
-	unsigned int ua = t->usb_cur > TWL_MAX_CURRENT_UA ? TWL_MAX_CURRENT_UA : t->usb_cur;
-
-	cs_chg_set_input_current_limit(t->board->ic, (int)ua);
+	cs_chg_set_input_current_limit(t->board->ic, (int)min(t->usb_cur, TWL_MAX_CURRENT_UA));
 }
 
 static void twl4030_ramp(struct work_struct *work)
@@ -105,9 +103,7 @@ static void twl4030_ramp(struct work_struct *work)
 		return;
 	}
 	if (t->usb_cur < t->usb_cur_target) {
-		t->usb_cur += TWL_CUR_STEP_UA;
-		if (t->usb_cur > t->usb_cur_target)
-			t->usb_cur = t->usb_cur_target;
+		t->usb_cur = min(t->usb_cur + TWL_CUR_STEP_UA, t->usb_cur_target);
 		twl4030_write(t);
 		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
 	}
@@ -117,13 +113,10 @@ static void twl4030_ramp(struct work_struct *work)
 static void twl4030_set_max(struct work_struct *work)
 {
 	struct twl4030 *t = container_of(to_delayed_work(work), struct twl4030, max_work);
-	unsigned int ua = (unsigned int)(t->p->max * 1e6 + 0.5);
 
 	if (!t->vbus)
 		return;
-	if (ua > TWL_MAX_CURRENT_UA)
-		ua = TWL_MAX_CURRENT_UA;
-	t->usb_cur_target = ua;
+	t->usb_cur_target = min((unsigned int)(t->p->max * 1e6 + 0.5), TWL_MAX_CURRENT_UA);
 	/* Raising max_current restarts the worker, unless it already gave up. */
 	if (!t->stopped)
 		mod_delayed_work(system_wq, &t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
@@ -138,8 +131,7 @@ static void twl4030_event(struct work_struct *work)
 		t->stopped = false;
 		t->usb_cur_target = t->p->allow_usb ? 500000 : 100000;
 		t->usb_cur = (unsigned int)cs_chg_get_input_current_limit(t->board->ic);
-		if (t->usb_cur > t->usb_cur_target)
-			t->usb_cur = t->usb_cur_target;
+		t->usb_cur = min(t->usb_cur, t->usb_cur_target);
 		twl4030_write(t);
 		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
 		if (t->p->max > 0)

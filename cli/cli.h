@@ -23,7 +23,6 @@ int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
-int cmd_not_yet(const char *name, int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 /* `--plot` of run and compare (cli/cmd_plot.c), called once the runs' outputs are
  * written: render DIR/plot.{png,svg} from DIR/plot.gp, print where (unless quiet).
@@ -40,5 +39,10 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Exit status for a GError from loading or running. */
 int cli_exit_for(const GError *err);
+/* Comparator for g_ptr_array_sort() of strings. */
+gint cli_cmp_strings(gconstpointer a, gconstpointer b);
+/* Append the *.json files under dir (recursively, in directory order) to paths
+ * (g_free'd strings). */
+void cli_find_json(const char *dir, GPtrArray *paths);
 
 #endif

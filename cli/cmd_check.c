@@ -30,7 +30,6 @@ struct check_job {
 	char *message;
 	char *accepted;      /* what --accept changed, or NULL */
 	double wall_s;
-	int n_expect;
 };
 
 struct check_ctx {
@@ -52,28 +51,19 @@ static bool is_sweep_file(const char *path)
 	return sweep;
 }
 
+/* The scenario files of an argument: a file as it is, the *.json files under a
+ * directory; sweep files are left out. */
 static void collect(const char *path, GPtrArray *files)
 {
-	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-		g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
-		const char *n;
+	g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
 
-		while (d && (n = g_dir_read_name(d))) {
-			g_autofree char *sub = g_build_filename(path, n, NULL);
-
-			if (g_file_test(sub, G_FILE_TEST_IS_DIR) || g_str_has_suffix(n, ".json"))
-				collect(sub, files);
-		}
-		return;
-	}
-	if (g_str_has_suffix(path, ".json") && is_sweep_file(path))
-		return;
-	g_ptr_array_add(files, g_strdup(path));
-}
-
-static gint cmp_paths(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	if (g_file_test(path, G_FILE_TEST_IS_DIR))
+		cli_find_json(path, found);
+	else
+		g_ptr_array_add(found, g_strdup(path));
+	for (guint i = 0; i < found->len; i++)
+		if (!g_str_has_suffix(found->pdata[i], ".json") || !is_sweep_file(found->pdata[i]))
+			g_ptr_array_add(files, g_strdup(found->pdata[i]));
 }
 
 static char *job_outdir(const char *root, const char *file)
@@ -129,7 +119,6 @@ static void run_job(gpointer data, gpointer user)
 			g_string_free(fails, TRUE);
 			goto error;
 		}
-		j->n_expect = (int)results->len;
 		for (guint i = 0; i < results->len; i++) {
 			const struct expect_result *r = &g_array_index(results, struct expect_result, i);
 
@@ -274,7 +263,7 @@ int cmd_check(int argc, char **argv)
 		}
 		cs_outfile_abort(probe);
 	}
-	g_ptr_array_sort(files, cmp_paths);
+	g_ptr_array_sort(files, cli_cmp_strings);
 	n = (int)files->len;
 	if (n == 0) {
 		cli_error("check: found no scenario files");

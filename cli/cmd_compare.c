@@ -68,8 +68,7 @@ int cmd_compare(int argc, char **argv)
 
 		if (!w || !world_run(w, &err) || !world_finish(w, &err)) {
 			fprintf(stderr, "%s\n", err->message);
-			status = err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ?
-					 CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+			status = cli_exit_for(err);
 			world_free(w);
 			goto out;
 		}

@@ -59,27 +59,6 @@ static void src_def(void *p, int k) { source_params_default(p, k); }
 static void pmic_def(void *p, int k) { pmic_params_default(p, k); }
 static void bat_def(void *p, int k) { battery_params_default(p, k); }
 
-/* g_ptr_array_sort hands the comparator pointers to the elements. */
-static gint cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void find_scenarios(const char *dir, GPtrArray *paths)
-{
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	const char *n;
-
-	while (d && (n = g_dir_read_name(d))) {
-		g_autofree char *path = g_build_filename(dir, n, NULL);
-
-		if (g_file_test(path, G_FILE_TEST_IS_DIR))
-			find_scenarios(path, paths);
-		else if (g_str_has_suffix(n, ".json"))
-			g_ptr_array_add(paths, g_steal_pointer(&path));
-	}
-}
-
 static void list_scenarios(const char *dir)
 {
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
@@ -88,8 +67,8 @@ static void list_scenarios(const char *dir)
 		printf("no scenario directory %s\n", dir);
 		return;
 	}
-	find_scenarios(dir, paths);
-	g_ptr_array_sort(paths, cmp_names);
+	cli_find_json(dir, paths);
+	g_ptr_array_sort(paths, cli_cmp_strings);
 	for (guint i = 0; i < paths->len; i++) {
 		g_autoptr(GError) err = NULL;
 		g_autoptr(scenario) sc = scenario_load(paths->pdata[i], NULL, &err);

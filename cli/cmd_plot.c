@@ -29,21 +29,15 @@ static char *beside(const char *trace, const char *name)
 	return NULL;
 }
 
-static void print_plot_error(const GError *e)
-{
-	cli_error("plot: %s", e->message);
-}
-
-/* The outputs of a rendered script: "DIR/plot.png and DIR/plot.svg". */
-static void print_outputs(const char *script, bool png, bool svg)
+/* The outputs of a rendered script: "DIR/plot.png, DIR/plot.svg". */
+static void print_outputs(const char *script)
 {
 	g_autofree char *base = g_strndup(script, strlen(script) - 3);
 	g_autofree char *dir = g_path_get_dirname(script);
 	g_autofree char *name = g_path_get_basename(script);
 
-	printf("  plot: %s%s%s%s%s (edit and render again: cd %s && gnuplot %s)\n",
-	       png ? base : "", png ? ".png" : "", png && svg ? ", " : "", svg ? base : "",
-	       svg ? ".svg" : "", dir, name);
+	printf("  plot: %s.png, %s.svg (edit and render again: cd %s && gnuplot %s)\n", base, base,
+	       dir, name);
 }
 
 int cli_plot_run(const char *outdir, const char *scenario_name, const char *policy, double uvlo_v,
@@ -62,14 +56,14 @@ int cli_plot_run(const char *outdir, const char *scenario_name, const char *poli
 	g_autoptr(GError) err = NULL;
 
 	if (!plot_traces(&spec, &err)) {
-		print_plot_error(err);
+		cli_error("plot: %s", err->message);
 		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
 			cli_error("plot: the run's other outputs are in %s/; the script is %s "
 				  "(render it later with: cd %s && gnuplot plot.gp)", outdir, script, outdir);
 		return CLI_EXIT_USAGE;
 	}
 	if (!quiet)
-		print_outputs(script, true, true);
+		print_outputs(script);
 	return status;
 }
 
@@ -99,7 +93,7 @@ int cli_plot_compare(const char *outdir, const char *scenario_name, char **polic
 		t[i] = (struct plot_trace){ p[0], policies[i], p[1], p[2] };
 	}
 	if (!plot_traces(&spec, &err)) {
-		print_plot_error(err);
+		cli_error("plot: %s", err->message);
 		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
 			cli_error("plot: the runs' other outputs are under %s/; the script is %s", outdir,
 				  script);
@@ -107,9 +101,18 @@ int cli_plot_compare(const char *outdir, const char *scenario_name, char **polic
 	}
 	if (!quiet) {
 		printf("\n");
-		print_outputs(script, true, true);
+		print_outputs(script);
 	}
 	return status;
+}
+
+/* What `chargesim plot` wrote: the image, or only the script. */
+static void print_written(const char *out, const char *script, bool render)
+{
+	if (render)
+		printf("%s (script %s)\n", out, script);
+	else
+		printf("%s (not rendered: gnuplot %s)\n", script, script);
 }
 
 /* -o FILE.png|FILE.svg -> FILE.gp and the format. */
@@ -164,12 +167,6 @@ static bool parse_zoom(const char *text, struct plot_spec *spec)
 	return true;
 }
 
-static int exit_for_plot_error(const GError *err)
-{
-	(void)err;
-	return CLI_EXIT_USAGE;
-}
-
 static int plot_heatmap_cmd(const char *results, const char *x, const char *y, const char *z,
 			    const char *by, const char *agg, const char *out, const char *title,
 			    bool render)
@@ -204,13 +201,10 @@ static int plot_heatmap_cmd(const char *results, const char *x, const char *y, c
 	spec.png = png;
 	spec.svg = svg;
 	if (!plot_heatmap(&spec, &err)) {
-		print_plot_error(err);
-		return exit_for_plot_error(err);
+		cli_error("plot: %s", err->message);
+		return CLI_EXIT_USAGE;
 	}
-	if (render)
-		printf("%s (script %s)\n", out, script);
-	else
-		printf("%s (not rendered: gnuplot %s)\n", script, script);
+	print_written(out, script, render);
 	return CLI_EXIT_OK;
 }
 
@@ -315,14 +309,11 @@ int cmd_plot(int argc, char **argv)
 	}
 	traces = g_new0(struct plot_trace, (gsize)n);
 	for (int i = 0; i < n; i++) {
-		char *ev = beside(argv[i + 1], "events.jsonl");
-		char *me = beside(argv[i + 1], "metrics.json");
-
 		/* a trace renamed or exported elsewhere: only a trace.csv owns its neighbours */
-		if (!g_str_has_suffix(argv[i + 1], "trace.csv")) {
-			g_clear_pointer(&ev, g_free);
-			g_clear_pointer(&me, g_free);
-		}
+		bool own = g_str_has_suffix(argv[i + 1], "trace.csv");
+		char *ev = own ? beside(argv[i + 1], "events.jsonl") : NULL;
+		char *me = own ? beside(argv[i + 1], "metrics.json") : NULL;
+
 		g_ptr_array_add(owned, ev);
 		g_ptr_array_add(owned, me);
 		traces[i] = (struct plot_trace){
@@ -337,14 +328,11 @@ int cmd_plot(int argc, char **argv)
 	spec.n = n;
 	spec.traces = traces;
 	if (!plot_traces(&spec, &err)) {
-		print_plot_error(err);
-		status = exit_for_plot_error(err);
+		cli_error("plot: %s", err->message);
+		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (no_render)
-		printf("%s (not rendered: gnuplot %s)\n", script, script);
-	else
-		printf("%s (script %s)\n", out, script);
+	print_written(out, script, !no_render);
 out:
 	g_free(out);
 	g_strfreev(labels);

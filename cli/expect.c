@@ -219,6 +219,20 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 	return true;
 }
 
+/* A metric or signal item: its name (v, the `kind` member) must be a string and
+ * its keys those of the kind. */
+static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, const char *kind,
+			 const char *expected, GError **err)
+{
+	if (!cJSON_IsString(v)) {
+		g_autofree char *found = param_describe_json(v);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s.%s: found %s, expected %s", path, kind, found, expected);
+		return false;
+	}
+	return item_keys_ok(item, path, kind, err);
+}
 
 /* ---- fingerprints ---- */
 
@@ -392,23 +406,6 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		}
 		i++;
 	}
-	{
-		/* Validate every expectation now, against zero values. */
-		GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-		g_autoptr(GError) inner = NULL;
-		bool ok;
-
-		er->sorted = g_array_copy(er->probes);
-		g_array_sort(er->sorted, cmp_time);
-		ok = expect_eval(er, NULL, NULL, dry, &inner);
-		expect_results_free(dry);
-		if (!ok) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
-				    inner->message);
-			goto fail;
-		}
-		g_array_free(er->sorted, TRUE);
-	}
 	er->sorted = g_array_copy(er->probes);
 	g_array_sort(er->sorted, cmp_time);
 	for (guint k = 1; k < er->sorted->len;) {
@@ -416,6 +413,19 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 			g_array_remove_index(er->sorted, k);
 		else
 			k++;
+	}
+	{
+		/* Validate every expectation now, against zero values. */
+		GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
+		g_autoptr(GError) inner = NULL;
+		bool ok = expect_eval(er, NULL, NULL, dry, &inner);
+
+		expect_results_free(dry);
+		if (!ok) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
+				    inner->message);
+			goto fail;
+		}
 	}
 	return er;
 bad_of:
@@ -473,15 +483,7 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 			const cJSON *val;
 			g_autofree char *label = NULL;
 
-			if (!cJSON_IsString(m)) {
-				g_autofree char *found = param_describe_json(m);
-
-				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s.metric: found %s, expected a metric name such as \"vbus_min_V\"",
-					    path, found);
-				goto bad;
-			}
-			if (!item_keys_ok(item, path, "metric", inner))
+			if (!item_name_ok(item, m, path, "metric", "a metric name such as \"vbus_min_V\"", inner))
 				goto bad;
 			val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
 			if (!val) {
@@ -510,17 +512,9 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 			int pi = 0;
 			double got = 0;
 			g_autofree char *label = NULL;
-			bool is_label_col;
+			const char *const *names;   /* a label column's state names */
 
-			if (!cJSON_IsString(s)) {
-				g_autofree char *found = param_describe_json(s);
-
-				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s.signal: found %s, expected a trace column such as \"vbus_V\"",
-					    path, found);
-				goto bad;
-			}
-			if (!item_keys_ok(item, path, "signal", inner))
+			if (!item_name_ok(item, s, path, "signal", "a trace column such as \"vbus_V\"", inner))
 				goto bad;
 			while (g_array_index(er->sorted, sim_time_t, pi) != t)
 				pi++;
@@ -532,12 +526,9 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 				goto bad;
 			}
 			label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
-			is_label_col = strcmp(s->valuestring, "charger_state") == 0 ||
-				       strcmp(s->valuestring, "source_state") == 0;
-			if (is_label_col) {
-				const char *const *names = strcmp(s->valuestring, "charger_state") == 0 ?
-								   charger_state_names : source_state_names;
-
+			names = strcmp(s->valuestring, "charger_state") == 0 ? charger_state_names :
+				strcmp(s->valuestring, "source_state") == 0 ? source_state_names : NULL;
+			if (names) {
 				if (!compare_string(item, path, names[(int)got], out, label, inner))
 					goto bad;
 			} else if (!compare_number(s->valuestring, item, path, got, false, out, label, inner)) {

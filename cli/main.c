@@ -7,8 +7,6 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "sim/outfile.h"
-#include "sim/scenario.h"
-#include "sim/world.h"
 
 static const struct {
 	const char *name;
@@ -35,8 +33,7 @@ static void usage(FILE *fp)
 		"\n"
 		"Commands:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(fp, "  %-9s %s%s\n", commands[i].name, commands[i].summary,
-			commands[i].fn ? "" : " (not in this version yet)");
+		fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(fp,
 		"\n"
 		"Run `chargesim COMMAND --help` for the options of a command.\n"
@@ -77,11 +74,8 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (strcmp(argv[1], commands[i].name) == 0) {
-			if (!commands[i].fn)
-				return cmd_not_yet(commands[i].name, argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
-		}
 	cli_error("unknown command \"%s\"; run `chargesim --help` for the list", argv[1]);
 	return CLI_EXIT_USAGE;
 }

@@ -161,6 +161,12 @@ static void gp_printf_num(GString *s, const char *before, double v, const char *
 	g_string_append(s, after);
 }
 
+/* The script's FORMATS: "png", "svg" or "png svg". */
+static const char *formats_of(bool png, bool svg)
+{
+	return png && svg ? "png svg" : png ? "png" : svg ? "svg" : "";
+}
+
 /* Screen fraction of a pixel position (x from the left, y from the bottom). */
 static double frac(double px, double total)
 {
@@ -363,7 +369,7 @@ struct plot {
 	bool index_names;        /* band rows named "run i" (long labels) */
 	double px_left, px_h;
 	double px_right;         /* from the panels' right border to the canvas edge */
-	double px_title, px_a, px_b, px_c, px_band, px_zoom;
+	double px_title, px_band, px_zoom;
 	GPtrArray *sub_lines;    /* title lines under the title: the runs' metrics */
 	GArray *sub_runs;        /* int: the run of each line */
 };
@@ -1238,14 +1244,11 @@ static void layout(struct plot *pl)
 	pl->px_right = fmin(pl->px_right, 520);
 	title_lines(pl);
 	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);
-	pl->px_a = PX_PANEL_A;
-	pl->px_b = PX_PANEL_B;
-	pl->px_c = PX_PANEL_C;
 	pl->px_band = PX_BAND_ROW * (pl->n_rows + BAND_STRIP);
 	choose_zoom(pl);
 	pl->px_zoom = pl->zoom ? PX_ZOOM_GAP + PX_ZOOM + PX_XAXIS : 0;
-	pl->px_h = pl->px_title + pl->px_a + pl->px_b + pl->px_c + pl->px_band + 3 * PX_PANEL_GAP +
-		   PX_XAXIS + pl->px_zoom;
+	pl->px_h = pl->px_title + PX_PANEL_A + PX_PANEL_B + PX_PANEL_C + pl->px_band +
+		   3 * PX_PANEL_GAP + PX_XAXIS + pl->px_zoom;
 	pl->px_h = ceil(pl->px_h / 10) * 10;
 	layout_marks(pl, 0, pl->t_min, pl->t_max);
 	if (pl->zoom)
@@ -1583,7 +1586,7 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 	bool any_mlabel = false, any_zlabel = false;
 	bool group_used[MG_COUNT] = { false };
 	g_autofree char *title = NULL;
-	GString *formats = g_string_new(NULL);
+	const char *formats = formats_of(sp->png, sp->svg);
 
 	for (guint i = 0; i < pl->marks->len; i++) {
 		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
@@ -1592,10 +1595,6 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 		any_zlabel |= m->level[1] >= 0;
 		group_used[m->group] |= m->line[0] || m->level[0] >= 0;
 	}
-	if (sp->png)
-		g_string_append(formats, "png");
-	if (sp->svg)
-		g_string_append(formats, formats->len ? " svg" : "svg");
 	if (sp->title) {
 		title = g_strdup(sp->title);
 	} else {
@@ -1617,15 +1616,14 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 		"# Ranges, the time unit and the zoom window were chosen from the data when this\n"
 		"# file was written: change them here. Panels: (a) VBUS, (b) input current and\n"
 		"# limits, (c) battery voltage and SOC, (d) states and events%s.\n\n",
-		base_name, title, base_name, base_name, formats->str, base_name, base_name, base_name,
+		base_name, title, base_name, base_name, formats, base_name, base_name, base_name,
 		pl->zoom ? ", (e) zoom" : "");
 	g_string_append_printf(s,
 		"if (!exists('FORMATS')) FORMATS = '%s'\n"
 		"if (!exists('OUTBASE')) OUTBASE = '%s'\n"
 		"if (!exists('REPORT')) REPORT = ''   # a file: print each panel's axes (for tests)\n"
 		"if (REPORT ne '') { set print REPORT }\n\n",
-		formats->str, base_name);
-	g_string_free(formats, TRUE);
+		formats, base_name);
 
 	g_string_append_printf(s, "W = %d; H = %d   # canvas, pixels\n", PX_W, (int)pl->px_h);
 	g_string_append_printf(s, "N = %d\n", pl->n);
@@ -1728,7 +1726,7 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 
 	/* (a) VBUS */
 	g_string_append(s, "\n\t# (a) VBUS at the device and at the source\n");
-	bottom = top + pl->px_a;
+	bottom = top + PX_PANEL_A;
 	gp_panel(s, pl, top, bottom);
 	gp_key_at(s, pl, top);
 	g_string_append(s, "\tset ylabel 'VBUS [V]'\n");
@@ -1740,7 +1738,7 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 
 	/* (b) currents */
 	g_string_append(s, "\n\t# (b) input current, the programmed input limit, the source's limit\n");
-	bottom = top + pl->px_b;
+	bottom = top + PX_PANEL_B;
 	gp_panel(s, pl, top, bottom);
 	gp_key_at(s, pl, top);
 	g_string_append(s, "\tset ylabel 'current [A]'\n");
@@ -1751,7 +1749,7 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 
 	/* (c) battery */
 	g_string_append(s, "\n\t# (c) battery voltage, SOC on the right axis\n");
-	bottom = top + pl->px_c;
+	bottom = top + PX_PANEL_C;
 	gp_panel(s, pl, top, bottom);
 	gp_key_at(s, pl, top);
 	g_string_append(s, "\tset ylabel 'VBAT [V]'; set y2label 'SOC [%]'; set y2tics; set ytics nomirror\n");
@@ -1853,16 +1851,12 @@ static char *script_text(const struct plot *pl, const char *base_name, int n_eve
 			gp_num(s, pl->vhi - pl->vlo);
 			g_string_append(s, ")\n");
 		}
-		{
-			g_autofree char *zx = g_strdup("(Z(column('time_s')))");
-
-			gp_signal_plots(s, pl, 'z', zx);
-			if (n_events > 0 && any_zlabel) {
-				/* append the labels to the plot command just written */
-				g_string_truncate(s, s->len - 1);
-				g_string_append(s, ", \\\n\t\tEVENTS using ($8 >= 0 ? Z($1) : NaN):(ZLAB($8)):10:12 "
-						   "with labels left offset char 0.3,0 font ',8' tc rgb variable notitle\n");
-			}
+		gp_signal_plots(s, pl, 'z', "(Z(column('time_s')))");
+		if (n_events > 0 && any_zlabel) {
+			/* append the labels to the plot command just written */
+			g_string_truncate(s, s->len - 1);
+			g_string_append(s, ", \\\n\t\tEVENTS using ($8 >= 0 ? Z($1) : NaN):(ZLAB($8)):10:12 "
+					   "with labels left offset char 0.3,0 font ',8' tc rgb variable notitle\n");
 		}
 		gp_report(s, "e");
 		g_string_append(s, "\tunset title\n");
@@ -1937,8 +1931,7 @@ static bool run_gnuplot(const char *script, bool png, bool svg, GError **err)
 	prog = plot_find_gnuplot(err);
 	if (!prog)
 		return false;
-	sets = g_strdup_printf("OUTBASE='%s'; FORMATS='%s%s%s'", tmpbase, png ? "png" : "",
-			       png && svg ? " " : "", svg ? "svg" : "");
+	sets = g_strdup_printf("OUTBASE='%s'; FORMATS='%s'", tmpbase, formats_of(png, svg));
 	{
 		char *argv[] = { prog, "-e", sets, name, NULL };
 
@@ -2367,11 +2360,10 @@ bool plot_heatmap(const struct plot_heatmap_spec *sp, GError **err)
 		base_name, sp->z, sp->x, sp->y, sp->by ? ", one map per " : "", sp->by ? sp->by : "",
 		sp->results, base_name, base_name);
 	g_string_append_printf(s,
-		"if (!exists('FORMATS')) FORMATS = '%s%s%s'\n"
+		"if (!exists('FORMATS')) FORMATS = '%s'\n"
 		"if (!exists('OUTBASE')) OUTBASE = '%s'\n"
 		"W = %d; H = %d\nDATA = '%s-heatmap.dat'\nNMAPS = %d; NCOLS = %d\n",
-		sp->png ? "png" : "", sp->png && sp->svg ? " " : "", sp->svg ? "svg" : "",
-		base_name, W, H, base_name, nmaps, ncols);
+		formats_of(sp->png, sp->svg), base_name, W, H, base_name, nmaps, ncols);
 	g_string_append(s, "array MAP[NMAPS] = [");
 	for (int bi = 0; bi < nmaps; bi++) {
 		g_autofree char *name = sp->by ? g_strdup_printf("%s = %s", sp->by,

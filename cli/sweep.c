@@ -90,6 +90,40 @@ static bool check_dup_keys(const cJSON *obj, const char *path, const char *file,
 	return true;
 }
 
+/* Every key of obj must be one of keys (NULL-terminated); path names obj in messages. */
+static bool check_known_keys(const cJSON *obj, const char *const *keys, const char *path,
+			     const char *file, GError **err)
+{
+	const cJSON *k;
+
+	cJSON_ArrayForEach(k, obj)
+		if (!g_strv_contains(keys, k->string)) {
+			g_autoptr(GError) inner = NULL;
+
+			param_error_unknown_key(NULL, keys, k->string, path, &inner);
+			swerr(err, file, "%s", inner->message);
+			return false;
+		}
+	return true;
+}
+
+/* A seed (absent: *out stays as it is). */
+static bool load_seed(const cJSON *v, const char *path, const char *file, guint32 *out,
+		      GError **err)
+{
+	if (!v)
+		return true;
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
+	    v->valuedouble != floor(v->valuedouble)) {
+		g_autofree char *found = param_describe_json(v);
+
+		swerr(err, file, "%s: found %s, expected a whole number from 0 to 4294967295", path, found);
+		return false;
+	}
+	*out = (guint32)v->valuedouble;
+	return true;
+}
+
 /* The dimension a string value carries: -1 none (a plain word or number). */
 static int value_dim(const char *text)
 {
@@ -271,7 +305,7 @@ static char *random_text(const struct sweep *sw, guint64 r, int j)
 
 static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 {
-	const cJSON *n, *seed, *ranges, *k;
+	const cJSON *n, *ranges, *k;
 	int i = 0;
 
 	if (!cJSON_IsObject(rnd)) {
@@ -280,22 +314,9 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		swerr(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
 		return false;
 	}
-	if (!check_dup_keys(rnd, "random", sw->file, err))
+	if (!check_dup_keys(rnd, "random", sw->file, err) ||
+	    !check_known_keys(rnd, random_keys, "random", sw->file, err))
 		return false;
-	cJSON_ArrayForEach(k, rnd) {
-		bool known = false;
-
-		for (int j = 0; random_keys[j]; j++)
-			known |= strcmp(random_keys[j], k->string) == 0;
-		if (!known) {
-			GError *inner = NULL;
-
-			param_error_unknown_key(NULL, random_keys, k->string, "random", &inner);
-			swerr(err, sw->file, "%s", inner->message);
-			g_error_free(inner);
-			return false;
-		}
-	}
 	n = cJSON_GetObjectItemCaseSensitive(rnd, "n");
 	if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > (double)SWEEP_MAX_VARIANTS ||
 	    n->valuedouble != floor(n->valuedouble)) {
@@ -311,18 +332,10 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		      (unsigned long long)SWEEP_MAX_VARIANTS);
 		return false;
 	}
-	seed = cJSON_GetObjectItemCaseSensitive(rnd, "seed");
 	sw->random_seed = sw->seed;
-	if (seed) {
-		if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 || seed->valuedouble > 4294967295.0 ||
-		    seed->valuedouble != floor(seed->valuedouble)) {
-			g_autofree char *found = param_describe_json(seed);
-
-			swerr(err, sw->file, "random.seed: found %s, expected a whole number from 0 to 4294967295", found);
-			return false;
-		}
-		sw->random_seed = (guint32)seed->valuedouble;
-	}
+	if (!load_seed(cJSON_GetObjectItemCaseSensitive(rnd, "seed"), "random.seed", sw->file,
+		       &sw->random_seed, err))
+		return false;
 	ranges = cJSON_GetObjectItemCaseSensitive(rnd, "ranges");
 	if (!cJSON_IsObject(ranges) || cJSON_GetArraySize(ranges) == 0) {
 		g_autofree char *found = param_describe_json(ranges);
@@ -419,7 +432,7 @@ struct sweep *sweep_load(const char *file, GError **err)
 	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
 	g_autofree char *text = NULL, *dir = NULL;
 	const char *end = NULL;
-	const cJSON *k, *base, *seed, *vary, *rnd;
+	const cJSON *base, *vary, *rnd;
 	gsize len = 0;
 
 	sw->file = g_strdup(file);
@@ -447,22 +460,9 @@ struct sweep *sweep_load(const char *file, GError **err)
 		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
 		return NULL;
 	}
-	if (!check_dup_keys(sw->doc, "(top)", file, err))
+	if (!check_dup_keys(sw->doc, "(top)", file, err) ||
+	    !check_known_keys(sw->doc, sweep_keys, "", file, err))
 		return NULL;
-	cJSON_ArrayForEach(k, sw->doc) {
-		bool known = false;
-
-		for (int i = 0; sweep_keys[i]; i++)
-			known |= strcmp(sweep_keys[i], k->string) == 0;
-		if (!known) {
-			GError *inner = NULL;
-
-			param_error_unknown_key(NULL, sweep_keys, k->string, "", &inner);
-			swerr(err, file, "%s", inner->message);
-			g_error_free(inner);
-			return NULL;
-		}
-	}
 
 	base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
 	if (!cJSON_IsString(base) || !*base->valuestring) {
@@ -488,18 +488,9 @@ struct sweep *sweep_load(const char *file, GError **err)
 	sw->base_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)sw->base_text,
 						      sw->base_len);
 
-	seed = cJSON_GetObjectItemCaseSensitive(sw->doc, "seed");
 	sw->seed = 1;
-	if (seed) {
-		if (!cJSON_IsNumber(seed) || seed->valuedouble < 0 || seed->valuedouble > 4294967295.0 ||
-		    seed->valuedouble != floor(seed->valuedouble)) {
-			g_autofree char *found = param_describe_json(seed);
-
-			swerr(err, file, "seed: found %s, expected a whole number from 0 to 4294967295", found);
-			return NULL;
-		}
-		sw->seed = (guint32)seed->valuedouble;
-	}
+	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
+		return NULL;
 	/* The base must load on its own before its variants are tried. */
 	if (!load_metric_names(sw, err))
 		return NULL;
@@ -681,10 +672,9 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	}
 	g_string_append_c(row, ',');
 	if (!m) {
-		bool internal = err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL;
-
-		*failed = internal ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
-		error_cell(row, internal ? "internal error" : "input error", err->message);
+		*failed = cli_exit_for(err);
+		error_cell(row, *failed == CLI_EXIT_INTERNAL ? "internal error" : "input error",
+			   err->message);
 	}
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);

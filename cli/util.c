@@ -1,13 +1,11 @@
 /*
- * cli/util.c - option parsing and error reporting shared by the subcommands.
+ * cli/util.c - option parsing, error reporting and file lists shared by the subcommands.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sim/outfile.h"
-#include "sim/scenario.h"
 #include "sim/world.h"
 
 void cli_error(const char *fmt, ...)
@@ -87,10 +85,23 @@ int cli_exit_for(const GError *err)
 	return CLI_EXIT_USAGE;
 }
 
-int cmd_not_yet(const char *name, int argc, char **argv)
+/* g_ptr_array_sort hands the comparator pointers to the elements. */
+gint cli_cmp_strings(gconstpointer a, gconstpointer b)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("`chargesim %s` is not available in this version yet; see `chargesim --help` for what is", name);
-	return CLI_EXIT_USAGE;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cli_find_json(const char *dir, GPtrArray *paths)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, n, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			cli_find_json(path, paths);
+		else if (g_str_has_suffix(n, ".json"))
+			g_ptr_array_add(paths, g_steal_pointer(&path));
+	}
 }

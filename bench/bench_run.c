@@ -33,7 +33,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include "sim/scenario.h"
 #include "sim/world.h"
 #include "tests/testutil.h"
@@ -352,14 +351,11 @@ static bool bench_rss(const char *tmpdir)
 
 int main(void)
 {
-	g_autoptr(GError) err = NULL;
-	char *tmpdir = g_dir_make_tmp("bench_run-XXXXXX", &err);
+	char *tmpdir = tu_make_tmpdir("bench_run-XXXXXX");
 	bool ok;
 
-	if (!tmpdir) {
-		fprintf(stderr, "bench_run: %s\n", err->message);
+	if (!tmpdir)
 		return 1;
-	}
 	ok = bench_full_charge(tmpdir);
 	ok = ok && bench_rss(tmpdir);
 	tu_rm_tree(tmpdir);

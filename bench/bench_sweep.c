@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include "cli/cli.h"
 #include "tests/testutil.h"
 
@@ -90,11 +89,9 @@ int main(void)
 		fprintf(stderr, "bench_sweep: %s not found; run from the repository root\n", SWEEP_FILE);
 		return 2;
 	}
-	tmp = g_dir_make_tmp("cs-bench-sweep-XXXXXX", &err);
-	if (!tmp) {
-		fprintf(stderr, "bench_sweep: %s\n", err->message);
+	tmp = tu_make_tmpdir("cs-bench-sweep-XXXXXX");
+	if (!tmp)
 		return 2;
-	}
 	d1 = g_build_filename(tmp, "j1", NULL);
 	d2 = g_build_filename(tmp, "j2", NULL);
 	if (g_file_get_contents("/proc/loadavg", &load, NULL, NULL))

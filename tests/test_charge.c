@@ -4,139 +4,29 @@
  * Each test loads a scenario text, runs it (scenario_load_text, world_new, world_run,
  * world_finish, world_metrics, as cli/cmd_run.c does) and checks metrics, the event
  * log and the trace against numbers derived here: the CC-CV charge of the default
- * cell from PHYSICS.md's formulas (its own OCV table, RC pairs and integrator, written
- * below and sharing no code with models/), protection timings from the scenario's
- * parameters, and the adaptive stepper against the brute-force `max_step = 1 ms` run.
- * Output files go to a fresh temporary directory that is removed afterwards.
+ * cell from PHYSICS.md's formulas (its own OCV table - tu_ref_ocv() in tests/testutil.c -
+ * RC pairs and integrator, sharing no code with models/), protection timings from the
+ * scenario's parameters, and the adaptive stepper against the brute-force `max_step =
+ * 1 ms` run. Runs go through tu_run() (tests/testutil.h): output files in a fresh
+ * temporary directory that is removed afterwards, world_metrics() in r.m.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include "models/pmic/pmic.h"
 #include "sim/scenario.h"
 #include "sim/world.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-/* ---- running a scenario ---- */
-
-struct run {
-	bool ok;
-	struct world_metrics m;
-	char *dir;             /* output directory, NULL when no files were asked for */
-};
-
-static bool run_text(const char *json, sim_time_t max_step, bool files, struct run *r)
-{
-	GError *err = NULL;
-	struct scenario *sc;
-	struct world *w = NULL;
-	struct world_options wo = { 0 };
-
-	memset(r, 0, sizeof(*r));
-	sc = scenario_load_text("test.json", json, strlen(json), NULL, &err);
-	if (!sc)
-		goto fail;
-	wo.max_step = max_step;
-	if (files) {
-		r->dir = g_dir_make_tmp("chargesim-test-XXXXXX", &err);
-		if (!r->dir)
-			goto fail;
-		wo.outdir = r->dir;
-	}
-	w = world_new(sc, &wo, &err);
-	if (!w || !world_run(w, &err) || !world_finish(w, &err))
-		goto fail;
-	r->m = *world_metrics(w);
-	r->ok = true;
-	world_free(w);
-	scenario_free(sc);
-	return true;
-fail:
-	fprintf(stderr, "\n  run failed: %s\n", err ? err->message : "?");
-	g_clear_error(&err);
-	world_free(w);
-	scenario_free(sc);
-	return false;
-}
-
-static void run_done(struct run *r)
-{
-	if (r->dir) {
-		tu_rm_tree(r->dir);
-		g_free(r->dir);
-		r->dir = NULL;
-	}
-}
-
-static char *run_file(const struct run *r, const char *name)
-{
-	return g_build_filename(r->dir, name, NULL);
-}
-
 /* ---- events.jsonl ---- */
 
-struct ev {
-	double t;
-	char src[24], ev[32], state[16];
-};
-
-static GArray *read_events(const struct run *r)
+/* Time of the first event ev (with that state, if state is not NULL); NAN if none. */
+static double first_event(const struct tu_run *r, const char *ev, const char *state)
 {
-	g_autofree char *path = run_file(r, "events.jsonl");
-	g_autofree char *text = NULL;
-	GArray *a = g_array_new(FALSE, TRUE, sizeof(struct ev));
-	char **lines;
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return a;
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i]; i++) {
-		cJSON *o = cJSON_Parse(lines[i]);
-		const cJSON *t, *src, *ev, *st;
-		struct ev e = { 0 };
-
-		if (!o)
-			continue;
-		t = cJSON_GetObjectItemCaseSensitive(o, "t");
-		src = cJSON_GetObjectItemCaseSensitive(o, "src");
-		ev = cJSON_GetObjectItemCaseSensitive(o, "ev");
-		st = cJSON_GetObjectItemCaseSensitive(o, "state");
-		e.t = cJSON_IsNumber(t) ? t->valuedouble : NAN;
-		g_strlcpy(e.src, cJSON_IsString(src) ? src->valuestring : "", sizeof(e.src));
-		g_strlcpy(e.ev, cJSON_IsString(ev) ? ev->valuestring : "", sizeof(e.ev));
-		g_strlcpy(e.state, cJSON_IsString(st) ? st->valuestring : "", sizeof(e.state));
-		g_array_append_val(a, e);
-		cJSON_Delete(o);
-	}
-	g_strfreev(lines);
-	return a;
-}
-
-/* Times of the events named ev (and, if state is not NULL, with that state). */
-static GArray *event_times(const GArray *evs, const char *ev, const char *state)
-{
-	GArray *t = g_array_new(FALSE, FALSE, sizeof(double));
-
-	for (guint i = 0; i < evs->len; i++) {
-		const struct ev *e = &g_array_index(evs, struct ev, i);
-
-		if (strcmp(e->ev, ev) == 0 && (!state || strcmp(e->state, state) == 0))
-			g_array_append_val(t, e->t);
-	}
-	return t;
-}
-
-static double first_event(const GArray *evs, const char *ev, const char *state)
-{
-	GArray *t = event_times(evs, ev, state);
-	double v = t->len ? g_array_index(t, double, 0) : NAN;
-
-	g_array_free(t, TRUE);
-	return v;
+	return tu_event_time(tu_event(r, ev, state ? "state" : NULL, state, 0));
 }
 
 /* ---- trace.csv ---- */
@@ -200,9 +90,9 @@ static bool parse_row(char *line, const int *pos, double *v)
 	return true;
 }
 
-static bool read_trace(const struct run *r, struct trace_rows *tr)
+static bool read_trace(const struct tu_run *r, struct trace_rows *tr)
 {
-	g_autofree char *path = run_file(r, "trace.csv");
+	g_autofree char *path = g_build_filename(r->dir, "trace.csv", NULL);
 	FILE *fp = fopen(path, "r");
 	char line[1024];
 	int pos[TC_N];
@@ -246,12 +136,6 @@ static void trace_free_rows(struct trace_rows *tr)
 			goto out; \
 	} while (0)
 
-static void free_events(GArray *a)
-{
-	if (a)
-		g_array_free(a, TRUE);
-}
-
 /* Index of the last row with time <= t (-1 if none); with strict, time < t. */
 static int row_at(const struct trace_rows *tr, double t, bool strict)
 {
@@ -269,20 +153,6 @@ static int row_at(const struct trace_rows *tr, double t, bool strict)
 }
 
 /* ---- the independent model (PHYSICS.md) ---- */
-
-/* EB425161LU OCV, PHYSICS.md, written out again: 0/5/10/20/.../100 %. */
-static const double ref_soc[] = { 0, .05, .10, .20, .30, .40, .50, .60, .70, .80, .90, .95, 1 };
-static const double ref_v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793, 3.829, 3.911,
-				3.978, 4.077, 4.183, 4.241, 4.328 };
-
-static double ref_ocv(double s)
-{
-	int i = 0;
-
-	while (i < 11 && s > ref_soc[i + 1])
-		i++;
-	return ref_v[i] + (ref_v[i + 1] - ref_v[i]) * (s - ref_soc[i]) / (ref_soc[i + 1] - ref_soc[i]);
-}
 
 /* Default cell at 25 C: R0 0.10, R1 47 mohm / C1 703 F, R2 50 mohm / C2 4475 F,
  * Q 1.5 Ah, self-discharge 2 % per 30 days. */
@@ -313,7 +183,7 @@ static struct ref_state ref_step(struct ref_state x, double i, double h)
  * that holds the terminal at vreg. */
 static double ref_current(struct ref_state x, double ichg, double vreg, bool *cv)
 {
-	double emf = ref_ocv(x.s) + x.v1 + x.v2;
+	double emf = tu_ref_ocv(x.s) + x.v1 + x.v2;
 
 	*cv = emf + ichg * REF_R0 >= vreg;
 	return *cv ? (vreg - emf) / REF_R0 : ichg;
@@ -394,14 +264,13 @@ static const char *const scn_cccv =
  */
 static void test_cccv_1c(void)
 {
-	struct run r;
+	struct tu_run r;
 	struct ref_result ref = ref_cccv(0.0, 0.1, 1.5, 4.35, 0.075, 1.0);
 	struct trace_rows tr = { 0 };
-	GArray *evs = NULL;
 	double t_cv;
 	int k;
 
-	REQUIRE(run_text(scn_cccv, 0, true, &r));
+	REQUIRE(tu_run(&r, scn_cccv));
 	CU_ASSERT(r.m.time_to_soc_80_s >= 2880.1 - 1e-3);
 	CU_ASSERT(r.m.time_to_soc_80_s <= 2880.1 + 14.5 + 0.1);
 	CU_ASSERT(fabs(r.m.time_to_soc_80_s - ref.t_80) <= 0.05);
@@ -412,9 +281,8 @@ static void test_cccv_1c(void)
 		fprintf(stderr, "\n  t80 %.4f (model %.4f), full %.3f (model %.3f)\n",
 			r.m.time_to_soc_80_s, ref.t_80, r.m.time_to_full_s, ref.t_full);
 
-	evs = read_events(&r);
 	CU_ASSERT(read_trace(&r, &tr));
-	t_cv = first_event(evs, "charger_state", "cv");
+	t_cv = first_event(&r, "charger_state", "cv");
 	k = row_at(&tr, t_cv, false);
 	REQUIRE(k >= 0);
 	CU_ASSERT(fabs(TV(&tr, TC_SOC, k) - 0.777273) <= 1e-5);
@@ -424,15 +292,14 @@ static void test_cccv_1c(void)
 			CU_ASSERT(fabs(TV(&tr, TC_IBAT, i) - 1.5) <= 1e-6);
 out:
 	trace_free_rows(&tr);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 /* Terminal voltage in CC from rest, closed form (PHYSICS.md):
  *   V(t) = OCV(s0 + (I/(3600 Q) - sd) t) + I R0 + I R1 (1 - e^(-t/tau1)) + I R2 (1 - e^(-t/tau2)) */
 static double cc_terminal(double s0, double i, double t)
 {
-	return ref_ocv(s0 + (i / REF_QAS - REF_SD) * t) + i * REF_R0 +
+	return tu_ref_ocv(s0 + (i / REF_QAS - REF_SD) * t) + i * REF_R0 +
 	       i * REF_R1 * (1 - exp(-t / REF_TAU1)) + i * REF_R2 * (1 - exp(-t / REF_TAU2));
 }
 
@@ -446,11 +313,10 @@ static double cc_terminal(double s0, double i, double t)
  */
 static void test_cc_cv_transition(void)
 {
-	struct run r;
-	GArray *evs = NULL;
+	struct tu_run r;
 	double lo = 0, hi = 4000, t_cc, t_cv;
 
-	REQUIRE(run_text(scn_cccv, 0, true, &r));
+	REQUIRE(tu_run(&r, scn_cccv));
 	for (int it = 0; it < 100; it++) {
 		double mid = 0.5 * (lo + hi);
 
@@ -459,17 +325,15 @@ static void test_cc_cv_transition(void)
 		else
 			lo = mid;
 	}
-	evs = read_events(&r);
-	t_cc = first_event(evs, "charger_state", "cc");
-	t_cv = first_event(evs, "charger_state", "cv");
+	t_cc = first_event(&r, "charger_state", "cc");
+	t_cv = first_event(&r, "charger_state", "cv");
 	CU_ASSERT(fabs(t_cc - 0.1) <= 1e-9);
 	CU_ASSERT(fabs(hi - 2798.2606) <= 0.01);
 	CU_ASSERT(fabs((t_cv - t_cc) - hi) <= 0.010);
 	if (!(fabs((t_cv - t_cc) - hi) <= 0.010))
 		fprintf(stderr, "\n  cv after %.6f s of CC, closed form %.6f s\n", t_cv - t_cc, hi);
 out:
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 /* Linear charger (no power path: "done" switches the input off and the 300 mA load
@@ -508,17 +372,15 @@ static const char *const scn_term =
  */
 static void test_termination_recharge(void)
 {
-	struct run r;
+	struct tu_run r;
 	struct trace_rows tr = { 0 };
-	GArray *evs = NULL;
 	double t_done, t_r, emf;
 	int k, kd, kr, cv = state_index("cv"), done = state_index("done");
 
-	REQUIRE(run_text(scn_term, 0, true, &r));
-	evs = read_events(&r);
+	REQUIRE(tu_run(&r, scn_term));
 	REQUIRE(read_trace(&r, &tr));
-	t_done = first_event(evs, "charger_state", "done");
-	t_r = first_event(evs, "recharge", NULL);
+	t_done = first_event(&r, "charger_state", "done");
+	t_r = first_event(&r, "recharge", NULL);
 	REQUIRE(isfinite(t_done) && isfinite(t_r) && t_r > t_done);
 
 	/* the crossing row 1 s before done */
@@ -560,22 +422,17 @@ static void test_termination_recharge(void)
 	{
 		int n_state = 0;
 		bool first_cv = false;
+		const cJSON *e;
 
-		for (guint i = 0; i < evs->len; i++) {
-			const struct ev *e = &g_array_index(evs, struct ev, i);
-
-			if (e->t == t_r && strcmp(e->ev, "charger_state") == 0) {
-				if (n_state++ == 0)
-					first_cv = strcmp(e->state, "cv") == 0;
-			}
-		}
+		for (int i = 0; (e = tu_event(&r, "charger_state", NULL, NULL, i)); i++)
+			if (tu_event_time(e) == t_r && n_state++ == 0)
+				first_cv = strcmp(tu_str(e, "state"), "cv") == 0;
 		CU_ASSERT_EQUAL(n_state, 1);   /* regression: once logged a zero-length "cc" first */
 		CU_ASSERT(first_cv);
 	}
 out:
 	trace_free_rows(&tr);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 /* ---- UVLO ---- */
@@ -603,13 +460,11 @@ out:
  */
 static void uvlo_between(void)
 {
-	struct run r;
+	struct tu_run r;
 	struct trace_rows tr = { 0 };
-	GArray *evs = NULL;
 
-	REQUIRE(run_text(SCN_UVLO("3.7 V"), 0, true, &r));
-	evs = read_events(&r);
-	CU_ASSERT(isnan(first_event(evs, "input_connect", NULL)));
+	REQUIRE(tu_run(&r, SCN_UVLO("3.7 V")));
+	CU_ASSERT(isnan(first_event(&r, "input_connect", NULL)));
 	CU_ASSERT_EQUAL(r.m.uvlo_events, 0);
 	REQUIRE(read_trace(&r, &tr));
 	for (int i = 0; i < tr.n; i++) {
@@ -619,20 +474,17 @@ static void uvlo_between(void)
 	}
 out:
 	trace_free_rows(&tr);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 static void uvlo_above(void)
 {
-	struct run r;
+	struct tu_run r;
 	struct trace_rows tr = { 0 };
-	GArray *evs = NULL;
 
-	REQUIRE(run_text(SCN_UVLO("3.9 V"), 0, true, &r));
-	evs = read_events(&r);
-	CU_ASSERT(fabs(first_event(evs, "input_connect", NULL) - 0.25) <= 1e-9);
-	CU_ASSERT(isnan(first_event(evs, "uvlo", NULL)));
+	REQUIRE(tu_run(&r, SCN_UVLO("3.9 V")));
+	CU_ASSERT(fabs(first_event(&r, "input_connect", NULL) - 0.25) <= 1e-9);
+	CU_ASSERT(isnan(first_event(&r, "uvlo", NULL)));
 	CU_ASSERT_EQUAL(r.m.uvlo_events, 0);
 	REQUIRE(read_trace(&r, &tr));
 	for (int i = 0; i < tr.n; i++)
@@ -642,8 +494,7 @@ static void uvlo_above(void)
 		}
 out:
 	trace_free_rows(&tr);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 static void test_uvlo_hysteresis(void)
@@ -676,19 +527,16 @@ static const char *const scn_uvlo_step =
  */
 static void test_uvlo_load_step(void)
 {
-	struct run r;
+	struct tu_run r;
 	struct trace_rows tr = { 0 };
-	GArray *evs = NULL, *tc = NULL;
 	double t_uvlo;
 	int k;
 
-	REQUIRE(run_text(scn_uvlo_step, 0, true, &r));
-	evs = read_events(&r);
-	t_uvlo = first_event(evs, "uvlo", NULL);
+	REQUIRE(tu_run(&r, scn_uvlo_step));
+	t_uvlo = first_event(&r, "uvlo", NULL);
 	CU_ASSERT(fabs(t_uvlo - 1.005) <= 1e-9);
-	tc = event_times(evs, "input_connect", NULL);
-	REQUIRE(tc->len >= 2);
-	CU_ASSERT(fabs(g_array_index(tc, double, 1) - (t_uvlo + 0.25)) <= 1e-9);
+	REQUIRE(tu_count(&r, "input_connect") >= 2);
+	CU_ASSERT(fabs(tu_event_time(tu_event(&r, "input_connect", NULL, NULL, 1)) - (t_uvlo + 0.25)) <= 1e-9);
 	REQUIRE(read_trace(&r, &tr));
 	k = row_at(&tr, 1.0, true);
 	REQUIRE(k >= 0);
@@ -702,9 +550,7 @@ static void test_uvlo_load_step(void)
 		CU_ASSERT(TV(&tr, TC_VBUS, i) < 3.6);
 out:
 	trace_free_rows(&tr);
-	free_events(tc);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 /* ---- hiccup ---- */
@@ -727,16 +573,18 @@ out:
 	"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"" LOAD "\" } }," \
 	"  \"policy\": { \"name\": \"none\" } }"
 
-static bool periodic(const GArray *t, double first, double period, double tol)
+/* The events ev (at least two) come at first + k * period, within tol. */
+static bool periodic(const struct tu_run *r, const char *ev, double first, double period,
+		     double tol)
 {
-	bool ok = t->len >= 2;
+	bool ok = tu_count(r, ev) >= 2;
+	const cJSON *e;
 
-	for (guint i = 0; i < t->len; i++) {
+	for (int i = 0; (e = tu_event(r, ev, NULL, NULL, i)); i++) {
 		double want = first + i * period;
 
-		if (fabs(g_array_index(t, double, i) - want) > tol) {
-			fprintf(stderr, "\n  event %u at %.9f, want %.9f\n", i,
-				g_array_index(t, double, i), want);
+		if (fabs(tu_event_time(e) - want) > tol) {
+			fprintf(stderr, "\n  event %d at %.9f, want %.9f\n", i, tu_event_time(e), want);
 			ok = false;
 		}
 	}
@@ -759,24 +607,17 @@ static bool periodic(const GArray *t, double first, double period, double tol)
 static void hiccup_case(const char *json, int n_trip, double trip0, int n_uvlo,
 			double uvlo0, double period)
 {
-	struct run r;
-	GArray *evs = NULL, *trip = NULL, *uvlo = NULL;
+	struct tu_run r;
 
-	REQUIRE(run_text(json, 0, true, &r));
-	evs = read_events(&r);
-	trip = event_times(evs, "source_trip", NULL);
-	uvlo = event_times(evs, "uvlo", NULL);
-	CU_ASSERT_EQUAL(trip->len, (guint)n_trip);
+	REQUIRE(tu_run(&r, json));
+	CU_ASSERT_EQUAL(tu_count(&r, "source_trip"), n_trip);
 	CU_ASSERT_EQUAL(r.m.source_trips, n_trip);
-	CU_ASSERT_EQUAL(uvlo->len, (guint)n_uvlo);
+	CU_ASSERT_EQUAL(tu_count(&r, "uvlo"), n_uvlo);
 	if (n_trip)
-		CU_ASSERT(periodic(trip, trip0, period, 2e-5));
-	CU_ASSERT(periodic(uvlo, uvlo0, period, 2e-5));
+		CU_ASSERT(periodic(&r, "source_trip", trip0, period, 2e-5));
+	CU_ASSERT(periodic(&r, "uvlo", uvlo0, period, 2e-5));
 out:
-	free_events(trip);
-	free_events(uvlo);
-	free_events(evs);
-	run_done(&r);
+	tu_done(&r);
 }
 
 static void test_hiccup_period(void)
@@ -830,10 +671,10 @@ struct window {
  * times, VBAT of the 1 ms run linearly interpolated between its rows. Rows inside an
  * excluded window are skipped; *n_cmp counts the compared rows.
  */
-static double max_vbat_diff(const struct trace_rows *ad, const struct run *fine,
+static double max_vbat_diff(const struct trace_rows *ad, const struct tu_run *fine,
 			    const GArray *win, int *n_cmp, double *worst_t)
 {
-	g_autofree char *path = run_file(fine, "trace.csv");
+	g_autofree char *path = g_build_filename(fine->dir, "trace.csv", NULL);
 	FILE *fp = fopen(path, "r");
 	char line[1024];
 	int pos[TC_N];
@@ -906,33 +747,33 @@ static double max_vbat_diff(const struct trace_rows *ad, const struct run *fine,
  */
 static void compare_runs(const char *name, const char *json)
 {
-	struct run ad, fine;
-	GArray *ea = NULL, *ef = NULL, *win = NULL;
+	struct world_options fixed = { .max_step = 1 * SIM_MS };
+	struct tu_run ad, fine;
+	GArray *win = NULL;
 	struct trace_rows tr = { 0 };
 	double worst, worst_t;
 	int n_cmp;
 	bool same = true;
 
 	memset(&fine, 0, sizeof(fine));
-	REQUIRE(run_text(json, 0, true, &ad));
-	REQUIRE(run_text(json, 1 * SIM_MS, true, &fine));
+	REQUIRE(tu_run(&ad, json));
+	REQUIRE(tu_run_opts(&fine, json, &fixed));
 	if (ad.m.time_to_full_s >= 0 || fine.m.time_to_full_s >= 0)
 		CU_ASSERT(fabs(ad.m.time_to_full_s - fine.m.time_to_full_s) <=
 			  1e-3 * fine.m.time_to_full_s);
 
-	ea = read_events(&ad);
-	ef = read_events(&fine);
-	CU_ASSERT_EQUAL(ea->len, ef->len);
+	CU_ASSERT_EQUAL(ad.ev->len, fine.ev->len);
 	win = g_array_new(FALSE, FALSE, sizeof(struct window));
-	for (guint i = 0; i < ea->len && i < ef->len; i++) {
-		const struct ev *a = &g_array_index(ea, struct ev, i);
-		const struct ev *f = &g_array_index(ef, struct ev, i);
-		struct window w = { fmin(a->t, f->t) - 1e-3, fmax(a->t, f->t) + 1e-3 };
+	for (guint i = 0; i < ad.ev->len && i < fine.ev->len; i++) {
+		const cJSON *a = ad.ev->pdata[i], *f = fine.ev->pdata[i];
+		double ta = tu_event_time(a), tf = tu_event_time(f);
+		struct window w = { fmin(ta, tf) - 1e-3, fmax(ta, tf) + 1e-3 };
 
-		if (strcmp(a->src, f->src) || strcmp(a->ev, f->ev)) {
+		if (strcmp(tu_str(a, "src"), tu_str(f, "src")) || strcmp(tu_str(a, "ev"), tu_str(f, "ev"))) {
 			if (same)
 				fprintf(stderr, "\n  %s: event %u differs: %s/%s at %.6f vs %s/%s at %.6f\n",
-					name, i, a->src, a->ev, a->t, f->src, f->ev, f->t);
+					name, i, tu_str(a, "src"), tu_str(a, "ev"), ta, tu_str(f, "src"),
+					tu_str(f, "ev"), tf);
 			same = false;
 		}
 		g_array_append_val(win, w);
@@ -950,11 +791,10 @@ static void compare_runs(const char *name, const char *json)
 			worst, worst_t, n_cmp, tr.n);
 out:
 	trace_free_rows(&tr);
-	free_events(win);
-	free_events(ea);
-	free_events(ef);
-	run_done(&ad);
-	run_done(&fine);
+	if (win)
+		g_array_free(win, TRUE);
+	tu_done(&ad);
+	tu_done(&fine);
 }
 
 static void test_adaptive_vs_fixed_full(void)
@@ -976,7 +816,7 @@ static void test_adaptive_vs_fixed_steps(void)
 
 /* ---- energy balance ---- */
 
-static bool balance_ok(const char *what, const struct run *r)
+static bool balance_ok(const char *what, const struct tu_run *r)
 {
 	if (r->ok && r->m.energy_balance_error <= 1e-3)
 		return true;
@@ -999,7 +839,7 @@ static int balance_dir(const char *dir)
 		struct scenario *sc;
 		struct world *w = NULL;
 		struct world_options wo = { 0 };
-		struct run r = { 0 };
+		struct tu_run r = { 0 };
 
 		if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
 			n += balance_dir(path);
@@ -1048,10 +888,11 @@ static void test_energy_balance(void)
 	CU_ASSERT(g_file_test("scenarios", G_FILE_TEST_IS_DIR));
 	CU_ASSERT(balance_dir("scenarios") >= 1);
 	for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
-		struct run r;
+		struct tu_run r;
 
-		run_text(texts[i], 0, false, &r);
+		tu_run(&r, texts[i]);
 		CU_ASSERT(balance_ok("built-in scenario", &r));
+		tu_done(&r);
 	}
 }
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include "sim/csvtrace.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 /* ---- helpers ---- */
 
@@ -267,7 +267,7 @@ static void test_bad_input(void)
 /* Files: missing, a directory, over the size cap; and a good file read back. */
 static void test_files(void)
 {
-	g_autofree char *dir = g_dir_make_tmp("cs-diff-XXXXXX", NULL);
+	g_autofree char *dir = tu_make_tmpdir("cs-diff-XXXXXX");
 	g_autofree char *path = NULL, *missing = NULL;
 	struct cs_csv_read_opts small = { .max_bytes = 16 };
 	GError *err = NULL;
@@ -304,8 +304,7 @@ static void test_files(void)
 	CU_ASSERT_TRUE(g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_IO));
 	g_clear_error(&err);
 
-	g_unlink(path);
-	g_rmdir(dir);
+	tu_rm_tree(dir);
 }
 
 /* Mangled copies of a good trace (bytes replaced, cut short, lines doubled): each

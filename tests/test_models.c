@@ -134,20 +134,6 @@ static void mr_done(struct mr *m)
 		} \
 	} while (0)
 
-static double ev_num(const cJSON *rec, const char *key)
-{
-	const cJSON *v = rec ? cJSON_GetObjectItemCaseSensitive(rec, key) : NULL;
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *ev_str(const cJSON *rec, const char *key)
-{
-	const cJSON *v = rec ? cJSON_GetObjectItemCaseSensitive(rec, key) : NULL;
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /* Time of the i-th event ev whose field key equals value (NAN when there is none). */
 static double ev_time(const struct tu_run *r, const char *ev, const char *key,
 		      const char *value, int i)
@@ -362,9 +348,9 @@ static void test_boot_power_on_always(void)
 		ASSERT_NEAR(tu_event_time(b), 3.0 * k, 1e-9);
 		/* 3.2 V, less what the RC pairs charge to under the 1 mA off-current
 		 * (SOC stays clamped at 0): at most 1 mA * (R1 + R2) = 97 uV */
-		ASSERT_NEAR(ev_num(b, "vsys_V"), 3.2, 1e-4);
+		ASSERT_NEAR(tu_num(b, "vsys_V"), 3.2, 1e-4);
 	}
-	CU_ASSERT_STRING_EQUAL(ev_str(tu_event(&m.r, "boot_state", "state", "off", 0), "reason"),
+	CU_ASSERT_STRING_EQUAL(tu_str(tu_event(&m.r, "boot_state", "state", "off", 0), "reason"),
 			       "brownout");
 	CU_ASSERT_PTR_NULL(tu_event(&m.r, "boot_state", "state", "running", 0));
 	mr_done(&m);
@@ -395,7 +381,7 @@ static void test_boot_restart_waits_for_vbus(void)
 	CU_ASSERT_EQUAL(tu_metric(&m.r, "brownouts"), 2);
 	ASSERT_NEAR(ev_time(&m.r, "boot_state", "state", "rom", 0), 0.1, 1e-9);
 	ASSERT_NEAR(ev_time(&m.r, "boot_state", "state", "rom", 1), 5.1, 1e-9);
-	ASSERT_NEAR(ev_num(tu_event(&m.r, "brownout", NULL, NULL, 0), "vsys_V"), 3.15, 1e-6);
+	ASSERT_NEAR(tu_num(tu_event(&m.r, "brownout", NULL, NULL, 0), "vsys_V"), 3.15, 1e-6);
 	CU_ASSERT_PTR_NULL(tu_event(&m.r, "boot_state", "state", "rom", 2));
 	mr_done(&m);
 }
@@ -519,8 +505,8 @@ static void test_source_latch_recover(void)
 	CU_ASSERT_EQUAL(tu_metric(&m.r, "source_trips"), 2);
 	trip = tu_event(&m.r, "source_trip", NULL, NULL, 0);
 	ASSERT_NEAR(tu_event_time(trip), 0.6, 1e-9);
-	CU_ASSERT_STRING_EQUAL(ev_str(trip, "reason"), "overload_timer");
-	CU_ASSERT_STRING_EQUAL(ev_str(trip, "mode"), "latch");
+	CU_ASSERT_STRING_EQUAL(tu_str(trip, "reason"), "overload_timer");
+	CU_ASSERT_STRING_EQUAL(tu_str(trip, "mode"), "latch");
 	ASSERT_NEAR(ev_time(&m.r, "source_recover", NULL, NULL, 0), 2.6, 1e-9);
 	ASSERT_NEAR(ev_time(&m.r, "input_connect", NULL, NULL, 1), 2.7, 1e-9);
 	ASSERT_NEAR(ev_time(&m.r, "source_trip", NULL, NULL, 1), 3.2, 1e-9);
@@ -587,8 +573,8 @@ static void test_pd_rules_and_contract_limit(void)
 		req = tu_event(&m.r, "pd_msg", "msg", "Request", 0);
 		ASSERT_NEAR(tu_event_time(tu_event(&m.r, "pd_msg", "msg", "Source_Capabilities", 0)), 0.21, 1e-9);
 		ASSERT_NEAR(tu_event_time(req), 0.22, 1e-9);
-		ASSERT_NEAR(ev_num(req, "pdo"), c[k].pdo, 0);
-		ASSERT_NEAR(ev_num(req, "V"), c[k].v, 0);
+		ASSERT_NEAR(tu_num(req, "pdo"), c[k].pdo, 0);
+		ASSERT_NEAR(tu_num(req, "V"), c[k].v, 0);
 		ASSERT_NEAR(ev_time(&m.r, "pd_msg", "msg", "Accept", 0), 0.225, 1e-9);
 		ASSERT_NEAR(ev_time(&m.r, "pd_msg", "msg", "PS_RDY", 0), 0.305, 1e-9);
 		ASSERT_NEAR(mr_probe(&m, 0, "src_ilim_A"), 3.0, 0);
@@ -673,14 +659,14 @@ static void test_phy_options_and_dividers(void)
 
 		REQUIRE_MR(&m, json, 0, NULL);
 		d = tu_event(&m.r, "detect", NULL, NULL, 0);
-		CU_ASSERT_STRING_EQUAL(ev_str(d, "port"), c[k].port);
+		CU_ASSERT_STRING_EQUAL(tu_str(d, "port"), c[k].port);
 		ASSERT_NEAR(tu_event_time(d), c[k].t, 1e-9);
-		ASSERT_NEAR(ev_num(d, "current_mA"), c[k].ma, 0);
+		ASSERT_NEAR(tu_num(d, "current_mA"), c[k].ma, 0);
 		CU_ASSERT_EQUAL(tu_count(&m.r, "detect"), 1);
 		if (k == 1)
-			ASSERT_NEAR(ev_num(tu_event(&m.r, "detect_step", "step", "primary", 0), "dm_V"), 0.598, 1e-9);
+			ASSERT_NEAR(tu_num(tu_event(&m.r, "detect_step", "step", "primary", 0), "dm_V"), 0.598, 1e-9);
 		if (k == 3)
-			ASSERT_NEAR(ev_num(tu_event(&m.r, "detect_step", "step", "secondary", 0), "dp_V"), 2.0, 1e-9);
+			ASSERT_NEAR(tu_num(tu_event(&m.r, "detect_step", "step", "secondary", 0), "dp_V"), 2.0, 1e-9);
 		mr_done(&m);
 	}
 }
@@ -714,13 +700,13 @@ static void test_phy_rp_changes(void)
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "typec-3.0a", 0), 0.16, 1e-9);
 	cc = tu_event(&m.r, "detect_step", "result", "default", 0);
 	ASSERT_NEAR(tu_event_time(cc), 1.04, 1e-9);
-	ASSERT_NEAR(ev_num(cc, "cc_V"), 0.4173, 1e-9);
+	ASSERT_NEAR(tu_num(cc, "cc_V"), 0.4173, 1e-9);
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "dcp", 0), 1.131, 1e-9);
 	CU_ASSERT_PTR_NULL(tu_event(&m.r, "detect_step", "result", "default", 1));
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "none", 0), 2.51, 1e-9);
 	cc = tu_event(&m.r, "detect_step", "result", "1.5A", 0);
 	ASSERT_NEAR(tu_event_time(cc), 3.36, 1e-9);
-	ASSERT_NEAR(ev_num(cc, "cc_V"), 0.941, 1e-9);
+	ASSERT_NEAR(tu_num(cc, "cc_V"), 0.941, 1e-9);
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "typec-1.5a", 0), 3.36, 1e-9);
 	CU_ASSERT_EQUAL(tu_count(&m.r, "detect"), 4);
 	mr_done(&m);
@@ -747,13 +733,13 @@ static void test_phy_rp_outside_windows(void)
 	REQUIRE_MR(&m, json, 0, NULL);
 	cc = tu_event(&m.r, "detect_step", "step", "cc", 0);
 	ASSERT_NEAR(tu_event_time(cc), 0.16, 1e-9);
-	ASSERT_NEAR(ev_num(cc, "cc_V"), 0.4545, 1e-9);
-	CU_ASSERT_STRING_EQUAL(ev_str(cc, "result"), "default");
+	ASSERT_NEAR(tu_num(cc, "cc_V"), 0.4545, 1e-9);
+	CU_ASSERT_STRING_EQUAL(tu_str(cc, "result"), "default");
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "dcp", 0), 0.251, 1e-9);
 	cc = tu_event(&m.r, "detect_step", "step", "cc", 1);
 	ASSERT_NEAR(tu_event_time(cc), 1.04, 1e-9);
-	ASSERT_NEAR(ev_num(cc, "cc_V"), 0.2174, 1e-9);
-	CU_ASSERT_STRING_EQUAL(ev_str(cc, "result"), "none");
+	ASSERT_NEAR(tu_num(cc, "cc_V"), 0.2174, 1e-9);
+	CU_ASSERT_STRING_EQUAL(tu_str(cc, "result"), "none");
 	ASSERT_NEAR(ev_time(&m.r, "detect", "port", "dcp", 1), 1.131, 1e-9);
 	mr_done(&m);
 }
@@ -1009,7 +995,7 @@ static void test_pmic_ico(void)
 		/* started on detection: a DCP is detected at 101 ms (docs/models.md) */
 		CU_ASSERT(t0 >= 0.101 - 1e-9 && t0 < 0.2);
 		ASSERT_NEAR(tu_event_time(done), t0 + 0.05 * c[k].ticks, 1e-9);
-		ASSERT_NEAR(ev_num(done, "ilim_A"), c[k].ilim, 1e-9);
+		ASSERT_NEAR(tu_num(done, "ilim_A"), c[k].ilim, 1e-9);
 		ASSERT_NEAR(tu_metric(&m.r, "ilim_final_A"), c[k].ilim, 1e-9);
 		mr_done(&m);
 	}
@@ -1078,24 +1064,11 @@ static void test_pmic_set_restarts_deglitch(void)
  *   3.300..3.656 V). Solved below by bisection: t = 1368.1977 s. Then fast charge at
  *   ICHG 1 A (VBAT jumps 0.09 V + RC, far from re-entering below 3.4 V).
  */
-static const double ocv_soc[] = { 0, .05, .10, .20, .30, .40, .50, .60, .70, .80, .90, .95, 1 };
-static const double ocv_v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793, 3.829, 3.911, 3.978,
-				4.077, 4.183, 4.241, 4.328 };
-
-static double ref_ocv(double soc)
-{
-	size_t k = 0;
-
-	while (k + 2 < G_N_ELEMENTS(ocv_soc) && soc > ocv_soc[k + 1])
-		k++;
-	return ocv_v[k] + (ocv_v[k + 1] - ocv_v[k]) * (soc - ocv_soc[k]) / (ocv_soc[k + 1] - ocv_soc[k]);
-}
-
 static double precharge_vbat(double tp)
 {
 	const double i = 0.1;
 
-	return ref_ocv((i / 5400 - 0.02 / 2592000) * tp) + 0.1 * i +
+	return tu_ref_ocv((i / 5400 - 0.02 / 2592000) * tp) + 0.1 * i +
 	       i * 0.047 * (1 - exp(-tp / 33.041)) + i * 0.05 * (1 - exp(-tp / 223.75));
 }
 
@@ -1149,7 +1122,7 @@ static double reentry_vbat(double t)
 	const double v1 = 0.047 * -expm1(-0.9 / 33.041), v2 = 0.05 * -expm1(-0.9 / 223.75);
 	const double e1 = exp(-d / 33.041), e2 = exp(-d / 223.75);
 
-	return ref_ocv(0.05 + 0.9 / 5400 - sd * t - 1.5 * d / 5400) - 0.15 +
+	return tu_ref_ocv(0.05 + 0.9 / 5400 - sd * t - 1.5 * d / 5400) - 0.15 +
 	       v1 * e1 - 1.5 * 0.047 * (1 - e1) + v2 * e2 - 1.5 * 0.05 * (1 - e2);
 }
 

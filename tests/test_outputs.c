@@ -95,21 +95,6 @@ static bool fmt_fixed_is(double v, int decimals, const char *want)
 	return true;
 }
 
-/* A string member of a JSON object, or "" when missing. */
-static const char *jstr(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static double jnum(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 #define TIME_FMT(t, s)        CU_ASSERT(fmt_time_is(t, s))
 #define FIXED_FMT(v, d, s)    CU_ASSERT(fmt_fixed_is(v, d, s))
 
@@ -643,10 +628,10 @@ static void test_evlog_read_back(void)
 		doc = cJSON_Parse(lines[i]);
 		CU_ASSERT_PTR_NOT_NULL(doc);
 		if (doc && n == 1) {
-			CU_ASSERT(jnum(doc, "t") == 12.3);
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "src"), "phy");
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "ev"), "detect");
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "type"), "USB_DCP");
+			CU_ASSERT(tu_num(doc, "t") == 12.3);
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "src"), "phy");
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "ev"), "detect");
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "type"), "USB_DCP");
 			/* "t", "src", "ev" lead, in that order */
 			CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(doc), 4);
 			CU_ASSERT_STRING_EQUAL(doc->child->string, "t");
@@ -654,12 +639,12 @@ static void test_evlog_read_back(void)
 			CU_ASSERT_STRING_EQUAL(doc->child->next->next->string, "ev");
 		}
 		if (doc && n == 0) {
-			CU_ASSERT(jnum(doc, "t") == 0);
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "src"), "source");
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "kind"), "dcp");
+			CU_ASSERT(tu_num(doc, "t") == 0);
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "src"), "source");
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "kind"), "dcp");
 		}
 		if (doc && n == 2)
-			CU_ASSERT_STRING_EQUAL(jstr(doc, "state"), "done");
+			CU_ASSERT_STRING_EQUAL(tu_str(doc, "state"), "done");
 		if (doc && n == 3)
 			CU_ASSERT_EQUAL(cJSON_GetArraySize(doc), 3);   /* t, src, ev only */
 		cJSON_Delete(doc);

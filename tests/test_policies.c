@@ -21,13 +21,6 @@
 		} \
 	} while (0)
 
-static double ev_num(const cJSON *rec, const char *key)
-{
-	const cJSON *v = rec ? cJSON_GetObjectItemCaseSensitive(rec, key) : NULL;
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 /*
  * twl4030: VBUS = 5.1 - 0.40686 * IBUS (Rout 0.13 + cable 0.27686 ohm), the linear
  * charger draws the whole limit (1.7 A of demand from a 30 % cell). The ramp starts
@@ -58,7 +51,7 @@ static void test_twl4030_settles_below_sag(void)
 	/* Every write is 20 mA above the previous one, except the final step back. */
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++))) {
 		prev = last;
-		last = ev_num(e, "applied_mA");
+		last = tu_num(e, "applied_mA");
 		if (!isnan(prev) && n > 2 && last > prev)
 			CU_ASSERT_DOUBLE_EQUAL(last - prev, 20.0, 1e-6);
 	}
@@ -201,9 +194,9 @@ static void test_safe_ramp_backoff(void)
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.6, 1e-9);
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)))
-		last = ev_num(e, "applied_mA");
+		last = tu_num(e, "applied_mA");
 	CU_ASSERT_DOUBLE_EQUAL(last, 600.0, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(ev_num(tu_event(&r, "ilim_set", NULL, NULL, 5), "applied_mA"), 800.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_num(tu_event(&r, "ilim_set", NULL, NULL, 5), "applied_mA"), 800.0, 1e-6);
 	/* 500 (start), 600, 700, 800, 900, back to 800, then 600: seven writes. */
 	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 7);
 	tu_done(&r);
@@ -233,7 +226,7 @@ static void test_safe_ramp_reprobe_backoff(void)
 		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && k < 4)
-		if (fabs(ev_num(e, "applied_mA") - 900.0) < 1e-6)
+		if (fabs(tu_num(e, "applied_mA") - 900.0) < 1e-6)
 			probe[k++] = tu_event_time(e);
 	CU_ASSERT_EQUAL_FATAL(k, 4);
 	for (int i = 0; i < 3; i++) {

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include "cli/sweep.h"
 #include "sim/scenario.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 static const char base_json[] =
 	"{ \"name\": \"sweep-base\", \"seed\": 1, \"duration\": \"10 min\",\n"
@@ -35,7 +35,7 @@ static void fx_open(struct fixture *fx, const char *sweep_json)
 {
 	g_autofree char *base = NULL;
 
-	fx->dir = g_dir_make_tmp("cs-sweep-XXXXXX", NULL);
+	fx->dir = tu_make_tmpdir("cs-sweep-XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fx->dir);
 	base = g_build_filename(fx->dir, "base.json", NULL);
 	fx->file = g_build_filename(fx->dir, "sweep.json", NULL);
@@ -45,11 +45,7 @@ static void fx_open(struct fixture *fx, const char *sweep_json)
 
 static void fx_close(struct fixture *fx)
 {
-	g_autofree char *base = g_build_filename(fx->dir, "base.json", NULL);
-
-	g_unlink(base);
-	g_unlink(fx->file);
-	g_rmdir(fx->dir);
+	tu_rm_tree(fx->dir);
 	g_free(fx->dir);
 	g_free(fx->file);
 }

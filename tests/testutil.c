@@ -65,7 +65,7 @@ static bool read_outputs(struct tu_run *r)
 	return r->metrics != NULL;
 }
 
-bool tu_run(struct tu_run *r, const char *json)
+bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options *opt)
 {
 	GError *err = NULL;
 	struct world_options wo = { 0 };
@@ -77,26 +77,43 @@ bool tu_run(struct tu_run *r, const char *json)
 	sc = r->dir ? scenario_load_text("test.json", json, strlen(json), NULL, &err) : NULL;
 	if (!sc)
 		goto fail;
+	if (opt)
+		wo = *opt;
 	wo.outdir = r->dir;
 	w = world_new(sc, &wo, &err);
 	if (!w || !world_run(w, &err) || !world_finish(w, &err))
 		goto fail;
+	r->m = *world_metrics(w);
+	r->m.detected_type = NULL;   /* points into the world */
 	world_free(w);
 	scenario_free(sc);
 	r->ok = read_outputs(r);
+	if (!r->ok) {
+		fprintf(stderr, "\n  cannot read the outputs in %s\n", r->dir);
+		tu_done(r);
+	}
 	return r->ok;
 fail:
 	fprintf(stderr, "\n  scenario failed: %s\n", err ? err->message : "?");
 	g_clear_error(&err);
 	world_free(w);
 	scenario_free(sc);
+	tu_done(r);
 	return false;
+}
+
+bool tu_run(struct tu_run *r, const char *json)
+{
+	return tu_run_opts(r, json, NULL);
 }
 
 void tu_done(struct tu_run *r)
 {
 	if (r->ev)
 		g_ptr_array_free(r->ev, TRUE);
+	if (r->rows)
+		g_ptr_array_free(r->rows, TRUE);
+	g_strfreev(r->cols);
 	cJSON_Delete(r->metrics);
 	if (r->dir)
 		tu_rm_tree(r->dir);
@@ -104,11 +121,73 @@ void tu_done(struct tu_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-double tu_metric(const struct tu_run *r, const char *name)
+bool tu_read_trace(struct tu_run *r)
 {
-	const cJSON *v = r->metrics ? cJSON_GetObjectItemCaseSensitive(r->metrics, name) : NULL;
+	g_autofree char *path = g_build_filename(r->dir, "trace.csv", NULL);
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	if (r->rows)
+		g_ptr_array_set_size(r->rows, 0);
+	else
+		r->rows = g_ptr_array_new_with_free_func(g_free);
+	if (!g_file_get_contents(path, &text, NULL, NULL)) {
+		fprintf(stderr, "\n  cannot read %s\n", path);
+		return false;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	if (!lines[0])
+		return true;
+	g_strfreev(r->cols);
+	r->cols = g_strsplit(lines[0], ",", -1);
+	r->ncols = (int)g_strv_length(r->cols);
+	for (int i = 1; lines[i]; i++) {
+		g_auto(GStrv) f = NULL;
+		double *row;
+		int nf;
+
+		if (!lines[i][0])
+			continue;
+		f = g_strsplit(lines[i], ",", -1);
+		nf = (int)g_strv_length(f);
+		row = g_new(double, r->ncols);
+		for (int c = 0; c < r->ncols; c++) {
+			char *end = NULL;
+
+			row[c] = c < nf ? g_ascii_strtod(f[c], &end) : NAN;
+			if (c >= nf || end == f[c])
+				row[c] = NAN;
+		}
+		g_ptr_array_add(r->rows, row);
+	}
+	return true;
+}
+
+int tu_col(const struct tu_run *r, const char *name)
+{
+	for (int c = 0; c < r->ncols; c++)
+		if (strcmp(r->cols[c], name) == 0)
+			return c;
+	return -1;
+}
+
+double tu_num(const cJSON *obj, const char *key)
+{
+	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
 
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *tu_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+double tu_metric(const struct tu_run *r, const char *name)
+{
+	return tu_num(r->metrics, name);
 }
 
 const cJSON *tu_event(const struct tu_run *r, const char *ev, const char *key,
@@ -131,16 +210,31 @@ const cJSON *tu_event(const struct tu_run *r, const char *ev, const char *key,
 
 double tu_event_time(const cJSON *rec)
 {
-	const cJSON *t = rec ? cJSON_GetObjectItemCaseSensitive(rec, "t") : NULL;
+	return tu_num(rec, "t");
+}
 
-	return cJSON_IsNumber(t) ? t->valuedouble : NAN;
+int tu_count_where(const struct tu_run *r, const char *ev, const char *key, const char *value)
+{
+	int n = 0;
+
+	while (tu_event(r, ev, key, value, n))
+		n++;
+	return n;
 }
 
 int tu_count(const struct tu_run *r, const char *ev)
 {
-	int n = 0;
+	return tu_count_where(r, ev, NULL, NULL);
+}
 
-	while (tu_event(r, ev, NULL, NULL, n))
-		n++;
-	return n;
+double tu_ref_ocv(double s)
+{
+	static const double soc[] = { 0, .05, .10, .20, .30, .40, .50, .60, .70, .80, .90, .95, 1 };
+	static const double v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793, 3.829, 3.911,
+				    3.978, 4.077, 4.183, 4.241, 4.328 };
+	int i = 0;
+
+	while (i < 11 && s > soc[i + 1])
+		i++;
+	return v[i] + (v[i + 1] - v[i]) * (s - soc[i]) / (soc[i + 1] - soc[i]);
 }

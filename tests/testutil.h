@@ -3,7 +3,8 @@
  *
  * tu_run() loads scenario JSON text, runs it with outputs in a fresh temporary
  * directory and parses events.jsonl and metrics.json back (independently of the code
- * that wrote them: plain cJSON per line). tu_done() removes the directory.
+ * that wrote them: plain cJSON per line); tu_read_trace() reads trace.csv too when a
+ * test asks. tu_done() removes the directory.
  */
 #ifndef CS_TESTS_TESTUTIL_H
 #define CS_TESTS_TESTUTIL_H
@@ -11,24 +12,47 @@
 #include <stdbool.h>
 #include <cJSON.h>
 #include <glib.h>
+#include "sim/world.h"
 
 struct tu_run {
 	bool ok;
 	char *dir;
 	GPtrArray *ev;       /* cJSON * per events.jsonl line */
 	cJSON *metrics;
+	struct world_metrics m;  /* world_metrics() after the run (detected_type NULL:
+				  * read it from metrics.json) */
+	char **cols;         /* trace.csv header, after tu_read_trace() */
+	int ncols;
+	GPtrArray *rows;     /* double[ncols] per trace row (labels read as NAN) */
 };
 
+/* False (with a message on stderr) when the run fails or its outputs cannot be read;
+ * the directory is gone then and tu_done() is harmless. */
 bool tu_run(struct tu_run *r, const char *json);
+/* The same with world options (max_step, sysfs times, ...); opt->outdir is ignored. */
+bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options *opt);
 void tu_done(struct tu_run *r);
+/* Read r->dir/trace.csv into r->cols and r->rows; false (with a message) on failure. */
+bool tu_read_trace(struct tu_run *r);
+/* Column index in the trace header, -1 when absent. */
+int tu_col(const struct tu_run *r, const char *name);
 /* Metric value (number) or NAN when absent or null. */
 double tu_metric(const struct tu_run *r, const char *name);
+/* A member of a JSON object (an event record, r->metrics): a number, NAN when absent
+ * or not a number; a string, "" when absent or not a string. obj may be NULL. */
+double tu_num(const cJSON *obj, const char *key);
+const char *tu_str(const cJSON *obj, const char *key);
 /* The i-th record (0-based) with this src/ev whose string field key equals value
  * (key NULL: any); NULL when there is none. */
 const cJSON *tu_event(const struct tu_run *r, const char *ev, const char *key,
 		      const char *value, int i);
 double tu_event_time(const cJSON *rec);
 int tu_count(const struct tu_run *r, const char *ev);
+/* How many records tu_event() finds for ev, key and value. */
+int tu_count_where(const struct tu_run *r, const char *ev, const char *key, const char *value);
+/* OCV of the default cell (EB425161LU) at SOC s, linear in PHYSICS.md's table written
+ * out again (0/5/10/20/.../100 %), extrapolated from the end segments outside 0..1. */
+double tu_ref_ocv(double s);
 /* Removes a directory tree (links are removed, not followed). */
 void tu_rm_tree(const char *path);
 /* A fresh directory from a g_dir_make_tmp() template; NULL (and a message on stderr)

@@ -54,7 +54,6 @@ struct net_in {
 #define NET_F_SUPPLEMENT  0x020u  /* battery discharging into the system */
 #define NET_F_VSYS_FAIL   0x040u  /* the battery cannot carry the system load */
 #define NET_F_DROPOUT     0x080u  /* linear pass element fully on */
-#define NET_F_INPUT_LIMIT (NET_F_IINDPM | NET_F_VINDPM | NET_F_LIMITING | NET_F_DROPOUT | NET_F_COLLAPSE)
 
 struct net_out {
 	double vsrc;     /* at the port terminals */

@@ -169,17 +169,10 @@ static void world_prepare_net(struct world *w)
 	in->ilim = source_ilim_now(&w->src);
 	in->was_limiting = (w->op.flags & NET_F_LIMITING) != 0;
 	in->ishort = w->src_p.ishort;
-	pmic_net(&w->chg, 0, in);
+	pmic_net(&w->chg, in);
+	/* Not yet running: the boot stage owns the draw. */
+	w->load.override = boot_current(&w->bootm, &w->load.override_current);
 	load_demand(&w->load, &in->iload, &in->pload);
-	{
-		double a;
-
-		if (boot_current(&w->bootm, &a)) {
-			/* Not yet running: the boot stage sets the draw. */
-			in->iload = a;
-			in->pload = 0;
-		}
-	}
 }
 
 static void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
@@ -384,7 +377,7 @@ static void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 			struct battery_state xp;
 			struct net_out opp;
 
-			battery_advance(&w->bat_p, &w->eff, &w->bat, w->op.ibat, i1,
+			battery_advance(&w->eff, &w->bat, w->op.ibat, i1,
 					sim_time_to_s(tp - t0), &xp);
 			world_solve(w, &xp, &opp, NULL);
 			world_row_values(w, &opp, &xp, w->probe_vals[i]);
@@ -418,12 +411,12 @@ static double world_try_step(struct world *w, double dt, struct battery_state *x
 	struct net_out opp;
 	double i0 = w->op.ibat, ev, ei, es, ee;
 
-	battery_advance(&w->bat_p, &w->eff, &w->bat, i0, i0, dt, &xp);
+	battery_advance(&w->eff, &w->bat, i0, i0, dt, &xp);
 	world_solve(w, &xp, &opp, NULL);
-	battery_advance(&w->bat_p, &w->eff, &w->bat, i0, opp.ibat, dt, x1);
+	battery_advance(&w->eff, &w->bat, i0, opp.ibat, dt, x1);
 	world_solve(w, x1, op1, emf1);
 	*i1 = op1->ibat;
-	battery_advance(&w->bat_p, &w->eff, &w->bat, i0, *i1, dt, x1);
+	battery_advance(&w->eff, &w->bat, i0, *i1, dt, x1);
 	world_solve(w, x1, op1, emf1);
 	ev = fabs(op1->vbat - opp.vbat) / WORLD_TOL_V;
 	ei = fabs(op1->ibat - opp.ibat) * w->eff.r0 / WORLD_TOL_V;

@@ -244,9 +244,9 @@ static void test_load_profile_steps(void)
 }
 
 /*
- * load_demand: the default draw is 250 mA (load.c); other models' extra current adds
- * to it (0.25 + 0.1 = 0.35 A); a power replaces the current (1.5 W, no current); an
- * override (the boot model owning the draw) wins over both (0.8 A, no power).
+ * load_demand: the default draw is 250 mA (load.c); a power replaces the current
+ * (1.5 W, no current); an override (the boot model owning the draw) wins over both
+ * (0.8 A, no power).
  * Brownout at vsys_min 3.4 V, re-armed at 3.4 + LOAD_BROWNOUT_HYST_V = 3.5 V: 3.39 V
  * browns out, 3.45 V and 3.3 V do not again, 3.5 V re-arms, 3.39 V browns out again.
  * The margin is vsys_min - VSYS before (3.4 - 3.3 = 0.1) and VSYS - 3.5 after
@@ -266,9 +266,6 @@ static void test_load_demand_and_brownout(void)
 	load_demand(&l, &i, &pw);
 	ASSERT_NEAR(i, 0.25, 1e-15);
 	ASSERT_NEAR(pw, 0, 0);
-	l.extra_current = 0.1;
-	load_demand(&l, &i, &pw);
-	ASSERT_NEAR(i, 0.35, 1e-15);
 	p.power = 1.5;
 	load_demand(&l, &i, &pw);
 	ASSERT_NEAR(i, 0, 0);
@@ -943,19 +940,19 @@ static void test_pmic_register_writes(void)
 	sim_init(&s, 1);
 	pmic_init(&c, &p, &s, NULL, NULL, NULL);
 	memset(&in, 0, sizeof(in));
-	pmic_net(&c, 3.8, &in);
+	pmic_net(&c, &in);
 	ASSERT_NEAR(in.ichg, 2.0, 0);
 	ASSERT_NEAR(in.vreg, 4.2, 0);
 	ASSERT_NEAR(in.vindpm, 4.5, 0);
 	pmic_write_ichg(&c, 1.0);
 	pmic_write_vreg(&c, 4.1);
 	pmic_write_vindpm(&c, 4.6);
-	pmic_net(&c, 3.8, &in);
+	pmic_net(&c, &in);
 	ASSERT_NEAR(in.ichg, 1.0, 0);
 	ASSERT_NEAR(in.vreg, 4.1, 0);
 	ASSERT_NEAR(in.vindpm, 4.6, 0);
 	c.precharge = true;
-	pmic_net(&c, 3.8, &in);
+	pmic_net(&c, &in);
 	ASSERT_NEAR(in.ichg, 0.2, 0);
 	pmic_cleanup(&c);
 	sim_destroy(&s);
@@ -1267,7 +1264,7 @@ static void test_pmic_adc(void)
 
 CU_TestInfo models_tests[] = {
 	{ "load: profile current and power steps", test_load_profile_steps },
-	{ "load: demand (extra, power, override) and brownout re-arm", test_load_demand_and_brownout },
+	{ "load: demand (power, override) and brownout re-arm", test_load_demand_and_brownout },
 	{ "load: bad profiles refused with their path", test_load_profile_errors },
 	{ "boot: power_on always loops on a dead cell", test_boot_power_on_always },
 	{ "boot: restart waits for vbus", test_boot_restart_waits_for_vbus },

@@ -80,15 +80,15 @@ static void test_rc_step_response(void)
 
 		double rel = dt < 1e-6 ? 1e-5 : 1e-9;
 
-		battery_advance(&p, &e, &s0, I, I, dt, &s1);
+		battery_advance(&e, &s0, I, I, dt, &s1);
 		ASSERT_REL(s1.v1, I * 0.047 * f1, rel);
 		ASSERT_REL(s1.v2, I * 0.050 * f2, rel);
 	}
 	/* 1 ns, written out: 1.5 * 0.047 * 1e-9 / 33.041 = 2.13371e-12 V */
-	battery_advance(&p, &e, &s0, I, I, 1e-9, &s1);
+	battery_advance(&e, &s0, I, I, 1e-9, &s1);
 	ASSERT_REL(s1.v1, 2.1337126600284495e-12, 1e-5);
 	/* 10 tau2 = 2237.5 s: V2 = 0.075 * (1 - 4.54e-5) = 0.0749966 V, V1 = 0.0705 V */
-	battery_advance(&p, &e, &s0, I, I, 2237.5, &s1);
+	battery_advance(&e, &s0, I, I, 2237.5, &s1);
 	ASSERT_REL(s1.v2, 0.075 * (1 - 4.539992976248485e-05), 1e-9);
 	ASSERT_REL(s1.v1, 0.0705, 1e-9);
 }
@@ -124,7 +124,7 @@ static void test_rc_ramp(void)
 	default_cell(&p, &e);
 	for (size_t k = 0; k < G_N_ELEMENTS(c); k++) {
 		s0 = (struct battery_state){ .soc = 0.5, .v1 = c[k].v1, .v2 = c[k].v2, .temp_c = 25 };
-		battery_advance(&p, &e, &s0, c[k].i0, c[k].i1, c[k].dt, &s1);
+		battery_advance(&e, &s0, c[k].i0, c[k].i1, c[k].dt, &s1);
 		CU_ASSERT(near_rel(s1.v1, ramp_expect(0.047, 33.041, c[k].v1, c[k].i0, c[k].i1, c[k].dt),
 				   1e-9, 1e-6));
 		CU_ASSERT(near_rel(s1.v2, ramp_expect(0.050, 223.75, c[k].v2, c[k].i0, c[k].i1, c[k].dt),
@@ -134,7 +134,7 @@ static void test_rc_ramp(void)
 	 * exp(-10/33.041) = exp(-0.302654) = 0.740818*0.997350 = 0.738855;
 	 * V1 = 0.094 - 0.3105854 + 0.3105854*0.738855 = 0.094 - 0.081108 = 0.012892 V */
 	s0 = (struct battery_state){ .soc = 0.5, .temp_c = 25 };
-	battery_advance(&p, &e, &s0, 0, 2, 10, &s1);
+	battery_advance(&e, &s0, 0, 2, 10, &s1);
 	ASSERT_REL(s1.v1, 0.012892, 1e-4);
 }
 
@@ -156,18 +156,18 @@ static void test_soc_integration(void)
 	default_cell(&p, &e);
 	ASSERT_REL(e.q_as, 5400, 1e-15);
 	ASSERT_REL(e.self_dis_per_s, sd, 1e-12);
-	battery_advance(&p, &e, &s0, 0.75, 0.75, 1200, &s1);
+	battery_advance(&e, &s0, 0.75, 0.75, 1200, &s1);
 	ASSERT_REL(s1.soc, 0.1 + 0.75 * 1200 / 5400 - sd * 1200, 1e-12);
 	ASSERT_REL(s1.soc, 0.2666574, 1e-6);
 	s0.soc = 0.2;
-	battery_advance(&p, &e, &s0, 0, 2, 1800, &s1);
+	battery_advance(&e, &s0, 0, 2, 1800, &s1);
 	ASSERT_REL(s1.soc, 0.2 + 1.0 * 1800 / 5400 - sd * 1800, 1e-12);
 	/* at rest only self-discharge: 30 days lose 2 % */
 	s0.soc = 0.5;
-	battery_advance(&p, &e, &s0, 0, 0, 30 * 86400.0, &s1);
+	battery_advance(&e, &s0, 0, 0, 30 * 86400.0, &s1);
 	ASSERT_REL(s1.soc, 0.48, 1e-12);
 	s0.soc = 1.0;
-	battery_advance(&p, &e, &s0, -1.5, -1.5, 3600, &s1);
+	battery_advance(&e, &s0, -1.5, -1.5, 3600, &s1);
 	CU_ASSERT(s1.soc >= 0 && s1.soc < 1e-9);
 }
 

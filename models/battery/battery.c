@@ -220,11 +220,9 @@ static double rc_advance(double v0, double r, double tau, double i0, double i1, 
 	return v0 * (1.0 - one_minus_e) + r * (i0 * one_minus_e + (i1 - i0) * one_minus_phi);
 }
 
-void battery_advance(const struct battery_params *p, const struct battery_eff *e,
-		     const struct battery_state *s0, double i0, double i1, double dt,
-		     struct battery_state *s1)
+void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
+		     double i1, double dt, struct battery_state *s1)
 {
-	(void)p;
 	s1->v1 = rc_advance(s0->v1, e->r1, e->tau1, i0, i1, dt);
 	s1->v2 = rc_advance(s0->v2, e->r2, e->tau2, i0, i1, dt);
 	s1->soc = s0->soc + 0.5 * (i0 + i1) * dt / e->q_as - e->self_dis_per_s * dt;

@@ -62,9 +62,8 @@ double battery_ocv(const struct battery_params *p, double soc);
 double battery_emf(const struct battery_params *p, const struct battery_state *s);
 /* Advance over dt with the current varying linearly from i0 to i1 (exact for the
  * RC pairs; trapezoidal for SOC, which is exact for a linear current). */
-void battery_advance(const struct battery_params *p, const struct battery_eff *e,
-		     const struct battery_state *s0, double i0, double i1, double dt,
-		     struct battery_state *s1);
+void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
+		     double i1, double dt, struct battery_state *s1);
 
 /* Lumped thermal model: heat p_loss_w (constant over dt) against the ambient
  * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */

@@ -152,7 +152,7 @@ void load_demand(const struct load *l, double *iload, double *pload)
 		*iload = 0;
 		*pload = l->p->power;
 	} else {
-		*iload = l->p->current + l->extra_current;
+		*iload = l->p->current;
 		*pload = 0;
 	}
 }

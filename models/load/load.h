@@ -45,8 +45,7 @@ struct load {
 	struct sim_event ev_step;
 	bool browned_out;       /* below vsys_min, not yet re-armed */
 	int brownouts;
-	double extra_current;   /* added by other models (boot stages) */
-	bool override;          /* boot model owns the draw */
+	bool override;          /* the boot model owns the draw (set by sim/world.c) */
 	double override_current;
 };
 

@@ -537,11 +537,10 @@ static bool pmic_cv(const struct pmic *c)
 	return (c->last_flags & NET_F_CV) != 0;
 }
 
-void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in)
+void pmic_net(const struct pmic *c, struct net_in *in)
 {
 	const struct pmic_params *p = c->p;
 
-	(void)vbat_emf;
 	in->chg_on = c->connected && !c->hiz;
 	in->linear = p->topology == PMIC_LINEAR;
 	in->iindpm = c->iindpm;

@@ -116,7 +116,7 @@ void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct ev
 	       pmic_changed_cb changed, void *ctx);
 void pmic_cleanup(struct pmic *c);
 /* Describe the input stage and the charge targets for the solver. */
-void pmic_net(const struct pmic *c, double vbat_emf, struct net_in *in);
+void pmic_net(const struct pmic *c, struct net_in *in);
 /* React to the operating point: UVLO, connect, termination, recharge, phases. */
 void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
 /* Log the charger state (charger_state event) if it changed; call once the

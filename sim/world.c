@@ -510,20 +510,22 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 		}
 		world_margins(w, &op1, &x1, g1);
 		if (margins_crossed(w->g, g1)) {
-			/* Bisect: lo has no crossing, hi has one. */
-			sim_time_t lo = 0, hi = dt;
+			/* Bisect: lo has no crossing, hi has one; x1/op1 hold the step
+			 * to `tried`, which must be hi when it is committed. */
+			sim_time_t lo = 0, hi = dt, tried = dt;
 
 			while (hi - lo > WORLD_CROSSING_TOL) {
 				sim_time_t mid = lo + (hi - lo) / 2;
 
 				world_try_step(w, sim_time_to_s(mid), &x1, &op1, &emf1, &i1);
+				tried = mid;
 				world_margins(w, &op1, &x1, g1);
 				if (margins_crossed(w->g, g1))
 					hi = mid;
 				else
 					lo = mid;
 			}
-			if (hi != dt)
+			if (tried != hi)
 				world_try_step(w, sim_time_to_s(hi), &x1, &op1, &emf1, &i1);
 			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
 			t += hi;

@@ -7,8 +7,8 @@
 #   make bench      build and run the benchmarks in bench/
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
 #
-# Sources are found by wildcard: a new file under sim/, models/<name>/ or stack/ joins
-# the library, one under cli/ joins the binary, one under tests/ joins the test binary.
+# Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
+# run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
@@ -34,7 +34,8 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
 LDFLAGS   += $(SAN)
 
-LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*/*.c) $(wildcard stack/*/*.c))
+LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))

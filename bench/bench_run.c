@@ -33,8 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
-#include "sim/scenario.h"
-#include "sim/world.h"
+#include "run/scenario.h"
+#include "run/world.h"
 #include "tests/testutil.h"
 
 #define ADAPTIVE_REPS 9

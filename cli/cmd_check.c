@@ -15,10 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/expect.h"
+#include "run/expect.h"
 #include "sim/outfile.h"
-#include "sim/scenario.h"
-#include "sim/world.h"
+#include "run/scenario.h"
+#include "run/world.h"
 
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sim/scenario.h"
-#include "sim/world.h"
+#include "run/scenario.h"
+#include "run/world.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sim/csvtrace.h"
+#include "traces/csvtrace.h"
 
 enum { T_COL, T_RESULT, T_WORST, T_TOLUSE, T_AT, T_LINE, T_A, T_B, T_TOL, T_ROWS, T_N };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <chargesim/policy.h>
 #include "cli/cli.h"
-#include "sim/scenario.h"
+#include "run/scenario.h"
 
 static void list_params(const struct param_desc *table, const void *base, const char *indent)
 {

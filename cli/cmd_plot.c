@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/plot.h"
-#include "sim/scenario.h"
+#include "plots/plot.h"
+#include "run/scenario.h"
 #include "sim/units.h"
 
 /* A file beside `trace` (same directory), or NULL when it does not exist. */

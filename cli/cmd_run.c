@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/expect.h"
-#include "sim/scenario.h"
+#include "run/expect.h"
+#include "run/scenario.h"
 #include "sim/units.h"
-#include "sim/world.h"
+#include "run/world.h"
 
 struct run_opts {
 	char *outdir;

@@ -28,9 +28,9 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "cli/cli.h"
-#include "cli/sweep.h"
+#include "run/sweep.h"
 #include "sim/outfile.h"
-#include "sim/scenario.h"
+#include "run/scenario.h"
 
 #define CHUNK_ROWS_DEFAULT 256
 #define FLUSH_SECONDS 10

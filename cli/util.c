@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sim/world.h"
+#include "run/world.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -80,9 +80,7 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 
 int cli_exit_for(const GError *err)
 {
-	if (err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL)
-		return CLI_EXIT_INTERNAL;
-	return CLI_EXIT_USAGE;
+	return world_error_status(err);
 }
 
 /* g_ptr_array_sort hands the comparator pointers to the elements. */

@@ -22,7 +22,7 @@
  */
 #include <math.h>
 #include "fuzz/fuzz_common.h"
-#include "sim/csvtrace.h"
+#include "traces/csvtrace.h"
 
 #define NAME_A "a.csv"
 #define NAME_B "b.csv"

@@ -34,10 +34,10 @@
  * that is a handled error, not a crash.
  */
 #include "fuzz/fuzz_common.h"
-#include "cli/expect.h"
-#include "sim/scenario.h"
+#include "run/expect.h"
+#include "run/scenario.h"
 #include "sim/units.h"
-#include "sim/world.h"
+#include "run/world.h"
 
 #define FUZZ_FILE "fuzz.json"
 #define FUZZ_RUN_CAP (10 * 60 * SIM_S)

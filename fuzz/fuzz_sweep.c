@@ -29,8 +29,8 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include "fuzz/fuzz_common.h"
-#include "cli/sweep.h"
-#include "sim/scenario.h"
+#include "run/sweep.h"
+#include "run/scenario.h"
 
 #ifndef FUZZ_SRCDIR
 #define FUZZ_SRCDIR "."

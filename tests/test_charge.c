@@ -16,8 +16,8 @@
 #include <string.h>
 #include <glib.h>
 #include "models/pmic/pmic.h"
-#include "sim/scenario.h"
-#include "sim/world.h"
+#include "run/scenario.h"
+#include "run/world.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

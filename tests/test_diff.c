@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
-#include "sim/csvtrace.h"
+#include "traces/csvtrace.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

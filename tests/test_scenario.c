@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
-#include "sim/scenario.h"
+#include "run/scenario.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

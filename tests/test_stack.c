@@ -41,9 +41,9 @@
 #include "models/phy/phy.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
-#include "sim/scenario.h"
+#include "run/scenario.h"
 #include "sim/sim.h"
-#include "sim/world.h"
+#include "run/world.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include "cli/sweep.h"
-#include "sim/scenario.h"
+#include "run/sweep.h"
+#include "run/scenario.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/scenario.h"
-#include "sim/world.h"
+#include "run/scenario.h"
+#include "run/world.h"
 #include "tests/testutil.h"
 
 void tu_rm_tree(const char *path)

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <cJSON.h>
 #include <glib.h>
-#include "sim/world.h"
+#include "run/world.h"
 
 struct tu_run {
 	bool ok;

@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli/expect.h"
-#include "sim/csvtrace.h"
-#include "sim/scenario.h"
+#include "run/expect.h"
+#include "traces/csvtrace.h"
+#include "run/scenario.h"
 
 static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_tolerances *tol,
 			    GError **err)

@@ -11,7 +11,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "cli/expect.h"
+#include "run/expect.h"
 #include "sim/outfile.h"
 #include "sim/units.h"
 

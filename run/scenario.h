@@ -24,7 +24,7 @@
 #include "models/phy/phy.h"
 #include "models/pmic/pmic.h"
 #include "models/source/source.h"
-#include "sim/board.h"
+#include "run/board.h"
 #include "sim/time.h"
 
 #define CS_SCENARIO_ERROR (cs_scenario_error_quark())

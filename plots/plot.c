@@ -24,7 +24,7 @@
 #include <cJSON.h>
 #include <csv.h>
 #include <glib/gstdio.h>
-#include "cli/plot.h"
+#include "plots/plot.h"
 #include "sim/outfile.h"
 
 G_DEFINE_QUARK(cs-plot-error-quark, cs_plot_error)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
-#include "sim/csvtrace.h"
+#include "traces/csvtrace.h"
 
 G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <cJSON.h>
 #include <glib.h>
-#include "sim/world.h"
+#include "run/world.h"
 
 struct expect_result {
 	bool pass;

@@ -24,14 +24,19 @@
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
 #include <chargesim/policy.h>
-#include "sim/board.h"
+#include "run/board.h"
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
-#include "sim/world.h"
+#include "run/world.h"
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
+
+int world_error_status(const GError *err)
+{
+	return err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ? 3 : 2;
+}
 
 /* Stepping tunables. */
 #define WORLD_CROSSING_TOL  (10 * SIM_US)  /* thresholds located to 10 us [PHYSICS.md] */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "sim/scenario.h"
+#include "run/scenario.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 

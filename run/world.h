@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <glib.h>
 #include "sim/evlog.h"
-#include "sim/scenario.h"
+#include "run/scenario.h"
 #include "sim/solver.h"
 
 #define CS_RUN_ERROR (cs_run_error_quark())
@@ -30,6 +30,10 @@ enum {
 	CS_RUN_ERROR_OUTPUT,    /* an output file could not be written: exit 2 */
 	CS_RUN_ERROR_INTERNAL,  /* NaN/Inf or a broken invariant during the run: exit 3 */
 };
+
+/* The exit status for an error from loading or running: 3 (CS_RUN_ERROR_INTERNAL),
+ * else 2 (bad input, an output that cannot be written). */
+int world_error_status(const GError *err);
 
 struct world_options {
 	sim_time_t max_step;     /* > 0: fixed steps of this size (brute-force check) */

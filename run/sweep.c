@@ -12,13 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cli/cli.h"
-#include "cli/sweep.h"
+#include "run/sweep.h"
 #include "sim/outfile.h"
 #include "sim/param.h"
-#include "sim/scenario.h"
+#include "run/scenario.h"
 #include "sim/units.h"
-#include "sim/world.h"
+#include "run/world.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
 
@@ -672,8 +671,8 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	}
 	g_string_append_c(row, ',');
 	if (!m) {
-		*failed = cli_exit_for(err);
-		error_cell(row, *failed == CLI_EXIT_INTERNAL ? "internal error" : "input error",
+		*failed = world_error_status(err);
+		error_cell(row, *failed == 3 ? "internal error" : "input error",
 			   err->message);
 	}
 	g_string_append_c(row, '\n');

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim/board.h"
+#include "run/board.h"
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 

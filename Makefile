@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # chargesim - top-level build.
 #
 #   make            build build/chargesim and build/libchargesim.a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bench/bench_queue.c - event queue throughput in the classic hold model.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bench/bench_run.c - whole runs: wall time of a full charge, and peak memory of a long
  * idle run against a short one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bench/bench_sweep.c - a 10,000-variant sweep of full charges with -j 1 and -j 2.
  *

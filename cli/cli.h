@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli/cli.h - the subcommands of `chargesim` and what they share.
  *

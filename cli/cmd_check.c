@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_check.c - `chargesim check [FILE|DIR]...`: scenarios as regression tests.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_compare.c - `chargesim compare SCENARIO --policy A --policy B ...`: the same
  * scenario under each policy, outputs under DIR/<policy>/, metrics side by side.

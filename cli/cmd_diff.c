@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_diff.c - `chargesim diff A.csv B.csv`: compare two CSV traces column by
  * column with tolerances, B being the reference. Prints a table with the worst

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_list.c - `chargesim list [policies|sources|pmics|batteries|scenarios]`.
  *

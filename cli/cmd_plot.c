@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_plot.c - `chargesim plot`: traces stacked on one time axis (several
  * overlaid), or heat maps of a sweep's results; and the `--plot` of run and compare.

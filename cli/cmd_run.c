@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_run.c - `chargesim run SCENARIO`: one run, its outputs and a summary.
  */

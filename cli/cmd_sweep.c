@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/main.c - `chargesim`: dispatch to a subcommand.
  */

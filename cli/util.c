@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli/util.c - option parsing, error reporting and file lists shared by the subcommands.
  */

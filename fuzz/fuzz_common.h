@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz/fuzz_common.h - what every libFuzzer harness of chargesim shares.
  *

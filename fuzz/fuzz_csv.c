@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz/fuzz_csv.c - libFuzzer harness for the CSV trace reader and the trace diff
  * (sim/csvtrace.c), as `chargesim diff` and golden expectations use them.

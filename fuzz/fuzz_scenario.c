@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz/fuzz_scenario.c - libFuzzer harness for the scenario loader (sim/scenario.c:
  * JSON, units, parameter tables, presets, events, validation) and, for the scenarios

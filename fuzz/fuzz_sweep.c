@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz/fuzz_sweep.c - libFuzzer harness for the sweep file loader (cli/sweep.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz/fuzz_units.c - libFuzzer harness for the unit parser (sim/units.c).
  *

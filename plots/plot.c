@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/plot.c - plots of traces and sweep results, drawn by gnuplot (see plot.h).
+ * plots/plot.c - plots of traces and sweep results, drawn by gnuplot (see plot.h).
  *
  * The work is in three steps. Scan: each trace is read once (libcsv, streamed) for
  * the ranges of its series, the segments of its state columns and the intervals

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cli/plot.h - plots of traces and sweep results, drawn by gnuplot.
+ * plots/plot.h - plots of traces and sweep results, drawn by gnuplot.
  *
  * Every plot is one editable gnuplot script plus the data it reads, kept beside the
  * images so that a user can change a colour or a range and render again with
@@ -15,8 +16,8 @@
  *
  * See docs/plots.md for the panels, the zoom rule and the heat maps.
  */
-#ifndef CS_CLI_PLOT_H
-#define CS_CLI_PLOT_H
+#ifndef CS_PLOTS_PLOT_H
+#define CS_PLOTS_PLOT_H
 
 #include <stdbool.h>
 #include <glib.h>

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/board.c - the drivers behind the policy's board: PHY reporting, extcon, the
+ * run/board.c - the drivers behind the policy's board: PHY reporting, extcon, the
  * USB and battery power supplies, the host and the gadget (see board.h).
  *
  * Reporting order after a detection, as a PHY driver does it: extcon cables (old ones

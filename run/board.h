@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/board.h - the device's kernel drivers as the simulator provides them.
+ * run/board.h - the device's kernel drivers as the simulator provides them.
  *
  * A policy under test sees a board (struct cs_board): an extcon device, a USB PHY, a
  * USB power supply and a battery power supply, a gadget, the USB charger framework.
@@ -10,8 +11,8 @@
  * Real drivers disagree on how they report; each habit the article describes is a
  * board parameter ("device.kernel" in a scenario).
  */
-#ifndef CS_SIM_BOARD_H
-#define CS_SIM_BOARD_H
+#ifndef CS_RUN_BOARD_H
+#define CS_RUN_BOARD_H
 
 #include <stdbool.h>
 #include <linux/extcon.h>

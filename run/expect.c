@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/expect.c - checking a run against its scenario's expectations.
+ * run/expect.c - checking a run against its scenario's expectations.
  *
  * expect_prepare() reads and validates every expectation before the run (so a
  * malformed one is an input error, not a surprise afterwards), collects the times

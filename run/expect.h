@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cli/expect.h - checking a run against the scenario's "expect" list.
+ * run/expect.h - checking a run against the scenario's "expect" list.
  *
  * Kinds (INTERFACE.md): {"metric": NAME, OP: VALUE} with OP one of == != < <= > >=
  * or "between": [LO, HI]; {"signal": COLUMN, "at": TIME, OP: VALUE};
@@ -9,8 +10,8 @@
  * seconds, _mAh, _Wh, soc fractions), so "4.5 V" and 4.5 mean the same for vbus_min_V.
  * Each result says which expectation, what was expected and what the run gave.
  */
-#ifndef CS_CLI_EXPECT_H
-#define CS_CLI_EXPECT_H
+#ifndef CS_RUN_EXPECT_H
+#define CS_RUN_EXPECT_H
 
 #include <stdbool.h>
 #include <cJSON.h>

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/expect_golden.c - golden-trace expectations.
+ * run/expect_golden.c - golden-trace expectations.
  *
  *   {"golden": "golden/x.csv", "tolerance": {"vbus_V": {"abs": "5 mV", "rel": 1e-3},
  *                                           "*": {"abs": 1e-6}}}

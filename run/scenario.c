@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/scenario.c - scenario files: JSON in, typed configuration out.
+ * run/scenario.c - scenario files: JSON in, typed configuration out.
  *
  * Order of work: read the file (size-capped), parse with cJSON (syntax errors carry
  * line and column), reject duplicate keys, apply --set overrides to the document,

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/scenario.h - a scenario file loaded into typed configuration.
+ * run/scenario.h - a scenario file loaded into typed configuration.
  *
  * scenario_load() reads the JSON (cJSON), applies `--set PATH=VALUE` overrides to the
  * document, then reads every object through the parameter tables of the models
@@ -12,8 +13,8 @@
  * Ownership: struct scenario owns all its strings and arrays; scenario_free() frees
  * them. A run works on its own copy of the parameter structs (set events change them).
  */
-#ifndef CS_SIM_SCENARIO_H
-#define CS_SIM_SCENARIO_H
+#ifndef CS_RUN_SCENARIO_H
+#define CS_RUN_SCENARIO_H
 
 #include <stdbool.h>
 #include <cJSON.h>

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/sweep.c - sweep files, variants, results.csv rows, shard manifests and merge
+ * run/sweep.c - sweep files, variants, results.csv rows, shard manifests and merge
  * (see sweep.h for the file format, the variant order and the seed rule).
  *
  * Everything here is a pure function of the sweep file and the base scenario: the

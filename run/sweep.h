@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cli/sweep.h - sweep files: a base scenario and the values to vary, enumerated into
+ * run/sweep.h - sweep files: a base scenario and the values to vary, enumerated into
  * numbered variants; one variant run into one results.csv row; shard manifests and
  * their merge.
  *
@@ -40,8 +41,8 @@
  * ("input error: ..." or "internal error: ..."). Cells holding a comma, a quote or a
  * line break are quoted as RFC 4180 says.
  */
-#ifndef CS_CLI_SWEEP_H
-#define CS_CLI_SWEEP_H
+#ifndef CS_RUN_SWEEP_H
+#define CS_RUN_SWEEP_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/world.c - one run: models + stack wired together, stepped in virtual time.
+ * run/world.c - one run: models + stack wired together, stepped in virtual time.
  *
  * Stepping (PHYSICS.md "Time stepping"): between discrete events the battery state
  * x = (SOC, V1, V2) advances with Heun steps in which the RC pairs are integrated

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/world.h - one run: a charging port, a cable and a device, wired to the stack.
+ * run/world.h - one run: a charging port, a cable and a device, wired to the stack.
  *
  * The world owns the models (source, cable, pmic, battery, load), the stack's view
  * of them (the board: PHY, charger IC, ... and the policy under test), the event log,
@@ -14,8 +15,8 @@
  * events never change the scenario and one scenario can drive several runs. Output
  * files are temporary until world_finish() commits them.
  */
-#ifndef CS_SIM_WORLD_H
-#define CS_SIM_WORLD_H
+#ifndef CS_RUN_WORLD_H
+#define CS_RUN_WORLD_H
 
 #include <stdbool.h>
 #include <glib.h>

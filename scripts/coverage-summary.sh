@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # coverage-summary.sh BUILD_DIR - line and branch coverage per source directory.
 # Uses gcovr when it is installed; otherwise runs gcov on every object and sums its
 # "Lines executed" / "Taken at least once" figures per top-level directory.

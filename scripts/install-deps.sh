@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # install-deps.sh - make sure the Debian 12 packages chargesim builds with are present.
 #
 # Checks each package with dpkg-query and installs only the missing ones. As root it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/evlog.c - events.jsonl writer and listener fan-out (see evlog.h).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/param.c - the table-driven parameter loader (see param.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim/param.h - named, typed, unit-carrying parameters described by tables.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/queue.c - the event queue: an intrusive binary min-heap (see sim/queue.h).
  *

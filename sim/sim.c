@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/sim.c - the event loop and the run's random numbers.
  *

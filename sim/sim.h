@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim/sim.h - the simulation kernel: virtual clock, event dispatch, RNG.
  *

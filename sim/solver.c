@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/solver.c - closed-form operating point of the charging network.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim/solver.h - the algebraic operating point of the charging network.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/trace.c - streaming CSV and VCD writers for the signal recorder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim/trace.h - the signal recorder: trace.csv and trace.vcd.
  *

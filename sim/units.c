@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sim/units.c - parse values with units ("500 mA", "2 h", "30 mΩ") from scenarios.
  *

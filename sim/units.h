@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim/units.h - physical values with units, as scenario files write them.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # tests/lib.sh - what the end-to-end scripts tests/test_{cli,diff,plot,sweep}.sh share.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/suites.h - the test suites, one CU_TestInfo table per tests/test_*.c file.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_bad_inputs.sh - feed chargesim the bad-input corpus of tests/bad-inputs/.
 #
 # Usage (from anywhere): tests/test_bad_inputs.sh build/chargesim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_charge.c - whole runs against hand calculations and an independent model.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_cli.sh - the chargesim command line, end to end.
 #
 # Usage (from the repository root): tests/test_cli.sh build/chargesim

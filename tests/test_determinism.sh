@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_determinism.sh - the same inputs give the same bytes.
 #
 # Runs every scenario of the library twice and compares trace.csv, events.jsonl and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_diff.c - sim/csvtrace: reading CSV traces (chargesim's and foreign ones),
  * the tolerance rule |A-B| <= abs + rel*|B|, the time alignment (the reference B

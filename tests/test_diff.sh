@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_diff.sh - `chargesim diff`, end to end.
 #
 # Usage (from the repository root): tests/test_diff.sh build/chargesim

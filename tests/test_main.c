@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_main.c - runs every CUnit suite and prints "N passed, N failed".
  *

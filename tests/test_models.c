@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_models.c - the models' less travelled paths against hand calculations.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_outputs.c - the output writers: number formatting, trace.csv (read back
  * with libcsv's parser), trace.vcd (read back with a small parser written here),

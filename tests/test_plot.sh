@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_plot.sh - plots end to end: run --plot, compare --plot, chargesim plot,
 # heat maps, and the failures (gnuplot missing or failing, a CSV without the columns).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_plugin.sh - the policy SDK from a clean install prefix.
 #
 # Installs chargesim into a fresh prefix, builds docs/policy-sdk/template_policy.c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_policies.c - the charger policies' state machines against hand-computed
  * sequences.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_scenario.c - the scenario loader (sim/scenario.c) and --set overrides.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_stack.c - the charging stack end to end: PHY detection of every port
  * kind, Type-C and PD, extcon, power_supply type strings and sysfs, gadget/host power

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_sweep.c - sweep files (cli/sweep.h): variant order, seeds and random
  * samples against values computed by hand from the documented formulas (SplitMix64's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_sweep.sh - `chargesim sweep` and `chargesim merge`, end to end.
 #
 # Usage (from the repository root): tests/test_sweep.sh build/chargesim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/test_units.c - the unit parser (sim/units.c) against hand-computed values.
  *

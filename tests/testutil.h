@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/testutil.h - running a scenario from a test and reading its outputs back.
  *

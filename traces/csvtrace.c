@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/csvtrace.c - reading CSV traces with libcsv and comparing two of them.
+ * traces/csvtrace.c - reading CSV traces with libcsv and comparing two of them.
  *
  * The file is mapped (or, when it is not a regular file, read up to the cap) and
  * parsed twice by libcsv: the first pass checks the shape (header, same number of

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/csvtrace.h - reading CSV traces and comparing two of them with tolerances.
+ * traces/csvtrace.h - reading CSV traces and comparing two of them with tolerances.
  *
  * Reading. Any CSV with a header row of column names: chargesim's trace.csv, or a
  * capture from another tool such as a USB power meter ("Time(s),Voltage(V),Current(A)").
@@ -28,8 +29,8 @@
  * compare exactly with the reference row at or before each candidate time. See
  * docs/diff.md for the reasons.
  */
-#ifndef CS_SIM_CSVTRACE_H
-#define CS_SIM_CSVTRACE_H
+#ifndef CS_TRACES_CSVTRACE_H
+#define CS_TRACES_CSVTRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>

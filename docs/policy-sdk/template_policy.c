@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * template_policy.c - a charger policy built out of tree, as a starting point.
  *

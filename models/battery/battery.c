@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/battery/battery.c - the two-RC cell, its presets and parameter table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/battery/battery.h - Li-ion cell: two-RC Thevenin equivalent circuit.
  *

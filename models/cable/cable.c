@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/cable/cable.c - cable resistance and line presence.
  *

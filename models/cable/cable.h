@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/cable/cable.h - the USB cable: VBUS/GND loop resistance, data and CC lines.
  *

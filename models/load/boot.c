@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/load/boot.c - the boot sequence and its brownout resets (see boot.h).
  *

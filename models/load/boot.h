@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/load/boot.h - the device's boot: off -> stages (bootloader, kernel, ...) ->
  * running, with a brownout resetting it to off.

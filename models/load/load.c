@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/load/load.c - constant current / power load with a profile; brownout.
  *

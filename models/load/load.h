@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/load/load.h - the system load at VSYS and brownout detection.
  *

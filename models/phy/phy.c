@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/phy/phy.c - BC1.2 / Type-C / PD detection state machine (see phy.h).
  *

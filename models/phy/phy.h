@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/phy/phy.h - charger detection in simulated time: BC1.2, Type-C current, PD.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/pmic/pmic.c - charger IC presets, parameter table and state machine.
  *

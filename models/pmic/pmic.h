@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/pmic/pmic.h - the charger IC: input stage, charge controller, ADC, registers.
  *

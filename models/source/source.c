@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * models/source/source.c - port kinds, their defaults, and the protection timers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * models/source/source.h - the charging port: adapter, host port or PD source.
  *

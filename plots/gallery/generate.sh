@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # plots/gallery/generate.sh - regenerate the design-review gallery from the bug zoo.
 #
 # Usage (from the repository root; `make gallery` runs it):

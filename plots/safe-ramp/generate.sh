@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # plots/safe-ramp/generate.sh - the plots of docs/safe-ramp.md (run from the repo root:
 # plots/safe-ramp/generate.sh build/chargesim). Each is `chargesim compare --plot` of a
 # scenario under the ramps the note discusses; the PNGs are copied beside this script.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/boot.c - the boot-gating hook and its battery-voltage gate.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/charger_ic.c - thin dispatch of the charger IC calls to the simulator,
  * logging every input-limit write (the `ilim_set` event) since that is what ramp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/core.c - the run context behind the kernel-style API: printk records,
  * work items as simulator events.

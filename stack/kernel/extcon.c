@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/extcon.c - extcon devices: per-cable state and notifier chains.
  *

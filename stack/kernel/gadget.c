@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/gadget.c - usb_gadget_vbus_draw(): the composite core's report of the
  * configured current to the UDC driver, logged as a `vbus_draw` event.

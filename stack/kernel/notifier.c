@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/notifier.c - notifier chains (see linux/notifier.h).
  *

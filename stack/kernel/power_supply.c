@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/power_supply.c - power_supply registration, properties, uevents, sysfs text.
  */

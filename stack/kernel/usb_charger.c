@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/usb_charger.c - the USB charger framework: the 2016 proposal and the
  * merged usb_phy form (see linux/usb/charger.h for what each does and why).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/usb_phy.c - the PHY notifier chain and its payload habits.
  */

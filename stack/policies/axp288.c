@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/axp288.c - the axp288 charger's cable handling, both API versions.
  *

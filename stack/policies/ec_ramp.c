@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/ec_ramp.c - the Chromium EC software charge ramp, on the Linux seam.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/fixed.c - charger-manager style: a fixed limit per cable type.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/hw_ico.c - leave the search to the charger IC.
  *

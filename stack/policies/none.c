@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/none.c - no policy at all: the charger IC keeps its reset values.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/registry.c - the built-in policies, in the order `list` shows them.
  * A new in-tree policy adds its file under stack/policies/ and one line here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/safe_ramp.c - this project's input-current ramp: raise the load only
  * while the raise can be seen, keep VBUS adequate, back off fast.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/twl4030.c - the 2015 twl4030 input-current ramp, weaknesses included.
  *

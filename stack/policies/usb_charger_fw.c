@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/usb_charger_fw.c - a charger driver that obeys the USB charger
  * framework literally: whatever limit it is told, it writes, with no ramp.

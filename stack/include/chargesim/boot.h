@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chargesim/boot.h - the boot-gating hook (task 5 of the article).
  *

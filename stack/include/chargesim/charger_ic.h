@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chargesim/charger_ic.h - the charger IC as its driver sees it.
  *

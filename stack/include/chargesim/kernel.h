@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chargesim/kernel.h - what backs the kernel-style headers: the run's clock and log.
  *

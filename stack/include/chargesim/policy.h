@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chargesim/policy.h - a charger policy: the code under test.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/extcon.h (chargesim) - external connector devices, with the kernel's cable ids.
  *

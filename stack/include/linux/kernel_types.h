@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/kernel_types.h (chargesim) - the small helpers every driver file uses:
  * container_of, ARRAY_SIZE, min/max/clamp, BIT, u8..u64, and the printk family.

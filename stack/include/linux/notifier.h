@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/notifier.h (chargesim) - notifier chains, as the kernel has them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/power_supply.h (chargesim) - the power_supply class.
  *

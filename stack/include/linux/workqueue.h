@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/workqueue.h (chargesim) - work items on virtual time.
  *

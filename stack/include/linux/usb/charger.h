@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/usb/charger.h (chargesim) - the USB charger framework, in both of its forms.
  *

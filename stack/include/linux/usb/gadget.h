@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/usb/gadget.h (chargesim) - the USB device side: composite configurations with
  * MaxPower, and the UDC's vbus_draw().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/usb/phy.h (chargesim) - the USB PHY as charger drivers see it.
  *

@@ -3,13 +3,14 @@
  * cli/cmd_diff.c - `chargesim diff A.csv B.csv`: compare two CSV traces column by
  * column with tolerances, B being the reference. Prints a table with the worst
  * deviation of every column shared by the two files and where it occurs, then a
- * verdict line. The reading and the comparison are sim/csvtrace.c's; the rules are
- * in docs/diff.md.
+ * verdict line. The reading and the comparison are traces/'s (csv.h, diff.h); the
+ * rules are in docs/diff.md.
  */
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "traces/csvtrace.h"
+#include "traces/column.h"
+#include "traces/diff.h"
 
 enum { T_COL, T_RESULT, T_WORST, T_TOLUSE, T_AT, T_LINE, T_A, T_B, T_TOL, T_ROWS, T_N };
 

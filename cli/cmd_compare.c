@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "run/run.h"
 #include "run/scenario.h"
-#include "run/world.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -64,18 +64,18 @@ int cmd_compare(int argc, char **argv)
 	m = g_new0(struct world_metrics, (gsize)n);
 	for (int i = 0; i < n; i++) {
 		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
-		struct world_options wo = { .outdir = dir, .policy = policies[i] };
-		struct world *w = world_new(sc, &wo, &err);
+		struct run_options ro = { .world.outdir = dir, .world.policy = policies[i] };
+		struct run_result res;
 
-		if (!w || !world_run(w, &err) || !world_finish(w, &err)) {
-			fprintf(stderr, "%s\n", err->message);
-			status = cli_exit_for(err);
-			world_free(w);
+		if (run_scenario(sc, &ro, &res) != CLI_EXIT_OK) {
+			fprintf(stderr, "%s\n", res.error->message);
+			status = res.status;
+			run_result_clear(&res);
 			goto out;
 		}
-		m[i] = *world_metrics(w);
-		m[i].detected_type = NULL;   /* owned by the world */
-		world_free(w);
+		m[i] = res.metrics;
+		m[i].detected_type = NULL;   /* owned by the result */
+		run_result_clear(&res);
 	}
 
 	if (!quiet)

@@ -18,6 +18,7 @@
 #include "sim/param.h"
 #include "run/scenario.h"
 #include "sim/units.h"
+#include "run/run.h"
 #include "run/world.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
@@ -636,16 +637,13 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
-	g_autoptr(GError) err = NULL;
-	struct world_options wo = { .outdir = outdir };
-	struct scenario *sc = NULL;
-	struct world *w = NULL;
+	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
+	struct run_result res;
 	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	cJSON *m = NULL;
 	guint64 r;
 
-	*failed = 0;
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
 	r = decode(sw, index, v);
 	for (int d = 0; d < sw->n_grid; d++) {
@@ -659,27 +657,20 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		sweep_csv_cell(row, val);
 	}
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len,
-				(const char *const *)sets, &err);
-	if (sc)
-		w = world_new(sc, &wo, &err);
-	if (w && world_run(w, &err) && world_finish(w, &err))
-		m = world_metrics_json(w);
+	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
+	if (!*failed)
+		m = world_metrics_to_json(&res.metrics, res.policy);
 	for (int i = 0; i < sw->n_metrics; i++) {
 		g_string_append_c(row, ',');
 		if (m)
 			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
 	}
 	g_string_append_c(row, ',');
-	if (!m) {
-		*failed = world_error_status(err);
-		error_cell(row, *failed == 3 ? "internal error" : "input error",
-			   err->message);
-	}
+	if (*failed)
+		error_cell(row, *failed == 3 ? "internal error" : "input error", res.error->message);
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);
-	world_free(w);
-	scenario_free(sc);
+	run_result_clear(&res);
 	return g_string_free(row, FALSE);
 }
 

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "run/scenario.h"
-#include "run/world.h"
+#include "run/run.h"
 #include "tests/testutil.h"
 #include "traces/csv.h"
 #include "traces/events.h"
@@ -70,26 +69,21 @@ static bool read_outputs(struct tu_run *r)
 
 bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options *opt)
 {
-	GError *err = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w = NULL;
+	struct run_options ro = { 0 };
+	struct run_result res = { 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->dir = tu_make_tmpdir("cs-test-XXXXXX");
-	sc = r->dir ? scenario_load_text("test.json", json, strlen(json), NULL, &err) : NULL;
-	if (!sc)
+	if (!r->dir)
 		goto fail;
 	if (opt)
-		wo = *opt;
-	wo.outdir = r->dir;
-	w = world_new(sc, &wo, &err);
-	if (!w || !world_run(w, &err) || !world_finish(w, &err))
+		ro.world = *opt;
+	ro.world.outdir = r->dir;
+	if (run_text("test.json", json, strlen(json), &ro, &res) != 0)
 		goto fail;
-	r->m = *world_metrics(w);
-	r->m.detected_type = NULL;   /* points into the world */
-	world_free(w);
-	scenario_free(sc);
+	r->m = res.metrics;
+	r->m.detected_type = NULL;   /* owned by the result */
+	run_result_clear(&res);
 	r->ok = read_outputs(r);
 	if (!r->ok) {
 		fprintf(stderr, "\n  cannot read the outputs in %s\n", r->dir);
@@ -97,10 +91,8 @@ bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options 
 	}
 	return r->ok;
 fail:
-	fprintf(stderr, "\n  scenario failed: %s\n", err ? err->message : "?");
-	g_clear_error(&err);
-	world_free(w);
-	scenario_free(sc);
+	fprintf(stderr, "\n  scenario failed: %s\n", res.error ? res.error->message : "?");
+	run_result_clear(&res);
 	tu_done(r);
 	return false;
 }

@@ -309,14 +309,14 @@ static void test_files(void)
 	tu_rm_tree(dir);
 }
 
-/* A table (a sweep's results.csv): no time column, every column text, quoted cells
- * and empty cells kept as written; the shape is still checked. */
+/* A table (a sweep's results.csv): no time column, every column text, a name that
+ * repeats, quoted cells and empty cells kept as written; the shape is still checked. */
 static void test_table(void)
 {
 	static const char text[] =
-		"index,source.ilim,source_trips,error\n"
-		"0,0.8 A,12,\n"
-		"1,\"1,5 A\",,input error: x\n";
+		"index,source.ilim,source_trips,error,source_trips\n"
+		"0,0.8 A,12,,12\n"
+		"1,\"1,5 A\",,input error: x,\n";
 	struct cs_csv_read_opts o = { .table = true };
 	GError *err = NULL;
 	g_autoptr(cs_csv_trace) tr = parse_opts(text, &o);
@@ -324,8 +324,9 @@ static void test_table(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
 	CU_ASSERT_EQUAL(tr->nrows, 2);
-	CU_ASSERT_EQUAL(tr->ncols, 4);
+	CU_ASSERT_EQUAL(tr->ncols, 5);
 	CU_ASSERT_EQUAL(tr->time_col, -1);
+	CU_ASSERT_EQUAL(cs_csv_find_col(tr, "source_trips"), 2);   /* the first of two */
 	CU_ASSERT_PTR_NULL(tr->t);
 	for (int c = 0; c < tr->ncols; c++)
 		CU_ASSERT(tr->cols[c].is_label && tr->cols[c].s && !tr->cols[c].v);

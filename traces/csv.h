@@ -20,8 +20,9 @@
  * Bad input never crashes; a file over the size cap (1 GiB by default) is refused
  * before it is read.
  *
- * A table (opts.table: a sweep's results.csv) has no time column and keeps every
- * column as text; only its shape is checked.
+ * A table (opts.table: a sweep's results.csv) has no time column, keeps every column
+ * as text and may repeat a column name (cs_csv_find_col() finds the first); only its
+ * shape is checked.
  */
 #ifndef CS_TRACES_CSV_H
 #define CS_TRACES_CSV_H

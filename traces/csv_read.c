@@ -203,7 +203,9 @@ static void header_done(struct reader *r)
 	}
 	if (r->header_only)
 		return;
-	for (int i = 0; i < r->ncols; i++)
+	/* a table may repeat a name: a sweep's results.csv has the varied "policy" and
+	 * the metric "policy" */
+	for (int i = 0; i < r->ncols && !r->opts->table; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(names->pdata[j], names->pdata[i]) == 0) {
 				rd_fail(r, CS_CSV_ERROR_SYNTAX,

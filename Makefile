@@ -42,6 +42,11 @@ TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# The gnuplot templates (plots/templates/*.gp) join the library as C strings, made by
+# plots/templates/gp2c.sh, so that the binary needs no template file at run time.
+TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
+TPL_C     := $(BUILD)/gen/plots/templates.c
+LIB_OBJ   += $(BUILD)/obj/gen/plots/templates.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
@@ -58,6 +63,14 @@ PLUGIN_SIM_HEADERS := sim/param.h sim/units.h sim/time.h sim/queue.h sim/sim.h
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(TPL_C): $(TPL_SRC) plots/templates/gp2c.sh
+	@mkdir -p $(dir $@)
+	plots/templates/gp2c.sh $@ $(TPL_SRC)
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 

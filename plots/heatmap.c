@@ -13,6 +13,7 @@
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/plot.h"
+#include "plots/templates.h"
 #include "sim/outfile.h"
 #include "traces/csv.h"
 
@@ -180,17 +181,18 @@ static void categories_free(GArray *a)
 	g_array_free(a, TRUE);
 }
 
-static void gp_category_tics(GString *s, const char *axis, const GArray *a)
+/* A category axis: "'0.5 m' 0, '2 m' 1". */
+static char *category_tics(const GArray *a)
 {
-	g_string_append_printf(s, "\tset %stics (", axis);
+	GString *s = g_string_new(NULL);
+
 	for (guint k = 0; k < a->len; k++) {
 		g_string_append(s, k ? ", " : "");
 		gp_quote(s, g_array_index(a, struct category, k).text);
 		g_string_append_printf(s, " %u", k);
 	}
-	g_string_append(s, ")\n");
+	return g_string_free(s, FALSE);
 }
-
 
 static bool parse_double(const char *s, double *v)
 {
@@ -353,101 +355,56 @@ static bool write_data(const struct heat *h, const char *path, GError **err)
 	return ok;
 }
 
-/* NAME.gp */
+/* NAME.gp from plots/templates/heatmap.gp: up to three maps a row. */
 static char *script_text(const struct heat *h, const char *base_name)
 {
+	static const char *const agg_names[] = { "", "mean of ", "min of ", "max of " };
 	const struct plot_heatmap_spec *sp = h->sp;
-	const GArray *xs = h->xs, *ys = h->ys, *bs = h->bs;
-	int nmaps = (int)bs->len, ncols, nrows_grid, pw, ph, W, H;
-	GString *s;
-	double zmin = h->zmin, zmax = h->zmax;
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *title = sp->title ? g_strdup(sp->title) :
+		g_strdup_printf("%s%s over %s and %s (%s)", agg_names[sp->agg], sp->z, sp->x, sp->y,
+				sp->results);
+	g_autofree char *xtics = category_tics(h->xs);
+	g_autofree char *ytics = category_tics(h->ys);
+	int nmaps = (int)h->bs->len, ncols = MIN(nmaps, 3);
+	int pw = (int)CLAMP(60 * h->xs->len + 40, 300, 520);
+	int ph = (int)CLAMP(44 * h->ys->len + 40, 220, 480);
+	GString *maps = g_string_new(NULL), *s = g_string_new(NULL);
 
-	/* layout: up to three maps per row */
-	ncols = MIN(nmaps, 3);
-	nrows_grid = (nmaps + ncols - 1) / ncols;
-	pw = (int)CLAMP(60 * xs->len + 40, 300, 520);
-	ph = (int)CLAMP(44 * ys->len + 40, 220, 480);
-	W = 110 + ncols * (pw + 120) + 60;
-	H = 70 + nrows_grid * (ph + 80);
-
-	s = g_string_new(NULL);
-	g_string_append_printf(s,
-		"# %s.gp - chargesim heat map: %s over %s x %s%s%s, from %s\n"
-		"# Written by chargesim; edit and render again from this directory with\n"
-		"#     gnuplot %s.gp\n"
-		"# It reads %s-heatmap.dat (one block per map: ix,iy,z,label).\n\n",
-		base_name, sp->z, sp->x, sp->y, sp->by ? ", one map per " : "", sp->by ? sp->by : "",
-		sp->results, base_name, base_name);
-	g_string_append_printf(s,
-		"if (!exists('FORMATS')) FORMATS = '%s'\n"
-		"if (!exists('OUTBASE')) OUTBASE = '%s'\n"
-		"W = %d; H = %d\nDATA = '%s-heatmap.dat'\nNMAPS = %d; NCOLS = %d\n",
-		gp_formats(sp->png, sp->svg), base_name, W, H, base_name, nmaps, ncols);
-	g_string_append(s, "array MAP[NMAPS] = [");
 	for (int bi = 0; bi < nmaps; bi++) {
 		g_autofree char *name = sp->by ? g_strdup_printf("%s = %s", sp->by,
-					g_array_index(bs, struct category, bi).text) : g_strdup("");
+					g_array_index(h->bs, struct category, bi).text) : g_strdup("");
 
-		g_string_append(s, bi ? ", " : "");
-		gp_quote(s, name);
+		g_string_append(maps, bi ? ", " : "");
+		gp_quote(maps, name);
 	}
-	g_string_append(s, "]\nTITLE = ");
-	{
-		static const char *const agg_names[] = { "", "mean of ", "min of ", "max of " };
-		g_autofree char *title = sp->title ? g_strdup(sp->title) :
-			g_strdup_printf("%s%s over %s and %s (%s)", agg_names[sp->agg], sp->z, sp->x,
-					sp->y, sp->results);
-
-		gp_quote(s, title);
-	}
-	g_string_append(s, "\nZLABEL = ");
-	gp_quote(s, sp->z);
-	g_string_append(s, "\nZMIN = ");
-	gp_num(s, zmin);
-	g_string_append(s, "; ZMAX = ");
-	gp_num(s, zmax);
-	g_string_append(s, "   # one colour scale for every map\n");
-	g_string_append_printf(s, "PW = %d; PH = %d   # one map, pixels\n\n", pw, ph);
-	g_string_append(s,
-		"set datafile separator comma\n"
-		"do for [FMT in FORMATS] {\n"
-		"\tif (FMT eq 'png') {\n"
-		"\t\tset terminal pngcairo size W,H font 'sans,10' noenhanced background '#ffffff'\n"
-		"\t} else {\n"
-		"\t\tset terminal svg size W,H font 'sans,10' noenhanced background '#ffffff'\n"
-		"\t}\n"
-		"\tset output OUTBASE . '.' . FMT\n"
-		"\treset\n"
-		"\tset datafile separator comma\n"
-		"\tset multiplot title TITLE font ',13'\n"
-		"\tset palette defined (0 '#ffffcc', 0.25 '#fed976', 0.5 '#fd8d3c', 0.75 '#e31a1c', 1 '#800026')\n"
-		"\tset cbrange [ZMIN:ZMAX]; set cblabel ZLABEL\n"
-		"\tset xrange [-0.5:");
-	g_string_append_printf(s, "%u.5]; set yrange [-0.5:%u.5]\n", xs->len - 1, ys->len - 1);
-	gp_category_tics(s, "x", xs);
-	gp_category_tics(s, "y", ys);
-	g_string_append(s, "\tset xlabel ");
-	gp_quote(s, sp->x);
-	g_string_append(s, "; YLABEL = ");
-	gp_quote(s, sp->y);
-	g_string_append(s,
-		"\n\tset tics scale 0; unset key; set border lc rgb '#888888'\n"
-		"\tdo for [m=1:NMAPS] {\n"
-		"\t\tcol = (m - 1) % NCOLS; row = (m - 1) / NCOLS\n"
-		"\t\tset lmargin at screen (110.0 + col * (PW + 120)) / W\n"
-		"\t\tset rmargin at screen (110.0 + col * (PW + 120) + PW) / W\n"
-		"\t\tset tmargin at screen 1 - (70.0 + row * (PH + 80)) / H\n"
-		"\t\tset bmargin at screen 1 - (70.0 + row * (PH + 80) + PH) / H\n"
-		"\t\tset title MAP[m]\n"
-		"\t\t# one colour scale for all: its box beside the last map of a row\n"
-		"\t\tif (col == NCOLS - 1 || m == NMAPS) { set colorbox } else { unset colorbox }\n"
-		"\t\tif (col == 0) { set ylabel YLABEL } else { unset ylabel }\n"
-		"\t\tplot DATA index (m - 1) using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
-		"lc palette, \\\n"
-		"\t\t\tDATA index (m - 1) using 1:2:4:(($3 - ZMIN) / (ZMAX - ZMIN) > 0.6 ? 0xffffff : 0x222222) "
-		"with labels tc rgb variable font ',10'\n"
-		"\t}\n"
-		"\tunset multiplot\n\tunset output\n}\n");
+	gp_set(v, "BASE", base_name);
+	gp_set(v, "X", sp->x);
+	gp_set(v, "Y", sp->y);
+	gp_set(v, "Z", sp->z);
+	gp_setf(v, "BY", "%s%s", sp->by ? ", one map per " : "", sp->by ? sp->by : "");
+	gp_set(v, "RESULTS", sp->results);
+	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
+	gp_setf(v, "W", "%d", 110 + ncols * (pw + 120) + 60);
+	gp_setf(v, "H", "%d", 70 + (nmaps + ncols - 1) / ncols * (ph + 80));
+	gp_setf(v, "NMAPS", "%d", nmaps);
+	gp_setf(v, "NCOLS", "%d", ncols);
+	gp_set(v, "MAPSQ", maps->str);
+	gp_set_quoted(v, "TITLEQ", title);
+	gp_set_quoted(v, "ZQ", sp->z);
+	gp_set_num(v, "ZMIN", h->zmin);
+	gp_set_num(v, "ZMAX", h->zmax);
+	gp_setf(v, "PW", "%d", pw);
+	gp_setf(v, "PH", "%d", ph);
+	gp_set_terminal(v);
+	gp_setf(v, "XLAST", "%u", h->xs->len - 1);
+	gp_setf(v, "YLAST", "%u", h->ys->len - 1);
+	gp_set(v, "XTICS", xtics);
+	gp_set(v, "YTICS", ytics);
+	gp_set_quoted(v, "XQ", sp->x);
+	gp_set_quoted(v, "YQ", sp->y);
+	gp_expand(s, plot_tpl_heatmap_script, v);
+	g_string_free(maps, TRUE);
 	return g_string_free(s, FALSE);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
+#include "plots/templates.h"
 #include "sim/outfile.h"
 
 /* The y of a band row (runs in order, each with its rows top to bottom). */
@@ -96,362 +97,124 @@ bool plot_write_events(const struct plot *pl, const char *path, int *n_written, 
 	g_string_free(s, TRUE);
 	return ok;
 }
-/* The margins of one panel: top and bottom in pixels from the top of the canvas. */
-static void gp_panel(GString *s, const struct plot *pl, double top_px, double bottom_px)
+/* ---- the script ---- */
+
+/* Which event markers are drawn where, and the script's title. */
+struct script_info {
+	const char *base;        /* the script's name without .gp */
+	int n_events;            /* markers in NAME-events.dat */
+	bool any_mlabel, any_zlabel;
+	bool group_used[MG_COUNT];
+	char *title;
+};
+
+/* vars[name] = the expansion of tpl with tvars, without its last line break. */
+static void set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtrArray *tvars)
 {
-	g_string_append(s, "\tset tmargin at screen ");
-	gp_num(s, gp_frac(pl->px_h - top_px, pl->px_h));
-	g_string_append(s, "; set bmargin at screen ");
-	gp_num(s, gp_frac(pl->px_h - bottom_px, pl->px_h));
-	g_string_append(s, "\n");
+	g_autofree char *block = gp_expand_block(tpl, tvars);
+
+	gp_set(vars, name, block);
 }
 
-static void gp_key_at(GString *s, const struct plot *pl, double top_px)
+/* Add the series of a plot command: one per line of the expanded template, joined by
+ * ", \" after "\tplot \". */
+static void cmd_add(GString *cmd, const char *tpl, const GPtrArray *vars)
 {
-	g_string_append(s, "\tset key at screen ");
-	gp_num(s, gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
-	g_string_append(s, ", screen ");
-	gp_num(s, gp_frac(pl->px_h - top_px, pl->px_h));
-	g_string_append(s, " left top Left reverse samplen 2.5 spacing 1.05 font ',9' nobox\n");
-}
+	g_autofree char *block = gp_expand_block(tpl, vars);
+	g_auto(GStrv) lines = g_strsplit(block, "\n", -1);
 
-static const char *TX = "(T(column('time_s')))";
-
-/* One series of one run: "TRACE[i] using X:(column('col')) ..." */
-static void gp_series(GString *s, int i, const char *x, const char *col, const char *scale,
-		      const char *style, const char *title)
-{
-	g_string_append_printf(s, "\t\tTRACE[%d] using %s:(%scolumn('%s')) %s ", i + 1, x,
-			       scale ? scale : "", col, style);
-	if (title) {
-		g_string_append(s, "title ");
-		gp_quote(s, title);
-	} else {
-		g_string_append(s, "notitle");
+	for (int i = 0; lines[i]; i++) {
+		if (!*lines[i])
+			continue;
+		g_string_append(cmd, cmd->len ? ", \\\n" : "\tplot \\\n");
+		g_string_append(cmd, lines[i]);
 	}
 }
 
-static void gp_sep(GString *s, bool *first)
+/* A panel's place: top and bottom in pixels from the top of the canvas. */
+struct panel {
+	const char *name;            /* "a" .. "e" */
+	const char *tpl, *series, *legend;
+	const char *last;            /* a series template drawn after all others, or NULL */
+	double top, bottom;
+	double ylo, yhi, y2lo, y2hi;
+	bool limits;                 /* the USB minimum and UVLO lines */
+};
+
+/* The lines every panel has: its margins, its key at its top, its report line. */
+static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel *p)
 {
-	g_string_append(s, *first ? "\tplot \\\n" : ", \\\n");
-	*first = false;
+	g_autoptr(GPtrArray) f = gp_vars_new();
+
+	gp_set_num(f, "TOP", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set_num(f, "BOTTOM", gp_frac(pl->px_h - p->bottom, pl->px_h));
+	gp_set_num(f, "X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
+	gp_set_num(f, "Y", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set(f, "PANEL", p->name);
+	set_block(v, "MARGINS", plot_tpl_panels_margins, f);
+	set_block(v, "KEY", plot_tpl_panels_key, f);
+	set_block(v, "REPORT", plot_tpl_panels_report, f);
+	gp_set_num(v, "YLO", p->ylo);
+	gp_set_num(v, "YHI", p->yhi);
+	gp_set_num(v, "Y2LO", p->y2lo);
+	gp_set_num(v, "Y2HI", p->y2hi);
 }
 
-/* The three signal panels (a, b, c) or the zoom panel's series. */
-static void gp_signal_plots(GString *s, const struct plot *pl, int panel, const char *x)
+/* Every run's series of a panel; with several runs the colour is the run's, its label
+ * goes into the key once, and the legend of line styles follows. */
+static void run_series(GString *cmd, const struct plot *pl, const struct panel *p)
 {
-	bool first = true;
-	char style[160];
+	g_autoptr(GPtrArray) none = gp_vars_new();
 
 	for (int i = 0; i < pl->n; i++) {
 		const struct plot_run *r = &pl->runs[i];
-		bool one = pl->n == 1;
-		const char *c = plot_run_colour(i);
-		g_autofree char *ktitle = pl->index_names ? g_strdup_printf("%d: %s", i + 1, r->label) :
-					  g_strdup(r->label);
+		g_autoptr(GPtrArray) v = gp_vars_new();
 
-		switch (panel) {
-		case 'a':
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.6 lc rgb '%s'", one ? "#0072b2" : c);
-			gp_series(s, i, x, "vbus_V", NULL, style, one ? "VBUS at device (vbus_V)" : ktitle);
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.2 dt 2 lc rgb '%s'",
-				 one ? "#56b4e9" : c);
-			gp_series(s, i, x, "vsrc_V", NULL, style, one ? "VBUS at source (vsrc_V)" : NULL);
-			break;
-		case 'b':
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.6 lc rgb '%s'", one ? "#d55e00" : c);
-			gp_series(s, i, x, "ibus_A", NULL, style, one ? "input current (ibus_A)" : NULL);
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.2 dt 2 lc rgb '%s'",
-				 one ? "#0072b2" : c);
-			gp_series(s, i, x, "ilim_A", NULL, style,
-				  one ? "programmed limit (ilim_A)" : NULL);
-			if (r->has_src_ilim) {
-				gp_sep(s, &first);
-				snprintf(style, sizeof(style), "with lines lw 1.2 dt 3 lc rgb '%s'",
-					 one ? "#555555" : c);
-				gp_series(s, i, x, "src_ilim_A", NULL, style,
-					  one ? "source limit (src_ilim_A)" : NULL);
-			}
-			break;
-		case 'c':
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.6 lc rgb '%s'", one ? "#009e73" : c);
-			gp_series(s, i, x, "vbat_V", NULL, style, one ? "battery voltage (vbat_V)" : NULL);
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "axes x1y2 with lines lw 1.2 dt 2 lc rgb '%s'",
-				 one ? "#cc79a7" : c);
-			gp_series(s, i, x, "soc", "100*", style, one ? "SOC, right axis (soc)" : NULL);
-			break;
-		case 'z':
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "with lines lw 1.6 lc rgb '%s'", one ? "#0072b2" : c);
-			gp_series(s, i, x, "vbus_V", NULL, style,
-				  one ? "VBUS at device (vbus_V)" : ktitle);
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "axes x1y2 with lines lw 1.2 dt 2 lc rgb '%s'",
-				 one ? "#d55e00" : c);
-			gp_series(s, i, x, "ibus_A", NULL, style,
-				  one ? "IBUS, right axis (ibus_A)" : NULL);
-			gp_sep(s, &first);
-			snprintf(style, sizeof(style), "axes x1y2 with lines lw 1.2 dt 3 lc rgb '%s'",
-				 one ? "#555555" : c);
-			gp_series(s, i, x, "ilim_A", NULL, style,
-				  one ? "limit, right axis (ilim_A)" : NULL);
-			break;
-		}
-	}
-	/* the legend of line styles when colours mean runs */
-	if (pl->n > 1) {
-		static const char *const styles[4][3] = {
-			{ "solid: VBUS at device (vbus_V)", "dashed: VBUS at source (vsrc_V)", NULL },
-			{ "solid: input current (ibus_A)", "dashed: input limit (ilim_A)",
-			  "dotted: source limit (src_ilim_A)" },
-			{ "solid: battery voltage (vbat_V)", "dashed: SOC, right axis (soc)", NULL },
-			{ "solid: VBUS at device (vbus_V)", "dashed: IBUS, right axis (ibus_A)",
-			  "dotted: limit, right axis (ilim_A)" },
-		};
-		int row = panel == 'z' ? 3 : panel - 'a';
+		gp_setf(v, "RUN", "%d", i + 1);
+		gp_set(v, "SRC_ILIM", r->has_src_ilim ? "" : NULL);
+		if (pl->n > 1) {
+			g_autofree char *label = pl->index_names ?
+				g_strdup_printf("%d: %s", i + 1, r->label) : g_strdup(r->label);
+			GString *title = g_string_new("title ");
 
-		for (int k = 0; k < 3 && styles[row][k]; k++) {
-			gp_sep(s, &first);
-			g_string_append_printf(s, "\t\tNaN with lines lw 1.2 dt %d lc rgb '#333333' title ",
-					       k + 1);
-			gp_quote(s, styles[row][k]);
+			gp_quote(title, label);
+			gp_set(v, "C", plot_run_colour(i));
+			gp_set(v, "LEGEND", title->str);
+			gp_set(v, "NOLEGEND", "notitle");
+			g_string_free(title, TRUE);
 		}
+		cmd_add(cmd, p->series, v);
 	}
-	if (panel == 'a' || panel == 'z') {
-		gp_sep(s, &first);
-		g_string_append(s, "\t\tVBUS_MIN with lines lw 1.2 dt 3 lc rgb '#e69f00' "
-				   "title '4.75 V (USB minimum)'");
-		if (isfinite(pl->spec->uvlo_v)) {
-			gp_sep(s, &first);
-			g_string_append(s, "\t\tUVLO with lines lw 1.2 dt 4 lc rgb '#7b3294' "
-					   "title sprintf('UVLO falling %.2f V', UVLO)");
-		}
-	}
-	g_string_append(s, "\n");
+	if (pl->n > 1)
+		cmd_add(cmd, p->legend, none);
 }
 
-static void gp_report(GString *s, const char *panel)
+/* A signal panel: (a), (b), (c) or the zoom (e); extra: the panel's own values. */
+static void signal_panel(GString *s, const struct plot *pl, const struct panel *p,
+			 GPtrArray *extra)
 {
-	g_string_append_printf(s,
-		"\tif (REPORT ne '') { print sprintf('panel %s %%s x %%.10g %%.10g y %%.10g %%.10g term %%g %%g %%g %%g canvas %%d %%d', "
-		"FMT, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, "
-		"GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, W, H) }\n", panel);
+	GString *cmd = g_string_new(NULL);
+	g_autoptr(GPtrArray) lim = gp_vars_new();
+
+	panel_frame(extra, pl, p);
+	run_series(cmd, pl, p);
+	if (p->limits) {
+		gp_set(lim, "UVLO", isfinite(pl->spec->uvlo_v) ? "" : NULL);
+		cmd_add(cmd, plot_tpl_panels_limits, lim);
+	}
+	if (p->last)
+		cmd_add(cmd, p->last, extra);
+	gp_set(extra, "PLOT", cmd->str);
+	gp_expand(s, p->tpl, extra);
+	g_string_free(cmd, TRUE);
 }
 
-static void gp_yrange(GString *s, const char *axis, double lo, double hi)
+/* The names of the band rows and their heights: "'charger' 2, 'source' 1". */
+static char *band_rows(const struct plot *pl)
 {
-	g_string_append_printf(s, "\tset %srange [", axis);
-	gp_num(s, lo);
-	g_string_append(s, ":");
-	gp_num(s, hi);
-	g_string_append(s, "]\n");
-}
-
-char *plot_script_text(const struct plot *pl, const char *base_name, int n_events)
-{
-	const struct plot_spec *sp = pl->spec;
 	GString *s = g_string_new(NULL);
-	double top = pl->px_title, bottom;
-	double px_l = pl->px_left, px_r = PX_W - pl->px_right;
-	bool any_mlabel = false, any_zlabel = false;
-	bool group_used[MG_COUNT] = { false };
-	g_autofree char *title = NULL;
-	const char *formats = gp_formats(sp->png, sp->svg);
 
-	for (guint i = 0; i < pl->marks->len; i++) {
-		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
-
-		any_mlabel |= m->level[0] >= 0;
-		any_zlabel |= m->level[1] >= 0;
-		group_used[m->group] |= m->line[0] || m->level[0] >= 0;
-	}
-	if (sp->title) {
-		title = g_strdup(sp->title);
-	} else {
-		GString *t = g_string_new(NULL);
-
-		for (int i = 0; i < pl->n; i++)
-			g_string_append_printf(t, "%s%s", i ? ", " : "", pl->runs[i].label);
-		title = g_string_free(t, FALSE);
-	}
-
-	g_string_append_printf(s,
-		"# %s.gp - chargesim plot: %s\n"
-		"#\n"
-		"# Written by chargesim; edit freely and render again from this directory with\n"
-		"#     gnuplot %s.gp\n"
-		"# which writes %s.{%s} (gnuplot -e \"FORMATS='svg'\" %s.gp for one format).\n"
-		"# It reads the traces below (by column name, so any column order works),\n"
-		"# %s-events.dat (event markers) and %s-states.dat (the state band).\n"
-		"# Ranges, the time unit and the zoom window were chosen from the data when this\n"
-		"# file was written: change them here. Panels: (a) VBUS, (b) input current and\n"
-		"# limits, (c) battery voltage and SOC, (d) states and events%s.\n\n",
-		base_name, title, base_name, base_name, formats, base_name, base_name, base_name,
-		pl->zoom ? ", (e) zoom" : "");
-	g_string_append_printf(s,
-		"if (!exists('FORMATS')) FORMATS = '%s'\n"
-		"if (!exists('OUTBASE')) OUTBASE = '%s'\n"
-		"if (!exists('REPORT')) REPORT = ''   # a file: print each panel's axes (for tests)\n"
-		"if (REPORT ne '') { set print REPORT }\n\n",
-		formats, base_name);
-
-	g_string_append_printf(s, "W = %d; H = %d   # canvas, pixels\n", PX_W, (int)pl->px_h);
-	g_string_append_printf(s, "N = %d\n", pl->n);
-	g_string_append(s, "array TRACE[N] = [");
-	for (int i = 0; i < pl->n; i++) {
-		g_string_append(s, i ? ", " : "");
-		gp_quote(s, pl->runs[i].trace_rel);
-	}
-	g_string_append(s, "]\narray LABEL[N] = [");
-	for (int i = 0; i < pl->n; i++) {
-		g_string_append(s, i ? ", " : "");
-		gp_quote(s, pl->runs[i].label);
-	}
-	g_string_append(s, "]\n");
-	g_string_append_printf(s, "EVENTS = '%s-events.dat'\nSTATES = '%s-states.dat'\n", base_name,
-			       base_name);
-	g_string_append_printf(s, "NE = %d   # event markers in EVENTS\n\n", n_events);
-	g_string_append_printf(s, "TU = %g; TUNIT = '%s'   # time axis: seconds per unit\n", pl->tu,
-			       pl->tunit);
-	g_string_append(s, "T(t) = t / TU\n");
-	gp_printf_num(s, "XMIN = T(", pl->t_min, ")");
-	gp_printf_num(s, "; XMAX = T(", pl->t_max, ")\n");
-	gp_printf_num(s, "VBUS_MIN = ", VBUS_MIN_USB, "   # V, USB 2.0 minimum at the device\n");
-	gp_printf_num(s, "UVLO = ", sp->uvlo_v, "   # V, the charger's UVLO falling threshold (NaN: unknown)\n");
-	if (pl->zoom) {
-		gp_printf_num(s, "Z0 = ", pl->z0, "; ");
-		gp_printf_num(s, "Z1 = ", pl->z1, "   # zoom window, s: ");
-		g_string_append(s, "rule in docs/plots.md\nZREASON = ");
-		gp_quote(s, pl->zoom_reason);
-		g_string_append(s, "\n");
-		g_string_append_printf(s, "ZU = %g; ZUNIT = '%s'\nZ(t) = t / ZU\n", pl->zu, pl->zunit);
-	}
-	g_string_append(s, "TITLE = ");
-	gp_quote(s, title);
-	g_string_append(s, "\n");
-	for (guint i = 0; i < pl->sub_lines->len; i++) {
-		g_string_append_printf(s, "SUB%u = ", i + 1);
-		gp_quote(s, g_ptr_array_index(pl->sub_lines, i));
-		g_string_append(s, "\n");
-	}
-
-	g_string_append(s, "\n# panel layout: fixed margins so the time axes line up\n");
-	g_string_append(s, "LM = ");
-	gp_num(s, gp_frac(px_l, PX_W));
-	g_string_append(s, "; RM = ");
-	gp_num(s, gp_frac(px_r, PX_W));
-	g_string_append(s, "\n\nset datafile separator comma\n");
-
-	/* events into arrays for the vertical lines */
-	g_string_append(s,
-		"# event lines: arrays of EVENTS' columns (t_s, run, group, rgb, main, mlevel, zoom)\n"
-		"array EVT[NE > 0 ? NE : 1]; array EVR[NE > 0 ? NE : 1]; array EVC[NE > 0 ? NE : 1]\n"
-		"array EVM[NE > 0 ? NE : 1]; array EVZ[NE > 0 ? NE : 1]\n"
-		"if (NE > 0) {\n"
-		"\tstats EVENTS using (k = int($0) + 1, EVT[k] = $1, EVR[k] = $2, EVC[k] = int($4), "
-		"EVM[k] = $5, EVZ[k] = $7, 0) nooutput\n"
-		"}\n"
-		"EVDT(k) = N > 1 ? int(EVR[k]) : 1   # dash type of an event line: the run's number\n\n");
-
-	g_string_append(s,
-		"do for [FMT in FORMATS] {\n"
-		"\tif (FMT eq 'png') {\n"
-		"\t\tset terminal pngcairo size W,H font 'sans,10' noenhanced background '#ffffff'\n"
-		"\t} else {\n"
-		"\t\tset terminal svg size W,H font 'sans,10' noenhanced background '#ffffff'\n"
-		"\t}\n"
-		"\tset output OUTBASE . '.' . FMT\n"
-		"\treset   # nothing carries over from the previous format\n"
-		"\tset datafile separator comma\n"
-		"\tset multiplot\n"
-		"\tset lmargin at screen LM; set rmargin at screen RM\n"
-		"\tset xrange [XMIN:XMAX]\n"
-		"\tset grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1\n"
-		"\tset border lc rgb '#444444'\n"
-		"\tset ytics nomirror; unset y2tics\n"
-		"\tset format x ''; unset xlabel\n"
-		"\tset mxtics\n");
-	/* title lines */
-	g_string_append(s, "\tset label 1 TITLE at screen 0.5, screen ");
-	gp_num(s, gp_frac(pl->px_h - 20, pl->px_h));
-	g_string_append(s, " center font 'sans,13'\n");
-	for (guint i = 0; i < pl->sub_lines->len; i++) {
-		g_string_append_printf(s, "\tset label %u SUB%u at screen 0.5, screen ", i + 2, i + 1);
-		gp_num(s, gp_frac(pl->px_h - 20 - PX_TITLE_LINE * (i + 1.2), pl->px_h));
-		g_string_append_printf(s, " center font 'sans,9' tc rgb '%s'\n",
-				       pl->n > 1 ? plot_run_colour(g_array_index(pl->sub_runs, int, i)) :
-				       "#333333");
-	}
-	if (pl->zoom) {
-		g_string_append(s,
-			"\t# the zoom window, shaded in the main panels\n"
-			"\tset object 1 rect from first T(Z0), graph 0 to first T(Z1), graph 1 behind "
-			"fc rgb '#fff1c1' fs solid 1.0 noborder\n");
-	}
-	if (n_events > 0)
-		g_string_append(s,
-			"\tdo for [k=1:NE] { if (EVM[k] == 1) { set arrow k from first T(EVT[k]), graph 0 "
-			"to first T(EVT[k]), graph 1 nohead back lw 1 "
-			"lc rgb sprintf('#40%06x', EVC[k]) dt EVDT(k) } }\n");
-
-	/* (a) VBUS */
-	g_string_append(s, "\n\t# (a) VBUS at the device and at the source\n");
-	bottom = top + PX_PANEL_A;
-	gp_panel(s, pl, top, bottom);
-	gp_key_at(s, pl, top);
-	g_string_append(s, "\tset ylabel 'VBUS [V]'\n");
-	gp_yrange(s, "y", pl->vlo, pl->vhi);
-	gp_signal_plots(s, pl, 'a', TX);
-	gp_report(s, "a");
-	g_string_append(s, "\tunset label\n");
-	top = bottom + PX_PANEL_GAP;
-
-	/* (b) currents */
-	g_string_append(s, "\n\t# (b) input current, the programmed input limit, the source's limit\n");
-	bottom = top + PX_PANEL_B;
-	gp_panel(s, pl, top, bottom);
-	gp_key_at(s, pl, top);
-	g_string_append(s, "\tset ylabel 'current [A]'\n");
-	gp_yrange(s, "y", pl->ilo, pl->ihi);
-	gp_signal_plots(s, pl, 'b', TX);
-	gp_report(s, "b");
-	top = bottom + PX_PANEL_GAP;
-
-	/* (c) battery */
-	g_string_append(s, "\n\t# (c) battery voltage, SOC on the right axis\n");
-	bottom = top + PX_PANEL_C;
-	gp_panel(s, pl, top, bottom);
-	gp_key_at(s, pl, top);
-	g_string_append(s, "\tset ylabel 'VBAT [V]'; set y2label 'SOC [%]'; set y2tics; set ytics nomirror\n");
-	gp_yrange(s, "y", pl->blo, pl->bhi);
-	gp_yrange(s, "y2", pl->slo, pl->shi);
-	gp_signal_plots(s, pl, 'c', TX);
-	gp_report(s, "c");
-	g_string_append(s, "\tunset y2tics; unset y2label\n");
-	top = bottom + PX_PANEL_GAP;
-
-	/* (d) states and events */
-	g_string_append(s, "\n\t# (d) state band (STATES) and event labels (EVENTS), time axis labels\n");
-	bottom = top + pl->px_band;
-	gp_panel(s, pl, top, bottom);
-	g_string_append_printf(s, "\tNROWS = %d; PXU = (RM - LM) * W / (XMAX - XMIN)   # pixels per time unit\n",
-			       pl->n_rows);
-	if (n_events > 0)
-		g_string_append(s,
-			"\t# frequent kinds (main = 2): lines over the event labels only\n"
-			"\tdo for [k=1:NE] { if (EVM[k] == 2) { set arrow k from first T(EVT[k]), first NROWS + 0.5 "
-			"to first T(EVT[k]), graph 1 nohead back lw 1 "
-			"lc rgb sprintf('#40%06x', EVC[k]) dt EVDT(k) } }\n");
-	g_string_append(s, "\tset yrange [0.5:NROWS + 0.5 + ");
-	gp_num(s, BAND_STRIP);
-	g_string_append(s, "]\n\tunset ylabel; set grid noytics\n\tset ytics scale 0 font ',8' (");
-	for (int i = 0, first = 1; i < pl->n; i++)
+	for (int i = 0; i < pl->n; i++)
 		for (int k = 0; k < BAND_COUNT; k++) {
 			g_autofree char *name = NULL;
 
@@ -463,80 +226,215 @@ char *plot_script_text(const struct plot *pl, const char *base_name, int n_event
 				name = g_strdup_printf("%d %s", i + 1, plot_band_names[k]);
 			else
 				name = g_strdup_printf("%s %s", pl->runs[i].label, plot_band_names[k]);
-			g_string_append(s, first ? "" : ", ");
-			first = 0;
+			g_string_append(s, s->len ? ", " : "");
 			gp_quote(s, name);
 			g_string_append_printf(s, " %g", row_y(pl, i, k));
 		}
-	g_string_append(s, ")\n");
-	g_string_append_printf(s, "\tset format x '%%g'; set xlabel sprintf('time [%%s]', TUNIT)\n");
-	g_string_append(s, "\tset key at screen ");
-	gp_num(s, gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
-	g_string_append(s, ", screen ");
-	gp_num(s, gp_frac(pl->px_h - top, pl->px_h));
-	g_string_append(s, " left top Left reverse samplen 1.5 spacing 0.95 font ',8' maxrows ");
-	g_string_append_printf(s, "%d noopaque nobox\n", MAX(4, (int)(pl->px_band / 13)));
-	g_string_append(s,
-		"\tplot \\\n"
-		"\t\tSTATES using (T(($1 + $2) / 2)):3:(T(($2 - $1) / 2)):(0.42):4 with boxxyerror "
-		"fs solid 1.0 noborder lc rgb variable notitle, \\\n"
-		"\t\tSTATES using (T(($1 + $2) / 2)):3:((T($2) - T($1)) * PXU > 6 * strlen(strcol(5)) + 6 "
-		"? strcol(5) : '') with labels font ',8' tc rgb '#222222' notitle");
-	if (n_events > 0 && any_mlabel)
-		g_string_append(s, ", \\\n"
-			"\t\tEVENTS using ($6 >= 0 ? T($1) : NaN):(NROWS + 0.95 + 0.85 * $6):9:11 with labels "
-			"left offset char 0.3,0 font ',8' tc rgb variable notitle");
-	if (pl->n == 1) {
-		for (int gi = 0; gi < MG_COUNT; gi++)
-			if (group_used[gi])
-				g_string_append_printf(s, ", \\\n\t\tNaN with lines lw 2 lc rgb '%s' title '%s'",
-						       plot_mark_groups[gi].rgb, plot_mark_groups[gi].key);
-	} else {
-		g_string_append(s, ", \\\n\t\tNaN with lines lw 1 dt 1 lc rgb '#333333' "
-				   "title 'event lines: run colour,'");
-		g_string_append(s, ", \\\n\t\tNaN with lines lw 1 dt 2 lc rgb '#333333' "
-				   "title 'dash = run number'");
-	}
-	g_string_append(s, "\n");
-	gp_report(s, "d");
+	return g_string_free(s, FALSE);
+}
 
-	/* (e) zoom */
-	if (pl->zoom) {
-		g_string_append(s, "\n\t# (e) zoom: VBUS (left), input current and limit (right)\n");
-		top = bottom + PX_ZOOM_GAP + PX_XAXIS - 6;
-		bottom = top + PX_ZOOM;
-		g_string_append(s, "\tunset object 1; unset arrow; unset label\n");
-		if (n_events > 0)
-			g_string_append(s,
-				"\tdo for [k=1:NE] { if (EVZ[k]) { set arrow k from first Z(EVT[k]), graph 0 "
-				"to first Z(EVT[k]), graph 1 nohead back lw 1 "
-				"lc rgb sprintf('#40%06x', EVC[k]) dt EVDT(k) } }\n");
-		gp_panel(s, pl, top, bottom);
-		gp_key_at(s, pl, top);
-		g_string_append(s,
-			"\tset xrange [Z(Z0):Z(Z1)]; set xlabel sprintf('time [%s]', ZUNIT)\n"
-			"\tset ytics autofreq nomirror font ',10'; set grid xtics ytics; set y2tics\n"
-			"\tset ylabel 'VBUS [V]'; set y2label 'current [A]'\n"
-			"\tset title sprintf('zoom: %g to %g s, %s', Z0, Z1, ZREASON) font ',10' offset 0,-0.6\n");
-		gp_yrange(s, "y", pl->vlo, pl->vhi);
-		gp_yrange(s, "y2", pl->ilo, pl->ihi);
-		if (n_events > 0 && any_zlabel) {
-			g_string_append(s, "\tZLAB(l) = ");
-			gp_num(s, pl->vhi);
-			g_string_append(s, " - (0.07 + 0.075 * l) * (");
-			gp_num(s, pl->vhi - pl->vlo);
-			g_string_append(s, ")\n");
-		}
-		gp_signal_plots(s, pl, 'z', "(Z(column('time_s')))");
-		if (n_events > 0 && any_zlabel) {
-			/* append the labels to the plot command just written */
-			g_string_truncate(s, s->len - 1);
-			g_string_append(s, ", \\\n\t\tEVENTS using ($8 >= 0 ? Z($1) : NaN):(ZLAB($8)):10:12 "
-					   "with labels left offset char 0.3,0 font ',8' tc rgb variable notitle\n");
-		}
-		gp_report(s, "e");
-		g_string_append(s, "\tunset title\n");
+/* (d): the state band and the event labels; the key names the event kinds (one run)
+ * or how event lines tell the runs apart. */
+static void band_panel(GString *s, const struct plot *pl, const struct panel *p,
+		       const struct script_info *si)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *rows = band_rows(pl);
+	GString *cmd = g_string_new(NULL);
+
+	panel_frame(v, pl, p);
+	gp_setf(v, "NROWS", "%d", pl->n_rows);
+	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);
+	gp_set(v, "LABELS", si->n_events > 0 && si->any_mlabel ? "" : NULL);
+	gp_set_num(v, "STRIP", BAND_STRIP);
+	gp_set(v, "ROWS", rows);
+	gp_set_num(v, "KEY_X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
+	gp_set_num(v, "KEY_Y", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_setf(v, "MAXROWS", "%d", MAX(4, (int)(pl->px_band / 13)));
+	cmd_add(cmd, plot_tpl_panels_d_series, v);
+	for (int g = 0; pl->n == 1 && g < MG_COUNT; g++) {
+		g_autoptr(GPtrArray) k = gp_vars_new();
+
+		if (!si->group_used[g])
+			continue;
+		gp_set(k, "RGB", plot_mark_groups[g].rgb);
+		gp_set(k, "KIND", plot_mark_groups[g].key);
+		cmd_add(cmd, plot_tpl_panels_d_kind_key, k);
 	}
-	g_string_append(s, "\tunset multiplot\n\tunset output\n}\n");
+	if (pl->n > 1)
+		cmd_add(cmd, plot_tpl_panels_d_legend, v);
+	gp_set(v, "PLOT", cmd->str);
+	gp_expand(s, plot_tpl_panels_d, v);
+	g_string_free(cmd, TRUE);
+}
+
+/* The head and the variables: what the script is and every choice made from the data. */
+static void script_head(GString *s, const struct plot *pl, const struct script_info *si)
+{
+	const struct plot_spec *sp = pl->spec;
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	GString *list = g_string_new(NULL);
+
+	gp_set(v, "BASE", si->base);
+	gp_set(v, "TITLE", si->title);
+	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
+	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
+	gp_expand(s, plot_tpl_stacked_head, v);
+
+	gp_setf(v, "W", "%d", PX_W);
+	gp_setf(v, "H", "%d", (int)pl->px_h);
+	gp_setf(v, "N", "%d", pl->n);
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, pl->runs[i].trace_rel);
+	}
+	gp_set(v, "TRACES", list->str);
+	g_string_truncate(list, 0);
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, pl->runs[i].label);
+	}
+	gp_set(v, "LABELS", list->str);
+	g_string_truncate(list, 0);
+	gp_setf(v, "NE", "%d", si->n_events);
+	gp_setf(v, "TU", "%g", pl->tu);
+	gp_set(v, "TUNIT", pl->tunit);
+	gp_set_num(v, "TMIN", pl->t_min);
+	gp_set_num(v, "TMAX", pl->t_max);
+	gp_set_num(v, "VBUS_MIN", VBUS_MIN_USB);
+	gp_set_num(v, "UVLO", sp->uvlo_v);
+	if (pl->zoom) {
+		gp_set(v, "ZOOM", "");
+		gp_set_num(v, "Z0", pl->z0);
+		gp_set_num(v, "Z1", pl->z1);
+		gp_set_quoted(v, "ZREASONQ", pl->zoom_reason);
+		gp_setf(v, "ZU", "%g", pl->zu);
+		gp_set(v, "ZUNIT", pl->zunit);
+	}
+	gp_set_quoted(v, "TITLEQ", si->title);
+	for (guint i = 0; i < pl->sub_lines->len; i++) {
+		g_autoptr(GPtrArray) sub = gp_vars_new();
+
+		gp_setf(sub, "I", "%u", i + 1);
+		gp_set_quoted(sub, "TEXTQ", g_ptr_array_index(pl->sub_lines, i));
+		gp_expand(list, plot_tpl_stacked_subtitle, sub);
+	}
+	if (list->len)
+		g_string_truncate(list, list->len - 1);
+	gp_set(v, "SUBTITLES", list->str);
+	gp_set_num(v, "LM", gp_frac(pl->px_left, PX_W));
+	gp_set_num(v, "RM", gp_frac(PX_W - pl->px_right, PX_W));
+	gp_expand(s, plot_tpl_stacked_variables, v);
+	g_string_free(list, TRUE);
+}
+
+/* The title lines: the title, then the runs' metrics in their colours. */
+static char *title_labels(const struct plot *pl)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	GString *s = g_string_new(NULL);
+
+	gp_set_num(v, "Y", gp_frac(pl->px_h - 20, pl->px_h));
+	gp_expand(s, plot_tpl_stacked_title, v);
+	for (guint i = 0; i < pl->sub_lines->len; i++) {
+		gp_setf(v, "LABEL", "%u", i + 2);
+		gp_setf(v, "I", "%u", i + 1);
+		gp_set_num(v, "Y", gp_frac(pl->px_h - 20 - PX_TITLE_LINE * (i + 1.2), pl->px_h));
+		gp_set(v, "RGB", pl->n > 1 ?
+		       plot_run_colour(g_array_index(pl->sub_runs, int, i)) : "#333333");
+		gp_expand(s, plot_tpl_stacked_subtitle_label, v);
+	}
+	g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+/* The frame: the loop over the formats, the settings every panel shares, the title,
+ * the zoom window shaded and the event lines. */
+static void script_frame(GString *s, const struct plot *pl, const struct script_info *si)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *titles = title_labels(pl);
+
+	gp_set_terminal(v);
+	gp_set(v, "TITLES", titles);
+	gp_set(v, "ZOOM", pl->zoom ? "" : NULL);
+	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);
+	gp_expand(s, plot_tpl_stacked_frame, v);
+}
+
+static void script_info(struct script_info *si, const struct plot *pl)
+{
+	for (guint i = 0; i < pl->marks->len; i++) {
+		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+
+		si->any_mlabel |= m->level[0] >= 0;
+		si->any_zlabel |= m->level[1] >= 0;
+		si->group_used[m->group] |= m->line[0] || m->level[0] >= 0;
+	}
+	if (pl->spec->title) {
+		si->title = g_strdup(pl->spec->title);
+	} else {
+		GString *t = g_string_new(NULL);
+
+		for (int i = 0; i < pl->n; i++)
+			g_string_append_printf(t, "%s%s", i ? ", " : "", pl->runs[i].label);
+		si->title = g_string_free(t, FALSE);
+	}
+}
+
+char *plot_script_text(const struct plot *pl, const char *base_name, int n_events)
+{
+	struct script_info si = { .base = base_name, .n_events = n_events };
+	GString *s = g_string_new(NULL);
+	double top = pl->px_title;
+	struct panel a = {
+		"a", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend, NULL,
+		top, top + PX_PANEL_A, pl->vlo, pl->vhi, 0, 0, true,
+	};
+	struct panel b = {
+		"b", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend, NULL,
+		a.bottom + PX_PANEL_GAP, a.bottom + PX_PANEL_GAP + PX_PANEL_B, pl->ilo, pl->ihi,
+		0, 0, false,
+	};
+	struct panel c = {
+		"c", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend, NULL,
+		b.bottom + PX_PANEL_GAP, b.bottom + PX_PANEL_GAP + PX_PANEL_C, pl->blo, pl->bhi,
+		pl->slo, pl->shi, false,
+	};
+	struct panel d = {
+		"d", plot_tpl_panels_d, NULL, NULL, NULL,
+		c.bottom + PX_PANEL_GAP, c.bottom + PX_PANEL_GAP + pl->px_band, 0, 0, 0, 0, false,
+	};
+	struct panel e = {
+		"e", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
+		plot_tpl_panels_e_labels, d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6,
+		d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6 + PX_ZOOM, pl->vlo, pl->vhi, pl->ilo, pl->ihi,
+		true,
+	};
+	g_autoptr(GPtrArray) va = gp_vars_new();
+	g_autoptr(GPtrArray) vb = gp_vars_new();
+	g_autoptr(GPtrArray) vc = gp_vars_new();
+	g_autoptr(GPtrArray) ve = gp_vars_new();
+
+	script_info(&si, pl);
+	script_head(s, pl, &si);
+	script_frame(s, pl, &si);
+	signal_panel(s, pl, &a, va);
+	signal_panel(s, pl, &b, vb);
+	signal_panel(s, pl, &c, vc);
+	band_panel(s, pl, &d, &si);
+	if (pl->zoom) {
+		bool labels = n_events > 0 && si.any_zlabel;
+
+		gp_set(ve, "EVENTS", n_events > 0 ? "" : NULL);
+		gp_set(ve, "LABELS", labels ? "" : NULL);
+		gp_set_num(ve, "ZLAB_TOP", pl->vhi);
+		gp_set_num(ve, "ZLAB_SPAN", pl->vhi - pl->vlo);
+		if (!labels)
+			e.last = NULL;
+		signal_panel(s, pl, &e, ve);
+	}
+	gp_expand(s, plot_tpl_stacked_end, NULL);
+	g_free(si.title);
 	return g_string_free(s, FALSE);
 }

@@ -3,7 +3,8 @@
  * tests/test_outputs.c - the output writers: number formatting, trace.csv (read back
  * with libcsv's parser), trace.vcd (read back with a small parser written here),
  * events.jsonl (read back with cJSON), the events.jsonl reader of traces/ (on files
- * written by hand) and the atomic output files.
+ * written by hand), the placeholders of the plot templates and the atomic output
+ * files.
  *
  * Expected strings and values are written out by hand from the inputs in each test.
  * Every test works in its own temporary directory and removes it.
@@ -22,6 +23,7 @@
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 #include "sim/trace.h"
+#include "plots/gp.h"
 #include "traces/events.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -1051,6 +1053,47 @@ static void test_events_reader(void)
 	tu_rm_tree(dir);
 }
 
+/* ---- plot templates (plots/gp.h) ---- */
+
+static char *expand(const char *tpl, const GPtrArray *vars)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_expand(s, tpl, vars);
+	return g_string_free(s, FALSE);
+}
+
+/* @NAME@, @NAME|default@, @?NAME@ lines, text '@'s left alone, values never expanded
+ * again, a later gp_set replacing a value, numbers and quoted strings as gnuplot reads
+ * them, a block without its last line break. */
+static void test_templates(void)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL;
+
+	gp_set(v, "A", "1");
+	gp_set(v, "V", "@A@ and @?A@");
+	gp_set(v, "EMPTY", "");
+	a = expand("x = @A@; y = @B|2.5@; z = @A|9@\n", v);
+	CU_ASSERT_STRING_EQUAL(a, "x = 1; y = 2.5; z = 1\n");
+	b = expand("@?B@only with B\n@?A@\tonly with A\n@?EMPTY@empty counts as given\nlast", v);
+	CU_ASSERT_STRING_EQUAL(b, "\tonly with A\nempty counts as given\nlast");
+	c = expand("a@b.c, 5 @ 6, @lower@, @A, sprintf('#40%06x') @V@\n", v);
+	CU_ASSERT_STRING_EQUAL(c, "a@b.c, 5 @ 6, @lower@, @A, sprintf('#40%06x') @A@ and @?A@\n");
+	gp_set(v, "A", "2");
+	gp_set_num(v, "N", 0.1 + 0.2);
+	gp_set_num(v, "NAN", NAN);
+	gp_set_quoted(v, "Q", "it's");
+	gp_setf(v, "F", "%d:%s", 7, "x");
+	d = expand("@A@ @N@ @NAN@ @Q@ @F@", v);
+	CU_ASSERT_STRING_EQUAL(d, "2 0.3 NaN 'it''s' 7:x");
+	e = gp_expand_block("one @A@\ntwo\n", v);
+	CU_ASSERT_STRING_EQUAL(e, "one 2\ntwo");
+	gp_set(v, "A", NULL);
+	f = expand("@?A@gone\n@A|no A@\n", v);
+	CU_ASSERT_STRING_EQUAL(f, "no A\n");
+}
+
 CU_TestInfo outputs_tests[] = {
 	{ "trace_fmt_time exact strings", test_fmt_time },
 	{ "trace_fmt_fixed exact strings", test_fmt_fixed },
@@ -1060,6 +1103,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "VCD read back", test_vcd_read_back },
 	{ "events.jsonl read back, listener", test_evlog_read_back },
 	{ "events.jsonl reader", test_events_reader },
+	{ "plot template placeholders", test_templates },
 	{ "evlog without a file", test_evlog_no_file },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },

@@ -183,6 +183,64 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 	return cs_outfile_commit(f, err);
 }
 
+/* The scenario files of the arguments (scenarios/ without any); false (the message
+ * printed) when one does not exist. */
+static bool collect_args(int argc, char **argv, GPtrArray *files)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
+			cli_error("check: %s: no such file or directory", argv[i]);
+			return false;
+		}
+		collect(argv[i], files);
+	}
+	if (argc < 2)
+		collect("scenarios", files);
+	return true;
+}
+
+/* Find out now, not after every run, that the report cannot be written. */
+static bool junit_writable(const char *junit)
+{
+	g_autoptr(GError) err = NULL;
+	struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
+
+	if (!probe) {
+		cli_error("check: --junit: %s", err->message);
+		return false;
+	}
+	cs_outfile_abort(probe);
+	return true;
+}
+
+/* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed". */
+static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
+			 int *errors)
+{
+	int passed = 0;
+
+	for (int i = 0; i < n; i++) {
+		switch (jobs[i].status) {
+		case JOB_PASS:
+			passed++;
+			if (!quiet)
+				printf("PASS %s\n", jobs[i].name);
+			break;
+		case JOB_FAIL:
+			(*failed)++;
+			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
+			if (jobs[i].accepted)
+				printf("%s", jobs[i].accepted);
+			break;
+		default:
+			(*errors)++;
+			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
+		}
+	}
+	printf("%d passed, %d failed\n", passed, *failed + *errors);
+	fflush(stdout);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	gint jobs_n = 1;
@@ -202,7 +260,7 @@ int cmd_check(int argc, char **argv)
 	struct check_ctx cctx = { .accept = accept };
 	struct check_job *jobs;
 	GThreadPool *pool;
-	int n, passed = 0, failed = 0, errors = 0, status;
+	int n, failed = 0, errors = 0, status;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -216,25 +274,8 @@ int cmd_check(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cctx.accept = accept;
-	for (int i = 1; i < argc; i++) {
-		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
-			cli_error("check: %s: no such file or directory", argv[i]);
-			return CLI_EXIT_USAGE;
-		}
-		collect(argv[i], files);
-	}
-	if (argc < 2)
-		collect("scenarios", files);
-	if (junit) {
-		/* Find out now, not after every run, that the report cannot be written. */
-		struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
-
-		if (!probe) {
-			cli_error("check: --junit: %s", err->message);
-			return CLI_EXIT_USAGE;
-		}
-		cs_outfile_abort(probe);
-	}
+	if (!collect_args(argc, argv, files) || (junit && !junit_writable(junit)))
+		return CLI_EXIT_USAGE;
 	g_ptr_array_sort(files, cli_cmp_strings);
 	n = (int)files->len;
 	if (n == 0) {
@@ -252,27 +293,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		g_thread_pool_push(pool, &jobs[i], NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
-
-	for (int i = 0; i < n; i++) {
-		switch (jobs[i].status) {
-		case JOB_PASS:
-			passed++;
-			if (!quiet)
-				printf("PASS %s\n", jobs[i].name);
-			break;
-		case JOB_FAIL:
-			failed++;
-			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
-			if (jobs[i].accepted)
-				printf("%s", jobs[i].accepted);
-			break;
-		default:
-			errors++;
-			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
-		}
-	}
-	printf("%d passed, %d failed\n", passed, failed + errors);
-	fflush(stdout);
+	print_report(jobs, n, quiet, &failed, &errors);
 	status = errors ? CLI_EXIT_USAGE : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (junit && !write_junit(junit, jobs, n, failed, errors, &err)) {
 		cli_error("%s", err->message);

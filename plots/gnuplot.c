@@ -58,24 +58,17 @@ static char *indent_output(const char *out, int max_lines)
 	return g_string_free(s, FALSE);
 }
 
-/* Run gnuplot on SCRIPT (in its directory) for the formats, writing the images under
- * temporary names and renaming them to SCRIPT minus .gp plus .png/.svg. */
-bool gp_run(const char *script, bool png, bool svg, GError **err)
+/* gnuplot on the script in dir with OUTBASE=tmpbase; its warnings go to stderr when
+ * it succeeds, its output into the error when it fails. */
+static bool spawn_gnuplot(const char *script, const char *dir, const char *tmpbase, bool png,
+			  bool svg, GError **err)
 {
-	g_autofree char *dir = g_path_get_dirname(script);
 	g_autofree char *name = g_path_get_basename(script);
-	g_autofree char *base = gp_strip_ext(name);
-	g_autofree char *tmpbase = g_strdup_printf(".%s.tmp-%d", base, (int)getpid());
-	g_autofree char *prog = NULL;
-	g_autofree char *sets = NULL;
-	g_autofree char *out = NULL;
-	g_autofree char *errout = NULL;
-	const char *fmts[2] = { png ? "png" : NULL, svg ? "svg" : NULL };
+	g_autofree char *prog = plot_find_gnuplot(err);
+	g_autofree char *sets = NULL, *out = NULL, *errout = NULL;
 	g_autoptr(GError) e = NULL;
 	int wait_status = 0;
-	bool ok = true;
 
-	prog = plot_find_gnuplot(err);
 	if (!prog)
 		return false;
 	sets = g_strdup_printf("OUTBASE='%s'; FORMATS='%s'", tmpbase, gp_formats(png, svg));
@@ -96,40 +89,57 @@ bool gp_run(const char *script, bool png, bool svg, GError **err)
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_GNUPLOT,
 			    "gnuplot failed on %s (%s); it said:\n%s", script, e->message,
 			    *text ? text : "    (nothing)");
-		ok = false;
-	} else if (errout && *g_strstrip(errout)) {
+		return false;
+	}
+	if (errout && *g_strstrip(errout)) {
 		g_autofree char *text = indent_output(errout, 30);
 
 		fprintf(stderr, "chargesim: gnuplot warnings for %s:\n%s\n", script, text);
 	}
-	for (int i = 0; i < 2; i++) {
-		g_autofree char *tmp = NULL, *final = NULL;
-		GStatBuf st;
+	return true;
+}
 
-		if (!fmts[i])
-			continue;
-		tmp = g_strdup_printf("%s/%s.%s", dir, tmpbase, fmts[i]);
-		final = g_strdup_printf("%s/%s.%s", dir, base, fmts[i]);
-		if (!ok) {
-			g_unlink(tmp);
-			continue;
-		}
-		if (g_stat(tmp, &st) != 0 || st.st_size == 0) {
-			g_unlink(tmp);
-			g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_GNUPLOT,
-				    "gnuplot ran on %s but wrote no %s image (does the script still "
-				    "set output OUTBASE.'.'.FMT?)", script, fmts[i]);
-			ok = false;
-			continue;
-		}
-		if (g_rename(tmp, final) != 0) {
-			int en = errno;
+/* The image of one format from its temporary name to its own (ok), or removed (!ok). */
+static bool move_image(const char *script, const char *dir, const char *tmpbase,
+		       const char *base, const char *fmt, bool ok, GError **err)
+{
+	g_autofree char *tmp = g_strdup_printf("%s/%s.%s", dir, tmpbase, fmt);
+	g_autofree char *final = g_strdup_printf("%s/%s.%s", dir, base, fmt);
+	GStatBuf st;
 
-			g_unlink(tmp);
-			g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_IO, "%s: cannot write: %s", final,
-				    g_strerror(en));
-			ok = false;
-		}
+	if (!ok) {
+		g_unlink(tmp);
+		return false;
 	}
+	if (g_stat(tmp, &st) != 0 || st.st_size == 0) {
+		g_unlink(tmp);
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_GNUPLOT,
+			    "gnuplot ran on %s but wrote no %s image (does the script still "
+			    "set output OUTBASE.'.'.FMT?)", script, fmt);
+		return false;
+	}
+	if (g_rename(tmp, final) != 0) {
+		int en = errno;
+
+		g_unlink(tmp);
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_IO, "%s: cannot write: %s", final,
+			    g_strerror(en));
+		return false;
+	}
+	return true;
+}
+
+bool gp_run(const char *script, bool png, bool svg, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(script);
+	g_autofree char *name = g_path_get_basename(script);
+	g_autofree char *base = gp_strip_ext(name);
+	g_autofree char *tmpbase = g_strdup_printf(".%s.tmp-%d", base, (int)getpid());
+	const char *fmts[2] = { png ? "png" : NULL, svg ? "svg" : NULL };
+	bool ok = spawn_gnuplot(script, dir, tmpbase, png, svg, err);
+
+	for (int i = 0; i < 2; i++)
+		if (fmts[i])
+			ok = move_image(script, dir, tmpbase, base, fmts[i], ok, ok ? err : NULL) && ok;
 	return ok;
 }

@@ -81,110 +81,140 @@ static void choose_unit(double span, double *unit, const char **name)
  *     300 s of it.
  * Padded by a quarter of its length before and half after (for 1: at least 2 s
  * before and 5 s after; for 2 and 3: at least 1 s in all), clipped to the runs. */
-static void choose_zoom(struct plot *pl)
-{
-	const struct plot_spec *sp = pl->spec;
-	double t1 = NAN, t2 = NAN, len;
-	int occurrences = 0, rule = 1;
-	GString *why = g_string_new(NULL);
+/* A candidate zoom window, in seconds, and why it was chosen. */
+struct window {
+	double t1, t2;
+	char *why;
+};
 
-	pl->zoom = false;
-	if (sp->zoom == PLOT_ZOOM_NONE)
-		goto out;
-	if (sp->zoom == PLOT_ZOOM_RANGE) {
-		t1 = sp->zoom_from_s;
-		t2 = sp->zoom_to_s;
-		g_string_assign(why, "as asked");
-		pl->z0 = t1;
-		pl->z1 = t2;
-		pl->zoom = t2 > t1;
-		goto unit;
-	}
+/* Rule 1: the first source trip, UVLO or brownout and up to two more occurrences;
+ * false when there is none. */
+static bool zoom_on_failures(const struct plot *pl, struct window *w)
+{
+	int occurrences = 0;
+
 	for (guint i = 0; i < pl->marks->len; i++) {
 		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
 
 		if (m->group != MG_TRIP && m->group != MG_UVLO && m->group != MG_BROWNOUT)
 			continue;
-		if (isnan(t1)) {
-			t1 = t2 = m->t;
-			g_string_printf(why, "first %s, %s, at %.6g s",
-					m->group == MG_TRIP ? "source trip" :
-					m->group == MG_UVLO ? "UVLO" : "brownout",
-					pl->runs[m->run].label, m->t);
+		if (!w->why) {
+			w->t1 = w->t2 = m->t;
+			w->why = g_strdup_printf("first %s, %s, at %.6g s",
+						 m->group == MG_TRIP ? "source trip" :
+						 m->group == MG_UVLO ? "UVLO" : "brownout",
+						 pl->runs[m->run].label, m->t);
 			/* a sag of that run leading up to it */
 			for (guint k = 0; k < pl->sags->len; k++) {
 				const struct sag *s = &g_array_index(pl->sags, struct sag, k);
 
 				if (s->run == m->run && s->t0 < m->t && s->t1 >= m->t - 1e-3 &&
 				    m->t - s->t0 <= 120)
-					t1 = s->t0;
+					w->t1 = s->t0;
 			}
-		} else if (m->t - t2 <= 0.05) {
-			t2 = m->t;      /* the same occurrence (a trip and its UVLO) */
-		} else if (m->t - t2 <= 30 && m->t - t1 <= 60 && ++occurrences < 3) {
-			t2 = m->t;
+		} else if (m->t - w->t2 <= 0.05) {
+			w->t2 = m->t;      /* the same occurrence (a trip and its UVLO) */
+		} else if (m->t - w->t2 <= 30 && m->t - w->t1 <= 60 && ++occurrences < 3) {
+			w->t2 = m->t;
 		} else {
 			break;
 		}
 	}
-	if (isnan(t1) && pl->sags->len) {
-		const struct sag *s0 = &g_array_index(pl->sags, struct sag, 0);
+	return w->why != NULL;
+}
 
-		rule = 2;
-		t1 = s0->t0;
-		t2 = s0->t1;
-		for (guint k = 1; k < pl->sags->len; k++) {
-			const struct sag *s = &g_array_index(pl->sags, struct sag, k);
+/* Rule 2: the first VBUS sag below 4.75 V (with the source on), to its end or the end
+ * of the sags that start within 60 s of it, at most 300 s. */
+static bool zoom_on_sag(const struct plot *pl, struct window *w)
+{
+	const struct sag *s0;
 
-			if (s->t0 <= t1 + 60 && s->t1 > t2)
-				t2 = s->t1;
-		}
-		if (t2 > t1 + 300)
-			t2 = t1 + 300;
-		g_string_printf(why, "first VBUS sag below 4.75 V, %s, at %.6g s",
-				pl->runs[s0->run].label, t1);
+	if (!pl->sags->len)
+		return false;
+	s0 = &g_array_index(pl->sags, struct sag, 0);
+	w->t1 = s0->t0;
+	w->t2 = s0->t1;
+	for (guint k = 1; k < pl->sags->len; k++) {
+		const struct sag *s = &g_array_index(pl->sags, struct sag, k);
+
+		if (s->t0 <= w->t1 + 60 && s->t1 > w->t2)
+			w->t2 = s->t1;
 	}
-	if (isnan(t1) && pl->ilim_sets->len) {
-		double ta = pl->attaches->len ? g_array_index(pl->attaches, struct sag, 0).t0 : pl->t_min;
+	if (w->t2 > w->t1 + 300)
+		w->t2 = w->t1 + 300;
+	w->why = g_strdup_printf("first VBUS sag below 4.75 V, %s, at %.6g s",
+				 pl->runs[s0->run].label, w->t1);
+	return true;
+}
 
-		for (guint k = 0; k < pl->ilim_sets->len; k++) {
-			double t = g_array_index(pl->ilim_sets, struct sag, k).t0;
+/* Rule 3: the input-limit ramp, from the first attach to the last ilim_set within
+ * 300 s of it. */
+static bool zoom_on_ramp(const struct plot *pl, struct window *w)
+{
+	double ta = pl->attaches->len ? g_array_index(pl->attaches, struct sag, 0).t0 : pl->t_min;
+	double t2 = NAN;
 
-			if (t >= ta && t <= ta + 300 && (isnan(t2) || t > t2))
-				t2 = t;
-		}
-		if (!isnan(t2)) {
-			rule = 3;
-			t1 = ta;
-			g_string_printf(why, "the input-limit ramp, to the last ilim_set at %.6g s", t2);
-		}
+	for (guint k = 0; k < pl->ilim_sets->len; k++) {
+		double t = g_array_index(pl->ilim_sets, struct sag, k).t0;
+
+		if (t >= ta && t <= ta + 300 && (isnan(t2) || t > t2))
+			t2 = t;
 	}
-	if (isnan(t1))
-		goto out;
-	len = t2 - t1;
+	if (isnan(t2))
+		return false;
+	w->t1 = ta;
+	w->t2 = t2;
+	w->why = g_strdup_printf("the input-limit ramp, to the last ilim_set at %.6g s", t2);
+	return true;
+}
+
+/* The window padded (a quarter of its length before, half after; rule 1 at least 2 s
+ * before and 5 s after, the others at least 1 s in all), rounded outwards to a 20th
+ * of its decade and clipped to the runs. */
+static void zoom_pad(struct plot *pl, const struct window *w, int rule)
+{
+	double len = w->t2 - w->t1, q;
+
 	if (rule == 1) {
-		pl->z0 = t1 - fmax(0.25 * len, 2.0);
-		pl->z1 = t2 + fmax(0.5 * len, 5.0);
+		pl->z0 = w->t1 - fmax(0.25 * len, 2.0);
+		pl->z1 = w->t2 + fmax(0.5 * len, 5.0);
 	} else {
-		pl->z0 = t1 - 0.25 * len;
-		pl->z1 = t2 + fmax(0.5 * len, 1.0 - 0.75 * len);
+		pl->z0 = w->t1 - 0.25 * len;
+		pl->z1 = w->t2 + fmax(0.5 * len, 1.0 - 0.75 * len);
 	}
-	{
-		/* round outwards to a 20th of the window's decade */
-		double q = pow(10, floor(log10(pl->z1 - pl->z0))) / 20;
+	q = pow(10, floor(log10(pl->z1 - pl->z0))) / 20;
+	pl->z0 = fmax(pl->t_min, floor(pl->z0 / q) * q);
+	pl->z1 = fmin(pl->t_max, ceil(pl->z1 / q) * q);
+}
 
-		pl->z0 = fmax(pl->t_min, floor(pl->z0 / q) * q);
-		pl->z1 = fmin(pl->t_max, ceil(pl->z1 / q) * q);
-	}
-	pl->zoom = pl->z1 > pl->z0;
-unit:
-	if (pl->zoom) {
-		choose_unit(pl->z1 - pl->z0, &pl->zu, &pl->zunit);
-		pl->zoom_reason = g_string_free(why, FALSE);
+static void choose_zoom(struct plot *pl)
+{
+	const struct plot_spec *sp = pl->spec;
+	struct window w = { NAN, NAN, NULL };
+
+	pl->zoom = false;
+	if (sp->zoom == PLOT_ZOOM_NONE)
+		return;
+	if (sp->zoom == PLOT_ZOOM_RANGE) {
+		pl->z0 = sp->zoom_from_s;
+		pl->z1 = sp->zoom_to_s;
+		w.why = g_strdup("as asked");
+	} else if (zoom_on_failures(pl, &w)) {
+		zoom_pad(pl, &w, 1);
+	} else if (zoom_on_sag(pl, &w)) {
+		zoom_pad(pl, &w, 2);
+	} else if (zoom_on_ramp(pl, &w)) {
+		zoom_pad(pl, &w, 3);
+	} else {
 		return;
 	}
-out:
-	g_string_free(why, TRUE);
+	pl->zoom = pl->z1 > pl->z0;
+	if (pl->zoom) {
+		choose_unit(pl->z1 - pl->z0, &pl->zu, &pl->zunit);
+		pl->zoom_reason = w.why;
+	} else {
+		g_free(w.why);
+	}
 }
 
 static double label_px(const struct mark *m, int count)
@@ -205,25 +235,22 @@ static double label_px(const struct mark *m, int count)
  * kind and counting them all ("uvlo x5940"). Labels: stacked on LABEL_LEVELS levels; one that
  * fits nowhere is counted into the last label of its run and kind if that is near
  * ("label xN"); the same label of another run at the same place is shared. */
-static void layout_marks(struct plot *pl, int view, double t0, double t1)
-{
-	double px_per_s = (PX_W - pl->px_left - pl->px_right) / (t1 - t0);
-	double dense_limit = (PX_W - pl->px_left - pl->px_right) / 12;
+/* The marker layout of one view, per run and kind (key = run * MG_COUNT + group). */
+struct mark_view {
+	int view;
+	double t0, t1, px_per_s;
+	double dense_limit;          /* lines per run and kind that hide the signals */
 	double level_end[LABEL_LEVELS];
-	int n = pl->n;
-	g_autofree double *last_line = g_new(double, (gsize)(n * MG_COUNT));
-	g_autofree int *last_label = g_new(int, (gsize)(n * MG_COUNT));
-	g_autofree int *lines = g_new0(int, (gsize)(n * MG_COUNT));
-	g_autofree int *events = g_new0(int, (gsize)(n * MG_COUNT));
+	double *last_line;           /* pixel of the last line */
+	int *last_label;             /* mark of the last label, -1 none */
+	int *lines, *events;
+};
 
-	for (int i = 0; i < n * MG_COUNT; i++) {
-		last_line[i] = -INFINITY;
-		last_label[i] = -1;
-	}
-	for (int l = 0; l < LABEL_LEVELS; l++)
-		level_end[l] = -INFINITY;
+/* Lines: one per 2 pixels per run and kind; count the lines and the events. */
+static void mark_lines(struct plot *pl, struct mark_view *mv)
+{
+	int view = mv->view;
 
-	/* lines, and how many per run and kind */
 	for (guint i = 0; i < pl->marks->len; i++) {
 		struct mark *m = &g_array_index(pl->marks, struct mark, i);
 		int key = m->run * MG_COUNT + m->group;
@@ -234,68 +261,103 @@ static void layout_marks(struct plot *pl, int view, double t0, double t1)
 		m->line[view] = 0;
 		m->shared[view] = false;
 		m->dense[view] = false;
-		if (m->t < t0 || m->t > t1)
+		if (m->t < mv->t0 || m->t > mv->t1)
 			continue;
-		events[key]++;
-		px = (m->t - t0) * px_per_s;
-		if (px - last_line[key] >= 2.0) {
+		mv->events[key]++;
+		px = (m->t - mv->t0) * mv->px_per_s;
+		if (px - mv->last_line[key] >= 2.0) {
 			m->line[view] = 1;
-			last_line[key] = px;
-			lines[key]++;
+			mv->last_line[key] = px;
+			mv->lines[key]++;
 		}
 	}
+}
 
-	/* labels */
+/* The same event in another run at the same place (within 2 px) already has the
+ * label: mark it shared, and true. */
+static bool shared_label(struct plot *pl, const struct mark_view *mv, guint i)
+{
+	const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+
+	for (guint k = i; k-- > 0;) {
+		struct mark *o = &g_array_index(pl->marks, struct mark, k);
+
+		if ((m->t - o->t) * mv->px_per_s > 2.0)
+			break;
+		if (o->run != m->run && o->level[mv->view] >= 0 && strcmp(o->label, m->label) == 0) {
+			o->shared[mv->view] = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The label of mark i on the lowest free level; where none is free, counted into the
+ * last label of its run and kind when that is the same text and near. */
+static void place_label(struct plot *pl, struct mark_view *mv, guint i, bool dense)
+{
+	struct mark *m = &g_array_index(pl->marks, struct mark, i);
+	int key = m->run * MG_COUNT + m->group, view = mv->view, l;
+	double px = (m->t - mv->t0) * mv->px_per_s;
+
+	for (l = 0; l < LABEL_LEVELS; l++)
+		if (mv->level_end[l] + 6 <= px)
+			break;
+	if (l < LABEL_LEVELS) {
+		m->level[view] = l;
+		m->count[view] = dense ? mv->events[key] : 1;
+		m->dense[view] = dense;
+		/* room for a " xNN" the label may gain below */
+		mv->level_end[l] = px + label_px(m, dense ? m->count[view] : 99);
+		mv->last_label[key] = (int)i;
+	} else if (mv->last_label[key] >= 0) {
+		struct mark *lm = &g_array_index(pl->marks, struct mark, mv->last_label[key]);
+		double lpx = (lm->t - mv->t0) * mv->px_per_s;
+
+		if (strcmp(lm->label, m->label) == 0 &&
+		    px - lpx <= 3 * label_px(lm, lm->count[view]) + 40) {
+			lm->count[view]++;
+			mv->level_end[lm->level[view]] = fmax(mv->level_end[lm->level[view]],
+							      lpx + label_px(lm, lm->count[view]));
+		}
+	}
+}
+
+static void layout_marks(struct plot *pl, int view, double t0, double t1)
+{
+	gsize n = (gsize)pl->n * MG_COUNT;
+	struct mark_view mv = {
+		.view = view, .t0 = t0, .t1 = t1,
+		.px_per_s = (PX_W - pl->px_left - pl->px_right) / (t1 - t0),
+		.dense_limit = (PX_W - pl->px_left - pl->px_right) / 12,
+		.last_line = g_new(double, n), .last_label = g_new(int, n),
+		.lines = g_new0(int, n), .events = g_new0(int, n),
+	};
+
+	for (gsize i = 0; i < n; i++) {
+		mv.last_line[i] = -INFINITY;
+		mv.last_label[i] = -1;
+	}
+	for (int l = 0; l < LABEL_LEVELS; l++)
+		mv.level_end[l] = -INFINITY;
+	mark_lines(pl, &mv);
 	for (guint i = 0; i < pl->marks->len; i++) {
 		struct mark *m = &g_array_index(pl->marks, struct mark, i);
 		int key = m->run * MG_COUNT + m->group;
-		bool dense = lines[key] > dense_limit || events[key] > DENSE_LABELS;
-		double px;
-		bool dup = false;
-		int l;
+		bool dense = mv.lines[key] > mv.dense_limit || mv.events[key] > DENSE_LABELS;
 
 		if (m->t < t0 || m->t > t1)
 			continue;
-		if (lines[key] > dense_limit && view == 0 && m->line[view])
+		if (mv.lines[key] > mv.dense_limit && view == 0 && m->line[view])
 			m->line[view] = 2;
-		if (dense && last_label[key] >= 0)
+		if ((dense && mv.last_label[key] >= 0) || shared_label(pl, &mv, i))
 			continue;
-		px = (m->t - t0) * px_per_s;
-		/* the same event in another run at the same place: one label for both */
-		for (guint k = i; k-- > 0 && !dup;) {
-			struct mark *o = &g_array_index(pl->marks, struct mark, k);
-
-			if ((m->t - o->t) * px_per_s > 2.0)
-				break;
-			if (o->run != m->run && o->level[view] >= 0 && strcmp(o->label, m->label) == 0) {
-				o->shared[view] = true;
-				dup = true;
-			}
-		}
-		if (dup)
-			continue;
-		for (l = 0; l < LABEL_LEVELS; l++)
-			if (level_end[l] + 6 <= px)
-				break;
-		if (l < LABEL_LEVELS) {
-			m->level[view] = l;
-			m->count[view] = dense ? events[key] : 1;
-			m->dense[view] = dense;
-			/* room for a " xNN" the label may gain below */
-			level_end[l] = px + label_px(m, dense ? m->count[view] : 99);
-			last_label[key] = (int)i;
-		} else if (last_label[key] >= 0) {
-			struct mark *lm = &g_array_index(pl->marks, struct mark, last_label[key]);
-			double lpx = (lm->t - t0) * px_per_s;
-
-			if (strcmp(lm->label, m->label) == 0 &&
-			    px - lpx <= 3 * label_px(lm, lm->count[view]) + 40) {
-				lm->count[view]++;
-				level_end[lm->level[view]] = fmax(level_end[lm->level[view]],
-								  lpx + label_px(lm, lm->count[view]));
-			}
-		}
+		place_label(pl, &mv, i, dense);
 	}
+	g_free(mv.last_line);
+	g_free(mv.last_label);
+	g_free(mv.lines);
+	g_free(mv.events);
 }
 
 static void pad_range(double lo, double hi, double min_span, double frac_pad, double *a, double *b)
@@ -407,14 +469,16 @@ static void title_lines(struct plot *pl)
 	}
 }
 
-void plot_layout(struct plot *pl)
-{
-	const struct plot_spec *sp = pl->spec;
-	double vmin = INFINITY, vmax = -INFINITY, imin = 0, imax = -INFINITY, ilim = -INFINITY;
-	double srcmax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, smin = INFINITY;
-	double smax = -INFINITY;
-	size_t longest = 0;
+/* The extremes of every series over all runs. */
+struct extent {
+	double vmin, vmax, imin, imax, ilim, srcmax, bmin, bmax, smin, smax;
+	size_t longest;          /* the longest run label */
+};
 
+static void runs_extent(struct plot *pl, struct extent *x)
+{
+	*x = (struct extent){ INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY,
+			      INFINITY, -INFINITY, INFINITY, -INFINITY, 0 };
 	pl->t_min = INFINITY;
 	pl->t_max = -INFINITY;
 	for (int i = 0; i < pl->n; i++) {
@@ -422,59 +486,60 @@ void plot_layout(struct plot *pl)
 
 		pl->t_min = fmin(pl->t_min, r->t_min);
 		pl->t_max = fmax(pl->t_max, r->t_max);
-		vmin = fmin(vmin, r->vbus_min_on);
-		vmax = fmax(vmax, r->v_max);
-		imin = fmin(imin, r->ibus_min);
-		imax = fmax(imax, r->ibus_max);
-		ilim = fmax(ilim, r->ilim_max);
-		srcmax = fmax(srcmax, r->src_ilim_max);
-		bmin = fmin(bmin, r->vbat_min);
-		bmax = fmax(bmax, r->vbat_max);
-		smin = fmin(smin, r->soc_min);
-		smax = fmax(smax, r->soc_max);
-		longest = MAX(longest, strlen(r->label));
+		x->vmin = fmin(x->vmin, r->vbus_min_on);
+		x->vmax = fmax(x->vmax, r->v_max);
+		x->imin = fmin(x->imin, r->ibus_min);
+		x->imax = fmax(x->imax, r->ibus_max);
+		x->ilim = fmax(x->ilim, r->ilim_max);
+		x->srcmax = fmax(x->srcmax, r->src_ilim_max);
+		x->bmin = fmin(x->bmin, r->vbat_min);
+		x->bmax = fmax(x->bmax, r->vbat_max);
+		x->smin = fmin(x->smin, r->soc_min);
+		x->smax = fmax(x->smax, r->soc_max);
+		x->longest = MAX(x->longest, strlen(r->label));
 	}
 	if (pl->t_max <= pl->t_min)
 		pl->t_max = pl->t_min + 1;
-	g_array_sort(pl->marks, mark_cmp);
-	g_array_sort(pl->sags, sag_cmp);
-	g_array_sort(pl->ilim_sets, sag_cmp);
-	g_array_sort(pl->attaches, sag_cmp);
-	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
+}
+
+static void axis_ranges(struct plot *pl, const struct extent *x)
+{
+	double top;
 
 	/* VBUS: from below the lowest powered VBUS, the UVLO and 4.75 V lines, to above
 	 * the source's open-circuit voltage; a dropped-out VBUS leaves through the bottom. */
-	if (!isfinite(vmin)) {
+	if (!isfinite(x->vmin)) {
 		pl->vlo = 0;
-		pl->vhi = isfinite(vmax) && vmax > 1 ? vmax + 0.2 : 5.5;
+		pl->vhi = isfinite(x->vmax) && x->vmax > 1 ? x->vmax + 0.2 : 5.5;
 	} else {
-		double lo = fmin(vmin, VBUS_MIN_USB);
+		double lo = fmin(x->vmin, VBUS_MIN_USB);
 
-		if (isfinite(sp->uvlo_v))
-			lo = fmin(lo, sp->uvlo_v);
+		if (isfinite(pl->spec->uvlo_v))
+			lo = fmin(lo, pl->spec->uvlo_v);
 		pl->vlo = floor((lo - 0.2) * 10) / 10;
-		pl->vhi = ceil((fmax(vmax, VBUS_MIN_USB) + 0.12) * 20) / 20;
+		pl->vhi = ceil((fmax(x->vmax, VBUS_MIN_USB) + 0.12) * 20) / 20;
 	}
 	/* Currents: from 0 to above the larger of the input current and the programmed
 	 * limit; a source limit far above both is cut (it would flatten the rest). */
-	{
-		double top = fmax(imax, ilim);
-
-		if (isfinite(srcmax))
-			top = fmax(top, fmin(srcmax, 2 * fmax(top, 0.1)));
-		if (!isfinite(top) || top <= 0)
-			top = 1;
-		pl->ilo = imin < 0 ? imin * 1.1 : 0;
-		pl->ihi = top * 1.1;
-	}
-	pad_range(bmin, bmax, 0.1, 0.1, &pl->blo, &pl->bhi);
-	pad_range(smin * 100, smax * 100, 2, 0.1, &pl->slo, &pl->shi);
+	top = fmax(x->imax, x->ilim);
+	if (isfinite(x->srcmax))
+		top = fmax(top, fmin(x->srcmax, 2 * fmax(top, 0.1)));
+	if (!isfinite(top) || top <= 0)
+		top = 1;
+	pl->ilo = x->imin < 0 ? x->imin * 1.1 : 0;
+	pl->ihi = top * 1.1;
+	pad_range(x->bmin, x->bmax, 0.1, 0.1, &pl->blo, &pl->bhi);
+	pad_range(x->smin * 100, x->smax * 100, 2, 0.1, &pl->slo, &pl->shi);
 	pl->slo = fmax(pl->slo, pl->slo < 0 ? pl->slo : 0);
-	if (pl->shi > 100 && smax <= 1.0)
+	if (pl->shi > 100 && x->smax <= 1.0)
 		pl->shi = 100 + 0.02 * (pl->shi - pl->slo);
+}
 
-	/* The state band: charger and source rows always, the others when some run has
-	 * them. Long labels name the rows "run N" and the key says which is which. */
+/* The state band: charger and source rows always, the others when some run has them.
+ * Long labels name the rows "run N" and the key says which is which; the margins make
+ * room for the row names and the keys. */
+static void band_and_margins(struct plot *pl, size_t longest)
+{
 	pl->band_used[BAND_CHARGER] = pl->band_used[BAND_SOURCE] = true;
 	for (int i = 0; i < pl->n; i++)
 		pl->band_used[BAND_PSY] |= psy_disagrees(&pl->runs[i]);
@@ -492,6 +557,20 @@ void plot_layout(struct plot *pl)
 	pl->px_right = fmax(PX_RIGHT_MIN, PX_KEY_OFFSET + 40 +
 			    PX_KEY_CHAR * (double)(longest + (pl->index_names ? 3 : 0)));
 	pl->px_right = fmin(pl->px_right, 520);
+}
+
+void plot_layout(struct plot *pl)
+{
+	struct extent x;
+
+	runs_extent(pl, &x);
+	g_array_sort(pl->marks, mark_cmp);
+	g_array_sort(pl->sags, sag_cmp);
+	g_array_sort(pl->ilim_sets, sag_cmp);
+	g_array_sort(pl->attaches, sag_cmp);
+	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
+	axis_ranges(pl, &x);
+	band_and_margins(pl, x.longest);
 	title_lines(pl);
 	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);
 	pl->px_band = PX_BAND_ROW * (pl->n_rows + BAND_STRIP);
@@ -504,4 +583,3 @@ void plot_layout(struct plot *pl)
 	if (pl->zoom)
 		layout_marks(pl, 1, pl->z0, pl->z1);
 }
-

@@ -219,6 +219,68 @@ static void header_done(struct reader *r)
 	r->st = g_new0(struct colstat, (gsize)r->ncols);
 }
 
+/* Pass 2: the cell into its column. */
+static void store_cell(struct reader *r, int c, const char *cell, size_t len)
+{
+	struct cs_csv_col *col = &r->tr->cols[c];
+	double v = 0;
+
+	if (col->is_label)
+		col->s[r->nrows] = g_string_chunk_insert_const(r->tr->strings, cell);
+	else if (classify_cell(cell, len, &v) == CELL_NUMBER)
+		col->v[r->nrows] = v;
+	else
+		col->v[r->nrows] = 0;   /* cannot happen after pass 1 */
+}
+
+/* Pass 1, the time column: a finite number, never less than the row before. */
+static void check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
+		       size_t len)
+{
+	if (kind != CELL_NUMBER) {
+		g_autofree char *txt = cell_text(cell, len);
+
+		rd_fail(r, CS_CSV_ERROR_TIME,
+			"line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
+			r->line, (char *)r->names->pdata[c], kind == CELL_EMPTY ? "an empty cell" : txt);
+		return;
+	}
+	if (r->nrows > 0 && v < r->last_t) {
+		rd_fail(r, CS_CSV_ERROR_TIME,
+			"line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
+			r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
+		return;
+	}
+	r->last_t = v;
+	r->last_t_line = r->line;
+}
+
+/* Pass 1: count the kinds of cells of the column, keeping the first odd one for the
+ * message. */
+static void count_cell(struct colstat *st, size_t line, enum cell_kind kind, const char *cell,
+		       size_t len)
+{
+	switch (kind) {
+	case CELL_NUMBER:
+		st->n_number++;
+		break;
+	case CELL_TEXT:
+		if (!st->n_text++) {
+			st->text_line = line;
+			st->first_text = cell_text(cell, len);
+		}
+		break;
+	case CELL_EMPTY:
+	case CELL_NONFINITE:
+		if (!st->bad) {
+			st->bad = true;
+			st->bad_line = line;
+			st->bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
+		}
+		break;
+	}
+}
+
 static void on_field(void *s, size_t len, void *data)
 {
 	struct reader *r = data;
@@ -244,54 +306,16 @@ static void on_field(void *s, size_t len, void *data)
 	if (c >= r->ncols)
 		return;                         /* reported at the end of the row */
 	if (r->pass == 2) {
-		struct cs_csv_col *col = &r->tr->cols[c];
-
-		if (col->is_label)
-			col->s[r->nrows] = g_string_chunk_insert_const(r->tr->strings, cell);
-		else if (classify_cell(cell, len, &v) == CELL_NUMBER)
-			col->v[r->nrows] = v;
-		else
-			col->v[r->nrows] = 0;   /* cannot happen after pass 1 */
+		store_cell(r, c, cell, len);
 		return;
 	}
 	kind = classify_cell(cell, len, &v);
 	if (c == r->time_col) {
-		if (kind != CELL_NUMBER) {
-			g_autofree char *txt = cell_text(cell, len);
-
-			rd_fail(r, CS_CSV_ERROR_TIME,
-				"line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
-				r->line, (char *)r->names->pdata[c], kind == CELL_EMPTY ? "an empty cell" : txt);
+		check_time(r, c, kind, v, cell, len);
+		if (r->error)
 			return;
-		}
-		if (r->nrows > 0 && v < r->last_t) {
-			rd_fail(r, CS_CSV_ERROR_TIME,
-				"line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
-				r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
-			return;
-		}
-		r->last_t = v;
-		r->last_t_line = r->line;
 	}
-	switch (kind) {
-	case CELL_NUMBER:
-		r->st[c].n_number++;
-		break;
-	case CELL_TEXT:
-		if (!r->st[c].n_text++) {
-			r->st[c].text_line = r->line;
-			r->st[c].first_text = cell_text(cell, len);
-		}
-		break;
-	case CELL_EMPTY:
-	case CELL_NONFINITE:
-		if (!r->st[c].bad) {
-			r->st[c].bad = true;
-			r->st[c].bad_line = r->line;
-			r->st[c].bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
-		}
-		break;
-	}
+	count_cell(&r->st[c], r->line, kind, cell, len);
 }
 
 static void on_row(int term, void *data)
@@ -617,11 +641,79 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 	return names;
 }
 
+/* A regular file: mapped, never copied. */
+static cs_csv_trace *read_mapped(const char *path, const GStatBuf *sb, size_t cap,
+				 const struct cs_csv_read_opts *opts, GError **err)
+{
+	GMappedFile *mf;
+	GError *merr = NULL;
+	cs_csv_trace *tr;
+
+	if ((guint64)sb->st_size > (guint64)cap) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
+			    "%s: the file is %llu bytes, over the limit of %zu bytes", path,
+			    (unsigned long long)sb->st_size, cap);
+		return NULL;
+	}
+	mf = g_mapped_file_new(path, FALSE, &merr);
+	if (!mf) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
+			    merr->message);
+		g_error_free(merr);
+		return NULL;
+	}
+	tr = cs_csv_parse(path, g_mapped_file_get_contents(mf) ? g_mapped_file_get_contents(mf) : "",
+			  g_mapped_file_get_length(mf), opts, err);
+	g_mapped_file_unref(mf);
+	return tr;
+}
+
+/* A pipe or a device: read up to the cap. */
+static cs_csv_trace *read_stream(const char *path, size_t cap,
+				 const struct cs_csv_read_opts *opts, GError **err)
+{
+	FILE *fp = fopen(path, "rb");
+	GByteArray *buf;
+	char chunk[65536];
+	size_t n;
+	bool too_big = false, failed;
+	cs_csv_trace *tr;
+
+	if (!fp) {
+		int e = errno;
+
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
+			    g_strerror(e));
+		return NULL;
+	}
+	buf = g_byte_array_new();
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
+		if (buf->len + n > cap) {
+			too_big = true;
+			break;
+		}
+		g_byte_array_append(buf, (const guint8 *)chunk, (guint)n);
+	}
+	failed = ferror(fp);
+	fclose(fp);
+	if (too_big || failed) {
+		if (too_big)
+			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
+				    "%s: more than the limit of %zu bytes", path, cap);
+		else
+			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
+		g_byte_array_free(buf, TRUE);
+		return NULL;
+	}
+	tr = cs_csv_parse(path, buf->len ? (const char *)buf->data : "", buf->len, opts, err);
+	g_byte_array_free(buf, TRUE);
+	return tr;
+}
+
 cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts, GError **err)
 {
 	size_t cap = opts && opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 	GStatBuf sb;
-	cs_csv_trace *tr;
 
 	if (g_stat(path, &sb) != 0) {
 		int e = errno;
@@ -635,66 +727,9 @@ cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts,
 			    "%s: is a directory, expected a CSV file", path);
 		return NULL;
 	}
-	if (S_ISREG(sb.st_mode)) {
-		GMappedFile *mf;
-		GError *merr = NULL;
-
-		if ((guint64)sb.st_size > (guint64)cap) {
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-				    "%s: the file is %llu bytes, over the limit of %zu bytes", path,
-				    (unsigned long long)sb.st_size, cap);
-			return NULL;
-		}
-		mf = g_mapped_file_new(path, FALSE, &merr);
-		if (!mf) {
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-				    merr->message);
-			g_error_free(merr);
-			return NULL;
-		}
-		tr = cs_csv_parse(path, g_mapped_file_get_contents(mf) ? g_mapped_file_get_contents(mf) : "",
-				  g_mapped_file_get_length(mf), opts, err);
-		g_mapped_file_unref(mf);
-		return tr;
-	}
-	/* A pipe or a device: read up to the cap. */
-	{
-		FILE *fp = fopen(path, "rb");
-		GByteArray *buf;
-		char chunk[65536];
-		size_t n;
-		bool too_big = false, failed;
-
-		if (!fp) {
-			int e = errno;
-
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-				    g_strerror(e));
-			return NULL;
-		}
-		buf = g_byte_array_new();
-		while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-			if (buf->len + n > cap) {
-				too_big = true;
-				break;
-			}
-			g_byte_array_append(buf, (const guint8 *)chunk, (guint)n);
-		}
-		failed = ferror(fp);
-		fclose(fp);
-		if (too_big || failed) {
-			if (too_big)
-				g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-					    "%s: more than the limit of %zu bytes", path, cap);
-			else
-				g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
-			g_byte_array_free(buf, TRUE);
-			return NULL;
-		}
-		tr = cs_csv_parse(path, buf->len ? (const char *)buf->data : "", buf->len, opts, err);
-		g_byte_array_free(buf, TRUE);
-		return tr;
-	}
+	if (S_ISREG(sb.st_mode))
+		return read_mapped(path, &sb, cap, opts, err);
+	return read_stream(path, cap, opts, err);
 }
 
 int cs_csv_find_col(const cs_csv_trace *tr, const char *name)

@@ -86,58 +86,59 @@ static bool within(double a, double b, double abs, double rel)
 	return fabs(a - b) <= abs + rel * fabs(b);
 }
 
+/* Candidate column ca against the reference's column of the same name, if any. */
+static void compare_column(struct cs_diff *d, struct cs_diff_col *c, const cs_csv_trace *cand,
+			   int ca, const cs_csv_trace *ref, const struct cs_tolerances *tol,
+			   const struct cs_interp_pos *map)
+{
+	int cb = cs_csv_find_col(ref, cand->cols[ca].name);
+
+	c->name = cand->cols[ca].name;
+	c->pass = true;
+	c->is_label = cand->cols[ca].is_label;
+	if (cb < 0 || cb == ref->time_col) {
+		c->presence = CS_DIFF_ONLY_CAND;
+		return;
+	}
+	c->presence = CS_DIFF_BOTH;
+	d->n_compared++;
+	cs_tolerances_lookup(tol, c->name, &c->abs, &c->rel);
+	if (cand->cols[ca].is_label != ref->cols[cb].is_label)
+		c->kind_mismatch = true;
+	else if (c->is_label)
+		compare_labels(c, cand, ca, ref, cb, map);
+	else
+		compare_numeric(c, cand, ca, ref, cb, map);
+	c->pass = !c->kind_mismatch && c->n_failed == 0;
+	d->n_failed += !c->pass;
+}
+
 struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref,
 			       const struct cs_diff_opts *opts)
 {
 	static const struct cs_diff_opts defaults = { 0 };
 	struct cs_diff *d = g_new0(struct cs_diff, 1);
-	const struct cs_tolerances *tol;
 	struct cs_interp_pos *map;
 	double ta, tr;
 	int n = 0;
 
 	if (!opts)
 		opts = &defaults;
-	tol = opts->tol;
 	d->cand_t0 = cand->t[0];
 	d->cand_t1 = cand->t[cand->nrows - 1];
 	d->ref_t0 = ref->t[0];
 	d->ref_t1 = ref->t[ref->nrows - 1];
-	cs_tolerances_lookup(tol, cand->cols[cand->time_col].name, &ta, &tr);
+	cs_tolerances_lookup(opts->tol, cand->cols[cand->time_col].name, &ta, &tr);
 	d->span_ok = opts->overlap_only ||
 		     (within(d->cand_t0, d->ref_t0, ta, tr) && within(d->cand_t1, d->ref_t1, ta, tr));
 	map = cs_interp_map(cand->t, cand->nrows, ref->t, ref->nrows, &d->n_rows);
 	d->n_outside = cand->nrows - d->n_rows;
 
 	d->cols = g_new0(struct cs_diff_col, (gsize)(cand->ncols + ref->ncols));
-	for (int ca = 0; ca < cand->ncols; ca++) {
-		struct cs_diff_col *c;
-		int cb;
-
-		if (ca == cand->time_col)
-			continue;
-		c = &d->cols[n++];
-		c->name = cand->cols[ca].name;
-		c->pass = true;
-		c->is_label = cand->cols[ca].is_label;
-		cb = cs_csv_find_col(ref, c->name);
-		if (cb < 0 || cb == ref->time_col) {
-			c->presence = CS_DIFF_ONLY_CAND;
-			continue;
-		}
-		c->presence = CS_DIFF_BOTH;
-		d->n_compared++;
-		cs_tolerances_lookup(tol, c->name, &c->abs, &c->rel);
-		if (cand->cols[ca].is_label != ref->cols[cb].is_label) {
-			c->kind_mismatch = true;
-		} else if (c->is_label) {
-			compare_labels(c, cand, ca, ref, cb, map);
-		} else {
-			compare_numeric(c, cand, ca, ref, cb, map);
-		}
-		c->pass = !c->kind_mismatch && c->n_failed == 0;
-		d->n_failed += !c->pass;
-	}
+	for (int ca = 0; ca < cand->ncols; ca++)
+		if (ca != cand->time_col)
+			compare_column(d, &d->cols[n++], cand, ca, ref, opts->tol, map);
+	/* the reference's columns the candidate lacks */
 	for (int cb = 0; cb < ref->ncols; cb++) {
 		struct cs_diff_col *c;
 		int ca;

@@ -7,9 +7,10 @@
  * unknown dividers, Rp changes and PD rules, the 4.2 V cell preset and the thermal
  * model, and the charger's register latency, ICO, safety timer, precharge, current
  * ladder and ADC. Every expected number is worked out in the comment above its test
- * from the parameters in the scenario text, PHYSICS.md's figures or an analytic
- * solution; none is an earlier output of the code. Bad inputs check that the run is
- * refused with a message naming the file, the JSON path and what was expected.
+ * from the parameters in the scenario text, the defaults docs/models.md gives with
+ * their sources, or an analytic solution; none is an earlier output of the code. Bad
+ * inputs check that the run is refused with a message naming the file, the JSON path
+ * and what was expected.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -433,11 +434,11 @@ static void test_boot_errors(void)
 /* ---- source ---- */
 
 /*
- * Rated currents [PHYSICS.md port table, BC1.2, Type-C]: SDP 500 mA (100 mA behind a
- * bus-powered hub), SDP USB 3 900 mA (150 mA), CDP 1.5 A, DCP 1.5 A drawn, Type-C by
- * Rp: Default 0.5 A (0.9 A at SuperSpeed), 1.5 A, 3.0 A; proprietary, ACA and PD ports
- * are rated at what they give (Apple 1 / 2.1 / 2.4 A, Samsung 2 A, ACA 1.5 A, PD 3 A);
- * no port 0.
+ * Rated currents [docs/models.md, Charging port; USB 2.0, BC1.2, Type-C]: SDP 500 mA
+ * (100 mA behind a bus-powered hub), SDP USB 3 900 mA (150 mA), CDP 1.5 A, DCP 1.5 A
+ * drawn, Type-C by Rp: Default 0.5 A (0.9 A at SuperSpeed), 1.5 A, 3.0 A;
+ * proprietary, ACA and PD ports are rated at what they give (Apple 1 / 2.1 / 2.4 A,
+ * Samsung 2 A, ACA 1.5 A, PD 3 A); no port 0.
  * Host ports sit at 5.0 V behind 0.15 ohm with the switch at 1.0 A (SDP) and the
  * limit 20 % above it (1.2 A).
  */
@@ -856,9 +857,9 @@ static void test_battery_thermal_run(void)
 
 /*
  * reg_latency: every IINDPM write takes effect reg_latency after it was made
- * (PHYSICS.md "registers written by the policy take effect after a configurable
- * latency"). bq25890 (50 mA steps, reset 500 mA), latency 200 ms: 1.234 A written at
- * 0 rounds down to 1.2 A and lands at 0.2 s; 2.0 A written at 0.1 s lands at 0.3 s.
+ * (docs/models.md, Charger IC: register writes "take effect after `reg_latency`").
+ * bq25890 (50 mA steps, reset 500 mA), latency 200 ms: 1.234 A written at 0 rounds
+ * down to 1.2 A and lands at 0.2 s; 2.0 A written at 0.1 s lands at 0.3 s.
  * A second write inside the latency must not hold back the first (pmic.c used to keep
  * one pending value and restart its timer on every write: the register stayed at
  * 0.5 A until 0.3 s, and a ramp writing faster than the latency never moved it).
@@ -1058,9 +1059,10 @@ static void test_pmic_set_restarts_deglitch(void)
  * 1.5 A, no load. At connect (0.1 s) VBAT is below vlowv: precharge at IPRE 0.1 A.
  * It ends when VBAT = OCV(SOC) + R0*I + V1 + V2 reaches 3.5 V with, from t' = t - 0.1:
  *   SOC = (0.1/5400 - 0.02/2592000) t',  V1 = 0.1*0.047 (1 - e^(-t'/33.041)),
- *   V2 = 0.1*0.05 (1 - e^(-t'/223.75)),  OCV from PHYSICS.md's table (0..5 %:
- *   3.300..3.656 V). Solved below by bisection: t = 1368.1977 s. Then fast charge at
- *   ICHG 1 A (VBAT jumps 0.09 V + RC, far from re-entering below 3.4 V).
+ *   V2 = 0.1*0.05 (1 - e^(-t'/223.75)),  OCV from the EB425161LU table of
+ *   docs/models.md, Battery (0..5 %: 3.300..3.656 V). Solved below by bisection:
+ *   t = 1368.1977 s. Then fast charge at ICHG 1 A (VBAT jumps 0.09 V + RC, far from
+ *   re-entering below 3.4 V).
  */
 static double precharge_vbat(double tp)
 {

@@ -7,9 +7,10 @@
  * values for the bq25890: VINDPM 4.4 V, VREG 4.208 V, ITERM 256 mA) and keys next to
  * them win whatever their order, events and policies parse in the documented forms.
  *
- * Bad files: INTERFACE.md promises a message that names the file, the JSON path, what
- * was found and what was expected; each case checks those pieces of the message
- * against the input written in the test, and that nothing is loaded.
+ * Bad files: docs/scenarios.md (sections 2 and 12.1) promises a message that names the
+ * file, the JSON path, what was found and what was expected; each case checks those
+ * pieces of the message against the input written in the test, and that nothing is
+ * loaded.
  *
  * --set: scenario_apply_set() on a cJSON document, checked node by node.
  */
@@ -260,8 +261,8 @@ static void test_typec_rp(void)
 	}
 }
 
-/* Defaults documented in scenario.h/INTERFACE.md: name from the file, policy fixed,
- * source attached at t = 0. */
+/* Defaults documented in scenario.h and docs/scenarios.md section 3: name from the
+ * file, policy fixed, source attached at t = 0. */
 static void test_defaults(void)
 {
 	GError *err = NULL;
@@ -423,8 +424,9 @@ static void test_load_with_sets(void)
 
 /*
  * The usual way to write a --set on a command line is without JSON quotes:
- * --set device.pmic.iterm=100mA. INTERFACE.md: VALUE is JSON when it parses as JSON,
- * else a string; "100mA" is not JSON, so it must mean 100 mA (0.1 A), not 100 A.
+ * --set device.pmic.iterm=100mA. docs/scenarios.md section 10: VALUE is JSON when it
+ * parses as JSON, else a string; "100mA" is not JSON, so it must mean 100 mA (0.1 A),
+ * not 100 A.
  */
 static void test_load_with_unquoted_unit_sets(void)
 {
@@ -1051,7 +1053,8 @@ static void test_set_malformed(void)
 	cJSON_Delete(doc);
 }
 
-/* Bad usage messages say what was found and what was expected (INTERFACE.md). */
+/* Bad usage messages say what was found and what was expected (docs/scenarios.md
+ * section 10). */
 static bool set_message_ok(const char *doc_text, const char *assignment)
 {
 	cJSON *doc = cJSON_Parse(doc_text);

@@ -7,7 +7,7 @@
 # Starts a throwaway one-node Slurm cluster on this machine (Debian 12's munge,
 # slurmctld and slurmd, installed with apt-get when missing), with every file in a
 # temporary directory and nothing in /etc: a munge key and socket, slurm.conf
-# (node "localhost" with this machine's CPUs, proctrack/linuxproc, task/none,
+# (node "localhost" with this machine's CPUs, proctrack/linuxproc, task/affinity,
 # select/cons_tres, no accounting, no cgroups), the state and spool directories and
 # the logs. Then the 200-variant sweep scenarios/sweeps/twl4030-grid.json runs as
 # 4 shards three ways, each merged with `chargesim merge` and compared byte for
@@ -18,8 +18,9 @@
 #   B. `sbatch --array=0-3` of a job script passing `--shard $SLURM_ARRAY_TASK_ID/4`,
 #      merged by a second job with `--dependency=afterok:<array job>` (the commands
 #      docs/scaling.md gives).
-#   C. `sbatch --wait --array=1-4%2` without --shard: the task numbers start at 1
-#      (SLURM_ARRAY_TASK_MIN), at most 2 tasks at a time.
+#   C. `sbatch --wait --array=1-4%2` without --shard nor --cpus-per-task: the task
+#      numbers start at 1 (SLURM_ARRAY_TASK_MIN), at most 2 tasks run at a time, and
+#      each, bound to the one CPU Slurm gave it, runs one thread.
 # And an array with a step (--array=0-6:2) must be refused by every task (exit 2).
 # An exit trap cancels the jobs, stops the daemons it started (by their process
 # ids) and removes the directory, also on failure or interruption; each wait is
@@ -207,7 +208,9 @@ SlurmdLogFile=$TMP/log/slurmd.log
 PlugStackConfig=$TMP/plugstack.conf
 MailProg=/bin/true
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+# Binds each job to the CPUs it was given (sched_setaffinity, no cgroups needed), as
+# real clusters do.
+TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
@@ -315,9 +318,10 @@ cat >"$TMP/jobs/b.sbatch" <<EOF
 #SBATCH --output=$TMP/b/slurm-%A_%a.log
 exec chargesim sweep $SWEEP_ABS -o $TMP/b/shard-\$SLURM_ARRAY_TASK_ID --shard \$SLURM_ARRAY_TASK_ID/$N
 EOF
-# C: the same script as A into another directory; the array starts at 1.
+# C: A's script without --cpus-per-task, into another directory; the array starts at 1.
 mkdir -p "$TMP/c"
-sed -e "s|$TMP/a/|$TMP/c/|g" -e 's/sweep-a/sweep-c/' "$TMP/jobs/a.sbatch" >"$TMP/jobs/c.sbatch"
+sed -e "s|$TMP/a/|$TMP/c/|g" -e 's/sweep-a/sweep-c/' -e '/--cpus-per-task/d' "$TMP/jobs/a.sbatch" \
+	>"$TMP/jobs/c.sbatch"
 # D: an array with a step, which chargesim must refuse.
 mkdir -p "$TMP/d"
 sed -e "s|$TMP/a/|$TMP/d/|g" -e 's/sweep-a/sweep-d/' "$TMP/jobs/a.sbatch" >"$TMP/jobs/d.sbatch"
@@ -422,6 +426,12 @@ fi
 expect_job "C: sbatch --wait --array=1-$N%2 (SLURM_ARRAY_TASK_MIN=1)" "$status_c" 0 "$TMP/c.out" "$TMP/c"
 expect_logs "C: task I announces shard I-1/$N" \
 	"$TMP/c" "shard @/$N (from SLURM_ARRAY_TASK_ID/COUNT): 50 of them" "$TASKS1" 1
+if [ "$CPUS" -ge 2 ]; then
+	expect_logs "C: each task, bound to its one CPU (no --cpus-per-task), runs 1 thread, not $CPUS" \
+		"$TMP/c" "; 1 thread\$" "$TASKS1" 1
+else
+	skip "C: each task runs 1 thread on its one CPU" "this machine has 1 CPU"
+fi
 expect_merge "C" "$TMP/c" "$TASKS1"
 
 expect_job "D: sbatch --wait --array=0-6:2 is refused by every task" "$status_d" 2 "$TMP/d.out" "$TMP/d"

@@ -24,10 +24,12 @@
 # And an array with a step (--array=0-6:2) must be refused by every task (exit 2).
 # An exit trap cancels the jobs, stops the daemons it started (by their process
 # ids) and removes the directory, also on failure or interruption; each wait is
-# bounded so that the whole test gives up after 120 s instead of hanging.
+# bounded so that the cluster part gives up after 120 s instead of hanging (stopping
+# takes at most 20 s more).
 #
-# Not root and Slurm missing (or not root at all: slurmd must be root to start jobs
-# for a user): prints "skipped: ..." and exits 0. Takes about 30 s.
+# Not run as root (slurmd must be root to start jobs, apt-get to install): prints
+# "skipped: ..." (naming the packages when Slurm is missing) and exits 0. Takes about
+# 15 s on 2 cores, plus about 15 s for apt-get the first time.
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -74,10 +76,10 @@ if [ -n "$missing" ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	# A fresh machine may have empty package lists: refresh once and retry.
 	# shellcheck disable=SC2086 # one word per package
-	if ! apt-get install -y --no-install-recommends $missing >"$TMP/apt.log" 2>&1; then
+	if ! apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 $missing >"$TMP/apt.log" 2>&1; then
 		apt-get update >>"$TMP/apt.log" 2>&1
 		# shellcheck disable=SC2086
-		apt-get install -y --no-install-recommends $missing >>"$TMP/apt.log" 2>&1
+		apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 $missing >>"$TMP/apt.log" 2>&1
 	fi
 	missing=$(missing_packages)
 	if [ -n "$missing" ]; then

@@ -21,7 +21,9 @@
  * Progress goes to stderr: one updating line on a terminal, a plain line every
  * PROGRESS_PLAIN_SECONDS otherwise, nothing with --quiet.
  */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,12 +387,24 @@ static bool write_chunk(const char *dir, guint64 k, struct ring *rows, guint64 f
 	return cs_outfile_commit(f, err);
 }
 
+/*
+ * -j when not given: SLURM_CPUS_PER_TASK, else the CPUs this process may run on.
+ * Slurm's task/affinity and task/cgroup, taskset and container CPU sets narrow those
+ * (a Slurm job without --cpus-per-task is bound to one CPU), while
+ * g_get_num_processors() counts every CPU of the machine in GLib 2.74 (Debian 12),
+ * so it is only the fallback.
+ */
 static int default_jobs(void)
 {
 	const char *s = g_getenv("SLURM_CPUS_PER_TASK");
 	int n = s ? atoi(s) : 0;
+	cpu_set_t allowed;
 
-	return n > 0 ? n : (int)g_get_num_processors();
+	if (n > 0)
+		return n;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+		return CPU_COUNT(&allowed);
+	return (int)g_get_num_processors();
 }
 
 static void print_show(const struct sweep *sw, guint64 index)
@@ -415,7 +429,7 @@ int cmd_sweep(int argc, char **argv)
 	gboolean resume = FALSE, keep = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Write results.csv and manifest.json into DIR (required)", "DIR" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Run N variants at a time (default: SLURM_CPUS_PER_TASK, else every CPU)", "N" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Run N variants at a time (default: SLURM_CPUS_PER_TASK, else every CPU this process may use)", "N" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard_opt, "Run only the variants with index % N == I (default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, else 0/1)", "I/N" },
 		{ "resume", 0, 0, G_OPTION_ARG_NONE, &resume, "Continue an interrupted sweep in DIR (start one if DIR has none)", NULL },
 		{ "keep-traces", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep each variant's trace.csv, events.jsonl, metrics.json in DIR/variants/INDEX/", NULL },

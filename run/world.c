@@ -19,7 +19,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include <gmodule.h>
 #include <linux/usb/phy.h>
 #include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
@@ -30,6 +29,7 @@
 #include "sim/outfile.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
+#include "stack/policies/loader.h"
 #include "run/world.h"
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
@@ -136,9 +136,9 @@ struct world {
 	struct cs_board board;        /* what the policy is given */
 	struct sim_event *sysfs_ev;
 	const struct cs_policy_desc *pdesc;
-	void *pparams;
+	struct cs_policy_handle policy;
+	void *pparams;                /* policy.params (owned by policy) */
 	void *ppriv;
-	GModule *module;
 	char *policy_name;
 
 	/* trace and probes */
@@ -727,84 +727,31 @@ static const struct cs_charger_ic_ops world_ic_ops = {
 
 /* ---- the policy ---- */
 
+/* The scenario's policy (or --policy's), with its parameters; errors name the file. */
 static bool world_load_policy(struct world *w, const struct scenario *sc, GError **err)
 {
 	const struct scenario_policy *cfg = &sc->policy;
 	const char *name = w->opt.policy ? w->opt.policy : cfg->name;
+	const char *plugin = w->opt.policy ? NULL : cfg->plugin;
+	const cJSON *params = NULL;
 	GError *inner = NULL;
 
-	if (cfg->plugin && !w->opt.policy) {
-		gpointer sym = NULL;
-
-		w->module = g_module_open(cfg->plugin, G_MODULE_BIND_LOCAL);
-		if (!w->module) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy.plugin: cannot load \"%s\": %s", sc->file, cfg->plugin,
-				    g_module_error());
-			return false;
-		}
-		if (!g_module_symbol(w->module, CS_POLICY_SYMBOL, &sym) || !sym) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy.plugin: \"%s\" has no symbol \"%s\", expected a chargesim policy plugin (see docs/policy-sdk.md)",
-				    sc->file, cfg->plugin, CS_POLICY_SYMBOL);
-			return false;
-		}
-		w->pdesc = sym;
-		if (w->pdesc->abi != CS_POLICY_ABI) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy.plugin: \"%s\" was built for policy ABI %u, expected ABI %u (rebuild it against this chargesim)",
-				    sc->file, cfg->plugin, w->pdesc->abi, CS_POLICY_ABI);
-			return false;
-		}
-		if (!w->pdesc->name || !w->pdesc->probe) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy.plugin: \"%s\" has no name or no probe function",
-				    sc->file, cfg->plugin);
-			return false;
-		}
-	} else {
-		w->pdesc = cs_policy_find(name);
-		if (!w->pdesc) {
-			g_autoptr(GPtrArray) names = g_ptr_array_new();
-			g_autoptr(GString) list = g_string_new(NULL);
-			const char *hint;
-
-			for (int i = 0; cs_builtin_policies[i]; i++) {
-				g_ptr_array_add(names, (gpointer)cs_builtin_policies[i]->name);
-				g_string_append_printf(list, "%s%s", i ? ", " : "",
-						       cs_builtin_policies[i]->name);
-			}
-			hint = cs_did_you_mean(name, (const char *const *)names->pdata, names->len);
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy: found \"%s\", expected one of %s%s%s%s", sc->file, name,
-				    list->str, hint ? " (did you mean \"" : "", hint ? hint : "",
-				    hint ? "\"?)" : "");
-			return false;
-		}
-	}
-	w->policy_name = g_strdup(w->pdesc->name);
-	w->pparams = g_malloc0(w->pdesc->params_size ? w->pdesc->params_size : 1);
-	if (w->pdesc->params_default)
-		w->pdesc->params_default(w->pparams);
 	/* The scenario's params belong to the scenario's policy: with --policy naming
 	 * another one they are left out. */
-	if (cfg->params && (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0))) {
-		if (!w->pdesc->params && cJSON_GetArraySize(cfg->params) > 0) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: policy.params: found parameters, expected none (policy \"%s\" takes no parameters)",
-				    sc->file, w->policy_name);
-			return false;
-		}
-		if (w->pdesc->params &&
-		    !param_load_object(w->pdesc->params, cfg->params, w->pparams, "policy.params",
-				       NULL, &inner)) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file,
-				    inner->message);
-			g_error_free(inner);
-			return false;
-		}
-	}
+	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0))
+		params = cfg->params;
+	if (!cs_policy_open(&w->policy, name, plugin, &inner))
+		goto fail;
+	w->pdesc = w->policy.desc;
+	w->policy_name = g_strdup(w->pdesc->name);
+	if (!cs_policy_load_params(&w->policy, params, &inner))
+		goto fail;
+	w->pparams = w->policy.params;
 	return true;
+fail:
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
+	g_error_free(inner);
+	return false;
 }
 
 /* ---- scenario events ---- */
@@ -1340,9 +1287,6 @@ void world_free(struct world *w)
 	cs_kernel_current = &w->kernel;
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
-	if (w->pdesc && w->pdesc->params && w->pparams)
-		param_free_strings(w->pdesc->params, w->pparams);
-	g_free(w->pparams);
 	if (w->models_ready) {
 		source_cleanup(&w->src);
 		pmic_cleanup(&w->chg);
@@ -1362,8 +1306,7 @@ void world_free(struct world *w)
 	trace_free(w->trace);
 	evlog_free(w->log);
 	sim_destroy(&w->sim);
-	if (w->module)
-		g_module_close(w->module);
+	cs_policy_close(&w->policy);
 	g_free(w->sev);
 	g_free(w->sev_desc);
 	g_free(w->probe_vals);

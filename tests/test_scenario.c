@@ -594,6 +594,72 @@ static void test_set_event_vreg_above_vmax(void)
 	      "events[0]", "vreg", "4.6", "v_max");
 }
 
+/*
+ * A `set` on the battery checks the battery, then every object that reads it: the
+ * pmic's VREG (4.2 V in generic-switching, the default preset) must stay at most the
+ * new v_max, so 4.0 V is refused with the pmic's message and 4.3 V is taken.
+ */
+static void test_set_event_vmax_rechecks_pmic(void)
+{
+	FAILS("{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"device.battery.v_max\","
+	      " \"value\": \"4.0 V\" } ] }",
+	      "device.pmic.vreg: found 4.2 V, expected at most the battery's v_max 4 V");
+	{
+		struct scenario *sc = load_ok(
+			"{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\","
+			"  \"path\": \"device.battery.v_max\", \"value\": \"4.3 V\" } ] }");
+
+		CU_ASSERT_PTR_NOT_NULL(sc);
+		if (sc)
+			CU_ASSERT_EQUAL(sc->events[0].obj, scenario_object_index("device.battery"));
+		scenario_free(sc);
+	}
+}
+
+/* Only the models' parameters and the policy's can change during a run: the board's
+ * objects (device.gadget, device.kernel) are loaded like the models but not `set`. */
+static void test_set_event_roots(void)
+{
+	static const char *const paths[] = { "device.gadget.usb3", "device.kernel.extcon", "dock.x" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(paths); i++) {
+		g_autofree char *json = g_strdup_printf(
+			"{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"%s\","
+			"  \"value\": 1 } ] }", paths[i]);
+		g_autofree char *found = g_strdup_printf("found the path \"%s\"", paths[i]);
+
+		FAILS(json, "events[0].path", found,
+		      "expected one starting with source., cable., device.pmic., device.battery.,"
+		      " device.load., device.phy. or policy.params.");
+	}
+	/* every object loads from the section its key names */
+	{
+		struct scenario *sc = load_ok(
+			"{ \"source\": { \"voc\": \"5.2 V\" }, \"cable\": { \"length\": \"2 m\" },"
+			"  \"device\": { \"pmic\": { \"ichg\": \"1 A\" }, \"battery\": { \"soc\": 0.3 },"
+			"    \"load\": { \"current\": \"0.1 A\" }, \"phy\": { \"vbus_valid\": \"3 V\" },"
+			"    \"gadget\": { \"usb3\": true }, \"kernel\": { \"udc_vbus_draw\": false } } }");
+		const struct phy_params *ph;
+		const struct gadget_params *g;
+		const struct kernel_params *k;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+		ph = scenario_params(sc, "device.phy");
+		g = scenario_params(sc, "device.gadget");
+		k = scenario_params(sc, "device.kernel");
+		CU_ASSERT(SC_SOURCE(sc)->voc == 5.2);
+		CU_ASSERT(SC_CABLE(sc)->length_m == 2.0);
+		CU_ASSERT(SC_PMIC(sc)->ichg == 1.0);
+		CU_ASSERT(SC_BATTERY(sc)->soc == 0.3);
+		CU_ASSERT(SC_LOAD(sc)->current == 0.1);
+		CU_ASSERT(ph && ph->vbus_valid == 3.0);
+		CU_ASSERT(g && g->usb3);
+		CU_ASSERT(k && !k->udc_vbus_draw);
+		CU_ASSERT_PTR_NULL(scenario_params(sc, "device.nope"));
+		scenario_free(sc);
+	}
+}
+
 static void test_cross_checks(void)
 {
 	/* eb425161lu allows 4.40 V */
@@ -1112,6 +1178,8 @@ CU_TestInfo scenario_tests[] = {
 	{ "set event value validated", test_set_event_value },
 	{ "set event unknown path", test_set_event_unknown_path },
 	{ "set event vreg above v_max", test_set_event_vreg_above_vmax },
+	{ "set event on v_max checks the pmic again", test_set_event_vmax_rechecks_pmic },
+	{ "set roots: the models and the policy; every object loads", test_set_event_roots },
 	{ "cross checks (vreg, ishort)", test_cross_checks },
 	{ "ocv table", test_ocv_table },
 	{ "NaN/Infinity in strings", test_nan_infinity_strings },

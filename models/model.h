@@ -92,8 +92,10 @@ struct model_desc {
 	void (*loaded)(void *params, const cJSON *obj);
 	/* Optional: check values that only make sense together, after loading and for
 	 * every `set` (against a copy). `others` gives the other objects' parameters;
-	 * `needs` lists the keys it reads there: those are checked first at load time,
-	 * and a `set` on one of them checks this object again. Errors start with path. */
+	 * `needs` lists the keys it reads there (objects loaded no later than this one:
+	 * an earlier section of the scenario or its own): those are checked first at
+	 * load time, and a `set` on one of them checks this object again. Errors are
+	 * GErrors whose message starts with path; the loader puts the file in front. */
 	bool (*validate)(const void *params, const struct model_lookup *others, const char *path,
 			 GError **err);
 	const char *const *needs;
@@ -107,7 +109,8 @@ struct model_desc {
 	/* Schedule what the model does by itself from t = 0 (profiles, power-on). */
 	void (*start)(void *state);
 	void (*cleanup)(void *state);
-	/* A `set` event changed the parameter `changed` (a leaf of params). */
+	/* A `set` event changed the parameter `changed` (a leaf of params; the run marks
+	 * the circuit changed afterwards). */
 	void (*params_changed)(void *state, const struct param_desc *changed);
 	/* Its part of the circuit, given the last operating point (in starts zeroed; a
 	 * model may refine what an earlier one set). */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/cmd_list.c - `chargesim list [policies|sources|pmics|batteries|scenarios]`.
+ * cli/cmd_list.c - `chargesim list [policies|MODELS|scenarios]`: the built-in policies,
+ * the presets of every model that has them (sources, pmics, batteries: each model's
+ * descriptor names its list), the library's scenarios.
  *
  * Everything printed here comes from the same tables the scenario loader reads, so
  * the documentation cannot drift from what is accepted.
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <chargesim/policy.h>
 #include "cli/cli.h"
+#include "models/model.h"
 #include "run/scenario.h"
 
 static void list_params(const struct param_desc *table, const void *base, const char *indent)
@@ -42,23 +45,19 @@ static void list_policies(void)
 	}
 }
 
-static void list_presets(const char *title, const char *key, const char *const *names,
-			 const struct param_desc *table, size_t size,
-			 void (*defaults)(void *p, int preset))
+static void list_presets(const struct model_desc *d)
 {
-	printf("%s\n", title);
-	for (int i = 0; names[i]; i++) {
-		g_autofree void *p = g_malloc0(size);
+	const struct param_desc *pd = param_find(d->params, d->preset_key);
 
-		defaults(p, i);
-		printf("\n%s: \"%s\"\n", key, names[i]);
-		list_params(table, p, "    ");
+	printf("%s\n", d->list_title);
+	for (int i = 0; pd->choices[i]; i++) {
+		g_autofree void *p = g_malloc0(d->params_size);
+
+		d->defaults(p, i);
+		printf("\n%s: \"%s\"\n", d->preset_key, pd->choices[i]);
+		list_params(d->params, p, "    ");
 	}
 }
-
-static void src_def(void *p, int k) { source_params_default(p, k); }
-static void pmic_def(void *p, int k) { pmic_params_default(p, k); }
-static void bat_def(void *p, int k) { battery_params_default(p, k); }
 
 static void list_scenarios(const char *dir)
 {
@@ -80,31 +79,42 @@ static void list_scenarios(const char *dir)
 	}
 }
 
+/* "policies|sources|...|scenarios" (sep "|"), or "policies, sources, ... or scenarios" */
+static char *list_names(const char *sep, const char *last_sep)
+{
+	GString *s = g_string_new("policies");
+
+	for (int i = 0; model_registry[i]; i++)
+		if (model_registry[i]->list_name)
+			g_string_append_printf(s, "%s%s", sep, model_registry[i]->list_name);
+	g_string_append_printf(s, "%sscenarios", last_sep);
+	return g_string_free(s, FALSE);
+}
+
 int cmd_list(int argc, char **argv)
 {
-	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"[policies|sources|pmics|batteries|scenarios] - list what a scenario can name");
+	g_autofree char *names = list_names("|", "|");
+	g_autofree char *summary = g_strdup_printf("[%s] - list what a scenario can name", names);
+	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
 	const char *what;
 
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
 	what = argc > 1 ? argv[1] : "policies";
-	if (strcmp(what, "policies") == 0)
+	if (strcmp(what, "policies") == 0) {
 		list_policies();
-	else if (strcmp(what, "sources") == 0)
-		list_presets("Source kinds (\"source\": {\"kind\": ...}) and their defaults:", "kind",
-			     source_kind_names, source_param_desc, sizeof(struct source_params), src_def);
-	else if (strcmp(what, "pmics") == 0)
-		list_presets("Charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}}):", "preset",
-			     pmic_preset_names, pmic_param_desc, sizeof(struct pmic_params), pmic_def);
-	else if (strcmp(what, "batteries") == 0)
-		list_presets("Battery presets (\"device\": {\"battery\": {\"preset\": ...}}):", "preset",
-			     battery_preset_names, battery_param_desc, sizeof(struct battery_params), bat_def);
-	else if (strcmp(what, "scenarios") == 0)
-		list_scenarios(argc > 2 ? argv[2] : "scenarios");
-	else {
-		cli_error("list: found \"%s\", expected policies, sources, pmics, batteries or scenarios", what);
-		return CLI_EXIT_USAGE;
+		return CLI_EXIT_OK;
 	}
-	return CLI_EXIT_OK;
+	if (strcmp(what, "scenarios") == 0) {
+		list_scenarios(argc > 2 ? argv[2] : "scenarios");
+		return CLI_EXIT_OK;
+	}
+	for (int i = 0; model_registry[i]; i++)
+		if (model_registry[i]->list_name && strcmp(what, model_registry[i]->list_name) == 0) {
+			list_presets(model_registry[i]);
+			return CLI_EXIT_OK;
+		}
+	g_autofree char *expected = list_names(", ", " or ");
+	cli_error("list: found \"%s\", expected %s", what, expected);
+	return CLI_EXIT_USAGE;
 }

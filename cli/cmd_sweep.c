@@ -9,6 +9,8 @@
  * Progress goes to stderr: one updating line on a terminal, a plain line every
  * PROGRESS_PLAIN_SECONDS otherwise, nothing with --quiet.
  */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,12 +124,24 @@ static gint64 monotonic_us(void)
 	return g_get_monotonic_time();
 }
 
+/*
+ * -j when not given: SLURM_CPUS_PER_TASK, else the CPUs this process may run on.
+ * Slurm's task/affinity and task/cgroup, taskset and container CPU sets narrow those
+ * (a Slurm job without --cpus-per-task is bound to one CPU), while
+ * g_get_num_processors() counts every CPU of the machine in GLib 2.74 (Debian 12),
+ * so it is only the fallback.
+ */
 static int default_jobs(void)
 {
 	const char *s = g_getenv("SLURM_CPUS_PER_TASK");
 	int n = s ? atoi(s) : 0;
+	cpu_set_t allowed;
 
-	return n > 0 ? n : (int)g_get_num_processors();
+	if (n > 0)
+		return n;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+		return CPU_COUNT(&allowed);
+	return (int)g_get_num_processors();
 }
 
 static void print_show(const struct sweep *sw, guint64 index)
@@ -226,7 +240,7 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_cli c = { .chunk_rows = CHUNK_ROWS_DEFAULT, .show = -1 };
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &c.outdir, "Write results.csv and manifest.json into DIR (required)", "DIR" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs, "Run N variants at a time (default: SLURM_CPUS_PER_TASK, else every CPU)", "N" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs, "Run N variants at a time (default: SLURM_CPUS_PER_TASK, else every CPU this process may use)", "N" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &c.shard_opt, "Run only the variants with index % N == I (default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, else 0/1)", "I/N" },
 		{ "resume", 0, 0, G_OPTION_ARG_NONE, &c.resume, "Continue an interrupted sweep in DIR (start one if DIR has none)", NULL },
 		{ "keep-traces", 0, 0, G_OPTION_ARG_NONE, &c.keep, "Keep each variant's trace.csv, events.jsonl, metrics.json in DIR/variants/INDEX/", NULL },

@@ -10,7 +10,7 @@
  * - g_module_open() is replaced for the whole harness binary: a fuzzed scenario can name
  *   any shared object as policy.plugin, and world_new() would dlopen() it (running its
  *   constructors). Here every plugin "fails to load", which still exercises the error
- *   path of sim/world.c. A definition in the executable takes precedence over
+ *   path of stack/policies/loader.c. A definition in the executable takes precedence over
  *   libgmodule's for every caller linked into it, libchargesim.a included.
  *
  * - CHARGESIM_FUZZ_VERBOSE=1: the harnesses print what each input came to (loaded, the

@@ -73,6 +73,34 @@ void kernel_params_default(struct kernel_params *p)
 	p->usb_psy_name = NULL;   /* "usb" */
 }
 
+static void gadget_defaults(void *p, int preset)
+{
+	(void)preset;
+	gadget_params_default(p);
+}
+
+static void kernel_defaults(void *p, int preset)
+{
+	(void)preset;
+	kernel_params_default(p);
+}
+
+static const struct model_desc board_gadget = {
+	.key = "device.gadget",
+	.params = gadget_param_desc,
+	.params_size = sizeof(struct gadget_params),
+	.defaults = gadget_defaults,
+};
+
+static const struct model_desc board_kernel = {
+	.key = "device.kernel",
+	.params = kernel_param_desc,
+	.params_size = sizeof(struct kernel_params),
+	.defaults = kernel_defaults,
+};
+
+const struct model_desc *const board_objects[] = { &board_gadget, &board_kernel, NULL };
+
 static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
 				 const char *path, GError **err)
 {

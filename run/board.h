@@ -21,6 +21,7 @@
 #include <linux/usb/gadget.h>
 #include <linux/usb/phy.h>
 #include <chargesim/policy.h>
+#include "models/model.h"
 #include "models/phy/phy.h"
 #include "models/source/source.h"
 #include "sim/param.h"
@@ -86,6 +87,10 @@ extern const struct param_desc gadget_param_desc[];
 extern const struct param_desc kernel_param_desc[];
 void gadget_params_default(struct gadget_params *p);
 void kernel_params_default(struct kernel_params *p);
+
+/* The board's scenario objects, device.gadget and device.kernel: parameters only (the
+ * board plays them), loaded after the models' (run/scenario.h). NULL-terminated. */
+extern const struct model_desc *const board_objects[];
 
 void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
 		const struct source_params *sp, const struct gadget_params *gp,

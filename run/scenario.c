@@ -23,23 +23,51 @@ const char *const scenario_event_names[] = {
 	"plug", "unplug", "set", "suspend", "resume", "fault", NULL,
 };
 
-static const char *const top_keys[] = {
-	"name", "description", "seed", "duration", "source", "cable", "device", "policy",
-	"events", "expect", NULL,
-};
-static const char *const device_keys[] = { "pmic", "battery", "load", "gadget", "phy", "kernel", NULL };
+/* The keys of a scenario around its objects' sections. */
+static const char *const head_keys[] = { "name", "description", "seed", "duration", NULL };
+static const char *const tail_keys[] = { "policy", "events", "expect", NULL };
 
-const struct param_desc *scenario_obj_table(int obj)
+/* A section that holds several objects, and what its value must be. */
+static const struct {
+	const char *name, *expected;
+} nested_sections[] = {
+	{ "device", "an object with pmic, battery, load" },
+};
+
+/* ---- the scenario objects ---- */
+
+static int n_board_objects(void)
 {
-	switch (obj) {
-	case SCN_OBJ_SOURCE: return source_param_desc;
-	case SCN_OBJ_CABLE: return cable_param_desc;
-	case SCN_OBJ_PMIC: return pmic_param_desc;
-	case SCN_OBJ_BATTERY: return battery_param_desc;
-	case SCN_OBJ_LOAD: return load_param_desc;
-	case SCN_OBJ_PHY: return phy_param_desc;
-	}
-	return NULL;
+	int n = 0;
+
+	while (board_objects[n])
+		n++;
+	return n;
+}
+
+int scenario_n_objects(void)
+{
+	return model_count() + n_board_objects();
+}
+
+const struct model_desc *scenario_object(int i)
+{
+	return i < model_count() ? model_registry[i] : board_objects[i - model_count()];
+}
+
+int scenario_object_index(const char *key)
+{
+	for (int i = 0; i < scenario_n_objects(); i++)
+		if (strcmp(scenario_object(i)->key, key) == 0)
+			return i;
+	return -1;
+}
+
+void *scenario_params(const struct scenario *sc, const char *key)
+{
+	int i = scenario_object_index(key);
+
+	return i >= 0 && sc->params ? sc->params[i] : NULL;
 }
 
 /* Prefix a parameter error with the file name, moving it into the scenario domain. */
@@ -248,9 +276,6 @@ static bool check_duplicates(const cJSON *node, const char *path, const char *fi
 
 /* ---- sections ---- */
 
-static bool scenario_validate_obj(struct scenario *sc, int obj, const void *base,
-				  const char *path, GError **err);
-
 static bool load_with_preset(const char *file, const cJSON *obj, const char *path,
 			     const struct param_desc *table, const char *preset_key,
 			     const char *default_preset, void *params,
@@ -279,66 +304,181 @@ static bool load_with_preset(const char *file, const cJSON *obj, const char *pat
 	return true;
 }
 
-static void source_defaults_cb(void *p, int k) { source_params_default(p, k); }
-static void pmic_defaults_cb(void *p, int k) { pmic_params_default(p, k); }
-static void battery_defaults_cb(void *p, int k) { battery_params_default(p, k); }
-
-static bool load_source(struct scenario *sc, const cJSON *obj, GError **err)
+/* Object i from its JSON value (NULL: absent, the defaults). */
+static bool load_object(struct scenario *sc, int i, const cJSON *obj, GError **err)
 {
-	if (!load_with_preset(sc->file, obj, "source", source_param_desc, "kind", "dcp",
-			      &sc->source, source_defaults_cb, err))
-		return false;
-	/* A Type-C port's current follows its Rp unless ilim was given. */
-	if (sc->source.kind == SRC_KIND_TYPEC &&
-	    !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim"))) {
-		sc->source.ilim = source_rated_current(&sc->source);
-		sc->source.ilim_from_rp = true;
-	}
-	return scenario_validate_obj(sc, SCN_OBJ_SOURCE, &sc->source, "source", err);
-}
-
-static bool load_device(struct scenario *sc, const cJSON *dev, GError **err)
-{
-	const cJSON *v;
+	const struct model_desc *d = scenario_object(i);
 	GError *inner = NULL;
 
-	if (dev && !cJSON_IsObject(dev)) {
-		g_autofree char *found = param_describe_json(dev);
-
-		serr(err, sc->file, "device: found %s, expected an object with pmic, battery, load",
-		     found);
-		return false;
+	if (d->preset_key) {
+		if (!load_with_preset(sc->file, obj, d->key, d->params, d->preset_key,
+				      d->default_preset, sc->params[i], d->defaults, err))
+			return false;
+	} else {
+		d->defaults(sc->params[i], 0);
+		if (obj && !param_load_object(d->params, obj, sc->params[i], d->key, NULL, &inner))
+			return fail_in_file(err, sc->file, inner);
 	}
-	/* No table: every key must be one of device_keys, which are read below. */
-	if (dev && !param_load_object(NULL, dev, NULL, "device", device_keys, &inner))
-		return fail_in_file(err, sc->file, inner);
-	if (!load_with_preset(sc->file, dev ? cJSON_GetObjectItemCaseSensitive(dev, "pmic") : NULL,
-			      "device.pmic", pmic_param_desc, "preset", "generic-switching",
-			      &sc->pmic, pmic_defaults_cb, err))
-		return false;
-	if (!load_with_preset(sc->file, dev ? cJSON_GetObjectItemCaseSensitive(dev, "battery") : NULL,
-			      "device.battery", battery_param_desc, "preset", "eb425161lu",
-			      &sc->battery, battery_defaults_cb, err))
-		return false;
-	load_params_default(&sc->load);
-	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "load") : NULL;
-	if (v && !param_load_object(load_param_desc, v, &sc->load, "device.load", NULL, &inner))
-		return fail_in_file(err, sc->file, inner);
-	phy_params_default(&sc->phy);
-	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "phy") : NULL;
-	if (v && !param_load_object(phy_param_desc, v, &sc->phy, "device.phy", NULL, &inner))
-		return fail_in_file(err, sc->file, inner);
-	gadget_params_default(&sc->gadget);
-	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "gadget") : NULL;
-	if (v && !param_load_object(gadget_param_desc, v, &sc->gadget, "device.gadget", NULL, &inner))
-		return fail_in_file(err, sc->file, inner);
-	kernel_params_default(&sc->kernel);
-	v = dev ? cJSON_GetObjectItemCaseSensitive(dev, "kernel") : NULL;
-	if (v && !param_load_object(kernel_param_desc, v, &sc->kernel, "device.kernel", NULL, &inner))
-		return fail_in_file(err, sc->file, inner);
-	if (!scenario_validate_obj(sc, SCN_OBJ_BATTERY, &sc->battery, "device.battery", err))
-		return false;
+	if (d->loaded)
+		d->loaded(sc->params[i], obj);
 	return true;
+}
+
+/* A validator's view of the scenario's objects, one of them possibly replaced by the
+ * scratch copy a `set` is checked on. */
+struct lookup_ctx {
+	const struct scenario *sc;
+	int replaced;
+	const void *scratch;
+};
+
+static const void *lookup_params(const struct model_lookup *lk, const char *key)
+{
+	const struct lookup_ctx *c = lk->owner;
+	int i = scenario_object_index(key);
+
+	if (i < 0)
+		return NULL;
+	return i == c->replaced ? c->scratch : c->sc->params[i];
+}
+
+/* The checks that involve several values of object i (or other objects' values),
+ * on `params` (its own or a scratch copy, which replaces object `replaced`). */
+static bool validate_object(struct scenario *sc, int i, const void *params, int replaced,
+			    const void *scratch, const char *path, GError **err)
+{
+	const struct model_desc *d = scenario_object(i);
+	struct lookup_ctx c = { sc, replaced, scratch };
+	struct model_lookup lk = { lookup_params, &c };
+	GError *inner = NULL;
+
+	if (d->validate && !d->validate(params, &lk, path, &inner))
+		return fail_in_file(err, sc->file, inner);
+	return true;
+}
+
+static bool needs_object(const struct model_desc *d, const char *key)
+{
+	for (const char *const *n = d->needs; n && *n; n++)
+		if (strcmp(*n, key) == 0)
+			return true;
+	return false;
+}
+
+/* After loading a section: object i, after the objects it reads (`needs`) that were
+ * loaded with it (objects [first, end)). */
+static bool validate_loaded(struct scenario *sc, int i, int first, int end, bool *done,
+			    GError **err)
+{
+	const struct model_desc *d = scenario_object(i);
+
+	if (done[i])
+		return true;
+	done[i] = true;
+	for (const char *const *n = d->needs; n && *n; n++) {
+		int j = scenario_object_index(*n);
+
+		if (j >= first && j < end && !validate_loaded(sc, j, first, end, done, err))
+			return false;
+	}
+	return validate_object(sc, i, sc->params[i], -1, NULL, d->key, err);
+}
+
+/* The length of the section name at the start of key ("device" of "device.pmic"). */
+static size_t section_len(const char *key)
+{
+	const char *dot = strchr(key, '.');
+
+	return dot ? (size_t)(dot - key) : strlen(key);
+}
+
+/* One section: the objects [first, end) whose keys start with its name. */
+static bool load_section(struct scenario *sc, const cJSON *doc, int first, int end, bool *done,
+			 GError **err)
+{
+	const char *key = scenario_object(first)->key;
+	size_t len = section_len(key);
+	g_autofree char *name = g_strndup(key, len);
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(doc, name);
+	GError *inner = NULL;
+
+	if (key[len] == '.') {
+		g_autofree const char **keys = g_new0(const char *, (gsize)(end - first) + 1);
+		const char *expected = "an object";
+
+		for (size_t k = 0; k < G_N_ELEMENTS(nested_sections); k++)
+			if (strcmp(nested_sections[k].name, name) == 0)
+				expected = nested_sections[k].expected;
+		if (node && !cJSON_IsObject(node)) {
+			g_autofree char *found = param_describe_json(node);
+
+			serr(err, sc->file, "%s: found %s, expected %s", name, found, expected);
+			return false;
+		}
+		/* No table: every key must name one of the section's objects. */
+		for (int i = first; i < end; i++)
+			keys[i - first] = scenario_object(i)->key + len + 1;
+		if (node && !param_load_object(NULL, node, NULL, name, keys, &inner))
+			return fail_in_file(err, sc->file, inner);
+	}
+	for (int i = first; i < end; i++) {
+		const char *sub = scenario_object(i)->key + len;
+		const cJSON *obj = !*sub ? node :
+				   node ? cJSON_GetObjectItemCaseSensitive(node, sub + 1) : NULL;
+
+		if (!load_object(sc, i, obj, err))
+			return false;
+	}
+	for (int i = first; i < end; i++)
+		if (!validate_loaded(sc, i, first, end, done, err))
+			return false;
+	return true;
+}
+
+/* Every scenario object, section by section in object order. */
+static bool load_objects(struct scenario *sc, const cJSON *doc, GError **err)
+{
+	int n = scenario_n_objects();
+	g_autofree bool *done = g_new0(bool, (gsize)n);
+
+	sc->params = g_new0(void *, (gsize)n);
+	for (int i = 0; i < n; i++)
+		sc->params[i] = g_malloc0(scenario_object(i)->params_size);
+	for (int first = 0, end; first < n; first = end) {
+		const char *key = scenario_object(first)->key;
+		size_t len = section_len(key);
+
+		for (end = first + 1; end < n; end++) {
+			const char *k = scenario_object(end)->key;
+
+			if (section_len(k) != len || strncmp(k, key, len) != 0)
+				break;
+		}
+		if (!load_section(sc, doc, first, end, done, err))
+			return false;
+	}
+	memcpy(&sc->pmic, scenario_params(sc, "device.pmic"), sizeof(sc->pmic));
+	return true;
+}
+
+/* name, description, ..., the sections of the objects, policy, events, expect */
+static GPtrArray *scenario_top_keys(void)
+{
+	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+
+	for (int i = 0; head_keys[i]; i++)
+		g_ptr_array_add(keys, g_strdup(head_keys[i]));
+	for (int i = 0; i < scenario_n_objects(); i++) {
+		const char *key = scenario_object(i)->key;
+		g_autofree char *name = g_strndup(key, section_len(key));
+
+		if (!g_ptr_array_find_with_equal_func(keys, name, g_str_equal, NULL))
+			g_ptr_array_add(keys, g_steal_pointer(&name));
+	}
+	for (int i = 0; tail_keys[i]; i++)
+		g_ptr_array_add(keys, g_strdup(tail_keys[i]));
+	g_ptr_array_add(keys, NULL);
+	return keys;
 }
 
 static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
@@ -393,30 +533,37 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
-/* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). */
+/* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). Only
+ * the models' parameters and the policy's can change during a run. */
 static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, const char *path,
 			     const char *where, GError **err)
 {
-	static const struct { const char *prefix; int obj; } roots[] = {
-		{ "source.", SCN_OBJ_SOURCE }, { "cable.", SCN_OBJ_CABLE },
-		{ "device.pmic.", SCN_OBJ_PMIC }, { "device.battery.", SCN_OBJ_BATTERY },
-		{ "device.load.", SCN_OBJ_LOAD }, { "device.phy.", SCN_OBJ_PHY },
-		{ "policy.params.", SCN_OBJ_POLICY },
-	};
+	static const char policy_prefix[] = "policy.params.";
 	const struct param_desc *table = NULL, *d = NULL;
 	const char *rest = NULL;
 	size_t off = 0;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(roots); i++)
-		if (g_str_has_prefix(path, roots[i].prefix)) {
-			e->obj = roots[i].obj;
-			rest = path + strlen(roots[i].prefix);
-			table = scenario_obj_table(e->obj);
+	for (int i = 0; i < model_count(); i++) {
+		const char *key = model_registry[i]->key;
+		size_t len = strlen(key);
+
+		if (strncmp(path, key, len) == 0 && path[len] == '.') {
+			e->obj = i;
+			rest = path + len + 1;
+			table = model_registry[i]->params;
 		}
+	}
+	if (g_str_has_prefix(path, policy_prefix)) {
+		e->obj = SCN_OBJ_POLICY;
+		rest = path + strlen(policy_prefix);
+	}
 	if (!rest || !*rest) {
-		serr(err, sc->file,
-		     "%s: found the path \"%s\", expected one starting with source., cable., device.pmic., device.battery., device.load., device.phy. or policy.params.",
-		     where, path);
+		g_autoptr(GString) roots = g_string_new(NULL);
+
+		for (int i = 0; i < model_count(); i++)
+			g_string_append_printf(roots, "%s%s.", i ? ", " : "", model_registry[i]->key);
+		serr(err, sc->file, "%s: found the path \"%s\", expected one starting with %s or %s",
+		     where, path, roots->str, policy_prefix);
 		return false;
 	}
 	if (e->obj == SCN_OBJ_POLICY)
@@ -457,96 +604,30 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 	return true;
 }
 
-size_t scenario_obj_size(int obj)
-{
-	switch (obj) {
-	case SCN_OBJ_SOURCE: return sizeof(struct source_params);
-	case SCN_OBJ_CABLE: return sizeof(struct cable_params);
-	case SCN_OBJ_PMIC: return sizeof(struct pmic_params);
-	case SCN_OBJ_BATTERY: return sizeof(struct battery_params);
-	case SCN_OBJ_LOAD: return sizeof(struct load_params);
-	case SCN_OBJ_PHY: return sizeof(struct phy_params);
-	}
-	return 0;
-}
-
-void *scenario_obj_base(struct scenario *sc, int obj)
-{
-	switch (obj) {
-	case SCN_OBJ_SOURCE: return &sc->source;
-	case SCN_OBJ_CABLE: return &sc->cable;
-	case SCN_OBJ_PMIC: return &sc->pmic;
-	case SCN_OBJ_BATTERY: return &sc->battery;
-	case SCN_OBJ_LOAD: return &sc->load;
-	case SCN_OBJ_PHY: return &sc->phy;
-	}
-	return NULL;
-}
-
-/* The checks that involve several values of an object (or of two objects), made
- * after loading and again for every `set` against a copy of the object. */
-static bool scenario_validate_obj(struct scenario *sc, int obj, const void *base,
-				  const char *path, GError **err)
-{
-	GError *inner = NULL;
-
-	switch (obj) {
-	case SCN_OBJ_SOURCE: {
-		const struct source_params *p = base;
-
-		if (p->ishort > p->ilim) {
-			serr(err, sc->file, "%s.ishort: found %g A, expected at most ilim (%g A)",
-			     path, p->ishort, p->ilim);
-			return false;
-		}
-		return true;
-	}
-	case SCN_OBJ_CABLE: {
-		const struct cable_params *p = base;
-
-		if (cable_ohm_per_m(p->awg) < 0) {
-			serr(err, sc->file, "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path,
-			     p->awg);
-			return false;
-		}
-		return true;
-	}
-	case SCN_OBJ_PMIC:
-		if (!pmic_params_validate(base, sc->battery.v_max, path, &inner))
-			return fail_in_file(err, sc->file, inner);
-		return true;
-	case SCN_OBJ_BATTERY:
-		if (!battery_params_validate(base, path, &inner) ||
-		    !pmic_params_validate(&sc->pmic, ((const struct battery_params *)base)->v_max,
-					  "device.pmic", &inner))
-			return fail_in_file(err, sc->file, inner);
-		return true;
-	}
-	return true;
-}
-
-/* A `set` value is checked now, against a scratch copy of its object. */
+/* A `set` value is checked now, against a scratch copy of its object: the object's
+ * own checks, then those of every object that reads it. */
 static bool validate_set_value(struct scenario *sc, struct scenario_event *e, const char *path,
 			       GError **err)
 {
-	union {
-		struct source_params s;
-		struct cable_params c;
-		struct pmic_params p;
-		struct battery_params b;
-		struct load_params l;
-		struct phy_params ph;
-	} scratch;
+	const struct model_desc *d;
+	g_autofree char *scratch = NULL;
 	GError *inner = NULL;
 
 	if (e->obj == SCN_OBJ_POLICY)
 		return true;
-	memcpy(&scratch, scenario_obj_base(sc, e->obj), scenario_obj_size(e->obj));
-	if (!param_load_value(e->desc, e->value, (char *)&scratch + e->base_off, path, &inner))
+	d = scenario_object(e->obj);
+	scratch = g_memdup2(sc->params[e->obj], d->params_size);
+	if (!param_load_value(e->desc, e->value, scratch + e->base_off, path, &inner))
 		return fail_in_file(err, sc->file, inner);
 	if (e->desc->kind == PARAM_STR)
-		g_free(*PARAM_FIELD((char *)&scratch + e->base_off, e->desc, char *));
-	return scenario_validate_obj(sc, e->obj, &scratch, path, err);
+		g_free(*PARAM_FIELD(scratch + e->base_off, e->desc, char *));
+	if (!validate_object(sc, e->obj, scratch, e->obj, scratch, path, err))
+		return false;
+	for (int i = 0; i < scenario_n_objects(); i++)
+		if (i != e->obj && needs_object(scenario_object(i), d->key) &&
+		    !validate_object(sc, i, sc->params[i], e->obj, scratch, scenario_object(i)->key, err))
+			return false;
+	return true;
 }
 
 static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
@@ -754,6 +835,7 @@ static bool has_control_chars(const char *s)
 
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 {
+	g_autoptr(GPtrArray) top_keys = scenario_top_keys();
 	const cJSON *v;
 	GError *inner = NULL;
 
@@ -763,7 +845,7 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		serr(err, sc->file, "found %s at the top, expected a JSON object", found);
 		return false;
 	}
-	if (!param_load_object(NULL, doc, NULL, "", top_keys, &inner))
+	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, &inner))
 		return fail_in_file(err, sc->file, inner);
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
 	if (v && !cJSON_IsString(v)) {
@@ -818,15 +900,7 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 			return false;
 		}
 	}
-	if (!load_source(sc, cJSON_GetObjectItemCaseSensitive(doc, "source"), err))
-		return false;
-	cable_params_default(&sc->cable);
-	v = cJSON_GetObjectItemCaseSensitive(doc, "cable");
-	if (v && !param_load_object(cable_param_desc, v, &sc->cable, "cable", NULL, &inner))
-		return fail_in_file(err, sc->file, inner);
-	if (!scenario_validate_obj(sc, SCN_OBJ_CABLE, &sc->cable, "cable", err))
-		return false;
-	if (!load_device(sc, cJSON_GetObjectItemCaseSensitive(doc, "device"), err))
+	if (!load_objects(sc, doc, err))
 		return false;
 	if (!load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err))
 		return false;
@@ -983,7 +1057,11 @@ void scenario_free(struct scenario *sc)
 	cJSON_Delete(sc->policy.params);
 	cJSON_Delete(sc->expect);
 	cJSON_Delete(sc->doc);
-	param_free_strings(kernel_param_desc, &sc->kernel);
+	for (int i = 0; sc->params && i < scenario_n_objects(); i++) {
+		param_free_strings(scenario_object(i)->params, sc->params[i]);
+		g_free(sc->params[i]);
+	}
+	g_free(sc->params);
 	g_free(sc->file);
 	g_free(sc->dir);
 	g_free(sc->name);

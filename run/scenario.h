@@ -3,9 +3,11 @@
  * run/scenario.h - a scenario file loaded into typed configuration.
  *
  * scenario_load() reads the JSON (cJSON), applies `--set PATH=VALUE` overrides to the
- * document, then reads every object through the parameter tables of the models
- * (sim/param.h): units, ranges, unknown keys with "did you mean", presets first and
- * overrides after. Every failure is a GError (CS_SCENARIO_ERROR) whose message starts
+ * document, then reads every scenario object through its parameter table (sim/param.h):
+ * units, ranges, unknown keys with "did you mean", presets first and overrides after.
+ * The scenario objects are the models of models/registry.c, then the board's
+ * (device.gadget, device.kernel); each is described by a struct model_desc
+ * (models/model.h), so the loader, `set` and `list` never name one. Every failure is a GError (CS_SCENARIO_ERROR) whose message starts
  * with the file name: "FILE: PATH: found X, expected Y", or "FILE:LINE:COL: ..." for
  * JSON syntax errors. A loaded scenario is complete and valid: a run never needs to
  * report an input error.
@@ -19,12 +21,8 @@
 #include <stdbool.h>
 #include <cJSON.h>
 #include <glib.h>
-#include "models/battery/battery.h"
-#include "models/cable/cable.h"
-#include "models/load/load.h"
-#include "models/phy/phy.h"
+#include "models/model.h"
 #include "models/pmic/pmic.h"
-#include "models/source/source.h"
 #include "run/board.h"
 #include "sim/time.h"
 
@@ -32,11 +30,8 @@
 GQuark cs_scenario_error_quark(void);
 enum { CS_SCENARIO_ERROR_IO, CS_SCENARIO_ERROR_SYNTAX, CS_SCENARIO_ERROR_INVALID };
 
-/* Which parameter struct a `set` event writes to. */
-enum scenario_obj {
-	SCN_OBJ_SOURCE, SCN_OBJ_CABLE, SCN_OBJ_PMIC, SCN_OBJ_BATTERY, SCN_OBJ_LOAD,
-	SCN_OBJ_PHY, SCN_OBJ_POLICY, SCN_OBJ_COUNT
-};
+/* A `set` event's object: a scenario object's index (scenario_object()), or this. */
+#define SCN_OBJ_POLICY (-1)
 
 enum scenario_event_kind {
 	SCN_EV_PLUG, SCN_EV_UNPLUG, SCN_EV_SET, SCN_EV_SUSPEND, SCN_EV_RESUME,
@@ -47,7 +42,7 @@ struct scenario_event {
 	sim_time_t at;
 	int kind;                         /* enum scenario_event_kind */
 	char *path;                       /* set: the scenario path, e.g. "device.load.current" */
-	int obj;                          /* set: enum scenario_obj */
+	int obj;                          /* set: scenario_object() index, or SCN_OBJ_POLICY */
 	const struct param_desc *desc;    /* set: the parameter (NULL for policy params) */
 	size_t base_off;                  /* set: offset of desc's struct in the object */
 	cJSON *value;                     /* set: the new value (validated at load) */
@@ -69,14 +64,10 @@ struct scenario {
 	char *description;
 	guint32 seed;
 	sim_time_t duration;
-	struct source_params source;
-	struct cable_params cable;
+	void **params;                    /* each scenario object's parameters, by index */
+	/* A copy of device.pmic's parameters for the plots' UVLO line (cli/cmd_run.c,
+	 * cmd_plot.c, cmd_compare.c); read the others through scenario_params(). */
 	struct pmic_params pmic;
-	struct battery_params battery;
-	struct load_params load;
-	struct phy_params phy;
-	struct gadget_params gadget;
-	struct kernel_params kernel;
 	struct scenario_policy policy;
 	bool attach_at_start;             /* false when the first event is a plug */
 	int n_events;
@@ -104,11 +95,14 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at);
 
-/* The parameter table of each object, for `set` and `list`. */
-const struct param_desc *scenario_obj_table(int obj);
-/* The live parameter struct of an object (not for SCN_OBJ_POLICY) and its size. */
-void *scenario_obj_base(struct scenario *sc, int obj);
-size_t scenario_obj_size(int obj);
+/* The scenario objects: the models (models/registry.c, same indices), then the
+ * board's (board_objects). */
+int scenario_n_objects(void);
+const struct model_desc *scenario_object(int i);
+/* The index of the object with this key ("device.load"), or -1. */
+int scenario_object_index(const char *key);
+/* An object's parameters in a loaded scenario by key (NULL: no such object). */
+void *scenario_params(const struct scenario *sc, const char *key);
 extern const char *const scenario_event_names[];
 
 #endif

@@ -2,14 +2,16 @@
 /*
  * run/world.h - one run: a charging port, a cable and a device, wired to the stack.
  *
- * The world owns the models (source, cable, pmic, battery, load), the stack's view
- * of them (the board: PHY, charger IC, ... and the policy under test), the event log,
- * the trace and the metrics. It is the continuous system of the run's struct sim:
+ * The world owns the models (those of models/registry.c, in its order), the stack's
+ * view of them (the board: PHY, charger IC, ... and the policy under test), the event
+ * log, the trace and the metrics. It is the continuous system of the run's struct sim:
  * between discrete events it advances the battery state with adaptive steps, solving
- * the network's operating point (sim/solver.h) and locating threshold crossings in
- * time; after events it re-solves and lets the models react. This is the one place in
- * sim/ that knows which models make up a charging setup; the models and the stack
- * know nothing of each other.
+ * the network's operating point (sim/solver.h) from the models' parts and locating
+ * their threshold crossings in time; after events it re-solves and lets the models
+ * react. The models and the stack know nothing of each other; the world's generic
+ * loops know the models only through their descriptors (models/model.h). Its jobs
+ * are split over run/world.c, step.c, charger_ic.c, events.c, metrics.c, probes.c
+ * (run/world_priv.h).
  *
  * Ownership: world_new() copies every parameter struct out of the scenario, so `set`
  * events never change the scenario and one scenario can drive several runs. Output

@@ -5,11 +5,12 @@
  * Each test loads a scenario text, runs it (scenario_load_text, world_new, world_run,
  * world_finish, world_metrics, as cli/cmd_run.c does) and checks metrics, the event
  * log and the trace against numbers derived here: the CC-CV charge of the default
- * cell from PHYSICS.md's formulas (its own OCV table - tu_ref_ocv() in tests/testutil.c -
- * RC pairs and integrator, sharing no code with models/), protection timings from the
- * scenario's parameters, and the adaptive stepper against the brute-force `max_step =
- * 1 ms` run. Runs go through tu_run() (tests/testutil.h): output files in a fresh
- * temporary directory that is removed afterwards, world_metrics() in r.m.
+ * cell from the two-RC cell equations of docs/models.md, Battery (its own OCV table -
+ * tu_ref_ocv() in tests/testutil.c - RC pairs and integrator, sharing no code with
+ * models/), protection timings from the scenario's parameters, and the adaptive
+ * stepper against the brute-force `max_step = 1 ms` run. Runs go through tu_run()
+ * (tests/testutil.h): output files in a fresh temporary directory that is removed
+ * afterwards, world_metrics() in r.m.
  */
 #include <math.h>
 #include <stdio.h>
@@ -153,7 +154,7 @@ static int row_at(const struct trace_rows *tr, double t, bool strict)
 	return k;
 }
 
-/* ---- the independent model (PHYSICS.md) ---- */
+/* ---- the independent model (docs/models.md, Battery: the two-RC cell) ---- */
 
 /* Default cell at 25 C: R0 0.10, R1 47 mohm / C1 703 F, R2 50 mohm / C2 4475 F,
  * Q 1.5 Ah, self-discharge 2 % per 30 days. */
@@ -246,7 +247,8 @@ static const char *const scn_cccv =
 	"  \"policy\": { \"name\": \"none\" } }";
 
 /*
- * 80 % near 48 min, full near 80 min (PHYSICS.md).
+ * 80 % near 48 min, full near 80 min: a 1 C CC-CV charge from empty (docs/models.md,
+ * Battery, "Worked example: CC -> CV transition").
  * CC at 1.5 A = 1 C moves SOC by 1/3600 per second, so 80 % takes 2880 s of CC; the
  * input connects at 0.1 s and self-discharge (7.7e-9/s) adds 0.08 s. CV can start
  * before 80 %: the terminal is OCV + I R0 + V1 + V2 with V1 + V2 < I (R1 + R2) =
@@ -296,7 +298,7 @@ out:
 	tu_done(&r);
 }
 
-/* Terminal voltage in CC from rest, closed form (PHYSICS.md):
+/* Terminal voltage in CC from rest, closed form (docs/models.md, Battery):
  *   V(t) = OCV(s0 + (I/(3600 Q) - sd) t) + I R0 + I R1 (1 - e^(-t/tau1)) + I R2 (1 - e^(-t/tau2)) */
 static double cc_terminal(double s0, double i, double t)
 {
@@ -877,7 +879,8 @@ static int balance_dir(const char *dir)
 }
 
 /*
- * PHYSICS.md: energy from the source = stored + dissipated + consumed, within 0.1 %.
+ * Energy from the source = stored + dissipated + consumed, within 0.1 % (the target
+ * docs/models.md, Energy accounting, sets).
  * Every scenario file under scenarios/ (the tests run from the repository root), and
  * the scenarios of this file.
  */

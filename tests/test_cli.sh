@@ -4,7 +4,7 @@
 #
 # Usage (from the repository root): tests/test_cli.sh build/chargesim
 #
-# Checks exit statuses and messages against INTERFACE.md (0 ok, 1 an expectation
+# Checks exit statuses and messages against docs/scenarios.md 12.1 (0 ok, 1 an expectation
 # failed, 2 bad usage or input with a message naming the file and JSON path), the
 # outputs of `run` (trace.csv header, events.jsonl lines, metrics.json keys), and that
 # two runs of the same scenario give byte-identical outputs. Prints one line per
@@ -115,7 +115,7 @@ for line in sys.stdin:
     assert isinstance(r["src"], str) and isinstance(r["ev"], str), line
     prev = r["t"]
 ' <"$OUT1/events.jsonl"
-	check "metrics.json has the INTERFACE.md keys" python3 -c '
+	check "metrics.json has the documented keys" python3 -c '
 import json, sys
 m = json.load(sys.stdin)
 keys = """vbus_min_V time_below_4v75_s source_trips uvlo_events brownouts ilim_final_A

@@ -7,9 +7,10 @@
  * unknown dividers, Rp changes and PD rules, the 4.2 V cell preset and the thermal
  * model, and the charger's register latency, ICO, safety timer, precharge, current
  * ladder and ADC. Every expected number is worked out in the comment above its test
- * from the parameters in the scenario text, PHYSICS.md's figures or an analytic
- * solution; none is an earlier output of the code. Bad inputs check that the run is
- * refused with a message naming the file, the JSON path and what was expected.
+ * from the parameters in the scenario text, the defaults docs/models.md gives with
+ * their sources, or an analytic solution; none is an earlier output of the code. Bad
+ * inputs check that the run is refused with a message naming the file, the JSON path
+ * and what was expected.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -17,7 +18,10 @@
 #include <string.h>
 #include <glib.h>
 #include "models/battery/battery.h"
+#include "models/cable/cable.h"
 #include "models/load/load.h"
+#include "models/model.h"
+#include "models/phy/phy.h"
 #include "models/pmic/pmic.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
@@ -433,11 +437,11 @@ static void test_boot_errors(void)
 /* ---- source ---- */
 
 /*
- * Rated currents [PHYSICS.md port table, BC1.2, Type-C]: SDP 500 mA (100 mA behind a
- * bus-powered hub), SDP USB 3 900 mA (150 mA), CDP 1.5 A, DCP 1.5 A drawn, Type-C by
- * Rp: Default 0.5 A (0.9 A at SuperSpeed), 1.5 A, 3.0 A; proprietary, ACA and PD ports
- * are rated at what they give (Apple 1 / 2.1 / 2.4 A, Samsung 2 A, ACA 1.5 A, PD 3 A);
- * no port 0.
+ * Rated currents [docs/models.md, Charging port; USB 2.0, BC1.2, Type-C]: SDP 500 mA
+ * (100 mA behind a bus-powered hub), SDP USB 3 900 mA (150 mA), CDP 1.5 A, DCP 1.5 A
+ * drawn, Type-C by Rp: Default 0.5 A (0.9 A at SuperSpeed), 1.5 A, 3.0 A;
+ * proprietary, ACA and PD ports are rated at what they give (Apple 1 / 2.1 / 2.4 A,
+ * Samsung 2 A, ACA 1.5 A, PD 3 A); no port 0.
  * Host ports sit at 5.0 V behind 0.15 ohm with the switch at 1.0 A (SDP) and the
  * limit 20 % above it (1.2 A).
  */
@@ -856,9 +860,9 @@ static void test_battery_thermal_run(void)
 
 /*
  * reg_latency: every IINDPM write takes effect reg_latency after it was made
- * (PHYSICS.md "registers written by the policy take effect after a configurable
- * latency"). bq25890 (50 mA steps, reset 500 mA), latency 200 ms: 1.234 A written at
- * 0 rounds down to 1.2 A and lands at 0.2 s; 2.0 A written at 0.1 s lands at 0.3 s.
+ * (docs/models.md, Charger IC: register writes "take effect after `reg_latency`").
+ * bq25890 (50 mA steps, reset 500 mA), latency 200 ms: 1.234 A written at 0 rounds
+ * down to 1.2 A and lands at 0.2 s; 2.0 A written at 0.1 s lands at 0.3 s.
  * A second write inside the latency must not hold back the first (pmic.c used to keep
  * one pending value and restart its timer on every write: the register stayed at
  * 0.5 A until 0.3 s, and a ramp writing faster than the latency never moved it).
@@ -1058,9 +1062,10 @@ static void test_pmic_set_restarts_deglitch(void)
  * 1.5 A, no load. At connect (0.1 s) VBAT is below vlowv: precharge at IPRE 0.1 A.
  * It ends when VBAT = OCV(SOC) + R0*I + V1 + V2 reaches 3.5 V with, from t' = t - 0.1:
  *   SOC = (0.1/5400 - 0.02/2592000) t',  V1 = 0.1*0.047 (1 - e^(-t'/33.041)),
- *   V2 = 0.1*0.05 (1 - e^(-t'/223.75)),  OCV from PHYSICS.md's table (0..5 %:
- *   3.300..3.656 V). Solved below by bisection: t = 1368.1977 s. Then fast charge at
- *   ICHG 1 A (VBAT jumps 0.09 V + RC, far from re-entering below 3.4 V).
+ *   V2 = 0.1*0.05 (1 - e^(-t'/223.75)),  OCV from the EB425161LU table of
+ *   docs/models.md, Battery (0..5 %: 3.300..3.656 V). Solved below by bisection:
+ *   t = 1368.1977 s. Then fast charge at ICHG 1 A (VBAT jumps 0.09 V + RC, far from
+ *   re-entering below 3.4 V).
  */
 static double precharge_vbat(double tp)
 {
@@ -1263,7 +1268,202 @@ static void test_pmic_adc(void)
 	sim_destroy(&s);
 }
 
+/* ---- the registry and the models' descriptors ---- */
+
+/*
+ * Every model the registry lists can be loaded, set and run through its descriptor
+ * alone: a unique scenario key, a parameter table and its size, defaults; a list
+ * name exactly when it has presets (and then the preset key is an enum of that
+ * table); margins exactly when n_margins says so; state for init.
+ */
+static void test_registry_descriptors(void)
+{
+	CU_ASSERT(model_count() >= 6);
+	for (int i = 0; model_registry[i]; i++) {
+		const struct model_desc *d = model_registry[i];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d->key);
+		CU_ASSERT_EQUAL(model_index(d->key), i);
+		CU_ASSERT_PTR_NOT_NULL(d->params);
+		CU_ASSERT(d->params_size > 0);
+		CU_ASSERT_PTR_NOT_NULL(d->defaults);
+		CU_ASSERT_EQUAL(d->preset_key != NULL, d->list_name != NULL);
+		if (d->preset_key) {
+			const struct param_desc *pd = param_find(d->params, d->preset_key);
+
+			CU_ASSERT(pd && pd->kind == PARAM_ENUM && pd->choices);
+			CU_ASSERT_PTR_NOT_NULL(d->default_preset);
+			CU_ASSERT_PTR_NOT_NULL(d->list_title);
+		}
+		CU_ASSERT_EQUAL(d->n_margins > 0, d->margins != NULL);
+		CU_ASSERT_EQUAL(d->state_size > 0, d->init != NULL);
+		for (const char *const *n = d->needs; n && *n; n++)
+			CU_ASSERT(model_index(*n) >= 0);
+	}
+	CU_ASSERT_EQUAL(model_index("device.gadget"), -1);   /* the board's, not a model */
+	CU_ASSERT_EQUAL(model_index("nope"), -1);
+}
+
+struct rec_log {
+	int n;
+	char what[8][32];
+	sim_time_t t[8];
+	double for_s[8];
+};
+
+static void rec_listener(void *data, sim_time_t t, const char *src, const char *ev,
+			 const cJSON *rec)
+{
+	struct rec_log *l = data;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(rec, "for_s");
+
+	if (l->n >= 8)
+		return;
+	g_snprintf(l->what[l->n], sizeof(l->what[0]), "%s/%s", src, ev);
+	l->t[l->n] = t;
+	l->for_s[l->n] = cJSON_IsNumber(f) ? f->valuedouble : -1;
+	l->n++;
+}
+
+/* The cable's part of the circuit through its descriptor: with the source on. */
+static bool cable_passes(struct cable *c)
+{
+	const struct model_desc *d = model_registry[model_index("cable")];
+	struct net_out last = { 0 };
+	struct net_in in = { .src_on = true };
+
+	d->net(c, &last, &in);
+	ASSERT_NEAR(in.r_cable, 2 * 0.2129 * 1.0 + 4 * 0.010, 1e-12);
+	return in.src_on;
+}
+
+/*
+ * A "vbus_dropout" fault: the cable opens what the source switched on for the
+ * fault's duration. 1 m of 28 AWG with 4 new contacts: 2 * 0.2129 + 4 * 0.010 =
+ * 0.4658 ohm in series either way. A second fault 100 ms into a 300 ms one extends
+ * the dropout to 100 + 300 = 400 ms (one end record).
+ */
+static void test_cable_dropout(void)
+{
+	struct cable_params p;
+	struct cable c;
+	struct sim s;
+	struct evlog *log = evlog_new();
+	struct rec_log rl = { 0 };
+
+	cable_params_default(&p);
+	sim_init(&s, 1);
+	evlog_add_listener(log, rec_listener, &rl);
+	cable_init(&c, &p, &s, log, NULL, NULL);
+	CU_ASSERT_TRUE(cable_passes(&c));
+	cable_dropout(&c, 300 * SIM_MS);
+	CU_ASSERT_FALSE(cable_passes(&c));
+	sim_run_until(&s, 100 * SIM_MS);
+	cable_dropout(&c, 300 * SIM_MS);
+	sim_run_until(&s, 399 * SIM_MS);
+	CU_ASSERT_FALSE(cable_passes(&c));
+	sim_run_until(&s, 400 * SIM_MS);
+	CU_ASSERT_TRUE(cable_passes(&c));
+	CU_ASSERT_EQUAL_FATAL(rl.n, 3);
+	CU_ASSERT_STRING_EQUAL(rl.what[0], "cable/dropout");
+	ASSERT_NEAR(rl.for_s[0], 0.3, 1e-12);
+	CU_ASSERT_STRING_EQUAL(rl.what[1], "cable/dropout");
+	CU_ASSERT_EQUAL(rl.t[1], 100 * SIM_MS);
+	CU_ASSERT_STRING_EQUAL(rl.what[2], "cable/dropout_end");
+	CU_ASSERT_EQUAL(rl.t[2], 400 * SIM_MS);
+	cable_cleanup(&c);
+	sim_destroy(&s);
+	evlog_free(log);
+}
+
+struct vbus_seen {
+	int n;
+	bool last;
+	sim_time_t t;
+	struct sim *sim;
+};
+
+static void vbus_seen_cb(void *ctx, bool valid)
+{
+	struct vbus_seen *v = ctx;
+
+	v->n++;
+	v->last = valid;
+	v->t = sim_now(v->sim);
+}
+
+/* The PHY's comparator sees VBUS (op.vbus) at time t through its descriptor. */
+static void phy_sees(struct sim *s, struct phy *ph, const struct model_wires *wires,
+		     sim_time_t t, double vbus)
+{
+	const struct model_desc *d = model_registry[model_index("device.phy")];
+	struct net_in in = { 0 };
+	struct net_out op = { .vbus = vbus };
+	struct model_point pt = { &in, &op, wires };
+
+	sim_run_until(s, t);
+	d->observe(ph, &pt);
+}
+
+/*
+ * The VBUS comparator (vbus_valid 2.0 V, t_vbus_debounce 10 ms by default): a
+ * session starts 10 ms after VBUS rises above 2.0 V; a dip to 1.0 V for 5 ms (shorter
+ * than the debounce) is not seen; a collapse that lasts is, 10 ms after it began.
+ * Without a plugged port (the vbus_attached wire) no VBUS is valid.
+ */
+static void test_phy_vbus_debounce(void)
+{
+	struct source_params sp;
+	struct cable_params cp;
+	struct phy_params pp;
+	struct source src;
+	struct phy ph;
+	struct sim s;
+	struct model_wires wires = { 0 };
+	struct vbus_seen v = { .sim = &s };
+	struct evlog *log = evlog_new();
+
+	source_params_default(&sp, SRC_KIND_DCP);
+	cable_params_default(&cp);
+	phy_params_default(&pp);
+	ASSERT_NEAR(pp.vbus_valid, 2.0, 0);
+	CU_ASSERT_EQUAL(pp.t_vbus_debounce, 10 * SIM_MS);
+	sim_init(&s, 1);
+	source_init(&src, &sp, &s, log, NULL, NULL);
+	phy_init(&ph, &pp, &sp, &cp, &src, &s, log);
+	phy_set_owner(&ph, vbus_seen_cb, NULL, &v);
+	wires.vbus_attached = &src.attached;
+
+	phy_sees(&s, &ph, &wires, 0, 5.0);           /* not plugged: nothing valid */
+	sim_run_until(&s, 50 * SIM_MS);
+	CU_ASSERT_EQUAL(v.n, 0);
+	source_attach(&src, true);
+	phy_sees(&s, &ph, &wires, 50 * SIM_MS, 5.0);
+	phy_sees(&s, &ph, &wires, 59 * SIM_MS, 5.0);
+	CU_ASSERT_EQUAL(v.n, 0);
+	sim_run_until(&s, 60 * SIM_MS);
+	CU_ASSERT_EQUAL(v.n, 1);
+	CU_ASSERT_TRUE(v.last);
+	CU_ASSERT_EQUAL(v.t, 60 * SIM_MS);
+	phy_sees(&s, &ph, &wires, 100 * SIM_MS, 1.0);
+	phy_sees(&s, &ph, &wires, 105 * SIM_MS, 5.0);
+	sim_run_until(&s, 200 * SIM_MS);
+	CU_ASSERT_EQUAL(v.n, 1);
+	phy_sees(&s, &ph, &wires, 200 * SIM_MS, 1.0);
+	sim_run_until(&s, 300 * SIM_MS);
+	CU_ASSERT_EQUAL(v.n, 2);
+	CU_ASSERT_FALSE(v.last);
+	CU_ASSERT_EQUAL(v.t, 210 * SIM_MS);
+	phy_cleanup(&ph);
+	source_cleanup(&src);
+	sim_destroy(&s);
+	evlog_free(log);
+}
+
 CU_TestInfo models_tests[] = {
+	{ "registry: every model's descriptor is complete", test_registry_descriptors },
+	{ "cable: dropout opens the circuit for its duration", test_cable_dropout },
+	{ "phy: the vbus comparator's debounce", test_phy_vbus_debounce },
 	{ "load: profile current and power steps", test_load_profile_steps },
 	{ "load: demand (power, override) and brownout re-arm", test_load_demand_and_brownout },
 	{ "load: bad profiles refused with their path", test_load_profile_errors },

@@ -2,10 +2,11 @@
 /*
  * tests/test_physics.c - the models and the network solver against hand calculations.
  *
- * Every expected number below is derived in the comment next to it from PHYSICS.md
- * (EB425161LU OCV table, R0 0.10 ohm, R1 47 mohm / C1 703 F, R2 50 mohm / C2 4475 F,
- * Ea 20 kJ/mol, wire 0.2129 ohm/m at 28 AWG, ...) or from the circuit laws written
- * out here: an analytic solution, a quadratic's root, Ohm's law. Nothing is compared
+ * Every expected number below is derived in the comment next to it from the defaults
+ * docs/models.md gives with their primary sources (EB425161LU OCV table, R0 0.10 ohm,
+ * R1 47 mohm / C1 703 F, R2 50 mohm / C2 4475 F, Ea 20 kJ/mol, wire 0.2129 ohm/m at
+ * 28 AWG, ...) or from the circuit laws written out here: an analytic solution, a
+ * quadratic's root, Ohm's law. Nothing is compared
  * with an earlier output of the code. Tolerances are a few ulps of the arithmetic
  * involved unless a comment says otherwise.
  */
@@ -174,7 +175,8 @@ static void test_soc_integration(void)
 
 /* ---- battery: OCV ---- */
 
-/* Table points of PHYSICS.md and the midpoints of linear interpolation, e.g.
+/* Points of the EB425161LU OCV table (docs/models.md, Battery; Linux
+ * samsung-sdi-battery.c) and the midpoints of linear interpolation, e.g.
  * 85 %: (4.077 + 4.183)/2 = 4.130; 2.5 %: (3.300 + 3.656)/2 = 3.478;
  * 97.5 %: (4.241 + 4.328)/2 = 4.2845; 45 %: (3.793 + 3.829)/2 = 3.811;
  * a quarter of the way 20 -> 30 %: 3.746 + 0.25*0.030 = 3.7535. */

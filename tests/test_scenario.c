@@ -7,9 +7,10 @@
  * values for the bq25890: VINDPM 4.4 V, VREG 4.208 V, ITERM 256 mA) and keys next to
  * them win whatever their order, events and policies parse in the documented forms.
  *
- * Bad files: INTERFACE.md promises a message that names the file, the JSON path, what
- * was found and what was expected; each case checks those pieces of the message
- * against the input written in the test, and that nothing is loaded.
+ * Bad files: docs/scenarios.md (sections 2 and 12.1) promises a message that names the
+ * file, the JSON path, what was found and what was expected; each case checks those
+ * pieces of the message against the input written in the test, and that nothing is
+ * loaded.
  *
  * --set: scenario_apply_set() on a cJSON document, checked node by node.
  */
@@ -26,9 +27,20 @@
 #include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include "models/battery/battery.h"
+#include "models/cable/cable.h"
+#include "models/load/load.h"
+#include "models/source/source.h"
 #include "run/scenario.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
+
+/* A loaded scenario's parameters of one object, typed. */
+#define SC_SOURCE(sc) ((const struct source_params *)scenario_params(sc, "source"))
+#define SC_CABLE(sc) ((const struct cable_params *)scenario_params(sc, "cable"))
+#define SC_PMIC(sc) ((const struct pmic_params *)scenario_params(sc, "device.pmic"))
+#define SC_BATTERY(sc) ((const struct battery_params *)scenario_params(sc, "device.battery"))
+#define SC_LOAD(sc) ((const struct load_params *)scenario_params(sc, "device.load"))
 
 /* The name bad inputs are loaded under; every message must start with it. */
 #define BAD_FILE "cases/bad.json"
@@ -145,16 +157,16 @@ static void test_units_in_strings(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
 	CU_ASSERT_EQUAL(sc->duration, (sim_time_t)7200 * 1000000000);
-	CU_ASSERT(sc->source.ilim == 0.5);
-	CU_ASSERT(sc->source.voc == 5.1);
-	CU_ASSERT(sc->source.rout == 0.13);
-	CU_ASSERT_EQUAL(sc->source.t_trip, (sim_time_t)10000000);
-	CU_ASSERT(sc->cable.r_contact == 0.03);
-	CU_ASSERT_EQUAL(sc->cable.awg, 24);
-	CU_ASSERT(sc->battery.soc == 0.95);
-	CU_ASSERT(sc->battery.capacity_ah == 3.0);
-	CU_ASSERT(sc->battery.temperature_c == 35.0);
-	CU_ASSERT(sc->load.current == 0.25);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 0.5);
+	CU_ASSERT(SC_SOURCE(sc)->voc == 5.1);
+	CU_ASSERT(SC_SOURCE(sc)->rout == 0.13);
+	CU_ASSERT_EQUAL(SC_SOURCE(sc)->t_trip, (sim_time_t)10000000);
+	CU_ASSERT(SC_CABLE(sc)->r_contact == 0.03);
+	CU_ASSERT_EQUAL(SC_CABLE(sc)->awg, 24);
+	CU_ASSERT(SC_BATTERY(sc)->soc == 0.95);
+	CU_ASSERT(SC_BATTERY(sc)->capacity_ah == 3.0);
+	CU_ASSERT(SC_BATTERY(sc)->temperature_c == 35.0);
+	CU_ASSERT(SC_LOAD(sc)->current == 0.25);
 	scenario_free(sc);
 }
 
@@ -169,10 +181,10 @@ static void test_bare_numbers(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
 	CU_ASSERT_EQUAL(sc->duration, (sim_time_t)90 * 1000000000);
 	CU_ASSERT_EQUAL(sc->seed, 42u);
-	CU_ASSERT(sc->source.ilim == 1.1);
-	CU_ASSERT_EQUAL(sc->source.t_off, (sim_time_t)500000000);
-	CU_ASSERT(sc->battery.soc == 0.2);
-	CU_ASSERT(sc->battery.capacity_ah == 2.0);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 1.1);
+	CU_ASSERT_EQUAL(SC_SOURCE(sc)->t_off, (sim_time_t)500000000);
+	CU_ASSERT(SC_BATTERY(sc)->soc == 0.2);
+	CU_ASSERT(SC_BATTERY(sc)->capacity_ah == 2.0);
 	scenario_free(sc);
 }
 
@@ -188,10 +200,10 @@ static void test_pmic_preset_override(void)
 		struct scenario *sc = load_ok(docs[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-		CU_ASSERT_STRING_EQUAL(pmic_preset_names[sc->pmic.preset], "bq25890");
-		CU_ASSERT(sc->pmic.vindpm == 4.4);   /* datasheet default, from the preset */
-		CU_ASSERT(sc->pmic.iterm == 0.256);  /* datasheet default, from the preset */
-		CU_ASSERT(sc->pmic.vreg == 4.35);    /* the override */
+		CU_ASSERT_STRING_EQUAL(pmic_preset_names[SC_PMIC(sc)->preset], "bq25890");
+		CU_ASSERT(SC_PMIC(sc)->vindpm == 4.4);   /* datasheet default, from the preset */
+		CU_ASSERT(SC_PMIC(sc)->iterm == 0.256);  /* datasheet default, from the preset */
+		CU_ASSERT(SC_PMIC(sc)->vreg == 4.35);    /* the override */
 		scenario_free(sc);
 	}
 }
@@ -203,8 +215,8 @@ static void test_pmic_null_vindpm(void)
 		"{ \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vindpm\": null } } }");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT(sc->pmic.vindpm == 0);
-	CU_ASSERT(sc->pmic.vreg == 4.208);
+	CU_ASSERT(SC_PMIC(sc)->vindpm == 0);
+	CU_ASSERT(SC_PMIC(sc)->vreg == 4.208);
 	scenario_free(sc);
 }
 
@@ -215,25 +227,25 @@ static void test_source_kinds(void)
 	/* the port's name is its rating */
 	sc = load_ok("{ \"source\": { \"kind\": \"apple-2.1a\" } }");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT_EQUAL(sc->source.kind, SRC_KIND_APPLE_2_1A);
-	CU_ASSERT(sc->source.ilim == 2.1);
+	CU_ASSERT_EQUAL(SC_SOURCE(sc)->kind, SRC_KIND_APPLE_2_1A);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 2.1);
 	scenario_free(sc);
 
 	sc = load_ok("{ \"source\": { \"kind\": \"samsung-2a\" } }");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT(sc->source.ilim == 2.0);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 2.0);
 	scenario_free(sc);
 
 	sc = load_ok("{ \"source\": { \"ilim\": \"1.1 A\", \"kind\": \"apple-2.4a\" } }");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT(sc->source.ilim == 1.1);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 1.1);
 	scenario_free(sc);
 
 	sc = load_ok("{ \"source\": { \"kind\": \"pd\", \"pdos\": [\"5V 3A\", \"9V 2A\", \"15 V 1.5 A\"] } }");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT_EQUAL(sc->source.n_pdos, 3);
-	CU_ASSERT(sc->source.pdos[1].v == 9.0 && sc->source.pdos[1].i == 2.0);
-	CU_ASSERT(sc->source.pdos[2].v == 15.0 && sc->source.pdos[2].i == 1.5);
+	CU_ASSERT_EQUAL(SC_SOURCE(sc)->n_pdos, 3);
+	CU_ASSERT(SC_SOURCE(sc)->pdos[1].v == 9.0 && SC_SOURCE(sc)->pdos[1].i == 2.0);
+	CU_ASSERT(SC_SOURCE(sc)->pdos[2].v == 15.0 && SC_SOURCE(sc)->pdos[2].i == 1.5);
 	scenario_free(sc);
 }
 
@@ -252,16 +264,16 @@ static void test_typec_rp(void)
 		struct scenario *sc = load_ok(cases[i].json);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-		if (sc->source.ilim != cases[i].ilim)
+		if (SC_SOURCE(sc)->ilim != cases[i].ilim)
 			fprintf(stderr, "\n  %s: ilim %g, want %g\n", cases[i].json,
-				sc->source.ilim, cases[i].ilim);
-		CU_ASSERT(sc->source.ilim == cases[i].ilim);
+				SC_SOURCE(sc)->ilim, cases[i].ilim);
+		CU_ASSERT(SC_SOURCE(sc)->ilim == cases[i].ilim);
 		scenario_free(sc);
 	}
 }
 
-/* Defaults documented in scenario.h/INTERFACE.md: name from the file, policy fixed,
- * source attached at t = 0. */
+/* Defaults documented in scenario.h and docs/scenarios.md section 3: name from the
+ * file, policy fixed, source attached at t = 0. */
 static void test_defaults(void)
 {
 	GError *err = NULL;
@@ -276,7 +288,7 @@ static void test_defaults(void)
 	CU_ASSERT(sc->attach_at_start);
 	CU_ASSERT_EQUAL(sc->n_events, 0);
 	CU_ASSERT_PTR_NULL(sc->expect);
-	CU_ASSERT_STRING_EQUAL(pmic_preset_names[sc->pmic.preset], "generic-switching");
+	CU_ASSERT_STRING_EQUAL(pmic_preset_names[SC_PMIC(sc)->preset], "generic-switching");
 	scenario_free(sc);
 }
 
@@ -306,7 +318,7 @@ static void test_events_in_order(void)
 	CU_ASSERT_EQUAL(e[1].kind, SCN_EV_SET);
 	CU_ASSERT_EQUAL(e[1].at, (sim_time_t)2400 * 1000000000);
 	CU_ASSERT_STRING_EQUAL(e[1].path, "device.load.current");
-	CU_ASSERT_EQUAL(e[1].obj, SCN_OBJ_LOAD);
+	CU_ASSERT_EQUAL(e[1].obj, scenario_object_index("device.load"));
 	CU_ASSERT_PTR_NOT_NULL(e[1].desc);
 	if (e[1].desc)
 		CU_ASSERT_STRING_EQUAL(e[1].desc->key, "current");
@@ -326,7 +338,7 @@ static void test_events_in_order(void)
 	CU_ASSERT(e[5].stuck_value == 3.9);
 	CU_ASSERT_EQUAL(e[5].duration, (sim_time_t)2000000000);
 
-	CU_ASSERT_EQUAL(e[6].obj, SCN_OBJ_PMIC);
+	CU_ASSERT_EQUAL(e[6].obj, scenario_object_index("device.pmic"));
 	CU_ASSERT_PTR_NOT_NULL(e[6].desc);
 	if (e[6].desc)
 		CU_ASSERT_STRING_EQUAL(e[6].desc->key, "noise");
@@ -402,7 +414,7 @@ static void test_load_with_sets(void)
 	if (!sc)
 		fprintf(stderr, "\n  %s\n", err->message);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT(sc->source.ilim == 2.0);
+	CU_ASSERT(SC_SOURCE(sc)->ilim == 2.0);
 	CU_ASSERT_EQUAL(sc->seed, 7u);
 	CU_ASSERT_EQUAL(sc->events[0].at, (sim_time_t)5000000000);
 	scenario_free(sc);
@@ -423,8 +435,9 @@ static void test_load_with_sets(void)
 
 /*
  * The usual way to write a --set on a command line is without JSON quotes:
- * --set device.pmic.iterm=100mA. INTERFACE.md: VALUE is JSON when it parses as JSON,
- * else a string; "100mA" is not JSON, so it must mean 100 mA (0.1 A), not 100 A.
+ * --set device.pmic.iterm=100mA. docs/scenarios.md section 10: VALUE is JSON when it
+ * parses as JSON, else a string; "100mA" is not JSON, so it must mean 100 mA (0.1 A),
+ * not 100 A.
  */
 static void test_load_with_unquoted_unit_sets(void)
 {
@@ -439,9 +452,9 @@ static void test_load_with_unquoted_unit_sets(void)
 			err ? err->message : "?");
 	g_clear_error(&err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-	CU_ASSERT(sc->pmic.iterm == 0.1);
+	CU_ASSERT(SC_PMIC(sc)->iterm == 0.1);
 	CU_ASSERT_EQUAL(sc->duration, (sim_time_t)5400 * 1000000000);
-	CU_ASSERT(sc->load.current == 0.25);
+	CU_ASSERT(SC_LOAD(sc)->current == 0.25);
 	scenario_free(sc);
 }
 
@@ -583,6 +596,72 @@ static void test_set_event_vreg_above_vmax(void)
 	      "events[0]", "vreg", "4.6", "v_max");
 }
 
+/*
+ * A `set` on the battery checks the battery, then every object that reads it: the
+ * pmic's VREG (4.2 V in generic-switching, the default preset) must stay at most the
+ * new v_max, so 4.0 V is refused with the pmic's message and 4.3 V is taken.
+ */
+static void test_set_event_vmax_rechecks_pmic(void)
+{
+	FAILS("{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"device.battery.v_max\","
+	      " \"value\": \"4.0 V\" } ] }",
+	      "device.pmic.vreg: found 4.2 V, expected at most the battery's v_max 4 V");
+	{
+		struct scenario *sc = load_ok(
+			"{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\","
+			"  \"path\": \"device.battery.v_max\", \"value\": \"4.3 V\" } ] }");
+
+		CU_ASSERT_PTR_NOT_NULL(sc);
+		if (sc)
+			CU_ASSERT_EQUAL(sc->events[0].obj, scenario_object_index("device.battery"));
+		scenario_free(sc);
+	}
+}
+
+/* Only the models' parameters and the policy's can change during a run: the board's
+ * objects (device.gadget, device.kernel) are loaded like the models but not `set`. */
+static void test_set_event_roots(void)
+{
+	static const char *const paths[] = { "device.gadget.usb3", "device.kernel.extcon", "dock.x" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(paths); i++) {
+		g_autofree char *json = g_strdup_printf(
+			"{ \"events\": [ { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"%s\","
+			"  \"value\": 1 } ] }", paths[i]);
+		g_autofree char *found = g_strdup_printf("found the path \"%s\"", paths[i]);
+
+		FAILS(json, "events[0].path", found,
+		      "expected one starting with source., cable., device.pmic., device.battery.,"
+		      " device.load., device.phy. or policy.params.");
+	}
+	/* every object loads from the section its key names */
+	{
+		struct scenario *sc = load_ok(
+			"{ \"source\": { \"voc\": \"5.2 V\" }, \"cable\": { \"length\": \"2 m\" },"
+			"  \"device\": { \"pmic\": { \"ichg\": \"1 A\" }, \"battery\": { \"soc\": 0.3 },"
+			"    \"load\": { \"current\": \"0.1 A\" }, \"phy\": { \"vbus_valid\": \"3 V\" },"
+			"    \"gadget\": { \"usb3\": true }, \"kernel\": { \"udc_vbus_draw\": false } } }");
+		const struct phy_params *ph;
+		const struct gadget_params *g;
+		const struct kernel_params *k;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+		ph = scenario_params(sc, "device.phy");
+		g = scenario_params(sc, "device.gadget");
+		k = scenario_params(sc, "device.kernel");
+		CU_ASSERT(SC_SOURCE(sc)->voc == 5.2);
+		CU_ASSERT(SC_CABLE(sc)->length_m == 2.0);
+		CU_ASSERT(SC_PMIC(sc)->ichg == 1.0);
+		CU_ASSERT(SC_BATTERY(sc)->soc == 0.3);
+		CU_ASSERT(SC_LOAD(sc)->current == 0.1);
+		CU_ASSERT(ph && ph->vbus_valid == 3.0);
+		CU_ASSERT(g && g->usb3);
+		CU_ASSERT(k && !k->udc_vbus_draw);
+		CU_ASSERT_PTR_NULL(scenario_params(sc, "device.nope"));
+		scenario_free(sc);
+	}
+}
+
 static void test_cross_checks(void)
 {
 	/* eb425161lu allows 4.40 V */
@@ -600,7 +679,7 @@ static void test_cross_checks(void)
 
 		CU_ASSERT_PTR_NOT_NULL(sc);
 		if (sc)
-			CU_ASSERT(sc->pmic.vreg == 4.45);
+			CU_ASSERT(SC_PMIC(sc)->vreg == 4.45);
 		scenario_free(sc);
 	}
 }
@@ -618,9 +697,9 @@ static void test_ocv_table(void)
 			"{ \"device\": { \"battery\": { \"ocv\": [[0, \"3 V\"], [\"50 %\", 3.7], [1, 4.2]] } } }");
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-		CU_ASSERT_EQUAL(sc->battery.ocv_n, 3);
-		CU_ASSERT(sc->battery.ocv_soc[1] == 0.5 && sc->battery.ocv_v[1] == 3.7);
-		CU_ASSERT(sc->battery.ocv_v[0] == 3.0 && sc->battery.ocv_v[2] == 4.2);
+		CU_ASSERT_EQUAL(SC_BATTERY(sc)->ocv_n, 3);
+		CU_ASSERT(SC_BATTERY(sc)->ocv_soc[1] == 0.5 && SC_BATTERY(sc)->ocv_v[1] == 3.7);
+		CU_ASSERT(SC_BATTERY(sc)->ocv_v[0] == 3.0 && SC_BATTERY(sc)->ocv_v[2] == 4.2);
 		scenario_free(sc);
 	}
 }
@@ -816,7 +895,7 @@ static void test_files(void)
 	if (sc) {
 		CU_ASSERT_STRING_EQUAL(sc->name, "disk");
 		CU_ASSERT_STRING_EQUAL(sc->dir, dir);
-		CU_ASSERT(sc->source.ilim == 1.5);
+		CU_ASSERT(SC_SOURCE(sc)->ilim == 1.5);
 	}
 	scenario_free(sc);
 	g_clear_error(&err);
@@ -1051,7 +1130,8 @@ static void test_set_malformed(void)
 	cJSON_Delete(doc);
 }
 
-/* Bad usage messages say what was found and what was expected (INTERFACE.md). */
+/* Bad usage messages say what was found and what was expected (docs/scenarios.md
+ * section 10). */
 static bool set_message_ok(const char *doc_text, const char *assignment)
 {
 	cJSON *doc = cJSON_Parse(doc_text);
@@ -1101,6 +1181,8 @@ CU_TestInfo scenario_tests[] = {
 	{ "set event value validated", test_set_event_value },
 	{ "set event unknown path", test_set_event_unknown_path },
 	{ "set event vreg above v_max", test_set_event_vreg_above_vmax },
+	{ "set event on v_max checks the pmic again", test_set_event_vmax_rechecks_pmic },
+	{ "set roots: the models and the policy; every object loads", test_set_event_roots },
 	{ "cross checks (vreg, ishort)", test_cross_checks },
 	{ "ocv table", test_ocv_table },
 	{ "NaN/Infinity in strings", test_nan_infinity_strings },

@@ -9,22 +9,23 @@
  * metrics.json and trace.csv back and compare
  * with numbers taken from the specifications and the kernel, worked out by hand here:
  *
- *  BC1.2 timing [PHYSICS.md]: TDCD_DBNC >= 10 ms, TDCD_TIMEOUT 300-900 ms (default
- *   600 ms), TVDPSRC_ON >= 40 ms, TVDMSRC_ON >= 40 ms. Counted from the PHY's VBUS-
- *   valid report (the usb_phy VBUS event: BC1.2 step 1), a port is known no earlier
- *   than the sum of the steps it needs, and no later than that sum plus 1 ms of PHY
- *   processing per reading (the assumption phy.c documents: "~1 ms ... after each
- *   reading"), i.e. +2 ms for DCD+primary (SDP, proprietary), +3 ms for
- *   DCD+primary+secondary (CDP, DCP). Every detection must also be inside
+ *  BC1.2 timing [BC1.2 Table 5-5; docs/models.md, PHY detection]: TDCD_DBNC >= 10 ms,
+ *   TDCD_TIMEOUT 300-900 ms (default 600 ms), TVDPSRC_ON >= 40 ms, TVDMSRC_ON >= 40 ms.
+ *   Counted from the PHY's VBUS-valid report (the usb_phy VBUS event: BC1.2 step 1),
+ *   a port is known no earlier than the sum of the steps it needs, and no later than
+ *   that sum plus 1 ms of PHY processing per reading (the assumption phy.c documents:
+ *   "~1 ms ... after each reading"), i.e. +2 ms for DCD+primary (SDP, proprietary),
+ *   +3 ms for DCD+primary+secondary (CDP, DCP). Every detection must also be inside
  *   TSVLD_CON_PWD (1 s).
  *  Type-C: Rd 5.1 kohm, Rp 56 k / 22 k / 10 k to 5 V, CC = 5 * Rd / (Rp + Rd); sink
  *   windows 0.25-0.61 / 0.70-1.16 / 1.31-2.04 V; tCCDebounce 100-200 ms; tSinkAdj
  *   <= 60 ms. PD: tSrcTransition 25-35 ms, tPSTransition <= 550 ms.
- *  Kernel strings: power_supply_sysfs.c type_text / usb_type_text (seeds 001, 003).
+ *  Kernel strings: power_supply_sysfs.c type_text / usb_type_text (kernel commits
+ *   85efc8a18ced and 6659b55dae09, and later additions; docs/stack.md 3.5).
  *  Gadget: MaxPower in 2 mA units (USB 2, max 500 mA) or 8 mA units (USB 3, max
  *   900 mA -> 112 units = 896 mA); CONFIG_USB_GADGET_VBUS_DRAW 2 mA; suspend 2.5 mA.
- *  Charger framework [STACK.md]: 2016 notifies 1500 mA for a charger; merged notifies
- *   the type's max (SDP 500, DCP/CDP/ACA 5000 mA).
+ *  Charger framework [docs/stack.md 3.8; Linux drivers/usb/phy/phy.c]: 2016 notifies
+ *   1500 mA for a charger; merged notifies the type's max (SDP 500, DCP/CDP/ACA 5000 mA).
  *
  * A test whose assertion fails because of a bug in the code under test keeps the
  * assertion, with a comment naming the bug.
@@ -523,7 +524,8 @@ static void test_extcon(void)
 
 static void test_psy_type_strings(void)
 {
-	/* power_supply_sysfs.c type_text[], in enum order (seeds 003 and 001 + later) */
+	/* power_supply_sysfs.c type_text[], in enum order (commits 85efc8a18ced and
+	 * 6659b55dae09, then later additions) */
 	static const char *const kernel_type[] = {
 		"Unknown", "Battery", "UPS", "Mains", "USB", "USB_DCP", "USB_CDP", "USB_ACA",
 		"USB_C", "USB_PD", "USB_PD_DRP", "BrickID", "Wireless",
@@ -535,7 +537,7 @@ static void test_psy_type_strings(void)
 	CU_ASSERT_EQUAL(POWER_SUPPLY_TYPE_COUNT, G_N_ELEMENTS(kernel_type));
 	for (int t = 0; t < (int)G_N_ELEMENTS(kernel_type); t++)
 		ASSERT_STR(power_supply_type_text(t), kernel_type[t]);
-	/* the enum values the seeds add, by name */
+	/* the enum values those two commits add, by name */
 	CU_ASSERT_EQUAL(POWER_SUPPLY_TYPE_USB, 4);
 	CU_ASSERT_EQUAL(POWER_SUPPLY_TYPE_USB_DCP, 5);
 	CU_ASSERT_EQUAL(POWER_SUPPLY_TYPE_USB_CDP, 6);

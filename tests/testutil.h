@@ -51,8 +51,9 @@ double tu_event_time(const cJSON *rec);
 int tu_count(const struct tu_run *r, const char *ev);
 /* How many records tu_event() finds for ev, key and value. */
 int tu_count_where(const struct tu_run *r, const char *ev, const char *key, const char *value);
-/* OCV of the default cell (EB425161LU) at SOC s, linear in PHYSICS.md's table written
- * out again (0/5/10/20/.../100 %), extrapolated from the end segments outside 0..1. */
+/* OCV of the default cell (EB425161LU) at SOC s, linear in the table of docs/models.md
+ * (Battery) written out again (0/5/10/20/.../100 %), extrapolated from the end
+ * segments outside 0..1. */
 double tu_ref_ocv(double s);
 /* Removes a directory tree (links are removed, not followed). */
 void tu_rm_tree(const char *path);

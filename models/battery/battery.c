@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 #include "models/battery/battery.h"
+#include "models/model.h"
 
 enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };
 const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL };
@@ -250,3 +251,62 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 {
 	return 0.5 * e->c1 * s->v1 * s->v1 + 0.5 * e->c2 * s->v2 * s->v2;
 }
+
+void battery_init(struct battery *b, struct battery_params *p)
+{
+	b->p = p;
+	battery_state_init(p, &b->x);
+	battery_effective(p, b->x.temp_c, &b->eff);
+}
+
+void battery_params_changed(struct battery *b)
+{
+	const struct battery_params *p = b->p;
+
+	battery_effective(p, p->thermal ? b->x.temp_c : p->temperature_c, &b->eff);
+	if (!p->thermal)
+		b->x.temp_c = p->temperature_c;
+}
+
+/* ---- the model descriptor (models/model.h) ---- */
+
+static void battery_defaults(void *params, int preset)
+{
+	battery_params_default(params, preset);
+}
+
+static bool battery_validate(const void *params, const struct model_lookup *others,
+			     const char *path, GError **err)
+{
+	(void)others;
+	return battery_params_validate(params, path, err);
+}
+
+static void battery_model_init(void *state, void *params, const struct model_env *env)
+{
+	(void)env;
+	battery_init(state, params);
+}
+
+static void battery_model_params_changed(void *state, const struct param_desc *changed)
+{
+	(void)changed;
+	battery_params_changed(state);
+}
+
+/* The cell's part of the circuit (EMF behind R0) and its integration in time belong
+ * to the run's stepper, which advances the state between events. */
+const struct model_desc model_battery = {
+	.key = "device.battery",
+	.params = battery_param_desc,
+	.params_size = sizeof(struct battery_params),
+	.preset_key = "preset",
+	.default_preset = "eb425161lu",
+	.defaults = battery_defaults,
+	.validate = battery_validate,
+	.list_name = "batteries",
+	.list_title = "Battery presets (\"device\": {\"battery\": {\"preset\": ...}}):",
+	.state_size = sizeof(struct battery),
+	.init = battery_model_init,
+	.params_changed = battery_model_params_changed,
+};

@@ -50,6 +50,14 @@ struct battery_state {
 	double soc, v1, v2, temp_c;
 };
 
+/* The cell in a run: its parameters, its state (which the run's stepper advances)
+ * and the values derived at its current temperature. */
+struct battery {
+	struct battery_params *p;
+	struct battery_state x;
+	struct battery_eff eff;
+};
+
 extern const struct param_desc battery_param_desc[];
 extern const char *const battery_preset_names[];
 
@@ -58,6 +66,11 @@ void battery_params_default(struct battery_params *p, int preset);
 bool battery_params_validate(const struct battery_params *p, const char *path, GError **err);
 void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e);
 void battery_state_init(const struct battery_params *p, struct battery_state *s);
+/* The cell at the start of a run: state_init and effective at its temperature. */
+void battery_init(struct battery *b, struct battery_params *p);
+/* Params changed through a `set` event: the derived values again; without the
+ * thermal model the cell is at the (new) temperature at once. */
+void battery_params_changed(struct battery *b);
 double battery_ocv(const struct battery_params *p, double soc);
 /* The EMF the terminal sees before R0: OCV + V1 + V2. */
 double battery_emf(const struct battery_params *p, const struct battery_state *s);

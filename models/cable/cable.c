@@ -9,6 +9,8 @@
  */
 #include <string.h>
 #include "models/cable/cable.h"
+#include "models/model.h"
+#include "sim/evlog.h"
 
 static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
 			     const char *path, GError **err);
@@ -117,3 +119,119 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 		    path, found);
 	return false;
 }
+
+bool cable_params_validate(const struct cable_params *p, const char *path, GError **err)
+{
+	if (cable_ohm_per_m(p->awg) < 0) {
+		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
+			    "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path, p->awg);
+		return false;
+	}
+	return true;
+}
+
+static void cable_notify(struct cable *c)
+{
+	if (c->changed)
+		c->changed(c->ctx);
+}
+
+static void cable_dropout_end_cb(struct sim_event *ev, void *data)
+{
+	struct cable *c = data;
+
+	(void)ev;
+	c->dropout = false;
+	cable_notify(c);
+	evlog_emit(c->log, sim_now(c->sim), "cable", "dropout_end", NULL, NULL);
+}
+
+void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
+		struct evlog *log, cable_changed_cb changed, void *ctx)
+{
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->sim = sim;
+	c->log = log;
+	c->changed = changed;
+	c->ctx = ctx;
+	c->r_loop = cable_r_loop(p);
+	sim_event_init(&c->ev_dropout_end, cable_dropout_end_cb, c);
+}
+
+void cable_cleanup(struct cable *c)
+{
+	sim_cancel(c->sim, &c->ev_dropout_end);
+}
+
+void cable_params_changed(struct cable *c)
+{
+	c->r_loop = cable_r_loop(c->p);
+}
+
+void cable_dropout(struct cable *c, sim_time_t duration)
+{
+	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
+
+	cJSON_AddNumberToObject(rec, "for_s", sim_time_to_s(duration));
+	evlog_end(c->log, rec);
+	c->dropout = true;
+	cable_notify(c);
+	sim_reschedule(c->sim, &c->ev_dropout_end, sim_now(c->sim) + duration);
+}
+
+/* ---- the model descriptor (models/model.h) ---- */
+
+static void cable_defaults(void *params, int preset)
+{
+	(void)preset;
+	cable_params_default(params);
+}
+
+static bool cable_validate(const void *params, const struct model_lookup *others,
+			   const char *path, GError **err)
+{
+	(void)others;
+	return cable_params_validate(params, path, err);
+}
+
+static void cable_model_init(void *state, void *params, const struct model_env *env)
+{
+	cable_init(state, params, env->sim, env->log, env->changed, env->ctx);
+}
+
+static void cable_model_cleanup(void *state)
+{
+	cable_cleanup(state);
+}
+
+static void cable_model_params_changed(void *state, const struct param_desc *changed)
+{
+	(void)changed;
+	cable_params_changed(state);
+}
+
+/* The loop resistance in series with the port; a dropout opens the circuit the
+ * source switched on. */
+static void cable_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	const struct cable *c = state;
+
+	(void)last;
+	in->r_cable = c->r_loop;
+	if (c->dropout)
+		in->src_on = false;
+}
+
+const struct model_desc model_cable = {
+	.key = "cable",
+	.params = cable_param_desc,
+	.params_size = sizeof(struct cable_params),
+	.defaults = cable_defaults,
+	.validate = cable_validate,
+	.state_size = sizeof(struct cable),
+	.init = cable_model_init,
+	.cleanup = cable_model_cleanup,
+	.params_changed = cable_model_params_changed,
+	.net = cable_net,
+};

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "models/load/load.h"
+#include "models/model.h"
 #include "sim/evlog.h"
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
@@ -188,3 +189,86 @@ double load_margin(const struct load *l, double vsys, bool powered)
 		return l->p->vsys_min - vsys;
 	return vsys - (l->p->vsys_min + LOAD_BROWNOUT_HYST_V);
 }
+
+/* ---- the model descriptor (models/model.h): the load with its boot ---- */
+
+static void load_defaults(void *params, int preset)
+{
+	(void)preset;
+	load_params_default(params);
+}
+
+static void load_model_init(void *state, void *params, const struct model_env *env)
+{
+	struct load_model *m = state;
+	struct load_params *p = params;
+
+	load_init(&m->load, p, env->sim, env->log, env->changed, env->ctx);
+	boot_init(&m->boot, &p->boot, env->sim, env->log, env->changed, env->ctx);
+}
+
+static void load_model_start(void *state)
+{
+	struct load_model *m = state;
+
+	load_start(&m->load);
+	boot_start(&m->boot);
+}
+
+static void load_model_cleanup(void *state)
+{
+	struct load_model *m = state;
+
+	load_cleanup(&m->load);
+	boot_cleanup(&m->boot);
+}
+
+/* The draw at VSYS; until the system runs, the boot stage owns it. */
+static void load_model_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	struct load_model *m = state;
+
+	(void)last;
+	m->load.override = boot_current(&m->boot, &m->load.override_current);
+	load_demand(&m->load, &in->iload, &in->pload);
+}
+
+static bool load_model_powered(const struct load_model *m)
+{
+	return m->boot.stage >= 0;
+}
+
+static void load_model_margins(const void *state, const struct model_point *pt, double *g)
+{
+	const struct load_model *m = state;
+
+	g[0] = load_margin(&m->load, pt->op->vsys, load_model_powered(m));
+}
+
+/* A brownout resets the boot; the system powers on from the charger's "power good"
+ * (its input connected). */
+static void load_model_observe(void *state, const struct model_point *pt)
+{
+	struct load_model *m = state;
+	bool power_good = model_wire(pt->wires->power_good);
+
+	if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
+		boot_brownout(&m->boot);
+	if (power_good != m->boot.vbus)
+		boot_vbus(&m->boot, power_good);
+}
+
+const struct model_desc model_load = {
+	.key = "device.load",
+	.params = load_param_desc,
+	.params_size = sizeof(struct load_params),
+	.defaults = load_defaults,
+	.state_size = sizeof(struct load_model),
+	.init = load_model_init,
+	.start = load_model_start,
+	.cleanup = load_model_cleanup,
+	.net = load_model_net,
+	.n_margins = 1,
+	.margins = load_model_margins,
+	.observe = load_model_observe,
+};

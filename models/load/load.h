@@ -46,8 +46,14 @@ struct load {
 	struct sim_event ev_step;
 	bool browned_out;       /* below vsys_min, not yet re-armed */
 	int brownouts;
-	bool override;          /* the boot model owns the draw (set by sim/world.c) */
+	bool override;          /* the boot model owns the draw (set by the load model's net) */
 	double override_current;
+};
+
+/* device.load as a model of the run: the system's draw and its boot sequence. */
+struct load_model {
+	struct load load;
+	struct boot boot;
 };
 
 extern const struct param_desc load_param_desc[];

@@ -23,6 +23,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/model.h"
 #include "models/phy/phy.h"
 #include "sim/evlog.h"
 
@@ -454,9 +455,27 @@ static void phy_rp_cb(struct sim_event *ev, void *data)
 		start_bc12(ph);
 }
 
+static void phy_rp_changed_cb(void *ctx)
+{
+	phy_rp_changed(ctx);
+}
+
+/* The debounced comparator flips: the owner hears first, then detection follows. */
+static void phy_debounced_cb(struct sim_event *ev, void *data)
+{
+	struct phy *ph = data;
+
+	(void)ev;
+	ph->vbus_cond = false;
+	ph->vbus_seen = !ph->vbus_seen;
+	if (ph->vbus)
+		ph->vbus(ph->ctx, ph->vbus_seen);
+	phy_attach(ph, ph->vbus_seen);
+}
+
 void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *sp,
 	      const struct cable_params *cp, struct source *src, struct sim *sim,
-	      struct evlog *log, phy_result_cb result, void *ctx)
+	      struct evlog *log)
 {
 	memset(ph, 0, sizeof(*ph));
 	ph->p = p;
@@ -465,17 +484,32 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 	ph->src = src;
 	ph->sim = sim;
 	ph->log = log;
-	ph->result = result;
-	ph->ctx = ctx;
 	ph->rp_seen = -1;
 	sim_event_init(&ph->ev_step, phy_step_cb, ph);
 	sim_event_init(&ph->ev_rp, phy_rp_cb, ph);
+	sim_event_init(&ph->ev_vbus, phy_debounced_cb, ph);
+	if (src)
+		source_watch_rp(src, phy_rp_changed_cb, ph);
+}
+
+void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx)
+{
+	ph->vbus = vbus;
+	ph->result = result;
+	ph->ctx = ctx;
+}
+
+/* Stop the detection in progress. */
+static void phy_stop(struct phy *ph)
+{
+	sim_cancel(ph->sim, &ph->ev_step);
+	sim_cancel(ph->sim, &ph->ev_rp);
 }
 
 void phy_cleanup(struct phy *ph)
 {
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_cancel(ph->sim, &ph->ev_rp);
+	phy_stop(ph);
+	sim_cancel(ph->sim, &ph->ev_vbus);
 }
 
 void phy_attach(struct phy *ph, bool attached)
@@ -483,7 +517,7 @@ void phy_attach(struct phy *ph, bool attached)
 	if (attached == ph->attached)
 		return;
 	ph->attached = attached;
-	phy_cleanup(ph);
+	phy_stop(ph);
 	ph->rp_seen = -1;
 	memset(&ph->last, 0, sizeof(ph->last));
 	if (!attached) {
@@ -506,3 +540,61 @@ void phy_rp_changed(struct phy *ph)
 	sim_cancel(ph->sim, &ph->ev_rp);
 	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
 }
+
+/* ---- the model descriptor (models/model.h) ---- */
+
+static void phy_defaults(void *params, int preset)
+{
+	(void)preset;
+	phy_params_default(params);
+}
+
+static void phy_model_init(void *state, void *params, const struct model_env *env)
+{
+	phy_init(state, params, env->params_of(env, "source"), env->params_of(env, "cable"),
+		 env->state_of(env, "source"), env->sim, env->log);
+}
+
+static void phy_model_cleanup(void *state)
+{
+	phy_cleanup(state);
+}
+
+static bool phy_vbus_valid(const struct phy *ph, const struct model_point *pt)
+{
+	return model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
+}
+
+/* VBUS crossing the comparator's threshold. */
+static void phy_model_margins(const void *state, const struct model_point *pt, double *g)
+{
+	const struct phy *ph = state;
+
+	g[0] = model_wire(pt->wires->vbus_attached) ? pt->op->vbus - ph->p->vbus_valid : -1;
+}
+
+/* The comparator: a change that lasts t_vbus_debounce flips the output. */
+static void phy_model_observe(void *state, const struct model_point *pt)
+{
+	struct phy *ph = state;
+	bool other = phy_vbus_valid(ph, pt) != ph->vbus_seen;
+
+	if (other && !ph->vbus_cond)
+		sim_after(ph->sim, &ph->ev_vbus, ph->p->t_vbus_debounce);
+	else if (!other)
+		sim_cancel(ph->sim, &ph->ev_vbus);
+	ph->vbus_cond = other;
+}
+
+const struct model_desc model_phy = {
+	.key = "device.phy",
+	.params = phy_param_desc,
+	.params_size = sizeof(struct phy_params),
+	.defaults = phy_defaults,
+	.state_size = sizeof(struct phy),
+	.init = phy_model_init,
+	.cleanup = phy_model_cleanup,
+	.n_margins = 1,
+	.margins = phy_model_margins,
+	.observe = phy_model_observe,
+};

@@ -16,7 +16,10 @@
  *  PD [USB PD]: Source_Capabilities, Request (PDO picked by a rule), Accept, the
  *   source's transition, PS_RDY, with tSrcTransition and tPSTransition.
  * Each step is logged (`detect_step`, `pd_msg`); the result goes to the owner through
- * a callback. Ownership: params are the scenario's; struct phy is the run's.
+ * a callback. The PHY's VBUS comparator is debounced (t_vbus_debounce): a trip or a
+ * collapse below vbus_valid looks like an unplug to the device, a return like a new
+ * plug; the owner hears of it first, then detection starts or stops.
+ * Ownership: params are the scenario's; struct phy is the run's.
  */
 #ifndef CS_MODELS_PHY_H
 #define CS_MODELS_PHY_H
@@ -57,6 +60,7 @@ struct phy_result {
 };
 
 typedef void (*phy_result_cb)(void *ctx, const struct phy_result *r);
+typedef void (*phy_vbus_cb)(void *ctx, bool valid);
 
 struct phy {
 	struct phy_params *p;
@@ -65,8 +69,12 @@ struct phy {
 	struct source *src;
 	struct sim *sim;
 	struct evlog *log;
-	phy_result_cb result;
+	phy_vbus_cb vbus;                /* the owner: the debounced VBUS comparator changed */
+	phy_result_cb result;            /* the owner: a detection result */
 	void *ctx;
+	bool vbus_seen;                  /* the comparator's debounced output: a VBUS session */
+	bool vbus_cond;                  /* VBUS is on the other side of vbus_valid */
+	struct sim_event ev_vbus;
 	bool attached;
 	int stage;
 	int rp_seen;                     /* enum source_rp, -1 none */
@@ -80,10 +88,14 @@ extern const struct param_desc phy_param_desc[];
 extern const char *const phy_port_names[];
 
 void phy_params_default(struct phy_params *p);
+/* The PHY reads the port `src` (and hears of its Rp changes) through the cable. */
 void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *sp,
 	      const struct cable_params *cp, struct source *src, struct sim *sim,
-	      struct evlog *log, phy_result_cb result, void *ctx);
+	      struct evlog *log);
+/* Who hears the VBUS comparator and the detection results (the board). */
+void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx);
 void phy_cleanup(struct phy *ph);
+/* Start detection (VBUS session begins) or stop it. */
 void phy_attach(struct phy *ph, bool attached);
 /* The port's Rp advertisement changed (a `set` on source.rp). */
 void phy_rp_changed(struct phy *ph);

@@ -22,6 +22,8 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/battery/battery.h"
+#include "models/model.h"
 #include "models/pmic/pmic.h"
 #include "sim/evlog.h"
 
@@ -742,3 +744,88 @@ void pmic_params_changed(struct pmic *c)
 	sim_cancel(c->sim, &c->ev_term);
 	pmic_notify(c);
 }
+
+/* ---- the model descriptor (models/model.h) ---- */
+
+static void pmic_defaults(void *params, int preset)
+{
+	pmic_params_default(params, preset);
+}
+
+/* VREG is checked against the cell's v_max (device.battery). */
+static bool pmic_validate(const void *params, const struct model_lookup *others,
+			  const char *path, GError **err)
+{
+	const struct battery_params *bat = others->params_of(others, "device.battery");
+
+	return pmic_params_validate(params, bat->v_max, path, err);
+}
+
+static const char *const pmic_needs[] = { "device.battery", NULL };
+
+static void pmic_model_init(void *state, void *params, const struct model_env *env)
+{
+	struct pmic *c = state;
+
+	pmic_init(c, params, env->sim, env->log, env->changed, env->ctx);
+	env->wires->power_good = &c->connected;
+}
+
+static void pmic_model_cleanup(void *state)
+{
+	pmic_cleanup(state);
+}
+
+static void pmic_model_params_changed(void *state, const struct param_desc *changed)
+{
+	(void)changed;
+	pmic_params_changed(state);
+}
+
+static void pmic_model_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	(void)last;
+	pmic_net(state, in);
+}
+
+/* pmic_margins(), and the entry into CV regulation (VBAT reaching VREG). */
+static void pmic_model_margins(const void *state, const struct model_point *pt, double *g)
+{
+	const struct pmic *c = state;
+	const struct net_out *op = pt->op;
+	int k = pmic_margins(c, op, g);
+
+	g[k] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - c->p->vreg) : -1;
+}
+
+static void pmic_model_observe(void *state, const struct model_point *pt)
+{
+	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
+}
+
+static void pmic_model_settled(void *state, const struct model_point *pt)
+{
+	pmic_report_state(state, pt->op, model_wire(pt->wires->vbus_attached));
+}
+
+const struct model_desc model_pmic = {
+	.key = "device.pmic",
+	.params = pmic_param_desc,
+	.params_size = sizeof(struct pmic_params),
+	.preset_key = "preset",
+	.default_preset = "generic-switching",
+	.defaults = pmic_defaults,
+	.validate = pmic_validate,
+	.needs = pmic_needs,
+	.list_name = "pmics",
+	.list_title = "Charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}}):",
+	.state_size = sizeof(struct pmic),
+	.init = pmic_model_init,
+	.cleanup = pmic_model_cleanup,
+	.params_changed = pmic_model_params_changed,
+	.net = pmic_model_net,
+	.n_margins = PMIC_N_MARGINS + 1,
+	.margins = pmic_model_margins,
+	.observe = pmic_model_observe,
+	.settled = pmic_model_settled,
+};

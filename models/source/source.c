@@ -13,6 +13,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/model.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
 
@@ -396,6 +397,12 @@ void source_observe(struct source *s, bool undervolt, bool limiting, bool overcu
 	source_condition(s, &s->cond_oc, overcurrent, p->ocp > 0, &s->ev_oc, p->t_ocp);
 }
 
+void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
+{
+	s->rp_changed = rp_changed;
+	s->rp_ctx = ctx;
+}
+
 void source_params_changed(struct source *s)
 {
 	/* Re-arm the timers against the new thresholds at the next observation. */
@@ -411,3 +418,131 @@ enum source_state source_state_of(const struct source *s, bool limiting)
 		return SRC_TRIPPED;
 	return limiting ? SRC_LIMITING : SRC_ON;
 }
+
+bool source_params_validate(const struct source_params *p, const char *path, GError **err)
+{
+	if (p->ishort > p->ilim) {
+		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
+			    "%s.ishort: found %g A, expected at most ilim (%g A)", path, p->ishort,
+			    p->ilim);
+		return false;
+	}
+	return true;
+}
+
+/* ---- the model descriptor (models/model.h) ---- */
+
+static void source_defaults(void *params, int kind)
+{
+	source_params_default(params, kind);
+}
+
+/* A Type-C port's current follows its Rp unless ilim was given. */
+static void source_loaded(void *params, const cJSON *obj)
+{
+	struct source_params *p = params;
+
+	if (p->kind == SRC_KIND_TYPEC && !(obj && cJSON_GetObjectItemCaseSensitive(obj, "ilim"))) {
+		p->ilim = source_rated_current(p);
+		p->ilim_from_rp = true;
+	}
+}
+
+static bool source_validate(const void *params, const struct model_lookup *others,
+			    const char *path, GError **err)
+{
+	(void)others;
+	return source_params_validate(params, path, err);
+}
+
+static void source_model_init(void *state, void *params, const struct model_env *env)
+{
+	struct source *s = state;
+
+	source_init(s, params, env->sim, env->log, env->changed, env->ctx);
+	env->wires->vbus_attached = &s->attached;
+}
+
+static void source_model_cleanup(void *state)
+{
+	source_cleanup(state);
+}
+
+static void source_model_params_changed(void *state, const struct param_desc *changed)
+{
+	struct source *s = state;
+
+	if (strcmp(changed->key, "rp") == 0) {
+		if (s->p->ilim_from_rp)
+			s->p->ilim = source_rated_current(s->p);
+		if (s->rp_changed)
+			s->rp_changed(s->rp_ctx);
+	}
+	source_params_changed(s);
+}
+
+/* The port as the circuit sees it: Voc behind Rout, with its current limit. */
+static void source_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	const struct source *s = state;
+	const struct source_params *p = s->p;
+
+	in->src_on = source_output_on(s);
+	in->voc = source_voc_now(s);
+	in->r_src = p->rout;
+	switch (p->overload) {
+	case SRC_OVL_NONE: in->limit = NET_LIMIT_NONE; break;
+	case SRC_OVL_FOLDBACK: in->limit = NET_LIMIT_FOLDBACK; break;
+	default: in->limit = NET_LIMIT_BRICK; break;
+	}
+	in->ilim = source_ilim_now(s);
+	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
+	in->ishort = p->ishort;
+}
+
+#define SOURCE_N_MARGINS 3
+
+/* Below v_shutdown, in current limit, above the host switch's ocp. */
+static void source_margins(const void *state, const struct model_point *pt, double *g)
+{
+	const struct source *s = state;
+	const struct net_in *in = pt->in;
+	const struct net_out *op = pt->op;
+	bool on = in->src_on;
+
+	g[0] = on ? s->p->v_shutdown - op->vsrc : -1;
+	g[1] = on && in->limit != NET_LIMIT_NONE ?
+		       (op->flags & NET_F_LIMITING ? 1 : op->ibus - in->ilim) : -1;
+	g[2] = on && s->p->ocp > 0 ? op->ibus - s->p->ocp : -1;
+}
+
+static void source_model_observe(void *state, const struct model_point *pt)
+{
+	struct source *s = state;
+	const struct net_out *op = pt->op;
+	bool on = pt->in->src_on;
+
+	source_observe(s, on && op->vsrc < s->p->v_shutdown, on && (op->flags & NET_F_LIMITING),
+		       on && s->p->ocp > 0 && op->ibus > s->p->ocp);
+}
+
+const struct model_desc model_source = {
+	.key = "source",
+	.params = source_param_desc,
+	.params_size = sizeof(struct source_params),
+	.preset_key = "kind",
+	.default_preset = "dcp",
+	.defaults = source_defaults,
+	.loaded = source_loaded,
+	.validate = source_validate,
+	.list_name = "sources",
+	.list_title = "Source kinds (\"source\": {\"kind\": ...}) and their defaults:",
+	.state_size = sizeof(struct source),
+	.init = source_model_init,
+	.cleanup = source_model_cleanup,
+	.params_changed = source_model_params_changed,
+	.net = source_net,
+	.n_margins = SOURCE_N_MARGINS,
+	.margins = source_margins,
+	.observe = source_model_observe,
+};

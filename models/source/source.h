@@ -81,6 +81,8 @@ struct source {
 	double i_contract;         /* PD: negotiated current, A (0 = none) */
 	struct sim_event ev_uv, ev_limit, ev_oc, ev_recover;
 	int trips;
+	void (*rp_changed)(void *ctx);   /* told when a `set` changes the Rp advertisement */
+	void *rp_ctx;
 };
 
 extern const struct param_desc source_param_desc[];
@@ -88,6 +90,8 @@ extern const char *const source_kind_names[];
 extern const char *const source_state_names[];
 
 void source_params_default(struct source_params *p, int kind);
+/* Check the values together (ishort <= ilim). */
+bool source_params_validate(const struct source_params *p, const char *path, GError **err);
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, source_changed_cb changed, void *ctx);
@@ -102,6 +106,8 @@ void source_observe(struct source *s, bool undervolt, bool limiting, bool overcu
 double source_rated_current(const struct source_params *p);
 /* Called after a `set` event changed a parameter. */
 void source_params_changed(struct source *s);
+/* Who reads the Rp advertisement (the PHY's CC comparator) and must hear of a change. */
+void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx);
 /* PD: the source switches to voltage v (0 = back to its default level). */
 void source_set_contract(struct source *s, double v, double i);
 /* The current limit in force: ilim, or a PD contract's current. */

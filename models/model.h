@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * models/model.h - what a model is to the rest of the simulator: a const descriptor.
+ *
+ * Each model (models/<name>/) fills one struct model_desc: where it sits in a scenario
+ * file and how its parameters load and check (the scenario object), and what it does
+ * in a run (its state, its part of the circuit, the thresholds it watches, how it
+ * reacts to an operating point). models/registry.c lists the descriptors; the
+ * scenario loader, `set` (file events and --set), `chargesim list` and the world's
+ * loops go through that list and never name a model. Code that does need one model
+ * in particular (the stepper integrating the battery, the charger-IC adapter talking
+ * to the pmic) finds it by key.
+ *
+ * The registry's order is the order of every loop: loading and checking the scenario
+ * objects, initialising the models, building the circuit (a later model's part may
+ * refine an earlier one's: the cable opens what the source switched on), observing.
+ * Initialisation and observation schedule events, and equal-time events fire in the
+ * order they were scheduled, so the order is part of a run's outputs.
+ *
+ * Ownership: a model's parameter struct belongs to the scenario (the run works on
+ * its own copy, which `set` events change); its state belongs to the run, which
+ * allocates state_size zeroed bytes, calls init() once and cleanup() once.
+ */
+#ifndef CS_MODELS_MODEL_H
+#define CS_MODELS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cJSON.h>
+#include <glib.h>
+#include "sim/param.h"
+#include "sim/sim.h"
+#include "sim/solver.h"
+
+struct evlog;
+
+/* The signals models read from one another besides the operating point. Each points
+ * at the state of the model that drives it (set in its init()); NULL while no model
+ * drives it, which reads as false. */
+struct model_wires {
+	const bool *vbus_attached;   /* a port is plugged in (the source) */
+	const bool *power_good;      /* the charger's input stage is on (the charger IC) */
+};
+
+static inline bool model_wire(const bool *wire)
+{
+	return wire && *wire;
+}
+
+/* What a model is given when a run is built. */
+struct model_env {
+	struct sim *sim;
+	struct evlog *log;
+	/* Call when the model's part of the circuit changed (the run re-solves). */
+	void (*changed)(void *ctx);
+	void *ctx;
+	struct model_wires *wires;   /* set the wires it drives, keep the pointer to read */
+	/* Another model of the run by scenario key ("source", "device.pmic"): its
+	 * parameters, its state (allocated, initialised if it comes earlier in the
+	 * registry). NULL when there is no such model. */
+	void *(*params_of)(const struct model_env *env, const char *key);
+	void *(*state_of)(const struct model_env *env, const char *key);
+	const void *owner;           /* for params_of/state_of */
+};
+
+/* What a model sees of one operating point. */
+struct model_point {
+	const struct net_in *in;             /* the circuit as the models described it */
+	const struct net_out *op;            /* its solution */
+	const struct model_wires *wires;
+};
+
+/* A validator's view of the other scenario objects' parameters, by key. */
+struct model_lookup {
+	const void *(*params_of)(const struct model_lookup *lk, const char *key);
+	const void *owner;
+};
+
+struct model_desc {
+	/* ---- the scenario object ---- */
+	const char *key;                     /* its path in a scenario: "source", "device.pmic" */
+	const struct param_desc *params;     /* its keys (sim/param.h) */
+	size_t params_size;                  /* sizeof its parameter struct */
+	/* Presets: the enum key that picks them (read first, so that any other key
+	 * overrides the preset's value) and the one used when it is absent. NULL: none. */
+	const char *preset_key;
+	const char *default_preset;
+	/* Fill the parameters with the defaults of a preset (0 without presets). */
+	void (*defaults)(void *params, int preset);
+	/* Optional: after loading, with the JSON object the values came from (NULL when
+	 * the scenario has none), for a default that depends on what was given. */
+	void (*loaded)(void *params, const cJSON *obj);
+	/* Optional: check values that only make sense together, after loading and for
+	 * every `set` (against a copy). `others` gives the other objects' parameters;
+	 * `needs` lists the keys it reads there (objects loaded no later than this one:
+	 * an earlier section of the scenario or its own): those are checked first at
+	 * load time, and a `set` on one of them checks this object again. Errors are
+	 * GErrors whose message starts with path; the loader puts the file in front. */
+	bool (*validate)(const void *params, const struct model_lookup *others, const char *path,
+			 GError **err);
+	const char *const *needs;
+	/* `chargesim list NAME` shows every preset with its values (models with presets). */
+	const char *list_name;
+	const char *list_title;
+
+	/* ---- the run (all optional but state_size/init for a model with state) ---- */
+	size_t state_size;
+	void (*init)(void *state, void *params, const struct model_env *env);
+	/* Schedule what the model does by itself from t = 0 (profiles, power-on). */
+	void (*start)(void *state);
+	void (*cleanup)(void *state);
+	/* A `set` event changed the parameter `changed` (a leaf of params; the run marks
+	 * the circuit changed afterwards). */
+	void (*params_changed)(void *state, const struct param_desc *changed);
+	/* Its part of the circuit, given the last operating point (in starts zeroed; a
+	 * model may refine what an earlier one set). */
+	void (*net)(void *state, const struct net_out *last, struct net_in *in);
+	/* Threshold margins at an operating point: g >= 0 means "the condition holds";
+	 * the stepper cuts a step where one changes sign. n_margins values. */
+	int n_margins;
+	void (*margins)(const void *state, const struct model_point *pt, double *g);
+	/* React to the operating point of the current state (timers, trips, ...). */
+	void (*observe)(void *state, const struct model_point *pt);
+	/* Once an instant's operating point is final (state reports). */
+	void (*settled)(void *state, const struct model_point *pt);
+};
+
+/* The models, in registry order, NULL-terminated (models/registry.c). */
+extern const struct model_desc *const model_registry[];
+int model_count(void);
+/* The registry position of the model with this scenario key, or -1. */
+int model_index(const char *key);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * models/registry.c - the models of a run, in the order of every loop over them.
+ *
+ * A new model adds its folder under models/ (its parameters and a const struct
+ * model_desc, models/model.h), its extern line and its line in the list. The order is the order in which the
+ * scenario loads and checks them, the run initialises them, builds the circuit from
+ * their parts and lets them observe an operating point; moving a line changes which
+ * of two equal-time events fires first, so outputs can change.
+ */
+#include <string.h>
+#include "models/model.h"
+
+extern const struct model_desc model_source;
+extern const struct model_desc model_cable;
+extern const struct model_desc model_pmic;
+extern const struct model_desc model_battery;
+extern const struct model_desc model_load;
+extern const struct model_desc model_phy;
+
+const struct model_desc *const model_registry[] = {
+	&model_source,     /* the charging port (drives vbus_attached) */
+	&model_cable,      /* refines the source's part: loop resistance, dropouts */
+	&model_pmic,       /* the charger IC (drives power_good) */
+	&model_battery,    /* the cell (stepped by the run) */
+	&model_load,       /* the system's draw and its boot */
+	&model_phy,        /* detection and the VBUS comparator */
+	NULL,
+};
+
+int model_count(void)
+{
+	return (int)G_N_ELEMENTS(model_registry) - 1;
+}
+
+int model_index(const char *key)
+{
+	for (int i = 0; model_registry[i]; i++)
+		if (strcmp(model_registry[i]->key, key) == 0)
+			return i;
+	return -1;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run/charger_ic.c - the hardware as the stack's drivers see it.
+ *
+ * The charger-IC ops (chargesim/charger_ic.h) a policy calls turn into the pmic
+ * model's register writes and ADC reads; the board's power_supply properties
+ * (run/board.h) are read from the pmic, the battery and the port. Reads re-solve the
+ * operating point first when a model changed since the last solution, so a register
+ * write followed by an ADC read in the same work function sees its effect.
+ */
+#include <errno.h>
+#include <math.h>
+#include "run/world_priv.h"
+
+static struct world *ic_world(void *hw)
+{
+	return hw;
+}
+
+static int ic_set_ilim(void *hw, int ua)
+{
+	struct world *w = ic_world(hw);
+	double applied = pmic_write_iindpm(w->chg, ua * 1e-6);
+
+	return (int)lround(applied * 1e6);
+}
+
+static int ic_get_ilim(void *hw)
+{
+	return (int)lround(ic_world(hw)->chg->iindpm * 1e6);
+}
+
+static void ic_range(void *hw, int *min_ua, int *max_ua, int *step_ua)
+{
+	const struct pmic_params *p = ic_world(hw)->chg->p;
+
+	*min_ua = (int)lround(p->iindpm_min * 1e6);
+	*max_ua = (int)lround(p->iindpm_max * 1e6);
+	*step_ua = p->ladder_n ? 0 : (int)lround(p->iindpm_step * 1e6);
+}
+
+static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
+{
+	struct world *w = ic_world(hw);
+	double truth, x;
+
+	world_refresh(w);
+	switch (ch) {
+	case CS_ADC_VBUS: truth = w->op.vbus; break;
+	case CS_ADC_IBUS: truth = w->op.ibus; break;
+	case CS_ADC_VBAT: truth = w->op.vbat; break;
+	case CS_ADC_IBAT: truth = w->op.ibat; break;
+	default: return -EINVAL;
+	}
+	x = pmic_adc_read(w->chg, (enum pmic_adc_chan)ch, truth);
+	*val = (int)lround(x * 1e6);
+	return 0;
+}
+
+static int ic_charge_enable(void *hw, bool on)
+{
+	pmic_set_charge_enable(ic_world(hw)->chg, on);
+	return 0;
+}
+
+static int ic_input_enable(void *hw, bool on)
+{
+	pmic_set_hiz(ic_world(hw)->chg, !on);
+	return 0;
+}
+
+static int ic_set_ichg(void *hw, int ua)
+{
+	if (ua <= 0)
+		return -EINVAL;
+	pmic_write_ichg(ic_world(hw)->chg, ua * 1e-6);
+	return 0;
+}
+
+static int ic_set_vreg(void *hw, int uv)
+{
+	struct world *w = ic_world(hw);
+
+	/* The chip refuses what the cell cannot take, as a register range would. */
+	if (uv <= 3000000 || uv * 1e-6 > w->bat->p->v_max + 1e-9)
+		return -EINVAL;
+	pmic_write_vreg(w->chg, uv * 1e-6);
+	return 0;
+}
+
+static int ic_set_vindpm(void *hw, int uv)
+{
+	/* Only a chip that has a VINDPM loop (its preset or scenario set one) can take it. */
+	if (!ic_world(hw)->vindpm_hw)
+		return -EOPNOTSUPP;
+	if (uv < 0)
+		return -EINVAL;
+	pmic_write_vindpm(ic_world(hw)->chg, uv * 1e-6);
+	return 0;
+}
+
+static int ic_start_ico(void *hw)
+{
+	struct world *w = ic_world(hw);
+
+	if (!w->chg->p->ico)
+		return -EOPNOTSUPP;
+	pmic_start_ico(w->chg);
+	return 0;
+}
+
+static int ic_ico_result(void *hw)
+{
+	struct world *w = ic_world(hw);
+
+	if (!w->chg->p->ico)
+		return -EOPNOTSUPP;
+	return w->chg->ico_running ? 0 : (int)lround(w->chg->ico_result * 1e6);
+}
+
+static enum cs_chg_status ic_status(void *hw)
+{
+	switch (ic_world(hw)->chg->state) {
+	case CHG_PRECHARGE: return CS_CHG_STATUS_PRECHARGE;
+	case CHG_CC: return CS_CHG_STATUS_FAST;
+	case CHG_CV: return CS_CHG_STATUS_TAPER;
+	case CHG_DONE: return CS_CHG_STATUS_DONE;
+	case CHG_UVLO: return CS_CHG_STATUS_UVLO;
+	case CHG_FAULT: return CS_CHG_STATUS_FAULT;
+	default: return CS_CHG_STATUS_OFF;
+	}
+}
+
+static bool ic_vbus_present(void *hw)
+{
+	struct world *w = ic_world(hw);
+
+	world_refresh(w);
+	return w->src->attached && w->op.vbus >= w->chg->p->uvlo_falling;
+}
+
+const struct cs_charger_ic_ops world_ic_ops = {
+	.set_input_current_limit = ic_set_ilim,
+	.get_input_current_limit = ic_get_ilim,
+	.input_current_range = ic_range,
+	.read_adc = ic_read_adc,
+	.set_charge_enable = ic_charge_enable,
+	.set_input_enable = ic_input_enable,
+	.set_charge_current = ic_set_ichg,
+	.set_charge_voltage = ic_set_vreg,
+	.set_vindpm = ic_set_vindpm,
+	.start_ico = ic_start_ico,
+	.get_ico_result = ic_ico_result,
+	.get_status = ic_status,
+	.vbus_present = ic_vbus_present,
+};
+
+/* The hardware as the board's drivers read it (power_supply properties). */
+void world_board_read_cb(void *ctx, struct board_readings *r)
+{
+	struct world *w = ctx;
+	static const int status_of[] = {
+		[CHG_OFF] = POWER_SUPPLY_STATUS_DISCHARGING, [CHG_PRECHARGE] = POWER_SUPPLY_STATUS_CHARGING,
+		[CHG_CC] = POWER_SUPPLY_STATUS_CHARGING, [CHG_CV] = POWER_SUPPLY_STATUS_CHARGING,
+		[CHG_DONE] = POWER_SUPPLY_STATUS_FULL, [CHG_UVLO] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+		[CHG_FAULT] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+	};
+	static const int type_of[] = {
+		[CHG_OFF] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_PRECHARGE] = POWER_SUPPLY_CHARGE_TYPE_TRICKLE,
+		[CHG_CC] = POWER_SUPPLY_CHARGE_TYPE_FAST, [CHG_CV] = POWER_SUPPLY_CHARGE_TYPE_FAST,
+		[CHG_DONE] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_UVLO] = POWER_SUPPLY_CHARGE_TYPE_NONE,
+		[CHG_FAULT] = POWER_SUPPLY_CHARGE_TYPE_NONE,
+	};
+	const struct pmic *c = w->chg;
+	const struct battery *b = w->bat;
+	double soc = b->x.soc;
+
+	world_refresh(w);
+	r->vbus_online = w->src->attached && w->op.vbus >= PMIC_VBUS_SESSION_V;
+	r->vbus_uv = (int)lround(w->op.vbus * 1e6);
+	r->ibus_ua = (int)lround(w->op.ibus * 1e6);
+	r->ilim_ua = (int)lround(c->iindpm * 1e6);
+	r->ichg_ua = (int)lround(c->p->ichg * 1e6);
+	r->vreg_uv = (int)lround(c->p->vreg * 1e6);
+	r->status = status_of[c->state];
+	r->charge_type = type_of[c->state];
+	r->bat_uv = (int)lround(w->op.vbat * 1e6);
+	r->bat_ua = (int)lround(w->op.ibat * 1e6);
+	r->bat_capacity = (int)lround(fmin(fmax(soc, 0), 1) * 100);
+	r->bat_temp_decic = (int)lround(b->x.temp_c * 10);
+	r->bat_full_design_uah = (int)lround(b->p->capacity_ah * 1e6);
+	r->chip = pmic_preset_names[c->p->preset];
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run/events.c - the scenario's events in a run: plug, unplug, set, suspend, resume,
+ * faults.
+ *
+ * A `set` writes the run's copy of a scenario object's parameters (or the policy's),
+ * logs a scenario/set record and tells the model (its descriptor's params_changed)
+ * or the policy; the value was checked when the scenario was loaded, except those of
+ * policy.params.*, which are checked here once the run knows its policy.
+ */
+#include <string.h>
+#include "run/world_priv.h"
+
+static void world_plug(struct world *w, bool on)
+{
+	if (on == w->src->attached)
+		return;
+	source_attach(w->src, on);
+	if (w->src->attached != on)
+		return;         /* a "none" source: there is nothing to plug in */
+	evlog_emit(w->log, sim_now(&w->sim), "source", on ? "attach" : "detach", "kind",
+		   source_kind_names[w->src->p->kind]);
+	w->dirty = true;
+}
+
+static void world_apply_set(struct world *w, const struct scenario_event *e,
+			    const struct param_desc *desc)
+{
+	GError *err = NULL;
+	char *base = e->obj == SCN_OBJ_POLICY ? w->pparams : w->params[e->obj];
+	cJSON *rec;
+
+	if (!param_load_value(desc, e->value, base + e->base_off, e->path, &err)) {
+		/* Validated when the scenario was loaded: this cannot fail. */
+		world_fail(w, "set %s failed: %s", e->path, err->message);
+		g_error_free(err);
+		return;
+	}
+	rec = evlog_begin(w->log, sim_now(&w->sim), "scenario", "set");
+	cJSON_AddStringToObject(rec, "path", e->path);
+	cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
+	evlog_end(w->log, rec);
+	if (e->obj == SCN_OBJ_POLICY) {
+		if (w->pdesc->params_changed)
+			w->pdesc->params_changed(w->ppriv);
+	} else if (model_registry[e->obj]->params_changed) {
+		model_registry[e->obj]->params_changed(w->state[e->obj], desc);
+	}
+	w->dirty = true;
+}
+
+static void world_scenario_event_cb(struct sim_event *ev, void *data)
+{
+	struct world *w = data;
+	int idx = (int)(ev - w->sev);
+	const struct scenario_event *e = &w->sev_def[idx];
+
+	switch (e->kind) {
+	case SCN_EV_PLUG:
+		world_plug(w, true);
+		break;
+	case SCN_EV_UNPLUG:
+		world_plug(w, false);
+		break;
+	case SCN_EV_SET:
+		world_apply_set(w, e, w->sev_desc[idx]);
+		break;
+	case SCN_EV_SUSPEND:
+	case SCN_EV_RESUME:
+		board_suspend(&w->drv, e->kind == SCN_EV_SUSPEND);
+		break;
+	case SCN_EV_FAULT_DROPOUT:
+		cable_dropout(w->cable, e->duration);
+		break;
+	case SCN_EV_FAULT_ADC_STUCK: {
+		cJSON *rec = evlog_begin(w->log, sim_now(&w->sim), "pmic", "adc_stuck");
+
+		cJSON_AddStringToObject(rec, "channel", pmic_adc_names[e->channel]);
+		cJSON_AddNumberToObject(rec, "value", e->stuck_value);
+		cJSON_AddNumberToObject(rec, "for_s", sim_time_to_s(e->duration));
+		evlog_end(w->log, rec);
+		pmic_adc_stick(w->chg, e->channel, e->stuck_value, e->duration);
+		break;
+	}
+	}
+}
+
+static void world_plug_at_start_cb(struct sim_event *ev, void *data)
+{
+	(void)ev;
+	world_plug(data, true);
+}
+
+/* "policy.params.KEY": KEY must be one of the policy's parameters and the value must
+ * load into it (validated on a scratch copy of the parameter struct). */
+static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
+				     const struct scenario_event *e, int i, GError **err)
+{
+	const char *key = e->path + strlen("policy.params.");
+	const struct param_desc *d = w->pdesc->params ? param_find(w->pdesc->params, key) : NULL;
+	g_autofree char *where = g_strdup_printf("events[%d].path", i);
+	g_autofree char *vwhere = g_strdup_printf("events[%d].value", i);
+	g_autofree void *scratch = NULL;
+	GError *inner = NULL;
+
+	if (!d || d->kind == PARAM_OBJECT) {
+		param_error_unknown_key(w->pdesc->params, NULL, key, "policy.params", &inner);
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file, where,
+			    inner->message);
+		g_error_free(inner);
+		return false;
+	}
+	scratch = g_memdup2(w->pparams, w->pdesc->params_size ? w->pdesc->params_size : 1);
+	if (!param_load_value(d, e->value, scratch, vwhere, &inner)) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
+		g_error_free(inner);
+		return false;
+	}
+	if (d->kind == PARAM_STR)
+		g_free(*PARAM_FIELD(scratch, d, char *));
+	w->sev_desc[i] = d;
+	return true;
+}
+
+bool world_events_init(struct world *w, const struct scenario *sc, GError **err)
+{
+	w->n_sev = sc->n_events;
+	w->sev_def = sc->events;
+	w->sev_desc = g_new0(const struct param_desc *, (gsize)sc->n_events + 1);
+	for (int i = 0; i < sc->n_events; i++) {
+		const struct scenario_event *e = &sc->events[i];
+
+		w->sev_desc[i] = e->desc;
+		if (e->kind == SCN_EV_SET && e->obj == SCN_OBJ_POLICY &&
+		    !world_resolve_policy_set(w, sc, e, i, err))
+			return false;
+	}
+	w->sev = g_new0(struct sim_event, (gsize)sc->n_events + 1);
+	for (int i = 0; i < sc->n_events; i++)
+		sim_event_init(&w->sev[i], world_scenario_event_cb, w);
+	sim_event_init(&w->ev_plug0, world_plug_at_start_cb, w);
+	return true;
+}
+
+void world_events_schedule(struct world *w)
+{
+	if (w->src->p->kind != SRC_KIND_NONE && (w->n_sev == 0 || w->sev_def[0].kind != SCN_EV_PLUG))
+		sim_at(&w->sim, &w->ev_plug0, 0);
+	for (int i = 0; i < w->n_sev; i++)
+		sim_at(&w->sim, &w->sev[i], w->sev_def[i].at);
+}
+
+void world_events_cancel(struct world *w)
+{
+	if (!w->sev)
+		return;
+	for (int i = 0; i < w->n_sev; i++)
+		sim_cancel(&w->sim, &w->sev[i]);
+	sim_cancel(&w->sim, &w->ev_plug0);
+}

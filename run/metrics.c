@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run/metrics.c - what a run measures (metrics.json): accumulated over every step
+ * (energy terms, charge in, VBUS minimum and time below 4.75 V), observed at every
+ * operating point (time to 80 % and to full, highest input limit), collected from the
+ * models at the end (trips, UVLO events, brownouts, boots).
+ *
+ * Energy terms integrate the powers of the operating points at both ends of a step
+ * (trapezoidal, the stepper's own rule), so the balance closes to the stepper's
+ * accuracy: energy_balance_error is |E_emf - (losses + load + stored)| / scale.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "run/world_priv.h"
+
+#define METRICS_VBUS_OK_V   4.75   /* the USB 2.0 VBUS floor time_below_4v75_s counts against */
+#define METRICS_SOC_MARK    0.8    /* time_to_soc_80_s: the state of charge it times */
+
+void world_metrics_init(struct world *w)
+{
+	w->m.vbus_min_v = INFINITY;
+	w->m.time_to_soc_80_s = -1;
+	w->m.time_to_full_s = -1;
+}
+
+void world_metrics_step(struct world *w, const struct net_out *o1,
+			const struct battery_state *x1, double i1, double dt)
+{
+	const struct net_out *o0 = &w->op;
+	const struct battery *b = w->bat;
+	const struct battery_eff *e = &b->eff;
+	struct world_metrics *m = &w->m;
+	double ocv0 = battery_ocv(b->p, b->x.soc), ocv1 = battery_ocv(b->p, x1->soc);
+	double h = 0.5 * dt;
+
+	m->e_emf += h * (o0->p_emf + o1->p_emf);
+	m->e_src_loss += h * (o0->p_src_loss + o1->p_src_loss);
+	m->e_cable += h * (o0->p_cable + o1->p_cable);
+	m->e_chg_loss += h * (o0->p_chg_loss + o1->p_chg_loss);
+	m->e_load += h * (o0->p_load + o1->p_load);
+	m->e_chem += h * (ocv0 * o0->ibat + ocv1 * i1);
+	m->e_r0 += h * e->r0 * (o0->ibat * o0->ibat + i1 * i1);
+	m->e_rc_loss += h * (b->x.v1 * b->x.v1 / e->r1 + b->x.v2 * b->x.v2 / e->r2 +
+			     x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
+	m->charge_in_mah += h * (fmax(o0->ibat, 0) + fmax(i1, 0)) / 3.6;
+	if (o1->ibus > m->ibus_max_a)
+		m->ibus_max_a = o1->ibus;
+	if (w->net.src_on) {
+		double a = o0->vbus, v = o1->vbus;
+
+		if (v < m->vbus_min_v)
+			m->vbus_min_v = v;
+		if (a < METRICS_VBUS_OK_V && v < METRICS_VBUS_OK_V)
+			m->time_below_4v75_s += dt;
+		else if ((a < METRICS_VBUS_OK_V) != (v < METRICS_VBUS_OK_V))
+			m->time_below_4v75_s += dt * (METRICS_VBUS_OK_V - fmin(a, v)) / fabs(v - a);
+	}
+}
+
+/* Charging done: the first time the charger reports it. */
+static void metrics_check_full(struct world *w)
+{
+	if (w->m.time_to_full_s < 0 && w->chg->state == CHG_DONE)
+		w->m.time_to_full_s = sim_time_to_s(sim_now(&w->sim));
+}
+
+void world_metrics_observe(struct world *w)
+{
+	metrics_check_full(w);
+	if (w->m.time_to_soc_80_s < 0 && w->bat->x.soc >= METRICS_SOC_MARK)
+		w->m.time_to_soc_80_s = sim_time_to_s(sim_now(&w->sim));
+	if (w->chg->iindpm > w->m.ilim_max_a && w->src->attached)
+		w->m.ilim_max_a = w->chg->iindpm;
+}
+
+void world_metrics_settled(struct world *w)
+{
+	metrics_check_full(w);
+}
+
+/* The stepper cuts a step where SOC crosses the mark, so that time_to_soc_80_s is
+ * located like any model threshold. */
+void world_metrics_margins(const struct world *w, const struct battery_state *x, double *g)
+{
+	(void)w;
+	g[0] = x->soc - METRICS_SOC_MARK;
+}
+
+void world_metrics_finish(struct world *w)
+{
+	struct world_metrics *m = &w->m;
+	double stored, rhs, scale;
+
+	m->source_trips = w->src->trips;
+	m->uvlo_events = w->chg->uvlo_events;
+	m->brownouts = w->load->load.brownouts;
+	m->boots = w->load->boot.boots;
+	m->time_to_running_s = w->load->boot.t_running;
+	m->ilim_final_a = w->chg->iindpm;
+	m->soc_final = w->bat->x.soc;
+	m->energy_source_wh = m->e_emf / 3600.0;
+	if (!isfinite(m->vbus_min_v))
+		m->vbus_min_v = NAN;  /* reported as null: the source never delivered */
+	m->e_rc_stored = battery_rc_energy(&w->bat->eff, &w->bat->x) - w->rc_e0;
+	stored = m->e_chem + m->e_r0 + m->e_rc_loss + m->e_rc_stored;
+	rhs = m->e_src_loss + m->e_cable + m->e_chg_loss + m->e_load + stored;
+	scale = fmax(fmax(fabs(m->e_emf), fabs(m->e_load)), fabs(m->e_chem));
+	m->energy_balance_error = scale > 1e-9 ? fabs(m->e_emf - rhs) / scale : 0;
+	m->events = evlog_count(w->log);
+	m->detected_type = w->drv.detected_type;
+	m->trace_rows = w->trace ? trace_rows(w->trace) : 0;
+}
+
+static void json_num(cJSON *o, const char *key, double v, int digits)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", digits, v);
+	if (strcmp(buf, "-0") == 0)
+		strcpy(buf, "0");
+	cJSON_AddRawToObject(o, key, buf);
+}
+
+cJSON *world_metrics_json(const struct world *w)
+{
+	return world_metrics_to_json(&w->m, w->policy_name);
+}
+
+cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	json_num(o, "vbus_min_V", m->vbus_min_v, 7);
+	json_num(o, "time_below_4v75_s", m->time_below_4v75_s, 7);
+	cJSON_AddNumberToObject(o, "source_trips", m->source_trips);
+	cJSON_AddNumberToObject(o, "uvlo_events", m->uvlo_events);
+	cJSON_AddNumberToObject(o, "brownouts", m->brownouts);
+	cJSON_AddNumberToObject(o, "boots", m->boots);
+	json_num(o, "time_to_running_s", m->time_to_running_s >= 0 ? m->time_to_running_s : NAN, 9);
+	json_num(o, "ilim_final_A", m->ilim_final_a, 7);
+	json_num(o, "ilim_max_A", m->ilim_max_a, 7);
+	json_num(o, "ibus_max_A", m->ibus_max_a, 7);
+	json_num(o, "charge_in_mAh", m->charge_in_mah, 7);
+	json_num(o, "energy_source_Wh", m->energy_source_wh, 7);
+	json_num(o, "soc_initial", m->soc_initial, 7);
+	json_num(o, "soc_final", m->soc_final, 7);
+	json_num(o, "time_to_soc_80_s", m->time_to_soc_80_s >= 0 ? m->time_to_soc_80_s : NAN, 9);
+	json_num(o, "time_to_full_s", m->time_to_full_s >= 0 ? m->time_to_full_s : NAN, 9);
+	if (m->detected_type)
+		cJSON_AddStringToObject(o, "detected_type", m->detected_type);
+	else
+		cJSON_AddNullToObject(o, "detected_type");
+	json_num(o, "energy_balance_error", m->energy_balance_error, 3);
+	cJSON_AddNumberToObject(o, "events", (double)m->events);
+	cJSON_AddNumberToObject(o, "steps", (double)m->steps);
+	cJSON_AddStringToObject(o, "policy", policy ? policy : "");
+	return o;
+}
+
+const struct world_metrics *world_metrics(const struct world *w)
+{
+	return &w->m;
+}

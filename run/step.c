@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run/step.c - the run's continuous part: operating points and adaptive steps.
+ *
+ * Stepping (docs/models.md, "Time stepping"): between discrete events the battery
+ * state x = (SOC, V1, V2) advances with Heun steps in which the RC pairs are
+ * integrated exactly for a current varying linearly over the step (predictor with the
+ * start current, corrector with the mean of start and predicted end currents). The
+ * step size follows the predictor/corrector difference of the terminal voltage and
+ * bounds on the change of SOC and EMF. Every step ends at or before the next queued
+ * event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV, in current
+ * limit, ...; each model's, then the metrics') are evaluated at both ends of a step;
+ * when one changes sign, the step is bisected down to WORLD_CROSSING_TOL and cut at
+ * the crossing, where the models react (start a deglitch timer, trip, terminate ...).
+ *
+ * After the events of an instant the world re-solves the operating point and lets
+ * the models observe it until nothing changes (world_settle_state), writes a trace
+ * row if anything moved, and samples probes.
+ */
+#include <math.h>
+#include <string.h>
+#include "run/world_priv.h"
+
+/* Stepping tunables. */
+#define WORLD_CROSSING_TOL  (10 * SIM_US)  /* thresholds located to 10 us */
+#define WORLD_DT_MIN        (1 * SIM_US)   /* smallest adaptive step */
+#define WORLD_DT_MAX        (600 * SIM_S)  /* a step never spans more than 10 min */
+#define WORLD_DT_AFTER_EVENT (10 * SIM_MS) /* restart small after a discrete change */
+#define WORLD_TOL_V         3e-5           /* V: predictor/corrector terminal voltage difference */
+#define WORLD_MAX_DSOC      0.005          /* SOC change per step */
+#define WORLD_MAX_DEMF      0.004          /* V: EMF change per step */
+#define WORLD_SETTLE_MAX    16             /* rounds of observe/re-solve after events */
+
+void world_fail(struct world *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->failed)
+		return;
+	w->failed = true;
+	va_start(ap, fmt);
+	w->fail_msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	sim_stop(&w->sim);
+}
+
+void world_changed_cb(void *ctx)
+{
+	struct world *w = ctx;
+
+	w->dirty = true;
+}
+
+/* ---- the operating point ---- */
+
+/* The circuit of the current state: each model's part, in registry order. */
+static void world_prepare_net(struct world *w)
+{
+	memset(&w->net, 0, sizeof(w->net));
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->net)
+			model_registry[i]->net(w->state[i], &w->op, &w->net);
+}
+
+void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
+		 double *emf_out)
+{
+	struct net_in in = w->net;
+
+	in.emf = battery_emf(w->bat->p, x);
+	in.r0 = w->bat->eff.r0;
+	net_solve(&in, op);
+	if (emf_out)
+		*emf_out = in.emf;
+}
+
+void world_refresh(struct world *w)
+{
+	if (!w->dirty)
+		return;
+	w->dirty = false;
+	world_prepare_net(w);
+	world_solve(w, &w->bat->x, &w->op, &w->emf);
+}
+
+static void world_margins(const struct world *w, const struct net_out *op,
+			  const struct battery_state *x, double *g)
+{
+	struct model_point pt = { &w->net, op, &w->wires };
+	int k = 0;
+
+	for (int i = 0; i < w->n_models; i++) {
+		const struct model_desc *d = model_registry[i];
+
+		if (d->margins)
+			d->margins(w->state[i], &pt, g + k);
+		k += d->n_margins;
+	}
+	world_metrics_margins(w, x, g + k);
+}
+
+static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
+{
+	for (int i = 0; i < w->n_g; i++)
+		if ((g0[i] >= 0) != (g1[i] >= 0))
+			return true;
+	return false;
+}
+
+/* ---- observing ---- */
+
+bool world_op_finite(const struct net_out *o)
+{
+	return isfinite(o->vsrc) && isfinite(o->vbus) && isfinite(o->ibus) && isfinite(o->vsys) &&
+	       isfinite(o->iload) && isfinite(o->vbat) && isfinite(o->ibat) && isfinite(o->p_emf) &&
+	       isfinite(o->p_chg_loss) && isfinite(o->p_load);
+}
+
+static void world_observe(struct world *w)
+{
+	struct model_point pt = { &w->net, &w->op, &w->wires };
+
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->observe)
+			model_registry[i]->observe(w->state[i], &pt);
+	world_metrics_observe(w);
+}
+
+void world_settle_state(struct world *w)
+{
+	struct model_point pt = { &w->net, &w->op, &w->wires };
+
+	world_prepare_net(w);
+	for (int round = 0; round < WORLD_SETTLE_MAX; round++) {
+		struct net_in before = w->net;
+
+		world_solve(w, &w->bat->x, &w->op, &w->emf);
+		w->dirty = false;
+		world_observe(w);
+		world_prepare_net(w);
+		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
+			break;
+	}
+	world_solve(w, &w->bat->x, &w->op, &w->emf);
+	w->dirty = false;
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->settled)
+			model_registry[i]->settled(w->state[i], &pt);
+	world_metrics_settled(w);
+	if (!world_op_finite(&w->op))
+		world_fail(w, "the operating point is not finite at t = %.9g s (vbus %g V, ibat %g A)",
+			   sim_time_to_s(sim_now(&w->sim)), w->op.vbus, w->op.ibat);
+	world_margins(w, &w->op, &w->bat->x, w->g);
+}
+
+/* ---- stepping ---- */
+
+/* One step of dt seconds from the committed state: Heun (trapezoidal) with the exact
+ * RC solution for a linearly varying current, corrected twice (PE(CE)^2) so that the
+ * current at the end of the step is the one the state was integrated with. *i1 is
+ * that current, which the accounting integrates too. Returns the error ratio (<= 1
+ * is acceptable): the predictor/corrector difference of the terminal voltage and of
+ * the battery current (as a voltage across R0), and the SOC and EMF change. */
+static double world_try_step(struct world *w, double dt, struct battery_state *x1,
+			     struct net_out *op1, double *emf1, double *i1)
+{
+	const struct battery *b = w->bat;
+	struct battery_state xp;
+	struct net_out opp;
+	double i0 = w->op.ibat, ev, ei, es, ee;
+
+	battery_advance(&b->eff, &b->x, i0, i0, dt, &xp);
+	world_solve(w, &xp, &opp, NULL);
+	battery_advance(&b->eff, &b->x, i0, opp.ibat, dt, x1);
+	world_solve(w, x1, op1, emf1);
+	*i1 = op1->ibat;
+	battery_advance(&b->eff, &b->x, i0, *i1, dt, x1);
+	world_solve(w, x1, op1, emf1);
+	ev = fabs(op1->vbat - opp.vbat) / WORLD_TOL_V;
+	ei = fabs(op1->ibat - opp.ibat) * b->eff.r0 / WORLD_TOL_V;
+	es = fabs(x1->soc - b->x.soc) / WORLD_MAX_DSOC;
+	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
+	return fmax(fmax(ev, ei), fmax(es, ee));
+}
+
+static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
+			 const struct battery_state *x1, const struct net_out *op1, double emf1,
+			 double i1)
+{
+	struct battery *b = w->bat;
+	double dt = sim_time_to_s(t1 - t0);
+	struct battery_state x = *x1;
+
+	world_metrics_step(w, op1, x1, i1, dt);
+	world_probe_step(w, t0, t1, op1, x1);
+	if (b->p->thermal) {
+		double p0 = battery_loss_w(&b->eff, &b->x, w->op.ibat);
+		double p1 = battery_loss_w(&b->eff, x1, op1->ibat);
+
+		x.temp_c = battery_thermal_advance(b->p, b->x.temp_c, b->p->temperature_c,
+						   0.5 * (p0 + p1), dt);
+	}
+	b->x = x;
+	w->op = *op1;
+	w->emf = emf1;
+	w->m.steps++;
+	if (b->p->thermal)
+		battery_effective(b->p, b->x.temp_c, &b->eff);
+	if (!world_op_finite(op1) || !isfinite(x.soc) || !isfinite(x.v1) || !isfinite(x.v2) ||
+	    !isfinite(x.temp_c))
+		world_fail(w, "a non-finite value appeared at t = %.9g s", sim_time_to_s(t1));
+}
+
+static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
+{
+	struct world *w = ctx;
+	sim_time_t t = from;
+
+	world_refresh(w);
+	while (t < to && !w->failed) {
+		sim_time_t dt = w->opt.max_step > 0 ? w->opt.max_step : w->dt_next;
+		struct battery_state x1;
+		struct net_out op1;
+		double emf1, i1, err, *g1 = w->g_try;
+
+		if (dt > to - t)
+			dt = to - t;
+		for (;;) {
+			err = world_try_step(w, sim_time_to_s(dt), &x1, &op1, &emf1, &i1);
+			if (w->opt.max_step > 0 || err <= 1.0 || dt <= WORLD_DT_MIN)
+				break;
+			dt = (sim_time_t)((double)dt * fmax(0.2, 0.9 / sqrt(err)));
+			if (dt < WORLD_DT_MIN)
+				dt = WORLD_DT_MIN;
+		}
+		world_margins(w, &op1, &x1, g1);
+		if (margins_crossed(w, w->g, g1)) {
+			/* Bisect: lo has no crossing, hi has one; x1/op1 hold the step
+			 * to `tried`, which must be hi when it is committed. */
+			sim_time_t lo = 0, hi = dt, tried = dt;
+
+			while (hi - lo > WORLD_CROSSING_TOL) {
+				sim_time_t mid = lo + (hi - lo) / 2;
+
+				world_try_step(w, sim_time_to_s(mid), &x1, &op1, &emf1, &i1);
+				tried = mid;
+				world_margins(w, &op1, &x1, g1);
+				if (margins_crossed(w, w->g, g1))
+					hi = mid;
+				else
+					lo = mid;
+			}
+			if (tried != hi)
+				world_try_step(w, sim_time_to_s(hi), &x1, &op1, &emf1, &i1);
+			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
+			t += hi;
+			sim_clock_set(&w->sim, t);
+			/* The row just before the models react, then the one after: a step
+			 * in the trace stays a step. */
+			world_trace_row(w, false);
+			world_settle_state(w);
+			world_trace_row(w, true);
+			w->dt_next = WORLD_DT_AFTER_EVENT;
+			return t;
+		}
+		world_commit(w, t, t + dt, &x1, &op1, emf1, i1);
+		t += dt;
+		sim_clock_set(&w->sim, t);
+		/* The trial's margins are the committed state's now. */
+		w->g_try = w->g;
+		w->g = g1;
+		world_trace_row(w, false);
+		if (w->opt.max_step <= 0) {
+			double grow = err > 1e-12 ? 0.9 / sqrt(err) : 4.0;
+
+			w->dt_next = (sim_time_t)((double)dt * fmin(4.0, fmax(0.5, grow)));
+			if (w->dt_next < WORLD_DT_MIN)
+				w->dt_next = WORLD_DT_MIN;
+			if (w->dt_next > WORLD_DT_MAX)
+				w->dt_next = WORLD_DT_MAX;
+		}
+	}
+	return to;
+}
+
+static void world_settle_cb(void *ctx, sim_time_t now)
+{
+	struct world *w = ctx;
+	struct net_in before = w->net;
+
+	world_settle_state(w);
+	if (memcmp(&before, &w->net, sizeof(before)) != 0)
+		w->dt_next = WORLD_DT_AFTER_EVENT;
+	world_probe_instant(w, now);
+	world_trace_row(w, true);
+}
+
+static const struct sim_cont_ops world_cont_ops = {
+	.advance = world_advance_cb,
+	.settle = world_settle_cb,
+};
+
+void world_step_init(struct world *w)
+{
+	w->n_g = WORLD_METRICS_N_MARGINS;
+	for (int i = 0; i < w->n_models; i++)
+		w->n_g += model_registry[i]->n_margins;
+	w->g = g_new0(double, (gsize)w->n_g);
+	w->g_try = g_new0(double, (gsize)w->n_g);
+	w->dt_next = WORLD_DT_AFTER_EVENT;
+	sim_set_cont(&w->sim, &world_cont_ops, w);
+}

@@ -312,6 +312,52 @@ static char *random_text(const struct sweep *sw, guint64 r, int j)
 	return g_strdup_printf("%.6g", d->lo + u * (d->hi - d->lo) + 0.0);
 }
 
+/* random.ranges[PATH]: [low, high] of one dimension, low <= high, both ends accepted
+ * by the base scenario. d is sw->random[i]. */
+static bool load_range(struct sweep *sw, const cJSON *k, int i, GError **err)
+{
+	struct sweep_dim *d = &sw->random[i];
+	g_autofree char *where = g_strdup_printf("random.ranges[\"%s\"]", k->string);
+	g_autofree char *w0 = g_strdup_printf("%s[0]", where);
+	g_autofree char *w1 = g_strdup_printf("%s[1]", where);
+	g_autofree char *lo = NULL, *hi = NULL;
+	int dim_lo, dim_hi;
+
+	d->path = g_strdup(k->string);
+	if (!check_path(sw, k->string, where, err))
+		return false;
+	if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i, k->string)) {
+		sweep_error(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
+		return false;
+	}
+	if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
+		g_autofree char *found = param_describe_json(k);
+
+		sweep_error(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
+		      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
+		return false;
+	}
+	if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
+	    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
+		return false;
+	if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
+		sweep_error(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
+		      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
+		return false;
+	}
+	if (!(d->lo <= d->hi)) {
+		sweep_error(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
+		return false;
+	}
+	d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
+		     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
+		     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
+		     fabs(d->hi) < 1e15;
+	lo = d->integer ? g_strdup_printf("%.0f", d->lo) : g_strdup_printf("%.17g", d->lo);
+	hi = d->integer ? g_strdup_printf("%.0f", d->hi) : g_strdup_printf("%.17g", d->hi);
+	return try_value(sw, d->path, lo, w0, err) && try_value(sw, d->path, hi, w1, err);
+}
+
 static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 {
 	const cJSON *n, *ranges, *k;
@@ -357,50 +403,9 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		return false;
 	sw->n_random = cJSON_GetArraySize(ranges);
 	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
-	cJSON_ArrayForEach(k, ranges) {
-		struct sweep_dim *d = &sw->random[i];
-		g_autofree char *where = g_strdup_printf("random.ranges[\"%s\"]", k->string);
-		g_autofree char *w0 = g_strdup_printf("%s[0]", where);
-		g_autofree char *w1 = g_strdup_printf("%s[1]", where);
-		g_autofree char *lo = NULL, *hi = NULL;
-		int dim_lo, dim_hi;
-
-		d->path = g_strdup(k->string);
-		i++;
-		if (!check_path(sw, k->string, where, err))
+	cJSON_ArrayForEach(k, ranges)
+		if (!load_range(sw, k, i++, err))
 			return false;
-		if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i - 1, k->string)) {
-			sweep_error(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
-			return false;
-		}
-		if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
-			g_autofree char *found = param_describe_json(k);
-
-			sweep_error(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
-			      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
-			return false;
-		}
-		if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
-		    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
-			return false;
-		if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
-			sweep_error(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
-			      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
-			return false;
-		}
-		if (!(d->lo <= d->hi)) {
-			sweep_error(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
-			return false;
-		}
-		d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
-			     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
-			     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
-			     fabs(d->hi) < 1e15;
-		lo = d->integer ? g_strdup_printf("%.0f", d->lo) : g_strdup_printf("%.17g", d->lo);
-		hi = d->integer ? g_strdup_printf("%.0f", d->hi) : g_strdup_printf("%.17g", d->hi);
-		if (!try_value(sw, d->path, lo, w0, err) || !try_value(sw, d->path, hi, w1, err))
-			return false;
-	}
 	return true;
 }
 
@@ -436,20 +441,11 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	return true;
 }
 
-struct sweep *sweep_load(const char *file, GError **err)
+/* The sweep file's JSON: one object, each key once, only known keys. */
+static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
-	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
-	g_autofree char *text = NULL, *dir = NULL;
 	const char *end = NULL;
-	const cJSON *base, *vary, *rnd;
-	gsize len = 0;
 
-	sw->file = g_strdup(file);
-	sw->random_n = 1;
-	sw->total = 1;
-	text = sweep_read_file(file, "sweep", &len, err);
-	if (!text)
-		return NULL;
 	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (sw->doc)
@@ -461,42 +457,58 @@ struct sweep *sweep_load(const char *file, GError **err)
 				break;
 			}
 	if (!sw->doc) {
-		scenario_json_error(err, file, text, len, end ? end : text);
-		return NULL;
+		scenario_json_error(err, sw->file, text, len, end ? end : text);
+		return false;
 	}
 	if (!cJSON_IsObject(sw->doc)) {
-		sweep_error(err, file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
+		sweep_error(err, sw->file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
 		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
-		return NULL;
+		return false;
 	}
-	if (!check_dup_keys(sw->doc, "(top)", file, err) ||
-	    !check_known_keys(sw->doc, sweep_keys, "", file, err))
-		return NULL;
+	return check_dup_keys(sw->doc, "(top)", sw->file, err) &&
+	       check_known_keys(sw->doc, sweep_keys, "", sw->file, err);
+}
 
-	base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
+/* "base": the scenario file, relative to the sweep file, read once. */
+static bool load_base(struct sweep *sw, GError **err)
+{
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
+	g_autofree char *dir = g_path_get_dirname(sw->file);
+	g_autoptr(GError) inner = NULL;
+
 	if (!cJSON_IsString(base) || !*base->valuestring) {
 		g_autofree char *found = param_describe_json(base);
 
-		sweep_error(err, file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
+		sweep_error(err, sw->file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
 		      found);
-		return NULL;
+		return false;
 	}
-	dir = g_path_get_dirname(file);
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
-	{
-		g_autoptr(GError) inner = NULL;
-
-		sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
-		if (!sw->base_text) {
-			sweep_error(err, file, "base: %s", inner->message);
-			return NULL;
-		}
+	sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
+	if (!sw->base_text) {
+		sweep_error(err, sw->file, "base: %s", inner->message);
+		return false;
 	}
 	sw->base_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)sw->base_text,
 						      sw->base_len);
+	return true;
+}
 
+struct sweep *sweep_load(const char *file, GError **err)
+{
+	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
+	g_autofree char *text = NULL;
+	const cJSON *vary, *rnd;
+	gsize len = 0;
+
+	sw->file = g_strdup(file);
+	sw->random_n = 1;
+	sw->total = 1;
+	text = sweep_read_file(file, "sweep", &len, err);
+	if (!text || !parse_doc(sw, text, len, err) || !load_base(sw, err))
+		return NULL;
 	sw->seed = 1;
 	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
 		return NULL;

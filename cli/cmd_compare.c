@@ -43,6 +43,7 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 	ROW("time to full [min]", m[i].time_to_full_s / 60, "%.1f");
 	ROW("VBUS min [V]", m[i].vbus_min_v, "%.3f");
 	ROW("time below 4.75 V [s]", m[i].time_below_4v75_s, "%.1f");
+	ROW("discharged plugged [s]", m[i].discharged_while_plugged_s, "%.1f");
 	ROW("source trips", (double)m[i].source_trips, "%.0f");
 	ROW("UVLO events", (double)m[i].uvlo_events, "%.0f");
 	ROW("brownouts", (double)m[i].brownouts, "%.0f");
@@ -55,13 +56,41 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 #undef ROW
 }
 
-/* Each policy's run into OUTDIR/POLICY/; its metrics into m[i]. The exit status of
+/* The label of each --policy: its name, or for a plugin file its name without the
+ * directory and ".so" (the run's directory under -o and its column). NULL (the
+ * message printed) when two would share one. */
+static char **policy_labels(char **policies, int n)
+{
+	g_auto(GStrv) labels = g_new0(char *, (gsize)n + 1);
+
+	for (int i = 0; i < n; i++) {
+		if (world_policy_is_plugin(policies[i])) {
+			g_autofree char *base = g_path_get_basename(policies[i]);
+
+			if (g_str_has_suffix(base, "." G_MODULE_SUFFIX))
+				base[strlen(base) - strlen("." G_MODULE_SUFFIX)] = '\0';
+			labels[i] = g_strdup(base);
+		} else {
+			labels[i] = g_strdup(policies[i]);
+		}
+		for (int k = 0; k < i; k++)
+			if (strcmp(labels[k], labels[i]) == 0) {
+				cli_error("compare: --policy %s and --policy %s would both write to "
+					  "DIR/%s/; give each policy once (copy a plugin under another "
+					  "name to compare two builds)", policies[k], policies[i], labels[i]);
+				return NULL;
+			}
+	}
+	return g_steal_pointer(&labels);
+}
+
+/* Each policy's run into OUTDIR/LABEL/; its metrics into m[i]. The exit status of
  * the first run that fails (its message printed), else 0. */
 static int run_policies(const struct scenario *sc, const char *outdir, char **policies,
-			struct world_metrics *m, int n)
+			char **labels, struct world_metrics *m, int n)
 {
 	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
 		struct run_options ro = { .world.outdir = dir, .world.policy = policies[i] };
 		struct run_result res;
 
@@ -85,7 +114,7 @@ int cmd_compare(int argc, char **argv)
 	char *outdir_opt = NULL;
 	gboolean quiet = FALSE, plot = FALSE;
 	GOptionEntry entries[] = {
-		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
@@ -97,12 +126,17 @@ int cmd_compare(int argc, char **argv)
 	g_autoptr(scenario) sc = NULL;
 	g_autofree char *outdir = NULL;
 	struct world_metrics *m = NULL;
+	char **labels = NULL;
 	int n, status = CLI_EXIT_OK;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
 		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
+		"  chargesim compare SCENARIO.json --policy safe-ramp --policy ./my_policy.so\n"
+		"A plugin (a path, or a name ending in .so; see docs/policy-sdk.md) runs under the\n"
+		"name of its file: DIR/my_policy/. The scenario's policy parameters go only to the\n"
+		"run of the scenario's own policy; the others run with their defaults.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
@@ -119,17 +153,23 @@ int cmd_compare(int argc, char **argv)
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
 	n = (int)g_strv_length(policies);
+	labels = policy_labels(policies, n);
+	if (!labels) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	m = g_new0(struct world_metrics, (gsize)n);
-	status = run_policies(sc, outdir, policies, m, n);
+	status = run_policies(sc, outdir, policies, labels, m, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	if (!quiet)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
-	print_table(m, policies, n);
+	print_table(m, labels, n);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, policies, sc->pmic.uvlo_falling, quiet, status);
+		status = cli_plot_compare(outdir, sc->name, labels, sc->pmic.uvlo_falling, quiet, status);
 out:
+	g_strfreev(labels);
 	g_free(m);
 	g_strfreev(policies);
 	g_strfreev(sets);

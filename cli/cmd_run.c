@@ -39,16 +39,72 @@ static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 	return true;
 }
 
-static void print_time(FILE *fp, double s)
+/* A duration for the summary: "45.2 s", "36.1 min", "2.00 h"; never an exponent. */
+static char *fmt_duration(double s)
 {
-	if (s < 0)
-		fprintf(fp, "not reached");
-	else if (s < 120)
-		fprintf(fp, "%.3g s", s);
-	else if (s < 7200)
-		fprintf(fp, "%.1f min", s / 60);
+	if (s < 0.1)
+		return g_strdup_printf("%.3g ms", s * 1e3);
+	if (s < 120)
+		return g_strdup_printf("%.3g s", s);
+	if (s < 7200)
+		return g_strdup_printf("%.1f min", s / 60);
+	return g_strdup_printf("%.2f h", s / 3600);
+}
+
+/* A ratio such as the speed against real time: three significant digits, no
+ * exponent ("723000", "1110", "0.52"). */
+static char *fmt_ratio(double x)
+{
+	double mag;
+
+	if (!(x > 0) || !isfinite(x))
+		return g_strdup("-");
+	mag = pow(10, floor(log10(x)) - 2);
+	if (x >= 100)
+		return g_strdup_printf("%.0f", round(x / mag) * mag);
+	return g_strdup_printf("%.3g", x);
+}
+
+/* "; 80 % at 36.1 min" or "; 80 % not reached" */
+static void print_reached(const char *what, double s)
+{
+	g_autofree char *t = s >= 0 ? fmt_duration(s) : NULL;
+
+	if (t)
+		printf("; %s at %s", what, t);
 	else
-		fprintf(fp, "%.2f h", s / 3600);
+		printf("; %s not reached", what);
+}
+
+/* "N time(s)" */
+static const char *times(int n)
+{
+	return n == 1 ? "time" : "times";
+}
+
+/*
+ * The flags: what a run did that a reader must not miss, one line each, starting
+ * with "!" and a word in capitals, whatever the expectations say (docs/scenarios.md
+ * section 12.2). Printed with the summary on stdout; failed expectations go to stderr.
+ */
+static void print_flags(const struct world_metrics *m)
+{
+	if (m->discharged_while_plugged_s > 0) {
+		g_autofree char *t = fmt_duration(m->discharged_while_plugged_s);
+
+		printf("  ! STARVED: the battery discharged for %s while plugged in; SOC %s %.1f %% -> %.1f %%\n",
+		       t, m->soc_final < m->soc_initial ? "fell" : "still rose", m->soc_initial * 100,
+		       m->soc_final * 100);
+	}
+	if (m->brownouts > 0)
+		printf("  ! BROWNOUT: the system voltage fell below its minimum %d %s\n", m->brownouts,
+		       times(m->brownouts));
+	if (m->source_trips > 0)
+		printf("  ! SOURCE TRIP: the port's protection cut VBUS %d %s\n", m->source_trips,
+		       times(m->source_trips));
+	if (m->uvlo_events > 0)
+		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", m->uvlo_events,
+		       times(m->uvlo_events));
 }
 
 static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
@@ -56,41 +112,54 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
 	const GArray *results = res->expect;
-	unsigned held = 0;
+	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
+	g_autofree char *wall = fmt_duration(wall_s);
+	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
 
-	printf("scenario %s, policy %s: %.6g s simulated in %.3g ms (%.3g x real time)\n", sc->name,
-	       res->policy, sim_time_to_s(sc->duration), wall_s * 1e3,
-	       wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
-	printf("  SOC %.1f %% -> %.1f %%; 80 %% at ", m->soc_initial * 100, m->soc_final * 100);
-	print_time(stdout, m->time_to_soc_80_s);
-	printf("; full at ");
-	print_time(stdout, m->time_to_full_s);
+	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
+	       res->policy, dur, wall, speed);
+	printf("  SOC %.1f %% -> %.1f %%", m->soc_initial * 100, m->soc_final * 100);
+	print_reached("80 %", m->time_to_soc_80_s);
+	print_reached("full", m->time_to_full_s);
 	printf("\n");
-	if (isfinite(m->vbus_min_v))
-		printf("  VBUS min %.3f V, %.3g s below 4.75 V; ", m->vbus_min_v, m->time_below_4v75_s);
-	else
+	if (isfinite(m->vbus_min_v)) {
+		g_autofree char *below = fmt_duration(m->time_below_4v75_s);
+
+		printf("  VBUS min %.3f V, %s below 4.75 V; ", m->vbus_min_v,
+		       m->time_below_4v75_s > 0 ? below : "never");
+	} else {
 		printf("  VBUS never powered; ");
+	}
 	printf("source trips %d, UVLO events %d, brownouts %d\n", m->source_trips, m->uvlo_events,
 	       m->brownouts);
-	if (m->discharged_while_plugged_s > 0)
-		printf("  STARVED: the battery discharged for %.3g s while plugged in\n", m->discharged_while_plugged_s);
 	printf("  input limit final %.3f A (max %.3f A), IBUS max %.3f A, charge in %.1f mAh, source energy %.3g Wh\n",
 	       m->ilim_final_a, m->ilim_max_a, m->ibus_max_a, m->charge_in_mah, m->energy_source_wh);
 	printf("  detected %s; energy balance error %.2g; %llu steps, %llu events\n",
 	       m->detected_type ? m->detected_type : "(no detection)", m->energy_balance_error,
 	       (unsigned long long)m->steps, (unsigned long long)m->events);
+	print_flags(m);
 	if (results && results->len) {
-		for (guint i = 0; i < results->len; i++) {
-			const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+		guint failed = run_failed_expectations(res);
 
-			held += r->pass;
-			if (!r->pass)
-				printf("  FAILED: %s (got %s)\n", r->what, r->got);
-		}
-		printf("  expectations: %u held, %u failed\n", held, results->len - held);
+		printf("  expectations: %u held, %u failed%s\n", results->len - failed, failed,
+		       failed ? " (listed on stderr)" : "");
 	}
 	if (outdir)
 		printf("  outputs in %s/: trace.csv, events.jsonl, metrics.json\n", outdir);
+}
+
+/* Why the run failed, on stderr whatever --quiet says: one line per failed
+ * expectation. */
+static void print_failed_expectations(const struct run_result *res)
+{
+	const GArray *results = res->expect;
+
+	for (guint i = 0; results && i < results->len; i++) {
+		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+
+		if (!r->pass)
+			cli_error("%s: FAILED: %s (got %s)", res->scenario->file, r->what, r->got);
+	}
 }
 
 /* --sysfs-at TIME...: the times, and directory labels keeping the user's spelling
@@ -183,7 +252,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o = { 0 };
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.outdir, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's", "NAME" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
@@ -238,6 +307,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
+	print_failed_expectations(&res);
 	if (o.plot)
 		status = cli_plot_run(outdir, sc->name, res.policy, sc->pmic.uvlo_falling, o.quiet,
 				      status);

@@ -156,18 +156,33 @@ static void world_board_init(struct world *w)
 
 /* ---- the policy ---- */
 
+/* Does --policy name a plugin file rather than a built-in policy? A path (it has a
+ * '/') or a name ending in the platform's module suffix (".so"). */
+bool world_policy_is_plugin(const char *policy)
+{
+	return strchr(policy, G_DIR_SEPARATOR) || g_str_has_suffix(policy, "." G_MODULE_SUFFIX);
+}
+
 /* The scenario's policy (or --policy's), with its parameters; errors name the file. */
 static bool world_load_policy(struct world *w, const struct scenario *sc, GError **err)
 {
 	const struct scenario_policy *cfg = &sc->policy;
 	const char *name = w->opt.policy ? w->opt.policy : cfg->name;
 	const char *plugin = w->opt.policy ? NULL : cfg->plugin;
+	g_autofree char *opt_plugin = NULL, *cfg_plugin = NULL;
 	const cJSON *params = NULL;
 	GError *inner = NULL;
 
+	/* --policy path/to/x.so: a plugin, relative to the working directory (a bare
+	 * "x.so" would otherwise be looked up in the library path) */
+	if (w->opt.policy && world_policy_is_plugin(w->opt.policy)) {
+		plugin = opt_plugin = g_canonicalize_filename(w->opt.policy, NULL);
+		cfg_plugin = cfg->plugin ? g_canonicalize_filename(cfg->plugin, NULL) : NULL;
+	}
 	/* The scenario's params belong to the scenario's policy: with --policy naming
 	 * another one they are left out. */
-	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0))
+	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0) ||
+	    (cfg_plugin && strcmp(opt_plugin, cfg_plugin) == 0))
 		params = cfg->params;
 	if (!cs_policy_open(&w->policy, name, plugin, &inner))
 		goto fail;

@@ -162,6 +162,70 @@ else
 	not_ok "could not derive a failing scenario from scenarios/demo.json"
 fi
 
+# Why a run failed goes to stderr, with or without --quiet (issue 16, item 3).
+if [ -f "$TMP/failing.json" ]; then
+	run failingq run "$TMP/failing.json" -o "$TMP/o-failingq" --quiet
+	expect_status "a failing expectation with --quiet" 1
+	check "--quiet: nothing on stdout" test ! -s "$TMP/failingq.out"
+	expect_stderr "--quiet: the failed expectation is on stderr" "FAILED: metric source_trips == 1 (got 0)"
+	expect_stderr "the failure names the scenario file" "$TMP/failing.json: FAILED"
+	name=failing
+	expect_stderr "without --quiet the failure is on stderr too" "FAILED: metric source_trips == 1"
+	check "without --quiet stdout has no FAILED line" sh -c "! grep -q FAILED '$TMP/failing.out'"
+	expect_in "the summary counts it and points to stderr" out "expectations: 1 held, 1 failed (listed on stderr)"
+fi
+
+# The summary's flags (item 8): a laptop port configured for 500 mA under an 800 mA
+# system load must starve the phone (the port gives 0.5 A, the load takes 0.8 A), a
+# healthy charge has no flag, and an overloaded adapter is flagged with the trips and
+# UVLO events metrics.json counts.
+cat >"$TMP/starve.json" <<'EOF'
+{ "name": "starve", "duration": "20 min", "source": { "kind": "sdp" },
+  "device": { "battery": { "preset": "eb425161lu", "soc": "50 %" },
+              "gadget": { "configs": ["500 mA"] }, "load": { "current": "800 mA" } } }
+EOF
+run starve run "$TMP/starve.json" -o "$TMP/o-starve"
+expect_status "a starving run still exits 0 (no expectation)" 0
+expect_in "the summary flags the starving" out "! STARVED: the battery discharged for"
+expect_in "the summary says the SOC fell" out "; SOC fell 50.0 % -> "
+check "metrics agree: SOC fell, discharged for most of the 20 min" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["soc_final"] < m["soc_initial"], m
+assert 0.9 * 1200 < m["discharged_while_plugged_s"] <= 1200, m["discharged_while_plugged_s"]
+' "$TMP/o-starve/metrics.json"
+name=demo1
+check "a healthy charge has no flag" sh -c "! grep -q '^  !' '$TMP/demo1.out'"
+run trip run scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/o-trip" \
+	--set 'source.t_limit_max="20 s"' --set 'duration="60 min"'
+trips=$(sed -n 's/^[[:space:]]*"source_trips":[[:space:]]*\([0-9]*\).*/\1/p' "$TMP/o-trip/metrics.json")
+uvlos=$(sed -n 's/^[[:space:]]*"uvlo_events":[[:space:]]*\([0-9]*\).*/\1/p' "$TMP/o-trip/metrics.json")
+check "the overload trips its adapter ($trips trips, $uvlos UVLO events)" test "${trips:-0}" -ge 1 -a "${uvlos:-0}" -ge 1
+expect_in "the trips are flagged with their count" out "! SOURCE TRIP: the port's protection cut VBUS $trips time"
+expect_in "the UVLO events are flagged with their count" out "! UVLO: the charger's input dropped out on undervoltage $uvlos time"
+
+# Summary numbers a person reads (item 10): no exponents, "not reached" said plainly.
+name=demo1
+check "summary: no exponent outside the energy balance error" sh -c \
+	"! sed 's/energy balance error [^;]*;//' '$TMP/demo1.out' | grep -E -q '[0-9]e[-+]?[0-9]'"
+below=$(python3 -c 'import json,sys; print("%.1f min" % (json.load(open(sys.argv[1]))["time_below_4v75_s"] / 60))' "$OUT1/metrics.json")
+expect_in "summary: time below 4.75 V in minutes ($below)" out "VBUS min 4.575 V, $below below 4.75 V"
+expect_in "summary: the duration in hours" out "scenario demo, policy fixed: 2.00 h simulated in "
+name=starve
+expect_in "summary: 80 % not reached" out "; 80 % not reached; full not reached"
+check "summary: never \"at not reached\"" sh -c "! grep -q 'at not reached' '$TMP/starve.out'"
+
+# --help names the program and the command (item 16).
+for c in run check compare sweep merge plot diff list; do
+	run help-$c $c --help
+	expect_status "$c --help" 0
+	check "$c --help: usage line \"chargesim $c [OPTION...]\"" grep -q "^  chargesim $c \[OPTION\.\.\.\]" "$TMP/help-$c.out"
+done
+name=help-list
+for t in policies sources pmics batteries scenarios "chargesim list scenarios scenarios/bugzoo"; do
+	expect_in "list --help explains \"$t\"" out "  $t"
+done
+
 # --set with a unit written the way a shell user types it (no JSON quotes): the value
 # is not JSON, so it is the string "100mA" and means 0.1 A, not 100 A.
 cat >"$TMP/quick.json" <<'EOF'

@@ -191,6 +191,27 @@ static bool parse_sysfs_at(char **texts, struct world_options *wo, sim_time_t **
 	return true;
 }
 
+/* --max-step without --trace-dt writes a row per step: say so before a run whose
+ * trace would pass RUN_TRACE_WARN_BYTES (the demo at 1 ms: 7.2 million rows, 545 MB). */
+#define RUN_TRACE_ROW_BYTES 75            /* a trace.csv row of the demo, 14 columns */
+#define RUN_TRACE_WARN_BYTES 100000000.0  /* 100 MB: more than a check needs */
+
+static void warn_trace_size(const struct run_opts *o, const struct world_options *wo,
+			    const struct scenario *sc)
+{
+	double rows = (double)sc->duration / (double)wo->max_step;
+	double bytes = rows * RUN_TRACE_ROW_BYTES;
+	g_autofree char *dur = NULL;
+
+	if (wo->max_step <= 0 || wo->trace_dt > 0 || bytes < RUN_TRACE_WARN_BYTES)
+		return;
+	dur = fmt_duration(sim_time_to_s(sc->duration));
+	cli_error("warning: --max-step %s over the scenario's %s writes about %.2g million "
+		  "trace rows (about %.0f MB) to trace.csv; add --trace-dt 1s to keep one row per "
+		  "second (state changes and the last row are always kept)", o->max_step, dur,
+		  rows / 1e6, bytes / 1e6);
+}
+
 /* The ready hook: the options that need the scenario's duration, then the clock
  * starts (the summary times the world alone, not the loading). */
 struct run_ready {
@@ -210,6 +231,7 @@ static bool check_against_scenario(const struct scenario *sc, void *data, GError
 			    r->o->max_step, sim_time_to_s(sc->duration));
 		return false;
 	}
+	warn_trace_size(r->o, wo, sc);
 	for (int i = 0; i < wo->n_sysfs; i++)
 		if (wo->sysfs_at[i] > sc->duration) {
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
@@ -257,7 +279,7 @@ int cmd_run(int argc, char **argv)
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
-		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size (brute-force check)", "TIME" },
+		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
 		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &o.trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,

@@ -276,6 +276,33 @@ check "SIGINT: no trace.csv, events.jsonl or metrics.json" \
 	sh -c "! ls '$TMP/o-int' | grep -q -e trace.csv -e events.jsonl -e metrics.json"
 check "SIGINT: no temporary files left" sh -c "! ls -a '$TMP/o-int' | grep -q tmp"
 
+# --max-step without --trace-dt (item 5): a warning with the size before the run; with
+# --trace-dt the trace keeps the last row (at the duration) and both sides of a jump.
+"$BIN" run scenarios/demo.json -o "$TMP/o-bigtrace" -q --max-step 1ms 2>"$TMP/bigtrace.err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q warning "$TMP/bigtrace.err" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+name=bigtrace
+expect_stderr "--max-step 1ms: warns before the run" "warning: --max-step 1ms over the scenario's 2.00 h writes about 7.2 million trace rows (about 540 MB)"
+expect_stderr "--max-step 1ms: says how to avoid it" "add --trace-dt 1s"
+run fixed run scenarios/demo.json -o "$TMP/o-fixed" -q --max-step 10ms --trace-dt 1s
+expect_status "--max-step 10ms --trace-dt 1s" 0
+check "--max-step 10ms (720000 rows, 54 MB): no warning" test ! -s "$TMP/fixed.err"
+check "--trace-dt: the last row is at the duration (7200 s)" \
+	test "$(tail -n 1 "$TMP/o-fixed/trace.csv" | cut -d, -f1)" = 7200
+# the fixed policy sets its 2 A limit at 0.01 s (ilim_set in events.jsonl): the rows
+# before (0.5 A, the charger's default) and after it are both there
+check "--trace-dt: both sides of the 0.01 s limit jump" sh -c \
+	"grep -q '\"t\":0.01,.*\"ev\":\"ilim_set\",\"request_mA\":2000' '$TMP/o-fixed/events.jsonl' &&
+	 awk -F, '\$1 == \"0.01\" { s = s \$5 \" \" } END { exit s != \"0.5 2 \" }' '$TMP/o-fixed/trace.csv'"
+check "--trace-dt 1s: about one row per second (7200 to 7300 rows)" \
+	test "$(wc -l <"$TMP/o-fixed/trace.csv")" -gt 7200 -a "$(wc -l <"$TMP/o-fixed/trace.csv")" -lt 7300
+
 # ---- -jN written together, as make(1) takes it ----
 mkdir -p "$TMP/jobs"
 cp scenarios/ec/ec-no-ramp.json scenarios/ec/ec-ramp-limit.json "$TMP/jobs/"

@@ -33,6 +33,12 @@ int cli_plot_run(const char *outdir, const char *scenario, const char *policy, d
 int cli_plot_compare(const char *outdir, const char *scenario, char **policies, double uvlo_v,
 		     bool quiet, int status);
 
+/* A run or compare written again without --plot: remove DIR/plot.{gp,png,svg} and its
+ * data, left by an earlier --plot (they showed the old outputs). True when there were. */
+bool cli_plot_remove(const char *outdir);
+#define CLI_STALE_PLOT_NOTE "removed the plot of an earlier run (plot.gp, plot.png, plot.svg): " \
+	"it showed the outputs this run replaced; --plot draws the new ones"
+
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);

@@ -127,6 +127,7 @@ int cmd_compare(int argc, char **argv)
 	g_autofree char *outdir = NULL;
 	struct world_metrics *m = NULL;
 	char **labels = NULL;
+	bool removed;
 	int n, status = CLI_EXIT_OK;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -166,6 +167,16 @@ int cmd_compare(int argc, char **argv)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
 	print_table(m, labels, n);
+	/* plots the new runs made out of date: an earlier compare's (unless --plot draws
+	 * it again) and each policy's own, from an earlier run --plot -o DIR/POLICY */
+	removed = !plot && cli_plot_remove(outdir);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
+
+		removed |= cli_plot_remove(dir);
+	}
+	if (removed && !quiet)
+		printf("\n%s\n", CLI_STALE_PLOT_NOTE);
 	if (plot)
 		status = cli_plot_compare(outdir, sc->name, labels, sc->pmic.uvlo_falling, quiet, status);
 out:

@@ -41,6 +41,22 @@ static void print_outputs(const char *script)
 	       dir, name);
 }
 
+bool cli_plot_remove(const char *outdir)
+{
+	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+	static const char *const names[] = { "plot.gp", "plot.png", "plot.svg" };
+	bool found = false;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *p = g_build_filename(outdir, names[i], NULL);
+
+		found |= g_file_test(p, G_FILE_TEST_EXISTS);
+	}
+	if (found)
+		plot_remove_outputs(script);
+	return found;
+}
+
 int cli_plot_run(const char *outdir, const char *scenario_name, const char *policy, double uvlo_v,
 		 bool quiet, int status)
 {

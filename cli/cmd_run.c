@@ -329,6 +329,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
+	if (!o.plot && cli_plot_remove(outdir) && !o.quiet)
+		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);
 	if (o.plot)
 		status = cli_plot_run(outdir, sc->name, res.policy, sc->pmic.uvlo_falling, o.quiet,

@@ -22,6 +22,7 @@ extern CU_TestInfo charge_tests[];
 extern CU_TestInfo sweep_tests[];
 extern CU_TestInfo diff_tests[];
 extern CU_TestInfo models_tests[];
+extern CU_TestInfo docs_tests[];
 
 /* Compare doubles within an absolute tolerance, printing both on failure. */
 #define CS_ASSERT_NEAR(actual, expected, tol) \

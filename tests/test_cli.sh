@@ -31,6 +31,13 @@ run list list policies
 expect_status "list policies" 0
 check "list policies names the fixed policy" grep -q 'fixed' "$TMP/list.out"
 
+run listscn list scenarios scenarios
+expect_status "list scenarios scenarios" 0
+check "list scenarios goes into subdirectories, as docs/scenarios.md 12 says" sh -c \
+	"grep -q '^scenarios/bugzoo/twl4030-full-battery.json ' '$TMP/listscn.out' &&
+	 grep -q '^scenarios/sweeps/full-charge.json ' '$TMP/listscn.out'"
+check "list scenarios leaves sweep files out" sh -c "! grep -q 'ramp-policies' '$TMP/listscn.out'"
+
 run runnoarg run
 expect_status "run without a scenario" 2
 
@@ -302,6 +309,36 @@ check "--trace-dt: both sides of the 0.01 s limit jump" sh -c \
 	 awk -F, '\$1 == \"0.01\" { s = s \$5 \" \" } END { exit s != \"0.5 2 \" }' '$TMP/o-fixed/trace.csv'"
 check "--trace-dt 1s: about one row per second (7200 to 7300 rows)" \
 	test "$(wc -l <"$TMP/o-fixed/trace.csv")" -gt 7200 -a "$(wc -l <"$TMP/o-fixed/trace.csv")" -lt 7300
+
+# The README's "Using it" lines can be pasted (issue 16, item 14): each names a real
+# command, pipes nothing into nothing, and uses only options its --help lists; every
+# command of `chargesim --help` appears there.
+awk '/^## Using it/ { on = 1; next } on && /^```$/ { n++; if (n == 2) exit; next }
+	on && n == 1 { print }' README.md | sed 's/  *#.*$//' >"$TMP/readme-use.txt"
+run mainhelp --help
+bad=""
+while IFS= read -r line; do
+	set -- $line
+	[ "$1" = build/chargesim ] || { bad="$bad [not build/chargesim: $line]"; continue; }
+	cmd=$2
+	[ "$cmd" = --help ] && continue
+	case $line in *" | "*) bad="$bad [a pipe: $line]" ;; esac
+	"$BIN" "$cmd" --help >"$TMP/readme-help.txt" 2>&1 || { bad="$bad [no command $cmd]"; continue; }
+	for w in $line; do
+		case $w in
+		--*) opt=${w%%=*}
+			grep -q -- "$opt" "$TMP/readme-help.txt" || bad="$bad [$cmd has no $opt]" ;;
+		esac
+	done
+done <"$TMP/readme-use.txt"
+for c in $(awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }' "$TMP/mainhelp.out"); do
+	grep -q "^build/chargesim $c " "$TMP/readme-use.txt" || bad="$bad [README lacks $c]"
+done
+if [ -z "$bad" ] && [ -s "$TMP/readme-use.txt" ]; then
+	ok "README: every command line can be pasted, every command shown"
+else
+	not_ok "README: lines that cannot be pasted or commands missing" "$bad"
+fi
 
 # ---- -jN written together, as make(1) takes it ----
 mkdir -p "$TMP/jobs"

@@ -23,6 +23,7 @@ static CU_SuiteInfo suites[] = {
 	{ "diff", NULL, NULL, NULL, NULL, diff_tests },
 	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
 	{ "models", NULL, NULL, NULL, NULL, models_tests },
+	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	CU_SUITE_INFO_NULL,
 };
 

@@ -100,7 +100,7 @@ void world_free(struct world *w);
  * events of that instant. False when the column does not exist. */
 bool world_probe_value(const struct world *w, int i, const char *column, double *value);
 
-/* Trace column names in order (INTERFACE.md's first, then the extras). */
+/* Trace column names in order (the fixed ones of docs/scenarios.md 11.1 first, then the extras). */
 extern const char *const world_trace_columns[];
 
 #endif

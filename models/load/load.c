@@ -2,7 +2,8 @@
 /*
  * models/load/load.c - constant current / power load with a profile; brownout.
  *
- * Default brownout threshold 3.4 V [PHYSICS.md: VSYS minimum]; default draw 250 mA
+ * Default brownout threshold 3.4 V (assumed: just below the 3.5 V SYS_MIN the bq24190 and
+ * bq25890 regulate to; docs/models.md, System load); default draw 250 mA
  * (a phone idling with the screen on, order of magnitude).
  */
 #include <string.h>

@@ -5,8 +5,10 @@
  * Preset numbers and where they come from:
  *  twl4030: linear; input/charge current register ~1.66 mA per step up to 1.7 A
  *    (the Linux driver ramps it in 20 mA steps); VBUS ADC 10 bits over 7 V
- *    (7/1023 V per count); no VINDPM; UVLO 3.5 V; termination at 80 mA; stays off
- *    after a dip until replug [twl4030_charger.c, PHYSICS.md]. Pass element 0.3 ohm,
+ *    (7/1023 V per count); no VINDPM; termination at 80 mA (ichg_eoc 80.1 mA)
+ *    [Linux drivers/power/supply/twl4030_charger.c]; stays off after a dip until replug
+ *    (NeilBrown's 2015 patch "twl4030_charger: add software controlled linear charging
+ *    mode": automatic mode switches off on a momentary drop). UVLO 3.5 V, pass element 0.3 ohm,
  *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
  *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
@@ -17,8 +19,9 @@
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
  *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB [TI bq25890 datasheet].
- *  generic-linear / generic-switching: round numbers from PHYSICS.md (UVLO 3.6 V,
- *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish).
+ *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
+ *    termination C/10-ish); efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A);
+ *    VINDPM 4.5 V as on bq25601. Sources in docs/models.md, Charger IC.
  */
 #include <math.h>
 #include <string.h>

@@ -2,10 +2,11 @@
 /*
  * models/source/source.c - port kinds, their defaults, and the protection timers.
  *
- * Sources of the defaults: Voc 5.10 V and Rout 0.13 ohm from a measured 2 A adapter
- * (5.134 V at 0 A, 4.868 V at 2 A); v_shutdown 2.0 V (the BC1.2 floor), t_trip 10 ms,
- * t_off 1 s (hiccup), host-port switch 1.0 A on a 500 mA port with a 10 ms trip and
- * auto-retry [PHYSICS.md]; port ratings from BC1.2 (SDP 500 mA, CDP 1.5 A, DCP up to
+ * Sources of the defaults (docs/models.md, Charging port): Voc 5.10 V and Rout 0.13 ohm
+ * from a measured 2 A adapter (5.134 V at 0 A, 4.868 V at 2 A; unpublished); v_shutdown
+ * 2.0 V (BC1.2 VDCP_SHTDWN, chapter 5); t_trip 10 ms, t_off 1 s (hiccup) and the
+ * host-port switch at 1.0 A on a 500 mA port with a 10 ms trip and auto-retry are
+ * assumptions; port ratings from BC1.2 (SDP 500 mA, CDP 1.5 A, DCP up to
  * 1.5 A drawn), Apple/Samsung divider voltages as published for those chargers
  * (2.0/2.7, 2.7/2.0, 2.7/2.7, 1.2/1.2 V), ACA ID resistances from BC1.2 (RID_C
  * 36.5 kohm), Type-C Rp currents 0.5 (0.9) / 1.5 / 3.0 A and DCP D+/D- short 20 ohm

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests/test_scenario.c - the scenario loader (sim/scenario.c) and --set overrides.
+ * tests/test_scenario.c - the scenario loader (run/scenario.c) and --set overrides.
  *
  * Good files: values written with units land in the typed fields in base units (A,
  * ns, ohm, fraction), presets and kinds apply their documented defaults (datasheet

@@ -128,7 +128,7 @@ int cmd_compare(int argc, char **argv)
 		       sim_time_to_s(sc->duration), outdir);
 	print_table(m, policies, n);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, policies, sc->pmic.uvlo_falling, quiet, status);
+		status = cli_plot_compare(outdir, sc->name, policies, scenario_uvlo_v(sc), quiet, status);
 out:
 	g_free(m);
 	g_strfreev(policies);

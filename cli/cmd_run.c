@@ -239,7 +239,7 @@ int cmd_run(int argc, char **argv)
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
 	if (o.plot)
-		status = cli_plot_run(outdir, sc->name, res.policy, sc->pmic.uvlo_falling, o.quiet,
+		status = cli_plot_run(outdir, sc->name, res.policy, scenario_uvlo_v(sc), o.quiet,
 				      status);
 out:
 	run_result_clear(&res);

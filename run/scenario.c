@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "models/pmic/pmic.h"
 #include "run/scenario.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
@@ -68,6 +69,13 @@ void *scenario_params(const struct scenario *sc, const char *key)
 	int i = scenario_object_index(key);
 
 	return i >= 0 && sc->params ? sc->params[i] : NULL;
+}
+
+double scenario_uvlo_v(const struct scenario *sc)
+{
+	const struct pmic_params *p = scenario_params(sc, "device.pmic");
+
+	return p->uvlo_falling;
 }
 
 /* Prefix a parameter error with the file name, moving it into the scenario domain. */
@@ -457,7 +465,6 @@ static bool load_objects(struct scenario *sc, const cJSON *doc, GError **err)
 		if (!load_section(sc, doc, first, end, done, err))
 			return false;
 	}
-	memcpy(&sc->pmic, scenario_params(sc, "device.pmic"), sizeof(sc->pmic));
 	return true;
 }
 

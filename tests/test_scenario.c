@@ -30,6 +30,7 @@
 #include "models/battery/battery.h"
 #include "models/cable/cable.h"
 #include "models/load/load.h"
+#include "models/pmic/pmic.h"
 #include "models/source/source.h"
 #include "run/scenario.h"
 #include "tests/suites.h"

@@ -673,8 +673,9 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	g_string_append_c(row, ',');
 	if (!m) {
 		*failed = world_error_status(err);
+		/* the cell names the kind: no "internal error: internal error: ..." */
 		error_cell(row, *failed == 3 ? "internal error" : "input error",
-			   err->message);
+			   err->message + (g_str_has_prefix(err->message, "internal error: ") ? 16 : 0));
 	}
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);

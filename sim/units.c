@@ -208,6 +208,14 @@ static void append_quoted(GString *s, const char *text, size_t len)
 	g_string_append_c(s, '"');
 }
 
+char *cs_quote(const char *text)
+{
+	GString *s = g_string_new(NULL);
+
+	append_quoted(s, text, strlen(text));
+	return g_string_free(s, FALSE);
+}
+
 /*
  * found "<text>"[ (a <found dim>)], expected a <dim> such as "<example>"[ (<reason>)]
  * found is UNIT_DIM_COUNT when the text did not name a dimension.

@@ -59,6 +59,10 @@ const char *units_dim_name(enum unit_dim dim);     /* "current" */
 const char *units_dim_symbol(enum unit_dim dim);   /* "A" */
 const char *units_dim_example(enum unit_dim dim);  /* "500 mA" */
 
+/* text in double quotes for a message, with quotes, backslashes and control bytes
+ * escaped, and every high byte too when text is not UTF-8 ("\xff"). */
+char *cs_quote(const char *text);
+
 /* Closest candidate to word by edit distance, or NULL when none is close enough
  * (distance <= max(1, strlen(word) / 3)). Used for "did you mean" in errors. */
 const char *cs_did_you_mean(const char *word, const char *const *candidates, size_t n);

@@ -612,6 +612,52 @@ static void test_rp_spellings(void)
 	      "found \"2A\"", "expected one of \"default\", \"1.5A\", \"3.0A\"");
 }
 
+/* Issue 15.6: messages that name what is wrong. */
+static void test_input_messages(void)
+{
+	static const char valid[] = "{ \"duration\": \"10 s\" }";
+	static const char *const not_utf8[] = { "device.load.current=\xff\xfe", NULL };
+	static const char *const huge[] = { "device.battery.ocv[99999999999999999999]=1", NULL };
+	static const char *const past[] = { "device.pmic.iindpm[7]=1", NULL };
+	static const char *const set_cap[] = { "device.battery.capacity=4000", NULL };
+	static const char utf16[] = "\xff\xfe{\0}\0";
+	static const char utf16be[] = "\0{\0}";
+	static const char utf32[] = "{\0\0\0}\0\0\0";
+	GError *err = NULL;
+
+	CU_ASSERT(set_fails(valid, not_utf8, "--set: found \"device.load.current=\\xff\\xfe\"",
+			    "not UTF-8", NULL));
+	CU_ASSERT(set_fails(valid, huge, "found no element 99999999999999999999 in \"ocv\"", NULL));
+	CU_ASSERT(set_fails("{ \"device\": { \"pmic\": { \"iindpm\": [\"1 A\", \"2 A\"] } } }", past,
+			    "found no element 7 in \"iindpm\", expected an index from 0 to 1", NULL));
+	CU_ASSERT(set_fails(valid, set_cap, "device.battery.capacity: found 4000 without a unit",
+			    "\"4000 mAh\"", NULL));
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf16, sizeof(utf16) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "u.json: found UTF-16 text, expected UTF-8 JSON"));
+	g_clear_error(&err);
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf16be, sizeof(utf16be) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "found UTF-16BE text"));
+	g_clear_error(&err);
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf32, sizeof(utf32) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "found UTF-32LE text"));
+	g_clear_error(&err);
+	/* a set event that breaks another object's check names the event */
+	FAILS("{ \"duration\": \"1 min\", \"events\": [ { \"at\": \"1 s\", \"do\": \"set\","
+	      "  \"path\": \"device.battery.v_max\", \"value\": \"4 V\" } ] }",
+	      "events[0]: found a set of device.battery.v_max to \"4 V\" that breaks a check",
+	      "device.pmic.vreg: found 4.2 V, expected at most the battery's v_max 4 V");
+	/* a long list is described by its length */
+	{
+		GString *j = g_string_new("{ \"device\": { \"load\": { \"profile\": [");
+
+		for (int i = 0; i < 300; i++)
+			g_string_append_printf(j, "%s{ \"at\": %d, \"current\": 0.1 }", i ? "," : "", i);
+		g_string_append(j, "] } } }");
+		FAILS(j->str, "device.load.profile: found a list of 300 items", "at most 256");
+		g_string_free(j, TRUE);
+	}
+}
+
 /* AWG is one of 20, 22, 24, 26, 28 (cable.c documents exactly these); 21 has no
  * resistance per metre and must not be accepted. */
 static void test_odd_awg(void)
@@ -1257,6 +1303,7 @@ CU_TestInfo scenario_tests[] = {
 	{ "capacity needs a unit", test_capacity_needs_unit },
 	{ "bounds reached in other units", test_bounds_in_other_units },
 	{ "rp spellings", test_rp_spellings },
+	{ "messages that name the problem", test_input_messages },
 	{ "cable awg 21 rejected", test_odd_awg },
 	{ "event errors", test_event_errors },
 	{ "set event value validated", test_set_event_value },

@@ -17,7 +17,10 @@ const struct param_desc boot_keys_desc[] = {
 	{ "off_current", PARAM_NUM, UNIT_AMP, OFF(off_current), 0, 5, .doc = "draw while off" },
 	{ "hold_current", PARAM_NUM, UNIT_AMP, OFF(hold_current), 0, 5,
 	  .doc = "draw while the bootloader holds at the gate (low-power charging)" },
-	{ "restart", PARAM_TIME, .off = OFF(restart), .min = 0, .max = 3600,
+	/* A restart of 0 after a brownout browns out again at the same instant, forever.
+	 * 10 ms: below a system's power-on reset time, long enough that a brownout loop
+	 * runs an hour in seconds. */
+	{ "restart", PARAM_TIME, .off = OFF(restart), .min = 10e-3, .max = 3600,
 	  .doc = "off time after a brownout before powering on again" },
 	{ "gate_poll", PARAM_TIME, .off = OFF(gate_poll), .min = 1e-3, .max = 3600,
 	  .doc = "how often a holding bootloader asks the gate again" },

@@ -112,8 +112,10 @@ const struct param_desc pmic_param_desc[] = {
 	{ "iterm", PARAM_NUM, UNIT_AMP, OFF(iterm), 0, 5, PARAM_F_RUNTIME,
 	  .doc = "terminate when the CV current falls below this for t_term" },
 	/* A termination deglitch of 0 lets a charger whose iterm is above what it can
-	 * deliver terminate and recharge forever at one instant. */
-	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 1e-3, .max = 600, .doc = "termination deglitch" },
+	 * deliver terminate and recharge forever at one instant (1 ns: a billion times a
+	 * simulated second). 10 ms: shorter than any charger's termination filter we know,
+	 * long enough that even that loop runs an hour in seconds. */
+	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 10e-3, .max = 600, .doc = "termination deglitch" },
 	{ "vrechg_delta", PARAM_NUM, UNIT_VOLT, OFF(vrechg_delta), 0, 1,
 	  .doc = "recharge when the battery falls this far below vreg" },
 	{ "safety_timer", PARAM_TIME, .off = OFF(safety_timer), .min = 0, .max = 7 * 86400,

@@ -15,6 +15,7 @@ extern CU_TestInfo queue_tests[];
 extern CU_TestInfo policies_tests[];
 extern CU_TestInfo units_tests[];
 extern CU_TestInfo scenario_tests[];
+extern CU_TestInfo bounds_tests[];
 extern CU_TestInfo outputs_tests[];
 extern CU_TestInfo stack_tests[];
 extern CU_TestInfo physics_tests[];

@@ -15,6 +15,7 @@ static CU_SuiteInfo suites[] = {
 	{ "queue", NULL, NULL, NULL, NULL, queue_tests },
 	{ "units", NULL, NULL, NULL, NULL, units_tests },
 	{ "scenario", NULL, NULL, NULL, NULL, scenario_tests },
+	{ "bounds", NULL, NULL, NULL, NULL, bounds_tests },
 	{ "outputs", NULL, NULL, NULL, NULL, outputs_tests },
 	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
 	{ "physics", NULL, NULL, NULL, NULL, physics_tests },

@@ -1371,6 +1371,7 @@ void world_free(struct world *w)
 	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
+	cs_kernel_exit(&w->kernel);
 	if (cs_kernel_current == &w->kernel)
 		cs_kernel_current = NULL;
 	g_free(w);

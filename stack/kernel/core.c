@@ -18,6 +18,11 @@ struct workqueue_struct {
 static struct workqueue_struct cs_system_wq;
 struct workqueue_struct *system_wq = &cs_system_wq;
 
+void cs_kernel_exit(struct cs_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+}
+
 void cs_printk(const char *level, const char *dev, const char *fmt, ...)
 {
 	struct cs_kernel *k = cs_kernel();

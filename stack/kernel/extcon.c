@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/extcon.h>
+#include <chargesim/kernel.h>
 
 static const char *const extcon_names[EXTCON_NUM + 1] = {
 	[EXTCON_NONE] = "NONE",
@@ -22,10 +23,6 @@ static const char *const extcon_names[EXTCON_NUM + 1] = {
 	[EXTCON_CHG_WPT] = "WPT",
 	[EXTCON_CHG_USB_PD] = "PD",
 };
-
-/* One extcon device per run is enough for the boards chargesim models; lookups by
- * name go through the run's context. */
-static __thread struct extcon_dev *cs_extcon_registered;
 
 const char *extcon_get_cable_name(unsigned int id)
 {
@@ -50,14 +47,22 @@ void cs_extcon_init(struct extcon_dev *edev, const char *name, const unsigned in
 	while (cables[edev->max_supported] != EXTCON_NONE &&
 	       edev->max_supported < CS_EXTCON_MAX_CABLES)
 		edev->max_supported++;
-	cs_extcon_registered = edev;
+	/* The run's devices, in registration order, for lookups by name. */
+	if (cs_kernel()) {
+		struct extcon_dev **pp = &cs_kernel()->extcon_head;
+
+		while (*pp)
+			pp = &(*pp)->cs_next;
+		*pp = edev;
+	}
 }
 
 struct extcon_dev *extcon_get_extcon_dev(const char *name)
 {
-	struct extcon_dev *e = cs_extcon_registered;
-
-	return e && strcmp(e->name, name) == 0 ? e : NULL;
+	for (struct extcon_dev *e = cs_kernel() ? cs_kernel()->extcon_head : NULL; e; e = e->cs_next)
+		if (strcmp(e->name, name) == 0)
+			return e;
+	return NULL;
 }
 
 int extcon_get_state(struct extcon_dev *edev, unsigned int id)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib.h>
 #include <linux/power_supply.h>
+#include <chargesim/kernel.h>
 #include "sim/evlog.h"
 
 static const char *const type_text[] = {

@@ -35,6 +35,7 @@ struct extcon_dev {
 	int max_supported;
 	u32 state;                            /* bit i: supported_cable[i] attached */
 	struct raw_notifier_head nh[CS_EXTCON_MAX_CABLES];
+	struct extcon_dev *cs_next;           /* the run's extcon devices */
 };
 
 /* Consumer API */

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <chargesim/kernel.h>
+#include <chargesim/klog.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;

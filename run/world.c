@@ -769,10 +769,10 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 			g_autoptr(GString) list = g_string_new(NULL);
 			const char *hint;
 
-			for (int i = 0; cs_builtin_policies[i]; i++) {
-				g_ptr_array_add(names, (gpointer)cs_builtin_policies[i]->name);
+			for (int i = 0; cs_policies()[i]; i++) {
+				g_ptr_array_add(names, (gpointer)cs_policies()[i]->name);
 				g_string_append_printf(list, "%s%s", i ? ", " : "",
-						       cs_builtin_policies[i]->name);
+						       cs_policies()[i]->name);
 			}
 			hint = cs_did_you_mean(name, (const char *const *)names->pdata, names->len);
 			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
@@ -1173,8 +1173,10 @@ bool world_run(struct world *w, GError **err)
 	cs_kernel_current = &w->kernel;
 	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
+		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
+
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "policy \"%s\" failed to probe: error %d", w->policy_name, rc);
+			    "policy \"%s\" failed to probe: %s", w->policy_name, why);
 		return false;
 	}
 	evlog_emit(w->log, 0, "stack", "probe", "policy", w->policy_name);

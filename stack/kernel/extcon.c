@@ -7,7 +7,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <linux/device.h>
 #include <linux/extcon.h>
+#include <linux/of.h>
+#include <linux/slab.h>
 #include <chargesim/kernel.h>
 
 static const char *const extcon_names[EXTCON_NUM + 1] = {
@@ -121,6 +124,7 @@ int extcon_sync(struct extcon_dev *edev, unsigned int id)
 	if (i < 0)
 		return i;
 	raw_notifier_call_chain(&edev->nh[i], (edev->state >> i) & 1u, edev);
+	raw_notifier_call_chain(&edev->nh_all, (edev->state >> i) & 1u, edev);
 	return 0;
 }
 
@@ -137,4 +141,86 @@ int extcon_set_state_sync(struct extcon_dev *edev, unsigned int id, bool state)
 	snprintf(buf, sizeof(buf), "%s=%d", extcon_names[id] ? extcon_names[id] : "?", state);
 	cs_stack_event("extcon", "cable", buf);
 	return extcon_sync(edev, id);
+}
+
+int extcon_register_notifier_all(struct extcon_dev *edev, struct notifier_block *nb)
+{
+	if (!edev || !nb)
+		return -EINVAL;
+	return raw_notifier_chain_register(&edev->nh_all, nb);
+}
+
+int extcon_unregister_notifier_all(struct extcon_dev *edev, struct notifier_block *nb)
+{
+	if (!edev || !nb)
+		return -EINVAL;
+	return raw_notifier_chain_unregister(&edev->nh_all, nb);
+}
+
+struct extcon_nb_devres {
+	struct extcon_dev *edev;
+	unsigned int id;
+	bool all;
+	struct notifier_block *nb;
+};
+
+static void extcon_nb_release(struct device *dev, void *res)
+{
+	struct extcon_nb_devres *r = res;
+
+	(void)dev;
+	if (r->all)
+		extcon_unregister_notifier_all(r->edev, r->nb);
+	else
+		extcon_unregister_notifier(r->edev, r->id, r->nb);
+}
+
+static int devm_extcon_nb(struct device *dev, struct extcon_dev *edev, unsigned int id, bool all,
+			  struct notifier_block *nb)
+{
+	struct extcon_nb_devres *r = devres_alloc(extcon_nb_release, sizeof(*r), GFP_KERNEL);
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	ret = all ? extcon_register_notifier_all(edev, nb) : extcon_register_notifier(edev, id, nb);
+	if (ret) {
+		devres_free(r);
+		return ret;
+	}
+	*r = (struct extcon_nb_devres){ edev, id, all, nb };
+	devres_add(dev, r);
+	return 0;
+}
+
+int devm_extcon_register_notifier(struct device *dev, struct extcon_dev *edev, unsigned int id,
+				  struct notifier_block *nb)
+{
+	return devm_extcon_nb(dev, edev, id, false, nb);
+}
+
+int devm_extcon_register_notifier_all(struct device *dev, struct extcon_dev *edev,
+				      struct notifier_block *nb)
+{
+	return devm_extcon_nb(dev, edev, 0, true, nb);
+}
+
+struct extcon_dev *extcon_get_edev_by_phandle(struct device *dev, int index)
+{
+	struct device_node *node;
+
+	if (!dev->of_node)
+		return ERR_PTR(-EINVAL);
+	node = of_parse_phandle(dev->of_node, "extcon", index);
+	if (!node)
+		return ERR_PTR(-ENODEV);
+	for (struct extcon_dev *e = cs_kernel()->extcon_head; e; e = e->cs_next)
+		if (e->cs_of_node == node)
+			return e;
+	return ERR_PTR(-EPROBE_DEFER);
+}
+
+const char *extcon_get_edev_name(struct extcon_dev *edev)
+{
+	return edev ? edev->name : NULL;
 }

@@ -13,6 +13,7 @@
 #define CS_CHARGESIM_KERNEL_H
 
 #include <stdint.h>
+#include <linux/kernel_types.h>
 #include <linux/notifier.h>
 #include <linux/usb/charger.h>
 #include <linux/workqueue.h>
@@ -23,6 +24,15 @@ struct evlog;
 struct power_supply;
 struct extcon_dev;
 struct cs_board;
+struct device_node;
+struct usb_phy;
+struct cs_gpio_chip;
+struct cs_twl_provider;
+struct cs_kdevice;
+struct cs_kdriver;
+struct cs_irq_desc;
+struct cs_iio_map;
+struct device;
 
 /* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
 #define CS_PHY_CHG_CABLES 5
@@ -48,6 +58,28 @@ struct cs_kernel {
 		struct cs_board *board;
 		int uv;
 	} vbat_gate;
+
+	/* The Linux device model the real drivers run on (stack/kernel/: bus.c, of.c,
+	 * irq.c, gpio.c, iio.c, twl.c). The board's devices, nodes and chips belong to
+	 * the board; the lists and tables here belong to the run and are freed by
+	 * cs_kernel_exit(). */
+	struct device_node *of_root;         /* the run's device tree */
+	u32 of_last_phandle;
+	struct cs_kdevice *devices;          /* devices, in registration order */
+	struct cs_kdriver *drivers;          /* drivers registered in this run */
+	struct cs_irq_desc **irqs;           /* interrupt lines by number, irqs[0] unused */
+	int n_irqs;
+	struct cs_gpio_chip *gpio_chips;
+	struct cs_iio_map *iio_maps;
+	struct usb_phy *phys;                /* usb_add_phy_dev() */
+	const struct cs_twl_provider *twl;
+	struct device *linux_dut;            /* the board's device for the driver under test */
+	const char *dyndbg;                  /* module (KBUILD_MODNAME) with dev_dbg on */
+	char *first_err;                     /* the first error-level kernel message */
+	struct {                             /* the first probe that failed */
+		char *dev, *drv;
+		int err;
+	} probe_failure;
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;
@@ -57,8 +89,13 @@ static inline struct cs_kernel *cs_kernel(void)
 	return cs_kernel_current;
 }
 
-/* The run is over: forget its per-run state (the objects themselves belong to the
- * run's owner, who cancels their events first). */
+/* The run is over: free the run's tables and forget its per-run state (the objects
+ * themselves belong to the run's owner, who cancels their events first). */
 void cs_kernel_exit(struct cs_kernel *k);
+
+/* Text for a failed probe: the errno's name, and the kernel's first error message
+ * since the probe began when there is one ("-EINVAL (1-006a: Unable to read
+ * property ...)"). g_free it. */
+char *cs_probe_error_text(int err);
 
 #endif

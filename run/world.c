@@ -26,6 +26,7 @@
 #include <chargesim/kernel.h>
 #include <chargesim/policy.h>
 #include "run/board.h"
+#include "run/linux_board.h"
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 #include "sim/sim.h"
@@ -140,6 +141,7 @@ struct world {
 	void *ppriv;
 	GModule *module;
 	char *policy_name;
+	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes */
 	double last_row[NCOLS];
@@ -573,6 +575,7 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 		w->dt_next = WORLD_DT_AFTER_EVENT;
 	world_probe_instant(w, now);
 	world_trace_row(w, true);
+	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }
 
 static const struct sim_cont_ops world_cont_ops = {
@@ -1135,6 +1138,11 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	}
 	if (!world_load_policy(w, sc, err))
 		goto fail;
+	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
+	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
+			.sim = &w->sim, .log = w->log, .pmic = &w->chg, .drv = &w->drv,
+			.board = &w->board, .file = sc->file }, err))
+		goto fail;
 
 	/* scenario events; `set` on policy.params.* is checked against the policy now */
 	w->n_sev = sc->n_events;
@@ -1342,6 +1350,7 @@ void world_free(struct world *w)
 	cs_kernel_current = &w->kernel;
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
+	linux_board_free(w->lb);
 	if (w->pdesc && w->pdesc->params && w->pparams)
 		param_free_strings(w->pdesc->params, w->pparams);
 	g_free(w->pparams);

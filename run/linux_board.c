@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run/linux_board.c - the simulated boards real Linux drivers run on (see
+ * linux_board.h): one const descriptor per driver, naming the charger presets its
+ * chip fits, how to build the device tree and wire the chip model, and how the chip
+ * follows the world.
+ */
+#include <math.h>
+#include <string.h>
+#include <linux/iio/consumer.h>
+#include <linux/interrupt.h>
+#include <linux/mfd/twl.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/usb/phy.h>
+#include <chargesim/charger_ic.h>
+#include <chargesim/kernel.h>
+#include "models/twl4030_bci/twl4030_bci.h"
+#include "run/linux_board.h"
+#include "run/world.h"
+
+struct linux_board;
+
+struct linux_machine {
+	const char *driver;          /* the driver file, without .c */
+	const char *board;           /* what board this is, for messages and docs */
+	const char *preset;          /* the charger preset the chip is (NULL: any) */
+	bool (*setup)(struct linux_board *lb, GError **err);
+	void (*settled)(struct linux_board *lb);
+	void (*teardown)(struct linux_board *lb);
+};
+
+struct linux_board {
+	const struct linux_machine *m;
+	struct linux_board_env env;
+	struct device_node *root;
+	struct platform_device *pdev;
+	/* twl4030 */
+	struct twl4030_bci bci;
+	struct cs_twl_provider twl;
+	int irq_chg, irq_bci;
+	bool phy_added;
+};
+
+/* ---- shared helpers ---- */
+
+static double lb_adc(void *ctx, enum pmic_adc_chan ch)
+{
+	struct linux_board *lb = ctx;
+	int v = 0;
+
+	/* the charger model's ADC on the world's operating point (re-solved first) */
+	cs_chg_read_adc(lb->env.board->ic, (enum cs_adc_channel)ch, &v);
+	return v * 1e-6;
+}
+
+static bool lb_vbus(void *ctx)
+{
+	struct linux_board *lb = ctx;
+
+	return lb->env.drv->attached;
+}
+
+/* The board's USB PHY as the driver looks it up: a USB2 PHY with node np. */
+static void add_phy(struct linux_board *lb, struct device_node *np)
+{
+	struct usb_phy *phy = lb->env.board->phy;
+
+	phy->type = USB_PHY_TYPE_USB2;
+	if (phy->dev)
+		phy->dev->of_node = np;
+	usb_add_phy_dev(phy);
+	lb->phy_added = true;
+}
+
+/* ---- TWL4030 BCI (twl4030_charger.c) ---- */
+
+/* twl_i2c_* module ids to the BCI model's register blocks [include/linux/mfd/twl.h] */
+static int twl_block(u8 mod_no)
+{
+	switch (mod_no) {
+	case TWL_MODULE_MAIN_CHARGE: return TWL4030_BLOCK_MAIN_CHARGE;
+	case TWL4030_MODULE_INTERRUPTS: return TWL4030_BLOCK_INTERRUPTS;
+	case TWL_MODULE_PM_MASTER: return TWL4030_BLOCK_PM_MASTER;
+	case TWL_MODULE_PM_RECEIVER: return TWL4030_BLOCK_PM_RECEIVER;
+	default: return -1;
+	}
+}
+
+static int twl_read(void *hw, u8 mod_no, u8 reg, u8 *val)
+{
+	struct linux_board *lb = hw;
+	int b = twl_block(mod_no);
+
+	if (b < 0)
+		return -EIO;   /* a module this board does not model */
+	return twl4030_bci_read(&lb->bci, b, reg, val);
+}
+
+static int twl_write(void *hw, u8 mod_no, u8 reg, u8 val)
+{
+	struct linux_board *lb = hw;
+	int b = twl_block(mod_no);
+
+	if (b < 0)
+		return -EIO;
+	return twl4030_bci_write(&lb->bci, b, reg, val);
+}
+
+static void twl_irq_bci(void *ctx)
+{
+	struct linux_board *lb = ctx;
+
+	cs_irq_raise(lb->irq_bci);
+}
+
+/* The AC input is not modelled: the MADC's VAC channel reads 0 mV. */
+static int twl_read_vac(void *hw, int *val)
+{
+	(void)hw;
+	*val = 0;
+	return 0;
+}
+
+static bool twl4030_setup(struct linux_board *lb, GError **err)
+{
+	struct device_node *twl, *bci, *usb;
+	int irqs[2];
+
+	(void)err;
+	/* twl: twl@48 { compatible = "ti,twl4030"; bci { ... }; twl4030-usb { ... }; } */
+	lb->root = cs_of_node_new(NULL, "", NULL);
+	twl = cs_of_node_new(lb->root, "twl@48", "twl");
+	cs_of_set_string(twl, "compatible", "ti,twl4030");
+	cs_of_set_u32(twl, "reg", 0x48);
+	bci = cs_of_node_new(twl, "bci", "charger");
+	cs_of_set_string(bci, "compatible", "ti,twl4030-bci");
+	cs_of_set_u32s(bci, "interrupts", (const u32[]){ 9, 2 }, 2);   /* CHG_PRES, BCI */
+	cs_of_set_string(bci, "io-channel-names", "vac");
+	usb = cs_of_node_new(twl, "twl4030-usb", "usb2_phy");
+	cs_of_set_string(usb, "compatible", "ti,twl4030-usb");
+
+	{
+		struct twl4030_bci_env env = {
+			.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim,
+			.adc = lb_adc, .vbus = lb_vbus, .irq_bci = twl_irq_bci, .ctx = lb,
+		};
+
+		twl4030_bci_init(&lb->bci, &env);
+	}
+	lb->twl = (struct cs_twl_provider){ .read = twl_read, .write = twl_write, .hw = lb };
+	cs_twl_set_provider(&lb->twl);
+	lb->irq_chg = irqs[0] = cs_irq_alloc("twl4030-chg-pres");
+	lb->irq_bci = irqs[1] = cs_irq_alloc("twl4030-bci");
+	cs_iio_map_add("twl4030_bci", "vac", twl_read_vac, NULL, lb);
+	add_phy(lb, usb);
+	lb->pdev = cs_platform_device_new("twl4030_bci", bci, NULL, irqs, 2);
+	cs_platform_device_add(lb->pdev);
+	cs_kernel()->linux_dut = &lb->pdev->dev;
+	return true;
+}
+
+static void twl4030_settled(struct linux_board *lb)
+{
+	twl4030_bci_update(&lb->bci);
+}
+
+static void twl4030_teardown(struct linux_board *lb)
+{
+	(void)lb;
+	cs_twl_set_provider(NULL);
+}
+
+/* ---- the boards ---- */
+
+static const struct linux_machine machines[] = {
+	{ "twl4030_charger", "TWL4030 companion chip (OMAP3 phones: GTA04, N900)", "twl4030",
+	  twl4030_setup, twl4030_settled, twl4030_teardown },
+};
+
+bool linux_board_new(struct linux_board **out, const char *policy,
+		     const struct linux_board_env *env, GError **err)
+{
+	const struct linux_machine *m = NULL;
+	struct linux_board *lb;
+	const char *preset;
+
+	*out = NULL;
+	if (!policy || strncmp(policy, "linux/", 6) != 0)
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(machines); i++)
+		if (strcmp(machines[i].driver, policy + 6) == 0)
+			m = &machines[i];
+	if (!m) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+			    "%s: policy \"%s\": no simulated board for this driver (docs/linux-drivers.md lists the boards)",
+			    env->file, policy);
+		return false;
+	}
+	preset = pmic_preset_names[env->pmic->p->preset];
+	if (m->preset && strcmp(preset, m->preset) != 0) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+			    "%s: device.pmic.preset: found \"%s\", expected \"%s\" (policy \"%s\" drives the %s)",
+			    env->file, preset, m->preset, policy, m->board);
+		return false;
+	}
+	lb = g_new0(struct linux_board, 1);
+	lb->m = m;
+	lb->env = *env;
+	if (!m->setup(lb, err)) {
+		linux_board_free(lb);
+		return false;
+	}
+	*out = lb;
+	return true;
+}
+
+void linux_board_settled(struct linux_board *lb)
+{
+	if (lb && lb->m->settled)
+		lb->m->settled(lb);
+}
+
+void linux_board_free(struct linux_board *lb)
+{
+	if (!lb)
+		return;
+	if (lb->pdev && cs_kernel()->linux_dut == &lb->pdev->dev)
+		cs_kernel()->linux_dut = NULL;
+	cs_platform_device_free(lb->pdev);
+	if (lb->m->teardown)
+		lb->m->teardown(lb);
+	if (lb->phy_added)
+		usb_remove_phy(lb->env.board->phy);
+	cs_of_free_tree(lb->root);
+	g_free(lb);
+}

@@ -24,6 +24,7 @@
 #include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
+#include <chargesim/linux_module.h>
 #include <chargesim/policy.h>
 #include "run/board.h"
 #include "run/linux_board.h"
@@ -776,6 +777,13 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 				g_ptr_array_add(names, (gpointer)cs_policies()[i]->name);
 				g_string_append_printf(list, "%s%s", i ? ", " : "",
 						       cs_policies()[i]->name);
+			}
+			if (g_str_has_prefix(name, "linux/") && !cs_linux_modules[0]) {
+				/* a real Linux driver, and this build compiled none */
+				g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+					    "%s: policy: \"%s\" is a real Linux driver and this build has none: install linux-source-6.12 (or make KERNEL_SRC=DIR) and rebuild (docs/linux-drivers.md)",
+					    sc->file, name);
+				return false;
 			}
 			hint = cs_did_you_mean(name, (const char *const *)names->pdata, names->len);
 			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,

@@ -7,14 +7,17 @@
  */
 #include <math.h>
 #include <string.h>
+#include <linux/i2c.h>
 #include <linux/iio/consumer.h>
 #include <linux/interrupt.h>
 #include <linux/mfd/twl.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/power_supply.h>
 #include <linux/usb/phy.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
+#include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
 #include "run/linux_board.h"
 #include "run/world.h"
@@ -35,6 +38,11 @@ struct linux_board {
 	struct linux_board_env env;
 	struct device_node *root;
 	struct platform_device *pdev;
+	struct i2c_adapter *adap;
+	struct i2c_client *client;
+	/* bq25890 */
+	struct bq25890 bq;
+	int irq_int;
 	/* twl4030 */
 	struct twl4030_bci bci;
 	struct cs_twl_provider twl;
@@ -155,8 +163,8 @@ static bool twl4030_setup(struct linux_board *lb, GError **err)
 	cs_iio_map_add("twl4030_bci", "vac", twl_read_vac, NULL, lb);
 	add_phy(lb, usb);
 	lb->pdev = cs_platform_device_new("twl4030_bci", bci, NULL, irqs, 2);
-	cs_platform_device_add(lb->pdev);
 	cs_kernel()->linux_dut = &lb->pdev->dev;
+	cs_platform_device_add(lb->pdev);
 	return true;
 }
 
@@ -171,11 +179,110 @@ static void twl4030_teardown(struct linux_board *lb)
 	cs_twl_set_provider(NULL);
 }
 
+/* ---- TI bq25890 (bq25890_charger.c) ---- */
+
+static double lb_temp_c(void *ctx)
+{
+	struct linux_board *lb = ctx;
+	union power_supply_propval v = { .intval = 250 };
+
+	power_supply_get_property(lb->env.board->bat_psy, POWER_SUPPLY_PROP_TEMP, &v);
+	return v.intval / 10.0;
+}
+
+static enum phy_port lb_port(void *ctx)
+{
+	struct linux_board *lb = ctx;
+
+	return lb->env.drv->det.port;
+}
+
+static void bq_irq(void *ctx)
+{
+	struct linux_board *lb = ctx;
+
+	cs_irq_raise(lb->irq_int);
+}
+
+/* The I2C controller: register-address write, then a read or the data written. */
+static int bq_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+{
+	struct linux_board *lb = adap->algo_data;
+
+	for (int i = 0; i < num; i++)
+		if (msgs[i].addr != BQ25890_I2C_ADDR)
+			return -ENXIO;   /* no device answers at that address */
+	if (num == 2 && !(msgs[0].flags & I2C_M_RD) && msgs[0].len == 1 &&
+	    (msgs[1].flags & I2C_M_RD)) {
+		for (u16 i = 0; i < msgs[1].len; i++)
+			if (bq25890_read(&lb->bq, (u8)(msgs[0].buf[0] + i), &msgs[1].buf[i]))
+				return -EIO;
+		return num;
+	}
+	if (num == 1 && !(msgs[0].flags & I2C_M_RD) && msgs[0].len >= 1) {
+		for (u16 i = 1; i < msgs[0].len; i++)
+			if (bq25890_write(&lb->bq, (u8)(msgs[0].buf[0] + i - 1), msgs[0].buf[i]))
+				return -EIO;
+		return num;
+	}
+	return -EOPNOTSUPP;
+}
+
+static const struct i2c_algorithm bq_algo = { .master_xfer = bq_xfer };
+
+static u32 micro(double x)
+{
+	return (u32)lround(x * 1e6);
+}
+
+static bool bq25890_setup(struct linux_board *lb, GError **err)
+{
+	const struct pmic_params *pp = lb->env.pmic->p;
+	struct device_node *bus, *chg;
+	struct bq25890_env env = {
+		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim, .adc = lb_adc,
+		.temp_c = lb_temp_c, .vbus = lb_vbus, .port = lb_port, .irq = bq_irq, .ctx = lb,
+	};
+
+	(void)err;
+	/* i2c0: i2c@0 { charger@6a { compatible = "ti,bq25890"; ... }; } - the charge
+	 * settings are the battery's (the scenario's charger parameters), the boost ones
+	 * those of the binding's example (Documentation/devicetree/bindings/power/supply/
+	 * bq25890.yaml) */
+	lb->root = cs_of_node_new(NULL, "", NULL);
+	bus = cs_of_node_new(lb->root, "i2c@0", "i2c0");
+	chg = cs_of_node_new(bus, "charger@6a", "bq25890");
+	cs_of_set_string(chg, "compatible", "ti,bq25890");
+	cs_of_set_u32(chg, "reg", BQ25890_I2C_ADDR);
+	cs_of_set_u32(chg, "ti,battery-regulation-voltage", micro(pp->vreg));
+	cs_of_set_u32(chg, "ti,charge-current", micro(pp->ichg));
+	cs_of_set_u32(chg, "ti,termination-current", micro(pp->iterm));
+	cs_of_set_u32(chg, "ti,precharge-current", micro(pp->ipre));
+	cs_of_set_u32(chg, "ti,minimum-sys-voltage", micro(pp->vsys_min > 0 ? pp->vsys_min : 3.5));
+	cs_of_set_u32(chg, "ti,boost-voltage", 5000000);
+	cs_of_set_u32(chg, "ti,boost-max-current", 1000000);
+	bq25890_init(&lb->bq, &env);
+	lb->irq_int = cs_irq_alloc("bq25890-int");
+	lb->adap = cs_i2c_adapter_new(0, &bq_algo, lb);
+	add_phy(lb, NULL);
+	lb->client = cs_i2c_client_new(lb->adap, "bq25890", BQ25890_I2C_ADDR, chg, lb->irq_int);
+	cs_kernel()->linux_dut = &lb->client->dev;
+	cs_i2c_client_add(lb->client);
+	return true;
+}
+
+static void bq25890_settled(struct linux_board *lb)
+{
+	bq25890_update(&lb->bq);
+}
+
 /* ---- the boards ---- */
 
 static const struct linux_machine machines[] = {
 	{ "twl4030_charger", "TWL4030 companion chip (OMAP3 phones: GTA04, N900)", "twl4030",
 	  twl4030_setup, twl4030_settled, twl4030_teardown },
+	{ "bq25890_charger", "TI bq25890 charger on I2C (address 0x6a)", "bq25890",
+	  bq25890_setup, bq25890_settled, NULL },
 };
 
 bool linux_board_new(struct linux_board **out, const char *policy,
@@ -225,9 +332,10 @@ void linux_board_free(struct linux_board *lb)
 {
 	if (!lb)
 		return;
-	if (lb->pdev && cs_kernel()->linux_dut == &lb->pdev->dev)
-		cs_kernel()->linux_dut = NULL;
+	cs_kernel()->linux_dut = NULL;
 	cs_platform_device_free(lb->pdev);
+	cs_i2c_client_free(lb->client);
+	cs_i2c_adapter_free(lb->adap);
 	if (lb->m->teardown)
 		lb->m->teardown(lb);
 	if (lb->phy_added)

@@ -186,7 +186,23 @@ struct power_supply *cs_power_supply_first(void)
 struct psy_private {
 	struct power_supply psy;
 	struct delayed_work deferred_register_work;
+	struct work_struct changed_work;
 };
+
+static void psy_changed_now(struct power_supply *psy, bool kernel_order);
+
+/* A driver's supply: power_supply_changed() only marks it and queues this work
+ * (drivers call it with their own locks held, and the uevent reads properties back
+ * through the driver). */
+static void psy_changed_work(struct work_struct *work)
+{
+	struct psy_private *pp = container_of(work, struct psy_private, changed_work);
+
+	if (!pp->psy.changed)
+		return;
+	pp->psy.changed = false;
+	psy_changed_now(&pp->psy, true);
+}
 
 static void psy_deferred_register_work(struct work_struct *work)
 {
@@ -234,6 +250,7 @@ struct power_supply *power_supply_register(struct device *parent,
 	if (cfg && cfg->attr_grp)
 		device_add_groups(&psy->dev, cfg->attr_grp);
 	INIT_DELAYED_WORK(&priv->deferred_register_work, psy_deferred_register_work);
+	INIT_WORK(&priv->changed_work, psy_changed_work);
 	psy->initialized = true;
 	/* Keep registration order: sysfs listings come out the same every run. */
 	for (pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
@@ -257,6 +274,7 @@ void power_supply_unregister(struct power_supply *psy)
 	priv = container_of(psy, struct psy_private, psy);
 	psy->removing = true;
 	cancel_delayed_work_sync(&priv->deferred_register_work);
+	cancel_work_sync(&priv->changed_work);
 	for (struct power_supply **pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
 		if (*pp == psy) {
 			*pp = psy->cs_next;
@@ -498,14 +516,12 @@ int power_supply_store_property(struct power_supply *psy, enum power_supply_prop
 	return power_supply_set_property(psy, p, &val);
 }
 
-void power_supply_changed(struct power_supply *psy)
+/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. */
+static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
-	struct cs_kernel *k = cs_kernel();
 	cJSON *rec, *env;
 	char line[160];
 
-	if (!psy || !k)
-		return;
 	rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
 	cJSON_AddStringToObject(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");
@@ -527,11 +543,39 @@ void power_supply_changed(struct power_supply *psy)
 		cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	}
 	evlog_end(k->log, rec);
-	/* the supplies this one supplies hear of it, then the notifier chain */
+}
+
+/* What a change sets off: the supplies this one supplies hear of it, the notifier
+ * chain runs, the uevent goes out - in the kernel's order (power_supply_changed_work)
+ * for a driver's supply; the board's own supplies log their uevent first. */
+static void psy_changed_now(struct power_supply *psy, bool kernel_order)
+{
+	struct cs_kernel *k = cs_kernel();
+
+	if (!kernel_order)
+		psy_uevent(k, psy);
 	for (struct power_supply *p = k->psy_head; p; p = p->cs_next)
 		if (p != psy && psy_supplies(psy, p))
 			power_supply_external_power_changed(p);
 	raw_notifier_call_chain(&k->psy_nh, PSY_EVENT_PROP_CHANGED, psy);
+	if (kernel_order)
+		psy_uevent(k, psy);
+}
+
+void power_supply_changed(struct power_supply *psy)
+{
+	struct psy_private *pp;
+
+	if (!psy || !cs_kernel())
+		return;
+	if (!psy->dev.parent) {
+		/* the simulated board's supplies report at once */
+		psy_changed_now(psy, false);
+		return;
+	}
+	pp = container_of(psy, struct psy_private, psy);
+	psy->changed = true;
+	schedule_work(&pp->changed_work);
 }
 
 /* ---- user space ---- */

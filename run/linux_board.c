@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <linux/gpio/consumer.h>
 #include <linux/i2c.h>
 #include <linux/iio/consumer.h>
 #include <linux/interrupt.h>
@@ -17,6 +18,7 @@
 #include <linux/usb/phy.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
+#include "models/bq2407x/bq2407x.h"
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
 #include "run/linux_board.h"
@@ -40,6 +42,10 @@ struct linux_board {
 	struct platform_device *pdev;
 	struct i2c_adapter *adap;
 	struct i2c_client *client;
+	/* bq2407x behind gpio-charger */
+	struct bq2407x pins;
+	struct cs_gpio_chip gpio;
+	int irq_line[BQ2407X_NLINES];
 	/* bq25890 */
 	struct bq25890 bq;
 	int irq_int;
@@ -67,6 +73,11 @@ static bool lb_vbus(void *ctx)
 	struct linux_board *lb = ctx;
 
 	return lb->env.drv->attached;
+}
+
+static u32 micro(double x)
+{
+	return (u32)lround(x * 1e6);
 }
 
 /* The board's USB PHY as the driver looks it up: a USB2 PHY with node np. */
@@ -230,11 +241,6 @@ static int bq_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 
 static const struct i2c_algorithm bq_algo = { .master_xfer = bq_xfer };
 
-static u32 micro(double x)
-{
-	return (u32)lround(x * 1e6);
-}
-
 static bool bq25890_setup(struct linux_board *lb, GError **err)
 {
 	const struct pmic_params *pp = lb->env.pmic->p;
@@ -276,6 +282,90 @@ static void bq25890_settled(struct linux_board *lb)
 	bq25890_update(&lb->bq);
 }
 
+/* ---- a bq2407x on GPIO lines (gpio-charger.c) ---- */
+
+static int pins_get(void *hw, unsigned int line)
+{
+	struct linux_board *lb = hw;
+
+	return bq2407x_get(&lb->pins, line);
+}
+
+static void pins_set(void *hw, unsigned int line, int value)
+{
+	struct linux_board *lb = hw;
+
+	bq2407x_set(&lb->pins, line, value);
+}
+
+static int pins_to_irq(void *hw, unsigned int line)
+{
+	struct linux_board *lb = hw;
+
+	return line < BQ2407X_NLINES && lb->irq_line[line] > 0 ? lb->irq_line[line] : -ENXIO;
+}
+
+static void pins_edge(void *ctx, enum bq2407x_line line)
+{
+	struct linux_board *lb = ctx;
+
+	cs_irq_raise(lb->irq_line[line]);
+}
+
+static bool gpio_charger_setup(struct linux_board *lb, GError **err)
+{
+	struct device_node *ctrl, *chg;
+	g_autofree char *dts = NULL;
+	char *msg = NULL;
+	struct bq2407x_env env = {
+		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim,
+		.ilim_a = lb->env.pmic->p->iindpm_max, .edge = pins_edge, .ctx = lb,
+	};
+
+	/* The charger's status pins are active-low open-drain outputs (flag 1), its EN
+	 * pins plain outputs; the mapping is the EN2/EN1 table, highest current first.
+	 * The charger-type is what the board's designer wrote: a wall charger. */
+	lb->root = cs_of_node_new(NULL, "", NULL);
+	ctrl = cs_of_node_new(lb->root, "gpio@0", "chg_pins");
+	cs_of_set_string(ctrl, "compatible", "chargesim,bq2407x-pins");
+	cs_of_set_bool(ctrl, "gpio-controller");
+	cs_of_set_u32(ctrl, "#gpio-cells", 2);
+	chg = cs_of_node_new(lb->root, "charger", "charger");
+	dts = g_strdup_printf("compatible = \"gpio-charger\"; charger-type = \"usb-dcp\";"
+			      "gpios = <&chg_pins %d 1>; charge-status-gpios = <&chg_pins %d 1>;"
+			      "charge-current-limit-gpios = <&chg_pins %d 0>, <&chg_pins %d 0>;"
+			      "charge-current-limit-mapping = <%u 0x2>, <500000 0x1>, <100000 0x0>;",
+			      BQ2407X_PGOOD, BQ2407X_CHG, BQ2407X_EN2, BQ2407X_EN1,
+			      micro(lb->env.pmic->p->iindpm_max));
+	if (cs_of_apply_dts(chg, dts, &msg)) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "gpio-charger board: %s", msg);
+		g_free(msg);
+		return false;
+	}
+	bq2407x_init(&lb->pins, &env);
+	lb->irq_line[BQ2407X_PGOOD] = cs_irq_alloc("bq2407x-pgood");
+	lb->irq_line[BQ2407X_CHG] = cs_irq_alloc("bq2407x-chg");
+	lb->gpio = (struct cs_gpio_chip){
+		.label = "bq2407x", .of_node = ctrl, .ngpio = BQ2407X_NLINES, .get = pins_get,
+		.set = pins_set, .to_irq = pins_to_irq, .hw = lb,
+	};
+	cs_gpio_chip_add(&lb->gpio);
+	lb->pdev = cs_platform_device_new("gpio-charger", chg, NULL, NULL, 0);
+	cs_kernel()->linux_dut = &lb->pdev->dev;
+	cs_platform_device_add(lb->pdev);
+	return true;
+}
+
+static void gpio_charger_settled(struct linux_board *lb)
+{
+	bq2407x_update(&lb->pins);
+}
+
+static void gpio_charger_teardown(struct linux_board *lb)
+{
+	cs_gpio_chip_remove(&lb->gpio);
+}
+
 /* ---- the boards ---- */
 
 static const struct linux_machine machines[] = {
@@ -283,6 +373,8 @@ static const struct linux_machine machines[] = {
 	  twl4030_setup, twl4030_settled, twl4030_teardown },
 	{ "bq25890_charger", "TI bq25890 charger on I2C (address 0x6a)", "bq25890",
 	  bq25890_setup, bq25890_settled, NULL },
+	{ "gpio-charger", "TI bq2407x charger on GPIO lines (/PGOOD, /CHG, EN2, EN1)", NULL,
+	  gpio_charger_setup, gpio_charger_settled, gpio_charger_teardown },
 };
 
 bool linux_board_new(struct linux_board **out, const char *policy,

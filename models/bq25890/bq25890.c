@@ -117,11 +117,13 @@ static void log_ilim(struct bq25890 *c, double req, double applied)
 
 /* ---- writes reaching the charger model ---- */
 
-static void apply_iinlim(struct bq25890 *c)
+/* A write of REG00 that changes IINLIM, or a detection (force: the charger model's
+ * limit went back to its reset value at the unplug before). */
+static void apply_iinlim(struct bq25890 *c, bool force)
 {
 	double a = IINLIM_A(c->reg[REG00] & IINLIM_MASK);
 
-	if (a == c->iinlim_a)
+	if (a == c->iinlim_a && !force)
 		return;
 	c->iinlim_a = a;
 	log_ilim(c, a, pmic_write_iindpm(c->env.pmic, a));
@@ -185,8 +187,7 @@ static void chip_reset(struct bq25890 *c)
 	memcpy(c->reg, reset_values, sizeof(c->reg));
 	/* VINDPM in relative mode keeps the threshold it measured */
 	c->reg[REG0D] = (uint8_t)(keep0d & 0x7f);
-	c->iinlim_a = -1;
-	apply_iinlim(c);
+	apply_iinlim(c, true);
 	apply_targets(c);
 	apply_switches(c);
 }
@@ -322,7 +323,7 @@ int bq25890_write(struct bq25890 *c, uint8_t reg, uint8_t val)
 	c->reg[reg] = val;
 	switch (reg) {
 	case REG00:
-		apply_iinlim(c);
+		apply_iinlim(c, false);
 		apply_switches(c);
 		break;
 	case REG02:
@@ -388,7 +389,7 @@ void bq25890_update(struct bq25890 *c)
 			c->port = port;
 			c->reg[REG00] = (uint8_t)((c->reg[REG00] & ~IINLIM_MASK) |
 						  code_of(lim, 0.1, 0.05, IINLIM_MASK));
-			apply_iinlim(c);
+			apply_iinlim(c, true);
 			if (c->reg[REG02] & ICO_EN)
 				c->ico_pending = true;
 		}

@@ -113,8 +113,7 @@ static void apply_iref(struct twl4030_bci *c)
 	double applied;
 	cJSON *rec;
 
-	if (amps == c->iref_a)
-		return;
+	/* every write lands, also one of the value before an unplug reset the charger */
 	c->iref_a = amps;
 	applied = pmic_write_iindpm(c->env.pmic, amps);
 	rec = evlog_begin(c->env.log, sim_now(c->env.sim), "twl4030", "ilim_set");

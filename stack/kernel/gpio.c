@@ -27,6 +27,15 @@ void cs_gpio_chip_add(struct cs_gpio_chip *chip)
 	*pp = chip;
 }
 
+void cs_gpio_chip_remove(struct cs_gpio_chip *chip)
+{
+	for (struct cs_gpio_chip **pp = &cs_kernel()->gpio_chips; *pp; pp = &(*pp)->cs_next)
+		if (*pp == chip) {
+			*pp = chip->cs_next;
+			return;
+		}
+}
+
 static struct cs_gpio_chip *chip_of_node(const struct device_node *np)
 {
 	for (struct cs_gpio_chip *c = cs_kernel()->gpio_chips; c; c = c->cs_next)

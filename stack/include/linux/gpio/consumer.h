@@ -86,5 +86,6 @@ struct cs_gpio_chip {
 	struct cs_gpio_chip *cs_next;
 };
 void cs_gpio_chip_add(struct cs_gpio_chip *chip);
+void cs_gpio_chip_remove(struct cs_gpio_chip *chip);
 
 #endif

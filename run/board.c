@@ -504,6 +504,15 @@ bool board_sysfs_dump(struct board *b, const char *dir, GError **err)
 			if (!cs_outfile_write_all(path, text, strlen(text), err))
 				return false;
 		}
+		/* a driver's own attributes (DEVICE_ATTR, device_create_file) */
+		for (const struct device_attribute *a = cs_device_attr_next(&psy->dev, NULL); a;
+		     a = cs_device_attr_next(&psy->dev, a)) {
+			g_autofree char *text = cs_device_attr_read(&psy->dev, a);
+			g_autofree char *path = g_build_filename(pdir, a->attr.name, NULL);
+
+			if (text && !cs_outfile_write_all(path, text, strlen(text), err))
+				return false;
+		}
 	}
 	return true;
 }

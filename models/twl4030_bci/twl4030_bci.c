@@ -102,6 +102,7 @@ void twl4030_bci_init(struct twl4030_bci *c, const struct twl4030_bci_env *env)
 	c->iref_a = c->env.pmic->iindpm;
 	c->hiz = true;
 	pmic_set_hiz(c->env.pmic, true);
+	pmic_set_charge_enable(c->env.pmic, false);
 	c->last_state = MSTATE_NO_DEVICE;
 }
 
@@ -130,7 +131,9 @@ static void apply_input(struct twl4030_bci *c)
 	if (hiz == c->hiz)
 		return;
 	c->hiz = hiz;
+	/* no power path: with USB charging off the input carries nothing at all */
 	pmic_set_hiz(c->env.pmic, hiz);
+	pmic_set_charge_enable(c->env.pmic, !hiz);
 }
 
 /* The ADC registers are filled when their low byte is read. */

@@ -21,7 +21,8 @@
  *    linear charger without a power path has. The new value takes effect with the
  *    write of its low byte, BCIIREF1 (assumed: the driver writes it last);
  *  - BOOT_BCI.BCIAUTOUSB enables charging from USB; cleared, or after BCIMDKEY
- *    0x2A ("off mode"), the charger's input is switched off (pmic_set_hiz);
+ *    0x2A ("off mode"), the charger's input and charging are switched off
+ *    (pmic_set_hiz, pmic_set_charge_enable: the chip has no power path);
  *  - BCIVBUS and BCIICHG read the charger model's ADC (its resolution, noise and
  *    stuck faults): reading a pair's high byte takes a reading, and the low byte read
  *    next returns the same one (assumed latching; the driver reads high then low);

@@ -310,7 +310,7 @@ static int lx_probe_desc(const struct cs_policy_desc *d, struct cs_board *board,
 	}
 	if (ret)
 		goto fail;
-	if (t->us.path && board->phy) {
+	if (t->us.path && *t->us.path && board->phy) {
 		r->phy_nb.notifier_call = us_phy_notify;
 		usb_register_notifier(board->phy, &r->phy_nb);
 	}
@@ -375,7 +375,7 @@ static void (*const lx_defaults[LX_MAX_POLICIES])(void *) = {
 
 static const struct param_desc userspace_desc[] = {
 	{ "path", PARAM_STR, .off = offsetof(struct lx_userspace, path),
-	  .doc = "sysfs file user space writes, class/power_supply/<supply>/<attribute>" },
+	  .doc = "sysfs file user space writes, class/power_supply/<supply>/<attribute> (\"\": none)" },
 	{ "value", PARAM_STR, .off = offsetof(struct lx_userspace, value),
 	  .doc = "what it writes (as `echo VALUE >` would)" },
 	{ "after_plug", PARAM_TIME, .off = offsetof(struct lx_userspace, after_plug), .min = 0,

@@ -62,10 +62,13 @@ void cs_extcon_init(struct extcon_dev *edev, const char *name, const unsigned in
 
 struct extcon_dev *extcon_get_extcon_dev(const char *name)
 {
+	if (!name)
+		return ERR_PTR(-EINVAL);
 	for (struct extcon_dev *e = cs_kernel() ? cs_kernel()->extcon_head : NULL; e; e = e->cs_next)
 		if (strcmp(e->name, name) == 0)
 			return e;
-	return NULL;
+	/* its driver may come later (Linux 6.12 semantics) */
+	return ERR_PTR(-EPROBE_DEFER);
 }
 
 int extcon_get_state(struct extcon_dev *edev, unsigned int id)

@@ -61,6 +61,7 @@ int devm_extcon_register_notifier_all(struct device *dev, struct extcon_dev *ede
 struct extcon_dev *extcon_get_edev_by_phandle(struct device *dev, int index);
 const char *extcon_get_edev_name(struct extcon_dev *edev);
 const char *extcon_get_cable_name(unsigned int id);  /* "USB", "SDP", ... or NULL */
+/* The run's extcon device of that name; ERR_PTR(-EPROBE_DEFER) when there is none. */
 struct extcon_dev *extcon_get_extcon_dev(const char *name);
 
 /* Provider API */

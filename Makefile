@@ -54,7 +54,7 @@ KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
 KDIR           := build/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>"
-KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger
+KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
 KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))

@@ -7,7 +7,9 @@
  */
 #include <math.h>
 #include <string.h>
+#include <linux/extcon.h>
 #include <linux/gpio/consumer.h>
+#include <linux/mfd/axp20x.h>
 #include <linux/i2c.h>
 #include <linux/iio/consumer.h>
 #include <linux/interrupt.h>
@@ -18,6 +20,7 @@
 #include <linux/usb/phy.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
+#include "models/axp288/axp288.h"
 #include "models/bq2407x/bq2407x.h"
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
@@ -42,6 +45,14 @@ struct linux_board {
 	struct platform_device *pdev;
 	struct i2c_adapter *adap;
 	struct i2c_client *client;
+	/* axp288 */
+	struct axp288 axp;
+	struct axp20x_dev axp20x;
+	struct device mfd_dev;
+	struct regmap *axp_map;
+	struct regmap_irq_chip_data *axp_irqc;
+	int axp_virq[AXP288_NIRQ];
+	struct extcon_dev axp_edev;
 	/* bq2407x behind gpio-charger */
 	struct bq2407x pins;
 	struct cs_gpio_chip gpio;
@@ -366,6 +377,129 @@ static void gpio_charger_teardown(struct linux_board *lb)
 	cs_gpio_chip_remove(&lb->gpio);
 }
 
+/* ---- X-Powers AXP288 (axp288_charger.c) ---- */
+
+static bool axp_vbus(void *ctx)
+{
+	return lb_vbus(ctx);
+}
+
+static void axp_irq(void *ctx, enum axp288_chg_irq irq)
+{
+	struct linux_board *lb = ctx;
+
+	cs_irq_raise(lb->axp_virq[irq]);
+}
+
+static int axp_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+{
+	struct linux_board *lb = adap->algo_data;
+
+	for (int i = 0; i < num; i++)
+		if (msgs[i].addr != AXP288_I2C_ADDR)
+			return -ENXIO;
+	if (num == 2 && !(msgs[0].flags & I2C_M_RD) && msgs[0].len == 1 &&
+	    (msgs[1].flags & I2C_M_RD)) {
+		for (u16 i = 0; i < msgs[1].len; i++)
+			axp288_read(&lb->axp, (u8)(msgs[0].buf[0] + i), &msgs[1].buf[i]);
+		return num;
+	}
+	if (num == 1 && !(msgs[0].flags & I2C_M_RD) && msgs[0].len >= 1) {
+		for (u16 i = 1; i < msgs[0].len; i++)
+			axp288_write(&lb->axp, (u8)(msgs[0].buf[0] + i - 1), msgs[0].buf[i]);
+		return num;
+	}
+	return -EOPNOTSUPP;
+}
+
+static const struct i2c_algorithm axp_algo = { .master_xfer = axp_xfer };
+
+/* The cables the AXP288's own BC1.2 detection reports (extcon-axp288.c's list). */
+static const unsigned int axp_cables[] = {
+	EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_CDP, EXTCON_CHG_USB_DCP, EXTCON_USB, EXTCON_NONE,
+};
+
+/* The PMIC's detection is the PHY model's: SDP, CDP and DCP as found; what BC1.2
+ * cannot name (proprietary dividers, Type-C) is reported as no charger cable. */
+static void axp_extcon_sync(struct linux_board *lb)
+{
+	enum phy_port port = lb->env.drv->attached ? lb->env.drv->det.port : PHY_PORT_NONE;
+	unsigned int want = port == PHY_PORT_SDP ? EXTCON_CHG_USB_SDP :
+			    port == PHY_PORT_CDP ? EXTCON_CHG_USB_CDP :
+			    port == PHY_PORT_DCP ? EXTCON_CHG_USB_DCP : EXTCON_NONE;
+
+	for (int i = 0; i < 3; i++)
+		if (axp_cables[i] != want)
+			extcon_set_state_sync(&lb->axp_edev, axp_cables[i], false);
+	extcon_set_state_sync(&lb->axp_edev, EXTCON_USB,
+			      port == PHY_PORT_SDP || port == PHY_PORT_CDP);
+	if (want != EXTCON_NONE)
+		extcon_set_state_sync(&lb->axp_edev, want, true);
+}
+
+static bool axp288_setup(struct linux_board *lb, GError **err)
+{
+	static const struct regmap_config cfg = {
+		.reg_bits = 8, .val_bits = 8, .max_register = 0xff, .cache_type = REGCACHE_NONE,
+	};
+	struct axp288_env env = {
+		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim, .vbus = axp_vbus,
+		.adc = lb_adc, .irq = axp_irq, .ctx = lb,
+	};
+	int hwirqs[AXP288_NIRQ];
+
+	(void)err;
+	axp288_init(&lb->axp, &env, lb->env.pmic->p->vreg, lb->env.pmic->p->ichg);
+	/* the PMIC on the SoC's I2C bus, its MFD core's register map and IRQ chip */
+	lb->adap = cs_i2c_adapter_new(7, &axp_algo, lb);
+	lb->client = cs_i2c_client_new(lb->adap, "axp288", AXP288_I2C_ADDR, NULL, 0);
+	lb->axp_map = regmap_init_i2c(lb->client, &cfg);
+	for (int i = 0; i < AXP288_NIRQ; i++) {
+		static const char *const names[AXP288_NIRQ] = {
+			"axp288-vbus-ov", "axp288-chg-done", "axp288-charging", "axp288-safe-quit",
+			"axp288-safe-enter", "axp288-qcbtu", "axp288-cbtu", "axp288-qcbto",
+			"axp288-cbto",
+		};
+
+		/* the interrupt bits of the AXP288's IRQ registers [include/linux/mfd/axp20x.h] */
+		static const int bit[AXP288_NIRQ] = { 4, 10, 11, 12, 13, 20, 21, 22, 23 };
+
+		lb->axp_virq[i] = cs_irq_alloc(names[i]);
+		hwirqs[i] = bit[i];
+	}
+	lb->axp_irqc = cs_regmap_irq_chip_new(hwirqs, lb->axp_virq, AXP288_NIRQ);
+	lb->mfd_dev.init_name = "axp288";
+	lb->axp20x = (struct axp20x_dev){
+		.dev = &lb->mfd_dev, .regmap = lb->axp_map, .regmap_irqc = lb->axp_irqc,
+		.variant = AXP288_ID,
+	};
+	dev_set_drvdata(&lb->mfd_dev, &lb->axp20x);
+	/* the PMIC's charger-type detection, as extcon-axp288.c registers it */
+	cs_extcon_init(&lb->axp_edev, "axp288_extcon", axp_cables);
+	/* the MFD cell: the charger's platform device with its interrupt bits */
+	lb->pdev = cs_platform_device_new("axp288_charger", NULL, &lb->mfd_dev, hwirqs, AXP288_NIRQ);
+	cs_kernel()->linux_dut = &lb->pdev->dev;
+	cs_platform_device_add(lb->pdev);
+	return true;
+}
+
+static void axp288_settled(struct linux_board *lb)
+{
+	axp_extcon_sync(lb);
+	axp288_update(&lb->axp);
+}
+
+static void axp288_teardown(struct linux_board *lb)
+{
+	regmap_exit(lb->axp_map);
+	cs_regmap_irq_chip_free(lb->axp_irqc);
+	for (struct extcon_dev **pp = &cs_kernel()->extcon_head; *pp; pp = &(*pp)->cs_next)
+		if (*pp == &lb->axp_edev) {
+			*pp = lb->axp_edev.cs_next;
+			break;
+		}
+}
+
 /* ---- the boards ---- */
 
 static const struct linux_machine machines[] = {
@@ -375,6 +509,8 @@ static const struct linux_machine machines[] = {
 	  bq25890_setup, bq25890_settled, NULL },
 	{ "gpio-charger", "TI bq2407x charger on GPIO lines (/PGOOD, /CHG, EN2, EN1)", NULL,
 	  gpio_charger_setup, gpio_charger_settled, gpio_charger_teardown },
+	{ "axp288_charger", "X-Powers AXP288 PMIC charger (Intel Bay/Cherry Trail tablets)", NULL,
+	  axp288_setup, axp288_settled, axp288_teardown },
 };
 
 bool linux_board_new(struct linux_board **out, const char *policy,

@@ -374,3 +374,35 @@ int regmap_field_update_bits_base(struct regmap_field *field, unsigned int mask,
 	return regmap_update_bits_base(field->map, field->reg, (mask << field->shift) & field->mask,
 				       val << field->shift, change, async, force);
 }
+
+/* ---- interrupt chips ---- */
+
+struct regmap_irq_chip_data {
+	int n;
+	int map[][2];   /* hwirq, virq */
+};
+
+struct regmap_irq_chip_data *cs_regmap_irq_chip_new(const int *hwirqs, const int *virqs, int n)
+{
+	struct regmap_irq_chip_data *d = g_malloc(sizeof(*d) + (size_t)n * sizeof(d->map[0]));
+
+	d->n = n;
+	for (int i = 0; i < n; i++) {
+		d->map[i][0] = hwirqs[i];
+		d->map[i][1] = virqs[i];
+	}
+	return d;
+}
+
+void cs_regmap_irq_chip_free(struct regmap_irq_chip_data *data)
+{
+	g_free(data);
+}
+
+int regmap_irq_get_virq(struct regmap_irq_chip_data *data, int irq)
+{
+	for (int i = 0; data && i < data->n; i++)
+		if (data->map[i][0] == irq)
+			return data->map[i][1];
+	return -EINVAL;
+}

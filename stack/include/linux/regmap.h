@@ -165,6 +165,14 @@ static inline int regmap_field_clear_bits(struct regmap_field *field, unsigned i
 	return regmap_field_update_bits(field, bits, 0);
 }
 
+/* Interrupt chips behind a register map (regmap-irq): the board maps each of the
+ * chip's interrupt bits (hwirq) to an interrupt line a driver can request. */
+struct regmap_irq_chip_data;
+int regmap_irq_get_virq(struct regmap_irq_chip_data *data, int irq);
+/* chargesim: the board side */
+struct regmap_irq_chip_data *cs_regmap_irq_chip_new(const int *hwirqs, const int *virqs, int n);
+void cs_regmap_irq_chip_free(struct regmap_irq_chip_data *data);
+
 /* Poll until cond holds or timeout_us worth of sleep_us sleeps have been counted
  * (virtual time does not advance: see linux/delay.h); 0 or -ETIMEDOUT, or the read's
  * error. The last value read is left in val. */

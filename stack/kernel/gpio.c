@@ -113,6 +113,12 @@ struct gpio_desc *gpiod_get_index(struct device *dev, const char *con_id, unsign
 	return d;
 }
 
+/* The _optional forms: a line the node does not name is NULL, not an error. */
+static void *optional(void *d)
+{
+	return PTR_ERR(d) == -ENOENT ? NULL : d;
+}
+
 struct gpio_desc *gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags)
 {
 	return gpiod_get_index(dev, con_id, 0, flags);
@@ -121,9 +127,7 @@ struct gpio_desc *gpiod_get(struct device *dev, const char *con_id, enum gpiod_f
 struct gpio_desc *gpiod_get_optional(struct device *dev, const char *con_id,
 				     enum gpiod_flags flags)
 {
-	struct gpio_desc *d = gpiod_get(dev, con_id, flags);
-
-	return PTR_ERR(d) == -ENOENT ? NULL : d;
+	return optional(gpiod_get(dev, con_id, flags));
 }
 
 void gpiod_put(struct gpio_desc *desc)
@@ -164,9 +168,7 @@ struct gpio_desc *devm_gpiod_get(struct device *dev, const char *con_id, enum gp
 struct gpio_desc *devm_gpiod_get_optional(struct device *dev, const char *con_id,
 					  enum gpiod_flags flags)
 {
-	struct gpio_desc *d = devm_gpiod_get(dev, con_id, flags);
-
-	return PTR_ERR(d) == -ENOENT ? NULL : d;
+	return optional(devm_gpiod_get(dev, con_id, flags));
 }
 
 int gpiod_count(struct device *dev, const char *con_id)
@@ -217,9 +219,7 @@ struct gpio_descs *devm_gpiod_get_array(struct device *dev, const char *con_id,
 struct gpio_descs *devm_gpiod_get_array_optional(struct device *dev, const char *con_id,
 						 enum gpiod_flags flags)
 {
-	struct gpio_descs *descs = devm_gpiod_get_array(dev, con_id, flags);
-
-	return PTR_ERR(descs) == -ENOENT ? NULL : descs;
+	return optional(devm_gpiod_get_array(dev, con_id, flags));
 }
 
 int gpiod_get_raw_value(const struct gpio_desc *desc)

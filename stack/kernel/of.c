@@ -156,15 +156,23 @@ bool of_property_present(const struct device_node *np, const char *propname)
 	return of_property_read_bool(np, propname);
 }
 
+/* The property with a value: 0, -EINVAL when absent, -ENODATA when it is a boolean. */
+static int prop_with_value(const struct device_node *np, const char *name, struct property **out)
+{
+	*out = of_find_property(np, name, NULL);
+	if (!*out)
+		return -EINVAL;
+	return (*out)->value ? 0 : -ENODATA;
+}
+
 int of_property_count_elems_of_size(const struct device_node *np, const char *propname,
 				    int elem_size)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	if (p->length % elem_size)
 		return -EINVAL;
 	return p->length / elem_size;
@@ -173,12 +181,11 @@ int of_property_count_elems_of_size(const struct device_node *np, const char *pr
 int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,
 			       u32 *out_value)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	if ((index + 1) * sizeof(u32) > (size_t)p->length)
 		return -EOVERFLOW;
 	*out_value = ((const u32 *)p->value)[index];
@@ -188,13 +195,12 @@ int of_property_read_u32_index(const struct device_node *np, const char *propnam
 int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
 					u32 *out_values, size_t sz_min, size_t sz_max)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
 	size_t n;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	n = (size_t)p->length / sizeof(u32);
 	if (n < sz_min)
 		return -EOVERFLOW;
@@ -207,12 +213,11 @@ int of_property_read_variable_u32_array(const struct device_node *np, const char
 int of_property_read_u8_array(const struct device_node *np, const char *propname,
 			      u8 *out_values, size_t sz)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	if (sz > (size_t)p->length)
 		return -EOVERFLOW;
 	memcpy(out_values, p->value, sz);
@@ -222,12 +227,11 @@ int of_property_read_u8_array(const struct device_node *np, const char *propname
 int of_property_read_string(const struct device_node *np, const char *propname,
 			    const char **out_string)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	if (strnlen(p->value, (size_t)p->length) >= (size_t)p->length)
 		return -EILSEQ;
 	*out_string = p->value;
@@ -237,15 +241,14 @@ int of_property_read_string(const struct device_node *np, const char *propname,
 int of_property_read_string_helper(const struct device_node *np, const char *propname,
 				   const char **out_strs, size_t sz, int skip)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
 	const char *s, *end;
 	int i = 0;
 	size_t n = 0;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	s = p->value;
 	end = s + p->length;
 	for (; s < end && (!out_strs || n < sz); s += strlen(s) + 1, i++) {
@@ -263,13 +266,12 @@ int of_property_read_string_helper(const struct device_node *np, const char *pro
 int of_property_match_string(const struct device_node *np, const char *propname,
 			     const char *string)
 {
-	struct property *p = of_find_property(np, propname, NULL);
+	struct property *p;
 	const char *s, *end;
+	int err = prop_with_value(np, propname, &p);
 
-	if (!p)
-		return -EINVAL;
-	if (!p->value)
-		return -ENODATA;
+	if (err)
+		return err;
 	s = p->value;
 	end = s + p->length;
 	for (int i = 0; s < end; s += strlen(s) + 1, i++)

@@ -31,8 +31,9 @@
  * Storage: the front is one array of cap items. Buckets are chains of fixed-size blocks
  * from one pool of items, linked through block_next/block_prev; unused blocks are on a
  * free list. Every block of a chain but the last is full, so a bucket of c items uses
- * at most c / BLOCK + 1 blocks and the pool needs at most cap / BLOCK + BUCKETS blocks
- * (plus one: while a bucket is split, its block being read still counts). An event's
+ * at most c / BLOCK + 1 blocks, and as no more than min(cap, BUCKETS) buckets have
+ * items the pool needs at most cap / BLOCK + min(cap, BUCKETS) blocks (plus one: while
+ * a bucket is split, its block being read still counts). An event's
  * heap_idx is its item's pool index, or FRONT_BIT | its index in front[]; indices stay
  * valid when the arrays are reallocated.
  *
@@ -73,6 +74,7 @@
  * that pushes landing inside such a front keep it sorted.
  */
 #define FRONT_SORT_MAX 32u
+G_STATIC_ASSERT(FRONT_SORT_MAX <= BLOCK && FRONT_SORT_MAX <= FRONT_SHIFT_MAX);
 /* Keeps FRONT_BIT and SIM_EVENT_IDLE out of the index ranges of front[] and the pool. */
 #define QUEUE_MAX_CAP (1u << 30)
 /*
@@ -143,7 +145,9 @@ void sim_queue_destroy(struct sim_queue *q)
 
 static void queue_set_cap(struct sim_queue *q, uint32_t cap)
 {
-	uint32_t blocks = cap / BLOCK + SIM_QUEUE_BUCKETS + 1;
+	/* Each non-empty bucket has one partly filled block at most, and there are no
+	 * more non-empty buckets than items. */
+	uint32_t blocks = cap / BLOCK + MIN(cap, SIM_QUEUE_BUCKETS) + 1;
 
 	g_assert(cap <= QUEUE_MAX_CAP);
 	q->front = g_realloc_n(q->front, cap, sizeof(q->front[0]));

@@ -16,6 +16,7 @@ static CU_SuiteInfo suites[] = {
 	{ "units", NULL, NULL, NULL, NULL, units_tests },
 	{ "scenario", NULL, NULL, NULL, NULL, scenario_tests },
 	{ "outputs", NULL, NULL, NULL, NULL, outputs_tests },
+	{ "trace", NULL, NULL, NULL, NULL, trace_tests },
 	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
 	{ "physics", NULL, NULL, NULL, NULL, physics_tests },
 	{ "charge", NULL, NULL, NULL, NULL, charge_tests },

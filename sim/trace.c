@@ -19,11 +19,11 @@
 #include "sim/trace.h"
 
 /*
- * Bytes collected before they go to stdio in one fwrite: large enough that the
- * per-call cost vanishes, small enough to stay in cache. A row is at most
- * trace->row_max bytes and is only started with that much room left.
+ * Bytes collected before they go to stdio in one fwrite: enough that the per-call
+ * cost vanishes, few enough pages that a short run does not pay for touching them.
+ * A row is at most trace->row_max bytes and is only started with that much room left.
  */
-#define TRACE_CHUNK (32 * 1024)
+#define TRACE_CHUNK (8 * 1024)
 
 /* The number formatters copy fixed-size blocks and may write up to this many bytes
  * past the end of what they format. */
@@ -36,8 +36,20 @@ struct trace_out {
 	size_t len;
 };
 
+/*
+ * A column's last CSV text: many columns keep their value from row to row (limits,
+ * states, temperature), and copying the text is cheaper than formatting it again.
+ */
+#define CSV_CACHE_W 24
+struct csv_cache {
+	uint64_t bits;         /* the value's bit pattern */
+	int len;               /* 0: nothing cached */
+	char text[CSV_CACHE_W];
+};
+
 struct trace {
 	struct trace_col *cols;
+	struct csv_cache *csv_cache;
 	int ncols;
 	size_t row_max;        /* the longest CSV row or VCD change block */
 	struct trace_out csv;
@@ -77,19 +89,32 @@ static inline void fmt9(char *buf, uint32_t q)
 }
 
 /* Write the decimal digits of u at buf, return the count. */
+static inline int fmt_u32(char *buf, uint32_t u)
+{
+	int n = 1 + (u >= 10) + (u >= 100) + (u >= 1000) + (u >= 10000) + (u >= 100000) +
+		(u >= 1000000) + (u >= 10000000) + (u >= 100000000) + (u >= 1000000000);
+	char *p = buf + n;
+
+	while (u >= 100) {
+		p -= 2;
+		put2(p, u % 100);
+		u /= 100;
+	}
+	if (u >= 10)
+		put2(p - 2, u);
+	else
+		p[-1] = (char)('0' + u);
+	return n;
+}
+
+/* Write the decimal digits of u at buf, return the count. */
 static int fmt_u64(char *buf, uint64_t u)
 {
 	char tmp[27];   /* three groups of nine digits */
 	int start;
 
-	if (u < 10) {
-		buf[0] = (char)('0' + u);
-		return 1;
-	}
-	if (u < 100) {
-		put2(buf, (uint32_t)u);
-		return 2;
-	}
+	if (u <= UINT32_MAX)
+		return fmt_u32(buf, (uint32_t)u);
 	fmt9(tmp + 18, (uint32_t)(u % 1000000000u));
 	u /= 1000000000u;
 	start = 18;
@@ -328,6 +353,37 @@ static bool g9_scale(uint64_t m, int e2, int x, u128 *q, int *cmp)
 	return true;
 }
 
+/* 10^0 .. 10^22: exact as doubles. */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * The usual case in floating point: |v| * 10^(8 - x) with an exact power of ten is
+ * correctly rounded, so it is within 2^-53 * 10^9 < 2^-23 of the exact product. Unless
+ * its fraction lies within 2^-20 of one half, rounding it gives the exact product's
+ * rounding. Near a half, near the ends of the nine-digit range, or when x was not the
+ * exponent: false, and the exact path decides.
+ */
+static inline bool g9_fast(double v, int x, uint32_t *q)
+{
+	int p = 8 - x;
+	double a = fabs(v), qd, fl, fr;
+
+	if (p < -22 || p > 22)
+		return false;
+	qd = p >= 0 ? a * pow10_exact[p] : a / pow10_exact[-p];
+	if (!(qd >= G9_LO + 1.0 && qd < G9_HI - 1.0))
+		return false;
+	fl = (double)(uint32_t)qd;
+	fr = qd - fl;
+	if (fabs(fr - 0.5) <= 0x1p-20)
+		return false;
+	*q = (uint32_t)fl + (fr > 0.5);
+	return true;
+}
+
 int trace_fmt_g9(char *buf, double v)
 {
 	uint64_t bits, m;
@@ -359,6 +415,8 @@ int trace_fmt_g9(char *buf, double v)
 	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
 	    fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
 		x++;
+	if (g9_fast(v, x, &q))
+		goto digits;
 	for (tries = 0; tries < 3; tries++) {
 		u128 qq;
 		int cmp;
@@ -385,6 +443,7 @@ int trace_fmt_g9(char *buf, double v)
 	if (tries == 3)
 		return snprintf(buf, 40, "%.9g", v);
 
+digits:
 	/* d holds the nine digits and scratch after them: the copies below are of a
 	 * fixed 16 bytes (no call), and only the digits that count are kept. */
 	fmt9(d, q);
@@ -444,6 +503,7 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	tr->vcd_last = g_new(double, (size_t)ncols);
 	tr->vcd_id = g_malloc0_n((gsize)ncols, sizeof(*tr->vcd_id));
 	tr->vcd_id_len = g_new(int, (size_t)ncols);
+	tr->csv_cache = g_new0(struct csv_cache, (size_t)ncols);
 	tr->vcd_last_t = -1;
 	for (int i = 0; i < ncols; i++) {
 		int k = i, n = 0;
@@ -617,7 +677,24 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 			memcpy(p, s, n);
 			p += n;
 		} else {
-			p += fmt_fixed(p, v[i], c->decimals);
+			struct csv_cache *cc = &tr->csv_cache[i];
+			uint64_t bits;
+			int n;
+
+			memcpy(&bits, &v[i], sizeof(bits));
+			if (cc->len && cc->bits == bits) {
+				memcpy(p, cc->text, CSV_CACHE_W);
+				p += cc->len;
+				continue;
+			}
+			n = fmt_fixed(p, v[i], c->decimals);
+			/* Fixed-size copies; the bytes after the text are scratch. */
+			cc->len = n <= CSV_CACHE_W ? n : 0;
+			if (cc->len) {
+				memcpy(cc->text, p, CSV_CACHE_W);
+				cc->bits = bits;
+			}
+			p += n;
 		}
 	}
 	*p++ = '\n';
@@ -665,5 +742,6 @@ void trace_free(struct trace *tr)
 	g_free(tr->vcd_last);
 	g_free(tr->vcd_id);
 	g_free(tr->vcd_id_len);
+	g_free(tr->csv_cache);
 	g_free(tr);
 }

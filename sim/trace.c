@@ -19,11 +19,11 @@
 #include "sim/trace.h"
 
 /*
- * Bytes collected before they go to stdio in one fwrite: enough that the per-call
+ * Bytes collected before they go to the file in one write: enough that the per-call
  * cost vanishes, few enough pages that a short run does not pay for touching them.
  * A row is at most trace->row_max bytes and is only started with that much room left.
  */
-#define TRACE_CHUNK (8 * 1024)
+#define TRACE_CHUNK (16 * 1024)
 
 /* The number formatters copy fixed-size blocks and may write up to this many bytes
  * past the end of what they format. */
@@ -524,8 +524,14 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	return tr;
 }
 
+/*
+ * The rows go to the file in TRACE_CHUNK pieces, so stdio's own buffer would only add
+ * a copy and cut each piece into 4 KiB writes: the stream is made unbuffered before
+ * anything is written to it, and every byte goes through o->buf.
+ */
 static void out_start(struct trace *tr, struct trace_out *o, struct cs_outfile *f)
 {
+	setvbuf(f->fp, NULL, _IONBF, 0);
 	o->f = f;
 	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
 	o->len = 0;
@@ -537,6 +543,19 @@ static void out_flush(struct trace_out *o)
 	if (o->len)
 		fwrite(o->buf, 1, o->len, o->f->fp);
 	o->len = 0;
+}
+
+/* Queue text of any length (the headers). */
+static void out_put(struct trace_out *o, const char *text, size_t len)
+{
+	if (o->len + len > TRACE_CHUNK)
+		out_flush(o);
+	if (len > TRACE_CHUNK) {
+		fwrite(text, 1, len, o->f->fp);
+		return;
+	}
+	memcpy(o->buf + o->len, text, len);
+	o->len += len;
 }
 
 static bool out_commit(struct trace_out *o, GError **err)
@@ -557,34 +576,55 @@ static void out_abort(struct trace_out *o)
 	g_clear_pointer(&o->buf, g_free);
 }
 
-/* Write one CSV field: plain when it needs no quoting, else through libcsv. */
-static void csv_put_field(FILE *fp, const char *s)
+/* One CSV header field: plain when it needs no quoting, else quoted by libcsv. */
+static void csv_append_field(GString *h, const char *s)
 {
-	if (strpbrk(s, ",\"\r\n"))
-		csv_fwrite(fp, s, strlen(s));
-	else
-		fputs(s, fp);
+	size_t n = strlen(s), need;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		g_string_append_len(h, s, (gssize)n);
+		return;
+	}
+	need = csv_write(NULL, 0, s, n);
+	g_string_set_size(h, h->len + need);
+	csv_write(h->str + h->len - need, need, s, n);
+}
+
+static void trace_write_csv_header(struct trace *tr)
+{
+	g_autoptr(GString) h = g_string_new("time_s");
+
+	for (int i = 0; i < tr->ncols; i++) {
+		g_string_append_c(h, ',');
+		csv_append_field(h, tr->cols[i].name);
+	}
+	g_string_append_c(h, '\n');
+	out_put(&tr->csv, h->str, h->len);
 }
 
 static void trace_write_vcd_header(struct trace *tr)
 {
-	FILE *fp = tr->vcd.f->fp;
+	g_autoptr(GString) h = g_string_new(NULL);
 
-	fprintf(fp, "$version chargesim %s $end\n$timescale 1 ns $end\n", CHARGESIM_VERSION);
-	fprintf(fp, "$scope module chargesim $end\n");
+	g_string_append_printf(h, "$version chargesim %s $end\n$timescale 1 ns $end\n",
+			       CHARGESIM_VERSION);
+	g_string_append(h, "$scope module chargesim $end\n");
 	for (int i = 0; i < tr->ncols; i++) {
 		const struct trace_col *c = &tr->cols[i];
 
 		if (c->labels) {
-			fprintf(fp, "$comment %s:", c->name);
+			g_string_append_printf(h, "$comment %s:", c->name);
 			for (int k = 0; k < c->n_labels; k++)
-				fprintf(fp, " %d=%s", k, c->labels[k]);
-			fprintf(fp, " $end\n$var integer 8 %s %s $end\n", tr->vcd_id[i], c->name);
+				g_string_append_printf(h, " %d=%s", k, c->labels[k]);
+			g_string_append_printf(h, " $end\n$var integer 8 %s %s $end\n",
+					       tr->vcd_id[i], c->name);
 		} else {
-			fprintf(fp, "$var real 64 %s %s $end\n", tr->vcd_id[i], c->name);
+			g_string_append_printf(h, "$var real 64 %s %s $end\n", tr->vcd_id[i],
+					       c->name);
 		}
 	}
-	fprintf(fp, "$upscope $end\n$enddefinitions $end\n");
+	g_string_append(h, "$upscope $end\n$enddefinitions $end\n");
+	out_put(&tr->vcd, h->str, h->len);
 }
 
 bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err)
@@ -594,13 +634,8 @@ bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GE
 
 		if (!f)
 			return false;
-		fputs("time_s", f->fp);
-		for (int i = 0; i < tr->ncols; i++) {
-			fputc(',', f->fp);
-			csv_put_field(f->fp, tr->cols[i].name);
-		}
-		fputc('\n', f->fp);
 		out_start(tr, &tr->csv, f);
+		trace_write_csv_header(tr);
 	}
 	if (vcd_path) {
 		struct cs_outfile *f = cs_outfile_open(vcd_path, false, err);

@@ -3,9 +3,9 @@
  * bench/bench_output.c - a full charge with every output written, in one process and
  * as whole `chargesim` processes (start-up included).
  *
- * The run: a 3000 mAh cell from 0 % to full on a 2 A DCP (the scenario of
- * bench/bench_run.c), 3 h simulated, adaptive steps, a trace row at every step and
- * event, writing trace.csv, trace.vcd, events.jsonl and metrics.json.
+ * The run: bench_full_charge_json (bench/bench_common.h), 3 h simulated, adaptive
+ * steps, a trace row at every step and event, writing trace.csv, trace.vcd,
+ * events.jsonl and metrics.json.
  *
  * 1. In process: world_new .. world_free, each run into a new sub-directory of a
  *    scratch directory (no file replaced: what replacing costs belongs to the file
@@ -17,7 +17,8 @@
  *    where creating the four files costs the kernel about as much again, and more
  *    when many files were deleted there recently.
  * 2. Whole processes: `chargesim --version` (start-up alone) and `chargesim run
- *    SCENARIO -o DIR --vcd -q`, each spawned PROC_REPS times: median wall time from
+ *    SCENARIO -o DIR --vcd -q` (DIR on tmpfs when there is one, as above), each
+ *    spawned PROC_REPS times: median wall time from
  *    spawn to exit, and median CPU time of the child (user + system, from wait4).
  *    The binary is build/chargesim beside this program's directory. With
  *    CHARGESIM_BASELINE=/path/to/another/chargesim (an older build, say), the two are
@@ -43,50 +44,12 @@
 #include "run/scenario.h"
 #include "run/world.h"
 #include "tests/testutil.h"
+#include "bench/bench_common.h"
 
 #define REPS 21
 #define PROC_REPS 41
 
 extern char **environ;
-
-static const char full_charge_json[] =
-	"{\n"
-	"  \"name\": \"bench-full-charge\",\n"
-	"  \"seed\": 1,\n"
-	"  \"duration\": \"3 h\",\n"
-	"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2.2 A\" },\n"
-	"  \"cable\": { \"length\": \"1 m\", \"awg\": 20 },\n"
-	"  \"device\": {\n"
-	"    \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"2 A\","
-	" \"iterm\": \"150 mA\" },\n"
-	"    \"battery\": { \"preset\": \"eb425161lu\", \"capacity\": \"3000 mAh\","
-	" \"soc\": \"0 %\" },\n"
-	"    \"load\": { \"current\": \"0 mA\" }\n"
-	"  },\n"
-	"  \"policy\": { \"name\": \"fixed\","
-	" \"params\": { \"ilim\": \"2 A\", \"fullbatt_vchkdrop\": 0 } }\n"
-	"}\n";
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	return v[n / 2];
-}
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double wall_s(void)
 {
@@ -116,7 +79,7 @@ static bool run_once(const struct scenario *sc, const struct world_options *opt,
 
 /* Warm-up and REPS timed runs; outdir NULL for no outputs, else a new sub-directory
  * per run. */
-static bool run_median(const struct scenario *sc, const char *outdir, double *wall,
+static bool run_bench_median(const struct scenario *sc, const char *outdir, double *wall,
 		       double *cpu, uint64_t *rows)
 {
 	double walls[REPS], cpus[REPS];
@@ -128,24 +91,24 @@ static bool run_median(const struct scenario *sc, const char *outdir, double *wa
 
 		opt.outdir = dir;
 		w0 = wall_s();
-		c0 = cpu_s();
+		c0 = bench_cpu_s();
 		if (!run_once(sc, &opt, rows))
 			return false;
 		if (i >= 0) {
 			walls[i] = wall_s() - w0;
-			cpus[i] = cpu_s() - c0;
+			cpus[i] = bench_cpu_s() - c0;
 		}
 	}
-	*wall = median(walls, REPS);
-	*cpu = median(cpus, REPS);
+	*wall = bench_median(walls, REPS);
+	*cpu = bench_median(cpus, REPS);
 	return true;
 }
 
 static bool bench_in_process(const char *scratch, const char *where)
 {
 	g_autoptr(GError) err = NULL;
-	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", full_charge_json,
-						     strlen(full_charge_json), NULL, &err);
+	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
+						     strlen(bench_full_charge_json), NULL, &err);
 	g_autofree char *outdir = g_build_filename(scratch, "in-process", NULL);
 	double w_out, c_out, w_none, c_none;
 	uint64_t rows;
@@ -154,8 +117,8 @@ static bool bench_in_process(const char *scratch, const char *where)
 		fprintf(stderr, "bench_output: %s\n", err->message);
 		return false;
 	}
-	if (!run_median(sc, outdir, &w_out, &c_out, &rows) ||
-	    !run_median(sc, NULL, &w_none, &c_none, &rows))
+	if (!run_bench_median(sc, outdir, &w_out, &c_out, &rows) ||
+	    !run_bench_median(sc, NULL, &w_none, &c_none, &rows))
 		return false;
 	printf("full charge (3 h simulated), in process, outputs in %s, median of %d:\n", where,
 	       REPS);
@@ -224,10 +187,10 @@ static bool bench_processes(const char *scratch, const char *scenario_path, char
 		}
 	}
 	for (int b = 0; b < nbins && ok; b++) {
-		fig[b].ver_wall = median(v[b][0], PROC_REPS);
-		fig[b].ver_cpu = median(v[b][1], PROC_REPS);
-		fig[b].run_wall = median(v[b][2], PROC_REPS);
-		fig[b].run_cpu = median(v[b][3], PROC_REPS);
+		fig[b].ver_wall = bench_median(v[b][0], PROC_REPS);
+		fig[b].ver_cpu = bench_median(v[b][1], PROC_REPS);
+		fig[b].run_wall = bench_median(v[b][2], PROC_REPS);
+		fig[b].run_cpu = bench_median(v[b][3], PROC_REPS);
 	}
 	g_free(v);
 	return ok;
@@ -247,57 +210,47 @@ int main(int argc, char **argv)
 	g_autofree char *bin = g_build_filename(self_dir, "..", "chargesim", NULL);
 	const char *baseline = g_getenv("CHARGESIM_BASELINE");
 	g_autofree char *scratch = g_dir_make_tmp("bench-output-XXXXXX", NULL);
+	char shm[] = "/dev/shm/bench-output-XXXXXX";
+	const char *fast = g_mkdtemp(shm) ? shm : scratch;
 	g_autofree char *scenario_path = NULL;
 	char *bins[2] = { bin, (char *)baseline };
-	struct proc_fig fig[2];
-	int status = 0;
-
 	bool in_process = argc < 2 || strcmp(argv[1], "in-process") == 0;
 	bool processes = argc < 2 || strcmp(argv[1], "processes") == 0;
+	struct proc_fig fig[2];
+	int status = 1;
 
 	if (!scratch) {
 		fprintf(stderr, "bench_output: cannot make a scratch directory\n");
 		return 1;
 	}
-	scenario_path = g_build_filename(scratch, "full-charge.json", NULL);
-	if (!g_file_set_contents(scenario_path, full_charge_json, -1, NULL)) {
-		status = 1;
+	scenario_path = g_build_filename(fast, "full-charge.json", NULL);
+	if (!g_file_set_contents(scenario_path, bench_full_charge_json, -1, NULL))
 		goto out;
-	}
 	if (in_process) {
-		char shm[] = "/dev/shm/bench-output-XXXXXX";
-
-		if (g_mkdtemp(shm)) {
-			bool ok = bench_in_process(shm, "tmpfs (/dev/shm)");
-
-			tu_rm_tree(shm);
-			if (!ok) {
-				status = 1;
-				goto out;
-			}
-		}
-		if (!bench_in_process(scratch, g_get_tmp_dir())) {
-			status = 1;
+		if (fast != scratch && !bench_in_process(fast, "tmpfs (/dev/shm)"))
 			goto out;
+		if (!bench_in_process(scratch, g_get_tmp_dir()))
+			goto out;
+	}
+	if (processes) {
+		if (!bench_processes(fast, scenario_path, bins, baseline ? 2 : 1, fig))
+			goto out;
+		printf("whole processes, outputs in %s, median of %d (spawn to exit; CPU = the "
+		       "child's user + system):\n", fast == scratch ? g_get_tmp_dir() : "tmpfs",
+		       PROC_REPS);
+		print_proc("this build", bin, &fig[0]);
+		if (baseline) {
+			print_proc("baseline", baseline, &fig[1]);
+			printf("  baseline / this build: --version %.2fx wall, %.2fx CPU; "
+			       "run %.2fx wall, %.2fx CPU\n",
+			       fig[1].ver_wall / fig[0].ver_wall, fig[1].ver_cpu / fig[0].ver_cpu,
+			       fig[1].run_wall / fig[0].run_wall, fig[1].run_cpu / fig[0].run_cpu);
 		}
 	}
-	if (!processes)
-		goto out;
-	if (!bench_processes(scratch, scenario_path, bins, baseline ? 2 : 1, fig)) {
-		status = 1;
-		goto out;
-	}
-	printf("whole processes, median of %d (spawn to exit; CPU = the child's user + system):\n",
-	       PROC_REPS);
-	print_proc("this build", bin, &fig[0]);
-	if (baseline) {
-		print_proc("baseline", baseline, &fig[1]);
-		printf("  baseline / this build: --version %.2fx wall, %.2fx CPU; "
-		       "run %.2fx wall, %.2fx CPU\n",
-		       fig[1].ver_wall / fig[0].ver_wall, fig[1].ver_cpu / fig[0].ver_cpu,
-		       fig[1].run_wall / fig[0].run_wall, fig[1].run_cpu / fig[0].run_cpu);
-	}
+	status = 0;
 out:
+	if (fast != scratch)
+		tu_rm_tree(fast);
 	tu_rm_tree(scratch);
 	return status;
 }

@@ -15,7 +15,7 @@
  * pending times reach the hold model's steady state); the warm-up also hashes the
  * sequence of popped events, and the three hashes must be equal: the same pop order,
  * ties included. The timed repetitions continue the same run. Prints the median rate
- * of REPS repetitions (rates from process CPU time, see cpu_s()) and the ratios;
+ * of REPS repetitions (rates from process CPU time, see bench_cpu_s()) and the ratios;
  * exits 1 if the pop orders differ or any queue
  * ever pops out of time order (a cheap check that also keeps the loops from being
  * optimised away).
@@ -31,6 +31,7 @@
 #include <glib.h>
 #include "sim/queue.h"
 #include "bench/heap_baseline.h"
+#include "bench/bench_common.h"
 
 #define REPS 5
 #define INC_BITS 16
@@ -72,19 +73,6 @@ static void fill_increments(GRand *r)
 		inc_ns[i] = (sim_time_t)llround(-log(u) * (double)SIM_S);
 		inc_ms[i] = (inc_ns[i] + SIM_MS / 2) / SIM_MS * SIM_MS;
 	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	return v[n / 2];
 }
 
 static void nop_cb(struct sim_event *ev, void *data)
@@ -139,72 +127,45 @@ static sim_time_t *initial_times(const struct hold_case *c, GRand *r)
 	return t;
 }
 
-/*
- * CPU time of this process in seconds. The machine is shared: CPU time leaves out the
- * time the process waits for a core, which wall time would count, and still counts
- * every stall on memory.
- */
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Times REPS repetitions of `ops` steps of `hold`; the median rate in events/s. */
 #define TIME_REPS(rate, ops, hold_call)                                                  \
 	do {                                                                             \
 		double rates_[REPS];                                                     \
 		for (int rep_ = 0; rep_ < REPS; rep_++) {                                \
-			double t0_ = cpu_s();                                            \
+			double t0_ = bench_cpu_s();                                            \
 			hold_call;                                                       \
-			rates_[rep_] = (double)(ops) / (cpu_s() - t0_);                  \
+			rates_[rep_] = (double)(ops) / (bench_cpu_s() - t0_);                  \
 		}                                                                        \
-		(rate) = median(rates_, REPS);                                           \
+		(rate) = bench_median(rates_, REPS);                                           \
 	} while (0)
 
-static struct hold_state bench_radix(const struct hold_case *c, const sim_time_t *t0,
-				     double *rate)
-{
-	const sim_time_t *inc = c->ms_grid ? inc_ms : inc_ns;
-	struct sim_event *evs = g_new(struct sim_event, c->n);
-	struct hold_state st = { .ok = true };
-	struct sim_queue q;
-
-	sim_queue_init(&q);
-	sim_queue_reserve(&q, c->n);
-	for (uint32_t i = 0; i < c->n; i++) {
-		sim_event_init(&evs[i], nop_cb, NULL);
-		sim_queue_push(&q, &evs[i], t0[i]);
+/* Pre-fill, warm up (hashing the pops), then time REPS repetitions: once per queue type. */
+#define DEFINE_BENCH(name, QUEUE_T, INIT, RESERVE, PUSH, HOLD, DESTROY)                  \
+	static struct hold_state name(const struct hold_case *c, const sim_time_t *t0,  \
+				      double *rate)                                       \
+	{                                                                                 \
+		const sim_time_t *inc = c->ms_grid ? inc_ms : inc_ns;                     \
+		struct sim_event *evs = g_new(struct sim_event, c->n);                    \
+		struct hold_state st = { .ok = true };                                    \
+		QUEUE_T q;                                                                \
+                                                                                          \
+		INIT(&q);                                                                 \
+		RESERVE(&q, c->n);                                                        \
+		for (uint32_t i = 0; i < c->n; i++) {                                     \
+			sim_event_init(&evs[i], nop_cb, NULL);                            \
+			PUSH(&q, &evs[i], t0[i]);                                         \
+		}                                                                         \
+		HOLD(&q, evs, inc, c->n, &st, true);                                      \
+		TIME_REPS(*rate, c->ops, HOLD(&q, evs, inc, c->ops, &st, false));         \
+		DESTROY(&q);                                                              \
+		g_free(evs);                                                              \
+		return st;                                                                \
 	}
-	radix_hold(&q, evs, inc, c->n, &st, true);
-	TIME_REPS(*rate, c->ops, radix_hold(&q, evs, inc, c->ops, &st, false));
-	sim_queue_destroy(&q);
-	g_free(evs);
-	return st;
-}
 
-static struct hold_state bench_heap(const struct hold_case *c, const sim_time_t *t0,
-				    double *rate)
-{
-	const sim_time_t *inc = c->ms_grid ? inc_ms : inc_ns;
-	struct sim_event *evs = g_new(struct sim_event, c->n);
-	struct hold_state st = { .ok = true };
-	struct heapq q;
-
-	heapq_init(&q);
-	heapq_reserve(&q, c->n);
-	for (uint32_t i = 0; i < c->n; i++) {
-		sim_event_init(&evs[i], nop_cb, NULL);
-		heapq_push(&q, &evs[i], t0[i]);
-	}
-	heap_hold(&q, evs, inc, c->n, &st, true);
-	TIME_REPS(*rate, c->ops, heap_hold(&q, evs, inc, c->ops, &st, false));
-	heapq_destroy(&q);
-	g_free(evs);
-	return st;
-}
+DEFINE_BENCH(bench_radix, struct sim_queue, sim_queue_init, sim_queue_reserve, sim_queue_push,
+	     radix_hold, sim_queue_destroy)
+DEFINE_BENCH(bench_heap, struct heapq, heapq_init, heapq_reserve, heapq_push, heap_hold,
+	     heapq_destroy)
 
 /* --- GSequence baseline --- */
 

@@ -18,6 +18,7 @@ extern CU_TestInfo units_tests[];
 extern CU_TestInfo scenario_tests[];
 extern CU_TestInfo bounds_tests[];
 extern CU_TestInfo outputs_tests[];
+extern CU_TestInfo trace_tests[];
 extern CU_TestInfo stack_tests[];
 extern CU_TestInfo physics_tests[];
 extern CU_TestInfo charge_tests[];

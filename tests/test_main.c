@@ -17,6 +17,7 @@ static CU_SuiteInfo suites[] = {
 	{ "scenario", NULL, NULL, NULL, NULL, scenario_tests },
 	{ "bounds", NULL, NULL, NULL, NULL, bounds_tests },
 	{ "outputs", NULL, NULL, NULL, NULL, outputs_tests },
+	{ "trace", NULL, NULL, NULL, NULL, trace_tests },
 	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
 	{ "physics", NULL, NULL, NULL, NULL, physics_tests },
 	{ "charge", NULL, NULL, NULL, NULL, charge_tests },

@@ -116,7 +116,7 @@ int cmd_compare(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
-		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
 		G_OPTION_ENTRY_NULL,
@@ -135,7 +135,7 @@ int cmd_compare(int argc, char **argv)
 		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
 		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
 		"  chargesim compare SCENARIO.json --policy safe-ramp --policy ./my_policy.so\n"
-		"A plugin (a path, or a name ending in .so; see docs/policy-sdk.md) runs under the\n"
+		"A plugin (a file name ending in .so; see docs/policy-sdk.md) runs under the\n"
 		"name of its file: DIR/my_policy/. The scenario's policy parameters go only to the\n"
 		"run of the scenario's own policy; the others run with their defaults.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).");
@@ -178,7 +178,7 @@ int cmd_compare(int argc, char **argv)
 	if (removed && !quiet)
 		printf("\n%s\n", CLI_STALE_PLOT_NOTE);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, labels, sc->pmic.uvlo_falling, quiet, status);
+		status = cli_plot_compare(outdir, sc->name, labels, scenario_uvlo_v(sc), quiet, status);
 out:
 	g_strfreev(labels);
 	g_free(m);

@@ -259,7 +259,7 @@ static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, sce
 			fprintf(stderr, "%s\n", err->message);
 			return false;
 		}
-		spec->uvlo_v = (*sc)->pmic.uvlo_falling;
+		spec->uvlo_v = scenario_uvlo_v(*sc);
 	}
 	if (c->uvlo && !units_parse(c->uvlo, UNIT_VOLT, &spec->uvlo_v, &err)) {
 		cli_error("plot: --uvlo: %s", err->message);

@@ -275,7 +275,7 @@ int cmd_run(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.outdir, "Write outputs to DIR (default out/NAME)", "DIR" },
 		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
-		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
@@ -333,7 +333,7 @@ int cmd_run(int argc, char **argv)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);
 	if (o.plot)
-		status = cli_plot_run(outdir, sc->name, res.policy, sc->pmic.uvlo_falling, o.quiet,
+		status = cli_plot_run(outdir, sc->name, res.policy, scenario_uvlo_v(sc), o.quiet,
 				      status);
 out:
 	run_result_clear(&res);

@@ -25,7 +25,7 @@
 #include "plots/plot.h"
 #include "traces/csv.h"
 
-/* The trace columns the plot reads: the standard ones (INTERFACE.md) first, then
+/* The trace columns the plot reads: the standard ones (docs/scenarios.md 11.1) first, then
  * the extras it draws when present. */
 enum {
 	COL_TIME, COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_VBAT, COL_SOC, COL_CHG,

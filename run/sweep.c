@@ -711,8 +711,14 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
 	}
 	g_string_append_c(row, ',');
-	if (*failed)
-		error_cell(row, *failed == 3 ? "internal error" : "input error", res.error->message);
+	if (*failed) {
+		const char *msg = res.error->message;
+
+		/* the cell names the kind: no "internal error: internal error: ..." */
+		if (g_str_has_prefix(msg, "internal error: "))
+			msg += strlen("internal error: ");
+		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
+	}
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);
 	run_result_clear(&res);

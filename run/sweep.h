@@ -4,7 +4,7 @@
  * numbered variants; one variant run into one results.csv row; shard manifests and
  * their merge.
  *
- * A sweep file (INTERFACE.md, "Sweep file"):
+ * A sweep file (docs/scaling.md, "The sweep file"):
  *
  *   { "base": "../bugzoo/twl4030-full-battery.json",      relative to the sweep file
  *     "seed": 7,                                          optional, default 1

@@ -16,6 +16,8 @@
  */
 #include <string.h>
 #include "sim/outfile.h"
+#include <chargesim/linux_module.h>
+#include "run/linux_board.h"
 #include "run/world_priv.h"
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
@@ -156,11 +158,12 @@ static void world_board_init(struct world *w)
 
 /* ---- the policy ---- */
 
-/* Does --policy name a plugin file rather than a built-in policy? A path (it has a
- * '/') or a name ending in the platform's module suffix (".so"). */
+/* Does --policy name a plugin file rather than a built-in policy? A name ending in the
+ * platform's module suffix (".so"); built-in names never do, though some have a '/'
+ * ("linux/twl4030_charger"). */
 bool world_policy_is_plugin(const char *policy)
 {
-	return strchr(policy, G_DIR_SEPARATOR) || g_str_has_suffix(policy, "." G_MODULE_SUFFIX);
+	return g_str_has_suffix(policy, "." G_MODULE_SUFFIX);
 }
 
 /* The scenario's policy (or --policy's), with its parameters; errors name the file. */
@@ -249,6 +252,11 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
+	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
+	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
+			.sim = &w->sim, .log = w->log, .pmic = w->chg, .drv = &w->drv,
+			.board = &w->board, .file = sc->file }, err))
+		goto fail;
 	if (!world_events_init(w, sc, err))
 		goto fail;
 	world_step_init(w);
@@ -265,8 +273,10 @@ bool world_run(struct world *w, GError **err)
 	world_enter(w);
 	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
+		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
+
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "policy \"%s\" failed to probe: error %d", w->policy_name, rc);
+			    "policy \"%s\" failed to probe: %s", w->policy_name, why);
 		return false;
 	}
 	evlog_emit(w->log, 0, "stack", "probe", "policy", w->policy_name);
@@ -331,6 +341,7 @@ void world_free(struct world *w)
 	world_enter(w);
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
+	linux_board_free(w->lb);
 	world_models_cleanup(w);
 	if (w->board_ready)
 		board_cleanup(&w->drv);
@@ -351,6 +362,7 @@ void world_free(struct world *w)
 	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
+	cs_kernel_exit(&w->kernel);
 	if (cs_kernel_current == &w->kernel)
 		cs_kernel_current = NULL;
 	g_free(w);

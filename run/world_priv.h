@@ -77,6 +77,7 @@ struct world {
 	double *g;                    /* at the committed state */
 	double *g_try;                /* at the end of a trial step */
 	sim_time_t dt_next;
+	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 
 	/* scenario events */
 	int n_sev;

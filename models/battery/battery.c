@@ -177,29 +177,43 @@ void battery_state_init(const struct battery_params *p, struct battery_state *s)
 	s->temp_c = p->temperature_c;
 }
 
+/* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
+ * segment beyond the table's ends. */
+static int ocv_segment(const struct battery_params *p, double soc)
+{
+	int lo = 0, hi = p->ocv_n - 1;
+
+	if (soc <= p->ocv_soc[0])
+		return 0;
+	if (soc >= p->ocv_soc[hi])
+		return hi - 1;
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2;
+
+		if (p->ocv_soc[mid] <= soc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */
 double battery_ocv(const struct battery_params *p, double soc)
 {
-	int lo = 0, hi = p->ocv_n - 1;
+	int lo = ocv_segment(p, soc);
 
-	if (soc <= p->ocv_soc[0]) {
-		hi = 1;
-	} else if (soc >= p->ocv_soc[hi]) {
-		lo = hi - 1;
-	} else {
-		while (hi - lo > 1) {
-			int mid = (lo + hi) / 2;
+	return p->ocv_v[lo] + (p->ocv_v[lo + 1] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
+				      (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
+}
 
-			if (p->ocv_soc[mid] <= soc)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	}
-	return p->ocv_v[lo] + (p->ocv_v[hi] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
-				       (p->ocv_soc[hi] - p->ocv_soc[lo]);
+static double ocv_slope(const struct battery_params *p, double soc)
+{
+	int lo = ocv_segment(p, soc);
+
+	return (p->ocv_v[lo + 1] - p->ocv_v[lo]) / (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
 }
 
 double battery_emf(const struct battery_params *p, const struct battery_state *s)
@@ -212,14 +226,31 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
  *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
  *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
  * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
- * steps (ns) keep full relative precision. */
-static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+ * steps (ns) keep full relative precision. It is affine in the end current,
+ * V(dt) = a + b*i1; with the current held at i1 over the whole step (i0 = i1) it is
+ * V0*e + R*(1 - e)*i1. */
+static void rc_affine(double v0, double r, double tau, double i0, double dt, bool ramp,
+		      double *a, double *b)
 {
 	double x = dt / tau;
 	double one_minus_e = -expm1(-x);
 	double one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - one_minus_e / x;
 
-	return v0 * (1.0 - one_minus_e) + r * (i0 * one_minus_e + (i1 - i0) * one_minus_phi);
+	if (ramp) {
+		*a = v0 * (1.0 - one_minus_e) + r * i0 * (one_minus_e - one_minus_phi);
+		*b = r * one_minus_phi;
+	} else {
+		*a = v0 * (1.0 - one_minus_e);
+		*b = r * one_minus_e;
+	}
+}
+
+static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+{
+	double a, b;
+
+	rc_affine(v0, r, tau, i0, dt, true, &a, &b);
+	return a + b * i1;
 }
 
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
@@ -231,6 +262,26 @@ void battery_advance(const struct battery_eff *e, const struct battery_state *s0
 	if (s1->soc < 0)
 		s1->soc = 0;
 	s1->temp_c = s0->temp_c;
+}
+
+void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
+		      const struct battery_state *s0, double i0, double dt, bool ramp,
+		      double soc_at, double *emf, double *r)
+{
+	double a1, b1, a2, b2, s = ocv_slope(p, soc_at);
+	/* SOC at the end: soc0 + c0 + c1*i1 (trapezoidal, or the held current) */
+	double c1 = (ramp ? 0.5 : 1.0) * dt / e->q_as;
+	double c0 = (ramp ? 0.5 * i0 * dt / e->q_as : 0.0) - e->self_dis_per_s * dt;
+
+	rc_affine(s0->v1, e->r1, e->tau1, i0, dt, ramp, &a1, &b1);
+	rc_affine(s0->v2, e->r2, e->tau2, i0, dt, ramp, &a2, &b2);
+	*emf = battery_ocv(p, soc_at) + s * (s0->soc + c0 - soc_at) + a1 + a2;
+	*r = e->r0 + b1 + b2 + s * c1;
+}
+
+int battery_ocv_segment(const struct battery_params *p, double soc)
+{
+	return ocv_segment(p, soc);
 }
 
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,

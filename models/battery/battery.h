@@ -78,6 +78,20 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
  * RC pairs; trapezoidal for SOC, which is exact for a linear current). */
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
 		     double i1, double dt, struct battery_state *s1);
+/* The cell at the end of a step, as the network sees it before the end current i1 is
+ * known: the terminal voltage OCV(SOC1) + V1 + V2 + R0*i1 is affine in i1 (the RC
+ * pairs exactly, the OCV linearised on its table segment at soc_at), emf + r*i1.
+ * ramp: the current ramps from i0 to i1 (battery_advance(s0, i0, i1)); otherwise it
+ * is held at i1 over the whole step (battery_advance(s0, i1, i1)). Solving the network
+ * with this line gives the end current the step is consistent with in one solve,
+ * however stiff an RC pair is (r is R0 + R1*(1 - phi1) + R2*(1 - phi2) + the OCV's
+ * slope times the SOC's dependence on i1). */
+void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
+		      const struct battery_state *s0, double i0, double dt, bool ramp,
+		      double soc_at, double *emf, double *r);
+/* The OCV table segment serving soc (the linearisation of battery_end_line is exact
+ * while the SOC stays on it). */
+int battery_ocv_segment(const struct battery_params *p, double soc);
 
 /* Lumped thermal model: heat p_loss_w (constant over dt) against the ambient
  * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */

@@ -71,6 +71,7 @@ void battery_params_default(struct battery_params *p, int preset)
 	p->c1 = 703;
 	p->r2 = 0.050;
 	p->c2 = 4475;
+	p->rc_scaled = BATTERY_RC_ALL;
 	p->ocv_n = G_N_ELEMENTS(eb425161lu_soc);
 	memcpy(p->ocv_soc, eb425161lu_soc, sizeof(eb425161lu_soc));
 	memcpy(p->ocv_v, eb425161lu_v, sizeof(eb425161lu_v));
@@ -151,6 +152,12 @@ bool battery_params_validate(const struct battery_params *p, const char *path, G
 	return true;
 }
 
+/* A preset's value scaled to the capacity (bit set), or the value as given. */
+static double rc_value(const struct battery_params *p, unsigned bit, double v, double k)
+{
+	return p->rc_scaled & bit ? v * k : v;
+}
+
 void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e)
 {
 	double scale = p->ref_capacity_ah / p->capacity_ah;
@@ -159,11 +166,11 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 			 (1.0 / (temp_c + 273.15) - 1.0 / (p->ref_temp_c + 273.15)));
 
 	e->q_as = p->capacity_ah * 3600.0;
-	e->r0 = p->r0 * scale * arr;
-	e->r1 = p->r1 * scale * arr;
-	e->r2 = p->r2 * scale * arr;
-	e->c1 = p->c1 / scale;
-	e->c2 = p->c2 / scale;
+	e->r0 = rc_value(p, BATTERY_RC_R0, p->r0, scale) * arr;
+	e->r1 = rc_value(p, BATTERY_RC_R1, p->r1, scale) * arr;
+	e->r2 = rc_value(p, BATTERY_RC_R2, p->r2, scale) * arr;
+	e->c1 = rc_value(p, BATTERY_RC_C1, p->c1, 1.0 / scale);
+	e->c2 = rc_value(p, BATTERY_RC_C2, p->c2, 1.0 / scale);
 	e->tau1 = e->r1 * e->c1;
 	e->tau2 = e->r2 * e->c2;
 	e->self_dis_per_s = p->self_discharge / (30.0 * 86400.0);
@@ -326,6 +333,24 @@ static void battery_defaults(void *params, int preset)
 	battery_params_default(params, preset);
 }
 
+/* A resistance or capacitance the scenario writes is the cell's own: only the preset's
+ * values scale with capacity. */
+static void battery_loaded(void *params, const cJSON *obj)
+{
+	static const struct {
+		const char *key;
+		unsigned bit;
+	} rc[] = {
+		{ "r0", BATTERY_RC_R0 }, { "r1", BATTERY_RC_R1 }, { "c1", BATTERY_RC_C1 },
+		{ "r2", BATTERY_RC_R2 }, { "c2", BATTERY_RC_C2 },
+	};
+	struct battery_params *p = params;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rc); i++)
+		if (obj && cJSON_GetObjectItemCaseSensitive(obj, rc[i].key))
+			p->rc_scaled &= ~rc[i].bit;
+}
+
 static bool battery_validate(const void *params, const struct model_lookup *others,
 			     const char *path, GError **err)
 {
@@ -354,6 +379,7 @@ const struct model_desc model_battery = {
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
 	.defaults = battery_defaults,
+	.loaded = battery_loaded,
 	.validate = battery_validate,
 	.list_name = "batteries",
 	.list_title = "Battery presets (\"device\": {\"battery\": {\"preset\": ...}}):",

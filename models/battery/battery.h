@@ -7,10 +7,11 @@
  *   dSOC/dt = I / (3600*Q) - self-discharge
  *
  * The parameters (struct battery_params) belong to the scenario; the state (struct
- * battery_state) to the run. Resistances and capacitances are given for the preset's
- * reference capacity and scale with the actual capacity (a cell twice as large has
- * half the resistance and twice the capacitance); battery_effective() applies that
- * and the temperature (Arrhenius) once per change, not per step.
+ * battery_state) to the run. A preset's resistances and capacitances are those of its
+ * reference cell (ref_capacity_ah) and scale with the capacity given (a cell twice as
+ * large has half the resistance and twice the capacitance); a value the scenario
+ * writes is the cell's own and is used as written. battery_effective() applies the
+ * scaling and the temperature (Arrhenius) once per change, not per step.
  */
 #ifndef CS_MODELS_BATTERY_H
 #define CS_MODELS_BATTERY_H
@@ -24,8 +25,9 @@ struct battery_params {
 	int preset;
 	double capacity_ah;        /* Q */
 	double soc;                /* initial state of charge, 0..1 */
-	double r0, r1, c1, r2, c2; /* at ref_capacity_ah and ref_temp_c */
-	double ref_capacity_ah;    /* capacity the R/C values were fitted at */
+	double r0, r1, c1, r2, c2; /* at ref_temp_c */
+	double ref_capacity_ah;    /* capacity the preset's R/C values were fitted at */
+	unsigned rc_scaled;        /* BATTERY_RC_*: the preset's values, scaled by capacity */
 	int ocv_n;
 	double ocv_soc[BATTERY_OCV_MAX]; /* ascending */
 	double ocv_v[BATTERY_OCV_MAX];
@@ -37,6 +39,13 @@ struct battery_params {
 	double r_thermal_k_w;      /* thermal resistance to ambient */
 	double self_discharge;     /* fraction of capacity per 30 days */
 	double v_max;              /* highest safe charge voltage (VREG must not exceed) */
+};
+
+/* Bits of battery_params.rc_scaled: which of r0, r1, c1, r2, c2 still hold the
+ * preset's value (those scale with capacity; one the scenario gives does not). */
+enum {
+	BATTERY_RC_R0 = 1u << 0, BATTERY_RC_R1 = 1u << 1, BATTERY_RC_C1 = 1u << 2,
+	BATTERY_RC_R2 = 1u << 3, BATTERY_RC_C2 = 1u << 4, BATTERY_RC_ALL = 0x1fu,
 };
 
 /* Values derived from the parameters at the current temperature. */

@@ -1029,6 +1029,77 @@ static void test_pmic_safety_timer(void)
 }
 
 /*
+ * Input over-voltage protection. twl4030: the TPS65950 datasheet (SWCS032E, Table
+ * 8-2) puts the VBUS overvoltage threshold at 6.8 V typical; the input clears 0.2 V
+ * lower (6.6 V, assumed: docs/models.md, Charger IC). A 5.1 V adapter, policy none
+ * (IINDPM at the 0.1 A reset value), connects at 0.1 s; its EMF is set to 9 V at
+ * 1 s: VBUS jumps to 9 V minus the drop of 0.1 A, above 6.8 V, and the input opens
+ * at that instant ("ovp", charger_state "ovp", no input current: VBUS = 9 V). At 2 s
+ * 6.7 V: below 6.8 V but above 6.6 V, the input stays off. At 3 s 6.5 V: cleared,
+ * the input connects t_restart = 100 ms later (3.1 s) and charges at 6.5 V.
+ * bq25890: VACOV 14 V (SLUSC86): 9 V is taken (no "ovp"), 15 V is not.
+ * A 9 V PD contract into the twl4030: the input opens when VBUS rises at the
+ * contract, instead of the ~6.4 W the pass element would burn at 1.5 A.
+ */
+static void test_pmic_ovp(void)
+{
+	static const double t[] = { 0.5, 1.5, 2.5, 3.5 };
+	const char *twl =
+		"{ \"duration\": \"4 s\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" } },"
+		"  \"events\": ["
+		"    { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"source.voc\", \"value\": \"9 V\" },"
+		"    { \"at\": \"2 s\", \"do\": \"set\", \"path\": \"source.voc\", \"value\": \"6.7 V\" },"
+		"    { \"at\": \"3 s\", \"do\": \"set\", \"path\": \"source.voc\", \"value\": \"6.5 V\" } ],"
+		"  \"policy\": \"none\" }";
+	const char *bq =
+		"{ \"duration\": \"3 s\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" } },"
+		"  \"events\": ["
+		"    { \"at\": \"1 s\", \"do\": \"set\", \"path\": \"source.voc\", \"value\": \"9 V\" },"
+		"    { \"at\": \"2 s\", \"do\": \"set\", \"path\": \"source.voc\", \"value\": \"15 V\" } ],"
+		"  \"policy\": \"none\" }";
+	const char *pd =
+		"{ \"duration\": \"2 s\", \"source\": { \"kind\": \"pd\", \"pdos\": [\"5V 3A\", \"9V 3A\"] },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" }, \"phy\": { \"pd_max_v\": \"9 V\" } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"1.5 A\" } } }";
+	struct mr m;
+	const cJSON *e;
+
+	REQUIRE_MR(&m, twl, 4, t);
+	ASSERT_NEAR(mr_probe(&m, 0, "charger_state"), CHG_CC, 0);
+	CU_ASSERT(mr_probe(&m, 0, "ibus_A") > 0.09);
+	e = tu_event(&m.r, "ovp", NULL, NULL, 0);
+	ASSERT_NEAR(tu_event_time(e), 1.0, 1e-9);
+	CU_ASSERT(tu_num(e, "vbus_V") >= 6.8 && tu_num(e, "vbus_V") <= 9.0);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "ovp"), 1);
+	ASSERT_NEAR(ev_time(&m.r, "charger_state", "state", "ovp", 0), 1.0, 1e-9);
+	ASSERT_NEAR(mr_probe(&m, 1, "charger_state"), CHG_OVP, 0);
+	ASSERT_NEAR(mr_probe(&m, 1, "ibus_A"), 0, 1e-12);
+	ASSERT_NEAR(mr_probe(&m, 1, "vbus_V"), 9.0, 1e-9);
+	ASSERT_NEAR(mr_probe(&m, 2, "charger_state"), CHG_OVP, 0);
+	ASSERT_NEAR(mr_probe(&m, 2, "vbus_V"), 6.7, 1e-9);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "input_connect"), 2);
+	ASSERT_NEAR(ev_time(&m.r, "input_connect", NULL, NULL, 1), 3.1, 1e-9);
+	CU_ASSERT(mr_probe(&m, 3, "ibus_A") > 0.09);
+	CU_ASSERT(mr_probe(&m, 3, "vbus_V") < 6.5);
+	mr_done(&m);
+
+	REQUIRE_MR(&m, bq, 0, NULL);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "ovp"), 1);
+	ASSERT_NEAR(ev_time(&m.r, "ovp", NULL, NULL, 0), 2.0, 1e-9);
+	mr_done(&m);
+
+	REQUIRE_MR(&m, pd, 0, NULL);
+	e = tu_event(&m.r, "ovp", NULL, NULL, 0);
+	CU_ASSERT(e != NULL);
+	CU_ASSERT(tu_event_time(e) > ev_time(&m.r, "pd_msg", "msg", "Accept", 0));
+	CU_ASSERT(tu_event_time(e) <= ev_time(&m.r, "pd_msg", "msg", "PS_RDY", 0));
+	CU_ASSERT_EQUAL(tu_count(&m.r, "input_connect"), 1);
+	mr_done(&m);
+}
+
+/*
  * A `set` of a charger parameter restarts the connect deglitch (docs/models.md): a
  * set at 50 ms, half-way through t_restart, moves input_connect from 0.1 s to
  * 0.05 + 0.1 = 0.15 s. A set of ichg takes effect at once: generic-linear with
@@ -1489,6 +1560,7 @@ CU_TestInfo models_tests[] = {
 	{ "pmic: ichg/vreg/vindpm writes take effect at once", test_pmic_register_writes },
 	{ "pmic: ico under hw-ico", test_pmic_ico },
 	{ "pmic: safety timer fault", test_pmic_safety_timer },
+	{ "pmic: input over-voltage protection and its hysteresis", test_pmic_ovp },
 	{ "pmic: set restarts the connect deglitch", test_pmic_set_restarts_deglitch },
 	{ "pmic: precharge until vlowv", test_pmic_precharge },
 	{ "pmic: precharge re-entered below vlowv - 0.1 V", test_pmic_precharge_reentry },

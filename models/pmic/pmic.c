@@ -6,19 +6,25 @@
  *  twl4030: linear; input/charge current register ~1.66 mA per step up to 1.7 A
  *    (the Linux driver ramps it in 20 mA steps); VBUS ADC 10 bits over 7 V
  *    (7/1023 V per count); no VINDPM; UVLO 3.5 V; termination at 80 mA; stays off
- *    after a dip until replug [twl4030_charger.c, PHYSICS.md]. Pass element 0.3 ohm,
- *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
+ *    after a dip until replug [twl4030_charger.c; NeilBrown's 2015 patch
+ *    "twl4030_charger: add software controlled linear charging mode"]; VBUS
+ *    overvoltage at 6.8 V [TPS65950 datasheet SWCS032E, Table 8-2]. Pass element
+ *    0.3 ohm, 200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
  *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
- *    datasheet register defaults]. No ADC on this part: its channels are ideal.
+ *    datasheet register defaults]; input OVP (VACOV) 18 V [SLUSAW5]. No ADC on this
+ *    part: its channels are ideal.
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
- *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB [TI bq25890 datasheet].
- *  generic-linear / generic-switching: round numbers from PHYSICS.md (UVLO 3.6 V,
- *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish).
+ *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
+ *    [TI bq25890 datasheet SLUSC86].
+ *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
+ *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish, input OVP
+ *    6.8 V for a 5 V-only linear part and 14 V for a 12 V-capable switching one).
+ *  Input OVP hysteresis 0.2 V for every preset (assumed: no datasheet here gives it).
  */
 #include <math.h>
 #include <string.h>
@@ -32,7 +38,7 @@ const char *const pmic_preset_names[] = {
 	"twl4030", "bq24190", "bq25890", "generic-linear", "generic-switching", NULL,
 };
 const char *const charger_state_names[] = {
-	"off", "precharge", "cc", "cv", "done", "uvlo", "fault", NULL,
+	"off", "precharge", "cc", "cv", "done", "uvlo", "fault", "ovp", NULL,
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(charger_state_names) == CHG_STATE_COUNT + 1);
 const char *const pmic_adc_names[] = { "vbus", "ibus", "vbat", "ibat", NULL };
@@ -43,6 +49,9 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 
 /* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
 #define PMIC_VLOWV_HYST_V 0.1
+/* Input OVP hysteresis of every preset: none of their datasheets gives one; 0.2 V as
+ * the UVLO's (assumed). */
+#define PMIC_OVP_HYST_V 0.2
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err);
@@ -113,6 +122,10 @@ const struct param_desc pmic_param_desc[] = {
 	  .flags = PARAM_F_MIN_EXCL, .doc = "ICO time per increment" },
 	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
 	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
+	{ "ovp_rising", PARAM_NUM, UNIT_VOLT, OFF(ovp_rising), 0, 30, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "input over-voltage protection: the input disconnects above this (null = none)" },
+	{ "ovp_falling", PARAM_NUM, UNIT_VOLT, OFF(ovp_falling), 0, 30, PARAM_F_RUNTIME,
+	  .doc = "input over-voltage protection clears below this" },
 	PARAM_END,
 };
 #undef OFF
@@ -143,6 +156,9 @@ void pmic_params_default(struct pmic_params *p, int preset)
 	p->ico_start = 0.5;
 	p->ico_step = 0.05;
 	p->ico_interval = 50 * SIM_MS;
+	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
+	 * sets its own below. The falling threshold is always PMIC_OVP_HYST_V lower. */
+	p->ovp_rising = 14.0;
 
 	switch (preset) {
 	case PMIC_TWL4030:
@@ -159,6 +175,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vreg = 4.2;
 		p->iterm = 0.08;
 		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
+		/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
+		 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
+		 * input range is 4.4 to 6 V (Table 8-1). */
+		p->ovp_rising = 6.8;
 		break;
 	case PMIC_BQ24190: {
 		static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
@@ -176,6 +196,8 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vreg = 4.208;
 		p->vsys_min = 3.5;
 		p->safety_timer = 8 * SIM_HOUR;
+		/* SLUSAW5: VACOV 18 V (input operating range 3.9 to 17 V). */
+		p->ovp_rising = 18.0;
 		break;
 	}
 	case PMIC_BQ25890:
@@ -194,6 +216,8 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
 		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
 		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
+		/* SLUSC86: VACOV 14 V (input operating range 3.9 to 14 V). */
+		p->ovp_rising = 14.0;
 		break;
 	case PMIC_GENERIC_LINEAR:
 		p->topology = PMIC_LINEAR;
@@ -205,6 +229,8 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->ipre = 0.1;
 		p->iterm = 0.1;
 		p->vreg = 4.2;
+		/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
+		p->ovp_rising = 6.8;
 		break;
 	case PMIC_GENERIC_SWITCHING:
 	default:
@@ -221,6 +247,7 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vsys_min = 3.5;
 		break;
 	}
+	p->ovp_falling = p->ovp_rising - PMIC_OVP_HYST_V;
 }
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
@@ -281,6 +308,12 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 		g_set_error(err, CS_PARAM_ERROR, 0,
 			    "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
 			    path, p->vreg, vbat_max);
+		return false;
+	}
+	if (p->ovp_rising > 0 && !(p->ovp_falling < p->ovp_rising && p->ovp_falling > p->uvlo_rising)) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.ovp_falling: found %.4g V, expected below ovp_rising (%.4g V) and above uvlo_rising (%.4g V)",
+			    path, p->ovp_falling, p->ovp_rising, p->uvlo_rising);
 		return false;
 	}
 	if (p->uvlo_rising < p->uvlo_falling) {
@@ -568,20 +601,52 @@ static void pmic_condition(struct pmic *c, bool *cond, bool now, struct sim_even
 	*cond = now;
 }
 
+/* The input stage is switched off, for whatever reason but UVLO: no report, the
+ * charge cycle's timers stop. */
+static void pmic_input_off(struct pmic *c)
+{
+	c->connected = false;
+	c->uvlo = false;
+	sim_cancel(c->sim, &c->ev_term);
+	sim_cancel(c->sim, &c->ev_safety);
+	sim_cancel(c->sim, &c->ev_ico);
+	c->ico_running = false;
+}
+
+/* Input over-voltage protection: at ovp_rising the input is disconnected at once (the
+ * datasheets' reaction times are below a microsecond) and stays off, logged as "ovp",
+ * until VBUS is back at ovp_falling; it then connects as after any plug (t_restart
+ * above uvlo_rising). */
+static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_attached)
+{
+	const struct pmic_params *p = c->p;
+
+	if (!c->ovp && p->ovp_rising > 0 && vbus_attached && op->vbus >= p->ovp_rising) {
+		cJSON *rec;
+
+		c->ovp = true;
+		if (c->connected)
+			pmic_input_off(c);
+		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
+		cJSON_AddNumberToObject(rec, "vbus_V", op->vbus);
+		evlog_end(c->log, rec);
+		pmic_notify(c);
+	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
+		c->ovp = false;
+		pmic_notify(c);
+	}
+}
+
 void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 {
 	const struct pmic_params *p = c->p;
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 
+	pmic_check_ovp(c, op, vbus_attached);
 	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
 		/* Unplugged: the input simply goes away, no UVLO report. */
-		c->connected = false;
-		c->uvlo = false;
-		sim_cancel(c->sim, &c->ev_term);
-		sim_cancel(c->sim, &c->ev_safety);
-		sim_cancel(c->sim, &c->ev_ico);
-		c->ico_running = false;
+		pmic_input_off(c);
 	}
 	if (c->connected) {
 		pmic_condition(c, &c->cond_good, false, &c->ev_connect, 0);
@@ -590,7 +655,8 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 	} else {
 		pmic_condition(c, &c->cond_low, false, &c->ev_uvlo, 0);
 		pmic_condition(c, &c->cond_good,
-			       vbus_attached && !c->replug_wait && op->vbus >= p->uvlo_rising,
+			       vbus_attached && !c->replug_wait && !c->ovp &&
+				       op->vbus >= p->uvlo_rising,
 			       &c->ev_connect, p->t_restart);
 	}
 
@@ -625,7 +691,9 @@ void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attac
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 	enum charger_state st;
 
-	if (!c->connected)
+	if (!c->connected && c->ovp)
+		st = CHG_OVP;
+	else if (!c->connected)
 		st = c->uvlo && !vbus_gone ? CHG_UVLO : CHG_OFF;
 	else if (c->fault)
 		st = CHG_FAULT;
@@ -652,6 +720,7 @@ int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
 	g[3] = c->done ? (p->vreg - p->vrechg_delta) - op->vbat : -1;
 	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
 					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;
+	g[5] = p->ovp_rising <= 0 ? -1 : c->ovp ? p->ovp_falling - op->vbus : op->vbus - p->ovp_rising;
 	return PMIC_N_MARGINS;
 }
 

@@ -14,7 +14,8 @@
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
- *    datasheet register defaults]; input OVP (VACOV) 18 V [SLUSAW5]. No ADC on this
+ *    datasheet register defaults]; input OVP (VACOV) 18 V, 700 mV hysteresis
+ *    [SLUSAW5]. No ADC on this
  *    part: its channels are ideal.
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
@@ -23,8 +24,10 @@
  *    [TI bq25890 datasheet SLUSC86].
  *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
  *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish, input OVP
- *    6.8 V for a 5 V-only linear part and 14 V for a 12 V-capable switching one).
- *  Input OVP hysteresis 0.2 V for every preset (assumed: no datasheet here gives it).
+ *    6.8 V for a 5 V-only linear part and 14 V for a 12 V-capable switching one,
+ *    with the hysteresis of the twl4030 and the bq25890).
+ *  Input OVP hysteresis: bq24190 700 mV [SLUSAW5], bq25890 the same (assumed),
+ *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
 #include <math.h>
 #include <string.h>
@@ -49,8 +52,7 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 
 /* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
 #define PMIC_VLOWV_HYST_V 0.1
-/* Input OVP hysteresis of every preset: none of their datasheets gives one; 0.2 V as
- * the UVLO's (assumed). */
+/* Input OVP hysteresis where the datasheet gives none: 0.2 V as the UVLO's (assumed). */
 #define PMIC_OVP_HYST_V 0.2
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
@@ -138,6 +140,8 @@ static void adc_ideal(struct pmic_params *p)
 
 void pmic_params_default(struct pmic_params *p, int preset)
 {
+	double ovp_hyst;
+
 	memset(p, 0, sizeof(*p));
 	p->preset = preset;
 	adc_ideal(p);
@@ -157,8 +161,9 @@ void pmic_params_default(struct pmic_params *p, int preset)
 	p->ico_step = 0.05;
 	p->ico_interval = 50 * SIM_MS;
 	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
-	 * sets its own below. The falling threshold is always PMIC_OVP_HYST_V lower. */
+	 * sets its own below, and its hysteresis where the datasheet gives one. */
 	p->ovp_rising = 14.0;
+	ovp_hyst = PMIC_OVP_HYST_V;
 
 	switch (preset) {
 	case PMIC_TWL4030:
@@ -196,8 +201,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vreg = 4.208;
 		p->vsys_min = 3.5;
 		p->safety_timer = 8 * SIM_HOUR;
-		/* SLUSAW5: VACOV 18 V (input operating range 3.9 to 17 V). */
+		/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
+		 * falling 700 mV lower (VACOV_HYST). */
 		p->ovp_rising = 18.0;
+		ovp_hyst = 0.7;
 		break;
 	}
 	case PMIC_BQ25890:
@@ -216,8 +223,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
 		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
 		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
-		/* SLUSC86: VACOV 14 V (input operating range 3.9 to 14 V). */
+		/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
+		 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
 		p->ovp_rising = 14.0;
+		ovp_hyst = 0.7;
 		break;
 	case PMIC_GENERIC_LINEAR:
 		p->topology = PMIC_LINEAR;
@@ -245,9 +254,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->iterm = 0.2;
 		p->vreg = 4.2;
 		p->vsys_min = 3.5;
+		ovp_hyst = 0.7;
 		break;
 	}
-	p->ovp_falling = p->ovp_rising - PMIC_OVP_HYST_V;
+	p->ovp_falling = p->ovp_rising - ovp_hyst;
 }
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,

@@ -102,6 +102,9 @@ static void world_margins(const struct world *w, const struct net_out *op,
 		k += d->n_margins;
 	}
 	world_metrics_margins(w, x, g + k);
+	k += WORLD_METRICS_N_MARGINS;
+	/* the pack's protection: SOC at 0 or the terminal at uvp while discharging */
+	g[k] = battery_cutoff_margin(w->bat, x, op->vbat, op->ibat);
 }
 
 static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
@@ -404,7 +407,7 @@ static const struct sim_cont_ops world_cont_ops = {
 
 void world_step_init(struct world *w)
 {
-	w->n_g = WORLD_METRICS_N_MARGINS;
+	w->n_g = WORLD_METRICS_N_MARGINS + 1;   /* + the battery's cut-off */
 	for (int i = 0; i < w->n_models; i++)
 		w->n_g += model_registry[i]->n_margins;
 	w->g = g_new0(double, (gsize)w->n_g);

@@ -319,6 +319,79 @@ static void test_load_profile_errors(void)
 		"device.load.profile[0]: found a step at -1 s", "expected times ascending from 0");
 }
 
+/* ---- the empty cell ---- */
+
+/*
+ * An empty cell gives no more charge (docs/models.md, Battery: pack protection).
+ * No source until 700 s, the cell at 10 % under a constant 1 A system load: SOC falls
+ * at 1/5400 per second plus self-discharge 0.02/2592000 per second, so the cell is
+ * empty at t = 0.1 / (1/5400 + 0.02/2592000) = 539.9775 s: the protection opens
+ * ("cutoff", reason "empty"), the cell's current is 0 from then on and VSYS, with
+ * nothing else to feed it, collapses to 0 (the system draws nothing at 0 V). VSYS
+ * fell below vsys_min (3.4 V) long before (323.66 s, docs/models.md, System load,
+ * ex-l), so that is the one brownout. At 650 s the load drops to 300 mA; the port is
+ * plugged at 700 s and the charger connects 100 ms later: 2.25 W on the output side
+ * (0.5 A IINDPM) covers the 300 mA system at SYS_MIN (3.5 * 0.3 = 1.05 W), the rest
+ * charges the cell, and the protection closes ("cutoff_end") at that instant.
+ * Before: the cell went on delivering 1 A at "0 %" (OCV 3.3 V) for ever.
+ */
+static void test_battery_empty_cutoff(void)
+{
+	static const double t[] = { 600, 710 };
+	const char *json =
+		"{ \"duration\": \"720 s\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\" },"
+		"    \"battery\": { \"soc\": \"10 %\" }, \"load\": { \"current\": \"1 A\","
+		"      \"profile\": [ { \"at\": \"650 s\", \"current\": \"300 mA\" } ] } },"
+		"  \"events\": [ { \"at\": \"700 s\", \"do\": \"plug\" } ],"
+		"  \"policy\": \"none\" }";
+	const double t_empty = 0.1 / (1.0 / 5400 + 0.02 / 2592000);
+	struct mr m;
+
+	REQUIRE_MR(&m, json, 2, t);
+	ASSERT_NEAR(t_empty, 539.9775, 1e-4);
+	ASSERT_NEAR(ev_time(&m.r, "cutoff", "reason", "empty", 0), t_empty, 1e-4);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "cutoff"), 1);
+	ASSERT_NEAR(mr_probe(&m, 0, "ibat_A"), 0, 0);
+	ASSERT_NEAR(mr_probe(&m, 0, "soc"), 0, 0);
+	ASSERT_NEAR(mr_probe(&m, 0, "vsys_V"), 0, 0);
+	ASSERT_NEAR(mr_probe(&m, 0, "iload_A"), 0, 0);
+	CU_ASSERT_EQUAL(tu_metric(&m.r, "brownouts"), 1);
+	ASSERT_NEAR(ev_time(&m.r, "brownout", NULL, NULL, 0), 323.6618, 1e-3);
+	ASSERT_NEAR(ev_time(&m.r, "cutoff_end", NULL, NULL, 0), 700.1, 1e-9);
+	CU_ASSERT(mr_probe(&m, 1, "ibat_A") > 0.1);
+	ASSERT_NEAR(mr_probe(&m, 1, "vsys_V"), 3.5, 1e-9);
+	CU_ASSERT(mr_probe(&m, 1, "soc") > 0);
+	CU_ASSERT(tu_metric(&m.r, "energy_balance_error") < 1e-3);
+	mr_done(&m);
+}
+
+/*
+ * No brownout at t = 0 (issue: a scenario with no system load logged one). The cell
+ * at 0 % reads its OCV, 3.3 V, below vsys_min 3.4 V, until the charger's input
+ * connects at t_restart = 0.1 s and holds VSYS at SYS_MIN, 3.5 V: that is where the
+ * run starts, not a system browning out. With no load the empty cell does not
+ * discharge, so its protection stays closed.
+ */
+static void test_load_no_brownout_at_start(void)
+{
+	static const double t[] = { 0.05, 0.2 };
+	const char *json =
+		"{ \"duration\": \"1 s\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\" },"
+		"    \"battery\": { \"soc\": \"0 %\" }, \"load\": { \"current\": \"0 A\" } },"
+		"  \"policy\": \"none\" }";
+	struct mr m;
+
+	REQUIRE_MR(&m, json, 2, t);
+	ASSERT_NEAR(mr_probe(&m, 0, "vsys_V"), 3.3, 1e-9);
+	ASSERT_NEAR(mr_probe(&m, 1, "vsys_V"), 3.5, 1e-9);
+	CU_ASSERT_EQUAL(tu_metric(&m.r, "brownouts"), 0);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "brownout"), 0);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "cutoff"), 0);
+	mr_done(&m);
+}
+
 /* ---- boot ---- */
 
 /*
@@ -327,6 +400,10 @@ static void test_load_profile_errors(void)
  * the instant of each power-on. "always" powers on at t = 0 and again `restart` (3 s)
  * after each brownout without waiting for VBUS: power-ons at 0, 3, 6, 9 s in 10.5 s,
  * so boots = brownouts = 4, and the device never runs.
+ * The cell is empty (SOC 0): the first discharge opens its pack protection at t = 0
+ * ("cutoff", reason "empty", docs/models.md, Battery) and nothing charges it again, so
+ * the first brownout sees the 3.2 V of the power-on instant and the later ones a
+ * collapsed VSYS (0 V): the cell gives no charge at all (SOC stays 0, no discharge).
  */
 static void test_boot_power_on_always(void)
 {
@@ -348,10 +425,11 @@ static void test_boot_power_on_always(void)
 		ASSERT_NEAR(ev_time(&m.r, "boot_state", "state", "rom", k), 3.0 * k, 1e-9);
 		ASSERT_NEAR(ev_time(&m.r, "boot_state", "state", "off", k), 3.0 * k, 1e-9);
 		ASSERT_NEAR(tu_event_time(b), 3.0 * k, 1e-9);
-		/* 3.2 V, less what the RC pairs charge to under the 1 mA off-current
-		 * (SOC stays clamped at 0): at most 1 mA * (R1 + R2) = 97 uV */
-		ASSERT_NEAR(tu_num(b, "vsys_V"), 3.2, 1e-4);
+		ASSERT_NEAR(tu_num(b, "vsys_V"), k == 0 ? 3.2 : 0, 1e-9);
 	}
+	ASSERT_NEAR(ev_time(&m.r, "cutoff", "reason", "empty", 0), 0, 1e-12);
+	CU_ASSERT_EQUAL(tu_count(&m.r, "cutoff"), 1);
+	CU_ASSERT_EQUAL(tu_metric(&m.r, "soc_final"), 0);
 	CU_ASSERT_STRING_EQUAL(tu_str(tu_event(&m.r, "boot_state", "state", "off", 0), "reason"),
 			       "brownout");
 	CU_ASSERT_PTR_NULL(tu_event(&m.r, "boot_state", "state", "running", 0));
@@ -1560,6 +1638,8 @@ CU_TestInfo models_tests[] = {
 	{ "pmic: ichg/vreg/vindpm writes take effect at once", test_pmic_register_writes },
 	{ "pmic: ico under hw-ico", test_pmic_ico },
 	{ "pmic: safety timer fault", test_pmic_safety_timer },
+	{ "battery: an empty cell stops discharging, a charger releases it", test_battery_empty_cutoff },
+	{ "load: no brownout at t = 0 below vsys_min", test_load_no_brownout_at_start },
 	{ "pmic: input over-voltage protection and its hysteresis", test_pmic_ovp },
 	{ "pmic: set restarts the connect deglitch", test_pmic_set_restarts_deglitch },
 	{ "pmic: precharge until vlowv", test_pmic_precharge },

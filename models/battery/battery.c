@@ -12,6 +12,7 @@
 #include <string.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
+#include "sim/evlog.h"
 
 enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };
 const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL };
@@ -49,6 +50,8 @@ const struct param_desc battery_param_desc[] = {
 	{ "self_discharge", PARAM_NUM, UNIT_FRACTION, OFF(self_discharge), 0, 1,
 	  .doc = "capacity lost per 30 days at rest" },
 	{ "v_max", PARAM_NUM, UNIT_VOLT, OFF(v_max), 2, 5, .doc = "highest safe charge voltage" },
+	{ "uvp", PARAM_NUM, UNIT_VOLT, OFF(uvp), 0, 4,
+	  .doc = "pack protection: discharge stops below this terminal voltage (and at SOC 0)" },
 	PARAM_END,
 };
 #undef OFF
@@ -84,6 +87,11 @@ void battery_params_default(struct battery_params *p, int preset)
 	p->r_thermal_k_w = 25;
 	p->self_discharge = 0.02;
 	p->v_max = 4.40;
+	/* The battery depletion threshold at which TI's bq24190 opens its BATFET
+	 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off around
+	 * 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches it before
+	 * the cell is empty. */
+	p->uvp = 2.4;
 	if (preset == BAT_PRESET_GENERIC_4V2) {
 		/* A 4.2 V-class cell: the same curve scaled so 100 % reads 4.2 V. */
 		for (int i = 0; i < p->ocv_n; i++)
@@ -312,6 +320,7 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 
 void battery_init(struct battery *b, struct battery_params *p)
 {
+	memset(b, 0, sizeof(*b));
 	b->p = p;
 	battery_state_init(p, &b->x);
 	battery_effective(p, b->x.temp_c, &b->eff);
@@ -324,6 +333,51 @@ void battery_params_changed(struct battery *b)
 	battery_effective(p, p->thermal ? b->x.temp_c : p->temperature_c, &b->eff);
 	if (!p->thermal)
 		b->x.temp_c = p->temperature_c;
+}
+
+/* ---- the pack's protection ---- */
+
+double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+			     double vbat, double ibat)
+{
+	if (b->open || ibat >= 0)
+		return -1;
+	return fmax(b->p->uvp - vbat, -x->soc);
+}
+
+static void battery_protect(struct battery *b, bool open, const char *reason)
+{
+	b->open = open;
+	if (b->log) {
+		cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "battery",
+					 open ? "cutoff" : "cutoff_end");
+
+		if (reason)
+			cJSON_AddStringToObject(rec, "reason", reason);
+		evlog_end(b->log, rec);
+	}
+	if (b->changed)
+		b->changed(b->ctx);
+}
+
+/* Open when the cell is empty or at uvp while discharging; close as soon as a charger
+ * drives a charge current into it (protection ICs release on a connected charger). */
+static void battery_model_observe(void *state, const struct model_point *pt)
+{
+	struct battery *b = state;
+
+	if (!b->open && battery_cutoff_margin(b, &b->x, pt->op->vbat, pt->op->ibat) >= 0)
+		battery_protect(b, true, b->x.soc <= 0 ? "empty" : "uvp");
+	else if (b->open && pt->op->ibat > 0)
+		battery_protect(b, false, NULL);
+}
+
+static void battery_model_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	const struct battery *b = state;
+
+	(void)last;
+	in->bat_open = b->open;
 }
 
 /* ---- the model descriptor (models/model.h) ---- */
@@ -360,8 +414,13 @@ static bool battery_validate(const void *params, const struct model_lookup *othe
 
 static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
-	(void)env;
-	battery_init(state, params);
+	struct battery *b = state;
+
+	battery_init(b, params);
+	b->sim = env->sim;
+	b->log = env->log;
+	b->changed = env->changed;
+	b->ctx = env->ctx;
 }
 
 static void battery_model_params_changed(void *state, const struct param_desc *changed)
@@ -370,8 +429,10 @@ static void battery_model_params_changed(void *state, const struct param_desc *c
 	battery_params_changed(state);
 }
 
-/* The cell's part of the circuit (EMF behind R0) and its integration in time belong
- * to the run's stepper, which advances the state between events. */
+/* The cell's EMF behind R0 and its integration in time belong to the run's stepper,
+ * which advances the state between events and locates the protection's cut-off
+ * (battery_cutoff_margin); the model's part of the circuit is whether the protection
+ * has opened the discharge path. */
 const struct model_desc model_battery = {
 	.key = "device.battery",
 	.params = battery_param_desc,
@@ -386,4 +447,6 @@ const struct model_desc model_battery = {
 	.state_size = sizeof(struct battery),
 	.init = battery_model_init,
 	.params_changed = battery_model_params_changed,
+	.net = battery_model_net,
+	.observe = battery_model_observe,
 };

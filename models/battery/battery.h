@@ -39,6 +39,7 @@ struct battery_params {
 	double r_thermal_k_w;      /* thermal resistance to ambient */
 	double self_discharge;     /* fraction of capacity per 30 days */
 	double v_max;              /* highest safe charge voltage (VREG must not exceed) */
+	double uvp;                /* pack protection: discharge stops below this terminal voltage */
 };
 
 /* Bits of battery_params.rc_scaled: which of r0, r1, c1, r2, c2 still hold the
@@ -59,13 +60,29 @@ struct battery_state {
 	double soc, v1, v2, temp_c;
 };
 
+struct evlog;
+
 /* The cell in a run: its parameters, its state (which the run's stepper advances)
- * and the values derived at its current temperature. */
+ * and the values derived at its current temperature; and its pack's protection: when
+ * the cell is empty (SOC 0) or its terminal voltage falls to uvp while it discharges,
+ * the protection opens the discharge path (open): the cell takes charge but gives
+ * none, until a charge current flows again. */
 struct battery {
 	struct battery_params *p;
 	struct battery_state x;
 	struct battery_eff eff;
+	bool open;
+	struct sim *sim;           /* for the protection's events (NULL: none logged) */
+	struct evlog *log;
+	void (*changed)(void *ctx);
+	void *ctx;
 };
+
+/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
+ * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
+ * stepper, which locates it in time with the state x of the point. */
+double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+			     double vbat, double ibat);
 
 extern const struct param_desc battery_param_desc[];
 extern const char *const battery_preset_names[];

@@ -392,6 +392,76 @@ static void test_load_no_brownout_at_start(void)
 	mr_done(&m);
 }
 
+/* ---- full charge and the OCV table ---- */
+
+/*
+ * A CV charge to VREG that terminates at ITERM leaves the cell at an OCV of about
+ * VREG - ITERM*(R0 + R1 + R2) (docs/models.md, Battery); above the OCV table's 100 %
+ * point SOC passes 1.
+ * (a) Every preset pairing ends at or below 100 %: for each charger and cell preset,
+ *     VREG - ITERM*(0.1 + 0.047 + 0.05) against the cell's OCV at 100 % (4.328 V, or
+ *     4.2 V for generic-4v2), computed here from the presets' values.
+ * (b) The demo charges the default cell to 4.34 V (the cell's own maximum charge
+ *     voltage, Linux samsung-sdi-battery.c) with 75 mA termination: 4.34 - 0.075*0.197
+ *     = 4.325225 V < 4.328 V, so no warning and SOC ends at or below 1 (issue: it
+ *     read 100.3 % at 4.35 V).
+ * (c) A table whose 100 % point is 4.2 V under a 4.35 V charge with 150 mA
+ *     termination: 4.35 - 0.15*0.197 = 4.32045 V > 4.2 V: a "warning" record at
+ *     t = 0 with those numbers, and the terminated charge ends above SOC 1.
+ */
+static void test_full_charge_vs_ocv_table(void)
+{
+	const char *json =
+		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"ilim\": \"3 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1 A\", \"iterm\": \"150 mA\", \"vindpm\": null,"
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": \"50 mA\", \"default\": \"3 A\" } },"
+		"    \"battery\": { \"soc\": \"50 %\", \"ocv\": [[0, 3.3], [0.5, 3.8], [1, 4.2]] },"
+		"    \"load\": { \"current\": \"0 A\" } },"
+		"  \"policy\": \"none\" }";
+	struct mr m;
+	const cJSON *w;
+
+	for (int cp = 0; battery_preset_names[cp]; cp++) {
+		struct battery_params bp;
+
+		battery_params_default(&bp, cp);
+		for (int pp = 0; pmic_preset_names[pp]; pp++) {
+			struct pmic_params p;
+			double end;
+
+			pmic_params_default(&p, pp);
+			end = p.vreg - p.iterm * (0.1 + 0.047 + 0.05);
+			CU_ASSERT(end <= bp.ocv_v[bp.ocv_n - 1]);
+			CU_ASSERT(near(bp.ocv_soc[bp.ocv_n - 1], 1, 0, "table top at 100 %"));
+		}
+	}
+
+	{
+		g_autofree char *text = NULL;
+
+		CU_ASSERT(g_file_get_contents("scenarios/demo.json", &text, NULL, NULL));
+		if (text && mr_run(&m, text, 0, NULL)) {
+			CU_ASSERT_EQUAL(tu_count(&m.r, "warning"), 0);
+			CU_ASSERT(tu_metric(&m.r, "soc_final") <= 1.0);
+			CU_ASSERT(tu_metric(&m.r, "time_to_full_s") > 0);
+		} else {
+			CU_FAIL("the demo did not run");
+		}
+		mr_done(&m);
+	}
+
+	REQUIRE_MR(&m, json, 0, NULL);
+	w = tu_event(&m.r, "warning", NULL, NULL, 0);
+	CU_ASSERT(w != NULL);
+	ASSERT_NEAR(tu_event_time(w), 0, 0);
+	ASSERT_NEAR(tu_num(w, "ocv_end_V"), 4.35 - 0.15 * 0.197, 1e-9);
+	ASSERT_NEAR(tu_num(w, "ocv_full_V"), 4.2, 1e-12);
+	CU_ASSERT(tu_metric(&m.r, "time_to_full_s") > 0);
+	CU_ASSERT(tu_metric(&m.r, "soc_final") > 1.0);
+	mr_done(&m);
+}
+
 /* ---- boot ---- */
 
 /*
@@ -1640,6 +1710,7 @@ CU_TestInfo models_tests[] = {
 	{ "pmic: safety timer fault", test_pmic_safety_timer },
 	{ "battery: an empty cell stops discharging, a charger releases it", test_battery_empty_cutoff },
 	{ "load: no brownout at t = 0 below vsys_min", test_load_no_brownout_at_start },
+	{ "full charge against the OCV table: presets, demo, a warning", test_full_charge_vs_ocv_table },
 	{ "pmic: input over-voltage protection and its hysteresis", test_pmic_ovp },
 	{ "pmic: set restarts the connect deglitch", test_pmic_set_restarts_deglitch },
 	{ "pmic: precharge until vlowv", test_pmic_precharge },

@@ -30,6 +30,7 @@
  *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
@@ -842,12 +843,48 @@ static bool pmic_validate(const void *params, const struct model_lookup *others,
 
 static const char *const pmic_needs[] = { "device.battery", NULL };
 
+double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell)
+{
+	struct battery_eff e;
+
+	battery_effective(cell, cell->temperature_c, &e);
+	return p->vreg - p->iterm * (e.r0 + e.r1 + e.r2);
+}
+
 static void pmic_model_init(void *state, void *params, const struct model_env *env)
 {
 	struct pmic *c = state;
 
 	pmic_init(c, params, env->sim, env->log, env->changed, env->ctx);
 	env->wires->power_good = &c->connected;
+	c->cell = env->params_of(env, "device.battery");
+}
+
+/* A pairing whose full charge ends beyond the cell's OCV table (a 'vreg' above what
+ * the table's 100 % point holds at the termination current) reports SOC above 100 %:
+ * say so at the start of the run, with the numbers. */
+static void pmic_model_start(void *state)
+{
+	struct pmic *c = state;
+	double end, full;
+	cJSON *rec;
+	char msg[256];
+
+	if (!c->cell)
+		return;
+	end = pmic_full_charge_ocv(c->p, c->cell);
+	full = battery_ocv(c->cell, 1.0);
+	if (end <= full + 1e-9)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "a charge to vreg %.4g V ending at iterm %.4g A leaves the cell at an OCV of %.4g V, above its OCV table's 100 %% point (%.4g V): SOC will pass 100 %%; lower vreg, raise iterm, or give the cell's own ocv table",
+		 c->p->vreg, c->p->iterm, end, full);
+	rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "warning");
+	cJSON_AddStringToObject(rec, "message", msg);
+	cJSON_AddNumberToObject(rec, "vreg_V", c->p->vreg);
+	cJSON_AddNumberToObject(rec, "ocv_end_V", end);
+	cJSON_AddNumberToObject(rec, "ocv_full_V", full);
+	evlog_end(c->log, rec);
 }
 
 static void pmic_model_cleanup(void *state)
@@ -900,6 +937,7 @@ const struct model_desc model_pmic = {
 	.list_title = "Charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}}):",
 	.state_size = sizeof(struct pmic),
 	.init = pmic_model_init,
+	.start = pmic_model_start,
 	.cleanup = pmic_model_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,

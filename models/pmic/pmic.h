@@ -100,6 +100,7 @@ struct pmic {
 	enum charger_state state;
 
 	struct sim_event ev_reg, ev_uvlo, ev_connect, ev_term, ev_safety, ev_ico, ev_gone;
+	const struct battery_params *cell;  /* for the start-of-run check (may be NULL) */
 	struct {
 		bool stuck;
 		double value;
@@ -119,6 +120,12 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
 	       pmic_changed_cb changed, void *ctx);
+struct battery_params;
+/* The open-circuit voltage a charge to vreg leaves the cell at when it terminates at
+ * iterm (the RC pairs settled at iterm*Rk): vreg - iterm*(R0 + R1 + R2), with the
+ * cell's resistances at its capacity and temperature. Above the cell's OCV at 100 %,
+ * a full charge ends with SOC above 1. */
+double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell);
 void pmic_cleanup(struct pmic *c);
 /* Describe the input stage and the charge targets for the solver. */
 void pmic_net(const struct pmic *c, struct net_in *in);

@@ -4,8 +4,8 @@
  * idle run against a short one.
  *
  * 1. A 3000 mAh cell from 0 % to full on a 2 A DCP through a good cable (1 m, AWG 20),
- *    switching charger, fixed 2 A policy, 3 h simulated. Timed per run: world_new, world_run,
- *    world_finish and world_free (the scenario is loaded once, outside the timing),
+ *    switching charger, fixed 2 A policy, 3 h simulated. Timed per run: run_scenario()
+ *    (world_new to world_free; the scenario is loaded once, outside the timing),
  *    the median over ADAPTIVE_REPS runs after one warm-up:
  *      - adaptive steps, default trace decimation (every step and event), outputs to
  *        a temporary directory;
@@ -34,8 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
-#include "run/scenario.h"
-#include "run/world.h"
+#include "run/run.h"
 #include "tests/testutil.h"
 
 #define ADAPTIVE_REPS 9
@@ -79,7 +78,7 @@ static const char idle_json_fmt[] =
 	"  \"policy\": { \"name\": \"safe-ramp\", \"params\": { \"stable_interval\": \"1 s\" } }\n"
 	"}\n";
 
-struct run_result {
+struct bench_result {
 	double wall_s;
 	uint64_t steps, events, trace_rows;
 	double soc_final;
@@ -109,31 +108,25 @@ static struct scenario *load(const char *name, const char *text)
 	return sc;
 }
 
-/* One run, timed from world_new to world_free. */
+/* One run (run_scenario: world_new to world_free), timed. */
 static bool run_once(const struct scenario *sc, const struct world_options *opt,
-		     struct run_result *r)
+		     struct bench_result *r)
 {
-	g_autoptr(GError) err = NULL;
+	struct run_options ro = { .world = *opt };
+	struct run_result res;
 	gint64 t0 = g_get_monotonic_time();
-	struct world *w = world_new(sc, opt, &err);
-	const struct world_metrics *m;
 
-	if (!w) {
-		fprintf(stderr, "bench_run: world_new: %s\n", err->message);
+	if (run_scenario(sc, &ro, &res) != 0) {
+		fprintf(stderr, "bench_run: %s: %s\n", sc->name, res.error->message);
+		run_result_clear(&res);
 		return false;
 	}
-	if (!world_run(w, &err) || !world_finish(w, &err)) {
-		fprintf(stderr, "bench_run: %s: %s\n", sc->name, err->message);
-		world_free(w);
-		return false;
-	}
-	m = world_metrics(w);
-	r->steps = m->steps;
-	r->events = m->events;
-	r->trace_rows = m->trace_rows;
-	r->soc_final = m->soc_final;
-	r->time_to_full_s = m->time_to_full_s;
-	world_free(w);
+	r->steps = res.metrics.steps;
+	r->events = res.metrics.events;
+	r->trace_rows = res.metrics.trace_rows;
+	r->soc_final = res.metrics.soc_final;
+	r->time_to_full_s = res.metrics.time_to_full_s;
+	run_result_clear(&res);
 	r->wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
 	return true;
 }
@@ -144,7 +137,7 @@ static bool run_once(const struct scenario *sc, const struct world_options *opt,
  * replacing the previous run's files.
  */
 static bool run_median(const struct scenario *sc, const struct world_options *opt, int warmup,
-		       int reps, bool fresh_dirs, struct run_result *r)
+		       int reps, bool fresh_dirs, struct bench_result *r)
 {
 	double walls[ADAPTIVE_REPS > FIXED_REPS ? ADAPTIVE_REPS : FIXED_REPS];
 	struct world_options o = *opt;
@@ -170,7 +163,7 @@ static bool bench_full_charge(const char *tmpdir)
 {
 	g_autoptr(scenario) sc = load("bench-full-charge", full_charge_json);
 	struct world_options opt = { 0 };
-	struct run_result ad, fresh, noout, fixed;
+	struct bench_result ad, fresh, noout, fixed;
 	double sim_s;
 
 	if (!sc)
@@ -257,7 +250,7 @@ G_GNUC_NORETURN static void rss_child(const struct scenario *sc, const char *out
 {
 	struct world_options opt = { 0 };
 	struct rss_result res = { 0 };
-	struct run_result r = { 0 };
+	struct bench_result r = { 0 };
 	bool ok;
 
 	opt.outdir = outdir;

@@ -2,7 +2,7 @@
 /*
  * cli/cli.h - the subcommands of `chargesim` and what they share.
  *
- * Exit statuses (INTERFACE.md): 0 success and every expectation held; 1 an
+ * Exit statuses (docs/scenarios.md 12.1): 0 success and every expectation held; 1 an
  * expectation, check or diff failed; 2 bad usage or bad input; 3 an internal error
  * (NaN, broken invariant) during a run.
  */

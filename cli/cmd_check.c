@@ -17,9 +17,8 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "run/expect.h"
+#include "run/run.h"
 #include "sim/outfile.h"
-#include "run/scenario.h"
-#include "run/world.h"
 
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 
@@ -35,7 +34,7 @@ struct check_job {
 
 struct check_ctx {
 	bool accept;
-	GMutex lock;         /* serialises --accept rewrites of shared golden files */
+	GMutex lock;         /* serialises --accept rewrites of shared golden files (run.h) */
 };
 
 static bool is_sweep_file(const char *path)
@@ -79,81 +78,53 @@ static char *job_outdir(const char *root, const char *file)
 	return g_build_filename(root, rel, NULL);
 }
 
+/* "what (got value); ..." of the failed expectations. */
+static char *failures(const GArray *results)
+{
+	GString *fails = g_string_new(NULL);
+
+	for (guint i = 0; i < results->len; i++) {
+		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+
+		if (!r->pass)
+			g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "", r->what,
+					       r->got);
+	}
+	return g_string_free(fails, FALSE);
+}
+
 static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
 	struct check_ctx *c = user;
-	g_autoptr(GError) err = NULL;
-	g_autoptr(scenario) sc = NULL;
-	g_autofree char *trace = NULL;
-	struct world_options wo = { 0 };
-	struct expect_run *er = NULL;
-	struct world *w = NULL;
-	GArray *results = NULL;
+	struct run_options ro = {
+		.world.outdir = j->outdir, .expect = true, .accept = c->accept,
+		.accept_lock = &c->lock,
+	};
+	struct run_result res;
 	gint64 t0 = g_get_monotonic_time();
 
-	sc = scenario_load(j->file, NULL, &err);
-	if (!sc)
-		goto error;
-	g_free(j->name);
-	j->name = g_strdup(sc->name);
-	if (sc->expect) {
-		er = expect_prepare(sc->expect, sc->file, sc->duration, &err);
-		if (!er)
-			goto error;
-		expect_options(er, &wo);
+	run_file(j->file, &ro, &res);
+	if (res.scenario) {
+		g_free(j->name);
+		j->name = g_strdup(res.scenario->name);
 	}
-	wo.outdir = j->outdir;
-	w = world_new(sc, &wo, &err);
-	if (!w)
-		goto error;
-	if (er)
-		expect_listen(er, w);
-	if (!world_run(w, &err) || !world_finish(w, &err))
-		goto error;
-	j->status = JOB_PASS;
-	if (er) {
-		GString *fails = g_string_new(NULL);
-
-		trace = g_build_filename(j->outdir, "trace.csv", NULL);
-		if (!expect_check(er, w, trace, &results, &err)) {
-			g_string_free(fails, TRUE);
-			goto error;
-		}
-		for (guint i = 0; i < results->len; i++) {
-			const struct expect_result *r = &g_array_index(results, struct expect_result, i);
-
-			if (r->pass)
-				continue;
-			g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "", r->what,
-					       r->got);
-		}
-		if (fails->len) {
-			j->status = JOB_FAIL;
-			j->message = g_string_free(fails, FALSE);
-			if (c->accept) {
-				GString *rep = g_string_new(NULL);
-
-				g_mutex_lock(&c->lock);
-				if (!expect_accept(er, results, trace, rep, &err))
-					g_string_append_printf(rep, "  %s: cannot accept: %s\n", j->file,
-							       err->message);
-				g_mutex_unlock(&c->lock);
-				j->accepted = g_string_free(rep, FALSE);
-			}
-		} else {
-			g_string_free(fails, TRUE);
-		}
+	if (res.stage != RUN_STAGE_DONE) {
+		j->status = JOB_ERROR;
+		j->message = g_strdup(res.error ? res.error->message : "unknown error");
+	} else if (res.status == CLI_EXIT_FAILED) {
+		j->status = JOB_FAIL;
+		j->message = failures(res.expect);
+		if (res.accepted && res.accept_error)
+			j->accepted = g_strdup_printf("%s  %s: cannot accept: %s\n", res.accepted, j->file,
+						      res.accept_error->message);
+		else
+			j->accepted = g_steal_pointer(&res.accepted);
+	} else {
+		j->status = JOB_PASS;
 	}
-	goto out;
-error:
-	j->status = JOB_ERROR;
-	j->message = g_strdup(err ? err->message : "unknown error");
-out:
 	j->wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
-	expect_results_free(results);
-	expect_run_free(er);
-	world_free(w);
+	run_result_clear(&res);
 }
 
 static void xml_escape(FILE *fp, const char *s)
@@ -212,6 +183,64 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 	return cs_outfile_commit(f, err);
 }
 
+/* The scenario files of the arguments (scenarios/ without any); false (the message
+ * printed) when one does not exist. */
+static bool collect_args(int argc, char **argv, GPtrArray *files)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
+			cli_error("check: %s: no such file or directory", argv[i]);
+			return false;
+		}
+		collect(argv[i], files);
+	}
+	if (argc < 2)
+		collect("scenarios", files);
+	return true;
+}
+
+/* Find out now, not after every run, that the report cannot be written. */
+static bool junit_writable(const char *junit)
+{
+	g_autoptr(GError) err = NULL;
+	struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
+
+	if (!probe) {
+		cli_error("check: --junit: %s", err->message);
+		return false;
+	}
+	cs_outfile_abort(probe);
+	return true;
+}
+
+/* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed". */
+static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
+			 int *errors)
+{
+	int passed = 0;
+
+	for (int i = 0; i < n; i++) {
+		switch (jobs[i].status) {
+		case JOB_PASS:
+			passed++;
+			if (!quiet)
+				printf("PASS %s\n", jobs[i].name);
+			break;
+		case JOB_FAIL:
+			(*failed)++;
+			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
+			if (jobs[i].accepted)
+				printf("%s", jobs[i].accepted);
+			break;
+		default:
+			(*errors)++;
+			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
+		}
+	}
+	printf("%d passed, %d failed\n", passed, *failed + *errors);
+	fflush(stdout);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	gint jobs_n = 1;
@@ -231,7 +260,7 @@ int cmd_check(int argc, char **argv)
 	struct check_ctx cctx = { .accept = accept };
 	struct check_job *jobs;
 	GThreadPool *pool;
-	int n, passed = 0, failed = 0, errors = 0, status;
+	int n, failed = 0, errors = 0, status;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -245,25 +274,8 @@ int cmd_check(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cctx.accept = accept;
-	for (int i = 1; i < argc; i++) {
-		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
-			cli_error("check: %s: no such file or directory", argv[i]);
-			return CLI_EXIT_USAGE;
-		}
-		collect(argv[i], files);
-	}
-	if (argc < 2)
-		collect("scenarios", files);
-	if (junit) {
-		/* Find out now, not after every run, that the report cannot be written. */
-		struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
-
-		if (!probe) {
-			cli_error("check: --junit: %s", err->message);
-			return CLI_EXIT_USAGE;
-		}
-		cs_outfile_abort(probe);
-	}
+	if (!collect_args(argc, argv, files) || (junit && !junit_writable(junit)))
+		return CLI_EXIT_USAGE;
 	g_ptr_array_sort(files, cli_cmp_strings);
 	n = (int)files->len;
 	if (n == 0) {
@@ -281,27 +293,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		g_thread_pool_push(pool, &jobs[i], NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
-
-	for (int i = 0; i < n; i++) {
-		switch (jobs[i].status) {
-		case JOB_PASS:
-			passed++;
-			if (!quiet)
-				printf("PASS %s\n", jobs[i].name);
-			break;
-		case JOB_FAIL:
-			failed++;
-			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
-			if (jobs[i].accepted)
-				printf("%s", jobs[i].accepted);
-			break;
-		default:
-			errors++;
-			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
-		}
-	}
-	printf("%d passed, %d failed\n", passed, failed + errors);
-	fflush(stdout);
+	print_report(jobs, n, quiet, &failed, &errors);
 	status = errors ? CLI_EXIT_USAGE : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (junit && !write_junit(junit, jobs, n, failed, errors, &err)) {
 		cli_error("%s", err->message);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "run/run.h"
 #include "run/scenario.h"
-#include "run/world.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -21,66 +21,13 @@ static void print_cell(double v, const char *fmt, int width)
 	printf(" %*s", width, buf);
 }
 
-int cmd_compare(int argc, char **argv)
+#define CELL_WIDTH 16   /* characters of a table cell */
+
+/* The metrics side by side, a row each, a column per policy. */
+static void print_table(const struct world_metrics *m, char **policies, int n)
 {
-	char **policies = NULL, **sets = NULL;
-	char *outdir_opt = NULL;
-	gboolean quiet = FALSE, plot = FALSE;
-	GOptionEntry entries[] = {
-		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
-		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
-		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
-		G_OPTION_ENTRY_NULL,
-	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario under several policies");
-	g_autoptr(GError) err = NULL;
-	g_autoptr(scenario) sc = NULL;
-	g_autofree char *outdir = NULL;
-	struct world_metrics *m = NULL;
-	int n, status = CLI_EXIT_OK, width = 16;
+	int width = CELL_WIDTH;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx,
-		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
-		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
-		"Expectations in the scenario are not checked here (they belong to one policy).");
-	if (!cli_parse(ctx, &argc, &argv))
-		return CLI_EXIT_USAGE;
-	if (argc != 2 || !policies || !policies[0]) {
-		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	sc = scenario_load(argv[1], (const char *const *)sets, &err);
-	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
-	n = (int)g_strv_length(policies);
-	m = g_new0(struct world_metrics, (gsize)n);
-	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
-		struct world_options wo = { .outdir = dir, .policy = policies[i] };
-		struct world *w = world_new(sc, &wo, &err);
-
-		if (!w || !world_run(w, &err) || !world_finish(w, &err)) {
-			fprintf(stderr, "%s\n", err->message);
-			status = cli_exit_for(err);
-			world_free(w);
-			goto out;
-		}
-		m[i] = *world_metrics(w);
-		m[i].detected_type = NULL;   /* owned by the world */
-		world_free(w);
-	}
-
-	if (!quiet)
-		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
-		       sim_time_to_s(sc->duration), outdir);
 	printf("%-24s", "metric");
 	for (int i = 0; i < n; i++)
 		printf(" %*s", width, policies[i]);
@@ -106,8 +53,82 @@ int cmd_compare(int argc, char **argv)
 	ROW("charge in [mAh]", m[i].charge_in_mah, "%.1f");
 	ROW("source energy [Wh]", m[i].energy_source_wh, "%.3f");
 #undef ROW
+}
+
+/* Each policy's run into OUTDIR/POLICY/; its metrics into m[i]. The exit status of
+ * the first run that fails (its message printed), else 0. */
+static int run_policies(const struct scenario *sc, const char *outdir, char **policies,
+			struct world_metrics *m, int n)
+{
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
+		struct run_options ro = { .world.outdir = dir, .world.policy = policies[i] };
+		struct run_result res;
+
+		if (run_scenario(sc, &ro, &res) != CLI_EXIT_OK) {
+			int status = res.status;
+
+			fprintf(stderr, "%s\n", res.error->message);
+			run_result_clear(&res);
+			return status;
+		}
+		m[i] = res.metrics;
+		m[i].detected_type = NULL;   /* owned by the result */
+		run_result_clear(&res);
+	}
+	return CLI_EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	char **policies = NULL, **sets = NULL;
+	char *outdir_opt = NULL;
+	gboolean quiet = FALSE, plot = FALSE;
+	GOptionEntry entries[] = {
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
+		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario under several policies");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = NULL;
+	g_autofree char *outdir = NULL;
+	struct world_metrics *m = NULL;
+	int n, status = CLI_EXIT_OK;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
+		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
+		"Expectations in the scenario are not checked here (they belong to one policy).");
+	if (!cli_parse(ctx, &argc, &argv))
+		return CLI_EXIT_USAGE;
+	if (argc != 2 || !policies || !policies[0]) {
+		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	sc = scenario_load(argv[1], (const char *const *)sets, &err);
+	if (!sc) {
+		fprintf(stderr, "%s\n", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
+	n = (int)g_strv_length(policies);
+	m = g_new0(struct world_metrics, (gsize)n);
+	status = run_policies(sc, outdir, policies, m, n);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	if (!quiet)
+		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
+		       sim_time_to_s(sc->duration), outdir);
+	print_table(m, policies, n);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, policies, sc->pmic.uvlo_falling, quiet, status);
+		status = cli_plot_compare(outdir, sc->name, policies, scenario_uvlo_v(sc), quiet, status);
 out:
 	g_free(m);
 	g_strfreev(policies);

@@ -3,13 +3,14 @@
  * cli/cmd_diff.c - `chargesim diff A.csv B.csv`: compare two CSV traces column by
  * column with tolerances, B being the reference. Prints a table with the worst
  * deviation of every column shared by the two files and where it occurs, then a
- * verdict line. The reading and the comparison are sim/csvtrace.c's; the rules are
- * in docs/diff.md.
+ * verdict line. The reading and the comparison are traces/'s (csv.h, diff.h); the
+ * rules are in docs/diff.md.
  */
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "traces/csvtrace.h"
+#include "traces/column.h"
+#include "traces/diff.h"
 
 enum { T_COL, T_RESULT, T_WORST, T_TOLUSE, T_AT, T_LINE, T_A, T_B, T_TOL, T_ROWS, T_N };
 
@@ -163,6 +164,81 @@ static cs_csv_trace *read_trace(const char *path, const struct cs_csv_read_opts 
 	return tr;
 }
 
+/* --map A_NAME=B_NAME: rename A's columns; false (the message printed) on a bad map. */
+static bool apply_maps(cs_csv_trace *a, char **maps)
+{
+	for (int i = 0; maps && maps[i]; i++) {
+		g_autoptr(GError) err = NULL;
+		const char *eq = strrchr(maps[i], '=');
+		g_autofree char *from = eq ? g_strstrip(g_strndup(maps[i], (gsize)(eq - maps[i]))) : NULL;
+		g_autofree char *to = eq ? g_strstrip(g_strdup(eq + 1)) : NULL;
+
+		if (!eq || !*from || !*to) {
+			cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
+				  maps[i]);
+			return false;
+		}
+		if (!cs_csv_rename_col(a, from, to, &err)) {
+			cli_error("--map: %s", err->message);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --tol COLUMN=...: a column that is in neither file is a typo, said before any unit
+ * error; false (the message printed) on a bad tolerance. */
+static bool add_tolerances(struct cs_tolerances *tol, char **tols, const cs_csv_trace *a,
+			   const cs_csv_trace *b)
+{
+	for (int i = 0; tols && tols[i]; i++) {
+		g_autoptr(GError) err = NULL;
+		const char *eq = strrchr(tols[i], '=');
+		g_autofree char *col = eq ? g_strstrip(g_strndup(tols[i], (gsize)(eq - tols[i]))) : NULL;
+
+		if (col && *col && strcmp(col, "*") != 0 && cs_csv_find_col(a, col) < 0 &&
+		    cs_csv_find_col(b, col) < 0) {
+			g_autofree const char **names = NULL;
+			const char *dym;
+			size_t n;
+
+			names = all_names(a, b, &n);
+			dym = cs_did_you_mean(col, names, n);
+			cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i], col,
+				  a->file, b->file, dym ? " (did you mean \"" : "", dym ? dym : "",
+				  dym ? "\"?)" : "");
+			return false;
+		}
+		if (!cs_tolerances_parse(tol, tols[i], &err)) {
+			cli_error("--tol: %s", err->message);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Both files, the table of the compared columns, the one-sided ones, the verdict. */
+static void print_report(const struct cs_diff *d, const cs_csv_trace *a, const cs_csv_trace *b)
+{
+	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+
+	print_source("A", a, "candidate");
+	print_source("B", b, "reference, interpolated onto A's row times");
+	if (d->n_outside) {
+		printf("%zu of A's %zu rows lie outside B's time range and are not compared\n",
+		       d->n_outside, a->nrows);
+	}
+	printf("\n");
+	for (int i = 0; i < d->ncols; i++)
+		if (d->cols[i].presence == CS_DIFF_BOTH)
+			g_ptr_array_add(rows, table_row(&d->cols[i]));
+	if (rows->len)
+		print_table(rows);
+	print_names(d, CS_DIFF_ONLY_CAND, "only in A (not compared): ");
+	print_names(d, CS_DIFF_ONLY_REF, "only in B (not compared): ");
+	print_verdict(d);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	char **tols = NULL;
@@ -182,7 +258,6 @@ int cmd_diff(int argc, char **argv)
 	g_autoptr(cs_csv_trace) a = NULL;
 	g_autoptr(cs_csv_trace) b = NULL;
 	g_autoptr(cs_diff) d = NULL;
-	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
 	struct cs_csv_read_opts ro = { 0 };
 	struct cs_diff_opts dopts = { 0 };
 	int status = CLI_EXIT_USAGE;
@@ -225,70 +300,16 @@ int cmd_diff(int argc, char **argv)
 	b = read_trace(argv[2], &ro);
 	if (!b)
 		goto out;
-	for (int i = 0; maps && maps[i]; i++) {
-		g_autoptr(GError) err = NULL;
-		const char *eq = strrchr(maps[i], '=');
-		g_autofree char *from = eq ? g_strstrip(g_strndup(maps[i], (gsize)(eq - maps[i]))) : NULL;
-		g_autofree char *to = eq ? g_strstrip(g_strdup(eq + 1)) : NULL;
-
-		if (!eq || !*from || !*to) {
-			cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
-				  maps[i]);
-			goto out;
-		}
-		if (!cs_csv_rename_col(a, from, to, &err)) {
-			cli_error("--map: %s", err->message);
-			goto out;
-		}
-	}
-	/* A column that is in neither file is a typo: say so before any unit error. */
-	for (int i = 0; tols && tols[i]; i++) {
-		g_autoptr(GError) err = NULL;
-		const char *eq = strrchr(tols[i], '=');
-		g_autofree char *col = eq ? g_strstrip(g_strndup(tols[i], (gsize)(eq - tols[i]))) : NULL;
-
-		if (col && *col && strcmp(col, "*") != 0 && cs_csv_find_col(a, col) < 0 &&
-		    cs_csv_find_col(b, col) < 0) {
-			g_autofree const char **names = NULL;
-			const char *dym;
-			size_t n;
-
-			names = all_names(a, b, &n);
-			dym = cs_did_you_mean(col, names, n);
-			cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i], col,
-				  a->file, b->file, dym ? " (did you mean \"" : "", dym ? dym : "",
-				  dym ? "\"?)" : "");
-			goto out;
-		}
-		if (!cs_tolerances_parse(tol, tols[i], &err)) {
-			cli_error("--tol: %s", err->message);
-			goto out;
-		}
-	}
-
+	if (!apply_maps(a, maps) || !add_tolerances(tol, tols, a, b))
+		goto out;
 	dopts.tol = tol;
 	dopts.overlap_only = overlap_only;
 	d = cs_diff_traces(a, b, &dopts);
 	status = d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
-	if (quiet) {
+	if (quiet)
 		print_verdict(d);
-		goto out;
-	}
-	print_source("A", a, "candidate");
-	print_source("B", b, "reference, interpolated onto A's row times");
-	if (d->n_outside) {
-		printf("%zu of A's %zu rows lie outside B's time range and are not compared\n",
-		       d->n_outside, a->nrows);
-	}
-	printf("\n");
-	for (int i = 0; i < d->ncols; i++)
-		if (d->cols[i].presence == CS_DIFF_BOTH)
-			g_ptr_array_add(rows, table_row(&d->cols[i]));
-	if (rows->len)
-		print_table(rows);
-	print_names(d, CS_DIFF_ONLY_CAND, "only in A (not compared): ");
-	print_names(d, CS_DIFF_ONLY_REF, "only in B (not compared): ");
-	print_verdict(d);
+	else
+		print_report(d, a, b);
 out:
 	g_strfreev(tols);
 	g_strfreev(maps);

@@ -33,8 +33,8 @@ static void list_params(const struct param_desc *table, const void *base, const 
 static void list_policies(void)
 {
 	printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
-	for (int i = 0; cs_builtin_policies[i]; i++) {
-		const struct cs_policy_desc *d = cs_builtin_policies[i];
+	for (const struct cs_policy_desc *const *all = cs_policies(); *all; all++) {
+		const struct cs_policy_desc *d = *all;
 		g_autofree void *p = g_malloc0(d->params_size ? d->params_size : 1);
 
 		if (d->params_default)

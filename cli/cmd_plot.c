@@ -209,37 +209,116 @@ static int plot_heatmap_cmd(const char *results, const char *x, const char *y, c
 	return CLI_EXIT_OK;
 }
 
-int cmd_plot(int argc, char **argv)
+/* The options as given (GOption fills them). */
+struct plot_cli {
+	char *out, **labels, *title, *scenario_file, *uvlo, *zoom;
+	char *heatmap, *hx, *hy, *hz, *by, *agg;
+	gboolean no_render;
+};
+
+static void plot_cli_clear(struct plot_cli *c)
 {
-	char *out = NULL, **labels = NULL, *title = NULL, *scenario_file = NULL, *uvlo = NULL;
-	char *zoom = NULL, *heatmap = NULL, *hx = NULL, *hy = NULL, *hz = NULL, *by = NULL;
-	char *agg = NULL;
-	gboolean no_render = FALSE;
-	GOptionEntry entries[] = {
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write FILE.png or FILE.svg (and FILE.gp, the script)", "FILE" },
-		{ "label", 0, 0, G_OPTION_ARG_STRING_ARRAY, &labels, "Legend label of the next trace, in order (repeatable; default: its directory or file name)", "NAME" },
-		{ "title", 0, 0, G_OPTION_ARG_STRING, &title, "Title (default: the labels)", "TEXT" },
-		{ "scenario", 0, 0, G_OPTION_ARG_FILENAME, &scenario_file, "Take the UVLO threshold and the title from this scenario", "FILE" },
-		{ "uvlo", 0, 0, G_OPTION_ARG_STRING, &uvlo, "Draw the charger's UVLO falling threshold at this voltage", "VOLTS" },
-		{ "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom, "Zoom panel: auto (default with several traces), none (default with one), or FROM:TO", "WINDOW" },
-		{ "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &heatmap, "Draw heat maps from a sweep's results.csv instead", "RESULTS.csv" },
-		{ "x", 0, 0, G_OPTION_ARG_STRING, &hx, "Heat map: the parameter across", "PARAM" },
-		{ "y", 0, 0, G_OPTION_ARG_STRING, &hy, "Heat map: the parameter up", "PARAM" },
-		{ "z", 0, 0, G_OPTION_ARG_STRING, &hz, "Heat map: the metric coloured", "METRIC" },
-		{ "by", 0, 0, G_OPTION_ARG_STRING, &by, "Heat map: one map per value of this column (e.g. policy)", "COLUMN" },
-		{ "agg", 0, 0, G_OPTION_ARG_STRING, &agg, "Heat map: combine the rows of one cell (random samples): mean, min or max", "HOW" },
-		{ "no-render", 0, 0, G_OPTION_ARG_NONE, &no_render, "Write the script and its data, do not run gnuplot", NULL },
-		G_OPTION_ENTRY_NULL,
-	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE.csv [TRACE.csv]... -o FILE.png|FILE.svg - plot traces");
+	g_free(c->out);
+	g_strfreev(c->labels);
+	g_free(c->title);
+	g_free(c->scenario_file);
+	g_free(c->uvlo);
+	g_free(c->zoom);
+	g_free(c->heatmap);
+	g_free(c->hx);
+	g_free(c->hy);
+	g_free(c->hz);
+	g_free(c->by);
+	g_free(c->agg);
+}
+
+/* The UVLO line and the title from --scenario, then --uvlo. */
+static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, scenario **sc)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (c->scenario_file) {
+		*sc = scenario_load(c->scenario_file, NULL, &err);
+		if (!*sc) {
+			fprintf(stderr, "%s\n", err->message);
+			return false;
+		}
+		spec->uvlo_v = scenario_uvlo_v(*sc);
+	}
+	if (c->uvlo && !units_parse(c->uvlo, UNIT_VOLT, &spec->uvlo_v, &err)) {
+		cli_error("plot: --uvlo: %s", err->message);
+		return false;
+	}
+	spec->title = c->title ? c->title : *sc ? (*sc)->name : NULL;
+	return true;
+}
+
+/* `chargesim plot TRACE.csv...`: the n traces in files, stacked. */
+static int trace_plot_cmd(const struct plot_cli *c, int n, char **files)
+{
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) sc = NULL;
 	g_autofree char *script = NULL;
 	g_autofree struct plot_trace *traces = NULL;
 	g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func(g_free);
-	struct plot_spec spec = { .uvlo_v = NAN, .render = true };
-	int status = CLI_EXIT_OK, n;
-	bool png, svg;
+	struct plot_spec spec = { .uvlo_v = NAN, .render = !c->no_render };
+	int n_labels = c->labels ? (int)g_strv_length(c->labels) : 0;
+
+	if (n < 1) {
+		cli_error("plot: expected at least one trace CSV (see --help)");
+		return CLI_EXIT_USAGE;
+	}
+	if (n_labels > n) {
+		cli_error("plot: %d --label options for %d traces", n_labels, n);
+		return CLI_EXIT_USAGE;
+	}
+	if (!output_format(c->out, &script, &spec.png, &spec.svg) ||
+	    !parse_zoom(c->zoom ? c->zoom : n > 1 ? "auto" : "none", &spec) ||
+	    !uvlo_and_title(c, &spec, &sc))
+		return CLI_EXIT_USAGE;
+	traces = g_new0(struct plot_trace, (gsize)n);
+	for (int i = 0; i < n; i++) {
+		/* a trace renamed or exported elsewhere: only a trace.csv owns its neighbours */
+		bool own = g_str_has_suffix(files[i], "trace.csv");
+		char *ev = own ? beside(files[i], "events.jsonl") : NULL;
+		char *me = own ? beside(files[i], "metrics.json") : NULL;
+
+		g_ptr_array_add(owned, ev);
+		g_ptr_array_add(owned, me);
+		traces[i] = (struct plot_trace){ files[i], i < n_labels ? c->labels[i] : NULL, ev, me };
+	}
+	spec.script = script;
+	spec.n = n;
+	spec.traces = traces;
+	if (!plot_traces(&spec, &err)) {
+		cli_error("plot: %s", err->message);
+		return CLI_EXIT_USAGE;
+	}
+	print_written(c->out, script, !c->no_render);
+	return CLI_EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_cli c = { 0 };
+	GOptionEntry entries[] = {
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &c.out, "Write FILE.png or FILE.svg (and FILE.gp, the script)", "FILE" },
+		{ "label", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.labels, "Legend label of the next trace, in order (repeatable; default: its directory or file name)", "NAME" },
+		{ "title", 0, 0, G_OPTION_ARG_STRING, &c.title, "Title (default: the labels)", "TEXT" },
+		{ "scenario", 0, 0, G_OPTION_ARG_FILENAME, &c.scenario_file, "Take the UVLO threshold and the title from this scenario", "FILE" },
+		{ "uvlo", 0, 0, G_OPTION_ARG_STRING, &c.uvlo, "Draw the charger's UVLO falling threshold at this voltage", "VOLTS" },
+		{ "zoom", 0, 0, G_OPTION_ARG_STRING, &c.zoom, "Zoom panel: auto (default with several traces), none (default with one), or FROM:TO", "WINDOW" },
+		{ "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &c.heatmap, "Draw heat maps from a sweep's results.csv instead", "RESULTS.csv" },
+		{ "x", 0, 0, G_OPTION_ARG_STRING, &c.hx, "Heat map: the parameter across", "PARAM" },
+		{ "y", 0, 0, G_OPTION_ARG_STRING, &c.hy, "Heat map: the parameter up", "PARAM" },
+		{ "z", 0, 0, G_OPTION_ARG_STRING, &c.hz, "Heat map: the metric coloured", "METRIC" },
+		{ "by", 0, 0, G_OPTION_ARG_STRING, &c.by, "Heat map: one map per value of this column (e.g. policy)", "COLUMN" },
+		{ "agg", 0, 0, G_OPTION_ARG_STRING, &c.agg, "Heat map: combine the rows of one cell (random samples): mean, min or max", "HOW" },
+		{ "no-render", 0, 0, G_OPTION_ARG_NONE, &c.no_render, "Write the script and its data, do not run gnuplot", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE.csv [TRACE.csv]... -o FILE.png|FILE.svg - plot traces");
+	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -256,96 +335,26 @@ int cmd_plot(int argc, char **argv)
 		"\n"
 		"Needs gnuplot (sudo apt-get install gnuplot-nox); CHARGESIM_GNUPLOT names another\n"
 		"binary. Exit status 2 for bad input, a missing gnuplot or a gnuplot error.");
-	if (!cli_parse(ctx, &argc, &argv)) {
-		status = CLI_EXIT_USAGE;
+	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
-	}
-	if (!out) {
+	if (!c.out) {
 		cli_error("plot: -o FILE.png or -o FILE.svg is required (see --help)");
-		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (heatmap) {
-		if (argc != 1) {
+	if (c.heatmap) {
+		if (argc != 1)
 			cli_error("plot: --heatmap takes no trace files, found \"%s\"", argv[1]);
-			status = CLI_EXIT_USAGE;
-			goto out;
-		}
-		status = plot_heatmap_cmd(heatmap, hx, hy, hz, by, agg, out, title, !no_render);
+		else
+			status = plot_heatmap_cmd(c.heatmap, c.hx, c.hy, c.hz, c.by, c.agg, c.out,
+						  c.title, !c.no_render);
 		goto out;
 	}
-	if (hx || hy || hz || by || agg) {
+	if (c.hx || c.hy || c.hz || c.by || c.agg) {
 		cli_error("plot: --x, --y, --z, --by and --agg go with --heatmap RESULTS.csv");
-		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	n = argc - 1;
-	if (n < 1) {
-		cli_error("plot: expected at least one trace CSV (see --help)");
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (labels && (int)g_strv_length(labels) > n) {
-		cli_error("plot: %u --label options for %d traces", g_strv_length(labels), n);
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (!output_format(out, &script, &png, &svg) || !parse_zoom(zoom ? zoom : n > 1 ? "auto" : "none", &spec)) {
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (scenario_file) {
-		sc = scenario_load(scenario_file, NULL, &err);
-		if (!sc) {
-			fprintf(stderr, "%s\n", err->message);
-			status = CLI_EXIT_USAGE;
-			goto out;
-		}
-		spec.uvlo_v = sc->pmic.uvlo_falling;
-	}
-	if (uvlo && !units_parse(uvlo, UNIT_VOLT, &spec.uvlo_v, &err)) {
-		cli_error("plot: --uvlo: %s", err->message);
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	traces = g_new0(struct plot_trace, (gsize)n);
-	for (int i = 0; i < n; i++) {
-		/* a trace renamed or exported elsewhere: only a trace.csv owns its neighbours */
-		bool own = g_str_has_suffix(argv[i + 1], "trace.csv");
-		char *ev = own ? beside(argv[i + 1], "events.jsonl") : NULL;
-		char *me = own ? beside(argv[i + 1], "metrics.json") : NULL;
-
-		g_ptr_array_add(owned, ev);
-		g_ptr_array_add(owned, me);
-		traces[i] = (struct plot_trace){
-			argv[i + 1], labels && i < (int)g_strv_length(labels) ? labels[i] : NULL, ev, me,
-		};
-	}
-	spec.script = script;
-	spec.png = png;
-	spec.svg = svg;
-	spec.title = title ? title : sc ? sc->name : NULL;
-	spec.render = !no_render;
-	spec.n = n;
-	spec.traces = traces;
-	if (!plot_traces(&spec, &err)) {
-		cli_error("plot: %s", err->message);
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	print_written(out, script, !no_render);
+	status = trace_plot_cmd(&c, argc - 1, argv + 1);
 out:
-	g_free(out);
-	g_strfreev(labels);
-	g_free(title);
-	g_free(scenario_file);
-	g_free(uvlo);
-	g_free(zoom);
-	g_free(heatmap);
-	g_free(hx);
-	g_free(hy);
-	g_free(hz);
-	g_free(by);
-	g_free(agg);
+	plot_cli_clear(&c);
 	return status;
 }

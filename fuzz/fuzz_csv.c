@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz/fuzz_csv.c - libFuzzer harness for the CSV trace reader and the trace diff
- * (sim/csvtrace.c), as `chargesim diff` and golden expectations use them.
+ * (traces/csv_read.c, traces/diff.c), as `chargesim diff` and golden expectations use them.
  *
  * Input layout: up to three parts separated by a form feed byte (\f, 0x0c):
  *     CANDIDATE-CSV [ \f REFERENCE-CSV [ \f TOLERANCES ] ]
@@ -23,7 +23,8 @@
  */
 #include <math.h>
 #include "fuzz/fuzz_common.h"
-#include "traces/csvtrace.h"
+#include "traces/column.h"
+#include "traces/diff.h"
 
 #define NAME_A "a.csv"
 #define NAME_B "b.csv"

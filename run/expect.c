@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/pmic/pmic.h"
 #include "run/expect.h"
 #include "sim/outfile.h"
 #include "sim/units.h"
@@ -325,6 +326,116 @@ static gint cmp_time(gconstpointer a, gconstpointer b)
 	return x < y ? -1 : x > y;
 }
 
+/* A signal expectation: its time, within 0..duration, joins the probes. */
+static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_time_t duration,
+			   GError **err)
+{
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "at");
+	g_autoptr(GError) uerr = NULL;
+	sim_time_t t;
+
+	if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
+		g_autofree char *found = param_describe_json(at);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: expect[%d].at: %s%s%s", er->file, i,
+			    uerr ? uerr->message : "found ", uerr ? "" : found,
+			    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
+		return false;
+	}
+	g_array_append_val(er->probes, t);
+	return true;
+}
+
+/* A fingerprint's "of": which ingredients it hashes (all when absent). */
+static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int i,
+			     unsigned *mask, GError **err)
+{
+	const cJSON *of = cJSON_GetObjectItemCaseSensitive(item, "of"), *o;
+
+	*mask = FP_ALL;
+	if (!of)
+		return true;
+	*mask = 0;
+	if (cJSON_IsArray(of) && cJSON_GetArraySize(of) >= 1) {
+		cJSON_ArrayForEach(o, of) {
+			int k;
+
+			for (k = 0; fp_names[k]; k++)
+				if (cJSON_IsString(o) && !strcmp(o->valuestring, fp_names[k]))
+					break;
+			if (!fp_names[k])
+				break;
+			*mask |= 1u << k;
+		}
+		if (!o)
+			return true;
+	}
+	{
+		g_autofree char *found = param_describe_json(of);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
+			    er->file, i, found);
+	}
+	return false;
+}
+
+/* A fingerprint expectation: a hex string and what it hashes; its hash starts. */
+static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const cJSON *fp,
+				int i, GError **err)
+{
+	struct fingerprint f = { .item = i };
+	g_autofree char *ip = g_strdup_printf("expect[%d]", i);
+
+	if (!cJSON_IsString(fp) || strlen(fp->valuestring) < 1 ||
+	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
+		g_autofree char *found = param_describe_json(fp);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
+			    er->file, i, found);
+		return false;
+	}
+	if (!fingerprint_mask(er, item, i, &f.mask, err))
+		return false;
+	f.sum = g_checksum_new(G_CHECKSUM_SHA256);
+	f.expected = g_ascii_strdown(fp->valuestring, -1);
+	g_array_append_val(er->fps, f);
+	if (!item_keys_ok(item, ip, "fingerprint", err)) {
+		g_prefix_error(err, "%s: ", er->file);
+		return false;
+	}
+	return true;
+}
+
+/* The times the world samples: the probes sorted, each once. */
+static void sort_probes(struct expect_run *er)
+{
+	er->sorted = g_array_copy(er->probes);
+	g_array_sort(er->sorted, cmp_time);
+	for (guint k = 1; k < er->sorted->len;) {
+		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
+			g_array_remove_index(er->sorted, k);
+		else
+			k++;
+	}
+}
+
+/* Validate every expectation now, against zero values. */
+static bool dry_run(struct expect_run *er, GError **err)
+{
+	GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
+	g_autoptr(GError) inner = NULL;
+	bool ok = expect_eval(er, NULL, NULL, dry, &inner);
+
+	expect_results_free(dry);
+	if (!ok)
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
+			    inner->message);
+	return ok;
+}
+
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
 				  GError **err)
 {
@@ -340,104 +451,26 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 	cJSON_ArrayForEach(item, expect) {
 		const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
 		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
+		bool ok = true;
 
 		if (cJSON_GetObjectItemCaseSensitive(item, "signal")) {
-			const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "at");
-			g_autoptr(GError) uerr = NULL;
-			sim_time_t t;
-
-			if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
-				g_autofree char *found = param_describe_json(at);
-
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: expect[%d].at: %s%s%s", file, i,
-					    uerr ? uerr->message : "found ", uerr ? "" : found,
-					    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
-				goto fail;
-			}
-			g_array_append_val(er->probes, t);
+			ok = prepare_signal(er, item, i, duration, err);
 		} else if (fp) {
-			struct fingerprint f = { .mask = FP_ALL, .item = i };
-			const cJSON *of = cJSON_GetObjectItemCaseSensitive(item, "of");
-
-			if (!cJSON_IsString(fp) || strlen(fp->valuestring) < 1 ||
-			    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
-				g_autofree char *found = param_describe_json(fp);
-
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
-					    file, i, found);
-				goto fail;
-			}
-			if (of) {
-				const cJSON *o;
-
-				f.mask = 0;
-				if (!cJSON_IsArray(of) || cJSON_GetArraySize(of) < 1)
-					goto bad_of;
-				cJSON_ArrayForEach(o, of) {
-					int k;
-
-					for (k = 0; fp_names[k]; k++)
-						if (cJSON_IsString(o) && !strcmp(o->valuestring, fp_names[k]))
-							break;
-					if (!fp_names[k])
-						goto bad_of;
-					f.mask |= 1u << k;
-				}
-			}
-			f.sum = g_checksum_new(G_CHECKSUM_SHA256);
-			f.expected = g_ascii_strdown(fp->valuestring, -1);
-			g_array_append_val(er->fps, f);
-			{
-				g_autofree char *ip = g_strdup_printf("expect[%d]", i);
-
-				if (!item_keys_ok(item, ip, "fingerprint", err)) {
-					g_prefix_error(err, "%s: ", file);
-					goto fail;
-				}
-			}
-		} else if (golden) {
-			if (!cJSON_IsString(golden) || !*golden->valuestring) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
-					    file, i);
-				goto fail;
-			}
+			ok = prepare_fingerprint(er, item, fp, i, err);
+		} else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring)) {
+			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+				    "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
+				    file, i);
+			ok = false;
 		}
+		if (!ok)
+			goto fail;
 		i++;
 	}
-	er->sorted = g_array_copy(er->probes);
-	g_array_sort(er->sorted, cmp_time);
-	for (guint k = 1; k < er->sorted->len;) {
-		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
-			g_array_remove_index(er->sorted, k);
-		else
-			k++;
-	}
-	{
-		/* Validate every expectation now, against zero values. */
-		GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-		g_autoptr(GError) inner = NULL;
-		bool ok = expect_eval(er, NULL, NULL, dry, &inner);
-
-		expect_results_free(dry);
-		if (!ok) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
-				    inner->message);
-			goto fail;
-		}
-	}
+	sort_probes(er);
+	if (!dry_run(er, err))
+		goto fail;
 	return er;
-bad_of:
-	{
-		g_autofree char *found = param_describe_json(cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetArrayItem(expect, i), "of"));
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
-			    file, i, found);
-	}
 fail:
 	expect_run_free(er);
 	return NULL;
@@ -465,6 +498,79 @@ static char *golden_path(const struct expect_run *er, const char *rel)
 /* Decide (or, with w == NULL, only validate) every expectation. Validation runs the
  * same code against zero metrics and signals, so a malformed expectation is found
  * before the run instead of after it. */
+/* {"metric": NAME, OP: VALUE}: a member of metrics.json. */
+static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, const cJSON *metrics,
+			GArray *out, GError **inner)
+{
+	const cJSON *val;
+	g_autofree char *label = NULL;
+
+	if (!item_name_ok(item, m, path, "metric", "a metric name such as \"vbus_min_V\"", inner))
+		return false;
+	val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
+	if (!val) {
+		g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
+			    path, m->valuestring);
+		return false;
+	}
+	label = g_strdup_printf("metric %s", m->valuestring);
+	if (cJSON_IsString(val))
+		return compare_string(item, path, val->valuestring, out, label, inner);
+	if (cJSON_IsNull(val) && strcmp(m->valuestring, "detected_type") == 0)
+		return compare_string(item, path, NULL, out, label, inner);
+	return compare_number(m->valuestring, item, path,
+			      cJSON_IsNumber(val) ? val->valuedouble :
+			      cJSON_IsRaw(val) ? g_ascii_strtod(val->valuestring, NULL) : NAN,
+			      cJSON_IsNull(val), out, label, inner);
+}
+
+/* {"signal": COLUMN, "at": TIME, OP: VALUE}: the trace column sampled at probe t (with
+ * w NULL, only that the column exists). */
+static bool eval_signal(const struct expect_run *er, const struct world *w, const cJSON *item,
+			const cJSON *s, const char *path, sim_time_t t, GArray *out,
+			GError **inner)
+{
+	int pi = 0;
+	double got = 0;
+	g_autofree char *label = NULL;
+	const char *const *names;   /* a label column's state names */
+
+	if (!item_name_ok(item, s, path, "signal", "a trace column such as \"vbus_V\"", inner))
+		return false;
+	while (g_array_index(er->sorted, sim_time_t, pi) != t)
+		pi++;
+	if (w ? !world_probe_value(w, pi, s->valuestring, &got) :
+		!g_strv_contains(world_trace_columns, s->valuestring)) {
+		g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
+			    path, s->valuestring);
+		return false;
+	}
+	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
+	names = strcmp(s->valuestring, "charger_state") == 0 ? charger_state_names :
+		strcmp(s->valuestring, "source_state") == 0 ? source_state_names : NULL;
+	if (names)
+		return compare_string(item, path, names[(int)got], out, label, inner);
+	return compare_number(s->valuestring, item, path, got, false, out, label, inner);
+}
+
+/* {"fingerprint": HEX, "of": [...]}: the hash of the run's events. */
+static void eval_fingerprint(struct fingerprint *fp, GArray *out)
+{
+	GString *of = g_string_new(NULL);
+
+	g_free(fp->got);
+	fp->got = g_strndup(g_checksum_get_string(fp->sum), FP_HEX_LEN);
+	for (int k = 0; fp_names[k]; k++)
+		if (fp->mask & (1u << k))
+			g_string_append_printf(of, "%s%s", of->len ? "," : "", fp_names[k]);
+	add_result(out, strcmp(fp->got, fp->expected) == 0,
+		   g_strdup_printf("fingerprint of %s == %s", of->str, fp->expected),
+		   g_strdup(fp->got));
+	g_string_free(of, TRUE);
+}
+
 static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
 			GArray *out, GError **inner)
 {
@@ -472,6 +578,7 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(&zero, "");
 	const cJSON *item;
 	int i = 0, probe = 0, fpi = 0;
+	bool ok = true;
 
 	cJSON_ArrayForEach(item, er->expect) {
 		g_autofree char *path = g_strdup_printf("expect[%d]", i++);
@@ -481,88 +588,25 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 		guint before = out->len;
 
 		if (m) {
-			const cJSON *val;
-			g_autofree char *label = NULL;
-
-			if (!item_name_ok(item, m, path, "metric", "a metric name such as \"vbus_min_V\"", inner))
-				goto bad;
-			val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
-			if (!val) {
-				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
-					    path, m->valuestring);
-				goto bad;
-			}
-			label = g_strdup_printf("metric %s", m->valuestring);
-			if (cJSON_IsString(val)) {
-				if (!compare_string(item, path, val->valuestring, out, label, inner))
-					goto bad;
-			} else if (cJSON_IsNull(val) && strcmp(m->valuestring, "detected_type") == 0) {
-				if (!compare_string(item, path, NULL, out, label, inner))
-					goto bad;
-			} else {
-				double got = cJSON_IsNumber(val) ? val->valuedouble :
-					     cJSON_IsRaw(val) ? g_ascii_strtod(val->valuestring, NULL) : NAN;
-
-				if (!compare_number(m->valuestring, item, path, got, cJSON_IsNull(val), out,
-						    label, inner))
-					goto bad;
-			}
+			ok = eval_metric(item, m, path, metrics, out, inner);
 		} else if (s) {
-			sim_time_t t = g_array_index(er->probes, sim_time_t, probe++);
-			int pi = 0;
-			double got = 0;
-			g_autofree char *label = NULL;
-			const char *const *names;   /* a label column's state names */
-
-			if (!item_name_ok(item, s, path, "signal", "a trace column such as \"vbus_V\"", inner))
-				goto bad;
-			while (g_array_index(er->sorted, sim_time_t, pi) != t)
-				pi++;
-			if (w ? !world_probe_value(w, pi, s->valuestring, &got) :
-				!g_strv_contains(world_trace_columns, s->valuestring)) {
-				g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
-					    path, s->valuestring);
-				goto bad;
-			}
-			label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
-			names = strcmp(s->valuestring, "charger_state") == 0 ? charger_state_names :
-				strcmp(s->valuestring, "source_state") == 0 ? source_state_names : NULL;
-			if (names) {
-				if (!compare_string(item, path, names[(int)got], out, label, inner))
-					goto bad;
-			} else if (!compare_number(s->valuestring, item, path, got, false, out, label, inner)) {
-				goto bad;
-			}
+			ok = eval_signal(er, w, item, s, path,
+					 g_array_index(er->probes, sim_time_t, probe++), out, inner);
 		} else if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
 
-			if (!item_keys_ok(item, path, "golden", inner) ||
-			    !expect_check_golden(item, path, gp, trace_path, out, inner))
-				goto bad;
+			ok = item_keys_ok(item, path, "golden", inner) &&
+			     expect_check_golden(item, path, gp, trace_path, out, inner);
 		} else if (w) {
-			struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, fpi++);
-			GString *of = g_string_new(NULL);
-
-			g_free(fp->got);
-			fp->got = g_strndup(g_checksum_get_string(fp->sum), FP_HEX_LEN);
-			for (int k = 0; fp_names[k]; k++)
-				if (fp->mask & (1u << k))
-					g_string_append_printf(of, "%s%s", of->len ? "," : "", fp_names[k]);
-			add_result(out, strcmp(fp->got, fp->expected) == 0,
-				   g_strdup_printf("fingerprint of %s == %s", of->str, fp->expected),
-				   g_strdup(fp->got));
-			g_string_free(of, TRUE);
+			eval_fingerprint(&g_array_index(er->fps, struct fingerprint, fpi++), out);
 		}
+		if (!ok)
+			break;
 		for (guint k = before; k < out->len; k++)
 			g_array_index(out, struct expect_result, k).item = i - 1;
 	}
 	cJSON_Delete(metrics);
-	return true;
-bad:
-	cJSON_Delete(metrics);
-	return false;
+	return ok;
 }
 
 bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,

@@ -6,7 +6,7 @@
  *                                           "*": {"abs": 1e-6}}}
  *
  * The run's trace.csv (candidate) is compared with the golden file (reference) by
- * sim/csvtrace.h: the reference interpolated onto the run's rows, a value passing
+ * traces/diff.h: the reference interpolated onto the run's rows, a value passing
  * when |run - golden| <= abs + rel*|golden|, a column without an entry and no "*"
  * compared exactly (docs/diff.md gives the reasons). A golden file that does not
  * exist yet fails, so that `chargesim check --accept` writes it.
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "run/expect.h"
-#include "traces/csvtrace.h"
+#include "traces/diff.h"
 #include "run/scenario.h"
 
 static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_tolerances *tol,

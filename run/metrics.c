@@ -16,6 +16,22 @@
 
 #define METRICS_VBUS_OK_V   4.75   /* the USB 2.0 VBUS floor time_below_4v75_s counts against */
 #define METRICS_SOC_MARK    0.8    /* time_to_soc_80_s: the state of charge it times */
+/* discharged_while_plugged_s: the port delivers more than METRICS_DELIVER_A while the
+ * battery current is below METRICS_DISCHARGE_A - far above the solver's rounding and a
+ * relaxing cell's currents, below any real system draw (a phone idles at tens of mA). */
+#define METRICS_DELIVER_A   0.001
+#define METRICS_DISCHARGE_A (-0.010)
+
+/* The part of a step of dt seconds during which a quantity going linearly from a to b
+ * lies below level. */
+static double time_below(double a, double b, double level, double dt)
+{
+	if (a < level && b < level)
+		return dt;
+	if ((a < level) != (b < level))
+		return dt * (level - fmin(a, b)) / fabs(b - a);
+	return 0;
+}
 
 void world_metrics_init(struct world *w)
 {
@@ -51,10 +67,12 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 		if (v < m->vbus_min_v)
 			m->vbus_min_v = v;
-		if (a < METRICS_VBUS_OK_V && v < METRICS_VBUS_OK_V)
-			m->time_below_4v75_s += dt;
-		else if ((a < METRICS_VBUS_OK_V) != (v < METRICS_VBUS_OK_V))
-			m->time_below_4v75_s += dt * (METRICS_VBUS_OK_V - fmin(a, v)) / fabs(v - a);
+		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
+		/* Starving: the port delivers, yet less than the phone draws, so the
+		 * battery makes up the rest (an input limit or a source below the load). */
+		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A)
+			m->discharged_while_plugged_s +=
+				time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
 	}
 }
 
@@ -137,6 +155,7 @@ cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
 
 	json_num(o, "vbus_min_V", m->vbus_min_v, 7);
 	json_num(o, "time_below_4v75_s", m->time_below_4v75_s, 7);
+	json_num(o, "discharged_while_plugged_s", m->discharged_while_plugged_s, 7);
 	cJSON_AddNumberToObject(o, "source_trips", m->source_trips);
 	cJSON_AddNumberToObject(o, "uvlo_events", m->uvlo_events);
 	cJSON_AddNumberToObject(o, "brownouts", m->brownouts);

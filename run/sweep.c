@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/sweep.c - sweep files, variants, results.csv rows, shard manifests and merge
- * (see sweep.h for the file format, the variant order and the seed rule).
+ * run/sweep.c - sweep files, variants, results.csv rows and shard manifests (see
+ * sweep.h for the file format, the variant order and the seed rule); the merge of
+ * shards is sweep_merge.c's, the running sweep_runner.c's.
  *
  * Everything here is a pure function of the sweep file and the base scenario: the
  * rows of a variant do not depend on the thread, the shard or the order in which
- * variants ran. cmd_sweep.c schedules the runs and writes the files.
+ * variants ran.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "sim/param.h"
 #include "run/scenario.h"
 #include "sim/units.h"
+#include "run/run.h"
 #include "run/world.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
@@ -25,11 +28,17 @@
 static const char *const sweep_keys[] = { "base", "vary", "seed", "random", "description", NULL };
 static const char *const random_keys[] = { "n", "seed", "ranges", NULL };
 
-#define swerr(err, file, ...) \
-	do { \
-		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
-	} while (0)
+
+void sweep_error(GError **err, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	g_autofree char *m = NULL;
+
+	va_start(ap, fmt);
+	m = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m);
+}
 
 /* ---- hashing ---- */
 
@@ -48,7 +57,7 @@ guint32 sweep_variant_seed(guint32 sweep_seed, guint64 index)
 
 /* ---- reading ---- */
 
-static char *read_file(const char *file, const char *what, gsize *len, GError **err)
+char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err)
 {
 	g_autoptr(GError) inner = NULL;
 	struct stat st;
@@ -83,7 +92,7 @@ static bool check_dup_keys(const cJSON *obj, const char *path, const char *file,
 	cJSON_ArrayForEach(a, obj)
 		for (const cJSON *b = a->next; b; b = b->next)
 			if (a->string && b->string && strcmp(a->string, b->string) == 0) {
-				swerr(err, file, "%s: found the key \"%s\" twice, expected each key once",
+				sweep_error(err, file, "%s: found the key \"%s\" twice, expected each key once",
 				      path, a->string);
 				return false;
 			}
@@ -101,7 +110,7 @@ static bool check_known_keys(const cJSON *obj, const char *const *keys, const ch
 			g_autoptr(GError) inner = NULL;
 
 			param_error_unknown_key(NULL, keys, k->string, path, &inner);
-			swerr(err, file, "%s", inner->message);
+			sweep_error(err, file, "%s", inner->message);
 			return false;
 		}
 	return true;
@@ -117,7 +126,7 @@ static bool load_seed(const cJSON *v, const char *path, const char *file, guint3
 	    v->valuedouble != floor(v->valuedouble)) {
 		g_autofree char *found = param_describe_json(v);
 
-		swerr(err, file, "%s: found %s, expected a whole number from 0 to 4294967295", path, found);
+		sweep_error(err, file, "%s: found %s, expected a whole number from 0 to 4294967295", path, found);
 		return false;
 	}
 	*out = (guint32)v->valuedouble;
@@ -150,12 +159,12 @@ static bool try_value(const struct sweep *sw, const char *path, const char *valu
 
 	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
 	if (!sc) {
-		swerr(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
+		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
 		return false;
 	}
 	w = world_new(sc, &wo, &inner);
 	if (!w) {
-		swerr(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
+		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
 		scenario_free(sc);
 		return false;
 	}
@@ -168,7 +177,7 @@ static bool check_path(const struct sweep *sw, const char *key, const char *wher
 {
 	if (!*key || key[0] == '.' || g_str_has_suffix(key, ".") || strstr(key, "..") ||
 	    strchr(key, '=')) {
-		swerr(err, sw->file, "%s: found the path \"%s\", expected a dotted scenario path such as \"source.ilim\"",
+		sweep_error(err, sw->file, "%s: found the path \"%s\", expected a dotted scenario path such as \"source.ilim\"",
 		      where, key);
 		return false;
 	}
@@ -199,7 +208,7 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 	if (!cJSON_IsObject(vary)) {
 		g_autofree char *found = param_describe_json(vary);
 
-		swerr(err, sw->file, "vary: found %s, expected an object of scenario path -> list of values", found);
+		sweep_error(err, sw->file, "vary: found %s, expected an object of scenario path -> list of values", found);
 		return false;
 	}
 	if (!check_dup_keys(vary, "vary", sw->file, err))
@@ -218,17 +227,17 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 		if (!cJSON_IsArray(k)) {
 			g_autofree char *found = param_describe_json(k);
 
-			swerr(err, sw->file, "%s: found %s, expected a list of values such as [\"0.5 A\", \"1 A\"]",
+			sweep_error(err, sw->file, "%s: found %s, expected a list of values such as [\"0.5 A\", \"1 A\"]",
 			      where, found);
 			return false;
 		}
 		d->n = cJSON_GetArraySize(k);
 		if (d->n == 0) {
-			swerr(err, sw->file, "%s: found an empty list, expected at least one value", where);
+			sweep_error(err, sw->file, "%s: found an empty list, expected at least one value", where);
 			return false;
 		}
 		if (!mul_total(&sw->total, (guint64)d->n)) {
-			swerr(err, sw->file, "%s: found a grid of more than %llu variants, expected at most that many",
+			sweep_error(err, sw->file, "%s: found a grid of more than %llu variants, expected at most that many",
 			      where, (unsigned long long)SWEEP_MAX_VARIANTS);
 			return false;
 		}
@@ -242,7 +251,7 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 					dim0 = dim;
 					first_unit = v;
 				} else if (dim >= 0 && dim != dim0) {
-					swerr(err, sw->file, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
+					sweep_error(err, sw->file, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
 					      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
 					      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
 					return false;
@@ -280,7 +289,7 @@ static bool range_end(const struct sweep *sw, const cJSON *v, const char *where,
 	{
 		g_autofree char *found = param_describe_json(v);
 
-		swerr(err, sw->file, "%s: found %s, expected a number or a value with a unit such as \"0.5 m\"",
+		sweep_error(err, sw->file, "%s: found %s, expected a number or a value with a unit such as \"0.5 m\"",
 		      where, found);
 	}
 	return false;
@@ -303,6 +312,52 @@ static char *random_text(const struct sweep *sw, guint64 r, int j)
 	return g_strdup_printf("%.6g", d->lo + u * (d->hi - d->lo) + 0.0);
 }
 
+/* random.ranges[PATH]: [low, high] of one dimension, low <= high, both ends accepted
+ * by the base scenario. d is sw->random[i]. */
+static bool load_range(struct sweep *sw, const cJSON *k, int i, GError **err)
+{
+	struct sweep_dim *d = &sw->random[i];
+	g_autofree char *where = g_strdup_printf("random.ranges[\"%s\"]", k->string);
+	g_autofree char *w0 = g_strdup_printf("%s[0]", where);
+	g_autofree char *w1 = g_strdup_printf("%s[1]", where);
+	g_autofree char *lo = NULL, *hi = NULL;
+	int dim_lo, dim_hi;
+
+	d->path = g_strdup(k->string);
+	if (!check_path(sw, k->string, where, err))
+		return false;
+	if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i, k->string)) {
+		sweep_error(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
+		return false;
+	}
+	if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
+		g_autofree char *found = param_describe_json(k);
+
+		sweep_error(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
+		      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
+		return false;
+	}
+	if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
+	    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
+		return false;
+	if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
+		sweep_error(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
+		      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
+		return false;
+	}
+	if (!(d->lo <= d->hi)) {
+		sweep_error(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
+		return false;
+	}
+	d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
+		     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
+		     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
+		     fabs(d->hi) < 1e15;
+	lo = d->integer ? g_strdup_printf("%.0f", d->lo) : g_strdup_printf("%.17g", d->lo);
+	hi = d->integer ? g_strdup_printf("%.0f", d->hi) : g_strdup_printf("%.17g", d->hi);
+	return try_value(sw, d->path, lo, w0, err) && try_value(sw, d->path, hi, w1, err);
+}
+
 static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 {
 	const cJSON *n, *ranges, *k;
@@ -311,7 +366,7 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	if (!cJSON_IsObject(rnd)) {
 		g_autofree char *found = param_describe_json(rnd);
 
-		swerr(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
+		sweep_error(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
 		return false;
 	}
 	if (!check_dup_keys(rnd, "random", sw->file, err) ||
@@ -322,13 +377,13 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	    n->valuedouble != floor(n->valuedouble)) {
 		g_autofree char *found = param_describe_json(n);
 
-		swerr(err, sw->file, "random.n: found %s, expected a whole number of samples from 1 to %llu",
+		sweep_error(err, sw->file, "random.n: found %s, expected a whole number of samples from 1 to %llu",
 		      found, (unsigned long long)SWEEP_MAX_VARIANTS);
 		return false;
 	}
 	sw->random_n = (guint64)n->valuedouble;
 	if (!mul_total(&sw->total, sw->random_n)) {
-		swerr(err, sw->file, "random.n: found a sweep of more than %llu variants, expected at most that many",
+		sweep_error(err, sw->file, "random.n: found a sweep of more than %llu variants, expected at most that many",
 		      (unsigned long long)SWEEP_MAX_VARIANTS);
 		return false;
 	}
@@ -340,7 +395,7 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	if (!cJSON_IsObject(ranges) || cJSON_GetArraySize(ranges) == 0) {
 		g_autofree char *found = param_describe_json(ranges);
 
-		swerr(err, sw->file, "random.ranges: found %s, expected an object of scenario path -> [low, high]",
+		sweep_error(err, sw->file, "random.ranges: found %s, expected an object of scenario path -> [low, high]",
 		      cJSON_IsObject(ranges) ? "an empty object" : found);
 		return false;
 	}
@@ -348,50 +403,9 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		return false;
 	sw->n_random = cJSON_GetArraySize(ranges);
 	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
-	cJSON_ArrayForEach(k, ranges) {
-		struct sweep_dim *d = &sw->random[i];
-		g_autofree char *where = g_strdup_printf("random.ranges[\"%s\"]", k->string);
-		g_autofree char *w0 = g_strdup_printf("%s[0]", where);
-		g_autofree char *w1 = g_strdup_printf("%s[1]", where);
-		g_autofree char *lo = NULL, *hi = NULL;
-		int dim_lo, dim_hi;
-
-		d->path = g_strdup(k->string);
-		i++;
-		if (!check_path(sw, k->string, where, err))
+	cJSON_ArrayForEach(k, ranges)
+		if (!load_range(sw, k, i++, err))
 			return false;
-		if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i - 1, k->string)) {
-			swerr(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
-			return false;
-		}
-		if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
-			g_autofree char *found = param_describe_json(k);
-
-			swerr(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
-			      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
-			return false;
-		}
-		if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
-		    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
-			return false;
-		if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
-			swerr(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
-			      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
-			return false;
-		}
-		if (!(d->lo <= d->hi)) {
-			swerr(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
-			return false;
-		}
-		d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
-			     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
-			     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
-			     fabs(d->hi) < 1e15;
-		lo = d->integer ? g_strdup_printf("%.0f", d->lo) : g_strdup_printf("%.17g", d->lo);
-		hi = d->integer ? g_strdup_printf("%.0f", d->hi) : g_strdup_printf("%.17g", d->hi);
-		if (!try_value(sw, d->path, lo, w0, err) || !try_value(sw, d->path, hi, w1, err))
-			return false;
-	}
 	return true;
 }
 
@@ -407,12 +421,12 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 
 	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
 	if (!sc) {
-		swerr(err, sw->file, "base: %s", inner->message);
+		sweep_error(err, sw->file, "base: %s", inner->message);
 		return false;
 	}
 	w = world_new(sc, &wo, &inner);
 	if (!w) {
-		swerr(err, sw->file, "base: %s", inner->message);
+		sweep_error(err, sw->file, "base: %s", inner->message);
 		scenario_free(sc);
 		return false;
 	}
@@ -427,20 +441,11 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	return true;
 }
 
-struct sweep *sweep_load(const char *file, GError **err)
+/* The sweep file's JSON: one object, each key once, only known keys. */
+static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
-	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
-	g_autofree char *text = NULL, *dir = NULL;
 	const char *end = NULL;
-	const cJSON *base, *vary, *rnd;
-	gsize len = 0;
 
-	sw->file = g_strdup(file);
-	sw->random_n = 1;
-	sw->total = 1;
-	text = read_file(file, "sweep", &len, err);
-	if (!text)
-		return NULL;
 	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (sw->doc)
@@ -452,42 +457,58 @@ struct sweep *sweep_load(const char *file, GError **err)
 				break;
 			}
 	if (!sw->doc) {
-		scenario_json_error(err, file, text, len, end ? end : text);
-		return NULL;
+		scenario_json_error(err, sw->file, text, len, end ? end : text);
+		return false;
 	}
 	if (!cJSON_IsObject(sw->doc)) {
-		swerr(err, file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
+		sweep_error(err, sw->file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
 		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
-		return NULL;
+		return false;
 	}
-	if (!check_dup_keys(sw->doc, "(top)", file, err) ||
-	    !check_known_keys(sw->doc, sweep_keys, "", file, err))
-		return NULL;
+	return check_dup_keys(sw->doc, "(top)", sw->file, err) &&
+	       check_known_keys(sw->doc, sweep_keys, "", sw->file, err);
+}
 
-	base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
+/* "base": the scenario file, relative to the sweep file, read once. */
+static bool load_base(struct sweep *sw, GError **err)
+{
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
+	g_autofree char *dir = g_path_get_dirname(sw->file);
+	g_autoptr(GError) inner = NULL;
+
 	if (!cJSON_IsString(base) || !*base->valuestring) {
 		g_autofree char *found = param_describe_json(base);
 
-		swerr(err, file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
+		sweep_error(err, sw->file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
 		      found);
-		return NULL;
+		return false;
 	}
-	dir = g_path_get_dirname(file);
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
-	{
-		g_autoptr(GError) inner = NULL;
-
-		sw->base_text = read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
-		if (!sw->base_text) {
-			swerr(err, file, "base: %s", inner->message);
-			return NULL;
-		}
+	sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
+	if (!sw->base_text) {
+		sweep_error(err, sw->file, "base: %s", inner->message);
+		return false;
 	}
 	sw->base_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)sw->base_text,
 						      sw->base_len);
+	return true;
+}
 
+struct sweep *sweep_load(const char *file, GError **err)
+{
+	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
+	g_autofree char *text = NULL;
+	const cJSON *vary, *rnd;
+	gsize len = 0;
+
+	sw->file = g_strdup(file);
+	sw->random_n = 1;
+	sw->total = 1;
+	text = sweep_read_file(file, "sweep", &len, err);
+	if (!text || !parse_doc(sw, text, len, err) || !load_base(sw, err))
+		return NULL;
 	sw->seed = 1;
 	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
 		return NULL;
@@ -498,13 +519,13 @@ struct sweep *sweep_load(const char *file, GError **err)
 	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
 	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
 	if (!vary && !rnd) {
-		swerr(err, file, "vary: found nothing, expected an object of scenario path -> list of values (or \"random\")");
+		sweep_error(err, file, "vary: found nothing, expected an object of scenario path -> list of values (or \"random\")");
 		return NULL;
 	}
 	if (vary && !load_vary(sw, vary, err))
 		return NULL;
 	if (vary && sw->n_grid == 0 && !rnd) {
-		swerr(err, file, "vary: found an empty object, expected at least one scenario path -> list of values");
+		sweep_error(err, file, "vary: found an empty object, expected at least one scenario path -> list of values");
 		return NULL;
 	}
 	if (rnd && !load_random(sw, rnd, err))
@@ -636,16 +657,13 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
-	g_autoptr(GError) err = NULL;
-	struct world_options wo = { .outdir = outdir };
-	struct scenario *sc = NULL;
-	struct world *w = NULL;
+	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
+	struct run_result res;
 	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	cJSON *m = NULL;
 	guint64 r;
 
-	*failed = 0;
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
 	r = decode(sw, index, v);
 	for (int d = 0; d < sw->n_grid; d++) {
@@ -659,27 +677,26 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		sweep_csv_cell(row, val);
 	}
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len,
-				(const char *const *)sets, &err);
-	if (sc)
-		w = world_new(sc, &wo, &err);
-	if (w && world_run(w, &err) && world_finish(w, &err))
-		m = world_metrics_json(w);
+	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
+	if (!*failed)
+		m = world_metrics_to_json(&res.metrics, res.policy);
 	for (int i = 0; i < sw->n_metrics; i++) {
 		g_string_append_c(row, ',');
 		if (m)
 			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
 	}
 	g_string_append_c(row, ',');
-	if (!m) {
-		*failed = world_error_status(err);
-		error_cell(row, *failed == 3 ? "internal error" : "input error",
-			   err->message);
+	if (*failed) {
+		const char *msg = res.error->message;
+
+		/* the cell names the kind: no "internal error: internal error: ..." */
+		if (g_str_has_prefix(msg, "internal error: "))
+			msg += strlen("internal error: ");
+		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
 	}
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);
-	world_free(w);
-	scenario_free(sc);
+	run_result_clear(&res);
 	return g_string_free(row, FALSE);
 }
 
@@ -776,243 +793,4 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
 	cJSON_AddBoolToObject(o, "complete", complete);
 	return o;
-}
-
-/* ---- merge ---- */
-
-/* One CSV record, with its newline, honouring quoted line breaks; false at the end. */
-static bool read_record(FILE *fp, GString *rec)
-{
-	bool quoted = false;
-	int c;
-
-	g_string_truncate(rec, 0);
-	while ((c = getc_unlocked(fp)) != EOF) {
-		g_string_append_c(rec, (char)c);
-		if (c == '"')
-			quoted = !quoted;
-		else if (c == '\n' && !quoted)
-			return true;
-	}
-	return rec->len > 0;
-}
-
-struct shard_in {
-	char *dir;
-	char *results;           /* DIR/results.csv */
-	cJSON *manifest;
-	FILE *fp;
-	GString *rec;
-	guint64 index, count, n, rows;
-};
-
-static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
-		return false;
-	*out = (guint64)v->valuedouble;
-	return true;
-}
-
-static const char *manifest_str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static bool read_shard(struct shard_in *s, GError **err)
-{
-	g_autofree char *mpath = g_build_filename(s->dir, "manifest.json", NULL);
-	g_autofree char *mtext = NULL;
-	const cJSON *sh;
-	gsize mlen;
-
-	mtext = read_file(mpath, "shard manifest", &mlen, err);
-	if (!mtext)
-		return false;
-	s->manifest = cJSON_ParseWithLength(mtext, mlen);
-	sh = cJSON_GetObjectItemCaseSensitive(s->manifest, "shard");
-	if (!s->manifest || !manifest_str(s->manifest, "sweep_sha256") ||
-	    !manifest_u64(sh, "index", &s->index) || !manifest_u64(sh, "count", &s->count) ||
-	    !manifest_u64(s->manifest, "variants", &s->n) || s->count == 0 || s->index >= s->count) {
-		swerr(err, mpath, "found %s, expected a manifest written by `chargesim sweep`",
-		      s->manifest ? "a manifest without sweep_sha256 or a valid shard" : "invalid JSON");
-		return false;
-	}
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->manifest, "complete"))) {
-		swerr(err, mpath, "complete: found false, expected a finished shard (continue it with `chargesim sweep ... --resume`)");
-		return false;
-	}
-	s->results = g_build_filename(s->dir, "results.csv", NULL);
-	s->fp = fopen(s->results, "r");
-	if (!s->fp) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
-			    s->results, g_strerror(e));
-		return false;
-	}
-	s->rec = g_string_new(NULL);
-	if (!read_record(s->fp, s->rec)) {
-		swerr(err, s->results, "line 1: found nothing, expected the header");
-		return false;
-	}
-	return true;
-}
-
-static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, guint64 count,
-			      guint64 total)
-{
-	cJSON *man = cJSON_Duplicate(first, true), *from, *sh;
-
-	sh = cJSON_GetObjectItemCaseSensitive(man, "shard");
-	cJSON_ReplaceItemInObjectCaseSensitive(sh, "index", cJSON_CreateNumber(0));
-	cJSON_ReplaceItemInObjectCaseSensitive(sh, "count", cJSON_CreateNumber(1));
-	cJSON_ReplaceItemInObjectCaseSensitive(man, "variants", cJSON_CreateNumber((double)total));
-	cJSON_ReplaceItemInObjectCaseSensitive(man, "first_index",
-					       total ? cJSON_CreateNumber(0) : cJSON_CreateNull());
-	cJSON_ReplaceItemInObjectCaseSensitive(man, "last_index",
-					       total ? cJSON_CreateNumber((double)(total - 1)) : cJSON_CreateNull());
-	cJSON_ReplaceItemInObjectCaseSensitive(man, "stride", cJSON_CreateNumber(1));
-	cJSON_DeleteItemFromObjectCaseSensitive(man, "merged_from");
-	from = cJSON_AddArrayToObject(man, "merged_from");
-	for (guint64 i = 0; i < count; i++)
-		cJSON_AddItemToArray(from, cJSON_CreateString(by_index[i]->dir));
-	return man;
-}
-
-bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
-{
-	struct shard_in *in = g_new0(struct shard_in, (gsize)n_dirs + 1);
-	struct shard_in **by_index = NULL;
-	struct cs_outfile *out = NULL;
-	guint64 total = 0, count = 0;
-	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
-	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
-	g_autofree char *rpath = g_build_filename(outdir, "results.csv", NULL);
-	g_autofree char *mpath = g_build_filename(outdir, "manifest.json", NULL);
-	bool ok = false;
-
-	if (n_dirs == 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "merge: found no shard directories, expected DIR... -o DIR");
-		goto out;
-	}
-	for (int i = 0; i < n_dirs; i++) {
-		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
-
-		in[i].dir = dirs[i];
-		if (strcmp(canon, canon_out) == 0) {
-			swerr(err, dirs[i], "found the output directory among the shards, expected -o to name another directory");
-			goto out;
-		}
-		if (!read_shard(&in[i], err))
-			goto out;
-	}
-	count = in[0].count;
-	if (!manifest_u64(in[0].manifest, "variants_total", &total)) {
-		swerr(err, in[0].dir, "manifest.json: variants_total: found no whole number, expected the sweep's size");
-		goto out;
-	}
-	by_index = g_new0(struct shard_in *, (gsize)count);
-	for (int i = 0; i < n_dirs; i++) {
-		struct shard_in *s = &in[i];
-		guint64 t = 0;
-
-		for (int k = 0; keys[k]; k++) {
-			const char *a = manifest_str(in[0].manifest, keys[k]);
-			const char *b = manifest_str(s->manifest, keys[k]);
-
-			if (!a || !b || strcmp(a, b) != 0) {
-				swerr(err, s->dir, "manifest.json: %s: found %s, expected %s as in %s (shards of one sweep, from one chargesim)",
-				      keys[k], b ? b : "nothing", a ? a : "nothing", in[0].dir);
-				goto out;
-			}
-		}
-		if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
-		    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count })) {
-			swerr(err, s->dir, "manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
-			      (unsigned long long)s->index, (unsigned long long)s->count, (unsigned long long)t,
-			      (unsigned long long)count, (unsigned long long)total, in[0].dir);
-			goto out;
-		}
-		if (by_index[s->index]) {
-			swerr(err, s->dir, "manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
-			      (unsigned long long)s->index, (unsigned long long)count, by_index[s->index]->dir);
-			goto out;
-		}
-		by_index[s->index] = s;
-		if (!g_string_equal(s->rec, in[0].rec)) {
-			swerr(err, s->results, "line 1: found a header unlike %s's, expected the same columns in every shard",
-			      in[0].results);
-			goto out;
-		}
-	}
-	for (guint64 i = 0; i < count; i++)
-		if (!by_index[i]) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "merge: found no directory for shard %llu/%llu, expected all %llu shards of the sweep",
-				    (unsigned long long)i, (unsigned long long)count, (unsigned long long)count);
-			goto out;
-		}
-
-	/* interleave: variant i is the next row of shard i % N */
-	if (!cs_mkdir_p(outdir, err) || !(out = cs_outfile_open(rpath, true, err)))
-		goto out;
-	fwrite(in[0].rec->str, 1, in[0].rec->len, out->fp);
-	for (guint64 i = 0; i < total; i++) {
-		struct shard_in *s = by_index[i % count];
-		const char *r, *comma;
-		guint64 idx = 0;
-		bool got = read_record(s->fp, s->rec);
-
-		r = s->rec->str;
-		comma = got ? memchr(r, ',', s->rec->len) : NULL;
-		if (comma)
-			for (const char *c = r; c < comma; c++)
-				idx = g_ascii_isdigit(*c) && idx < G_MAXUINT64 / 10 ? idx * 10 + (guint64)(*c - '0') : G_MAXUINT64;
-		if (!got || !comma || comma == r || idx != i || r[s->rec->len - 1] != '\n') {
-			swerr(err, s->results, "line %llu: found %s, expected the row of variant %llu",
-			      (unsigned long long)s->rows + 2,
-			      !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
-			      r[s->rec->len - 1] != '\n' ? "an unfinished row" : "another variant's row",
-			      (unsigned long long)i);
-			goto out;
-		}
-		s->rows++;
-		fwrite(r, 1, s->rec->len, out->fp);
-	}
-	for (guint64 i = 0; i < count; i++)
-		if (read_record(by_index[i]->fp, by_index[i]->rec)) {
-			swerr(err, by_index[i]->results, "line %llu: found more rows, expected %llu (the shard's variants)",
-			      (unsigned long long)by_index[i]->rows + 2, (unsigned long long)by_index[i]->n);
-			goto out;
-		}
-	ok = cs_outfile_commit(out, err);
-	out = NULL;
-	if (ok) {
-		cJSON *man = merged_manifest(in[0].manifest, by_index, count, total);
-		char *mt = cJSON_Print(man);
-		g_autofree char *mfull = g_strconcat(mt, "\n", NULL);
-
-		ok = cs_outfile_write_all(mpath, mfull, strlen(mfull), err);
-		cJSON_free(mt);
-		cJSON_Delete(man);
-	}
-out:
-	cs_outfile_abort(out);
-	for (int i = 0; i < n_dirs; i++) {
-		cJSON_Delete(in[i].manifest);
-		if (in[i].fp)
-			fclose(in[i].fp);
-		if (in[i].rec)
-			g_string_free(in[i].rec, TRUE);
-		g_free(in[i].results);
-	}
-	g_free(in);
-	g_free(by_index);
-	return ok;
 }

@@ -4,7 +4,7 @@
  * numbered variants; one variant run into one results.csv row; shard manifests and
  * their merge.
  *
- * A sweep file (INTERFACE.md, "Sweep file"):
+ * A sweep file (docs/scaling.md, "The sweep file"):
  *
  *   { "base": "../bugzoo/twl4030-full-battery.json",      relative to the sweep file
  *     "seed": 7,                                          optional, default 1
@@ -121,7 +121,14 @@ guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh);
 /* manifest.json of a shard directory. */
 cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool complete);
 
-/* `chargesim merge`: check the shard directories' manifests and rows, write
+/* Read an input of a sweep (the sweep file, its base scenario, a shard manifest): a
+ * regular file of at most 16 MiB; what names it in messages. NULL with a
+ * CS_SCENARIO_ERROR_IO naming the file. */
+char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err);
+/* err = CS_SCENARIO_ERROR_INVALID "FILE: MESSAGE". */
+void sweep_error(GError **err, const char *file, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* `chargesim merge` (sweep_merge.c): check the shard directories' manifests and rows, write
  * outdir/results.csv (byte-identical to an unsharded run) and outdir/manifest.json.
  * Errors are CS_SCENARIO_ERROR naming the directory, file and line. */
 bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err);

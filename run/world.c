@@ -16,6 +16,8 @@
  */
 #include <string.h>
 #include "sim/outfile.h"
+#include <chargesim/linux_module.h>
+#include "run/linux_board.h"
 #include "run/world_priv.h"
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
@@ -234,6 +236,11 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
+	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
+	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
+			.sim = &w->sim, .log = w->log, .pmic = w->chg, .drv = &w->drv,
+			.board = &w->board, .file = sc->file }, err))
+		goto fail;
 	if (!world_events_init(w, sc, err))
 		goto fail;
 	world_step_init(w);
@@ -250,8 +257,10 @@ bool world_run(struct world *w, GError **err)
 	world_enter(w);
 	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
+		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
+
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "policy \"%s\" failed to probe: error %d", w->policy_name, rc);
+			    "policy \"%s\" failed to probe: %s", w->policy_name, why);
 		return false;
 	}
 	evlog_emit(w->log, 0, "stack", "probe", "policy", w->policy_name);
@@ -316,6 +325,7 @@ void world_free(struct world *w)
 	world_enter(w);
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
+	linux_board_free(w->lb);
 	world_models_cleanup(w);
 	if (w->board_ready)
 		board_cleanup(&w->drv);
@@ -336,6 +346,7 @@ void world_free(struct world *w)
 	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
+	cs_kernel_exit(&w->kernel);
 	if (cs_kernel_current == &w->kernel)
 		cs_kernel_current = NULL;
 	g_free(w);

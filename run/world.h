@@ -55,6 +55,7 @@ struct world_options {
 struct world_metrics {
 	double vbus_min_v;
 	double time_below_4v75_s;
+	double discharged_while_plugged_s; /* the port delivers, the battery discharges */
 	int source_trips;
 	int uvlo_events;
 	int brownouts;
@@ -99,7 +100,7 @@ void world_free(struct world *w);
  * events of that instant. False when the column does not exist. */
 bool world_probe_value(const struct world *w, int i, const char *column, double *value);
 
-/* Trace column names in order (INTERFACE.md's first, then the extras). */
+/* Trace column names in order (the fixed ones of docs/scenarios.md 11.1 first, then the extras). */
 extern const char *const world_trace_columns[];
 
 #endif

@@ -100,6 +100,7 @@ struct world {
 	void *pparams;                /* policy.params (owned by policy) */
 	void *ppriv;
 	char *policy_name;
+	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes */
 	double last_row[NCOLS];

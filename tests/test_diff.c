@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests/test_diff.c - sim/csvtrace: reading CSV traces (chargesim's and foreign ones),
+ * tests/test_diff.c - traces/: reading CSV traces (chargesim's and foreign ones),
  * the tolerance rule |A-B| <= abs + rel*|B|, the time alignment (the reference B
  * interpolated onto the candidate A's rows; rows at a duplicated event instant matched
  * in order, last with last), one-sided columns, and bad input (every error names the
@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
-#include "traces/csvtrace.h"
+#include "traces/column.h"
+#include "traces/diff.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -305,6 +306,114 @@ static void test_files(void)
 	CU_ASSERT_TRUE(g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_IO));
 	g_clear_error(&err);
 
+	tu_rm_tree(dir);
+}
+
+/* A table (a sweep's results.csv): no time column, every column text, a name that
+ * repeats, quoted cells and empty cells kept as written; the shape is still checked. */
+static void test_table(void)
+{
+	static const char text[] =
+		"index,source.ilim,source_trips,error,source_trips\n"
+		"0,0.8 A,12,,12\n"
+		"1,\"1,5 A\",,input error: x,\n";
+	struct cs_csv_read_opts o = { .table = true };
+	GError *err = NULL;
+	g_autoptr(cs_csv_trace) tr = parse_opts(text, &o);
+	cs_csv_trace *bad;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
+	CU_ASSERT_EQUAL(tr->nrows, 2);
+	CU_ASSERT_EQUAL(tr->ncols, 5);
+	CU_ASSERT_EQUAL(tr->time_col, -1);
+	CU_ASSERT_EQUAL(cs_csv_find_col(tr, "source_trips"), 2);   /* the first of two */
+	CU_ASSERT_PTR_NULL(tr->t);
+	for (int c = 0; c < tr->ncols; c++)
+		CU_ASSERT(tr->cols[c].is_label && tr->cols[c].s && !tr->cols[c].v);
+	CU_ASSERT_STRING_EQUAL(tr->cols[0].s[1], "1");
+	CU_ASSERT_STRING_EQUAL(tr->cols[1].s[1], "1,5 A");
+	CU_ASSERT_STRING_EQUAL(tr->cols[2].s[0], "12");
+	CU_ASSERT_STRING_EQUAL(tr->cols[2].s[1], "");
+	CU_ASSERT_STRING_EQUAL(tr->cols[3].s[1], "input error: x");
+	CU_ASSERT_EQUAL(tr->line[1], 3);
+
+	bad = cs_csv_parse("r.csv", "a,b\n1,2\n3\n", 10, &o, &err);
+	CU_ASSERT_PTR_NULL(bad);
+	CU_ASSERT_TRUE(g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX));
+	CU_ASSERT(err && strstr(err->message, "line 3") && strstr(err->message, "found 1 field"));
+	g_clear_error(&err);
+}
+
+/* text_columns keeps a column of numbers as text (a state column that happens to
+ * hold numbers), never the time column; a fixed delimiter is not sniffed. */
+static void test_text_columns_and_delim(void)
+{
+	static const char text[] = "time_s,state,v_V\n0,01,2.5\n1,2,3\n";
+	static const char *const keep[] = { "state", "time_s", NULL };
+	struct cs_csv_read_opts o = { .text_columns = keep };
+	struct cs_csv_read_opts comma = { .delim = ',' };
+	g_autoptr(cs_csv_trace) plain = parse(text);
+	g_autoptr(cs_csv_trace) kept = parse_opts(text, &o);
+	GError *err = NULL;
+	cs_csv_trace *semi;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plain);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(kept);
+	CU_ASSERT_FALSE(plain->cols[1].is_label);
+	CU_ASSERT_DOUBLE_EQUAL(plain->cols[1].v[0], 1.0, 0);
+	CU_ASSERT_TRUE(kept->cols[1].is_label);
+	CU_ASSERT_STRING_EQUAL(kept->cols[1].s[0], "01");
+	CU_ASSERT_FALSE(kept->cols[0].is_label);       /* the time column stays numeric */
+	CU_ASSERT_DOUBLE_EQUAL(kept->t[1], 1.0, 0);
+	CU_ASSERT_FALSE(kept->cols[2].is_label);
+
+	/* "time_s;v_V" is one column named so when the delimiter is fixed to ',' */
+	semi = cs_csv_parse("s.csv", "time_s;v_V\n0;1\n", 15, &comma, &err);
+	CU_ASSERT_PTR_NULL(semi);
+	CU_ASSERT_TRUE(g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_NO_TIME));
+	CU_ASSERT(err && strstr(err->message, "\"time_s;v_V\""));
+	g_clear_error(&err);
+}
+
+/* The header row alone: names stripped, a BOM and blank lines skipped, quoting
+ * honoured, the rest of the file never parsed (a bad row after it is no error). */
+static void test_read_header(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-diff-XXXXXX");
+	g_autofree char *path = NULL, *empty = NULL, *missing = NULL;
+	struct cs_csv_read_opts comma = { .delim = ',' };
+	GError *err = NULL;
+	char **names;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	path = g_build_filename(dir, "h.csv", NULL);
+	empty = g_build_filename(dir, "empty.csv", NULL);
+	missing = g_build_filename(dir, "missing.csv", NULL);
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path,
+		"\xEF\xBB\xBF\n time_s , vbus_V,\"a,\nb\"\r\n0,1,\"2\nx\"y\n", -1, NULL));
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(empty, "", 0, NULL));
+
+	names = cs_csv_read_header(path, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL(names);
+	if (names) {
+		CU_ASSERT_EQUAL(g_strv_length(names), 3);
+		CU_ASSERT_STRING_EQUAL(names[0], "time_s");
+		CU_ASSERT_STRING_EQUAL(names[1], "vbus_V");
+		CU_ASSERT_STRING_EQUAL(names[2], "a,\nb");
+	}
+	g_strfreev(names);
+	g_clear_error(&err);
+
+	names = cs_csv_read_header(empty, &comma, &err);
+	CU_ASSERT(names && g_strv_length(names) == 0);
+	g_strfreev(names);
+	g_clear_error(&err);
+
+	names = cs_csv_read_header(missing, NULL, &err);
+	CU_ASSERT_PTR_NULL(names);
+	CU_ASSERT_TRUE(g_error_matches(err, CS_CSV_ERROR, CS_CSV_ERROR_IO));
+	CU_ASSERT(err && strstr(err->message, "missing.csv"));
+	g_clear_error(&err);
 	tu_rm_tree(dir);
 }
 
@@ -848,6 +957,9 @@ CU_TestInfo diff_tests[] = {
 	{ "numeric and label columns", test_columns_kinds },
 	{ "bad input names line and column", test_bad_input },
 	{ "files: missing, directory, size cap", test_files },
+	{ "tables: no time column, text cells", test_table },
+	{ "text columns, fixed delimiter", test_text_columns_and_delim },
+	{ "header row alone", test_read_header },
 	{ "mangled input never crashes", test_mangled_input },
 	{ "tolerance parser", test_tolerance_parse },
 	{ "tolerance parser errors", test_tolerance_parse_errors },

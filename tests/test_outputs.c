@@ -2,7 +2,9 @@
 /*
  * tests/test_outputs.c - the output writers: number formatting, trace.csv (read back
  * with libcsv's parser), trace.vcd (read back with a small parser written here),
- * events.jsonl (read back with cJSON) and the atomic output files.
+ * events.jsonl (read back with cJSON), the events.jsonl reader of traces/ (on files
+ * written by hand), the placeholders of the plot templates and the atomic output
+ * files.
  *
  * Expected strings and values are written out by hand from the inputs in each test.
  * Every test works in its own temporary directory and removes it.
@@ -21,6 +23,8 @@
 #include "sim/evlog.h"
 #include "sim/outfile.h"
 #include "sim/trace.h"
+#include "plots/gp.h"
+#include "traces/events.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -953,6 +957,143 @@ static void test_outfile_cleanup_all(void)
 	tu_rm_tree(dir);
 }
 
+/* ---- the events.jsonl reader (traces/events.h) ---- */
+
+struct seen_events {
+	int n;
+	double t[4];
+	char *kind[4];
+	long line[4];
+	int stop_at;             /* stop (with an error) at this record, 0: never */
+};
+
+static bool collect_event(void *data, const cJSON *rec, long line, GError **err)
+{
+	struct seen_events *s = data;
+	const char *kind = cs_event_kind(rec);
+
+	if (s->n < 4) {
+		s->t[s->n] = cs_event_time(rec);
+		s->kind[s->n] = g_strdup(kind ? kind : "(none)");
+		s->line[s->n] = line;
+	}
+	if (++s->n == s->stop_at) {
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED, "stopped at line %ld", line);
+		return false;
+	}
+	return true;
+}
+
+static void seen_clear(struct seen_events *s)
+{
+	for (int i = 0; i < 4 && i < s->n; i++)
+		g_free(s->kind[i]);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Records in order with their lines (blank lines skipped, a record without "ev" or
+ * "t" read as NULL/NaN), a stop by the callback, a line that is not an object, and a
+ * missing file. */
+static void test_events_reader(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-events-XXXXXX");
+	g_autofree char *good = NULL, *bad = NULL, *missing = NULL;
+	struct seen_events s = { 0 };
+	GError *err = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	good = g_build_filename(dir, "good.jsonl", NULL);
+	bad = g_build_filename(dir, "bad.jsonl", NULL);
+	missing = g_build_filename(dir, "missing.jsonl", NULL);
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(good,
+		"{\"t\":0,\"src\":\"scenario\",\"ev\":\"attach\"}\n"
+		"\n"
+		"  {\"t\":1.5,\"src\":\"pmic\",\"ev\":\"uvlo\"}  \n"
+		"{\"src\":\"x\"}\n", -1, NULL));
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(bad,
+		"{\"t\":0,\"ev\":\"attach\"}\n[1, 2]\n", -1, NULL));
+
+	CU_ASSERT_TRUE(cs_events_read(good, collect_event, &s, &err));
+	CU_ASSERT_EQUAL(s.n, 3);
+	CU_ASSERT_DOUBLE_EQUAL(s.t[0], 0, 0);
+	CU_ASSERT_STRING_EQUAL(s.kind[0], "attach");
+	CU_ASSERT_EQUAL(s.line[0], 1);
+	CU_ASSERT_DOUBLE_EQUAL(s.t[1], 1.5, 0);
+	CU_ASSERT_STRING_EQUAL(s.kind[1], "uvlo");
+	CU_ASSERT_EQUAL(s.line[1], 3);
+	CU_ASSERT(isnan(s.t[2]));
+	CU_ASSERT_STRING_EQUAL(s.kind[2], "(none)");
+	CU_ASSERT_EQUAL(s.line[2], 4);
+	seen_clear(&s);
+	g_clear_error(&err);
+
+	s.stop_at = 2;
+	CU_ASSERT_FALSE(cs_events_read(good, collect_event, &s, &err));
+	CU_ASSERT_EQUAL(s.n, 2);
+	CU_ASSERT(err && strcmp(err->message, "stopped at line 3") == 0);
+	seen_clear(&s);
+	g_clear_error(&err);
+
+	CU_ASSERT_FALSE(cs_events_read(bad, collect_event, &s, &err));
+	CU_ASSERT_EQUAL(s.n, 1);
+	CU_ASSERT_TRUE(g_error_matches(err, CS_EVENTS_ERROR, CS_EVENTS_ERROR_SYNTAX));
+	if (err) {
+		g_autofree char *want = g_strdup_printf("%s:2: found \"[1, 2]\"", bad);
+
+		CU_ASSERT(g_str_has_prefix(err->message, want));
+	}
+	seen_clear(&s);
+	g_clear_error(&err);
+
+	CU_ASSERT_FALSE(cs_events_read(missing, collect_event, &s, &err));
+	CU_ASSERT_EQUAL(s.n, 0);
+	CU_ASSERT_TRUE(g_error_matches(err, CS_EVENTS_ERROR, CS_EVENTS_ERROR_IO));
+	CU_ASSERT(err && g_str_has_prefix(err->message, missing));
+	g_clear_error(&err);
+	tu_rm_tree(dir);
+}
+
+/* ---- plot templates (plots/gp.h) ---- */
+
+static char *expand(const char *tpl, const GPtrArray *vars)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_expand(s, tpl, vars);
+	return g_string_free(s, FALSE);
+}
+
+/* @NAME@, @NAME|default@, @?NAME@ lines, text '@'s left alone, values never expanded
+ * again, a later gp_set replacing a value, numbers and quoted strings as gnuplot reads
+ * them, a block without its last line break. */
+static void test_templates(void)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL;
+
+	gp_set(v, "A", "1");
+	gp_set(v, "V", "@A@ and @?A@");
+	gp_set(v, "EMPTY", "");
+	a = expand("x = @A@; y = @B|2.5@; z = @A|9@\n", v);
+	CU_ASSERT_STRING_EQUAL(a, "x = 1; y = 2.5; z = 1\n");
+	b = expand("@?B@only with B\n@?A@\tonly with A\n@?EMPTY@empty counts as given\nlast", v);
+	CU_ASSERT_STRING_EQUAL(b, "\tonly with A\nempty counts as given\nlast");
+	c = expand("a@b.c, 5 @ 6, @lower@, @A, sprintf('#40%06x') @V@\n", v);
+	CU_ASSERT_STRING_EQUAL(c, "a@b.c, 5 @ 6, @lower@, @A, sprintf('#40%06x') @A@ and @?A@\n");
+	gp_set(v, "A", "2");
+	gp_set_num(v, "N", 0.1 + 0.2);
+	gp_set_num(v, "NAN", NAN);
+	gp_set_quoted(v, "Q", "it's");
+	gp_setf(v, "F", "%d:%s", 7, "x");
+	d = expand("@A@ @N@ @NAN@ @Q@ @F@", v);
+	CU_ASSERT_STRING_EQUAL(d, "2 0.3 NaN 'it''s' 7:x");
+	e = gp_expand_block("one @A@\ntwo\n", v);
+	CU_ASSERT_STRING_EQUAL(e, "one 2\ntwo");
+	gp_set(v, "A", NULL);
+	f = expand("@?A@gone\n@A|no A@\n", v);
+	CU_ASSERT_STRING_EQUAL(f, "no A\n");
+}
+
 CU_TestInfo outputs_tests[] = {
 	{ "trace_fmt_time exact strings", test_fmt_time },
 	{ "trace_fmt_fixed exact strings", test_fmt_fixed },
@@ -961,6 +1102,8 @@ CU_TestInfo outputs_tests[] = {
 	{ "trace freed without close leaves nothing", test_trace_free_without_close },
 	{ "VCD read back", test_vcd_read_back },
 	{ "events.jsonl read back, listener", test_evlog_read_back },
+	{ "events.jsonl reader", test_events_reader },
+	{ "plot template placeholders", test_templates },
 	{ "evlog without a file", test_evlog_no_file },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },

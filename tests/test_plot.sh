@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_plot.sh - plots end to end: run --plot, compare --plot, chargesim plot,
-# heat maps, and the failures (gnuplot missing or failing, a CSV without the columns).
+# heat maps, the scripts made from the templates, and the failures (gnuplot missing
+# or failing, a CSV without the columns).
 #
 # Usage (from the repository root): tests/test_plot.sh build/chargesim
 #
@@ -350,6 +351,22 @@ expect_status "heat map: unknown column" 2
 expect_stderr "heat map: names the unknown column" "no column for --y cable.len"
 run heatstr plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z detected_type --by policy -o "$TMP/s.png"
 expect_status "heat map: a text metric" 2
+
+# ---- the scripts come from the templates in plots/templates/ (no gnuplot needed) ----
+
+run tplrun plot "$TMP/twl4030-full-battery/trace.csv" "$TMP/hand.csv" -o "$TMP/tpl.svg" --no-render \
+	--uvlo 3.6V --zoom 30:90
+expect_status "plot --no-render: the script and its data, no image" 0
+check "--no-render writes no image" test ! -e "$TMP/tpl.svg"
+run tplheat plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length \
+	--z source_trips --by policy -o "$TMP/tplheat.png" --no-render
+expect_status "plot --heatmap --no-render" 0
+for f in tpl.gp tplheat.gp; do
+	check "$f: every template placeholder filled in" sh -c "! grep -n '@[A-Z?]' '$TMP/$f'"
+	check "$f: renders each format in FORMATS" grep -q "do for \\[FMT in FORMATS\\]" "$TMP/$f"
+done
+check "tpl.gp: a zoom panel as asked, the UVLO line" sh -c \
+	"grep -q '^Z0 = 30; Z1 = 90 ' '$TMP/tpl.gp' && grep -q 'UVLO with lines' '$TMP/tpl.gp'"
 
 # ---- gnuplot missing or failing ----
 

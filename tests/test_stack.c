@@ -514,6 +514,7 @@ static void test_extcon(void)
 	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
 	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
 	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), &edev);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("no-such-extcon"), ERR_PTR(-EPROBE_DEFER));
 
 	cs_kernel_current = saved;
 	evlog_free(k.log);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests/test_sweep.c - sweep files (cli/sweep.h): variant order, seeds and random
+ * tests/test_sweep.c - sweep files (run/sweep.h): variant order, seeds and random
  * samples against values computed by hand from the documented formulas (SplitMix64's
  * published first outputs; the rest with an independent script), results.csv cells,
- * shards and their Slurm fallback, and the messages for malformed sweep files.
+ * shards and their Slurm fallback, the messages for malformed sweep files, and the
+ * runner (run/sweep_runner.h): rows in index order whatever the threads, a shard's
+ * own variants, resume from a chunk, progress reported through its callbacks.
  *
  * Every test writes its sweep and a small base scenario into its own temporary
  * directory and removes it.
@@ -13,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include "run/sweep.h"
+#include "run/sweep_runner.h"
 #include "run/scenario.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -313,6 +317,185 @@ static void test_malformed(void)
 		     (const char *const[]){ "vary: found nothing", NULL });
 }
 
+/* ---- the runner ---- */
+
+static const char runner_sweep[] =
+	"{ \"base\": \"base.json\", \"vary\": { \"device.load.current\": "
+	"[\"0 mA\", \"100 mA\", \"200 mA\", \"300 mA\", \"400 mA\"] } }\n";
+
+struct heard {
+	int started;
+	struct sweep_progress first, last;
+	bool backwards;           /* done ever went down */
+};
+
+static void on_started(void *data, const struct sweep_progress *p)
+{
+	struct heard *h = data;
+
+	h->started++;
+	h->first = h->last = *p;
+}
+
+static void on_progress(void *data, const struct sweep_progress *p)
+{
+	struct heard *h = data;
+
+	h->backwards |= p->done < h->last.done;
+	h->last = *p;
+}
+
+/* What results.csv must hold: the header and, in index order, the row of every
+ * variant of the shard (each computed alone). */
+static char *expected_results(const struct sweep *sw, const struct sweep_shard *sh)
+{
+	g_autofree char *header = sweep_csv_header(sw);
+	GString *s = g_string_new(header);
+
+	for (guint64 i = sh->index; i < sw->total; i += sh->count) {
+		int failed;
+		g_autofree char *row = sweep_run_variant(sw, i, NULL, &failed);
+
+		g_string_append(s, row);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	char *text = NULL;
+
+	g_file_get_contents(path, &text, NULL, NULL);
+	return text;
+}
+
+static bool has_chunks(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d)))
+		if (strstr(n, "results.part-"))
+			return true;
+	return false;
+}
+
+/* Two threads, one-row chunks: results.csv in index order, the chunks gone, the
+ * manifest complete; every shard of 0/2 and 1/2 holds its own variants. */
+static void test_runner_order_and_shards(void)
+{
+	struct fixture fx;
+	GError *err = NULL;
+	struct sweep *sw;
+
+	fx_open(&fx, runner_sweep);
+	sw = sweep_load(fx.file, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (guint64 count = 1; count <= 2; count++)
+		for (guint64 index = 0; index < count; index++) {
+			g_autofree char *dir = g_strdup_printf("%s/out-%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT,
+							       fx.dir, index, count);
+			struct heard h = { 0 };
+			struct sweep_runner_opts o = {
+				.dir = dir, .shard = { index, count }, .jobs = 2, .chunk_rows = 1,
+				.started = on_started, .progress = on_progress, .data = &h,
+			};
+			struct sweep_outcome out;
+			g_autofree char *want = expected_results(sw, &o.shard);
+			g_autofree char *got = NULL, *man = NULL;
+			guint64 m = count == 1 ? 5 : index == 0 ? 3 : 2;
+
+			CU_ASSERT_TRUE_FATAL(sweep_runner_run(sw, &o, &out, &err));
+			CU_ASSERT_EQUAL(out.variants, m);
+			CU_ASSERT_EQUAL(out.resumed, 0);
+			CU_ASSERT_EQUAL(out.status, 0);
+			CU_ASSERT_EQUAL(out.n_failed, 0);
+			CU_ASSERT_EQUAL(out.signal, 0);
+			CU_ASSERT_FALSE(out.was_complete);
+			CU_ASSERT_EQUAL(h.started, 1);
+			CU_ASSERT_EQUAL(h.first.total, m);
+			CU_ASSERT_EQUAL(h.first.done, 0);
+			CU_ASSERT_EQUAL(h.last.done, m);
+			CU_ASSERT_FALSE(h.backwards);
+			got = read_text(dir, "results.csv");
+			CU_ASSERT(got && strcmp(got, want) == 0);
+			man = read_text(dir, "manifest.json");
+			CU_ASSERT(man && strstr(man, "\"complete\":\ttrue"));
+			CU_ASSERT_FALSE(has_chunks(dir));
+			sweep_outcome_clear(&out);
+		}
+	sweep_free(sw);
+	fx_close(&fx);
+}
+
+/* A directory holding the manifest and a chunk with the first two rows, as an
+ * interrupted run leaves it: a resume runs the other three and results.csv is the
+ * same as an uninterrupted run's; a second resume finds it complete; a start without
+ * --resume refuses the directory. */
+static void test_runner_resume(void)
+{
+	struct fixture fx;
+	GError *err = NULL;
+	struct sweep *sw;
+	struct sweep_shard all = { 0, 1 };
+	struct heard h = { 0 };
+	struct sweep_runner_opts o = {
+		.shard = all, .jobs = 1, .chunk_rows = 256, .resume = true,
+		.started = on_started, .progress = on_progress, .data = &h,
+	};
+	struct sweep_outcome out;
+	g_autofree char *dir = NULL, *want = NULL, *got = NULL;
+
+	fx_open(&fx, runner_sweep);
+	sw = sweep_load(fx.file, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	dir = g_build_filename(fx.dir, "resumed", NULL);
+	o.dir = dir;
+	CU_ASSERT_EQUAL_FATAL(g_mkdir(dir, 0755), 0);
+	{
+		cJSON *m = sweep_manifest(sw, &all, false);
+		char *t = cJSON_Print(m);
+		g_autofree char *mtext = g_strconcat(t, "\n", NULL);
+		g_autofree char *mpath = g_build_filename(dir, "manifest.json", NULL);
+		g_autofree char *ppath = g_build_filename(dir, "results.part-000000.csv", NULL);
+		int f0, f1;
+		g_autofree char *r0 = sweep_run_variant(sw, 0, NULL, &f0);
+		g_autofree char *r1 = sweep_run_variant(sw, 1, NULL, &f1);
+		g_autofree char *rows = g_strconcat(r0, r1, NULL);
+
+		CU_ASSERT_FATAL(g_file_set_contents(mpath, mtext, -1, NULL));
+		CU_ASSERT_FATAL(g_file_set_contents(ppath, rows, -1, NULL));
+		cJSON_free(t);
+		cJSON_Delete(m);
+	}
+	want = expected_results(sw, &all);
+	CU_ASSERT_TRUE_FATAL(sweep_runner_run(sw, &o, &out, &err));
+	CU_ASSERT_EQUAL(out.resumed, 2);
+	CU_ASSERT_EQUAL(h.started, 1);
+	CU_ASSERT_EQUAL(h.first.resumed, 2);
+	CU_ASSERT_EQUAL(h.first.done, 2);
+	CU_ASSERT_EQUAL(h.last.done, 5);
+	got = read_text(dir, "results.csv");
+	CU_ASSERT(got && strcmp(got, want) == 0);
+	sweep_outcome_clear(&out);
+
+	h.started = 0;
+	CU_ASSERT_TRUE(sweep_runner_run(sw, &o, &out, &err));
+	CU_ASSERT_TRUE(out.was_complete);
+	CU_ASSERT_EQUAL(out.variants, 5);
+	CU_ASSERT_EQUAL(h.started, 0);
+	sweep_outcome_clear(&out);
+
+	o.resume = false;
+	CU_ASSERT_FALSE(sweep_runner_run(sw, &o, &out, &err));
+	CU_ASSERT(err && strstr(err->message, "already holds a sweep"));
+	g_clear_error(&err);
+	sweep_outcome_clear(&out);
+	sweep_free(sw);
+	fx_close(&fx);
+}
+
 CU_TestInfo sweep_tests[] = {
 	{ "SplitMix64 reference outputs", test_mix64_reference },
 	{ "variant seeds from the sweep seed and index", test_variant_seed },
@@ -323,5 +506,7 @@ CU_TestInfo sweep_tests[] = {
 	{ "--shard I/N parsing and shard sizes", test_shards },
 	{ "shard from SLURM_ARRAY_TASK_ID/COUNT", test_shard_from_slurm },
 	{ "malformed sweep files name file and JSON path", test_malformed },
+	{ "runner: rows in order, shards, chunks gone", test_runner_order_and_shards },
+	{ "runner: resume from a chunk, complete, refused", test_runner_resume },
 	CU_TEST_INFO_NULL,
 };

@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "run/scenario.h"
-#include "run/world.h"
+#include "run/run.h"
 #include "tests/testutil.h"
+#include "traces/csv.h"
+#include "traces/events.h"
 
 void tu_rm_tree(const char *path)
 {
@@ -40,54 +41,49 @@ char *tu_make_tmpdir(const char *tmpl)
 	return dir;
 }
 
+static bool keep_event(void *data, const cJSON *rec, long line, GError **err)
+{
+	(void)line;
+	(void)err;
+	g_ptr_array_add(data, cJSON_Duplicate(rec, true));
+	return true;
+}
+
 static bool read_outputs(struct tu_run *r)
 {
 	g_autofree char *evp = g_build_filename(r->dir, "events.jsonl", NULL);
 	g_autofree char *mp = g_build_filename(r->dir, "metrics.json", NULL);
-	g_autofree char *text = NULL, *mtext = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_autofree char *mtext = NULL;
+	g_autoptr(GError) err = NULL;
 
 	r->ev = g_ptr_array_new_with_free_func((GDestroyNotify)cJSON_Delete);
-	if (!g_file_get_contents(evp, &text, NULL, NULL) ||
-	    !g_file_get_contents(mp, &mtext, NULL, NULL))
+	if (!cs_events_read(evp, keep_event, r->ev, &err)) {
+		fprintf(stderr, "\n  %s\n", err->message);
 		return false;
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i]; i++) {
-		cJSON *o;
-
-		if (!lines[i][0])
-			continue;
-		o = cJSON_Parse(lines[i]);
-		if (!o)
-			return false;
-		g_ptr_array_add(r->ev, o);
 	}
+	if (!g_file_get_contents(mp, &mtext, NULL, NULL))
+		return false;
 	r->metrics = cJSON_Parse(mtext);
 	return r->metrics != NULL;
 }
 
 bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options *opt)
 {
-	GError *err = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w = NULL;
+	struct run_options ro = { 0 };
+	struct run_result res = { 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->dir = tu_make_tmpdir("cs-test-XXXXXX");
-	sc = r->dir ? scenario_load_text("test.json", json, strlen(json), NULL, &err) : NULL;
-	if (!sc)
+	if (!r->dir)
 		goto fail;
 	if (opt)
-		wo = *opt;
-	wo.outdir = r->dir;
-	w = world_new(sc, &wo, &err);
-	if (!w || !world_run(w, &err) || !world_finish(w, &err))
+		ro.world = *opt;
+	ro.world.outdir = r->dir;
+	if (run_text("test.json", json, strlen(json), &ro, &res) != 0)
 		goto fail;
-	r->m = *world_metrics(w);
-	r->m.detected_type = NULL;   /* points into the world */
-	world_free(w);
-	scenario_free(sc);
+	r->m = res.metrics;
+	r->m.detected_type = NULL;   /* owned by the result */
+	run_result_clear(&res);
 	r->ok = read_outputs(r);
 	if (!r->ok) {
 		fprintf(stderr, "\n  cannot read the outputs in %s\n", r->dir);
@@ -95,10 +91,8 @@ bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options 
 	}
 	return r->ok;
 fail:
-	fprintf(stderr, "\n  scenario failed: %s\n", err ? err->message : "?");
-	g_clear_error(&err);
-	world_free(w);
-	scenario_free(sc);
+	fprintf(stderr, "\n  scenario failed: %s\n", res.error ? res.error->message : "?");
+	run_result_clear(&res);
 	tu_done(r);
 	return false;
 }
@@ -125,40 +119,27 @@ void tu_done(struct tu_run *r)
 bool tu_read_trace(struct tu_run *r)
 {
 	g_autofree char *path = g_build_filename(r->dir, "trace.csv", NULL);
-	g_autofree char *text = NULL;
-	g_auto(GStrv) lines = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(cs_csv_trace) tr = cs_csv_read(path, NULL, &err);
 
 	if (r->rows)
 		g_ptr_array_set_size(r->rows, 0);
 	else
 		r->rows = g_ptr_array_new_with_free_func(g_free);
-	if (!g_file_get_contents(path, &text, NULL, NULL)) {
-		fprintf(stderr, "\n  cannot read %s\n", path);
+	if (!tr) {
+		fprintf(stderr, "\n  %s\n", err->message);
 		return false;
 	}
-	lines = g_strsplit(text, "\n", -1);
-	if (!lines[0])
-		return true;
 	g_strfreev(r->cols);
-	r->cols = g_strsplit(lines[0], ",", -1);
-	r->ncols = (int)g_strv_length(r->cols);
-	for (int i = 1; lines[i]; i++) {
-		g_auto(GStrv) f = NULL;
-		double *row;
-		int nf;
+	r->ncols = tr->ncols;
+	r->cols = g_new0(char *, (gsize)tr->ncols + 1);
+	for (int c = 0; c < tr->ncols; c++)
+		r->cols[c] = g_strdup(tr->cols[c].name);
+	for (size_t i = 0; i < tr->nrows; i++) {
+		double *row = g_new(double, r->ncols);
 
-		if (!lines[i][0])
-			continue;
-		f = g_strsplit(lines[i], ",", -1);
-		nf = (int)g_strv_length(f);
-		row = g_new(double, r->ncols);
-		for (int c = 0; c < r->ncols; c++) {
-			char *end = NULL;
-
-			row[c] = c < nf ? g_ascii_strtod(f[c], &end) : NAN;
-			if (c >= nf || end == f[c])
-				row[c] = NAN;
-		}
+		for (int c = 0; c < r->ncols; c++)
+			row[c] = tr->cols[c].is_label ? NAN : tr->cols[c].v[i];
 		g_ptr_array_add(r->rows, row);
 	}
 	return true;

@@ -3,9 +3,9 @@
  * tests/testutil.h - running a scenario from a test and reading its outputs back.
  *
  * tu_run() loads scenario JSON text, runs it with outputs in a fresh temporary
- * directory and parses events.jsonl and metrics.json back (independently of the code
- * that wrote them: plain cJSON per line); tu_read_trace() reads trace.csv too when a
- * test asks. tu_done() removes the directory.
+ * directory and reads events.jsonl and metrics.json back (with traces/events.h and
+ * cJSON, independently of the code that wrote them); tu_read_trace() reads trace.csv
+ * too (traces/csv.h) when a test asks. tu_done() removes the directory.
  */
 #ifndef CS_TESTS_TESTUTIL_H
 #define CS_TESTS_TESTUTIL_H

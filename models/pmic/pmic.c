@@ -5,27 +5,28 @@
  * Preset numbers and where they come from:
  *  twl4030: linear; input/charge current register ~1.66 mA per step up to 1.7 A
  *    (the Linux driver ramps it in 20 mA steps); VBUS ADC 10 bits over 7 V
- *    (7/1023 V per count); no VINDPM; UVLO 3.5 V; termination at 80 mA; stays off
- *    after a dip until replug [twl4030_charger.c; NeilBrown's 2015 patch
- *    "twl4030_charger: add software controlled linear charging mode"]; VBUS
- *    overvoltage at 6.8 V [TPS65950 datasheet SWCS032E, Table 8-2]. Pass element
- *    0.3 ohm, 200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
+ *    (7/1023 V per count); no VINDPM; termination at 80 mA (ichg_eoc 80.1 mA)
+ *    [Linux drivers/power/supply/twl4030_charger.c]; stays off after a dip until replug
+ *    (NeilBrown's 2015 patch "twl4030_charger: add software controlled linear charging
+ *    mode": automatic mode switches off on a momentary drop); VBUS overvoltage at
+ *    6.8 V [TPS65950 datasheet SWCS032E, Table 8-2]. UVLO 3.5 V, pass element 0.3 ohm,
+ *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
  *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
  *    datasheet register defaults]; input OVP (VACOV) 18 V, 700 mV hysteresis
- *    [SLUSAW5]. No ADC on this
- *    part: its channels are ideal.
+ *    [SLUSAW5]. No ADC on this part: its channels are ideal.
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
  *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
  *    [TI bq25890 datasheet SLUSC86].
  *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
- *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish, input OVP
- *    6.8 V for a 5 V-only linear part and 14 V for a 12 V-capable switching one,
- *    with the hysteresis of the twl4030 and the bq25890).
+ *    termination C/10-ish, input OVP 6.8 V for a 5 V-only linear part and 14 V for a
+ *    12 V-capable switching one, with the hysteresis of the twl4030 and the bq25890);
+ *    efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A); VINDPM 4.5 V as on
+ *    bq25601. Sources in docs/models.md, Charger IC.
  *  Input OVP hysteresis: bq24190 700 mV [SLUSAW5], bq25890 the same (assumed),
  *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
@@ -56,6 +57,17 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 /* Input OVP hysteresis where the datasheet gives none: 0.2 V as the UVLO's (assumed). */
 #define PMIC_OVP_HYST_V 0.2
 
+/* iindpm as {"min", "max", "step", "default"} (offsets in struct pmic_params) */
+static const struct param_desc iindpm_range_desc[] = {
+	{ "min", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_min), 0, 20, .doc = "lowest value" },
+	{ "max", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_max), 1e-3, 20,
+	  0, .doc = "highest value" },
+	{ "step", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_step), 0, 20, .doc = "resolution" },
+	{ "default", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_default), 0, 20,
+	  .doc = "value after reset / plug" },
+	PARAM_END,
+};
+
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err);
 
@@ -84,7 +96,7 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "charger IC preset the other values default from" },
 	{ "topology", PARAM_ENUM, .off = OFF(topology), .choices = topology_names,
 	  .doc = "linear (input = system + charge current) or switching (power in * eff = power out)" },
-	{ "iindpm", PARAM_CUSTOM, .parse = pmic_parse_iindpm,
+	{ "iindpm", PARAM_CUSTOM, .parse = pmic_parse_iindpm, .sub = iindpm_range_desc,
 	  .doc = "input limit register: {\"min\", \"max\", \"step\", \"default\"} or a ladder [..]" },
 	{ "reg_latency", PARAM_TIME, .off = OFF(reg_latency), .min = 0, .max = 10,
 	  .doc = "delay before a register write takes effect" },
@@ -96,33 +108,40 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input reconnects above this (after t_restart)" },
 	{ "uvlo_deglitch", PARAM_TIME, .off = OFF(uvlo_deglitch), .min = 0, .max = 10,
 	  .doc = "time below uvlo_falling before the input disconnects" },
-	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
+	/* Delays the pmic repeats (restart, ICO steps) take at least 1 ms: no chip
+	 * reacts faster, and a 0 would repeat forever at one instant. Currents that
+	 * must flow start at 1 mA; the efficiency at 10 %. */
+	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 1e-3, .max = 60,
 	  .doc = "time above uvlo_rising before the input connects" },
 	{ "t_replug", PARAM_TIME, .off = OFF(t_replug), .min = 0, .max = 60,
 	  .doc = "VBUS must stay below 0.8 V this long to count as a replug (restart = replug)" },
 	{ "restart", PARAM_ENUM, .off = OFF(restart), .choices = restart_names,
 	  .doc = "after UVLO: auto, or replug (stay off until VBUS goes away)" },
-	{ "ichg", PARAM_NUM, UNIT_AMP, OFF(ichg), 0, 20, PARAM_F_MIN_EXCL | PARAM_F_RUNTIME,
+	{ "ichg", PARAM_NUM, UNIT_AMP, OFF(ichg), 1e-3, 20, PARAM_F_RUNTIME,
 	  .doc = "fast-charge (CC) current" },
-	{ "ipre", PARAM_NUM, UNIT_AMP, OFF(ipre), 0, 5, PARAM_F_MIN_EXCL, .doc = "precharge current" },
+	{ "ipre", PARAM_NUM, UNIT_AMP, OFF(ipre), 1e-3, 5, 0, .doc = "precharge current" },
 	{ "vlowv", PARAM_NUM, UNIT_VOLT, OFF(vlowv), 0, 5, .doc = "precharge below this battery voltage" },
 	{ "vreg", PARAM_NUM, UNIT_VOLT, OFF(vreg), 3, 5, PARAM_F_RUNTIME, .doc = "CV regulation voltage" },
 	{ "iterm", PARAM_NUM, UNIT_AMP, OFF(iterm), 0, 5, PARAM_F_RUNTIME,
 	  .doc = "terminate when the CV current falls below this for t_term" },
-	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 0, .max = 600, .doc = "termination deglitch" },
+	/* A termination deglitch of 0 lets a charger whose iterm is above what it can
+	 * deliver terminate and recharge forever at one instant (1 ns: a billion times a
+	 * simulated second). 10 ms: shorter than any charger's termination filter we know,
+	 * long enough that even that loop runs an hour in seconds. */
+	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 10e-3, .max = 600, .doc = "termination deglitch" },
 	{ "vrechg_delta", PARAM_NUM, UNIT_VOLT, OFF(vrechg_delta), 0, 1,
 	  .doc = "recharge when the battery falls this far below vreg" },
 	{ "safety_timer", PARAM_TIME, .off = OFF(safety_timer), .min = 0, .max = 7 * 86400,
 	  .flags = PARAM_F_NULL_ZERO, .doc = "charge time before a fault (null = none)" },
-	{ "efficiency", PARAM_NUM, UNIT_FRACTION, OFF(efficiency), 0, 1, PARAM_F_MIN_EXCL,
+	{ "efficiency", PARAM_NUM, UNIT_FRACTION, OFF(efficiency), 0.1, 1, 0,
 	  .doc = "switching converter efficiency" },
 	{ "r_on", PARAM_NUM, UNIT_OHM, OFF(r_on), 0, 10, .doc = "linear pass element resistance when fully on" },
 	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_NULL_ZERO,
 	  .doc = "switching: minimum system voltage regulation (SYS_MIN)" },
 	{ "ico", PARAM_BOOL, .off = OFF(ico), .doc = "hardware input current optimiser present" },
-	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 0, 1, PARAM_F_MIN_EXCL, .doc = "ICO increment" },
-	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 0, .max = 10,
-	  .flags = PARAM_F_MIN_EXCL, .doc = "ICO time per increment" },
+	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 1e-3, 1, 0, .doc = "ICO increment" },
+	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 1e-3, .max = 10,
+	  .doc = "ICO time per increment" },
 	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
 	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
 	{ "ovp_rising", PARAM_NUM, UNIT_VOLT, OFF(ovp_rising), 0, 30, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
@@ -264,21 +283,12 @@ void pmic_params_default(struct pmic_params *p, int preset)
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err)
 {
-	static const struct param_desc range_desc[] = {
-		{ "min", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_min), 0, 20, .doc = "lowest value" },
-		{ "max", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_max), 0, 20,
-		  PARAM_F_MIN_EXCL, .doc = "highest value" },
-		{ "step", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_step), 0, 20, .doc = "resolution" },
-		{ "default", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_default), 0, 20,
-		  .doc = "value after reset / plug" },
-		PARAM_END,
-	};
 	static const struct param_list_spec ladder_spec = {
-		.dim = UNIT_AMP, .min = 0, .min_excl = true, .max = 20, .ascending = true,
+		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
 		.max_n = PMIC_LADDER_MAX,
 		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
 				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
-		.expected_item = "currents above 0, at most 20 A, ascending",
+		.expected_item = "currents from 1 mA to 20 A, ascending",
 	};
 	struct pmic_params *p = field;
 	int n = 0;
@@ -286,7 +296,7 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 	(void)d;
 	if (cJSON_IsObject(v)) {
 		p->ladder_n = 0;
-		if (!param_load_object(range_desc, v, p, path, NULL, err))
+		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
 			return false;
 		if (p->iindpm_min > p->iindpm_max) {
 			g_set_error(err, CS_PARAM_ERROR, 0,
@@ -321,10 +331,10 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 			    path, p->vreg, vbat_max);
 		return false;
 	}
-	if (p->ovp_rising > 0 && !(p->ovp_falling < p->ovp_rising && p->ovp_falling > p->uvlo_rising)) {
+	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising) {
 		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.ovp_falling: found %.4g V, expected below ovp_rising (%.4g V) and above uvlo_rising (%.4g V)",
-			    path, p->ovp_falling, p->ovp_rising, p->uvlo_rising);
+			    "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
+			    path, p->ovp_falling, p->ovp_rising);
 		return false;
 	}
 	if (p->uvlo_rising < p->uvlo_falling) {

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plots/gp.c - gnuplot text, data file fields and templates (see gp.h).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plots/gp.h"
+#include "plots/templates.h"
+
+/* Quote a string for gnuplot: single quotes, '' for a quote. */
+void gp_quote(GString *s, const char *text)
+{
+	g_string_append_c(s, '\'');
+	for (const char *c = text; *c; c++) {
+		if (*c == '\'')
+			g_string_append(s, "''");
+		else if (*c == '\n')
+			g_string_append_c(s, ' ');
+		else
+			g_string_append_c(s, *c);
+	}
+	g_string_append_c(s, '\'');
+}
+
+/* A field for the comma-separated data files: no commas, no line breaks. */
+char *gp_dat_field(const char *text)
+{
+	char *s = g_strdup(text && *text ? text : "-");
+
+	for (char *c = s; *c; c++)
+		if (*c == ',' || *c == '\n' || *c == '\r' || *c == '#')
+			*c = ';';
+	return s;
+}
+
+unsigned gp_rgb(const char *hex)
+{
+	return (unsigned)strtoul(hex + 1, NULL, 16);
+}
+
+/* The path of `file` relative to directory `dir` (both made absolute first). */
+char *gp_relative_path(const char *dir, const char *file)
+{
+	g_autofree char *d = g_canonicalize_filename(dir, NULL);
+	g_autofree char *f = g_canonicalize_filename(file, NULL);
+	g_auto(GStrv) dp = g_strsplit(d, G_DIR_SEPARATOR_S, -1);
+	g_auto(GStrv) fp = g_strsplit(f, G_DIR_SEPARATOR_S, -1);
+	GString *r = g_string_new(NULL);
+	int i = 0, nd = (int)g_strv_length(dp), nf = (int)g_strv_length(fp);
+
+	while (i < nd && i < nf - 1 && strcmp(dp[i], fp[i]) == 0)
+		i++;
+	for (int k = i; k < nd; k++)
+		if (*dp[k])
+			g_string_append(r, "../");
+	for (int k = i; k < nf; k++) {
+		g_string_append(r, fp[k]);
+		if (k < nf - 1)
+			g_string_append_c(r, '/');
+	}
+	return g_string_free(r, FALSE);
+}
+
+/* "DIR/NAME.gp" -> "DIR/NAME" */
+char *gp_strip_ext(const char *script)
+{
+	if (g_str_has_suffix(script, ".gp"))
+		return g_strndup(script, strlen(script) - 3);
+	return g_strdup(script);
+}
+
+/* A number written for gnuplot (always with a point, never "nan"). */
+void gp_num(GString *s, double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!isfinite(v)) {
+		g_string_append(s, "NaN");
+		return;
+	}
+	g_ascii_formatd(buf, sizeof(buf), "%.10g", v);
+	g_string_append(s, buf);
+}
+
+void gp_printf_num(GString *s, const char *before, double v, const char *after)
+{
+	g_string_append(s, before);
+	gp_num(s, v);
+	g_string_append(s, after);
+}
+
+/* The script's FORMATS: "png", "svg" or "png svg". */
+const char *gp_formats(bool png, bool svg)
+{
+	return png && svg ? "png svg" : png ? "png" : svg ? "svg" : "";
+}
+
+/* Screen fraction of a pixel position (x from the left, y from the bottom). */
+double gp_frac(double px, double total)
+{
+	return floor(px / total * 1e5 + 0.5) / 1e5;
+}
+
+/* ---- templates ---- */
+
+GPtrArray *gp_vars_new(void)
+{
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+void gp_set(GPtrArray *vars, const char *name, const char *value)
+{
+	for (guint i = 0; i + 1 < vars->len; i += 2)
+		if (strcmp(vars->pdata[i], name) == 0) {
+			g_free(vars->pdata[i + 1]);
+			vars->pdata[i + 1] = g_strdup(value);
+			return;
+		}
+	g_ptr_array_add(vars, g_strdup(name));
+	g_ptr_array_add(vars, g_strdup(value));
+}
+
+void gp_setf(GPtrArray *vars, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	g_autofree char *v = NULL;
+
+	va_start(ap, fmt);
+	v = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	gp_set(vars, name, v);
+}
+
+void gp_set_num(GPtrArray *vars, const char *name, double v)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_num(s, v);
+	gp_set(vars, name, s->str);
+	g_string_free(s, TRUE);
+}
+
+void gp_set_quoted(GPtrArray *vars, const char *name, const char *text)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_quote(s, text);
+	gp_set(vars, name, s->str);
+	g_string_free(s, TRUE);
+}
+
+/* The value of the name at n (len bytes), NULL when not given. */
+static const char *var_value(const GPtrArray *vars, const char *n, size_t len)
+{
+	for (guint i = 0; vars && i + 1 < vars->len; i += 2)
+		if (strlen(vars->pdata[i]) == len && strncmp(vars->pdata[i], n, len) == 0)
+			return vars->pdata[i + 1];
+	return NULL;
+}
+
+/* The end of a placeholder name starting at n (before end), or n when none starts. */
+static const char *name_end(const char *n, const char *end)
+{
+	const char *e = n;
+
+	if (e < end && g_ascii_isupper(*e))
+		while (e < end && (g_ascii_isupper(*e) || g_ascii_isdigit(*e) || *e == '_'))
+			e++;
+	return e;
+}
+
+/* One line (or the part after a @?NAME@ marker) with its placeholders filled in. */
+static void expand_span(GString *out, const char *p, const char *end, const GPtrArray *vars)
+{
+	while (p < end) {
+		const char *at = memchr(p, '@', (size_t)(end - p));
+		const char *n, *e, *close, *v;
+
+		if (!at) {
+			g_string_append_len(out, p, end - p);
+			return;
+		}
+		g_string_append_len(out, p, at - p);
+		n = at + 1;
+		e = name_end(n, end);
+		close = e < end && *e == '|' ? memchr(e, '@', (size_t)(end - e)) : e;
+		if (e == n || !close || close >= end || *close != '@') {
+			g_string_append_c(out, '@');   /* not a placeholder */
+			p = at + 1;
+			continue;
+		}
+		v = var_value(vars, n, (size_t)(e - n));
+		if (v)
+			g_string_append(out, v);
+		else if (*e == '|')
+			g_string_append_len(out, e + 1, close - e - 1);
+		else {
+			g_critical("gp_expand: no value for @%.*s@", (int)(e - n), n);
+			g_string_append_len(out, at, close + 1 - at);   /* left for the tests to see */
+		}
+		p = close + 1;
+	}
+}
+
+void gp_expand(GString *out, const char *tpl, const GPtrArray *vars)
+{
+	const char *p = tpl;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl + 1 : p + strlen(p);
+
+		if (p[0] == '@' && p[1] == '?') {
+			const char *e = name_end(p + 2, end);
+
+			if (e > p + 2 && e < end && *e == '@') {
+				if (!var_value(vars, p + 2, (size_t)(e - p - 2))) {
+					p = end;
+					continue;
+				}
+				p = e + 1;
+			}
+		}
+		expand_span(out, p, end, vars);
+		p = end;
+	}
+}
+
+char *gp_expand_block(const char *tpl, const GPtrArray *vars)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_expand(s, tpl, vars);
+	if (s->len && s->str[s->len - 1] == '\n')
+		g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+void gp_set_terminal(GPtrArray *vars)
+{
+	g_autofree char *block = gp_expand_block(plot_tpl_terminal_select, NULL);
+
+	gp_set(vars, "TERMINAL", block);
+}

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plots/layout.c - the layout of a stacked plot (see stacked.h): the time unit, the
+ * axis ranges, the rows of the state band, the panels' pixel geometry, the title
+ * lines, the zoom window (docs/plots.md gives the rule) and which event markers get a
+ * line and a label at each scale: markers closer than a pixel or two are thinned,
+ * labels are stacked on LABEL_LEVELS levels and merged as "label xN" where they would
+ * collide.
+ */
+#include <math.h>
+#include <string.h>
+#include "plots/stacked.h"
+
+/* Does the power supply's type ever disagree with the detected port (USB_DCP for
+ * DCP, USB for SDP, ...)? Only then is the "psy type" row worth its space. */
+static bool psy_disagrees(const struct plot_run *r)
+{
+	const GArray *psy = r->band[BAND_PSY].segs, *det = r->band[BAND_DETECTED].segs;
+
+	for (guint i = 0; i < psy->len; i++) {
+		const struct seg *p = &g_array_index(psy, struct seg, i);
+		double mid = (p->t0 + p->t1) / 2;
+
+		for (guint k = 0; k < det->len; k++) {
+			const struct seg *d = &g_array_index(det, struct seg, k);
+			g_autofree char *want = NULL;
+
+			if (mid < d->t0 || mid >= d->t1 || strcmp(d->state, "NONE") == 0)
+				continue;
+			want = strcmp(d->state, "SDP") == 0 ? g_strdup("USB") :
+			       g_strdup_printf("USB_%s", d->state);
+			if (g_ascii_strcasecmp(want, p->state) != 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->run != y->run)
+		return x->run - y->run;
+	return x->seq - y->seq;
+}
+
+static int sag_cmp(const void *a, const void *b)
+{
+	const struct sag *x = a, *y = b;
+
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->run - y->run;
+}
+
+static void choose_unit(double span, double *unit, const char **name)
+{
+	if (span <= 300) {
+		*unit = 1;
+		*name = "s";
+	} else if (span <= 3 * 3600) {
+		*unit = 60;
+		*name = "min";
+	} else {
+		*unit = 3600;
+		*name = "h";
+	}
+}
+
+/* The zoom window (docs/plots.md, "The zoom window"):
+ *  1. the first source trip, UVLO or brownout of any run, up to the third such
+ *     occurrence (events within 50 ms count once) as long as they follow each other
+ *     within 30 s and stay within 60 s of the first, starting earlier where a VBUS
+ *     sag below 4.75 V led up to the first (at most 120 s earlier);
+ *  2. else the first VBUS sag below 4.75 V (with the source on) of any run, to its
+ *     end (at most 300 s);
+ *  3. else the input-limit ramp: from the first attach to the last ilim_set within
+ *     300 s of it.
+ * Padded by a quarter of its length before and half after (for 1: at least 2 s
+ * before and 5 s after; for 2 and 3: at least 1 s in all), clipped to the runs. */
+/* A candidate zoom window, in seconds, and why it was chosen. */
+struct window {
+	double t1, t2;
+	char *why;
+};
+
+/* Rule 1: the first source trip, UVLO or brownout and up to two more occurrences;
+ * false when there is none. */
+static bool zoom_on_failures(const struct plot *pl, struct window *w)
+{
+	int occurrences = 0;
+
+	for (guint i = 0; i < pl->marks->len; i++) {
+		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+
+		if (m->group != MG_TRIP && m->group != MG_UVLO && m->group != MG_BROWNOUT)
+			continue;
+		if (!w->why) {
+			w->t1 = w->t2 = m->t;
+			w->why = g_strdup_printf("first %s, %s, at %.6g s",
+						 m->group == MG_TRIP ? "source trip" :
+						 m->group == MG_UVLO ? "UVLO" : "brownout",
+						 pl->runs[m->run].label, m->t);
+			/* a sag of that run leading up to it */
+			for (guint k = 0; k < pl->sags->len; k++) {
+				const struct sag *s = &g_array_index(pl->sags, struct sag, k);
+
+				if (s->run == m->run && s->t0 < m->t && s->t1 >= m->t - 1e-3 &&
+				    m->t - s->t0 <= 120)
+					w->t1 = s->t0;
+			}
+		} else if (m->t - w->t2 <= 0.05) {
+			w->t2 = m->t;      /* the same occurrence (a trip and its UVLO) */
+		} else if (m->t - w->t2 <= 30 && m->t - w->t1 <= 60 && ++occurrences < 3) {
+			w->t2 = m->t;
+		} else {
+			break;
+		}
+	}
+	return w->why != NULL;
+}
+
+/* Rule 2: the first VBUS sag below 4.75 V (with the source on), to its end or the end
+ * of the sags that start within 60 s of it, at most 300 s. */
+static bool zoom_on_sag(const struct plot *pl, struct window *w)
+{
+	const struct sag *s0;
+
+	if (!pl->sags->len)
+		return false;
+	s0 = &g_array_index(pl->sags, struct sag, 0);
+	w->t1 = s0->t0;
+	w->t2 = s0->t1;
+	for (guint k = 1; k < pl->sags->len; k++) {
+		const struct sag *s = &g_array_index(pl->sags, struct sag, k);
+
+		if (s->t0 <= w->t1 + 60 && s->t1 > w->t2)
+			w->t2 = s->t1;
+	}
+	if (w->t2 > w->t1 + 300)
+		w->t2 = w->t1 + 300;
+	w->why = g_strdup_printf("first VBUS sag below 4.75 V, %s, at %.6g s",
+				 pl->runs[s0->run].label, w->t1);
+	return true;
+}
+
+/* Rule 3: the input-limit ramp, from the first attach to the last ilim_set within
+ * 300 s of it. */
+static bool zoom_on_ramp(const struct plot *pl, struct window *w)
+{
+	double ta = pl->attaches->len ? g_array_index(pl->attaches, struct sag, 0).t0 : pl->t_min;
+	double t2 = NAN;
+
+	for (guint k = 0; k < pl->ilim_sets->len; k++) {
+		double t = g_array_index(pl->ilim_sets, struct sag, k).t0;
+
+		if (t >= ta && t <= ta + 300 && (isnan(t2) || t > t2))
+			t2 = t;
+	}
+	if (isnan(t2))
+		return false;
+	w->t1 = ta;
+	w->t2 = t2;
+	w->why = g_strdup_printf("the input-limit ramp, to the last ilim_set at %.6g s", t2);
+	return true;
+}
+
+/* The window padded (a quarter of its length before, half after; rule 1 at least 2 s
+ * before and 5 s after, the others at least 1 s in all), rounded outwards to a 20th
+ * of its decade and clipped to the runs. */
+static void zoom_pad(struct plot *pl, const struct window *w, int rule)
+{
+	double len = w->t2 - w->t1, q;
+
+	if (rule == 1) {
+		pl->z0 = w->t1 - fmax(0.25 * len, 2.0);
+		pl->z1 = w->t2 + fmax(0.5 * len, 5.0);
+	} else {
+		pl->z0 = w->t1 - 0.25 * len;
+		pl->z1 = w->t2 + fmax(0.5 * len, 1.0 - 0.75 * len);
+	}
+	q = pow(10, floor(log10(pl->z1 - pl->z0))) / 20;
+	pl->z0 = fmax(pl->t_min, floor(pl->z0 / q) * q);
+	pl->z1 = fmin(pl->t_max, ceil(pl->z1 / q) * q);
+}
+
+static void choose_zoom(struct plot *pl)
+{
+	const struct plot_spec *sp = pl->spec;
+	struct window w = { NAN, NAN, NULL };
+
+	pl->zoom = false;
+	if (sp->zoom == PLOT_ZOOM_NONE)
+		return;
+	if (sp->zoom == PLOT_ZOOM_RANGE) {
+		pl->z0 = sp->zoom_from_s;
+		pl->z1 = sp->zoom_to_s;
+		w.why = g_strdup("as asked");
+	} else if (zoom_on_failures(pl, &w)) {
+		zoom_pad(pl, &w, 1);
+	} else if (zoom_on_sag(pl, &w)) {
+		zoom_pad(pl, &w, 2);
+	} else if (zoom_on_ramp(pl, &w)) {
+		zoom_pad(pl, &w, 3);
+	} else {
+		return;
+	}
+	pl->zoom = pl->z1 > pl->z0;
+	if (pl->zoom) {
+		choose_unit(pl->z1 - pl->z0, &pl->zu, &pl->zunit);
+		pl->zoom_reason = w.why;
+	} else {
+		g_free(w.why);
+	}
+}
+
+static double label_px(const struct mark *m, int count)
+{
+	double n = (double)MAX(g_utf8_strlen(m->label, -1),
+			       g_utf8_strlen(plot_mark_groups[m->group].key, -1));
+
+	if (count > 1)
+		n += 2 + floor(log10(count)) + 1;
+	return n * PX_CHAR + 6;
+}
+
+/* Which markers get a line and a label, for one view (0 main, 1 zoom). Lines: one
+ * per 2 pixels per run and kind. A kind so frequent in a run that its lines would
+ * hide the signals (more than one per 12 pixels on average) has its lines drawn over
+ * the event strip only in the main view; such a kind, or one with more than
+ * DENSE_LABELS events in the view, gets one label, on its first event, naming the
+ * kind and counting them all ("uvlo x5940"). Labels: stacked on LABEL_LEVELS levels; one that
+ * fits nowhere is counted into the last label of its run and kind if that is near
+ * ("label xN"); the same label of another run at the same place is shared. */
+/* The marker layout of one view, per run and kind (key = run * MG_COUNT + group). */
+struct mark_view {
+	int view;
+	double t0, t1, px_per_s;
+	double dense_limit;          /* lines per run and kind that hide the signals */
+	double level_end[LABEL_LEVELS];
+	double *last_line;           /* pixel of the last line */
+	int *last_label;             /* mark of the last label, -1 none */
+	int *lines, *events;
+};
+
+/* Lines: one per 2 pixels per run and kind; count the lines and the events. */
+static void mark_lines(struct plot *pl, struct mark_view *mv)
+{
+	int view = mv->view;
+
+	for (guint i = 0; i < pl->marks->len; i++) {
+		struct mark *m = &g_array_index(pl->marks, struct mark, i);
+		int key = m->run * MG_COUNT + m->group;
+		double px;
+
+		m->level[view] = -1;
+		m->count[view] = 0;
+		m->line[view] = 0;
+		m->shared[view] = false;
+		m->dense[view] = false;
+		if (m->t < mv->t0 || m->t > mv->t1)
+			continue;
+		mv->events[key]++;
+		px = (m->t - mv->t0) * mv->px_per_s;
+		if (px - mv->last_line[key] >= 2.0) {
+			m->line[view] = 1;
+			mv->last_line[key] = px;
+			mv->lines[key]++;
+		}
+	}
+}
+
+/* The same event in another run at the same place (within 2 px) already has the
+ * label: mark it shared, and true. */
+static bool shared_label(struct plot *pl, const struct mark_view *mv, guint i)
+{
+	const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+
+	for (guint k = i; k-- > 0;) {
+		struct mark *o = &g_array_index(pl->marks, struct mark, k);
+
+		if ((m->t - o->t) * mv->px_per_s > 2.0)
+			break;
+		if (o->run != m->run && o->level[mv->view] >= 0 && strcmp(o->label, m->label) == 0) {
+			o->shared[mv->view] = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The label of mark i on the lowest free level; where none is free, counted into the
+ * last label of its run and kind when that is the same text and near. */
+static void place_label(struct plot *pl, struct mark_view *mv, guint i, bool dense)
+{
+	struct mark *m = &g_array_index(pl->marks, struct mark, i);
+	int key = m->run * MG_COUNT + m->group, view = mv->view, l;
+	double px = (m->t - mv->t0) * mv->px_per_s;
+
+	for (l = 0; l < LABEL_LEVELS; l++)
+		if (mv->level_end[l] + 6 <= px)
+			break;
+	if (l < LABEL_LEVELS) {
+		m->level[view] = l;
+		m->count[view] = dense ? mv->events[key] : 1;
+		m->dense[view] = dense;
+		/* room for a " xNN" the label may gain below */
+		mv->level_end[l] = px + label_px(m, dense ? m->count[view] : 99);
+		mv->last_label[key] = (int)i;
+	} else if (mv->last_label[key] >= 0) {
+		struct mark *lm = &g_array_index(pl->marks, struct mark, mv->last_label[key]);
+		double lpx = (lm->t - mv->t0) * mv->px_per_s;
+
+		if (strcmp(lm->label, m->label) == 0 &&
+		    px - lpx <= 3 * label_px(lm, lm->count[view]) + 40) {
+			lm->count[view]++;
+			mv->level_end[lm->level[view]] = fmax(mv->level_end[lm->level[view]],
+							      lpx + label_px(lm, lm->count[view]));
+		}
+	}
+}
+
+static void layout_marks(struct plot *pl, int view, double t0, double t1)
+{
+	gsize n = (gsize)pl->n * MG_COUNT;
+	struct mark_view mv = {
+		.view = view, .t0 = t0, .t1 = t1,
+		.px_per_s = (PX_W - pl->px_left - pl->px_right) / (t1 - t0),
+		.dense_limit = (PX_W - pl->px_left - pl->px_right) / 12,
+		.last_line = g_new(double, n), .last_label = g_new(int, n),
+		.lines = g_new0(int, n), .events = g_new0(int, n),
+	};
+
+	for (gsize i = 0; i < n; i++) {
+		mv.last_line[i] = -INFINITY;
+		mv.last_label[i] = -1;
+	}
+	for (int l = 0; l < LABEL_LEVELS; l++)
+		mv.level_end[l] = -INFINITY;
+	mark_lines(pl, &mv);
+	for (guint i = 0; i < pl->marks->len; i++) {
+		struct mark *m = &g_array_index(pl->marks, struct mark, i);
+		int key = m->run * MG_COUNT + m->group;
+		bool dense = mv.lines[key] > mv.dense_limit || mv.events[key] > DENSE_LABELS;
+
+		if (m->t < t0 || m->t > t1)
+			continue;
+		if (mv.lines[key] > mv.dense_limit && view == 0 && m->line[view])
+			m->line[view] = 2;
+		if ((dense && mv.last_label[key] >= 0) || shared_label(pl, &mv, i))
+			continue;
+		place_label(pl, &mv, i, dense);
+	}
+	g_free(mv.last_line);
+	g_free(mv.last_label);
+	g_free(mv.lines);
+	g_free(mv.events);
+}
+
+static void pad_range(double lo, double hi, double min_span, double frac_pad, double *a, double *b)
+{
+	double span = hi - lo, pad;
+
+	if (!isfinite(lo) || !isfinite(hi)) {
+		*a = 0;
+		*b = 1;
+		return;
+	}
+	if (span < min_span) {
+		double mid = (lo + hi) / 2;
+
+		lo = mid - min_span / 2;
+		hi = mid + min_span / 2;
+		span = min_span;
+	}
+	pad = span * frac_pad;
+	*a = lo - pad;
+	*b = hi + pad;
+}
+
+/* "VBUS min 4.635 V, 263 s below 4.75 V, ..." from metrics.json (NULL: none). */
+static char *metrics_line(const struct plot_run *r)
+{
+	const cJSON *m = r->metrics_json;
+	GString *s;
+	double v;
+	const char *str;
+
+	if (!m)
+		return NULL;
+	s = g_string_new(NULL);
+	if (isfinite(v = plot_json_num(m, "vbus_min_V")))
+		g_string_append_printf(s, "VBUS min %.3f V", v);
+	if (isfinite(v = plot_json_num(m, "time_below_4v75_s")))
+		g_string_append_printf(s, v < 100 ? ", %.3g s < 4.75 V" : ", %.0f s < 4.75 V", v);
+	if (isfinite(v = plot_json_num(m, "source_trips")))
+		g_string_append_printf(s, ", trips %g", v);
+	if (isfinite(v = plot_json_num(m, "uvlo_events")))
+		g_string_append_printf(s, ", UVLO %g", v);
+	if (isfinite(v = plot_json_num(m, "brownouts")))
+		g_string_append_printf(s, ", brownouts %g", v);
+	if (isfinite(v = plot_json_num(m, "ilim_max_A")))
+		g_string_append_printf(s, ", limit max %.2f A", v);
+	if (isfinite(v = plot_json_num(m, "ibus_max_A")))
+		g_string_append_printf(s, ", IBUS max %.2f A", v);
+	if (isfinite(v = plot_json_num(m, "soc_initial")) && isfinite(plot_json_num(m, "soc_final")))
+		g_string_append_printf(s, ", SOC %.1f \xe2\x86\x92 %.1f %%", v * 100,
+				       plot_json_num(m, "soc_final") * 100);
+	if (cJSON_GetObjectItemCaseSensitive(m, "time_to_full_s")) {
+		v = plot_json_num(m, "time_to_full_s");
+		if (!isfinite(v))
+			g_string_append(s, ", full: not reached");
+		else if (v < 120)
+			g_string_append_printf(s, ", full at %.3g s", v);
+		else if (v < 7200)
+			g_string_append_printf(s, ", full at %.1f min", v / 60);
+		else
+			g_string_append_printf(s, ", full at %.2f h", v / 3600);
+	}
+	if ((str = plot_json_str(m, "detected_type")))
+		g_string_append_printf(s, ", detected %s", str);
+	if (s->len > 2 && s->str[0] == ',')
+		g_string_erase(s, 0, 2);
+	return g_string_free(s, FALSE);
+}
+
+static const char *run_policy(const struct plot_run *r)
+{
+	return r->metrics_json ? plot_json_str(r->metrics_json, "policy") : NULL;
+}
+
+/* The lines under the title: per run, its label, policy and metrics; split at a comma
+ * near the middle when too wide for the canvas. */
+static void title_lines(struct plot *pl)
+{
+	size_t max_chars = (size_t)((PX_W - 40) / PX_TITLE_CHAR);
+
+	pl->sub_lines = g_ptr_array_new_with_free_func(g_free);
+	pl->sub_runs = g_array_new(FALSE, FALSE, sizeof(int));
+	for (int i = 0; i < pl->n; i++) {
+		const struct plot_run *r = &pl->runs[i];
+		g_autofree char *ml = metrics_line(r);
+		const char *pol = run_policy(r);
+		char *line;
+
+		if (pol && strcmp(pol, r->label) != 0)
+			line = g_strdup_printf("%s (policy %s): %s", r->label, pol,
+					       ml ? ml : "no metrics.json");
+		else
+			line = g_strdup_printf("%s: %s", r->label, ml ? ml : "no metrics.json");
+		while (g_utf8_strlen(line, -1) > (glong)max_chars) {
+			size_t len = strlen(line), best = 0;
+
+			for (size_t k = 1; k + 2 < len; k++)
+				if (line[k] == ',' && line[k + 1] == ' ' &&
+				    (!best || fabs((double)k - len / 2.0) < fabs((double)best - len / 2.0)))
+					best = k;
+			if (!best)
+				break;
+			g_ptr_array_add(pl->sub_lines, g_strndup(line, best + 1));
+			g_array_append_val(pl->sub_runs, i);
+			memmove(line, line + best + 2, len - best - 1);
+		}
+		g_ptr_array_add(pl->sub_lines, line);
+		g_array_append_val(pl->sub_runs, i);
+	}
+}
+
+/* The extremes of every series over all runs. */
+struct extent {
+	double vmin, vmax, imin, imax, ilim, srcmax, bmin, bmax, smin, smax;
+	size_t longest;          /* the longest run label */
+};
+
+static void runs_extent(struct plot *pl, struct extent *x)
+{
+	*x = (struct extent){ INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY,
+			      INFINITY, -INFINITY, INFINITY, -INFINITY, 0 };
+	pl->t_min = INFINITY;
+	pl->t_max = -INFINITY;
+	for (int i = 0; i < pl->n; i++) {
+		const struct plot_run *r = &pl->runs[i];
+
+		pl->t_min = fmin(pl->t_min, r->t_min);
+		pl->t_max = fmax(pl->t_max, r->t_max);
+		x->vmin = fmin(x->vmin, r->vbus_min_on);
+		x->vmax = fmax(x->vmax, r->v_max);
+		x->imin = fmin(x->imin, r->ibus_min);
+		x->imax = fmax(x->imax, r->ibus_max);
+		x->ilim = fmax(x->ilim, r->ilim_max);
+		x->srcmax = fmax(x->srcmax, r->src_ilim_max);
+		x->bmin = fmin(x->bmin, r->vbat_min);
+		x->bmax = fmax(x->bmax, r->vbat_max);
+		x->smin = fmin(x->smin, r->soc_min);
+		x->smax = fmax(x->smax, r->soc_max);
+		x->longest = MAX(x->longest, strlen(r->label));
+	}
+	if (pl->t_max <= pl->t_min)
+		pl->t_max = pl->t_min + 1;
+}
+
+static void axis_ranges(struct plot *pl, const struct extent *x)
+{
+	double top;
+
+	/* VBUS: from below the lowest powered VBUS, the UVLO and 4.75 V lines, to above
+	 * the source's open-circuit voltage; a dropped-out VBUS leaves through the bottom. */
+	if (!isfinite(x->vmin)) {
+		pl->vlo = 0;
+		pl->vhi = isfinite(x->vmax) && x->vmax > 1 ? x->vmax + 0.2 : 5.5;
+	} else {
+		double lo = fmin(x->vmin, VBUS_MIN_USB);
+
+		if (isfinite(pl->spec->uvlo_v))
+			lo = fmin(lo, pl->spec->uvlo_v);
+		pl->vlo = floor((lo - 0.2) * 10) / 10;
+		pl->vhi = ceil((fmax(x->vmax, VBUS_MIN_USB) + 0.12) * 20) / 20;
+	}
+	/* Currents: from 0 to above the larger of the input current and the programmed
+	 * limit; a source limit far above both is cut (it would flatten the rest). */
+	top = fmax(x->imax, x->ilim);
+	if (isfinite(x->srcmax))
+		top = fmax(top, fmin(x->srcmax, 2 * fmax(top, 0.1)));
+	if (!isfinite(top) || top <= 0)
+		top = 1;
+	pl->ilo = x->imin < 0 ? x->imin * 1.1 : 0;
+	pl->ihi = top * 1.1;
+	pad_range(x->bmin, x->bmax, 0.1, 0.1, &pl->blo, &pl->bhi);
+	pad_range(x->smin * 100, x->smax * 100, 2, 0.1, &pl->slo, &pl->shi);
+	pl->slo = fmax(pl->slo, pl->slo < 0 ? pl->slo : 0);
+	if (pl->shi > 100 && x->smax <= 1.0)
+		pl->shi = 100 + 0.02 * (pl->shi - pl->slo);
+}
+
+/* The state band: charger and source rows always, the others when some run has them.
+ * Long labels name the rows "run N" and the key says which is which; the margins make
+ * room for the row names and the keys. */
+static void band_and_margins(struct plot *pl, size_t longest)
+{
+	pl->band_used[BAND_CHARGER] = pl->band_used[BAND_SOURCE] = true;
+	for (int i = 0; i < pl->n; i++)
+		pl->band_used[BAND_PSY] |= psy_disagrees(&pl->runs[i]);
+	pl->n_rows = 0;
+	for (int k = 0; k < BAND_COUNT; k++)
+		pl->n_rows += pl->band_used[k] ? pl->n : 0;
+	pl->index_names = pl->n > 1 && longest > 12;
+	pl->px_left = PX_LEFT_MIN;
+	if (pl->n > 1) {
+		size_t name = (pl->index_names ? 5 : longest) + 1 + strlen("psy type");
+
+		pl->px_left = fmax(PX_LEFT_MIN, (double)name * PX_CHAR + 24);
+	}
+	/* keys: the longest label (or "N: label") against the longest fixed text */
+	pl->px_right = fmax(PX_RIGHT_MIN, PX_KEY_OFFSET + 40 +
+			    PX_KEY_CHAR * (double)(longest + (pl->index_names ? 3 : 0)));
+	pl->px_right = fmin(pl->px_right, 520);
+}
+
+void plot_layout(struct plot *pl)
+{
+	struct extent x;
+
+	runs_extent(pl, &x);
+	g_array_sort(pl->marks, mark_cmp);
+	g_array_sort(pl->sags, sag_cmp);
+	g_array_sort(pl->ilim_sets, sag_cmp);
+	g_array_sort(pl->attaches, sag_cmp);
+	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
+	axis_ranges(pl, &x);
+	band_and_margins(pl, x.longest);
+	title_lines(pl);
+	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);
+	pl->px_band = PX_BAND_ROW * (pl->n_rows + BAND_STRIP);
+	choose_zoom(pl);
+	pl->px_zoom = pl->zoom ? PX_ZOOM_GAP + PX_ZOOM + PX_XAXIS : 0;
+	pl->px_h = pl->px_title + PX_PANEL_A + PX_PANEL_B + PX_PANEL_C + pl->px_band +
+		   3 * PX_PANEL_GAP + PX_XAXIS + pl->px_zoom;
+	pl->px_h = ceil(pl->px_h / 10) * 10;
+	layout_marks(pl, 0, pl->t_min, pl->t_max);
+	if (pl->zoom)
+		layout_marks(pl, 1, pl->z0, pl->z1);
+}

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plots/scan.c - the scan of each run of a stacked plot (see stacked.h): its trace
+ * through the trace reader (ranges of the series, segments of the state columns,
+ * VBUS sags), its events.jsonl through the events reader (markers, detected type,
+ * power-supply type, boot stages, zoom hints) and its metrics.json (the title line).
+ */
+#include <math.h>
+#include <string.h>
+#include "plots/stacked.h"
+#include "traces/csv.h"
+#include "traces/events.h"
+
+/* The trace columns kept as text even when they hold numbers. */
+static const char *const state_columns[] = { "charger_state", "source_state", NULL };
+
+/* ---- the state band ---- */
+
+static void band_switch(struct band *b, double t, const char *state)
+{
+	if (b->cur && state && strcmp(b->cur, state) == 0)
+		return;
+	if (b->cur && t > b->cur_t0) {
+		struct seg s = { b->cur_t0, t, b->cur };
+
+		g_array_append_val(b->segs, s);
+		b->cur = NULL;
+	}
+	g_free(b->cur);
+	b->cur = state ? g_strdup(state) : NULL;
+	b->cur_t0 = t;
+}
+
+static void band_close(struct band *b, double t)
+{
+	band_switch(b, t, NULL);
+}
+
+void plot_run_clear(struct plot_run *r)
+{
+	g_free(r->trace);
+	g_free(r->label);
+	g_free(r->events);
+	g_free(r->metrics);
+	g_free(r->trace_rel);
+	for (int k = 0; k < BAND_COUNT; k++) {
+		if (!r->band[k].segs)
+			continue;
+		for (guint i = 0; i < r->band[k].segs->len; i++)
+			g_free(g_array_index(r->band[k].segs, struct seg, i).state);
+		g_array_free(r->band[k].segs, TRUE);
+		g_free(r->band[k].cur);
+	}
+	if (r->metrics_json)
+		cJSON_Delete(r->metrics_json);
+}
+
+/* ---- the trace ---- */
+
+/* The header has every required column; the message names every missing one. */
+static bool check_columns(const char *path, char **names, GError **err)
+{
+	GString *missing = g_string_new(NULL);
+	int n_missing = 0;
+
+	for (int c = 0; c < COL_REQUIRED; c++)
+		if (!g_strv_contains((const char *const *)names, plot_column_names[c])) {
+			g_string_append_printf(missing, "%s%s", n_missing ? ", " : "",
+					       plot_column_names[c]);
+			n_missing++;
+		}
+	if (n_missing) {
+		g_autofree char *found = g_strjoinv(",", names);
+		GString *want = g_string_new(NULL);
+
+		for (int c = 0; c < COL_REQUIRED; c++)
+			g_string_append_printf(want, "%s%s", c ? "," : "", plot_column_names[c]);
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+			    "%s: not a chargesim trace: missing column%s %s (its header is \"%.200s\"; "
+			    "a trace needs at least %s, in any order)",
+			    path, n_missing > 1 ? "s" : "", missing->str, found, want->str);
+		g_string_free(want, TRUE);
+	}
+	g_string_free(missing, TRUE);
+	return n_missing == 0;
+}
+
+static const struct cs_csv_read_opts trace_opts = {
+	.time_column = "time_s", .delim = ',', .text_columns = state_columns,
+};
+
+bool plot_check_trace(const char *path, GError **err)
+{
+	g_autoptr(GError) inner = NULL;
+	g_auto(GStrv) names = cs_csv_read_header(path, &trace_opts, &inner);
+
+	if (!names) {
+		g_set_error_literal(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, inner->message);
+		return false;
+	}
+	if (!names[0]) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+			    "%s: empty file, expected a CSV header row such as time_s,vsrc_V,vbus_V,...",
+			    path);
+		return false;
+	}
+	return check_columns(path, names, err);
+}
+
+/* The columns' values at row i: NAN where a column is absent or not numeric. */
+static double cell(const cs_csv_trace *tr, const int *col, int c, size_t i)
+{
+	if (col[c] < 0 || tr->cols[col[c]].is_label)
+		return NAN;
+	return tr->cols[col[c]].v[i];
+}
+
+/* A state cell without blanks around it; "-" for an empty one. */
+static char *state_cell(const cs_csv_trace *tr, const int *col, int c, size_t i)
+{
+	char *s = g_strstrip(g_strdup(tr->cols[col[c]].s[i]));
+
+	if (!*s) {
+		g_free(s);
+		s = g_strdup("-");
+	}
+	return s;
+}
+
+#define UPDATE_MIN(a, v) do { if (isfinite(v) && (v) < (a)) (a) = (v); } while (0)
+#define UPDATE_MAX(a, v) do { if (isfinite(v) && (v) > (a)) (a) = (v); } while (0)
+
+/* VBUS below 4.75 V while the source is on (not detached, not tripped): a sag opens
+ * at the first such row and closes at the first row where it ends. */
+static void track_sag(struct plot *pl, int ri, double t, double vbus, const char *src)
+{
+	struct plot_run *r = &pl->runs[ri];
+	bool on = strcmp(src, "on") == 0 || strcmp(src, "limiting") == 0;
+	bool low = on && isfinite(vbus) && vbus < VBUS_MIN_USB;
+
+	if (!r->sag_open && low) {
+		r->sag_open = true;
+		r->sag_t0 = t;
+	} else if (r->sag_open && !low) {
+		struct sag s = { r->sag_t0, t, ri };
+
+		g_array_append_val(pl->sags, s);
+		r->sag_open = false;
+	}
+}
+
+static void scan_row(struct plot *pl, int ri, const cs_csv_trace *tr, const int *col, size_t i)
+{
+	struct plot_run *r = &pl->runs[ri];
+	double t = tr->t[i], vbus = cell(tr, col, COL_VBUS, i);
+	g_autofree char *chg = state_cell(tr, col, COL_CHG, i);
+	g_autofree char *src = state_cell(tr, col, COL_SRC, i);
+
+	if (vbus > 1.0)
+		UPDATE_MIN(r->vbus_min_on, vbus);
+	UPDATE_MAX(r->v_max, vbus);
+	UPDATE_MAX(r->v_max, cell(tr, col, COL_VSRC, i));
+	UPDATE_MIN(r->ibus_min, cell(tr, col, COL_IBUS, i));
+	UPDATE_MAX(r->ibus_max, cell(tr, col, COL_IBUS, i));
+	UPDATE_MAX(r->ilim_max, cell(tr, col, COL_ILIM, i));
+	UPDATE_MAX(r->src_ilim_max, cell(tr, col, COL_SRC_ILIM, i));
+	UPDATE_MIN(r->vbat_min, cell(tr, col, COL_VBAT, i));
+	UPDATE_MAX(r->vbat_max, cell(tr, col, COL_VBAT, i));
+	UPDATE_MIN(r->soc_min, cell(tr, col, COL_SOC, i));
+	UPDATE_MAX(r->soc_max, cell(tr, col, COL_SOC, i));
+	band_switch(&r->band[BAND_CHARGER], t, chg);
+	band_switch(&r->band[BAND_SOURCE], t, src);
+	track_sag(pl, ri, t, vbus, src);
+}
+
+/* The header first (the missing columns named), then the whole trace. */
+static bool scan_trace(struct plot *pl, int ri, GError **err)
+{
+	struct plot_run *r = &pl->runs[ri];
+	g_autoptr(GError) inner = NULL;
+	g_autoptr(cs_csv_trace) tr = NULL;
+	int col[COL_COUNT];
+
+	if (!plot_check_trace(r->trace, err))
+		return false;
+	tr = cs_csv_read(r->trace, &trace_opts, &inner);
+	if (!tr && g_error_matches(inner, CS_CSV_ERROR, CS_CSV_ERROR_EMPTY)) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+			    "%s: the header is fine but there are no data rows", r->trace);
+		return false;
+	}
+	if (!tr) {
+		g_set_error_literal(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, inner->message);
+		return false;
+	}
+	for (int c = 0; c < COL_COUNT; c++)
+		col[c] = cs_csv_find_col(tr, plot_column_names[c]);
+	r->has_src_ilim = col[COL_SRC_ILIM] >= 0;
+	r->t_min = tr->t[0];
+	r->t_max = tr->t[tr->nrows - 1];
+	for (size_t i = 0; i < tr->nrows; i++)
+		scan_row(pl, ri, tr, col, i);
+	if (r->sag_open) {
+		struct sag s = { r->sag_t0, r->t_max, ri };
+
+		g_array_append_val(pl->sags, s);
+	}
+	return true;
+}
+
+/* ---- events.jsonl and metrics.json ---- */
+
+const char *plot_json_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double plot_json_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void add_mark(struct plot *pl, int run, double t, int group, char *label)
+{
+	struct mark m = { .t = t, .run = run, .group = group, .label = label,
+			  .seq = (int)pl->marks->len };
+
+	g_array_append_val(pl->marks, m);
+}
+
+static void add_time(GArray *a, int run, double t)
+{
+	struct sag s = { t, t, run };
+
+	g_array_append_val(a, s);
+}
+
+/* Event kinds drawn as a marker with a fixed label and nothing else. */
+static const struct {
+	const char *ev;
+	int group;
+	const char *label;
+} plain_marks[] = {
+	{ "source_trip", MG_TRIP, "trip" },
+	{ "uvlo", MG_UVLO, "UVLO" },
+	{ "brownout", MG_BROWNOUT, "brownout" },
+	{ "adc_stuck", MG_SCENARIO, "ADC stuck" },
+	{ "suspend", MG_SUSPEND, "suspend" },
+	{ "resume", MG_SUSPEND, "resume" },
+};
+
+/* A uevent's POWER_SUPPLY_TYPE (other than Battery) goes into the psy type row. */
+static void psy_type(struct plot_run *r, double t, const cJSON *rec)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(rec, "env"), *e;
+
+	cJSON_ArrayForEach(e, env) {
+		const char *s;
+
+		if (!cJSON_IsString(e) || !g_str_has_prefix(e->valuestring, "POWER_SUPPLY_TYPE="))
+			continue;
+		s = e->valuestring + strlen("POWER_SUPPLY_TYPE=");
+		if (strcmp(s, "Battery") != 0)
+			band_switch(&r->band[BAND_PSY], t, s);
+	}
+}
+
+/* "set PATH=VALUE" of a scenario set event. */
+static char *set_label(const cJSON *rec)
+{
+	const cJSON *val = cJSON_GetObjectItemCaseSensitive(rec, "value");
+	g_autofree char *vs = val ? (cJSON_IsString(val) ? g_strdup(val->valuestring) :
+				     cJSON_PrintUnformatted(val)) : g_strdup("?");
+	const char *s = plot_json_str(rec, "path");
+
+	if (s && g_str_has_prefix(s, "device."))
+		s += strlen("device.");
+	return g_strdup_printf("set %s=%s", s ? s : "?", vs);
+}
+
+/* One event record: a marker, a band segment, a zoom hint, or nothing. */
+static void event_record(struct plot *pl, int ri, const cJSON *rec)
+{
+	struct plot_run *r = &pl->runs[ri];
+	const char *ev = cs_event_kind(rec);
+	double t = cs_event_time(rec);
+	const char *s;
+	double v;
+
+	if (!ev || !isfinite(t))
+		return;
+	for (size_t i = 0; i < G_N_ELEMENTS(plain_marks); i++)
+		if (strcmp(ev, plain_marks[i].ev) == 0) {
+			add_mark(pl, ri, t, plain_marks[i].group, g_strdup(plain_marks[i].label));
+			return;
+		}
+	if (strcmp(ev, "attach") == 0) {
+		add_mark(pl, ri, t, MG_ATTACH, g_strdup("attach"));
+		add_time(pl->attaches, ri, t);
+	} else if (strcmp(ev, "detach") == 0) {
+		add_mark(pl, ri, t, MG_ATTACH, g_strdup("detach"));
+		band_switch(&r->band[BAND_DETECTED], t, NULL);
+		band_switch(&r->band[BAND_PSY], t, NULL);
+	} else if (strcmp(ev, "detect") == 0) {
+		g_autofree char *port = g_ascii_strup((s = plot_json_str(rec, "port")) ? s : "?", -1);
+
+		add_mark(pl, ri, t, MG_DETECT, g_strdup_printf("detect %s", port));
+		band_switch(&r->band[BAND_DETECTED], t, port);
+		pl->band_used[BAND_DETECTED] = true;
+	} else if (strcmp(ev, "vbus_draw") == 0) {
+		v = plot_json_num(rec, "mA");
+		add_mark(pl, ri, t, MG_DRAW, g_strdup_printf("vbus_draw %g mA", v));
+	} else if (strcmp(ev, "enumerate") == 0) {
+		v = plot_json_num(rec, "MaxPower_mA");
+		add_mark(pl, ri, t, MG_DRAW, isfinite(v) ? g_strdup_printf("enumerated %g mA", v) :
+					     g_strdup("enumerate: no config"));
+	} else if (strcmp(ev, "boot_state") == 0) {
+		s = plot_json_str(rec, "state");
+		add_mark(pl, ri, t, MG_BOOT, g_strdup_printf("boot: %s", s ? s : "?"));
+		band_switch(&r->band[BAND_BOOT], t, s ? s : "?");
+		pl->band_used[BAND_BOOT] = true;
+	} else if (strcmp(ev, "charger_fault") == 0) {
+		s = plot_json_str(rec, "reason");
+		add_mark(pl, ri, t, MG_FAULT, g_strdup_printf("fault: %s", s ? s : "?"));
+	} else if (strcmp(ev, "set") == 0) {
+		add_mark(pl, ri, t, MG_SCENARIO, set_label(rec));
+	} else if (strcmp(ev, "dropout") == 0) {
+		v = plot_json_num(rec, "for_s");
+		add_mark(pl, ri, t, MG_SCENARIO, isfinite(v) ?
+			 g_strdup_printf("dropout %g ms", v * 1e3) : g_strdup("dropout"));
+	} else if (strcmp(ev, "ilim_set") == 0) {
+		add_time(pl->ilim_sets, ri, t);
+	} else if (strcmp(ev, "uevent") == 0) {
+		psy_type(r, t, rec);
+	}
+}
+
+struct event_scan {
+	struct plot *pl;
+	int run;
+};
+
+static bool event_cb(void *data, const cJSON *rec, long line, GError **err)
+{
+	struct event_scan *es = data;
+
+	(void)line;
+	(void)err;
+	event_record(es->pl, es->run, rec);
+	return true;
+}
+
+static bool scan_events(struct plot *pl, int ri, GError **err)
+{
+	struct event_scan es = { pl, ri };
+	g_autoptr(GError) inner = NULL;
+
+	if (cs_events_read(pl->runs[ri].events, event_cb, &es, &inner))
+		return true;
+	g_set_error_literal(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, inner->message);
+	return false;
+}
+
+static bool read_metrics(struct plot_run *r, GError **err)
+{
+	g_autofree char *text = NULL;
+	gsize len;
+	g_autoptr(GError) e = NULL;
+
+	if (!g_file_get_contents(r->metrics, &text, &len, &e)) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, "%s: cannot read: %s",
+			    r->metrics, e->message);
+		return false;
+	}
+	r->metrics_json = cJSON_ParseWithLength(text, len);
+	if (!cJSON_IsObject(r->metrics_json)) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+			    "%s: found something else, expected a JSON object of metrics", r->metrics);
+		return false;
+	}
+	return true;
+}
+
+/* ---- one run ---- */
+
+static char *default_label(const char *trace)
+{
+	g_autofree char *base = g_path_get_basename(trace);
+
+	if (strcmp(base, "trace.csv") == 0) {
+		g_autofree char *dir = g_path_get_dirname(trace);
+		g_autofree char *canon = g_canonicalize_filename(dir, NULL);
+
+		return g_path_get_basename(canon);
+	}
+	if (g_str_has_suffix(base, ".csv"))
+		base[strlen(base) - 4] = '\0';
+	return g_strdup(base);
+}
+
+bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError **err)
+{
+	struct plot_run *r = &pl->runs[ri];
+
+	r->trace = g_strdup(in->trace);
+	r->label = in->label ? g_strdup(in->label) : default_label(in->trace);
+	r->events = in->events ? g_strdup(in->events) : NULL;
+	r->metrics = in->metrics ? g_strdup(in->metrics) : NULL;
+	r->vbus_min_on = r->vbat_min = r->soc_min = r->ibus_min = INFINITY;
+	r->v_max = r->ibus_max = r->ilim_max = r->src_ilim_max = r->vbat_max = r->soc_max = -INFINITY;
+	for (int k = 0; k < BAND_COUNT; k++)
+		r->band[k].segs = g_array_new(FALSE, FALSE, sizeof(struct seg));
+	if (!scan_trace(pl, ri, err))
+		return false;
+	if (r->events && !scan_events(pl, ri, err))
+		return false;
+	if (r->metrics && !read_metrics(r, err))
+		return false;
+	for (int k = 0; k < BAND_COUNT; k++)
+		band_close(&r->band[k], r->t_max);
+	return true;
+}

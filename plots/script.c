@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plots/script.c - writing a stacked plot (see stacked.h): NAME-states.dat (the
+ * segments of the state band), NAME-events.dat (the event markers and where their
+ * lines and labels go) and NAME.gp, the script.
+ *
+ * The script reads the traces by column name, keeps every choice in a named variable
+ * near its top, and renders every format in FORMATS; the command line passes OUTBASE
+ * so that the images are written under temporary names and renamed into place only
+ * when gnuplot succeeded.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "plots/gp.h"
+#include "plots/stacked.h"
+#include "plots/templates.h"
+#include "sim/outfile.h"
+
+/* The y of a band row (runs in order, each with its rows top to bottom). */
+static double row_y(const struct plot *pl, int run, int band)
+{
+	int idx = 0;
+
+	for (int i = 0; i < pl->n; i++)
+		for (int k = 0; k < BAND_COUNT; k++) {
+			if (!pl->band_used[k])
+				continue;
+			if (i == run && k == band)
+				return pl->n_rows - idx;
+			idx++;
+		}
+	return 0;
+}
+
+
+bool plot_write_states(const struct plot *pl, const char *path, GError **err)
+{
+	GString *s = g_string_new(NULL);
+	bool ok;
+
+	g_string_append(s, "# chargesim state band: one segment per row (state columns of the traces,\n"
+			   "# detected type and power-supply type and boot stage from events.jsonl)\n"
+			   "# t0_s,t1_s,row,rgb,state\n");
+	for (int i = 0; i < pl->n; i++)
+		for (int k = 0; k < BAND_COUNT; k++) {
+			const struct band *b = &pl->runs[i].band[k];
+
+			if (!pl->band_used[k])
+				continue;
+			for (guint j = 0; j < b->segs->len; j++) {
+				const struct seg *sg = &g_array_index(b->segs, struct seg, j);
+				g_autofree char *f = gp_dat_field(sg->state);
+
+				gp_printf_num(s, "", sg->t0, ",");
+				gp_printf_num(s, "", sg->t1, ",");
+				g_string_append_printf(s, "%g,%u,%s\n", row_y(pl, i, k),
+						       gp_rgb(plot_state_colour(k, sg->state)), f);
+			}
+		}
+	ok = cs_outfile_write_all(path, s->str, s->len, err);
+	g_string_free(s, TRUE);
+	return ok;
+}
+
+bool plot_write_events(const struct plot *pl, const char *path, int *n_written, GError **err)
+{
+	GString *s = g_string_new(NULL);
+	bool ok;
+
+	*n_written = 0;
+	g_string_append(s, "# chargesim event markers (from events.jsonl): main/zoom 1 = draw the line\n"
+			   "# in that view (main 2: in the state band only, the kind is too frequent),\n"
+			   "# mlevel/zlevel = label level (-1 no label), label xN = N events\n"
+			   "# labels shared by several runs (the same event at the same place) are grey\n"
+			   "# t_s,run,group,rgb,main,mlevel,zoom,zlevel,mlabel,zlabel,mlabel_rgb,zlabel_rgb\n");
+	for (guint i = 0; i < pl->marks->len; i++) {
+		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+		const char *colour = pl->n > 1 ? plot_run_colour(m->run) : plot_mark_groups[m->group].rgb;
+		g_autofree char *ml = m->count[0] > 1 ? g_strdup_printf("%s \xc3\x97%d",
+			m->dense[0] ? plot_mark_groups[m->group].key : m->label, m->count[0]) : g_strdup(m->label);
+		g_autofree char *zl = m->count[1] > 1 ? g_strdup_printf("%s \xc3\x97%d",
+			m->dense[1] ? plot_mark_groups[m->group].key : m->label, m->count[1]) : g_strdup(m->label);
+		g_autofree char *f = gp_dat_field(ml);
+		g_autofree char *fz = gp_dat_field(zl);
+
+		if (!m->line[0] && !m->line[1] && m->level[0] < 0 && m->level[1] < 0)
+			continue;
+		gp_num(s, m->t);
+		g_string_append_printf(s, ",%d,%d,%u,%d,%d,%d,%d,%s,%s,%u,%u\n", m->run + 1, m->group,
+				       gp_rgb(colour), m->line[0], m->level[0], m->line[1],
+				       m->level[1], f, fz, m->shared[0] ? 0x333333 : gp_rgb(colour),
+				       m->shared[1] ? 0x333333 : gp_rgb(colour));
+		(*n_written)++;
+	}
+	ok = cs_outfile_write_all(path, s->str, s->len, err);
+	g_string_free(s, TRUE);
+	return ok;
+}
+/* ---- the script ---- */
+
+/* Which event markers are drawn where, and the script's title. */
+struct script_info {
+	const char *base;        /* the script's name without .gp */
+	int n_events;            /* markers in NAME-events.dat */
+	bool any_mlabel, any_zlabel;
+	bool group_used[MG_COUNT];
+	char *title;
+};
+
+/* vars[name] = the expansion of tpl with tvars, without its last line break. */
+static void set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtrArray *tvars)
+{
+	g_autofree char *block = gp_expand_block(tpl, tvars);
+
+	gp_set(vars, name, block);
+}
+
+/* Add the series of a plot command: one per line of the expanded template, joined by
+ * ", \" after "\tplot \". */
+static void cmd_add(GString *cmd, const char *tpl, const GPtrArray *vars)
+{
+	g_autofree char *block = gp_expand_block(tpl, vars);
+	g_auto(GStrv) lines = g_strsplit(block, "\n", -1);
+
+	for (int i = 0; lines[i]; i++) {
+		if (!*lines[i])
+			continue;
+		g_string_append(cmd, cmd->len ? ", \\\n" : "\tplot \\\n");
+		g_string_append(cmd, lines[i]);
+	}
+}
+
+/* A panel's place: top and bottom in pixels from the top of the canvas. */
+struct panel {
+	const char *name;            /* "a" .. "e" */
+	const char *tpl, *series, *legend;
+	const char *last;            /* a series template drawn after all others, or NULL */
+	double top, bottom;
+	double ylo, yhi, y2lo, y2hi;
+	bool limits;                 /* the USB minimum and UVLO lines */
+};
+
+/* The lines every panel has: its margins, its key at its top, its report line. */
+static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel *p)
+{
+	g_autoptr(GPtrArray) f = gp_vars_new();
+
+	gp_set_num(f, "TOP", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set_num(f, "BOTTOM", gp_frac(pl->px_h - p->bottom, pl->px_h));
+	gp_set_num(f, "X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
+	gp_set_num(f, "Y", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set(f, "PANEL", p->name);
+	set_block(v, "MARGINS", plot_tpl_panels_margins, f);
+	set_block(v, "KEY", plot_tpl_panels_key, f);
+	set_block(v, "REPORT", plot_tpl_panels_report, f);
+	gp_set_num(v, "YLO", p->ylo);
+	gp_set_num(v, "YHI", p->yhi);
+	gp_set_num(v, "Y2LO", p->y2lo);
+	gp_set_num(v, "Y2HI", p->y2hi);
+}
+
+/* Every run's series of a panel; with several runs the colour is the run's, its label
+ * goes into the key once, and the legend of line styles follows. */
+static void run_series(GString *cmd, const struct plot *pl, const struct panel *p)
+{
+	g_autoptr(GPtrArray) none = gp_vars_new();
+
+	for (int i = 0; i < pl->n; i++) {
+		const struct plot_run *r = &pl->runs[i];
+		g_autoptr(GPtrArray) v = gp_vars_new();
+
+		gp_setf(v, "RUN", "%d", i + 1);
+		gp_set(v, "SRC_ILIM", r->has_src_ilim ? "" : NULL);
+		if (pl->n > 1) {
+			g_autofree char *label = pl->index_names ?
+				g_strdup_printf("%d: %s", i + 1, r->label) : g_strdup(r->label);
+			GString *title = g_string_new("title ");
+
+			gp_quote(title, label);
+			gp_set(v, "C", plot_run_colour(i));
+			gp_set(v, "LEGEND", title->str);
+			gp_set(v, "NOLEGEND", "notitle");
+			g_string_free(title, TRUE);
+		}
+		cmd_add(cmd, p->series, v);
+	}
+	if (pl->n > 1)
+		cmd_add(cmd, p->legend, none);
+}
+
+/* A signal panel: (a), (b), (c) or the zoom (e); extra: the panel's own values. */
+static void signal_panel(GString *s, const struct plot *pl, const struct panel *p,
+			 GPtrArray *extra)
+{
+	GString *cmd = g_string_new(NULL);
+	g_autoptr(GPtrArray) lim = gp_vars_new();
+
+	panel_frame(extra, pl, p);
+	run_series(cmd, pl, p);
+	if (p->limits) {
+		gp_set(lim, "UVLO", isfinite(pl->spec->uvlo_v) ? "" : NULL);
+		cmd_add(cmd, plot_tpl_panels_limits, lim);
+	}
+	if (p->last)
+		cmd_add(cmd, p->last, extra);
+	gp_set(extra, "PLOT", cmd->str);
+	gp_expand(s, p->tpl, extra);
+	g_string_free(cmd, TRUE);
+}
+
+/* The names of the band rows and their heights: "'charger' 2, 'source' 1". */
+static char *band_rows(const struct plot *pl)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; i < pl->n; i++)
+		for (int k = 0; k < BAND_COUNT; k++) {
+			g_autofree char *name = NULL;
+
+			if (!pl->band_used[k])
+				continue;
+			if (pl->n == 1)
+				name = g_strdup(plot_band_names[k]);
+			else if (pl->index_names)
+				name = g_strdup_printf("%d %s", i + 1, plot_band_names[k]);
+			else
+				name = g_strdup_printf("%s %s", pl->runs[i].label, plot_band_names[k]);
+			g_string_append(s, s->len ? ", " : "");
+			gp_quote(s, name);
+			g_string_append_printf(s, " %g", row_y(pl, i, k));
+		}
+	return g_string_free(s, FALSE);
+}
+
+/* (d): the state band and the event labels; the key names the event kinds (one run)
+ * or how event lines tell the runs apart. */
+static void band_panel(GString *s, const struct plot *pl, const struct panel *p,
+		       const struct script_info *si)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *rows = band_rows(pl);
+	GString *cmd = g_string_new(NULL);
+
+	panel_frame(v, pl, p);
+	gp_setf(v, "NROWS", "%d", pl->n_rows);
+	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);
+	gp_set(v, "LABELS", si->n_events > 0 && si->any_mlabel ? "" : NULL);
+	gp_set_num(v, "STRIP", BAND_STRIP);
+	gp_set(v, "ROWS", rows);
+	gp_set_num(v, "KEY_X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
+	gp_set_num(v, "KEY_Y", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_setf(v, "MAXROWS", "%d", MAX(4, (int)(pl->px_band / 13)));
+	cmd_add(cmd, plot_tpl_panels_d_series, v);
+	for (int g = 0; pl->n == 1 && g < MG_COUNT; g++) {
+		g_autoptr(GPtrArray) k = gp_vars_new();
+
+		if (!si->group_used[g])
+			continue;
+		gp_set(k, "RGB", plot_mark_groups[g].rgb);
+		gp_set(k, "KIND", plot_mark_groups[g].key);
+		cmd_add(cmd, plot_tpl_panels_d_kind_key, k);
+	}
+	if (pl->n > 1)
+		cmd_add(cmd, plot_tpl_panels_d_legend, v);
+	gp_set(v, "PLOT", cmd->str);
+	gp_expand(s, plot_tpl_panels_d, v);
+	g_string_free(cmd, TRUE);
+}
+
+/* The head and the variables: what the script is and every choice made from the data. */
+static void script_head(GString *s, const struct plot *pl, const struct script_info *si)
+{
+	const struct plot_spec *sp = pl->spec;
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	GString *list = g_string_new(NULL);
+
+	gp_set(v, "BASE", si->base);
+	gp_set(v, "TITLE", si->title);
+	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
+	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
+	gp_expand(s, plot_tpl_stacked_head, v);
+
+	gp_setf(v, "W", "%d", PX_W);
+	gp_setf(v, "H", "%d", (int)pl->px_h);
+	gp_setf(v, "N", "%d", pl->n);
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, pl->runs[i].trace_rel);
+	}
+	gp_set(v, "TRACES", list->str);
+	g_string_truncate(list, 0);
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, pl->runs[i].label);
+	}
+	gp_set(v, "LABELS", list->str);
+	g_string_truncate(list, 0);
+	gp_setf(v, "NE", "%d", si->n_events);
+	gp_setf(v, "TU", "%g", pl->tu);
+	gp_set(v, "TUNIT", pl->tunit);
+	gp_set_num(v, "TMIN", pl->t_min);
+	gp_set_num(v, "TMAX", pl->t_max);
+	gp_set_num(v, "VBUS_MIN", VBUS_MIN_USB);
+	gp_set_num(v, "UVLO", sp->uvlo_v);
+	if (pl->zoom) {
+		gp_set(v, "ZOOM", "");
+		gp_set_num(v, "Z0", pl->z0);
+		gp_set_num(v, "Z1", pl->z1);
+		gp_set_quoted(v, "ZREASONQ", pl->zoom_reason);
+		gp_setf(v, "ZU", "%g", pl->zu);
+		gp_set(v, "ZUNIT", pl->zunit);
+	}
+	gp_set_quoted(v, "TITLEQ", si->title);
+	for (guint i = 0; i < pl->sub_lines->len; i++) {
+		g_autoptr(GPtrArray) sub = gp_vars_new();
+
+		gp_setf(sub, "I", "%u", i + 1);
+		gp_set_quoted(sub, "TEXTQ", g_ptr_array_index(pl->sub_lines, i));
+		gp_expand(list, plot_tpl_stacked_subtitle, sub);
+	}
+	if (list->len)
+		g_string_truncate(list, list->len - 1);
+	gp_set(v, "SUBTITLES", list->str);
+	gp_set_num(v, "LM", gp_frac(pl->px_left, PX_W));
+	gp_set_num(v, "RM", gp_frac(PX_W - pl->px_right, PX_W));
+	gp_expand(s, plot_tpl_stacked_variables, v);
+	g_string_free(list, TRUE);
+}
+
+/* The title lines: the title, then the runs' metrics in their colours. */
+static char *title_labels(const struct plot *pl)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	GString *s = g_string_new(NULL);
+
+	gp_set_num(v, "Y", gp_frac(pl->px_h - 20, pl->px_h));
+	gp_expand(s, plot_tpl_stacked_title, v);
+	for (guint i = 0; i < pl->sub_lines->len; i++) {
+		gp_setf(v, "LABEL", "%u", i + 2);
+		gp_setf(v, "I", "%u", i + 1);
+		gp_set_num(v, "Y", gp_frac(pl->px_h - 20 - PX_TITLE_LINE * (i + 1.2), pl->px_h));
+		gp_set(v, "RGB", pl->n > 1 ?
+		       plot_run_colour(g_array_index(pl->sub_runs, int, i)) : "#333333");
+		gp_expand(s, plot_tpl_stacked_subtitle_label, v);
+	}
+	g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+/* The frame: the loop over the formats, the settings every panel shares, the title,
+ * the zoom window shaded and the event lines. */
+static void script_frame(GString *s, const struct plot *pl, const struct script_info *si)
+{
+	g_autoptr(GPtrArray) v = gp_vars_new();
+	g_autofree char *titles = title_labels(pl);
+
+	gp_set_terminal(v);
+	gp_set(v, "TITLES", titles);
+	gp_set(v, "ZOOM", pl->zoom ? "" : NULL);
+	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);
+	gp_expand(s, plot_tpl_stacked_frame, v);
+}
+
+static void script_info(struct script_info *si, const struct plot *pl)
+{
+	for (guint i = 0; i < pl->marks->len; i++) {
+		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
+
+		si->any_mlabel |= m->level[0] >= 0;
+		si->any_zlabel |= m->level[1] >= 0;
+		si->group_used[m->group] |= m->line[0] || m->level[0] >= 0;
+	}
+	if (pl->spec->title) {
+		si->title = g_strdup(pl->spec->title);
+	} else {
+		GString *t = g_string_new(NULL);
+
+		for (int i = 0; i < pl->n; i++)
+			g_string_append_printf(t, "%s%s", i ? ", " : "", pl->runs[i].label);
+		si->title = g_string_free(t, FALSE);
+	}
+}
+
+char *plot_script_text(const struct plot *pl, const char *base_name, int n_events)
+{
+	struct script_info si = { .base = base_name, .n_events = n_events };
+	GString *s = g_string_new(NULL);
+	double top = pl->px_title;
+	struct panel a = {
+		"a", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend, NULL,
+		top, top + PX_PANEL_A, pl->vlo, pl->vhi, 0, 0, true,
+	};
+	struct panel b = {
+		"b", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend, NULL,
+		a.bottom + PX_PANEL_GAP, a.bottom + PX_PANEL_GAP + PX_PANEL_B, pl->ilo, pl->ihi,
+		0, 0, false,
+	};
+	struct panel c = {
+		"c", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend, NULL,
+		b.bottom + PX_PANEL_GAP, b.bottom + PX_PANEL_GAP + PX_PANEL_C, pl->blo, pl->bhi,
+		pl->slo, pl->shi, false,
+	};
+	struct panel d = {
+		"d", plot_tpl_panels_d, NULL, NULL, NULL,
+		c.bottom + PX_PANEL_GAP, c.bottom + PX_PANEL_GAP + pl->px_band, 0, 0, 0, 0, false,
+	};
+	struct panel e = {
+		"e", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
+		plot_tpl_panels_e_labels, d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6,
+		d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6 + PX_ZOOM, pl->vlo, pl->vhi, pl->ilo, pl->ihi,
+		true,
+	};
+	g_autoptr(GPtrArray) va = gp_vars_new();
+	g_autoptr(GPtrArray) vb = gp_vars_new();
+	g_autoptr(GPtrArray) vc = gp_vars_new();
+	g_autoptr(GPtrArray) ve = gp_vars_new();
+
+	script_info(&si, pl);
+	script_head(s, pl, &si);
+	script_frame(s, pl, &si);
+	signal_panel(s, pl, &a, va);
+	signal_panel(s, pl, &b, vb);
+	signal_panel(s, pl, &c, vc);
+	band_panel(s, pl, &d, &si);
+	if (pl->zoom) {
+		bool labels = n_events > 0 && si.any_zlabel;
+
+		gp_set(ve, "EVENTS", n_events > 0 ? "" : NULL);
+		gp_set(ve, "LABELS", labels ? "" : NULL);
+		gp_set_num(ve, "ZLAB_TOP", pl->vhi);
+		gp_set_num(ve, "ZLAB_SPAN", pl->vhi - pl->vlo);
+		if (!labels)
+			e.last = NULL;
+		signal_panel(s, pl, &e, ve);
+	}
+	gp_expand(s, plot_tpl_stacked_end, NULL);
+	g_free(si.title);
+	return g_string_free(s, FALSE);
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * plots/stacked.h - the stacked plot of traces (plot_traces() in plot.h), inside
+ * plots/: what the scan finds, what the layout decides and what the script writer
+ * reads, in one struct plot.
+ *
+ * The work is in three steps. Scan (scan.c): each trace is read once through the
+ * trace reader (traces/csv.h) for the ranges of its series, the segments of its state
+ * columns and the intervals where VBUS sags below 4.75 V; its events.jsonl
+ * (traces/events.h) for the events worth a marker, the detected port type and the
+ * boot stages; its metrics.json for the title. Lay out (layout.c): the time unit, the
+ * panels' pixel geometry, the axis ranges, the zoom window (docs/plots.md gives the
+ * rule) and which event markers get a line and a label at each scale. Write
+ * (script.c): NAME-events.dat, NAME-states.dat and NAME.gp from the templates in
+ * plots/templates/; plot.c runs gnuplot on it.
+ */
+#ifndef CS_PLOTS_STACKED_H
+#define CS_PLOTS_STACKED_H
+
+#include <stdbool.h>
+#include <cJSON.h>
+#include <glib.h>
+#include "plots/plot.h"
+
+/* The trace columns the plot reads: the standard ones (docs/scenarios.md 11.1) first, then
+ * the extras it draws when present. */
+enum {
+	COL_TIME, COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_VBAT, COL_SOC, COL_CHG,
+	COL_SRC, COL_SRC_ILIM, COL_COUNT
+};
+#define COL_REQUIRED COL_SRC_ILIM     /* the first optional column */
+extern const char *const plot_column_names[COL_COUNT];
+
+/* The USB 2.0 minimum VBUS at the device. */
+#define VBUS_MIN_USB 4.75
+
+/* Geometry, in pixels. */
+#define PX_W 1280
+#define PX_LEFT_MIN 92
+#define PX_RIGHT_MIN 330       /* from the right border of the panels to the canvas edge */
+#define PX_KEY_OFFSET 80       /* from the right border of the panels to the keys */
+#define PX_KEY_CHAR 6.9        /* width of a character in the keys (font size 9) */
+#define PX_TITLE_CHAR 6.7      /* width of a character in the title lines (font size 9) */
+#define PX_PANEL_A 230
+#define PX_PANEL_B 190
+#define PX_PANEL_C 170
+#define PX_PANEL_GAP 8
+#define PX_BAND_ROW 16
+#define PX_XAXIS 48            /* tick labels and the axis label below the band */
+#define PX_ZOOM_GAP 40
+#define PX_ZOOM 240
+#define PX_TITLE_LINE 17
+#define PX_CHAR 6.3            /* width of a character at font size 8 (label layout) */
+#define LABEL_LEVELS 4
+#define DENSE_LABELS 12        /* more events of a kind in a run and view: one label */
+#define BAND_STRIP 3.75        /* event label strip above the state rows, in rows */
+
+/* The rows of the state band, per run. */
+enum band_kind { BAND_CHARGER, BAND_SOURCE, BAND_DETECTED, BAND_PSY, BAND_BOOT, BAND_COUNT };
+extern const char *const plot_band_names[BAND_COUNT];
+
+struct seg {
+	double t0, t1;
+	char *state;
+};
+
+struct band {
+	GArray *segs;       /* struct seg */
+	char *cur;          /* the open segment's state */
+	double cur_t0;
+};
+
+/* Marker groups: one colour and one key entry each (style.c). */
+enum mark_group {
+	MG_ATTACH, MG_DETECT, MG_DRAW, MG_TRIP, MG_UVLO, MG_BROWNOUT, MG_BOOT, MG_FAULT,
+	MG_SCENARIO, MG_SUSPEND, MG_COUNT
+};
+
+struct mark_style {
+	const char *key;
+	const char *rgb;
+};
+extern const struct mark_style plot_mark_groups[MG_COUNT];
+
+struct mark {
+	double t;
+	int run;
+	int group;               /* enum mark_group */
+	char *label;
+	int seq;                 /* order in the file (stable sort) */
+	/* layout, per view (0 main, 1 zoom) */
+	int line[2];             /* 0 none, 1 a line across every panel, 2 in the band only */
+	int level[2];            /* -1: no label */
+	int count[2];            /* events merged under the label */
+	bool shared[2];          /* the same label of another run at the same place */
+	bool dense[2];           /* the one label of a frequent kind: "KIND xN" */
+};
+
+/* An interval of one run (a VBUS sag), or an instant (t0 == t1: an attach, an
+ * ilim_set). */
+struct sag {
+	double t0, t1;
+	int run;
+};
+
+/* One trace and what the scan found in it. */
+struct plot_run {
+	char *trace;
+	char *label;
+	char *events;
+	char *metrics;
+	char *trace_rel;         /* the trace relative to the script's directory */
+	bool has_src_ilim;
+	double t_min, t_max;
+	double vbus_min_on, v_max, ibus_min, ibus_max, ilim_max, src_ilim_max;
+	double vbat_min, vbat_max, soc_min, soc_max;
+	struct band band[BAND_COUNT];
+	bool sag_open;
+	double sag_t0;
+	cJSON *metrics_json;
+};
+
+struct plot {
+	const struct plot_spec *spec;
+	int n;
+	struct plot_run *runs;
+	GArray *marks;           /* struct mark, all runs */
+	GArray *sags;            /* struct sag, all runs */
+	GArray *ilim_sets;       /* struct sag (t0 only), all runs */
+	GArray *attaches;        /* struct sag (t0 only) */
+	bool band_used[BAND_COUNT];
+	/* layout */
+	double t_min, t_max;
+	double tu;               /* seconds per unit of the time axis */
+	const char *tunit;
+	bool zoom;
+	double z0, z1, zu;
+	const char *zunit;
+	char *zoom_reason;
+	double vlo, vhi, ilo, ihi, blo, bhi, slo, shi;
+	int n_rows;              /* state band rows */
+	bool index_names;        /* band rows named "run i" (long labels) */
+	double px_left, px_h;
+	double px_right;         /* from the panels' right border to the canvas edge */
+	double px_title, px_band, px_zoom;
+	GPtrArray *sub_lines;    /* title lines under the title: the runs' metrics */
+	GArray *sub_runs;        /* int: the run of each line */
+};
+
+/* scan.c: read run ri's trace, events and metrics (in, as the caller gave them). */
+bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError **err);
+void plot_run_clear(struct plot_run *r);
+/* A member of metrics.json: a string (NULL when absent), a number (NAN when absent). */
+const char *plot_json_str(const cJSON *o, const char *key);
+double plot_json_num(const cJSON *o, const char *key);
+
+/* layout.c: everything the script needs to know, from the scanned runs. */
+void plot_layout(struct plot *pl);
+
+/* style.c: the colour of run i, of a state in a band row. */
+const char *plot_run_colour(int i);
+const char *plot_state_colour(int band, const char *state);
+
+/* script.c: the data files and the script; *n_events counts the markers written. */
+bool plot_write_states(const struct plot *pl, const char *path, GError **err);
+bool plot_write_events(const struct plot *pl, const char *path, int *n_events, GError **err);
+char *plot_script_text(const struct plot *pl, const char *base_name, int n_events);
+
+#endif

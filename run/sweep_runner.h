@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run/sweep_runner.h - running the variants of one sweep shard into a directory:
+ * a thread pool, the rows kept in order, durable chunks, resume after any
+ * interruption, and results.csv at the end.
+ *
+ * The variants of the shard (run/sweep.h) run on a GLib thread pool. Workers hand
+ * finished rows to the calling thread through an async queue, which it polls every
+ * POLL_US (a blocking pop would cost a wake-up per variant). It keeps the rows (in a
+ * bounded ring) until every earlier variant of the shard is done, then writes the
+ * in-order prefix as a durable chunk, DIR/results.part-NNNNNN.csv (fsync, atomic
+ * rename, fsync of the directory), once at least chunk_rows rows are in order or
+ * FLUSH_SECONDS after the last chunk (by the caller's clock). So the chunks on disk
+ * always hold the first D variants of the shard, whatever the thread count, and a
+ * resume continues from variant D after SIGINT, SIGTERM, kill -9 or a lost machine.
+ * When all variants are done, results.csv (header plus the chunks, in order) is
+ * written durably, manifest.json is marked complete and the chunks are removed.
+ *
+ * DIR/manifest.json (written first) names the sweep file and base scenario with their
+ * SHA-256, the shard I/N, the variant count and range and the chargesim version; a
+ * resume refuses a directory whose manifest does not match.
+ *
+ * Nothing here reads the clock or prints: the caller passes a clock for the flush
+ * interval and hears of the progress through callbacks.
+ */
+#ifndef CS_RUN_SWEEP_RUNNER_H
+#define CS_RUN_SWEEP_RUNNER_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include "run/sweep.h"
+
+struct sweep_progress {
+	guint64 total;     /* variants of the shard */
+	guint64 resumed;   /* done by an earlier, interrupted run */
+	guint64 done;      /* done so far, the resumed ones included */
+};
+
+struct sweep_runner_opts {
+	const char *dir;               /* the shard directory (made when missing) */
+	struct sweep_shard shard;
+	int jobs;                      /* threads, at least 1 */
+	int chunk_rows;                /* a chunk once this many rows are in order, >= 1 */
+	bool resume;                   /* continue the sweep in dir (start one if none) */
+	bool keep_traces;              /* each variant's outputs in dir/variants/INDEX/ */
+	/* SIGINT and SIGTERM stop the sweep, keeping the rows that are in order (the
+	 * handlers are the process's while the sweep runs: one sweep at a time). */
+	bool catch_signals;
+	gint64 (*clock_us)(void);      /* monotonic microseconds; NULL: chunks by rows only */
+	/* Called once before the first variant runs (not for a complete directory),
+	 * then after every poll of the finished rows. Either may be NULL. */
+	void (*started)(void *data, const struct sweep_progress *p);
+	void (*progress)(void *data, const struct sweep_progress *p);
+	void *data;
+};
+
+struct sweep_outcome {
+	guint64 variants;          /* of the shard */
+	guint64 resumed;           /* done before this run */
+	bool was_complete;         /* dir held the finished shard already: nothing ran */
+	int signal;                /* > 0: stopped by this signal (the caller exits 128 + it) */
+	guint64 saved;             /* with signal: the variants now in the chunks */
+	GError *save_error;        /* with signal: the last chunk could not be written */
+	int status;                /* results.csv's worst error cell: 0, 2 input, 3 internal */
+	guint64 n_failed;          /* rows with an error cell */
+	char *first_failure;       /* "variant I: ERROR" of the first one, or NULL */
+};
+
+/* Run (or resume, or find complete) the shard in o->dir. False with err when the
+ * directory cannot be used or written, or the threads cannot start (that error is
+ * CS_RUN_ERROR_INTERNAL, the others exit status 2). A signal is not an error: the
+ * outcome says it. */
+bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
+		      struct sweep_outcome *out, GError **err);
+void sweep_outcome_clear(struct sweep_outcome *out);
+
+#endif

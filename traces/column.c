@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * traces/column.c - the dimension of a column from its name, and values formatted
+ * with it (see column.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include "traces/column.h"
+
+static bool has_unit_suffix(const char *name, const char *u)
+{
+	g_autofree char *a = g_strdup_printf("_%s", u);
+	g_autofree char *b = g_strdup_printf("(%s)", u);
+	g_autofree char *c = g_strdup_printf("[%s]", u);
+	g_autofree char *d = g_strdup_printf(" %s", u);
+
+	return g_str_has_suffix(name, a) || g_str_has_suffix(name, b) ||
+	       g_str_has_suffix(name, c) || g_str_has_suffix(name, d);
+}
+
+enum unit_dim cs_csv_col_dim(const char *name)
+{
+	if (has_unit_suffix(name, "V"))
+		return UNIT_VOLT;
+	if (has_unit_suffix(name, "A"))
+		return UNIT_AMP;
+	if (has_unit_suffix(name, "s"))
+		return UNIT_SECOND;
+	if (has_unit_suffix(name, "W"))
+		return UNIT_WATT;
+	if (g_str_has_prefix(name, "soc"))
+		return UNIT_FRACTION;
+	return UNIT_NONE;
+}
+
+/* ---- formatting ---- */
+
+/* The shortest "%.Ng" that reads back as v (digits 0), or "%.{digits}g". */
+static void fmt_num(char *buf, size_t size, double v, int digits)
+{
+	char fmt[8];
+
+	if (digits > 0) {
+		g_snprintf(fmt, sizeof fmt, "%%.%dg", MIN(digits, 17));
+		g_ascii_formatd(buf, (gint)size, fmt, v);
+		return;
+	}
+	/* At least the integer digits, so that 7200 does not come out as 7.2e+03. */
+	int p0 = fabs(v) >= 1 && fabs(v) < 1e15 ? (int)floor(log10(fabs(v))) + 1 : 1;
+
+	for (int p = MAX(p0, 1); p <= 17; p++) {
+		g_snprintf(fmt, sizeof fmt, "%%.%dg", p);
+		g_ascii_formatd(buf, (gint)size, fmt, v);
+		if (g_ascii_strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+char *cs_csv_fmt_value(const char *column, double v, int digits)
+{
+	enum unit_dim dim = cs_csv_col_dim(column);
+	const char *sym = "", *prefix = "";
+	double x = v;
+	char num[64];
+
+	if (dim == UNIT_VOLT || dim == UNIT_AMP || dim == UNIT_WATT) {
+		double m = fabs(v);
+
+		sym = units_dim_symbol(dim);
+		if (m > 0 && m < 1e-6) {
+			prefix = "n";
+			x = v * 1e9;
+		} else if (m > 0 && m < 1e-3) {
+			prefix = "u";
+			x = v * 1e6;
+		} else if (m > 0 && m < 1) {
+			prefix = "m";
+			x = v * 1e3;
+		}
+	} else if (dim == UNIT_SECOND) {
+		sym = "s";
+	}
+	fmt_num(num, sizeof num, x, digits);
+	return g_strdup_printf("%s%s%s%s", num, *sym ? " " : "", prefix, sym);
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * traces/interp.c - a reference trace read at another trace's row times (see
+ * interp.h).
+ */
+#include <math.h>
+#include <glib.h>
+#include "traces/interp.h"
+
+/* The weight of t between t0 and t1, clipped to 0..1 (the halves when the difference
+ * overflows). */
+static double lerp_w(double t, double t0, double t1)
+{
+	double w = (t - t0) / (t1 - t0);
+
+	if (!isfinite(w))
+		w = (t / 2 - t0 / 2) / (t1 / 2 - t0 / 2);
+	if (!(w >= 0))
+		w = 0;
+	if (w > 1)
+		w = 1;
+	return w;
+}
+
+struct cs_interp_pos *cs_interp_map(const double *t, size_t na, const double *ref_t, size_t nb,
+				    size_t *inside)
+{
+	struct cs_interp_pos *map = g_new0(struct cs_interp_pos, na);
+	size_t p = 0, q = 0, gs = 0, ge = 0, n = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		double ti = t[i];
+
+		if (i >= ge) {
+			gs = i;
+			for (ge = i + 1; ge < na && t[ge] == ti; ge++)
+				;
+		}
+		while (p < nb && ref_t[p] < ti)
+			p++;
+		if (q < p)
+			q = p;
+		while (q < nb && ref_t[q] <= ti)
+			q++;
+		if (q > p) {
+			size_t j = i - gs;
+
+			map[i].j = i == ge - 1 ? q - 1 : MIN(p + j, q - 1);
+			map[i].w = 0;
+			map[i].inside = true;
+		} else if (p > 0 && p < nb) {
+			map[i].j = p - 1;
+			map[i].w = lerp_w(ti, ref_t[p - 1], ref_t[p]);
+			map[i].inside = true;
+		}
+		n += map[i].inside;
+	}
+	*inside = n;
+	return map;
+}
+
+double cs_interp_value(const double *v, size_t nb, const struct cs_interp_pos *rp)
+{
+	double b0 = v[rp->j], b1, d;
+
+	if (rp->w == 0 || rp->j + 1 >= nb)
+		return b0;
+	b1 = v[rp->j + 1];
+	if (b0 == b1)
+		return b0;
+	d = b1 - b0;
+	if (isfinite(d))
+		return b0 + rp->w * d;
+	return (1 - rp->w) * b0 + rp->w * b1;
+}

@@ -303,7 +303,7 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	double dt = sim_time_to_s(t1 - t0);
 	struct battery_state x = *x1;
 
-	world_metrics_step(w, op1, x1, i1, dt);
+	world_metrics_step(w, op1, x1, i1, dt, w->unresolved);
 	world_probe_step(w, t0, t1, op1, x1);
 	if (b->p->thermal) {
 		double p0 = battery_loss_w(&b->eff, &b->x, w->op.ibat);

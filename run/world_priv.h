@@ -145,9 +145,10 @@ void world_events_cancel(struct world *w);
 /* run/metrics.c */
 #define WORLD_METRICS_N_MARGINS 1
 void world_metrics_init(struct world *w);
-/* Integrate the energy terms, charge and VBUS figures over a step to (o1, x1). */
+/* Integrate the energy terms, charge and VBUS figures over a step to (o1, x1): by the
+ * trapezoidal rule, or with the end values held for a backward-Euler step (hold). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
-			const struct battery_state *x1, double i1, double dt);
+			const struct battery_state *x1, double i1, double dt, bool hold);
 /* The times and maxima the operating point of the current state shows. */
 void world_metrics_observe(struct world *w);
 void world_metrics_settled(struct world *w);

@@ -923,6 +923,7 @@ static void stiff_case(const char *what, const char *pair, const char *iterm, in
 	} else {
 		CU_ASSERT(r.m.time_to_full_s < 0);
 	}
+	CU_ASSERT(r.m.energy_balance_error <= 1e-3);
 	if (getenv("CS_TEST_VERBOSE") || steps > 2 * steps_default + 200 ||
 	    fabs(r.m.charge_in_mah * 3.6 - ref.charge_as) > 1e-4 * ref.charge_as)
 		fprintf(stderr, "\n  %s: %ld steps (default cell %ld); t80 %.3f (model %.3f), "
@@ -955,6 +956,29 @@ static void test_stiff_pairs(void)
 	stiff_case("c2 1 uF, r2 1 ohm", ", \"r2\": %g, \"c2\": 1e-6", "50 mA", 2, 1.0, steps);
 	stiff_case("r1 max, c1 min", pair_max1, "1 mA", 1, r1->max, steps);
 	stiff_case("r2 max, c2 min", pair_max2, "1 mA", 2, r1->max, steps);
+
+	/* The same cell with ITERM 150 mA: its CV current, (4.35 - 3.75)/R A, is below
+	 * ITERM from the start, so the charger terminates t_term = 1 s after each start,
+	 * the cell relaxes below the recharge threshold within microseconds (tau =
+	 * R*C) and charging restarts: 3 h / 1 s = 10 800 cycles, each a "done", a
+	 * "recharge" and two state changes. Asked: at most 30 steps per cycle, and the
+	 * energy balance within 0.1 % (each restart is a transient far below 1 us,
+	 * taken as a backward-Euler step and accounted as one). */
+	{
+		g_autofree char *pair_r = g_strdup_printf(pair_max1, r1->max);
+		g_autofree char *json = stiff_json("150 mA", pair_r);
+		int cycles;
+
+		REQUIRE(tu_run(&r, json));
+		cycles = tu_count(&r, "recharge");
+		CU_ASSERT(cycles >= 10700 && cycles <= 10800);
+		CU_ASSERT((long)r.m.steps <= 30L * (cycles + 1));
+		CU_ASSERT(r.m.energy_balance_error <= 1e-3);
+		if (getenv("CS_TEST_VERBOSE") || r.m.energy_balance_error > 1e-3)
+			fprintf(stderr, "\n  r1 max, c1 min, ITERM 150 mA: %d cycles, %ld steps, balance %.3g\n",
+				cycles, (long)r.m.steps, r.m.energy_balance_error);
+		tu_done(&r);
+	}
 out:
 	;
 }

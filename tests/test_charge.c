@@ -664,15 +664,23 @@ static void test_hiccup_period(void)
 
 /* ---- adaptive against max_step = 1 ms ---- */
 
+/* A 1.5 A CC charge to 4.35 V on a generous adapter (5.1 V behind 0.13 ohm, 5 A, a
+ * 0.05 ohm cable), a switching charger without VINDPM, SYS_MIN or an input limit in
+ * the way: the scenario text up to the charger's iterm, and from there to the battery. */
+#define SCN_GENEROUS_CCCV_HEAD \
+	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.13 ohm\", \"ilim\": \"5 A\" }," \
+	"  \"cable\": { \"r_loop\": \"0.05 ohm\" }," \
+	"  \"device\": {" \
+	"    \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"1.5 A\", \"vreg\": \"4.35 V\"," \
+	"      \"iterm\": \""
+#define SCN_GENEROUS_CCCV_TAIL \
+	"\", \"vindpm\": null, \"vsys_min\": null," \
+	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"5 A\", \"step\": \"50 mA\", \"default\": \"5 A\" } },"
+
 /* A full charge from 70 % (CV from ~5.6 min, done near 35 min with ITERM C/10). */
 static const char *const scn_cmp_full =
 	"{ \"name\": \"cmp-full\", \"duration\": \"36 min\","
-	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.13 ohm\", \"ilim\": \"5 A\" },"
-	"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
-	"  \"device\": {"
-	"    \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"1.5 A\", \"vreg\": \"4.35 V\","
-	"      \"iterm\": \"150 mA\", \"vindpm\": null, \"vsys_min\": null,"
-	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"5 A\", \"step\": \"50 mA\", \"default\": \"5 A\" } },"
+	SCN_GENEROUS_CCCV_HEAD "150 mA" SCN_GENEROUS_CCCV_TAIL
 	"    \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"70 %\" },"
 	"    \"load\": { \"current\": \"0 A\" } },"
 	"  \"policy\": { \"name\": \"none\" } }";
@@ -855,13 +863,8 @@ static void test_adaptive_vs_fixed_steps(void)
  * (", \"r1\": ..., \"c1\": ..."). */
 static const char *const scn_stiff[3] = {
 	"{ \"name\": \"stiff\", \"duration\": \"3 h\","
-	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.13 ohm\", \"ilim\": \"5 A\" },"
-	"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
-	"  \"device\": {"
-	"    \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"1.5 A\", \"vreg\": \"4.35 V\","
-	"      \"iterm\": \"",
-	"\", \"vindpm\": null, \"vsys_min\": null,"
-	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"5 A\", \"step\": \"50 mA\", \"default\": \"5 A\" } },"
+	SCN_GENEROUS_CCCV_HEAD,
+	SCN_GENEROUS_CCCV_TAIL
 	"    \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"20 %\"",
 	" },"
 	"    \"load\": { \"current\": \"0 A\" } },"
@@ -990,12 +993,7 @@ out:
  * two parts (nothing: the preset's, scaled to 3 Ah). */
 static const char *const scn_3ah[2] = {
 	"{ \"name\": \"cap-3ah\", \"duration\": \"4 h\","
-	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.13 ohm\", \"ilim\": \"5 A\" },"
-	"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
-	"  \"device\": {"
-	"    \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"1.5 A\", \"vreg\": \"4.35 V\","
-	"      \"iterm\": \"150 mA\", \"vindpm\": null, \"vsys_min\": null,"
-	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"5 A\", \"step\": \"50 mA\", \"default\": \"5 A\" } },"
+	SCN_GENEROUS_CCCV_HEAD "150 mA" SCN_GENEROUS_CCCV_TAIL
 	"    \"battery\": { \"preset\": \"eb425161lu\", \"capacity\": \"3000 mAh\", \"soc\": \"20 %\"",
 	" }, \"load\": { \"current\": \"0 A\" } },"
 	"  \"policy\": { \"name\": \"none\" } }",

@@ -29,12 +29,12 @@ const struct param_desc battery_param_desc[] = {
 	/* 1 mAh (a hearing-aid coin cell) to 1000 Ah; with a unit, always: a bare
 	 * 4000 reads as 4000 Ah to some and 4000 mAh to others. */
 	{ "capacity", PARAM_NUM, UNIT_AH, OFF(capacity_ah), 1e-3, 1000, PARAM_F_UNIT_REQUIRED,
-	  .doc = "rated capacity, with its unit (\"3000 mAh\"); R and C scale with it" },
+	  .doc = "rated capacity, with its unit (\"3000 mAh\"); a preset's own R and C scale with it" },
 	{ "soc", PARAM_NUM, UNIT_FRACTION, OFF(soc), 0, 1, .doc = "initial state of charge" },
 	/* 100 uohm: the series resistance of the largest cells; C from 1 uF (a time
 	 * constant far below a millisecond) to 1 GF. */
 	{ "r0", PARAM_NUM, UNIT_OHM, OFF(r0), 1e-4, 100, 0,
-	  .doc = "series resistance at the reference capacity and temperature" },
+	  .doc = "series resistance at the reference temperature, used as written (a preset's default scales with capacity)" },
 	{ "r1", PARAM_NUM, UNIT_OHM, OFF(r1), 1e-4, 100, 0, .doc = "first RC pair resistance" },
 	{ "c1", PARAM_NUM, UNIT_FARAD, OFF(c1), 1e-6, 1e9, 0, .doc = "first RC pair capacitance" },
 	{ "r2", PARAM_NUM, UNIT_OHM, OFF(r2), 1e-4, 100, 0, .doc = "second RC pair resistance" },

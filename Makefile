@@ -11,7 +11,8 @@
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
+# run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
+# tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
@@ -38,7 +39,8 @@ LDLIBS    = $(PKG_LIBS) -lcsv -lm
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
-               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) $(wildcard plots/*.c))
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) \
+               $(wildcard run/linux/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -53,7 +55,8 @@ KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
 KDIR           := build/kernel
-# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>"
+# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
+# machine run/linux/<name>.c (listed in run/linux/machines.c)
 KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
 KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
 ifneq ($(KERNEL_SRC),)

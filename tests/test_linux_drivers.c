@@ -26,6 +26,7 @@
 #include <chargesim/linux_module.h>
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
+#include "run/linux/machine.h"
 #include "run/scenario.h"
 #include "run/world.h"
 #include "sim/evlog.h"
@@ -645,6 +646,31 @@ static void test_axp288_driver_matches_fixed_port(void)
 	tu_done(&drv);
 }
 
+/* Each driver of the build has a machine, and each machine's driver is in the build
+ * (the Makefile's driver list, recorded in build/kernel/.origin): a driver without one
+ * could only fail, a machine without its driver is never used. */
+static void test_every_driver_has_a_machine(void)
+{
+	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_auto(GStrv) words = NULL;
+	int n_words = 0, n_machines = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
+	words = g_strsplit_set(g_strstrip(origin), " ", -1);
+	for (int i = 1; words[i]; i++, n_words++) {
+		int found = 0;
+
+		for (int j = 0; linux_machines[j]; j++)
+			found += strcmp(linux_machines[j]->driver, words[i]) == 0;
+		if (found != 1)
+			fprintf(stderr, "\n  %s: %d machines\n", words[i], found);
+		CU_ASSERT_EQUAL(found, 1);
+	}
+	while (linux_machines[n_machines])
+		n_machines++;
+	CU_ASSERT_EQUAL(n_machines, n_words);
+}
+
 /* A probe that fails is an input error naming the driver and the errno. */
 static void test_probe_failure(void)
 {
@@ -672,6 +698,32 @@ static void test_probe_failure(void)
 	scenario_free(sc);
 }
 
+/* The board core: other policies get no board; a linux/ driver with no machine is an
+ * input error that shows the user every board there is. */
+static void test_board_for_unknown_driver(void)
+{
+	static const char *const boards[] = {
+		"linux/twl4030_charger - TWL4030", "linux/bq25890_charger - TI bq25890",
+		"linux/gpio-charger - TI bq2407x", "linux/axp288_charger - X-Powers AXP288",
+	};
+	struct linux_board_env env = { .file = "s.json" };
+	struct linux_board *lb = (struct linux_board *)&env;   /* must be overwritten */
+	GError *err = NULL;
+
+	CU_ASSERT_TRUE(linux_board_new(&lb, "twl4030", &env, &err));
+	CU_ASSERT_PTR_NULL(lb);
+	CU_ASSERT_PTR_NULL(err);
+	CU_ASSERT_FALSE(linux_board_new(&lb, "linux/max77693_charger", &env, &err));
+	CU_ASSERT_PTR_NULL(lb);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL(world_error_status(err), 2);
+	CU_ASSERT_TRUE(g_str_has_prefix(err->message,
+					"s.json: policy \"linux/max77693_charger\": no simulated board"));
+	for (size_t i = 0; i < G_N_ELEMENTS(boards); i++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(err->message, boards[i]));
+	g_error_free(err);
+}
+
 CU_TestInfo linux_layer_tests[] = {
 	{ "device tree from .dts text", test_dts_properties },
 	{ "regmap cache and fields", test_regmap_cache_and_fields },
@@ -681,11 +733,13 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
+	{ "board core: no machine for a driver", test_board_for_unknown_driver },
 	CU_TEST_INFO_NULL,
 };
 
 CU_TestInfo linux_driver_tests[] = {
 	{ "driver files byte-identical to the kernel tree", test_driver_files_unmodified },
+	{ "every driver has a machine, every machine a driver", test_every_driver_has_a_machine },
 	{ "twl4030_charger.c: bug zoo 1 within 1 % of the port", test_twl4030_driver_matches_port },
 	{ "twl4030_charger.c: early max_current reset", test_twl4030_early_max_difference },
 	{ "twl4030_charger.c: allow_usb module parameter", test_twl4030_module_param },

@@ -16,10 +16,14 @@
 #include <string.h>
 #include <glib.h>
 #include <linux/err.h>
+#include <linux/alarmtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kstrtox.h>
+#include <linux/list.h>
 #include <linux/of.h>
 #include <linux/regmap.h>
+#include <linux/regulator/consumer.h>
+#include <linux/workqueue.h>
 #include <linux/i2c.h>
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
@@ -99,6 +103,9 @@ static void test_dts_properties(void)
 	CU_ASSERT_PTR_EQUAL(of_find_node_by_phandle(ph), target);
 	CU_ASSERT_PTR_EQUAL(of_parse_phandle(np, "ref", 0), target);
 	CU_ASSERT_PTR_EQUAL(of_get_compatible_child(root, "ti,x"), np);
+	CU_ASSERT_EQUAL(of_get_child_count(root), 2);
+	CU_ASSERT_EQUAL(of_get_child_count(np), 0);
+	CU_ASSERT_EQUAL(of_get_child_count(NULL), 0);
 	/* errors name what is wrong */
 	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "x = <&nolabel>;", &msg), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "&nolabel"));
@@ -310,6 +317,238 @@ static void test_kernel_library(void)
 	CU_ASSERT_EQUAL(sysfs_match_string(modes, "auto\n"), 1);
 	CU_ASSERT_EQUAL(sysfs_match_string(modes, "automatic"), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(cs_errname(-ENODEV), "ENODEV");
+	/* strscpy: the length, or -E2BIG with what fitted */
+	CU_ASSERT_EQUAL(strscpy(buf, "battery", 8), 7);
+	CU_ASSERT_STRING_EQUAL(buf, "battery");
+	CU_ASSERT_EQUAL(strscpy(buf, "battery", 4), -E2BIG);
+	CU_ASSERT_STRING_EQUAL(buf, "bat");
+	CU_ASSERT_EQUAL(strscpy(buf, "x", 0), -E2BIG);
+}
+
+/* list.h: add is a stack, add_tail a queue; _safe survives deleting the current entry. */
+struct lnode {
+	int v;
+	struct list_head entry;
+};
+
+static void test_lists(void)
+{
+	LIST_HEAD(head);
+	struct lnode n[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
+	struct lnode *pos, *tmp;
+	int order[4], k = 0;
+
+	CU_ASSERT_TRUE(list_empty(&head));
+	list_add(&n[0].entry, &head);
+	CU_ASSERT_TRUE(list_is_singular(&head));
+	list_add(&n[1].entry, &head);        /* 2 1 */
+	list_add_tail(&n[2].entry, &head);   /* 2 1 3 */
+	list_add_tail(&n[3].entry, &head);   /* 2 1 3 4 */
+	list_for_each_entry(pos, &head, entry)
+		order[k++] = pos->v;
+	CU_ASSERT_EQUAL(k, 4);
+	CU_ASSERT_TRUE(order[0] == 2 && order[1] == 1 && order[2] == 3 && order[3] == 4);
+	CU_ASSERT_EQUAL(list_first_entry(&head, struct lnode, entry)->v, 2);
+	CU_ASSERT_EQUAL(list_last_entry(&head, struct lnode, entry)->v, 4);
+	list_for_each_entry_safe(pos, tmp, &head, entry)
+		if (pos->v % 2)
+			list_del(&pos->entry);
+	k = 0;
+	list_for_each_entry(pos, &head, entry)
+		order[k++] = pos->v;
+	CU_ASSERT_TRUE(k == 2 && order[0] == 2 && order[1] == 4);
+	CU_ASSERT_PTR_NULL(n[0].entry.next);   /* poisoned */
+	list_del_init(&n[1].entry);
+	list_del_init(&n[3].entry);
+	CU_ASSERT_TRUE(list_empty(&head));
+}
+
+/* A statically defined work item runs like an INIT_WORK one; an alarm fires its
+ * function at its absolute time, can restart itself, and reports what is left. */
+static int static_work_runs;
+static void static_work_fn(struct work_struct *w)
+{
+	(void)w;
+	static_work_runs++;
+}
+static DECLARE_WORK(static_work, static_work_fn);
+static DECLARE_DELAYED_WORK(static_dwork, static_work_fn);
+
+static ktime_t alarm_seen[4];
+static int alarm_fires;
+static enum alarmtimer_restart alarm_fn(struct alarm *a, ktime_t now)
+{
+	alarm_seen[alarm_fires++] = now;
+	if (alarm_fires < 3) {
+		a->node.expires = ktime_add(a->node.expires, 2 * NSEC_PER_SEC);
+		return ALARMTIMER_RESTART;
+	}
+	return ALARMTIMER_NORESTART;
+}
+
+static void test_static_work_and_alarms(void)
+{
+	struct kctx c;
+	struct alarm a;
+
+	kctx_begin(&c);
+	static_work_runs = 0;
+	CU_ASSERT_FALSE(work_pending(&static_work));
+	CU_ASSERT_TRUE(schedule_work(&static_work));
+	CU_ASSERT_FALSE(schedule_work(&static_work));   /* already queued */
+	CU_ASSERT_TRUE(schedule_delayed_work(&static_dwork, msecs_to_jiffies(500)));
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(static_work_runs, 1);
+	sim_run_until(&c.sim, 499 * SIM_MS);
+	CU_ASSERT_EQUAL(static_work_runs, 1);
+	sim_run_until(&c.sim, 500 * SIM_MS);
+	CU_ASSERT_EQUAL(static_work_runs, 2);
+
+	CU_ASSERT_EQUAL(ktime_set(3, 250 * NSEC_PER_MSEC), 3250000000LL);
+	alarm_fires = 0;
+	alarm_init(&a, ALARM_BOOTTIME, alarm_fn);
+	CU_ASSERT_EQUAL(alarm_try_to_cancel(&a), 0);   /* not active */
+	alarm_start(&a, ktime_set(1, 0));               /* absolute: t = 1 s */
+	CU_ASSERT_EQUAL(alarm_expires_remaining(&a), ktime_set(0, 500 * NSEC_PER_MSEC));
+	sim_run_until(&c.sim, 10 * SIM_S);
+	/* fired at 1 s, restarted itself to 3 s and 5 s, then stopped */
+	CU_ASSERT_EQUAL(alarm_fires, 3);
+	CU_ASSERT_TRUE(alarm_seen[0] == 1 * SIM_S && alarm_seen[1] == 3 * SIM_S &&
+		       alarm_seen[2] == 5 * SIM_S);
+	CU_ASSERT_EQUAL(alarm_expires_remaining(&a), -5 * (ktime_t)SIM_S);
+	alarm_fires = 0;
+	alarm_start_relative(&a, ktime_set(2, 0));      /* t = 12 s */
+	CU_ASSERT_EQUAL(alarm_cancel(&a), 1);
+	sim_run_until(&c.sim, 20 * SIM_S);
+	CU_ASSERT_EQUAL(alarm_fires, 0);
+	CU_ASSERT_PTR_NULL(alarmtimer_get_rtcdev());
+	kctx_end(&c);
+}
+
+/* A board regulator as the kernel's core treats it (drivers/regulator/core.c). */
+struct fake_reg {
+	bool on;
+	int enables, disables;
+	int limit_ua;
+	int step_ua;
+};
+
+static int fr_enable(void *hw)
+{
+	struct fake_reg *f = hw;
+
+	f->on = true;
+	f->enables++;
+	return 0;
+}
+
+static int fr_disable(void *hw)
+{
+	struct fake_reg *f = hw;
+
+	f->on = false;
+	f->disables++;
+	return 0;
+}
+
+static int fr_is_enabled(void *hw)
+{
+	return ((struct fake_reg *)hw)->on;
+}
+
+/* the highest multiple of the step within [min, max] */
+static int fr_set_limit(void *hw, int min_ua, int max_ua)
+{
+	struct fake_reg *f = hw;
+	int v = max_ua / f->step_ua * f->step_ua;
+
+	if (v < min_ua)
+		return -EINVAL;
+	f->limit_ua = v;
+	return 0;
+}
+
+static const struct cs_regulator_ops fr_ops = {
+	.enable = fr_enable, .disable = fr_disable, .is_enabled = fr_is_enabled,
+	.set_current_limit = fr_set_limit,
+};
+
+static void test_regulator_consumers(void)
+{
+	struct kctx c;
+	struct device_node *root, *rnode, *cnode, *other;
+	struct fake_reg f = { .step_ua = 100000 };
+	struct cs_regulator rdev = { .ops = &fr_ops, .hw = &f };
+	struct device dev = { .init_name = "consumer" }, dev2 = { .init_name = "c2" };
+	struct regulator *a, *b, *d;
+	char *msg = NULL;
+
+	kctx_begin(&c);
+	root = cs_of_node_new(NULL, "", NULL);
+	rnode = cs_of_node_new(root, "charger-reg", "chg_reg");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(rnode, "regulator-name = \"CHARGER\";"
+					"regulator-min-microamp = <100000>;"
+					"regulator-max-microamp = <1500000>;", &msg), 0);
+	cnode = cs_of_node_new(root, "consumer", NULL);
+	CU_ASSERT_EQUAL(cs_of_apply_dts(cnode, "chg-supply = <&chg_reg>;", &msg), 0);
+	other = cs_of_node_new(root, "c2", NULL);
+	dev.of_node = cnode;
+	dev2.of_node = other;
+	rdev.of_node = rnode;
+	/* named by <id>-supply before its driver registered it: try again later */
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev, "chg")), -EPROBE_DEFER);
+	CU_ASSERT_EQUAL(cs_regulator_register(&rdev), 0);
+	CU_ASSERT_STRING_EQUAL(rdev.name, "CHARGER");
+	CU_ASSERT_FALSE(f.on);   /* neither always-on nor boot-on: left as it is */
+	a = regulator_get(&dev, "chg");
+	b = regulator_get(&dev2, "CHARGER");   /* found by its regulator-name */
+	CU_ASSERT_FALSE_FATAL(IS_ERR_OR_NULL(a) || IS_ERR_OR_NULL(b));
+	/* two consumers: on with the first enable, off with the last disable */
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_EQUAL(regulator_enable(b), 0);
+	CU_ASSERT_TRUE(f.on && f.enables == 1 && rdev.use_count == 2);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_TRUE(f.on);
+	CU_ASSERT_EQUAL(regulator_disable(a), -EIO);   /* unbalanced */
+	CU_ASSERT_EQUAL(regulator_disable(b), 0);
+	CU_ASSERT_TRUE(!f.on && f.disables == 1 && rdev.use_count == 0);
+	CU_ASSERT_EQUAL(regulator_is_enabled(a), 0);
+	/* force-disable switches the hardware off and leaves the counts */
+	CU_ASSERT_EQUAL(regulator_enable(b), 0);
+	CU_ASSERT_EQUAL(regulator_force_disable(a), 0);
+	CU_ASSERT_TRUE(!f.on && rdev.use_count == 1);
+	/* b still holds it (use_count 1), so a's enable leaves the hardware alone: it
+	 * stays off until every user has disabled it and one enables it again */
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_FALSE(f.on);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_EQUAL(regulator_disable(b), 0);
+	/* current limits are clamped to the constraints, then the hardware picks */
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 475000, 500000), 0);
+	CU_ASSERT_EQUAL(f.limit_ua, 500000);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 1900000, 2000000), -EINVAL);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 1400000, 2000000), 0);
+	CU_ASSERT_EQUAL(f.limit_ua, 1500000);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 410000, 490000), -EINVAL);   /* no step */
+	CU_ASSERT_EQUAL(regulator_get_current_limit(a), -EINVAL);   /* no get op */
+	regulator_put(a);
+	regulator_put(b);
+	/* an undescribed supply on a device-tree system: the always-on dummy */
+	d = regulator_get(&dev2, "vdd");
+	CU_ASSERT_FALSE_FATAL(IS_ERR_OR_NULL(d));
+	CU_ASSERT_EQUAL(regulator_is_enabled(d), 1);
+	CU_ASSERT_EQUAL(regulator_enable(d), 0);
+	CU_ASSERT_EQUAL(regulator_disable(d), 0);
+	CU_ASSERT_EQUAL(regulator_is_enabled(d), 1);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(d, 0, 100), -EINVAL);
+	regulator_put(d);
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev2, NULL)), -EINVAL);
+	cs_regulator_unregister(&rdev);
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev, "chg")), -EPROBE_DEFER);
+	cs_of_free_tree(root);
+	kctx_end(&c);
 }
 
 /* ---- chip models against their datasheets ---- */
@@ -734,6 +973,9 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
 	{ "board core: no machine for a driver", test_board_for_unknown_driver },
+	{ "list_head", test_lists },
+	{ "static work items, alarm timers", test_static_work_and_alarms },
+	{ "regulator consumers (drivers/regulator/core.c)", test_regulator_consumers },
 	CU_TEST_INFO_NULL,
 };
 

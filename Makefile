@@ -57,8 +57,11 @@ KERNEL_SRC     ?=
 KDIR           := build/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
 # machine run/linux/<name>.c (listed in run/linux/machines.c)
-KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
+KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
+# headers of the tree a driver file includes as its own (its struct definitions), taken
+# with the drivers; the layer's headers (stack/include) come first on the include path
+KHEADERS       := include/linux/power/charger-manager.h
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -80,7 +83,7 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include \
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
              -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
@@ -134,7 +137,7 @@ $(KDIR)/.extracted: $(KDIR)/.origin $(KFILES:%=$(KERNEL_SRC)/%)
 	@touch $@
 else
 $(KDIR)/.extracted: $(KDIR)/.origin $(wildcard $(KERNEL_TARBALL))
-	@echo "  EXTRACT $(words $(KFILES)) driver files from $(KERNEL_TARBALL)"
+	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
 	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
 	@touch $(KDRIVER_SRC) $@
 endif

@@ -910,6 +910,63 @@ static void test_every_driver_has_a_machine(void)
 	CU_ASSERT_EQUAL(n_machines, n_words);
 }
 
+/* The trace's SOC at time t, linear between rows. */
+static double soc_at(const struct tu_run *r, double t)
+{
+	int ct = tu_col(r, "time_s"), cs = tu_col(r, "soc");
+
+	for (guint i = 1; i < r->rows->len; i++) {
+		const double *a = g_ptr_array_index(r->rows, i - 1), *b = g_ptr_array_index(r->rows, i);
+
+		if (b[ct] >= t)
+			return b[ct] > a[ct] ? a[cs] + (b[cs] - a[cs]) * (t - a[ct]) / (b[ct] - a[ct]) : b[cs];
+	}
+	return NAN;
+}
+
+/* charger-manager.c with the binding example's cm-fullbatt-soc = <100> and a 30 s
+ * poll: it polls on a 30 s grid from the cable event, switches the charger regulator
+ * off at the first poll after the fuel gauge's capacity reads 100 (lround of the SOC:
+ * SOC >= 99.5 %) and on again at the first poll after it reads 99 - while the port
+ * `fixed` waits for the charger's own termination. */
+static void test_charger_manager_full_by_capacity(void)
+{
+	const double full = 0.995, tol = 2e-4, poll = 30;
+	struct tu_run r, port;
+	const cJSON *cable, *off, *on;
+	double t0, t_off, t_on;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&r, "scenarios/linux/charger-manager-dcp.json", NULL));
+	CU_ASSERT_TRUE_FATAL(tu_read_trace(&r));
+	cable = tu_event(&r, "extcon", "cable", "DCP=1", 0);
+	off = tu_event(&r, "charge_enable", "on", "false", 0);
+	on = tu_event(&r, "charge_enable", "on", "true", 0);
+	CU_ASSERT_FATAL(cable && off && on);
+	t0 = tu_event_time(cable);
+	t_off = tu_event_time(off);
+	t_on = tu_event_time(on);
+	/* on the poll grid */
+	CS_ASSERT_NEAR(fmod(t_off - t0, poll), 0, 1e-6);
+	CS_ASSERT_NEAR(fmod(t_on - t0, poll), 0, 1e-6);
+	/* off: capacity 100 now, not yet at the poll before */
+	CU_ASSERT_TRUE(soc_at(&r, t_off) >= full - tol);
+	CU_ASSERT_TRUE(soc_at(&r, t_off - poll) < full + tol);
+	/* on again: capacity 99 now, still 100 at the poll before */
+	CU_ASSERT_TRUE(t_on > t_off);
+	CU_ASSERT_TRUE(soc_at(&r, t_on) < full + tol);
+	CU_ASSERT_TRUE(soc_at(&r, t_on - poll) >= full - tol);
+	/* the charger never terminated by itself first */
+	CU_ASSERT_PTR_NULL(tu_event(&r, "charger_state", "state", "done", 0));
+	/* the port stops later, after the charger's termination */
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/linux/charger-manager-dcp.json", "fixed"));
+	off = tu_event(&port, "charge_enable", "on", "false", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+	CU_ASSERT_PTR_NOT_NULL(tu_event(&port, "charger_state", "state", "done", 0));
+	CU_ASSERT_TRUE(tu_event_time(off) > t_off);
+	tu_done(&port);
+	tu_done(&r);
+}
+
 /* A probe that fails is an input error naming the driver and the errno. */
 static void test_probe_failure(void)
 {
@@ -988,6 +1045,7 @@ CU_TestInfo linux_driver_tests[] = {
 	{ "bq25890_charger.c: ICO behind a 1.2 A adapter", test_bq25890_ico },
 	{ "gpio-charger.c: static supply type", test_gpio_charger_static_type },
 	{ "axp288_charger.c: bug zoo 2's fixed port", test_axp288_driver_matches_fixed_port },
+	{ "charger-manager.c: full by capacity, on its poll grid", test_charger_manager_full_by_capacity },
 	{ "probe failure: exit 2, driver and errno", test_probe_failure },
 	CU_TEST_INFO_NULL,
 };

@@ -12,11 +12,13 @@ extern const struct linux_machine linux_machine_twl4030_charger;
 extern const struct linux_machine linux_machine_bq25890_charger;
 extern const struct linux_machine linux_machine_gpio_charger;
 extern const struct linux_machine linux_machine_axp288_charger;
+extern const struct linux_machine linux_machine_charger_manager;
 
 const struct linux_machine *const linux_machines[] = {
 	&linux_machine_twl4030_charger,    /* TWL4030 BCI on an OMAP3 phone */
 	&linux_machine_bq25890_charger,    /* bq25890 on I2C */
 	&linux_machine_gpio_charger,       /* bq2407x on GPIO lines */
 	&linux_machine_axp288_charger,     /* AXP288 PMIC on a Bay/Cherry Trail tablet */
+	&linux_machine_charger_manager,    /* a PMIC's CHARGER regulator */
 	NULL,
 };

@@ -715,16 +715,41 @@ static char *read_file(const char *path)
 	return text;
 }
 
-/* The driver files in build/kernel are the kernel tree's, byte for byte. */
+/* Every file under build/kernel/<sub> (the tree's headers taken with the drivers),
+ * as paths relative to build/kernel. */
+static void kernel_files_under(const char *sub, GPtrArray *out)
+{
+	g_autofree char *dir = g_build_filename("build/kernel", sub, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *rel = g_build_filename(sub, name, NULL);
+		g_autofree char *path = g_build_filename("build/kernel", rel, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			kernel_files_under(rel, out);
+		else
+			g_ptr_array_add(out, g_steal_pointer(&rel));
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+/* The driver files and headers in build/kernel are the kernel tree's, byte for byte. */
 static void test_driver_files_unmodified(void)
 {
 	g_autofree char *origin = read_file("build/kernel/.origin");
 	g_auto(GStrv) words = NULL;
 	g_autofree char *tmp = NULL;
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 	int n = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
 	words = g_strsplit_set(g_strstrip(origin), " ", -1);
+	for (int i = 1; words[i]; i++)
+		g_ptr_array_add(files, g_strdup_printf("drivers/power/supply/%s.c", words[i]));
+	kernel_files_under("include", files);
 	tmp = tu_make_tmpdir("cs-ktree-XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
 	if (g_str_has_suffix(words[0], ".tar.xz")) {
@@ -733,14 +758,15 @@ static void test_driver_files_unmodified(void)
 		int status = -1;
 
 		g_string_printf(cmd, "tar -xJf '%s' -C '%s' --strip-components=1", words[0], tmp);
-		for (int i = 1; words[i]; i++)
-			g_string_append_printf(cmd, " linux-source-6.12/drivers/power/supply/%s.c", words[i]);
+		for (guint i = 0; i < files->len; i++)
+			g_string_append_printf(cmd, " linux-source-6.12/%s",
+					       (const char *)g_ptr_array_index(files, i));
 		CU_ASSERT_TRUE(g_spawn_command_line_sync(cmd->str, NULL, NULL, &status, NULL) &&
 			       status == 0);
 		g_string_free(cmd, TRUE);
 	}
-	for (int i = 1; words[i]; i++) {
-		g_autofree char *rel = g_strdup_printf("drivers/power/supply/%s.c", words[i]);
+	for (guint i = 0; i < files->len; i++) {
+		const char *rel = g_ptr_array_index(files, i);
 		g_autofree char *built = g_build_filename("build/kernel", rel, NULL);
 		g_autofree char *orig = g_str_has_suffix(words[0], ".tar.xz") ?
 			g_build_filename(tmp, rel, NULL) : g_build_filename(words[0], rel, NULL);
@@ -750,7 +776,7 @@ static void test_driver_files_unmodified(void)
 		CU_ASSERT_TRUE(g_file_get_contents(built, &a, &la, NULL));
 		CU_ASSERT_TRUE(g_file_get_contents(orig, &b, &lb, NULL));
 		CU_ASSERT_TRUE(a && b && la == lb && memcmp(a, b, la) == 0);
-		n++;
+		n += g_str_has_suffix(rel, ".c");
 	}
 	{
 		int built = 0;
@@ -759,6 +785,8 @@ static void test_driver_files_unmodified(void)
 			built++;
 		CU_ASSERT_EQUAL(n, built);
 	}
+	/* the tree's own headers came along (charger-manager.h) */
+	CU_ASSERT_TRUE(files->len > (guint)n);
 	tu_rm_tree(tmp);
 }
 

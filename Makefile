@@ -11,7 +11,8 @@
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
+# run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
+# tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
@@ -52,7 +53,8 @@ endif
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
-               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) $(wildcard plots/*.c))
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) \
+               $(wildcard run/linux/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -67,9 +69,13 @@ KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
 KDIR           := build/kernel
-# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>"
-KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
+# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
+# machine run/linux/<name>.c (listed in run/linux/machines.c)
+KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
+# headers of the tree a driver file includes as its own (its struct definitions), taken
+# with the drivers; the layer's headers (stack/include) come first on the include path
+KHEADERS       := include/linux/power/charger-manager.h
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -91,7 +97,7 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include \
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
              -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
@@ -145,7 +151,7 @@ $(KDIR)/.extracted: $(KDIR)/.origin $(KFILES:%=$(KERNEL_SRC)/%)
 	@touch $@
 else
 $(KDIR)/.extracted: $(KDIR)/.origin $(wildcard $(KERNEL_TARBALL))
-	@echo "  EXTRACT $(words $(KFILES)) driver files from $(KERNEL_TARBALL)"
+	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
 	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
 	@touch $(KDRIVER_SRC) $@
 endif

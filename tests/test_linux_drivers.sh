@@ -31,6 +31,8 @@ expect_in "list policies names linux/twl4030_charger" out "linux/twl4030_charger
 expect_in "its module parameter, with MODULE_PARM_DESC" out "module parameter: Allow USB charge drawing default current"
 expect_in "list policies names linux/bq25890_charger" out "linux/bq25890_charger"
 expect_in "list policies names linux/gpio-charger" out "linux/gpio-charger"
+expect_in "list policies names linux/axp288_charger" out "linux/axp288_charger"
+expect_in "list policies names linux/charger-manager" out "linux/charger-manager - the real driver: Linux 6.12 drivers/power/supply/charger-manager.c"
 
 # ---- the scenario library ----
 for f in scenarios/linux/*.json; do
@@ -104,7 +106,8 @@ expect_stderr "names the preset" 'device.pmic.preset: found "bq25890", expected 
 cat >"$TMP/sw.json" <<JSON
 { "description": "t", "base": "$(pwd)/scenarios/bugzoo/twl4030-full-battery.json",
   "vary": { "source.ilim": ["0.8 A", "1.0 A", "1.5 A"],
-            "policy": ["twl4030", "linux/twl4030_charger", "linux/gpio-charger"] } }
+            "policy": ["twl4030", "linux/twl4030_charger", "linux/gpio-charger",
+                       "linux/charger-manager"] } }
 JSON
 run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
 run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q

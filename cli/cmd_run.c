@@ -334,6 +334,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
+	for (guint i = 0; !o.quiet && res.warnings && i < res.warnings->len; i++)
+		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 	if (!o.plot && cli_plot_remove(outdir) && !o.quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);

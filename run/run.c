@@ -54,6 +54,22 @@ static void keep_outcome(struct run_result *res, const struct world *w)
 }
 
 /* Build, run and finish the world, then check the expectations. */
+/* A model's "warning" record (e.g. a charge that will pass the cell's 100 %): kept
+ * for the command to show, besides its line in events.jsonl. */
+static void collect_warning(void *data, sim_time_t t, const char *src, const char *ev,
+			    const cJSON *rec)
+{
+	struct run_result *res = data;
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(rec, "message");
+
+	(void)t;
+	if (strcmp(ev, "warning") != 0 || !cJSON_IsString(msg))
+		return;
+	if (!res->warnings)
+		res->warnings = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(res->warnings, g_strdup_printf("%s: %s", src, msg->valuestring));
+}
+
 static int run_loaded(const struct run_options *opt, struct run_result *res)
 {
 	const struct scenario *sc = res->scenario;
@@ -78,6 +94,7 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	}
 	if (er)
 		expect_listen(er, w);
+	world_add_event_listener(w, collect_warning, res);
 	if (!world_run(w, &res->error)) {
 		fail(res, RUN_STAGE_RUN);
 		goto out;
@@ -143,6 +160,8 @@ void run_result_clear(struct run_result *res)
 	g_free(res->accepted);
 	g_free(res->policy);
 	g_free(res->detected);
+	if (res->warnings)
+		g_ptr_array_unref(res->warnings);
 	scenario_free(res->owned);
 	memset(res, 0, sizeof(*res));
 }

@@ -60,6 +60,7 @@ struct run_result {
 	const struct scenario *scenario;   /* the scenario run (NULL: it did not load) */
 	struct world_metrics metrics; /* after world_finish (detected_type owned here) */
 	char *policy;                 /* the policy the world ran */
+	GPtrArray *warnings;          /* "SRC: MESSAGE" of the run's "warning" records, in order */
 	GArray *expect;               /* struct expect_result, when expectations were
 				       * checked; NULL otherwise */
 	char *accepted;               /* --accept: what was rewritten, or NULL */

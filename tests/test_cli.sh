@@ -358,4 +358,11 @@ check "check -j2 and -j 2 print the same" cmp -s "$TMP/jobs_apart.out" "$TMP/job
 run jobs_bad check "$TMP/jobs" -jx
 expect_status "check -jx" 2
 
+# A model's warning reaches the terminal, not only events.jsonl: bug zoo 1 charges its
+# cell to 4.35 V with an 80 mA termination, which ends above the OCV table's 100 % point.
+run warn run scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/warn"
+expect_status "a run with a model warning still succeeds" 0
+expect_stderr "the warning is on stderr, with the file" "warning: scenarios/bugzoo/twl4030-full-battery.json: pmic: a charge to vreg 4.35 V"
+check "the demo gives no warning" sh -c "! grep -q 'warning:' '$TMP/demo1.err'"
+
 tl_finish

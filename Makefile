@@ -4,7 +4,8 @@
 #   make            build build/chargesim and build/libchargesim.a
 #   make demo       install missing Debian packages (as root), build, run scenarios/demo.json
 #   make test       install missing packages, build, run the CUnit suites
-#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/)
+#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
+#                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
 #
@@ -115,11 +116,17 @@ test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
 	@$(TEST_BIN)
 
+# cases of the bad-input corpus run at once under ASan (each uses ~100 MB and a core)
+ASAN_CORPUS_JOBS ?= 8
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/chargesim-tests build/asan/chargesim
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/chargesim-tests
+	@echo "== the bad-input corpus under ASan and LeakSanitizer (tests/test_bad_inputs.sh)"
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 BAD_INPUTS_JOBS=$(ASAN_CORPUS_JOBS) \
+	  tests/test_bad_inputs.sh build/asan/chargesim >build/asan/bad-inputs.log 2>&1; \
+	  s=$$?; grep -v '^ok ' build/asan/bad-inputs.log; exit $$s
 
 # memcheck on the fast unit suites and a sample of scenarios: 0 errors, no definite leaks.
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite

@@ -244,7 +244,7 @@ static void print_report(const struct check_job *jobs, int n, bool quiet, int *f
 int cmd_check(int argc, char **argv)
 {
 	gint jobs_n = 1;
-	char *junit = NULL, *outroot = NULL;
+	g_autofree char *junit = NULL, *outroot = NULL;
 	gboolean accept = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_n, "Run N scenarios at once (default 1)", "N" },
@@ -308,7 +308,5 @@ int cmd_check(int argc, char **argv)
 	}
 	g_free(jobs);
 	g_mutex_clear(&cctx.lock);
-	g_free(junit);
-	g_free(outroot);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
+#include "sim/outfile.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -79,6 +80,30 @@ static int run_policies(const struct scenario *sc, const char *outdir, char **po
 	return CLI_EXIT_OK;
 }
 
+/* Each policy names a directory under DIR: one rule for names (cs_name_check), and
+ * each at most once. False with the message printed. */
+static bool policies_ok(char **policies)
+{
+	for (int i = 0; policies[i]; i++) {
+		const char *why;
+
+		if (!cs_name_check(policies[i], &why)) {
+			g_autofree char *shown = g_strescape(policies[i], NULL);
+
+			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`)",
+				  shown, why);
+			return false;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(policies[i], policies[j]) == 0) {
+				cli_error("compare: --policy %s: found it twice, expected each policy once",
+					  policies[i]);
+				return false;
+			}
+	}
+	return true;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	char **policies = NULL, **sets = NULL;
@@ -108,6 +133,10 @@ int cmd_compare(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (argc != 2 || !policies || !policies[0]) {
 		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!policies_ok(policies)) {
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "run/scenario.h"
+#include "sim/outfile.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 
@@ -825,12 +826,42 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
-static bool has_control_chars(const char *s)
+/*
+ * The scenario's name: its "name", else its file name without ".json". Either way it
+ * becomes the default output directory (out/NAME), a JUnit name and plot titles, so
+ * both pass the one rule for names (cs_name_check).
+ */
+static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	g_autofree char *base = NULL;
+	const char *why;
+
+	if (v) {
+		if (!cs_name_check(v->valuestring, &why)) {
+			g_autofree char *found = param_describe_json(v);
+
+			serr(err, sc->file, "name: found %s, expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+			     g_utf8_validate(found, -1, NULL) ? found : "a string that is not UTF-8", why);
+			return false;
+		}
+		sc->name = g_strdup(v->valuestring);
+		return true;
+	}
+	base = g_path_get_basename(sc->file);
+	if (g_str_has_suffix(base, ".json"))
+		base[strlen(base) - 5] = '\0';
+	if (!cs_name_check(base, &why)) {
+		g_autofree char *shown = g_utf8_make_valid(base, -1);
+
+		for (char *c = shown; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';   /* shown, not taken: a line break would split the message */
+		serr(err, sc->file, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+		     shown, why);
+		return false;
+	}
+	sc->name = g_steal_pointer(&base);
+	return true;
 }
 
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
@@ -852,24 +883,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		serr(err, sc->file, "name: found a non-string, expected a string");
 		return false;
 	}
-	if (v && (!*v->valuestring || strpbrk(v->valuestring, "/\\") || v->valuestring[0] == '.' ||
-		  !g_utf8_validate(v->valuestring, -1, NULL) || strlen(v->valuestring) > 200 ||
-		  has_control_chars(v->valuestring))) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "name: found %s, expected a name usable as a directory (UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot)",
-		     g_utf8_validate(found, -1, NULL) ? found : "a string that is not UTF-8");
+	if (!scenario_name(sc, v, err))
 		return false;
-	}
-	if (v) {
-		sc->name = g_strdup(v->valuestring);
-	} else {
-		g_autofree char *base = g_path_get_basename(sc->file);
-
-		if (g_str_has_suffix(base, ".json"))
-			base[strlen(base) - 5] = '\0';
-		sc->name = g_strdup(base);
-	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
 	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL))) {
 		serr(err, sc->file, "description: found %s, expected UTF-8 text",

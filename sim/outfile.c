@@ -148,6 +148,31 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 	return cs_outfile_commit(f, err);
 }
 
+bool cs_name_check(const char *name, const char **why)
+{
+	const char *w = NULL;
+
+	if (!*name)
+		w = "is empty";
+	else if (strlen(name) > CS_NAME_MAX)
+		w = "is longer than 200 bytes";
+	else if (!g_utf8_validate(name, -1, NULL))
+		w = "is not UTF-8";
+	else if (name[0] == '.')
+		w = "starts with a dot";
+	else if (strpbrk(name, "/\\"))
+		w = "holds a slash";
+	for (const char *c = name; !w && *c; c = g_utf8_next_char(c)) {
+		gunichar u = g_utf8_get_char(c);
+
+		if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+			w = "holds a control character";
+	}
+	if (why)
+		*why = w;
+	return !w;
+}
+
 bool cs_mkdir_p(const char *dir, GError **err)
 {
 	if (g_mkdir_with_parents(dir, 0755) != 0) {

@@ -36,6 +36,17 @@ void cs_outfile_abort(struct cs_outfile *f);
 /* Convenience: write a whole buffer atomically. */
 bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError **err);
 
+/* The longest name cs_name_check() accepts, in bytes: well under NAME_MAX (255) so
+ * that ".NAME.tmp-XXXXXX" and "NAME-compare" still fit. */
+#define CS_NAME_MAX 200
+/* The rule for every name that becomes a file or directory name under an output
+ * directory (a scenario's "name" or file name, a policy compared): non-empty UTF-8 of
+ * at most CS_NAME_MAX bytes, no control character (C0, DEL or C1), no slash or
+ * backslash, not starting with a dot (so never "." or ".."). True when it holds;
+ * else false with *why (when not NULL) saying what is wrong, e.g. "starts with a dot". */
+bool cs_name_check(const char *name, const char **why);
+#define CS_NAME_RULE "UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot"
+
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 

@@ -275,8 +275,8 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	g_autoptr(GPtrArray) v = gp_vars_new();
 	GString *list = g_string_new(NULL);
 
-	gp_set(v, "BASE", si->base);
-	gp_set(v, "TITLE", si->title);
+	gp_set_escaped(v, "BASE", si->base);
+	gp_set_escaped(v, "TITLE", si->title);
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
 	gp_expand(s, plot_tpl_stacked_head, v);

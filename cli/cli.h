@@ -42,8 +42,13 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 int cli_exit_for(const GError *err);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
-/* Append the *.json files under dir (recursively, in directory order) to paths
- * (g_free'd strings). */
+/* Append the *.json files under dir (recursively, each directory in name order) to
+ * paths (g_free'd strings). Symbolic links are followed, and every directory and file
+ * is visited once whatever the links (a link to "." is no loop). */
 void cli_find_json(const char *dir, GPtrArray *paths);
+/* A set of files by device and inode (cli_file_id_first), to visit each once. */
+GHashTable *cli_file_ids_new(void);
+/* True the first time path's file is seen (and when it cannot be stat'ed). */
+bool cli_file_id_first(GHashTable *seen, const char *path);
 
 #endif

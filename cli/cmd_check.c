@@ -199,6 +199,19 @@ static bool collect_args(int argc, char **argv, GPtrArray *files)
 	return true;
 }
 
+/* Each scenario once, under the first of its paths in sorted order (a file named
+ * twice, or reached through a link as well). */
+static void unique_files(GPtrArray *files)
+{
+	g_autoptr(GHashTable) seen = cli_file_ids_new();
+
+	for (guint i = 0; i < files->len;)
+		if (cli_file_id_first(seen, files->pdata[i]))
+			i++;
+		else
+			g_ptr_array_remove_index(files, i);
+}
+
 /* Find out now, not after every run, that the report cannot be written. */
 static bool junit_writable(const char *junit)
 {
@@ -277,6 +290,7 @@ int cmd_check(int argc, char **argv)
 	if (!collect_args(argc, argv, files) || (junit && !junit_writable(junit)))
 		return CLI_EXIT_USAGE;
 	g_ptr_array_sort(files, cli_cmp_strings);
+	unique_files(files);
 	n = (int)files->len;
 	if (n == 0) {
 		cli_error("check: found no scenario files");

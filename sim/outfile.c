@@ -8,14 +8,21 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include "sim/outfile.h"
 
 G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 
-#define OUTFILE_REGISTRY_MAX 64
+/* Temporary files open at once that a signal handler can remove: a sweep or a check
+ * with -j 256 has up to three per thread. */
+#define OUTFILE_REGISTRY_MAX 1024
+/* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
+#define OUTFILE_MAX_LINKS 40
 static char *outfile_registry[OUTFILE_REGISTRY_MAX];
 static GMutex outfile_registry_lock;
 
@@ -50,15 +57,57 @@ static void outfile_free(struct cs_outfile *f)
 	g_free(f);
 }
 
+/* The file a write to path lands in: path itself, or where its symbolic links lead
+ * (a scenario or golden file kept elsewhere and linked in is rewritten where it
+ * lives, not replaced by a copy). NULL with errno set after too many links. */
+static char *follow_links(const char *path)
+{
+	char *p = g_strdup(path);
+
+	for (int i = 0; i < OUTFILE_MAX_LINKS; i++) {
+		g_autofree char *target = g_file_read_link(p, NULL);
+		g_autofree char *dir = NULL;
+
+		if (!target)
+			return p;   /* not a link (or no file yet) */
+		dir = g_path_get_dirname(p);
+		g_free(p);
+		p = g_path_is_absolute(target) ? g_steal_pointer(&target) :
+			g_build_filename(dir, target, NULL);
+	}
+	g_free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
 struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 {
-	g_autofree char *dir = g_path_get_dirname(path);
-	g_autofree char *base = g_path_get_basename(path);
-	g_autofree char *tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+	g_autofree char *real = follow_links(path);
+	g_autofree char *dir = real ? g_path_get_dirname(real) : NULL;
+	g_autofree char *base = real ? g_path_get_basename(real) : NULL;
+	g_autofree char *tmp_path = real ? g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base) : NULL;
 	struct cs_outfile *f;
-	int fd = g_mkstemp_full(tmp_path, O_WRONLY, 0644);
+	sigset_t block, old;
+	struct stat st;
+	int fd = -1;
 	FILE *fp;
 
+	/* No signal between creating the file and registering it for the handler's
+	 * cleanup (cs_outfile_cleanup_all): it would leave the file behind. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (real)
+		fd = g_mkstemp_full(tmp_path, O_WRONLY | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		outfile_register(tmp_path, true);
+	{
+		int e = errno;
+
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+	}
 	if (fd < 0) {
 		int e = errno;
 
@@ -66,21 +115,24 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 			    "%s: cannot create output file: %s", path, g_strerror(e));
 		return NULL;
 	}
+	/* a file rewritten keeps its permissions */
+	if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
+		fchmod(fd, st.st_mode & 07777);
 	fp = fdopen(fd, "w");
 	if (!fp) {
 		close(fd);
 		unlink(tmp_path);
+		outfile_register(tmp_path, false);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot open output stream", path);
 		return NULL;
 	}
 	setvbuf(fp, NULL, _IOFBF, 1 << 16);
 	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_strdup(path);
+	f->final_path = g_steal_pointer(&real);
 	f->tmp_path = g_steal_pointer(&tmp_path);
 	f->durable = durable;
 	f->fp = fp;
-	outfile_register(f->tmp_path, true);
 	return f;
 }
 

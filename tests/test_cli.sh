@@ -223,4 +223,37 @@ check "check -j2 and -j 2 print the same" cmp -s "$TMP/jobs_apart.out" "$TMP/job
 run jobs_bad check "$TMP/jobs" -jx
 expect_status "check -jx" 2
 
+# ---- check DIR: symbolic links followed, each directory and file once ----
+mkdir -p "$TMP/walk/sub" "$TMP/walk/real"
+cp "$TMP/quick.json" "$TMP/walk/sub/a.json"
+ln -s . "$TMP/walk/loop"           # a link to itself: was walked 41 times
+ln -s .. "$TMP/walk/sub/up"        # and a second loop: two hung the walk
+ln -s a.json "$TMP/walk/sub/b.json"  # the same file under another name
+ln -s ../real "$TMP/walk/sub/linked"
+cp "$TMP/quick.json" "$TMP/walk/real/c.json"
+timeout 20 "$BIN" check "$TMP/walk" -o "$TMP/o-walk" >"$TMP/walk.out" 2>"$TMP/walk.err"
+status=$?
+name=walk
+expect_status "check of a directory with symlink loops" 0
+expect_in "each scenario runs once" out "2 passed, 0 failed"
+timeout 20 "$BIN" list scenarios "$TMP/walk" >"$TMP/walk-list.out" 2>"$TMP/walk-list.err"
+status=$?
+name=walk-list
+expect_status "list scenarios of the same directory" 0
+check "list names each scenario once" test "$(wc -l <"$TMP/walk-list.out")" -eq 2
+
+# ---- check --accept through a symbolic link rewrites the real file ----
+mkdir -p "$TMP/acc/real" "$TMP/acc/suite"
+sed 's/"fingerprint": "[0-9a-f]*"/"fingerprint": "0000000000000000"/' scenarios/ec/ec-no-ramp.json \
+	>"$TMP/acc/real/s.json"
+chmod 664 "$TMP/acc/real/s.json"
+ln -s ../real/s.json "$TMP/acc/suite/s.json"
+run accept check "$TMP/acc/suite" --accept -o "$TMP/o-acc"
+expect_status "check --accept of a failing fingerprint" 1
+check "the scenario is still a symbolic link" test -L "$TMP/acc/suite/s.json"
+check "the real file got the new fingerprint" sh -c "! grep -q 0000000000000000 '$TMP/acc/real/s.json'"
+check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/real/s.json")" = 664
+run accept2 check "$TMP/acc/suite" -o "$TMP/o-acc"
+expect_status "after --accept the check passes" 0
+
 tl_finish

@@ -25,13 +25,17 @@ int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
-/* `--plot` of run and compare (cli/cmd_plot.c), called once the runs' outputs are
- * written: render DIR/plot.{png,svg} from DIR/plot.gp, print where (unless quiet).
- * Returns `status`, or 2 when the plot failed (gnuplot missing or failing). */
-int cli_plot_run(const char *outdir, const char *scenario, const char *policy, double uvlo_v,
-		 bool quiet, int status);
-int cli_plot_compare(const char *outdir, const char *scenario, char **policies, double uvlo_v,
-		     bool quiet, int status);
+/* `--plot` of run and compare (cli/cmd_plot.c), once the runs' outputs are written
+ * into dir (the staging directory of their output set, which becomes `shown`):
+ * write dir/plot.gp and render dir/plot.{png,svg}. False with err (naming `shown`)
+ * when the plot failed (bad input, gnuplot missing or failing). */
+bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario,
+			 const char *policy, double uvlo_v, GError **err);
+bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario,
+			     char **policies, double uvlo_v, GError **err);
+/* Then print where the plot is (unless quiet), or why it failed (err): returns
+ * `status`, or 2 when it failed. */
+int cli_plot_report(const char *outdir, const GError *err, bool compare, bool quiet, int status);
 
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */

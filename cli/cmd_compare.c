@@ -6,10 +6,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <chargesim/policy.h>
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
 #include "sim/outfile.h"
+#include "sim/outset.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -56,19 +58,23 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 #undef ROW
 }
 
-/* Each policy's run into OUTDIR/POLICY/; its metrics into m[i]. The exit status of
- * the first run that fails (its message printed), else 0. */
-static int run_policies(const struct scenario *sc, const char *outdir, char **policies,
+/* Each policy's run into STAGE/POLICY/ (stage: the staging directory of DIR's output
+ * set); its metrics into m[i]. The exit status of the first run that fails (its
+ * message printed, naming DIR), else 0. */
+static int run_policies(const struct scenario *sc, const struct cs_outset *set, char **policies,
 			struct world_metrics *m, int n)
 {
 	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, policies[i], NULL);
-		struct run_options ro = { .world.outdir = dir, .world.policy = policies[i] };
+		g_autofree char *dir = g_build_filename(cs_outset_path(set), policies[i], NULL);
+		struct run_options ro = {
+			.world.outdir = dir, .world.policy = policies[i], .outdir_staged = true,
+		};
 		struct run_result res;
 
 		if (run_scenario(sc, &ro, &res) != CLI_EXIT_OK) {
 			int status = res.status;
 
+			cs_outset_unstage(set, res.error);
 			fprintf(stderr, "%s\n", res.error->message);
 			run_result_clear(&res);
 			return status;
@@ -78,6 +84,21 @@ static int run_policies(const struct scenario *sc, const char *outdir, char **po
 		run_result_clear(&res);
 	}
 	return CLI_EXIT_OK;
+}
+
+/* What a compare writes into DIR: the plot, and a directory per policy (any policy:
+ * those of an earlier compare go too). */
+static char **compare_output_names(void)
+{
+	GPtrArray *a = g_ptr_array_new();
+
+	for (int i = 0; run_output_names[i]; i++)
+		if (g_str_has_prefix(run_output_names[i], "plot"))
+			g_ptr_array_add(a, g_strdup(run_output_names[i]));
+	for (int i = 0; cs_builtin_policies[i]; i++)
+		g_ptr_array_add(a, g_strdup(cs_builtin_policies[i]->name));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
 }
 
 /* Each policy names a directory under DIR: one rule for names (cs_name_check), and
@@ -121,6 +142,9 @@ int cmd_compare(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) sc = NULL;
 	g_autofree char *outdir = NULL;
+	g_autoptr(GError) plot_err = NULL;
+	g_auto(GStrv) own = NULL;
+	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
 	int n, status = CLI_EXIT_OK;
 
@@ -147,18 +171,34 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
+	own = compare_output_names();
+	set = cs_outset_begin(outdir, (const char *const *)own, &err);
+	if (!set) {
+		cli_error("%s", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	n = (int)g_strv_length(policies);
 	m = g_new0(struct world_metrics, (gsize)n);
-	status = run_policies(sc, outdir, policies, m, n);
+	status = run_policies(sc, set, policies, m, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
+	if (plot)
+		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, policies,
+					sc->pmic.uvlo_falling, &plot_err);
+	if (!cs_outset_commit(g_steal_pointer(&set), &err)) {
+		cli_error("%s", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (!quiet)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
 	print_table(m, policies, n);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, policies, sc->pmic.uvlo_falling, quiet, status);
+		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
+	cs_outset_abort(set);
 	g_free(m);
 	g_strfreev(policies);
 	g_strfreev(sets);

@@ -12,7 +12,9 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <glib/gstdio.h>
 #include "sim/outfile.h"
 
@@ -21,32 +23,101 @@ G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 /* Temporary files open at once that a signal handler can remove: a sweep or a check
  * with -j 256 has up to three per thread. */
 #define OUTFILE_REGISTRY_MAX 1024
+/* Staging directories of output sets (sim/outset.h) open at once, one per run. */
+#define TREE_REGISTRY_MAX 512
 /* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
 #define OUTFILE_MAX_LINKS 40
-static char *outfile_registry[OUTFILE_REGISTRY_MAX];
-static GMutex outfile_registry_lock;
+/* Directory levels cs_rm_tree() descends (a staging directory holds sysfs-LABEL/
+ * power_supply/NAME/... at most four deep). */
+#define RM_TREE_DEPTH 16
 
-static void outfile_register(char *tmp_path, bool add)
+/* What the signal handler removes. Slots are written under the mutex and read by the
+ * handler without it, so every access is atomic; `dying` is set by the handler
+ * before it reads them (see cs_outfile_register_tree). */
+static char *outfile_registry[OUTFILE_REGISTRY_MAX];
+static char *tree_registry[TREE_REGISTRY_MAX];
+static GMutex outfile_registry_lock;
+static int dying;
+
+static void registry_set(char **slots, int n, char *path, bool add)
 {
 	g_mutex_lock(&outfile_registry_lock);
-	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
-		if (add && !outfile_registry[i]) {
-			outfile_registry[i] = tmp_path;
-			break;
-		}
-		if (!add && outfile_registry[i] == tmp_path) {
-			outfile_registry[i] = NULL;
+	for (int i = 0; i < n; i++) {
+		char *cur = __atomic_load_n(&slots[i], __ATOMIC_SEQ_CST);
+
+		if (add ? !cur : cur == path) {
+			__atomic_store_n(&slots[i], add ? path : NULL, __ATOMIC_SEQ_CST);
 			break;
 		}
 	}
 	g_mutex_unlock(&outfile_registry_lock);
 }
 
+static void outfile_register(char *tmp_path, bool add)
+{
+	registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, add);
+}
+
+bool cs_outfile_register_tree(char *path, bool add)
+{
+	registry_set(tree_registry, TREE_REGISTRY_MAX, path, add);
+	/* After a removal: if the handler has not started, it will not see the path; if
+	 * it has, the caller must stop (the process is about to end). */
+	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
+}
+
+struct dirent64_raw {
+	guint64 ino;
+	gint64 off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+void cs_rm_tree(int dirfd, const char *name, int depth)
+{
+	char buf[2048] __attribute__((aligned(8)));
+	int fd;
+	long n;
+
+	if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+		return;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long at = 0; at < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + at);
+
+			at += d->reclen;
+			if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
+				continue;
+			if (d->type == DT_DIR || d->type == DT_UNKNOWN) {
+				if (depth < RM_TREE_DEPTH)
+					cs_rm_tree(fd, d->name, depth + 1);
+			} else {
+				unlinkat(fd, d->name, 0);
+			}
+		}
+	close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 void cs_outfile_cleanup_all(void)
 {
-	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++)
-		if (outfile_registry[i])
-			unlink(outfile_registry[i]);
+	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&outfile_registry[i], __ATOMIC_SEQ_CST);
+
+		if (p)
+			unlink(p);
+	}
+	for (int i = 0; i < TREE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&tree_registry[i], __ATOMIC_SEQ_CST);
+
+		if (p)
+			cs_rm_tree(AT_FDCWD, p, 0);
+	}
 }
 
 static void outfile_free(struct cs_outfile *f)

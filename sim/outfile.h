@@ -18,7 +18,10 @@
 
 #define CS_OUTPUT_ERROR (cs_output_error_quark())
 GQuark cs_output_error_quark(void);
-enum { CS_OUTPUT_ERROR_IO };
+enum {
+	CS_OUTPUT_ERROR_IO,
+	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (sim/outset.h) */
+};
 
 struct cs_outfile {
 	char *final_path;
@@ -50,9 +53,17 @@ bool cs_name_check(const char *name, const char **why);
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 
-/* Delete every temporary file still open (called from a SIGINT/SIGTERM handler path
- * before exiting, so that an interrupted run leaves nothing behind). Async-signal-safe
- * enough for that use: it only calls unlink() on paths registered at open. */
+/* Delete every temporary file still open and every staging directory of an output
+ * set not being committed (sim/outset.h); called from a SIGINT/SIGTERM handler before
+ * exiting, so that an interrupted run leaves nothing behind. Async-signal-safe: it
+ * reads registered paths and calls unlink(), openat(), getdents64() and unlinkat(). */
 void cs_outfile_cleanup_all(void);
+
+/* For sim/outset.c: add (or remove) a directory tree the cleanup above removes. After
+ * a removal, false when the cleanup has begun: the process is ending, go no further. */
+bool cs_outfile_register_tree(char *path, bool add);
+/* Remove name under dirfd (AT_FDCWD: a path), a file or a directory tree, without
+ * following symbolic links; depth 0 at the top. Async-signal-safe. */
+void cs_rm_tree(int dirfd, const char *name, int depth);
 
 #endif

@@ -17,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <cJSON.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "sim/evlog.h"
 #include "sim/outfile.h"
+#include "sim/outset.h"
 #include "sim/trace.h"
 #include "plots/gp.h"
 #include "traces/events.h"
@@ -935,25 +937,42 @@ static void test_outfile_open_fails(void)
 	tu_rm_tree(dir);
 }
 
-/* The signal-path cleanup removes every open temporary file. */
+/* The signal-path cleanup removes every open temporary file and every staging
+ * directory of an output set. It ends the process's writing (a commit after it is
+ * refused), so it runs in a child, as it runs in a process about to exit. */
 static void test_outfile_cleanup_all(void)
 {
 	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
-	g_autofree char *a = NULL, *b = NULL;
-	struct cs_outfile *fa, *fb;
+	g_autofree char *a = NULL, *b = NULL, *setdir = NULL;
+	int wstatus = -1;
+	pid_t pid;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	a = g_build_filename(dir, "a", NULL);
 	b = g_build_filename(dir, "b", NULL);
-	fa = cs_outfile_open(a, false, NULL);
-	fb = cs_outfile_open(b, false, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fb);
-	cs_outfile_cleanup_all();
-	CU_ASSERT(listing_is(dir, ""));
-	cs_outfile_abort(fa);
-	cs_outfile_abort(fb);
-	CU_ASSERT(listing_is(dir, ""));
+	setdir = g_build_filename(dir, "set", NULL);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct cs_outfile *fa = cs_outfile_open(a, false, NULL);
+		struct cs_outfile *fb = cs_outfile_open(b, false, NULL);
+		struct cs_outset *set = cs_outset_begin(setdir, NULL, NULL);
+		g_autofree char *sub = set ? g_build_filename(cs_outset_path(set), "sysfs-1s", NULL) : NULL;
+		g_autofree char *inner = sub ? g_build_filename(sub, "f", NULL) : NULL;
+		GError *err = NULL;
+		bool refused;
+
+		if (!fa || !fb || !set || !cs_mkdir_p(sub, NULL) ||
+		    !cs_outfile_write_all(inner, "x", 1, NULL))
+			_exit(2);
+		cs_outfile_cleanup_all();
+		refused = !cs_outset_commit(set, &err);
+		_exit(refused ? 0 : 1);
+	}
+	CU_ASSERT(waitpid(pid, &wstatus, 0) == pid);
+	CU_ASSERT(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	CU_ASSERT(listing_is(dir, "set"));
+	CU_ASSERT(listing_is(setdir, ""));
 	tu_rm_tree(dir);
 }
 

@@ -198,7 +198,7 @@ JSON
 "$BIN" run "$TMP/long.json" -o "$TMP/o-int" -q --max-step 100us 2>"$TMP/int.err" &
 pid=$!
 i=0
-while [ $i -lt 200 ] && ! ls -a "$TMP/o-int" 2>/dev/null | grep -q 'trace.csv.tmp'; do
+while [ $i -lt 200 ] && [ -z "$(find "$TMP/o-int" -name '.trace.csv.tmp-*' 2>/dev/null)" ]; do
 	sleep 0.05
 	i=$((i + 1))
 done

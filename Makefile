@@ -7,13 +7,17 @@
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/
-#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
+#                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
+#                   and `list scenarios` look without a path; DESTDIR stages it)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
 # run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
+# cli/util.c finds it from the binary's own place (BINDIR/../share/chargesim/scenarios)
+SCENARIO_LIBRARY = $(PREFIX)/share/chargesim/scenarios
 BUILD     ?= build
 WERROR    ?= 0
 VERSION   := 0.1.0
@@ -211,6 +215,10 @@ install: $(BIN) $(LIB)
 	install -m 644 $(PLUGIN_SIM_HEADERS) $(DESTDIR)$(PREFIX)/include/chargesim/sim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  chargesim.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/chargesim.pc
+	install -d $(DESTDIR)$(SCENARIO_LIBRARY)
+	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
+	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
 
 clean:
 	rm -rf build out

@@ -50,6 +50,13 @@ gint cli_cmp_strings(gconstpointer a, gconstpointer b);
  * paths (g_free'd strings). Symbolic links are followed, and every directory and file
  * is visited once whatever the links (a link to "." is no loop). */
 void cli_find_json(const char *dir, GPtrArray *paths);
+/* The scenario library `check` and `list scenarios` use without a path: $CHARGESIM_SCENARIOS,
+ * else scenarios/ in the current directory (a source tree), else the library installed
+ * with the binary (PREFIX/share/chargesim/scenarios, PREFIX being the binary's
+ * directory's parent). NULL, with a message naming cmd, when there is none. */
+#define CLI_SCENARIOS_ENV "CHARGESIM_SCENARIOS"
+#define CLI_SCENARIO_LIBRARY "share/chargesim/scenarios"
+char *cli_scenario_dir(const char *cmd);
 /* A set of files by device and inode (cli_file_id_first), to visit each once. */
 GHashTable *cli_file_ids_new(void);
 /* True the first time path's file is seen (and when it cannot be stat'ed). */

@@ -159,3 +159,37 @@ void cli_find_json(const char *dir, GPtrArray *paths)
 	if (cli_file_id_first(seen, dir))
 		find_json(dir, paths, seen);
 }
+
+/* The installed library beside the binary: BINDIR/../share/chargesim/scenarios. Found
+ * from /proc/self/exe rather than compiled in, so that a tree installed under DESTDIR
+ * or moved to another prefix still finds its own library. */
+static char *installed_scenarios(void)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bindir = exe ? g_path_get_dirname(exe) : NULL;
+	g_autofree char *prefix = bindir ? g_path_get_dirname(bindir) : NULL;
+
+	return prefix ? g_build_filename(prefix, CLI_SCENARIO_LIBRARY, NULL) : NULL;
+}
+
+char *cli_scenario_dir(const char *cmd)
+{
+	const char *env = g_getenv(CLI_SCENARIOS_ENV);
+	g_autofree char *installed = NULL;
+
+	if (env && *env) {
+		if (g_file_test(env, G_FILE_TEST_IS_DIR))
+			return g_strdup(env);
+		cli_error("%s: %s=%s: no such directory; point it at a scenario library, or unset it",
+			  cmd, CLI_SCENARIOS_ENV, env);
+		return NULL;
+	}
+	if (g_file_test("scenarios", G_FILE_TEST_IS_DIR))
+		return g_strdup("scenarios");
+	installed = installed_scenarios();
+	if (installed && g_file_test(installed, G_FILE_TEST_IS_DIR))
+		return g_steal_pointer(&installed);
+	cli_error("%s: found no scenario library: no scenarios/ here%s%s, and %s is not set; name a file or directory",
+		  cmd, installed ? " nor " : "", installed ? installed : "", CLI_SCENARIOS_ENV);
+	return NULL;
+}

@@ -256,4 +256,27 @@ check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/real/s.j
 run accept2 check "$TMP/acc/suite" -o "$TMP/o-acc"
 expect_status "after --accept the check passes" 0
 
+# ---- check --junit: XML any parser reads, classes relative, errors apart ----
+mkdir -p "$TMP/ju/suite/sub"
+printf '{ "duration": "10 min", "source": { "kind": "dcp" } }\n' >"$TMP/ju/suite/a.json"
+cp "$TMP/ju/suite/a.json" "$TMP/ju/suite/sub/b.json"
+cp "$TMP/ju/suite/a.json" "$TMP/ju/suite/sub/$(printf 'caf\351').json"   # not UTF-8: an ERROR
+printf '{ "duration": "x" }\n' >"$TMP/ju/suite/sub/bad <&>.json"
+run junit check "$TMP/ju/suite" -o "$TMP/o-ju" --junit "$TMP/ju.xml"
+expect_status "check with scenarios that cannot run" 2
+expect_in "the summary counts errors apart from failures" out "2 passed, 0 failed, 2 could not run"
+if command -v python3 >/dev/null 2>&1; then
+	check "the JUnit XML parses, with classes relative to the checked directory" python3 -c '
+import sys, xml.etree.ElementTree as E
+t = E.parse(sys.argv[1])
+cases = {c.get("name"): c for c in t.iter("testcase")}
+assert t.getroot().get("errors") == "2" and t.getroot().get("failures") == "0", t.getroot().attrib
+assert cases["a"].get("classname") == "suite", cases["a"].attrib
+assert cases["b"].get("classname") == "suite.sub", cases["b"].attrib
+assert sum(1 for c in t.iter("error")) == 2
+' "$TMP/ju.xml"
+else
+	not_ok "python3 is needed to parse the JUnit XML"
+fi
+
 tl_finish

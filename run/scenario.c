@@ -826,6 +826,27 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
+/* A rejected name as a message shows it: bytes that are not UTF-8 as U+FFFD, control
+ * characters as \uXXXX (as JSON writes them), at most 40 characters. */
+static char *shown_name(const char *name)
+{
+	g_autofree char *valid = g_utf8_make_valid(name, -1);
+	GString *s = g_string_new(NULL);
+	int n = 0;
+
+	for (const char *c = valid; *c && n < 40; c = g_utf8_next_char(c), n++) {
+		gunichar u = g_utf8_get_char(c);
+
+		if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+			g_string_append_printf(s, "\\u%04x", u);
+		else
+			g_string_append_unichar(s, u);
+	}
+	if (*g_utf8_offset_to_pointer(valid, MIN(n, (int)g_utf8_strlen(valid, -1))))
+		g_string_append(s, "...");
+	return g_string_free(s, FALSE);
+}
+
 /*
  * The scenario's name: its "name", else its file name without ".json". Either way it
  * becomes the default output directory (out/NAME), a JUnit name and plot titles, so
@@ -838,10 +859,10 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 
 	if (v) {
 		if (!cs_name_check(v->valuestring, &why)) {
-			g_autofree char *found = param_describe_json(v);
+			g_autofree char *found = shown_name(v->valuestring);
 
-			serr(err, sc->file, "name: found %s, expected a name usable as a directory (" CS_NAME_RULE "): it %s",
-			     g_utf8_validate(found, -1, NULL) ? found : "a string that is not UTF-8", why);
+			serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+			     found, why);
 			return false;
 		}
 		sc->name = g_strdup(v->valuestring);
@@ -851,11 +872,8 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 	if (g_str_has_suffix(base, ".json"))
 		base[strlen(base) - 5] = '\0';
 	if (!cs_name_check(base, &why)) {
-		g_autofree char *shown = g_utf8_make_valid(base, -1);
+		g_autofree char *shown = shown_name(base);
 
-		for (char *c = shown; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';   /* shown, not taken: a line break would split the message */
 		serr(err, sc->file, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
 		     shown, why);
 		return false;

@@ -10,6 +10,8 @@
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
+#   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
+#                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
 # run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
@@ -38,6 +40,20 @@ SAN       ?=
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
              -DCHARGESIM_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
+# The chargesim binary links GLib (with GModule and PCRE2, which GLib uses) and libcsv
+# statically: loading and relocating those shared libraries was about a fifth of the
+# time `chargesim --version` takes (bench/bench_output.c measures start-up). GLib and
+# GModule go in whole and are exported with the rest, so a policy plugin still finds
+# every GLib function in the binary, as it found them in the shared library before.
+# STATIC_DEPS=0 links them as shared libraries again.
+STATIC_DEPS ?= 1
+ifeq ($(STATIC_DEPS),1)
+BIN_LDLIBS = -Wl,--export-dynamic -Wl,-Bstatic -Wl,--whole-archive -lgmodule-2.0 -lglib-2.0 \
+             -Wl,--no-whole-archive -lpcre2-8 -lcsv -Wl,-Bdynamic \
+             $(shell pkg-config --libs libcjson 2>/dev/null) -pthread -lm
+else
+BIN_LDLIBS = $(LDLIBS)
+endif
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
@@ -46,7 +62,45 @@ CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# ---- real Linux drivers (docs/linux-drivers.md) ----
+# The driver files are compiled unmodified from a kernel tree: by default Debian's
+# linux-source-6.12 tarball, or the tree given as KERNEL_SRC=DIR. Only the files named
+# here are extracted (or copied), into $(BUILD)/kernel/ under their paths in the tree;
+# nothing from the kernel is kept in this repository. Without a kernel source the
+# driver list is empty and everything else builds; the tests say what they skipped.
+KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
+KERNEL_TOP     := linux-source-6.12
+KERNEL_SRC     ?=
+KDIR           := build/kernel
+# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>"
+KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
+ifneq ($(KERNEL_SRC),)
+KORIGIN        := $(abspath $(KERNEL_SRC))
+KDRIVERS       := $(KDRIVERS_ALL)
+else ifneq ($(wildcard $(KERNEL_TARBALL)),)
+KORIGIN        := $(abspath $(KERNEL_TARBALL))
+KDRIVERS       := $(KDRIVERS_ALL)
+else
+KORIGIN        := none
+KDRIVERS       :=
+endif
+KDRIVER_SRC    := $(KDRIVERS:%=$(KDIR)/drivers/power/supply/%.c)
+KDRIVER_OBJ    := $(KDRIVERS:%=$(BUILD)/obj/kernel/drivers/power/supply/%.o)
+KREGISTRY_SRC  := $(BUILD)/gen/cs_linux_modules.c
+KREGISTRY_OBJ  := $(BUILD)/obj/gen/cs_linux_modules.o
+# Kernel code is built with the kernel's own warning set (it is not ours to change);
+# the macros Kbuild would define come from the command line and one forced include.
+KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variable \
+             -Wno-unused-but-set-variable -Wno-missing-field-initializers
+ifeq ($(WERROR),1)
+KWARN     += -Werror
+endif
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include \
+             -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
+
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
 # The gnuplot templates (plots/templates/*.gp) join the library as C strings, made by
 # plots/templates/gp2c.sh, so that the binary needs no template file at run time.
 TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
@@ -83,6 +137,56 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
 
+# Which kernel source the files come from; rewritten only when it changes, so that
+# switching between the tarball and KERNEL_SRC extracts again.
+$(KDIR)/.origin: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(KORIGIN) $(KDRIVERS)" ] || echo "$(KORIGIN) $(KDRIVERS)" > $@
+
+# One pass over the tarball (it takes ~13 s to scan) extracts every driver file.
+ifneq ($(KERNEL_SRC),)
+$(KDIR)/.extracted: $(KDIR)/.origin $(KFILES:%=$(KERNEL_SRC)/%)
+	@for f in $(KFILES); do mkdir -p $(KDIR)/$$(dirname $$f) && cp $(KERNEL_SRC)/$$f $(KDIR)/$$f || exit 1; done
+	@touch $@
+else
+$(KDIR)/.extracted: $(KDIR)/.origin $(wildcard $(KERNEL_TARBALL))
+	@echo "  EXTRACT $(words $(KFILES)) driver files from $(KERNEL_TARBALL)"
+	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
+	@touch $(KDRIVER_SRC) $@
+endif
+
+$(KDRIVER_SRC): $(KDIR)/.extracted
+	@test -f $@
+
+$(BUILD)/obj/kernel/%.o: $(KDIR)/%.c stack/include/chargesim/kconfig.h
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$(subst -,_,$(notdir $*))"' \
+	  -DKBUILD_BASENAME='"$(subst -,_,$(notdir $*))"' -DCS_KFILE='"$(notdir $*)"' \
+	  -DCS_KMODSYM=$(subst -,_,$(notdir $*)) -c $< -o $@
+
+# The list of compiled drivers (per build directory), rewritten only when it changes.
+$(BUILD)/gen/.kdrivers: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(KDRIVERS)." ] || echo "$(KDRIVERS)." > $@
+
+$(KREGISTRY_SRC): $(BUILD)/gen/.kdrivers
+	@mkdir -p $(dir $@)
+	@{ echo '// SPDX-License-Identifier: GPL-2.0-or-later'; \
+	  echo '/* Generated by the Makefile: the real Linux drivers compiled into this build. */'; \
+	  echo '#include <chargesim/linux_module.h>'; \
+	  for m in $(subst -,_,$(KDRIVERS)); do echo "extern const struct cs_linux_module cs_linux_module_$$m;"; done; \
+	  echo 'const struct cs_linux_module *const cs_linux_modules[] = {'; \
+	  for m in $(subst -,_,$(KDRIVERS)); do echo "	&cs_linux_module_$$m,"; done; \
+	  echo '	NULL,'; echo '};'; } > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(KREGISTRY_OBJ): $(KREGISTRY_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+.PHONY: FORCE
+FORCE:
+
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -90,7 +194,7 @@ $(LIB): $(LIB_OBJ)
 # The whole library goes into the binary so that policy plugins find every kernel-style
 # function they may call (exported with --export-dynamic from gmodule's flags).
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(BIN_LDLIBS)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)

@@ -2,7 +2,7 @@
 /*
  * cli/cli.h - the subcommands of `chargesim` and what they share.
  *
- * Exit statuses (INTERFACE.md): 0 success and every expectation held; 1 an
+ * Exit statuses (docs/scenarios.md 12.1): 0 success and every expectation held; 1 an
  * expectation, check or diff failed; 2 bad usage or bad input; 3 an internal error
  * (NaN, broken invariant) during a run.
  */
@@ -36,6 +36,13 @@ bool cli_plot_render_compare(const char *dir, const char *shown, const char *sce
 /* Then print where the plot is (unless quiet), or why it failed (err): returns
  * `status`, or 2 when it failed. */
 int cli_plot_report(const char *outdir, const GError *err, bool compare, bool quiet, int status);
+
+/* Whether DIR holds a plot (plot.gp, .png or .svg). A run or compare written again
+ * without --plot removes it with the outputs it showed (the plot's files belong to
+ * the output set, sim/outset.h), and says so. */
+bool cli_plot_exists(const char *outdir);
+#define CLI_STALE_PLOT_NOTE "removed the plot of an earlier run (plot.gp, plot.png, plot.svg): " \
+	"it showed the outputs this run replaced; --plot draws the new ones"
 
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */

@@ -46,6 +46,7 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 	ROW("time to full [min]", m[i].time_to_full_s / 60, "%.1f");
 	ROW("VBUS min [V]", m[i].vbus_min_v, "%.3f");
 	ROW("time below 4.75 V [s]", m[i].time_below_4v75_s, "%.1f");
+	ROW("discharged plugged [s]", m[i].discharged_while_plugged_s, "%.1f");
 	ROW("source trips", (double)m[i].source_trips, "%.0f");
 	ROW("UVLO events", (double)m[i].uvlo_events, "%.0f");
 	ROW("brownouts", (double)m[i].brownouts, "%.0f");
@@ -58,14 +59,82 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 #undef ROW
 }
 
-/* Each policy's run into STAGE/POLICY/ (stage: the staging directory of DIR's output
+/* The label of each --policy: its name, or for a plugin file its name without the
+ * directory and ".so" (the run's directory under -o and its column). NULL (the
+ * message printed) when two would share one. */
+static char **policy_labels(char **policies, int n)
+{
+	g_auto(GStrv) labels = g_new0(char *, (gsize)n + 1);
+
+	for (int i = 0; i < n; i++) {
+		if (world_policy_is_plugin(policies[i])) {
+			g_autofree char *base = g_path_get_basename(policies[i]);
+
+			if (g_str_has_suffix(base, "." G_MODULE_SUFFIX))
+				base[strlen(base) - strlen("." G_MODULE_SUFFIX)] = '\0';
+			labels[i] = g_strdup(base);
+		} else {
+			labels[i] = g_strdup(policies[i]);
+		}
+		for (int k = 0; k < i; k++)
+			if (strcmp(labels[k], labels[i]) == 0) {
+				cli_error("compare: --policy %s and --policy %s would both write to "
+					  "DIR/%s/; give each policy once (copy a plugin under another "
+					  "name to compare two builds)", policies[k], policies[i], labels[i]);
+				return NULL;
+			}
+	}
+	return g_steal_pointer(&labels);
+}
+
+/* A label names a directory under DIR: a built-in policy's name as it is (linux/FILE
+ * makes two levels), any other (a plugin's file name, a name no policy has) passes the
+ * one rule for names. False with the message printed. */
+static bool labels_ok(char **labels, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *why;
+
+		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
+			continue;
+		{
+			g_autofree char *shown = g_strescape(labels[i], NULL);
+
+			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+				  shown, why);
+		}
+		return false;
+	}
+	return true;
+}
+
+/* What a compare writes into DIR, as the patterns of its output set (sim/outset.h):
+ * the plot, and a directory per policy: those of an earlier compare with other
+ * built-in policies go too. */
+static char **compare_output_names(char **labels, int n)
+{
+	GPtrArray *a = g_ptr_array_new();
+
+	for (int i = 0; run_output_names[i]; i++)
+		if (g_str_has_prefix(run_output_names[i], "plot"))
+			g_ptr_array_add(a, g_strdup(run_output_names[i]));
+	for (int i = 0; cs_builtin_policies[i]; i++)
+		g_ptr_array_add(a, g_strdup(cs_builtin_policies[i]->name));
+	g_ptr_array_add(a, g_strdup("linux"));   /* linux/FILE policies */
+	for (int i = 0; i < n; i++)
+		g_ptr_array_add(a, g_strdup(labels[i]));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+/* Each policy's run into STAGE/LABEL/ (STAGE: the staging directory of DIR's output
  * set); its metrics into m[i]. The exit status of the first run that fails (its
  * message printed, naming DIR), else 0. */
 static int run_policies(const struct scenario *sc, const struct cs_outset *set, char **policies,
-			struct world_metrics *m, int n)
+			char **labels, struct world_metrics *m, int n)
 {
 	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(cs_outset_path(set), policies[i], NULL);
+		g_autofree char *dir = g_build_filename(cs_outset_path(set), labels[i], NULL);
 		struct run_options ro = {
 			.world.outdir = dir, .world.policy = policies[i], .outdir_staged = true,
 		};
@@ -86,54 +155,15 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 	return CLI_EXIT_OK;
 }
 
-/* What a compare writes into DIR: the plot, and a directory per policy (any policy:
- * those of an earlier compare go too). */
-static char **compare_output_names(void)
-{
-	GPtrArray *a = g_ptr_array_new();
-
-	for (int i = 0; run_output_names[i]; i++)
-		if (g_str_has_prefix(run_output_names[i], "plot"))
-			g_ptr_array_add(a, g_strdup(run_output_names[i]));
-	for (int i = 0; cs_builtin_policies[i]; i++)
-		g_ptr_array_add(a, g_strdup(cs_builtin_policies[i]->name));
-	g_ptr_array_add(a, NULL);
-	return (char **)g_ptr_array_free(a, FALSE);
-}
-
-/* Each policy names a directory under DIR: one rule for names (cs_name_check), and
- * each at most once. False with the message printed. */
-static bool policies_ok(char **policies)
-{
-	for (int i = 0; policies[i]; i++) {
-		const char *why;
-
-		if (!cs_name_check(policies[i], &why)) {
-			g_autofree char *shown = g_strescape(policies[i], NULL);
-
-			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`)",
-				  shown, why);
-			return false;
-		}
-		for (int j = 0; j < i; j++)
-			if (strcmp(policies[i], policies[j]) == 0) {
-				cli_error("compare: --policy %s: found it twice, expected each policy once",
-					  policies[i]);
-				return false;
-			}
-	}
-	return true;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	char **policies = NULL, **sets = NULL;
 	char *outdir_opt = NULL;
 	gboolean quiet = FALSE, plot = FALSE;
 	GOptionEntry entries[] = {
-		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run (repeat, at least one)", "NAME" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
-		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
 		G_OPTION_ENTRY_NULL,
@@ -146,21 +176,23 @@ int cmd_compare(int argc, char **argv)
 	g_auto(GStrv) own = NULL;
 	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
+	char **labels = NULL;
+	bool removed = false;
 	int n, status = CLI_EXIT_OK;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Example: chargesim compare scenarios/bugzoo/twl4030-full-battery.json \\\n"
 		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
+		"  chargesim compare SCENARIO.json --policy safe-ramp --policy ./my_policy.so\n"
+		"A plugin (a file name ending in .so; see docs/policy-sdk.md) runs under the\n"
+		"name of its file: DIR/my_policy/. The scenario's policy parameters go only to the\n"
+		"run of the scenario's own policy; the others run with their defaults.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
 	if (argc != 2 || !policies || !policies[0]) {
 		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (!policies_ok(policies)) {
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}
@@ -171,21 +203,36 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
-	own = compare_output_names();
+	n = (int)g_strv_length(policies);
+	labels = policy_labels(policies, n);
+	if (!labels || !labels_ok(labels, n)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	/* the compare's outputs are one set: the runs, then the plot, put in place
+	 * together; the plots the new runs make out of date (an earlier compare's, unless
+	 * --plot draws it again, and each policy's own, from an earlier run --plot -o
+	 * DIR/POLICY) go with the set they drew */
+	removed = !plot && cli_plot_exists(outdir);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
+
+		removed |= cli_plot_exists(dir);
+	}
+	own = compare_output_names(labels, n);
 	set = cs_outset_begin(outdir, (const char *const *)own, &err);
 	if (!set) {
 		cli_error("%s", err->message);
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	n = (int)g_strv_length(policies);
 	m = g_new0(struct world_metrics, (gsize)n);
-	status = run_policies(sc, set, policies, m, n);
+	status = run_policies(sc, set, policies, labels, m, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	if (plot)
-		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, policies,
-					sc->pmic.uvlo_falling, &plot_err);
+		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, labels,
+					scenario_uvlo_v(sc), &plot_err);
 	if (!cs_outset_commit(g_steal_pointer(&set), &err)) {
 		cli_error("%s", err->message);
 		status = CLI_EXIT_USAGE;
@@ -194,11 +241,14 @@ int cmd_compare(int argc, char **argv)
 	if (!quiet)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
-	print_table(m, policies, n);
+	print_table(m, labels, n);
+	if (removed && !quiet)
+		printf("\n%s\n", CLI_STALE_PLOT_NOTE);
 	if (plot)
 		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
 	cs_outset_abort(set);
+	g_strfreev(labels);
 	g_free(m);
 	g_strfreev(policies);
 	g_strfreev(sets);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "traces/column.h"
 #include "traces/diff.h"
+#include "sim/units.h"
 
 enum { T_COL, T_RESULT, T_WORST, T_TOLUSE, T_AT, T_LINE, T_A, T_B, T_TOL, T_ROWS, T_N };
 
@@ -224,6 +225,12 @@ static void print_report(const struct cs_diff *d, const cs_csv_trace *a, const c
 
 	print_source("A", a, "candidate");
 	print_source("B", b, "reference, interpolated onto A's row times");
+	if (d->time_shift > 0) {
+		g_autofree char *ts = g_strdup_printf("%g s", d->time_shift);
+
+		printf("--time-shift %s: a value of A also passes when B comes within tolerance of it "
+		       "up to %s before or after its row\n", ts, ts);
+	}
 	if (d->n_outside) {
 		printf("%zu of A's %zu rows lie outside B's time range and are not compared\n",
 		       d->n_outside, a->nrows);
@@ -242,7 +249,7 @@ static void print_report(const struct cs_diff *d, const cs_csv_trace *a, const c
 int cmd_diff(int argc, char **argv)
 {
 	char **tols = NULL;
-	char *time_column = NULL;
+	char *time_column = NULL, *time_shift = NULL;
 	char **maps = NULL;
 	gboolean overlap_only = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
@@ -250,6 +257,7 @@ int cmd_diff(int argc, char **argv)
 		{ "time-column", 0, 0, G_OPTION_ARG_STRING, &time_column, "The time column of both files (default: time_s, time, t, \"time [s]\" or \"Time(s)\")", "NAME" },
 		{ "map", 0, 0, G_OPTION_ARG_STRING_ARRAY, &maps, "Compare A's column A_NAME with B's column B_NAME, e.g. 'Voltage(V)=vbus_V' (repeatable)", "A_NAME=B_NAME" },
 		{ "overlap-only", 0, 0, G_OPTION_ARG_NONE, &overlap_only, "Compare where the time ranges overlap; different ranges are not a failure", NULL },
+		{ "time-shift", 0, 0, G_OPTION_ARG_STRING, &time_shift, "A value also passes when it matches B anywhere within TIME of its row (events that moved by up to TIME)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the verdict line", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
@@ -274,6 +282,8 @@ int cmd_diff(int argc, char **argv)
 		"must match exactly at every row. Columns only in one file are listed, not\n"
 		"compared (--map pairs columns named differently). The two time ranges must\n"
 		"agree (within the time column's tolerance) unless --overlap-only.\n"
+		"--time-shift T lets events move: a value (or a label) of A also passes when\n"
+		"B takes it, within tolerance, anywhere from T before to T after A's row.\n"
 		"\n"
 		"Values of --tol may carry a unit of the column's dimension (_V, _A, _s, _W in\n"
 		"the name, or \"(V)\", \"[A]\"): abs:5mV, abs:2ms; rel is a number or a percentage.\n"
@@ -283,6 +293,8 @@ int cmd_diff(int argc, char **argv)
 		"      --tol vbus_V=abs:5mV,rel:1e-3 --tol soc=abs:0.1%\n"
 		"  chargesim diff meter.csv out/demo/trace.csv --overlap-only \\\n"
 		"      --map 'Voltage(V)=vbus_V' --map 'Current(A)=ibus_A' --tol '*=rel:2%'\n"
+		"  chargesim diff out/adaptive/trace.csv out/fixed/trace.csv --time-shift 1s \\\n"
+		"      --tol '*=abs:1e-6,rel:1e-3' --tol vbus_V=abs:2mV --tol soc=abs:1e-4\n"
 		"\n"
 		"Exit status: 0 every compared column within tolerance, 1 a column (or the time\n"
 		"range) is not, 2 bad usage or an unreadable file. See docs/diff.md.");
@@ -292,6 +304,17 @@ int cmd_diff(int argc, char **argv)
 		cli_error("diff: expected two CSV files A and B, found %d argument%s (see --help)",
 			  argc - 1, argc == 2 ? "" : "s");
 		goto out;
+	}
+	if (time_shift) {
+		g_autoptr(GError) err = NULL;
+		sim_time_t ts;
+
+		if (!units_parse_time(time_shift, &ts, &err) || ts < 0) {
+			cli_error("--time-shift: %s", err ? err->message :
+				  "expected a time of at least 0 such as \"100 ms\"");
+			goto out;
+		}
+		dopts.time_shift = sim_time_to_s(ts);
 	}
 	ro.time_column = time_column;
 	a = read_trace(argv[1], &ro);
@@ -314,5 +337,6 @@ out:
 	g_strfreev(tols);
 	g_strfreev(maps);
 	g_free(time_column);
+	g_free(time_shift);
 	return status;
 }

@@ -33,8 +33,8 @@ static void list_params(const struct param_desc *table, const void *base, const 
 static void list_policies(void)
 {
 	printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
-	for (int i = 0; cs_builtin_policies[i]; i++) {
-		const struct cs_policy_desc *d = cs_builtin_policies[i];
+	for (const struct cs_policy_desc *const *all = cs_policies(); *all; all++) {
+		const struct cs_policy_desc *d = *all;
 		g_autofree void *p = g_malloc0(d->params_size ? d->params_size : 1);
 
 		if (d->params_default)
@@ -101,6 +101,23 @@ int cmd_list(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
 	const char *what;
 
+	g_option_context_set_description(ctx,
+		"Topics (default: policies):\n"
+		"  policies    the built-in charger policies, each with its parameters and their\n"
+		"              defaults (what \"policy\": {\"name\": ..., \"params\": {...}} takes)\n"
+		"  sources     the charging port kinds (\"source\": {\"kind\": ...}): dcp, sdp,\n"
+		"              cdp, typec, pd, ... with the defaults each kind gives every value\n"
+		"  pmics       the charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}})\n"
+		"  batteries   the cell presets (\"device\": {\"battery\": {\"preset\": ...}})\n"
+		"  scenarios   the scenario files under DIR (default scenarios/, subdirectories\n"
+		"              included), each with its description; sweep files are left out\n"
+		"\n"
+		"Examples:\n"
+		"  chargesim list policies\n"
+		"  chargesim list sources\n"
+		"  chargesim list scenarios scenarios/bugzoo\n"
+		"\n"
+		"docs/scenarios.md describes every key; its section 14 has the same tables.");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
 	what = argc > 1 ? argv[1] : "policies";

@@ -42,6 +42,19 @@ static void print_outputs(const char *script)
 	       dir, name);
 }
 
+bool cli_plot_exists(const char *outdir)
+{
+	static const char *const names[] = { "plot.gp", "plot.png", "plot.svg" };
+	bool found = false;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *p = g_build_filename(outdir, names[i], NULL);
+
+		found |= g_file_test(p, G_FILE_TEST_EXISTS);
+	}
+	return found;
+}
+
 bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario_name,
 			 const char *policy, double uvlo_v, GError **err)
 {
@@ -254,7 +267,7 @@ static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, sce
 			fprintf(stderr, "%s\n", err->message);
 			return false;
 		}
-		spec->uvlo_v = (*sc)->pmic.uvlo_falling;
+		spec->uvlo_v = scenario_uvlo_v(*sc);
 	}
 	if (c->uvlo && !units_parse(c->uvlo, UNIT_VOLT, &spec->uvlo_v, &err)) {
 		cli_error("plot: --uvlo: %s", err->message);

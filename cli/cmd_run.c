@@ -39,16 +39,77 @@ static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 	return true;
 }
 
-static void print_time(FILE *fp, double s)
+/* A duration for the summary: "45.2 s", "36.1 min", "2.00 h"; never an exponent. */
+static char *fmt_duration(double s)
 {
-	if (s < 0)
-		fprintf(fp, "not reached");
-	else if (s < 120)
-		fprintf(fp, "%.3g s", s);
-	else if (s < 7200)
-		fprintf(fp, "%.1f min", s / 60);
+	if (s < 0.1)
+		return g_strdup_printf("%.3g ms", s * 1e3);
+	if (s < 120)
+		return g_strdup_printf("%.3g s", s);
+	if (s < 7200)
+		return g_strdup_printf("%.1f min", s / 60);
+	return g_strdup_printf("%.2f h", s / 3600);
+}
+
+/* A ratio such as the speed against real time: three significant digits, no
+ * exponent ("723000", "1110", "0.52"). */
+static char *fmt_ratio(double x)
+{
+	double mag;
+
+	if (!(x > 0) || !isfinite(x))
+		return g_strdup("-");
+	mag = pow(10, floor(log10(x)) - 2);
+	if (x >= 100)
+		return g_strdup_printf("%.0f", round(x / mag) * mag);
+	return g_strdup_printf("%.3g", x);
+}
+
+/* "; 80 % at 36.1 min" or "; 80 % not reached" */
+static void print_reached(const char *what, double s)
+{
+	g_autofree char *t = s >= 0 ? fmt_duration(s) : NULL;
+
+	if (t)
+		printf("; %s at %s", what, t);
 	else
-		fprintf(fp, "%.2f h", s / 3600);
+		printf("; %s not reached", what);
+}
+
+/* "N time(s)" */
+static const char *times(int n)
+{
+	return n == 1 ? "time" : "times";
+}
+
+/*
+ * The flags: what a run did that a reader must not miss, one line each, starting
+ * with "!" and a word in capitals, whatever the expectations say (docs/scenarios.md
+ * section 12.2). Printed with the summary on stdout; failed expectations go to stderr.
+ */
+/* STARVED needs this long: a charger restarting after its recharge threshold or a ramp's
+ * step lets the battery carry the load for a fraction of a second (twl4030-full-battery:
+ * 0.71 s in 3 h), a phone starving on its charger does it for minutes. */
+#define RUN_STARVED_FLAG_S 10.0
+
+static void print_flags(const struct world_metrics *m)
+{
+	if (m->discharged_while_plugged_s >= RUN_STARVED_FLAG_S) {
+		g_autofree char *t = fmt_duration(m->discharged_while_plugged_s);
+
+		printf("  ! STARVED: the battery discharged for %s while plugged in; SOC %s %.1f %% -> %.1f %%\n",
+		       t, m->soc_final < m->soc_initial ? "fell" : "still rose", m->soc_initial * 100,
+		       m->soc_final * 100);
+	}
+	if (m->brownouts > 0)
+		printf("  ! BROWNOUT: the system voltage fell below its minimum %d %s\n", m->brownouts,
+		       times(m->brownouts));
+	if (m->source_trips > 0)
+		printf("  ! SOURCE TRIP: the port's protection cut VBUS %d %s\n", m->source_trips,
+		       times(m->source_trips));
+	if (m->uvlo_events > 0)
+		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", m->uvlo_events,
+		       times(m->uvlo_events));
 }
 
 static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
@@ -56,41 +117,54 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
 	const GArray *results = res->expect;
-	unsigned held = 0;
+	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
+	g_autofree char *wall = fmt_duration(wall_s);
+	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
 
-	printf("scenario %s, policy %s: %.6g s simulated in %.3g ms (%.3g x real time)\n", sc->name,
-	       res->policy, sim_time_to_s(sc->duration), wall_s * 1e3,
-	       wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
-	printf("  SOC %.1f %% -> %.1f %%; 80 %% at ", m->soc_initial * 100, m->soc_final * 100);
-	print_time(stdout, m->time_to_soc_80_s);
-	printf("; full at ");
-	print_time(stdout, m->time_to_full_s);
+	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
+	       res->policy, dur, wall, speed);
+	printf("  SOC %.1f %% -> %.1f %%", m->soc_initial * 100, m->soc_final * 100);
+	print_reached("80 %", m->time_to_soc_80_s);
+	print_reached("full", m->time_to_full_s);
 	printf("\n");
-	if (isfinite(m->vbus_min_v))
-		printf("  VBUS min %.3f V, %.3g s below 4.75 V; ", m->vbus_min_v, m->time_below_4v75_s);
-	else
+	if (isfinite(m->vbus_min_v)) {
+		g_autofree char *below = fmt_duration(m->time_below_4v75_s);
+
+		printf("  VBUS min %.3f V, %s below 4.75 V; ", m->vbus_min_v,
+		       m->time_below_4v75_s > 0 ? below : "never");
+	} else {
 		printf("  VBUS never powered; ");
+	}
 	printf("source trips %d, UVLO events %d, brownouts %d\n", m->source_trips, m->uvlo_events,
 	       m->brownouts);
-	if (m->discharged_while_plugged_s > 0)
-		printf("  STARVED: the battery discharged for %.3g s while plugged in\n", m->discharged_while_plugged_s);
 	printf("  input limit final %.3f A (max %.3f A), IBUS max %.3f A, charge in %.1f mAh, source energy %.3g Wh\n",
 	       m->ilim_final_a, m->ilim_max_a, m->ibus_max_a, m->charge_in_mah, m->energy_source_wh);
 	printf("  detected %s; energy balance error %.2g; %llu steps, %llu events\n",
 	       m->detected_type ? m->detected_type : "(no detection)", m->energy_balance_error,
 	       (unsigned long long)m->steps, (unsigned long long)m->events);
+	print_flags(m);
 	if (results && results->len) {
-		for (guint i = 0; i < results->len; i++) {
-			const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+		guint failed = run_failed_expectations(res);
 
-			held += r->pass;
-			if (!r->pass)
-				printf("  FAILED: %s (got %s)\n", r->what, r->got);
-		}
-		printf("  expectations: %u held, %u failed\n", held, results->len - held);
+		printf("  expectations: %u held, %u failed%s\n", results->len - failed, failed,
+		       failed ? " (listed on stderr)" : "");
 	}
 	if (outdir)
 		printf("  outputs in %s/: trace.csv, events.jsonl, metrics.json\n", outdir);
+}
+
+/* Why the run failed, on stderr whatever --quiet says: one line per failed
+ * expectation. */
+static void print_failed_expectations(const struct run_result *res)
+{
+	const GArray *results = res->expect;
+
+	for (guint i = 0; results && i < results->len; i++) {
+		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+
+		if (!r->pass)
+			cli_error("%s: FAILED: %s (got %s)", res->scenario->file, r->what, r->got);
+	}
 }
 
 /* --sysfs-at TIME...: the times, and directory labels keeping the user's spelling
@@ -122,6 +196,27 @@ static bool parse_sysfs_at(char **texts, struct world_options *wo, sim_time_t **
 	return true;
 }
 
+/* --max-step without --trace-dt writes a row per step: say so before a run whose
+ * trace would pass RUN_TRACE_WARN_BYTES (the demo at 1 ms: 7.2 million rows, 545 MB). */
+#define RUN_TRACE_ROW_BYTES 75            /* a trace.csv row of the demo, 14 columns */
+#define RUN_TRACE_WARN_BYTES 100000000.0  /* 100 MB: more than a check needs */
+
+static void warn_trace_size(const struct run_opts *o, const struct world_options *wo,
+			    const struct scenario *sc)
+{
+	double rows = (double)sc->duration / (double)wo->max_step;
+	double bytes = rows * RUN_TRACE_ROW_BYTES;
+	g_autofree char *dur = NULL;
+
+	if (wo->max_step <= 0 || wo->trace_dt > 0 || bytes < RUN_TRACE_WARN_BYTES)
+		return;
+	dur = fmt_duration(sim_time_to_s(sc->duration));
+	cli_error("warning: --max-step %s over the scenario's %s writes about %.2g million "
+		  "trace rows (about %.0f MB) to trace.csv; add --trace-dt 1s to keep one row per "
+		  "second (state changes and the last row are always kept)", o->max_step, dur,
+		  rows / 1e6, bytes / 1e6);
+}
+
 /* The ready hook: the options that need the scenario's duration, then the clock
  * starts (the summary times the world alone, not the loading). */
 struct run_ready {
@@ -141,6 +236,7 @@ static bool check_against_scenario(const struct scenario *sc, void *data, GError
 			    r->o->max_step, sim_time_to_s(sc->duration));
 		return false;
 	}
+	warn_trace_size(r->o, wo, sc);
 	for (int i = 0; i < wo->n_sysfs; i++)
 		if (wo->sysfs_at[i] > sc->duration) {
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
@@ -180,7 +276,7 @@ static void plot_staged(const struct run_result *res, const char *dir, void *dat
 	struct run_plot *p = data;
 	const struct scenario *sc = res->scenario;
 
-	cli_plot_render_run(dir, p->outdir, sc->name, res->policy, sc->pmic.uvlo_falling, &p->err);
+	cli_plot_render_run(dir, p->outdir, sc->name, res->policy, scenario_uvlo_v(sc), &p->err);
 }
 
 static void run_opts_clear(struct run_opts *o)
@@ -198,12 +294,12 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o = { 0 };
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.outdir, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's", "NAME" },
-		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
-		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size (brute-force check)", "TIME" },
+		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
 		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &o.trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
@@ -218,6 +314,7 @@ int cmd_run(int argc, char **argv)
 	struct run_ready ready = { .o = &o, .wo = &ro.world };
 	struct run_result res = { 0 };
 	struct run_plot plot = { 0 };
+	bool stale_plot;
 	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -247,6 +344,8 @@ int cmd_run(int argc, char **argv)
 	ro.world.policy = o.policy;
 	ro.ready = check_against_scenario;
 	ro.ready_data = &ready;
+	/* an earlier plot goes with the outputs it showed (they are one set) */
+	stale_plot = !o.plot && cli_plot_exists(outdir);
 	if (o.plot) {
 		plot.outdir = outdir;
 		ro.staged = plot_staged;
@@ -259,6 +358,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
+	if (stale_plot && !o.quiet)
+		printf("  %s\n", CLI_STALE_PLOT_NOTE);
+	print_failed_expectations(&res);
 	if (o.plot)
 		status = cli_plot_report(outdir, plot.err, false, o.quiet, status);
 out:

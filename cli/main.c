@@ -75,8 +75,13 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			g_autofree char *prgname = g_strdup_printf("chargesim %s", commands[i].name);
+
+			/* --help's "Usage:" line names the program: "chargesim run [OPTION…]" */
+			g_set_prgname(prgname);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	cli_error("unknown command \"%s\"; run `chargesim --help` for the list", argv[1]);
 	return CLI_EXIT_USAGE;
 }

@@ -68,11 +68,37 @@ static void cli_split_jobs(int *argc, char ***argv)
 	*argv = split_argv;
 }
 
+/*
+ * --help, printed here rather than by GOption: GOption converts its text to the
+ * locale's character set, and in the C locale its "[OPTION…]" becomes "[OPTION?]".
+ * Plain ASCII dots read the same everywhere. Exits 0, as GOption's own --help does.
+ */
+static void cli_help_if_asked(GOptionContext *ctx, int argc, char **argv)
+{
+	static const char *const asks[] = { "--help", "-h", "-?", "--help-all", NULL };
+	g_autofree char *help = NULL;
+	GString *s;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (g_strv_contains(asks, argv[i]))
+			break;
+	if (i >= argc || strcmp(argv[i], "--") == 0)
+		return;
+	help = g_option_context_get_help(ctx, TRUE, NULL);
+	s = g_string_new(help);
+	g_string_replace(s, "\xe2\x80\xa6", "...", 0);
+	fputs(s->str, stdout);
+	g_string_free(s, TRUE);
+	exit(CLI_EXIT_OK);
+}
+
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
 	g_autoptr(GError) err = NULL;
 
 	cli_split_jobs(argc, argv);
+	cli_help_if_asked(ctx, *argc, *argv);
 	if (!g_option_context_parse(ctx, argc, argv, &err)) {
 		cli_error("%s (see --help)", err->message);
 		return false;

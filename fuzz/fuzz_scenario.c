@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz/fuzz_scenario.c - libFuzzer harness for the scenario loader (sim/scenario.c:
+ * fuzz/fuzz_scenario.c - libFuzzer harness for the scenario loader (run/scenario.c:
  * JSON, units, parameter tables, presets, events, validation) and, for the scenarios
  * that load, a short run of the world built from them.
  *
@@ -8,8 +8,8 @@
  *  1. scenario_load_text("fuzz.json", bytes, size, no sets). The bytes are passed as
  *     libFuzzer gives them, without a terminating NUL, so an over-read is caught.
  *     A failure must set a CS_SCENARIO_ERROR whose message starts with "fuzz.json"
- *     (sim/scenario.h's contract).
- *  2. When it loads: expect_prepare() on its "expect" list (cli/expect.c), then
+ *     (run/scenario.h's contract).
+ *  2. When it loads: expect_prepare() on its "expect" list (run/expect.c), then
  *     world_new() with no output directory (nothing is written), world_run(),
  *     world_finish(), world_metrics_json(), and expect_check() on the result.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz/fuzz_sweep.c - libFuzzer harness for the sweep file loader (cli/sweep.c).
+ * fuzz/fuzz_sweep.c - libFuzzer harness for the sweep file loader (run/sweep.c).
  *
  * sweep_load() takes a path, not a text, and resolves "base" against the sweep file's
  * directory. So that the harness never writes a file:

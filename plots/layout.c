@@ -11,31 +11,6 @@
 #include <string.h>
 #include "plots/stacked.h"
 
-/* Does the power supply's type ever disagree with the detected port (USB_DCP for
- * DCP, USB for SDP, ...)? Only then is the "psy type" row worth its space. */
-static bool psy_disagrees(const struct plot_run *r)
-{
-	const GArray *psy = r->band[BAND_PSY].segs, *det = r->band[BAND_DETECTED].segs;
-
-	for (guint i = 0; i < psy->len; i++) {
-		const struct seg *p = &g_array_index(psy, struct seg, i);
-		double mid = (p->t0 + p->t1) / 2;
-
-		for (guint k = 0; k < det->len; k++) {
-			const struct seg *d = &g_array_index(det, struct seg, k);
-			g_autofree char *want = NULL;
-
-			if (mid < d->t0 || mid >= d->t1 || strcmp(d->state, "NONE") == 0)
-				continue;
-			want = strcmp(d->state, "SDP") == 0 ? g_strdup("USB") :
-			       g_strdup_printf("USB_%s", d->state);
-			if (g_ascii_strcasecmp(want, p->state) != 0)
-				return true;
-		}
-	}
-	return false;
-}
-
 static int mark_cmp(const void *a, const void *b)
 {
 	const struct mark *x = a, *y = b;
@@ -123,21 +98,30 @@ static bool zoom_on_failures(const struct plot *pl, struct window *w)
 	return w->why != NULL;
 }
 
+/* A sag still open at the end after more than 300 s is how the run goes (a thin
+ * cable), not an event to zoom on. */
+static bool sag_is_event(const struct sag *s)
+{
+	return !s->to_end || s->t1 - s->t0 <= 300;
+}
+
 /* Rule 2: the first VBUS sag below 4.75 V (with the source on), to its end or the end
  * of the sags that start within 60 s of it, at most 300 s. */
 static bool zoom_on_sag(const struct plot *pl, struct window *w)
 {
-	const struct sag *s0;
+	const struct sag *s0 = NULL;
 
-	if (!pl->sags->len)
+	for (guint k = 0; k < pl->sags->len && !s0; k++)
+		if (sag_is_event(&g_array_index(pl->sags, struct sag, k)))
+			s0 = &g_array_index(pl->sags, struct sag, k);
+	if (!s0)
 		return false;
-	s0 = &g_array_index(pl->sags, struct sag, 0);
 	w->t1 = s0->t0;
 	w->t2 = s0->t1;
-	for (guint k = 1; k < pl->sags->len; k++) {
+	for (guint k = 0; k < pl->sags->len; k++) {
 		const struct sag *s = &g_array_index(pl->sags, struct sag, k);
 
-		if (s->t0 <= w->t1 + 60 && s->t1 > w->t2)
+		if (sag_is_event(s) && s->t0 >= w->t1 && s->t0 <= w->t1 + 60 && s->t1 > w->t2)
 			w->t2 = s->t1;
 	}
 	if (w->t2 > w->t1 + 300)
@@ -187,6 +171,49 @@ static void zoom_pad(struct plot *pl, const struct window *w, int rule)
 	pl->z1 = fmin(pl->t_max, ceil(pl->z1 / q) * q);
 }
 
+/* Does the zoom window show something happen: an event marker, a limit written or a
+ * VBUS sag starting or ending inside it (not just at its edges)? */
+static bool window_has_events(const struct plot *pl)
+{
+	const GArray *lists[] = { pl->ilim_sets, pl->sags };
+
+	for (guint i = 0; i < pl->marks->len; i++) {
+		double t = g_array_index(pl->marks, struct mark, i).t;
+
+		if (t > pl->z0 && t < pl->z1)
+			return true;
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(lists); k++)
+		for (guint i = 0; i < lists[k]->len; i++) {
+			const struct sag *s = &g_array_index(lists[k], struct sag, i);
+
+			if ((s->t0 > pl->z0 && s->t0 < pl->z1) ||
+			    (!s->to_end && s->t1 > pl->z0 && s->t1 < pl->z1))
+				return true;
+		}
+	return false;
+}
+
+/* The first rule whose window shows something happen (a rule can choose a window
+ * where nothing visible changes: a brownout inside the device, a trip at the end). */
+static bool zoom_by_rules(struct plot *pl, struct window *w)
+{
+	bool (*const rules[])(const struct plot *, struct window *) = {
+		zoom_on_failures, zoom_on_sag, zoom_on_ramp,
+	};
+
+	for (size_t k = 0; k < G_N_ELEMENTS(rules); k++) {
+		*w = (struct window){ NAN, NAN, NULL };
+		if (!rules[k](pl, w))
+			continue;
+		zoom_pad(pl, w, (int)k + 1);
+		if (pl->z1 > pl->z0 && window_has_events(pl))
+			return true;
+		g_clear_pointer(&w->why, g_free);
+	}
+	return false;
+}
+
 static void choose_zoom(struct plot *pl)
 {
 	const struct plot_spec *sp = pl->spec;
@@ -199,13 +226,7 @@ static void choose_zoom(struct plot *pl)
 		pl->z0 = sp->zoom_from_s;
 		pl->z1 = sp->zoom_to_s;
 		w.why = g_strdup("as asked");
-	} else if (zoom_on_failures(pl, &w)) {
-		zoom_pad(pl, &w, 1);
-	} else if (zoom_on_sag(pl, &w)) {
-		zoom_pad(pl, &w, 2);
-	} else if (zoom_on_ramp(pl, &w)) {
-		zoom_pad(pl, &w, 3);
-	} else {
+	} else if (!zoom_by_rules(pl, &w)) {
 		return;
 	}
 	pl->zoom = pl->z1 > pl->z0;
@@ -381,7 +402,18 @@ static void pad_range(double lo, double hi, double min_span, double frac_pad, do
 	*b = hi + pad;
 }
 
-/* "VBUS min 4.635 V, 263 s below 4.75 V, ..." from metrics.json (NULL: none). */
+/* A time as `chargesim run` prints it: "0.4 s", "263 s" (below 2 min), "36.1 min",
+ * "3.00 h" (from 2 h). */
+static char *fmt_time(double s)
+{
+	if (s < 120)
+		return g_strdup_printf("%.3g s", s);
+	if (s < 7200)
+		return g_strdup_printf("%.1f min", s / 60);
+	return g_strdup_printf("%.2f h", s / 3600);
+}
+
+/* "VBUS min 4.635 V, 4.4 min < 4.75 V, ..." from metrics.json (NULL: none). */
 static char *metrics_line(const struct plot_run *r)
 {
 	const cJSON *m = r->metrics_json;
@@ -394,8 +426,11 @@ static char *metrics_line(const struct plot_run *r)
 	s = g_string_new(NULL);
 	if (isfinite(v = plot_json_num(m, "vbus_min_V")))
 		g_string_append_printf(s, "VBUS min %.3f V", v);
-	if (isfinite(v = plot_json_num(m, "time_below_4v75_s")))
-		g_string_append_printf(s, v < 100 ? ", %.3g s < 4.75 V" : ", %.0f s < 4.75 V", v);
+	if (isfinite(v = plot_json_num(m, "time_below_4v75_s"))) {
+		g_autofree char *t = fmt_time(v);
+
+		g_string_append_printf(s, ", %s < 4.75 V", t);
+	}
 	if (isfinite(v = plot_json_num(m, "source_trips")))
 		g_string_append_printf(s, ", trips %g", v);
 	if (isfinite(v = plot_json_num(m, "uvlo_events")))
@@ -410,15 +445,13 @@ static char *metrics_line(const struct plot_run *r)
 		g_string_append_printf(s, ", SOC %.1f \xe2\x86\x92 %.1f %%", v * 100,
 				       plot_json_num(m, "soc_final") * 100);
 	if (cJSON_GetObjectItemCaseSensitive(m, "time_to_full_s")) {
+		g_autofree char *t = NULL;
+
 		v = plot_json_num(m, "time_to_full_s");
 		if (!isfinite(v))
 			g_string_append(s, ", full: not reached");
-		else if (v < 120)
-			g_string_append_printf(s, ", full at %.3g s", v);
-		else if (v < 7200)
-			g_string_append_printf(s, ", full at %.1f min", v / 60);
 		else
-			g_string_append_printf(s, ", full at %.2f h", v / 3600);
+			g_string_append_printf(s, ", full at %s", t = fmt_time(v));
 	}
 	if ((str = plot_json_str(m, "detected_type")))
 		g_string_append_printf(s, ", detected %s", str);
@@ -446,7 +479,10 @@ static void title_lines(struct plot *pl)
 		const char *pol = run_policy(r);
 		char *line;
 
-		if (pol && strcmp(pol, r->label) != 0)
+		if (r->same_as >= 0)
+			line = g_strdup_printf("%s: the same trace and states as %s (drawn dashed over it)",
+					       r->label, pl->runs[r->same_as].label);
+		else if (pol && strcmp(pol, r->label) != 0)
 			line = g_strdup_printf("%s (policy %s): %s", r->label, pol,
 					       ml ? ml : "no metrics.json");
 		else
@@ -471,14 +507,13 @@ static void title_lines(struct plot *pl)
 
 /* The extremes of every series over all runs. */
 struct extent {
-	double vmin, vmax, imin, imax, ilim, srcmax, bmin, bmax, smin, smax;
-	size_t longest;          /* the longest run label */
+	double vmin, vmax, imin, imax, ilim, srcmax, srcmin_on, bmin, bmax, smin, smax;
 };
 
 static void runs_extent(struct plot *pl, struct extent *x)
 {
-	*x = (struct extent){ INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY,
-			      INFINITY, -INFINITY, INFINITY, -INFINITY, 0 };
+	*x = (struct extent){ INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY, INFINITY,
+			      INFINITY, -INFINITY, INFINITY, -INFINITY };
 	pl->t_min = INFINITY;
 	pl->t_max = -INFINITY;
 	for (int i = 0; i < pl->n; i++) {
@@ -488,15 +523,16 @@ static void runs_extent(struct plot *pl, struct extent *x)
 		pl->t_max = fmax(pl->t_max, r->t_max);
 		x->vmin = fmin(x->vmin, r->vbus_min_on);
 		x->vmax = fmax(x->vmax, r->v_max);
-		x->imin = fmin(x->imin, r->ibus_min);
-		x->imax = fmax(x->imax, r->ibus_max);
+		x->imin = fmin(x->imin, fmin(r->ibus_min, r->ibat_min));
+		x->imax = fmax(x->imax, fmax(r->ibus_max, r->ibat_max));
 		x->ilim = fmax(x->ilim, r->ilim_max);
 		x->srcmax = fmax(x->srcmax, r->src_ilim_max);
+		x->srcmin_on = fmin(x->srcmin_on, r->src_ilim_min_on);
 		x->bmin = fmin(x->bmin, r->vbat_min);
 		x->bmax = fmax(x->bmax, r->vbat_max);
 		x->smin = fmin(x->smin, r->soc_min);
 		x->smax = fmax(x->smax, r->soc_max);
-		x->longest = MAX(x->longest, strlen(r->label));
+		pl->contract |= r->pd;
 	}
 	if (pl->t_max <= pl->t_min)
 		pl->t_max = pl->t_min + 1;
@@ -519,15 +555,19 @@ static void axis_ranges(struct plot *pl, const struct extent *x)
 		pl->vlo = floor((lo - 0.2) * 10) / 10;
 		pl->vhi = ceil((fmax(x->vmax, VBUS_MIN_USB) + 0.12) * 20) / 20;
 	}
-	/* Currents: from 0 to above the larger of the input current and the programmed
-	 * limit; a source limit far above both is cut (it would flatten the rest). */
+	/* Currents: from 0 (or below the lowest battery current: a discharge is negative)
+	 * to above the larger of the currents and the programmed limit; a source limit far
+	 * above them is cut (it would flatten the rest) and then left out. */
 	top = fmax(x->imax, x->ilim);
-	if (isfinite(x->srcmax))
+	if (isfinite(x->srcmin_on) && x->srcmin_on <= 2 * fmax(top, 0.1))
 		top = fmax(top, fmin(x->srcmax, 2 * fmax(top, 0.1)));
 	if (!isfinite(top) || top <= 0)
 		top = 1;
 	pl->ilo = x->imin < 0 ? x->imin * 1.1 : 0;
 	pl->ihi = top * 1.1;
+	for (int i = 0; i < pl->n; i++)
+		pl->runs[i].src_ilim_drawn = pl->runs[i].has_src_ilim &&
+					     pl->runs[i].src_ilim_min_on <= pl->ihi;
 	pad_range(x->bmin, x->bmax, 0.1, 0.1, &pl->blo, &pl->bhi);
 	pad_range(x->smin * 100, x->smax * 100, 2, 0.1, &pl->slo, &pl->shi);
 	pl->slo = fmax(pl->slo, pl->slo < 0 ? pl->slo : 0);
@@ -535,24 +575,115 @@ static void axis_ranges(struct plot *pl, const struct extent *x)
 		pl->shi = 100 + 0.02 * (pl->shi - pl->slo);
 }
 
-/* The state band: charger and source rows always, the others when some run has them.
- * Long labels name the rows "run N" and the key says which is which; the margins make
- * room for the row names and the keys. */
-static void band_and_margins(struct plot *pl, size_t longest)
+/* Two runs with the same trace (every row and column) and the same states: the later
+ * one is drawn over the earlier in a dash pattern and gets no band rows of its own. */
+static bool same_band(const struct band *a, const struct band *b)
 {
+	if (a->segs->len != b->segs->len)
+		return false;
+	for (guint k = 0; k < a->segs->len; k++) {
+		const struct seg *x = &g_array_index(a->segs, struct seg, k);
+		const struct seg *y = &g_array_index(b->segs, struct seg, k);
+
+		if (x->t0 != y->t0 || x->t1 != y->t1 || strcmp(x->state, y->state) != 0)
+			return false;
+	}
+	return true;
+}
+
+static bool same_run(const struct plot_run *a, const struct plot_run *b)
+{
+	const cs_csv_trace *x = a->tr, *y = b->tr;
+
+	if (x->nrows != y->nrows || x->ncols != y->ncols)
+		return false;
+	for (int c = 0; c < x->ncols; c++) {
+		int d = cs_csv_find_col(y, x->cols[c].name);
+
+		if (d < 0 || x->cols[c].is_label != y->cols[d].is_label)
+			return false;
+		for (size_t i = 0; i < x->nrows; i++)
+			if (x->cols[c].is_label ? strcmp(x->cols[c].s[i], y->cols[d].s[i]) != 0 :
+			    x->cols[c].v[i] != y->cols[d].v[i])
+				return false;
+	}
+	for (int k = 0; k < BAND_COUNT; k++)
+		if (!same_band(&a->band[k], &b->band[k]))
+			return false;
+	return true;
+}
+
+static void find_identical(struct plot *pl)
+{
+	for (int i = 1; i < pl->n; i++)
+		for (int j = 0; j < i; j++)
+			if (pl->runs[j].same_as < 0 && same_run(&pl->runs[j], &pl->runs[i])) {
+				pl->runs[i].same_as = j;
+				pl->runs[i].dup_index = ++pl->runs[j].n_same;
+				break;
+			}
+}
+
+char *plot_row_owner(const struct plot *pl, int run)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = run; i < pl->n; i++) {
+		if (i != run && pl->runs[i].same_as != run)
+			continue;
+		if (s->len)
+			g_string_append_c(s, '=');
+		if (pl->index_names)
+			g_string_append_printf(s, "%d", i + 1);
+		else
+			g_string_append(s, pl->runs[i].label);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* The state band: charger and source rows always; the detected port and the power
+ * supply's type whenever a run has its events, the boot stage when a run boots, so
+ * that plots of the same kind of run have the same rows. One set of rows per run, or
+ * per group of identical runs. Long labels name the rows by the runs' numbers and the
+ * key says which is which; the margins make room for the row names and the keys. */
+static void band_and_margins(struct plot *pl)
+{
+	size_t longest = 0, owner = 0;
+	int distinct = 0;
+
 	pl->band_used[BAND_CHARGER] = pl->band_used[BAND_SOURCE] = true;
-	for (int i = 0; i < pl->n; i++)
-		pl->band_used[BAND_PSY] |= psy_disagrees(&pl->runs[i]);
+	for (int i = 0; i < pl->n; i++) {
+		if (pl->runs[i].events)
+			pl->band_used[BAND_DETECTED] = pl->band_used[BAND_PSY] = true;
+		longest = MAX(longest, strlen(pl->runs[i].label) +
+			      (pl->runs[i].same_as >= 0 ? strlen(pl->runs[pl->runs[i].same_as].label) + 16 : 0));
+		distinct += pl->runs[i].same_as < 0;
+	}
 	pl->n_rows = 0;
 	for (int k = 0; k < BAND_COUNT; k++)
-		pl->n_rows += pl->band_used[k] ? pl->n : 0;
-	pl->index_names = pl->n > 1 && longest > 12;
-	pl->px_left = PX_LEFT_MIN;
-	if (pl->n > 1) {
-		size_t name = (pl->index_names ? 5 : longest) + 1 + strlen("psy type");
+		pl->n_rows += pl->band_used[k] ? distinct : 0;
+	pl->index_names = false;
+	for (int i = 0; i < pl->n; i++)
+		pl->index_names |= pl->n > 1 && strlen(pl->runs[i].label) > 12;
+	for (int i = 0; pl->n > 1 && i < pl->n; i++)
+		if (pl->runs[i].same_as < 0) {
+			g_autofree char *name = plot_row_owner(pl, i);
 
-		pl->px_left = fmax(PX_LEFT_MIN, (double)name * PX_CHAR + 24);
+			owner = MAX(owner, strlen(name));
+		}
+	if (owner > 24 && !pl->index_names) {
+		pl->index_names = true;   /* "1=2=5" rather than a row name half the canvas wide */
+		owner = 0;
+		for (int i = 0; i < pl->n; i++)
+			if (pl->runs[i].same_as < 0) {
+				g_autofree char *name = plot_row_owner(pl, i);
+
+				owner = MAX(owner, strlen(name));
+			}
 	}
+	pl->px_left = PX_LEFT_MIN;
+	if (pl->n > 1)
+		pl->px_left = fmax(PX_LEFT_MIN, (double)(owner + 1 + strlen("psy type")) * PX_CHAR + 24);
 	/* keys: the longest label (or "N: label") against the longest fixed text */
 	pl->px_right = fmax(PX_RIGHT_MIN, PX_KEY_OFFSET + 40 +
 			    PX_KEY_CHAR * (double)(longest + (pl->index_names ? 3 : 0)));
@@ -564,13 +695,14 @@ void plot_layout(struct plot *pl)
 	struct extent x;
 
 	runs_extent(pl, &x);
+	find_identical(pl);
 	g_array_sort(pl->marks, mark_cmp);
 	g_array_sort(pl->sags, sag_cmp);
 	g_array_sort(pl->ilim_sets, sag_cmp);
 	g_array_sort(pl->attaches, sag_cmp);
 	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
 	axis_ranges(pl, &x);
-	band_and_margins(pl, x.longest);
+	band_and_margins(pl);
 	title_lines(pl);
 	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);
 	pl->px_band = PX_BAND_ROW * (pl->n_rows + BAND_STRIP);

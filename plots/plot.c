@@ -5,6 +5,7 @@
  * render with gnuplot (gnuplot.c). See stacked.h for the steps.
  */
 #include <string.h>
+#include <glib/gstdio.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
 #include "sim/outfile.h"
@@ -47,6 +48,67 @@ static void distinct_labels(struct plot *pl)
 			}
 }
 
+/* Does name (in the script's directory) belong to the plot with base name base: its
+ * data files, and with all, its script and images? */
+static bool plot_file(const char *name, const char *base, bool all)
+{
+	static const char *const script[] = { ".gp", ".png", ".svg", "-events.dat", "-states.dat",
+					      NULL };
+	size_t n = strlen(base);
+	const char *rest = name + n, *digits;
+
+	if (strncmp(name, base, n) != 0)
+		return false;
+	if (strcmp(rest, "-contract.dat") == 0 || (all && g_strv_contains(script, rest)))
+		return true;
+	if (!g_str_has_prefix(rest, "-trace-") || !g_str_has_suffix(rest, ".csv"))
+		return false;
+	digits = rest + strlen("-trace-");
+	return strspn(digits, "0123456789") == strlen(digits) - strlen(".csv") &&
+	       strlen(digits) > strlen(".csv");
+}
+
+static void remove_files(const char *script, bool all)
+{
+	g_autofree char *dir = g_path_get_dirname(script);
+	g_autofree char *path = gp_strip_ext(script);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d)))
+		if (plot_file(name, base, all)) {
+			g_autofree char *f = g_build_filename(dir, name, NULL);
+
+			g_unlink(f);
+		}
+}
+
+void plot_remove_outputs(const char *script)
+{
+	remove_files(script, true);
+}
+
+/* NAME-trace-N.csv of each run and NAME-contract.dat. */
+static bool write_data(struct plot *pl, const char *base_path, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(base_path);
+
+	for (int i = 0; i < pl->n; i++) {
+		g_autofree char *path = g_strdup_printf("%s-trace-%d.csv", base_path, i + 1);
+
+		pl->runs[i].data_rel = gp_relative_path(dir, path);
+		if (!plot_write_thinned(pl, i, path, err))
+			return false;
+	}
+	if (pl->contract) {
+		g_autofree char *path = g_strdup_printf("%s-contract.dat", base_path);
+
+		return plot_write_contract(pl, path, err);
+	}
+	return true;
+}
+
 bool plot_traces(const struct plot_spec *spec, GError **err)
 {
 	struct plot pl = { .spec = spec, .n = spec->n };
@@ -78,7 +140,10 @@ bool plot_traces(const struct plot_spec *spec, GError **err)
 	plot_layout(&pl);
 	if (!cs_mkdir_p(dir, err))
 		goto out;
-	if (!plot_write_states(&pl, states_path, err) ||
+	/* the data of an earlier plot of this name (more runs, a PD contract) must not
+	 * outlive it */
+	remove_files(spec->script, false);
+	if (!write_data(&pl, base_path, err) || !plot_write_states(&pl, states_path, err) ||
 	    !plot_write_events(&pl, events_path, &n_events, err))
 		goto out;
 	text = plot_script_text(&pl, base_name, n_events);

@@ -4,11 +4,12 @@
  *
  * Every plot is one editable gnuplot script plus the data it reads, kept beside the
  * images so that a user can change a colour or a range and render again with
- * `cd DIR && gnuplot NAME.gp`. The script reads the trace CSVs themselves (columns
- * by header name, so any column order works) and two small files written here:
- * NAME-events.dat (the discrete events drawn as labelled vertical lines) and
- * NAME-states.dat (the segments of the state band). Ranges, the time unit and the
- * zoom window are chosen from the data when the script is written.
+ * `cd DIR && gnuplot NAME.gp`. The script reads the traces (columns by header name,
+ * so any column order works) from copies thinned to what the picture shows,
+ * NAME-trace-N.csv, and small files written here: NAME-events.dat (the discrete
+ * events drawn as labelled vertical lines), NAME-states.dat (the segments of the
+ * state band) and, with a USB PD contract above 5 V, NAME-contract.dat. Ranges, the
+ * time unit and the zoom window are chosen from the data when the script is written.
  *
  * gnuplot runs as a child process (CHARGESIM_GNUPLOT names another program or path);
  * its stderr is captured and returned in the error when it fails, and the images are
@@ -68,8 +69,13 @@ struct plot_spec {
 bool plot_check_trace(const char *path, GError **err);
 
 /* Write spec->script and its data, then render with gnuplot (if spec->render).
- * gnuplot's warnings on success are printed to stderr. */
+ * gnuplot's warnings on success are printed to stderr. The files of an earlier plot
+ * of the same name are removed first. */
 bool plot_traces(const struct plot_spec *spec, GError **err);
+/* Remove the files of the stacked plot whose script is `script` (NAME.gp, NAME.png,
+ * NAME.svg and its data files), where they exist: a run written again without --plot
+ * must not leave the picture of the run before. */
+void plot_remove_outputs(const char *script);
 
 enum plot_agg { PLOT_AGG_NONE, PLOT_AGG_MEAN, PLOT_AGG_MIN, PLOT_AGG_MAX };
 

@@ -43,6 +43,10 @@ void plot_run_clear(struct plot_run *r)
 	g_free(r->events);
 	g_free(r->metrics);
 	g_free(r->trace_rel);
+	g_free(r->data_rel);
+	cs_csv_trace_free(r->tr);
+	if (r->contract)
+		g_array_free(r->contract, TRUE);
 	for (int k = 0; k < BAND_COUNT; k++) {
 		if (!r->band[k].segs)
 			continue;
@@ -142,7 +146,7 @@ static void track_sag(struct plot *pl, int ri, double t, double vbus, const char
 		r->sag_open = true;
 		r->sag_t0 = t;
 	} else if (r->sag_open && !low) {
-		struct sag s = { r->sag_t0, t, ri };
+		struct sag s = { r->sag_t0, t, ri, false };
 
 		g_array_append_val(pl->sags, s);
 		r->sag_open = false;
@@ -164,6 +168,10 @@ static void scan_row(struct plot *pl, int ri, const cs_csv_trace *tr, const int 
 	UPDATE_MAX(r->ibus_max, cell(tr, col, COL_IBUS, i));
 	UPDATE_MAX(r->ilim_max, cell(tr, col, COL_ILIM, i));
 	UPDATE_MAX(r->src_ilim_max, cell(tr, col, COL_SRC_ILIM, i));
+	if (cell(tr, col, COL_SRC_ILIM, i) > 0)   /* 0 while detached: no limit */
+		UPDATE_MIN(r->src_ilim_min_on, cell(tr, col, COL_SRC_ILIM, i));
+	UPDATE_MIN(r->ibat_min, cell(tr, col, COL_IBAT, i));
+	UPDATE_MAX(r->ibat_max, cell(tr, col, COL_IBAT, i));
 	UPDATE_MIN(r->vbat_min, cell(tr, col, COL_VBAT, i));
 	UPDATE_MAX(r->vbat_max, cell(tr, col, COL_VBAT, i));
 	UPDATE_MIN(r->soc_min, cell(tr, col, COL_SOC, i));
@@ -178,7 +186,7 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 {
 	struct plot_run *r = &pl->runs[ri];
 	g_autoptr(GError) inner = NULL;
-	g_autoptr(cs_csv_trace) tr = NULL;
+	cs_csv_trace *tr;
 	int col[COL_COUNT];
 
 	if (!plot_check_trace(r->trace, err))
@@ -195,13 +203,15 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	}
 	for (int c = 0; c < COL_COUNT; c++)
 		col[c] = cs_csv_find_col(tr, plot_column_names[c]);
-	r->has_src_ilim = col[COL_SRC_ILIM] >= 0;
+	r->tr = tr;
+	r->has_src_ilim = col[COL_SRC_ILIM] >= 0 && !tr->cols[col[COL_SRC_ILIM]].is_label;
+	r->has_ibat = col[COL_IBAT] >= 0 && !tr->cols[col[COL_IBAT]].is_label;
 	r->t_min = tr->t[0];
 	r->t_max = tr->t[tr->nrows - 1];
 	for (size_t i = 0; i < tr->nrows; i++)
 		scan_row(pl, ri, tr, col, i);
 	if (r->sag_open) {
-		struct sag s = { r->sag_t0, r->t_max, ri };
+		struct sag s = { r->sag_t0, r->t_max, ri, true };
 
 		g_array_append_val(pl->sags, s);
 	}
@@ -234,7 +244,7 @@ static void add_mark(struct plot *pl, int run, double t, int group, char *label)
 
 static void add_time(GArray *a, int run, double t)
 {
-	struct sag s = { t, t, run };
+	struct sag s = { t, t, run, false };
 
 	g_array_append_val(a, s);
 }
@@ -267,6 +277,39 @@ static void psy_type(struct plot_run *r, double t, const cJSON *rec)
 		if (strcmp(s, "Battery") != 0)
 			band_switch(&r->band[BAND_PSY], t, s);
 	}
+}
+
+/* The source's nominal voltage from t on (points at one time: the last counts). */
+static void contract_at(struct plot_run *r, double t, double v)
+{
+	struct contract_pt p = { t, v };
+	struct contract_pt *last = r->contract->len ?
+		&g_array_index(r->contract, struct contract_pt, r->contract->len - 1) : NULL;
+
+	if (last && last->v == v)
+		return;
+	if (last && last->t == t)
+		last->v = v;
+	else
+		g_array_append_val(r->contract, p);
+	r->pd |= v != VBUS_NOMINAL;
+}
+
+/* USB PD: the voltage of an accepted request holds from the source's PS_RDY (USB PD
+ * 3.1 section 8.3.2.2); a hard reset returns to vSafe5V. */
+static void pd_msg(struct plot_run *r, double t, const cJSON *rec)
+{
+	const char *msg = plot_json_str(rec, "msg");
+	double v = plot_json_num(rec, "V");
+
+	if (!msg)
+		return;
+	if (strcmp(msg, "Accept") == 0 && isfinite(v))
+		r->pd_accept_v = v;
+	else if (strcmp(msg, "PS_RDY") == 0 && isfinite(r->pd_accept_v))
+		contract_at(r, t, r->pd_accept_v);
+	else if (strcmp(msg, "Hard_Reset") == 0)
+		contract_at(r, t, VBUS_NOMINAL);
 }
 
 /* "set PATH=VALUE" of a scenario set event. */
@@ -303,6 +346,7 @@ static void event_record(struct plot *pl, int ri, const cJSON *rec)
 		add_time(pl->attaches, ri, t);
 	} else if (strcmp(ev, "detach") == 0) {
 		add_mark(pl, ri, t, MG_ATTACH, g_strdup("detach"));
+		contract_at(r, t, VBUS_NOMINAL);
 		band_switch(&r->band[BAND_DETECTED], t, NULL);
 		band_switch(&r->band[BAND_PSY], t, NULL);
 	} else if (strcmp(ev, "detect") == 0) {
@@ -336,6 +380,8 @@ static void event_record(struct plot *pl, int ri, const cJSON *rec)
 		add_time(pl->ilim_sets, ri, t);
 	} else if (strcmp(ev, "uevent") == 0) {
 		psy_type(r, t, rec);
+	} else if (strcmp(ev, "pd_msg") == 0) {
+		pd_msg(r, t, rec);
 	}
 }
 
@@ -412,10 +458,16 @@ bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError 
 	r->metrics = in->metrics ? g_strdup(in->metrics) : NULL;
 	r->vbus_min_on = r->vbat_min = r->soc_min = r->ibus_min = INFINITY;
 	r->v_max = r->ibus_max = r->ilim_max = r->src_ilim_max = r->vbat_max = r->soc_max = -INFINITY;
+	r->src_ilim_min_on = r->ibat_min = INFINITY;
+	r->ibat_max = -INFINITY;
+	r->pd_accept_v = NAN;
+	r->same_as = -1;
+	r->contract = g_array_new(FALSE, FALSE, sizeof(struct contract_pt));
 	for (int k = 0; k < BAND_COUNT; k++)
 		r->band[k].segs = g_array_new(FALSE, FALSE, sizeof(struct seg));
 	if (!scan_trace(pl, ri, err))
 		return false;
+	contract_at(r, r->t_min, VBUS_NOMINAL);
 	if (r->events && !scan_events(pl, ri, err))
 		return false;
 	if (r->metrics && !read_metrics(r, err))

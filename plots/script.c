@@ -17,14 +17,15 @@
 #include "plots/templates.h"
 #include "sim/outfile.h"
 
-/* The y of a band row (runs in order, each with its rows top to bottom). */
+/* The y of a band row (runs in order, each with its rows top to bottom; a run
+ * identical to an earlier one has none). */
 static double row_y(const struct plot *pl, int run, int band)
 {
 	int idx = 0;
 
 	for (int i = 0; i < pl->n; i++)
 		for (int k = 0; k < BAND_COUNT; k++) {
-			if (!pl->band_used[k])
+			if (!pl->band_used[k] || pl->runs[i].same_as >= 0)
 				continue;
 			if (i == run && k == band)
 				return pl->n_rows - idx;
@@ -46,7 +47,7 @@ bool plot_write_states(const struct plot *pl, const char *path, GError **err)
 		for (int k = 0; k < BAND_COUNT; k++) {
 			const struct band *b = &pl->runs[i].band[k];
 
-			if (!pl->band_used[k])
+			if (!pl->band_used[k] || pl->runs[i].same_as >= 0)
 				continue;
 			for (guint j = 0; j < b->segs->len; j++) {
 				const struct seg *sg = &g_array_index(b->segs, struct seg, j);
@@ -134,6 +135,7 @@ static void cmd_add(GString *cmd, const char *tpl, const GPtrArray *vars)
 /* A panel's place: top and bottom in pixels from the top of the canvas. */
 struct panel {
 	const char *name;            /* "a" .. "e" */
+	const char *tf;              /* its time axis function: "T" (main) or "Z" (zoom) */
 	const char *tpl, *series, *legend;
 	const char *last;            /* a series template drawn after all others, or NULL */
 	double top, bottom;
@@ -160,8 +162,21 @@ static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel 
 	gp_set_num(v, "Y2HI", p->y2hi);
 }
 
+/* The dash pattern of a run drawn over an identical earlier one: with m such runs
+ * over one, run j (1..m) is solid for D (m + 1 - j) units of a D (m + 1) period, and
+ * drawn after the runs before it, so that each shows in a stripe of its own (D =
+ * DUP_DASH, in gnuplot's dash units: about 12 px stripes at the plots' line widths). */
+#define DUP_DASH 12
+static char *dup_dash(const struct plot *pl, const struct plot_run *r)
+{
+	int m = pl->runs[r->same_as].n_same, j = r->dup_index;
+
+	return g_strdup_printf("(%d,%d)", DUP_DASH * (m + 1 - j), DUP_DASH * j);
+}
+
 /* Every run's series of a panel; with several runs the colour is the run's, its label
- * goes into the key once, and the legend of line styles follows. */
+ * goes into the key once, and the legend of line styles follows. A run identical to an
+ * earlier one draws only its first series, dashed over the other's. */
 static void run_series(GString *cmd, const struct plot *pl, const struct panel *p)
 {
 	g_autoptr(GPtrArray) none = gp_vars_new();
@@ -171,12 +186,28 @@ static void run_series(GString *cmd, const struct plot *pl, const struct panel *
 		g_autoptr(GPtrArray) v = gp_vars_new();
 
 		gp_setf(v, "RUN", "%d", i + 1);
-		gp_set(v, "SRC_ILIM", r->has_src_ilim ? "" : NULL);
+		gp_set(v, "SRC_ILIM", r->src_ilim_drawn && r->same_as < 0 ? "" : NULL);
+		gp_set(v, "IBAT", r->has_ibat && r->same_as < 0 ? "" : NULL);
+		gp_set(v, "FULL", r->same_as < 0 ? "" : NULL);
+		if (r->same_as >= 0) {
+			g_autofree char *dash = dup_dash(pl, r);
+
+			gp_set(v, "DASH", dash);
+		}
 		if (pl->n > 1) {
 			g_autofree char *label = pl->index_names ?
 				g_strdup_printf("%d: %s", i + 1, r->label) : g_strdup(r->label);
 			GString *title = g_string_new("title ");
 
+			if (r->same_as >= 0) {
+				g_autofree char *other = pl->index_names ?
+					g_strdup_printf("%d", r->same_as + 1) :
+					g_strdup(pl->runs[r->same_as].label);
+				char *l = g_strdup_printf("%s = %s", label, other);
+
+				g_free(label);
+				label = l;
+			}
 			gp_quote(title, label);
 			gp_set(v, "C", plot_run_colour(i));
 			gp_set(v, "LEGEND", title->str);
@@ -185,8 +216,47 @@ static void run_series(GString *cmd, const struct plot *pl, const struct panel *
 		}
 		cmd_add(cmd, p->series, v);
 	}
+	for (int i = 0; i < pl->n; i++) {
+		if (pl->runs[i].src_ilim_drawn)
+			gp_set(none, "SRC_ILIM", "");
+		if (pl->runs[i].has_ibat)
+			gp_set(none, "IBAT", "");
+	}
 	if (pl->n > 1)
 		cmd_add(cmd, p->legend, none);
+}
+
+/* Each run's PD contract and its minimum (panel (a) and the zoom), in place of the
+ * fixed 4.75 V line, when some run has a contract above 5 V. */
+static bool same_contract(const struct plot_run *a, const struct plot_run *b)
+{
+	return a->contract->len == b->contract->len &&
+	       memcmp(a->contract->data, b->contract->data,
+		      a->contract->len * sizeof(struct contract_pt)) == 0;
+}
+
+static void contract_series(GString *cmd, const struct plot *pl, const struct panel *p)
+{
+	bool shared = true;   /* every run has the first one's contract: draw it once */
+
+	for (int i = 1; i < pl->n; i++)
+		shared &= same_contract(&pl->runs[0], &pl->runs[i]);
+	for (int i = 0; i < (shared ? 1 : pl->n); i++) {
+		g_autoptr(GPtrArray) v = gp_vars_new();
+
+		if (pl->runs[i].same_as >= 0)
+			continue;
+		gp_setf(v, "IDX", "%d", i);
+		gp_set(v, "TF", p->tf);
+		if (!shared) {
+			gp_set(v, "C", plot_run_colour(i));
+			gp_set(v, "CTITLE", "notitle");
+			gp_set(v, "MTITLE", "notitle");
+		}
+		cmd_add(cmd, plot_tpl_panels_contract, v);
+	}
+	if (!shared)
+		cmd_add(cmd, plot_tpl_panels_contract_legend, NULL);
 }
 
 /* A signal panel: (a), (b), (c) or the zoom (e); extra: the panel's own values. */
@@ -200,6 +270,9 @@ static void signal_panel(GString *s, const struct plot *pl, const struct panel *
 	run_series(cmd, pl, p);
 	if (p->limits) {
 		gp_set(lim, "UVLO", isfinite(pl->spec->uvlo_v) ? "" : NULL);
+		gp_set(lim, "USBMIN", pl->contract ? NULL : "");
+		if (pl->contract)
+			contract_series(cmd, pl, p);
 		cmd_add(cmd, plot_tpl_panels_limits, lim);
 	}
 	if (p->last)
@@ -218,14 +291,15 @@ static char *band_rows(const struct plot *pl)
 		for (int k = 0; k < BAND_COUNT; k++) {
 			g_autofree char *name = NULL;
 
-			if (!pl->band_used[k])
+			if (!pl->band_used[k] || pl->runs[i].same_as >= 0)
 				continue;
-			if (pl->n == 1)
+			if (pl->n == 1) {
 				name = g_strdup(plot_band_names[k]);
-			else if (pl->index_names)
-				name = g_strdup_printf("%d %s", i + 1, plot_band_names[k]);
-			else
-				name = g_strdup_printf("%s %s", pl->runs[i].label, plot_band_names[k]);
+			} else {
+				g_autofree char *owner = plot_row_owner(pl, i);
+
+				name = g_strdup_printf("%s %s", owner, plot_band_names[k]);
+			}
 			g_string_append(s, s->len ? ", " : "");
 			gp_quote(s, name);
 			g_string_append_printf(s, " %g", row_y(pl, i, k));
@@ -279,6 +353,16 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	gp_set_escaped(v, "TITLE", si->title);
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
+	if (pl->contract) {
+		GString *c = g_string_new(",\n# ");
+
+		gp_escape(c, si->base);
+		g_string_append(c, "-contract.dat (each run's PD contract)");
+		gp_set(v, "CONTRACT_FILE", c->str);
+		g_string_free(c, TRUE);
+	} else {
+		gp_set(v, "CONTRACT_FILE", "");
+	}
 	gp_expand(s, plot_tpl_stacked_head, v);
 
 	gp_setf(v, "W", "%d", PX_W);
@@ -286,10 +370,18 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	gp_setf(v, "N", "%d", pl->n);
 	for (int i = 0; i < pl->n; i++) {
 		g_string_append(list, i ? ", " : "");
-		gp_quote(list, pl->runs[i].trace_rel);
+		gp_quote(list, pl->runs[i].data_rel);
 	}
 	gp_set(v, "TRACES", list->str);
 	g_string_truncate(list, 0);
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, pl->runs[i].trace_rel);
+	}
+	gp_set(v, "ORIGINALS", list->str);
+	g_string_truncate(list, 0);
+	gp_set(v, "CONTRACT", pl->contract ? "" : NULL);
+	gp_set_num(v, "VBUS_FRACTION", VBUS_MIN_FRACTION);
 	for (int i = 0; i < pl->n; i++) {
 		g_string_append(list, i ? ", " : "");
 		gp_quote(list, pl->runs[i].label);
@@ -388,25 +480,25 @@ char *plot_script_text(const struct plot *pl, const char *base_name, int n_event
 	GString *s = g_string_new(NULL);
 	double top = pl->px_title;
 	struct panel a = {
-		"a", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend, NULL,
+		"a", "T", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend, NULL,
 		top, top + PX_PANEL_A, pl->vlo, pl->vhi, 0, 0, true,
 	};
 	struct panel b = {
-		"b", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend, NULL,
+		"b", "T", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend, NULL,
 		a.bottom + PX_PANEL_GAP, a.bottom + PX_PANEL_GAP + PX_PANEL_B, pl->ilo, pl->ihi,
 		0, 0, false,
 	};
 	struct panel c = {
-		"c", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend, NULL,
+		"c", "T", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend, NULL,
 		b.bottom + PX_PANEL_GAP, b.bottom + PX_PANEL_GAP + PX_PANEL_C, pl->blo, pl->bhi,
 		pl->slo, pl->shi, false,
 	};
 	struct panel d = {
-		"d", plot_tpl_panels_d, NULL, NULL, NULL,
+		"d", "T", plot_tpl_panels_d, NULL, NULL, NULL,
 		c.bottom + PX_PANEL_GAP, c.bottom + PX_PANEL_GAP + pl->px_band, 0, 0, 0, 0, false,
 	};
 	struct panel e = {
-		"e", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
+		"e", "Z", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
 		plot_tpl_panels_e_labels, d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6,
 		d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6 + PX_ZOOM, pl->vlo, pl->vhi, pl->ilo, pl->ihi,
 		true,

@@ -6,13 +6,15 @@
  *
  * The work is in three steps. Scan (scan.c): each trace is read once through the
  * trace reader (traces/csv.h) for the ranges of its series, the segments of its state
- * columns and the intervals where VBUS sags below 4.75 V; its events.jsonl
- * (traces/events.h) for the events worth a marker, the detected port type and the
- * boot stages; its metrics.json for the title. Lay out (layout.c): the time unit, the
+ * columns and the intervals where VBUS sags below 4.75 V (and kept, for the thinned
+ * copy); its events.jsonl (traces/events.h) for the events worth a marker, the
+ * detected port type, the boot stages and the PD contracts; its metrics.json for the
+ * title. Lay out (layout.c): the time unit, the
  * panels' pixel geometry, the axis ranges, the zoom window (docs/plots.md gives the
- * rule) and which event markers get a line and a label at each scale. Write
- * (script.c): NAME-events.dat, NAME-states.dat and NAME.gp from the templates in
- * plots/templates/; plot.c runs gnuplot on it.
+ * rule), which runs are identical to an earlier one and which event markers get a
+ * line and a label at each scale. Write: the thinned copies of the traces and the PD
+ * contracts (thin.c), NAME-events.dat, NAME-states.dat and NAME.gp from the templates
+ * in plots/templates/ (script.c); plot.c runs gnuplot on it.
  */
 #ifndef CS_PLOTS_STACKED_H
 #define CS_PLOTS_STACKED_H
@@ -21,18 +23,28 @@
 #include <cJSON.h>
 #include <glib.h>
 #include "plots/plot.h"
+#include "traces/csv.h"
 
-/* The trace columns the plot reads: the standard ones (INTERFACE.md) first, then
+/* The trace columns the plot reads: the standard ones (docs/scenarios.md 11.1) first, then
  * the extras it draws when present. */
 enum {
 	COL_TIME, COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_VBAT, COL_SOC, COL_CHG,
-	COL_SRC, COL_SRC_ILIM, COL_COUNT
+	COL_SRC, COL_SRC_ILIM, COL_IBAT, COL_COUNT
 };
 #define COL_REQUIRED COL_SRC_ILIM     /* the first optional column */
 extern const char *const plot_column_names[COL_COUNT];
 
 /* The USB 2.0 minimum VBUS at the device. */
 #define VBUS_MIN_USB 4.75
+/* A USB PD fixed supply may deliver its nominal voltage -5 % (vSrcNew, USB PD 3.1
+ * table 7-22); at 5 V that is the USB 2.0 minimum above. */
+#define VBUS_MIN_FRACTION 0.95
+#define VBUS_NOMINAL 5.0
+
+/* The thinned copy of each trace the script reads (thin.c): a row is left out when
+ * every plotted series passes within THIN_PX pixels of the straight line between the
+ * rows kept around it, at the panels' scale. */
+#define THIN_PX 0.25
 
 /* Geometry, in pixels. */
 #define PX_W 1280
@@ -101,6 +113,12 @@ struct mark {
 struct sag {
 	double t0, t1;
 	int run;
+	bool to_end;             /* a sag still open when the trace ends */
+};
+
+/* A point of a run's PD contract: from t on, the source's nominal voltage is v. */
+struct contract_pt {
+	double t, v;
 };
 
 /* One trace and what the scan found in it. */
@@ -110,10 +128,23 @@ struct plot_run {
 	char *events;
 	char *metrics;
 	char *trace_rel;         /* the trace relative to the script's directory */
-	bool has_src_ilim;
+	char *data_rel;          /* its thinned copy (thin.c), relative the same way */
+	cs_csv_trace *tr;        /* the trace as read (the thinned copy is made from it) */
+	bool has_src_ilim, has_ibat;
+	bool src_ilim_drawn;     /* some of the source's limit lies on the current axis */
 	double t_min, t_max;
 	double vbus_min_on, v_max, ibus_min, ibus_max, ilim_max, src_ilim_max;
+	double src_ilim_min_on;  /* the lowest source limit while attached */
+	double ibat_min, ibat_max;
 	double vbat_min, vbat_max, soc_min, soc_max;
+	GArray *contract;        /* struct contract_pt: 5 V at the start, then each PD
+				  * contract from its PS_RDY, 5 V again after a detach */
+	double pd_accept_v;      /* the last Accepted request's voltage, NAN none */
+	bool pd;                 /* some contract other than 5 V */
+	int same_as;             /* the earlier run with the identical trace and states, -1 */
+	int n_same;              /* runs identical to this one (after it) */
+	int dup_index;           /* for a run identical to an earlier one: 1, 2, ... */
+	int thinned_rows;        /* rows in the thinned copy */
 	struct band band[BAND_COUNT];
 	bool sag_open;
 	double sag_t0;
@@ -123,6 +154,9 @@ struct plot_run {
 struct plot {
 	const struct plot_spec *spec;
 	int n;
+	bool contract;           /* some run has a PD contract other than 5 V: panel (a)
+				  * draws each run's contract and its minimum instead of
+				  * the fixed 4.75 V line */
 	struct plot_run *runs;
 	GArray *marks;           /* struct mark, all runs */
 	GArray *sags;            /* struct sag, all runs */
@@ -156,6 +190,14 @@ double plot_json_num(const cJSON *o, const char *key);
 
 /* layout.c: everything the script needs to know, from the scanned runs. */
 void plot_layout(struct plot *pl);
+/* The name of a band row: the run's label, or the labels of a run and those identical
+ * to it ("twl4030=safe-ramp"), or their numbers ("1=2") with long labels. Caller frees. */
+char *plot_row_owner(const struct plot *pl, int run);
+
+/* thin.c: write run ri's thinned copy to path (a CSV with the plotted columns). */
+bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err);
+/* contract: NAME-contract.dat (each run's contract as a block of "t,V" rows). */
+bool plot_write_contract(const struct plot *pl, const char *path, GError **err);
 
 /* style.c: the colour of run i, of a state in a band row. */
 const char *plot_run_colour(int i);

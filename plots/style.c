@@ -10,7 +10,7 @@
 
 const char *const plot_column_names[COL_COUNT] = {
 	"time_s", "vsrc_V", "vbus_V", "ibus_A", "ilim_A", "vbat_V", "soc", "charger_state",
-	"source_state", "src_ilim_A",
+	"source_state", "src_ilim_A", "ibat_A",
 };
 
 const char *const plot_band_names[BAND_COUNT] = {
@@ -30,9 +30,11 @@ const struct mark_style plot_mark_groups[MG_COUNT] = {
 	[MG_SUSPEND] = { "suspend/resume", "#17becf" },
 };
 
-/* Okabe-Ito for runs (distinguishable with the common colour-vision deficiencies). */
+/* Okabe-Ito for runs (distinguishable with the common colour-vision deficiencies),
+ * then four of Paul Tol's "muted" set, so that up to 11 runs differ in colour. */
 static const char *const run_colours[] = {
 	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
+	"#882255", "#44aa99", "#999933", "#aa4499",
 };
 
 const char *plot_run_colour(int i)

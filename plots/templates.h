@@ -27,6 +27,8 @@ extern const char plot_tpl_panels_a[];
 extern const char plot_tpl_panels_a_series[];
 extern const char plot_tpl_panels_a_legend[];
 extern const char plot_tpl_panels_limits[];
+extern const char plot_tpl_panels_contract[];
+extern const char plot_tpl_panels_contract_legend[];
 extern const char plot_tpl_panels_b[];
 extern const char plot_tpl_panels_b_series[];
 extern const char plot_tpl_panels_b_legend[];

@@ -125,11 +125,10 @@ static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, voi
 
 /* ---- power supplies ---- */
 
-static const enum power_supply_usb_type usb_types[] = {
-	POWER_SUPPLY_USB_TYPE_UNKNOWN, POWER_SUPPLY_USB_TYPE_SDP, POWER_SUPPLY_USB_TYPE_DCP,
-	POWER_SUPPLY_USB_TYPE_CDP, POWER_SUPPLY_USB_TYPE_ACA, POWER_SUPPLY_USB_TYPE_C,
-	POWER_SUPPLY_USB_TYPE_PD,
-};
+static const u32 usb_types =
+	BIT(POWER_SUPPLY_USB_TYPE_UNKNOWN) | BIT(POWER_SUPPLY_USB_TYPE_SDP) | BIT(POWER_SUPPLY_USB_TYPE_DCP) |
+	BIT(POWER_SUPPLY_USB_TYPE_CDP) | BIT(POWER_SUPPLY_USB_TYPE_ACA) | BIT(POWER_SUPPLY_USB_TYPE_C) |
+	BIT(POWER_SUPPLY_USB_TYPE_PD);
 
 static const enum power_supply_property usb_props[] = {
 	POWER_SUPPLY_PROP_STATUS, POWER_SUPPLY_PROP_ONLINE, POWER_SUPPLY_PROP_USB_TYPE,
@@ -458,7 +457,7 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	b->usb_desc = (struct power_supply_desc){
 		.name = kp->usb_psy_name ? kp->usb_psy_name : "usb",
 		.type = POWER_SUPPLY_TYPE_USB,
-		.usb_types = usb_types, .num_usb_types = G_N_ELEMENTS(usb_types),
+		.usb_types = usb_types,
 		.properties = usb_props, .num_properties = G_N_ELEMENTS(usb_props),
 		.get_property = usb_get_property,
 	};
@@ -531,6 +530,15 @@ bool board_sysfs_dump(struct board *b, const char *dir, GError **err)
 				continue;
 			path = g_build_filename(pdir, power_supply_prop_name(p), NULL);
 			if (!cs_outfile_write_all(path, text, strlen(text), err))
+				return false;
+		}
+		/* a driver's own attributes (DEVICE_ATTR, device_create_file) */
+		for (const struct device_attribute *a = cs_device_attr_next(&psy->dev, NULL); a;
+		     a = cs_device_attr_next(&psy->dev, a)) {
+			g_autofree char *text = cs_device_attr_read(&psy->dev, a);
+			g_autofree char *path = g_build_filename(pdir, a->attr.name, NULL);
+
+			if (text && !cs_outfile_write_all(path, text, strlen(text), err))
 				return false;
 		}
 	}

@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/pmic/pmic.h"
 #include "run/expect.h"
 #include "sim/outfile.h"
 #include "sim/units.h"

@@ -2,7 +2,7 @@
 /*
  * run/expect.h - checking a run against the scenario's "expect" list.
  *
- * Kinds (INTERFACE.md): {"metric": NAME, OP: VALUE} with OP one of == != < <= > >=
+ * Kinds (docs/scenarios.md section 9): {"metric": NAME, OP: VALUE} with OP one of == != < <= > >=
  * or "between": [LO, HI]; {"signal": COLUMN, "at": TIME, OP: VALUE};
  * {"golden": "path.csv", "tolerance": {COLUMN: {"abs": X, "rel": Y}, "*": {...}}};
  * {"fingerprint": "hex", "of": ["time", "src", "kind", "payload"]}. A VALUE may carry

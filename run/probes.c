@@ -3,7 +3,8 @@
  * run/probes.c - what a run records of its state: trace rows, probes and sysfs dumps.
  *
  * A trace row is written after every step and after the events of an instant when a
- * value moved (at most one per trace_dt, besides state changes, with --trace-dt).
+ * value moved. With --trace-dt, at most one row per trace_dt between them, besides the
+ * rows of state changes and events (both sides of a jump) and the last row.
  * A probe samples every trace column at one exact time without shortening any step:
  * inside a step it is interpolated along the step's current and re-solved. A sysfs
  * dump writes the board's power_supply files at a given time.
@@ -66,9 +67,19 @@ void world_trace_row(struct world *w, bool at_event)
 	changed = !w->have_row || memcmp(v, w->last_row, sizeof(v)) != 0;
 	if (at_event && !changed)
 		return;
-	if (w->opt.trace_dt > 0 && w->have_row && !labels_changed &&
-	    now - w->last_row_t < w->opt.trace_dt)
+	/* --trace-dt leaves out rows between state changes, but keeps the last row (a
+	 * decimated trace spans the run as a full one does) and the rows on both sides
+	 * of an event's jump */
+	if (w->opt.trace_dt > 0 && w->have_row && !labels_changed && !at_event &&
+	    now - w->last_row_t < w->opt.trace_dt && now < w->duration) {
+		memcpy(w->skipped_row, v, sizeof(v));
+		w->skipped_t = now;
+		w->have_skipped = true;
 		return;
+	}
+	if (w->have_skipped && w->skipped_t == now)
+		trace_row(w->trace, now, w->skipped_row);
+	w->have_skipped = false;
 	trace_row(w->trace, now, v);
 	memcpy(w->last_row, v, sizeof(v));
 	w->last_row_t = now;

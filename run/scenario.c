@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "models/pmic/pmic.h"
 #include "run/scenario.h"
 #include "sim/outfile.h"
 
@@ -71,6 +72,13 @@ void *scenario_params(const struct scenario *sc, const char *key)
 	return i >= 0 && sc->params ? sc->params[i] : NULL;
 }
 
+double scenario_uvlo_v(const struct scenario *sc)
+{
+	const struct pmic_params *p = scenario_params(sc, "device.pmic");
+
+	return p->uvlo_falling;
+}
+
 /* Prefix a parameter error with the file name, moving it into the scenario domain. */
 static bool fail_in_file(GError **err, const char *file, GError *inner)
 {
@@ -96,10 +104,19 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 	cJSON *node = doc, *val;
 	int n;
 
-	if (!eq || eq == assignment) {
+	if (!g_utf8_validate(assignment, -1, NULL)) {
+		g_autofree char *q = cs_quote(assignment);
+
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--set: found \"%s\", expected PATH=VALUE such as source.ilim=1.5A",
-			    assignment);
+			    "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+			    q);
+		return false;
+	}
+	if (!eq || eq == assignment) {
+		g_autofree char *q = cs_quote(assignment);
+
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "--set: found %s, expected PATH=VALUE such as source.ilim=1.5A", q);
 		return false;
 	}
 	path = g_strndup(assignment, (gsize)(eq - assignment));
@@ -113,13 +130,18 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 	for (int i = 0; i < n; i++) {
 		char *seg = parts[i];
 		char *br = strchr(seg, '[');
+		g_autofree char *written = NULL;	/* the index as written, for messages */
 		long idx = -1;
 		cJSON *child;
 
 		if (br) {
 			char *end;
 
+			errno = 0;
 			idx = strtol(br + 1, &end, 10);
+			written = g_strndup(br + 1, (gsize)(end - br - 1));
+			if (errno == ERANGE && idx > 0)
+				idx = G_MAXINT;	/* beyond any list; the message shows what was written */
 			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0) {
 				cJSON_Delete(val);
 				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
@@ -140,9 +162,17 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		if (idx >= 0) {
 			if (!cJSON_IsArray(child) || idx >= cJSON_GetArraySize(child)) {
 				cJSON_Delete(val);
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "--set %s: found no element %ld in \"%s\", expected an index into an existing list",
-					    path, idx, seg);
+				int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
+
+				if (len > 0)
+					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+						    "--set %s: found no element %s in \"%s\", expected an index from 0 to %d",
+						    path, written, seg, len - 1);
+				else
+					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+						    "--set %s: found no element %s in \"%s\" (%s), expected an index into an existing list",
+						    path, written, seg,
+						    cJSON_IsArray(child) ? "an empty list" : "not a list in the scenario");
 				return false;
 			}
 			if (i == n - 1) {
@@ -458,7 +488,6 @@ static bool load_objects(struct scenario *sc, const cJSON *doc, GError **err)
 		if (!load_section(sc, doc, first, end, done, err))
 			return false;
 	}
-	memcpy(&sc->pmic, scenario_params(sc, "device.pmic"), sizeof(sc->pmic));
 	return true;
 }
 
@@ -622,12 +651,23 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 		return fail_in_file(err, sc->file, inner);
 	if (e->desc->kind == PARAM_STR)
 		g_free(*PARAM_FIELD(scratch + e->base_off, e->desc, char *));
-	if (!validate_object(sc, e->obj, scratch, e->obj, scratch, path, err))
+	for (int i = 0; i < scenario_n_objects(); i++) {
+		g_autoptr(GError) check = NULL;
+
+		if (i != e->obj && !needs_object(scenario_object(i), d->key))
+			continue;
+		if (validate_object(sc, i, i == e->obj ? scratch : sc->params[i], e->obj, scratch,
+				    scenario_object(i)->key, &check))
+			continue;
+		/* The check names the other value; say which event broke it. */
+		g_autofree char *value = param_describe_json(e->value);
+		const char *rest = check->message + strlen(sc->file) + 2;	/* "FILE: " */
+		g_autofree char *where = g_strndup(path, strlen(path) - strlen(".value"));
+
+		serr(err, sc->file, "%s: found a set of %s to %s that breaks a check: %s", where,
+		     e->path, value, rest);
 		return false;
-	for (int i = 0; i < scenario_n_objects(); i++)
-		if (i != e->obj && needs_object(scenario_object(i), d->key) &&
-		    !validate_object(sc, i, sc->params[i], e->obj, scratch, scenario_object(i)->key, err))
-			return false;
+	}
 	return true;
 }
 
@@ -942,6 +982,31 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	return load_expect(sc, cJSON_GetObjectItemCaseSensitive(doc, "expect"), err);
 }
 
+/*
+ * "UTF-16LE", "UTF-32BE", ... when text is in a wide encoding, by its byte order mark
+ * or, without one, by where the NUL bytes of ASCII characters fall in the first
+ * character (a JSON text starts with ASCII: whitespace or "{"); NULL otherwise.
+ */
+static const char *wide_encoding(const char *text, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)text;
+
+	/* with a byte order mark, iconv's names without the order */
+	if (len >= 4 && (!memcmp(u, "\xff\xfe\0\0", 4) || !memcmp(u, "\0\0\xfe\xff", 4)))
+		return "UTF-32";
+	if (len >= 2 && (!memcmp(u, "\xff\xfe", 2) || !memcmp(u, "\xfe\xff", 2)))
+		return "UTF-16";
+	if (len >= 4 && u[0] && !u[1] && !u[2] && !u[3])
+		return "UTF-32LE";
+	if (len >= 4 && !u[0] && !u[1] && !u[2] && u[3])
+		return "UTF-32BE";
+	if (len >= 2 && u[0] && !u[1])
+		return "UTF-16LE";
+	if (len >= 2 && !u[0] && u[1])
+		return "UTF-16BE";
+	return NULL;
+}
+
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
 				    const char *const *sets, GError **err)
 {
@@ -951,6 +1016,12 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 
 	sc->file = g_strdup(file);
 	sc->dir = g_path_get_dirname(file);
+	if (wide_encoding(text, len)) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
+			    file, wide_encoding(text, len), wide_encoding(text, len));
+		goto fail;
+	}
 	if (memchr(text, '\0', len)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found a NUL byte, expected a JSON text", file);

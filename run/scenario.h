@@ -22,7 +22,6 @@
 #include <cJSON.h>
 #include <glib.h>
 #include "models/model.h"
-#include "models/pmic/pmic.h"
 #include "run/board.h"
 #include "sim/time.h"
 
@@ -65,9 +64,6 @@ struct scenario {
 	guint32 seed;
 	sim_time_t duration;
 	void **params;                    /* each scenario object's parameters, by index */
-	/* A copy of device.pmic's parameters for the plots' UVLO line (cli/cmd_run.c,
-	 * cmd_plot.c, cmd_compare.c); read the others through scenario_params(). */
-	struct pmic_params pmic;
 	struct scenario_policy policy;
 	bool attach_at_start;             /* false when the first event is a plug */
 	int n_events;
@@ -103,6 +99,8 @@ const struct model_desc *scenario_object(int i);
 int scenario_object_index(const char *key);
 /* An object's parameters in a loaded scenario by key (NULL: no such object). */
 void *scenario_params(const struct scenario *sc, const char *key);
+/* The charger's UVLO falling threshold, V (the line the plots draw under VBUS). */
+double scenario_uvlo_v(const struct scenario *sc);
 extern const char *const scenario_event_names[];
 
 #endif

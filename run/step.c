@@ -19,6 +19,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "run/linux_board.h"
 #include "run/world_priv.h"
 
 /* Stepping tunables. */
@@ -293,6 +294,7 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 		w->dt_next = WORLD_DT_AFTER_EVENT;
 	world_probe_instant(w, now);
 	world_trace_row(w, true);
+	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }
 
 static const struct sim_cont_ops world_cont_ops = {

@@ -441,6 +441,30 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	return true;
 }
 
+/* A metric named like a varied path ("policy": the policy the run used, and the
+ * varied policy) would be a second column of the same name in results.csv, and a
+ * reader keyed by name (csv.DictReader, plot --heatmap --by policy) sees only one of
+ * them. The varied value identifies the variant, so the metric column is left out. */
+static void drop_varied_metrics(struct sweep *sw)
+{
+	int k = 0;
+
+	for (int i = 0; i < sw->n_metrics; i++) {
+		bool varied = false;
+
+		for (int d = 0; d < sw->n_grid; d++)
+			varied |= strcmp(sw->grid[d].path, sw->metric_names[i]) == 0;
+		for (int j = 0; j < sw->n_random; j++)
+			varied |= strcmp(sw->random[j].path, sw->metric_names[i]) == 0;
+		if (varied)
+			g_free(sw->metric_names[i]);
+		else
+			sw->metric_names[k++] = sw->metric_names[i];
+	}
+	sw->metric_names[k] = NULL;
+	sw->n_metrics = k;
+}
+
 /* The sweep file's JSON: one object, each key once, only known keys. */
 static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
@@ -530,6 +554,7 @@ struct sweep *sweep_load(const char *file, GError **err)
 	}
 	if (rnd && !load_random(sw, rnd, err))
 		return NULL;
+	drop_varied_metrics(sw);
 	return g_steal_pointer(&sw);
 }
 
@@ -686,8 +711,14 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
 	}
 	g_string_append_c(row, ',');
-	if (*failed)
-		error_cell(row, *failed == 3 ? "internal error" : "input error", res.error->message);
+	if (*failed) {
+		const char *msg = res.error->message;
+
+		/* the cell names the kind: no "internal error: internal error: ..." */
+		if (g_str_has_prefix(msg, "internal error: "))
+			msg += strlen("internal error: ");
+		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
+	}
 	g_string_append_c(row, '\n');
 	cJSON_Delete(m);
 	run_result_clear(&res);

@@ -4,7 +4,7 @@
  * numbered variants; one variant run into one results.csv row; shard manifests and
  * their merge.
  *
- * A sweep file (INTERFACE.md, "Sweep file"):
+ * A sweep file (docs/scaling.md, "The sweep file"):
  *
  *   { "base": "../bugzoo/twl4030-full-battery.json",      relative to the sweep file
  *     "seed": 7,                                          optional, default 1
@@ -34,7 +34,9 @@
  * so it depends only on the sweep seed and the index, never on the thread or shard.
  * A `vary` or `random` path "seed" overrides it.
  *
- * results.csv: header "index,<grid paths>,<random paths>,<metric names>,error", then
+ * results.csv: header "index,<grid paths>,<random paths>,<metric names>,error" (a
+ * metric named like a varied path - "policy" - is left out: the varied column holds
+ * what identifies the variant, and no name appears twice), then
  * one row per variant in index order. Values as the sweep file writes them (strings
  * bare, numbers as cJSON prints them, objects as compact JSON), metrics as metrics.json
  * prints them (null is an empty cell), error empty unless the variant could not run
@@ -75,7 +77,7 @@ struct sweep {
 	guint32 random_seed;
 	guint64 total;         /* number of variants */
 	int n_metrics;
-	char **metric_names;   /* metrics.json keys, in its order */
+	char **metric_names;   /* metrics.json keys, in its order, less the varied ones */
 	cJSON *doc;
 };
 

@@ -16,6 +16,8 @@
  */
 #include <string.h>
 #include "sim/outfile.h"
+#include <chargesim/linux_module.h>
+#include "run/linux_board.h"
 #include "run/world_priv.h"
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
@@ -156,18 +158,34 @@ static void world_board_init(struct world *w)
 
 /* ---- the policy ---- */
 
+/* Does --policy name a plugin file rather than a built-in policy? A name ending in the
+ * platform's module suffix (".so"); built-in names never do, though some have a '/'
+ * ("linux/twl4030_charger"). */
+bool world_policy_is_plugin(const char *policy)
+{
+	return g_str_has_suffix(policy, "." G_MODULE_SUFFIX);
+}
+
 /* The scenario's policy (or --policy's), with its parameters; errors name the file. */
 static bool world_load_policy(struct world *w, const struct scenario *sc, GError **err)
 {
 	const struct scenario_policy *cfg = &sc->policy;
 	const char *name = w->opt.policy ? w->opt.policy : cfg->name;
 	const char *plugin = w->opt.policy ? NULL : cfg->plugin;
+	g_autofree char *opt_plugin = NULL, *cfg_plugin = NULL;
 	const cJSON *params = NULL;
 	GError *inner = NULL;
 
+	/* --policy path/to/x.so: a plugin, relative to the working directory (a bare
+	 * "x.so" would otherwise be looked up in the library path) */
+	if (w->opt.policy && world_policy_is_plugin(w->opt.policy)) {
+		plugin = opt_plugin = g_canonicalize_filename(w->opt.policy, NULL);
+		cfg_plugin = cfg->plugin ? g_canonicalize_filename(cfg->plugin, NULL) : NULL;
+	}
 	/* The scenario's params belong to the scenario's policy: with --policy naming
 	 * another one they are left out. */
-	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0))
+	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0) ||
+	    (cfg_plugin && strcmp(opt_plugin, cfg_plugin) == 0))
 		params = cfg->params;
 	if (!cs_policy_open(&w->policy, name, plugin, &inner))
 		goto fail;
@@ -234,6 +252,11 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
+	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
+	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
+			.sim = &w->sim, .log = w->log, .pmic = w->chg, .drv = &w->drv,
+			.board = &w->board, .file = sc->file }, err))
+		goto fail;
 	if (!world_events_init(w, sc, err))
 		goto fail;
 	world_step_init(w);
@@ -250,8 +273,10 @@ bool world_run(struct world *w, GError **err)
 	world_enter(w);
 	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
+		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
+
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "policy \"%s\" failed to probe: error %d", w->policy_name, rc);
+			    "policy \"%s\" failed to probe: %s", w->policy_name, why);
 		return false;
 	}
 	evlog_emit(w->log, 0, "stack", "probe", "policy", w->policy_name);
@@ -316,6 +341,7 @@ void world_free(struct world *w)
 	world_enter(w);
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
+	linux_board_free(w->lb);
 	world_models_cleanup(w);
 	if (w->board_ready)
 		board_cleanup(&w->drv);
@@ -336,6 +362,7 @@ void world_free(struct world *w)
 	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
+	cs_kernel_exit(&w->kernel);
 	if (cs_kernel_current == &w->kernel)
 		cs_kernel_current = NULL;
 	g_free(w);

@@ -93,6 +93,9 @@ cJSON *world_metrics_json(const struct world *w);
 /* The same for any metrics (e.g. zeros, to validate expectations before a run). */
 cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy);
 const char *world_policy_name(const struct world *w);
+/* Does a --policy value (world_options.policy) name a plugin file - a name ending in
+ * ".so" - rather than a built-in policy? */
+bool world_policy_is_plugin(const char *policy);
 void world_free(struct world *w);
 
 /* The value of a trace column at probe i (options.probe_at[i]), sampled exactly at
@@ -100,7 +103,7 @@ void world_free(struct world *w);
  * events of that instant. False when the column does not exist. */
 bool world_probe_value(const struct world *w, int i, const char *column, double *value);
 
-/* Trace column names in order (INTERFACE.md's first, then the extras). */
+/* Trace column names in order (the fixed ones of docs/scenarios.md 11.1 first, then the extras). */
 extern const char *const world_trace_columns[];
 
 #endif

@@ -99,11 +99,17 @@ struct world {
 	void *pparams;                /* policy.params (owned by policy) */
 	void *ppriv;
 	char *policy_name;
+	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes */
 	double last_row[NCOLS];
 	sim_time_t last_row_t;
 	bool have_row;
+	/* --trace-dt: the last row left out, written after all when an event makes a
+	 * jump at its time (the row before the jump, so that a step stays a step) */
+	double skipped_row[NCOLS];
+	sim_time_t skipped_t;
+	bool have_skipped;
 	double (*probe_vals)[NCOLS];
 	int next_probe;
 

@@ -2,6 +2,7 @@
 /*
  * sim/param.c - the table-driven parameter loader (see param.h).
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "sim/param.h"
@@ -34,8 +35,10 @@ char *param_describe_json(const cJSON *v)
 
 		if (text && strlen(text) <= 40)
 			out = g_strdup(text);
+		else if (cJSON_IsArray(v))
+			out = g_strdup_printf("a list of %d items", cJSON_GetArraySize(v));
 		else
-			out = g_strdup(cJSON_IsArray(v) ? "an array" : "an object");
+			out = g_strdup("an object");
 		cJSON_free(text);
 		return out;
 	}
@@ -52,25 +55,38 @@ bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const cha
 {
 	g_autoptr(GError) uerr = NULL;
 
+	double x;
+
 	if (cJSON_IsNumber(v)) {
 		if (!isfinite(v->valuedouble)) {
 			perr(err, "%s: found a number out of range, expected a %s such as \"%s\"",
 			     path, units_dim_name(dim), units_dim_example(dim));
 			return false;
 		}
-		*out = v->valuedouble;
-		return true;
-	}
-	if (cJSON_IsString(v)) {
-		if (units_parse(v->valuestring, dim, out, &uerr))
-			return true;
-		perr(err, "%s: %s", path, uerr->message);
+		x = v->valuedouble;
+	} else if (cJSON_IsString(v)) {
+		if (!units_parse(v->valuestring, dim, &x, &uerr)) {
+			perr(err, "%s: %s", path, uerr->message);
+			return false;
+		}
+	} else {
+		g_autofree char *found = param_describe_json(v);
+
+		perr(err, "%s: found %s, expected a %s such as \"%s\"", path, found,
+		     units_dim_name(dim), units_dim_example(dim));
 		return false;
 	}
-	g_autofree char *found = param_describe_json(v);
-	perr(err, "%s: found %s, expected a %s such as \"%s\"", path, found,
-	     units_dim_name(dim), units_dim_example(dim));
-	return false;
+	/* Temperatures are an offset scale: 1e-12 C is as good as 0 C. */
+	if (x != 0 && fabs(x) < PARAM_SMALLEST && dim != UNIT_CELSIUS) {
+		g_autofree char *found = param_describe_json(v);
+		g_autofree char *least = units_format(PARAM_SMALLEST, dim);
+
+		perr(err, "%s: found %s, expected 0 or a %s of at least %s (in magnitude)", path,
+		     found, units_dim_name(dim), least);
+		return false;
+	}
+	*out = x;
+	return true;
 }
 
 bool param_json_number_list(const cJSON *v, const struct param_list_spec *spec, double *out,
@@ -130,25 +146,110 @@ bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError *
 	return false;
 }
 
-static bool range_ok(const struct param_desc *d, double x)
+/*
+ * Range checks. A value written in another unit than the table's reaches the check
+ * through a decimal conversion ("1 min" is 60 s exactly, "358.15 K" is 85 C give or
+ * take an ULP), so a bound counts as reached when the value is within a few ULPs of
+ * it; such a value is stored as the bound itself. Durations are compared in whole
+ * nanoseconds, which is exact.
+ */
+#define RANGE_ULPS 4.0
+
+static bool no_range(const struct param_desc *d)
 {
-	if (d->min == 0 && d->max == 0)
-		return true; /* no range given */
-	if (d->flags & PARAM_F_MIN_EXCL ? !(x > d->min) : !(x >= d->min))
+	return d->min == 0 && d->max == 0;
+}
+
+/* x in range (possibly moved onto a bound it rounds to); false when outside. */
+static bool range_fit(const struct param_desc *d, double *x)
+{
+	double lo_tol = RANGE_ULPS * DBL_EPSILON * fabs(d->min);
+	double hi_tol = RANGE_ULPS * DBL_EPSILON * fabs(d->max);
+
+	if (no_range(d))
+		return true;
+	if (d->flags & PARAM_F_MIN_EXCL ? !(*x > d->min) : !(*x >= d->min - lo_tol))
 		return false;
-	return x <= d->max;
+	if (!(*x <= d->max + hi_tol))
+		return false;
+	if (*x < d->min)
+		*x = d->min;
+	if (*x > d->max)
+		*x = d->max;
+	return true;
+}
+
+static bool time_range_ok(const struct param_desc *d, sim_time_t t)
+{
+	if (no_range(d))
+		return true;
+	if (d->flags & PARAM_F_MIN_EXCL ? !(t > sim_time_from_s(d->min)) :
+	    !(t >= sim_time_from_s(d->min)))
+		return false;
+	return t <= sim_time_from_s(d->max);
+}
+
+/* A bound in the parameter's own unit: "1 mAh", "100 %", "1 min". */
+static char *format_bound(const struct param_desc *d, double x)
+{
+	if (d->kind == PARAM_TIME)
+		return units_format_time(sim_time_from_s(x));
+	if (d->kind == PARAM_INT)
+		return g_strdup_printf("%.0f", x);
+	return units_format(x, d->dim);
 }
 
 static void range_error(const struct param_desc *d, const char *path, const cJSON *v,
 			GError **err)
 {
 	g_autofree char *found = param_describe_json(v);
-	const char *sym = d->kind == PARAM_TIME ? "s" : units_dim_symbol(d->dim);
-	const char *sp = *sym ? " " : "";
+	g_autofree char *lo = format_bound(d, d->min);
+	g_autofree char *hi = format_bound(d, d->max);
 
-	perr(err, "%s: found %s, expected a value %s %.6g%s%s and at most %.6g%s%s", path, found,
-	     d->flags & PARAM_F_MIN_EXCL ? "above" : "of at least", d->min, sp, sym,
-	     d->max, sp, sym);
+	perr(err, "%s: found %s, expected a value %s %s and at most %s", path, found,
+	     d->flags & PARAM_F_MIN_EXCL ? "above" : "of at least", lo, hi);
+}
+
+/*
+ * PARAM_F_UNIT_REQUIRED: a bare number is refused, with the readings of it in the
+ * base unit and its milli- form that the range allows ("4000" -> "4000 mAh").
+ */
+static bool unit_missing(const struct param_desc *d, const cJSON *v, const char *path,
+			 GError **err)
+{
+	const char *sym = units_dim_symbol(d->dim);
+	g_autofree char *found = param_describe_json(v);
+	g_autoptr(GString) hint = g_string_new(NULL);
+	double x;
+
+	if (cJSON_IsNumber(v))
+		x = v->valuedouble;
+	else if (!cJSON_IsString(v) || !units_parse(v->valuestring, UNIT_NONE, &x, NULL))
+		return false;	/* a string with a unit */
+	const double readings[2] = { x * 1e-3, x };
+	const char *const prefix[2] = { "m", "" };
+	int order[2] = { 0, 1 };
+
+	if (fabs(x) < 100) {	/* "4" reads as 4 Ah before 4 mAh */
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		int i = order[k];
+		double r = readings[i];
+
+		if (!range_fit(d, &r))
+			continue;
+		g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "", x,
+				       prefix[i], sym);
+	}
+	if (hint->len)
+		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\" (did you mean %s?)",
+		     path, found, units_dim_name(d->dim), units_dim_example(d->dim), hint->str);
+	else
+		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"",
+		     path, found, units_dim_name(d->dim), units_dim_example(d->dim));
+	return true;
 }
 
 static void enum_error(const struct param_desc *d, const char *path, const cJSON *v,
@@ -170,6 +271,39 @@ static void enum_error(const struct param_desc *d, const char *path, const cJSON
 		perr(err, "%s: found %s, expected one of %s", path, found, list->str);
 }
 
+/* Two spellings of one value with a unit: "3A", "3.0A", "3 A" and "3000 mA". */
+static bool same_quantity(const char *a, const char *b)
+{
+	for (int dim = UNIT_NONE + 1; dim < UNIT_DIM_COUNT; dim++) {
+		double x, y;
+
+		if (units_parse(a, dim, &x, NULL) && units_parse(b, dim, &y, NULL))
+			return fabs(x - y) <= RANGE_ULPS * DBL_EPSILON * fabs(y);
+	}
+	return false;
+}
+
+/*
+ * The index of the choice s names, or -1: the choice itself, an alias of it
+ * (d->aliases), the same letters in another case ("Default"), or the same quantity
+ * written another way ("3A" for "3.0A").
+ */
+static int enum_match(const struct param_desc *d, const char *s)
+{
+	const char *name = s;
+
+	for (const char *const *a = d->aliases; a && a[0]; a += 2)
+		if (g_ascii_strcasecmp(a[0], s) == 0)
+			name = a[1];
+	for (int i = 0; d->choices[i]; i++)
+		if (strcmp(d->choices[i], name) == 0)
+			return i;
+	for (int i = 0; d->choices[i]; i++)
+		if (g_ascii_strcasecmp(d->choices[i], name) == 0 || same_quantity(name, d->choices[i]))
+			return i;
+	return -1;
+}
+
 bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		      const char *path, GError **err)
 {
@@ -189,9 +323,11 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 	case PARAM_NUM: {
 		double x;
 
+		if ((d->flags & PARAM_F_UNIT_REQUIRED) && unit_missing(d, v, path, err))
+			return false;
 		if (!param_json_number(v, d->dim, &x, path, err))
 			return false;
-		if (!range_ok(d, x)) {
+		if (!range_fit(d, &x)) {
 			range_error(d, path, v, err);
 			return false;
 		}
@@ -203,7 +339,7 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 
 		if (!param_json_time(v, &t, path, err))
 			return false;
-		if (!range_ok(d, sim_time_to_s(t))) {
+		if (!time_range_ok(d, t)) {
 			range_error(d, path, v, err);
 			return false;
 		}
@@ -219,7 +355,7 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 			perr(err, "%s: found %s, expected a whole number", path, found);
 			return false;
 		}
-		if (!range_ok(d, x)) {
+		if (!range_fit(d, &x) || x != floor(x)) {
 			range_error(d, path, v, err);
 			return false;
 		}
@@ -235,15 +371,16 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		}
 		*PARAM_FIELD(base, d, bool) = cJSON_IsTrue(v);
 		return true;
-	case PARAM_ENUM:
-		if (cJSON_IsString(v))
-			for (int i = 0; d->choices[i]; i++)
-				if (strcmp(d->choices[i], v->valuestring) == 0) {
-					*PARAM_FIELD(base, d, int) = i;
-					return true;
-				}
-		enum_error(d, path, v, err);
-		return false;
+	case PARAM_ENUM: {
+		int i = cJSON_IsString(v) ? enum_match(d, v->valuestring) : -1;
+
+		if (i < 0) {
+			enum_error(d, path, v, err);
+			return false;
+		}
+		*PARAM_FIELD(base, d, int) = i;
+		return true;
+	}
 	case PARAM_STR:
 		if (!cJSON_IsString(v)) {
 			g_autofree char *found = param_describe_json(v);
@@ -369,15 +506,7 @@ char *param_format_value(const struct param_desc *d, const void *base)
 
 		if (t == 0 && (d->flags & PARAM_F_NULL_ZERO))
 			return g_strdup("none");
-		if (t != 0 && t % SIM_HOUR == 0)
-			return g_strdup_printf("%lld h", (long long)(t / SIM_HOUR));
-		if (t != 0 && t % SIM_MIN == 0)
-			return g_strdup_printf("%lld min", (long long)(t / SIM_MIN));
-		if (t % SIM_S == 0)
-			return g_strdup_printf("%lld s", (long long)(t / SIM_S));
-		if (t % SIM_MS == 0)
-			return g_strdup_printf("%lld ms", (long long)(t / SIM_MS));
-		return g_strdup_printf("%lld us", (long long)(t / SIM_US));
+		return units_format_time(t);
 	}
 	case PARAM_INT:
 		return g_strdup_printf("%d", *PARAM_FIELD(base, d, int));

@@ -50,14 +50,29 @@ struct param_desc {
 	double min, max;             /* inclusive range (PARAM_NUM in base unit, PARAM_TIME in s, PARAM_INT) */
 	unsigned flags;
 	const char *const *choices;  /* PARAM_ENUM: NULL-terminated */
-	const struct param_desc *sub;/* PARAM_OBJECT: NULL-key-terminated table */
+	const struct param_desc *sub;/* PARAM_OBJECT: NULL-key-terminated table; PARAM_CUSTOM:
+				      * the keys of the object it reads, if any (for tests) */
 	param_parse_cb parse;        /* PARAM_CUSTOM */
 	const char *doc;             /* one line for `chargesim list` */
+	/* PARAM_ENUM: other names for choices, pairs {alias, choice, ..., NULL} */
+	const char *const *aliases;
 };
 
 #define PARAM_F_MIN_EXCL  0x1u   /* value must be > min, not >= */
 #define PARAM_F_NULL_ZERO 0x2u   /* JSON null means "none", stored as 0 */
 #define PARAM_F_RUNTIME   0x4u   /* may change mid-run through a `set` event */
+#define PARAM_F_UNIT_REQUIRED 0x8u /* PARAM_NUM: a bare number is refused (capacity: Ah or mAh?) */
+
+/*
+ * Ranges. Every bound is a value a real part of a USB charging setup can have, and
+ * a quantity the models divide by (a capacity, a resistance in an RC pair, an
+ * interval) has a positive minimum at a physical scale rather than "above 0". Bounds
+ * are inclusive; a value within a few ULPs of one (from a unit conversion such as
+ * "1 min") counts as the bound. Besides, a number is 0 or at least PARAM_SMALLEST of
+ * its base unit in magnitude (1 nV, 1 nA, 1 nohm, ...: far below any part, far above
+ * the denormals that turn into infinities when divided), except temperatures.
+ */
+#define PARAM_SMALLEST 1e-9
 
 #define PARAM_END { .key = NULL }
 

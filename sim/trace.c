@@ -2,10 +2,14 @@
 /*
  * sim/trace.c - streaming CSV and VCD writers for the signal recorder.
  *
- * Numbers are formatted by hand (fixed decimals via integer arithmetic) rather than
- * with printf("%g"): a full-charge run writes tens of thousands of values and printf
- * would dominate its run time. Header fields go through libcsv so that any name that
- * needs quoting is quoted the standard way.
+ * Numbers are formatted by hand rather than with printf: a full-charge run writes tens
+ * of thousands of values and printf would dominate its run time. The CSV has fixed
+ * decimals via integer arithmetic; the VCD has reals as printf's "%.9g" would print
+ * them, byte for byte (trace_fmt_g9, exact binary-to-decimal rounding on 128-bit
+ * integers, printf itself for the magnitudes that do not fit). Each output collects
+ * whole rows in its own buffer and hands it to stdio in large chunks, so that a row
+ * costs no stdio call per field. Header fields go through libcsv so that any name
+ * that needs quoting is quoted the standard way.
  */
 #include <csv.h>
 #include <math.h>
@@ -14,13 +18,45 @@
 #include "sim/outfile.h"
 #include "sim/trace.h"
 
+/*
+ * Bytes collected before they go to the file in one write: enough that the per-call
+ * cost vanishes, few enough pages that a short run does not pay for touching them.
+ * A row is at most trace->row_max bytes and is only started with that much room left.
+ */
+#define TRACE_CHUNK (16 * 1024)
+
+/* The number formatters copy fixed-size blocks and may write up to this many bytes
+ * past the end of what they format. */
+#define ROW_SLACK 32
+
+/* One output file and the rows waiting for it. */
+struct trace_out {
+	struct cs_outfile *f;
+	char *buf;             /* TRACE_CHUNK + row_max + ROW_SLACK bytes */
+	size_t len;
+};
+
+/*
+ * A column's last CSV text: many columns keep their value from row to row (limits,
+ * states, temperature), and copying the text is cheaper than formatting it again.
+ */
+#define CSV_CACHE_W 24
+struct csv_cache {
+	uint64_t bits;         /* the value's bit pattern */
+	int len;               /* 0: nothing cached */
+	char text[CSV_CACHE_W];
+};
+
 struct trace {
 	struct trace_col *cols;
+	struct csv_cache *csv_cache;
 	int ncols;
-	struct cs_outfile *csv;
-	struct cs_outfile *vcd;
+	size_t row_max;        /* the longest CSV row or VCD change block */
+	struct trace_out csv;
+	struct trace_out vcd;
 	double *vcd_last;      /* last values written to the VCD, NAN before the first */
 	char (*vcd_id)[8];     /* VCD identifier code of each column */
+	int *vcd_id_len;
 	sim_time_t vcd_last_t;
 	uint64_t rows;
 };
@@ -29,33 +65,95 @@ static const int64_t pow10_tab[] = {
 	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
 };
 
-/* Write the decimal digits of u (u >= 0) at buf, return the count. */
-static int fmt_u64(char *buf, uint64_t u)
-{
-	char tmp[24];
-	int n = 0, i;
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+static inline void put2(char *buf, uint32_t v)
+{
+	memcpy(buf, &digit_pairs[2 * v], 2);
+}
+
+/* The nine digits of q < 10^9, zero-padded, at buf (32-bit arithmetic throughout). */
+static inline void fmt9(char *buf, uint32_t q)
+{
+	uint32_t hi = q / 10000, lo = q % 10000;   /* 5 + 4 digits */
+
+	buf[0] = (char)('0' + hi / 10000);
+	hi %= 10000;
+	put2(buf + 1, hi / 100);
+	put2(buf + 3, hi % 100);
+	put2(buf + 5, lo / 100);
+	put2(buf + 7, lo % 100);
+}
+
+/* Write the decimal digits of u at buf, return the count. */
+static inline int fmt_u32(char *buf, uint32_t u)
+{
+	int n = 1 + (u >= 10) + (u >= 100) + (u >= 1000) + (u >= 10000) + (u >= 100000) +
+		(u >= 1000000) + (u >= 10000000) + (u >= 100000000) + (u >= 1000000000);
+	char *p = buf + n;
+
+	while (u >= 100) {
+		p -= 2;
+		put2(p, u % 100);
+		u /= 100;
+	}
+	if (u >= 10)
+		put2(p - 2, u);
+	else
+		p[-1] = (char)('0' + u);
 	return n;
 }
 
-/* Append ".frac" with `digits` digits, then cut trailing zeros (and a bare dot). */
-static int fmt_frac(char *buf, int len, uint64_t frac, int digits)
+/* Write the decimal digits of u at buf, return the count. */
+static int fmt_u64(char *buf, uint64_t u)
 {
-	int i;
+	char tmp[27];   /* three groups of nine digits */
+	int start;
+
+	if (u <= UINT32_MAX)
+		return fmt_u32(buf, (uint32_t)u);
+	fmt9(tmp + 18, (uint32_t)(u % 1000000000u));
+	u /= 1000000000u;
+	start = 18;
+	if (u) {
+		fmt9(tmp + 9, (uint32_t)(u % 1000000000u));
+		u /= 1000000000u;
+		start = 9;
+		if (u) {
+			fmt9(tmp, (uint32_t)u);
+			start = 0;
+		}
+	}
+	while (tmp[start] == '0')
+		start++;
+	memcpy(buf, tmp + start, (size_t)(27 - start));
+	return 27 - start;
+}
+
+static int fmt_i64(char *buf, int64_t x)
+{
+	if (x < 0) {
+		buf[0] = '-';
+		return 1 + fmt_u64(buf + 1, (uint64_t)(-(x + 1)) + 1);
+	}
+	return fmt_u64(buf, (uint64_t)x);
+}
+
+/* Append ".frac" with `digits` digits (frac < 10^digits, digits <= 9), then cut
+ * trailing zeros (and a bare dot). */
+static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
+{
+	char d[18];
 
 	if (digits == 0 || frac == 0)
 		return len;
 	buf[len++] = '.';
-	for (i = digits - 1; i >= 0; i--) {
-		buf[len + i] = (char)('0' + frac % 10);
-		frac /= 10;
-	}
+	fmt9(d, frac);
+	/* A fixed-size copy (no call); the bytes after the digits are scratch. */
+	memcpy(buf + len, d + 9 - digits, 9);
 	len += digits;
 	while (buf[len - 1] == '0')
 		len--;
@@ -74,27 +172,41 @@ int trace_fmt_time(char *buf, sim_time_t t)
 		u = (uint64_t)t;
 	}
 	len += fmt_u64(buf + len, u / 1000000000u);
-	len = fmt_frac(buf, len, u % 1000000000u, 9);
+	len = fmt_frac(buf, len, (uint32_t)(u % 1000000000u), 9);
 	buf[len] = '\0';
 	return len;
 }
 
-int trace_fmt_fixed(char *buf, double v, int decimals)
+/*
+ * The longest fixed-point number: "%.9f" of -DBL_MAX is a sign, 309 integer digits, a
+ * point and 9 decimals.
+ */
+#define FIXED_MAX 330
+
+/*
+ * llround() for |y| < 2^63, inline: y's integer part and fractional part are both
+ * exact doubles, so the half-way test is exact; halves round away from zero.
+ */
+static inline int64_t round_half_away(double y)
 {
-	int64_t scale, x;
+	int64_t r = (int64_t)y;
+	double f = y - (double)r;
+
+	if (f >= 0.5)
+		r++;
+	else if (f <= -0.5)
+		r--;
+	return r;
+}
+
+/* The digits of x / scale with `decimals` decimals; scale is a constant at each call
+ * site below, so the divisions become multiplications. */
+static inline __attribute__((always_inline))
+int fmt_scaled(char *buf, int64_t x, uint64_t scale, int decimals)
+{
 	uint64_t u;
 	int len = 0;
 
-	if (!isfinite(v))
-		return snprintf(buf, 40, "nan");
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 9)
-		decimals = 9;
-	scale = pow10_tab[decimals];
-	if (fabs(v) * (double)scale >= 9e18)
-		return snprintf(buf, 40, "%.*f", decimals, v);
-	x = llround(v * (double)scale);
 	if (x == 0) {
 		buf[0] = '0';
 		buf[1] = '\0';
@@ -106,23 +218,296 @@ int trace_fmt_fixed(char *buf, double v, int decimals)
 	} else {
 		u = (uint64_t)x;
 	}
-	len += fmt_u64(buf + len, u / (uint64_t)scale);
-	len = fmt_frac(buf, len, u % (uint64_t)scale, decimals);
+	len += fmt_u64(buf + len, u / scale);
+	len = fmt_frac(buf, len, (uint32_t)(u % scale), decimals);
 	buf[len] = '\0';
 	return len;
 }
 
+/* trace_fmt_fixed into a buffer of FIXED_MAX bytes: never cut. */
+static int fmt_fixed(char *buf, double v, int decimals)
+{
+	double scale, y;
+	int64_t x;
+
+	if (!isfinite(v)) {
+		memcpy(buf, "nan", 4);
+		return 3;
+	}
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 9)
+		decimals = 9;
+	scale = (double)pow10_tab[decimals];
+	if (fabs(v) * scale >= 9e18)
+		return snprintf(buf, FIXED_MAX, "%.*f", decimals, v);
+	y = v * scale;
+	x = round_half_away(y);
+	switch (decimals) {
+	case 3:
+		return fmt_scaled(buf, x, 1000, 3);
+	case 6:
+		return fmt_scaled(buf, x, 1000000, 6);
+	default:
+		return fmt_scaled(buf, x, (uint64_t)pow10_tab[decimals], decimals);
+	}
+}
+
+int trace_fmt_fixed(char *buf, double v, int decimals)
+{
+	char tmp[FIXED_MAX];
+	int n;
+
+	if (!isfinite(v) || fabs(v) * (double)pow10_tab[CLAMP(decimals, 0, 9)] < 9e18)
+		return fmt_fixed(buf, v, decimals);
+	/* Only beyond 9e18 in units of the last decimal: cut to fit 40 bytes. */
+	n = MIN(fmt_fixed(tmp, v, decimals), 39);
+	memcpy(buf, tmp, (size_t)n);
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * "%.9g" by hand. A finite nonzero |v| is m * 2^e2 exactly (m < 2^53). With X the
+ * decimal exponent (10^X <= |v| < 10^(X+1)), the nine significant digits are
+ * q = |v| * 10^(8 - X) rounded to nearest, ties to even (printf rounds the exact
+ * binary value in the default rounding mode). For 10^-24 <= |v| < 10^36 that product
+ * is exact in 128-bit integers: m * 5^p shifted by p + e2 when p = 8 - X >= 0, or
+ * m * 2^e2 divided by 10^-p otherwise; the remainder against half the divisor decides
+ * the rounding. Other magnitudes, infinities and NaN go to snprintf itself.
+ */
+typedef unsigned __int128 u128;
+
+static const uint64_t pow5_tab[28] = {
+	1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+	1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+	30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+	19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull,
+	11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
+	1490116119384765625ull, 7450580596923828125ull,
+};
+
+/* 10^k as doubles for k = G9_POW_MIN .. G9_POW_MIN + 64 (inexact above 10^22: only
+ * a first guess at the exponent, which g9_scale() then checks exactly). */
+#define G9_POW_MIN (-26)
+static const double g9_pow10[] = {
+	1e-26, 1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15,
+	1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2,
+	1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+	1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
+	1e29, 1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38,
+};
+
+#define G9_LO 100000000u    /* 10^8: nine digits */
+#define G9_HI 1000000000u   /* 10^9 */
+
+/* q = |v| * 10^(8 - x) truncated; *cmp = sign of (remainder - 1/2 ulp). */
+static bool g9_scale(uint64_t m, int e2, int x, u128 *q, int *cmp)
+{
+	int p = 8 - x;
+	u128 n, rem, half;
+
+	if (p >= 0) {
+		int s;
+
+		if (p > 32)
+			return false;
+		n = (u128)m * (p <= 27 ? pow5_tab[p] : (u128)pow5_tab[27] * pow5_tab[p - 27]);
+		s = p + e2;
+		if (s >= 0) {
+			/* An integer: |v| * 10^p >= 2^52 * 2^e2 * 10^p, so s stays small. */
+			if (s > 40)
+				return false;
+			*q = n << s;
+			*cmp = -1;
+			return true;
+		}
+		if (-s >= 128)
+			return false;
+		*q = n >> -s;
+		rem = n & (((u128)1 << -s) - 1);
+		half = (u128)1 << (-s - 1);
+	} else {
+		u128 den;
+		int k = -p, t = e2 - k;
+
+		if (k > 27)
+			return false;
+		den = pow5_tab[k];
+		if (t >= 0) {
+			if (t > 74)
+				return false;
+			n = (u128)m << t;
+		} else {
+			if (-t > 64)
+				return false;
+			n = m;
+			den <<= -t;
+		}
+		*q = n / den;
+		/* Twice the remainder against the divisor (both below 2^127). */
+		rem = (n - *q * den) << 1;
+		half = den;
+	}
+	*cmp = rem < half ? -1 : rem > half;
+	return true;
+}
+
+/* 10^0 .. 10^22: exact as doubles. */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * The usual case in floating point: |v| * 10^(8 - x) with an exact power of ten is
+ * correctly rounded, so it is within 2^-53 * 10^9 < 2^-23 of the exact product. Unless
+ * its fraction lies within 2^-20 of one half, rounding it gives the exact product's
+ * rounding. Near a half, near the ends of the nine-digit range, or when x was not the
+ * exponent: false, and the exact path decides.
+ */
+static inline bool g9_fast(double v, int x, uint32_t *q)
+{
+	int p = 8 - x;
+	double a = fabs(v), qd, fl, fr;
+
+	if (p < -22 || p > 22)
+		return false;
+	qd = p >= 0 ? a * pow10_exact[p] : a / pow10_exact[-p];
+	if (!(qd >= G9_LO + 1.0 && qd < G9_HI - 1.0))
+		return false;
+	fl = (double)(uint32_t)qd;
+	fr = qd - fl;
+	if (fabs(fr - 0.5) <= 0x1p-20)
+		return false;
+	*q = (uint32_t)fl + (fr > 0.5);
+	return true;
+}
+
+int trace_fmt_g9(char *buf, double v)
+{
+	uint64_t bits, m;
+	int bexp, e2, x, nd, tries;
+	char d[32], *o = buf;
+	uint32_t q = 0;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bexp = (int)(bits >> 52) & 0x7ff;
+	m = bits & ((1ull << 52) - 1);
+	if (bexp == 0x7ff)
+		return snprintf(buf, 40, "%.9g", v);
+	if (bits >> 63)
+		*o++ = '-';
+	if (bexp == 0 && m == 0) {
+		*o++ = '0';
+		*o = '\0';
+		return (int)(o - buf);
+	}
+	if (bexp == 0) {
+		e2 = -1074;
+	} else {
+		m |= 1ull << 52;
+		e2 = bexp - 1075;
+	}
+	/* floor(log10 |v|) or one less: floor(log2 |v|) * log10(2), rounded down
+	 * (78913 / 2^18 is log10(2) to 6 digits, ample for |exponents| < 1100). */
+	x = ((63 - __builtin_clzll(m) + e2) * 78913) >> 18;
+	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
+	    fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
+		x++;
+	if (g9_fast(v, x, &q))
+		goto digits;
+	for (tries = 0; tries < 3; tries++) {
+		u128 qq;
+		int cmp;
+
+		if (!g9_scale(m, e2, x, &qq, &cmp))
+			return snprintf(buf, 40, "%.9g", v);
+		if (qq >= G9_HI) {
+			x++;
+			continue;
+		}
+		if (qq < G9_LO) {
+			x--;
+			continue;
+		}
+		q = (uint32_t)qq;
+		if (cmp > 0 || (cmp == 0 && (q & 1u)))
+			q++;
+		if (q == G9_HI) {
+			q = G9_LO;
+			x++;
+		}
+		break;
+	}
+	if (tries == 3)
+		return snprintf(buf, 40, "%.9g", v);
+
+digits:
+	/* d holds the nine digits and scratch after them: the copies below are of a
+	 * fixed 16 bytes (no call), and only the digits that count are kept. */
+	fmt9(d, q);
+	memset(d + 9, '0', sizeof(d) - 9);
+	for (nd = 9; d[nd - 1] == '0'; nd--)
+		;
+	if (x >= -4 && x < 9) {
+		/* Style f with 8 - x decimals, trailing zeros cut. */
+		if (x >= 0) {
+			memcpy(o, d, 16);
+			o += x + 1;
+			if (nd > x + 1) {
+				*o++ = '.';
+				memcpy(o, d + x + 1, 16);
+				o += nd - x - 1;
+			}
+		} else {
+			memcpy(o, "0.00000", 8);
+			o += 1 - x;
+			memcpy(o, d, 16);
+			o += nd;
+		}
+	} else {
+		/* Style e: d.dddddddde+XX, trailing zeros cut, two exponent digits or more. */
+		int ax = x < 0 ? -x : x;
+
+		*o++ = d[0];
+		if (nd > 1) {
+			*o++ = '.';
+			memcpy(o, d + 1, 16);
+			o += nd - 1;
+		}
+		*o++ = 'e';
+		*o++ = x < 0 ? '-' : '+';
+		if (ax >= 100)
+			*o++ = (char)('0' + ax / 100);
+		memcpy(o, &digit_pairs[2 * (ax % 100)], 2);
+		o += 2;
+	}
+	*o = '\0';
+	return (int)(o - buf);
+}
+
+/* Longest VCD line for one column: 'r', a number (snprintf into 40 bytes at most), a
+ * space, an identifier of up to 7 characters and a newline. */
+#define VCD_COL_MAX (1 + 39 + 1 + 7 + 1)
+/* "#" and a signed 64-bit time in decimal, newline. */
+#define VCD_STAMP_MAX (1 + 20 + 1)
+
 struct trace *trace_new(const struct trace_col *cols, int ncols)
 {
 	struct trace *tr = g_new0(struct trace, 1);
+	size_t csv_max = 21 + 1;        /* time_s ("-9223372036.854775808") and newline */
 
 	tr->cols = g_memdup2(cols, sizeof(*cols) * (size_t)ncols);
 	tr->ncols = ncols;
 	tr->vcd_last = g_new(double, (size_t)ncols);
 	tr->vcd_id = g_malloc0_n((gsize)ncols, sizeof(*tr->vcd_id));
+	tr->vcd_id_len = g_new(int, (size_t)ncols);
+	tr->csv_cache = g_new0(struct csv_cache, (size_t)ncols);
 	tr->vcd_last_t = -1;
 	for (int i = 0; i < ncols; i++) {
 		int k = i, n = 0;
+		size_t field = FIXED_MAX;
 
 		tr->vcd_last[i] = NAN;
 		/* Identifier codes in base 94 over the printable ASCII range. */
@@ -130,60 +515,136 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 			tr->vcd_id[i][n++] = (char)('!' + k % 94);
 			k /= 94;
 		} while (k && n < 7);
+		tr->vcd_id_len[i] = n;
+		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++)
+			field = MAX(field, strlen(cols[i].labels[l]));
+		csv_max += 1 + field;
 	}
+	tr->row_max = MAX(csv_max, VCD_STAMP_MAX + (size_t)ncols * VCD_COL_MAX);
 	return tr;
 }
 
-/* Write one CSV field: plain when it needs no quoting, else through libcsv. */
-static void csv_put_field(FILE *fp, const char *s)
+/*
+ * The rows go to the file in TRACE_CHUNK pieces, so stdio's own buffer would only add
+ * a copy and cut each piece into 4 KiB writes: the stream is made unbuffered before
+ * anything is written to it, and every byte goes through o->buf.
+ */
+static void out_start(struct trace *tr, struct trace_out *o, struct cs_outfile *f)
 {
-	if (strpbrk(s, ",\"\r\n"))
-		csv_fwrite(fp, s, strlen(s));
-	else
-		fputs(s, fp);
+	setvbuf(f->fp, NULL, _IONBF, 0);
+	o->f = f;
+	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
+	o->len = 0;
+}
+
+/* Hand the collected rows to stdio (errors surface at commit, through ferror). */
+static void out_flush(struct trace_out *o)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->f->fp);
+	o->len = 0;
+}
+
+/* Queue text of any length (the headers). */
+static void out_put(struct trace_out *o, const char *text, size_t len)
+{
+	if (o->len + len > TRACE_CHUNK)
+		out_flush(o);
+	if (len > TRACE_CHUNK) {
+		fwrite(text, 1, len, o->f->fp);
+		return;
+	}
+	memcpy(o->buf + o->len, text, len);
+	o->len += len;
+}
+
+static bool out_commit(struct trace_out *o, GError **err)
+{
+	bool ok;
+
+	out_flush(o);
+	ok = cs_outfile_commit(o->f, err);
+	o->f = NULL;
+	g_clear_pointer(&o->buf, g_free);
+	return ok;
+}
+
+static void out_abort(struct trace_out *o)
+{
+	cs_outfile_abort(o->f);
+	o->f = NULL;
+	g_clear_pointer(&o->buf, g_free);
+}
+
+/* One CSV header field: plain when it needs no quoting, else quoted by libcsv. */
+static void csv_append_field(GString *h, const char *s)
+{
+	size_t n = strlen(s), need;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		g_string_append_len(h, s, (gssize)n);
+		return;
+	}
+	need = csv_write(NULL, 0, s, n);
+	g_string_set_size(h, h->len + need);
+	csv_write(h->str + h->len - need, need, s, n);
+}
+
+static void trace_write_csv_header(struct trace *tr)
+{
+	g_autoptr(GString) h = g_string_new("time_s");
+
+	for (int i = 0; i < tr->ncols; i++) {
+		g_string_append_c(h, ',');
+		csv_append_field(h, tr->cols[i].name);
+	}
+	g_string_append_c(h, '\n');
+	out_put(&tr->csv, h->str, h->len);
 }
 
 static void trace_write_vcd_header(struct trace *tr)
 {
-	FILE *fp = tr->vcd->fp;
+	g_autoptr(GString) h = g_string_new(NULL);
 
-	fprintf(fp, "$version chargesim %s $end\n$timescale 1 ns $end\n", CHARGESIM_VERSION);
-	fprintf(fp, "$scope module chargesim $end\n");
+	g_string_append_printf(h, "$version chargesim %s $end\n$timescale 1 ns $end\n",
+			       CHARGESIM_VERSION);
+	g_string_append(h, "$scope module chargesim $end\n");
 	for (int i = 0; i < tr->ncols; i++) {
 		const struct trace_col *c = &tr->cols[i];
 
 		if (c->labels) {
-			fprintf(fp, "$comment %s:", c->name);
+			g_string_append_printf(h, "$comment %s:", c->name);
 			for (int k = 0; k < c->n_labels; k++)
-				fprintf(fp, " %d=%s", k, c->labels[k]);
-			fprintf(fp, " $end\n$var integer 8 %s %s $end\n", tr->vcd_id[i], c->name);
+				g_string_append_printf(h, " %d=%s", k, c->labels[k]);
+			g_string_append_printf(h, " $end\n$var integer 8 %s %s $end\n",
+					       tr->vcd_id[i], c->name);
 		} else {
-			fprintf(fp, "$var real 64 %s %s $end\n", tr->vcd_id[i], c->name);
+			g_string_append_printf(h, "$var real 64 %s %s $end\n", tr->vcd_id[i],
+					       c->name);
 		}
 	}
-	fprintf(fp, "$upscope $end\n$enddefinitions $end\n");
+	g_string_append(h, "$upscope $end\n$enddefinitions $end\n");
+	out_put(&tr->vcd, h->str, h->len);
 }
 
 bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err)
 {
 	if (csv_path) {
-		tr->csv = cs_outfile_open(csv_path, false, err);
-		if (!tr->csv)
+		struct cs_outfile *f = cs_outfile_open(csv_path, false, err);
+
+		if (!f)
 			return false;
-		fputs("time_s", tr->csv->fp);
-		for (int i = 0; i < tr->ncols; i++) {
-			fputc(',', tr->csv->fp);
-			csv_put_field(tr->csv->fp, tr->cols[i].name);
-		}
-		fputc('\n', tr->csv->fp);
+		out_start(tr, &tr->csv, f);
+		trace_write_csv_header(tr);
 	}
 	if (vcd_path) {
-		tr->vcd = cs_outfile_open(vcd_path, false, err);
-		if (!tr->vcd) {
-			cs_outfile_abort(tr->csv);
-			tr->csv = NULL;
+		struct cs_outfile *f = cs_outfile_open(vcd_path, false, err);
+
+		if (!f) {
+			out_abort(&tr->csv);
 			return false;
 		}
+		out_start(tr, &tr->vcd, f);
 		trace_write_vcd_header(tr);
 	}
 	return true;
@@ -191,60 +652,98 @@ bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GE
 
 static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 {
-	FILE *fp = tr->vcd->fp;
+	struct trace_out *o = &tr->vcd;
+	char *p = o->buf + o->len;
 	bool stamped = false;
 
 	for (int i = 0; i < tr->ncols; i++) {
+		const char *id = tr->vcd_id[i];
+		size_t id_len = (size_t)tr->vcd_id_len[i];
+
 		if (v[i] == tr->vcd_last[i])
 			continue;
 		if (!stamped && t != tr->vcd_last_t) {
-			fprintf(fp, "#%lld\n", (long long)t);
+			*p++ = '#';
+			p += fmt_i64(p, t);
+			*p++ = '\n';
 			tr->vcd_last_t = t;
 		}
 		stamped = true;
 		if (tr->cols[i].labels) {
 			unsigned k = (unsigned)v[i];
-			char bits[9];
-			int n = 0;
+			bool lead = false;
 
-			for (int b = 7; b >= 0; b--)
-				if (n || (k >> b) & 1u || b == 0)
-					bits[n++] = (char)('0' + ((k >> b) & 1u));
-			bits[n] = '\0';
-			fprintf(fp, "b%s %s\n", bits, tr->vcd_id[i]);
+			*p++ = 'b';
+			for (int b = 7; b >= 0; b--) {
+				lead |= (k >> b) & 1u || b == 0;
+				if (lead)
+					*p++ = (char)('0' + ((k >> b) & 1u));
+			}
 		} else {
-			fprintf(fp, "r%.9g %s\n", v[i], tr->vcd_id[i]);
+			*p++ = 'r';
+			p += trace_fmt_g9(p, v[i]);
 		}
+		*p++ = ' ';
+		memcpy(p, id, id_len);
+		p += id_len;
+		*p++ = '\n';
 		tr->vcd_last[i] = v[i];
 	}
+	o->len = (size_t)(p - o->buf);
+	if (o->len >= TRACE_CHUNK)
+		out_flush(o);
+}
+
+static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
+{
+	struct trace_out *o = &tr->csv;
+	char *p = o->buf + o->len;
+
+	p += trace_fmt_time(p, t);
+	for (int i = 0; i < tr->ncols; i++) {
+		const struct trace_col *c = &tr->cols[i];
+
+		*p++ = ',';
+		if (c->labels) {
+			int k = (int)v[i];
+			const char *s = k >= 0 && k < c->n_labels ? c->labels[k] : "?";
+			size_t n = strlen(s);
+
+			memcpy(p, s, n);
+			p += n;
+		} else {
+			struct csv_cache *cc = &tr->csv_cache[i];
+			uint64_t bits;
+			int n;
+
+			memcpy(&bits, &v[i], sizeof(bits));
+			if (cc->len && cc->bits == bits) {
+				memcpy(p, cc->text, CSV_CACHE_W);
+				p += cc->len;
+				continue;
+			}
+			n = fmt_fixed(p, v[i], c->decimals);
+			/* Fixed-size copies; the bytes after the text are scratch. */
+			cc->len = n <= CSV_CACHE_W ? n : 0;
+			if (cc->len) {
+				memcpy(cc->text, p, CSV_CACHE_W);
+				cc->bits = bits;
+			}
+			p += n;
+		}
+	}
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+	if (o->len >= TRACE_CHUNK)
+		out_flush(o);
 }
 
 void trace_row(struct trace *tr, sim_time_t t, const double *v)
 {
-	char buf[48];
-
 	tr->rows++;
-	if (tr->csv) {
-		FILE *fp = tr->csv->fp;
-		int n = trace_fmt_time(buf, t);
-
-		fwrite(buf, 1, (size_t)n, fp);
-		for (int i = 0; i < tr->ncols; i++) {
-			const struct trace_col *c = &tr->cols[i];
-
-			fputc(',', fp);
-			if (c->labels) {
-				int k = (int)v[i];
-
-				fputs(k >= 0 && k < c->n_labels ? c->labels[k] : "?", fp);
-			} else {
-				n = trace_fmt_fixed(buf, v[i], c->decimals);
-				fwrite(buf, 1, (size_t)n, fp);
-			}
-		}
-		fputc('\n', fp);
-	}
-	if (tr->vcd)
+	if (tr->csv.f)
+		trace_csv_row(tr, t, v);
+	if (tr->vcd.f)
 		trace_vcd_row(tr, t, v);
 }
 
@@ -257,16 +756,13 @@ bool trace_close(struct trace *tr, GError **err)
 {
 	bool ok = true;
 
-	if (tr->csv) {
-		ok = cs_outfile_commit(tr->csv, err);
-		tr->csv = NULL;
-	}
-	if (tr->vcd) {
+	if (tr->csv.f)
+		ok = out_commit(&tr->csv, err);
+	if (tr->vcd.f) {
 		if (ok)
-			ok = cs_outfile_commit(tr->vcd, err);
+			ok = out_commit(&tr->vcd, err);
 		else
-			cs_outfile_abort(tr->vcd);
-		tr->vcd = NULL;
+			out_abort(&tr->vcd);
 	}
 	return ok;
 }
@@ -275,10 +771,12 @@ void trace_free(struct trace *tr)
 {
 	if (!tr)
 		return;
-	cs_outfile_abort(tr->csv);
-	cs_outfile_abort(tr->vcd);
+	out_abort(&tr->csv);
+	out_abort(&tr->vcd);
 	g_free(tr->cols);
 	g_free(tr->vcd_last);
 	g_free(tr->vcd_id);
+	g_free(tr->vcd_id_len);
+	g_free(tr->csv_cache);
 	g_free(tr);
 }

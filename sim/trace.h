@@ -40,8 +40,12 @@ bool trace_close(struct trace *tr, GError **err);
 void trace_free(struct trace *tr);
 
 /* Format helpers shared with other writers. Each returns the length written into
- * buf (which must hold 40 bytes) and never prints NaN/Inf as numbers ("nan"). */
+ * buf (which must hold 40 bytes, NUL included). */
 int trace_fmt_time(char *buf, sim_time_t t);          /* exact seconds: "12.3" */
-int trace_fmt_fixed(char *buf, double v, int decimals); /* "4.123456", trailing 0s cut */
+/* "4.123456", trailing 0s cut; NaN and infinities as "nan"; numbers of 9e18 units of
+ * the last decimal or more are cut to 39 characters (the CSV writes them whole). */
+int trace_fmt_fixed(char *buf, double v, int decimals);
+/* Exactly what snprintf(buf, 40, "%.9g", v) writes, for every double (the VCD's reals). */
+int trace_fmt_g9(char *buf, double v);
 
 #endif

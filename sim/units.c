@@ -140,6 +140,45 @@ const char *units_dim_example(enum unit_dim dim)
 	return (unsigned)dim < UNIT_DIM_COUNT ? dims[dim].example : "";
 }
 
+char *units_format(double x, enum unit_dim dim)
+{
+	static const struct { double scale; const char *sym; } small[] = {
+		{ 1e-3, "m" }, { 1e-6, "u" }, { 1e-9, "n" },
+	};
+	const char *sym = units_dim_symbol(dim);
+	double m = fabs(x);
+
+	if (dim == UNIT_FRACTION)
+		return g_strdup_printf("%.6g %%", x * 100);
+	if (!*sym)
+		return g_strdup_printf("%.6g", x);
+	if (dim != UNIT_CELSIUS && m != 0 && m < 1) {
+		for (size_t i = 0; i < G_N_ELEMENTS(small); i++)
+			if (m >= small[i].scale * (1 - 1e-12) || i + 1 == G_N_ELEMENTS(small))
+				return g_strdup_printf("%.6g %s%s", x / small[i].scale, small[i].sym, sym);
+	}
+	if (dim == UNIT_OHM && m >= 1e6)
+		return g_strdup_printf("%.6g M%s", x / 1e6, sym);
+	if (dim == UNIT_OHM && m >= 1e3)
+		return g_strdup_printf("%.6g k%s", x / 1e3, sym);
+	return g_strdup_printf("%.6g %s", x, sym);
+}
+
+char *units_format_time(sim_time_t t)
+{
+	static const struct { sim_time_t unit; const char *sym; } scale[] = {
+		{ SIM_HOUR, "h" }, { SIM_MIN, "min" }, { SIM_S, "s" }, { SIM_MS, "ms" },
+		{ SIM_US, "us" },
+	};
+
+	if (t == 0)
+		return g_strdup("0 s");
+	for (size_t i = 0; i < G_N_ELEMENTS(scale); i++)
+		if (t % scale[i].unit == 0)
+			return g_strdup_printf("%lld %s", (long long)(t / scale[i].unit), scale[i].sym);
+	return g_strdup_printf("%lld ns", (long long)t);
+}
+
 /* "an energy", "a voltage": the message reads as English for every dimension name. */
 static const char *article(const char *noun)
 {
@@ -167,6 +206,14 @@ static void append_quoted(GString *s, const char *text, size_t len)
 			g_string_append_c(s, c);
 	}
 	g_string_append_c(s, '"');
+}
+
+char *cs_quote(const char *text)
+{
+	GString *s = g_string_new(NULL);
+
+	append_quoted(s, text, strlen(text));
+	return g_string_free(s, FALSE);
 }
 
 /*

@@ -47,9 +47,21 @@ bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
  * number is seconds. Negative durations are allowed here; callers check range. */
 bool units_parse_time(const char *text, sim_time_t *out, GError **err);
 
+/* A value in the base unit of dim written for a message or `list`, in the unit a
+ * reader would write it: "1 mAh", "100 uohm", "95 %", "4.2 V", "25 C", "2" (a plain
+ * number); a prefix (n, u, m; k, M for ohm) keeps the number at 1 or above. */
+char *units_format(double x, enum unit_dim dim);
+/* A duration the same way, in the largest unit that divides it: "1 h", "90 min",
+ * "1.5 s" is "1500 ms", "0 s". */
+char *units_format_time(sim_time_t t);
+
 const char *units_dim_name(enum unit_dim dim);     /* "current" */
 const char *units_dim_symbol(enum unit_dim dim);   /* "A" */
 const char *units_dim_example(enum unit_dim dim);  /* "500 mA" */
+
+/* text in double quotes for a message, with quotes, backslashes and control bytes
+ * escaped, and every high byte too when text is not UTF-8 ("\xff"). */
+char *cs_quote(const char *text);
 
 /* Closest candidate to word by edit distance, or NULL when none is close enough
  * (distance <= max(1, strlen(word) / 3)). Used for "did you mean" in errors. */

@@ -9,19 +9,27 @@
 #ifndef CS_TESTS_SUITES_H
 #define CS_TESTS_SUITES_H
 
+#include <stdbool.h>
 #include <CUnit/CUnit.h>
 
 extern CU_TestInfo queue_tests[];
 extern CU_TestInfo policies_tests[];
 extern CU_TestInfo units_tests[];
 extern CU_TestInfo scenario_tests[];
+extern CU_TestInfo bounds_tests[];
 extern CU_TestInfo outputs_tests[];
+extern CU_TestInfo trace_tests[];
 extern CU_TestInfo stack_tests[];
 extern CU_TestInfo physics_tests[];
 extern CU_TestInfo charge_tests[];
 extern CU_TestInfo sweep_tests[];
 extern CU_TestInfo diff_tests[];
 extern CU_TestInfo models_tests[];
+extern CU_TestInfo docs_tests[];
+extern CU_TestInfo linux_layer_tests[];
+extern CU_TestInfo linux_driver_tests[];
+/* Were real Linux drivers compiled into this build (a kernel source was there)? */
+bool linux_drivers_built(void);
 
 /* Compare doubles within an absolute tolerance, printing both on failure. */
 #define CS_ASSERT_NEAR(actual, expected, tol) \

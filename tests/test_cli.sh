@@ -31,6 +31,13 @@ run list list policies
 expect_status "list policies" 0
 check "list policies names the fixed policy" grep -q 'fixed' "$TMP/list.out"
 
+run listscn list scenarios scenarios
+expect_status "list scenarios scenarios" 0
+check "list scenarios goes into subdirectories, as docs/scenarios.md 12 says" sh -c \
+	"grep -q '^scenarios/bugzoo/twl4030-full-battery.json ' '$TMP/listscn.out' &&
+	 grep -q '^scenarios/sweeps/full-charge.json ' '$TMP/listscn.out'"
+check "list scenarios leaves sweep files out" sh -c "! grep -q 'ramp-policies' '$TMP/listscn.out'"
+
 run runnoarg run
 expect_status "run without a scenario" 2
 
@@ -162,6 +169,76 @@ else
 	not_ok "could not derive a failing scenario from scenarios/demo.json"
 fi
 
+# Why a run failed goes to stderr, with or without --quiet (issue 16, item 3).
+if [ -f "$TMP/failing.json" ]; then
+	run failingq run "$TMP/failing.json" -o "$TMP/o-failingq" --quiet
+	expect_status "a failing expectation with --quiet" 1
+	check "--quiet: nothing on stdout" test ! -s "$TMP/failingq.out"
+	expect_stderr "--quiet: the failed expectation is on stderr" "FAILED: metric source_trips == 1 (got 0)"
+	expect_stderr "the failure names the scenario file" "$TMP/failing.json: FAILED"
+	name=failing
+	expect_stderr "without --quiet the failure is on stderr too" "FAILED: metric source_trips == 1"
+	check "without --quiet stdout has no FAILED line" sh -c "! grep -q FAILED '$TMP/failing.out'"
+	expect_in "the summary counts it and points to stderr" out "expectations: 1 held, 1 failed (listed on stderr)"
+fi
+
+# The summary's flags (item 8): a laptop port configured for 500 mA under an 800 mA
+# system load must starve the phone (the port gives 0.5 A, the load takes 0.8 A), a
+# healthy charge has no flag, and an overloaded adapter is flagged with the trips and
+# UVLO events metrics.json counts.
+cat >"$TMP/starve.json" <<'EOF'
+{ "name": "starve", "duration": "20 min", "source": { "kind": "sdp" },
+  "device": { "battery": { "preset": "eb425161lu", "soc": "50 %" },
+              "gadget": { "configs": ["500 mA"] }, "load": { "current": "800 mA" } } }
+EOF
+run starve run "$TMP/starve.json" -o "$TMP/o-starve"
+expect_status "a starving run still exits 0 (no expectation)" 0
+expect_in "the summary flags the starving" out "! STARVED: the battery discharged for"
+expect_in "the summary says the SOC fell" out "; SOC fell 50.0 % -> "
+check "metrics agree: SOC fell, discharged for most of the 20 min" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["soc_final"] < m["soc_initial"], m
+assert 0.9 * 1200 < m["discharged_while_plugged_s"] <= 1200, m["discharged_while_plugged_s"]
+' "$TMP/o-starve/metrics.json"
+name=demo1
+check "a healthy charge has no flag" sh -c "! grep -q '^  !' '$TMP/demo1.out'"
+# bug zoo 1's recharges let the battery carry the load for a moment (a fraction of a
+# second in 3 h): counted in metrics.json, below the 10 s a STARVED flag needs
+run zoo1 run scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/o-zoo1"
+d=$(sed -n 's/^[[:space:]]*"discharged_while_plugged_s":[[:space:]]*\([0-9.e+-]*\).*/\1/p' "$TMP/o-zoo1/metrics.json")
+check "bug zoo 1: a moment of discharge ($d s) is counted but not flagged" sh -c \
+	"awk -v d='$d' 'BEGIN { exit !(d > 0 && d < 10) }' && ! grep -q STARVED '$TMP/zoo1.out'"
+run trip run scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/o-trip" \
+	--set 'source.t_limit_max="20 s"' --set 'duration="60 min"'
+trips=$(sed -n 's/^[[:space:]]*"source_trips":[[:space:]]*\([0-9]*\).*/\1/p' "$TMP/o-trip/metrics.json")
+uvlos=$(sed -n 's/^[[:space:]]*"uvlo_events":[[:space:]]*\([0-9]*\).*/\1/p' "$TMP/o-trip/metrics.json")
+check "the overload trips its adapter ($trips trips, $uvlos UVLO events)" test "${trips:-0}" -ge 1 -a "${uvlos:-0}" -ge 1
+expect_in "the trips are flagged with their count" out "! SOURCE TRIP: the port's protection cut VBUS $trips time"
+expect_in "the UVLO events are flagged with their count" out "! UVLO: the charger's input dropped out on undervoltage $uvlos time"
+
+# Summary numbers a person reads (item 10): no exponents, "not reached" said plainly.
+name=demo1
+check "summary: no exponent outside the energy balance error" sh -c \
+	"! sed 's/energy balance error [^;]*;//' '$TMP/demo1.out' | grep -E -q '[0-9]e[-+]?[0-9]'"
+below=$(python3 -c 'import json,sys; print("%.1f min" % (json.load(open(sys.argv[1]))["time_below_4v75_s"] / 60))' "$OUT1/metrics.json")
+expect_in "summary: time below 4.75 V in minutes ($below)" out "VBUS min 4.575 V, $below below 4.75 V"
+expect_in "summary: the duration in hours" out "scenario demo, policy fixed: 2.00 h simulated in "
+name=starve
+expect_in "summary: 80 % not reached" out "; 80 % not reached; full not reached"
+check "summary: never \"at not reached\"" sh -c "! grep -q 'at not reached' '$TMP/starve.out'"
+
+# --help names the program and the command (item 16).
+for c in run check compare sweep merge plot diff list; do
+	run help-$c $c --help
+	expect_status "$c --help" 0
+	check "$c --help: usage line \"chargesim $c [OPTION...]\"" grep -q "^  chargesim $c \[OPTION\.\.\.\]" "$TMP/help-$c.out"
+done
+name=help-list
+for t in policies sources pmics batteries scenarios "chargesim list scenarios scenarios/bugzoo"; do
+	expect_in "list --help explains \"$t\"" out "  $t"
+done
+
 # --set with a unit written the way a shell user types it (no JSON quotes): the value
 # is not JSON, so it is the string "100mA" and means 0.1 A, not 100 A.
 cat >"$TMP/quick.json" <<'EOF'
@@ -211,6 +288,63 @@ expect_stderr "SIGINT: says no output was completed" "no output was completed"
 check "SIGINT: no trace.csv, events.jsonl or metrics.json" \
 	sh -c "! ls '$TMP/o-int' | grep -q -e trace.csv -e events.jsonl -e metrics.json"
 check "SIGINT: no temporary files left" sh -c "! ls -a '$TMP/o-int' | grep -q tmp"
+
+# --max-step without --trace-dt (item 5): a warning with the size before the run; with
+# --trace-dt the trace keeps the last row (at the duration) and both sides of a jump.
+"$BIN" run scenarios/demo.json -o "$TMP/o-bigtrace" -q --max-step 1ms 2>"$TMP/bigtrace.err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q warning "$TMP/bigtrace.err" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+name=bigtrace
+expect_stderr "--max-step 1ms: warns before the run" "warning: --max-step 1ms over the scenario's 2.00 h writes about 7.2 million trace rows (about 540 MB)"
+expect_stderr "--max-step 1ms: says how to avoid it" "add --trace-dt 1s"
+run fixed run scenarios/demo.json -o "$TMP/o-fixed" -q --max-step 10ms --trace-dt 1s
+expect_status "--max-step 10ms --trace-dt 1s" 0
+check "--max-step 10ms (720000 rows, 54 MB): no warning" test ! -s "$TMP/fixed.err"
+check "--trace-dt: the last row is at the duration (7200 s)" \
+	test "$(tail -n 1 "$TMP/o-fixed/trace.csv" | cut -d, -f1)" = 7200
+# the fixed policy sets its 2 A limit at 0.01 s (ilim_set in events.jsonl): the rows
+# before (0.5 A, the charger's default) and after it are both there
+check "--trace-dt: both sides of the 0.01 s limit jump" sh -c \
+	"grep -q '\"t\":0.01,.*\"ev\":\"ilim_set\",\"request_mA\":2000' '$TMP/o-fixed/events.jsonl' &&
+	 awk -F, '\$1 == \"0.01\" { s = s \$5 \" \" } END { exit s != \"0.5 2 \" }' '$TMP/o-fixed/trace.csv'"
+check "--trace-dt 1s: about one row per second (7200 to 7300 rows)" \
+	test "$(wc -l <"$TMP/o-fixed/trace.csv")" -gt 7200 -a "$(wc -l <"$TMP/o-fixed/trace.csv")" -lt 7300
+
+# The README's "Using it" lines can be pasted (issue 16, item 14): each names a real
+# command, pipes nothing into nothing, and uses only options its --help lists; every
+# command of `chargesim --help` appears there.
+awk '/^## Using it/ { on = 1; next } on && /^```$/ { n++; if (n == 2) exit; next }
+	on && n == 1 { print }' README.md | sed 's/  *#.*$//' >"$TMP/readme-use.txt"
+run mainhelp --help
+bad=""
+while IFS= read -r line; do
+	set -- $line
+	[ "$1" = build/chargesim ] || { bad="$bad [not build/chargesim: $line]"; continue; }
+	cmd=$2
+	[ "$cmd" = --help ] && continue
+	case $line in *" | "*) bad="$bad [a pipe: $line]" ;; esac
+	"$BIN" "$cmd" --help >"$TMP/readme-help.txt" 2>&1 || { bad="$bad [no command $cmd]"; continue; }
+	for w in $line; do
+		case $w in
+		--*) opt=${w%%=*}
+			grep -q -- "$opt" "$TMP/readme-help.txt" || bad="$bad [$cmd has no $opt]" ;;
+		esac
+	done
+done <"$TMP/readme-use.txt"
+for c in $(awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }' "$TMP/mainhelp.out"); do
+	grep -q "^build/chargesim $c " "$TMP/readme-use.txt" || bad="$bad [README lacks $c]"
+done
+if [ -z "$bad" ] && [ -s "$TMP/readme-use.txt" ]; then
+	ok "README: every command line can be pasted, every command shown"
+else
+	not_ok "README: lines that cannot be pasted or commands missing" "$bad"
+fi
 
 # ---- -jN written together, as make(1) takes it ----
 mkdir -p "$TMP/jobs"

@@ -837,6 +837,79 @@ static void test_label_alignment(void)
 	}
 }
 
+/* --time-shift: B steps at t = 10 (v 0 -> 1, off -> on) and ramps r = t; A is the same
+ * 0.25 s later (step at 10.25, r = t + 0.125 at its rows 0, 10.25, 20). Binary-exact
+ * times, so every window edge below is exact. */
+static void test_time_shift(void)
+{
+	g_autoptr(cs_csv_trace) b = parse("time_s,v,r,state\n0,0,0,off\n10,0,10,off\n10,1,10,on\n20,1,20,on\n");
+	g_autoptr(cs_csv_trace) a = parse("time_s,v,r,state\n0,0,0.125,off\n10.25,0,10.375,off\n"
+					  "10.25,1,10.375,on\n20,1,20.125,on\n");
+	struct cs_diff_opts o = { 0 };
+	const struct cs_diff_col *c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	/* no shift: A's "before" row at 10.25 (v 0, off) meets B's 1 and on; r is 0.125
+	 * off at every row */
+	{
+		g_autoptr(cs_diff) d = cs_diff_traces(a, b, &o);
+
+		CU_ASSERT_FALSE(d->pass);
+		c = col(d, "v");
+		CU_ASSERT_EQUAL(c->n_failed, 1);
+		CU_ASSERT_EQUAL(c->t, 10.25);
+		CU_ASSERT_EQUAL(c->ref, 1);
+		CU_ASSERT_EQUAL(col(d, "state")->n_failed, 1);
+		CU_ASSERT_EQUAL(col(d, "r")->n_failed, 4);
+		CU_ASSERT_EQUAL(col(d, "r")->dev, 0.125);
+	}
+	/* 0.125 s: the step is still 0.25 s away (B is 1 and on over [10.125, 10.375]);
+	 * r passes where the band [t - 0.125, t + 0.125] holds t + 0.125, except at the
+	 * end, where B stops at 20: band [19.875, 20], A 20.125, deviation 0.125 */
+	o.time_shift = 0.125;
+	{
+		g_autoptr(cs_diff) d = cs_diff_traces(a, b, &o);
+
+		c = col(d, "v");
+		CU_ASSERT_EQUAL(c->n_failed, 1);
+		CU_ASSERT_EQUAL(c->ref, 1);
+		CU_ASSERT_EQUAL(col(d, "state")->n_failed, 1);
+		c = col(d, "r");
+		CU_ASSERT_EQUAL(c->n_failed, 1);
+		CU_ASSERT_EQUAL(c->t, 20);
+		CU_ASSERT_EQUAL(c->ref, 20);
+		CU_ASSERT_EQUAL(c->dev, 0.125);
+	}
+	/* 0.25 s, the shift itself: B's jump at 10 is on the window's edge, both of its
+	 * rows inside (the boundary passes); r passes at the end too with an abs of 0.125 */
+	o.time_shift = 0.25;
+	{
+		g_autoptr(cs_tolerances) t = tols("r=abs:0.125", NULL);
+		g_autoptr(cs_diff) d = NULL;
+
+		o.tol = t;
+		d = cs_diff_traces(a, b, &o);
+		CU_ASSERT_TRUE(col(d, "v")->pass);
+		CU_ASSERT_TRUE(col(d, "state")->pass);
+		CU_ASSERT_TRUE(col(d, "r")->pass);
+		CU_ASSERT_TRUE(d->pass);
+		o.tol = NULL;
+	}
+	/* a value B never takes near that time still fails: A's v of 0.5 at 5 s */
+	{
+		g_autoptr(cs_csv_trace) bad = parse("time_s,v,r,state\n0,0,0,off\n5,0.5,5,off\n20,1,20,on\n");
+		g_autoptr(cs_diff) d = NULL;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+		d = cs_diff_traces(bad, b, &o);
+		c = col(d, "v");
+		CU_ASSERT_EQUAL(c->n_failed, 1);
+		CU_ASSERT_EQUAL(c->t, 5);
+		CU_ASSERT_EQUAL(c->dev, 0.5);
+	}
+}
+
 /* ---- columns ---- */
 
 static void test_extra_columns(void)
@@ -971,6 +1044,7 @@ CU_TestInfo diff_tests[] = {
 	{ "linear interpolation and time ranges", test_interpolation },
 	{ "duplicated event times", test_duplicated_times },
 	{ "label alignment", test_label_alignment },
+	{ "--time-shift: events that moved", test_time_shift },
 	{ "extra, missing and mismatched columns", test_extra_columns },
 	{ "power meter against a reference", test_power_meter_diff },
 	{ "value formatting", test_format },

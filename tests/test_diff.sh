@@ -125,4 +125,45 @@ if [ -f scenarios/demo.json ]; then
 	expect_in "the load column is reported" out "iload_A"
 fi
 
+# --time-shift on the command line: A's step 0.25 s after B's
+printf 'time_s,v,state\n0,0,off\n10,0,off\n10,1,on\n20,1,on\n' >"$TMP/sb.csv"
+printf 'time_s,v,state\n0,0,off\n10.25,0,off\n10.25,1,on\n20,1,on\n' >"$TMP/sa.csv"
+run shift0 "$TMP/sa.csv" "$TMP/sb.csv"
+expect_status "a step 0.25 s late, no --time-shift" 1
+run shift1 "$TMP/sa.csv" "$TMP/sb.csv" --time-shift 100ms
+expect_status "a step 0.25 s late, --time-shift 100ms" 1
+run shift2 "$TMP/sa.csv" "$TMP/sb.csv" --time-shift 0.3s
+expect_status "a step 0.25 s late, --time-shift 0.3s" 0
+expect_in "the report states the shift" out "--time-shift 0.3 s: a value of A also passes"
+run shiftbad "$TMP/sa.csv" "$TMP/sb.csv" --time-shift 5V
+expect_status "--time-shift 5V" 2
+expect_in "--time-shift 5V is named" err "--time-shift"
+
+# The README's brute-force check, run as written there (build/chargesim and out/
+# replaced by the binary under test and a scratch directory): it must end in PASS.
+awk '/^### Checking the adaptive steps/ { on = 1 } on && /^```$/ { n++; if (n == 2) exit; next }
+	on && n == 1 && /^build\/chargesim / { print }' README.md >"$TMP/readme-check.txt"
+check "the README shows the brute-force check (3 commands)" test "$(wc -l <"$TMP/readme-check.txt")" -eq 3
+mkdir -p "$TMP/readme"
+i=0
+while IFS= read -r line; do
+	i=$((i + 1))
+	cmd=$(printf '%s\n' "$line" | sed "s|^build/chargesim|\"\$BIN\"|; s|out/|$TMP/readme/|g")
+	eval "$cmd" >"$TMP/readme-$i.out" 2>"$TMP/readme-$i.err"
+	status=$?
+	name=readme-$i
+done <"$TMP/readme-check.txt"
+expect_status "the README's diff of the adaptive run against the fixed-step run" 0
+expect_in "it ends as the README says" out "PASS: 13 columns within tolerance over 784 rows"
+check "the fixed-step run's trace stays small (under 2 MB)" \
+	test "$(wc -c <"$TMP/readme/fixed/trace.csv")" -lt 2000000
+# and the same options still fail a run that differs: 10 mA more system load
+dcmd=$(sed -n 3p "$TMP/readme-check.txt" | sed "s|^build/chargesim|\"\$BIN\"|; s|out/adaptive/|$TMP/r2/|; s|out/|$TMP/readme/|g")
+if [ -f "$TMP/r2/trace.csv" ]; then
+	eval "$dcmd" >"$TMP/readme-load.out" 2>&1
+	status=$?
+	name=readme-load
+	expect_status "the README's options fail a run with 10 mA more load" 1
+fi
+
 tl_finish

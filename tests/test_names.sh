@@ -50,7 +50,8 @@ if $have_gnuplot; then
 	run run-hostile run "$HOSTILE.json" --plot -q
 	expect_status "run --plot of a file named with quotes, backquotes and \$()" 0
 	check "its outputs are in out/NAME with the name unchanged" test -s "out/$HOSTILE/plot.png"
-	check "its plot script names the trace by a relative name" grep -q "^array TRACE\\[N\\] = \\['trace.csv'\\]" "out/$HOSTILE/plot.gp"
+	check "its plot script reads the data by a fixed name in its directory" \
+		grep -q "^array TRACE\\[N\\] = \\['plot-trace-1.csv'\\]" "out/$HOSTILE/plot.gp"
 	run compare-hostile compare "$HOSTILE.json" --policy fixed --policy none --plot -q
 	expect_status "compare --plot of the same file" 0
 	check "compare's plot is in out/NAME-compare" test -s "out/$HOSTILE-compare/plot.png"
@@ -100,7 +101,7 @@ expect_status "compare --policy ../escape" 2
 check "nothing was written beside cmp/" test ! -e escape
 run policy-twice compare "$TMP/base.json" --policy fixed --policy fixed -o cmp
 expect_status "compare --policy fixed twice" 2
-expect_stderr "the message says twice" 'found it twice'
+expect_stderr "the message says twice" 'would both write to DIR/fixed/'
 
 # ---- plot: output names, titles and labels ----
 

@@ -251,7 +251,6 @@ if [ "$HAVE_GNUPLOT" -eq 0 ]; then
 else
 	expect_status "compare --plot" 0
 	check "compare: plot.png is a PNG" png_ok "$D/plot.png"
-	check "compare: reads both traces" grep -q "array TRACE\\[N\\] = \\['twl4030/trace.csv', 'safe-ramp/trace.csv'\\]" "$D/plot.gp"
 	for t in twl4030 safe-ramp "solid: VBUS at device (vbus_V)" "dashed: VBUS at source (vsrc_V)" \
 	    "4.75 V (USB minimum)" "twl4030 charger" "safe-ramp source"; do
 		check "compare: SVG shows \"$t\"" svg_text "$D/plot.svg" "$t"
@@ -267,6 +266,147 @@ else
 		not_ok "compare: plot.gp renders again standalone" "$(cat "$TMP/render.out")"
 	fi
 fi
+
+# ---- what a design review needs (issue 16, item 9; item 4) ----
+
+# thin_ok ORIG THIN MAP PANEL COLUMN: every row of the trace ORIG lies within half a
+# pixel (at the panel's scale, from the axes report) of the thinned copy THIN read as
+# gnuplot draws it, straight between its rows; jumps (rows at one time) are skipped.
+thin_ok() {
+	python3 - "$@" <<'PY'
+import csv, sys
+orig, thin, mapf, panel, col = sys.argv[1:6]
+for l in open(mapf):
+    f = l.split()
+    if f[:2] == ["panel", panel]:
+        y0, y1, ty0, ty1 = float(f[7]), float(f[8]), float(f[12]), float(f[13])
+        break
+px = (ty1 - ty0) / (y1 - y0)
+def rows(p):
+    return [r for r in csv.DictReader(l for l in open(p) if not l.startswith("#"))]
+o, t = rows(orig), rows(thin)
+tt = [float(r["time_s"]) for r in t]
+tv = [float(r[col]) for r in t]
+to = [float(r["time_s"]) for r in o]
+worst, j = 0.0, 0
+for i, r in enumerate(o):
+    x = to[i]
+    if (i > 0 and to[i - 1] == x) or (i + 1 < len(o) and to[i + 1] == x):
+        continue
+    while j + 1 < len(tt) and tt[j + 1] <= x:
+        j += 1
+    if j + 1 < len(tt) and tt[j + 1] > tt[j]:
+        y = tv[j] + (tv[j + 1] - tv[j]) * (x - tt[j]) / (tt[j + 1] - tt[j])
+    else:
+        y = tv[j]
+    worst = max(worst, abs(float(r[col]) - y) * px)
+print("%.3f px, %d of %d rows" % (worst, len(t), len(o)))
+sys.exit(0 if worst <= 0.5 else 1)
+PY
+}
+
+if [ "$HAVE_GNUPLOT" -eq 1 ]; then
+	# thinning: the overload's traces keep their shape within half a pixel
+	D=$TMP/twl4030-full-battery
+	for c in vbus_V:a ibus_A:b vbat_V:c; do
+		if out=$(thin_ok "$D/trace.csv" "$D/plot-trace-1.csv" "$D/map.txt" "${c#*:}" "${c%:*}"); then
+			ok "thinned copy: ${c%:*} within half a pixel of every trace row ($out)"
+		else
+			not_ok "thinned copy: ${c%:*} off by more than half a pixel" "$out"
+		fi
+	done
+	check "compare: reads the thinned copies, names the traces" sh -c \
+		"grep -q \"array TRACE\\[N\\] = \\['plot-trace-1.csv', 'plot-trace-2.csv'\\]\" '$TMP/compare/plot.gp' &&
+		 grep -q \"# ORIGINAL: \\['twl4030/trace.csv', 'safe-ramp/trace.csv'\\]\" '$TMP/compare/plot.gp'"
+
+	# a 3 h run of a policy polling every 100 ms (safe-ramp on a Type-C port through a
+	# thin cable: a row every 100 ms, 108,000 rows of two flat lines) gives a small SVG
+	cat >"$TMP/poll.json" <<'EOF'
+{ "name": "poll", "duration": "3 h", "source": { "kind": "typec", "rp": "3.0A" },
+  "cable": { "length": "2 m", "awg": 28 },
+  "device": { "pmic": { "preset": "bq25890" },
+              "battery": { "preset": "eb425161lu", "capacity": "4 Ah", "soc": "20 %" },
+              "load": { "current": "150 mA" } },
+  "policy": "safe-ramp" }
+EOF
+	run poll run "$TMP/poll.json" -o "$TMP/poll" --plot -q
+	expect_status "3 h of 100 ms polling: run --plot" 0
+	rows=$(wc -l <"$TMP/poll/trace.csv")
+	svg=$(wc -c <"$TMP/poll/plot.svg")
+	check "3 h of 100 ms polling: $rows trace rows, an SVG of $svg bytes (under 300 kB)" \
+		test "$rows" -gt 100000 -a "$svg" -lt 300000
+	if render "$TMP/poll"; then
+		out=$(thin_ok "$TMP/poll/trace.csv" "$TMP/poll/plot-trace-1.csv" "$TMP/poll/map.txt" c vbat_V) &&
+			ok "3 h of polling: vbat_V within half a pixel ($out)" ||
+			not_ok "3 h of polling: vbat_V off by more than half a pixel" "$out"
+	fi
+	# a VBUS sag lasting the whole run is how it goes, not an event: no zoom on it
+	run pollcmp compare "$TMP/poll.json" --policy safe-ramp --policy twl4030 -o "$TMP/pollcmp" --plot -q
+	expect_status "compare the polling run" 0
+	z0=$(gp_value "$TMP/pollcmp/plot.gp" Z0)
+	z1=$(gp_value "$TMP/pollcmp/plot.gp" Z1)
+	check "the zoom is not on the sag of the whole run ($z0 to $z1 s)" \
+		sh -c "! grep -q 'first VBUS sag' '$TMP/pollcmp/plot.gp'"
+	check "the zoom window holds an event of a run" awk -v a="$z0" -v b="$z1" -F'[:,]' '
+		/"t":/ { t = $2 + 0; if (t > a && t < b && $0 !~ /"ev":"probe"/) n++ } END { exit !(n > 0) }' \
+		"$TMP/pollcmp/safe-ramp/events.jsonl" "$TMP/pollcmp/twl4030/events.jsonl"
+
+	# battery current in panel (b); the band always has the detected and psy type rows
+	S=$TMP/twl4030-full-battery/plot.svg
+	check "panel (b) draws the battery current" svg_text "$S" "battery current (ibat_A)"
+	check "the band has a psy type row where it agrees with the detection" svg_text "$S" "psy type"
+
+	# PD 9 V: the contract and its 95 % minimum, not the USB 2.0 4.75 V line; the
+	# source's 3 A limit far above a 0.5 A draw is neither drawn nor in the legend
+	cat >"$TMP/pd9.json" <<'EOF'
+{ "name": "pd9", "duration": "2 min", "source": { "kind": "pd", "pdos": ["5V 3A", "9V 3A"] },
+  "device": { "battery": { "preset": "eb425161lu", "soc": "50 %" }, "phy": { "pd_max_v": "9 V" } },
+  "policy": { "name": "fixed", "params": { "ilim": "500 mA" } } }
+EOF
+	run pd9 run "$TMP/pd9.json" -o "$TMP/pd9" --plot -q
+	expect_status "PD 9 V: run --plot" 0
+	S=$TMP/pd9/plot.svg
+	check "PD 9 V: the contract is drawn" svg_text "$S" "PD contract"
+	check "PD 9 V: its minimum is drawn" svg_text "$S" "95 % of contract (minimum)"
+	check "PD 9 V: no 4.75 V (USB minimum) line" sh -c "! grep -q '4.75 V (USB minimum)' '$S'"
+	rdy=$(grep '"msg":"PS_RDY"' "$TMP/pd9/events.jsonl" | head -1 | sed 's/^{"t":\([0-9.e+-]*\),.*/\1/')
+	acc=$(grep '"msg":"Accept"' "$TMP/pd9/events.jsonl" | head -1 | sed 's/.*"V":\([0-9.]*\).*/\1/')
+	check "PD 9 V: the contract steps from 5 V to the accepted $acc V at PS_RDY ($rdy s)" \
+		awk -F, -v t="$rdy" -v v="$acc" '!/^#/ && NF == 2 { n++; if (n == 1) ok1 = ($2 == 5); if (n == 2) ok2 = ($1 == t && $2 == v) }
+			END { exit !(ok1 && ok2) }' "$TMP/pd9/plot-contract.dat"
+	check "PD 9 V: no source limit in the legend (3 A, far above the axis)" \
+		sh -c "! grep -q 'source limit' '$S'"
+	if render "$TMP/pd9"; then
+		check "PD 9 V: the current axis stops below the source's 3 A" \
+			awk -v hi="$(map_field "$TMP/pd9/map.txt" b 9)" 'BEGIN { exit !(hi < 3) }'
+	fi
+
+	# identical runs: none and axp288 leave the limit at 500 mA on a PD port alike
+	run same compare "$TMP/pd9.json" --policy none --policy axp288 --policy fixed -o "$TMP/same" --plot -q
+	expect_status "compare two identical runs and a third" 0
+	if cmp -s "$TMP/same/none/trace.csv" "$TMP/same/axp288/trace.csv"; then
+		S=$TMP/same/plot.svg
+		check "identical runs: the later one is named as such" svg_text "$S" "axp288: the same trace and states as none (drawn dashed over it)"
+		check "identical runs: its legend entry says so" svg_text "$S" "axp288 = none"
+		check "identical runs: drawn in a dash pattern" grep -q "dt (12,12)" "$TMP/same/plot.gp"
+		check "identical runs: one row set for both" svg_text "$S" "none=axp288 charger"
+		check "identical runs: no rows of its own" sh -c "! grep -q '<text>axp288 charger</text>' '$S'"
+		check "the different run keeps its rows" svg_text "$S" "fixed charger"
+	else
+		not_ok "none and axp288 should give identical traces on a PD port at 500 mA"
+	fi
+fi
+
+# item 4: a run written again without --plot removes the old plot
+run stale1 run scenarios/demo.json -o "$TMP/stale" --plot -q
+run stale2 run scenarios/demo.json -o "$TMP/stale"
+expect_status "a run again into a directory with a plot" 0
+check "the old plot.gp, plot.png, plot.svg and their data are gone" \
+	sh -c "! ls '$TMP/stale' | grep -q '^plot'"
+expect_in "the summary says why" out "removed the plot of an earlier run"
+run stale3 compare "$ZOO/twl4030-full-battery.json" --policy twl4030 --policy safe-ramp -o "$TMP/stalecmp" --plot -q
+run stale4 compare "$ZOO/twl4030-full-battery.json" --policy twl4030 --policy safe-ramp -o "$TMP/stalecmp" -q
+check "compare again without --plot: the old plot is gone" test ! -e "$D/../stalecmp/plot.svg"
 
 # ---- chargesim plot: any trace with the standard columns ----
 

@@ -38,6 +38,40 @@ else
 fi
 grep -q '"request_mA":900' "$tmp/out/events.jsonl" && ok "the plugin set 900 mA" || bad "no 900 mA ilim_set"
 
+# compare and run take a plugin file for --policy (issue 16): the same file as the
+# scenario's plugin gets the scenario's params (900 mA), a copy under another name runs
+# with the template's default limit (1.5 A on a DCP, template_policy.c), a built-in
+# beside them; each run lands in DIR/<file name without .so>/.
+cp "$tmp/template.so" "$tmp/other.so"
+if (cd "$tmp" && "$cs" compare plug.json --policy ./template.so --policy other.so \
+	--policy fixed -o cmp -q >cmp.out 2>cmp.err); then
+	ok "compare --policy ./template.so --policy other.so --policy fixed"
+else
+	bad "compare with plugins exited $?: $(cat "$tmp/cmp.err")"
+fi
+metric() { sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\([^,]*\),\{0,1\}\$/\1/p" "$1"; }
+[ "$(metric "$tmp/cmp/template/metrics.json" ilim_max_A)" = 0.9 ] &&
+	ok "compare: the scenario's own plugin ran with its params (0.9 A)" ||
+	bad "compare: template ilim_max_A $(metric "$tmp/cmp/template/metrics.json" ilim_max_A), want 0.9"
+[ "$(metric "$tmp/cmp/other/metrics.json" ilim_max_A)" = 1.5 ] &&
+	ok "compare: a plugin given by file name alone ran with its defaults (1.5 A)" ||
+	bad "compare: other ilim_max_A $(metric "$tmp/cmp/other/metrics.json" ilim_max_A), want 1.5"
+[ "$(metric "$tmp/cmp/fixed/metrics.json" policy)" = '"fixed"' ] &&
+	ok "compare: the built-in ran beside the plugins" || bad "compare: no fixed run"
+grep -q '^metric  *template  *other  *fixed$' "$tmp/cmp.out" &&
+	ok "compare: the table names the plugins by file name" || bad "compare table: $(head -1 "$tmp/cmp.out")"
+(cd "$tmp" && "$cs" compare plug.json --policy ./template.so --policy "$tmp/template.so" \
+	-o cmp2 -q >/dev/null 2>cmp2.err); rc=$?
+[ $rc -eq 2 ] && grep -q 'would both write to' "$tmp/cmp2.err" &&
+	ok "compare: two policies with one directory name: exit 2" || bad "compare duplicate: rc $rc $(cat "$tmp/cmp2.err")"
+# (its expectation of 0.9 A is the scenario's plugin's, so it fails: exit 1)
+"$cs" run "$tmp/plug.json" --policy "$tmp/other.so" -o "$tmp/o-run" -q 2>/dev/null; rc=$?
+if [ $rc -eq 1 ] && [ "$(metric "$tmp/o-run/metrics.json" ilim_max_A)" = 1.5 ]; then
+	ok "run --policy FILE.so runs the plugin"
+else
+	bad "run --policy FILE.so: $(cat "$tmp/o-run/metrics.json" 2>&1)"
+fi
+
 # A plugin parameter that does not exist is an input error.
 sed 's/"limit"/"limt"/' "$tmp/plug.json" >"$tmp/badparam.json"
 "$cs" run "$tmp/badparam.json" -o "$tmp/o2" -q 2>"$tmp/err"; rc=$?

@@ -4,9 +4,11 @@
  *
  * Expected orders come from hand-built cases, from qsort() of the pushed keys, and
  * from a deliberately naive reference model (an unordered array scanned for the
- * minimum), never from the heap itself. The heap's internal invariants (parent <=
- * child, slot keys equal event keys, heap_idx back-pointers) are also checked
- * directly, since cancel relies on them.
+ * minimum), never from the queue itself. The queue's structural invariants (sorted
+ * front, every item in the bucket its time gives, heap_idx back-pointers, block
+ * accounting) are also checked, through sim_queue_check(), since cancel relies on
+ * them; and the tests steer events into each place an event can be (front head,
+ * front behind the head, front in heap mode, middle and end of a bucket).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,24 +39,38 @@ static bool key_before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb)
 	return ta < tb || (ta == tb && sa < sb);
 }
 
-/* Every structural invariant sim/queue.c promises to keep. */
 static bool heap_valid(const struct sim_queue *q)
 {
-	if (q->len > q->cap)
-		return false;
-	for (uint32_t i = 0; i < q->len; i++) {
-		const struct sim_queue_slot *s = &q->slots[i];
+	return sim_queue_check(q);
+}
 
-		if (s->ev->heap_idx != i || s->ev->time != s->time || s->ev->seq != s->seq)
-			return false;
-		if (i > 0) {
-			const struct sim_queue_slot *p = &q->slots[(i - 1) / 2];
+static bool in_front(const struct sim_event *ev)
+{
+	return ev->heap_idx != SIM_EVENT_IDLE && (ev->heap_idx & SIM_QUEUE_FRONT_BIT);
+}
 
-			if (key_before(s->time, s->seq, p->time, p->seq))
-				return false;
-		}
+/* The bucket an event sits in (-1 if it is in the front or idle). */
+static int bucket_of_event(const struct sim_queue *q, const struct sim_event *ev)
+{
+	if (ev->heap_idx == SIM_EVENT_IDLE || in_front(ev))
+		return -1;
+	for (int b = 0; b < (int)SIM_QUEUE_BUCKETS; b++) {
+		const struct sim_queue_bucket *bk = &q->bucket[b];
+
+		for (uint32_t blk = bk->count ? bk->first : UINT32_MAX; blk != UINT32_MAX;
+		     blk = q->block_next[blk])
+			if (ev->heap_idx / SIM_QUEUE_BLOCK == blk)
+				return b;
 	}
-	return true;
+	return -1;
+}
+
+/* The last item of bucket b (what fills a hole left by a cancel). */
+static struct sim_event *bucket_last(const struct sim_queue *q, int b)
+{
+	const struct sim_queue_bucket *bk = &q->bucket[b];
+
+	return q->pool[bk->last * SIM_QUEUE_BLOCK + bk->fill - 1].ev;
 }
 
 static void test_empty(void)
@@ -158,18 +174,20 @@ static void test_time_order(void)
 }
 
 /*
- * Cancel the head, an event in the middle, the event in the last slot and the latest
+ * Cancel the head, an event in the middle of a bucket (the bucket's last item fills the
+ * hole), the last item of a bucket, a front event behind the head and the latest
  * event; the rest must still pop in order and the cancelled ones must be idle.
  */
 static void test_cancel(void)
 {
 	enum { N = 31 };
-	/* Times 10, 20, .. 310 pushed in the scrambled order 13 i mod 31. */
-	static struct sim_event evs[N];
-	bool cancelled[N] = { false };
+	/* Times 10, 20, .. 310 pushed in the scrambled order 13 i mod 31, plus three
+	 * events at time 20 pushed last. */
+	static struct sim_event evs[N + 3];
+	bool cancelled[N + 3] = { false };
 	struct sim_queue q;
-	struct sim_event *head, *tail, *mid, *last;
-	int expect, n_cancelled = 0;
+	struct sim_event *head, *mid = NULL, *filler = NULL, *end, *last;
+	int expect, n_cancelled = 0, b;
 
 	sim_queue_init(&q);
 	for (int i = 0; i < N; i++) {
@@ -178,50 +196,76 @@ static void test_cancel(void)
 	}
 	CU_ASSERT_TRUE(heap_valid(&q));
 
-	/* evs[0] has time 10, the earliest: it must be at the root. */
+	/* evs[0] has time 10, the earliest: it must be at the head of the front. */
 	head = &evs[0];
-	CU_ASSERT_EQUAL(head->heap_idx, 0);
+	CU_ASSERT_PTR_EQUAL(sim_queue_peek(&q), head);
+	CU_ASSERT_TRUE(in_front(head));
 	sim_queue_cancel(&q, head);
 	CU_ASSERT_EQUAL(head->heap_idx, SIM_EVENT_IDLE);
 	CU_ASSERT_FALSE(sim_event_is_queued(head));
 	CU_ASSERT_EQUAL(sim_queue_len(&q), N - 1);
 	CU_ASSERT_TRUE(heap_valid(&q));
 	cancelled[0] = true;
+	/* Time 20 (13 i == 1 mod 31: i == 12) is now the head. */
+	CU_ASSERT_PTR_EQUAL(sim_queue_peek(&q), &evs[12]);
 
 	/* Cancelling an idle event again changes nothing. */
 	sim_queue_cancel(&q, head);
 	CU_ASSERT_EQUAL(sim_queue_len(&q), N - 1);
 	CU_ASSERT_TRUE(heap_valid(&q));
 
-	/* Whatever sits in the last slot (removal without any sifting). */
-	tail = q.slots[q.len - 1].ev;
-	sim_queue_cancel(&q, tail);
-	CU_ASSERT_FALSE(sim_event_is_queued(tail));
-	CU_ASSERT_EQUAL(sim_queue_len(&q), N - 2);
-	CU_ASSERT_TRUE(heap_valid(&q));
-	cancelled[tail - evs] = true;
-
-	/* An event in an inner slot (neither root nor leaf), then the latest event. */
-	mid = q.slots[3].ev;
+	/* An event of a bucket with two or more items that is not the bucket's last. */
+	for (int i = 1; i < N && !mid; i++) {
+		b = bucket_of_event(&q, &evs[i]);
+		if (b >= 0 && q.bucket[b].count >= 2 && bucket_last(&q, b) != &evs[i]) {
+			mid = &evs[i];
+			filler = bucket_last(&q, b);
+		}
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mid);
 	sim_queue_cancel(&q, mid);
 	CU_ASSERT_FALSE(sim_event_is_queued(mid));
+	CU_ASSERT_TRUE(sim_event_is_queued(filler));
 	CU_ASSERT_TRUE(heap_valid(&q));
 	cancelled[mid - evs] = true;
-	/* Time 310 is (13 i mod 31) + 1 == 31, i.e. 13 i == 30 mod 31: i == 19
-	 * (13 * 19 = 247 = 7 * 31 + 30). */
+
+	/* The last item of the bucket holding the latest time, 310 ((13 i mod 31) + 1 ==
+	 * 31, i.e. 13 i == 30 mod 31: i == 19, as 13 * 19 = 247 = 7 * 31 + 30). */
 	last = &evs[19];
 	CU_ASSERT_EQUAL(last->time, 310);
 	if (!cancelled[19]) {
-		sim_queue_cancel(&q, last);
-		CU_ASSERT_FALSE(sim_event_is_queued(last));
+		b = bucket_of_event(&q, last);
+		CU_ASSERT_FATAL(b >= 0);
+		end = bucket_last(&q, b);
+		sim_queue_cancel(&q, end);
+		CU_ASSERT_FALSE(sim_event_is_queued(end));
 		CU_ASSERT_TRUE(heap_valid(&q));
-		cancelled[19] = true;
+		cancelled[end - evs] = true;
+		if (!cancelled[19]) {
+			sim_queue_cancel(&q, last);
+			CU_ASSERT_FALSE(sim_event_is_queued(last));
+			CU_ASSERT_TRUE(heap_valid(&q));
+			cancelled[19] = true;
+		}
 	}
 
-	/* The survivors, in time order: every multiple of 10 not cancelled. */
-	for (int i = 0; i < N; i++)
+	/* Three more events at 20, the head's time: they join the front behind it. Cancel
+	 * the middle one. */
+	for (int i = N; i < N + 3; i++) {
+		sim_event_init(&evs[i], nop_cb, NULL);
+		sim_queue_push(&q, &evs[i], 20);
+		CU_ASSERT_TRUE(in_front(&evs[i]));
+	}
+	sim_queue_cancel(&q, &evs[N + 1]);
+	CU_ASSERT_FALSE(sim_event_is_queued(&evs[N + 1]));
+	CU_ASSERT_TRUE(heap_valid(&q));
+	cancelled[N + 1] = true;
+
+	/* The survivors, in time order: every multiple of 10 not cancelled, with the
+	 * late events at 20 right after evs[12], in push order. */
+	for (int i = 0; i < N + 3; i++)
 		n_cancelled += cancelled[i];
-	CU_ASSERT_TRUE(n_cancelled >= 3);
+	CU_ASSERT_TRUE(n_cancelled >= 5);
 	expect = 0;
 	for (int k = 1; k <= N; k++) {
 		int i = 0;
@@ -236,8 +280,14 @@ static void test_cancel(void)
 		CU_ASSERT_EQUAL(ev->time, 10 * k);
 		CU_ASSERT_EQUAL(ev->heap_idx, SIM_EVENT_IDLE);
 		expect++;
+		if (k == 2) {
+			CU_ASSERT_PTR_EQUAL(sim_queue_pop(&q), &evs[N]);
+			CU_ASSERT_PTR_EQUAL(sim_queue_pop(&q), &evs[N + 2]);
+			expect += 2;
+		}
+		CU_ASSERT_TRUE(heap_valid(&q));
 	}
-	CU_ASSERT_EQUAL(expect, N - n_cancelled);
+	CU_ASSERT_EQUAL(expect, N + 3 - n_cancelled);
 	CU_ASSERT_EQUAL(sim_queue_len(&q), 0);
 
 	/* A cancelled event can be queued again. */
@@ -246,47 +296,53 @@ static void test_cancel(void)
 	sim_queue_destroy(&q);
 }
 
-/* After pop or cancel an event is idle; everything still queued knows its slot. */
+/* After pop or cancel an event is idle; every event still queued is where it says. */
 static void test_heap_idx(void)
 {
 	enum { N = 100 };
 	static struct sim_event evs[N];
 	struct sim_queue q;
+	GRand *r = g_rand_new_with_seed(11);
 
 	sim_queue_init(&q);
 	for (int i = 0; i < N; i++) {
 		sim_event_init(&evs[i], nop_cb, NULL);
-		sim_queue_push(&q, &evs[i], (sim_time_t)(N - i));
+		sim_queue_push(&q, &evs[i], (sim_time_t)(N - i) * 1000 + g_rand_int_range(r, 0, 3));
 	}
-	for (int k = 0; k < N / 2; k++) {
+	for (int k = 0; k < N / 2 && sim_queue_len(&q) > 2; k++) {
 		struct sim_event *ev = sim_queue_pop(&q);
 
 		CU_ASSERT_EQUAL(ev->heap_idx, SIM_EVENT_IDLE);
-		/* A cancel lands on slot 1 or 2: a live neighbour of the root. */
-		ev = q.slots[1 + k % 2].ev;
+		/* Cancel a random queued event. */
+		do
+			ev = &evs[g_rand_int_range(r, 0, N)];
+		while (!sim_event_is_queued(ev));
 		sim_queue_cancel(&q, ev);
 		CU_ASSERT_EQUAL(ev->heap_idx, SIM_EVENT_IDLE);
 		CU_ASSERT_TRUE(heap_valid(&q));
-		if (q.len < 3)
-			break;
 	}
 	for (int i = 0; i < N; i++) {
-		bool in_array = false;
+		bool found = false;
+		uint32_t x = evs[i].heap_idx;
 
-		for (uint32_t j = 0; j < q.len; j++)
-			in_array |= q.slots[j].ev == &evs[i];
-		CU_ASSERT_EQUAL(sim_event_is_queued(&evs[i]), in_array);
+		if (x != SIM_EVENT_IDLE && (x & SIM_QUEUE_FRONT_BIT))
+			found = q.front[x & ~SIM_QUEUE_FRONT_BIT].ev == &evs[i];
+		else if (x != SIM_EVENT_IDLE)
+			found = q.pool[x].ev == &evs[i];
+		CU_ASSERT_EQUAL(sim_event_is_queued(&evs[i]), found);
 	}
+	g_rand_free(r);
 	sim_queue_destroy(&q);
 }
 
-/* After reserve(n), n pending events fit without moving the slot array. */
+/* After reserve(n), n pending events fit without moving any of the queue's arrays,
+ * whatever their times. */
 static void test_reserve(void)
 {
 	enum { N = 1000 };
 	static struct sim_event evs[N];
 	struct sim_queue q;
-	struct sim_queue_slot *slots;
+	const void *front, *pool;
 	bool ordered = true;
 
 	sim_queue_init(&q);
@@ -298,14 +354,18 @@ static void test_reserve(void)
 	sim_queue_reserve(&q, N);
 	CU_ASSERT_TRUE(q.cap >= N);
 	CU_ASSERT_TRUE(heap_valid(&q));
-	slots = q.slots;
+	front = q.front;
+	pool = q.pool;
+	/* Times 10 .. 999 spread over many buckets (i * 2^k for growing k would leave the
+	 * range), then all of them popped: every bucket split reuses blocks. */
 	for (int i = 10; i < N; i++)
 		sim_queue_push(&q, &evs[i], (sim_time_t)i);
-	CU_ASSERT_PTR_EQUAL(q.slots, slots);
+	CU_ASSERT_PTR_EQUAL(q.front, front);
+	CU_ASSERT_PTR_EQUAL(q.pool, pool);
 	CU_ASSERT_EQUAL(sim_queue_len(&q), N);
 	/* Reserving less than is already there changes nothing either. */
 	sim_queue_reserve(&q, 10);
-	CU_ASSERT_PTR_EQUAL(q.slots, slots);
+	CU_ASSERT_PTR_EQUAL(q.front, front);
 	CU_ASSERT_TRUE(heap_valid(&q));
 	/* Times 1 .. 10 (evs[9] .. evs[0]) then 10 .. 999 (evs[10] .. evs[999]). */
 	for (int k = 0; k < N; k++) {
@@ -314,7 +374,21 @@ static void test_reserve(void)
 		ordered &= ev == (k < 10 ? &evs[9 - k] : &evs[k]);
 	}
 	CU_ASSERT_TRUE(ordered);
-	CU_ASSERT_PTR_EQUAL(q.slots, slots);
+	CU_ASSERT_PTR_EQUAL(q.front, front);
+	CU_ASSERT_PTR_EQUAL(q.pool, pool);
+	/* All N at one time, then N in one bucket each: still no reallocation. */
+	for (int i = 0; i < N; i++)
+		sim_queue_push(&q, &evs[i], 5000);
+	for (int i = 0; i < N; i++)
+		CU_ASSERT_PTR_EQUAL(sim_queue_pop(&q), &evs[i]);
+	for (int i = 0; i < N; i++)
+		sim_queue_push(&q, &evs[i], (sim_time_t)1 << (i % 62));
+	CU_ASSERT_TRUE(heap_valid(&q));
+	for (int i = 0; i < N; i++)
+		sim_queue_cancel(&q, &evs[(i * 7) % N]);
+	CU_ASSERT_EQUAL(sim_queue_len(&q), 0);
+	CU_ASSERT_PTR_EQUAL(q.front, front);
+	CU_ASSERT_PTR_EQUAL(q.pool, pool);
 	sim_queue_destroy(&q);
 }
 
@@ -381,6 +455,87 @@ static void test_large_sorted(void)
 	g_free(gone);
 	g_free(keys);
 	g_free(evs);
+}
+
+/*
+ * Pushes at or before the base land in the front, which stays sorted while they need
+ * at most a short shift and turns into a binary heap when they keep landing before
+ * many others; either way the pop order is qsort's order of (time, push index),
+ * cancels included.
+ */
+static void oo_push(struct sim_queue *q, struct sim_event *evs, struct key *keys, int i,
+		    sim_time_t t)
+{
+	sim_queue_push(q, &evs[i], t);
+	keys[i].time = t;
+	keys[i].seq = (uint64_t)i;
+}
+
+static void test_out_of_order_front(void)
+{
+	enum { N = 400, DESC = 360 };
+	static struct sim_event evs[N];
+	static struct key keys[N], left[N];
+	bool gone[N] = { false };
+	struct sim_queue q;
+	bool ok = true;
+	int m = 0;
+
+	sim_queue_init(&q);
+	for (int i = 0; i < N; i++)
+		sim_event_init(&evs[i], nop_cb, NULL);
+	/* evs[0] sets the base, 1000; three ties at 1000 are appended; 999 is shifted in
+	 * before four. */
+	for (int i = 0; i < 4; i++)
+		oo_push(&q, evs, keys, i, 1000);
+	oo_push(&q, evs, keys, 4, 999);
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_TRUE(in_front(&evs[i]));
+	CU_ASSERT_FALSE(q.front_heap);
+	CU_ASSERT_TRUE(heap_valid(&q));
+	/* With the head popped the slot before the front is free: 500 goes there. */
+	CU_ASSERT_PTR_EQUAL(sim_queue_pop(&q), &evs[4]);
+	gone[4] = true;
+	oo_push(&q, evs, keys, 5, 500);
+	CU_ASSERT_PTR_EQUAL(sim_queue_peek(&q), &evs[5]);
+	CU_ASSERT_FALSE(q.front_heap);
+	CU_ASSERT_TRUE(heap_valid(&q));
+	/* Later than the base: into the buckets. */
+	oo_push(&q, evs, keys, 6, 2000);
+	oo_push(&q, evs, keys, 7, 1500);
+	CU_ASSERT_FALSE(in_front(&evs[6]));
+	CU_ASSERT_FALSE(in_front(&evs[7]));
+	/* 999 down to 820, two events each: each lands before all but evs[5], so after
+	 * a few shifts the front becomes a heap. */
+	for (int i = 8; i < 8 + DESC; i++)
+		oo_push(&q, evs, keys, i, 999 - (i - 8) / 2);
+	CU_ASSERT_TRUE(q.front_heap);
+	CU_ASSERT_TRUE(heap_valid(&q));
+	/* Cancel in heap mode: an inner front event, the head, a bucket event. */
+	sim_queue_cancel(&q, &evs[100]);
+	sim_queue_cancel(&q, &evs[5]);
+	sim_queue_cancel(&q, &evs[6]);
+	gone[100] = gone[5] = gone[6] = true;
+	CU_ASSERT_TRUE(heap_valid(&q));
+	/* More pushes in heap mode, ties with earlier ones among them. */
+	for (int i = 8 + DESC; i < N; i++)
+		oo_push(&q, evs, keys, i, 900 + (i % 7) * 20);
+	CU_ASSERT_TRUE(heap_valid(&q));
+	for (int i = 0; i < N; i++)
+		if (!gone[i])
+			left[m++] = keys[i];
+	qsort(left, (size_t)m, sizeof(left[0]), key_cmp);
+	CU_ASSERT_EQUAL(sim_queue_len(&q), (uint32_t)m);
+	for (int k = 0; k < m; k++) {
+		ok &= sim_queue_pop(&q) == &evs[left[k].seq];
+		if (k % 50 == 0)
+			ok &= heap_valid(&q);
+	}
+	CU_ASSERT_TRUE(ok);
+	/* Drained: the next refill starts a sorted front again. */
+	CU_ASSERT_FALSE(q.front_heap);
+	CU_ASSERT_PTR_NULL(sim_queue_pop(&q));
+	sim_queue_destroy(&q);
 }
 
 /*
@@ -557,7 +712,8 @@ CU_TestInfo queue_tests[] = {
 	{ "empty queue and a single event", test_empty },
 	{ "FIFO among equal times", test_fifo_equal_times },
 	{ "pop in time order", test_time_order },
-	{ "cancel head, middle, tail; idle no-op", test_cancel },
+	{ "cancel head, bucket middle and end, front; idle no-op", test_cancel },
+	{ "out-of-order pushes into the front (heap mode)", test_out_of_order_front },
 	{ "heap_idx idle after pop and cancel", test_heap_idx },
 	{ "reserve then push does not reallocate", test_reserve },
 	{ "200000 events pop in qsort order", test_large_sorted },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests/test_scenario.c - the scenario loader (sim/scenario.c) and --set overrides.
+ * tests/test_scenario.c - the scenario loader (run/scenario.c) and --set overrides.
  *
  * Good files: values written with units land in the typed fields in base units (A,
  * ns, ohm, fraction), presets and kinds apply their documented defaults (datasheet
@@ -30,6 +30,7 @@
 #include "models/battery/battery.h"
 #include "models/cable/cable.h"
 #include "models/load/load.h"
+#include "models/pmic/pmic.h"
 #include "models/source/source.h"
 #include "run/scenario.h"
 #include "tests/suites.h"
@@ -170,13 +171,13 @@ static void test_units_in_strings(void)
 	scenario_free(sc);
 }
 
-/* Bare numbers are in the documented base unit. */
+/* Bare numbers are in the documented base unit (capacity takes none: below). */
 static void test_bare_numbers(void)
 {
 	struct scenario *sc = load_ok(
 		"{ \"duration\": 90, \"seed\": 42,"
 		"  \"source\": { \"ilim\": 1.1, \"t_off\": 0.5 },"
-		"  \"device\": { \"battery\": { \"soc\": 0.2, \"capacity\": 2 } } }");
+		"  \"device\": { \"battery\": { \"soc\": 0.2, \"capacity\": \"2 Ah\" } } }");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
 	CU_ASSERT_EQUAL(sc->duration, (sim_time_t)90 * 1000000000);
@@ -521,10 +522,14 @@ static void test_out_of_range(void)
 	FAILS("{ \"cable\": { \"r_contact\": \"-5 mohm\" } }", "cable.r_contact",
 	      "found \"-5 mohm\"", "expected");
 	FAILS("{ \"cable\": { \"r_loop\": -1 } }", "cable.r_loop", "found -1", "expected");
-	FAILS("{ \"device\": { \"battery\": { \"capacity\": 0 } } }", "device.battery.capacity",
-	      "found 0", "expected a value above 0");
+	/* docs/scenarios.md 14.4: capacity from 1 mAh to 1000 Ah */
+	FAILS("{ \"device\": { \"battery\": { \"capacity\": \"0 Ah\" } } }", "device.battery.capacity",
+	      "found \"0 Ah\"", "expected a value of at least 1 mAh and at most 1000 Ah");
+	FAILS("{ \"device\": { \"battery\": { \"capacity\": \"5e-324 Ah\" } } }",
+	      "device.battery.capacity", "expected 0 or a charge of at least 1 nAh");
+	/* fractions are bounded in % whichever way they were written */
 	FAILS("{ \"device\": { \"battery\": { \"soc\": 1.5 } } }", "device.battery.soc",
-	      "found 1.5", "at most 1");
+	      "found 1.5", "at most 100 %");
 	FAILS("{ \"device\": { \"battery\": { \"soc\": \"150 %\" } } }", "device.battery.soc",
 	      "found \"150 %\"", "expected");
 	FAILS("{ \"source\": { \"ilim\": 1e999 } }", "source.ilim", "out of range");
@@ -532,6 +537,126 @@ static void test_out_of_range(void)
 	FAILS("{ \"seed\": 1.5 }", "seed: found 1.5", "expected a whole number");
 	FAILS("{ \"duration\": \"0 s\" }", "duration", "expected a time above 0");
 	FAILS("{ \"name\": \"../x\" }", "name", "found \"../x\"", "expected");
+}
+
+/*
+ * Issue 16.2, capacity: the only key not in an SI base unit takes no bare number. A
+ * newcomer's 4000 is 4000 mAh (4000 Ah is out of range); 2 may be either.
+ */
+static void test_capacity_needs_unit(void)
+{
+	struct scenario *sc;
+
+	FAILS("{ \"device\": { \"battery\": { \"capacity\": 4000 } } }", "device.battery.capacity",
+	      "found 4000 without a unit", "did you mean \"4000 mAh\"?");
+	FAILS("{ \"device\": { \"battery\": { \"capacity\": 400 } } }", "device.battery.capacity",
+	      "found 400 without a unit", "\"400 mAh\"");
+	FAILS("{ \"device\": { \"battery\": { \"capacity\": \"2\" } } }", "device.battery.capacity",
+	      "without a unit", "did you mean \"2 Ah\" or \"2 mAh\"?");
+	sc = load_ok("{ \"device\": { \"battery\": { \"capacity\": \"4000 mAh\" } } }");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	CU_ASSERT_DOUBLE_EQUAL(SC_BATTERY(sc)->capacity_ah, 4.0, 1e-15);
+	scenario_free(sc);
+}
+
+/*
+ * Issue 15.6: a bound is reached however the value is written. "1 min" is exactly
+ * the 60 s maximum of t_restart, "358.15 K" the 85 C maximum of temperature (a ULP
+ * above it after the kelvin offset, stored as 85).
+ */
+static void test_bounds_in_other_units(void)
+{
+	static const char *const ok[] = {
+		"{ \"device\": { \"pmic\": { \"t_restart\": \"1 min\", \"t_replug\": \"1 min\" } } }",
+		"{ \"source\": { \"t_ocp\": \"1 min\", \"t_enumerate\": 60 } }",
+		"{ \"device\": { \"battery\": { \"temperature\": \"358.15 K\" } } }",
+		"{ \"device\": { \"battery\": { \"soc\": \"100 %\" } } }",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+		struct scenario *sc = load_ok(ok[i]);
+
+		CU_ASSERT_PTR_NOT_NULL(sc);
+		if (sc && i == 0)
+			CU_ASSERT_EQUAL(SC_PMIC(sc)->t_restart, 60 * SIM_S);
+		if (sc && i == 2)
+			CU_ASSERT(SC_BATTERY(sc)->temperature_c == 85.0);
+		scenario_free(sc);
+	}
+	/* one nanosecond over is over, and the message gives the bound in minutes */
+	FAILS("{ \"device\": { \"pmic\": { \"t_restart\": \"60.000000001 s\" } } }",
+	      "device.pmic.t_restart", "expected a value of at least 1 ms and at most 1 min");
+	FAILS("{ \"device\": { \"battery\": { \"soc\": \"120 %\" } } }", "device.battery.soc",
+	      "found \"120 %\"", "expected a value of at least 0 % and at most 100 %");
+}
+
+/* Issue 16.2: Rp is written as a current in any spelling, or by its Type-C name. */
+static void test_rp_spellings(void)
+{
+	static const struct { const char *text; int rp; } cases[] = {
+		{ "3A", SRC_RP_3A0 }, { "3.0A", SRC_RP_3A0 }, { "3000 mA", SRC_RP_3A0 },
+		{ "1.5A", SRC_RP_1A5 }, { "1.5 A", SRC_RP_1A5 }, { "default", SRC_RP_DEFAULT },
+		{ "usb", SRC_RP_DEFAULT }, { "Default", SRC_RP_DEFAULT },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *json = g_strdup_printf(
+			"{ \"source\": { \"kind\": \"typec\", \"rp\": \"%s\" } }", cases[i].text);
+		struct scenario *sc = load_ok(json);
+
+		CU_ASSERT_PTR_NOT_NULL(sc);
+		if (sc)
+			CU_ASSERT_EQUAL(SC_SOURCE(sc)->rp, cases[i].rp);
+		scenario_free(sc);
+	}
+	FAILS("{ \"source\": { \"kind\": \"typec\", \"rp\": \"2A\" } }", "source.rp",
+	      "found \"2A\"", "expected one of \"default\", \"1.5A\", \"3.0A\"");
+}
+
+/* Issue 15.6: messages that name what is wrong. */
+static void test_input_messages(void)
+{
+	static const char valid[] = "{ \"duration\": \"10 s\" }";
+	static const char *const not_utf8[] = { "device.load.current=\xff\xfe", NULL };
+	static const char *const huge[] = { "device.battery.ocv[99999999999999999999]=1", NULL };
+	static const char *const past[] = { "device.pmic.iindpm[7]=1", NULL };
+	static const char *const set_cap[] = { "device.battery.capacity=4000", NULL };
+	static const char utf16[] = "\xff\xfe{\0}\0";
+	static const char utf16be[] = "\0{\0}";
+	static const char utf32[] = "{\0\0\0}\0\0\0";
+	GError *err = NULL;
+
+	CU_ASSERT(set_fails(valid, not_utf8, "--set: found \"device.load.current=\\xff\\xfe\"",
+			    "not UTF-8", NULL));
+	CU_ASSERT(set_fails(valid, huge, "found no element 99999999999999999999 in \"ocv\"", NULL));
+	CU_ASSERT(set_fails("{ \"device\": { \"pmic\": { \"iindpm\": [\"1 A\", \"2 A\"] } } }", past,
+			    "found no element 7 in \"iindpm\", expected an index from 0 to 1", NULL));
+	CU_ASSERT(set_fails(valid, set_cap, "device.battery.capacity: found 4000 without a unit",
+			    "\"4000 mAh\"", NULL));
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf16, sizeof(utf16) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "u.json: found UTF-16 text, expected UTF-8 JSON"));
+	g_clear_error(&err);
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf16be, sizeof(utf16be) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "found UTF-16BE text"));
+	g_clear_error(&err);
+	CU_ASSERT_PTR_NULL(scenario_load_text("u.json", utf32, sizeof(utf32) - 1, NULL, &err));
+	CU_ASSERT(err && strstr(err->message, "found UTF-32LE text"));
+	g_clear_error(&err);
+	/* a set event that breaks another object's check names the event */
+	FAILS("{ \"duration\": \"1 min\", \"events\": [ { \"at\": \"1 s\", \"do\": \"set\","
+	      "  \"path\": \"device.battery.v_max\", \"value\": \"4 V\" } ] }",
+	      "events[0]: found a set of device.battery.v_max to \"4 V\" that breaks a check",
+	      "device.pmic.vreg: found 4.2 V, expected at most the battery's v_max 4 V");
+	/* a long list is described by its length */
+	{
+		GString *j = g_string_new("{ \"device\": { \"load\": { \"profile\": [");
+
+		for (int i = 0; i < 300; i++)
+			g_string_append_printf(j, "%s{ \"at\": %d, \"current\": 0.1 }", i ? "," : "", i);
+		g_string_append(j, "] } } }");
+		FAILS(j->str, "device.load.profile: found a list of 300 items", "at most 256");
+		g_string_free(j, TRUE);
+	}
 }
 
 /* AWG is one of 20, 22, 24, 26, 28 (cable.c documents exactly these); 21 has no
@@ -1176,6 +1301,10 @@ CU_TestInfo scenario_tests[] = {
 	{ "unknown keys, did you mean", test_unknown_keys },
 	{ "duplicate keys", test_duplicate_keys },
 	{ "out of range", test_out_of_range },
+	{ "capacity needs a unit", test_capacity_needs_unit },
+	{ "bounds reached in other units", test_bounds_in_other_units },
+	{ "rp spellings", test_rp_spellings },
+	{ "messages that name the problem", test_input_messages },
 	{ "cable awg 21 rejected", test_odd_awg },
 	{ "event errors", test_event_errors },
 	{ "set event value validated", test_set_event_value },

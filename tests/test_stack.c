@@ -514,6 +514,7 @@ static void test_extcon(void)
 	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
 	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
 	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), &edev);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("no-such-extcon"), ERR_PTR(-EPROBE_DEFER));
 
 	cs_kernel_current = saved;
 	evlog_free(k.log);
@@ -551,26 +552,6 @@ static void test_psy_type_strings(void)
 		ASSERT_STR(power_supply_usb_type_text(t), kernel_usb_type[t]);
 }
 
-/* Where the repository's scenarios are: the working directory, or next to build/. */
-static char *find_repo_file(const char *rel)
-{
-	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-	char *p;
-
-	if (g_file_test(rel, G_FILE_TEST_IS_REGULAR))
-		return g_strdup(rel);
-	if (exe) {
-		g_autofree char *bindir = g_path_get_dirname(exe);
-		g_autofree char *top = g_path_get_dirname(bindir);
-
-		p = g_build_filename(top, rel, NULL);
-		if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-			return p;
-		g_free(p);
-	}
-	return NULL;
-}
-
 static char *read_text(const char *dir, const char *rel)
 {
 	g_autofree char *path = g_build_filename(dir, rel, NULL);
@@ -589,7 +570,7 @@ static char *read_text(const char *dir, const char *rel)
  */
 static void test_sysfs_dcp(void)
 {
-	g_autofree char *file = find_repo_file("scenarios/ports/dcp.json");
+	g_autofree char *file = tu_repo_file("scenarios/ports/dcp.json");
 	static const sim_time_t at[] = { 5 * SIM_S };
 	static const char *const labels[] = { "5s" };
 	struct world_options wo = { .n_sysfs = 1, .sysfs_at = at, .sysfs_labels = labels };
@@ -942,7 +923,7 @@ static void test_port_scenarios(void)
 
 	for (size_t i = 0; i < G_N_ELEMENTS(s); i++) {
 		g_autofree char *rel = g_strdup_printf("scenarios/ports/%s.json", s[i].file);
-		g_autofree char *file = find_repo_file(rel);
+		g_autofree char *file = tu_repo_file(rel);
 		g_autofree char *json = NULL;
 		struct tu_run r;
 

@@ -41,6 +41,25 @@ REF=$TMP/j1/results.csv
 check "results.csv has a header and 200 rows" test "$(wc -l <"$REF")" -eq 201
 check "header: index, the varied paths in file order, then the metrics" \
 	grep -q '^index,duration,policy,source\.ilim,device\.load\.current,cable\.length,device\.battery\.soc,vbus_min_V,.*,error$' "$REF"
+# policy is varied: one "policy" column, holding the varied value (issue 16, item 11)
+check "header: every column name once (the policy metric is not repeated)" \
+	sh -c "head -1 '$REF' | tr ',' '\n' | sort | uniq -d | grep -q . && exit 1 || exit 0"
+check "csv.DictReader: the policy column cycles through the varied policies" python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+vary = doc["vary"]
+pol = vary["policy"]
+inner = doc.get("random", {}).get("n", 1)
+for k in list(vary)[list(vary).index("policy") + 1:]:
+    inner *= len(vary[k])
+got = [r["policy"] for r in rows]
+want = [pol[(i // inner) % len(pol)] for i in range(len(rows))]
+assert got == want, (got[:8], want[:8])
+' "$REF" "$SWEEP"
+run heatby plot --heatmap "$REF" --x source.ilim --y cable.length --z source_trips --by policy \
+	--agg max -o "$TMP/heatby.svg" --no-render
+expect_status "plot --heatmap --by policy on the sweep's results.csv" 0
 check "rows are in index order 0..199" \
 	sh -c "sed 1d '$REF' | cut -d, -f1 | awk '\$1 != NR - 1 { exit 1 }'"
 check "no variant failed (empty error cells)" sh -c "sed 1d '$REF' | grep -q -v ',\$' && exit 1 || exit 0"

@@ -652,7 +652,40 @@ static void test_locale(void)
 	g_free(saved);
 }
 
+/* Bounds in messages read as a user writes them (sim/units.h). */
+static void test_format(void)
+{
+	static const struct { double x; enum unit_dim dim; const char *text; } cases[] = {
+		{ 1e-3, UNIT_AH, "1 mAh" }, { 1000, UNIT_AH, "1000 Ah" }, { 1e-4, UNIT_OHM, "100 uohm" },
+		{ 1e6, UNIT_OHM, "1 Mohm" }, { 5.1e3, UNIT_OHM, "5.1 kohm" }, { 1e-6, UNIT_FARAD, "1 uF" },
+		{ 1, UNIT_FRACTION, "100 %" }, { 0.1, UNIT_FRACTION, "10 %" }, { 0, UNIT_VOLT, "0 V" },
+		{ -40, UNIT_CELSIUS, "-40 C" }, { 0.5, UNIT_CELSIUS, "0.5 C" }, { 1e-9, UNIT_AMP, "1 nA" },
+		{ 4.2, UNIT_VOLT, "4.2 V" }, { 2e5, UNIT_NONE, "200000" },
+	};
+	static const struct { sim_time_t t; const char *text; } times[] = {
+		{ 0, "0 s" }, { 60 * SIM_S, "1 min" }, { 90 * SIM_MIN, "90 min" }, { SIM_HOUR, "1 h" },
+		{ 1500 * SIM_MS, "1500 ms" }, { 7, "7 ns" }, { 3 * SIM_US, "3 us" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *s = units_format(cases[i].x, cases[i].dim);
+
+		CU_ASSERT_STRING_EQUAL(s, cases[i].text);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(times); i++) {
+		g_autofree char *s = units_format_time(times[i].t);
+
+		CU_ASSERT_STRING_EQUAL(s, times[i].text);
+	}
+	{
+		g_autofree char *q = cs_quote("a\"b\xff");
+
+		CU_ASSERT_STRING_EQUAL(q, "\"a\\\"b\\xff\"");
+	}
+}
+
 CU_TestInfo units_tests[] = {
+	{ "formatting for messages", test_format },
 	{ "voltage", test_voltage },
 	{ "negative zero", test_negative_zero },
 	{ "current", test_current },

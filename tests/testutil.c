@@ -220,3 +220,22 @@ double tu_ref_ocv(double s)
 		i++;
 	return v[i] + (v[i + 1] - v[i]) * (s - soc[i]) / (soc[i + 1] - soc[i]);
 }
+
+char *tu_repo_file(const char *rel)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	char *p;
+
+	if (g_file_test(rel, G_FILE_TEST_IS_REGULAR))
+		return g_strdup(rel);
+	if (exe) {
+		g_autofree char *bindir = g_path_get_dirname(exe);
+		g_autofree char *top = g_path_get_dirname(bindir);
+
+		p = g_build_filename(top, rel, NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			return p;
+		g_free(p);
+	}
+	return NULL;
+}

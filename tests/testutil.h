@@ -60,5 +60,8 @@ void tu_rm_tree(const char *path);
 /* A fresh directory from a g_dir_make_tmp() template; NULL (and a message on stderr)
  * when it cannot be made. The caller frees the name. */
 char *tu_make_tmpdir(const char *tmpl);
+/* A file of the repository (rel from its top): in the working directory, or beside the
+ * build/ directory the test binary runs from; NULL when neither has it. */
+char *tu_repo_file(const char *rel);
 
 #endif

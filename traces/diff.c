@@ -12,11 +12,25 @@
 #include "traces/diff.h"
 #include "traces/interp.h"
 
+/* With a time shift: the reference value within the shift nearest to x (y, the value
+ * at the row's own time, when x is not inside the window's range). */
+static double nearest_in_window(const cs_csv_trace *b, const double *bv, double t, double shift,
+				size_t *hint, double x, double y)
+{
+	double lo, hi;
+
+	if (shift <= 0 || !cs_interp_range(b->t, bv, b->nrows, t - shift, t + shift, hint, &lo, &hi))
+		return y;
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
 static void compare_numeric(struct cs_diff_col *c, const cs_csv_trace *a, int ca,
-			    const cs_csv_trace *b, int cb, const struct cs_interp_pos *map)
+			    const cs_csv_trace *b, int cb, const struct cs_interp_pos *map,
+			    double shift)
 {
 	const double *av = a->cols[ca].v, *bv = b->cols[cb].v;
 	double best_score = 0;
+	size_t hint = 0;
 
 	for (size_t i = 0; i < a->nrows; i++) {
 		double x, y, dev, allowed, score;
@@ -25,6 +39,8 @@ static void compare_numeric(struct cs_diff_col *c, const cs_csv_trace *a, int ca
 			continue;
 		x = av[i];
 		y = cs_interp_value(bv, b->nrows, &map[i]);
+		if (isfinite(x))
+			y = nearest_in_window(b, bv, a->t[i], shift, &hint, x, y);
 		dev = fabs(x - y);
 		if (!isfinite(dev))
 			dev = DBL_MAX;
@@ -55,10 +71,26 @@ static void compare_numeric(struct cs_diff_col *c, const cs_csv_trace *a, int ca
 	}
 }
 
+/* With a time shift: is label s in force somewhere within the shift of time t? */
+static bool label_in_window(const cs_csv_trace *b, const char *const *bs, double t, double shift,
+			    size_t *hint, const char *s)
+{
+	size_t first, last;
+
+	if (shift <= 0 || !cs_interp_rows(b->t, b->nrows, t - shift, t + shift, hint, &first, &last))
+		return false;
+	for (size_t k = first; k <= last; k++)
+		if (strcmp(bs[k], s) == 0)
+			return true;
+	return false;
+}
+
 static void compare_labels(struct cs_diff_col *c, const cs_csv_trace *a, int ca,
-			   const cs_csv_trace *b, int cb, const struct cs_interp_pos *map)
+			   const cs_csv_trace *b, int cb, const struct cs_interp_pos *map,
+			   double shift)
 {
 	const char *const *as = a->cols[ca].s, *const *bs = b->cols[cb].s;
+	size_t hint = 0;
 
 	for (size_t i = 0; i < a->nrows; i++) {
 		const char *y;
@@ -67,7 +99,7 @@ static void compare_labels(struct cs_diff_col *c, const cs_csv_trace *a, int ca,
 			continue;
 		y = bs[map[i].j];
 		c->n_compared++;
-		if (strcmp(as[i], y) == 0)
+		if (strcmp(as[i], y) == 0 || label_in_window(b, bs, a->t[i], shift, &hint, as[i]))
 			continue;
 		c->n_failed++;
 		if (!c->has_worst) {
@@ -88,9 +120,10 @@ static bool within(double a, double b, double abs, double rel)
 
 /* Candidate column ca against the reference's column of the same name, if any. */
 static void compare_column(struct cs_diff *d, struct cs_diff_col *c, const cs_csv_trace *cand,
-			   int ca, const cs_csv_trace *ref, const struct cs_tolerances *tol,
+			   int ca, const cs_csv_trace *ref, const struct cs_diff_opts *opts,
 			   const struct cs_interp_pos *map)
 {
+	const struct cs_tolerances *tol = opts->tol;
 	int cb = cs_csv_find_col(ref, cand->cols[ca].name);
 
 	c->name = cand->cols[ca].name;
@@ -106,9 +139,9 @@ static void compare_column(struct cs_diff *d, struct cs_diff_col *c, const cs_cs
 	if (cand->cols[ca].is_label != ref->cols[cb].is_label)
 		c->kind_mismatch = true;
 	else if (c->is_label)
-		compare_labels(c, cand, ca, ref, cb, map);
+		compare_labels(c, cand, ca, ref, cb, map, opts->time_shift);
 	else
-		compare_numeric(c, cand, ca, ref, cb, map);
+		compare_numeric(c, cand, ca, ref, cb, map, opts->time_shift);
 	c->pass = !c->kind_mismatch && c->n_failed == 0;
 	d->n_failed += !c->pass;
 }
@@ -124,6 +157,7 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 
 	if (!opts)
 		opts = &defaults;
+	d->time_shift = opts->time_shift;
 	d->cand_t0 = cand->t[0];
 	d->cand_t1 = cand->t[cand->nrows - 1];
 	d->ref_t0 = ref->t[0];
@@ -137,7 +171,7 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 	d->cols = g_new0(struct cs_diff_col, (gsize)(cand->ncols + ref->ncols));
 	for (int ca = 0; ca < cand->ncols; ca++)
 		if (ca != cand->time_col)
-			compare_column(d, &d->cols[n++], cand, ca, ref, opts->tol, map);
+			compare_column(d, &d->cols[n++], cand, ca, ref, opts, map);
 	/* the reference's columns the candidate lacks */
 	for (int cb = 0; cb < ref->ncols; cb++) {
 		struct cs_diff_col *c;

@@ -25,6 +25,12 @@ struct cs_diff_opts {
 	/* false (default): the two time ranges must agree (within the time column's
 	 * tolerance) or the diff fails; true: compare the overlap only. */
 	bool overlap_only;
+	/* > 0 (seconds): a candidate value also passes when it lies within tolerance of
+	 * the reference anywhere within this time of its row - between the lowest and
+	 * highest reference value over [t - time_shift, t + time_shift], or any label in
+	 * force there - so an event that moved by up to time_shift (a charge termination
+	 * 70 ms later under fixed steps) is not a failure. 0: at the row's time only. */
+	double time_shift;
 };
 
 enum cs_diff_presence {
@@ -49,7 +55,9 @@ struct cs_diff_col {
 	size_t row;                /* candidate row index */
 	size_t line;               /* its line in the candidate file */
 	double t;                  /* its time, s */
-	double cand, ref;          /* numeric: A and B (interpolated) values there */
+	double cand, ref;          /* numeric: A and B (interpolated) values there; with
+				    * time_shift, B is the reference value within the
+				    * shift nearest to A */
 	double dev, allowed;       /* |A-B| and abs + rel*|B| there */
 	const char *cand_label, *ref_label;   /* label columns */
 	double max_dev, max_dev_t; /* the largest |A-B| and its time (numeric) */
@@ -61,6 +69,7 @@ typedef struct cs_diff {
 	double cand_t0, cand_t1;   /* time ranges of the two traces */
 	double ref_t0, ref_t1;
 	bool span_ok;              /* ranges agree, or overlap_only */
+	double time_shift;         /* the options' time_shift, s */
 	size_t n_rows;             /* candidate rows inside the reference's range */
 	size_t n_outside;          /* candidate rows outside it (not compared) */
 	int n_compared;            /* columns present in both */

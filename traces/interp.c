@@ -73,3 +73,69 @@ double cs_interp_value(const double *v, size_t nb, const struct cs_interp_pos *r
 		return b0 + rp->w * d;
 	return (1 - rp->w) * b0 + rp->w * b1;
 }
+
+/* v between rows j - 1 and j at time t */
+static double lerp_at(const double *ref_t, const double *v, size_t j, double t)
+{
+	double w = lerp_w(t, ref_t[j - 1], ref_t[j]);
+
+	return v[j - 1] + w * (v[j] - v[j - 1]);
+}
+
+bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0, double t1,
+		     size_t *hint, double *lo, double *hi)
+{
+	size_t j = *hint, k;
+
+	if (nb == 0)
+		return false;
+	t0 = fmax(t0, ref_t[0]);
+	t1 = fmin(t1, ref_t[nb - 1]);
+	if (t0 > t1)
+		return false;
+	while (j < nb && ref_t[j] < t0)
+		j++;
+	*hint = j;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	/* the window's start between two rows */
+	if (j > 0 && j < nb && ref_t[j] > t0) {
+		double y = lerp_at(ref_t, v, j, t0);
+
+		*lo = fmin(*lo, y);
+		*hi = fmax(*hi, y);
+	}
+	for (k = j; k < nb && ref_t[k] <= t1; k++) {
+		*lo = fmin(*lo, v[k]);
+		*hi = fmax(*hi, v[k]);
+	}
+	/* its end between two rows */
+	if (k > 0 && k < nb && ref_t[k - 1] < t1) {
+		double y = lerp_at(ref_t, v, k, t1);
+
+		*lo = fmin(*lo, y);
+		*hi = fmax(*hi, y);
+	}
+	return *lo <= *hi;
+}
+
+bool cs_interp_rows(const double *ref_t, size_t nb, double t0, double t1, size_t *hint,
+		    size_t *first, size_t *last)
+{
+	size_t j = *hint, k;
+
+	if (nb == 0 || t1 < ref_t[0] || t0 > ref_t[nb - 1])
+		return false;
+	while (j + 1 < nb && ref_t[j + 1] <= t0)
+		j++;
+	*hint = j;
+	/* a jump exactly at t0: both of its rows are in the window, as in
+	 * cs_interp_range (the boundary passes) */
+	while (j > 0 && ref_t[j] == t0 && ref_t[j - 1] == t0)
+		j--;
+	for (k = j; k + 1 < nb && ref_t[k + 1] <= t1; k++)
+		;
+	*first = j;
+	*last = k;
+	return true;
+}

@@ -32,4 +32,18 @@ struct cs_interp_pos *cs_interp_map(const double *t, size_t na, const double *re
 /* The reference column v (nb values) at a position. */
 double cs_interp_value(const double *v, size_t nb, const struct cs_interp_pos *pos);
 
+/* The lowest and highest value of the reference column v (times ref_t, nb rows) over
+ * the time window [t0, t1]: its rows inside the window (both sides of a jump) and its
+ * linear interpolation at the window's ends, the window clipped to the reference's
+ * range. False when the window lies outside that range. *hint speeds up calls with
+ * non-decreasing t0 (start with 0). */
+bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0, double t1,
+		     size_t *hint, double *lo, double *hi);
+/* The rows of the reference in force over [t0, t1]: the last row at or before t0 (the
+ * first row when t0 is before the reference; every row of a jump exactly at t0) to the
+ * last row at or before t1, as *first .. *last. False when the window lies outside the
+ * reference's range. */
+bool cs_interp_rows(const double *ref_t, size_t nb, double t0, double t1, size_t *hint,
+		    size_t *first, size_t *last);
+
 #endif

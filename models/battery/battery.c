@@ -25,30 +25,36 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 const struct param_desc battery_param_desc[] = {
 	{ "preset", PARAM_ENUM, .off = OFF(preset), .choices = battery_preset_names,
 	  .doc = "cell preset the other values default from" },
-	{ "capacity", PARAM_NUM, UNIT_AH, OFF(capacity_ah), 0, 1000, PARAM_F_MIN_EXCL,
-	  .doc = "rated capacity; R and C scale with it" },
+	/* 1 mAh (a hearing-aid coin cell) to 1000 Ah; with a unit, always: a bare
+	 * 4000 reads as 4000 Ah to some and 4000 mAh to others. */
+	{ "capacity", PARAM_NUM, UNIT_AH, OFF(capacity_ah), 1e-3, 1000, PARAM_F_UNIT_REQUIRED,
+	  .doc = "rated capacity, with its unit (\"3000 mAh\"); R and C scale with it" },
 	{ "soc", PARAM_NUM, UNIT_FRACTION, OFF(soc), 0, 1, .doc = "initial state of charge" },
-	{ "r0", PARAM_NUM, UNIT_OHM, OFF(r0), 0, 100, PARAM_F_MIN_EXCL,
+	/* 100 uohm: the series resistance of the largest cells; C from 1 uF (a time
+	 * constant far below a millisecond) to 1 GF. */
+	{ "r0", PARAM_NUM, UNIT_OHM, OFF(r0), 1e-4, 100, 0,
 	  .doc = "series resistance at the reference capacity and temperature" },
-	{ "r1", PARAM_NUM, UNIT_OHM, OFF(r1), 0, 100, PARAM_F_MIN_EXCL, .doc = "first RC pair resistance" },
-	{ "c1", PARAM_NUM, UNIT_FARAD, OFF(c1), 0, 1e9, PARAM_F_MIN_EXCL, .doc = "first RC pair capacitance" },
-	{ "r2", PARAM_NUM, UNIT_OHM, OFF(r2), 0, 100, PARAM_F_MIN_EXCL, .doc = "second RC pair resistance" },
-	{ "c2", PARAM_NUM, UNIT_FARAD, OFF(c2), 0, 1e9, PARAM_F_MIN_EXCL, .doc = "second RC pair capacitance" },
+	{ "r1", PARAM_NUM, UNIT_OHM, OFF(r1), 1e-4, 100, 0, .doc = "first RC pair resistance" },
+	{ "c1", PARAM_NUM, UNIT_FARAD, OFF(c1), 1e-6, 1e9, 0, .doc = "first RC pair capacitance" },
+	{ "r2", PARAM_NUM, UNIT_OHM, OFF(r2), 1e-4, 100, 0, .doc = "second RC pair resistance" },
+	{ "c2", PARAM_NUM, UNIT_FARAD, OFF(c2), 1e-6, 1e9, 0, .doc = "second RC pair capacitance" },
 	{ "ocv", PARAM_CUSTOM, .parse = battery_parse_ocv,
 	  .doc = "open-circuit voltage table [[soc, volts], ...], soc ascending" },
 	{ "temperature", PARAM_NUM, UNIT_CELSIUS, OFF(temperature_c), -40, 85,
 	  PARAM_F_RUNTIME, .doc = "cell / ambient temperature" },
 	{ "thermal", PARAM_BOOL, .off = OFF(thermal),
 	  .doc = "lumped thermal model (cell heats from its losses)" },
-	{ "thermal_mass", PARAM_NUM, UNIT_NONE, OFF(thermal_mass_j_k), 0, 1e6, PARAM_F_MIN_EXCL,
+	/* 0.1 J/K: a 0.1 g cell (about 1 J/(g K)); 0.1 K/W: a cell bolted to a heat sink. */
+	{ "thermal_mass", PARAM_NUM, UNIT_NONE, OFF(thermal_mass_j_k), 0.1, 1e6, 0,
 	  .doc = "heat capacity, J/K" },
-	{ "r_thermal", PARAM_NUM, UNIT_NONE, OFF(r_thermal_k_w), 0, 1e4, PARAM_F_MIN_EXCL,
+	{ "r_thermal", PARAM_NUM, UNIT_NONE, OFF(r_thermal_k_w), 0.1, 1e4, 0,
 	  .doc = "thermal resistance to ambient, K/W" },
 	{ "activation_energy", PARAM_NUM, UNIT_NONE, OFF(ea_j_mol), 0, 2e5,
 	  .doc = "Arrhenius activation energy of the resistances, J/mol" },
 	{ "self_discharge", PARAM_NUM, UNIT_FRACTION, OFF(self_discharge), 0, 1,
 	  .doc = "capacity lost per 30 days at rest" },
-	{ "v_max", PARAM_NUM, UNIT_VOLT, OFF(v_max), 2, 5, .doc = "highest safe charge voltage" },
+	/* from 3 V, the lowest device.pmic.vreg, which must not exceed it */
+	{ "v_max", PARAM_NUM, UNIT_VOLT, OFF(v_max), 3, 5, .doc = "highest safe charge voltage" },
 	PARAM_END,
 };
 #undef OFF

@@ -13,13 +13,16 @@
 static const char *const power_on_names[] = { "vbus", "always", NULL };
 
 #define OFF(f) offsetof(struct boot_params, f)
-static const struct param_desc boot_keys_desc[] = {
+const struct param_desc boot_keys_desc[] = {
 	{ "off_current", PARAM_NUM, UNIT_AMP, OFF(off_current), 0, 5, .doc = "draw while off" },
 	{ "hold_current", PARAM_NUM, UNIT_AMP, OFF(hold_current), 0, 5,
 	  .doc = "draw while the bootloader holds at the gate (low-power charging)" },
-	{ "restart", PARAM_TIME, .off = OFF(restart), .min = 0, .max = 3600,
+	/* A restart of 0 after a brownout browns out again at the same instant, forever.
+	 * 10 ms: below a system's power-on reset time, long enough that a brownout loop
+	 * runs an hour in seconds. */
+	{ "restart", PARAM_TIME, .off = OFF(restart), .min = 10e-3, .max = 3600,
 	  .doc = "off time after a brownout before powering on again" },
-	{ "gate_poll", PARAM_TIME, .off = OFF(gate_poll), .min = 0, .max = 3600, .flags = PARAM_F_MIN_EXCL,
+	{ "gate_poll", PARAM_TIME, .off = OFF(gate_poll), .min = 1e-3, .max = 3600,
 	  .doc = "how often a holding bootloader asks the gate again" },
 	{ "power_on", PARAM_ENUM, .off = OFF(power_on), .choices = power_on_names,
 	  .doc = "power on when VBUS is present (vbus) or whenever possible (always)" },

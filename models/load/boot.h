@@ -60,6 +60,8 @@ struct boot {
 	struct sim_event ev_stage, ev_restart;
 };
 
+/* The keys of device.load.boot besides "stages" (offsets in struct boot_params). */
+extern const struct param_desc boot_keys_desc[];
 void boot_params_default(struct boot_params *p);
 bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const char *path,
 		GError **err);

@@ -2,7 +2,8 @@
 /*
  * models/load/load.c - constant current / power load with a profile; brownout.
  *
- * Default brownout threshold 3.4 V [PHYSICS.md: VSYS minimum]; default draw 250 mA
+ * Default brownout threshold 3.4 V (assumed: just below the 3.5 V SYS_MIN the bq24190 and
+ * bq25890 regulate to; docs/models.md, System load); default draw 250 mA
  * (a phone idling with the screen on, order of magnitude).
  */
 #include <string.h>
@@ -23,7 +24,7 @@ const struct param_desc load_param_desc[] = {
 	  .doc = "brownout below this system voltage" },
 	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
 	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
-	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse,
+	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse, .sub = boot_keys_desc,
 	  .doc = "boot profile {\"stages\": [{\"name\", \"current\", \"for\"}], \"restart\", \"hold_current\", ...}" },
 	PARAM_END,
 };
@@ -85,11 +86,12 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 		st->is_power = pow != NULL;
 		if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
 			return false;
+		/* the ranges of "current" and "power" above */
 		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
-		    st->value > 100) {
+		    st->value > (st->is_power ? 100 : 20)) {
 			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found a step at %g s of %g, expected times ascending from 0 and values from 0 to 100",
-				    ip, sim_time_to_s(st->at), st->value);
+				    "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
+				    ip, sim_time_to_s(st->at), st->value, st->is_power ? "W" : "A");
 			return false;
 		}
 		n++;

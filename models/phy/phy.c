@@ -69,7 +69,7 @@ const struct param_desc phy_param_desc[] = {
 	{ "rdm_dwn", PARAM_NUM, UNIT_OHM, OFF(rdm_dwn), 0, 1e6, .doc = "RDM_DWN" },
 	{ "t_cc_debounce", PARAM_TIME, .off = OFF(t_cc_debounce), .min = 0, .max = 10, .doc = "tCCDebounce" },
 	{ "t_sink_adj", PARAM_TIME, .off = OFF(t_sink_adj), .min = 0, .max = 10, .doc = "tSinkAdj (follow an Rp change)" },
-	{ "rd", PARAM_NUM, UNIT_OHM, OFF(rd), 0, 1e6, PARAM_F_MIN_EXCL, .doc = "sink's Rd on CC" },
+	{ "rd", PARAM_NUM, UNIT_OHM, OFF(rd), 1, 1e6, 0, .doc = "sink's Rd on CC" },
 	{ "t_pd_caps", PARAM_TIME, .off = OFF(t_pd_caps), .min = 0, .max = 10, .doc = "Source_Capabilities after CC attach" },
 	{ "t_pd_request", PARAM_TIME, .off = OFF(t_pd_request), .min = 0, .max = 10, .doc = "sink's Request after the capabilities" },
 	{ "t_pd_accept", PARAM_TIME, .off = OFF(t_pd_accept), .min = 0, .max = 10, .doc = "source's Accept after the Request" },

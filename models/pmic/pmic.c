@@ -5,8 +5,10 @@
  * Preset numbers and where they come from:
  *  twl4030: linear; input/charge current register ~1.66 mA per step up to 1.7 A
  *    (the Linux driver ramps it in 20 mA steps); VBUS ADC 10 bits over 7 V
- *    (7/1023 V per count); no VINDPM; UVLO 3.5 V; termination at 80 mA; stays off
- *    after a dip until replug [twl4030_charger.c, PHYSICS.md]. Pass element 0.3 ohm,
+ *    (7/1023 V per count); no VINDPM; termination at 80 mA (ichg_eoc 80.1 mA)
+ *    [Linux drivers/power/supply/twl4030_charger.c]; stays off after a dip until replug
+ *    (NeilBrown's 2015 patch "twl4030_charger: add software controlled linear charging
+ *    mode": automatic mode switches off on a momentary drop). UVLO 3.5 V, pass element 0.3 ohm,
  *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
  *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
@@ -17,8 +19,9 @@
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
  *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB [TI bq25890 datasheet].
- *  generic-linear / generic-switching: round numbers from PHYSICS.md (UVLO 3.6 V,
- *    efficiency 0.92, VINDPM 4.5 V as on bq25601, termination C/10-ish).
+ *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
+ *    termination C/10-ish); efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A);
+ *    VINDPM 4.5 V as on bq25601. Sources in docs/models.md, Charger IC.
  */
 #include <math.h>
 #include <string.h>
@@ -43,6 +46,17 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 
 /* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
 #define PMIC_VLOWV_HYST_V 0.1
+
+/* iindpm as {"min", "max", "step", "default"} (offsets in struct pmic_params) */
+static const struct param_desc iindpm_range_desc[] = {
+	{ "min", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_min), 0, 20, .doc = "lowest value" },
+	{ "max", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_max), 1e-3, 20,
+	  0, .doc = "highest value" },
+	{ "step", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_step), 0, 20, .doc = "resolution" },
+	{ "default", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_default), 0, 20,
+	  .doc = "value after reset / plug" },
+	PARAM_END,
+};
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err);
@@ -72,7 +86,7 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "charger IC preset the other values default from" },
 	{ "topology", PARAM_ENUM, .off = OFF(topology), .choices = topology_names,
 	  .doc = "linear (input = system + charge current) or switching (power in * eff = power out)" },
-	{ "iindpm", PARAM_CUSTOM, .parse = pmic_parse_iindpm,
+	{ "iindpm", PARAM_CUSTOM, .parse = pmic_parse_iindpm, .sub = iindpm_range_desc,
 	  .doc = "input limit register: {\"min\", \"max\", \"step\", \"default\"} or a ladder [..]" },
 	{ "reg_latency", PARAM_TIME, .off = OFF(reg_latency), .min = 0, .max = 10,
 	  .doc = "delay before a register write takes effect" },
@@ -84,33 +98,40 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input reconnects above this (after t_restart)" },
 	{ "uvlo_deglitch", PARAM_TIME, .off = OFF(uvlo_deglitch), .min = 0, .max = 10,
 	  .doc = "time below uvlo_falling before the input disconnects" },
-	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
+	/* Delays the pmic repeats (restart, ICO steps) take at least 1 ms: no chip
+	 * reacts faster, and a 0 would repeat forever at one instant. Currents that
+	 * must flow start at 1 mA; the efficiency at 10 %. */
+	{ "t_restart", PARAM_TIME, .off = OFF(t_restart), .min = 1e-3, .max = 60,
 	  .doc = "time above uvlo_rising before the input connects" },
 	{ "t_replug", PARAM_TIME, .off = OFF(t_replug), .min = 0, .max = 60,
 	  .doc = "VBUS must stay below 0.8 V this long to count as a replug (restart = replug)" },
 	{ "restart", PARAM_ENUM, .off = OFF(restart), .choices = restart_names,
 	  .doc = "after UVLO: auto, or replug (stay off until VBUS goes away)" },
-	{ "ichg", PARAM_NUM, UNIT_AMP, OFF(ichg), 0, 20, PARAM_F_MIN_EXCL | PARAM_F_RUNTIME,
+	{ "ichg", PARAM_NUM, UNIT_AMP, OFF(ichg), 1e-3, 20, PARAM_F_RUNTIME,
 	  .doc = "fast-charge (CC) current" },
-	{ "ipre", PARAM_NUM, UNIT_AMP, OFF(ipre), 0, 5, PARAM_F_MIN_EXCL, .doc = "precharge current" },
+	{ "ipre", PARAM_NUM, UNIT_AMP, OFF(ipre), 1e-3, 5, 0, .doc = "precharge current" },
 	{ "vlowv", PARAM_NUM, UNIT_VOLT, OFF(vlowv), 0, 5, .doc = "precharge below this battery voltage" },
 	{ "vreg", PARAM_NUM, UNIT_VOLT, OFF(vreg), 3, 5, PARAM_F_RUNTIME, .doc = "CV regulation voltage" },
 	{ "iterm", PARAM_NUM, UNIT_AMP, OFF(iterm), 0, 5, PARAM_F_RUNTIME,
 	  .doc = "terminate when the CV current falls below this for t_term" },
-	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 0, .max = 600, .doc = "termination deglitch" },
+	/* A termination deglitch of 0 lets a charger whose iterm is above what it can
+	 * deliver terminate and recharge forever at one instant (1 ns: a billion times a
+	 * simulated second). 10 ms: shorter than any charger's termination filter we know,
+	 * long enough that even that loop runs an hour in seconds. */
+	{ "t_term", PARAM_TIME, .off = OFF(t_term), .min = 10e-3, .max = 600, .doc = "termination deglitch" },
 	{ "vrechg_delta", PARAM_NUM, UNIT_VOLT, OFF(vrechg_delta), 0, 1,
 	  .doc = "recharge when the battery falls this far below vreg" },
 	{ "safety_timer", PARAM_TIME, .off = OFF(safety_timer), .min = 0, .max = 7 * 86400,
 	  .flags = PARAM_F_NULL_ZERO, .doc = "charge time before a fault (null = none)" },
-	{ "efficiency", PARAM_NUM, UNIT_FRACTION, OFF(efficiency), 0, 1, PARAM_F_MIN_EXCL,
+	{ "efficiency", PARAM_NUM, UNIT_FRACTION, OFF(efficiency), 0.1, 1, 0,
 	  .doc = "switching converter efficiency" },
 	{ "r_on", PARAM_NUM, UNIT_OHM, OFF(r_on), 0, 10, .doc = "linear pass element resistance when fully on" },
 	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_NULL_ZERO,
 	  .doc = "switching: minimum system voltage regulation (SYS_MIN)" },
 	{ "ico", PARAM_BOOL, .off = OFF(ico), .doc = "hardware input current optimiser present" },
-	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 0, 1, PARAM_F_MIN_EXCL, .doc = "ICO increment" },
-	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 0, .max = 10,
-	  .flags = PARAM_F_MIN_EXCL, .doc = "ICO time per increment" },
+	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 1e-3, 1, 0, .doc = "ICO increment" },
+	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 1e-3, .max = 10,
+	  .doc = "ICO time per increment" },
 	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
 	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
 	PARAM_END,
@@ -226,21 +247,12 @@ void pmic_params_default(struct pmic_params *p, int preset)
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err)
 {
-	static const struct param_desc range_desc[] = {
-		{ "min", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_min), 0, 20, .doc = "lowest value" },
-		{ "max", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_max), 0, 20,
-		  PARAM_F_MIN_EXCL, .doc = "highest value" },
-		{ "step", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_step), 0, 20, .doc = "resolution" },
-		{ "default", PARAM_NUM, UNIT_AMP, offsetof(struct pmic_params, iindpm_default), 0, 20,
-		  .doc = "value after reset / plug" },
-		PARAM_END,
-	};
 	static const struct param_list_spec ladder_spec = {
-		.dim = UNIT_AMP, .min = 0, .min_excl = true, .max = 20, .ascending = true,
+		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
 		.max_n = PMIC_LADDER_MAX,
 		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
 				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
-		.expected_item = "currents above 0, at most 20 A, ascending",
+		.expected_item = "currents from 1 mA to 20 A, ascending",
 	};
 	struct pmic_params *p = field;
 	int n = 0;
@@ -248,7 +260,7 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 	(void)d;
 	if (cJSON_IsObject(v)) {
 		p->ladder_n = 0;
-		if (!param_load_object(range_desc, v, p, path, NULL, err))
+		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
 			return false;
 		if (p->iindpm_min > p->iindpm_max) {
 			g_set_error(err, CS_PARAM_ERROR, 0,

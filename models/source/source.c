@@ -2,10 +2,11 @@
 /*
  * models/source/source.c - port kinds, their defaults, and the protection timers.
  *
- * Sources of the defaults: Voc 5.10 V and Rout 0.13 ohm from a measured 2 A adapter
- * (5.134 V at 0 A, 4.868 V at 2 A); v_shutdown 2.0 V (the BC1.2 floor), t_trip 10 ms,
- * t_off 1 s (hiccup), host-port switch 1.0 A on a 500 mA port with a 10 ms trip and
- * auto-retry [PHYSICS.md]; port ratings from BC1.2 (SDP 500 mA, CDP 1.5 A, DCP up to
+ * Sources of the defaults (docs/models.md, Charging port): Voc 5.10 V and Rout 0.13 ohm
+ * from a measured 2 A adapter (5.134 V at 0 A, 4.868 V at 2 A; unpublished); v_shutdown
+ * 2.0 V (BC1.2 VDCP_SHTDWN, chapter 5); t_trip 10 ms, t_off 1 s (hiccup) and the
+ * host-port switch at 1.0 A on a 500 mA port with a 10 ms trip and auto-retry are
+ * assumptions; port ratings from BC1.2 (SDP 500 mA, CDP 1.5 A, DCP up to
  * 1.5 A drawn), Apple/Samsung divider voltages as published for those chargers
  * (2.0/2.7, 2.7/2.0, 2.7/2.7, 1.2/1.2 V), ACA ID resistances from BC1.2 (RID_C
  * 36.5 kohm), Type-C Rp currents 0.5 (0.9) / 1.5 / 3.0 A and DCP D+/D- short 20 ohm
@@ -28,6 +29,9 @@ G_STATIC_ASSERT(G_N_ELEMENTS(source_state_names) == SRC_STATE_COUNT + 1);
 
 static const char *const overload_names[] = { "cc", "foldback", "hiccup", "latch", "none", NULL };
 static const char *const rp_names[] = { "default", "1.5A", "3.0A", NULL };
+/* The USB Type-C specification calls the lowest advertisement "Default USB Power";
+ * "3A", "3000 mA" and "DEFAULT" match by themselves (sim/param.c). */
+static const char *const rp_aliases[] = { "usb", "default", NULL };
 static const char *const port_names[] = { "root", "hub", NULL };
 
 static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
@@ -39,7 +43,8 @@ const struct param_desc source_param_desc[] = {
 	  .doc = "port kind; the other values default from it" },
 	{ "voc", PARAM_NUM, UNIT_VOLT, OFF(voc), 0, 25, PARAM_F_RUNTIME, .doc = "open-circuit voltage" },
 	{ "rout", PARAM_NUM, UNIT_OHM, OFF(rout), 0, 100, PARAM_F_RUNTIME, .doc = "output resistance" },
-	{ "ilim", PARAM_NUM, UNIT_AMP, OFF(ilim), 0, 20, PARAM_F_MIN_EXCL | PARAM_F_RUNTIME,
+	/* A port gives at least 1 mA; a hiccup lasts at least 1 ms. */
+	{ "ilim", PARAM_NUM, UNIT_AMP, OFF(ilim), 1e-3, 20, PARAM_F_RUNTIME,
 	  .doc = "current limit (what the port really gives)" },
 	{ "ishort", PARAM_NUM, UNIT_AMP, OFF(ishort), 0, 20, PARAM_F_RUNTIME,
 	  .doc = "foldback: current into a short circuit" },
@@ -53,8 +58,8 @@ const struct param_desc source_param_desc[] = {
 	{ "t_limit_max", PARAM_TIME, .off = OFF(t_limit_max), .min = 0, .max = 86400,
 	  .flags = PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
 	  .doc = "overload timer: trip after this long in current limit (none = never)" },
-	{ "t_off", PARAM_TIME, .off = OFF(t_off), .min = 0, .max = 3600,
-	  .flags = PARAM_F_RUNTIME | PARAM_F_MIN_EXCL,
+	{ "t_off", PARAM_TIME, .off = OFF(t_off), .min = 1e-3, .max = 3600,
+	  .flags = PARAM_F_RUNTIME,
 	  .doc = "hiccup off time before a restart" },
 	{ "t_recover", PARAM_TIME, .off = OFF(t_recover), .min = 0, .max = 86400,
 	  .flags = PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
@@ -70,7 +75,7 @@ const struct param_desc source_param_desc[] = {
 	{ "dm_v", PARAM_NUM, UNIT_VOLT, OFF(dm_v), 0, 5, PARAM_F_NULL_ZERO,
 	  .doc = "divider voltage on D- (proprietary chargers)" },
 	{ "rid", PARAM_NUM, UNIT_OHM, OFF(rid_ohm), 0, 1e7, .doc = "ACA: ID pin resistance" },
-	{ "rp", PARAM_ENUM, .off = OFF(rp), .choices = rp_names, .flags = PARAM_F_RUNTIME,
+	{ "rp", PARAM_ENUM, .off = OFF(rp), .choices = rp_names, .aliases = rp_aliases, .flags = PARAM_F_RUNTIME,
 	  .doc = "Type-C Rp advertisement: default, 1.5A, 3.0A" },
 	{ "pdos", PARAM_CUSTOM, .parse = source_parse_pdos,
 	  .doc = "PD fixed supply PDOs, e.g. [\"5V 3A\", \"9V 2A\"]" },
@@ -216,12 +221,12 @@ static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *
 		struct source_pdo pdo;
 
 		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
-		    pdo.v < 3 || pdo.v > 21 || pdo.i <= 0 || pdo.i > 5 ||
+		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
 		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
 			g_autofree char *found = param_describe_json(it);
 
 			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, up to 5 A; the first is 5 V, voltages ascending)%s%s",
+				    "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
 				    path, n, found, e ? ": " : "", e ? e->message : "");
 			return false;
 		}

@@ -9,7 +9,9 @@
 ## and [report] lines below; @PLOT@ the plot command made of the series. In a series,
 ## @RUN@ is the run's number; with one run the colours and titles take their defaults,
 ## with several @C@ is the run's colour, @LEGEND@ the run's entry in the key (on the
-## series that carries it) and @NOLEGEND@ "notitle".
+## series that carries it) and @NOLEGEND@ "notitle". A run identical to an earlier one
+## draws only the first series of each panel (@FULL@ is not given), in the dash
+## pattern @DASH@, over the other run's line.
 ##
 ##[margins] the panel's top and bottom, screen fractions
 	set tmargin at screen @TOP@; set bmargin at screen @BOTTOM@
@@ -29,14 +31,22 @@
 @REPORT@
 	unset label
 ##[a-series]
-		TRACE[@RUN@] using (T(column('time_s'))):(column('vbus_V')) with lines lw 1.6 lc rgb '@C|#0072b2@' @LEGEND|title 'VBUS at device (vbus_V)'@
-		TRACE[@RUN@] using (T(column('time_s'))):(column('vsrc_V')) with lines lw 1.2 dt 2 lc rgb '@C|#56b4e9@' @NOLEGEND|title 'VBUS at source (vsrc_V)'@
+		TRACE[@RUN@] using (T(column('time_s'))):(column('vbus_V')) with lines lw 1.6 dt @DASH|1@ lc rgb '@C|#0072b2@' @LEGEND|title 'VBUS at device (vbus_V)'@
+@?FULL@		TRACE[@RUN@] using (T(column('time_s'))):(column('vsrc_V')) with lines lw 1.2 dt 2 lc rgb '@C|#56b4e9@' @NOLEGEND|title 'VBUS at source (vsrc_V)'@
 ##[a-legend]
 		NaN with lines lw 1.2 dt 1 lc rgb '#333333' title 'solid: VBUS at device (vbus_V)'
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: VBUS at source (vsrc_V)'
-##[limits] the USB minimum and, when known, the charger's UVLO threshold
-		VBUS_MIN with lines lw 1.2 dt 3 lc rgb '#e69f00' title '4.75 V (USB minimum)'
+##[limits] the USB minimum (when no run has a PD contract above 5 V) and, when known,
+## the charger's UVLO threshold
+@?USBMIN@		VBUS_MIN with lines lw 1.2 dt 3 lc rgb '#e69f00' title '4.75 V (USB minimum)'
 @?UVLO@		UVLO with lines lw 1.2 dt 4 lc rgb '#7b3294' title sprintf('UVLO falling %.2f V', UVLO)
+##[contract] one run's PD contract (the source's nominal voltage) and the minimum a
+## source may deliver under it; @IDX@ the run's block in CONTRACT, @TF@ T or Z
+		CONTRACT index @IDX@ using (@TF@($1)):2 with steps lw 1.2 dt 5 lc rgb '@C|#555555@' @CTITLE|title 'PD contract'@
+		CONTRACT index @IDX@ using (@TF@($1)):(VBUS_FRACTION * $2) with steps lw 1.2 dt 3 lc rgb '@C|#e69f00@' @MTITLE|title sprintf('%.0f %% of contract (minimum)', 100 * VBUS_FRACTION)@
+##[contract-legend] several runs: the contract lines take the run's colour
+		NaN with lines lw 1.2 dt 5 lc rgb '#333333' title 'dash-dot-dot: PD contract'
+		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title sprintf('dotted: %.0f %% of contract (min.)', 100 * VBUS_FRACTION)
 ##
 ##[b] (b) currents
 
@@ -47,14 +57,17 @@
 	set yrange [@YLO@:@YHI@]
 @PLOT@
 @REPORT@
-##[b-series] the source's limit when the trace has src_ilim_A
-		TRACE[@RUN@] using (T(column('time_s'))):(column('ibus_A')) with lines lw 1.6 lc rgb '@C|#d55e00@' @NOLEGEND|title 'input current (ibus_A)'@
-		TRACE[@RUN@] using (T(column('time_s'))):(column('ilim_A')) with lines lw 1.2 dt 2 lc rgb '@C|#0072b2@' @NOLEGEND|title 'programmed limit (ilim_A)'@
-@?SRC_ILIM@		TRACE[@RUN@] using (T(column('time_s'))):(column('src_ilim_A')) with lines lw 1.2 dt 3 lc rgb '@C|#555555@' @NOLEGEND|title 'source limit (src_ilim_A)'@
+##[b-series] the source's limit when the trace has src_ilim_A and some of it lies on the
+## axis (none while detached), the battery current when the trace has ibat_A
+		TRACE[@RUN@] using (T(column('time_s'))):(column('ibus_A')) with lines lw 1.6 dt @DASH|1@ lc rgb '@C|#d55e00@' @NOLEGEND|title 'input current (ibus_A)'@
+@?FULL@		TRACE[@RUN@] using (T(column('time_s'))):(column('ilim_A')) with lines lw 1.2 dt 2 lc rgb '@C|#0072b2@' @NOLEGEND|title 'programmed limit (ilim_A)'@
+@?SRC_ILIM@		TRACE[@RUN@] using (T(column('time_s'))):(column('src_ilim_A') > 0 ? column('src_ilim_A') : NaN) with lines lw 1.2 dt 3 lc rgb '@C|#555555@' @NOLEGEND|title 'source limit (src_ilim_A)'@
+@?IBAT@		TRACE[@RUN@] using (T(column('time_s'))):(column('ibat_A')) with lines lw 1.2 dt 4 lc rgb '@C|#009e73@' @NOLEGEND|title 'battery current (ibat_A)'@
 ##[b-legend]
 		NaN with lines lw 1.2 dt 1 lc rgb '#333333' title 'solid: input current (ibus_A)'
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: input limit (ilim_A)'
-		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title 'dotted: source limit (src_ilim_A)'
+@?SRC_ILIM@		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title 'dotted: source limit (src_ilim_A)'
+@?IBAT@		NaN with lines lw 1.2 dt 4 lc rgb '#333333' title 'dash-dot: battery current (ibat_A)'
 ##
 ##[c] (c) battery
 
@@ -68,8 +81,8 @@
 @REPORT@
 	unset y2tics; unset y2label
 ##[c-series]
-		TRACE[@RUN@] using (T(column('time_s'))):(column('vbat_V')) with lines lw 1.6 lc rgb '@C|#009e73@' @NOLEGEND|title 'battery voltage (vbat_V)'@
-		TRACE[@RUN@] using (T(column('time_s'))):(100*column('soc')) axes x1y2 with lines lw 1.2 dt 2 lc rgb '@C|#cc79a7@' @NOLEGEND|title 'SOC, right axis (soc)'@
+		TRACE[@RUN@] using (T(column('time_s'))):(column('vbat_V')) with lines lw 1.6 dt @DASH|1@ lc rgb '@C|#009e73@' @NOLEGEND|title 'battery voltage (vbat_V)'@
+@?FULL@		TRACE[@RUN@] using (T(column('time_s'))):(100*column('soc')) axes x1y2 with lines lw 1.2 dt 2 lc rgb '@C|#cc79a7@' @NOLEGEND|title 'SOC, right axis (soc)'@
 ##[c-legend]
 		NaN with lines lw 1.2 dt 1 lc rgb '#333333' title 'solid: battery voltage (vbat_V)'
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: SOC, right axis (soc)'
@@ -117,9 +130,9 @@
 @REPORT@
 	unset title
 ##[e-series]
-		TRACE[@RUN@] using (Z(column('time_s'))):(column('vbus_V')) with lines lw 1.6 lc rgb '@C|#0072b2@' @LEGEND|title 'VBUS at device (vbus_V)'@
-		TRACE[@RUN@] using (Z(column('time_s'))):(column('ibus_A')) axes x1y2 with lines lw 1.2 dt 2 lc rgb '@C|#d55e00@' @NOLEGEND|title 'IBUS, right axis (ibus_A)'@
-		TRACE[@RUN@] using (Z(column('time_s'))):(column('ilim_A')) axes x1y2 with lines lw 1.2 dt 3 lc rgb '@C|#555555@' @NOLEGEND|title 'limit, right axis (ilim_A)'@
+		TRACE[@RUN@] using (Z(column('time_s'))):(column('vbus_V')) with lines lw 1.6 dt @DASH|1@ lc rgb '@C|#0072b2@' @LEGEND|title 'VBUS at device (vbus_V)'@
+@?FULL@		TRACE[@RUN@] using (Z(column('time_s'))):(column('ibus_A')) axes x1y2 with lines lw 1.2 dt 2 lc rgb '@C|#d55e00@' @NOLEGEND|title 'IBUS, right axis (ibus_A)'@
+@?FULL@		TRACE[@RUN@] using (Z(column('time_s'))):(column('ilim_A')) axes x1y2 with lines lw 1.2 dt 3 lc rgb '@C|#555555@' @NOLEGEND|title 'limit, right axis (ilim_A)'@
 ##[e-legend]
 		NaN with lines lw 1.2 dt 1 lc rgb '#333333' title 'solid: VBUS at device (vbus_V)'
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: IBUS, right axis (ibus_A)'

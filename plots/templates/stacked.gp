@@ -13,8 +13,11 @@
 # Written by chargesim; edit freely and render again from this directory with
 #     gnuplot @BASE@.gp
 # which writes @BASE@.{@FORMATS@} (gnuplot -e "FORMATS='svg'" @BASE@.gp for one format).
-# It reads the traces below (by column name, so any column order works),
-# @BASE@-events.dat (event markers) and @BASE@-states.dat (the state band).
+# It reads the traces below (by column name, so any column order works) in copies
+# thinned to what the picture shows (@BASE@-trace-N.csv: the rows within a quarter
+# pixel of a straight line between their neighbours left out; put the traces of
+# ORIGINAL into TRACE to draw every row), @BASE@-events.dat (event markers) and
+# @BASE@-states.dat (the state band)@CONTRACT_FILE@.
 # Ranges, the time unit and the zoom window were chosen from the data when this
 # file was written: change them here. Panels: (a) VBUS, (b) input current and
 # limits, (c) battery voltage and SOC, (d) states and events@ZOOM_PANEL@.
@@ -28,6 +31,7 @@ if (REPORT ne '') { set print REPORT }
 W = @W@; H = @H@   # canvas, pixels
 N = @N@
 array TRACE[N] = [@TRACES@]
+# ORIGINAL: [@ORIGINALS@]
 array LABEL[N] = [@LABELS@]
 EVENTS = '@BASE@-events.dat'
 STATES = '@BASE@-states.dat'
@@ -38,6 +42,8 @@ T(t) = t / TU
 XMIN = T(@TMIN@); XMAX = T(@TMAX@)
 VBUS_MIN = @VBUS_MIN@   # V, USB 2.0 minimum at the device
 UVLO = @UVLO@   # V, the charger's UVLO falling threshold (NaN: unknown)
+@?CONTRACT@CONTRACT = '@BASE@-contract.dat'   # each run's PD contract, a block per run
+@?CONTRACT@VBUS_FRACTION = @VBUS_FRACTION@   # the lowest VBUS a source may deliver: 95 % of its contract (USB PD vSrcNew)
 @?ZOOM@Z0 = @Z0@; Z1 = @Z1@   # zoom window, s: rule in docs/plots.md
 @?ZOOM@ZREASON = @ZREASONQ@
 @?ZOOM@ZU = @ZU@; ZUNIT = '@ZUNIT@'

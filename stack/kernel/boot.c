@@ -4,6 +4,7 @@
  */
 #include <linux/power_supply.h>
 #include <chargesim/boot.h>
+#include <chargesim/kernel.h>
 #include <chargesim/policy.h>
 
 void cs_boot_set_gate(struct cs_boot *b, cs_boot_gate_fn fn, void *ctx)
@@ -17,20 +18,15 @@ const char *cs_boot_state(struct cs_boot *b)
 	return b && b->state ? b->state(b->hw) : "running";
 }
 
-/* One gate per run: its settings live beside the run's other thread-local state. */
-static __thread struct {
-	struct cs_board *board;
-	int uv;
-} cs_vbat_gate;
-
 static bool vbat_gate_cb(void *ctx)
 {
 	union power_supply_propval v = { 0 };
+	const struct cs_kernel *k = cs_kernel();
 
 	(void)ctx;
-	if (power_supply_get_property(cs_vbat_gate.board->bat_psy, POWER_SUPPLY_PROP_VOLTAGE_NOW, &v))
+	if (power_supply_get_property(k->vbat_gate.board->bat_psy, POWER_SUPPLY_PROP_VOLTAGE_NOW, &v))
 		return true;
-	if (v.intval < cs_vbat_gate.uv) {
+	if (v.intval < k->vbat_gate.uv) {
 		cs_stack_event_int("boot_gate_hold", "vbat_uV", v.intval);
 		return false;
 	}
@@ -40,7 +36,7 @@ static bool vbat_gate_cb(void *ctx)
 
 void cs_boot_gate_vbat(struct cs_board *board, int uv)
 {
-	cs_vbat_gate.board = board;
-	cs_vbat_gate.uv = uv;
+	cs_kernel()->vbat_gate.board = board;
+	cs_kernel()->vbat_gate.uv = uv;
 	cs_boot_set_gate(board->boot, vbat_gate_cb, NULL);
 }

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/kernel/core.c - the run context behind the kernel-style API: printk records,
- * work items as simulator events.
+ * work items as simulator events, jiffies and ktime, sleeps, mutexes, the end of a
+ * run.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <glib.h>
+#include <linux/delay.h>
+#include <linux/device.h>
 #include <linux/jiffies.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
+#include <chargesim/kernel.h>
 #include "sim/evlog.h"
+#include "stack/kernel/kformat.h"
+#include "stack/kernel/kinternal.h"
 
 __thread struct cs_kernel *cs_kernel_current;
 
@@ -18,6 +26,65 @@ struct workqueue_struct {
 static struct workqueue_struct cs_system_wq;
 struct workqueue_struct *system_wq = &cs_system_wq;
 
+void cs_kernel_exit(struct cs_kernel *k)
+{
+	cs_bus_exit(k);
+	cs_irq_exit(k);
+	cs_iio_exit(k);
+	g_free(k->first_err);
+	g_free(k->probe_failure.dev);
+	g_free(k->probe_failure.drv);
+	memset(k, 0, sizeof(*k));
+}
+
+char *cs_probe_error_text(int err)
+{
+	const struct cs_kernel *k = cs_kernel();
+	const char *name = cs_errname(err);
+	g_autofree char *code = name ? g_strdup_printf("-%s", name) : g_strdup_printf("error %d", err);
+
+	if (k && k->first_err)
+		return g_strdup_printf("%s (%s)", code, k->first_err);
+	return g_steal_pointer(&code);
+}
+
+unsigned long cs_jiffies(void)
+{
+	return INITIAL_JIFFIES + (unsigned long)(sim_now(cs_kernel()->sim) / (SIM_S / HZ));
+}
+
+ktime_t ktime_get(void)
+{
+	return (ktime_t)sim_now(cs_kernel()->sim);
+}
+
+bool cs_dyndbg_enabled(const char *modname)
+{
+	const struct cs_kernel *k = cs_kernel();
+
+	return modname && k && k->dyndbg && strcmp(k->dyndbg, modname) == 0;
+}
+
+void cs_sleep_us(unsigned long us, const char *caller)
+{
+	struct cs_kernel *k = cs_kernel();
+	cJSON *rec;
+
+	if (!k || !k->log)
+		return;
+	rec = evlog_begin(k->log, sim_now(k->sim), "kernel", "sleep");
+	cJSON_AddNumberToObject(rec, "us", (double)us);
+	cJSON_AddStringToObject(rec, "in", caller);
+	evlog_end(k->log, rec);
+}
+
+void cs_mutex_lock(struct mutex *m, const char *where)
+{
+	if (m->cs_held)
+		cs_printk("err", NULL, "%s: mutex already held: deadlock in a kernel", where);
+	m->cs_held = 1;
+}
+
 void cs_printk(const char *level, const char *dev, const char *fmt, ...)
 {
 	struct cs_kernel *k = cs_kernel();
@@ -26,13 +93,15 @@ void cs_printk(const char *level, const char *dev, const char *fmt, ...)
 	cJSON *rec;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cs_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	/* Kernel messages end with a newline; the log record does not need it. */
 	for (size_t n = strlen(msg); n > 0 && msg[n - 1] == '\n'; n--)
 		msg[n - 1] = '\0';
 	if (!k || !k->log)
 		return;
+	if (!k->first_err && (strcmp(level, "err") == 0 || strcmp(level, "crit") == 0))
+		k->first_err = dev ? g_strdup_printf("%s: %s", dev, msg) : g_strdup(msg);
 	rec = evlog_begin(k->log, sim_now(k->sim), "kernel", "printk");
 	cJSON_AddStringToObject(rec, "level", level);
 	if (dev)
@@ -150,4 +219,13 @@ void flush_work(struct work_struct *w)
 {
 	if (cancel_work_sync(w))
 		w->func(w);
+}
+
+bool flush_delayed_work(struct delayed_work *dw)
+{
+	bool was = cancel_work_sync(&dw->work);
+
+	if (was)
+		dw->work.func(&dw->work);
+	return was;
 }

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * stack/kernel/power_supply.c - power_supply registration, properties, uevents, sysfs text.
+ * stack/kernel/power_supply.c - power_supply registration, properties, uevents,
+ * sysfs text and user-space writes.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
+#include <linux/of.h>
 #include <linux/power_supply.h>
+#include <linux/slab.h>
+#include <chargesim/kernel.h>
 #include "sim/evlog.h"
+
+/* The kernel defers a new supply's first uevent by 10 ms
+ * (POWER_SUPPLY_DEFERRED_REGISTER_TIME, drivers/power/supply/power_supply_core.c). */
+#define PSY_DEFERRED_REGISTER_MS 10
 
 static const char *const type_text[] = {
 	"Unknown", "Battery", "UPS", "Mains", "USB", "USB_DCP", "USB_CDP", "USB_ACA", "USB_C",
@@ -25,12 +33,21 @@ static const char *const status_text[] = {
 	"Unknown", "Charging", "Discharging", "Not charging", "Full",
 };
 static const char *const charge_type_text[] = {
-	"Unknown", "N/A", "Trickle", "Fast", "Standard",
+	"Unknown", "N/A", "Trickle", "Fast", "Standard", "Adaptive", "Custom", "Long Life", "Bypass",
 };
 static const char *const health_text[] = {
 	"Unknown", "Good", "Overheat", "Dead", "Over voltage", "Unspecified failure", "Cold",
-	"Watchdog timer expire", "Safety timer expire",
+	"Watchdog timer expire", "Safety timer expire", "Over current", "Calibration required",
+	"Warm", "Cool", "Hot", "No battery",
 };
+static const char *const technology_text[] = {
+	"Unknown", "NiMH", "Li-ion", "Li-poly", "LiFe", "NiCd", "LiMn",
+};
+static const char *const capacity_level_text[] = {
+	"Unknown", "Critical", "Low", "Normal", "High", "Full",
+};
+static const char *const scope_text[] = { "Unknown", "System", "Device" };
+static const char *const behaviour_text[] = { "auto", "inhibit-charge", "force-discharge" };
 
 static const char *const prop_names[] = {
 	[POWER_SUPPLY_PROP_STATUS] = "status",
@@ -52,8 +69,89 @@ static const char *const prop_names[] = {
 	[POWER_SUPPLY_PROP_USB_TYPE] = "usb_type",
 	[POWER_SUPPLY_PROP_MODEL_NAME] = "model_name",
 	[POWER_SUPPLY_PROP_MANUFACTURER] = "manufacturer",
+	[POWER_SUPPLY_PROP_AUTHENTIC] = "authentic",
+	[POWER_SUPPLY_PROP_TECHNOLOGY] = "technology",
+	[POWER_SUPPLY_PROP_CYCLE_COUNT] = "cycle_count",
+	[POWER_SUPPLY_PROP_VOLTAGE_MIN] = "voltage_min",
+	[POWER_SUPPLY_PROP_VOLTAGE_MAX_DESIGN] = "voltage_max_design",
+	[POWER_SUPPLY_PROP_VOLTAGE_MIN_DESIGN] = "voltage_min_design",
+	[POWER_SUPPLY_PROP_VOLTAGE_AVG] = "voltage_avg",
+	[POWER_SUPPLY_PROP_VOLTAGE_OCV] = "voltage_ocv",
+	[POWER_SUPPLY_PROP_VOLTAGE_BOOT] = "voltage_boot",
+	[POWER_SUPPLY_PROP_CURRENT_AVG] = "current_avg",
+	[POWER_SUPPLY_PROP_CURRENT_BOOT] = "current_boot",
+	[POWER_SUPPLY_PROP_POWER_NOW] = "power_now",
+	[POWER_SUPPLY_PROP_POWER_AVG] = "power_avg",
+	[POWER_SUPPLY_PROP_CHARGE_EMPTY_DESIGN] = "charge_empty_design",
+	[POWER_SUPPLY_PROP_CHARGE_FULL] = "charge_full",
+	[POWER_SUPPLY_PROP_CHARGE_EMPTY] = "charge_empty",
+	[POWER_SUPPLY_PROP_CHARGE_NOW] = "charge_now",
+	[POWER_SUPPLY_PROP_CHARGE_AVG] = "charge_avg",
+	[POWER_SUPPLY_PROP_CHARGE_COUNTER] = "charge_counter",
+	[POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT_MAX] = "constant_charge_current_max",
+	[POWER_SUPPLY_PROP_CONSTANT_CHARGE_VOLTAGE_MAX] = "constant_charge_voltage_max",
+	[POWER_SUPPLY_PROP_CHARGE_CONTROL_LIMIT] = "charge_control_limit",
+	[POWER_SUPPLY_PROP_CHARGE_CONTROL_LIMIT_MAX] = "charge_control_limit_max",
+	[POWER_SUPPLY_PROP_CHARGE_CONTROL_START_THRESHOLD] = "charge_control_start_threshold",
+	[POWER_SUPPLY_PROP_CHARGE_CONTROL_END_THRESHOLD] = "charge_control_end_threshold",
+	[POWER_SUPPLY_PROP_CHARGE_BEHAVIOUR] = "charge_behaviour",
+	[POWER_SUPPLY_PROP_INPUT_VOLTAGE_LIMIT] = "input_voltage_limit",
+	[POWER_SUPPLY_PROP_INPUT_POWER_LIMIT] = "input_power_limit",
+	[POWER_SUPPLY_PROP_ENERGY_FULL_DESIGN] = "energy_full_design",
+	[POWER_SUPPLY_PROP_ENERGY_EMPTY_DESIGN] = "energy_empty_design",
+	[POWER_SUPPLY_PROP_ENERGY_FULL] = "energy_full",
+	[POWER_SUPPLY_PROP_ENERGY_EMPTY] = "energy_empty",
+	[POWER_SUPPLY_PROP_ENERGY_NOW] = "energy_now",
+	[POWER_SUPPLY_PROP_ENERGY_AVG] = "energy_avg",
+	[POWER_SUPPLY_PROP_CAPACITY_ALERT_MIN] = "capacity_alert_min",
+	[POWER_SUPPLY_PROP_CAPACITY_ALERT_MAX] = "capacity_alert_max",
+	[POWER_SUPPLY_PROP_CAPACITY_ERROR_MARGIN] = "capacity_error_margin",
+	[POWER_SUPPLY_PROP_CAPACITY_LEVEL] = "capacity_level",
+	[POWER_SUPPLY_PROP_TEMP_MAX] = "temp_max",
+	[POWER_SUPPLY_PROP_TEMP_MIN] = "temp_min",
+	[POWER_SUPPLY_PROP_TEMP_ALERT_MIN] = "temp_alert_min",
+	[POWER_SUPPLY_PROP_TEMP_ALERT_MAX] = "temp_alert_max",
+	[POWER_SUPPLY_PROP_TEMP_AMBIENT] = "temp_ambient",
+	[POWER_SUPPLY_PROP_TEMP_AMBIENT_ALERT_MIN] = "temp_ambient_alert_min",
+	[POWER_SUPPLY_PROP_TEMP_AMBIENT_ALERT_MAX] = "temp_ambient_alert_max",
+	[POWER_SUPPLY_PROP_TIME_TO_EMPTY_NOW] = "time_to_empty_now",
+	[POWER_SUPPLY_PROP_TIME_TO_EMPTY_AVG] = "time_to_empty_avg",
+	[POWER_SUPPLY_PROP_TIME_TO_FULL_NOW] = "time_to_full_now",
+	[POWER_SUPPLY_PROP_TIME_TO_FULL_AVG] = "time_to_full_avg",
+	[POWER_SUPPLY_PROP_SCOPE] = "scope",
+	[POWER_SUPPLY_PROP_PRECHARGE_CURRENT] = "precharge_current",
+	[POWER_SUPPLY_PROP_CHARGE_TERM_CURRENT] = "charge_term_current",
+	[POWER_SUPPLY_PROP_CALIBRATE] = "calibrate",
+	[POWER_SUPPLY_PROP_MANUFACTURE_YEAR] = "manufacture_year",
+	[POWER_SUPPLY_PROP_MANUFACTURE_MONTH] = "manufacture_month",
+	[POWER_SUPPLY_PROP_MANUFACTURE_DAY] = "manufacture_day",
+	[POWER_SUPPLY_PROP_SERIAL_NUMBER] = "serial_number",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(prop_names) == POWER_SUPPLY_PROP_COUNT);
+
+/* The text table of a property shown as words, or NULL for a number or string. */
+static const char *const *prop_texts(enum power_supply_property p, size_t *n)
+{
+	switch (p) {
+	case POWER_SUPPLY_PROP_STATUS: *n = G_N_ELEMENTS(status_text); return status_text;
+	case POWER_SUPPLY_PROP_CHARGE_TYPE: *n = G_N_ELEMENTS(charge_type_text); return charge_type_text;
+	case POWER_SUPPLY_PROP_HEALTH: *n = G_N_ELEMENTS(health_text); return health_text;
+	case POWER_SUPPLY_PROP_TECHNOLOGY: *n = G_N_ELEMENTS(technology_text); return technology_text;
+	case POWER_SUPPLY_PROP_CAPACITY_LEVEL:
+		*n = G_N_ELEMENTS(capacity_level_text);
+		return capacity_level_text;
+	case POWER_SUPPLY_PROP_SCOPE: *n = G_N_ELEMENTS(scope_text); return scope_text;
+	case POWER_SUPPLY_PROP_CHARGE_BEHAVIOUR: *n = G_N_ELEMENTS(behaviour_text); return behaviour_text;
+	case POWER_SUPPLY_PROP_TYPE: *n = G_N_ELEMENTS(type_text); return type_text;
+	default: *n = 0; return NULL;
+	}
+}
+
+static bool prop_is_string(enum power_supply_property p)
+{
+	return p == POWER_SUPPLY_PROP_MODEL_NAME || p == POWER_SUPPLY_PROP_MANUFACTURER ||
+	       p == POWER_SUPPLY_PROP_SERIAL_NUMBER;
+}
 
 const char *power_supply_type_text(enum power_supply_type t)
 {
@@ -70,9 +168,48 @@ const char *power_supply_prop_name(enum power_supply_property p)
 	return (unsigned)p < G_N_ELEMENTS(prop_names) ? prop_names[p] : "unknown";
 }
 
+int power_supply_prop_by_name(const char *name)
+{
+	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++)
+		if (strcmp(prop_names[p], name) == 0)
+			return p;
+	return -1;
+}
+
 struct power_supply *cs_power_supply_first(void)
 {
 	return cs_kernel() ? cs_kernel()->psy_head : NULL;
+}
+
+/* ---- registration ---- */
+
+struct psy_private {
+	struct power_supply psy;
+	struct delayed_work deferred_register_work;
+	struct work_struct changed_work;
+};
+
+static void psy_changed_now(struct power_supply *psy, bool kernel_order);
+
+/* A driver's supply: power_supply_changed() only marks it and queues this work
+ * (drivers call it with their own locks held, and the uevent reads properties back
+ * through the driver). */
+static void psy_changed_work(struct work_struct *work)
+{
+	struct psy_private *pp = container_of(work, struct psy_private, changed_work);
+
+	if (!pp->psy.changed)
+		return;
+	pp->psy.changed = false;
+	psy_changed_now(&pp->psy, true);
+}
+
+static void psy_deferred_register_work(struct work_struct *work)
+{
+	struct psy_private *pp = container_of(to_delayed_work(work), struct psy_private,
+					      deferred_register_work);
+
+	power_supply_changed(&pp->psy);
 }
 
 struct power_supply *power_supply_register(struct device *parent,
@@ -80,41 +217,114 @@ struct power_supply *power_supply_register(struct device *parent,
 					   const struct power_supply_config *cfg)
 {
 	struct cs_kernel *k = cs_kernel();
+	struct psy_private *priv;
 	struct power_supply *psy, **pp;
 
-	(void)parent;
-	if (!desc || !desc->name || !k)
-		return NULL;
-	psy = calloc(1, sizeof(*psy));
-	if (!psy)
-		return NULL;
+	if (!k)
+		return ERR_PTR(-ENODEV);
+	if (!desc || !desc->name || !desc->properties != !desc->num_properties) {
+		cs_printk("err", parent ? dev_name(parent) : NULL,
+			  "power_supply_register: a description without a name or with a bad property list");
+		return ERR_PTR(-EINVAL);
+	}
+	if (power_supply_get_by_name(desc->name)) {
+		cs_printk("err", parent ? dev_name(parent) : NULL,
+			  "power_supply_register: a supply named %s exists already", desc->name);
+		return ERR_PTR(-EEXIST);
+	}
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return ERR_PTR(-ENOMEM);
+	psy = &priv->psy;
 	psy->desc = desc;
-	psy->drv_data = cfg ? cfg->drv_data : NULL;
+	psy->dev.parent = parent;
+	psy->dev.init_name = desc->name;
+	dev_set_drvdata(&psy->dev, psy);
+	if (cfg) {
+		psy->drv_data = cfg->drv_data;
+		psy->of_node = cfg->fwnode ? to_of_node(cfg->fwnode) : cfg->of_node;
+		psy->supplied_to = cfg->supplied_to;
+		psy->num_supplicants = cfg->num_supplicants;
+	}
+	psy->dev.of_node = psy->of_node;
+	if (cfg && cfg->attr_grp)
+		device_add_groups(&psy->dev, cfg->attr_grp);
+	INIT_DELAYED_WORK(&priv->deferred_register_work, psy_deferred_register_work);
+	INIT_WORK(&priv->changed_work, psy_changed_work);
+	psy->initialized = true;
 	/* Keep registration order: sysfs listings come out the same every run. */
 	for (pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
 		;
 	*pp = psy;
+	/* A driver's supply announces itself once its probe is over; the board's own
+	 * supplies (no parent device) report through the board instead. */
+	if (parent)
+		schedule_delayed_work(&priv->deferred_register_work,
+				      msecs_to_jiffies(PSY_DEFERRED_REGISTER_MS));
 	return psy;
 }
 
 void power_supply_unregister(struct power_supply *psy)
 {
 	struct cs_kernel *k = cs_kernel();
+	struct psy_private *priv;
 
-	if (!psy)
+	if (IS_ERR_OR_NULL(psy))
 		return;
+	priv = container_of(psy, struct psy_private, psy);
+	psy->removing = true;
+	cancel_delayed_work_sync(&priv->deferred_register_work);
+	cancel_work_sync(&priv->changed_work);
 	for (struct power_supply **pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
 		if (*pp == psy) {
 			*pp = psy->cs_next;
 			break;
 		}
-	free(psy);
+	cs_device_attrs_clear(&psy->dev);
+	free(priv);
+}
+
+static void devm_psy_release(struct device *dev, void *res)
+{
+	(void)dev;
+	power_supply_unregister(*(struct power_supply **)res);
+}
+
+struct power_supply *devm_power_supply_register(struct device *parent,
+						const struct power_supply_desc *desc,
+						const struct power_supply_config *cfg)
+{
+	struct power_supply **r = devres_alloc(devm_psy_release, sizeof(*r), GFP_KERNEL);
+	struct power_supply *psy;
+
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	psy = power_supply_register(parent, desc, cfg);
+	if (IS_ERR(psy)) {
+		devres_free(r);
+		return psy;
+	}
+	*r = psy;
+	devres_add(parent, r);
+	return psy;
 }
 
 struct power_supply *power_supply_get_by_name(const char *name)
 {
 	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
 		if (strcmp(p->desc->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+struct power_supply *power_supply_get_by_phandle(struct device_node *np, const char *property)
+{
+	struct device_node *node = of_parse_phandle(np, property, 0);
+
+	if (!node)
+		return ERR_PTR(-ENODEV);
+	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
+		if (p->of_node == node)
 			return p;
 	return NULL;
 }
@@ -128,6 +338,8 @@ void *power_supply_get_drvdata(struct power_supply *psy)
 {
 	return psy->drv_data;
 }
+
+/* ---- properties ---- */
 
 static bool psy_has(const struct power_supply *psy, enum power_supply_property p)
 {
@@ -159,6 +371,70 @@ int power_supply_set_property(struct power_supply *psy, enum power_supply_proper
 	return psy->desc->set_property(psy, psp, val);
 }
 
+int power_supply_property_is_writeable(struct power_supply *psy, enum power_supply_property psp)
+{
+	if (!psy->desc->property_is_writeable)
+		return -ENODEV;
+	return psy->desc->property_is_writeable(psy, psp);
+}
+
+/* Does supplier supply supply (by its supplied_to names or supply's supplied_from)? */
+static bool psy_supplies(const struct power_supply *supplier, const struct power_supply *supply)
+{
+	for (size_t i = 0; i < supplier->num_supplicants; i++)
+		if (strcmp(supplier->supplied_to[i], supply->desc->name) == 0)
+			return true;
+	for (size_t i = 0; i < supply->num_supplies; i++)
+		if (strcmp(supply->supplied_from[i], supplier->desc->name) == 0)
+			return true;
+	return false;
+}
+
+int power_supply_get_property_from_supplier(struct power_supply *psy,
+					    enum power_supply_property psp,
+					    union power_supply_propval *val)
+{
+	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
+		if (p != psy && psy_supplies(p, psy) && power_supply_get_property(p, psp, val) == 0)
+			return 0;
+	return -ENODEV;
+}
+
+int power_supply_am_i_supplied(struct power_supply *psy)
+{
+	union power_supply_propval v;
+	int found = -ENODEV;
+
+	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
+		if (p != psy && psy_supplies(p, psy)) {
+			found = 0;
+			if (power_supply_get_property(p, POWER_SUPPLY_PROP_ONLINE, &v) == 0 && v.intval)
+				return 1;
+		}
+	return found;
+}
+
+int power_supply_is_system_supplied(void)
+{
+	union power_supply_propval v;
+	int count = 0;
+
+	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next) {
+		if (p->desc->type == POWER_SUPPLY_TYPE_BATTERY)
+			continue;
+		count++;
+		if (power_supply_get_property(p, POWER_SUPPLY_PROP_ONLINE, &v) == 0 && v.intval)
+			return 1;
+	}
+	return count ? 0 : -ENODEV;
+}
+
+void power_supply_external_power_changed(struct power_supply *psy)
+{
+	if (psy->desc->external_power_changed)
+		psy->desc->external_power_changed(psy);
+}
+
 int power_supply_reg_notifier(struct notifier_block *nb)
 {
 	return raw_notifier_chain_register(&cs_kernel()->psy_nh, nb);
@@ -169,6 +445,8 @@ void power_supply_unreg_notifier(struct notifier_block *nb)
 	raw_notifier_chain_unregister(&cs_kernel()->psy_nh, nb);
 }
 
+/* ---- sysfs text ---- */
+
 static const char *text_of(const char *const *tab, size_t n, int v)
 {
 	return v >= 0 && (size_t)v < n ? tab[v] : "Unknown";
@@ -177,27 +455,20 @@ static const char *text_of(const char *const *tab, size_t n, int v)
 char *power_supply_show_property(struct power_supply *psy, enum power_supply_property p)
 {
 	union power_supply_propval val = { 0 };
+	const char *const *texts;
+	size_t n;
 
 	/* get_property refuses a property the supply does not have */
 	if (power_supply_get_property(psy, p, &val) < 0)
 		return NULL;
-	switch (p) {
-	case POWER_SUPPLY_PROP_STATUS:
-		return g_strdup_printf("%s\n", text_of(status_text, G_N_ELEMENTS(status_text), val.intval));
-	case POWER_SUPPLY_PROP_CHARGE_TYPE:
-		return g_strdup_printf("%s\n", text_of(charge_type_text, G_N_ELEMENTS(charge_type_text), val.intval));
-	case POWER_SUPPLY_PROP_HEALTH:
-		return g_strdup_printf("%s\n", text_of(health_text, G_N_ELEMENTS(health_text), val.intval));
-	case POWER_SUPPLY_PROP_TYPE:
-		return g_strdup_printf("%s\n", power_supply_type_text(val.intval));
-	case POWER_SUPPLY_PROP_USB_TYPE: {
+	if (p == POWER_SUPPLY_PROP_USB_TYPE) {
 		/* Every supported USB type, the active one in brackets. */
 		GString *s = g_string_new(NULL);
 
-		for (size_t i = 0; i < psy->desc->num_usb_types; i++) {
-			enum power_supply_usb_type t = psy->desc->usb_types[i];
-
-			g_string_append_printf(s, (int)t == val.intval ? "[%s] " : "%s ",
+		for (int t = 0; t < POWER_SUPPLY_USB_TYPE_COUNT; t++) {
+			if (!(psy->desc->usb_types & BIT(t)))
+				continue;
+			g_string_append_printf(s, t == val.intval ? "[%s] " : "%s ",
 					       power_supply_usb_type_text(t));
 		}
 		if (s->len)
@@ -206,22 +477,51 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 			g_string_append_c(s, '\n');
 		return g_string_free(s, FALSE);
 	}
-	case POWER_SUPPLY_PROP_MODEL_NAME:
-	case POWER_SUPPLY_PROP_MANUFACTURER:
+	if (prop_is_string(p))
 		return g_strdup_printf("%s\n", val.strval ? val.strval : "");
-	default:
-		return g_strdup_printf("%d\n", val.intval);
-	}
+	texts = prop_texts(p, &n);
+	if (p == POWER_SUPPLY_PROP_TYPE)
+		return g_strdup_printf("%s\n", power_supply_type_text(val.intval));
+	if (texts)
+		return g_strdup_printf("%s\n", text_of(texts, n, val.intval));
+	return g_strdup_printf("%d\n", val.intval);
 }
 
-void power_supply_changed(struct power_supply *psy)
+int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
+				const char *text)
 {
-	struct cs_kernel *k = cs_kernel();
+	union power_supply_propval val = { 0 };
+	const char *const *texts;
+	size_t n;
+	int ret;
+
+	if (!psy_has(psy, p))
+		return -EINVAL;
+	if (power_supply_property_is_writeable(psy, p) <= 0)
+		return -EPERM;
+	texts = prop_texts(p, &n);
+	ret = texts ? __sysfs_match_string(texts, n, text) : -EINVAL;
+	if (ret < 0 && p == POWER_SUPPLY_PROP_USB_TYPE)
+		ret = __sysfs_match_string(usb_type_text, G_N_ELEMENTS(usb_type_text), text);
+	if (ret >= 0) {
+		val.intval = ret;
+	} else {
+		long long v;
+
+		ret = kstrtoll(text, 10, &v);
+		if (ret < 0 || v < INT_MIN || v > INT_MAX)
+			return -EINVAL;
+		val.intval = (int)v;
+	}
+	return power_supply_set_property(psy, p, &val);
+}
+
+/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. */
+static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
+{
 	cJSON *rec, *env;
 	char line[160];
 
-	if (!psy || !k)
-		return;
 	rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
 	cJSON_AddStringToObject(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");
@@ -243,5 +543,102 @@ void power_supply_changed(struct power_supply *psy)
 		cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	}
 	evlog_end(k->log, rec);
+}
+
+/* What a change sets off: the supplies this one supplies hear of it, the notifier
+ * chain runs, the uevent goes out - in the kernel's order (power_supply_changed_work)
+ * for a driver's supply; the board's own supplies log their uevent first. */
+static void psy_changed_now(struct power_supply *psy, bool kernel_order)
+{
+	struct cs_kernel *k = cs_kernel();
+
+	if (!kernel_order)
+		psy_uevent(k, psy);
+	for (struct power_supply *p = k->psy_head; p; p = p->cs_next)
+		if (p != psy && psy_supplies(psy, p))
+			power_supply_external_power_changed(p);
 	raw_notifier_call_chain(&k->psy_nh, PSY_EVENT_PROP_CHANGED, psy);
+	if (kernel_order)
+		psy_uevent(k, psy);
+}
+
+void power_supply_changed(struct power_supply *psy)
+{
+	struct psy_private *pp;
+
+	if (!psy || !cs_kernel())
+		return;
+	if (!psy->dev.parent) {
+		/* the simulated board's supplies report at once */
+		psy_changed_now(psy, false);
+		return;
+	}
+	pp = container_of(psy, struct psy_private, psy);
+	psy->changed = true;
+	schedule_work(&pp->changed_work);
+}
+
+/* ---- user space ---- */
+
+char *cs_device_attr_read(struct device *dev, const struct device_attribute *attr)
+{
+	char *buf;
+	ssize_t n;
+
+	if (!attr->show)
+		return NULL;
+	buf = g_malloc0(PAGE_SIZE + 1);
+	n = attr->show(dev, (struct device_attribute *)attr, buf);
+	if (n < 0) {
+		g_free(buf);
+		return NULL;
+	}
+	buf[n < PAGE_SIZE ? n : PAGE_SIZE] = '\0';
+	return buf;
+}
+
+int cs_sysfs_write(const char *path, const char *text, char **msg)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+	struct power_supply *psy;
+	g_autofree char *line = NULL;
+	int p;
+
+	if (g_strv_length(parts) != 4 || strcmp(parts[0], "class") != 0 ||
+	    strcmp(parts[1], "power_supply") != 0) {
+		*msg = g_strdup_printf("\"%s\" is not class/power_supply/<name>/<attribute>", path);
+		return -EINVAL;
+	}
+	psy = power_supply_get_by_name(parts[2]);
+	if (!psy) {
+		*msg = g_strdup_printf("no power supply \"%s\"", parts[2]);
+		return -ENODEV;
+	}
+	/* `echo VALUE > file` writes the value and a newline */
+	line = g_strdup_printf("%s\n", text);
+	p = power_supply_prop_by_name(parts[3]);
+	if (p >= 0 && psy_has(psy, p)) {
+		int ret = power_supply_store_property(psy, p, line);
+
+		if (ret < 0)
+			*msg = g_strdup_printf("writing \"%s\" to %s: %s%s", text, path,
+					       ret == -EPERM ? "not writeable: " : "",
+					       cs_errname(ret) ? cs_errname(ret) : "error");
+		return ret;
+	}
+	for (const struct device_attribute *a = cs_device_attr_next(&psy->dev, NULL); a;
+	     a = cs_device_attr_next(&psy->dev, a))
+		if (strcmp(a->attr.name, parts[3]) == 0) {
+			ssize_t ret = a->store ? a->store(&psy->dev, (struct device_attribute *)a, line,
+							   strlen(line)) : -EPERM;
+
+			if (ret < 0) {
+				*msg = g_strdup_printf("writing \"%s\" to %s: %s", text, path,
+						       cs_errname((int)ret) ? cs_errname((int)ret) : "error");
+				return (int)ret;
+			}
+			return 0;
+		}
+	*msg = g_strdup_printf("power supply \"%s\" has no attribute \"%s\"", parts[2], parts[3]);
+	return -ENOENT;
 }

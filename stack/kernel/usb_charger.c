@@ -12,15 +12,15 @@
 #include <linux/usb/charger.h>
 #include <linux/usb/gadget.h>
 #include <linux/workqueue.h>
+#include <chargesim/kernel.h>
 
 /* ---- 2016 proposal ---- */
 
-static __thread struct usb_charger *cs_uchger;   /* the run's usb-charger.0 */
-static __thread struct work_struct cs_uchger_work;
-
 struct usb_charger *usb_charger_find_by_name(const char *name)
 {
-	return cs_uchger && strcmp(cs_uchger->name, name) == 0 ? cs_uchger : NULL;
+	struct usb_charger *uchger = cs_kernel()->uchger;
+
+	return uchger && strcmp(uchger->name, name) == 0 ? uchger : NULL;
 }
 
 int usb_charger_register_notify(struct usb_charger *uchger, struct notifier_block *nb)
@@ -86,7 +86,7 @@ static void uchger_notify(struct usb_charger *uchger)
 
 static void uchger_work(struct work_struct *work)
 {
-	struct usb_charger *uchger = cs_uchger;
+	struct usb_charger *uchger = cs_kernel()->uchger;
 	int usb = extcon_get_state(uchger->edev, EXTCON_USB);
 
 	(void)work;
@@ -106,7 +106,7 @@ static int uchger_extcon_cb(struct notifier_block *nb, unsigned long state, void
 	(void)nb;
 	(void)state;
 	(void)data;
-	schedule_work(&cs_uchger_work);
+	schedule_work(&cs_kernel()->uchger_work);
 	return NOTIFY_OK;
 }
 
@@ -125,8 +125,8 @@ void cs_usb_charger_2016_init(struct usb_charger *uchger, struct extcon_dev *ede
 	uchger->state = USB_CHARGER_DEFAULT;
 	if (gadget)
 		gadget->charger = uchger;
-	cs_uchger = uchger;
-	INIT_WORK(&cs_uchger_work, uchger_work);
+	cs_kernel()->uchger = uchger;
+	INIT_WORK(&cs_kernel()->uchger_work, uchger_work);
 	uchger->extcon_nb.notifier_call = uchger_extcon_cb;
 	/* Only EXTCON_USB, as in the proposal. */
 	extcon_register_notifier(edev, EXTCON_USB, &uchger->extcon_nb);
@@ -135,9 +135,9 @@ void cs_usb_charger_2016_init(struct usb_charger *uchger, struct extcon_dev *ede
 void cs_usb_charger_2016_cleanup(struct usb_charger *uchger)
 {
 	extcon_unregister_notifier(uchger->edev, EXTCON_USB, &uchger->extcon_nb);
-	cancel_work_sync(&cs_uchger_work);
-	if (cs_uchger == uchger)
-		cs_uchger = NULL;
+	cancel_work_sync(&cs_kernel()->uchger_work);
+	if (cs_kernel()->uchger == uchger)
+		cs_kernel()->uchger = NULL;
 }
 
 void cs_usb_charger_2016_vbus_draw(struct usb_charger *uchger, unsigned int mA)
@@ -155,16 +155,7 @@ static const unsigned int phy_chg_cables[] = {
 	EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP, EXTCON_CHG_USB_ACA,
 };
 
-struct cs_phy_charger {
-	struct usb_phy *phy;
-	struct extcon_dev *edev;
-	struct usb_charger_current cur;
-	enum usb_charger_state state;
-	struct notifier_block nb[ARRAY_SIZE(phy_chg_cables)];
-	struct work_struct work;
-};
-
-static __thread struct cs_phy_charger cs_phy_chg;
+_Static_assert(ARRAY_SIZE(phy_chg_cables) == CS_PHY_CHG_CABLES, "cs_phy_charger.nb size");
 
 static enum usb_charger_type phy_charger_type(struct cs_phy_charger *c)
 {
@@ -181,7 +172,7 @@ static enum usb_charger_type phy_charger_type(struct cs_phy_charger *c)
 
 void usb_phy_get_charger_current(struct usb_phy *phy, unsigned int *min, unsigned int *max)
 {
-	const struct usb_charger_current *cur = &cs_phy_chg.cur;
+	const struct usb_charger_current *cur = &cs_kernel()->phy_chg.cur;
 
 	switch (phy->chg_type) {
 	case SDP_TYPE: *min = cur->sdp_min; *max = cur->sdp_max; break;
@@ -212,13 +203,13 @@ static int phy_charger_extcon_cb(struct notifier_block *nb, unsigned long state,
 	(void)nb;
 	(void)state;
 	(void)data;
-	schedule_work(&cs_phy_chg.work);
+	schedule_work(&cs_kernel()->phy_chg.work);
 	return NOTIFY_OK;
 }
 
 void usb_phy_set_charger_current(struct usb_phy *phy, unsigned int mA)
 {
-	struct cs_phy_charger *c = &cs_phy_chg;
+	struct cs_phy_charger *c = &cs_kernel()->phy_chg;
 
 	if (c->phy != phy)
 		return;
@@ -231,7 +222,7 @@ void usb_phy_set_charger_current(struct usb_phy *phy, unsigned int mA)
 
 void cs_usb_phy_charger_init(struct usb_phy *phy, struct extcon_dev *edev, bool superspeed)
 {
-	struct cs_phy_charger *c = &cs_phy_chg;
+	struct cs_phy_charger *c = &cs_kernel()->phy_chg;
 
 	memset(c, 0, sizeof(*c));
 	c->phy = phy;
@@ -251,7 +242,7 @@ void cs_usb_phy_charger_init(struct usb_phy *phy, struct extcon_dev *edev, bool 
 
 void cs_usb_phy_charger_cleanup(struct usb_phy *phy)
 {
-	struct cs_phy_charger *c = &cs_phy_chg;
+	struct cs_phy_charger *c = &cs_kernel()->phy_chg;
 
 	if (c->phy != phy)
 		return;

@@ -4,9 +4,9 @@
  *
  * On an extcon cable notification the driver's work item reads which charger cable
  * is attached and sets the input limit by type: SDP 500 mA, CDP 1500 mA, DCP
- * 2000 mA, FAST 2000 mA, SLOW 500 mA [Linux axp288_charger.c, STACK.md].
- * The 2015 variant (`api` "2015") is the one after the extcon API change of
- * ../seeds/002: it calls extcon_register_notifier(edev, EXTCON_NONE, nb), which the
+ * 2000 mA, FAST 2000 mA, SLOW 500 mA [Linux axp288_charger.c; docs/stack.md 10].
+ * The 2015 variant (`api` "2015") is the one after the extcon API change (kernel
+ * commit 4b703b1d4c46, "power: axp288_charger: fix for API change"): it calls extcon_register_notifier(edev, EXTCON_NONE, nb), which the
  * extcon core refuses with -EINVAL, so it never hears of any cable and the charger
  * keeps the chip's default input limit. The "fixed" variant registers for each cable.
  */

@@ -67,7 +67,7 @@ static const struct param_desc fixed_param_desc[] = {
 	{ "slow", PARAM_NUM, UNIT_AMP, OFF(table[5]), 0, 20, .doc = "limit on a SLOW-CHARGER cable" },
 	{ "fullbatt_vchkdrop", PARAM_NUM, UNIT_VOLT, OFF(fullbatt_vchkdrop), 0, 1,
 	  .doc = "restart charging after the battery drops this far below full (0: leave it to the chip)" },
-	{ "polling", PARAM_TIME, .off = OFF(polling), .min = 0, .max = 3600, .flags = PARAM_F_MIN_EXCL,
+	{ "polling", PARAM_TIME, .off = OFF(polling), .min = 10e-3, .max = 3600,
 	  .doc = "battery monitor period" },
 	{ "boot_vbat", PARAM_NUM, UNIT_VOLT, OFF(boot_vbat), 0, 5,
 	  .doc = "boot gating: the bootloader charges until the battery reaches this (0: no gate)" },

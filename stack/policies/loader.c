@@ -4,6 +4,7 @@
  * the parameter struct a policy is probed with.
  */
 #include <string.h>
+#include <chargesim/linux_module.h>
 #include "sim/units.h"
 #include "stack/policies/loader.h"
 
@@ -51,9 +52,16 @@ static bool open_builtin(struct cs_policy_handle *h, const char *name, GError **
 		return true;
 	names = g_ptr_array_new();
 	list = g_string_new(NULL);
-	for (int i = 0; cs_builtin_policies[i]; i++) {
-		g_ptr_array_add(names, (gpointer)cs_builtin_policies[i]->name);
-		g_string_append_printf(list, "%s%s", i ? ", " : "", cs_builtin_policies[i]->name);
+	if (g_str_has_prefix(name, "linux/") && !cs_linux_modules[0]) {
+		/* a real Linux driver, and this build compiled none */
+		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_UNKNOWN,
+			    "policy: \"%s\" is a real Linux driver and this build has none: install linux-source-6.12 (or make KERNEL_SRC=DIR) and rebuild (docs/linux-drivers.md)",
+			    name);
+		return false;
+	}
+	for (int i = 0; cs_policies()[i]; i++) {
+		g_ptr_array_add(names, (gpointer)cs_policies()[i]->name);
+		g_string_append_printf(list, "%s%s", i ? ", " : "", cs_policies()[i]->name);
 	}
 	hint = cs_did_you_mean(name, (const char *const *)names->pdata, names->len);
 	g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_UNKNOWN,

@@ -29,8 +29,10 @@ const struct cs_policy_desc *const cs_builtin_policies[] = {
 
 const struct cs_policy_desc *cs_policy_find(const char *name)
 {
-	for (int i = 0; cs_builtin_policies[i]; i++)
-		if (strcmp(cs_builtin_policies[i]->name, name) == 0)
-			return cs_builtin_policies[i];
+	const struct cs_policy_desc *const *all = cs_policies();
+
+	for (int i = 0; all[i]; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
 	return NULL;
 }

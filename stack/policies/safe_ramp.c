@@ -89,11 +89,11 @@ struct safe_ramp {
 #define OFF(f) offsetof(struct sr_params, f)
 static const struct param_desc sr_param_desc[] = {
 	{ "start", PARAM_NUM, UNIT_AMP, OFF(start), 0, 10, .doc = "first limit after detection (R1)" },
-	{ "step", PARAM_NUM, UNIT_AMP, OFF(step), 0, 1, PARAM_F_MIN_EXCL, .doc = "ramp step (R2)" },
-	{ "interval", PARAM_TIME, .off = OFF(interval), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
+	{ "step", PARAM_NUM, UNIT_AMP, OFF(step), 1e-3, 1, 0, .doc = "ramp step (R2)" },
+	{ "interval", PARAM_TIME, .off = OFF(interval), .min = 1e-3, .max = 60,
 	  .doc = "time between checks while ramping (R3)" },
-	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 0, .max = 600,
-	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable (R4)" },
+	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 1e-3, .max = 600,
+	  .doc = "time between checks once stable (R4)" },
 	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
 	  .doc = "adequate VBUS at the device (USB 2.0 floor 4.75 V)" },
 	{ "draw_margin", PARAM_NUM, UNIT_FRACTION, OFF(draw_margin), 0, 1,

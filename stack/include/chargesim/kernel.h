@@ -1,27 +1,85 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * chargesim/kernel.h - what backs the kernel-style headers: the run's clock and log.
+ * chargesim/kernel.h - the run context behind the kernel-style headers.
  *
  * Kernel code reads globals (jiffies) and calls printk without a context argument.
  * Here those resolve through cs_kernel_current, a thread-local pointer the simulator
  * sets to the run being stepped on this thread, so several runs can go on in parallel
- * threads (sweeps) without sharing anything.
+ * threads (sweeps) without sharing anything. Everything the kernel-style code keeps
+ * for the length of one run lives in struct cs_kernel; cs_kernel_exit() clears it
+ * when the run ends, so nothing points into a finished run.
  */
 #ifndef CS_CHARGESIM_KERNEL_H
 #define CS_CHARGESIM_KERNEL_H
 
 #include <stdint.h>
+#include <linux/kernel_types.h>
 #include <linux/notifier.h>
+#include <linux/usb/charger.h>
+#include <linux/workqueue.h>
+#include <chargesim/klog.h>
 #include "sim/sim.h"
 
 struct evlog;
 struct power_supply;
+struct extcon_dev;
+struct cs_board;
+struct device_node;
+struct usb_phy;
+struct cs_gpio_chip;
+struct cs_twl_provider;
+struct cs_kdevice;
+struct cs_kdriver;
+struct cs_irq_desc;
+struct cs_iio_map;
+struct device;
+
+/* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
+#define CS_PHY_CHG_CABLES 5
+struct cs_phy_charger {
+	struct usb_phy *phy;                 /* NULL: not set up */
+	struct extcon_dev *edev;
+	struct usb_charger_current cur;
+	enum usb_charger_state state;
+	struct notifier_block nb[CS_PHY_CHG_CABLES];
+	struct work_struct work;
+};
 
 struct cs_kernel {
 	struct sim *sim;
 	struct evlog *log;
 	struct power_supply *psy_head;       /* registered power supplies */
 	struct raw_notifier_head psy_nh;     /* power_supply_reg_notifier chain */
+	struct extcon_dev *extcon_head;      /* extcon devices, for lookups by name */
+	struct usb_charger *uchger;          /* the 2016 framework's usb-charger.0 */
+	struct work_struct uchger_work;
+	struct cs_phy_charger phy_chg;       /* the merged framework */
+	struct {                             /* cs_boot_gate_vbat()'s gate */
+		struct cs_board *board;
+		int uv;
+	} vbat_gate;
+
+	/* The Linux device model the real drivers run on (stack/kernel/: bus.c, of.c,
+	 * irq.c, gpio.c, iio.c, twl.c). The board's devices, nodes and chips belong to
+	 * the board; the lists and tables here belong to the run and are freed by
+	 * cs_kernel_exit(). */
+	struct device_node *of_root;         /* the run's device tree */
+	u32 of_last_phandle;
+	struct cs_kdevice *devices;          /* devices, in registration order */
+	struct cs_kdriver *drivers;          /* drivers registered in this run */
+	struct cs_irq_desc **irqs;           /* interrupt lines by number, irqs[0] unused */
+	int n_irqs;
+	struct cs_gpio_chip *gpio_chips;
+	struct cs_iio_map *iio_maps;
+	struct usb_phy *phys;                /* usb_add_phy_dev() */
+	const struct cs_twl_provider *twl;
+	struct device *linux_dut;            /* the board's device for the driver under test */
+	const char *dyndbg;                  /* module (KBUILD_MODNAME) with dev_dbg on */
+	char *first_err;                     /* the first error-level kernel message */
+	struct {                             /* the first probe that failed */
+		char *dev, *drv;
+		int err;
+	} probe_failure;
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;
@@ -31,11 +89,13 @@ static inline struct cs_kernel *cs_kernel(void)
 	return cs_kernel_current;
 }
 
-/* Log a kernel message record (printk, dev_* helpers end here). */
-void cs_printk(const char *level, const char *dev, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Log a structured record from the stack: src "stack", kind ev, one string field. */
-void cs_stack_event(const char *ev, const char *key, const char *value);
-void cs_stack_event_int(const char *ev, const char *key, long long value);
+/* The run is over: free the run's tables and forget its per-run state (the objects
+ * themselves belong to the run's owner, who cancels their events first). */
+void cs_kernel_exit(struct cs_kernel *k);
+
+/* Text for a failed probe: the errno's name, and the kernel's first error message
+ * since the probe began when there is one ("-EINVAL (1-006a: Unable to read
+ * property ...)"). g_free it. */
+char *cs_probe_error_text(int err);
 
 #endif

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include "sim/param.h"
 
-#define CS_POLICY_ABI 1
+#define CS_POLICY_ABI 2
 #define CS_POLICY_SYMBOL "chargesim_policy"
 
 struct usb_phy;
@@ -60,6 +60,9 @@ struct cs_policy_desc {
 };
 
 extern const struct cs_policy_desc *const cs_builtin_policies[];
+/* Every policy this build has: the built-in ones, then the real Linux drivers
+ * ("linux/<file>", stack/linux/policy.c). NULL-terminated. */
+const struct cs_policy_desc *const *cs_policies(void);
 const struct cs_policy_desc *cs_policy_find(const char *name);
 
 #endif

@@ -12,7 +12,11 @@
 #define CS_LINUX_EXTCON_H
 
 #include <linux/kernel_types.h>
+#include <linux/err.h>
 #include <linux/notifier.h>
+
+struct device;
+struct device_node;
 
 #define EXTCON_NONE          0
 #define EXTCON_USB           1
@@ -31,18 +35,33 @@
 
 struct extcon_dev {
 	const char *name;
+	struct device_node *cs_of_node;       /* for phandle lookups (may be NULL) */
 	const unsigned int *supported_cable;  /* terminated by EXTCON_NONE */
 	int max_supported;
 	u32 state;                            /* bit i: supported_cable[i] attached */
 	struct raw_notifier_head nh[CS_EXTCON_MAX_CABLES];
+	struct raw_notifier_head nh_all;      /* every cable (extcon_register_notifier_all) */
+	struct extcon_dev *cs_next;           /* the run's extcon devices */
 };
 
 /* Consumer API */
 int extcon_get_state(struct extcon_dev *edev, unsigned int id);
 int extcon_register_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb);
 int extcon_unregister_notifier(struct extcon_dev *edev, unsigned int id, struct notifier_block *nb);
-#define devm_extcon_register_notifier(dev, edev, id, nb) extcon_register_notifier(edev, id, nb)
+int devm_extcon_register_notifier(struct device *dev, struct extcon_dev *edev, unsigned int id,
+				  struct notifier_block *nb);
+/* A notifier for every cable of the device: action is the new state of the cable that
+ * changed, data the device (extcon_sync()). */
+int extcon_register_notifier_all(struct extcon_dev *edev, struct notifier_block *nb);
+int extcon_unregister_notifier_all(struct extcon_dev *edev, struct notifier_block *nb);
+int devm_extcon_register_notifier_all(struct device *dev, struct extcon_dev *edev,
+				      struct notifier_block *nb);
+/* The extcon device a phandle property ("extcon") of dev's node names:
+ * ERR_PTR(-ENODEV) without one, ERR_PTR(-EPROBE_DEFER) when it is not registered. */
+struct extcon_dev *extcon_get_edev_by_phandle(struct device *dev, int index);
+const char *extcon_get_edev_name(struct extcon_dev *edev);
 const char *extcon_get_cable_name(unsigned int id);  /* "USB", "SDP", ... or NULL */
+/* The run's extcon device of that name; ERR_PTR(-EPROBE_DEFER) when there is none. */
 struct extcon_dev *extcon_get_extcon_dev(const char *name);
 
 /* Provider API */

@@ -9,16 +9,25 @@
 #ifndef CS_LINUX_JIFFIES_H
 #define CS_LINUX_JIFFIES_H
 
-#include <chargesim/kernel.h>
+#include <linux/kernel_types.h>
 
 #define HZ 1000
 #define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
 
-static inline unsigned long cs_jiffies(void)
-{
-	return INITIAL_JIFFIES + (unsigned long)(sim_now(cs_kernel()->sim) / (SIM_S / HZ));
-}
+/* INITIAL_JIFFIES plus the run's virtual time in jiffies. */
+unsigned long cs_jiffies(void);
 #define jiffies (cs_jiffies())
+/* The run's virtual time in ns (ktime_get() and friends). */
+ktime_t ktime_get(void);
+#define ktime_get_boottime() ktime_get()
+#define ktime_get_real() ktime_get()
+#define ktime_to_ms(kt) ((s64)(kt) / 1000000)
+#define ktime_to_us(kt) ((s64)(kt) / 1000)
+#define ktime_to_ns(kt) ((s64)(kt))
+#define ktime_ms_delta(a, b) (((s64)(a) - (s64)(b)) / 1000000)
+#define ktime_add_us(kt, us) ((kt) + (s64)(us) * 1000)
+#define ktime_after(a, b) ((a) > (b))
+#define ktime_before(a, b) ((a) < (b))
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)
 {

@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * linux/kernel_types.h (chargesim) - the small helpers every driver file uses:
- * container_of, ARRAY_SIZE, min/max/clamp, BIT, u8..u64, and the printk family.
- * (The kernel spreads these over kernel.h, types.h, printk.h and device.h; those names
- * are taken by the C library's UAPI headers here, so they live in this one file.)
+ * fixed-size integer types, container_of, ARRAY_SIZE, min/max/clamp, BIT/GENMASK,
+ * compiler attributes, the printk family and the ERR_PTR family's errno names.
+ * (The kernel spreads these over types.h, kernel.h, compiler*.h, bits.h, minmax.h and
+ * printk.h; linux/types.h and linux/kernel.h here add the C library's UAPI headers of
+ * the same name to this file, so a driver including either finds both.)
+ * Names, values and semantics are the kernel's (Linux 6.12); the code is this
+ * project's own.
  */
 #ifndef CS_LINUX_KERNEL_TYPES_H
 #define CS_LINUX_KERNEL_TYPES_H
 
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <chargesim/kernel.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <chargesim/klog.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -22,38 +31,170 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
+typedef unsigned int gfp_t;   /* allocation flags: accepted, ignored */
+#define GFP_KERNEL 0x1u
+#define GFP_ATOMIC 0x2u
+#define GFP_NOWAIT 0x4u
+#define GFP_DMA    0x8u
+#define __GFP_ZERO 0x100u
+typedef long long ktime_t;
+typedef u64 phys_addr_t;
+typedef u64 resource_size_t;
+typedef struct { int counter; } atomic_t;
+
+#ifndef U8_MAX
+#define U8_MAX  ((u8)~0U)
+#define U16_MAX ((u16)~0U)
+#define U32_MAX ((u32)~0U)
+#define U64_MAX ((u64)~0ULL)
+#define S32_MAX ((s32)(U32_MAX >> 1))
+#define S32_MIN ((s32)(-S32_MAX - 1))
+#endif
+
+/* compiler attributes */
+#ifndef __packed
+#define __packed __attribute__((__packed__))
+#endif
+#define __maybe_unused __attribute__((__unused__))
+#define __always_unused __attribute__((__unused__))
+#define __used __attribute__((__used__))
+#define __must_check __attribute__((__warn_unused_result__))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __aligned(x) __attribute__((__aligned__(x)))
+#define __iomem
+#define __user
+#define __force
+#define __rcu
+#define __init
+#define __exit
+#define __initdata
+#define __initconst
+#define __exitdata
+#define __ref
+#define __refdata
+#define __devinit
+#define __read_mostly
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+#define noinline __attribute__((__noinline__))
+#define __stringify_1(x) #x
+#define __stringify(x) __stringify_1(x)
+#define __CS_CAT2(a, b) a##b
+#define __CS_CAT(a, b) __CS_CAT2(a, b)
+#define __UNIQUE_ID(prefix) __CS_CAT(__CS_CAT(__UNIQUE_ID_, prefix), __COUNTER__)
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define might_sleep() do { } while (0)
+#define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))
+#define WARN_ON(cond) ({ int __w = !!(cond); if (__w) cs_printk("warn", NULL, "WARNING at %s:%d", __FILE__, __LINE__); __w; })
+#define WARN_ON_ONCE(cond) WARN_ON(cond)
+#define WARN(cond, ...) ({ int __w = !!(cond); if (__w) cs_printk("warn", NULL, __VA_ARGS__); __w; })
+#define BUG_ON(cond) do { if (cond) cs_printk("crit", NULL, "BUG at %s:%d", __FILE__, __LINE__); } while (0)
+
+/* IS_ENABLED(CONFIG_FOO): 1 when CONFIG_FOO is defined to 1, else 0. */
+#define __CS_ARG_PLACEHOLDER_1 0,
+#define __cs_take_second_arg(ignored, val, ...) val
+#define __cs_is_defined(x) ___cs_is_defined(x)
+#define ___cs_is_defined(val) ____cs_is_defined(__CS_ARG_PLACEHOLDER_##val)
+#define ____cs_is_defined(arg1_or_junk) __cs_take_second_arg(arg1_or_junk 1, 0, 0)
+#define IS_ENABLED(option) __cs_is_defined(option)
+#define IS_BUILTIN(option) __cs_is_defined(option)
+#define IS_REACHABLE(option) __cs_is_defined(option)
 
 #ifndef container_of
 #define container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 #endif
+#define container_of_const(ptr, type, member) container_of(ptr, type, member)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
+#define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (sizeof(long) * 8 - 1 - (h))))
+#define GENMASK_ULL(h, l) (((~0ULL) << (l)) & (~0ULL >> (64 - 1 - (h))))
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#define min3(a, b, c) min(min(a, b), c)
+#define max3(a, b, c) max(max(a, b), c)
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
 #define clamp_val(v, lo, hi) clamp(v, lo, hi)
+#define abs_diff(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define DIV_ROUND_CLOSEST(x, d) (((x) + ((d) / 2)) / (d))
+#define roundup(x, y) ((((x) + ((y) - 1)) / (y)) * (y))
+#define rounddown(x, y) ((x) - ((x) % (y)))
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define likely(x) __builtin_expect(!!(x), 1)
+#define lower_32_bits(n) ((u32)((n) & 0xffffffff))
+#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 
-/* A device has a name, for messages. */
-struct device {
-	const char *init_name;
-};
-static inline const char *dev_name(const struct device *dev)
+static inline int cs_fls(unsigned int x)
 {
-	return dev && dev->init_name ? dev->init_name : "(no device)";
+	return x ? 32 - __builtin_clz(x) : 0;
 }
+#define hweight8(x) __builtin_popcount((u8)(x))
+#define hweight32(x) __builtin_popcount((u32)(x))
 
-#define pr_err(...)   cs_printk("err", NULL, __VA_ARGS__)
-#define pr_warn(...)  cs_printk("warn", NULL, __VA_ARGS__)
-#define pr_info(...)  cs_printk("info", NULL, __VA_ARGS__)
+/* Names that would clash with the C library or GLib outside kernel code. */
+#ifdef __KERNEL__
+#define fallthrough __attribute__((__fallthrough__))
+#define swap(a, b) do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
+#define fls(x) cs_fls(x)
+#endif
+
+/* Kernel-internal errno values (include/linux/errno.h; never seen by user space). */
+#ifndef ERESTARTSYS
+#define ERESTARTSYS     512
+#endif
+#ifndef EPROBE_DEFER
+#define EPROBE_DEFER    517   /* driver requests probe retry */
+#endif
+#ifndef ENOTSUPP
+#define ENOTSUPP        524   /* operation is not supported */
+#endif
+#ifndef ETIMEDOUT
+#define ETIMEDOUT       110
+#endif
+
+/* The errno's symbolic name ("EINVAL"), or NULL for an unknown one. */
+const char *cs_errname(int err);
+
+/* printk: levels as log records; pr_debug only with DEBUG (as without dynamic debug). */
+#define KERN_EMERG   ""
+#define KERN_ALERT   ""
+#define KERN_CRIT    ""
+#define KERN_ERR     ""
+#define KERN_WARNING ""
+#define KERN_NOTICE  ""
+#define KERN_INFO    ""
+#define KERN_DEBUG   ""
+#define printk(...) cs_printk("info", NULL, __VA_ARGS__)
+#define pr_emerg(...)  cs_printk("emerg", NULL, __VA_ARGS__)
+#define pr_alert(...)  cs_printk("alert", NULL, __VA_ARGS__)
+#define pr_crit(...)   cs_printk("crit", NULL, __VA_ARGS__)
+#define pr_err(...)    cs_printk("err", NULL, __VA_ARGS__)
+#define pr_warn(...)   cs_printk("warn", NULL, __VA_ARGS__)
+#define pr_notice(...) cs_printk("notice", NULL, __VA_ARGS__)
+#define pr_info(...)   cs_printk("info", NULL, __VA_ARGS__)
+#define pr_warn_once pr_warn
+#define pr_err_once pr_err
+#define pr_info_once pr_info
+/* Checks the format without printing (the kernel's no_printk). */
+static inline __printf(1, 2) int cs_no_printk(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+#ifdef DEBUG
 #define pr_debug(...) cs_printk("debug", NULL, __VA_ARGS__)
-#define dev_err(d, ...)  cs_printk("err", dev_name(d), __VA_ARGS__)
-#define dev_warn(d, ...) cs_printk("warn", dev_name(d), __VA_ARGS__)
-#define dev_info(d, ...) cs_printk("info", dev_name(d), __VA_ARGS__)
-#define dev_dbg(d, ...)  cs_printk("debug", dev_name(d), __VA_ARGS__)
+#else
+#define pr_debug(...) cs_no_printk(__VA_ARGS__)
+#endif
+
+#include <linux/device.h>
 
 #endif

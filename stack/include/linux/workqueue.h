@@ -26,8 +26,31 @@ struct delayed_work {
 	struct work_struct work;
 };
 
-struct workqueue_struct;   /* only the system queue exists; the type is opaque */
+struct workqueue_struct;   /* one queue of work items on virtual time; the type is opaque */
 extern struct workqueue_struct *system_wq;
+/* The kernel's other system queues are the same queue here. */
+#define system_power_efficient_wq system_wq
+#define system_freezable_wq system_wq
+#define system_long_wq system_wq
+#define system_unbound_wq system_wq
+#define system_highpri_wq system_wq
+#define system_freezable_power_efficient_wq system_wq
+#define WQ_FREEZABLE 0x4
+#define WQ_MEM_RECLAIM 0x8
+#define WQ_POWER_EFFICIENT 0x80
+/* A driver's own queue is the system queue too (work runs in order either way). */
+#define alloc_workqueue(fmt, flags, max, ...) (system_wq)
+#define alloc_ordered_workqueue(fmt, flags, ...) (system_wq)
+#define create_singlethread_workqueue(name) (system_wq)
+#define create_freezable_workqueue(name) (system_wq)
+static inline void destroy_workqueue(struct workqueue_struct *wq)
+{
+	(void)wq;
+}
+static inline void flush_workqueue(struct workqueue_struct *wq)
+{
+	(void)wq;
+}
 
 void cs_init_work(struct work_struct *w, work_func_t func);
 #define INIT_WORK(w, f) cs_init_work((w), (f))
@@ -44,10 +67,14 @@ bool cancel_delayed_work_sync(struct delayed_work *dw);
 bool work_pending(const struct work_struct *w);
 bool delayed_work_pending(const struct delayed_work *dw);
 void flush_work(struct work_struct *w);
+bool flush_delayed_work(struct delayed_work *dw);
 
 static inline struct delayed_work *to_delayed_work(struct work_struct *work)
 {
 	return container_of(work, struct delayed_work, work);
 }
+
+/* Delays are in jiffies. */
+#include <linux/jiffies.h>
 
 #endif

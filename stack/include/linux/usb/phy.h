@@ -13,7 +13,10 @@
 #define CS_LINUX_USB_PHY_H
 
 #include <linux/kernel_types.h>
+#include <linux/err.h>
 #include <linux/notifier.h>
+
+struct device_node;
 
 enum usb_phy_events {
 	USB_EVENT_NONE,
@@ -38,11 +41,18 @@ enum cs_phy_payload {
 	CS_PHY_PAYLOAD_NULL,    /* data is NULL */
 };
 
+enum usb_phy_type {
+	USB_PHY_TYPE_UNDEFINED,
+	USB_PHY_TYPE_USB2,
+	USB_PHY_TYPE_USB3,
+};
+
 struct usb_gadget;
 
 struct usb_phy {
 	struct device *dev;
 	const char *label;
+	enum usb_phy_type type;
 	enum usb_phy_events last_event;
 	struct atomic_notifier_head notifier;
 	enum usb_charger_type chg_type;
@@ -53,6 +63,7 @@ struct usb_phy {
 	struct usb_gadget *cs_gadget;
 	unsigned int cs_ma;          /* storage behind a mA payload */
 	void *cs_priv;               /* the simulator's side of the PHY */
+	struct usb_phy *cs_next;     /* the run's PHYs (usb_add_phy_dev) */
 };
 
 void usb_phy_set_charger_current(struct usb_phy *phy, unsigned int mA);
@@ -69,6 +80,20 @@ static inline int usb_phy_set_power(struct usb_phy *x, unsigned int mA)
 		return x->set_power(x, mA);
 	return 0;
 }
+
+/* Finding the PHY: by type, by its device-tree node or a phandle property of the
+ * consumer's node. The devm forms register nb (when given) on the PHY's chain and
+ * unregister it when the consumer's driver goes away. Not found: ERR_PTR(-ENODEV) by
+ * type, ERR_PTR(-EPROBE_DEFER) by node (the PHY's driver may come later). */
+struct usb_phy *usb_get_phy(enum usb_phy_type type);
+struct usb_phy *devm_usb_get_phy(struct device *dev, enum usb_phy_type type);
+struct usb_phy *devm_usb_get_phy_by_node(struct device *dev, struct device_node *node,
+					 struct notifier_block *nb);
+struct usb_phy *devm_usb_get_phy_by_phandle(struct device *dev, const char *phandle_name, u8 index);
+void usb_put_phy(struct usb_phy *x);
+/* Provider side: make the PHY findable in this run. */
+int usb_add_phy_dev(struct usb_phy *x);
+void usb_remove_phy(struct usb_phy *x);
 
 int usb_register_notifier(struct usb_phy *x, struct notifier_block *nb);
 int usb_unregister_notifier(struct usb_phy *x, struct notifier_block *nb);

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench/bench_output.c - a full charge with every output written, in one process and
+ * as whole `chargesim` processes (start-up included).
+ *
+ * The run: bench_full_charge_json (bench/bench_common.h), 3 h simulated, adaptive
+ * steps, a trace row at every step and event, writing trace.csv, trace.vcd,
+ * events.jsonl and metrics.json.
+ *
+ * 1. In process: world_new .. world_free, each run into a new sub-directory of a
+ *    scratch directory (no file replaced: what replacing costs belongs to the file
+ *    system, see bench_run), and the same without outputs. Median of REPS runs after
+ *    one warm-up, as wall time and as process CPU time (the machine may be shared;
+ *    CPU time leaves out waiting for a core). Twice: in a directory on tmpfs
+ *    (/dev/shm, when there is one), where creating a file costs little, so that the
+ *    figure is the simulator's own work; and in the temporary directory (ext4 here),
+ *    where creating the four files costs the kernel about as much again, and more
+ *    when many files were deleted there recently.
+ * 2. Whole processes: `chargesim --version` (start-up alone) and `chargesim run
+ *    SCENARIO -o DIR --vcd -q` (DIR on tmpfs when there is one, as above), each
+ *    spawned PROC_REPS times: median wall time from
+ *    spawn to exit, and median CPU time of the child (user + system, from wait4).
+ *    The binary is build/chargesim beside this program's directory. With
+ *    CHARGESIM_BASELINE=/path/to/another/chargesim (an older build, say), the two are
+ *    run alternately and the ratios printed, so that both see the same machine load.
+ *
+ * Usage: bench_output [in-process | processes]   (default: both)
+ * To compare the in-process figure with another tree, build and run that tree's
+ * bench_output too (it uses only run/world.h and run/scenario.h).
+ * Exits non-zero only when a run fails, never because of a figure.
+ */
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include "run/scenario.h"
+#include "run/world.h"
+#include "tests/testutil.h"
+#include "bench/bench_common.h"
+
+#define REPS 21
+#define PROC_REPS 41
+
+extern char **environ;
+
+static double wall_s(void)
+{
+	return (double)g_get_monotonic_time() * 1e-6;
+}
+
+/* One run from world_new to world_free; false on any error. */
+static bool run_once(const struct scenario *sc, const struct world_options *opt,
+		     uint64_t *rows)
+{
+	g_autoptr(GError) err = NULL;
+	struct world *w = world_new(sc, opt, &err);
+
+	if (!w) {
+		fprintf(stderr, "bench_output: world_new: %s\n", err->message);
+		return false;
+	}
+	if (!world_run(w, &err) || !world_finish(w, &err)) {
+		fprintf(stderr, "bench_output: %s\n", err->message);
+		world_free(w);
+		return false;
+	}
+	*rows = world_metrics(w)->trace_rows;
+	world_free(w);
+	return true;
+}
+
+/* Warm-up and REPS timed runs; outdir NULL for no outputs, else a new sub-directory
+ * per run. */
+static bool run_bench_median(const struct scenario *sc, const char *outdir, double *wall,
+		       double *cpu, uint64_t *rows)
+{
+	double walls[REPS], cpus[REPS];
+
+	for (int i = -1; i < REPS; i++) {
+		struct world_options opt = { .vcd = true };
+		g_autofree char *dir = outdir ? g_strdup_printf("%s/run-%d", outdir, i + 1) : NULL;
+		double w0, c0;
+
+		opt.outdir = dir;
+		w0 = wall_s();
+		c0 = bench_cpu_s();
+		if (!run_once(sc, &opt, rows))
+			return false;
+		if (i >= 0) {
+			walls[i] = wall_s() - w0;
+			cpus[i] = bench_cpu_s() - c0;
+		}
+	}
+	*wall = bench_median(walls, REPS);
+	*cpu = bench_median(cpus, REPS);
+	return true;
+}
+
+static bool bench_in_process(const char *scratch, const char *where)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
+						     strlen(bench_full_charge_json), NULL, &err);
+	g_autofree char *outdir = g_build_filename(scratch, "in-process", NULL);
+	double w_out, c_out, w_none, c_none;
+	uint64_t rows;
+
+	if (!sc) {
+		fprintf(stderr, "bench_output: %s\n", err->message);
+		return false;
+	}
+	if (!run_bench_median(sc, outdir, &w_out, &c_out, &rows) ||
+	    !run_bench_median(sc, NULL, &w_none, &c_none, &rows))
+		return false;
+	printf("full charge (3 h simulated), in process, outputs in %s, median of %d:\n", where,
+	       REPS);
+	printf("  every output (trace.csv, trace.vcd, events.jsonl, metrics.json), new files: "
+	       "%.3f ms wall, %.3f ms CPU\n", w_out * 1e3, c_out * 1e3);
+	printf("  no output files: %.3f ms wall, %.3f ms CPU; the outputs cost %.3f ms CPU\n",
+	       w_none * 1e3, c_none * 1e3, (c_out - c_none) * 1e3);
+	fflush(stdout);
+	return true;
+}
+
+/* Spawn argv, wait; wall and child CPU time in seconds. stdout and stderr go to
+ * /dev/null. False when it cannot be spawned or exits non-zero. */
+static bool spawn_timed(char *const argv[], double *wall, double *cpu)
+{
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	pid_t pid;
+	int status = 0, rc;
+	double w0 = wall_s();
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		fprintf(stderr, "bench_output: cannot run %s: %s\n", argv[0], g_strerror(rc));
+		return false;
+	}
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "bench_output: %s %s failed\n", argv[0], argv[1]);
+		return false;
+	}
+	*wall = wall_s() - w0;
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	return true;
+}
+
+struct proc_fig {
+	double ver_wall, ver_cpu, run_wall, run_cpu;
+};
+
+/*
+ * PROC_REPS rounds; in each, every binary runs --version and then the full charge into
+ * a new directory. Alternating keeps the binaries under the same load.
+ */
+static bool bench_processes(const char *scratch, const char *scenario_path, char **bins, int nbins,
+			    struct proc_fig *fig)
+{
+	typedef double figs[4][PROC_REPS];
+	figs *v = g_new0(figs, nbins);
+	bool ok = true;
+
+	for (int i = 0; i < PROC_REPS && ok; i++) {
+		for (int b = 0; b < nbins && ok; b++) {
+			g_autofree char *dir = g_strdup_printf("%s/proc-%d-%d", scratch, b, i);
+			char *ver[] = { bins[b], "--version", NULL };
+			char *run[] = { bins[b], "run", (char *)scenario_path, "-o", dir, "--vcd", "-q",
+					NULL };
+
+			ok = spawn_timed(ver, &v[b][0][i], &v[b][1][i]) &&
+			     spawn_timed(run, &v[b][2][i], &v[b][3][i]);
+		}
+	}
+	for (int b = 0; b < nbins && ok; b++) {
+		fig[b].ver_wall = bench_median(v[b][0], PROC_REPS);
+		fig[b].ver_cpu = bench_median(v[b][1], PROC_REPS);
+		fig[b].run_wall = bench_median(v[b][2], PROC_REPS);
+		fig[b].run_cpu = bench_median(v[b][3], PROC_REPS);
+	}
+	g_free(v);
+	return ok;
+}
+
+static void print_proc(const char *what, const char *bin, const struct proc_fig *f)
+{
+	printf("  %s (%s):\n", what, bin);
+	printf("    --version: %.3f ms wall, %.3f ms CPU\n", f->ver_wall * 1e3, f->ver_cpu * 1e3);
+	printf("    run, every output: %.3f ms wall, %.3f ms CPU\n", f->run_wall * 1e3,
+	       f->run_cpu * 1e3);
+}
+
+int main(int argc, char **argv)
+{
+	g_autofree char *self_dir = g_path_get_dirname(argv[0]);
+	g_autofree char *bin = g_build_filename(self_dir, "..", "chargesim", NULL);
+	const char *baseline = g_getenv("CHARGESIM_BASELINE");
+	g_autofree char *scratch = g_dir_make_tmp("bench-output-XXXXXX", NULL);
+	char shm[] = "/dev/shm/bench-output-XXXXXX";
+	const char *fast = g_mkdtemp(shm) ? shm : scratch;
+	g_autofree char *scenario_path = NULL;
+	char *bins[2] = { bin, (char *)baseline };
+	bool in_process = argc < 2 || strcmp(argv[1], "in-process") == 0;
+	bool processes = argc < 2 || strcmp(argv[1], "processes") == 0;
+	struct proc_fig fig[2];
+	int status = 1;
+
+	if (!scratch) {
+		fprintf(stderr, "bench_output: cannot make a scratch directory\n");
+		return 1;
+	}
+	scenario_path = g_build_filename(fast, "full-charge.json", NULL);
+	if (!g_file_set_contents(scenario_path, bench_full_charge_json, -1, NULL))
+		goto out;
+	if (in_process) {
+		if (fast != scratch && !bench_in_process(fast, "tmpfs (/dev/shm)"))
+			goto out;
+		if (!bench_in_process(scratch, g_get_tmp_dir()))
+			goto out;
+	}
+	if (processes) {
+		if (!bench_processes(fast, scenario_path, bins, baseline ? 2 : 1, fig))
+			goto out;
+		printf("whole processes, outputs in %s, median of %d (spawn to exit; CPU = the "
+		       "child's user + system):\n", fast == scratch ? g_get_tmp_dir() : "tmpfs",
+		       PROC_REPS);
+		print_proc("this build", bin, &fig[0]);
+		if (baseline) {
+			print_proc("baseline", baseline, &fig[1]);
+			printf("  baseline / this build: --version %.2fx wall, %.2fx CPU; "
+			       "run %.2fx wall, %.2fx CPU\n",
+			       fig[1].ver_wall / fig[0].ver_wall, fig[1].ver_cpu / fig[0].ver_cpu,
+			       fig[1].run_wall / fig[0].run_wall, fig[1].run_cpu / fig[0].run_cpu);
+		}
+	}
+	status = 0;
+out:
+	if (fast != scratch)
+		tu_rm_tree(fast);
+	tu_rm_tree(scratch);
+	return status;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * chargesim/kconfig.h - the kernel configuration the real Linux drivers are built
+ * with, forced into each driver file with -include (the Makefile's KCFLAGS), as Kbuild
+ * forces include/generated/autoconf.h. KBUILD_MODNAME and the file's name come from
+ * the command line.
+ *
+ * Enabled: CONFIG_OF (device trees are how the simulated boards describe the drivers'
+ * hardware), CONFIG_PM (runtime PM calls compile; they do nothing here).
+ * Left out on purpose, so that the drivers' own #ifdef fallbacks are used:
+ * CONFIG_ACPI (no ACPI tables), CONFIG_REGULATOR (no regulator framework: bq25890's
+ * OTG boost regulator is not registered), CONFIG_PM_SLEEP (no system suspend
+ * callbacks), CONFIG_THERMAL, CONFIG_LEDS_TRIGGERS, CONFIG_EXTCON left to the layer.
+ */
+#ifndef CS_CHARGESIM_KCONFIG_H
+#define CS_CHARGESIM_KCONFIG_H
+
+#define __KERNEL__ 1
+#define CONFIG_OF 1
+#define CONFIG_PM 1
+#define CONFIG_EXTCON 1
+#define CONFIG_USB_PHY 1
+#define CONFIG_POWER_SUPPLY 1
+
+#endif

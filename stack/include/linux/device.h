@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linux/device.h (chargesim) - struct device, drivers, device-managed resources
+ * (devres), device attributes and the dev_* log helpers.
+ *
+ * A device has a parent, driver data, the device-tree node it was made from and
+ * optional platform data, as drivers expect to find them. Device-managed resources
+ * (devm_*) are released in reverse order when the device's driver is removed or its
+ * probe fails, as the kernel's devres does. Device attributes (DEVICE_ATTR) made with
+ * device_create_file() appear in the sysfs dump (--sysfs-at) next to the power-supply
+ * properties, and user-space writes in a scenario reach their store() function.
+ * Messages from dev_err() and friends are printk records in events.jsonl with the
+ * device's name; dev_dbg() only prints with the layer's "dyndbg" switch (the kernel's
+ * dynamic debug) or when the file defines DEBUG.
+ */
+#ifndef CS_LINUX_DEVICE_H
+#define CS_LINUX_DEVICE_H
+
+#include <linux/kernel_types.h>
+
+struct device;
+struct device_node;
+struct fwnode_handle;
+struct device_driver;
+struct module;
+struct dev_pm_ops;
+struct of_device_id;
+struct acpi_device_id;
+
+struct kobject {
+	const char *name;
+};
+
+struct attribute {
+	const char *name;
+	unsigned short mode;
+};
+
+struct attribute_group {
+	const char *name;
+	struct attribute **attrs;
+	unsigned short (*is_visible)(struct kobject *kobj, struct attribute *attr, int n);
+};
+
+struct device_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct device *dev, struct device_attribute *attr, char *buf);
+	ssize_t (*store)(struct device *dev, struct device_attribute *attr, const char *buf,
+			 size_t count);
+};
+
+#define __ATTR(_name, _mode, _show, _store) { \
+	.attr = { .name = __stringify(_name), .mode = (_mode) }, .show = (_show), .store = (_store) }
+#define __ATTR_RO(_name) __ATTR(_name, 0444, _name##_show, NULL)
+#define __ATTR_RW(_name) __ATTR(_name, 0644, _name##_show, _name##_store)
+#define __ATTR_WO(_name) __ATTR(_name, 0200, NULL, _name##_store)
+#define DEVICE_ATTR(_name, _mode, _show, _store) \
+	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
+#define DEVICE_ATTR_RO(_name) struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
+#define DEVICE_ATTR_RW(_name) struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
+#define DEVICE_ATTR_WO(_name) struct device_attribute dev_attr_##_name = __ATTR_WO(_name)
+#define ATTRIBUTE_GROUPS(_name) \
+	static const struct attribute_group _name##_group = { .attrs = _name##_attrs }; \
+	static const struct attribute_group *_name##_groups[] = { &_name##_group, NULL }
+
+struct bus_type {
+	const char *name;
+};
+
+struct device_driver {
+	const char *name;
+	const struct bus_type *bus;
+	struct module *owner;
+	const struct of_device_id *of_match_table;
+	const struct acpi_device_id *acpi_match_table;
+	const struct dev_pm_ops *pm;
+	bool suppress_bind_attrs;
+	int probe_type;
+	const struct attribute_group **dev_groups;
+};
+
+struct cs_devres;
+struct cs_dev_attr;
+
+struct device {
+	struct kobject kobj;
+	struct device *parent;
+	const char *init_name;
+	const struct bus_type *bus;
+	struct device_driver *driver;
+	void *platform_data;
+	void *driver_data;
+	struct device_node *of_node;
+	struct fwnode_handle *fwnode;
+	const struct attribute_group **groups;
+	void (*release)(struct device *dev);
+	/* chargesim */
+	struct cs_devres *cs_devres;        /* managed resources, newest first */
+	struct cs_dev_attr *cs_attrs;       /* device_create_file() attributes */
+	bool cs_wakeup;
+	char *cs_name;                      /* dev_set_name() storage */
+};
+
+static inline const char *dev_name(const struct device *dev)
+{
+	if (!dev)
+		return "(no device)";
+	if (dev->init_name)
+		return dev->init_name;
+	return dev->kobj.name ? dev->kobj.name : "(no name)";
+}
+
+__printf(2, 3) int dev_set_name(struct device *dev, const char *fmt, ...);
+
+static inline void *dev_get_drvdata(const struct device *dev)
+{
+	return dev->driver_data;
+}
+
+static inline void dev_set_drvdata(struct device *dev, void *data)
+{
+	dev->driver_data = data;
+}
+
+static inline void *dev_get_platdata(const struct device *dev)
+{
+	return dev->platform_data;
+}
+
+static inline struct fwnode_handle *dev_fwnode(const struct device *dev)
+{
+	return dev->fwnode;
+}
+
+static inline struct device *get_device(struct device *dev)
+{
+	return dev;
+}
+
+static inline void put_device(struct device *dev)
+{
+	(void)dev;
+}
+
+/* Wakeup sources: recorded, never used (no system suspend here). */
+static inline int device_init_wakeup(struct device *dev, bool enable)
+{
+	dev->cs_wakeup = enable;
+	return 0;
+}
+static inline bool device_may_wakeup(struct device *dev)
+{
+	return dev->cs_wakeup;
+}
+static inline int device_set_wakeup_capable(struct device *dev, bool capable)
+{
+	dev->cs_wakeup = capable;
+	return 0;
+}
+static inline int device_wakeup_enable(struct device *dev)
+{
+	dev->cs_wakeup = true;
+	return 0;
+}
+static inline int device_wakeup_disable(struct device *dev)
+{
+	dev->cs_wakeup = false;
+	return 0;
+}
+
+/* sysfs attributes of a device */
+int device_create_file(struct device *dev, const struct device_attribute *attr);
+void device_remove_file(struct device *dev, const struct device_attribute *attr);
+int devm_device_add_group(struct device *dev, const struct attribute_group *grp);
+int device_add_groups(struct device *dev, const struct attribute_group **groups);
+void device_remove_groups(struct device *dev, const struct attribute_group **groups);
+
+/* chargesim: the attributes made with device_create_file(), in order (prev NULL:
+ * the first), for the sysfs dump and user-space writes; and forgetting them all
+ * (the device is going away). */
+const struct device_attribute *cs_device_attr_next(const struct device *dev,
+						   const struct device_attribute *prev);
+void cs_device_attrs_clear(struct device *dev);
+
+/* ---- device-managed resources ---- */
+typedef void (*dr_release_t)(struct device *dev, void *res);
+
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp);
+void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp);
+void *devm_kcalloc(struct device *dev, size_t n, size_t size, gfp_t gfp);
+void *devm_kmalloc_array(struct device *dev, size_t n, size_t size, gfp_t gfp);
+void *devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp);
+char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp);
+__printf(3, 4) char *devm_kasprintf(struct device *dev, gfp_t gfp, const char *fmt, ...);
+void devm_kfree(struct device *dev, const void *p);
+int devm_add_action(struct device *dev, void (*action)(void *), void *data);
+int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *data);
+void devm_remove_action(struct device *dev, void (*action)(void *), void *data);
+void devm_release_action(struct device *dev, void (*action)(void *), void *data);
+/* A resource with its own release function (the base of the devm_* helpers). */
+void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp);
+void devres_add(struct device *dev, void *res);
+void devres_free(void *res);
+/* Release every managed resource of dev, newest first (driver detach, failed probe). */
+void devres_release_all(struct device *dev);
+
+/* ---- messages ---- */
+/* Is dynamic debug on for this module (the policy's "dyndbg" switch)? */
+bool cs_dyndbg_enabled(const char *modname);
+#ifdef KBUILD_MODNAME
+#define CS_MODNAME KBUILD_MODNAME
+#else
+#define CS_MODNAME NULL
+#endif
+
+#define dev_emerg(d, ...)  cs_printk("emerg", dev_name(d), __VA_ARGS__)
+#define dev_alert(d, ...)  cs_printk("alert", dev_name(d), __VA_ARGS__)
+#define dev_crit(d, ...)   cs_printk("crit", dev_name(d), __VA_ARGS__)
+#define dev_err(d, ...)    cs_printk("err", dev_name(d), __VA_ARGS__)
+#define dev_warn(d, ...)   cs_printk("warn", dev_name(d), __VA_ARGS__)
+#define dev_notice(d, ...) cs_printk("notice", dev_name(d), __VA_ARGS__)
+#define dev_info(d, ...)   cs_printk("info", dev_name(d), __VA_ARGS__)
+#define dev_err_once dev_err
+#define dev_warn_once dev_warn
+#define dev_info_once dev_info
+#define dev_err_ratelimited dev_err
+#define dev_warn_ratelimited dev_warn
+#ifdef DEBUG
+#define dev_dbg(d, ...) cs_printk("debug", dev_name(d), __VA_ARGS__)
+#else
+#define dev_dbg(d, ...) do { \
+	if (cs_dyndbg_enabled(CS_MODNAME)) \
+		cs_printk("debug", dev_name(d), __VA_ARGS__); \
+	else \
+		cs_no_printk(__VA_ARGS__); \
+} while (0)
+#endif
+#define dev_vdbg(d, ...) cs_no_printk(__VA_ARGS__)
+
+/* Log "error <errno name>: <message>" (debug level for -EPROBE_DEFER) and return err. */
+__printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
+#define dev_warn_probe dev_err_probe
+
+/* What the kernel's device.h brings along (kobject, sysfs, mutex, pm, idr, jiffies). */
+#include <linux/idr.h>
+#include <linux/jiffies.h>
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/pm.h>
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linux/idr.h (chargesim) - small integer ids mapped to pointers (a driver's
+ * "<name>-<id>" numbering): the lowest free id in [start, end) is handed out.
+ */
+#ifndef CS_LINUX_IDR_H
+#define CS_LINUX_IDR_H
+
+#include <linux/kernel_types.h>
+
+#define CS_IDR_MAX 64
+
+struct idr {
+	void *cs_ptr[CS_IDR_MAX];
+	bool cs_used[CS_IDR_MAX];
+};
+
+#define DEFINE_IDR(name) struct idr name = { { 0 }, { 0 } }
+#define DEFINE_IDA(name) DEFINE_IDR(name)
+#define ida idr
+
+/* end 0 means "no upper bound" (CS_IDR_MAX here); -ENOSPC when full. */
+int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
+void *idr_remove(struct idr *idr, unsigned long id);
+void *idr_find(const struct idr *idr, unsigned long id);
+static inline void idr_destroy(struct idr *idr)
+{
+	(void)idr;
+}
+#define ida_alloc(ida, gfp) idr_alloc((ida), (void *)1, 0, 0, (gfp))
+#define ida_free(ida, id) ((void)idr_remove((ida), (id)))
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linux/mutex.h (chargesim) - mutexes. A run is single-threaded, so a mutex only
+ * records that it is held: taking one that is already held is the deadlock it would
+ * be in the kernel, and is logged as an error (the run goes on).
+ */
+#ifndef CS_LINUX_MUTEX_H
+#define CS_LINUX_MUTEX_H
+
+#include <linux/kernel_types.h>
+
+struct device;
+
+struct mutex {
+	int cs_held;
+};
+
+#define __MUTEX_INITIALIZER(name) { .cs_held = 0 }
+#define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
+
+static inline void mutex_init(struct mutex *m)
+{
+	m->cs_held = 0;
+}
+void cs_mutex_lock(struct mutex *m, const char *where);
+static inline void mutex_unlock(struct mutex *m)
+{
+	m->cs_held = 0;
+}
+#define mutex_lock(m) cs_mutex_lock((m), __func__)
+#define mutex_lock_interruptible(m) (cs_mutex_lock((m), __func__), 0)
+static inline int mutex_trylock(struct mutex *m)
+{
+	if (m->cs_held)
+		return 0;
+	m->cs_held = 1;
+	return 1;
+}
+static inline bool mutex_is_locked(struct mutex *m)
+{
+	return m->cs_held != 0;
+}
+static inline void mutex_destroy(struct mutex *m)
+{
+	(void)m;
+}
+static inline int devm_mutex_init(struct device *dev, struct mutex *m)
+{
+	(void)dev;
+	mutex_init(m);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linux/of.h (chargesim) - the device tree as drivers read it.
+ *
+ * The simulated board (run/linux_board.c) builds one device tree per run from the
+ * scenario: nodes with properties, compatibles and phandles, as a .dts would give
+ * them. A scenario can add, change or delete properties of the driver's node in .dts
+ * syntax (the policy parameter "of"; cs_of_apply_dts()). Integer cells are kept in
+ * host order (the kernel keeps them big-endian and converts on every read; nothing
+ * outside the accessors below can tell the difference).
+ */
+#ifndef CS_LINUX_OF_H
+#define CS_LINUX_OF_H
+
+#include <linux/kernel_types.h>
+#include <linux/err.h>
+#include <linux/mod_devicetable.h>
+#include <linux/property.h>
+
+typedef u32 phandle;
+
+struct property {
+	char *name;
+	int length;              /* bytes */
+	void *value;
+	struct property *next;
+};
+
+struct device_node {
+	const char *name;        /* node name without the unit address */
+	const char *full_name;   /* "name@unit" */
+	phandle phandle;
+	struct fwnode_handle fwnode;
+	struct property *properties;
+	struct device_node *parent;
+	struct device_node *child;
+	struct device_node *sibling;
+	/* chargesim */
+	char *cs_label;          /* .dts label, for &label references */
+};
+
+#define of_match_ptr(_ptr) (_ptr)
+#define OF_BAD_ADDR ((u64)-1)
+
+static inline struct device_node *to_of_node(const struct fwnode_handle *fwnode)
+{
+	return fwnode ? container_of(fwnode, struct device_node, fwnode) : NULL;
+}
+#define of_fwnode_handle(np) ((np) ? &(np)->fwnode : NULL)
+static inline bool is_of_node(const struct fwnode_handle *fwnode)
+{
+	return fwnode != NULL;
+}
+
+static inline struct device_node *of_node_get(struct device_node *np)
+{
+	return np;
+}
+static inline void of_node_put(struct device_node *np)
+{
+	(void)np;
+}
+static inline const char *of_node_full_name(const struct device_node *np)
+{
+	return np ? np->full_name : "<no-node>";
+}
+
+struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
+const void *of_get_property(const struct device_node *np, const char *name, int *lenp);
+bool of_property_read_bool(const struct device_node *np, const char *propname);
+bool of_property_present(const struct device_node *np, const char *propname);
+int of_property_count_elems_of_size(const struct device_node *np, const char *propname,
+				    int elem_size);
+int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,
+			       u32 *out_value);
+int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
+					u32 *out_values, size_t sz_min, size_t sz_max);
+int of_property_read_u8_array(const struct device_node *np, const char *propname,
+			      u8 *out_values, size_t sz);
+int of_property_read_string(const struct device_node *np, const char *propname,
+			    const char **out_string);
+int of_property_read_string_helper(const struct device_node *np, const char *propname,
+				   const char **out_strs, size_t sz, int skip);
+int of_property_match_string(const struct device_node *np, const char *propname,
+			     const char *string);
+
+static inline int of_property_read_u32_array(const struct device_node *np, const char *propname,
+					     u32 *out_values, size_t sz)
+{
+	int ret = of_property_read_variable_u32_array(np, propname, out_values, sz, 0);
+
+	return ret >= 0 ? 0 : ret;
+}
+static inline int of_property_read_u32(const struct device_node *np, const char *propname,
+				       u32 *out_value)
+{
+	return of_property_read_u32_array(np, propname, out_value, 1);
+}
+static inline int of_property_read_s32(const struct device_node *np, const char *propname,
+				       s32 *out_value)
+{
+	return of_property_read_u32(np, propname, (u32 *)out_value);
+}
+static inline int of_property_count_u32_elems(const struct device_node *np, const char *propname)
+{
+	return of_property_count_elems_of_size(np, propname, sizeof(u32));
+}
+static inline int of_property_read_string_index(const struct device_node *np,
+						const char *propname, int index,
+						const char **output)
+{
+	int rc = of_property_read_string_helper(np, propname, output, 1, index);
+
+	return rc < 0 ? rc : 0;
+}
+static inline int of_property_count_strings(const struct device_node *np, const char *propname)
+{
+	return of_property_read_string_helper(np, propname, NULL, 0, 0);
+}
+
+int of_device_is_compatible(const struct device_node *np, const char *compat);
+bool of_device_is_available(const struct device_node *np);
+bool of_node_name_eq(const struct device_node *np, const char *name);
+struct device_node *of_get_parent(const struct device_node *np);
+struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev);
+#define of_get_next_available_child of_get_next_child
+struct device_node *of_get_child_by_name(const struct device_node *np, const char *name);
+struct device_node *of_get_compatible_child(const struct device_node *parent,
+					    const char *compatible);
+struct device_node *of_find_compatible_node(struct device_node *from, const char *type,
+					    const char *compat);
+struct device_node *of_find_node_by_phandle(phandle handle);
+struct device_node *of_parse_phandle(const struct device_node *np, const char *phandle_name,
+				     int index);
+const struct of_device_id *of_match_node(const struct of_device_id *matches,
+					 const struct device_node *node);
+int of_alias_get_id(struct device_node *np, const char *stem);
+
+#define for_each_child_of_node(parent, child) \
+	for (child = of_get_next_child(parent, NULL); child != NULL; \
+	     child = of_get_next_child(parent, child))
+#define for_each_available_child_of_node for_each_child_of_node
+
+/* ---- chargesim: building a tree (the simulated board's firmware) ---- */
+struct device_node *cs_of_node_new(struct device_node *parent, const char *full_name,
+				   const char *label);
+void cs_of_set_u32s(struct device_node *np, const char *name, const u32 *vals, int n);
+void cs_of_set_u32(struct device_node *np, const char *name, u32 val);
+/* A string list property: strings separated by '\0', total length len. */
+void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len);
+void cs_of_set_string(struct device_node *np, const char *name, const char *s);
+void cs_of_set_bool(struct device_node *np, const char *name);
+void cs_of_delete_property(struct device_node *np, const char *name);
+/* Give np a phandle (unique in the run) and return it. */
+phandle cs_of_phandle(struct device_node *np);
+void cs_of_free_tree(struct device_node *root);
+/* Apply .dts property statements to np: `name = <1 2>;`, `name = "s", "t";`,
+ * `name = <&label 3 0>;`, `name;` (a boolean), `/delete-property/ name;`.
+ * Labels resolve in the run's tree. 0, or -EINVAL with a message in *msg (g_free). */
+int cs_of_apply_dts(struct device_node *np, const char *text, char **msg);
+
+#endif

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* linux/sysfs.h (chargesim) - attributes and show() helpers (linux/device.h, kstrtox.h). */
+#ifndef CS_LINUX_SYSFS_H
+#define CS_LINUX_SYSFS_H
+
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* linux/usb/otg.h (chargesim) - OTG drivers reach their PHY through linux/usb/phy.h. */
+#ifndef CS_LINUX_USB_OTG_H
+#define CS_LINUX_USB_OTG_H
+
+#include <linux/pm_runtime.h>
+#include <linux/usb/phy.h>
+
+enum usb_dr_mode {
+	USB_DR_MODE_UNKNOWN,
+	USB_DR_MODE_HOST,
+	USB_DR_MODE_PERIPHERAL,
+	USB_DR_MODE_OTG,
+};
+
+#endif

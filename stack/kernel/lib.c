@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stack/kernel/lib.c - the kernel's library routines drivers call: printk-style
+ * formatting (with the %pe and %pOF extensions), kstrto*, sysfs show() helpers,
+ * string matching, kmalloc and friends, errno names, small id allocators.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <glib.h>
+#include <linux/err.h>
+#include <linux/idr.h>
+#include <linux/kstrtox.h>
+#include <linux/of.h>
+#include <linux/slab.h>
+#include <chargesim/kernel.h>
+#include "stack/kernel/kformat.h"
+
+static const struct {
+	int err;
+	const char *name;
+} errnames[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
+	{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
+	{ EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
+	{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
+	{ EDOM, "EDOM" }, { ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" }, { ETIME, "ETIME" },
+	{ EPROTO, "EPROTO" }, { EOVERFLOW, "EOVERFLOW" }, { EILSEQ, "EILSEQ" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" }, { EREMOTEIO, "EREMOTEIO" },
+	{ ECANCELED, "ECANCELED" }, { ENOTCONN, "ENOTCONN" }, { EALREADY, "EALREADY" },
+	{ EINPROGRESS, "EINPROGRESS" }, { ESHUTDOWN, "ESHUTDOWN" },
+	{ ERESTARTSYS, "ERESTARTSYS" }, { EPROBE_DEFER, "EPROBE_DEFER" },
+	{ ENOTSUPP, "ENOTSUPP" },
+};
+
+const char *cs_errname(int err)
+{
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	return NULL;
+}
+
+/* ---- formatting ---- */
+
+/* Append to a bounded buffer, counting what would have been written. */
+struct kbuf {
+	char *buf;
+	size_t size, len;
+};
+
+static void kbuf_put(struct kbuf *b, const char *s, size_t n)
+{
+	if (b->len < b->size) {
+		size_t room = b->size - 1 - b->len;
+
+		memcpy(b->buf + b->len, s, n < room ? n : room);
+	}
+	b->len += n;
+	if (b->size)
+		b->buf[b->len < b->size ? b->len : b->size - 1] = '\0';
+}
+
+static void kbuf_fmt(struct kbuf *b, const char *spec, ...) __attribute__((format(printf, 2, 3)));
+static void kbuf_fmt(struct kbuf *b, const char *spec, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, spec);
+	n = vsnprintf(tmp, sizeof(tmp), spec, ap);
+	va_end(ap);
+	if (n > 0)
+		kbuf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* One %p conversion with the kernel's extensions: %pe (an error pointer as its
+ * name), %pOF / %pOFn (a device-tree node's full name / name). Returns how many
+ * extension letters it consumed. */
+static int format_pointer(struct kbuf *b, const char *ext, const void *p)
+{
+	if (ext[0] == 'e') {
+		long v = (long)p;
+		const char *name = IS_ERR(p) ? cs_errname((int)v) : NULL;
+
+		if (name)
+			kbuf_fmt(b, "-%s", name);
+		else if (IS_ERR(p))
+			kbuf_fmt(b, "%ld", v);
+		else
+			kbuf_fmt(b, "%p", p);
+		return 1;
+	}
+	if (ext[0] == 'O' && ext[1] == 'F') {
+		const struct device_node *np = p;
+
+		if (ext[2] == 'n') {
+			kbuf_fmt(b, "%s", np ? np->name : "(null)");
+			return 3;
+		}
+		kbuf_fmt(b, "%s", np ? np->full_name : "(null)");
+		return 2;
+	}
+	kbuf_fmt(b, "%p", p);
+	return 0;
+}
+
+int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct kbuf b = { buf, size, 0 };
+	va_list args;
+
+	va_copy(args, ap);
+	if (size)
+		buf[0] = '\0';
+	while (*fmt) {
+		const char *start = fmt;
+		char spec[32];
+		size_t sl = 0;
+		int lng = 0;   /* 0 int, 1 long, 2 long long, 3 size_t, 4 ptrdiff, 5 intmax */
+
+		if (*fmt != '%') {
+			while (*fmt && *fmt != '%')
+				fmt++;
+			kbuf_put(&b, start, (size_t)(fmt - start));
+			continue;
+		}
+		if (fmt[1] == '%') {
+			kbuf_put(&b, "%", 1);
+			fmt += 2;
+			continue;
+		}
+		spec[sl++] = *fmt++;
+		while (*fmt && strchr("-+ #0", *fmt) && sl < sizeof(spec) - 8)
+			spec[sl++] = *fmt++;
+		/* width and precision: '*' is taken from the arguments */
+		for (int part = 0; part < 2; part++) {
+			if (part == 1) {
+				if (*fmt != '.')
+					break;
+				spec[sl++] = *fmt++;
+			}
+			if (*fmt == '*') {
+				int v = va_arg(args, int);
+
+				sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", v);
+				fmt++;
+			} else {
+				while (isdigit((unsigned char)*fmt) && sl < sizeof(spec) - 8)
+					spec[sl++] = *fmt++;
+			}
+		}
+		if (*fmt == 'h') {
+			fmt++;
+			if (*fmt == 'h')
+				fmt++;
+		} else if (*fmt == 'l') {
+			fmt++;
+			lng = 1;
+			if (*fmt == 'l') {
+				fmt++;
+				lng = 2;
+			}
+		} else if (*fmt == 'z') {
+			fmt++;
+			lng = 3;
+		} else if (*fmt == 't') {
+			fmt++;
+			lng = 4;
+		} else if (*fmt == 'j') {
+			fmt++;
+			lng = 5;
+		} else if (*fmt == 'L') {
+			fmt++;
+		}
+		switch (*fmt) {
+		case 'd':
+		case 'i':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o': {
+			static const char *const mods[] = { "", "l", "ll", "z", "t", "j" };
+
+			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%s%c", mods[lng], *fmt);
+			spec[sl] = '\0';
+			switch (lng) {
+			case 0: kbuf_fmt(&b, spec, va_arg(args, int)); break;
+			case 1: kbuf_fmt(&b, spec, va_arg(args, long)); break;
+			case 2: kbuf_fmt(&b, spec, va_arg(args, long long)); break;
+			case 3: kbuf_fmt(&b, spec, va_arg(args, size_t)); break;
+			case 4: kbuf_fmt(&b, spec, va_arg(args, ptrdiff_t)); break;
+			default: kbuf_fmt(&b, spec, va_arg(args, intmax_t)); break;
+			}
+			fmt++;
+			break;
+		}
+		case 'c':
+			spec[sl++] = 'c';
+			spec[sl] = '\0';
+			kbuf_fmt(&b, spec, va_arg(args, int));
+			fmt++;
+			break;
+		case 's': {
+			const char *s = va_arg(args, const char *);
+
+			spec[sl++] = 's';
+			spec[sl] = '\0';
+			kbuf_fmt(&b, spec, s ? s : "(null)");
+			fmt++;
+			break;
+		}
+		case 'f':
+		case 'g':
+		case 'e':
+		case 'F':
+		case 'G':
+		case 'E':
+			spec[sl++] = *fmt;
+			spec[sl] = '\0';
+			kbuf_fmt(&b, spec, va_arg(args, double));
+			fmt++;
+			break;
+		case 'p':
+			fmt++;
+			fmt += format_pointer(&b, fmt, va_arg(args, const void *));
+			break;
+		default:
+			/* not a conversion: print it as written */
+			kbuf_put(&b, start, (size_t)(fmt - start));
+			break;
+		}
+	}
+	va_end(args);
+	return (int)b.len;
+}
+
+int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = cs_vsnprintf(buf, size, fmt, ap);
+
+	if (size == 0)
+		return 0;
+	return n < (int)size ? n : (int)size - 1;
+}
+
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, PAGE_SIZE, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at < 0 || at >= PAGE_SIZE)
+		return 0;
+	va_start(ap, fmt);
+	n = vscnprintf(buf + at, PAGE_SIZE - (size_t)at, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+char *kasprintf(gfp_t gfp, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	(void)gfp;
+	va_start(ap, fmt);
+	n = cs_vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	cs_vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* ---- strings to numbers ---- */
+
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s == '-' || isspace((unsigned char)*s) || *s == '\0')
+		return -EINVAL;
+	if (*s == '+')
+		s++;
+	errno = 0;
+	v = strtoull(s, &end, (int)base);
+	if (end == s)
+		return -EINVAL;
+	if (*end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*res = v;
+	return 0;
+}
+
+int kstrtoll(const char *s, unsigned int base, long long *res)
+{
+	unsigned long long v;
+	bool neg = s && *s == '-';
+	int rc = kstrtoull(neg ? s + 1 : s, base, &v);
+
+	if (rc)
+		return rc;
+	if (neg ? v > (unsigned long long)LLONG_MAX + 1 : v > (unsigned long long)LLONG_MAX)
+		return -ERANGE;
+	*res = neg ? (long long)(0 - v) : (long long)v;
+	return 0;
+}
+
+int kstrtol(const char *s, unsigned int base, long *res)
+{
+	long long v;
+	int rc = kstrtoll(s, base, &v);
+
+	if (rc)
+		return rc;
+	*res = (long)v;
+	return 0;
+}
+
+int kstrtoul(const char *s, unsigned int base, unsigned long *res)
+{
+	unsigned long long v;
+	int rc = kstrtoull(s, base, &v);
+
+	if (rc)
+		return rc;
+	*res = (unsigned long)v;
+	return 0;
+}
+
+int kstrtoint(const char *s, unsigned int base, int *res)
+{
+	long long v;
+	int rc = kstrtoll(s, base, &v);
+
+	if (rc)
+		return rc;
+	if (v < INT_MIN || v > INT_MAX)
+		return -ERANGE;
+	*res = (int)v;
+	return 0;
+}
+
+int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+{
+	unsigned long long v;
+	int rc = kstrtoull(s, base, &v);
+
+	if (rc)
+		return rc;
+	if (v > UINT_MAX)
+		return -ERANGE;
+	*res = (unsigned int)v;
+	return 0;
+}
+
+int kstrtou8(const char *s, unsigned int base, u8 *res)
+{
+	unsigned long long v;
+	int rc = kstrtoull(s, base, &v);
+
+	if (rc)
+		return rc;
+	if (v > 0xff)
+		return -ERANGE;
+	*res = (u8)v;
+	return 0;
+}
+
+int kstrtobool(const char *s, bool *res)
+{
+	if (!s)
+		return -EINVAL;
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*res = true;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*res = false;
+		return 0;
+	case 'o': case 'O':
+		if (s[1] == 'n' || s[1] == 'N') {
+			*res = true;
+			return 0;
+		}
+		if (s[1] == 'f' || s[1] == 'F') {
+			*res = false;
+			return 0;
+		}
+		break;
+	}
+	return -EINVAL;
+}
+
+/* sysfs input ends with the newline `echo` adds; compare without it. */
+static bool sysfs_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	if (*a == *b)
+		return true;
+	if (*a == '\n' && a[1] == '\0' && *b == '\0')
+		return true;
+	return *b == '\n' && b[1] == '\0' && *a == '\0';
+}
+
+int __sysfs_match_string(const char *const *array, size_t n, const char *buf)
+{
+	for (size_t i = 0; i < n && array[i]; i++)
+		if (sysfs_streq(buf, array[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+int match_string(const char *const *array, size_t n, const char *string)
+{
+	for (size_t i = 0; i < n && array[i]; i++)
+		if (strcmp(array[i], string) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+/* ---- memory ---- */
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	if (flags & __GFP_ZERO)
+		return kzalloc(size, 0);
+	return size ? malloc(size) : ZERO_SIZE_PTR;
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	(void)flags;
+	return size ? calloc(1, size) : ZERO_SIZE_PTR;
+}
+
+void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	(void)flags;
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return n && size ? calloc(n, size) : ZERO_SIZE_PTR;
+}
+
+void *kmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return kmalloc(n * size, flags);
+}
+
+void *krealloc(const void *p, size_t size, gfp_t flags)
+{
+	(void)flags;
+	if (ZERO_OR_NULL_PTR(p))
+		return kmalloc(size, 0);
+	return realloc((void *)p, size);
+}
+
+void *kmemdup(const void *src, size_t len, gfp_t flags)
+{
+	void *p = kmalloc(len, flags);
+
+	if (p && len)
+		memcpy(p, src, len);
+	return p;
+}
+
+char *kstrdup(const char *s, gfp_t flags)
+{
+	(void)flags;
+	return s ? strdup(s) : NULL;
+}
+
+const char *kstrdup_const(const char *s, gfp_t flags)
+{
+	return kstrdup(s, flags);
+}
+
+void kfree(const void *p)
+{
+	if (!ZERO_OR_NULL_PTR(p))
+		free((void *)p);
+}
+
+void kfree_const(const void *p)
+{
+	kfree(p);
+}
+
+/* ---- ids ---- */
+
+int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp)
+{
+	(void)gfp;
+	if (start < 0)
+		return -EINVAL;
+	if (end <= 0 || end > CS_IDR_MAX)
+		end = CS_IDR_MAX;
+	for (int id = start; id < end; id++)
+		if (!idr->cs_used[id]) {
+			idr->cs_used[id] = true;
+			idr->cs_ptr[id] = ptr;
+			return id;
+		}
+	return -ENOSPC;
+}
+
+void *idr_remove(struct idr *idr, unsigned long id)
+{
+	void *p;
+
+	if (id >= CS_IDR_MAX || !idr->cs_used[id])
+		return NULL;
+	p = idr->cs_ptr[id];
+	idr->cs_used[id] = false;
+	idr->cs_ptr[id] = NULL;
+	return p;
+}
+
+void *idr_find(const struct idr *idr, unsigned long id)
+{
+	return id < CS_IDR_MAX && idr->cs_used[id] ? idr->cs_ptr[id] : NULL;
+}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stack/linux/policy.c - each real Linux driver compiled into this build becomes the
+ * policy "linux/<file>" (docs/linux-drivers.md).
+ *
+ * The policy's parameters are the driver's module parameters (typed and documented
+ * from its module_param / MODULE_PARM_DESC lines) plus three of the layer's own:
+ *  - "of": properties of the driver's device-tree node in .dts syntax, applied over
+ *    the node the simulated board built (run/linux_board.c);
+ *  - "userspace": one sysfs write user space makes after each plug (as a udev rule or
+ *    a daemon would), e.g. raising input_current_limit;
+ *  - "dyndbg": the kernel's dynamic debug for the module (dev_dbg messages printed).
+ * Probing the policy loads the module: its parameters are set, its init function runs
+ * (registering the driver, which binds to the board's device and probes), and a probe
+ * that failed becomes the policy's error. Removing it runs the module's exit function,
+ * which removes the driver and releases its device-managed resources.
+ *
+ * A driver file's static variables (its module parameters among them) exist once per
+ * process as they exist once per kernel: two runs of the same driver cannot share
+ * them, so they take turns (a per-driver lock held from probe to remove). Runs of
+ * different drivers, and of every other policy, still go on in parallel.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <linux/kernel_types.h>
+#include <linux/of.h>
+#include <linux/power_supply.h>
+#include <linux/usb/phy.h>
+#include <linux/workqueue.h>
+#include <chargesim/kernel.h>
+#include <chargesim/linux_module.h>
+#include <chargesim/policy.h>
+
+#define KPARAM_SLOT 8   /* bytes per module parameter in the policy's parameter struct */
+
+/* User space's one write after each plug. */
+struct lx_userspace {
+	char *path;            /* class/power_supply/<name>/<attribute>; NULL: none */
+	char *value;
+	sim_time_t after_plug;
+};
+
+/* The parameter struct's fixed part, after the module parameters' slots. */
+struct lx_tail {
+	char *of;
+	struct lx_userspace us;
+	bool dyndbg;
+};
+
+/* A board's defaults for a driver: its kernel command line and user space. */
+struct lx_board_defaults {
+	const char *file;
+	const char *cmdline;   /* "param=value ..." */
+	struct {
+		const char *path, *value;
+		sim_time_t after_plug;
+	} us;
+	const char *why;
+};
+
+/*
+ * The board each driver is simulated on by default. twl4030_charger: the GTA04 /
+ * Nokia N900 setting the twl4030 port (stack/policies/twl4030.c) models - allow_usb=1
+ * on the kernel command line, and user space raising the USB input limit to the
+ * driver's 1.7 A cap through its input_current_limit file 1 s after each plug.
+ */
+static const struct lx_board_defaults board_defaults[] = {
+	{ "twl4030_charger", "allow_usb=1",
+	  { "class/power_supply/twl4030_usb/input_current_limit", "1700000", 1 * SIM_S },
+	  "as the twl4030 port's defaults" },
+};
+
+struct lx_policy {
+	struct cs_policy_desc desc;
+	const struct cs_linux_module *mod;
+	const struct cs_modinfo **kparams;
+	int n_kparams;
+	struct param_desc *table;
+	size_t tail_off;
+	const struct lx_board_defaults *defaults;
+	GMutex lock;              /* held from probe to remove: the file's statics */
+	GThread *owner;
+};
+
+struct lx_run {
+	struct lx_policy *lp;
+	struct cs_board *board;
+	const void *params;
+	struct notifier_block phy_nb;
+	struct delayed_work us_work;
+	bool loaded;
+};
+
+static struct lx_policy *lx_policies;
+static int n_lx_policies;
+static const struct cs_policy_desc **all_policies;
+
+static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
+{
+	return (const struct lx_tail *)(const void *)((const char *)params + lp->tail_off);
+}
+
+/* ---- module parameters <-> policy parameters ---- */
+
+static void kparam_range(enum cs_kparam_type t, double *lo, double *hi)
+{
+	switch (t) {
+	case CS_KPARAM_byte: *lo = 0; *hi = 255; break;
+	case CS_KPARAM_short: *lo = -32768; *hi = 32767; break;
+	case CS_KPARAM_ushort: *lo = 0; *hi = 65535; break;
+	case CS_KPARAM_uint:
+	case CS_KPARAM_ulong:
+	case CS_KPARAM_hexint: *lo = 0; *hi = 1e9; break;
+	default: *lo = -1e9; *hi = 1e9; break;
+	}
+}
+
+/* The variable's value as the slot holds it (bool, int or char *). */
+static void kparam_to_slot(const struct cs_modinfo *mi, const void *var, void *slot)
+{
+	switch (mi->type) {
+	case CS_KPARAM_bool: *(bool *)slot = *(const bool *)var; break;
+	case CS_KPARAM_invbool: *(bool *)slot = !*(const bool *)var; break;
+	case CS_KPARAM_byte: *(int *)slot = *(const unsigned char *)var; break;
+	case CS_KPARAM_short: *(int *)slot = *(const short *)var; break;
+	case CS_KPARAM_ushort: *(int *)slot = *(const unsigned short *)var; break;
+	case CS_KPARAM_int: *(int *)slot = *(const int *)var; break;
+	case CS_KPARAM_uint:
+	case CS_KPARAM_hexint: *(int *)slot = (int)*(const unsigned int *)var; break;
+	case CS_KPARAM_long: *(int *)slot = (int)*(const long *)var; break;
+	case CS_KPARAM_ulong: *(int *)slot = (int)*(const unsigned long *)var; break;
+	case CS_KPARAM_charp: {
+		const char *s = *(char *const *)var;
+
+		*(char **)slot = s ? g_strdup(s) : NULL;
+		break;
+	}
+	}
+}
+
+static void kparam_from_slot(const struct cs_modinfo *mi, const void *slot)
+{
+	void *var = mi->arg;
+
+	switch (mi->type) {
+	case CS_KPARAM_bool: *(bool *)var = *(const bool *)slot; break;
+	case CS_KPARAM_invbool: *(bool *)var = !*(const bool *)slot; break;
+	case CS_KPARAM_byte: *(unsigned char *)var = (unsigned char)*(const int *)slot; break;
+	case CS_KPARAM_short: *(short *)var = (short)*(const int *)slot; break;
+	case CS_KPARAM_ushort: *(unsigned short *)var = (unsigned short)*(const int *)slot; break;
+	case CS_KPARAM_int: *(int *)var = *(const int *)slot; break;
+	case CS_KPARAM_uint:
+	case CS_KPARAM_hexint: *(unsigned int *)var = (unsigned int)*(const int *)slot; break;
+	case CS_KPARAM_long: *(long *)var = *(const int *)slot; break;
+	case CS_KPARAM_ulong: *(unsigned long *)var = (unsigned long)*(const int *)slot; break;
+	case CS_KPARAM_charp: *(char **)var = *(char *const *)slot; break;
+	}
+}
+
+static void kparams_restore(const struct lx_policy *lp)
+{
+	for (int i = 0; i < lp->n_kparams; i++)
+		memcpy(lp->kparams[i]->arg, lp->kparams[i]->dflt, lp->kparams[i]->size);
+}
+
+/* Apply "name=value" words to the defaults of the parameter struct. */
+static void apply_cmdline(const struct lx_policy *lp, const char *cmdline, void *params)
+{
+	g_auto(GStrv) words = g_strsplit(cmdline, " ", -1);
+
+	for (int w = 0; words[w]; w++) {
+		char *eq = strchr(words[w], '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (int i = 0; i < lp->n_kparams; i++) {
+			void *slot = (char *)params + (size_t)i * KPARAM_SLOT;
+			const struct cs_modinfo *mi = lp->kparams[i];
+
+			if (strcmp(mi->name, words[w]) != 0)
+				continue;
+			if (mi->type == CS_KPARAM_bool || mi->type == CS_KPARAM_invbool) {
+				bool v = strchr("1yYtT", eq[1]) != NULL;
+
+				*(bool *)slot = mi->type == CS_KPARAM_bool ? v : !v;
+			} else if (mi->type == CS_KPARAM_charp) {
+				g_free(*(char **)slot);
+				*(char **)slot = g_strdup(eq + 1);
+			} else {
+				*(int *)slot = atoi(eq + 1);
+			}
+		}
+	}
+}
+
+static struct lx_policy *policy_of_desc(const struct cs_policy_desc *d)
+{
+	return container_of(d, struct lx_policy, desc);
+}
+
+/* ---- the userspace write ---- */
+
+static void us_work(struct work_struct *work)
+{
+	struct lx_run *r = container_of(to_delayed_work(work), struct lx_run, us_work);
+	const struct lx_userspace *us = &tail_of(r->lp, r->params)->us;
+	g_autofree char *msg = NULL;
+
+	cs_stack_event("userspace_write", "path", us->path);
+	if (cs_sysfs_write(us->path, us->value ? us->value : "", &msg) < 0)
+		cs_printk("warn", "userspace", "%s", msg);
+}
+
+static int us_phy_notify(struct notifier_block *nb, unsigned long event, void *data)
+{
+	struct lx_run *r = container_of(nb, struct lx_run, phy_nb);
+	const struct lx_userspace *us = &tail_of(r->lp, r->params)->us;
+
+	(void)data;
+	if (event == USB_EVENT_VBUS)
+		mod_delayed_work(system_wq, &r->us_work,
+				 msecs_to_jiffies((unsigned int)(us->after_plug / SIM_MS)));
+	else if (event == USB_EVENT_NONE)
+		cancel_delayed_work(&r->us_work);
+	return NOTIFY_DONE;
+}
+
+/* ---- probe / remove ---- */
+
+static void run_unload(struct lx_run *r)
+{
+	struct lx_policy *lp = r->lp;
+
+	if (r->board && r->board->phy && r->phy_nb.notifier_call)
+		usb_unregister_notifier(r->board->phy, &r->phy_nb);
+	cancel_delayed_work_sync(&r->us_work);
+	if (r->loaded) {
+		for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next)
+			if (mi->kind == CS_MODINFO_EXIT && strcmp(mi->modname, lp->mod->modname) == 0)
+				mi->exit();
+	}
+	kparams_restore(lp);
+	if (cs_kernel()->dyndbg == lp->mod->modname)
+		cs_kernel()->dyndbg = NULL;
+	lp->owner = NULL;
+	g_mutex_unlock(&lp->lock);
+	g_free(r);
+}
+
+static int lx_probe_desc(const struct cs_policy_desc *d, struct cs_board *board, void *params,
+			 void **priv)
+{
+	struct lx_policy *lp = policy_of_desc(d);
+	const struct lx_tail *t = tail_of(lp, params);
+	struct cs_kernel *k = cs_kernel();
+	struct lx_run *r;
+	int ret;
+
+	if (!g_mutex_trylock(&lp->lock)) {
+		if (lp->owner == g_thread_self()) {
+			cs_printk("err", NULL, "%s: another run of this driver is going on in this thread",
+				  d->name);
+			return -EDEADLK;
+		}
+		g_mutex_lock(&lp->lock);
+	}
+	lp->owner = g_thread_self();
+	r = g_new0(struct lx_run, 1);
+	r->lp = lp;
+	r->board = board;
+	r->params = params;
+	INIT_DELAYED_WORK(&r->us_work, us_work);
+	for (int i = 0; i < lp->n_kparams; i++)
+		kparam_from_slot(lp->kparams[i], (const char *)params + (size_t)i * KPARAM_SLOT);
+	if (t->dyndbg)
+		k->dyndbg = lp->mod->modname;
+	if (!k->linux_dut) {
+		cs_printk("err", NULL, "%s: the simulated board has no device for this driver", d->name);
+		ret = -ENODEV;
+		goto fail;
+	}
+	if (t->of && *t->of) {
+		g_autofree char *msg = NULL;
+
+		if (!k->linux_dut->of_node) {
+			cs_printk("err", NULL, "%s: policy.params.of: the driver's device has no device-tree node",
+				  d->name);
+			ret = -EINVAL;
+			goto fail;
+		}
+		ret = cs_of_apply_dts(k->linux_dut->of_node, t->of, &msg);
+		if (ret) {
+			cs_printk("err", NULL, "%s: policy.params.of: %s", d->name, msg);
+			goto fail;
+		}
+	}
+	g_free(k->first_err);
+	k->first_err = NULL;
+	cs_stack_event("module_init", "module", lp->mod->modname);
+	ret = lp->mod->init ? lp->mod->init() : 0;
+	r->loaded = true;
+	if (ret == 0 && k->probe_failure.drv)
+		ret = k->probe_failure.err;
+	if (ret == 0 && !k->linux_dut->driver) {
+		cs_printk("err", dev_name(k->linux_dut), "no driver of %s matched this device",
+			  lp->mod->file);
+		ret = -ENODEV;
+	}
+	if (ret)
+		goto fail;
+	if (t->us.path && *t->us.path && board->phy) {
+		r->phy_nb.notifier_call = us_phy_notify;
+		usb_register_notifier(board->phy, &r->phy_nb);
+	}
+	*priv = r;
+	return 0;
+fail:
+	run_unload(r);
+	return ret < 0 ? ret : -EINVAL;
+}
+
+static void lx_remove(void *priv)
+{
+	run_unload(priv);
+}
+
+static void lx_params_default_for(const struct lx_policy *lp, void *params)
+{
+	struct lx_tail *t = (struct lx_tail *)(void *)((char *)params + lp->tail_off);
+
+	for (int i = 0; i < lp->n_kparams; i++)
+		kparam_to_slot(lp->kparams[i], lp->kparams[i]->dflt, (char *)params + (size_t)i * KPARAM_SLOT);
+	t->of = NULL;
+	t->us = (struct lx_userspace){ 0 };
+	t->dyndbg = false;
+	if (lp->defaults) {
+		apply_cmdline(lp, lp->defaults->cmdline, params);
+		t->us.path = g_strdup(lp->defaults->us.path);
+		t->us.value = g_strdup(lp->defaults->us.value);
+		t->us.after_plug = lp->defaults->us.after_plug;
+	}
+}
+
+/* The desc's callbacks get no desc; each policy has its own trampolines. */
+#define LX_MAX_POLICIES 16
+#define LX_TRAMPOLINES(i) \
+	static int lx_probe_##i(struct cs_board *b, void *p, void **priv) \
+	{ \
+		return lx_probe_desc(&lx_policies[i].desc, b, p, priv); \
+	} \
+	static void lx_default_##i(void *p) \
+	{ \
+		lx_params_default_for(&lx_policies[i], p); \
+	}
+
+LX_TRAMPOLINES(0) LX_TRAMPOLINES(1) LX_TRAMPOLINES(2) LX_TRAMPOLINES(3)
+LX_TRAMPOLINES(4) LX_TRAMPOLINES(5) LX_TRAMPOLINES(6) LX_TRAMPOLINES(7)
+LX_TRAMPOLINES(8) LX_TRAMPOLINES(9) LX_TRAMPOLINES(10) LX_TRAMPOLINES(11)
+LX_TRAMPOLINES(12) LX_TRAMPOLINES(13) LX_TRAMPOLINES(14) LX_TRAMPOLINES(15)
+
+static int (*const lx_probes[LX_MAX_POLICIES])(struct cs_board *, void *, void **) = {
+	lx_probe_0, lx_probe_1, lx_probe_2, lx_probe_3, lx_probe_4, lx_probe_5, lx_probe_6,
+	lx_probe_7, lx_probe_8, lx_probe_9, lx_probe_10, lx_probe_11, lx_probe_12, lx_probe_13,
+	lx_probe_14, lx_probe_15,
+};
+static void (*const lx_defaults[LX_MAX_POLICIES])(void *) = {
+	lx_default_0, lx_default_1, lx_default_2, lx_default_3, lx_default_4, lx_default_5,
+	lx_default_6, lx_default_7, lx_default_8, lx_default_9, lx_default_10, lx_default_11,
+	lx_default_12, lx_default_13, lx_default_14, lx_default_15,
+};
+
+/* ---- building the descriptors ---- */
+
+static const struct param_desc userspace_desc[] = {
+	{ "path", PARAM_STR, .off = offsetof(struct lx_userspace, path),
+	  .doc = "sysfs file user space writes, class/power_supply/<supply>/<attribute> (\"\": none)" },
+	{ "value", PARAM_STR, .off = offsetof(struct lx_userspace, value),
+	  .doc = "what it writes (as `echo VALUE >` would)" },
+	{ "after_plug", PARAM_TIME, .off = offsetof(struct lx_userspace, after_plug), .min = 0,
+	  .max = 86400, .doc = "how long after each plug (the PHY's VBUS event)" },
+	PARAM_END,
+};
+
+static int cmp_kparam(const void *a, const void *b)
+{
+	const struct cs_modinfo *x = *(const struct cs_modinfo *const *)a;
+	const struct cs_modinfo *y = *(const struct cs_modinfo *const *)b;
+
+	return x->line - y->line;
+}
+
+static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_module *mod)
+{
+	GPtrArray *kp = g_ptr_array_new();
+	const char *description = NULL;
+	int n = 0;
+
+	lp->mod = mod;
+	for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next) {
+		if (strcmp(mi->modname, mod->modname) != 0)
+			continue;
+		if (mi->kind == CS_MODINFO_PARAM)
+			g_ptr_array_add(kp, (gpointer)mi);
+		else if (mi->kind == CS_MODINFO_DESCRIPTION)
+			description = mi->text;
+	}
+	g_ptr_array_sort(kp, cmp_kparam);
+	lp->n_kparams = (int)kp->len;
+	lp->kparams = (const struct cs_modinfo **)g_ptr_array_free(kp, FALSE);
+	lp->tail_off = (size_t)lp->n_kparams * KPARAM_SLOT;
+	lp->table = g_new0(struct param_desc, (gsize)lp->n_kparams + 4);
+	for (int i = 0; i < lp->n_kparams; i++) {
+		const struct cs_modinfo *mi = lp->kparams[i];
+		struct param_desc *d = &lp->table[n++];
+		const char *doc = NULL;
+
+		for (const struct cs_modinfo *m = cs_modinfo_first(); m; m = m->next)
+			if (m->kind == CS_MODINFO_PARM_DESC && strcmp(m->modname, mod->modname) == 0 &&
+			    strcmp(m->name, mi->name) == 0)
+				doc = m->text;
+		d->key = mi->name;
+		d->off = (size_t)i * KPARAM_SLOT;
+		d->doc = g_strdup_printf("module parameter: %s", doc ? doc : "(no description)");
+		if (mi->type == CS_KPARAM_bool || mi->type == CS_KPARAM_invbool) {
+			d->kind = PARAM_BOOL;
+		} else if (mi->type == CS_KPARAM_charp) {
+			d->kind = PARAM_STR;
+		} else {
+			d->kind = PARAM_INT;
+			kparam_range(mi->type, &d->min, &d->max);
+		}
+	}
+	lp->table[n++] = (struct param_desc){
+		"of", PARAM_STR, .off = lp->tail_off + offsetof(struct lx_tail, of),
+		.doc = "properties of the driver's device-tree node, .dts syntax: \"ti,charge-current = <2000000>; ti,use-ilim-pin; /delete-property/ ti,boost-voltage;\"" };
+	lp->table[n++] = (struct param_desc){
+		"userspace", PARAM_OBJECT, .off = lp->tail_off + offsetof(struct lx_tail, us),
+		.sub = userspace_desc, .doc = "one sysfs write user space makes after each plug" };
+	lp->table[n++] = (struct param_desc){
+		"dyndbg", PARAM_BOOL, .off = lp->tail_off + offsetof(struct lx_tail, dyndbg),
+		.doc = "dynamic debug for the module: its dev_dbg() messages are logged" };
+	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
+		if (strcmp(board_defaults[i].file, mod->file) == 0)
+			lp->defaults = &board_defaults[i];
+	g_mutex_init(&lp->lock);
+	lp->desc = (struct cs_policy_desc){
+		.abi = CS_POLICY_ABI,
+		.name = g_strdup_printf("linux/%s", mod->file),
+		.summary = g_strdup_printf("the real driver: Linux 6.12 drivers/power/supply/%s.c (%s)%s%s",
+					   mod->file, description ? description : "no description",
+					   lp->defaults ? "; board defaults " : "",
+					   lp->defaults ? lp->defaults->why : ""),
+		.params = lp->table,
+		.params_size = lp->tail_off + sizeof(struct lx_tail),
+		.params_default = lx_defaults[index],
+		.probe = lx_probes[index],
+		.remove = lx_remove,
+	};
+}
+
+static gpointer build_all(gpointer data)
+{
+	int n_builtin = 0, n_mod = 0;
+
+	(void)data;
+	while (cs_builtin_policies[n_builtin])
+		n_builtin++;
+	while (cs_linux_modules[n_mod] && n_mod < LX_MAX_POLICIES)
+		n_mod++;
+	lx_policies = g_new0(struct lx_policy, (gsize)n_mod + 1);
+	n_lx_policies = n_mod;
+	all_policies = g_new0(const struct cs_policy_desc *, (gsize)(n_builtin + n_mod) + 1);
+	for (int i = 0; i < n_builtin; i++)
+		all_policies[i] = cs_builtin_policies[i];
+	for (int i = 0; i < n_mod; i++) {
+		build_policy(&lx_policies[i], i, cs_linux_modules[i]);
+		all_policies[n_builtin + i] = &lx_policies[i].desc;
+	}
+	return NULL;
+}
+
+const struct cs_policy_desc *const *cs_policies(void)
+{
+	static GOnce once = G_ONCE_INIT;
+
+	g_once(&once, build_all, NULL);
+	return all_policies;
+}

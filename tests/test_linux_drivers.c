@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tests/test_linux_drivers.c - the Linux compatibility layer and the real drivers
+ * compiled from the kernel tree (docs/linux-drivers.md).
+ *
+ * Layer tests check the kernel API against the kernel's documented semantics
+ * (.dts properties, regmap caching, devres order, threaded IRQs, %pe) and the chip
+ * models against their datasheets' numbers. Driver tests need the drivers: the
+ * driver files must be byte-identical to the kernel tree they came from, the real
+ * twl4030_charger.c must reproduce its port's bug zoo 1 metrics within 1 %, and the
+ * known port/driver differences and probe failures must show. Without a kernel source
+ * the driver tests are not registered (tests/test_main.c says so in its summary).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include <linux/err.h>
+#include <linux/interrupt.h>
+#include <linux/kstrtox.h>
+#include <linux/of.h>
+#include <linux/regmap.h>
+#include <linux/i2c.h>
+#include <linux/slab.h>
+#include <chargesim/kernel.h>
+#include <chargesim/linux_module.h>
+#include "models/bq25890/bq25890.h"
+#include "models/twl4030_bci/twl4030_bci.h"
+#include "run/scenario.h"
+#include "run/world.h"
+#include "sim/evlog.h"
+#include "stack/kernel/kformat.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+/* A bare run context for layer tests (no world). */
+struct kctx {
+	struct cs_kernel k;
+	struct sim sim;
+	struct cs_kernel *saved;
+};
+
+static void kctx_begin(struct kctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	sim_init(&c->sim, 1);
+	c->k.sim = &c->sim;
+	c->k.log = evlog_new();
+	c->saved = cs_kernel_current;
+	cs_kernel_current = &c->k;
+}
+
+static void kctx_end(struct kctx *c)
+{
+	struct evlog *log = c->k.log;
+
+	cs_kernel_exit(&c->k);
+	evlog_free(log);
+	sim_destroy(&c->sim);
+	cs_kernel_current = c->saved;
+}
+
+/* ---- layer ---- */
+
+static void test_dts_properties(void)
+{
+	struct kctx c;
+	struct device_node *root, *np, *target;
+	const char *s = NULL;
+	char *msg = NULL;
+	u32 v[4] = { 0 }, one = 0, ph = 0;
+
+	kctx_begin(&c);
+	root = cs_of_node_new(NULL, "", NULL);
+	target = cs_of_node_new(root, "gpio@4", "pins");
+	np = cs_of_node_new(root, "charger@6a", NULL);
+	CU_ASSERT_STRING_EQUAL(np->name, "charger");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "compatible = \"ti,x\", \"ti,y\"; a-cells = <1 0x20 3>;"
+				       " /* note */ flag; ref = <&pins 7 1>; gone;"
+				       " /delete-property/ gone;", &msg), 0);
+	CU_ASSERT_EQUAL(of_property_read_u32_array(np, "a-cells", v, 3), 0);
+	CU_ASSERT_EQUAL(v[0], 1);
+	CU_ASSERT_EQUAL(v[1], 32);
+	CU_ASSERT_EQUAL(v[2], 3);
+	CU_ASSERT_EQUAL(of_property_count_u32_elems(np, "a-cells"), 3);
+	/* reading more cells than there are is -EOVERFLOW, a missing one -EINVAL */
+	CU_ASSERT_EQUAL(of_property_read_u32_array(np, "a-cells", v, 4), -EOVERFLOW);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "missing", &one), -EINVAL);
+	CU_ASSERT_TRUE(of_property_read_bool(np, "flag"));
+	CU_ASSERT_FALSE(of_property_read_bool(np, "gone"));
+	/* a boolean has no value: reading it as a number is -ENODATA */
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "flag", &one), -ENODATA);
+	CU_ASSERT_TRUE(of_device_is_compatible(np, "ti,y"));
+	CU_ASSERT_FALSE(of_device_is_compatible(np, "ti,z"));
+	CU_ASSERT_EQUAL(of_property_read_string_index(np, "compatible", 1, &s), 0);
+	CU_ASSERT_STRING_EQUAL(s, "ti,y");
+	CU_ASSERT_EQUAL(of_property_read_u32_index(np, "ref", 0, &ph), 0);
+	CU_ASSERT_PTR_EQUAL(of_find_node_by_phandle(ph), target);
+	CU_ASSERT_PTR_EQUAL(of_parse_phandle(np, "ref", 0), target);
+	CU_ASSERT_PTR_EQUAL(of_get_compatible_child(root, "ti,x"), np);
+	/* errors name what is wrong */
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "x = <&nolabel>;", &msg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "&nolabel"));
+	g_free(msg);
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "x = <1", &msg), -EINVAL);
+	g_free(msg);
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "x = 5;", &msg), -EINVAL);
+	g_free(msg);
+	cs_of_free_tree(root);
+	CU_ASSERT_PTR_NULL(c.k.of_root);
+	kctx_end(&c);
+}
+
+/* A fake 8-bit register chip on an adapter, counting bus transfers. */
+struct fake_chip {
+	u8 reg[16];
+	int reads, writes;
+};
+
+static int fake_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+{
+	struct fake_chip *f = adap->algo_data;
+
+	if (num == 2) {
+		f->reads++;
+		msgs[1].buf[0] = f->reg[msgs[0].buf[0] & 15];
+	} else {
+		f->writes++;
+		f->reg[msgs[0].buf[0] & 15] = msgs[0].buf[1];
+	}
+	return num;
+}
+
+static const struct i2c_algorithm fake_algo = { .master_xfer = fake_xfer };
+
+static void test_regmap_cache_and_fields(void)
+{
+	static const struct regmap_range vol[] = { regmap_reg_range(0x0a, 0x0b) };
+	static const struct regmap_access_table vol_table = { .yes_ranges = vol, .n_yes_ranges = 1 };
+	static const struct regmap_config cfg = {
+		.reg_bits = 8, .val_bits = 8, .max_register = 0x0f,
+		.cache_type = REGCACHE_RBTREE, .volatile_table = &vol_table,
+	};
+	struct kctx c;
+	struct fake_chip chip = { .reg = { [0x02] = 0x5a, [0x0a] = 0x11 } };
+	struct i2c_adapter *adap;
+	struct i2c_client *client;
+	struct regmap *map;
+	struct regmap_field *f;
+	unsigned int v = 0;
+
+	kctx_begin(&c);
+	adap = cs_i2c_adapter_new(3, &fake_algo, &chip);
+	client = cs_i2c_client_new(adap, "fake", 0x10, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(dev_name(&client->dev), "3-0010");
+	map = regmap_init_i2c(client, &cfg);
+	CU_ASSERT_FALSE(IS_ERR(map));
+	/* a cached register is read from the chip once */
+	CU_ASSERT_EQUAL(regmap_read(map, 0x02, &v), 0);
+	CU_ASSERT_EQUAL(v, 0x5a);
+	chip.reg[0x02] = 0x00;   /* the chip changes it behind the cache's back */
+	CU_ASSERT_EQUAL(regmap_read(map, 0x02, &v), 0);
+	CU_ASSERT_EQUAL(v, 0x5a);
+	CU_ASSERT_EQUAL(chip.reads, 1);
+	/* a volatile one every time */
+	regmap_read(map, 0x0a, &v);
+	regmap_read(map, 0x0a, &v);
+	CU_ASSERT_EQUAL(chip.reads, 3);
+	/* update_bits that changes nothing writes nothing */
+	CU_ASSERT_EQUAL(regmap_update_bits(map, 0x02, 0x0f, 0x0a), 0);
+	CU_ASSERT_EQUAL(chip.writes, 0);
+	CU_ASSERT_EQUAL(regmap_update_bits(map, 0x02, 0x0f, 0x03), 0);
+	CU_ASSERT_EQUAL(chip.writes, 1);
+	CU_ASSERT_EQUAL(chip.reg[0x02], 0x53);
+	/* a field is a mask within its register, its value shifted down */
+	f = regmap_field_alloc(map, (struct reg_field)REG_FIELD(0x02, 4, 6));
+	CU_ASSERT_EQUAL(regmap_field_read(f, &v), 0);
+	CU_ASSERT_EQUAL(v, 5);
+	CU_ASSERT_EQUAL(regmap_field_write(f, 2), 0);
+	CU_ASSERT_EQUAL(chip.reg[0x02], 0x23);
+	/* beyond max_register there is no register */
+	CU_ASSERT_EQUAL(regmap_read(map, 0x10, &v), -EIO);
+	regmap_field_free(f);
+	regmap_exit(map);
+	g_free(client->dev.cs_name);
+	g_free(client);
+	cs_i2c_adapter_free(adap);
+	kctx_end(&c);
+}
+
+static int order[4];
+static int n_order;
+
+static void note_a(void *d)
+{
+	(void)d;
+	order[n_order++] = 1;
+}
+
+static void note_b(void *d)
+{
+	(void)d;
+	order[n_order++] = 2;
+}
+
+static void test_devres_order(void)
+{
+	struct device dev = { .init_name = "d" };
+	void *p;
+
+	n_order = 0;
+	CU_ASSERT_EQUAL(devm_add_action(&dev, note_a, NULL), 0);
+	p = devm_kzalloc(&dev, 32, GFP_KERNEL);
+	CU_ASSERT_PTR_NOT_NULL(p);
+	CU_ASSERT_EQUAL(((unsigned char *)p)[31], 0);
+	CU_ASSERT_EQUAL(devm_add_action(&dev, note_b, NULL), 0);
+	devres_release_all(&dev);
+	/* newest first, as the kernel releases managed resources */
+	CU_ASSERT_EQUAL(n_order, 2);
+	CU_ASSERT_EQUAL(order[0], 2);
+	CU_ASSERT_EQUAL(order[1], 1);
+	CU_ASSERT_PTR_NULL(dev.cs_devres);
+}
+
+static int hard_calls, thread_calls;
+
+static irqreturn_t hard(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	hard_calls++;
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	thread_calls++;
+	return IRQ_HANDLED;
+}
+
+static void test_threaded_irq(void)
+{
+	struct kctx c;
+	int a, b;
+
+	kctx_begin(&c);
+	a = cs_irq_alloc("a");
+	b = cs_irq_alloc("b");
+	CU_ASSERT_TRUE(a > 0 && b > a);
+	/* the kernel refuses a threaded-only handler without IRQF_ONESHOT */
+	CU_ASSERT_EQUAL(request_threaded_irq(a, NULL, thread, 0, "t", NULL), -EINVAL);
+	CU_ASSERT_EQUAL(request_threaded_irq(a, hard, thread, 0, "t", NULL), 0);
+	CU_ASSERT_EQUAL(request_threaded_irq(a, hard, thread, 0, "t", NULL), -EBUSY);
+	hard_calls = thread_calls = 0;
+	/* raised twice before it runs: handled once, as a work item at this instant */
+	cs_irq_raise(a);
+	cs_irq_raise(a);
+	CU_ASSERT_EQUAL(hard_calls, 0);
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(hard_calls, 1);
+	CU_ASSERT_EQUAL(thread_calls, 1);
+	/* disabled: kept pending until enabled */
+	disable_irq(a);
+	cs_irq_raise(a);
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(thread_calls, 1);
+	enable_irq(a);
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(thread_calls, 2);
+	/* a line nobody requested does nothing */
+	cs_irq_raise(b);
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(hard_calls, 2);
+	free_irq(a, NULL);
+	kctx_end(&c);
+}
+
+static int fmt(char *buf, size_t n, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = cs_vsnprintf(buf, n, f, ap);
+	va_end(ap);
+	return r;
+}
+
+static void test_kernel_library(void)
+{
+	char buf[64];
+	int v = 0;
+	static const char *const modes[] = { "off", "auto", "continuous" };
+
+	fmt(buf, sizeof(buf), "error %pe / %pe", ERR_PTR(-EINVAL), ERR_PTR(-EPROBE_DEFER));
+	CU_ASSERT_STRING_EQUAL(buf, "error -EINVAL / -EPROBE_DEFER");
+	fmt(buf, sizeof(buf), "%d %5.2f %s %lu%%", -3, 1.5, "x", 7UL);
+	CU_ASSERT_STRING_EQUAL(buf, "-3  1.50 x 7%");
+	/* truncation still reports the whole length */
+	CU_ASSERT_EQUAL(fmt(buf, 4, "%s", "abcdef"), 6);
+	CU_ASSERT_STRING_EQUAL(buf, "abc");
+	/* sysfs input: one trailing newline allowed */
+	CU_ASSERT_EQUAL(kstrtoint("1700000\n", 10, &v), 0);
+	CU_ASSERT_EQUAL(v, 1700000);
+	CU_ASSERT_EQUAL(kstrtoint("17x", 10, &v), -EINVAL);
+	CU_ASSERT_EQUAL(kstrtoint("99999999999", 10, &v), -ERANGE);
+	CU_ASSERT_EQUAL(sysfs_match_string(modes, "auto\n"), 1);
+	CU_ASSERT_EQUAL(sysfs_match_string(modes, "automatic"), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(cs_errname(-ENODEV), "ENODEV");
+}
+
+/* ---- chip models against their datasheets ---- */
+
+static void test_twl4030_bci_formula(void)
+{
+	/* TI's formula (quoted in twl4030_charger.c): code * 1.7 A / 1023 - 0.85 A */
+	CS_ASSERT_NEAR(twl4030_bci_code_to_amps(1023, false), 0.85, 1e-12);
+	CS_ASSERT_NEAR(twl4030_bci_code_to_amps(1023, true), 1.7, 1e-12);
+	CS_ASSERT_NEAR(twl4030_bci_code_to_amps(512, false), 512 * 1.7 / 1023 - 0.85, 1e-12);
+	/* the driver's 500 mA: ua2regval(500000) = 812 -> 1380.4 / 1023 - 0.85 = 0.49936 A */
+	CS_ASSERT_NEAR(twl4030_bci_code_to_amps(812, false), 0.4993646, 1e-6);
+}
+
+static double fixed_adc(void *ctx, enum pmic_adc_chan ch)
+{
+	(void)ctx;
+	return ch == PMIC_ADC_VBUS ? 5.0 : ch == PMIC_ADC_VBAT ? 3.8 : 1.0;
+}
+
+static bool vbus_on(void *ctx)
+{
+	(void)ctx;
+	return true;
+}
+
+static enum phy_port dcp_port(void *ctx)
+{
+	(void)ctx;
+	return PHY_PORT_DCP;
+}
+
+static double room(void *ctx)
+{
+	(void)ctx;
+	return 25.0;
+}
+
+static int int_pulses;
+
+static void count_int(void *ctx)
+{
+	(void)ctx;
+	int_pulses++;
+}
+
+struct chip_world {
+	struct sim sim;
+	struct evlog *log;
+	struct pmic_params pp;
+	struct pmic pmic;
+};
+
+static void chip_world_init(struct chip_world *w, int preset)
+{
+	sim_init(&w->sim, 1);
+	w->log = evlog_new();
+	pmic_params_default(&w->pp, preset);
+	pmic_init(&w->pmic, &w->pp, &w->sim, w->log, NULL, NULL);
+}
+
+static void chip_world_free(struct chip_world *w)
+{
+	pmic_cleanup(&w->pmic);
+	evlog_free(w->log);
+	sim_destroy(&w->sim);
+}
+
+static void test_twl4030_bci_registers(void)
+{
+	struct chip_world w;
+	struct twl4030_bci bci;
+	struct twl4030_bci_env env = { .adc = fixed_adc, .vbus = vbus_on };
+	u8 lo = 0, hi = 0;
+
+	chip_world_init(&w, 0 /* twl4030 */);
+	env.pmic = &w.pmic;
+	env.log = w.log;
+	env.sim = &w.sim;
+	twl4030_bci_init(&bci, &env);
+	/* charging from USB is off until BOOT_BCI.BCIAUTOUSB */
+	CU_ASSERT_TRUE(w.pmic.hiz);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_PM_MASTER, 0x07, 0x02);
+	CU_ASSERT_FALSE(w.pmic.hiz);
+	/* BCIIREF without the 0xE7 key is ignored */
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x28, 0x03);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x27, 0xff);
+	twl4030_bci_read(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x28, &hi);
+	CU_ASSERT_NOT_EQUAL(hi, 0x03);
+	/* with it: code 0x3ff, CGAIN set -> 1.7 A into the charger model */
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x23, 0x20);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x11, 0xe7);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x28, 0x03);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x11, 0xe7);
+	twl4030_bci_write(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x27, 0xff);
+	CS_ASSERT_NEAR(w.pmic.iindpm, 1.7, 1e-9);
+	/* BCIVBUS: 5.0 V at 7 V / 1023 per code is code 731 (0x2db), high byte first */
+	twl4030_bci_read(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x0d, &hi);
+	twl4030_bci_read(&bci, TWL4030_BLOCK_MAIN_CHARGE, 0x0c, &lo);
+	CU_ASSERT_EQUAL((hi << 8) | lo, 731);
+	chip_world_free(&w);
+}
+
+static void test_bq25890_registers(void)
+{
+	struct chip_world w;
+	struct bq25890 bq;
+	struct bq25890_env env = {
+		.adc = fixed_adc, .temp_c = room, .vbus = vbus_on, .port = dcp_port,
+		.irq = count_int,
+	};
+	u8 v = 0;
+
+	chip_world_init(&w, 2 /* bq25890 */);
+	env.pmic = &w.pmic;
+	env.log = w.log;
+	env.sim = &w.sim;
+	bq25890_init(&bq, &env);
+	/* reset values [SLUSC86D 9.5]: IINLIM 500 mA, ICHG 2048 mA, VREG 4.208 V, PN 011 */
+	bq25890_read(&bq, 0x00, &v);
+	CU_ASSERT_EQUAL(v & 0x3f, 8);
+	bq25890_read(&bq, 0x04, &v);
+	CU_ASSERT_EQUAL(v & 0x7f, 32);
+	bq25890_read(&bq, 0x06, &v);
+	CU_ASSERT_EQUAL(v >> 2, 23);
+	bq25890_read(&bq, 0x14, &v);
+	CU_ASSERT_EQUAL((v >> 3) & 7, 3);
+	CS_ASSERT_NEAR(w.pp.ichg, 2.048, 1e-9);
+	/* a DCP: IINLIM 3.25 A, VBUS_STAT 011, one INT pulse */
+	int_pulses = 0;
+	bq25890_update(&bq);
+	bq25890_read(&bq, 0x00, &v);
+	CU_ASSERT_EQUAL(v & 0x3f, 63);
+	CS_ASSERT_NEAR(w.pmic.iindpm, 3.25, 1e-9);
+	bq25890_read(&bq, 0x0b, &v);
+	CU_ASSERT_EQUAL(v >> 5, 3);
+	CU_ASSERT_EQUAL(int_pulses, 1);
+	/* relative VINDPM: 5.0 V before the converter started, minus 600 mV */
+	CS_ASSERT_NEAR(w.pp.vindpm, 4.4, 1e-9);
+	/* ADC: BATV 3.8 V = 2.304 V + 74.8 x 20 mV -> code 74; VBUS 5.0 V -> code 24 */
+	bq25890_read(&bq, 0x0e, &v);
+	CU_ASSERT_EQUAL(v & 0x7f, 74);
+	bq25890_read(&bq, 0x11, &v);
+	CU_ASSERT_EQUAL(v, 0x80 | 24);
+	/* the TS divider at 25 C: 58.9 % -> code 81 (21 % + 81 x 0.465 %) */
+	bq25890_read(&bq, 0x10, &v);
+	CU_ASSERT_EQUAL(v, 81);
+	/* REG_RST puts IINLIM back to 500 mA and reads back 0 */
+	bq25890_write(&bq, 0x14, 0x80);
+	bq25890_read(&bq, 0x14, &v);
+	CU_ASSERT_EQUAL(v & 0x80, 0);
+	CS_ASSERT_NEAR(w.pmic.iindpm, 0.5, 1e-9);
+	chip_world_free(&w);
+}
+
+/* ---- the real drivers ---- */
+
+static char *read_file(const char *path)
+{
+	char *text = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		fprintf(stderr, "\n  cannot read %s\n", path);
+	return text;
+}
+
+/* The driver files in build/kernel are the kernel tree's, byte for byte. */
+static void test_driver_files_unmodified(void)
+{
+	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_auto(GStrv) words = NULL;
+	g_autofree char *tmp = NULL;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
+	words = g_strsplit_set(g_strstrip(origin), " ", -1);
+	tmp = tu_make_tmpdir("cs-ktree-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
+	if (g_str_has_suffix(words[0], ".tar.xz")) {
+		/* one pass over the tarball for every file */
+		GString *cmd = g_string_new(NULL);
+		int status = -1;
+
+		g_string_printf(cmd, "tar -xJf '%s' -C '%s' --strip-components=1", words[0], tmp);
+		for (int i = 1; words[i]; i++)
+			g_string_append_printf(cmd, " linux-source-6.12/drivers/power/supply/%s.c", words[i]);
+		CU_ASSERT_TRUE(g_spawn_command_line_sync(cmd->str, NULL, NULL, &status, NULL) &&
+			       status == 0);
+		g_string_free(cmd, TRUE);
+	}
+	for (int i = 1; words[i]; i++) {
+		g_autofree char *rel = g_strdup_printf("drivers/power/supply/%s.c", words[i]);
+		g_autofree char *built = g_build_filename("build/kernel", rel, NULL);
+		g_autofree char *orig = g_str_has_suffix(words[0], ".tar.xz") ?
+			g_build_filename(tmp, rel, NULL) : g_build_filename(words[0], rel, NULL);
+		g_autofree char *a = NULL, *b = NULL;
+		gsize la = 0, lb = 0;
+
+		CU_ASSERT_TRUE(g_file_get_contents(built, &a, &la, NULL));
+		CU_ASSERT_TRUE(g_file_get_contents(orig, &b, &lb, NULL));
+		CU_ASSERT_TRUE(a && b && la == lb && memcmp(a, b, la) == 0);
+		n++;
+	}
+	{
+		int built = 0;
+
+		while (cs_linux_modules[built])
+			built++;
+		CU_ASSERT_EQUAL(n, built);
+	}
+	tu_rm_tree(tmp);
+}
+
+static bool run_file(struct tu_run *r, const char *path, const char *policy)
+{
+	g_autofree char *json = read_file(path);
+	struct world_options opt = { .policy = policy };
+
+	return json && tu_run_opts(r, json, policy ? &opt : NULL);
+}
+
+/* Bug zoo 1 with the real twl4030_charger.c: its port's numbers within 1 %. */
+static void test_twl4030_driver_matches_port(void)
+{
+	struct tu_run port, drv;
+	static const char *const metrics[] = {
+		"time_below_4v75_s", "vbus_min_V", "charge_in_mAh", "energy_source_Wh",
+		"ilim_max_A", "time_to_full_s",
+	};
+
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/bugzoo/twl4030-full-battery.json", NULL));
+	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/bugzoo/twl4030-full-battery.json",
+				      "linux/twl4030_charger"));
+	CU_ASSERT_STRING_EQUAL(tu_str(drv.metrics, "policy"), "linux/twl4030_charger");
+	for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++) {
+		double a = tu_metric(&port, metrics[i]), b = tu_metric(&drv, metrics[i]);
+
+		if (!(fabs(b - a) <= 0.01 * fabs(a)))
+			fprintf(stderr, "\n  %s: port %g, driver %g\n", metrics[i], a, b);
+		CU_ASSERT_TRUE(fabs(b - a) <= 0.01 * fabs(a));
+	}
+	/* the overload itself: above the adapter's 1.1 A and VBUS below 4.75 V */
+	CU_ASSERT_TRUE(tu_metric(&drv, "time_below_4v75_s") > 60);
+	/* the driver's own interrupts ran (BCI FSM changes), through its probe */
+	CU_ASSERT_TRUE(tu_count_where(&drv, "irq", "line", "twl4030-bci") > 0);
+	CU_ASSERT_EQUAL(tu_count_where(&drv, "driver_bound", "dev", "twl4030_bci"), 1);
+	tu_done(&port);
+	tu_done(&drv);
+}
+
+/* Raised before detection ends: the port keeps 1.7 A, the driver resets to 500 mA. */
+static void test_twl4030_early_max_difference(void)
+{
+	struct tu_run port, drv;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/linux/twl4030-early-max-port.json", NULL));
+	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/linux/twl4030-early-max-driver.json", NULL));
+	CS_ASSERT_NEAR(tu_metric(&port, "ilim_final_A"), 1.7, 1e-9);
+	/* ua2regval(500000) = code 812 -> 0.49936 A, rounded down to the charger
+	 * model's 1.7 A / 1023 steps: 300 steps = 0.498534 A */
+	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_final_A"), 300 * 1.7 / 1023, 1e-6);
+	tu_done(&port);
+	tu_done(&drv);
+}
+
+/* allow_usb=0 (the driver's own default): the plug target is 100 mA. */
+static void test_twl4030_module_param(void)
+{
+	static const char json[] =
+		"{ \"name\": \"p\", \"duration\": \"1 min\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" }, \"battery\": { \"soc\": \"50 %\" } },"
+		"  \"policy\": { \"name\": \"linux/twl4030_charger\", \"params\": {"
+		"    \"allow_usb\": false, \"userspace\": { \"path\": \"\" } } } }";
+	struct tu_run r;
+
+	CU_ASSERT_TRUE_FATAL(tu_run(&r, json));
+	/* ua2regval(100000) = 571 -> 0.09965 A, 59 steps of 1.7 A / 1023 = 0.09804 A */
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 59 * 1.7 / 1023, 1e-6);
+	tu_done(&r);
+}
+
+/* Behind a 1.2 A adapter the bq25890's own ICO settles under the adapter's limit. */
+static void test_bq25890_ico(void)
+{
+	struct tu_run r;
+	const cJSON *done;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&r, "scenarios/linux/bq25890-ico-weak-adapter.json", NULL));
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	done = tu_event(&r, "ico_done", NULL, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(done);
+	/* one 50 mA ICO step below the adapter's 1.2 A */
+	CS_ASSERT_NEAR(tu_num(done, "ilim_A"), 1.15, 1e-6);
+	/* VINDPM: 5.1 V unloaded minus VINDPM_OS 600 mV */
+	CS_ASSERT_NEAR(tu_metric(&r, "vbus_min_V"), 4.5, 1e-3);
+	/* the driver heard the chip's interrupts and reported through its supply */
+	CU_ASSERT_TRUE(tu_count_where(&r, "irq", "line", "bq25890-int") >= 2);
+	CU_ASSERT_TRUE(tu_count_where(&r, "uevent", "name", "bq25890-charger-0") >= 2);
+	tu_done(&r);
+}
+
+/* gpio-charger: the supply's type is the device tree's, mapped to USB. */
+static void test_gpio_charger_static_type(void)
+{
+	struct tu_run r;
+	const cJSON *ev;
+	bool type_usb = false;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&r, "scenarios/linux/gpio-charger-dcp.json", NULL));
+	ev = tu_event(&r, "uevent", "name", "charger", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	for (const cJSON *e = cJSON_GetObjectItem(ev, "env")->child; e; e = e->next)
+		type_usb |= strcmp(e->valuestring, "POWER_SUPPLY_TYPE=USB") == 0;
+	CU_ASSERT_TRUE(type_usb);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.5, 1e-9);
+	tu_done(&r);
+}
+
+/* axp288_charger.c on bug zoo 2's tablet: the port's fixed variant's numbers. */
+static void test_axp288_driver_matches_fixed_port(void)
+{
+	struct tu_run port, drv;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/bugzoo/axp288-extcon-none-fixed.json", NULL));
+	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/bugzoo/axp288-extcon-none-fixed.json",
+				      "linux/axp288_charger"));
+	/* DCP -> 2 A, the driver's table (axp288_charger_extcon_evt_worker) */
+	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_final_A"), 2.0, 1e-9);
+	CS_ASSERT_NEAR(tu_metric(&drv, "charge_in_mAh"), tu_metric(&port, "charge_in_mAh"),
+		       0.01 * tu_metric(&port, "charge_in_mAh"));
+	/* it heard the PMIC's cable through extcon, and the PMIC's charging interrupt */
+	CU_ASSERT_TRUE(tu_count_where(&drv, "irq", "line", "axp288-charging") >= 1);
+	tu_done(&port);
+	tu_done(&drv);
+}
+
+/* A probe that fails is an input error naming the driver and the errno. */
+static void test_probe_failure(void)
+{
+	static const char json[] =
+		"{ \"name\": \"bad\", \"duration\": \"1 min\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" } },"
+		"  \"policy\": { \"name\": \"linux/bq25890_charger\","
+		"    \"params\": { \"of\": \"/delete-property/ ti,charge-current;\" } } }";
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_text("bad.json", json, strlen(json), NULL, &err);
+	struct world_options opt = { 0 };
+	struct world *w;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	w = world_new(sc, &opt, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_FALSE(world_run(w, &err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL(world_error_status(err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "linux/bq25890_charger"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "-EINVAL"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "ti,charge-current"));
+	g_error_free(err);
+	world_free(w);
+	scenario_free(sc);
+}
+
+CU_TestInfo linux_layer_tests[] = {
+	{ "device tree from .dts text", test_dts_properties },
+	{ "regmap cache and fields", test_regmap_cache_and_fields },
+	{ "devres releases newest first", test_devres_order },
+	{ "threaded IRQs as work items", test_threaded_irq },
+	{ "printk %pe, kstrto*, sysfs strings", test_kernel_library },
+	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
+	{ "twl4030 BCI registers", test_twl4030_bci_registers },
+	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
+	CU_TEST_INFO_NULL,
+};
+
+CU_TestInfo linux_driver_tests[] = {
+	{ "driver files byte-identical to the kernel tree", test_driver_files_unmodified },
+	{ "twl4030_charger.c: bug zoo 1 within 1 % of the port", test_twl4030_driver_matches_port },
+	{ "twl4030_charger.c: early max_current reset", test_twl4030_early_max_difference },
+	{ "twl4030_charger.c: allow_usb module parameter", test_twl4030_module_param },
+	{ "bq25890_charger.c: ICO behind a 1.2 A adapter", test_bq25890_ico },
+	{ "gpio-charger.c: static supply type", test_gpio_charger_static_type },
+	{ "axp288_charger.c: bug zoo 2's fixed port", test_axp288_driver_matches_fixed_port },
+	{ "probe failure: exit 2, driver and errno", test_probe_failure },
+	CU_TEST_INFO_NULL,
+};
+
+bool linux_drivers_built(void)
+{
+	return cs_linux_modules[0] != NULL;
+}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/test_linux_drivers.sh - the real Linux drivers from the command line.
+#
+# Usage (from the repository root): tests/test_linux_drivers.sh build/chargesim
+#
+# `list policies` shows linux/<file> with its module parameters; every scenario under
+# scenarios/linux runs with its expectations held; `compare` runs a port against its
+# driver; a driver's sysfs attributes appear in --sysfs-at dumps and take user-space
+# writes; a probe that fails and a bad module parameter are exit 2 with the driver
+# and the errno or JSON path named, without outputs; a sweep over a driver gives the
+# same results with -j 1 and -j 2. Without real drivers in the build every check is
+# reported as skipped, with the reason.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+tl_init linux "${1:-build/chargesim}" scenarios/linux
+
+run list list policies
+if ! grep -q '^linux/' "$TMP/list.out"; then
+	why="this build has no real Linux drivers (linux-source-6.12 is not installed and no KERNEL_SRC was given)"
+	for c in "list policies" "scenarios/linux" "compare" "sysfs" "probe failure" "module parameter" "sweep -j 2"; do
+		skip "$c" "$why"
+	done
+	tl_finish
+	exit $?
+fi
+
+# ---- list ----
+expect_in "list policies names linux/twl4030_charger" out "linux/twl4030_charger - the real driver: Linux 6.12 drivers/power/supply/twl4030_charger.c"
+expect_in "its module parameter, with MODULE_PARM_DESC" out "module parameter: Allow USB charge drawing default current"
+expect_in "list policies names linux/bq25890_charger" out "linux/bq25890_charger"
+expect_in "list policies names linux/gpio-charger" out "linux/gpio-charger"
+
+# ---- the scenario library ----
+for f in scenarios/linux/*.json; do
+	run scn run "$f" -o "$TMP/scn" -q
+	expect_status "$f: expectations hold" 0
+done
+
+# ---- compare: port and driver side by side ----
+run cmp compare scenarios/bugzoo/twl4030-full-battery.json --policy twl4030 \
+	--policy linux/twl4030_charger -o "$TMP/cmp" -q
+expect_status "compare --policy twl4030 --policy linux/twl4030_charger" 0
+if grep -q 'time below 4.75 V \[s\] *263.2 *263.2' "$TMP/cmp.out"; then
+	ok "both spend 263.2 s below 4.75 V"
+else
+	not_ok "both spend 263.2 s below 4.75 V" "$(cat "$TMP/cmp.out")"
+fi
+
+# ---- sysfs: a driver's attributes, read and written ----
+run sysfs run scenarios/linux/twl4030-full-battery-driver.json -o "$TMP/sysfs" -q --sysfs-at 30s
+expect_status "--sysfs-at with a real driver" 0
+d="$TMP/sysfs/sysfs-30s/class/power_supply/twl4030_usb"
+check "the driver's DEVICE_ATTR(mode) is in the dump" grep -qx 'off \[auto\] continuous' "$d/mode"
+# regval2ua(1022, CGAIN) = (1022 * 16618 - 8500000) / 5 (the driver's integer formula)
+check "input_current_limit shows the user-space write's effect" grep -qx '1696719' "$d/input_current_limit"
+cat >"$TMP/off.json" <<JSON
+{ "name": "twl-off", "duration": "2 min", "source": { "kind": "dcp", "ilim": "2 A" },
+  "device": { "pmic": { "preset": "twl4030" }, "battery": { "soc": "50 %" } },
+  "policy": { "name": "linux/twl4030_charger", "params": { "userspace": {
+    "path": "class/power_supply/twl4030_usb/mode", "value": "off", "after_plug": "5 s" } } } }
+JSON
+run off run "$TMP/off.json" -o "$TMP/off" -q
+expect_status "writing 'off' to the driver's mode attribute" 0
+last=$(tail -1 "$TMP/off/trace.csv" | cut -d, -f4,10)
+if [ "$last" = "0,off" ]; then
+	ok "mode=off stops charging (the store() function ran): IBUS 0, charger off"
+else
+	not_ok "mode=off stops charging" "last trace row: ibus_A,charger_state = $last"
+fi
+
+# ---- probe failure and bad parameters: exit 2, named, no outputs ----
+cat >"$TMP/bad.json" <<JSON
+{ "name": "bad", "duration": "1 min", "source": { "kind": "dcp" },
+  "device": { "pmic": { "preset": "bq25890" } },
+  "policy": { "name": "linux/bq25890_charger",
+    "params": { "of": "/delete-property/ ti,battery-regulation-voltage;" } } }
+JSON
+run bad run "$TMP/bad.json" -o "$TMP/bad"
+expect_status "probe failure (a required device-tree property deleted)" 2
+expect_stderr "names the driver" 'policy "linux/bq25890_charger" failed to probe'
+expect_stderr "names the errno" "-EINVAL"
+expect_stderr "names the property" "ti,battery-regulation-voltage"
+check "leaves no metrics.json" test ! -e "$TMP/bad/metrics.json"
+sed 's|"of": "/delete-property/ ti,battery-regulation-voltage;"|"of": "linux,iinlim-percentage = <101>;"|' "$TMP/bad.json" >"$TMP/bad2.json"
+run bad2 run "$TMP/bad2.json" -o "$TMP/bad2"
+expect_status "probe failure (a property out of range)" 2
+expect_stderr "the driver's own message" "Error linux,iinlim-percentage 101 > 100"
+cat >"$TMP/badp.json" <<JSON
+{ "name": "badp", "duration": "1 min", "source": { "kind": "dcp" },
+  "device": { "pmic": { "preset": "twl4030" } },
+  "policy": { "name": "linux/twl4030_charger", "params": { "allow_usb": 1 } } }
+JSON
+run badp run "$TMP/badp.json" -o "$TMP/badp"
+expect_status "a bad module parameter" 2
+expect_stderr "names the JSON path" "policy.params.allow_usb"
+sed 's/"twl4030"/"bq25890"/' "$TMP/badp.json" | sed 's/"allow_usb": 1/"allow_usb": true/' >"$TMP/badc.json"
+run badc run "$TMP/badc.json" -o "$TMP/badc"
+expect_status "a charger preset the driver's chip is not" 2
+expect_stderr "names the preset" 'device.pmic.preset: found "bq25890", expected "twl4030"'
+
+# ---- -j N: runs of the same driver take turns, results do not depend on it ----
+cat >"$TMP/sw.json" <<JSON
+{ "description": "t", "base": "$(pwd)/scenarios/bugzoo/twl4030-full-battery.json",
+  "vary": { "source.ilim": ["0.8 A", "1.0 A", "1.5 A"],
+            "policy": ["twl4030", "linux/twl4030_charger", "linux/gpio-charger"] } }
+JSON
+run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
+run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q
+same "sweep with real drivers: -j 1 and -j 2 give the same results.csv" "$TMP/sw1/results.csv" "$TMP/sw2/results.csv"
+
+tl_finish

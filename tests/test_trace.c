@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tests/test_trace.c - the trace writer's number formatter for the VCD: trace_fmt_g9()
+ * must write exactly the bytes of snprintf(buf, 40, "%.9g", v), which is the reference
+ * here (glibc's printf converts the exact binary value, ties to even).
+ *
+ * About six million doubles from a fixed seed: random bit patterns over the whole
+ * range (subnormals, infinities and NaNs among them), random magnitudes in the range
+ * the formatter computes itself, exact decimal ties at the ninth digit and their
+ * neighbours one ulp away, values that round up to the next power of ten, every power
+ * of ten and its neighbours, and the signed zeros.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include <CUnit/CUnit.h>
+#include "sim/trace.h"
+#include "tests/suites.h"
+
+#define SEED 20261203u
+
+struct g9_stats {
+	uint64_t checked;
+	uint64_t failed;
+};
+
+/* Compare one value; print the first few mismatches. */
+static void g9_check(struct g9_stats *st, double v)
+{
+	char want[48], got[48];
+	int nw = snprintf(want, 40, "%.9g", v);
+	int ng;
+
+	memset(got, 0x55, sizeof(got));
+	ng = trace_fmt_g9(got, v);
+	st->checked++;
+	if (ng != nw || strcmp(got, want) != 0) {
+		if (st->failed++ < 5)
+			fprintf(stderr, "\n  trace_fmt_g9(%a) = \"%s\" (%d), printf \"%s\" (%d)\n",
+				v, got, ng, want, nw);
+	}
+}
+
+/* v, -v and their neighbours one ulp either way. */
+static void g9_check_around(struct g9_stats *st, double v)
+{
+	g9_check(st, v);
+	g9_check(st, -v);
+	g9_check(st, nextafter(v, INFINITY));
+	g9_check(st, nextafter(v, -INFINITY));
+}
+
+static double bits_to_double(uint64_t bits)
+{
+	double v;
+
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+static uint64_t rand64(GRand *r)
+{
+	return (uint64_t)g_rand_int(r) << 32 | g_rand_int(r);
+}
+
+static void test_g9_fixed_cases(void)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		/* Hand-written expectations (C11 7.21.6.1 %g: style e when the exponent is
+		 * below -4 or at least the precision, trailing zeros removed). */
+		{ 0.0, "0" },
+		{ -0.0, "-0" },
+		{ 1.0, "1" },
+		{ 5.1, "5.1" },
+		{ 4.35, "4.35" },
+		{ -2.5, "-2.5" },
+		{ 0.0001, "0.0001" },
+		{ 0.00001, "1e-05" },
+		{ 123456789.0, "123456789" },
+		{ 1234567890.0, "1.23456789e+09" },
+		{ 123456789.5, "123456790" },     /* a tie: to even */
+		{ 123456788.5, "123456788" },     /* a tie: to even */
+		{ 999999999.5, "1e+09" },         /* rounds up to the next power of ten */
+		{ 1e100, "1e+100" },
+		{ 1.5e-300, "1.5e-300" },
+		{ 3.3, "3.3" },
+		{ 0.1, "0.1" },
+		{ 1.0 / 3.0, "0.333333333" },
+		{ 2.0 / 3.0, "0.666666667" },
+	};
+	char buf[48];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		int n = trace_fmt_g9(buf, cases[i].v);
+
+		CU_ASSERT_STRING_EQUAL(buf, cases[i].want);
+		CU_ASSERT_EQUAL(n, (int)strlen(cases[i].want));
+	}
+	CU_ASSERT_EQUAL(trace_fmt_g9(buf, INFINITY), 3);
+	CU_ASSERT_STRING_EQUAL(buf, "inf");
+	trace_fmt_g9(buf, -INFINITY);
+	CU_ASSERT_STRING_EQUAL(buf, "-inf");
+}
+
+static void test_g9_vs_printf(void)
+{
+	GRand *r = g_rand_new_with_seed(SEED);
+	struct g9_stats st = { 0, 0 };
+	uint64_t ties = 0;
+
+	/* Any bit pattern: every exponent, subnormals, NaNs, infinities. */
+	for (int i = 0; i < 1500000; i++)
+		g9_check(&st, bits_to_double(rand64(r)));
+	/* Subnormals and the smallest normals. */
+	for (int i = 0; i < 100000; i++)
+		g9_check(&st, bits_to_double(rand64(r) & ((1ull << 53) - 1)));
+	/* Random magnitudes from 1e-30 to 1e40: around the formatter's own range. */
+	for (int i = 0; i < 1500000; i++) {
+		double v = (1.0 + g_rand_double(r) * 9.0) * pow(10.0, g_rand_int_range(r, -30, 41));
+
+		g9_check(&st, g_rand_boolean(r) ? v : -v);
+	}
+	/* Magnitudes a simulation produces: volts, amps, ohms, seconds, with few digits. */
+	for (int i = 0; i < 500000; i++) {
+		int decimals = g_rand_int_range(r, 0, 10);
+		double v = (double)g_rand_int_range(r, -6000000, 6000000) / pow(10.0, decimals);
+
+		g9_check(&st, v);
+	}
+	/*
+	 * Exact ties at the ninth significant digit: N / 2^j with N odd has exactly j
+	 * decimals, the last a 5; with 10 - j integer digits (or leading zeros making it
+	 * ten significant digits) the tenth significant digit is that 5.
+	 */
+	for (int i = 0; i < 300000; i++) {
+		int j = g_rand_int_range(r, 1, 14);
+		int x = 9 - j;                 /* decimal exponent of the value */
+		double lo = pow(10.0, x) * ldexp(1.0, j), hi = lo * 10.0;
+		double n = floor(lo + g_rand_double(r) * (hi - lo));
+		double v;
+
+		if (fmod(n, 2.0) == 0.0)
+			n += 1.0;
+		if (n >= hi || n >= 9007199254740992.0)
+			continue;
+		v = ldexp(n, -j);
+		g9_check_around(&st, v);
+		ties++;
+	}
+	/* Integer ties: ten digits ending in 5, times a power of ten, below 2^53. */
+	for (int i = 0; i < 100000; i++) {
+		double v = (double)(g_rand_int_range(r, 100000000, 999999999) * 10LL + 5) *
+			   pow(10.0, g_rand_int_range(r, 0, 6));
+
+		g9_check_around(&st, v);
+		ties++;
+	}
+	/* Just below a power of ten: nine nines and more round up to the next one. */
+	for (int k = -30; k <= 40; k++) {
+		double p = pow(10.0, k);
+
+		for (int d = 1; d < 2000; d++) {
+			g9_check(&st, p * (1.0 - d * 1e-12));
+			g9_check(&st, p * (1.0 - 5e-10) + p * (d - 1000) * 1e-19);
+		}
+	}
+	/* Every power of ten a double can approach, with neighbours. */
+	for (int k = -330; k <= 310; k++) {
+		double p = pow(10.0, k);
+
+		g9_check_around(&st, p);
+		g9_check_around(&st, nextafter(nextafter(p, 0.0), 0.0));
+	}
+	g9_check(&st, 0.0);
+	g9_check(&st, -0.0);
+	g9_check(&st, DBL_MAX);
+	g9_check(&st, DBL_MIN);
+	g9_check(&st, DBL_TRUE_MIN);
+
+	CU_ASSERT(st.checked > 5000000);
+	CU_ASSERT(ties > 300000);
+	CU_ASSERT_EQUAL(st.failed, 0);
+	g_rand_free(r);
+}
+
+CU_TestInfo trace_tests[] = {
+	{ "trace_fmt_g9: hand-written cases", test_g9_fixed_cases },
+	{ "trace_fmt_g9 == printf %.9g on 6 million doubles", test_g9_vs_printf },
+	CU_TEST_INFO_NULL,
+};

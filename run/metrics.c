@@ -41,25 +41,27 @@ void world_metrics_init(struct world *w)
 }
 
 void world_metrics_step(struct world *w, const struct net_out *o1,
-			const struct battery_state *x1, double i1, double dt)
+			const struct battery_state *x1, double i1, double dt, bool hold)
 {
 	const struct net_out *o0 = &w->op;
 	const struct battery *b = w->bat;
 	const struct battery_eff *e = &b->eff;
 	struct world_metrics *m = &w->m;
 	double ocv0 = battery_ocv(b->p, b->x.soc), ocv1 = battery_ocv(b->p, x1->soc);
-	double h = 0.5 * dt;
+	/* the step's own rule: trapezoidal, or the end value held over the step for a
+	 * backward-Euler step (run/step.c), whose start is a transient already over */
+	double h0 = hold ? 0 : 0.5 * dt, h1 = hold ? dt : 0.5 * dt;
 
-	m->e_emf += h * (o0->p_emf + o1->p_emf);
-	m->e_src_loss += h * (o0->p_src_loss + o1->p_src_loss);
-	m->e_cable += h * (o0->p_cable + o1->p_cable);
-	m->e_chg_loss += h * (o0->p_chg_loss + o1->p_chg_loss);
-	m->e_load += h * (o0->p_load + o1->p_load);
-	m->e_chem += h * (ocv0 * o0->ibat + ocv1 * i1);
-	m->e_r0 += h * e->r0 * (o0->ibat * o0->ibat + i1 * i1);
-	m->e_rc_loss += h * (b->x.v1 * b->x.v1 / e->r1 + b->x.v2 * b->x.v2 / e->r2 +
-			     x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
-	m->charge_in_mah += h * (fmax(o0->ibat, 0) + fmax(i1, 0)) / 3.6;
+	m->e_emf += h0 * o0->p_emf + h1 * o1->p_emf;
+	m->e_src_loss += h0 * o0->p_src_loss + h1 * o1->p_src_loss;
+	m->e_cable += h0 * o0->p_cable + h1 * o1->p_cable;
+	m->e_chg_loss += h0 * o0->p_chg_loss + h1 * o1->p_chg_loss;
+	m->e_load += h0 * o0->p_load + h1 * o1->p_load;
+	m->e_chem += h0 * ocv0 * o0->ibat + h1 * ocv1 * i1;
+	m->e_r0 += e->r0 * (h0 * o0->ibat * o0->ibat + h1 * i1 * i1);
+	m->e_rc_loss += h0 * (b->x.v1 * b->x.v1 / e->r1 + b->x.v2 * b->x.v2 / e->r2) +
+			h1 * (x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
+	m->charge_in_mah += (h0 * fmax(o0->ibat, 0) + h1 * fmax(i1, 0)) / 3.6;
 	if (o1->ibus > m->ibus_max_a)
 		m->ibus_max_a = o1->ibus;
 	if (w->net.src_on) {

@@ -3,15 +3,19 @@
  * run/step.c - the run's continuous part: operating points and adaptive steps.
  *
  * Stepping (docs/models.md, "Time stepping"): between discrete events the battery
- * state x = (SOC, V1, V2) advances with Heun steps in which the RC pairs are
- * integrated exactly for a current varying linearly over the step (predictor with the
- * start current, corrector with the mean of start and predicted end currents). The
- * step size follows the predictor/corrector difference of the terminal voltage and
- * bounds on the change of SOC and EMF. Every step ends at or before the next queued
- * event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV, in current
- * limit, ...; each model's, then the metrics') are evaluated at both ends of a step;
- * when one changes sign, the step is bisected down to WORLD_CROSSING_TOL and cut at
- * the crossing, where the models react (start a deglitch timer, trip, terminate ...).
+ * state x = (SOC, V1, V2) advances in implicit steps: the RC pairs are integrated
+ * exactly and SOC by the trapezoidal rule for a current varying linearly over the
+ * step, and the end current is the one the network draws from the cell in the end
+ * state, found in one solve with the cell as the line its end-of-step terminal
+ * voltage is in that current (battery_end_line), so that a stiff RC pair does not
+ * shrink the step. The step size follows the difference between that step and a
+ * backward-Euler one (the current held at its end value) in terminal voltage and
+ * current, and bounds on the change of SOC and EMF. Every step ends at or before the
+ * next queued event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV,
+ * in current limit, ...; each model's, then the metrics') are evaluated at both ends
+ * of a step; when one changes sign, the step is bisected down to WORLD_CROSSING_TOL
+ * and cut at the crossing, where the models react (start a deglitch timer, trip,
+ * terminate ...).
  *
  * After the events of an instant the world re-solves the operating point and lets
  * the models observe it until nothing changes (world_settle_state), writes a trace
@@ -27,10 +31,11 @@
 #define WORLD_DT_MIN        (1 * SIM_US)   /* smallest adaptive step */
 #define WORLD_DT_MAX        (600 * SIM_S)  /* a step never spans more than 10 min */
 #define WORLD_DT_AFTER_EVENT (10 * SIM_MS) /* restart small after a discrete change */
-#define WORLD_TOL_V         3e-5           /* V: predictor/corrector terminal voltage difference */
+#define WORLD_TOL_V         3e-5           /* V: trapezoidal/backward-Euler VBAT difference */
 #define WORLD_MAX_DSOC      0.005          /* SOC change per step */
 #define WORLD_MAX_DEMF      0.004          /* V: EMF change per step */
 #define WORLD_SETTLE_MAX    16             /* rounds of observe/re-solve after events */
+#define WORLD_LINE_PASSES   3              /* solves of a step's end: SOC may change OCV segment */
 
 void world_fail(struct world *w, const char *fmt, ...)
 {
@@ -98,6 +103,9 @@ static void world_margins(const struct world *w, const struct net_out *op,
 		k += d->n_margins;
 	}
 	world_metrics_margins(w, x, g + k);
+	k += WORLD_METRICS_N_MARGINS;
+	/* the pack's protection: SOC at 0 or the terminal at uvp while discharging */
+	g[k] = battery_cutoff_margin(w->bat, x, op->vbat, op->ibat);
 }
 
 static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
@@ -156,32 +164,135 @@ void world_settle_state(struct world *w)
 
 /* ---- stepping ---- */
 
-/* One step of dt seconds from the committed state: Heun (trapezoidal) with the exact
- * RC solution for a linearly varying current, corrected twice (PE(CE)^2) so that the
- * current at the end of the step is the one the state was integrated with. *i1 is
- * that current, which the accounting integrates too. Returns the error ratio (<= 1
- * is acceptable): the predictor/corrector difference of the terminal voltage and of
- * the battery current (as a voltage across R0), and the SOC and EMF change. */
-static double world_try_step(struct world *w, double dt, struct battery_state *x1,
+/* The operating point with the battery seen as the line emf + r*ibat: the cell at the
+ * end of a step whose end current is still to be found (battery_end_line()).
+ * A step that starts with the input collapsed is integrated collapsed: the charger's
+ * output side gets nothing, as with the input off. The network can have two
+ * consistent operating points then: collapsed, with the cell carrying the system and
+ * its RC voltages low, and charging, with them raised by the charge current (a stiff
+ * pair's V1 = R1*i moves the CV target and with it the charger's demand). The cell
+ * cannot get from one to the other without a charge current the collapsed input never
+ * delivers, so the end state is solved as it is (world_solve) and leaving the collapse
+ * is a margin crossing like any other. */
+static void world_solve_line(struct world *w, double emf, double r, struct net_out *op)
+{
+	struct net_in in = w->net;
+
+	in.emf = emf;
+	in.r0 = r;
+	if (w->op.flags & NET_F_COLLAPSE)
+		in.chg_on = false;
+	net_solve(&in, op);
+}
+
+/* The end of a step of dt from the committed state x0, the current ramping from the
+ * start current i0 to the end current (ramp), or held at the end current over the
+ * whole step: x1, the end current *i1 and the operating point op (the network with the
+ * cell as its end-of-step line). The end current is the one the network draws from
+ * the cell in the state the step ends in: an implicit equation, linear in it
+ * (battery_end_line: the RC voltages are affine in it, the OCV is linearised on its
+ * table segment), so one solve finds it, and another one when SOC ended on another
+ * segment than the one the OCV was linearised on (soc_at). An RC pair whose time
+ * constant is far below the step then simply follows the current (V = R*i), however
+ * stiff: iterating the network with the cell as EMF behind R0 instead multiplies an
+ * error by R1/R0 per round when the charger regulates the battery voltage. */
+static void world_step_end(struct world *w, double dt, bool ramp, double soc_at,
+			   struct battery_state *x1, struct net_out *op, double *i1)
+{
+	const struct battery *b = w->bat;
+	double i0 = w->op.ibat, emf, r;
+
+	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
+		battery_end_line(b->p, &b->eff, &b->x, i0, dt, ramp, soc_at, &emf, &r);
+		world_solve_line(w, emf, r, op);
+		*i1 = op->ibat;
+		battery_advance(&b->eff, &b->x, ramp ? i0 : *i1, *i1, dt, x1);
+		if (battery_ocv_segment(b->p, x1->soc) == battery_ocv_segment(b->p, soc_at))
+			break;
+		soc_at = x1->soc;
+	}
+}
+
+/* One step of dt seconds from the committed state: the trapezoidal step (the current
+ * ramping linearly from start to end; the RC pairs exactly, SOC by the trapezoidal
+ * rule) or, with hold, the backward-Euler one (the current held at its end value),
+ * which takes a transient far faster than the step (an RC pair of microseconds after
+ * a discrete change) without carrying the start current into the end state.
+ * The error estimate is the difference of the two, both consistent with the network:
+ * the local error of the first-order step; a stiff pair, which both bring to R*i1,
+ * adds nothing to it. *i1 is the end current, which the accounting integrates too.
+ * The state x1 is then solved as the world solves any state (EMF behind R0), which
+ * gives i1 again up to rounding (the network meets the cell's end-of-step line and its
+ * EMF-behind-R0 line at the same point). Returns the error ratio (<= 1 is
+ * acceptable): the difference of the terminal voltage and of the battery current (as
+ * a voltage across R0), and the SOC and EMF change. */
+static double world_try_step(struct world *w, double dt, bool hold, struct battery_state *x1,
 			     struct net_out *op1, double *emf1, double *i1)
 {
 	const struct battery *b = w->bat;
-	struct battery_state xp;
-	struct net_out opp;
-	double i0 = w->op.ibat, ev, ei, es, ee;
+	const struct battery_state *x0 = &b->x;
+	struct battery_state xb, xt;
+	struct net_out opb, opt;
+	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, ei, es, ee;
 
-	battery_advance(&b->eff, &b->x, i0, i0, dt, &xp);
-	world_solve(w, &xp, &opp, NULL);
-	battery_advance(&b->eff, &b->x, i0, opp.ibat, dt, x1);
+	/* the OCV linearised where the start current would take SOC, then where the
+	 * backward-Euler current takes it */
+	world_step_end(w, dt, false, x0->soc + i0 * dt / q, &xb, &opb, &ib);
+	world_step_end(w, dt, true, x0->soc + 0.5 * (i0 + ib) * dt / q, &xt, &opt, &it);
+	*x1 = hold ? xb : xt;
+	*i1 = hold ? ib : it;
 	world_solve(w, x1, op1, emf1);
-	*i1 = op1->ibat;
-	battery_advance(&b->eff, &b->x, i0, *i1, dt, x1);
-	world_solve(w, x1, op1, emf1);
-	ev = fabs(op1->vbat - opp.vbat) / WORLD_TOL_V;
-	ei = fabs(op1->ibat - opp.ibat) * b->eff.r0 / WORLD_TOL_V;
-	es = fabs(x1->soc - b->x.soc) / WORLD_MAX_DSOC;
+	ev = fabs(opt.vbat - opb.vbat) / WORLD_TOL_V;
+	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
+	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
 	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
 	return fmax(fmax(ev, ei), fmax(es, ee));
+}
+
+/* Try a step of *dt, and shorter ones while the error is too large, down to
+ * WORLD_DT_MIN. The step taken is in x1, op1, emf1, i1 and its size in *dt; *next is
+ * the size to try next.
+ * An error that does not come down as the step is cut is not one a shorter step
+ * resolves: a truncation error falls at least in proportion to the step, but the
+ * transient of an RC pair far faster than WORLD_DT_MIN moves the EMF as much in 1 us
+ * as in 10 ms, and a network with no consistent operating point (a cell that cannot
+ * carry the system) disagrees with itself at any step. So when the shortest step's
+ * error is still above 1 and above err_first*sqrt(dt/dt_first) (a loose bound: a
+ * first-order error would be at err_first*dt/dt_first), the step is unresolved. The
+ * first time, the shortest step is taken: a fast transient is then over (the step
+ * follows it exactly, the pair ends at R*i), and taking it in 1 us keeps the energy
+ * accounting, which integrates the powers of the step's ends, from spreading its jump
+ * over a long step; the next step tries the first size again. Unresolved a second time
+ * in a row, the error is the network's own, and the first size is taken and the next
+ * one doubled, so that such a run keeps moving instead of crawling at 1 us for good. */
+static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state *x1,
+			   struct net_out *op1, double *emf1, double *i1, sim_time_t *next)
+{
+	sim_time_t dt_first = *dt;
+	double err_first, err, grow;
+
+	err = err_first = world_try_step(w, sim_time_to_s(*dt), false, x1, op1, emf1, i1);
+	*next = *dt;
+	if (w->opt.max_step > 0)
+		return;
+	while (err > 1.0 && *dt > WORLD_DT_MIN) {
+		*dt = (sim_time_t)((double)*dt * fmax(0.2, 0.9 / sqrt(err)));
+		if (*dt < WORLD_DT_MIN)
+			*dt = WORLD_DT_MIN;
+		err = world_try_step(w, sim_time_to_s(*dt), false, x1, op1, emf1, i1);
+	}
+	if (err > 1.0 && *dt < dt_first &&
+	    err > err_first * sqrt((double)*dt / (double)dt_first)) {
+		if (w->unresolved)
+			*dt = dt_first;
+		world_try_step(w, sim_time_to_s(*dt), true, x1, op1, emf1, i1);
+		*next = w->unresolved ? 2 * dt_first : dt_first;
+		w->unresolved = true;
+		return;
+	}
+	w->unresolved = false;
+	grow = err > 1e-12 ? 0.9 / sqrt(err) : 4.0;
+	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax(0.5, grow)));
 }
 
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
@@ -192,7 +303,7 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	double dt = sim_time_to_s(t1 - t0);
 	struct battery_state x = *x1;
 
-	world_metrics_step(w, op1, x1, i1, dt);
+	world_metrics_step(w, op1, x1, i1, dt, w->unresolved);
 	world_probe_step(w, t0, t1, op1, x1);
 	if (b->p->thermal) {
 		double p0 = battery_loss_w(&b->eff, &b->x, w->op.ibat);
@@ -222,18 +333,12 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 		sim_time_t dt = w->opt.max_step > 0 ? w->opt.max_step : w->dt_next;
 		struct battery_state x1;
 		struct net_out op1;
-		double emf1, i1, err, *g1 = w->g_try;
+		double emf1, i1, *g1 = w->g_try;
+		sim_time_t next;
 
 		if (dt > to - t)
 			dt = to - t;
-		for (;;) {
-			err = world_try_step(w, sim_time_to_s(dt), &x1, &op1, &emf1, &i1);
-			if (w->opt.max_step > 0 || err <= 1.0 || dt <= WORLD_DT_MIN)
-				break;
-			dt = (sim_time_t)((double)dt * fmax(0.2, 0.9 / sqrt(err)));
-			if (dt < WORLD_DT_MIN)
-				dt = WORLD_DT_MIN;
-		}
+		world_fit_step(w, &dt, &x1, &op1, &emf1, &i1, &next);
 		world_margins(w, &op1, &x1, g1);
 		if (margins_crossed(w, w->g, g1)) {
 			/* Bisect: lo has no crossing, hi has one; x1/op1 hold the step
@@ -243,7 +348,8 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 			while (hi - lo > WORLD_CROSSING_TOL) {
 				sim_time_t mid = lo + (hi - lo) / 2;
 
-				world_try_step(w, sim_time_to_s(mid), &x1, &op1, &emf1, &i1);
+				world_try_step(w, sim_time_to_s(mid), w->unresolved, &x1, &op1,
+					       &emf1, &i1);
 				tried = mid;
 				world_margins(w, &op1, &x1, g1);
 				if (margins_crossed(w, w->g, g1))
@@ -252,7 +358,8 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 					lo = mid;
 			}
 			if (tried != hi)
-				world_try_step(w, sim_time_to_s(hi), &x1, &op1, &emf1, &i1);
+				world_try_step(w, sim_time_to_s(hi), w->unresolved, &x1, &op1,
+					       &emf1, &i1);
 			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
 			t += hi;
 			sim_clock_set(&w->sim, t);
@@ -272,9 +379,7 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 		w->g = g1;
 		world_trace_row(w, false);
 		if (w->opt.max_step <= 0) {
-			double grow = err > 1e-12 ? 0.9 / sqrt(err) : 4.0;
-
-			w->dt_next = (sim_time_t)((double)dt * fmin(4.0, fmax(0.5, grow)));
+			w->dt_next = next;
 			if (w->dt_next < WORLD_DT_MIN)
 				w->dt_next = WORLD_DT_MIN;
 			if (w->dt_next > WORLD_DT_MAX)
@@ -304,7 +409,7 @@ static const struct sim_cont_ops world_cont_ops = {
 
 void world_step_init(struct world *w)
 {
-	w->n_g = WORLD_METRICS_N_MARGINS;
+	w->n_g = WORLD_METRICS_N_MARGINS + 1;   /* + the battery's cut-off */
 	for (int i = 0; i < w->n_models; i++)
 		w->n_g += model_registry[i]->n_margins;
 	w->g = g_new0(double, (gsize)w->n_g);

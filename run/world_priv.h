@@ -77,6 +77,7 @@ struct world {
 	double *g;                    /* at the committed state */
 	double *g_try;                /* at the end of a trial step */
 	sim_time_t dt_next;
+	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 
 	/* scenario events */
 	int n_sev;
@@ -149,9 +150,10 @@ void world_events_cancel(struct world *w);
 /* run/metrics.c */
 #define WORLD_METRICS_N_MARGINS 1
 void world_metrics_init(struct world *w);
-/* Integrate the energy terms, charge and VBUS figures over a step to (o1, x1). */
+/* Integrate the energy terms, charge and VBUS figures over a step to (o1, x1): by the
+ * trapezoidal rule, or with the end values held for a backward-Euler step (hold). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
-			const struct battery_state *x1, double i1, double dt);
+			const struct battery_state *x1, double i1, double dt, bool hold);
 /* The times and maxima the operating point of the current state shows. */
 void world_metrics_observe(struct world *w);
 void world_metrics_settled(struct world *w);

@@ -121,18 +121,40 @@ static double charge_target(const struct net_in *in, unsigned *flags)
 	return y > 0 ? y : 0;
 }
 
+/* VSYS at the battery terminal (finish_battery_side). */
+#define VSYS_AT_VBAT (-1.0)
+
+/* The system when the cell gives nothing (bat_open: the pack's protection has opened
+ * its discharge path) and the output side has p_avail watts: a current load takes them
+ * at p_avail/iload volts, a power load it exceeds has no operating point and VSYS
+ * collapses. Returns VSYS. */
+static double vsys_without_cell(const struct net_in *in, double p_avail, struct net_out *o)
+{
+	if (in->pload <= 0 && in->iload > 0 && p_avail > 0)
+		return p_avail / in->iload;
+	o->flags |= NET_F_VSYS_FAIL;
+	return 0;
+}
+
 /* The system and battery when the output side has p_avail watts (switching) with
- * VSYS = Vbat. Returns ibat. */
-static double share_output(const struct net_in *in, double p_avail, struct net_out *o)
+ * VSYS = Vbat. Returns ibat; *vsys is VSYS_AT_VBAT, or the system's own voltage when
+ * an open cell (bat_open) cannot supplement. */
+static double share_output(const struct net_in *in, double p_avail, struct net_out *o,
+			   double *vsys)
 {
 	bool fail = false;
 	double y;
 
+	*vsys = VSYS_AT_VBAT;
 	if (in->pload > 0)
 		y = quad_upper(in->r0, in->emf, in->pload - p_avail, &fail);
 	else
 		y = quad_upper(in->r0, in->emf + in->r0 * in->iload,
 			       in->emf * in->iload - p_avail, &fail);
+	if (in->bat_open && y < 0) {
+		*vsys = vsys_without_cell(in, p_avail, o);
+		return 0;
+	}
 	if (fail)
 		o->flags |= NET_F_VSYS_FAIL;
 	return y;
@@ -147,15 +169,25 @@ static void finish_battery_side(const struct net_in *in, struct net_out *o, doub
 		o->vbat = 0;
 		o->flags |= NET_F_VSYS_FAIL;
 	}
-	o->vsys = vsys > 0 ? vsys : o->vbat;
+	o->vsys = vsys >= 0 ? vsys : o->vbat;
 	if (in->pload > 0)
 		o->iload = o->vsys > 0.05 ? in->pload / o->vsys : in->pload / 0.05;
 	else
 		o->iload = in->iload;
+	if (vsys == 0)
+		o->iload = 0;   /* a system collapsed without its cell draws nothing */
 	o->p_load = o->vsys * o->iload;
 	o->p_bat = o->vbat * o->ibat;
 	if (ibat < 0 && o->iload > 0)
 		o->flags |= NET_F_SUPPLEMENT;
+}
+
+/* The battery side with p_avail watts from the output side. */
+static void share_and_finish(const struct net_in *in, double p_avail, struct net_out *o)
+{
+	double vsys, y = share_output(in, p_avail, o, &vsys);
+
+	finish_battery_side(in, o, y, vsys);
 }
 
 /* No input power: the battery carries the system. */
@@ -164,7 +196,7 @@ static void solve_no_input(const struct net_in *in, struct net_out *o)
 	o->ibus = 0;
 	o->vbus = in->src_on ? in->voc : 0;
 	o->vsrc = o->vbus;
-	finish_battery_side(in, o, share_output(in, 0, o), 0);
+	share_and_finish(in, 0, o);
 }
 
 static void input_powers(const struct net_in *in, struct net_out *o)
@@ -200,7 +232,7 @@ static void solve_collapse(const struct net_in *in, struct net_out *o, double ib
 	o->vbus = 0;
 	o->vsrc = in->r_cable * ibus;
 	o->p_chg_loss = 0;
-	finish_battery_side(in, o, share_output(in, 0, o), 0);
+	share_and_finish(in, 0, o);
 	o->flags &= ~NET_F_CV;
 	input_powers(in, o);
 }
@@ -239,7 +271,7 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 		o->flags |= NET_F_VINDPM;
 		o->ibus = 0;
 		o->vbus = o->vsrc = in->voc;
-		finish_battery_side(in, o, share_output(in, 0, o), 0);
+		share_and_finish(in, 0, o);
 		input_powers(in, o);
 		return;
 	}
@@ -282,13 +314,22 @@ static void solve_switching(const struct net_in *in, struct net_out *o)
 			}
 		}
 	}
-	{
-		double ib = share_output(in, pav, o);
-
-		o->p_chg_loss = pin - pav;
-		finish_battery_side(in, o, ib, 0);
-	}
+	o->p_chg_loss = pin - pav;
+	share_and_finish(in, pav, o);
 	input_powers(in, o);
+}
+
+/* The linear charger's output node: VSYS = VBAT, unless an open cell (bat_open) would
+ * have to supplement: the charger's current into a system that wants more pulls the
+ * node down, and the system collapses. */
+static void finish_linear(const struct net_in *in, struct net_out *o, double y)
+{
+	if (in->bat_open && y < 0) {
+		o->flags |= NET_F_VSYS_FAIL;
+		finish_battery_side(in, o, 0, 0);
+		return;
+	}
+	finish_battery_side(in, o, y, VSYS_AT_VBAT);
 }
 
 static void solve_linear(const struct net_in *in, struct net_out *o)
@@ -352,9 +393,9 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 
 		if (fail)
 			o->flags |= NET_F_VSYS_FAIL;
-		finish_battery_side(in, o, y, 0);
+		finish_linear(in, o, y);
 	} else {
-		finish_battery_side(in, o, i - iload, 0);
+		finish_linear(in, o, i - iload);
 	}
 	o->p_chg_loss = (o->vbus - o->vbat) * i;
 	if (o->p_chg_loss < 0)

@@ -7,7 +7,7 @@
  *                                                        battery (EMF + R0)
  *
  * Given the discrete state (which switches are on, the charger's limits) and the
- * battery's EMF (OCV + RC voltages, constant over an instant), net_solve() returns
+ * battery as a line EMF + R0*I (OCV + RC voltages, constant over an instant), net_solve() returns
  * every voltage, current and power of the network in closed form. It never returns
  * NaN or Inf: when no operating point exists (a constant-power load past the source's
  * maximum power point with no input-current cap, or a current demand past a
@@ -41,8 +41,11 @@ struct net_in {
 	bool charging;          /* charging enabled (not done, not faulted) */
 	double ichg;            /* battery current limit in this phase (precharge or CC) */
 	double vreg;            /* CV regulation voltage */
-	/* battery: terminal = emf + r0 * ibat */
+	/* battery: terminal = emf + r0 * ibat (the stepper may give the line of the cell
+	 * at the end of a step instead, run/step.c) */
 	double emf, r0;
+	bool bat_open;          /* the pack's protection opened the discharge path:
+				 * the cell takes charge but gives none */
 	/* system load at VSYS: a current or a power (the other is 0) */
 	double iload, pload;
 };

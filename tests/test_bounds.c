@@ -74,6 +74,9 @@ static const struct {
 	{ "device.pmic.uvlo_rising", { "device.pmic.uvlo_falling=0 V" } },
 	{ "device.pmic.vreg", { "device.battery.v_max=5 V" } },
 	{ "device.battery.v_max", { "device.pmic.vreg=3 V" } },
+	/* pmic: ovp_falling <= ovp_rising */
+	{ "device.pmic.ovp_rising", { "device.pmic.ovp_falling=0 V" } },
+	{ "device.pmic.ovp_falling", { "device.pmic.ovp_rising=30 V" } },
 	/* iindpm: min <= default <= max */
 	{ "device.pmic.iindpm.min", { "device.pmic.iindpm.max=20 A", "device.pmic.iindpm.default=%s" } },
 	{ "device.pmic.iindpm.max", { "device.pmic.iindpm.min=0 A", "device.pmic.iindpm.default=%s" } },

@@ -141,6 +141,48 @@ static void test_rc_ramp(void)
 }
 
 /*
+ * The cell at the end of a step as the network sees it (battery_end_line): the
+ * terminal voltage OCV(SOC1) + V1 + V2 + R0*i1 of the state battery_advance() reaches
+ * is emf + r*i1 for every end current i1 on the OCV segment the line was made on
+ * (checked at two currents, ramping and held, from 50 %: segment 50..60 %, slope
+ * (3.911 - 3.829)/0.1 = 0.82 V).
+ * Its slope by hand for the default cell from i0 = 1 A:
+ *  - dt = 1 us: the pairs have no time to move, r = R0 + the OCV's 0.82*0.5e-6/5400
+ *    (negligible): 0.1 to 1e-6;
+ *  - a 1 uF, 1 ohm pair (tau 1 us) over 10 ms (1e4 tau): it follows the current,
+ *    R1*(1 - phi) with phi = tau/dt = 1e-4: 0.9999 ohm; the second pair,
+ *    tau 223.75 s: R2*(1 - phi2) ~ R2*dt/(2 tau2) = 0.05*0.01/447.5 = 1.117e-6 ohm;
+ *    the OCV 0.82*0.005/5400 = 7.6e-7 ohm: r = 0.1 + 0.9999 + 1.9e-6 = 1.0999019;
+ *    held at the end current instead: R1*(1 - e) = 1 ohm, R2*dt/tau2 and
+ *    0.82*0.01/5400 twice as large: r = 1.1000038.
+ */
+static void test_end_line(void)
+{
+	struct battery_params p;
+	struct battery_eff e;
+	struct battery_state s0 = { .soc = 0.5, .v1 = 0.02, .v2 = 0.03, .temp_c = 25 }, s1;
+	double emf, r;
+
+	default_cell(&p, &e);
+	for (int ramp = 0; ramp <= 1; ramp++) {
+		battery_end_line(&p, &e, &s0, 1.0, 60, ramp, 0.51, &emf, &r);
+		for (double i1 = 0.5; i1 <= 1.5; i1 += 1.0) {
+			battery_advance(&e, &s0, ramp ? 1.0 : i1, i1, 60, &s1);
+			ASSERT_REL(emf + r * i1, battery_emf(&p, &s1) + e.r0 * i1, 1e-12);
+		}
+	}
+	battery_end_line(&p, &e, &s0, 1.0, 1e-6, true, 0.5, &emf, &r);
+	CU_ASSERT(fabs(r - 0.1) < 1e-6);
+	p.r1 = 1.0;
+	p.c1 = 1e-6;
+	battery_effective(&p, 25, &e);
+	battery_end_line(&p, &e, &s0, 1.0, 0.01, true, 0.5, &emf, &r);
+	ASSERT_REL(r, 1.0999019, 1e-7);
+	battery_end_line(&p, &e, &s0, 1.0, 0.01, false, 0.5, &emf, &r);
+	ASSERT_REL(r, 1.1000038, 1e-7);
+}
+
+/*
  * SOC: dSOC/dt = I/(3600 Q) - sd with sd = 2 %/30 days = 0.02/2592000 = 7.716e-9 /s.
  * Q = 1.5 Ah = 5400 A s.
  *  - 0.75 A for 1200 s from 10 %: +0.75*1200/5400 = +0.1666667, -sd*1200 = -9.259e-6
@@ -844,6 +886,7 @@ static void test_adc_twl4030(void)
 CU_TestInfo physics_tests[] = {
 	{ "rc step response (1 ns .. 10 tau)", test_rc_step_response },
 	{ "rc under a linear current ramp", test_rc_ramp },
+	{ "the cell at the end of a step: a line in the end current", test_end_line },
 	{ "soc: average current and self-discharge", test_soc_integration },
 	{ "ocv table points and midpoints", test_ocv_table },
 	{ "capacity scaling and arrhenius", test_capacity_temperature },

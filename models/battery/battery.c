@@ -12,6 +12,7 @@
 #include <string.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
+#include "sim/evlog.h"
 
 enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };
 const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL };
@@ -55,6 +56,8 @@ const struct param_desc battery_param_desc[] = {
 	  .doc = "capacity lost per 30 days at rest" },
 	/* from 3 V, the lowest device.pmic.vreg, which must not exceed it */
 	{ "v_max", PARAM_NUM, UNIT_VOLT, OFF(v_max), 3, 5, .doc = "highest safe charge voltage" },
+	{ "uvp", PARAM_NUM, UNIT_VOLT, OFF(uvp), 0, 4,
+	  .doc = "pack protection: discharge stops below this terminal voltage (and at SOC 0)" },
 	PARAM_END,
 };
 #undef OFF
@@ -77,6 +80,7 @@ void battery_params_default(struct battery_params *p, int preset)
 	p->c1 = 703;
 	p->r2 = 0.050;
 	p->c2 = 4475;
+	p->rc_scaled = BATTERY_RC_ALL;
 	p->ocv_n = G_N_ELEMENTS(eb425161lu_soc);
 	memcpy(p->ocv_soc, eb425161lu_soc, sizeof(eb425161lu_soc));
 	memcpy(p->ocv_v, eb425161lu_v, sizeof(eb425161lu_v));
@@ -89,6 +93,11 @@ void battery_params_default(struct battery_params *p, int preset)
 	p->r_thermal_k_w = 25;
 	p->self_discharge = 0.02;
 	p->v_max = 4.40;
+	/* The battery depletion threshold at which TI's bq24190 opens its BATFET
+	 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off around
+	 * 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches it before
+	 * the cell is empty. */
+	p->uvp = 2.4;
 	if (preset == BAT_PRESET_GENERIC_4V2) {
 		/* A 4.2 V-class cell: the same curve scaled so 100 % reads 4.2 V. */
 		for (int i = 0; i < p->ocv_n; i++)
@@ -157,6 +166,12 @@ bool battery_params_validate(const struct battery_params *p, const char *path, G
 	return true;
 }
 
+/* A preset's value scaled to the capacity (bit set), or the value as given. */
+static double rc_value(const struct battery_params *p, unsigned bit, double v, double k)
+{
+	return p->rc_scaled & bit ? v * k : v;
+}
+
 void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e)
 {
 	double scale = p->ref_capacity_ah / p->capacity_ah;
@@ -165,11 +180,11 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 			 (1.0 / (temp_c + 273.15) - 1.0 / (p->ref_temp_c + 273.15)));
 
 	e->q_as = p->capacity_ah * 3600.0;
-	e->r0 = p->r0 * scale * arr;
-	e->r1 = p->r1 * scale * arr;
-	e->r2 = p->r2 * scale * arr;
-	e->c1 = p->c1 / scale;
-	e->c2 = p->c2 / scale;
+	e->r0 = rc_value(p, BATTERY_RC_R0, p->r0, scale) * arr;
+	e->r1 = rc_value(p, BATTERY_RC_R1, p->r1, scale) * arr;
+	e->r2 = rc_value(p, BATTERY_RC_R2, p->r2, scale) * arr;
+	e->c1 = rc_value(p, BATTERY_RC_C1, p->c1, 1.0 / scale);
+	e->c2 = rc_value(p, BATTERY_RC_C2, p->c2, 1.0 / scale);
 	e->tau1 = e->r1 * e->c1;
 	e->tau2 = e->r2 * e->c2;
 	e->self_dis_per_s = p->self_discharge / (30.0 * 86400.0);
@@ -183,29 +198,43 @@ void battery_state_init(const struct battery_params *p, struct battery_state *s)
 	s->temp_c = p->temperature_c;
 }
 
+/* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
+ * segment beyond the table's ends. */
+static int ocv_segment(const struct battery_params *p, double soc)
+{
+	int lo = 0, hi = p->ocv_n - 1;
+
+	if (soc <= p->ocv_soc[0])
+		return 0;
+	if (soc >= p->ocv_soc[hi])
+		return hi - 1;
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2;
+
+		if (p->ocv_soc[mid] <= soc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */
 double battery_ocv(const struct battery_params *p, double soc)
 {
-	int lo = 0, hi = p->ocv_n - 1;
+	int lo = ocv_segment(p, soc);
 
-	if (soc <= p->ocv_soc[0]) {
-		hi = 1;
-	} else if (soc >= p->ocv_soc[hi]) {
-		lo = hi - 1;
-	} else {
-		while (hi - lo > 1) {
-			int mid = (lo + hi) / 2;
+	return p->ocv_v[lo] + (p->ocv_v[lo + 1] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
+				      (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
+}
 
-			if (p->ocv_soc[mid] <= soc)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	}
-	return p->ocv_v[lo] + (p->ocv_v[hi] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
-				       (p->ocv_soc[hi] - p->ocv_soc[lo]);
+static double ocv_slope(const struct battery_params *p, double soc)
+{
+	int lo = ocv_segment(p, soc);
+
+	return (p->ocv_v[lo + 1] - p->ocv_v[lo]) / (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
 }
 
 double battery_emf(const struct battery_params *p, const struct battery_state *s)
@@ -218,14 +247,31 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
  *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
  *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
  * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
- * steps (ns) keep full relative precision. */
-static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+ * steps (ns) keep full relative precision. It is affine in the end current,
+ * V(dt) = a + b*i1; with the current held at i1 over the whole step (i0 = i1) it is
+ * V0*e + R*(1 - e)*i1. */
+static void rc_affine(double v0, double r, double tau, double i0, double dt, bool ramp,
+		      double *a, double *b)
 {
 	double x = dt / tau;
 	double one_minus_e = -expm1(-x);
 	double one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - one_minus_e / x;
 
-	return v0 * (1.0 - one_minus_e) + r * (i0 * one_minus_e + (i1 - i0) * one_minus_phi);
+	if (ramp) {
+		*a = v0 * (1.0 - one_minus_e) + r * i0 * (one_minus_e - one_minus_phi);
+		*b = r * one_minus_phi;
+	} else {
+		*a = v0 * (1.0 - one_minus_e);
+		*b = r * one_minus_e;
+	}
+}
+
+static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+{
+	double a, b;
+
+	rc_affine(v0, r, tau, i0, dt, true, &a, &b);
+	return a + b * i1;
 }
 
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
@@ -237,6 +283,26 @@ void battery_advance(const struct battery_eff *e, const struct battery_state *s0
 	if (s1->soc < 0)
 		s1->soc = 0;
 	s1->temp_c = s0->temp_c;
+}
+
+void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
+		      const struct battery_state *s0, double i0, double dt, bool ramp,
+		      double soc_at, double *emf, double *r)
+{
+	double a1, b1, a2, b2, s = ocv_slope(p, soc_at);
+	/* SOC at the end: soc0 + c0 + c1*i1 (trapezoidal, or the held current) */
+	double c1 = (ramp ? 0.5 : 1.0) * dt / e->q_as;
+	double c0 = (ramp ? 0.5 * i0 * dt / e->q_as : 0.0) - e->self_dis_per_s * dt;
+
+	rc_affine(s0->v1, e->r1, e->tau1, i0, dt, ramp, &a1, &b1);
+	rc_affine(s0->v2, e->r2, e->tau2, i0, dt, ramp, &a2, &b2);
+	*emf = battery_ocv(p, soc_at) + s * (s0->soc + c0 - soc_at) + a1 + a2;
+	*r = e->r0 + b1 + b2 + s * c1;
+}
+
+int battery_ocv_segment(const struct battery_params *p, double soc)
+{
+	return ocv_segment(p, soc);
 }
 
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,
@@ -260,6 +326,7 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 
 void battery_init(struct battery *b, struct battery_params *p)
 {
+	memset(b, 0, sizeof(*b));
 	b->p = p;
 	battery_state_init(p, &b->x);
 	battery_effective(p, b->x.temp_c, &b->eff);
@@ -274,11 +341,74 @@ void battery_params_changed(struct battery *b)
 		b->x.temp_c = p->temperature_c;
 }
 
+/* ---- the pack's protection ---- */
+
+double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+			     double vbat, double ibat)
+{
+	if (b->open || ibat >= 0)
+		return -1;
+	return fmax(b->p->uvp - vbat, -x->soc);
+}
+
+static void battery_protect(struct battery *b, bool open, const char *reason)
+{
+	b->open = open;
+	if (b->log) {
+		cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "battery",
+					 open ? "cutoff" : "cutoff_end");
+
+		if (reason)
+			cJSON_AddStringToObject(rec, "reason", reason);
+		evlog_end(b->log, rec);
+	}
+	if (b->changed)
+		b->changed(b->ctx);
+}
+
+/* Open when the cell is empty or at uvp while discharging; close as soon as a charger
+ * drives a charge current into it (protection ICs release on a connected charger). */
+static void battery_model_observe(void *state, const struct model_point *pt)
+{
+	struct battery *b = state;
+
+	if (!b->open && battery_cutoff_margin(b, &b->x, pt->op->vbat, pt->op->ibat) >= 0)
+		battery_protect(b, true, b->x.soc <= 0 ? "empty" : "uvp");
+	else if (b->open && pt->op->ibat > 0)
+		battery_protect(b, false, NULL);
+}
+
+static void battery_model_net(void *state, const struct net_out *last, struct net_in *in)
+{
+	const struct battery *b = state;
+
+	(void)last;
+	in->bat_open = b->open;
+}
+
 /* ---- the model descriptor (models/model.h) ---- */
 
 static void battery_defaults(void *params, int preset)
 {
 	battery_params_default(params, preset);
+}
+
+/* A resistance or capacitance the scenario writes is the cell's own: only the preset's
+ * values scale with capacity. */
+static void battery_loaded(void *params, const cJSON *obj)
+{
+	static const struct {
+		const char *key;
+		unsigned bit;
+	} rc[] = {
+		{ "r0", BATTERY_RC_R0 }, { "r1", BATTERY_RC_R1 }, { "c1", BATTERY_RC_C1 },
+		{ "r2", BATTERY_RC_R2 }, { "c2", BATTERY_RC_C2 },
+	};
+	struct battery_params *p = params;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rc); i++)
+		if (obj && cJSON_GetObjectItemCaseSensitive(obj, rc[i].key))
+			p->rc_scaled &= ~rc[i].bit;
 }
 
 static bool battery_validate(const void *params, const struct model_lookup *others,
@@ -290,8 +420,13 @@ static bool battery_validate(const void *params, const struct model_lookup *othe
 
 static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
-	(void)env;
-	battery_init(state, params);
+	struct battery *b = state;
+
+	battery_init(b, params);
+	b->sim = env->sim;
+	b->log = env->log;
+	b->changed = env->changed;
+	b->ctx = env->ctx;
 }
 
 static void battery_model_params_changed(void *state, const struct param_desc *changed)
@@ -300,8 +435,10 @@ static void battery_model_params_changed(void *state, const struct param_desc *c
 	battery_params_changed(state);
 }
 
-/* The cell's part of the circuit (EMF behind R0) and its integration in time belong
- * to the run's stepper, which advances the state between events. */
+/* The cell's EMF behind R0 and its integration in time belong to the run's stepper,
+ * which advances the state between events and locates the protection's cut-off
+ * (battery_cutoff_margin); the model's part of the circuit is whether the protection
+ * has opened the discharge path. */
 const struct model_desc model_battery = {
 	.key = "device.battery",
 	.params = battery_param_desc,
@@ -309,10 +446,13 @@ const struct model_desc model_battery = {
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
 	.defaults = battery_defaults,
+	.loaded = battery_loaded,
 	.validate = battery_validate,
 	.list_name = "batteries",
 	.list_title = "Battery presets (\"device\": {\"battery\": {\"preset\": ...}}):",
 	.state_size = sizeof(struct battery),
 	.init = battery_model_init,
 	.params_changed = battery_model_params_changed,
+	.net = battery_model_net,
+	.observe = battery_model_observe,
 };

@@ -7,10 +7,11 @@
  *   dSOC/dt = I / (3600*Q) - self-discharge
  *
  * The parameters (struct battery_params) belong to the scenario; the state (struct
- * battery_state) to the run. Resistances and capacitances are given for the preset's
- * reference capacity and scale with the actual capacity (a cell twice as large has
- * half the resistance and twice the capacitance); battery_effective() applies that
- * and the temperature (Arrhenius) once per change, not per step.
+ * battery_state) to the run. A preset's resistances and capacitances are those of its
+ * reference cell (ref_capacity_ah) and scale with the capacity given (a cell twice as
+ * large has half the resistance and twice the capacitance); a value the scenario
+ * writes is the cell's own and is used as written. battery_effective() applies the
+ * scaling and the temperature (Arrhenius) once per change, not per step.
  */
 #ifndef CS_MODELS_BATTERY_H
 #define CS_MODELS_BATTERY_H
@@ -24,8 +25,9 @@ struct battery_params {
 	int preset;
 	double capacity_ah;        /* Q */
 	double soc;                /* initial state of charge, 0..1 */
-	double r0, r1, c1, r2, c2; /* at ref_capacity_ah and ref_temp_c */
-	double ref_capacity_ah;    /* capacity the R/C values were fitted at */
+	double r0, r1, c1, r2, c2; /* at ref_temp_c */
+	double ref_capacity_ah;    /* capacity the preset's R/C values were fitted at */
+	unsigned rc_scaled;        /* BATTERY_RC_*: the preset's values, scaled by capacity */
 	int ocv_n;
 	double ocv_soc[BATTERY_OCV_MAX]; /* ascending */
 	double ocv_v[BATTERY_OCV_MAX];
@@ -37,6 +39,14 @@ struct battery_params {
 	double r_thermal_k_w;      /* thermal resistance to ambient */
 	double self_discharge;     /* fraction of capacity per 30 days */
 	double v_max;              /* highest safe charge voltage (VREG must not exceed) */
+	double uvp;                /* pack protection: discharge stops below this terminal voltage */
+};
+
+/* Bits of battery_params.rc_scaled: which of r0, r1, c1, r2, c2 still hold the
+ * preset's value (those scale with capacity; one the scenario gives does not). */
+enum {
+	BATTERY_RC_R0 = 1u << 0, BATTERY_RC_R1 = 1u << 1, BATTERY_RC_C1 = 1u << 2,
+	BATTERY_RC_R2 = 1u << 3, BATTERY_RC_C2 = 1u << 4, BATTERY_RC_ALL = 0x1fu,
 };
 
 /* Values derived from the parameters at the current temperature. */
@@ -50,13 +60,29 @@ struct battery_state {
 	double soc, v1, v2, temp_c;
 };
 
+struct evlog;
+
 /* The cell in a run: its parameters, its state (which the run's stepper advances)
- * and the values derived at its current temperature. */
+ * and the values derived at its current temperature; and its pack's protection: when
+ * the cell is empty (SOC 0) or its terminal voltage falls to uvp while it discharges,
+ * the protection opens the discharge path (open): the cell takes charge but gives
+ * none, until a charge current flows again. */
 struct battery {
 	struct battery_params *p;
 	struct battery_state x;
 	struct battery_eff eff;
+	bool open;
+	struct sim *sim;           /* for the protection's events (NULL: none logged) */
+	struct evlog *log;
+	void (*changed)(void *ctx);
+	void *ctx;
 };
+
+/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
+ * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
+ * stepper, which locates it in time with the state x of the point. */
+double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+			     double vbat, double ibat);
 
 extern const struct param_desc battery_param_desc[];
 extern const char *const battery_preset_names[];
@@ -78,6 +104,20 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
  * RC pairs; trapezoidal for SOC, which is exact for a linear current). */
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
 		     double i1, double dt, struct battery_state *s1);
+/* The cell at the end of a step, as the network sees it before the end current i1 is
+ * known: the terminal voltage OCV(SOC1) + V1 + V2 + R0*i1 is affine in i1 (the RC
+ * pairs exactly, the OCV linearised on its table segment at soc_at), emf + r*i1.
+ * ramp: the current ramps from i0 to i1 (battery_advance(s0, i0, i1)); otherwise it
+ * is held at i1 over the whole step (battery_advance(s0, i1, i1)). Solving the network
+ * with this line gives the end current the step is consistent with in one solve,
+ * however stiff an RC pair is (r is R0 + R1*(1 - phi1) + R2*(1 - phi2) + the OCV's
+ * slope times the SOC's dependence on i1). */
+void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
+		      const struct battery_state *s0, double i0, double dt, bool ramp,
+		      double soc_at, double *emf, double *r);
+/* The OCV table segment serving soc (the linearisation of battery_end_line is exact
+ * while the SOC stays on it). */
+int battery_ocv_segment(const struct battery_params *p, double soc);
 
 /* Lumped thermal model: heat p_loss_w (constant over dt) against the ambient
  * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */

@@ -167,6 +167,7 @@ bool load_observe(struct load *l, double vsys, bool powered)
 		l->browned_out = false;
 		return false;
 	}
+
 	if (!l->browned_out && vsys < l->p->vsys_min) {
 		cJSON *rec;
 
@@ -180,6 +181,11 @@ bool load_observe(struct load *l, double vsys, bool powered)
 	if (l->browned_out && vsys >= l->p->vsys_min + LOAD_BROWNOUT_HYST_V)
 		l->browned_out = false;
 	return false;
+}
+
+void load_observe_start(struct load *l, double vsys)
+{
+	l->browned_out = vsys < l->p->vsys_min;
 }
 
 double load_margin(const struct load *l, double vsys, bool powered)
@@ -248,13 +254,20 @@ static void load_model_margins(const void *state, const struct model_point *pt, 
 }
 
 /* A brownout resets the boot; the system powers on from the charger's "power good"
- * (its input connected). */
+ * (its input connected). Without a boot model the system is taken to be running at
+ * t = 0, and a VSYS below vsys_min then is where the run starts, not a brownout: an
+ * empty cell (3.3 V at 0 %) before the charger's input connects and regulates SYS_MIN
+ * has not brought the system up, as a power-on reset holds it; the detector arms once
+ * VSYS reaches vsys_min + LOAD_BROWNOUT_HYST_V. With a boot model powering on is an
+ * action, and a brownout at once is one. */
 static void load_model_observe(void *state, const struct model_point *pt)
 {
 	struct load_model *m = state;
 	bool power_good = model_wire(pt->wires->power_good);
 
-	if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
+	if (!m->boot.p->enabled && sim_now(m->load.sim) == 0)
+		load_observe_start(&m->load, pt->op->vsys);
+	else if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
 		boot_brownout(&m->boot);
 	if (power_good != m->boot.vbus)
 		boot_vbus(&m->boot, power_good);

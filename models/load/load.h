@@ -5,7 +5,9 @@
  * The device draws a constant current or a constant power at VSYS, changed by a time
  * profile or by scenario `set` events (screen on, suspend, camera burst). When VSYS
  * falls below vsys_min the system browns out (a `brownout` event); it is re-armed
- * once VSYS is back above vsys_min + LOAD_BROWNOUT_HYST_V. What a brownout does to a
+ * once VSYS is back above vsys_min + LOAD_BROWNOUT_HYST_V. A system running from
+ * t = 0 (no boot model) with VSYS already below vsys_min has not browned out: the
+ * detector starts disarmed then (load_observe_start). What a brownout does to a
  * booting device is the boot model's business (models/load/boot.h).
  */
 #ifndef CS_MODELS_LOAD_H
@@ -68,6 +70,9 @@ void load_demand(const struct load *l, double *iload, double *pload);
 /* React to VSYS; returns true when a brownout just happened. Only a powered device
  * browns out; while it is off the detector re-arms. */
 bool load_observe(struct load *l, double vsys, bool powered);
+/* The detector's state at the start of a run without a boot model: disarmed (no
+ * brownout) when VSYS is already below vsys_min. */
+void load_observe_start(struct load *l, double vsys);
 double load_margin(const struct load *l, double vsys, bool powered);
 
 #endif

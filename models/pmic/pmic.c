@@ -8,22 +8,30 @@
  *    (7/1023 V per count); no VINDPM; termination at 80 mA (ichg_eoc 80.1 mA)
  *    [Linux drivers/power/supply/twl4030_charger.c]; stays off after a dip until replug
  *    (NeilBrown's 2015 patch "twl4030_charger: add software controlled linear charging
- *    mode": automatic mode switches off on a momentary drop). UVLO 3.5 V, pass element 0.3 ohm,
+ *    mode": automatic mode switches off on a momentary drop); VBUS overvoltage at
+ *    6.8 V [TPS65950 datasheet SWCS032E, Table 8-2]. UVLO 3.5 V, pass element 0.3 ohm,
  *    200 mV UVLO hysteresis, 1 ms UVLO deglitch, 1 s termination deglitch and the
  *    50 ms VBUS-gone debounce that counts as a replug are assumptions (no public figure).
  *  bq24190: switching; IINLIM ladder 100/150/500/900/1200/1500/2000/3000 mA, default
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
- *    datasheet register defaults]. No ADC on this part: its channels are ideal.
+ *    datasheet register defaults]; input OVP (VACOV) 18 V, 700 mV hysteresis
+ *    [SLUSAW5]. No ADC on this part: its channels are ideal.
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
- *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB [TI bq25890 datasheet].
+ *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
+ *    [TI bq25890 datasheet SLUSC86].
  *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
- *    termination C/10-ish); efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A);
- *    VINDPM 4.5 V as on bq25601. Sources in docs/models.md, Charger IC.
+ *    termination C/10-ish, input OVP 6.8 V for a 5 V-only linear part and 14 V for a
+ *    12 V-capable switching one, with the hysteresis of the twl4030 and the bq25890);
+ *    efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A); VINDPM 4.5 V as on
+ *    bq25601. Sources in docs/models.md, Charger IC.
+ *  Input OVP hysteresis: bq24190 700 mV [SLUSAW5], bq25890 the same (assumed),
+ *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
@@ -35,7 +43,7 @@ const char *const pmic_preset_names[] = {
 	"twl4030", "bq24190", "bq25890", "generic-linear", "generic-switching", NULL,
 };
 const char *const charger_state_names[] = {
-	"off", "precharge", "cc", "cv", "done", "uvlo", "fault", NULL,
+	"off", "precharge", "cc", "cv", "done", "uvlo", "fault", "ovp", NULL,
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(charger_state_names) == CHG_STATE_COUNT + 1);
 const char *const pmic_adc_names[] = { "vbus", "ibus", "vbat", "ibat", NULL };
@@ -46,6 +54,8 @@ static const char *const restart_names[] = { "auto", "replug", NULL };
 
 /* Hysteresis between precharge and fast charge around vlowv (typical of TI parts). */
 #define PMIC_VLOWV_HYST_V 0.1
+/* Input OVP hysteresis where the datasheet gives none: 0.2 V as the UVLO's (assumed). */
+#define PMIC_OVP_HYST_V 0.2
 
 /* iindpm as {"min", "max", "step", "default"} (offsets in struct pmic_params) */
 static const struct param_desc iindpm_range_desc[] = {
@@ -134,6 +144,10 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "ICO time per increment" },
 	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
 	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
+	{ "ovp_rising", PARAM_NUM, UNIT_VOLT, OFF(ovp_rising), 0, 30, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "input over-voltage protection: the input disconnects above this (null = none)" },
+	{ "ovp_falling", PARAM_NUM, UNIT_VOLT, OFF(ovp_falling), 0, 30, PARAM_F_RUNTIME,
+	  .doc = "input over-voltage protection clears below this" },
 	PARAM_END,
 };
 #undef OFF
@@ -146,6 +160,8 @@ static void adc_ideal(struct pmic_params *p)
 
 void pmic_params_default(struct pmic_params *p, int preset)
 {
+	double ovp_hyst;
+
 	memset(p, 0, sizeof(*p));
 	p->preset = preset;
 	adc_ideal(p);
@@ -164,6 +180,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 	p->ico_start = 0.5;
 	p->ico_step = 0.05;
 	p->ico_interval = 50 * SIM_MS;
+	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
+	 * sets its own below, and its hysteresis where the datasheet gives one. */
+	p->ovp_rising = 14.0;
+	ovp_hyst = PMIC_OVP_HYST_V;
 
 	switch (preset) {
 	case PMIC_TWL4030:
@@ -180,6 +200,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vreg = 4.2;
 		p->iterm = 0.08;
 		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
+		/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
+		 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
+		 * input range is 4.4 to 6 V (Table 8-1). */
+		p->ovp_rising = 6.8;
 		break;
 	case PMIC_BQ24190: {
 		static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
@@ -197,6 +221,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->vreg = 4.208;
 		p->vsys_min = 3.5;
 		p->safety_timer = 8 * SIM_HOUR;
+		/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
+		 * falling 700 mV lower (VACOV_HYST). */
+		p->ovp_rising = 18.0;
+		ovp_hyst = 0.7;
 		break;
 	}
 	case PMIC_BQ25890:
@@ -215,6 +243,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
 		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
 		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
+		/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
+		 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
+		p->ovp_rising = 14.0;
+		ovp_hyst = 0.7;
 		break;
 	case PMIC_GENERIC_LINEAR:
 		p->topology = PMIC_LINEAR;
@@ -226,6 +258,8 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->ipre = 0.1;
 		p->iterm = 0.1;
 		p->vreg = 4.2;
+		/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
+		p->ovp_rising = 6.8;
 		break;
 	case PMIC_GENERIC_SWITCHING:
 	default:
@@ -240,8 +274,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->iterm = 0.2;
 		p->vreg = 4.2;
 		p->vsys_min = 3.5;
+		ovp_hyst = 0.7;
 		break;
 	}
+	p->ovp_falling = p->ovp_rising - ovp_hyst;
 }
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
@@ -293,6 +329,12 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 		g_set_error(err, CS_PARAM_ERROR, 0,
 			    "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
 			    path, p->vreg, vbat_max);
+		return false;
+	}
+	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
+			    path, p->ovp_falling, p->ovp_rising);
 		return false;
 	}
 	if (p->uvlo_rising < p->uvlo_falling) {
@@ -580,20 +622,52 @@ static void pmic_condition(struct pmic *c, bool *cond, bool now, struct sim_even
 	*cond = now;
 }
 
+/* The input stage is switched off, for whatever reason but UVLO: no report, the
+ * charge cycle's timers stop. */
+static void pmic_input_off(struct pmic *c)
+{
+	c->connected = false;
+	c->uvlo = false;
+	sim_cancel(c->sim, &c->ev_term);
+	sim_cancel(c->sim, &c->ev_safety);
+	sim_cancel(c->sim, &c->ev_ico);
+	c->ico_running = false;
+}
+
+/* Input over-voltage protection: at ovp_rising the input is disconnected at once (the
+ * datasheets' reaction times are below a microsecond) and stays off, logged as "ovp",
+ * until VBUS is back at ovp_falling; it then connects as after any plug (t_restart
+ * above uvlo_rising). */
+static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_attached)
+{
+	const struct pmic_params *p = c->p;
+
+	if (!c->ovp && p->ovp_rising > 0 && vbus_attached && op->vbus >= p->ovp_rising) {
+		cJSON *rec;
+
+		c->ovp = true;
+		if (c->connected)
+			pmic_input_off(c);
+		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
+		cJSON_AddNumberToObject(rec, "vbus_V", op->vbus);
+		evlog_end(c->log, rec);
+		pmic_notify(c);
+	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
+		c->ovp = false;
+		pmic_notify(c);
+	}
+}
+
 void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 {
 	const struct pmic_params *p = c->p;
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 
+	pmic_check_ovp(c, op, vbus_attached);
 	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
 		/* Unplugged: the input simply goes away, no UVLO report. */
-		c->connected = false;
-		c->uvlo = false;
-		sim_cancel(c->sim, &c->ev_term);
-		sim_cancel(c->sim, &c->ev_safety);
-		sim_cancel(c->sim, &c->ev_ico);
-		c->ico_running = false;
+		pmic_input_off(c);
 	}
 	if (c->connected) {
 		pmic_condition(c, &c->cond_good, false, &c->ev_connect, 0);
@@ -602,7 +676,8 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 	} else {
 		pmic_condition(c, &c->cond_low, false, &c->ev_uvlo, 0);
 		pmic_condition(c, &c->cond_good,
-			       vbus_attached && !c->replug_wait && op->vbus >= p->uvlo_rising,
+			       vbus_attached && !c->replug_wait && !c->ovp &&
+				       op->vbus >= p->uvlo_rising,
 			       &c->ev_connect, p->t_restart);
 	}
 
@@ -637,7 +712,9 @@ void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attac
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 	enum charger_state st;
 
-	if (!c->connected)
+	if (!c->connected && c->ovp)
+		st = CHG_OVP;
+	else if (!c->connected)
 		st = c->uvlo && !vbus_gone ? CHG_UVLO : CHG_OFF;
 	else if (c->fault)
 		st = CHG_FAULT;
@@ -664,6 +741,7 @@ int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
 	g[3] = c->done ? (p->vreg - p->vrechg_delta) - op->vbat : -1;
 	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
 					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;
+	g[5] = p->ovp_rising <= 0 ? -1 : c->ovp ? p->ovp_falling - op->vbus : op->vbus - p->ovp_rising;
 	return PMIC_N_MARGINS;
 }
 
@@ -775,12 +853,48 @@ static bool pmic_validate(const void *params, const struct model_lookup *others,
 
 static const char *const pmic_needs[] = { "device.battery", NULL };
 
+double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell)
+{
+	struct battery_eff e;
+
+	battery_effective(cell, cell->temperature_c, &e);
+	return p->vreg - p->iterm * (e.r0 + e.r1 + e.r2);
+}
+
 static void pmic_model_init(void *state, void *params, const struct model_env *env)
 {
 	struct pmic *c = state;
 
 	pmic_init(c, params, env->sim, env->log, env->changed, env->ctx);
 	env->wires->power_good = &c->connected;
+	c->cell = env->params_of(env, "device.battery");
+}
+
+/* A pairing whose full charge ends beyond the cell's OCV table (a 'vreg' above what
+ * the table's 100 % point holds at the termination current) reports SOC above 100 %:
+ * say so at the start of the run, with the numbers. */
+static void pmic_model_start(void *state)
+{
+	struct pmic *c = state;
+	double end, full;
+	cJSON *rec;
+	char msg[256];
+
+	if (!c->cell)
+		return;
+	end = pmic_full_charge_ocv(c->p, c->cell);
+	full = battery_ocv(c->cell, 1.0);
+	if (end <= full + 1e-9)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "a charge to vreg %.4g V ending at iterm %.4g A leaves the cell at an OCV of %.4g V, above its OCV table's 100 %% point (%.4g V): SOC will pass 100 %%; lower vreg, raise iterm, or give the cell's own ocv table",
+		 c->p->vreg, c->p->iterm, end, full);
+	rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "warning");
+	cJSON_AddStringToObject(rec, "message", msg);
+	cJSON_AddNumberToObject(rec, "vreg_V", c->p->vreg);
+	cJSON_AddNumberToObject(rec, "ocv_end_V", end);
+	cJSON_AddNumberToObject(rec, "ocv_full_V", full);
+	evlog_end(c->log, rec);
 }
 
 static void pmic_model_cleanup(void *state)
@@ -833,6 +947,7 @@ const struct model_desc model_pmic = {
 	.list_title = "Charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}}):",
 	.state_size = sizeof(struct pmic),
 	.init = pmic_model_init,
+	.start = pmic_model_start,
 	.cleanup = pmic_model_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,

@@ -5,7 +5,7 @@
  * What it captures: linear or switching topology; an input current limit register
  * (IINDPM) with [min, max, step] or a ladder of values and a write latency; optional
  * VINDPM; input UVLO with hysteresis and deglitch, restarting automatically or only
- * after VBUS went away (replug); precharge / CC / CV / termination with deglitch /
+ * after VBUS went away (replug); input over-voltage protection (OVP) with hysteresis; precharge / CC / CV / termination with deglitch /
  * recharge / safety timer; power path with battery supplement (switching); ADC
  * channels with resolution, range, seeded gaussian noise, averaging and injected
  * stuck readings; an optional input current optimiser (ICO).
@@ -27,7 +27,8 @@ enum pmic_topology { PMIC_LINEAR, PMIC_SWITCHING };
 enum pmic_restart { PMIC_RESTART_AUTO, PMIC_RESTART_REPLUG };
 enum pmic_adc_chan { PMIC_ADC_VBUS, PMIC_ADC_IBUS, PMIC_ADC_VBAT, PMIC_ADC_IBAT, PMIC_ADC_COUNT };
 enum charger_state {
-	CHG_OFF, CHG_PRECHARGE, CHG_CC, CHG_CV, CHG_DONE, CHG_UVLO, CHG_FAULT, CHG_STATE_COUNT
+	CHG_OFF, CHG_PRECHARGE, CHG_CC, CHG_CV, CHG_DONE, CHG_UVLO, CHG_FAULT, CHG_OVP,
+	CHG_STATE_COUNT
 };
 
 #define PMIC_LADDER_MAX 16
@@ -62,6 +63,8 @@ struct pmic_params {
 	double ico_step;         /* ICO: increment */
 	sim_time_t ico_interval; /* ICO: time per increment */
 	struct pmic_adc_params adc[PMIC_ADC_COUNT];
+	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
+	double ovp_falling;      /* input OVP cleared below this */
 };
 
 typedef void (*pmic_changed_cb)(void *ctx);
@@ -75,6 +78,7 @@ struct pmic {
 
 	bool connected;        /* input stage on */
 	bool uvlo;             /* disconnected by UVLO since the last connect */
+	bool ovp;              /* input over-voltage: the input stays off */
 	bool replug_wait;      /* restart = replug: waiting for VBUS to go away */
 	bool done, fault;
 	bool charge_enabled;   /* the driver's charge enable */
@@ -96,6 +100,7 @@ struct pmic {
 	enum charger_state state;
 
 	struct sim_event ev_reg, ev_uvlo, ev_connect, ev_term, ev_safety, ev_ico, ev_gone;
+	const struct battery_params *cell;  /* for the start-of-run check (may be NULL) */
 	struct {
 		bool stuck;
 		double value;
@@ -115,6 +120,12 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
 	       pmic_changed_cb changed, void *ctx);
+struct battery_params;
+/* The open-circuit voltage a charge to vreg leaves the cell at when it terminates at
+ * iterm (the RC pairs settled at iterm*Rk): vreg - iterm*(R0 + R1 + R2), with the
+ * cell's resistances at its capacity and temperature. Above the cell's OCV at 100 %,
+ * a full charge ends with SOC above 1. */
+double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell);
 void pmic_cleanup(struct pmic *c);
 /* Describe the input stage and the charge targets for the solver. */
 void pmic_net(const struct pmic *c, struct net_in *in);
@@ -125,7 +136,7 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
 void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attached);
 /* Crossing margins used by the stepper to locate thresholds in time. */
 int pmic_margins(const struct pmic *c, const struct net_out *op, double *g);
-#define PMIC_N_MARGINS 5
+#define PMIC_N_MARGINS 6
 
 /* The register interface the stack uses. Values are rounded to the register. */
 double pmic_quantize_iindpm(const struct pmic_params *p, double amps);

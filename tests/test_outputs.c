@@ -937,43 +937,58 @@ static void test_outfile_open_fails(void)
 	tu_rm_tree(dir);
 }
 
+/* The child of test_outfile_cleanup_all: open two files and a set with a directory in
+ * it, run the cleanup, try to commit. 0 when the commit was refused; every allocation
+ * freed, so that memcheck finds no leak in the child either. */
+static int cleanup_child(const char *dir)
+{
+	g_autofree char *a = g_build_filename(dir, "a", NULL);
+	g_autofree char *b = g_build_filename(dir, "b", NULL);
+	g_autofree char *setdir = g_build_filename(dir, "set", NULL);
+	struct cs_outfile *fa = cs_outfile_open(a, false, NULL);
+	struct cs_outfile *fb = cs_outfile_open(b, false, NULL);
+	struct cs_outset *set = cs_outset_begin(setdir, NULL, NULL);
+	g_autofree char *sub = set ? g_build_filename(cs_outset_path(set), "sysfs-1s", NULL) : NULL;
+	g_autofree char *inner = sub ? g_build_filename(sub, "f", NULL) : NULL;
+	g_autoptr(GError) err = NULL;
+	int code = 2;
+
+	if (fa && fb && set && cs_mkdir_p(sub, NULL) && cs_outfile_write_all(inner, "x", 1, NULL)) {
+		cs_outfile_cleanup_all();
+		code = cs_outset_commit(g_steal_pointer(&set), &err) ? 1 : 0;
+	}
+	cs_outset_abort(set);
+	cs_outfile_abort(fa);
+	cs_outfile_abort(fb);
+	return code;
+}
+
 /* The signal-path cleanup removes every open temporary file and every staging
  * directory of an output set. It ends the process's writing (a commit after it is
  * refused), so it runs in a child, as it runs in a process about to exit. */
 static void test_outfile_cleanup_all(void)
 {
-	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
-	g_autofree char *a = NULL, *b = NULL, *setdir = NULL;
+	char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
+	g_autofree char *setdir = NULL;
 	int wstatus = -1;
 	pid_t pid;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-	a = g_build_filename(dir, "a", NULL);
-	b = g_build_filename(dir, "b", NULL);
-	setdir = g_build_filename(dir, "set", NULL);
 	pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0) {
-		struct cs_outfile *fa = cs_outfile_open(a, false, NULL);
-		struct cs_outfile *fb = cs_outfile_open(b, false, NULL);
-		struct cs_outset *set = cs_outset_begin(setdir, NULL, NULL);
-		g_autofree char *sub = set ? g_build_filename(cs_outset_path(set), "sysfs-1s", NULL) : NULL;
-		g_autofree char *inner = sub ? g_build_filename(sub, "f", NULL) : NULL;
-		GError *err = NULL;
-		bool refused;
+		int code = cleanup_child(dir);
 
-		if (!fa || !fb || !set || !cs_mkdir_p(sub, NULL) ||
-		    !cs_outfile_write_all(inner, "x", 1, NULL))
-			_exit(2);
-		cs_outfile_cleanup_all();
-		refused = !cs_outset_commit(set, &err);
-		_exit(refused ? 0 : 1);
+		g_free(dir);
+		_exit(code);
 	}
 	CU_ASSERT(waitpid(pid, &wstatus, 0) == pid);
 	CU_ASSERT(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	setdir = g_build_filename(dir, "set", NULL);
 	CU_ASSERT(listing_is(dir, "set"));
 	CU_ASSERT(listing_is(setdir, ""));
 	tu_rm_tree(dir);
+	g_free(dir);
 }
 
 /* ---- output sets (sim/outset.h) ---- */

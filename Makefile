@@ -4,9 +4,12 @@
 #   make            build build/chargesim and build/libchargesim.a
 #   make demo       install missing Debian packages (as root), build, run scenarios/demo.json
 #   make test       install missing packages, build, run the CUnit suites
-#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/)
+#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
+#                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/
-#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
+#                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
+#                   and `list scenarios` look without a path; DESTDIR stages it)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
@@ -16,6 +19,8 @@
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
+# cli/util.c finds it from the binary's own place (BINDIR/../share/chargesim/scenarios)
+SCENARIO_LIBRARY = $(PREFIX)/share/chargesim/scenarios
 BUILD     ?= build
 WERROR    ?= 0
 VERSION   := 0.1.0
@@ -225,11 +230,17 @@ test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
 	@$(TEST_BIN)
 
+# cases of the bad-input corpus run at once under ASan (each uses ~100 MB and a core)
+ASAN_CORPUS_JOBS ?= 8
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/chargesim-tests build/asan/chargesim
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/chargesim-tests
+	@echo "== the bad-input corpus under ASan and LeakSanitizer (tests/test_bad_inputs.sh)"
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 BAD_INPUTS_JOBS=$(ASAN_CORPUS_JOBS) \
+	  tests/test_bad_inputs.sh build/asan/chargesim >build/asan/bad-inputs.log 2>&1; \
+	  s=$$?; grep -v '^ok ' build/asan/bad-inputs.log; exit $$s
 
 # memcheck on the fast unit suites and a sample of scenarios: 0 errors, no definite leaks.
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
@@ -314,6 +325,10 @@ install: $(BIN) $(LIB)
 	install -m 644 $(PLUGIN_SIM_HEADERS) $(DESTDIR)$(PREFIX)/include/chargesim/sim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  chargesim.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/chargesim.pc
+	install -d $(DESTDIR)$(SCENARIO_LIBRARY)
+	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
+	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
 
 clean:
 	rm -rf build out

@@ -5,6 +5,12 @@
 #include <string.h>
 #include "run/expect.h"
 #include "run/run.h"
+#include "sim/outset.h"
+
+const char *const run_output_names[] = {
+	"trace.csv", "trace.vcd", "events.jsonl", "metrics.json", "sysfs-*",
+	"plot.gp", "plot-*", "plot.png", "plot.svg", NULL,
+};
 
 /* An error at `stage`: its status comes from the error (3 internal, else 2). */
 static int fail(struct run_result *res, enum run_stage stage)
@@ -28,11 +34,11 @@ static void accept_failures(struct expect_run *er, const struct run_options *opt
 	res->accepted = g_string_free(report, FALSE);
 }
 
-/* Decide the expectations after the run; status 1 when one failed. */
+/* Decide the expectations after the run (its outputs in outdir, or none); status 1
+ * when one failed. */
 static int check(struct expect_run *er, const struct world *w, const struct run_options *opt,
-		 struct run_result *res)
+		 const char *outdir, struct run_result *res)
 {
-	const char *outdir = opt->world.outdir;
 	g_autofree char *trace = outdir ? g_build_filename(outdir, "trace.csv", NULL) : NULL;
 
 	if (!expect_check(er, w, trace, &res->expect, &res->error))
@@ -51,6 +57,38 @@ static void keep_outcome(struct run_result *res, const struct world *w)
 	res->detected = g_strdup(res->metrics.detected_type);
 	res->metrics.detected_type = res->detected;
 	res->policy = g_strdup(world_policy_name(w));
+}
+
+/* A run's output set (sim/outset.h): staged, then committed when the run went through
+ * (status 0 or 1), else dropped; the error names the final paths. */
+static bool open_set(const struct run_options *opt, struct world_options *wo,
+		     struct cs_outset **set, struct run_result *res)
+{
+	if (!opt->world.outdir || opt->outdir_staged)
+		return true;
+	*set = cs_outset_begin(opt->world.outdir, run_output_names, &res->error);
+	if (!*set)
+		return false;
+	wo->outdir = cs_outset_path(*set);
+	return true;
+}
+
+static void close_set(struct cs_outset *set, const struct run_options *opt,
+		      struct run_result *res)
+{
+	const char *dir = set ? cs_outset_path(set) : opt->world.outdir;
+
+	if (res->stage == RUN_STAGE_DONE && opt->staged && dir)
+		opt->staged(res, dir, opt->staged_data);
+	if (!set)
+		return;
+	cs_outset_unstage(set, res->error);
+	if (res->stage != RUN_STAGE_DONE) {
+		cs_outset_abort(set);
+	} else if (!cs_outset_commit(set, &res->error)) {
+		res->stage = RUN_STAGE_FINISH;
+		res->status = 2;
+	}
 }
 
 /* Build, run and finish the world, then check the expectations. */
@@ -76,6 +114,7 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	struct world_options wo = opt->world;
 	struct expect_run *er = NULL;
 	struct world *w = NULL;
+	struct cs_outset *set = NULL;
 
 	if (opt->expect && sc->expect) {
 		er = expect_prepare(sc->expect, sc->file, sc->duration, &res->error);
@@ -85,6 +124,10 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	}
 	if (opt->ready && !opt->ready(sc, opt->ready_data, &res->error)) {
 		fail(res, RUN_STAGE_READY);
+		goto out;
+	}
+	if (!open_set(opt, &wo, &set, res)) {
+		fail(res, RUN_STAGE_BUILD);
 		goto out;
 	}
 	w = world_new(sc, &wo, &res->error);
@@ -107,10 +150,11 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	res->stage = RUN_STAGE_DONE;
 	res->status = 0;
 	if (er)
-		check(er, w, opt, res);
+		check(er, w, opt, wo.outdir, res);
 out:
 	world_free(w);
 	expect_run_free(er);
+	close_set(set, opt, res);
 	return res->status;
 }
 

@@ -336,7 +336,7 @@ static void test_lists(void)
 	LIST_HEAD(head);
 	struct lnode n[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
 	struct lnode *pos, *tmp;
-	int order[4], k = 0;
+	int seen[4], k = 0;
 
 	CU_ASSERT_TRUE(list_empty(&head));
 	list_add(&n[0].entry, &head);
@@ -345,9 +345,9 @@ static void test_lists(void)
 	list_add_tail(&n[2].entry, &head);   /* 2 1 3 */
 	list_add_tail(&n[3].entry, &head);   /* 2 1 3 4 */
 	list_for_each_entry(pos, &head, entry)
-		order[k++] = pos->v;
+		seen[k++] = pos->v;
 	CU_ASSERT_EQUAL(k, 4);
-	CU_ASSERT_TRUE(order[0] == 2 && order[1] == 1 && order[2] == 3 && order[3] == 4);
+	CU_ASSERT_TRUE(seen[0] == 2 && seen[1] == 1 && seen[2] == 3 && seen[3] == 4);
 	CU_ASSERT_EQUAL(list_first_entry(&head, struct lnode, entry)->v, 2);
 	CU_ASSERT_EQUAL(list_last_entry(&head, struct lnode, entry)->v, 4);
 	list_for_each_entry_safe(pos, tmp, &head, entry)
@@ -355,8 +355,8 @@ static void test_lists(void)
 			list_del(&pos->entry);
 	k = 0;
 	list_for_each_entry(pos, &head, entry)
-		order[k++] = pos->v;
-	CU_ASSERT_TRUE(k == 2 && order[0] == 2 && order[1] == 4);
+		seen[k++] = pos->v;
+	CU_ASSERT_TRUE(k == 2 && seen[0] == 2 && seen[1] == 4);
 	CU_ASSERT_PTR_NULL(n[0].entry.next);   /* poisoned */
 	list_del_init(&n[1].entry);
 	list_del_init(&n[3].entry);

@@ -49,6 +49,11 @@ int world_error_status(const GError *err)
 #define WORLD_MAX_DEMF      0.004          /* V: EMF change per step */
 #define WORLD_SETTLE_MAX    16             /* rounds of observe/re-solve after events */
 #define WORLD_VBUS_OK_V     4.75           /* the USB 2.0 VBUS floor the metrics count against */
+/* discharged_while_plugged_s: the port delivers more than WORLD_DELIVER_A while the
+ * battery current is below WORLD_DISCHARGE_A - far above the solver's rounding and a
+ * relaxing cell's currents, below any real system draw (a phone idles at tens of mA). */
+#define WORLD_DELIVER_A     0.001
+#define WORLD_DISCHARGE_A   (-0.010)
 
 enum {
 	COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_VBAT, COL_IBAT, COL_SOC, COL_ILOAD,
@@ -461,6 +466,16 @@ static void world_accumulate(struct world *w, const struct net_out *o1,
 			m->time_below_4v75_s += dt;
 		else if ((a < WORLD_VBUS_OK_V) != (b < WORLD_VBUS_OK_V))
 			m->time_below_4v75_s += dt * (WORLD_VBUS_OK_V - fmin(a, b)) / fabs(b - a);
+	}
+	/* Starving: the port delivers, yet less than the phone draws, so the battery
+	 * makes up the rest (an input limit or a source below the load). */
+	if (w->net.src_on && o0->ibus > WORLD_DELIVER_A && o1->ibus > WORLD_DELIVER_A) {
+		double a = o0->ibat, b = i1;
+
+		if (a < WORLD_DISCHARGE_A && b < WORLD_DISCHARGE_A)
+			m->discharged_while_plugged_s += dt;
+		else if ((a < WORLD_DISCHARGE_A) != (b < WORLD_DISCHARGE_A))
+			m->discharged_while_plugged_s += dt * (WORLD_DISCHARGE_A - fmin(a, b)) / fabs(b - a);
 	}
 }
 
@@ -1254,6 +1269,7 @@ cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
 
 	json_num(o, "vbus_min_V", m->vbus_min_v, 7);
 	json_num(o, "time_below_4v75_s", m->time_below_4v75_s, 7);
+	json_num(o, "discharged_while_plugged_s", m->discharged_while_plugged_s, 7);
 	cJSON_AddNumberToObject(o, "source_trips", m->source_trips);
 	cJSON_AddNumberToObject(o, "uvlo_events", m->uvlo_events);
 	cJSON_AddNumberToObject(o, "brownouts", m->brownouts);

@@ -53,6 +53,7 @@ struct world_options {
 struct world_metrics {
 	double vbus_min_v;
 	double time_below_4v75_s;
+	double discharged_while_plugged_s; /* the port delivers, the battery discharges */
 	int source_trips;
 	int uvlo_events;
 	int brownouts;

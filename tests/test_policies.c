@@ -368,6 +368,32 @@ static void test_fixed_fullbatt_vchkdrop(void)
 		CU_ASSERT(ton > toff + 30.0 - 1e-9);
 		CU_ASSERT_DOUBLE_EQUAL(fmod(ton, 30.0), 0.0, 1e-6);
 	}
+	/* The cell ran the load while charging was off, but the port delivered nothing
+	 * then (no power path): that is not starving. */
+	CU_ASSERT_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 0);
+	tu_done(&r);
+}
+
+/*
+ * discharged_while_plugged_s: a fixed 0.5 A limit under a 1.1 A system load. The
+ * charger's input connects 0.1 s after plug-in (t_restart); from then the port
+ * delivers 0.5 A and the battery makes up the rest until the load drops to 100 mA at
+ * 60 s, after which the 0.5 A input charges it: 60 - 0.1 = 59.9 s of starving (the
+ * crossing at 60 s is an event, so exact).
+ */
+static void test_discharged_while_plugged(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"120 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" }, \"battery\": { \"soc\": \"50 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"1.1 A\" },"
+		"                           { \"at\": \"60 s\", \"current\": \"100 mA\" } ] } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"500 mA\" } } }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 59.9, 1e-5);
+	CU_ASSERT(tu_metric(&r, "soc_final") > 0.49 && tu_metric(&r, "soc_final") < 0.5);
 	tu_done(&r);
 }
 
@@ -383,5 +409,6 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp reaches 80 % no later than ec-ramp", test_safe_ramp_not_slower_than_ec },
 	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },
 	{ "fixed: stop at full, restart after fullbatt_vchkdrop", test_fixed_fullbatt_vchkdrop },
+	{ "discharged_while_plugged_s counts a load above the input limit", test_discharged_while_plugged },
 	CU_TEST_INFO_NULL,
 };

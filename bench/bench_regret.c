@@ -632,6 +632,34 @@ static bool rg_write_scenarios(const char *dir, struct rg_setup *set, int n_set)
 	return true;
 }
 
+/* "NAME" or "NAME:KEY=VALUE:..." as a scenario's policy object (VALUE as JSON when it
+ * parses, else as a string such as "0.1 V"). */
+static char *rg_policy_json(const char *spec)
+{
+	g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+	cJSON *o = cJSON_CreateObject(), *params = NULL;
+	char *text, *out;
+
+	cJSON_AddStringToObject(o, "name", parts[0]);
+	for (int i = 1; parts[i]; i++) {
+		char *eq = strchr(parts[i], '=');
+		cJSON *v;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		v = cJSON_Parse(eq + 1);
+		if (!params)
+			params = cJSON_AddObjectToObject(o, "params");
+		cJSON_AddItemToObject(params, parts[i], v ? v : cJSON_CreateString(eq + 1));
+	}
+	text = cJSON_PrintUnformatted(o);
+	out = g_strdup(text);
+	free(text);
+	cJSON_Delete(o);
+	return out;
+}
+
 int main(int argc, char **argv)
 {
 	struct rg_opts o = { .seed = RG_DEFAULT_SEED, .n = RG_DEFAULT_N, .jobs = 2 };
@@ -639,7 +667,7 @@ int main(int argc, char **argv)
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &o.seed, "Population seed (default 2; safe-ramp was tuned on 1)", "N" },
 		{ "n", 'n', 0, G_OPTION_ARG_INT, &o.n, "Number of setups (default 200)", "N" },
 		{ "mix", 'm', 0, G_OPTION_ARG_STRING, &o.mix, "Class weights: 'default', 'hard' or CLASS=W,...", "MIX" },
-		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies (default the five of the issue)", "LIST" },
+		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:... (default the five of the issue)", "LIST" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Threads (default 2)", "N" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write one row per setup and policy", "FILE" },
 		{ "write-scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o.write_dir, "Write every setup as a scenario (policy safe-ramp)", "DIR" },
@@ -690,7 +718,7 @@ int main(int argc, char **argv)
 			struct rg_job *j = g_new0(struct rg_job, 1);
 
 			j->s = s;
-			j->policy_json = g_strdup_printf("\"%s\"", pols[k]);
+			j->policy_json = rg_policy_json(pols[k]);
 			j->out = &s->pol_res[k];
 			g_ptr_array_add(jobs, j);
 		}

@@ -1,40 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/safe_ramp.c - this project's input-current ramp: raise the load only
- * while the raise can be seen, keep VBUS adequate, back off fast.
+ * while the raise can be seen, stop where the source leaves its voltage-source region,
+ * honour the port's USB budget, back off fast.
  *
  * The article ends by asking for "a standard way for charging power supply devices to
- * ramp up the load while maintaining adequate voltage". The known ramps fail in three
+ * ramp up the load while maintaining adequate voltage". The known ramps fail in four
  * ways: they raise the limit when the draw cannot show the source's limit (a full
  * battery draws little, so VBUS never sags and the limit climbs past the adapter);
  * they never come down again; they trust a number (a framework's 1.5 A, 5 A) instead
- * of the source. The rules below each answer one of those; docs/safe-ramp.md says why
- * with plots.
+ * of the source; and they take the cable's drop for the adapter's limit (a fixed
+ * VBUS threshold such as 4.75 V stops them at a fraction of what a charger with
+ * input voltage regulation could take through 0.5 ohm). The rules below each answer
+ * one of those; docs/safe-ramp.md says why, with plots and the regret benchmark.
  *
  *  R1 start low: after detection, begin at `start` (500 mA, the USB 2.0 configured
- *     current), inside the range the stack reports;
+ *     current), inside the range R6 allows;
  *  R2 probe only under load: raise the limit one step only when the input current is
- *     at the limit (IBUS >= draw_margin * limit) and VBUS is adequate - a raise while
- *     the system draws less reveals nothing, so the limit never runs ahead of what the
- *     source has been seen to deliver by more than one step;
- *  R3 verify each step: the next check comes one interval later; VBUS below vbus_min
- *     means the source is at its limit;
- *  R4 back off fast, anywhere: on low VBUS or a charger input that dropped out on
- *     UVLO, go back to the verified step below when it follows a probe, else (the
- *     source weakened) drop `backoff` steps at once; make that the ceiling and keep
- *     checking at the ramp interval until things are adequate again;
- *  R5 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
- *     drops below the limit in force when it went; the ramp restarts from `start`;
- *  R6 stay in range: never above the stack's maximum (merged charger framework
- *     [min, max] when present, else the detected type's current) nor the charger's
- *     register range;
- *  R7 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient dip does not cost the rest of the charge; a probe that
- *     fails again at the same level doubles the wait (up to 30 min);
- *  R8 watch the charger: if it reports UVLO while VBUS reads adequate at two
- *     checks in a row (a chip that latched off after a momentary dip), restart
- *     its input; the limit stays where it is, since nothing was being drawn.
+ *     at the limit (IBUS >= draw_margin * limit) - a raise while the system draws less
+ *     reveals nothing, so the limit never runs ahead of what the source has been seen
+ *     to deliver by more than one step;
+ *  R3 verify each step: the next check comes one `interval` later;
+ *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
+ *     current, so the source is inside its voltage-source region) adds a point to a
+ *     least-squares fit VBUS = E - R * IBUS, R being the adapter's output resistance
+ *     plus the cable's; so does VBUS read before the charger draws (IBUS = 0, VBUS =
+ *     E). A reading above the line by more than knee_margin means the source changed
+ *     level (a PD contract, a different adapter): the fit restarts from it;
+ *  R5 the knee is the adapter's limit: a reading below the line by more than
+ *     knee_margin is VBUS falling faster than the path resistance explains - the
+ *     adapter left its voltage-source region (brick wall, foldback). Right after a
+ *     probe the limit goes just below the current the source delivered there
+ *     (knee_backoff under IBUS) and that becomes the ceiling; with no probe in flight
+ *     (the source weakened) the ramp restarts from `start` under a ceiling `backoff`
+ *     steps lower, and the fit restarts. A reading on the line with IBUS below the
+ *     limit is the charger's own input regulation (VINDPM) or a linear charger in
+ *     dropout: the limit is left alone, since the source is not at its limit;
+ *  R6 the floor: VBUS below vbus_min (4.2 V, under every VINDPM and 0.4 V above the
+ *     highest UVLO) or a charger that dropped its input on UVLO backs off one step
+ *     after a probe, `backoff` steps otherwise;
+ *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
+ *     drops `backoff` steps below the limit in force when it went; the ramp restarts
+ *     from `start`;
+ *  R8 stay in range and in budget: never above the charger's register range nor the
+ *     port's USB budget - the configured current on a host port (SDP: the granted
+ *     configuration, USB 2.0 / 3.x), BC1.2's 1.5 A on a CDP, the Rp current on Type-C,
+ *     the contract on PD; a dedicated charger (DCP, ACA, proprietary) has no budget
+ *     beyond the charger's own maximum, since finding its limit is the ramp's job;
+ *  R9 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
+ *     step, so a transient does not cost the rest of the charge; a probe that fails
+ *     again at the same level doubles the wait (up to 30 min);
+ *  R10 watch the charger: if it reports UVLO while VBUS reads adequate at two checks
+ *     in a row (a chip that latched off after a momentary dip), restart its input;
+ *     the limit stays where it is, since nothing was being drawn.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <linux/jiffies.h>
 #include <linux/kernel_types.h>
@@ -48,8 +68,20 @@
 
 enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 
-/* R7's wait doubles up to this after repeated failures at the same level: 30 min. */
+/* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
 #define SR_REPROBE_MAX_MS (30 * 60 * 1000)
+/* R4: the path resistance assumed while the fit has one point (a 1 m cable and a
+ * typical adapter), and the most the fit may claim (1.5 m of 28 AWG with worn
+ * contacts behind a soft adapter is about 1 ohm). */
+#define SR_R_PRIOR_OHM 0.5
+#define SR_R_MAX_OHM   2.0
+/* R4: below this spread of IBUS (A, standard deviation) the fit's slope is not used. */
+#define SR_LINE_MIN_SPREAD_A 0.05
+/* R5: a reading within this of the line (beyond its scatter) is on it. */
+#define SR_ON_LINE_V 0.010
+/* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */
+#define SR_IDLE_IBUS_UA 5000
+
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
 
@@ -58,12 +90,22 @@ struct sr_params {
 	double step;           /* A */
 	sim_time_t interval;   /* between checks while ramping */
 	sim_time_t stable_interval;
-	double vbus_min;       /* V */
-	double draw_margin;    /* fraction of the limit that counts as "at the limit" */
+	double vbus_min;       /* V: R6 floor */
+	double vindpm_max;     /* V: R5 highest input regulation voltage expected */
+	double knee_margin;    /* V: R4/R5 distance from the source line */
+	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
+	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
+	bool hold_vindpm;      /* R5: leave the limit above a VINDPM-held input */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
 	double boot_vbat;      /* V; > 0: gate the boot on this battery voltage */
+};
+
+/* R4: least-squares sums of the verified (IBUS, VBUS) points, in A and V. */
+struct sr_line {
+	int n;
+	double si, sv, sii, siv, svv;
 };
 
 struct safe_ramp {
@@ -74,16 +116,17 @@ struct safe_ramp {
 	struct delayed_work work;
 	unsigned long event;
 	enum sr_state st;
-	int limit_ua, ceiling_ua, floor_ua, max_ua;
+	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
 	unsigned long lost_at;     /* jiffies, 0 = never */
-	unsigned long quiet_since; /* last trouble, for R7 */
-	int stuck_checks;          /* R8: consecutive checks with the charger stuck in UVLO */
+	unsigned long quiet_since; /* last trouble, for R9 */
+	int stuck_checks;          /* R10: consecutive checks with the charger stuck in UVLO */
 	bool probing;              /* the last action raised the limit */
 	int fail_ua;               /* limit at which the last probe failed */
-	int reprobe_ms;            /* current R7 wait, doubled by repeated failures */
+	int reprobe_ms;            /* current R9 wait, doubled by repeated failures */
 	bool vbus;
+	struct sr_line line;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -93,16 +136,25 @@ static const struct param_desc sr_param_desc[] = {
 	{ "interval", PARAM_TIME, .off = OFF(interval), .min = 0, .max = 60, .flags = PARAM_F_MIN_EXCL,
 	  .doc = "time between checks while ramping (R3)" },
 	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 0, .max = 600,
-	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable (R4)" },
+	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable" },
 	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
-	  .doc = "adequate VBUS at the device (USB 2.0 floor 4.75 V)" },
-	{ "draw_margin", PARAM_NUM, UNIT_FRACTION, OFF(draw_margin), 0, 1,
-	  .doc = "IBUS at this fraction of the limit counts as drawing the limit (R2)" },
-	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20, .doc = "steps dropped on low VBUS (R4)" },
+	  .doc = "VBUS floor: under every VINDPM, above UVLO with margin (R6)" },
+	{ "vindpm_max", PARAM_NUM, UNIT_VOLT, OFF(vindpm_max), 3, 25,
+	  .doc = "VBUS below this with IBUS short of the limit may be the charger's input regulation beside the adapter's knee (R5)" },
+	{ "knee_margin", PARAM_NUM, UNIT_VOLT, OFF(knee_margin), 0, 2, PARAM_F_MIN_EXCL,
+	  .doc = "VBUS this far below the source line marks the adapter's knee (R5)" },
+	{ "knee_backoff", PARAM_NUM, UNIT_AMP, OFF(knee_backoff), 0, 1,
+	  .doc = "after a knee, set the limit this far below the current delivered there (R5)" },
+	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
+	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
+	{ "hold_vindpm", PARAM_BOOL, .off = OFF(hold_vindpm),
+	  .doc = "experimental" },
+	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
+	  .doc = "steps dropped when the source weakens or VBUS is lost (R5-R7)" },
 	{ "trip_window", PARAM_TIME, .off = OFF(trip_window), .min = 0, .max = 60,
-	  .doc = "VBUS back within this long counts as a trip (R5)" },
+	  .doc = "VBUS back within this long counts as a trip (R7)" },
 	{ "reprobe", PARAM_TIME, .off = OFF(reprobe), .min = 0, .max = 86400,
-	  .doc = "quiet time before one more step is allowed above the ceiling (R7)" },
+	  .doc = "quiet time before one more step is allowed above the ceiling (R9)" },
 	{ "boot_vbat", PARAM_NUM, UNIT_VOLT, OFF(boot_vbat), 0, 5,
 	  .doc = "boot gating: the bootloader charges until the battery reaches this (0: no gate)" },
 	PARAM_END,
@@ -115,10 +167,24 @@ static void sr_params_default(void *params)
 
 	p->start = 0.5;
 	p->step = 0.1;
-	p->interval = 100 * SIM_MS;
+	/* A step is verified 50 ms after it is written: past any input-loop settling,
+	 * and well inside the overload timers of adapters that have one (0.2 s and up). */
+	p->interval = 50 * SIM_MS;
 	p->stable_interval = 1 * SIM_S;
-	p->vbus_min = 4.75;
-	p->draw_margin = 0.9;
+	/* 0.3-0.4 V above the UVLO falling thresholds of common chargers (3.5-3.6 V),
+	 * 0.1 V above the highest rising one (3.8 V): a linear charger in dropout from
+	 * an empty cell, or a switching one whose input collapses, gets no closer. */
+	p->vbus_min = 3.9;
+	/* Above the input regulation (VINDPM) of common chargers: bq24190 4.36 V,
+	 * bq25890 4.4 V, bq25601 4.5 V. */
+	p->vindpm_max = 4.6;
+	/* 1.5 LSB of a 100 mV VBUS ADC (bq25890): quantisation cannot make a knee. */
+	p->knee_margin = 0.15;
+	/* Just below the current the source delivered: the register rounds down. */
+	p->knee_backoff = 0.005;
+	/* IINDPM holds the input current at the register value; 5 mA covers an IBUS
+	 * ADC's rounding (1.66 mA on the twl4030). */
+	p->draw_tol = 0.005;
 	p->backoff = 2;
 	p->trip_window = 2 * SIM_S;
 	p->reprobe = 60 * SIM_S;
@@ -129,6 +195,70 @@ static int sr_ms(sim_time_t t)
 	return (int)(t / SIM_MS);
 }
 
+static int sr_ua(double amps)
+{
+	return (int)lround(amps * 1e6);
+}
+
+/* ---- R4: the source line ---- */
+
+static void sr_line_reset(struct sr_line *l)
+{
+	*l = (struct sr_line){ 0 };
+}
+
+static void sr_line_add(struct sr_line *l, double i, double v)
+{
+	l->n++;
+	l->si += i;
+	l->sv += v;
+	l->sii += i * i;
+	l->siv += i * v;
+	l->svv += v * v;
+}
+
+/* The path resistance the fit shows (ohm), within [0, SR_R_MAX_OHM]. */
+static double sr_line_r(const struct sr_line *l)
+{
+	double mi = l->si / l->n, var = l->sii / l->n - mi * mi;
+
+	if (l->n < 2 || var < SR_LINE_MIN_SPREAD_A * SR_LINE_MIN_SPREAD_A)
+		return SR_R_PRIOR_OHM;
+	return fmin(fmax(-(l->siv / l->n - mi * l->sv / l->n) / var, 0), SR_R_MAX_OHM);
+}
+
+/*
+ * The scatter of the points about the line (V, one standard deviation with n - 2
+ * degrees of freedom): the VBUS ADC's quantisation and noise as the fit sees them.
+ * Negative while there are fewer than three points.
+ */
+static double sr_line_scatter(const struct sr_line *l)
+{
+	double mi, mv, vi, vv, cov, r, sse;
+
+	if (l->n < 3)
+		return -1;
+	mi = l->si / l->n;
+	mv = l->sv / l->n;
+	vi = l->sii / l->n - mi * mi;
+	vv = l->svv / l->n - mv * mv;
+	cov = l->siv / l->n - mi * mv;
+	r = sr_line_r(l);
+	sse = fmax(vv + 2 * r * cov + r * r * vi, 0) * l->n;
+	return sqrt(sse / (l->n - 2));
+}
+
+/* VBUS the line predicts at current i; false while it has no point. */
+static bool sr_line_predict(const struct sr_line *l, double i, double *v)
+{
+	if (l->n == 0)
+		return false;
+	*v = l->sv / l->n - sr_line_r(l) * (i - l->si / l->n);
+	return true;
+}
+
+/* ---- the limit ---- */
+
 static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 {
 	if (st != s->st)
@@ -138,54 +268,103 @@ static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 
 static void sr_write(struct safe_ramp *s, int ua)
 {
-	ua = clamp(ua, s->floor_ua, s->ceiling_ua);
+	ua = clamp(ua, s->chip_min_ua, s->ceiling_ua);
 	/* The chip rounds to its register step; the ramp keeps counting in the
 	 * values it asked for, so the levels do not drift down by a rounding each
-	 * round trip and a failed level is recognised when it comes back (R7). */
+	 * round trip and a failed level is recognised when it comes back (R9). */
 	if (ua != s->req_ua) {
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
 	}
 }
 
-/* R6: the stack's range for this supplier, within the charger's registers. */
+/* R8: the port's budget for this supplier, within the charger's registers. */
 static void sr_range(struct safe_ramp *s)
 {
-	union power_supply_propval c = { 0 };
-	int chip_min, chip_max, step;
+	union power_supply_propval c = { 0 }, t = { 0 };
+	int chip_max, step, budget;
 	unsigned int fw_min = 0, fw_max = 0;
 
-	cs_chg_input_current_range(s->board->ic, &chip_min, &chip_max, &step);
+	cs_chg_input_current_range(s->board->ic, &s->chip_min_ua, &chip_max, &step);
 	power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CURRENT_MAX, &c);
-	s->max_ua = c.intval;
-	if (!s->board->uchger) {
+	power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_USB_TYPE, &t);
+	if (!s->board->uchger)
 		usb_phy_get_charger_current(s->board->phy, &fw_min, &fw_max);
-		if (fw_max > 0)
-			s->max_ua = (int)fw_max * 1000;
+	switch (t.intval) {
+	case POWER_SUPPLY_USB_TYPE_SDP:
+		/* The configuration the host granted (the framework follows the
+		 * gadget's vbus_draw), else the type's current. */
+		budget = fw_max > 0 ? (int)fw_max * 1000 : c.intval;
+		break;
+	case POWER_SUPPLY_USB_TYPE_CDP:    /* BC1.2: ICDP 1.5 A, the type's current */
+	case POWER_SUPPLY_USB_TYPE_C:      /* the Rp advertisement */
+	case POWER_SUPPLY_USB_TYPE_PD:     /* the contract */
+		budget = c.intval;
+		break;
+	default:                           /* a charger: its own limit is the ramp's job */
+		budget = chip_max;
+		break;
 	}
-	if (s->max_ua <= 0 || s->max_ua > chip_max)
-		s->max_ua = chip_max;
-	s->floor_ua = max(chip_min, min((int)(s->p->start * 1e6 + 0.5), s->max_ua));
-	if (fw_min * 1000 > (unsigned int)s->floor_ua && (int)fw_min * 1000 <= s->max_ua)
+	if (budget <= 0 || budget > chip_max)
+		budget = chip_max;
+	s->max_ua = budget;
+	s->floor_ua = max(s->chip_min_ua, min(sr_ua(s->p->start), s->max_ua));
+	/* A minimum the framework guarantees (CDP 1.5 A) is a safe start too. */
+	if ((int)fw_min * 1000 > s->floor_ua && (int)fw_min * 1000 <= s->max_ua)
 		s->floor_ua = (int)fw_min * 1000;
+}
+
+/* R9: a failure at `ua` after a probe (or trouble without one) sets the next wait. */
+static void sr_failed(struct safe_ramp *s)
+{
+	if (s->probing && s->req_ua == s->fail_ua)
+		s->reprobe_ms = min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS);
+	else
+		s->reprobe_ms = sr_ms(s->p->reprobe);
+	if (s->probing)
+		s->fail_ua = s->req_ua;
+	s->probing = false;
+	s->quiet_since = jiffies;
+}
+
+static void sr_check_later(struct safe_ramp *s, enum sr_state st)
+{
+	sr_set_state(s, st);
+	schedule_delayed_work(&s->work, msecs_to_jiffies(
+		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
+}
+
+/* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
+static void sr_settle_below(struct safe_ramp *s, int ibus_ua, const char *why)
+{
+	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+
+	if (why)
+		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
+	sr_failed(s);
+	s->ceiling_ua = lower;
+	sr_write(s, lower);
+	sr_check_later(s, SR_RAMP);
 }
 
 static void sr_work(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
-	int step = (int)(s->p->step * 1e6 + 0.5);
-	int vbus_min_uv = (int)(s->p->vbus_min * 1e6);
-	int vbus_uv, ibus_ua, next_ms;
-	bool uvlo;
+	int step = sr_ua(s->p->step);
+	int vbus_uv, ibus_ua;
+	double v, i, v_line = 0;
+	bool uvlo, following, on_line = false, below = false, above = false;
 
 	if (!s->vbus || s->st == SR_IDLE)
 		return;
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) < 0 ||
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
 		return;
+	v = vbus_uv * 1e-6;
+	i = ibus_ua * 1e-6;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (uvlo && vbus_uv >= vbus_min_uv) {
-		/* R8: the charger's input is off but VBUS reads adequate (it reads
+	if (uvlo && v >= s->p->vbus_min) {
+		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
 		 * one check; one that latched off after a dip needs its input
 		 * restarted. Lowering the limit would not help: nothing is drawn. */
@@ -195,67 +374,124 @@ static void sr_work(struct work_struct *work)
 			cs_chg_set_input_enable(s->board->ic, true);
 			s->stuck_checks = 0;
 		}
-		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		sr_check_later(s, SR_RAMP);
 		return;
 	}
 	s->stuck_checks = 0;
-	if (uvlo || vbus_uv < vbus_min_uv) {
-		/* R4: the source is past its limit at this setting (VBUS sagged, or it
-		 * collapsed and the charger's input dropped out). Right after a probe,
-		 * the step below was verified: go back to it. Otherwise the source got
-		 * weaker: drop `backoff` steps. */
+	if (uvlo || v < s->p->vbus_min) {
+		/* R6: at the floor. Right after a probe the step below was verified:
+		 * go back to it; otherwise drop `backoff` steps. */
 		int lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
 
-		/* R7: failing again where the last probe failed doubles the wait. */
-		if (s->probing && s->req_ua == s->fail_ua)
-			s->reprobe_ms = min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS);
-		else
-			s->reprobe_ms = sr_ms(s->p->reprobe);
-		if (s->probing)
-			s->fail_ua = s->req_ua;
-		s->probing = false;
+		sr_failed(s);
 		s->ceiling_ua = lower;
-		s->quiet_since = jiffies;
 		sr_write(s, lower);
-		sr_set_state(s, SR_RAMP);
-		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		sr_check_later(s, SR_RAMP);
 		return;
 	}
-	/* R7: a long quiet spell earns one more step of headroom. */
+	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
+	if (sr_line_predict(&s->line, i, &v_line)) {
+		double scatter = sr_line_scatter(&s->line);
+
+		below = v < v_line - s->p->knee_margin;
+		above = v > v_line + s->p->knee_margin;
+		/* On the line: within twice the line's own scatter (and 10 mV of
+		 * regulation accuracy); unknown below three points. */
+		on_line = scatter >= 0 && v >= v_line - (2 * scatter + SR_ON_LINE_V);
+	}
+	if (!following) {
+		if (below) {
+			/* R5: IBUS stopped short of the limit and VBUS fell faster than
+			 * the path resistance explains: the adapter left its
+			 * voltage-source region (its knee), probed or weakened. */
+			sr_settle_below(s, ibus_ua, "knee");
+			return;
+		}
+		if (s->probing && v < s->p->vindpm_max && !on_line && !s->p->hold_vindpm) {
+			/* R5: the step was not followed, VBUS is where a charger's input
+			 * regulation holds it (VINDPM, a linear charger's dropout), but
+			 * not clearly on the line: the adapter may have hit its wall
+			 * there. Settle just below what it delivers. */
+			sr_settle_below(s, ibus_ua, NULL);
+			return;
+		}
+		/* Short of the limit on the line: the system takes less than the
+		 * limit, or the charger's own input regulation (VINDPM) holds VBUS on
+		 * the source line, which is not the source's limit. Keep it (R2, R5). */
+		s->probing = false;
+		sr_check_later(s, SR_STABLE);
+		return;
+	}
 	s->probing = false;
+	/* R4: drawing the limit, so the source is inside its voltage-source region
+	 * (IINDPM holds the current): a point of the line. Far off the line means
+	 * the source itself changed (another level, a different adapter): learn
+	 * the line again from here. Slightly below is left out of the fit. */
+	if (below || above)
+		sr_line_reset(&s->line);
+	if (on_line || s->line.n < 3)
+		sr_line_add(&s->line, i, v);
+	/* R9: a long quiet spell earns one more step of headroom. */
 	if (s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
 	}
-	if (ibus_ua >= (int)(s->p->draw_margin * s->limit_ua) && s->req_ua < s->ceiling_ua) {
-		/* R2/R3: drawing the limit with VBUS adequate - probe one step. */
+	if (s->req_ua < s->ceiling_ua) {
+		/* R2/R3: drawing the limit - probe one step. */
 		sr_write(s, s->req_ua + step);
 		s->probing = true;
-		sr_set_state(s, SR_RAMP);
-		next_ms = sr_ms(s->p->interval);
-	} else {
-		sr_set_state(s, SR_STABLE);
-		next_ms = sr_ms(s->p->stable_interval);
+		sr_check_later(s, SR_RAMP);
+		return;
 	}
-	schedule_delayed_work(&s->work, msecs_to_jiffies(next_ms));
+	sr_check_later(s, SR_STABLE);
+}
+
+/* R4: VBUS with the charger not drawing is the line's zero-current point. */
+static void sr_idle_point(struct safe_ramp *s)
+{
+	int vbus_uv, ibus_ua;
+
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) == 0 &&
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) == 0 &&
+	    ibus_ua < SR_IDLE_IBUS_UA && vbus_uv >= sr_ua(s->p->vbus_min))
+		sr_line_add(&s->line, ibus_ua * 1e-6, vbus_uv * 1e-6);
 }
 
 static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
+	int step = sr_ua(s->p->step);
 
-	if (s->event == USB_EVENT_NONE) {
+	switch (s->event) {
+	case USB_EVENT_NONE:
 		s->vbus = false;
 		s->lost_at = jiffies;
 		s->trip_limit_ua = s->req_ua;
 		cancel_delayed_work(&s->work);
 		sr_set_state(s, SR_IDLE);
 		return;
-	}
-	if (s->event == USB_EVENT_VBUS) {
+	case USB_EVENT_VBUS:
 		s->vbus = true;
+		sr_line_reset(&s->line);
+		sr_idle_point(s);
 		return;
+	case USB_EVENT_ENUMERATED:
+		/* R8: the host granted a configuration: its current is the budget. */
+		if (!s->vbus || s->st == SR_IDLE)
+			return;
+		{
+			int old_max = s->max_ua;
+
+			sr_range(s);
+			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
+				s->ceiling_ua = s->max_ua;
+			if (s->req_ua > s->ceiling_ua)
+				sr_write(s, s->ceiling_ua);
+		}
+		return;
+	default:
+		break;
 	}
 	/* USB_EVENT_CHARGER: the type is known; start the ramp (R1). */
 	s->vbus = true;
@@ -263,15 +499,19 @@ static void sr_event(struct work_struct *work)
 	s->ceiling_ua = s->max_ua;
 	if (s->lost_at && time_before(jiffies, s->lost_at + msecs_to_jiffies(sr_ms(s->p->trip_window))) &&
 	    s->trip_limit_ua > 0) {
-		/* R5: VBUS went and came back: the limit then was too much. */
-		int step = (int)(s->p->step * 1e6 + 0.5);
-
+		/* R7: VBUS went and came back: the limit then was too much. */
 		s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
 		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
+		/* R9: a trip is a failure at the level in force; again there doubles
+		 * the wait before the ceiling may rise. */
+		s->reprobe_ms = s->trip_limit_ua == s->fail_ua ?
+			min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS) : sr_ms(s->p->reprobe);
+		s->fail_ua = s->trip_limit_ua;
+	} else {
+		s->reprobe_ms = sr_ms(s->p->reprobe);
+		s->fail_ua = -1;
 	}
 	s->quiet_since = jiffies;
-	s->reprobe_ms = sr_ms(s->p->reprobe);
-	s->fail_ua = -1;
 	s->probing = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;
@@ -285,7 +525,8 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	struct safe_ramp *s = container_of(nb, struct safe_ramp, nb);
 
 	(void)data;
-	if (event != USB_EVENT_VBUS && event != USB_EVENT_CHARGER && event != USB_EVENT_NONE)
+	if (event != USB_EVENT_VBUS && event != USB_EVENT_CHARGER && event != USB_EVENT_NONE &&
+	    event != USB_EVENT_ENUMERATED)
 		return NOTIFY_DONE;
 	s->event = event;
 	schedule_work(&s->event_work);
@@ -305,7 +546,7 @@ static int sr_probe(struct cs_board *board, void *params, void **priv)
 	INIT_DELAYED_WORK(&s->work, sr_work);
 	usb_register_notifier(board->phy, &s->nb);
 	if (s->p->boot_vbat > 0)
-		cs_boot_gate_vbat(board, (int)(s->p->boot_vbat * 1e6 + 0.5));
+		cs_boot_gate_vbat(board, sr_ua(s->p->boot_vbat));
 	*priv = s;
 	return 0;
 }
@@ -323,7 +564,7 @@ static void sr_remove(void *priv)
 const struct cs_policy_desc policy_safe_ramp = {
 	.abi = CS_POLICY_ABI,
 	.name = "safe-ramp",
-	.summary = "this project's ramp: probe only while drawing the limit, keep VBUS >= 4.75 V, back off fast, re-ramp after trips",
+	.summary = "this project's ramp: probe only while drawing the limit, stop at the adapter's knee (VBUS below the source line), honour the USB budget, back off fast, re-ramp after trips",
 	.params = sr_param_desc,
 	.params_size = sizeof(struct sr_params),
 	.params_default = sr_params_default,

@@ -56,6 +56,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/jiffies.h>
 #include <linux/kernel_types.h>
 #include <linux/power_supply.h>
@@ -70,15 +71,16 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 
 /* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
 #define SR_REPROBE_MAX_MS (30 * 60 * 1000)
-/* R4: the path resistance assumed while the fit has one point (a 1 m cable and a
- * typical adapter), and the most the fit may claim (1.5 m of 28 AWG with worn
- * contacts behind a soft adapter is about 1 ohm). */
-#define SR_R_PRIOR_OHM 0.5
+/* R4: the most path resistance the fit may claim: 1.5 m of 28 AWG with worn contacts
+ * behind a soft adapter is about 1 ohm. */
 #define SR_R_MAX_OHM   2.0
 /* R4: below this spread of IBUS (A, standard deviation) the fit's slope is not used. */
 #define SR_LINE_MIN_SPREAD_A 0.05
-/* R5: a reading within this of the line (beyond its scatter) is on it. */
+/* R5: a reading within this of the line (beyond its scatter) is on it; one this far
+ * below it (beyond four times its scatter) is past the knee, whatever the ADC. */
 #define SR_ON_LINE_V 0.010
+#define SR_KNEE_MIN_V 0.030
+#define SR_LINE_MATURE 5
 /* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */
 #define SR_IDLE_IBUS_UA 5000
 
@@ -91,19 +93,26 @@ struct sr_params {
 	sim_time_t interval;   /* between checks while ramping */
 	sim_time_t stable_interval;
 	double vbus_min;       /* V: R6 floor */
-	double vindpm_max;     /* V: R5 highest input regulation voltage expected */
 	double knee_margin;    /* V: R4/R5 distance from the source line */
 	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
 	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
-	bool hold_vindpm;      /* R5: leave the limit above a VINDPM-held input */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
 	double boot_vbat;      /* V; > 0: gate the boot on this battery voltage */
 };
 
-/* R4: least-squares sums of the verified (IBUS, VBUS) points, in A and V. */
+/* R4: the verified (IBUS, VBUS) points, in A and V, the latest one per current bin so
+ * that hours at one operating point do not drown the slope. */
+#define SR_LINE_BIN_A 0.05
+#define SR_LINE_BINS  128         /* up to 6.4 A */
 struct sr_line {
+	bool used[SR_LINE_BINS];
+	double i[SR_LINE_BINS], v[SR_LINE_BINS];
+};
+
+/* Least-squares sums over the bins in use. */
+struct sr_fit {
 	int n;
 	double si, sv, sii, siv, svv;
 };
@@ -139,16 +148,13 @@ static const struct param_desc sr_param_desc[] = {
 	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable" },
 	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
 	  .doc = "VBUS floor: under every VINDPM, above UVLO with margin (R6)" },
-	{ "vindpm_max", PARAM_NUM, UNIT_VOLT, OFF(vindpm_max), 3, 25,
-	  .doc = "VBUS below this with IBUS short of the limit may be the charger's input regulation beside the adapter's knee (R5)" },
 	{ "knee_margin", PARAM_NUM, UNIT_VOLT, OFF(knee_margin), 0, 2, PARAM_F_MIN_EXCL,
-	  .doc = "VBUS this far below the source line marks the adapter's knee (R5)" },
+	  .doc = "VBUS this far below the source line marks the adapter's knee; less when the line's scatter is small (R5)" },
 	{ "knee_backoff", PARAM_NUM, UNIT_AMP, OFF(knee_backoff), 0, 1,
 	  .doc = "after a knee, set the limit this far below the current delivered there (R5)" },
 	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
 	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
-	{ "hold_vindpm", PARAM_BOOL, .off = OFF(hold_vindpm),
-	  .doc = "experimental" },
+
 	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
 	  .doc = "steps dropped when the source weakens or VBUS is lost (R5-R7)" },
 	{ "trip_window", PARAM_TIME, .off = OFF(trip_window), .min = 0, .max = 60,
@@ -175,16 +181,13 @@ static void sr_params_default(void *params)
 	 * 0.1 V above the highest rising one (3.8 V): a linear charger in dropout from
 	 * an empty cell, or a switching one whose input collapses, gets no closer. */
 	p->vbus_min = 3.9;
-	/* Above the input regulation (VINDPM) of common chargers: bq24190 4.36 V,
-	 * bq25890 4.4 V, bq25601 4.5 V. */
-	p->vindpm_max = 4.6;
 	/* 1.5 LSB of a 100 mV VBUS ADC (bq25890): quantisation cannot make a knee. */
 	p->knee_margin = 0.15;
 	/* Just below the current the source delivered: the register rounds down. */
 	p->knee_backoff = 0.005;
-	/* IINDPM holds the input current at the register value; 5 mA covers an IBUS
-	 * ADC's rounding (1.66 mA on the twl4030). */
-	p->draw_tol = 0.005;
+	/* IINDPM holds the input current at the register value; 1 mA is an IBUS
+	 * ADC's resolution. */
+	p->draw_tol = 0.001;
 	p->backoff = 2;
 	p->trip_window = 2 * SIM_S;
 	p->reprobe = 60 * SIM_S;
@@ -204,27 +207,54 @@ static int sr_ua(double amps)
 
 static void sr_line_reset(struct sr_line *l)
 {
-	*l = (struct sr_line){ 0 };
+	memset(l->used, 0, sizeof(l->used));
 }
 
 static void sr_line_add(struct sr_line *l, double i, double v)
 {
-	l->n++;
-	l->si += i;
-	l->sv += v;
-	l->sii += i * i;
-	l->siv += i * v;
-	l->svv += v * v;
+	int k = (int)(i / SR_LINE_BIN_A);
+
+	if (k < 0 || k >= SR_LINE_BINS)
+		return;
+	l->used[k] = true;
+	l->i[k] = i;
+	l->v[k] = v;
+}
+
+static struct sr_fit sr_line_fit(const struct sr_line *l)
+{
+	struct sr_fit f = { 0 };
+
+	for (int k = 0; k < SR_LINE_BINS; k++) {
+		if (!l->used[k])
+			continue;
+		f.n++;
+		f.si += l->i[k];
+		f.sv += l->v[k];
+		f.sii += l->i[k] * l->i[k];
+		f.siv += l->i[k] * l->v[k];
+		f.svv += l->v[k] * l->v[k];
+	}
+	return f;
+}
+
+/* The line's slope is known once IBUS has spread at least this much. */
+static bool sr_fit_known(const struct sr_fit *f)
+{
+	double mi;
+
+	if (f->n < 2)
+		return false;
+	mi = f->si / f->n;
+	return f->sii / f->n - mi * mi >= SR_LINE_MIN_SPREAD_A * SR_LINE_MIN_SPREAD_A;
 }
 
 /* The path resistance the fit shows (ohm), within [0, SR_R_MAX_OHM]. */
-static double sr_line_r(const struct sr_line *l)
+static double sr_fit_r(const struct sr_fit *f)
 {
-	double mi = l->si / l->n, var = l->sii / l->n - mi * mi;
+	double mi = f->si / f->n, var = f->sii / f->n - mi * mi;
 
-	if (l->n < 2 || var < SR_LINE_MIN_SPREAD_A * SR_LINE_MIN_SPREAD_A)
-		return SR_R_PRIOR_OHM;
-	return fmin(fmax(-(l->siv / l->n - mi * l->sv / l->n) / var, 0), SR_R_MAX_OHM);
+	return fmin(fmax(-(f->siv / f->n - mi * f->sv / f->n) / var, 0), SR_R_MAX_OHM);
 }
 
 /*
@@ -232,28 +262,28 @@ static double sr_line_r(const struct sr_line *l)
  * degrees of freedom): the VBUS ADC's quantisation and noise as the fit sees them.
  * Negative while there are fewer than three points.
  */
-static double sr_line_scatter(const struct sr_line *l)
+static double sr_fit_scatter(const struct sr_fit *f)
 {
 	double mi, mv, vi, vv, cov, r, sse;
 
-	if (l->n < 3)
+	if (f->n < 3 || !sr_fit_known(f))
 		return -1;
-	mi = l->si / l->n;
-	mv = l->sv / l->n;
-	vi = l->sii / l->n - mi * mi;
-	vv = l->svv / l->n - mv * mv;
-	cov = l->siv / l->n - mi * mv;
-	r = sr_line_r(l);
-	sse = fmax(vv + 2 * r * cov + r * r * vi, 0) * l->n;
-	return sqrt(sse / (l->n - 2));
+	mi = f->si / f->n;
+	mv = f->sv / f->n;
+	vi = f->sii / f->n - mi * mi;
+	vv = f->svv / f->n - mv * mv;
+	cov = f->siv / f->n - mi * mv;
+	r = sr_fit_r(f);
+	sse = fmax(vv + 2 * r * cov + r * r * vi, 0) * f->n;
+	return sqrt(sse / (f->n - 2));
 }
 
-/* VBUS the line predicts at current i; false while it has no point. */
-static bool sr_line_predict(const struct sr_line *l, double i, double *v)
+/* VBUS the line predicts at current i; false while its slope is unknown. */
+static bool sr_fit_predict(const struct sr_fit *f, double i, double *v)
 {
-	if (l->n == 0)
+	if (!sr_fit_known(f))
 		return false;
-	*v = l->sv / l->n - sr_line_r(l) * (i - l->si / l->n);
+	*v = f->sv / f->n - sr_fit_r(f) * (i - f->si / f->n);
 	return true;
 }
 
@@ -352,8 +382,9 @@ static void sr_work(struct work_struct *work)
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
 	int step = sr_ua(s->p->step);
 	int vbus_uv, ibus_ua;
-	double v, i, v_line = 0;
+	double v, i, v_line = 0, scatter;
 	bool uvlo, following, on_line = false, below = false, above = false;
+	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
 		return;
@@ -390,14 +421,22 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
-	if (sr_line_predict(&s->line, i, &v_line)) {
-		double scatter = sr_line_scatter(&s->line);
+	fit = sr_line_fit(&s->line);
+	scatter = sr_fit_scatter(&fit);
+	if (sr_fit_predict(&fit, i, &v_line)) {
+		/* The knee: below the line by more than its scatter can explain
+		 * (knee_margin until SR_LINE_MATURE points show the scatter: a few
+		 * quantised readings can fall on a line by chance; at least
+		 * SR_KNEE_MIN_V). On the line: within twice the scatter and
+		 * SR_ON_LINE_V. */
+		double knee = scatter < 0 || fit.n < SR_LINE_MATURE ? s->p->knee_margin :
+			      fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
 
-		below = v < v_line - s->p->knee_margin;
-		above = v > v_line + s->p->knee_margin;
-		/* On the line: within twice the line's own scatter (and 10 mV of
-		 * regulation accuracy); unknown below three points. */
-		on_line = scatter >= 0 && v >= v_line - (2 * scatter + SR_ON_LINE_V);
+		below = v < v_line - knee;
+		above = v > v_line + knee;
+		/* Two points give the line but not its scatter: on it then means
+		 * within SR_ON_LINE_V alone. */
+		on_line = v >= v_line - (2 * fmax(scatter, 0) + SR_ON_LINE_V);
 	}
 	if (!following) {
 		if (below) {
@@ -407,7 +446,7 @@ static void sr_work(struct work_struct *work)
 			sr_settle_below(s, ibus_ua, "knee");
 			return;
 		}
-		if (s->probing && v < s->p->vindpm_max && !on_line && !s->p->hold_vindpm) {
+		if (s->probing && !on_line) {
 			/* R5: the step was not followed, VBUS is where a charger's input
 			 * regulation holds it (VINDPM, a linear charger's dropout), but
 			 * not clearly on the line: the adapter may have hit its wall
@@ -422,15 +461,20 @@ static void sr_work(struct work_struct *work)
 		sr_check_later(s, SR_STABLE);
 		return;
 	}
+	if (below && s->probing) {
+		/* R5: the probe is drawn, yet VBUS fell far below the line: the
+		 * adapter's wall lies within draw_tol under the new limit. */
+		sr_settle_below(s, ibus_ua, "knee");
+		return;
+	}
 	s->probing = false;
 	/* R4: drawing the limit, so the source is inside its voltage-source region
-	 * (IINDPM holds the current): a point of the line. Far off the line means
-	 * the source itself changed (another level, a different adapter): learn
-	 * the line again from here. Slightly below is left out of the fit. */
-	if (below || above)
+	 * (IINDPM holds the current): a point of the line. Far above the line means
+	 * the source itself changed (another level, a different adapter): learn the
+	 * line again from here. */
+	if (above)
 		sr_line_reset(&s->line);
-	if (on_line || s->line.n < 3)
-		sr_line_add(&s->line, i, v);
+	sr_line_add(&s->line, i, v);
 	/* R9: a long quiet spell earns one more step of headroom. */
 	if (s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {

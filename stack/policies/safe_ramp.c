@@ -128,6 +128,7 @@ struct safe_ramp {
 	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
+	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
 	int stuck_checks;          /* R10: consecutive checks with the charger stuck in UVLO */
@@ -173,9 +174,11 @@ static void sr_params_default(void *params)
 
 	p->start = 0.5;
 	p->step = 0.1;
-	/* A step is verified 50 ms after it is written: past any input-loop settling,
-	 * and well inside the overload timers of adapters that have one (0.2 s and up). */
-	p->interval = 50 * SIM_MS;
+	/* A step is verified 20 ms after it is written: past the settling of the
+	 * charger's input loop (well under a millisecond), shorter than the overload
+	 * blanking of the adapters that have one, so a step past the wall is undone
+	 * before it can trip them. */
+	p->interval = 20 * SIM_MS;
 	p->stable_interval = 1 * SIM_S;
 	/* 0.3-0.4 V above the UVLO falling thresholds of common chargers (3.5-3.6 V),
 	 * 0.1 V above the highest rising one (3.8 V): a linear charger in dropout from
@@ -306,6 +309,7 @@ static void sr_write(struct safe_ramp *s, int ua)
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
 	}
+	s->peak_ua = max(s->peak_ua, ua);
 }
 
 /* R8: the port's budget for this supplier, within the charger's registers. */
@@ -458,6 +462,7 @@ static void sr_work(struct work_struct *work)
 		 * limit, or the charger's own input regulation (VINDPM) holds VBUS on
 		 * the source line, which is not the source's limit. Keep it (R2, R5). */
 		s->probing = false;
+		s->peak_ua = s->req_ua;
 		sr_check_later(s, SR_STABLE);
 		return;
 	}
@@ -468,6 +473,7 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	s->probing = false;
+	s->peak_ua = s->req_ua;
 	/* R4: drawing the limit, so the source is inside its voltage-source region
 	 * (IINDPM holds the current): a point of the line. Far above the line means
 	 * the source itself changed (another level, a different adapter): learn the
@@ -511,7 +517,9 @@ static void sr_event(struct work_struct *work)
 	case USB_EVENT_NONE:
 		s->vbus = false;
 		s->lost_at = jiffies;
-		s->trip_limit_ua = s->req_ua;
+		/* A trip can come between a probe and its check, and the check may
+		 * already have stepped back: the probe's limit is the one to blame. */
+		s->trip_limit_ua = s->peak_ua;
 		cancel_delayed_work(&s->work);
 		sr_set_state(s, SR_IDLE);
 		return;
@@ -559,6 +567,7 @@ static void sr_event(struct work_struct *work)
 	s->probing = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;
+	s->peak_ua = 0;
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
 	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));

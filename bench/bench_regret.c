@@ -21,8 +21,9 @@
  * (at least RG_SOC_FLOOR).
  * Per policy the program prints the median, 90th percentile and maximum regret
  * (linear interpolation between ranks), the setups with a trip, UVLO or brownout, the
- * starved setups (SOC fell while plugged in where the oracle's did not, or the battery
- * carried the phone more than RG_STARVE_EXTRA_S longer than under the oracle), and the
+ * starved setups (SOC ended below its start where the oracle's did not, the charge
+ * never having terminated, or the battery carried the phone - discharged_while_plugged_s
+ * - more than RG_STARVE_EXTRA_S longer than under the oracle), and the
  * host, Type-C and PD setups where the input current exceeded the USB budget; then the
  * same per class. Setups where no fixed limit avoids every trip, UVLO and brownout have
  * no oracle: they are counted and left out.
@@ -354,12 +355,26 @@ static bool rg_parse_mix(const char *spec, double *w, GError **err)
 	return true;
 }
 
+/* 0 for the default mix, else a hash of its weights. */
+static guint32 rg_mix_key(const double *mix)
+{
+	guint32 h = 0;
+
+	if (memcmp(mix, rg_mix_default, sizeof(rg_mix_default)) == 0)
+		return 0;
+	for (int c = 0; c < RG_NCLASS; c++)
+		h = h * 1000003u + (guint32)lround(mix[c] * 1000);
+	return h ? h : 1;
+}
+
 /* The base scenario text of setup i: everything but the policy, closing brace left off. */
 static bool rg_make(const struct rg_opts *o, const double *mix, int i, struct rg_setup *s,
 		    GError **err)
 {
-	guint32 seeds[2] = { (guint32)o->seed, (guint32)i };
-	g_autoptr(GRand) r = g_rand_new_with_seed_array(seeds, 2);
+	/* Setup i of a seed is the same whatever --n; another mix draws other setups
+	 * (the default mix keeps the plain (seed, i) stream). */
+	guint32 seeds[3] = { (guint32)o->seed, (guint32)i, rg_mix_key(mix) };
+	g_autoptr(GRand) r = g_rand_new_with_seed_array(seeds, rg_mix_key(mix) ? 3 : 2);
 	cJSON *doc = cJSON_CreateObject();
 	g_autofree char *full = NULL, *check = NULL;
 	g_autoptr(scenario) sc = NULL;
@@ -498,7 +513,11 @@ static bool rg_starved(const struct rg_setup *s, const struct rg_result *p)
 	const struct rg_result *o = &s->grid_res[s->oracle];
 	double soc0 = s->d.soc0;
 
-	return (p->soc_final < soc0 - RG_STARVE_SOC && o->soc_final >= soc0 - RG_STARVE_SOC) ||
+	/* A run that reached full and then relaxed to its recharge threshold (a linear
+	 * charger has no power path after termination) is not starving, whatever phase
+	 * of that cycle the horizon cuts. */
+	return (p->soc_final < soc0 - RG_STARVE_SOC && o->soc_final >= soc0 - RG_STARVE_SOC &&
+		p->t_full < 0) ||
 	       p->starve_s > o->starve_s + RG_STARVE_EXTRA_S;
 }
 

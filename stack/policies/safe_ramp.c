@@ -431,16 +431,17 @@ static void sr_work(struct work_struct *work)
 		/* The knee: below the line by more than its scatter can explain
 		 * (knee_margin until SR_LINE_MATURE points show the scatter: a few
 		 * quantised readings can fall on a line by chance; at least
-		 * SR_KNEE_MIN_V). On the line: within twice the scatter and
-		 * SR_ON_LINE_V. */
+		 * SR_KNEE_MIN_V). */
 		double knee = scatter < 0 || fit.n < SR_LINE_MATURE ? s->p->knee_margin :
 			      fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
 
 		below = v < v_line - knee;
 		above = v > v_line + knee;
-		/* Two points give the line but not its scatter: on it then means
-		 * within SR_ON_LINE_V alone. */
-		on_line = v >= v_line - (2 * fmax(scatter, 0) + SR_ON_LINE_V);
+		/* On the line: within one standard deviation of its scatter and
+		 * SR_ON_LINE_V (two points give the line but not its scatter: then
+		 * within SR_ON_LINE_V alone). Narrow on purpose: a reading between
+		 * this and the knee is ambiguous, and ambiguity settles below. */
+		on_line = v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
 	}
 	if (!following) {
 		if (below) {

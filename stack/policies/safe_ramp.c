@@ -78,7 +78,7 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 #define SR_LINE_MIN_SPREAD_A 0.05
 /* R5: a reading within this of the line (beyond its scatter) is on it; one this far
  * below it (beyond four times its scatter) is past the knee, whatever the ADC. */
-#define SR_ON_LINE_V 0.010
+#define SR_ON_LINE_V 0.002
 #define SR_KNEE_MIN_V 0.030
 #define SR_LINE_MATURE 5
 /* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */

@@ -41,7 +41,7 @@
 #include <chargesim/charger_ic.h>
 #include <chargesim/policy.h>
 
-/* EC constants (charge_ramp_sw.c / STACK.md), with units. */
+/* EC constants (common/charge_ramp_sw.c), with units. */
 #define EC_RAMP_COUNT            3      /* over-currents remembered per port */
 #define EC_OC_RECOVER_MAX_MS     1000   /* back within this long = an over-current */
 #define EC_CURRENT_DRAW_DELAY_MS 5000   /* recheck when not drawing full current */

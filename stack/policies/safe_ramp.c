@@ -15,41 +15,43 @@
  * one of those; docs/safe-ramp.md says why, with plots and the regret benchmark.
  *
  *  R1 start low: after detection, begin at `start` (500 mA, the USB 2.0 configured
- *     current), inside the range R6 allows;
+ *     current), inside the range R8 allows;
  *  R2 probe only under load: raise the limit one step only when the input current is
- *     at the limit (IBUS >= draw_margin * limit) - a raise while the system draws less
+ *     at the limit (IBUS within draw_tol of it) - a raise while the system draws less
  *     reveals nothing, so the limit never runs ahead of what the source has been seen
  *     to deliver by more than one step;
- *  R3 verify each step: the next check comes one `interval` later;
+ *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a
  *     least-squares fit VBUS = E - R * IBUS, R being the adapter's output resistance
- *     plus the cable's; so does VBUS read before the charger draws (IBUS = 0, VBUS =
- *     E). A reading above the line by more than knee_margin means the source changed
- *     level (a PD contract, a different adapter): the fit restarts from it;
- *  R5 the knee is the adapter's limit: a reading below the line by more than
- *     knee_margin is VBUS falling faster than the path resistance explains - the
- *     adapter left its voltage-source region (brick wall, foldback). Right after a
- *     probe the limit goes just below the current the source delivered there
- *     (knee_backoff under IBUS) and that becomes the ceiling; with no probe in flight
- *     (the source weakened) the ramp restarts from `start` under a ceiling `backoff`
- *     steps lower, and the fit restarts. A reading on the line with IBUS below the
- *     limit is the charger's own input regulation (VINDPM) or a linear charger in
- *     dropout: the limit is left alone, since the source is not at its limit;
- *  R6 the floor: VBUS below vbus_min (4.2 V, under every VINDPM and 0.4 V above the
- *     highest UVLO) or a charger that dropped its input on UVLO backs off one step
- *     after a probe, `backoff` steps otherwise;
+ *     plus the cable's, and so does VBUS read before the charger draws (IBUS = 0,
+ *     VBUS = E); the latest point per 50 mA of IBUS is kept. A reading far above the
+ *     line means the source changed level (a PD contract, another adapter): the fit
+ *     restarts from it;
+ *  R5 the knee is the adapter's limit: IBUS short of the limit with VBUS below the
+ *     line by more than its scatter explains (knee_margin while the line is young) is
+ *     VBUS falling faster than the path resistance allows - the adapter left its
+ *     voltage-source region (brick wall, foldback), after a probe or because it
+ *     weakened: the limit goes just below the current it delivered (knee_backoff
+ *     under IBUS) and that becomes the ceiling. A probe not followed with VBUS on the
+ *     line (within its scatter and 2 mV) is the system taking less, or the charger's
+ *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
+ *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
+ *     or beside a linear charger's dropout): it settles below IBUS like a knee;
+ *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin) or a
+ *     charger that dropped its input on UVLO backs off one step after a probe,
+ *     `backoff` steps otherwise;
  *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
- *     drops `backoff` steps below the limit in force when it went; the ramp restarts
- *     from `start`;
+ *     drops `backoff` steps below the highest limit since the last good check; the
+ *     ramp restarts from `start`;
  *  R8 stay in range and in budget: never above the charger's register range nor the
  *     port's USB budget - the configured current on a host port (SDP: the granted
  *     configuration, USB 2.0 / 3.x), BC1.2's 1.5 A on a CDP, the Rp current on Type-C,
  *     the contract on PD; a dedicated charger (DCP, ACA, proprietary) has no budget
  *     beyond the charger's own maximum, since finding its limit is the ramp's job;
  *  R9 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient does not cost the rest of the charge; a probe that fails
- *     again at the same level doubles the wait (up to 30 min);
+ *     step, so a transient does not cost the rest of the charge; a failure (knee,
+ *     floor or trip) again at the same level doubles the wait (up to 30 min);
  *  R10 watch the charger: if it reports UVLO while VBUS reads adequate at two checks
  *     in a row (a chip that latched off after a momentary dip), restart its input;
  *     the limit stays where it is, since nothing was being drawn.
@@ -148,7 +150,7 @@ static const struct param_desc sr_param_desc[] = {
 	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 0, .max = 600,
 	  .flags = PARAM_F_MIN_EXCL, .doc = "time between checks once stable" },
 	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
-	  .doc = "VBUS floor: under every VINDPM, above UVLO with margin (R6)" },
+	  .doc = "VBUS floor: above every UVLO with margin (R6)" },
 	{ "knee_margin", PARAM_NUM, UNIT_VOLT, OFF(knee_margin), 0, 2, PARAM_F_MIN_EXCL,
 	  .doc = "VBUS this far below the source line marks the adapter's knee; less when the line's scatter is small (R5)" },
 	{ "knee_backoff", PARAM_NUM, UNIT_AMP, OFF(knee_backoff), 0, 1,
@@ -157,7 +159,7 @@ static const struct param_desc sr_param_desc[] = {
 	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
 
 	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
-	  .doc = "steps dropped when the source weakens or VBUS is lost (R5-R7)" },
+	  .doc = "steps dropped at the floor without a probe, and below a tripped limit (R6, R7)" },
 	{ "trip_window", PARAM_TIME, .off = OFF(trip_window), .min = 0, .max = 60,
 	  .doc = "VBUS back within this long counts as a trip (R7)" },
 	{ "reprobe", PARAM_TIME, .off = OFF(reprobe), .min = 0, .max = 86400,

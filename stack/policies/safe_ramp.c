@@ -52,8 +52,8 @@
  *  R9 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
  *     step, so a transient does not cost the rest of the charge; a failure (knee,
  *     floor or trip) again at the same level doubles the wait (up to 30 min);
- *  R10 watch the charger: if it reports UVLO while VBUS reads adequate at two checks
- *     in a row (a chip that latched off after a momentary dip), restart its input;
+ *  R10 watch the charger: if it reports UVLO while VBUS reads adequate for 250 ms
+ *     (a chip that latched off after a momentary dip), restart its input;
  *     the limit stays where it is, since nothing was being drawn.
  */
 #include <math.h>
@@ -72,6 +72,9 @@
 enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 
 /* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
+/* R10: stuck in UVLO with VBUS present this long means latched: well past a charger's
+ * own restart delay once VBUS is back (100 ms typical). */
+#define SR_STUCK_MS 250
 #define SR_REPROBE_MAX_MS (30 * 60 * 1000)
 /* R4: the most path resistance the fit may claim: 1.5 m of 28 AWG with worn contacts
  * behind a soft adapter is about 1 ohm. */
@@ -133,7 +136,7 @@ struct safe_ramp {
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
-	int stuck_checks;          /* R10: consecutive checks with the charger stuck in UVLO */
+	unsigned long stuck_since; /* R10: jiffies when the charger was first seen stuck, 0 = not */
 	bool probing;              /* the last action raised the limit */
 	int fail_ua;               /* limit at which the last probe failed */
 	int reprobe_ms;            /* current R9 wait, doubled by repeated failures */
@@ -403,18 +406,20 @@ static void sr_work(struct work_struct *work)
 	if (uvlo && v >= s->p->vbus_min) {
 		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
-		 * one check; one that latched off after a dip needs its input
+		 * its restart delay; one that latched off after a dip needs its input
 		 * restarted. Lowering the limit would not help: nothing is drawn. */
-		if (++s->stuck_checks >= 2) {
+		if (!s->stuck_since)
+			s->stuck_since = jiffies;
+		else if (time_after_eq(jiffies, s->stuck_since + msecs_to_jiffies(SR_STUCK_MS))) {
 			pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
 			cs_chg_set_input_enable(s->board->ic, false);
 			cs_chg_set_input_enable(s->board->ic, true);
-			s->stuck_checks = 0;
+			s->stuck_since = 0;
 		}
 		sr_check_later(s, SR_RAMP);
 		return;
 	}
-	s->stuck_checks = 0;
+	s->stuck_since = 0;
 	if (uvlo || v < s->p->vbus_min) {
 		/* R6: at the floor. Right after a probe the step below was verified:
 		 * go back to it; otherwise drop `backoff` steps. */

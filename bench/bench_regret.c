@@ -43,6 +43,7 @@
 #include <cJSON.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <chargesim/policy.h>
 #include "models/pmic/pmic.h"
 #include "run/scenario.h"
 #include "run/world.h"
@@ -336,6 +337,10 @@ static bool rg_parse_mix(const char *spec, double *w, GError **err)
 	}
 	memset(w, 0, sizeof(double) * RG_NCLASS);
 	items = g_strsplit(spec, ",", -1);
+	if (!items[0]) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--mix: empty");
+		return false;
+	}
 	for (int i = 0; items[i]; i++) {
 		char *eq = strchr(items[i], '=');
 		char *end = NULL;
@@ -352,7 +357,11 @@ static bool rg_parse_mix(const char *spec, double *w, GError **err)
 			return false;
 		}
 	}
-	return true;
+	for (int c = 0; c < RG_NCLASS; c++)
+		if (w[c] > 0)
+			return true;
+	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--mix: every weight is 0");
+	return false;
 }
 
 /* 0 for the default mix, else a hash of its weights. */
@@ -686,7 +695,7 @@ int main(int argc, char **argv)
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &o.seed, "Population seed (default 2; safe-ramp was tuned on 1)", "N" },
 		{ "n", 'n', 0, G_OPTION_ARG_INT, &o.n, "Number of setups (default 200)", "N" },
 		{ "mix", 'm', 0, G_OPTION_ARG_STRING, &o.mix, "Class weights: 'default', 'hard' or CLASS=W,...", "MIX" },
-		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:... (default the five of the issue)", "LIST" },
+		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:... (default safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "LIST" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Threads (default 2)", "N" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write one row per setup and policy", "FILE" },
 		{ "write-scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o.write_dir, "Write every setup as a scenario (policy safe-ramp)", "DIR" },
@@ -717,6 +726,15 @@ int main(int argc, char **argv)
 	if (n_pol < 1 || n_pol > RG_MAX_POLICIES) {
 		fprintf(stderr, "bench_regret: --policies takes 1 to %d names\n", RG_MAX_POLICIES);
 		return 2;
+	}
+	for (int k = 0; k < n_pol; k++) {
+		g_autofree char *name = g_strndup(pols[k], strcspn(pols[k], ":"));
+
+		if (!cs_policy_find(name)) {
+			fprintf(stderr, "bench_regret: --policies: '%s' is not a built-in policy "
+				"(chargesim list policies names them)\n", name);
+			return 2;
+		}
 	}
 
 	set = g_new0(struct rg_setup, o.n);

@@ -137,8 +137,6 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	}
 	printf("source trips %d, UVLO events %d, brownouts %d\n", m->source_trips, m->uvlo_events,
 	       m->brownouts);
-	if (m->discharged_while_plugged_s > 0)
-		printf("  STARVED: the battery discharged for %.3g s while plugged in\n", m->discharged_while_plugged_s);
 	printf("  input limit final %.3f A (max %.3f A), IBUS max %.3f A, charge in %.1f mAh, source energy %.3g Wh\n",
 	       m->ilim_final_a, m->ilim_max_a, m->ibus_max_a, m->charge_in_mah, m->energy_source_wh);
 	printf("  detected %s; energy balance error %.2g; %llu steps, %llu events\n",

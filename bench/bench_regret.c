@@ -388,6 +388,7 @@ static bool rg_make(const struct rg_opts *o, const double *mix, int i, struct rg
 	g_autofree char *full = NULL, *check = NULL;
 	g_autoptr(scenario) sc = NULL;
 	char *text;
+	const struct pmic_params *pmic;
 	double cap;
 
 	s->index = i;
@@ -416,12 +417,13 @@ static bool rg_make(const struct rg_opts *o, const double *mix, int i, struct rg
 	sc = scenario_load_text(s->name, check, strlen(check), NULL, err);
 	if (!sc)
 		return false;
-	cap = sc->pmic.ladder_n > 0 ? sc->pmic.ladder[sc->pmic.ladder_n - 1] : sc->pmic.iindpm_max;
+	pmic = scenario_params(sc, "device.pmic");
+	cap = pmic->ladder_n > 0 ? pmic->ladder[pmic->ladder_n - 1] : pmic->iindpm_max;
 	if (s->budget > 0)
 		cap = fmin(cap, s->budget);
 	s->grid = g_new(double, (int)(cap / RG_GRID_STEP_A) + 3);
 	for (double a = RG_GRID_MIN_A;; a += RG_GRID_STEP_A) {
-		double q = pmic_quantize_iindpm(&sc->pmic, fmin(a, cap));
+		double q = pmic_quantize_iindpm(pmic, fmin(a, cap));
 
 		if (s->n_grid == 0 || q > s->grid[s->n_grid - 1] + 1e-9)
 			s->grid[s->n_grid++] = q;

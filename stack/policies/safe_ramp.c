@@ -512,7 +512,7 @@ static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua, double scat
 /*
  * R2: a probe not followed, VBUS on the line: the source delivered IBUS on its line,
  * not the new limit. The limit comes down to the smallest register value above IBUS
- * (on a ladder, the probe's rung): whatever the system draws later, the adapter is
+ * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws later, the adapter is
  * never asked more than one register step beyond what it was seen to deliver before
  * the next probe checks it. When the charger's input regulation pins IBUS (VINDPM
  * holding VBUS on the line), the limit above it costs nothing.
@@ -520,7 +520,8 @@ static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua, double scat
 static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 {
 	int cmin, cmax, cstep, probe_req = s->req_ua;
-	int want = ibus_ua + sr_ua(s->p->draw_tol);
+	/* Clear of the band that counts as drawing the limit. */
+	int want = ibus_ua + 2 * sr_ua(s->p->draw_tol);
 
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	if (cstep > 0)

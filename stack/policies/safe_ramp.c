@@ -213,8 +213,11 @@ static void sr_params_default(void *params)
 	p->vbus_min = 3.9;
 	/* 1.5 LSB of a 100 mV VBUS ADC (bq25890): quantisation cannot make a knee. */
 	p->knee_margin = 0.15;
-	/* Just below the current the source delivered: the register rounds down. */
-	p->knee_backoff = 0.005;
+	/* Just below the current the source delivered, by two IBUS resolutions
+	 * (draw_tol): as close to the adapter's limit as the reading can place it,
+	 * since a load above what the adapter gives drains the battery by whatever
+	 * is left on the table (the register rounds down from there). */
+	p->knee_backoff = 0.002;
 	/* IINDPM holds the input current at the register value; 1 mA is an IBUS
 	 * ADC's resolution. */
 	p->draw_tol = 0.001;
@@ -499,14 +502,28 @@ static bool sr_input_pinned(struct safe_ramp *s)
  * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS still on
  * the line? A wall there puts VBUS below the line by the path resistance times the
  * current the regulation would otherwise reach - any amount down to zero - so it
- * hides within the line's resolution: when the line's scatter exceeds SR_ON_LINE_V (a
- * coarse VBUS ADC), or when a knee this session lay within a step above IBUS (a
- * linear charger's dropout current drifts through the wall it found before).
+ * hides within the line's resolution: when the line with this reading added scatters
+ * by more than SR_ON_LINE_V (a coarse VBUS ADC), when it has too few points to show
+ * its scatter, or when a knee this session lay within a step above IBUS (a linear
+ * charger's dropout current drifts through the wall it found before).
  */
-static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua, double scatter)
+static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua, int vbus_uv)
 {
-	return scatter < 0 || scatter > SR_ON_LINE_V ||
-	       (s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step));
+	struct sr_fit f = sr_line_fit(&s->line);
+	double i = ibus_ua * 1e-6, v = vbus_uv * 1e-6, scatter;
+
+	if (s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step))
+		return true;
+	/* The reading as one more point: three points in line are the fewest that
+	 * show a scatter. */
+	f.n++;
+	f.si += i;
+	f.sv += v;
+	f.sii += i * i;
+	f.siv += i * v;
+	f.svv += v * v;
+	scatter = sr_fit_scatter(&f);
+	return scatter < 0 || scatter > SR_ON_LINE_V;
 }
 
 /*
@@ -697,7 +714,7 @@ static void sr_work(struct work_struct *work)
 		}
 		if (s->probing) {
 			/* R2: not followed, VBUS on the line. */
-			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua, scatter))
+			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua, vbus_uv))
 				sr_plateau(s, ibus_ua, vbus_uv);
 			else
 				sr_hold_above(s, ibus_ua);

@@ -72,8 +72,11 @@ void world_solve(struct world *w, const struct battery_state *x, struct net_out 
 		 double *emf_out)
 {
 	struct net_in in = w->net;
+	const struct battery_params *p = w->bat->p;
 
-	in.emf = battery_emf(w->bat->p, x);
+	w->ocv_seg = battery_ocv_segment_from(p, x->soc, w->ocv_seg);
+	/* battery_emf(), from the segment found */
+	in.emf = battery_ocv_on(p, w->ocv_seg, x->soc) + x->v1 + x->v2;
 	in.r0 = w->bat->eff.r0;
 	net_solve(&in, op);
 	if (emf_out)
@@ -196,21 +199,26 @@ static void world_solve_line(struct world *w, double emf, double r, struct net_o
  * constant is far below the step then simply follows the current (V = R*i), however
  * stiff: iterating the network with the cell as EMF behind R0 instead multiplies an
  * error by R1/R0 per round when the charger regulates the battery voltage. */
-static void world_step_end(struct world *w, double dt, bool ramp, double soc_at,
-			   struct battery_state *x1, struct net_out *op, double *i1)
+static void world_step_end(struct world *w, bool ramp, double soc_at, struct battery_state *x1,
+			   struct net_out *op, double *i1)
 {
 	const struct battery *b = w->bat;
 	double i0 = w->op.ibat, emf, r;
+	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
-		battery_end_line(b->p, &b->eff, &b->x, i0, dt, ramp, soc_at, &emf, &r);
+		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
+				      &emf, &r);
 		world_solve_line(w, emf, r, op);
 		*i1 = op->ibat;
-		battery_advance(&b->eff, &b->x, ramp ? i0 : *i1, *i1, dt, x1);
-		if (battery_ocv_segment(b->p, x1->soc) == battery_ocv_segment(b->p, soc_at))
+		battery_advance_step(&b->eff, &w->rc, &b->x, ramp ? i0 : *i1, *i1, x1);
+		seg1 = battery_ocv_segment_from(b->p, x1->soc, seg_at);
+		if (seg1 == seg_at)
 			break;
 		soc_at = x1->soc;
+		seg_at = seg1;
 	}
+	w->ocv_seg = seg_at;
 }
 
 /* One step of dt seconds from the committed state: the trapezoidal step (the current
@@ -235,10 +243,14 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	struct net_out opb, opt;
 	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, ei, es, ee;
 
+	/* both ends share the RC pairs' exponentials of dt (computed again only when dt
+	 * or the time constants differ from the last trial's) */
+	if (!battery_rc_step_fits(&w->rc, &b->eff, dt))
+		battery_rc_step(&b->eff, dt, &w->rc);
 	/* the OCV linearised where the start current would take SOC, then where the
 	 * backward-Euler current takes it */
-	world_step_end(w, dt, false, x0->soc + i0 * dt / q, &xb, &opb, &ib);
-	world_step_end(w, dt, true, x0->soc + 0.5 * (i0 + ib) * dt / q, &xt, &opt, &it);
+	world_step_end(w, false, x0->soc + i0 * dt / q, &xb, &opb, &ib);
+	world_step_end(w, true, x0->soc + 0.5 * (i0 + ib) * dt / q, &xt, &opt, &it);
 	*x1 = hold ? xb : xt;
 	*i1 = hold ? ib : it;
 	world_solve(w, x1, op1, emf1);
@@ -415,5 +427,6 @@ void world_step_init(struct world *w)
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
+	w->rc.dt = NAN;   /* no step size yet */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

@@ -78,6 +78,8 @@ struct world {
 	double *g_try;                /* at the end of a trial step */
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
+	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
+	int ocv_seg;                  /* the OCV table segment the last lookup found */
 
 	/* scenario events */
 	int n_sev;

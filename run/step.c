@@ -66,6 +66,7 @@ static void world_prepare_net(struct world *w)
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->net)
 			model_registry[i]->net(w->state[i], &w->op, &w->net);
+	net_prepare(&w->net, &w->net_side);
 }
 
 void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
@@ -78,7 +79,7 @@ void world_solve(struct world *w, const struct battery_state *x, struct net_out 
 	/* battery_emf(), from the segment found */
 	in.emf = battery_ocv_on(p, w->ocv_seg, x->soc) + x->v1 + x->v2;
 	in.r0 = w->bat->eff.r0;
-	net_solve(&in, op);
+	net_solve_prepared(&in, &w->net_side, op);
 	if (emf_out)
 		*emf_out = in.emf;
 }
@@ -185,7 +186,7 @@ static void world_solve_line(struct world *w, double emf, double r, struct net_o
 	in.r0 = r;
 	if (w->op.flags & NET_F_COLLAPSE)
 		in.chg_on = false;
-	net_solve(&in, op);
+	net_solve_prepared(&in, &w->net_side, op);
 }
 
 /* The end of a step of dt from the committed state x0, the current ramping from the

@@ -70,6 +70,7 @@ struct world {
 
 	/* the operating point of the current state */
 	struct net_in net;
+	struct net_input_side net_side;   /* net_prepare(net): every solve of net shares it */
 	struct net_out op;
 	double emf;
 	bool dirty;

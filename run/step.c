@@ -66,22 +66,22 @@ static void world_prepare_net(struct world *w)
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->net)
 			model_registry[i]->net(w->state[i], &w->op, &w->net);
+	w->net_solve = w->net;
 	net_prepare(&w->net, &w->net_side);
 }
 
 void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out)
 {
-	struct net_in in = w->net;
+	struct net_in *in = &w->net_solve;
 	const struct battery_params *p = w->bat->p;
 
-	w->ocv_seg = battery_ocv_segment_from(p, x->soc, w->ocv_seg);
-	/* battery_emf(), from the segment found */
-	in.emf = battery_ocv_on(p, w->ocv_seg, x->soc) + x->v1 + x->v2;
-	in.r0 = w->bat->eff.r0;
-	net_solve_prepared(&in, &w->net_side, op);
+	in->emf = battery_ocv_from(p, x->soc, &w->ocv_seg) + x->v1 + x->v2;   /* battery_emf() */
+	in->r0 = w->bat->eff.r0;
+	in->chg_on = w->net.chg_on;
+	net_solve_prepared(in, &w->net_side, op);
 	if (emf_out)
-		*emf_out = in.emf;
+		*emf_out = in->emf;
 }
 
 void world_refresh(struct world *w)
@@ -180,13 +180,12 @@ void world_settle_state(struct world *w)
  * is a margin crossing like any other. */
 static void world_solve_line(struct world *w, double emf, double r, struct net_out *op)
 {
-	struct net_in in = w->net;
+	struct net_in *in = &w->net_solve;
 
-	in.emf = emf;
-	in.r0 = r;
-	if (w->op.flags & NET_F_COLLAPSE)
-		in.chg_on = false;
-	net_solve_prepared(&in, &w->net_side, op);
+	in->emf = emf;
+	in->r0 = r;
+	in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
+	net_solve_prepared(in, &w->net_side, op);
 }
 
 /* The end of a step of dt from the committed state x0, the current ramping from the

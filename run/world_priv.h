@@ -70,7 +70,10 @@ struct world {
 
 	/* the operating point of the current state */
 	struct net_in net;
-	struct net_input_side net_side;   /* net_prepare(net): every solve of net shares it */
+	/* what every solve of net shares: a copy of it, given each solve's battery line
+	 * (emf, r0) and chg_on, and its input side (net_prepare()) */
+	struct net_in net_solve;
+	struct net_input_side net_side;
 	struct net_out op;
 	double emf;
 	bool dirty;

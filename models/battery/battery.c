@@ -224,24 +224,6 @@ int battery_ocv_segment(const struct battery_params *p, double soc)
 	return ocv_segment(p, soc);
 }
 
-/* Segment seg serves soc exactly when soc is at or above its start (or seg is the
- * first) and below its end (or seg is the last): what ocv_segment() returns for a
- * table ascending strictly, as battery_parse_ocv() requires. A NaN fails both tests
- * and takes the search. */
-int battery_ocv_segment_from(const struct battery_params *p, double soc, int seg)
-{
-	if (seg >= 0 && seg <= p->ocv_n - 2 && (seg == 0 || soc >= p->ocv_soc[seg]) &&
-	    (seg == p->ocv_n - 2 || soc < p->ocv_soc[seg + 1]))
-		return seg;
-	return ocv_segment(p, soc);
-}
-
-double battery_ocv_on(const struct battery_params *p, int lo, double soc)
-{
-	return p->ocv_v[lo] + (p->ocv_v[lo + 1] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
-				      (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
-}
-
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */

@@ -974,31 +974,27 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
-				    const char *const *sets, GError **err)
+cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GError **err)
 {
-	struct scenario *sc = g_new0(struct scenario, 1);
 	const char *end = NULL;
 	cJSON *doc;
 
-	sc->file = g_strdup(file);
-	sc->dir = g_path_get_dirname(file);
 	if (wide_encoding(text, len)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
 			    file, wide_encoding(text, len), wide_encoding(text, len));
-		goto fail;
+		return NULL;
 	}
 	if (memchr(text, '\0', len)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found a NUL byte, expected a JSON text", file);
-		goto fail;
+		return NULL;
 	}
 	if (g_strstr_len(text, (gssize)len, "\\u0000")) {
 		/* cJSON would cut the string there without a word. */
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found \\u0000 in a string, expected text without NUL characters", file);
-		goto fail;
+		return NULL;
 	}
 	{
 		const char *p = text, *end_text = text + len;
@@ -1009,13 +1005,13 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 				    "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
 				    file);
-			goto fail;
+			return NULL;
 		}
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
 		scenario_json_error(err, file, text, len, end ? end : text);
-		goto fail;
+		return NULL;
 	}
 	for (const char *p = end; p && p < text + len; p++)
 		if (!g_ascii_isspace(*p)) {
@@ -1026,11 +1022,24 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 				    "%s:%d:%d: found text after the JSON document, expected the end of the file",
 				    file, line, col);
-			goto fail;
+			return NULL;
 		}
+	if (!check_duplicates(doc, "", file, err)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* The scenario of doc (which it takes) with sets applied. */
+static struct scenario *load_doc(const char *file, cJSON *doc, const char *const *sets,
+				 GError **err)
+{
+	struct scenario *sc = g_new0(struct scenario, 1);
+
+	sc->file = g_strdup(file);
+	sc->dir = g_path_get_dirname(file);
 	sc->doc = doc;
-	if (!check_duplicates(doc, "", file, err))
-		goto fail;
 	for (; sets && *sets; sets++)
 		if (!scenario_apply_set(doc, *sets, err))
 			goto fail;
@@ -1040,6 +1049,20 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 fail:
 	scenario_free(sc);
 	return NULL;
+}
+
+struct scenario *scenario_load_doc(const char *file, const cJSON *doc, const char *const *sets,
+				   GError **err)
+{
+	return load_doc(file, cJSON_Duplicate(doc, true), sets, err);
+}
+
+struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
+				    const char *const *sets, GError **err)
+{
+	cJSON *doc = scenario_parse_text(file, text, len, err);
+
+	return doc ? load_doc(file, doc, sets, err) : NULL;
 }
 
 /* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and

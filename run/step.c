@@ -59,9 +59,12 @@ void world_changed_cb(void *ctx)
 
 /* ---- the operating point ---- */
 
-/* The circuit of the current state: each model's part, in registry order. */
+/* The circuit of the current state: each model's part, in registry order. A `set`
+ * event (the OCV table among the parameters it may change) makes the world dirty,
+ * which brings it here before the next solve: the memo of world_ocv() starts over. */
 static void world_prepare_net(struct world *w)
 {
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;
 	memset(&w->net, 0, sizeof(w->net));
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->net)
@@ -76,12 +79,27 @@ void world_solve(struct world *w, const struct battery_state *x, struct net_out 
 	struct net_in *in = &w->net_solve;
 	const struct battery_params *p = w->bat->p;
 
-	in->emf = battery_ocv_from(p, x->soc, &w->ocv_seg) + x->v1 + x->v2;   /* battery_emf() */
+	double ocv = battery_ocv_from(p, x->soc, &w->ocv_seg);
+
+	w->ocv_memo_soc[w->ocv_memo_next] = x->soc;
+	w->ocv_memo_v[w->ocv_memo_next] = ocv;
+	w->ocv_memo_next ^= 1;
+	in->emf = ocv + x->v1 + x->v2;   /* battery_emf() */
 	in->r0 = w->bat->eff.r0;
 	in->chg_on = w->net.chg_on;
 	net_solve_prepared(in, &w->net_side, op);
 	if (emf_out)
 		*emf_out = in->emf;
+}
+
+/* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
+ * so the value computed for the same SOC is the value. A NaN matches nothing. */
+double world_ocv(struct world *w, double soc)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->ocv_memo_soc[i] == soc)
+			return w->ocv_memo_v[i];
+	return battery_ocv_from(w->bat->p, soc, &w->ocv_seg);
 }
 
 void world_refresh(struct world *w)
@@ -112,12 +130,14 @@ static void world_margins(const struct world *w, const struct net_out *op,
 	g[k] = battery_cutoff_margin(w->bat, x, op->vbat, op->ibat);
 }
 
+/* Without an early exit: a crossing is rare, and the loop runs without branches. */
 static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
 {
+	unsigned crossed = 0;
+
 	for (int i = 0; i < w->n_g; i++)
-		if ((g0[i] >= 0) != (g1[i] >= 0))
-			return true;
-	return false;
+		crossed |= (unsigned)(g0[i] >= 0) ^ (unsigned)(g1[i] >= 0);
+	return crossed;
 }
 
 /* ---- observing ---- */
@@ -428,5 +448,6 @@ void world_step_init(struct world *w)
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
 	w->rc.dt = NAN;   /* no step size yet */
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;   /* nothing solved yet */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

@@ -5,7 +5,7 @@
 #   make demo       install missing Debian packages (as root), build, run scenarios/demo.json
 #   make test       install missing packages, build, run the CUnit suites
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/)
-#   make bench      build and run the benchmarks in bench/
+#   make bench      build and run the benchmarks in bench/ (BASELINE=REV: against that revision)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
@@ -248,9 +248,33 @@ coverage: check-deps
 	@for t in tests/test_*.sh; do $$t build/cov/chargesim >/dev/null 2>&1 || true; done
 	@scripts/coverage-summary.sh build/cov | grep -v '^tests'
 
+# make bench [BASELINE=REV|PATH]: bench_output and bench_sweep also run a baseline
+# chargesim alternately with this build (CHARGESIM_BASELINE) and print the ratios. A git
+# revision REV is exported (git archive) into $(BUILD)/baseline-REV/ and built there
+# once; a PATH is a chargesim built elsewhere; BASELINE= runs without one. The default,
+# 19f214a, is the tree before the sweep throughput work (sweeps parse their base once,
+# trial steps share their exponentials and OCV lookups).
+BASELINE  ?= 19f214a
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
-	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@base='$(BASELINE)'; \
+	if [ -n "$$base" ] && [ ! -f "$$base" ]; then \
+	  dir=$(BUILD)/baseline-$$base; \
+	  if [ -x $$dir/build/chargesim ]; then :; \
+	  elif git cat-file -e "$$base^{commit}" 2>/dev/null; then \
+	    echo "== building the baseline $$base in $$dir (log: $$dir.log)"; \
+	    rm -rf $$dir && mkdir -p $$dir && git archive "$$base" | tar -x -C $$dir && \
+	    $(MAKE) --no-print-directory -C $$dir build/chargesim >$$dir.log 2>&1 || \
+	      { echo "bench: the baseline $$base did not build, see $$dir.log"; exit 1; }; \
+	  else \
+	    echo "== no baseline: $$base is neither a file nor a git revision of this repository"; \
+	    dir=; \
+	  fi; \
+	  base=$${dir:+$$dir/build/chargesim}; \
+	fi; \
+	if [ -n "$$base" ]; then export CHARGESIM_BASELINE="$$(realpath "$$base")"; \
+	  echo "== baseline: $$CHARGESIM_BASELINE"; fi; \
+	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses fuzz/fuzz_*.c (see fuzz/README.md),
 # built with clang, ASan and UBSan against the library and cli/ compiled the same way in

@@ -269,6 +269,11 @@ bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
+# The benchmarks built but not run (CI: they keep compiling as the library changes).
+.PHONY: bench-build
+bench-build: check-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses fuzz/fuzz_*.c (see fuzz/README.md),
 # built with clang, ASan and UBSan against the library and cli/ compiled the same way in
 # build/fuzz/ (the gcc build in build/ is left alone). Each harness runs FUZZ_SECONDS on

@@ -4,17 +4,23 @@
 #   make            build build/chargesim and build/libchargesim.a
 #   make demo       install missing Debian packages (as root), build, run scenarios/demo.json
 #   make test       install missing packages, build, run the CUnit suites
-#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/)
+#   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
+#                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/ (BASELINE=REV: against that revision)
-#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
+#                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
+#                   and `list scenarios` look without a path; DESTDIR stages it)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# run/ or plots/ joins the library, one under cli/ the binary, one under tests/ the tests.
+# run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
+# tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
+# cli/util.c finds it from the binary's own place (BINDIR/../share/chargesim/scenarios)
+SCENARIO_LIBRARY = $(PREFIX)/share/chargesim/scenarios
 BUILD     ?= build
 WERROR    ?= 0
 VERSION   := 0.1.0
@@ -52,7 +58,8 @@ endif
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
-               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) $(wildcard plots/*.c))
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) \
+               $(wildcard run/linux/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -67,9 +74,13 @@ KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
 KDIR           := build/kernel
-# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>"
-KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c)
+# drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
+# machine run/linux/<name>.c (listed in run/linux/machines.c)
+KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
+# headers of the tree a driver file includes as its own (its struct definitions), taken
+# with the drivers; the layer's headers (stack/include) come first on the include path
+KHEADERS       := include/linux/power/charger-manager.h
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -91,7 +102,7 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include \
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
              -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
@@ -145,7 +156,7 @@ $(KDIR)/.extracted: $(KDIR)/.origin $(KFILES:%=$(KERNEL_SRC)/%)
 	@touch $@
 else
 $(KDIR)/.extracted: $(KDIR)/.origin $(wildcard $(KERNEL_TARBALL))
-	@echo "  EXTRACT $(words $(KFILES)) driver files from $(KERNEL_TARBALL)"
+	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
 	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
 	@touch $(KDRIVER_SRC) $@
 endif
@@ -219,11 +230,17 @@ test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
 	@$(TEST_BIN)
 
+# cases of the bad-input corpus run at once under ASan (each uses ~100 MB and a core)
+ASAN_CORPUS_JOBS ?= 8
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/chargesim-tests build/asan/chargesim
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan/chargesim-tests
+	@echo "== the bad-input corpus under ASan and LeakSanitizer (tests/test_bad_inputs.sh)"
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 BAD_INPUTS_JOBS=$(ASAN_CORPUS_JOBS) \
+	  tests/test_bad_inputs.sh build/asan/chargesim >build/asan/bad-inputs.log 2>&1; \
+	  s=$$?; grep -v '^ok ' build/asan/bad-inputs.log; exit $$s
 
 # memcheck on the fast unit suites and a sample of scenarios: 0 errors, no definite leaks.
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
@@ -275,6 +292,11 @@ bench: check-deps
 	if [ -n "$$base" ]; then export CHARGESIM_BASELINE="$$(realpath "$$base")"; \
 	  echo "== baseline: $$CHARGESIM_BASELINE"; fi; \
 	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# The benchmarks built but not run (CI: they keep compiling as the library changes).
+.PHONY: bench-build
+bench-build: check-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
 
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses fuzz/fuzz_*.c (see fuzz/README.md),
 # built with clang, ASan and UBSan against the library and cli/ compiled the same way in
@@ -332,6 +354,10 @@ install: $(BIN) $(LIB)
 	install -m 644 $(PLUGIN_SIM_HEADERS) $(DESTDIR)$(PREFIX)/include/chargesim/sim/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  chargesim.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/chargesim.pc
+	install -d $(DESTDIR)$(SCENARIO_LIBRARY)
+	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
+	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
 
 clean:
 	rm -rf build out

@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
+#include "bench/bench_common.h"
 #include "run/run.h"
 #include "tests/testutil.h"
 
@@ -41,24 +42,6 @@
 #define FIXED_REPS 3
 #define TARGET_WALL_MS 10.0
 #define TARGET_STEPS 5000
-
-static const char full_charge_json[] =
-	"{\n"
-	"  \"name\": \"bench-full-charge\",\n"
-	"  \"seed\": 1,\n"
-	"  \"duration\": \"3 h\",\n"
-	"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2.2 A\" },\n"
-	"  \"cable\": { \"length\": \"1 m\", \"awg\": 20 },\n"
-	"  \"device\": {\n"
-	"    \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"2 A\","
-	" \"iterm\": \"150 mA\" },\n"
-	"    \"battery\": { \"preset\": \"eb425161lu\", \"capacity\": \"3000 mAh\","
-	" \"soc\": \"0 %\" },\n"
-	"    \"load\": { \"current\": \"0 mA\" }\n"
-	"  },\n"
-	"  \"policy\": { \"name\": \"fixed\","
-	" \"params\": { \"ilim\": \"2 A\", \"fullbatt_vchkdrop\": 0 } }\n"
-	"}\n";
 
 /* %s: the duration. */
 static const char idle_json_fmt[] =
@@ -84,19 +67,6 @@ struct bench_result {
 	double soc_final;
 	double time_to_full_s;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	return v[n / 2];
-}
 
 static struct scenario *load(const char *name, const char *text)
 {
@@ -155,13 +125,13 @@ static bool run_median(const struct scenario *sc, const struct world_options *op
 		if (i >= warmup)
 			walls[i - warmup] = r->wall_s;
 	}
-	r->wall_s = median(walls, reps);
+	r->wall_s = bench_median(walls, reps);
 	return true;
 }
 
 static bool bench_full_charge(const char *tmpdir)
 {
-	g_autoptr(scenario) sc = load("bench-full-charge", full_charge_json);
+	g_autoptr(scenario) sc = load("bench-full-charge", bench_full_charge_json);
 	struct world_options opt = { 0 };
 	struct bench_result ad, fresh, noout, fixed;
 	double sim_s;

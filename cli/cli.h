@@ -25,17 +25,22 @@ int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
-/* `--plot` of run and compare (cli/cmd_plot.c), called once the runs' outputs are
- * written: render DIR/plot.{png,svg} from DIR/plot.gp, print where (unless quiet).
- * Returns `status`, or 2 when the plot failed (gnuplot missing or failing). */
-int cli_plot_run(const char *outdir, const char *scenario, const char *policy, double uvlo_v,
-		 bool quiet, int status);
-int cli_plot_compare(const char *outdir, const char *scenario, char **policies, double uvlo_v,
-		     bool quiet, int status);
+/* `--plot` of run and compare (cli/cmd_plot.c), once the runs' outputs are written
+ * into dir (the staging directory of their output set, which becomes `shown`):
+ * write dir/plot.gp and render dir/plot.{png,svg}. False with err (naming `shown`)
+ * when the plot failed (bad input, gnuplot missing or failing). */
+bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario,
+			 const char *policy, double uvlo_v, GError **err);
+bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario,
+			     char **policies, double uvlo_v, GError **err);
+/* Then print where the plot is (unless quiet), or why it failed (err): returns
+ * `status`, or 2 when it failed. */
+int cli_plot_report(const char *outdir, const GError *err, bool compare, bool quiet, int status);
 
-/* A run or compare written again without --plot: remove DIR/plot.{gp,png,svg} and its
- * data, left by an earlier --plot (they showed the old outputs). True when there were. */
-bool cli_plot_remove(const char *outdir);
+/* Whether DIR holds a plot (plot.gp, .png or .svg). A run or compare written again
+ * without --plot removes it with the outputs it showed (the plot's files belong to
+ * the output set, sim/outset.h), and says so. */
+bool cli_plot_exists(const char *outdir);
 #define CLI_STALE_PLOT_NOTE "removed the plot of an earlier run (plot.gp, plot.png, plot.svg): " \
 	"it showed the outputs this run replaced; --plot draws the new ones"
 
@@ -48,8 +53,20 @@ void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 int cli_exit_for(const GError *err);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
-/* Append the *.json files under dir (recursively, in directory order) to paths
- * (g_free'd strings). */
+/* Append the *.json files under dir (recursively, each directory in name order) to
+ * paths (g_free'd strings). Symbolic links are followed, and every directory and file
+ * is visited once whatever the links (a link to "." is no loop). */
 void cli_find_json(const char *dir, GPtrArray *paths);
+/* The scenario library `check` and `list scenarios` use without a path: $CHARGESIM_SCENARIOS,
+ * else scenarios/ in the current directory (a source tree), else the library installed
+ * with the binary (PREFIX/share/chargesim/scenarios, PREFIX being the binary's
+ * directory's parent). NULL, with a message naming cmd, when there is none. */
+#define CLI_SCENARIOS_ENV "CHARGESIM_SCENARIOS"
+#define CLI_SCENARIO_LIBRARY "share/chargesim/scenarios"
+char *cli_scenario_dir(const char *cmd);
+/* A set of files by device and inode (cli_file_id_first), to visit each once. */
+GHashTable *cli_file_ids_new(void);
+/* True the first time path's file is seen (and when it cannot be stat'ed). */
+bool cli_file_id_first(GHashTable *seen, const char *path);
 
 #endif

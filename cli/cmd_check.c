@@ -24,6 +24,7 @@ enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 
 struct check_job {
 	char *file;
+	const char *root;    /* the argument it came from (a file or a directory) */
 	char *name;
 	char *outdir;
 	int status;
@@ -127,76 +128,160 @@ static void run_job(gpointer data, gpointer user)
 	run_result_clear(&res);
 }
 
-static void xml_escape(FILE *fp, const char *s)
+/* Text for XML 1.0, escaped by GLib: made UTF-8 first, and the control characters
+ * XML forbids (all but tab, line feed, carriage return) shown as U+FFFD; in an
+ * attribute, line breaks and tabs as character references (a parser would turn them
+ * into blanks). */
+static void xml_append(GString *x, const char *text, bool attr)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&apos;", fp); break;
-		default:
-			/* XML 1.0 forbids most control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, fp);
-		}
+	g_autofree char *valid = g_utf8_make_valid(text ? text : "", -1);
+	GString *clean = g_string_sized_new(strlen(valid));
+	g_autofree char *esc = NULL;
+
+	for (const char *c = valid; *c; c++) {
+		if ((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n' || *c == '\r')
+			g_string_append_c(clean, *c);
+		else
+			g_string_append(clean, "\xef\xbf\xbd");
 	}
+	esc = g_markup_escape_text(clean->str, (gssize)clean->len);
+	g_string_free(clean, TRUE);
+	for (const char *c = esc; *c; c++) {
+		if (attr && *c == '\n')
+			g_string_append(x, "&#10;");
+		else if (attr && *c == '\r')
+			g_string_append(x, "&#13;");
+		else if (attr && *c == '\t')
+			g_string_append(x, "&#9;");
+		else
+			g_string_append_c(x, *c);
+	}
+}
+
+/* <NAME attr="value" ...: one attribute, escaped. */
+static void xml_attr(GString *x, const char *name, const char *value)
+{
+	g_string_append_printf(x, " %s=\"", name);
+	xml_append(x, value, true);
+	g_string_append_c(x, '"');
+}
+
+/*
+ * A test case's class: where the scenario sits in what was checked, as a dotted path
+ * (JUnit's package): the checked directory's own name, then the subdirectories down to
+ * the file ("scenarios.bugzoo" for scenarios/bugzoo/x.json under `check scenarios/`);
+ * for a file named on the command line, its directory's name. Never an absolute or
+ * temporary path.
+ */
+static char *junit_class(const struct check_job *j)
+{
+	g_autofree char *top = g_canonicalize_filename(j->root, NULL);
+	g_autofree char *dir = NULL, *rel = NULL, *name = NULL;
+	g_autofree char *file_dir = g_path_get_dirname(j->file);
+	g_autofree char *abs_dir = g_canonicalize_filename(file_dir, NULL);
+	GString *c;
+
+	if (!g_file_test(j->root, G_FILE_TEST_IS_DIR)) {
+		dir = g_path_get_dirname(top);
+		g_free(top);
+		top = g_steal_pointer(&dir);
+	}
+	name = g_path_get_basename(top);
+	c = g_string_new(strcmp(name, "/") == 0 ? "root" : name);
+	if (g_str_has_prefix(abs_dir, top) && abs_dir[strlen(top)] == '/')
+		rel = g_strdup(abs_dir + strlen(top) + 1);
+	for (char *p = rel; p && *p; p++)
+		if (*p == '/')
+			*p = '.';
+	if (rel && *rel)
+		g_string_append_printf(c, ".%s", rel);
+	return g_string_free(c, FALSE);
 }
 
 static bool write_junit(const char *path, struct check_job *jobs, int n, int failed, int errors,
 			GError **err)
 {
-	struct cs_outfile *f = cs_outfile_open(path, false, err);
+	GString *x = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	double total = 0;
+	bool ok;
 
-	if (!f)
-		return false;
 	for (int i = 0; i < n; i++)
 		total += jobs[i].wall_s;
-	fprintf(f->fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f->fp, "<testsuites name=\"chargesim check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
-		n, failed, errors, total);
-	fprintf(f->fp, "  <testsuite name=\"scenarios\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
-		n, failed, errors, total);
+	g_string_append_printf(x, "<testsuites name=\"chargesim check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+			       n, failed, errors, total);
+	g_string_append_printf(x, "  <testsuite name=\"scenarios\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+			       n, failed, errors, total);
 	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_path_get_dirname(jobs[i].file);
+		const struct check_job *j = &jobs[i];
+		g_autofree char *cls = junit_class(j);
+		const char *tag = j->status == JOB_FAIL ? "failure" : "error";
 
-		fprintf(f->fp, "    <testcase classname=\"");
-		xml_escape(f->fp, dir);
-		fprintf(f->fp, "\" name=\"");
-		xml_escape(f->fp, jobs[i].name);
-		fprintf(f->fp, "\" file=\"");
-		xml_escape(f->fp, jobs[i].file);
-		fprintf(f->fp, "\" time=\"%.3f\"", jobs[i].wall_s);
-		if (jobs[i].status == JOB_PASS) {
-			fprintf(f->fp, "/>\n");
+		g_string_append(x, "    <testcase");
+		xml_attr(x, "classname", cls);
+		xml_attr(x, "name", j->name);
+		xml_attr(x, "file", j->file);
+		g_string_append_printf(x, " time=\"%.3f\"", j->wall_s);
+		if (j->status == JOB_PASS) {
+			g_string_append(x, "/>\n");
 			continue;
 		}
-		fprintf(f->fp, ">\n      <%s message=\"", jobs[i].status == JOB_FAIL ? "failure" : "error");
-		xml_escape(f->fp, jobs[i].message);
-		fprintf(f->fp, "\" type=\"%s\">", jobs[i].status == JOB_FAIL ? "expectation" : "input");
-		xml_escape(f->fp, jobs[i].message);
-		fprintf(f->fp, "</%s>\n    </testcase>\n", jobs[i].status == JOB_FAIL ? "failure" : "error");
+		g_string_append_printf(x, ">\n      <%s", tag);
+		xml_attr(x, "message", j->message);
+		xml_attr(x, "type", j->status == JOB_FAIL ? "expectation" : "input");
+		g_string_append_c(x, '>');
+		xml_append(x, j->message, false);
+		g_string_append_printf(x, "</%s>\n    </testcase>\n", tag);
 	}
-	fprintf(f->fp, "  </testsuite>\n</testsuites>\n");
-	return cs_outfile_commit(f, err);
+	g_string_append(x, "  </testsuite>\n</testsuites>\n");
+	ok = cs_outfile_write_all(path, x->str, x->len, err);
+	g_string_free(x, TRUE);
+	return ok;
 }
 
-/* The scenario files of the arguments (scenarios/ without any); false (the message
- * printed) when one does not exist. */
-static bool collect_args(int argc, char **argv, GPtrArray *files)
+/* The scenario files of the arguments (the scenario library without any: see
+ * cli_scenario_dir), each mapped to the argument it came from in roots (the first
+ * one); false (the message printed) when one does not exist. */
+static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *roots)
 {
+	g_autofree char *library = NULL;
+
 	for (int i = 1; i < argc; i++) {
+		g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
+
 		if (!g_file_test(argv[i], G_FILE_TEST_EXISTS)) {
 			cli_error("check: %s: no such file or directory", argv[i]);
 			return false;
 		}
-		collect(argv[i], files);
+		collect(argv[i], found);
+		for (guint k = 0; k < found->len; k++) {
+			if (!g_hash_table_contains(roots, found->pdata[k]))
+				g_hash_table_insert(roots, g_strdup(found->pdata[k]), g_strdup(argv[i]));
+			g_ptr_array_add(files, g_strdup(found->pdata[k]));
+		}
 	}
-	if (argc < 2)
-		collect("scenarios", files);
+	if (argc < 2) {
+		char *lib_argv[] = { argv[0], NULL, NULL };
+
+		library = cli_scenario_dir("check");
+		if (!library)
+			return false;
+		lib_argv[1] = library;
+		return collect_args(2, lib_argv, files, roots);
+	}
 	return true;
+}
+
+/* Each scenario once, under the first of its paths in sorted order (a file named
+ * twice, or reached through a link as well). */
+static void unique_files(GPtrArray *files)
+{
+	g_autoptr(GHashTable) seen = cli_file_ids_new();
+
+	for (guint i = 0; i < files->len;)
+		if (cli_file_id_first(seen, files->pdata[i]))
+			i++;
+		else
+			g_ptr_array_remove_index(files, i);
 }
 
 /* Find out now, not after every run, that the report cannot be written. */
@@ -213,7 +298,8 @@ static bool junit_writable(const char *junit)
 	return true;
 }
 
-/* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed". */
+/* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed" and,
+ * when some could not run (ERROR), ", N could not run": an error is no failure. */
 static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
 			 int *errors)
 {
@@ -237,14 +323,17 @@ static void print_report(const struct check_job *jobs, int n, bool quiet, int *f
 			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
 		}
 	}
-	printf("%d passed, %d failed\n", passed, *failed + *errors);
+	if (*errors)
+		printf("%d passed, %d failed, %d could not run\n", passed, *failed, *errors);
+	else
+		printf("%d passed, %d failed\n", passed, *failed);
 	fflush(stdout);
 }
 
 int cmd_check(int argc, char **argv)
 {
 	gint jobs_n = 1;
-	char *junit = NULL, *outroot = NULL;
+	g_autofree char *junit = NULL, *outroot = NULL;
 	gboolean accept = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_n, "Run N scenarios at once (default 1)", "N" },
@@ -256,6 +345,7 @@ int cmd_check(int argc, char **argv)
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) roots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	g_autoptr(GError) err = NULL;
 	struct check_ctx cctx = { .accept = accept };
 	struct check_job *jobs;
@@ -264,9 +354,11 @@ int cmd_check(int argc, char **argv)
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
-		"With no argument, checks scenarios/. Prints PASS/FAIL per scenario in a fixed order\n"
-		"and \"N passed, N failed\". Exit status 0 all passed, 1 a failure, 2 a scenario could\n"
-		"not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml");
+		"With no argument, checks the scenario library: $CHARGESIM_SCENARIOS, else scenarios/\n"
+		"here, else the one installed with chargesim (PREFIX/share/chargesim/scenarios).\n"
+		"Prints PASS/FAIL/ERROR per scenario in a fixed order and \"N passed, N failed\"\n"
+		"(\", N could not run\" for the ERRORs). Exit status 0 all passed, 1 a failure, 2 a\n"
+		"scenario could not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
 	if (jobs_n < 1 || jobs_n > 256) {
@@ -274,9 +366,10 @@ int cmd_check(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cctx.accept = accept;
-	if (!collect_args(argc, argv, files) || (junit && !junit_writable(junit)))
+	if (!collect_args(argc, argv, files, roots) || (junit && !junit_writable(junit)))
 		return CLI_EXIT_USAGE;
 	g_ptr_array_sort(files, cli_cmp_strings);
+	unique_files(files);
 	n = (int)files->len;
 	if (n == 0) {
 		cli_error("check: found no scenario files");
@@ -287,6 +380,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		jobs[i].file = g_strdup(files->pdata[i]);
 		jobs[i].name = g_path_get_basename(jobs[i].file);
+		jobs[i].root = g_hash_table_lookup(roots, jobs[i].file);
 		jobs[i].outdir = job_outdir(outroot ? outroot : "out/check", jobs[i].file);
 	}
 	pool = g_thread_pool_new(run_job, &cctx, jobs_n, TRUE, NULL);
@@ -308,7 +402,5 @@ int cmd_check(int argc, char **argv)
 	}
 	g_free(jobs);
 	g_mutex_clear(&cctx.lock);
-	g_free(junit);
-	g_free(outroot);
 	return status;
 }

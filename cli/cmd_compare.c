@@ -6,9 +6,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <chargesim/policy.h>
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
+#include "sim/outfile.h"
+#include "sim/outset.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -84,19 +87,63 @@ static char **policy_labels(char **policies, int n)
 	return g_steal_pointer(&labels);
 }
 
-/* Each policy's run into OUTDIR/LABEL/; its metrics into m[i]. The exit status of
- * the first run that fails (its message printed), else 0. */
-static int run_policies(const struct scenario *sc, const char *outdir, char **policies,
+/* A label names a directory under DIR: a built-in policy's name as it is (linux/FILE
+ * makes two levels), any other (a plugin's file name, a name no policy has) passes the
+ * one rule for names. False with the message printed. */
+static bool labels_ok(char **labels, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *why;
+
+		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
+			continue;
+		{
+			g_autofree char *shown = g_strescape(labels[i], NULL);
+
+			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+				  shown, why);
+		}
+		return false;
+	}
+	return true;
+}
+
+/* What a compare writes into DIR, as the patterns of its output set (sim/outset.h):
+ * the plot, and a directory per policy: those of an earlier compare with other
+ * built-in policies go too. */
+static char **compare_output_names(char **labels, int n)
+{
+	GPtrArray *a = g_ptr_array_new();
+
+	for (int i = 0; run_output_names[i]; i++)
+		if (g_str_has_prefix(run_output_names[i], "plot"))
+			g_ptr_array_add(a, g_strdup(run_output_names[i]));
+	for (int i = 0; cs_builtin_policies[i]; i++)
+		g_ptr_array_add(a, g_strdup(cs_builtin_policies[i]->name));
+	g_ptr_array_add(a, g_strdup("linux"));   /* linux/FILE policies */
+	for (int i = 0; i < n; i++)
+		g_ptr_array_add(a, g_strdup(labels[i]));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+/* Each policy's run into STAGE/LABEL/ (STAGE: the staging directory of DIR's output
+ * set); its metrics into m[i]. The exit status of the first run that fails (its
+ * message printed, naming DIR), else 0. */
+static int run_policies(const struct scenario *sc, const struct cs_outset *set, char **policies,
 			char **labels, struct world_metrics *m, int n)
 {
 	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
-		struct run_options ro = { .world.outdir = dir, .world.policy = policies[i] };
+		g_autofree char *dir = g_build_filename(cs_outset_path(set), labels[i], NULL);
+		struct run_options ro = {
+			.world.outdir = dir, .world.policy = policies[i], .outdir_staged = true,
+		};
 		struct run_result res;
 
 		if (run_scenario(sc, &ro, &res) != CLI_EXIT_OK) {
 			int status = res.status;
 
+			cs_outset_unstage(set, res.error);
 			fprintf(stderr, "%s\n", res.error->message);
 			run_result_clear(&res);
 			return status;
@@ -125,9 +172,12 @@ int cmd_compare(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) sc = NULL;
 	g_autofree char *outdir = NULL;
+	g_autoptr(GError) plot_err = NULL;
+	g_auto(GStrv) own = NULL;
+	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
 	char **labels = NULL;
-	bool removed;
+	bool removed = false;
 	int n, status = CLI_EXIT_OK;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -155,31 +205,49 @@ int cmd_compare(int argc, char **argv)
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
 	n = (int)g_strv_length(policies);
 	labels = policy_labels(policies, n);
-	if (!labels) {
+	if (!labels || !labels_ok(labels, n)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	/* the compare's outputs are one set: the runs, then the plot, put in place
+	 * together; the plots the new runs make out of date (an earlier compare's, unless
+	 * --plot draws it again, and each policy's own, from an earlier run --plot -o
+	 * DIR/POLICY) go with the set they drew */
+	removed = !plot && cli_plot_exists(outdir);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
+
+		removed |= cli_plot_exists(dir);
+	}
+	own = compare_output_names(labels, n);
+	set = cs_outset_begin(outdir, (const char *const *)own, &err);
+	if (!set) {
+		cli_error("%s", err->message);
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}
 	m = g_new0(struct world_metrics, (gsize)n);
-	status = run_policies(sc, outdir, policies, labels, m, n);
+	status = run_policies(sc, set, policies, labels, m, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
+	if (plot)
+		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, labels,
+					scenario_uvlo_v(sc), &plot_err);
+	if (!cs_outset_commit(g_steal_pointer(&set), &err)) {
+		cli_error("%s", err->message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (!quiet)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
 	print_table(m, labels, n);
-	/* plots the new runs made out of date: an earlier compare's (unless --plot draws
-	 * it again) and each policy's own, from an earlier run --plot -o DIR/POLICY */
-	removed = !plot && cli_plot_remove(outdir);
-	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
-
-		removed |= cli_plot_remove(dir);
-	}
 	if (removed && !quiet)
 		printf("\n%s\n", CLI_STALE_PLOT_NOTE);
 	if (plot)
-		status = cli_plot_compare(outdir, sc->name, labels, scenario_uvlo_v(sc), quiet, status);
+		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
+	cs_outset_abort(set);
 	g_strfreev(labels);
 	g_free(m);
 	g_strfreev(policies);

@@ -59,13 +59,15 @@ static void list_presets(const struct model_desc *d)
 	}
 }
 
-static void list_scenarios(const char *dir)
+/* The scenarios under dir (recursively, sorted), each with its description. */
+static int list_scenarios(const char *dir)
 {
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 
 	if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-		printf("no scenario directory %s\n", dir);
-		return;
+		cli_error("list scenarios: %s: found no such directory, expected a directory of scenarios",
+			  dir);
+		return CLI_EXIT_USAGE;
 	}
 	cli_find_json(dir, paths);
 	g_ptr_array_sort(paths, cli_cmp_strings);
@@ -77,6 +79,7 @@ static void list_scenarios(const char *dir)
 		if (sc)
 			printf("%-48s %s\n", (char *)paths->pdata[i], sc->description);
 	}
+	return CLI_EXIT_OK;
 }
 
 /* "policies|sources|...|scenarios" (sep "|"), or "policies, sources, ... or scenarios" */
@@ -123,8 +126,9 @@ int cmd_list(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(what, "scenarios") == 0) {
-		list_scenarios(argc > 2 ? argv[2] : "scenarios");
-		return CLI_EXIT_OK;
+		g_autofree char *dir = argc > 2 ? g_strdup(argv[2]) : cli_scenario_dir("list scenarios");
+
+		return dir ? list_scenarios(dir) : CLI_EXIT_USAGE;
 	}
 	for (int i = 0; model_registry[i]; i++)
 		if (model_registry[i]->list_name && strcmp(what, model_registry[i]->list_name) == 0) {

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "plots/plot.h"
 #include "run/scenario.h"
+#include "sim/outset.h"
 #include "sim/units.h"
 
 /* A file beside `trace` (same directory), or NULL when it does not exist. */
@@ -41,9 +42,8 @@ static void print_outputs(const char *script)
 	       dir, name);
 }
 
-bool cli_plot_remove(const char *outdir)
+bool cli_plot_exists(const char *outdir)
 {
-	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
 	static const char *const names[] = { "plot.gp", "plot.png", "plot.svg" };
 	bool found = false;
 
@@ -52,72 +52,80 @@ bool cli_plot_remove(const char *outdir)
 
 		found |= g_file_test(p, G_FILE_TEST_EXISTS);
 	}
-	if (found)
-		plot_remove_outputs(script);
 	return found;
 }
 
-int cli_plot_run(const char *outdir, const char *scenario_name, const char *policy, double uvlo_v,
-		 bool quiet, int status)
+bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario_name,
+			 const char *policy, double uvlo_v, GError **err)
 {
-	g_autofree char *trace = g_build_filename(outdir, "trace.csv", NULL);
-	g_autofree char *events = g_build_filename(outdir, "events.jsonl", NULL);
-	g_autofree char *metrics = g_build_filename(outdir, "metrics.json", NULL);
-	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+	g_autofree char *trace = g_build_filename(dir, "trace.csv", NULL);
+	g_autofree char *events = g_build_filename(dir, "events.jsonl", NULL);
+	g_autofree char *metrics = g_build_filename(dir, "metrics.json", NULL);
+	g_autofree char *script = g_build_filename(dir, "plot.gp", NULL);
 	g_autofree char *title = g_strdup_printf("%s, policy %s", scenario_name, policy);
 	struct plot_trace t = { trace, policy, events, metrics };
 	struct plot_spec spec = {
 		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
 		.zoom = PLOT_ZOOM_NONE, .render = true, .n = 1, .traces = &t,
 	};
-	g_autoptr(GError) err = NULL;
+	bool ok = plot_traces(&spec, err);
 
-	if (!plot_traces(&spec, &err)) {
-		cli_error("plot: %s", err->message);
-		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
-			cli_error("plot: the run's other outputs are in %s/; the script is %s "
-				  "(render it later with: cd %s && gnuplot plot.gp)", outdir, script, outdir);
-		return CLI_EXIT_USAGE;
-	}
-	if (!quiet)
-		print_outputs(script);
-	return status;
+	if (!ok && err)
+		cs_path_unstage(*err, dir, shown);
+	return ok;
 }
 
-int cli_plot_compare(const char *outdir, const char *scenario_name, char **policies, double uvlo_v,
-		     bool quiet, int status)
+bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario_name,
+			     char **policies, double uvlo_v, GError **err)
 {
 	int n = (int)g_strv_length(policies);
 	g_autofree struct plot_trace *t = g_new0(struct plot_trace, (gsize)n);
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
-	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+	g_autofree char *script = g_build_filename(dir, "plot.gp", NULL);
 	g_autofree char *title = g_strdup_printf("%s: policies compared", scenario_name);
 	struct plot_spec spec = {
 		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
 		.zoom = PLOT_ZOOM_AUTO, .render = true, .n = n, .traces = t,
 	};
-	g_autoptr(GError) err = NULL;
+	bool ok;
 
 	for (int i = 0; i < n; i++) {
 		char *p[3] = {
-			g_build_filename(outdir, policies[i], "trace.csv", NULL),
-			g_build_filename(outdir, policies[i], "events.jsonl", NULL),
-			g_build_filename(outdir, policies[i], "metrics.json", NULL),
+			g_build_filename(dir, policies[i], "trace.csv", NULL),
+			g_build_filename(dir, policies[i], "events.jsonl", NULL),
+			g_build_filename(dir, policies[i], "metrics.json", NULL),
 		};
 
 		for (int k = 0; k < 3; k++)
 			g_ptr_array_add(paths, p[k]);
 		t[i] = (struct plot_trace){ p[0], policies[i], p[1], p[2] };
 	}
-	if (!plot_traces(&spec, &err)) {
+	ok = plot_traces(&spec, err);
+	if (!ok && err)
+		cs_path_unstage(*err, dir, shown);
+	return ok;
+}
+
+int cli_plot_report(const char *outdir, const GError *err, bool compare, bool quiet, int status)
+{
+	g_autofree char *script = g_build_filename(outdir, "plot.gp", NULL);
+
+	if (err) {
 		cli_error("plot: %s", err->message);
-		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT)
-			cli_error("plot: the runs' other outputs are under %s/; the script is %s", outdir,
-				  script);
+		if (err->code == CS_PLOT_ERROR_NO_GNUPLOT || err->code == CS_PLOT_ERROR_GNUPLOT) {
+			if (compare)
+				cli_error("plot: the runs' other outputs are under %s/; the script is %s",
+					  outdir, script);
+			else
+				cli_error("plot: the run's other outputs are in %s/; the script is %s "
+					  "(render it later with: cd %s && gnuplot plot.gp)", outdir, script,
+					  outdir);
+		}
 		return CLI_EXIT_USAGE;
 	}
 	if (!quiet) {
-		printf("\n");
+		if (compare)
+			printf("\n");
 		print_outputs(script);
 	}
 	return status;

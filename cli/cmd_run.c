@@ -264,6 +264,21 @@ static void print_failure(const struct run_result *res)
 	}
 }
 
+/* --plot: rendered into the run's staging directory, so that the plot joins the
+ * set of outputs it draws; reported after the summary. */
+struct run_plot {
+	const char *outdir;
+	GError *err;
+};
+
+static void plot_staged(const struct run_result *res, const char *dir, void *data)
+{
+	struct run_plot *p = data;
+	const struct scenario *sc = res->scenario;
+
+	cli_plot_render_run(dir, p->outdir, sc->name, res->policy, scenario_uvlo_v(sc), &p->err);
+}
+
 static void run_opts_clear(struct run_opts *o)
 {
 	g_free(o->outdir);
@@ -298,6 +313,8 @@ int cmd_run(int argc, char **argv)
 	struct run_options ro = { .expect = true };
 	struct run_ready ready = { .o = &o, .wo = &ro.world };
 	struct run_result res = { 0 };
+	struct run_plot plot = { 0 };
+	bool stale_plot;
 	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -327,6 +344,13 @@ int cmd_run(int argc, char **argv)
 	ro.world.policy = o.policy;
 	ro.ready = check_against_scenario;
 	ro.ready_data = &ready;
+	/* an earlier plot goes with the outputs it showed (they are one set) */
+	stale_plot = !o.plot && cli_plot_exists(outdir);
+	if (o.plot) {
+		plot.outdir = outdir;
+		ro.staged = plot_staged;
+		ro.staged_data = &plot;
+	}
 	status = run_scenario(sc, &ro, &res);
 	if (res.stage != RUN_STAGE_DONE) {
 		print_failure(&res);
@@ -334,13 +358,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
-	if (!o.plot && cli_plot_remove(outdir) && !o.quiet)
+	for (guint i = 0; !o.quiet && res.warnings && i < res.warnings->len; i++)
+		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
+	if (stale_plot && !o.quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);
 	if (o.plot)
-		status = cli_plot_run(outdir, sc->name, res.policy, scenario_uvlo_v(sc), o.quiet,
-				      status);
+		status = cli_plot_report(outdir, plot.err, false, o.quiet, status);
 out:
+	g_clear_error(&plot.err);
 	run_result_clear(&res);
 	run_opts_clear(&o);
 	return status;

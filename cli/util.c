@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli/cli.h"
 #include "run/world.h"
 
@@ -116,17 +117,105 @@ gint cli_cmp_strings(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void cli_find_json(const char *dir, GPtrArray *paths)
+/* A file or directory as the kernel knows it, whatever path led there. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+static guint file_id_hash(gconstpointer p)
+{
+	const struct file_id *id = p;
+
+	return (guint)(id->ino ^ (id->ino >> 32) ^ id->dev);
+}
+
+static gboolean file_id_equal(gconstpointer a, gconstpointer b)
+{
+	const struct file_id *x = a, *y = b;
+
+	return x->dev == y->dev && x->ino == y->ino;
+}
+
+GHashTable *cli_file_ids_new(void)
+{
+	return g_hash_table_new_full(file_id_hash, file_id_equal, g_free, NULL);
+}
+
+bool cli_file_id_first(GHashTable *seen, const char *path)
+{
+	struct stat st;
+	struct file_id *id;
+
+	if (stat(path, &st) != 0)
+		return true;   /* dangling or unreadable: let the reader report it */
+	id = g_new(struct file_id, 1);
+	*id = (struct file_id){ st.st_dev, st.st_ino };
+	return g_hash_table_add(seen, id);
+}
+
+/* One directory: its entries in name order (so that which path of a file reached
+ * twice is kept does not depend on the file system), each file and directory once. */
+static void find_json(const char *dir, GPtrArray *paths, GHashTable *seen)
 {
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	const char *n;
 
-	while (d && (n = g_dir_read_name(d))) {
-		g_autofree char *path = g_build_filename(dir, n, NULL);
+	while (d && (n = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(n));
+	g_ptr_array_sort(names, cli_cmp_strings);
+	for (guint i = 0; i < names->len; i++) {
+		const char *name = names->pdata[i];
+		g_autofree char *path = g_build_filename(dir, name, NULL);
 
-		if (g_file_test(path, G_FILE_TEST_IS_DIR))
-			cli_find_json(path, paths);
-		else if (g_str_has_suffix(n, ".json"))
+		if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+			if (cli_file_id_first(seen, path))
+				find_json(path, paths, seen);
+		} else if (g_str_has_suffix(name, ".json") && cli_file_id_first(seen, path)) {
 			g_ptr_array_add(paths, g_steal_pointer(&path));
+		}
 	}
+}
+
+void cli_find_json(const char *dir, GPtrArray *paths)
+{
+	g_autoptr(GHashTable) seen = cli_file_ids_new();
+
+	if (cli_file_id_first(seen, dir))
+		find_json(dir, paths, seen);
+}
+
+/* The installed library beside the binary: BINDIR/../share/chargesim/scenarios. Found
+ * from /proc/self/exe rather than compiled in, so that a tree installed under DESTDIR
+ * or moved to another prefix still finds its own library. */
+static char *installed_scenarios(void)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bindir = exe ? g_path_get_dirname(exe) : NULL;
+	g_autofree char *prefix = bindir ? g_path_get_dirname(bindir) : NULL;
+
+	return prefix ? g_build_filename(prefix, CLI_SCENARIO_LIBRARY, NULL) : NULL;
+}
+
+char *cli_scenario_dir(const char *cmd)
+{
+	const char *env = g_getenv(CLI_SCENARIOS_ENV);
+	g_autofree char *installed = NULL;
+
+	if (env && *env) {
+		if (g_file_test(env, G_FILE_TEST_IS_DIR))
+			return g_strdup(env);
+		cli_error("%s: %s=%s: no such directory; point it at a scenario library, or unset it",
+			  cmd, CLI_SCENARIOS_ENV, env);
+		return NULL;
+	}
+	if (g_file_test("scenarios", G_FILE_TEST_IS_DIR))
+		return g_strdup("scenarios");
+	installed = installed_scenarios();
+	if (installed && g_file_test(installed, G_FILE_TEST_IS_DIR))
+		return g_steal_pointer(&installed);
+	cli_error("%s: found no scenario library: no scenarios/ here%s%s, and %s is not set; name a file or directory",
+		  cmd, installed ? " nor " : "", installed ? installed : "", CLI_SCENARIOS_ENV);
+	return NULL;
 }

@@ -71,7 +71,13 @@ static bool spawn_gnuplot(const char *script, const char *dir, const char *tmpba
 
 	if (!prog)
 		return false;
-	sets = g_strdup_printf("OUTBASE='%s'; FORMATS='%s'", tmpbase, gp_formats(png, svg));
+	{
+		GString *cmd = g_string_new("OUTBASE=");
+
+		gp_quote(cmd, tmpbase);   /* the script's name is the user's */
+		g_string_append_printf(cmd, "; FORMATS='%s'", gp_formats(png, svg));
+		sets = g_string_free(cmd, FALSE);
+	}
 	{
 		char *argv[] = { prog, "-e", sets, name, NULL };
 

@@ -7,32 +7,74 @@
 #include <stdlib.h>
 #include <string.h>
 #include "plots/gp.h"
+#include "plots/plot.h"
 #include "plots/templates.h"
 
-/* Quote a string for gnuplot: single quotes, '' for a quote. */
-void gp_quote(GString *s, const char *text)
+/* The one escaping path for outside text (see gp.h); quotes doubled for a script, as
+ * they are for a data file (whose fields are not gnuplot strings). */
+static void escape(GString *s, const char *text, bool script)
 {
-	g_string_append_c(s, '\'');
-	for (const char *c = text; *c; c++) {
-		if (*c == '\'')
+	g_autofree char *valid = g_utf8_make_valid(text ? text : "", -1);
+	size_t start = s->len;
+
+	for (const char *c = valid; *c; c++) {
+		if (*c == '\'' && script)
 			g_string_append(s, "''");
-		else if (*c == '\n')
+		else if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			g_string_append_c(s, ' ');
 		else
 			g_string_append_c(s, *c);
 	}
+	if (s->len > start && s->str[s->len - 1] == '\\')
+		g_string_append_c(s, ' ');
+}
+
+void gp_escape(GString *s, const char *text)
+{
+	escape(s, text, true);
+}
+
+void gp_quote(GString *s, const char *text)
+{
+	g_string_append_c(s, '\'');
+	escape(s, text, true);
 	g_string_append_c(s, '\'');
 }
 
-/* A field for the comma-separated data files: no commas, no line breaks. */
+bool gp_text_exact(const char *text)
+{
+	if (!g_utf8_validate(text, -1, NULL))
+		return false;
+	for (const char *c = text; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return false;
+	return !g_str_has_suffix(text, "\\");
+}
+
+bool gp_check_file_name(const char *name, GError **err)
+{
+	g_autofree char *shown = NULL;
+
+	if (gp_text_exact(name))
+		return true;
+	shown = g_strescape(name, NULL);
+	g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+		    "\"%s\": found a file name with a control character, bytes that are not UTF-8 or a final backslash, expected a name gnuplot can be given as it is; rename the file",
+		    shown);
+	return false;
+}
+
+/* A field for the comma-separated data files: escaped as for a script but for the
+ * quotes, then no commas or '#' (which would split the row or start a comment). */
 char *gp_dat_field(const char *text)
 {
-	char *s = g_strdup(text && *text ? text : "-");
+	GString *s = g_string_new(NULL);
 
-	for (char *c = s; *c; c++)
-		if (*c == ',' || *c == '\n' || *c == '\r' || *c == '#')
+	escape(s, text && *text ? text : "-", false);
+	for (char *c = s->str; *c; c++)
+		if (*c == ',' || *c == '#')
 			*c = ';';
-	return s;
+	return g_string_free(s, FALSE);
 }
 
 unsigned gp_rgb(const char *hex)
@@ -147,6 +189,15 @@ void gp_set_quoted(GPtrArray *vars, const char *name, const char *text)
 	GString *s = g_string_new(NULL);
 
 	gp_quote(s, text);
+	gp_set(vars, name, s->str);
+	g_string_free(s, TRUE);
+}
+
+void gp_set_escaped(GPtrArray *vars, const char *name, const char *text)
+{
+	GString *s = g_string_new(NULL);
+
+	gp_escape(s, text);
 	gp_set(vars, name, s->str);
 	g_string_free(s, TRUE);
 }

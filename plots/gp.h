@@ -18,8 +18,26 @@
 #include <stdbool.h>
 #include <glib.h>
 
-/* Quote a string for gnuplot: single quotes, '' for a quote, a line break a blank. */
+/*
+ * Every text that reaches gnuplot from outside the program (a scenario's name, a file
+ * name, a label, a title, a column name) goes through gp_escape(), alone or inside
+ * gp_quote(): gnuplot runs a command in `backquotes` inside double quotes and on a
+ * command line, and a line break ends a comment or a statement; inside single quotes
+ * nothing is expanded and '' stands for a quote. So: '' for a quote, a blank for every
+ * control character (C0, DEL), U+FFFD for bytes that are not UTF-8 (an SVG must be),
+ * and a blank after a final backslash (which would continue a comment line). The
+ * result is safe inside single quotes and on a comment line; nothing else may be
+ * written unescaped into a script, a data file or gnuplot's command line.
+ */
+void gp_escape(GString *s, const char *text);
+/* gp_escape() in single quotes: a gnuplot string constant. */
 void gp_quote(GString *s, const char *text);
+/* Whether gp_escape() leaves text as it is but for doubled quotes (UTF-8 without
+ * control characters): a file name gnuplot opens must be, or it would read another. */
+bool gp_text_exact(const char *text);
+/* gp_text_exact() of a file name the script will open, or false with a
+ * CS_PLOT_ERROR_INPUT error asking for another name. */
+bool gp_check_file_name(const char *name, GError **err);
 /* A number written for gnuplot (always with a point, never "nan": NaN). */
 void gp_num(GString *s, double v);
 void gp_printf_num(GString *s, const char *before, double v, const char *after);
@@ -27,8 +45,9 @@ void gp_printf_num(GString *s, const char *before, double v, const char *after);
 const char *gp_formats(bool png, bool svg);
 /* Screen fraction of a pixel position (x from the left, y from the bottom). */
 double gp_frac(double px, double total);
-/* A field for the comma-separated data files: no commas, no line breaks ("-" when
- * empty). Caller frees. */
+/* A field for the comma-separated data files: escaped as gp_escape() does but for
+ * the quotes (a data field is no gnuplot string), no commas or '#' ("-" when empty).
+ * Also for text on a data file's comment lines. Caller frees. */
 char *gp_dat_field(const char *text);
 /* "#rrggbb" as the number gnuplot's "rgb variable" reads. */
 unsigned gp_rgb(const char *hex);
@@ -46,6 +65,9 @@ void gp_setf(GPtrArray *vars, const char *name, const char *fmt, ...) G_GNUC_PRI
 /* A number as gp_num() writes it; a string quoted as gp_quote() does. */
 void gp_set_num(GPtrArray *vars, const char *name, double v);
 void gp_set_quoted(GPtrArray *vars, const char *name, const char *text);
+/* text through gp_escape(), for a placeholder a template puts inside single quotes or
+ * on a comment line. */
+void gp_set_escaped(GPtrArray *vars, const char *name, const char *text);
 /* Append template tpl with vars (NULL: none) filled in. */
 void gp_expand(GString *out, const char *tpl, const GPtrArray *vars);
 /* The same as a string without its last line break: a block of lines that takes the

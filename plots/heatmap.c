@@ -328,14 +328,18 @@ static bool write_data(const struct heat *h, const char *path, GError **err)
 {
 	const struct plot_heatmap_spec *sp = h->sp;
 	GString *dat = g_string_new(NULL);
+	g_autofree char *z = gp_dat_field(sp->z), *x = gp_dat_field(sp->x);
+	g_autofree char *y = gp_dat_field(sp->y), *results = gp_dat_field(sp->results);
 	bool ok;
 
 	g_string_append_printf(dat, "# chargesim heat map of %s over %s and %s from %s\n# ix,iy,z,label\n",
-			       sp->z, sp->x, sp->y, sp->results);
+			       z, x, y, results);
 	for (guint bi = 0; bi < h->bs->len; bi++) {
+		g_autofree char *map = gp_dat_field(g_array_index(h->bs, struct category, bi).text);
+
 		if (bi)
 			g_string_append(dat, "\n\n");
-		g_string_append_printf(dat, "# map %u: %s\n", bi, g_array_index(h->bs, struct category, bi).text);
+		g_string_append_printf(dat, "# map %u: %s\n", bi, map);
 		for (guint yi = 0; yi < h->ys->len; yi++)
 			for (guint xi = 0; xi < h->xs->len; xi++) {
 				gsize k = ((gsize)bi * h->ys->len + yi) * h->xs->len + xi;
@@ -378,12 +382,18 @@ static char *script_text(const struct heat *h, const char *base_name)
 		g_string_append(maps, bi ? ", " : "");
 		gp_quote(maps, name);
 	}
-	gp_set(v, "BASE", base_name);
-	gp_set(v, "X", sp->x);
-	gp_set(v, "Y", sp->y);
-	gp_set(v, "Z", sp->z);
-	gp_setf(v, "BY", "%s%s", sp->by ? ", one map per " : "", sp->by ? sp->by : "");
-	gp_set(v, "RESULTS", sp->results);
+	gp_set_escaped(v, "BASE", base_name);
+	gp_set_escaped(v, "X", sp->x);
+	gp_set_escaped(v, "Y", sp->y);
+	gp_set_escaped(v, "Z", sp->z);
+	if (sp->by) {
+		g_autofree char *by = g_strdup_printf(", one map per %s", sp->by);
+
+		gp_set_escaped(v, "BY", by);
+	} else {
+		gp_set(v, "BY", "");
+	}
+	gp_set_escaped(v, "RESULTS", sp->results);
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_setf(v, "W", "%d", 110 + ncols * (pw + 120) + 60);
 	gp_setf(v, "H", "%d", 70 + (nmaps + ncols - 1) / ncols * (ph + 80));
@@ -435,7 +445,7 @@ bool plot_heatmap(const struct plot_heatmap_spec *sp, GError **err)
 	g_autofree char *text = NULL;
 	bool ok = false;
 
-	if (!read_table(&h.t, err) || !find_columns(&h, err))
+	if (!gp_check_file_name(base_name, err) || !read_table(&h.t, err) || !find_columns(&h, err))
 		goto out;
 	if (!h.t.nrows) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, "%s: no data rows", sp->results);

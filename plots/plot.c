@@ -131,7 +131,11 @@ bool plot_traces(const struct plot_spec *spec, GError **err)
 		if (!plot_scan_run(&pl, i, &spec->traces[i], err))
 			goto out;
 		pl.runs[i].trace_rel = gp_relative_path(dir, spec->traces[i].trace);
+		if (!gp_check_file_name(pl.runs[i].trace_rel, err))
+			goto out;
 	}
+	if (!gp_check_file_name(base_name, err))
+		goto out;
 	distinct_labels(&pl);
 	plot_layout(&pl);
 	if (!cs_mkdir_p(dir, err))

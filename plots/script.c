@@ -349,14 +349,17 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	g_autoptr(GPtrArray) v = gp_vars_new();
 	GString *list = g_string_new(NULL);
 
-	gp_set(v, "BASE", si->base);
-	gp_set(v, "TITLE", si->title);
+	gp_set_escaped(v, "BASE", si->base);
+	gp_set_escaped(v, "TITLE", si->title);
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
 	if (pl->contract) {
-		g_autofree char *c = g_strdup_printf(",\n# %s-contract.dat (each run's PD contract)", si->base);
+		GString *c = g_string_new(",\n# ");
 
-		gp_set(v, "CONTRACT_FILE", c);
+		gp_escape(c, si->base);
+		g_string_append(c, "-contract.dat (each run's PD contract)");
+		gp_set(v, "CONTRACT_FILE", c->str);
+		g_string_free(c, TRUE);
 	} else {
 		gp_set(v, "CONTRACT_FILE", "");
 	}

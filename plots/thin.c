@@ -137,6 +137,7 @@ bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err)
 	struct plot_run *r = &pl->runs[ri];
 	const cs_csv_trace *tr = r->tr;
 	g_autofree bool *keep = g_new0(bool, tr->nrows);
+	g_autofree char *source = gp_dat_field(r->trace_rel);
 	GString *s = g_string_new(NULL);
 	int col[COL_COUNT];
 	bool ok;
@@ -146,7 +147,7 @@ bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err)
 	choose_rows(pl, tr, col, keep);
 	g_string_append_printf(s, "# %s, thinned for plotting (plots/thin.c): the rows that differ by\n"
 			       "# more than %g pixel from a straight line between their neighbours\n",
-			       r->trace_rel, THIN_PX);
+			       source, THIN_PX);
 	for (size_t k = 0, first = 1; k < N_THIN; k++)
 		if (col[thin_columns[k]] >= 0) {
 			g_string_append_printf(s, "%s%s", first ? "" : ",", plot_column_names[thin_columns[k]]);

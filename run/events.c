@@ -23,14 +23,15 @@ static void world_plug(struct world *w, bool on)
 	w->dirty = true;
 }
 
-static void world_apply_set(struct world *w, const struct scenario_event *e,
-			    const struct param_desc *desc)
+static void world_apply_set(struct world *w, const struct scenario_event *e, int idx)
 {
+	const struct param_desc *desc = w->sev_desc[idx];
 	GError *err = NULL;
-	char *base = e->obj == SCN_OBJ_POLICY ? w->pparams : w->params[e->obj];
+	char *base = e->obj == SCN_OBJ_POLICY ? (char *)w->pparams + w->sev_off[idx] :
+						(char *)w->params[e->obj] + e->base_off;
 	cJSON *rec;
 
-	if (!param_load_value(desc, e->value, base + e->base_off, e->path, &err)) {
+	if (!param_load_value(desc, e->value, base, e->path, &err)) {
 		/* Validated when the scenario was loaded: this cannot fail. */
 		world_fail(w, "set %s failed: %s", e->path, err->message);
 		g_error_free(err);
@@ -63,7 +64,7 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 		world_plug(w, false);
 		break;
 	case SCN_EV_SET:
-		world_apply_set(w, e, w->sev_desc[idx]);
+		world_apply_set(w, e, idx);
 		break;
 	case SCN_EV_SUSPEND:
 	case SCN_EV_RESUME:
@@ -91,35 +92,69 @@ static void world_plug_at_start_cb(struct sim_event *ev, void *data)
 	world_plug(data, true);
 }
 
-/* "policy.params.KEY": KEY must be one of the policy's parameters and the value must
- * load into it (validated on a scratch copy of the parameter struct). */
+/* "policy.params.KEY[.SUBKEY...]": the path must lead to one of the policy's
+ * parameters that may change after its probe, and the value must load into it
+ * (validated on a scratch copy of the parameter struct). */
 static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 				     const struct scenario_event *e, int i, GError **err)
 {
 	const char *key = e->path + strlen("policy.params.");
-	const struct param_desc *d = w->pdesc->params ? param_find(w->pdesc->params, key) : NULL;
+	g_auto(GStrv) segs = g_strsplit(key, ".", -1);
 	g_autofree char *where = g_strdup_printf("events[%d].path", i);
 	g_autofree char *vwhere = g_strdup_printf("events[%d].value", i);
+	g_autoptr(GString) parent = g_string_new("policy.params");
 	g_autofree void *scratch = NULL;
+	const struct param_desc *table = w->pdesc->params, *d = NULL;
+	size_t off = 0;
 	GError *inner = NULL;
 
-	if (!d || d->kind == PARAM_OBJECT) {
-		param_error_unknown_key(w->pdesc->params, NULL, key, "policy.params", &inner);
-		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file, where,
-			    inner->message);
-		g_error_free(inner);
+	for (int k = 0; segs[k]; k++) {
+		d = table ? param_find(table, segs[k]) : NULL;
+		if (!d) {
+			param_error_unknown_key(table, NULL, segs[k], parent->str, &inner);
+			goto fail_where;
+		}
+		g_string_append_printf(parent, ".%s", segs[k]);
+		if (d->kind == PARAM_OBJECT && segs[k + 1]) {
+			off += d->off;
+			table = d->sub;
+		} else if (segs[k + 1]) {
+			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+				    "%s: %s: found \"%s\" after %s, expected nothing: %s has no fields",
+				    sc->file, where, segs[k + 1], parent->str, d->key);
+			return false;
+		}
+	}
+	if (d->kind == PARAM_OBJECT) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+			    "%s: %s: found %s, a group of parameters, expected one of its keys such as %s.%s",
+			    sc->file, where, parent->str, parent->str, d->sub[0].key);
+		return false;
+	}
+	if (d->flags & PARAM_F_PROBE_ONLY) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+			    "%s: %s: found %s, which policy \"%s\" reads only when it probes, expected a parameter that can change during a run",
+			    sc->file, where, parent->str, w->policy_name);
 		return false;
 	}
 	scratch = g_memdup2(w->pparams, w->pdesc->params_size ? w->pdesc->params_size : 1);
-	if (!param_load_value(d, e->value, scratch, vwhere, &inner)) {
+	if (d->kind == PARAM_STR)   /* the copy must not free the run's own string */
+		*PARAM_FIELD((char *)scratch + off, d, char *) = NULL;
+	if (!param_load_value(d, e->value, (char *)scratch + off, vwhere, &inner)) {
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
 		g_error_free(inner);
 		return false;
 	}
 	if (d->kind == PARAM_STR)
-		g_free(*PARAM_FIELD(scratch, d, char *));
+		g_free(*PARAM_FIELD((char *)scratch + off, d, char *));
 	w->sev_desc[i] = d;
+	w->sev_off[i] = off;
 	return true;
+fail_where:
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file, where,
+		    inner->message);
+	g_error_free(inner);
+	return false;
 }
 
 bool world_events_init(struct world *w, const struct scenario *sc, GError **err)
@@ -127,6 +162,7 @@ bool world_events_init(struct world *w, const struct scenario *sc, GError **err)
 	w->n_sev = sc->n_events;
 	w->sev_def = sc->events;
 	w->sev_desc = g_new0(const struct param_desc *, (gsize)sc->n_events + 1);
+	w->sev_off = g_new0(size_t, (gsize)sc->n_events + 1);
 	for (int i = 0; i < sc->n_events; i++) {
 		const struct scenario_event *e = &sc->events[i];
 

@@ -7,8 +7,9 @@
  * device: a device tree from the scenario, the register-level chip model the driver
  * talks to (models/twl4030_bci, models/bq25890, ...), tied to the run's charger model,
  * and the buses, interrupt lines, GPIO lines and ADC channels that connect the two,
- * plus the device the driver binds to. Each driver has a const board descriptor
- * (linux_board.c); the stack's core never names a chip. Other policies get no board.
+ * plus the device the driver binds to. Each driver has a machine: a const descriptor
+ * in run/linux/<driver>.c (run/linux/machine.h), listed in run/linux/machines.c; the
+ * core (linux_board.c) never names a chip. Other policies get no board.
  */
 #ifndef CS_RUN_LINUX_BOARD_H
 #define CS_RUN_LINUX_BOARD_H

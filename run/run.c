@@ -5,6 +5,12 @@
 #include <string.h>
 #include "run/expect.h"
 #include "run/run.h"
+#include "sim/outset.h"
+
+const char *const run_output_names[] = {
+	"trace.csv", "trace.vcd", "events.jsonl", "metrics.json", "sysfs-*",
+	"plot.gp", "plot-*", "plot.png", "plot.svg", NULL,
+};
 
 /* An error at `stage`: its status comes from the error (3 internal, else 2). */
 static int fail(struct run_result *res, enum run_stage stage)
@@ -28,11 +34,11 @@ static void accept_failures(struct expect_run *er, const struct run_options *opt
 	res->accepted = g_string_free(report, FALSE);
 }
 
-/* Decide the expectations after the run; status 1 when one failed. */
+/* Decide the expectations after the run (its outputs in outdir, or none); status 1
+ * when one failed. */
 static int check(struct expect_run *er, const struct world *w, const struct run_options *opt,
-		 struct run_result *res)
+		 const char *outdir, struct run_result *res)
 {
-	const char *outdir = opt->world.outdir;
 	g_autofree char *trace = outdir ? g_build_filename(outdir, "trace.csv", NULL) : NULL;
 
 	if (!expect_check(er, w, trace, &res->expect, &res->error))
@@ -53,13 +59,62 @@ static void keep_outcome(struct run_result *res, const struct world *w)
 	res->policy = g_strdup(world_policy_name(w));
 }
 
+/* A run's output set (sim/outset.h): staged, then committed when the run went through
+ * (status 0 or 1), else dropped; the error names the final paths. */
+static bool open_set(const struct run_options *opt, struct world_options *wo,
+		     struct cs_outset **set, struct run_result *res)
+{
+	if (!opt->world.outdir || opt->outdir_staged)
+		return true;
+	*set = cs_outset_begin(opt->world.outdir, run_output_names, &res->error);
+	if (!*set)
+		return false;
+	wo->outdir = cs_outset_path(*set);
+	return true;
+}
+
+static void close_set(struct cs_outset *set, const struct run_options *opt,
+		      struct run_result *res)
+{
+	const char *dir = set ? cs_outset_path(set) : opt->world.outdir;
+
+	if (res->stage == RUN_STAGE_DONE && opt->staged && dir)
+		opt->staged(res, dir, opt->staged_data);
+	if (!set)
+		return;
+	cs_outset_unstage(set, res->error);
+	if (res->stage != RUN_STAGE_DONE) {
+		cs_outset_abort(set);
+	} else if (!cs_outset_commit(set, &res->error)) {
+		res->stage = RUN_STAGE_FINISH;
+		res->status = 2;
+	}
+}
+
 /* Build, run and finish the world, then check the expectations. */
+/* A model's "warning" record (e.g. a charge that will pass the cell's 100 %): kept
+ * for the command to show, besides its line in events.jsonl. */
+static void collect_warning(void *data, sim_time_t t, const char *src, const char *ev,
+			    const cJSON *rec)
+{
+	struct run_result *res = data;
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(rec, "message");
+
+	(void)t;
+	if (strcmp(ev, "warning") != 0 || !cJSON_IsString(msg))
+		return;
+	if (!res->warnings)
+		res->warnings = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(res->warnings, g_strdup_printf("%s: %s", src, msg->valuestring));
+}
+
 static int run_loaded(const struct run_options *opt, struct run_result *res)
 {
 	const struct scenario *sc = res->scenario;
 	struct world_options wo = opt->world;
 	struct expect_run *er = NULL;
 	struct world *w = NULL;
+	struct cs_outset *set = NULL;
 
 	if (opt->expect && sc->expect) {
 		er = expect_prepare(sc->expect, sc->file, sc->duration, &res->error);
@@ -71,6 +126,10 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 		fail(res, RUN_STAGE_READY);
 		goto out;
 	}
+	if (!open_set(opt, &wo, &set, res)) {
+		fail(res, RUN_STAGE_BUILD);
+		goto out;
+	}
 	w = world_new(sc, &wo, &res->error);
 	if (!w) {
 		fail(res, RUN_STAGE_BUILD);
@@ -78,6 +137,7 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	}
 	if (er)
 		expect_listen(er, w);
+	world_add_event_listener(w, collect_warning, res);
 	if (!world_run(w, &res->error)) {
 		fail(res, RUN_STAGE_RUN);
 		goto out;
@@ -90,10 +150,11 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	res->stage = RUN_STAGE_DONE;
 	res->status = 0;
 	if (er)
-		check(er, w, opt, res);
+		check(er, w, opt, wo.outdir, res);
 out:
 	world_free(w);
 	expect_run_free(er);
+	close_set(set, opt, res);
 	return res->status;
 }
 
@@ -154,6 +215,8 @@ void run_result_clear(struct run_result *res)
 	g_free(res->accepted);
 	g_free(res->policy);
 	g_free(res->detected);
+	if (res->warnings)
+		g_ptr_array_unref(res->warnings);
 	scenario_free(res->owned);
 	memset(res, 0, sizeof(*res));
 }

@@ -34,6 +34,8 @@ enum run_stage {
 	RUN_STAGE_DONE,
 };
 
+struct run_result;
+
 struct run_options {
 	/* The world's options: outdir (NULL: no files), policy override, vcd, no_trace,
 	 * max_step, trace_dt, sysfs times, probe times. With expect, the probe times are
@@ -51,7 +53,21 @@ struct run_options {
 	 * status 2 at RUN_STAGE_READY. NULL: none. */
 	bool (*ready)(const struct scenario *sc, void *data, GError **err);
 	void *ready_data;
+	/* world.outdir lies in an output set the caller opened and commits (compare:
+	 * STAGE/POLICY). false: a run with world.outdir writes it as a set of its own,
+	 * committed when the run went through (sim/outset.h: all files or none, one
+	 * writer at a time, leftovers of killed runs cleaned). */
+	bool outdir_staged;
+	/* Called when the run went through (status 0 or 1) with the directory its outputs
+	 * are staged in, before the set is committed: what it writes there joins the set
+	 * (run --plot). NULL: none. */
+	void (*staged)(const struct run_result *res, const char *dir, void *data);
+	void *staged_data;
 };
+
+/* The entries a run writes into its output directory, as glob patterns: what the
+ * next run into the directory replaces as a whole (sim/outset.h). */
+extern const char *const run_output_names[];
 
 struct run_result {
 	int status;                   /* 0, 1, 2 or 3 (see above) */
@@ -60,6 +76,7 @@ struct run_result {
 	const struct scenario *scenario;   /* the scenario run (NULL: it did not load) */
 	struct world_metrics metrics; /* after world_finish (detected_type owned here) */
 	char *policy;                 /* the policy the world ran */
+	GPtrArray *warnings;          /* "SRC: MESSAGE" of the run's "warning" records, in order */
 	GArray *expect;               /* struct expect_result, when expectations were
 				       * checked; NULL otherwise */
 	char *accepted;               /* --accept: what was rewritten, or NULL */

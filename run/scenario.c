@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "models/pmic/pmic.h"
 #include "run/scenario.h"
+#include "sim/outfile.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 
@@ -865,12 +866,60 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
-static bool has_control_chars(const char *s)
+/* A rejected name as a message shows it: bytes that are not UTF-8 as U+FFFD, control
+ * characters as \uXXXX (as JSON writes them), at most 40 characters. */
+static char *shown_name(const char *name)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	g_autofree char *valid = g_utf8_make_valid(name, -1);
+	GString *s = g_string_new(NULL);
+	int n = 0;
+
+	for (const char *c = valid; *c && n < 40; c = g_utf8_next_char(c), n++) {
+		gunichar u = g_utf8_get_char(c);
+
+		if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+			g_string_append_printf(s, "\\u%04x", u);
+		else
+			g_string_append_unichar(s, u);
+	}
+	if (*g_utf8_offset_to_pointer(valid, MIN(n, (int)g_utf8_strlen(valid, -1))))
+		g_string_append(s, "...");
+	return g_string_free(s, FALSE);
+}
+
+/*
+ * The scenario's name: its "name", else its file name without ".json". Either way it
+ * becomes the default output directory (out/NAME), a JUnit name and plot titles, so
+ * both pass the one rule for names (cs_name_check).
+ */
+static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
+{
+	g_autofree char *base = NULL;
+	const char *why;
+
+	if (v) {
+		if (!cs_name_check(v->valuestring, &why)) {
+			g_autofree char *found = shown_name(v->valuestring);
+
+			serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+			     found, why);
+			return false;
+		}
+		sc->name = g_strdup(v->valuestring);
+		return true;
+	}
+	base = g_path_get_basename(sc->file);
+	if (g_str_has_suffix(base, ".json"))
+		base[strlen(base) - 5] = '\0';
+	if (!cs_name_check(base, &why)) {
+		g_autofree char *shown = shown_name(base);
+
+		serr(err, sc->file, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+		     shown, why);
+		return false;
+	}
+	sc->name = g_steal_pointer(&base);
+	return true;
 }
 
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
@@ -892,24 +941,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 		serr(err, sc->file, "name: found a non-string, expected a string");
 		return false;
 	}
-	if (v && (!*v->valuestring || strpbrk(v->valuestring, "/\\") || v->valuestring[0] == '.' ||
-		  !g_utf8_validate(v->valuestring, -1, NULL) || strlen(v->valuestring) > 200 ||
-		  has_control_chars(v->valuestring))) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "name: found %s, expected a name usable as a directory (UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot)",
-		     g_utf8_validate(found, -1, NULL) ? found : "a string that is not UTF-8");
+	if (!scenario_name(sc, v, err))
 		return false;
-	}
-	if (v) {
-		sc->name = g_strdup(v->valuestring);
-	} else {
-		g_autofree char *base = g_path_get_basename(sc->file);
-
-		if (g_str_has_suffix(base, ".json"))
-			base[strlen(base) - 5] = '\0';
-		sc->name = g_strdup(base);
-	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
 	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL))) {
 		serr(err, sc->file, "description: found %s, expected UTF-8 text",

@@ -11,6 +11,7 @@
 #include "run/sweep_runner.h"
 #include "run/world.h"
 #include "sim/outfile.h"
+#include "sim/outset.h"
 
 #define FLUSH_SECONDS 10       /* a chunk at least this often while rows come in order */
 #define RING_SLACK 4096        /* queued variants beyond a chunk, to keep threads busy */
@@ -119,6 +120,25 @@ static int rows_status(const char *text, gsize len, guint64 *n_failed, char **fi
 	return status;
 }
 
+static bool is_part(const char *name)
+{
+	return g_str_has_prefix(name, PART_PREFIX) && g_str_has_suffix(name, ".csv");
+}
+
+/* Remove every chunk: results.csv holds them all. */
+static void remove_parts(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d)))
+		if (is_part(name))
+			g_ptr_array_add(parts, g_build_filename(dir, name, NULL));
+	for (guint i = 0; i < parts->len; i++)
+		g_unlink(parts->pdata[i]);
+}
+
 /* Read the chunks of an interrupted run: *n_chunks files holding the first *done
  * variants of the shard, in order. */
 static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir,
@@ -132,18 +152,11 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 	*done = 0;
 	if (!d)
 		return true;
-	while ((name = g_dir_read_name(d))) {
-		/* temporary files of a writer that was killed */
-		if (name[0] == '.' && (g_str_has_prefix(name + 1, PART_PREFIX) ||
-				       g_str_has_prefix(name + 1, "results.csv.tmp-") ||
-				       g_str_has_prefix(name + 1, "manifest.json.tmp-"))) {
-			g_autofree char *p = g_build_filename(dir, name, NULL);
-
-			g_unlink(p);
-		} else if (g_str_has_prefix(name, PART_PREFIX) && g_str_has_suffix(name, ".csv")) {
+	/* (temporary files of a writer that was killed went when the directory was
+	 * locked: sim/outset.h) */
+	while ((name = g_dir_read_name(d)))
+		if (is_part(name))
 			found++;
-		}
-	}
 	for (guint64 k = 0; k < found; k++) {
 		g_autofree char *path = part_path(dir, k);
 		g_autofree char *text = NULL;
@@ -265,11 +278,7 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 	}
 	if (!cs_outfile_commit(f, err) || !write_manifest(sw, sh, dir, true, err))
 		return false;
-	for (guint64 k = 0; k < n_chunks; k++) {
-		g_autofree char *cp = part_path(dir, k);
-
-		g_unlink(cp);
-	}
+	remove_parts(dir);
 	return true;
 }
 
@@ -320,6 +329,7 @@ struct sweep_run {
 	gint64 last_flush;
 	struct sigaction old_int, old_term;
 	bool signals;
+	struct cs_outlock *lock;       /* one sweep writes into the directory at a time */
 };
 
 /* A directory whose manifest says complete: the counts of results.csv's error cells. */
@@ -349,7 +359,8 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	g_autofree char *p0 = part_path(dir, 0);
 	bool have_manifest, complete = false;
 
-	if (!cs_mkdir_p(dir, err))
+	r->lock = cs_outdir_lock(dir, err);
+	if (!r->lock)
 		return false;
 	have_manifest = g_file_test(mp, G_FILE_TEST_EXISTS);
 	if (!r->o->resume && (have_manifest || g_file_test(p0, G_FILE_TEST_EXISTS))) {
@@ -360,8 +371,11 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	}
 	if (have_manifest && !manifest_matches(r->sw, sh, dir, &complete, err))
 		return false;
-	if (complete)
+	if (complete) {
+		/* chunks left by a run killed while it removed them are in results.csv */
+		remove_parts(dir);
 		return read_complete(dir, r->out, err);
+	}
 	if (!scan_chunks(sh, r->out->variants, dir, &r->n_chunks, &r->out->resumed, err))
 		return false;
 	return have_manifest || write_manifest(r->sw, sh, dir, false, err);
@@ -491,6 +505,7 @@ static void sweep_run_clear(struct sweep_run *r)
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
 	}
+	cs_outdir_unlock(r->lock);
 }
 
 bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
@@ -502,9 +517,11 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 	memset(out, 0, sizeof(*out));
 	out->variants = sweep_shard_size(sw->total, &o->shard);
 	if (!open_dir(&r, err))
-		return false;
-	if (out->was_complete)
-		return true;
+		goto out;
+	if (out->was_complete) {
+		ok = true;
+		goto out;
+	}
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };
 	if (o->started)
 		o->started(o->data, &r.pr);

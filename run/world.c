@@ -355,6 +355,7 @@ void world_free(struct world *w)
 	cs_policy_close(&w->policy);
 	g_free(w->sev);
 	g_free(w->sev_desc);
+	g_free(w->sev_off);
 	g_free(w->probe_vals);
 	g_free(w->g);
 	g_free(w->g_try);

@@ -93,6 +93,7 @@ struct world {
 	struct sim_event *sev;
 	const struct scenario_event *sev_def;
 	const struct param_desc **sev_desc;   /* resolved parameter of each `set` */
+	size_t *sev_off;              /* policy.params sets: offset of its group in the params */
 	struct sim_event ev_plug0;    /* the plug at t = 0 when the first event is not one */
 
 	/* the stack */

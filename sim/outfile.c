@@ -8,38 +8,116 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <glib/gstdio.h>
 #include "sim/outfile.h"
 
 G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 
-#define OUTFILE_REGISTRY_MAX 64
-static char *outfile_registry[OUTFILE_REGISTRY_MAX];
-static GMutex outfile_registry_lock;
+/* Temporary files open at once that a signal handler can remove: a sweep or a check
+ * with -j 256 has up to three per thread. */
+#define OUTFILE_REGISTRY_MAX 1024
+/* Staging directories of output sets (sim/outset.h) open at once, one per run. */
+#define TREE_REGISTRY_MAX 512
+/* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
+#define OUTFILE_MAX_LINKS 40
+/* Directory levels cs_rm_tree() descends (a staging directory holds sysfs-LABEL/
+ * power_supply/NAME/... at most four deep). */
+#define RM_TREE_DEPTH 16
 
-static void outfile_register(char *tmp_path, bool add)
+/* What the signal handler removes. Slots are written under the mutex and read by the
+ * handler without it, so every access is atomic; `dying` is set by the handler
+ * before it reads them (see cs_outfile_register_tree). */
+static char *outfile_registry[OUTFILE_REGISTRY_MAX];
+static char *tree_registry[TREE_REGISTRY_MAX];
+static GMutex outfile_registry_lock;
+static int dying;
+
+static void registry_set(char **slots, int n, char *path, bool add)
 {
 	g_mutex_lock(&outfile_registry_lock);
-	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
-		if (add && !outfile_registry[i]) {
-			outfile_registry[i] = tmp_path;
-			break;
-		}
-		if (!add && outfile_registry[i] == tmp_path) {
-			outfile_registry[i] = NULL;
+	for (int i = 0; i < n; i++) {
+		char *cur = __atomic_load_n(&slots[i], __ATOMIC_SEQ_CST);
+
+		if (add ? !cur : cur == path) {
+			__atomic_store_n(&slots[i], add ? path : NULL, __ATOMIC_SEQ_CST);
 			break;
 		}
 	}
 	g_mutex_unlock(&outfile_registry_lock);
 }
 
+static void outfile_register(char *tmp_path, bool add)
+{
+	registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, add);
+}
+
+bool cs_outfile_register_tree(char *path, bool add)
+{
+	registry_set(tree_registry, TREE_REGISTRY_MAX, path, add);
+	/* After a removal: if the handler has not started, it will not see the path; if
+	 * it has, the caller must stop (the process is about to end). */
+	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
+}
+
+struct dirent64_raw {
+	guint64 ino;
+	gint64 off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+void cs_rm_tree(int dirfd, const char *name, int depth)
+{
+	char buf[2048] __attribute__((aligned(8)));
+	int fd;
+	long n;
+
+	if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+		return;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (long at = 0; at < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + at);
+
+			at += d->reclen;
+			if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
+				continue;
+			if (d->type == DT_DIR || d->type == DT_UNKNOWN) {
+				if (depth < RM_TREE_DEPTH)
+					cs_rm_tree(fd, d->name, depth + 1);
+			} else {
+				unlinkat(fd, d->name, 0);
+			}
+		}
+	close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 void cs_outfile_cleanup_all(void)
 {
-	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++)
-		if (outfile_registry[i])
-			unlink(outfile_registry[i]);
+	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
+	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&outfile_registry[i], __ATOMIC_SEQ_CST);
+
+		if (p)
+			unlink(p);
+	}
+	for (int i = 0; i < TREE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&tree_registry[i], __ATOMIC_SEQ_CST);
+
+		if (p)
+			cs_rm_tree(AT_FDCWD, p, 0);
+	}
 }
 
 static void outfile_free(struct cs_outfile *f)
@@ -50,15 +128,57 @@ static void outfile_free(struct cs_outfile *f)
 	g_free(f);
 }
 
+/* The file a write to path lands in: path itself, or where its symbolic links lead
+ * (a scenario or golden file kept elsewhere and linked in is rewritten where it
+ * lives, not replaced by a copy). NULL with errno set after too many links. */
+static char *follow_links(const char *path)
+{
+	char *p = g_strdup(path);
+
+	for (int i = 0; i < OUTFILE_MAX_LINKS; i++) {
+		g_autofree char *target = g_file_read_link(p, NULL);
+		g_autofree char *dir = NULL;
+
+		if (!target)
+			return p;   /* not a link (or no file yet) */
+		dir = g_path_get_dirname(p);
+		g_free(p);
+		p = g_path_is_absolute(target) ? g_steal_pointer(&target) :
+			g_build_filename(dir, target, NULL);
+	}
+	g_free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
 struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 {
-	g_autofree char *dir = g_path_get_dirname(path);
-	g_autofree char *base = g_path_get_basename(path);
-	g_autofree char *tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+	g_autofree char *real = follow_links(path);
+	g_autofree char *dir = real ? g_path_get_dirname(real) : NULL;
+	g_autofree char *base = real ? g_path_get_basename(real) : NULL;
+	g_autofree char *tmp_path = real ? g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base) : NULL;
 	struct cs_outfile *f;
-	int fd = g_mkstemp_full(tmp_path, O_WRONLY, 0644);
+	sigset_t block, old;
+	struct stat st;
+	int fd = -1;
 	FILE *fp;
 
+	/* No signal between creating the file and registering it for the handler's
+	 * cleanup (cs_outfile_cleanup_all): it would leave the file behind. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (real)
+		fd = g_mkstemp_full(tmp_path, O_WRONLY | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		outfile_register(tmp_path, true);
+	{
+		int e = errno;
+
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+	}
 	if (fd < 0) {
 		int e = errno;
 
@@ -66,21 +186,24 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 			    "%s: cannot create output file: %s", path, g_strerror(e));
 		return NULL;
 	}
+	/* a file rewritten keeps its permissions */
+	if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
+		fchmod(fd, st.st_mode & 07777);
 	fp = fdopen(fd, "w");
 	if (!fp) {
 		close(fd);
 		unlink(tmp_path);
+		outfile_register(tmp_path, false);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot open output stream", path);
 		return NULL;
 	}
 	setvbuf(fp, NULL, _IOFBF, 1 << 16);
 	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_strdup(path);
+	f->final_path = g_steal_pointer(&real);
 	f->tmp_path = g_steal_pointer(&tmp_path);
 	f->durable = durable;
 	f->fp = fp;
-	outfile_register(f->tmp_path, true);
 	return f;
 }
 
@@ -146,6 +269,31 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 		return false;
 	}
 	return cs_outfile_commit(f, err);
+}
+
+bool cs_name_check(const char *name, const char **why)
+{
+	const char *w = NULL;
+
+	if (!*name)
+		w = "is empty";
+	else if (strlen(name) > CS_NAME_MAX)
+		w = "is longer than 200 bytes";
+	else if (!g_utf8_validate(name, -1, NULL))
+		w = "is not UTF-8";
+	else if (name[0] == '.')
+		w = "starts with a dot";
+	else if (strpbrk(name, "/\\"))
+		w = "holds a slash";
+	for (const char *c = name; !w && *c; c = g_utf8_next_char(c)) {
+		gunichar u = g_utf8_get_char(c);
+
+		if (u < 0x20 || (u >= 0x7f && u < 0xa0))
+			w = "holds a control character";
+	}
+	if (why)
+		*why = w;
+	return !w;
 }
 
 bool cs_mkdir_p(const char *dir, GError **err)

@@ -18,7 +18,10 @@
 
 #define CS_OUTPUT_ERROR (cs_output_error_quark())
 GQuark cs_output_error_quark(void);
-enum { CS_OUTPUT_ERROR_IO };
+enum {
+	CS_OUTPUT_ERROR_IO,
+	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (sim/outset.h) */
+};
 
 struct cs_outfile {
 	char *final_path;
@@ -36,12 +39,31 @@ void cs_outfile_abort(struct cs_outfile *f);
 /* Convenience: write a whole buffer atomically. */
 bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError **err);
 
+/* The longest name cs_name_check() accepts, in bytes: well under NAME_MAX (255) so
+ * that ".NAME.tmp-XXXXXX" and "NAME-compare" still fit. */
+#define CS_NAME_MAX 200
+/* The rule for every name that becomes a file or directory name under an output
+ * directory (a scenario's "name" or file name, a policy compared): non-empty UTF-8 of
+ * at most CS_NAME_MAX bytes, no control character (C0, DEL or C1), no slash or
+ * backslash, not starting with a dot (so never "." or ".."). True when it holds;
+ * else false with *why (when not NULL) saying what is wrong, e.g. "starts with a dot". */
+bool cs_name_check(const char *name, const char **why);
+#define CS_NAME_RULE "UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot"
+
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 
-/* Delete every temporary file still open (called from a SIGINT/SIGTERM handler path
- * before exiting, so that an interrupted run leaves nothing behind). Async-signal-safe
- * enough for that use: it only calls unlink() on paths registered at open. */
+/* Delete every temporary file still open and every staging directory of an output
+ * set not being committed (sim/outset.h); called from a SIGINT/SIGTERM handler before
+ * exiting, so that an interrupted run leaves nothing behind. Async-signal-safe: it
+ * reads registered paths and calls unlink(), openat(), getdents64() and unlinkat(). */
 void cs_outfile_cleanup_all(void);
+
+/* For sim/outset.c: add (or remove) a directory tree the cleanup above removes. After
+ * a removal, false when the cleanup has begun: the process is ending, go no further. */
+bool cs_outfile_register_tree(char *path, bool add);
+/* Remove name under dirfd (AT_FDCWD: a path), a file or a directory tree, without
+ * following symbolic links; depth 0 at the top. Async-signal-safe. */
+void cs_rm_tree(int dirfd, const char *name, int depth);
 
 #endif

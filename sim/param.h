@@ -62,6 +62,7 @@ struct param_desc {
 #define PARAM_F_NULL_ZERO 0x2u   /* JSON null means "none", stored as 0 */
 #define PARAM_F_RUNTIME   0x4u   /* may change mid-run through a `set` event */
 #define PARAM_F_UNIT_REQUIRED 0x8u /* PARAM_NUM: a bare number is refused (capacity: Ah or mAh?) */
+#define PARAM_F_PROBE_ONLY 0x10u  /* read once when its owner starts (a policy's probe): a `set` event cannot change it */
 
 /*
  * Ranges. Every bound is a value a real part of a USB charging setup can have, and

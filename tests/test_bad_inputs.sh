@@ -12,10 +12,12 @@
 #   - stderr has no GLib critical/warning, assertion or sanitizer report;
 #   - no .NAME.tmp-* file is left anywhere in the output directory;
 #   - no output file (csv, json, jsonl) holds NaN or Inf;
-#   - when chargesim exits 2, no trace.csv, events.jsonl or metrics.json was written.
+#   - when chargesim exits 2, no trace.csv, events.jsonl or metrics.json was written;
+#   - no PWNED-* file appeared (hostile names carry `touch PWNED-N` and $(...)).
 # Inputs that git cannot or should not hold are made at run time in a temporary
 # directory (the @gen: cases): a 100 MB file, JSON nested 100000 deep, a file with
-# mode 000, more events than allowed, a file whose read fails, /dev/zero.
+# mode 000, more events than allowed, a file whose read fails, /dev/zero, file names
+# with line breaks, quotes or bytes that are not UTF-8, directories with link loops.
 # Cases run concurrently, BAD_INPUTS_JOBS (32) at a time; the report keeps the
 # manifest's order:
 #   ok - FILE [(COMMAND)]
@@ -97,6 +99,38 @@ gen() {
 		fi
 		chmod 000 "$g"
 		;;
+	name-dotdot.json | name-newline.json | name-latin1.json | name-too-long.json | \
+	name-tab.json | name-del.json | plot-hostile-name.json | compare-hostile-name.json)
+		# a scenario without "name", so its file name names it: the file, with a name a
+		# manifest line cannot hold, in the directory $g; $g.path says which
+		case $1 in
+		*hostile*)
+			command -v "${CHARGESIM_GNUPLOT:-gnuplot}" >/dev/null 2>&1 ||
+				{ echo "gnuplot is not installed"; return 1; }
+			;;
+		esac
+		mkdir "$g" || return 1
+		case $1 in
+		name-dotdot.json) f=.. ;;
+		name-newline.json) f="a
+b" ;;
+		name-latin1.json) f=$(printf 'caf\351') ;;
+		name-too-long.json) f=$(awk 'BEGIN { while (i++ < 201) printf "n" }') ;;
+		name-tab.json) f=$(printf 'a\tb') ;;
+		name-del.json) f=$(printf 'a\177b') ;;
+		*) f="q'a\"b\`touch PWNED-1\`\$(touch PWNED-2)" ;;
+		esac
+		grep -v '"name"' "$VALID" >"$g/$f.json" || return 1
+		printf '%s' "$g/$f.json" >"$g.path"
+		;;
+	walk-loops)
+		# a scenario among two symbolic link loops and a link to itself
+		mkdir -p "$g/sub" && cp "$VALID" "$g/sub/a.json" && ln -s . "$g/loop" &&
+			ln -s .. "$g/sub/up" && ln -s a.json "$g/sub/b.json" || return 1
+		;;
+	walk-dangling)
+		mkdir "$g" && ln -s no-such-file.json "$g/b.json" || return 1
+		;;
 	*)
 		echo "no generator for @gen:$1"
 		return 1
@@ -148,6 +182,7 @@ run_case() {
 			return
 		fi
 		path=$GEN/$name
+		[ -f "$GEN/$name.path" ] && path=$(cat "$GEN/$name.path")
 		case $name in
 		unreadable.*)
 			if [ "$(id -u)" = 0 ]; then
@@ -240,6 +275,10 @@ run_case() {
 			[ -n "$partial" ] && add "exit 2 but outputs were written: $partial"
 		fi
 	fi
+
+	# hostile names carry `touch PWNED-N`: nothing may ever run it
+	pwned=$(find "$out" "$GEN" "$ROOT" -maxdepth 3 -name 'PWNED-*' 2>/dev/null | head -3 | tr '\n' ' ')
+	[ -n "$pwned" ] && add "a command in a name ran: $pwned"
 
 	if [ -z "$problems" ]; then
 		echo "ok - $label" >"$res"

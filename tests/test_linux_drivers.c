@@ -16,16 +16,21 @@
 #include <string.h>
 #include <glib.h>
 #include <linux/err.h>
+#include <linux/alarmtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kstrtox.h>
+#include <linux/list.h>
 #include <linux/of.h>
 #include <linux/regmap.h>
+#include <linux/regulator/consumer.h>
+#include <linux/workqueue.h>
 #include <linux/i2c.h>
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
 #include <chargesim/linux_module.h>
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
+#include "run/linux/machine.h"
 #include "run/scenario.h"
 #include "run/world.h"
 #include "sim/evlog.h"
@@ -98,6 +103,9 @@ static void test_dts_properties(void)
 	CU_ASSERT_PTR_EQUAL(of_find_node_by_phandle(ph), target);
 	CU_ASSERT_PTR_EQUAL(of_parse_phandle(np, "ref", 0), target);
 	CU_ASSERT_PTR_EQUAL(of_get_compatible_child(root, "ti,x"), np);
+	CU_ASSERT_EQUAL(of_get_child_count(root), 2);
+	CU_ASSERT_EQUAL(of_get_child_count(np), 0);
+	CU_ASSERT_EQUAL(of_get_child_count(NULL), 0);
 	/* errors name what is wrong */
 	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "x = <&nolabel>;", &msg), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "&nolabel"));
@@ -309,6 +317,238 @@ static void test_kernel_library(void)
 	CU_ASSERT_EQUAL(sysfs_match_string(modes, "auto\n"), 1);
 	CU_ASSERT_EQUAL(sysfs_match_string(modes, "automatic"), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(cs_errname(-ENODEV), "ENODEV");
+	/* strscpy: the length, or -E2BIG with what fitted */
+	CU_ASSERT_EQUAL(strscpy(buf, "battery", 8), 7);
+	CU_ASSERT_STRING_EQUAL(buf, "battery");
+	CU_ASSERT_EQUAL(strscpy(buf, "battery", 4), -E2BIG);
+	CU_ASSERT_STRING_EQUAL(buf, "bat");
+	CU_ASSERT_EQUAL(strscpy(buf, "x", 0), -E2BIG);
+}
+
+/* list.h: add is a stack, add_tail a queue; _safe survives deleting the current entry. */
+struct lnode {
+	int v;
+	struct list_head entry;
+};
+
+static void test_lists(void)
+{
+	LIST_HEAD(head);
+	struct lnode n[4] = { { .v = 1 }, { .v = 2 }, { .v = 3 }, { .v = 4 } };
+	struct lnode *pos, *tmp;
+	int seen[4], k = 0;
+
+	CU_ASSERT_TRUE(list_empty(&head));
+	list_add(&n[0].entry, &head);
+	CU_ASSERT_TRUE(list_is_singular(&head));
+	list_add(&n[1].entry, &head);        /* 2 1 */
+	list_add_tail(&n[2].entry, &head);   /* 2 1 3 */
+	list_add_tail(&n[3].entry, &head);   /* 2 1 3 4 */
+	list_for_each_entry(pos, &head, entry)
+		seen[k++] = pos->v;
+	CU_ASSERT_EQUAL(k, 4);
+	CU_ASSERT_TRUE(seen[0] == 2 && seen[1] == 1 && seen[2] == 3 && seen[3] == 4);
+	CU_ASSERT_EQUAL(list_first_entry(&head, struct lnode, entry)->v, 2);
+	CU_ASSERT_EQUAL(list_last_entry(&head, struct lnode, entry)->v, 4);
+	list_for_each_entry_safe(pos, tmp, &head, entry)
+		if (pos->v % 2)
+			list_del(&pos->entry);
+	k = 0;
+	list_for_each_entry(pos, &head, entry)
+		seen[k++] = pos->v;
+	CU_ASSERT_TRUE(k == 2 && seen[0] == 2 && seen[1] == 4);
+	CU_ASSERT_PTR_NULL(n[0].entry.next);   /* poisoned */
+	list_del_init(&n[1].entry);
+	list_del_init(&n[3].entry);
+	CU_ASSERT_TRUE(list_empty(&head));
+}
+
+/* A statically defined work item runs like an INIT_WORK one; an alarm fires its
+ * function at its absolute time, can restart itself, and reports what is left. */
+static int static_work_runs;
+static void static_work_fn(struct work_struct *w)
+{
+	(void)w;
+	static_work_runs++;
+}
+static DECLARE_WORK(static_work, static_work_fn);
+static DECLARE_DELAYED_WORK(static_dwork, static_work_fn);
+
+static ktime_t alarm_seen[4];
+static int alarm_fires;
+static enum alarmtimer_restart alarm_fn(struct alarm *a, ktime_t now)
+{
+	alarm_seen[alarm_fires++] = now;
+	if (alarm_fires < 3) {
+		a->node.expires = ktime_add(a->node.expires, 2 * NSEC_PER_SEC);
+		return ALARMTIMER_RESTART;
+	}
+	return ALARMTIMER_NORESTART;
+}
+
+static void test_static_work_and_alarms(void)
+{
+	struct kctx c;
+	struct alarm a;
+
+	kctx_begin(&c);
+	static_work_runs = 0;
+	CU_ASSERT_FALSE(work_pending(&static_work));
+	CU_ASSERT_TRUE(schedule_work(&static_work));
+	CU_ASSERT_FALSE(schedule_work(&static_work));   /* already queued */
+	CU_ASSERT_TRUE(schedule_delayed_work(&static_dwork, msecs_to_jiffies(500)));
+	sim_run_until(&c.sim, 0);
+	CU_ASSERT_EQUAL(static_work_runs, 1);
+	sim_run_until(&c.sim, 499 * SIM_MS);
+	CU_ASSERT_EQUAL(static_work_runs, 1);
+	sim_run_until(&c.sim, 500 * SIM_MS);
+	CU_ASSERT_EQUAL(static_work_runs, 2);
+
+	CU_ASSERT_EQUAL(ktime_set(3, 250 * NSEC_PER_MSEC), 3250000000LL);
+	alarm_fires = 0;
+	alarm_init(&a, ALARM_BOOTTIME, alarm_fn);
+	CU_ASSERT_EQUAL(alarm_try_to_cancel(&a), 0);   /* not active */
+	alarm_start(&a, ktime_set(1, 0));               /* absolute: t = 1 s */
+	CU_ASSERT_EQUAL(alarm_expires_remaining(&a), ktime_set(0, 500 * NSEC_PER_MSEC));
+	sim_run_until(&c.sim, 10 * SIM_S);
+	/* fired at 1 s, restarted itself to 3 s and 5 s, then stopped */
+	CU_ASSERT_EQUAL(alarm_fires, 3);
+	CU_ASSERT_TRUE(alarm_seen[0] == 1 * SIM_S && alarm_seen[1] == 3 * SIM_S &&
+		       alarm_seen[2] == 5 * SIM_S);
+	CU_ASSERT_EQUAL(alarm_expires_remaining(&a), -5 * (ktime_t)SIM_S);
+	alarm_fires = 0;
+	alarm_start_relative(&a, ktime_set(2, 0));      /* t = 12 s */
+	CU_ASSERT_EQUAL(alarm_cancel(&a), 1);
+	sim_run_until(&c.sim, 20 * SIM_S);
+	CU_ASSERT_EQUAL(alarm_fires, 0);
+	CU_ASSERT_PTR_NULL(alarmtimer_get_rtcdev());
+	kctx_end(&c);
+}
+
+/* A board regulator as the kernel's core treats it (drivers/regulator/core.c). */
+struct fake_reg {
+	bool on;
+	int enables, disables;
+	int limit_ua;
+	int step_ua;
+};
+
+static int fr_enable(void *hw)
+{
+	struct fake_reg *f = hw;
+
+	f->on = true;
+	f->enables++;
+	return 0;
+}
+
+static int fr_disable(void *hw)
+{
+	struct fake_reg *f = hw;
+
+	f->on = false;
+	f->disables++;
+	return 0;
+}
+
+static int fr_is_enabled(void *hw)
+{
+	return ((struct fake_reg *)hw)->on;
+}
+
+/* the highest multiple of the step within [min, max] */
+static int fr_set_limit(void *hw, int min_ua, int max_ua)
+{
+	struct fake_reg *f = hw;
+	int v = max_ua / f->step_ua * f->step_ua;
+
+	if (v < min_ua)
+		return -EINVAL;
+	f->limit_ua = v;
+	return 0;
+}
+
+static const struct cs_regulator_ops fr_ops = {
+	.enable = fr_enable, .disable = fr_disable, .is_enabled = fr_is_enabled,
+	.set_current_limit = fr_set_limit,
+};
+
+static void test_regulator_consumers(void)
+{
+	struct kctx c;
+	struct device_node *root, *rnode, *cnode, *other;
+	struct fake_reg f = { .step_ua = 100000 };
+	struct cs_regulator rdev = { .ops = &fr_ops, .hw = &f };
+	struct device dev = { .init_name = "consumer" }, dev2 = { .init_name = "c2" };
+	struct regulator *a, *b, *d;
+	char *msg = NULL;
+
+	kctx_begin(&c);
+	root = cs_of_node_new(NULL, "", NULL);
+	rnode = cs_of_node_new(root, "charger-reg", "chg_reg");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(rnode, "regulator-name = \"CHARGER\";"
+					"regulator-min-microamp = <100000>;"
+					"regulator-max-microamp = <1500000>;", &msg), 0);
+	cnode = cs_of_node_new(root, "consumer", NULL);
+	CU_ASSERT_EQUAL(cs_of_apply_dts(cnode, "chg-supply = <&chg_reg>;", &msg), 0);
+	other = cs_of_node_new(root, "c2", NULL);
+	dev.of_node = cnode;
+	dev2.of_node = other;
+	rdev.of_node = rnode;
+	/* named by <id>-supply before its driver registered it: try again later */
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev, "chg")), -EPROBE_DEFER);
+	CU_ASSERT_EQUAL(cs_regulator_register(&rdev), 0);
+	CU_ASSERT_STRING_EQUAL(rdev.name, "CHARGER");
+	CU_ASSERT_FALSE(f.on);   /* neither always-on nor boot-on: left as it is */
+	a = regulator_get(&dev, "chg");
+	b = regulator_get(&dev2, "CHARGER");   /* found by its regulator-name */
+	CU_ASSERT_FALSE_FATAL(IS_ERR_OR_NULL(a) || IS_ERR_OR_NULL(b));
+	/* two consumers: on with the first enable, off with the last disable */
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_EQUAL(regulator_enable(b), 0);
+	CU_ASSERT_TRUE(f.on && f.enables == 1 && rdev.use_count == 2);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_TRUE(f.on);
+	CU_ASSERT_EQUAL(regulator_disable(a), -EIO);   /* unbalanced */
+	CU_ASSERT_EQUAL(regulator_disable(b), 0);
+	CU_ASSERT_TRUE(!f.on && f.disables == 1 && rdev.use_count == 0);
+	CU_ASSERT_EQUAL(regulator_is_enabled(a), 0);
+	/* force-disable switches the hardware off and leaves the counts */
+	CU_ASSERT_EQUAL(regulator_enable(b), 0);
+	CU_ASSERT_EQUAL(regulator_force_disable(a), 0);
+	CU_ASSERT_TRUE(!f.on && rdev.use_count == 1);
+	/* b still holds it (use_count 1), so a's enable leaves the hardware alone: it
+	 * stays off until every user has disabled it and one enables it again */
+	CU_ASSERT_EQUAL(regulator_enable(a), 0);
+	CU_ASSERT_FALSE(f.on);
+	CU_ASSERT_EQUAL(regulator_disable(a), 0);
+	CU_ASSERT_EQUAL(regulator_disable(b), 0);
+	/* current limits are clamped to the constraints, then the hardware picks */
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 475000, 500000), 0);
+	CU_ASSERT_EQUAL(f.limit_ua, 500000);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 1900000, 2000000), -EINVAL);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 1400000, 2000000), 0);
+	CU_ASSERT_EQUAL(f.limit_ua, 1500000);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(a, 410000, 490000), -EINVAL);   /* no step */
+	CU_ASSERT_EQUAL(regulator_get_current_limit(a), -EINVAL);   /* no get op */
+	regulator_put(a);
+	regulator_put(b);
+	/* an undescribed supply on a device-tree system: the always-on dummy */
+	d = regulator_get(&dev2, "vdd");
+	CU_ASSERT_FALSE_FATAL(IS_ERR_OR_NULL(d));
+	CU_ASSERT_EQUAL(regulator_is_enabled(d), 1);
+	CU_ASSERT_EQUAL(regulator_enable(d), 0);
+	CU_ASSERT_EQUAL(regulator_disable(d), 0);
+	CU_ASSERT_EQUAL(regulator_is_enabled(d), 1);
+	CU_ASSERT_EQUAL(regulator_set_current_limit(d, 0, 100), -EINVAL);
+	regulator_put(d);
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev2, NULL)), -EINVAL);
+	cs_regulator_unregister(&rdev);
+	CU_ASSERT_EQUAL(PTR_ERR(regulator_get(&dev, "chg")), -EPROBE_DEFER);
+	cs_of_free_tree(root);
+	kctx_end(&c);
 }
 
 /* ---- chip models against their datasheets ---- */
@@ -475,16 +715,41 @@ static char *read_file(const char *path)
 	return text;
 }
 
-/* The driver files in build/kernel are the kernel tree's, byte for byte. */
+/* Every file under build/kernel/<sub> (the tree's headers taken with the drivers),
+ * as paths relative to build/kernel. */
+static void kernel_files_under(const char *sub, GPtrArray *out)
+{
+	g_autofree char *dir = g_build_filename("build/kernel", sub, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *rel = g_build_filename(sub, name, NULL);
+		g_autofree char *path = g_build_filename("build/kernel", rel, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			kernel_files_under(rel, out);
+		else
+			g_ptr_array_add(out, g_steal_pointer(&rel));
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+/* The driver files and headers in build/kernel are the kernel tree's, byte for byte. */
 static void test_driver_files_unmodified(void)
 {
 	g_autofree char *origin = read_file("build/kernel/.origin");
 	g_auto(GStrv) words = NULL;
 	g_autofree char *tmp = NULL;
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 	int n = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
 	words = g_strsplit_set(g_strstrip(origin), " ", -1);
+	for (int i = 1; words[i]; i++)
+		g_ptr_array_add(files, g_strdup_printf("drivers/power/supply/%s.c", words[i]));
+	kernel_files_under("include", files);
 	tmp = tu_make_tmpdir("cs-ktree-XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
 	if (g_str_has_suffix(words[0], ".tar.xz")) {
@@ -493,14 +758,15 @@ static void test_driver_files_unmodified(void)
 		int status = -1;
 
 		g_string_printf(cmd, "tar -xJf '%s' -C '%s' --strip-components=1", words[0], tmp);
-		for (int i = 1; words[i]; i++)
-			g_string_append_printf(cmd, " linux-source-6.12/drivers/power/supply/%s.c", words[i]);
+		for (guint i = 0; i < files->len; i++)
+			g_string_append_printf(cmd, " linux-source-6.12/%s",
+					       (const char *)g_ptr_array_index(files, i));
 		CU_ASSERT_TRUE(g_spawn_command_line_sync(cmd->str, NULL, NULL, &status, NULL) &&
 			       status == 0);
 		g_string_free(cmd, TRUE);
 	}
-	for (int i = 1; words[i]; i++) {
-		g_autofree char *rel = g_strdup_printf("drivers/power/supply/%s.c", words[i]);
+	for (guint i = 0; i < files->len; i++) {
+		const char *rel = g_ptr_array_index(files, i);
 		g_autofree char *built = g_build_filename("build/kernel", rel, NULL);
 		g_autofree char *orig = g_str_has_suffix(words[0], ".tar.xz") ?
 			g_build_filename(tmp, rel, NULL) : g_build_filename(words[0], rel, NULL);
@@ -510,7 +776,7 @@ static void test_driver_files_unmodified(void)
 		CU_ASSERT_TRUE(g_file_get_contents(built, &a, &la, NULL));
 		CU_ASSERT_TRUE(g_file_get_contents(orig, &b, &lb, NULL));
 		CU_ASSERT_TRUE(a && b && la == lb && memcmp(a, b, la) == 0);
-		n++;
+		n += g_str_has_suffix(rel, ".c");
 	}
 	{
 		int built = 0;
@@ -519,6 +785,8 @@ static void test_driver_files_unmodified(void)
 			built++;
 		CU_ASSERT_EQUAL(n, built);
 	}
+	/* the tree's own headers came along (charger-manager.h) */
+	CU_ASSERT_TRUE(files->len > (guint)n);
 	tu_rm_tree(tmp);
 }
 
@@ -559,17 +827,18 @@ static void test_twl4030_driver_matches_port(void)
 	tu_done(&drv);
 }
 
-/* Raised before detection ends: the port keeps 1.7 A, the driver resets to 500 mA. */
+/* Raised before detection ends: the driver resets its target to 500 mA on the charger
+ * notification, and the port, fixed to match, does the same (it used to keep 1.7 A). */
 static void test_twl4030_early_max_difference(void)
 {
 	struct tu_run port, drv;
 
 	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/linux/twl4030-early-max-port.json", NULL));
 	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/linux/twl4030-early-max-driver.json", NULL));
-	CS_ASSERT_NEAR(tu_metric(&port, "ilim_final_A"), 1.7, 1e-9);
 	/* ua2regval(500000) = code 812 -> 0.49936 A, rounded down to the charger
 	 * model's 1.7 A / 1023 steps: 300 steps = 0.498534 A */
 	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_final_A"), 300 * 1.7 / 1023, 1e-6);
+	CS_ASSERT_NEAR(tu_metric(&port, "ilim_final_A"), 300 * 1.7 / 1023, 1e-6);
 	tu_done(&port);
 	tu_done(&drv);
 }
@@ -645,6 +914,88 @@ static void test_axp288_driver_matches_fixed_port(void)
 	tu_done(&drv);
 }
 
+/* Each driver of the build has a machine, and each machine's driver is in the build
+ * (the Makefile's driver list, recorded in build/kernel/.origin): a driver without one
+ * could only fail, a machine without its driver is never used. */
+static void test_every_driver_has_a_machine(void)
+{
+	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_auto(GStrv) words = NULL;
+	int n_words = 0, n_machines = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
+	words = g_strsplit_set(g_strstrip(origin), " ", -1);
+	for (int i = 1; words[i]; i++, n_words++) {
+		int found = 0;
+
+		for (int j = 0; linux_machines[j]; j++)
+			found += strcmp(linux_machines[j]->driver, words[i]) == 0;
+		if (found != 1)
+			fprintf(stderr, "\n  %s: %d machines\n", words[i], found);
+		CU_ASSERT_EQUAL(found, 1);
+	}
+	while (linux_machines[n_machines])
+		n_machines++;
+	CU_ASSERT_EQUAL(n_machines, n_words);
+}
+
+/* The trace's SOC at time t, linear between rows. */
+static double soc_at(const struct tu_run *r, double t)
+{
+	int ct = tu_col(r, "time_s"), cs = tu_col(r, "soc");
+
+	for (guint i = 1; i < r->rows->len; i++) {
+		const double *a = g_ptr_array_index(r->rows, i - 1), *b = g_ptr_array_index(r->rows, i);
+
+		if (b[ct] >= t)
+			return b[ct] > a[ct] ? a[cs] + (b[cs] - a[cs]) * (t - a[ct]) / (b[ct] - a[ct]) : b[cs];
+	}
+	return NAN;
+}
+
+/* charger-manager.c with the binding example's cm-fullbatt-soc = <100> and a 30 s
+ * poll: it polls on a 30 s grid from the cable event, switches the charger regulator
+ * off at the first poll after the fuel gauge's capacity reads 100 (lround of the SOC:
+ * SOC >= 99.5 %) and on again at the first poll after it reads 99 - while the port
+ * `fixed` waits for the charger's own termination. */
+static void test_charger_manager_full_by_capacity(void)
+{
+	const double full = 0.995, tol = 2e-4, poll = 30;
+	struct tu_run r, port;
+	const cJSON *cable, *off, *on;
+	double t0, t_off, t_on;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&r, "scenarios/linux/charger-manager-dcp.json", NULL));
+	CU_ASSERT_TRUE_FATAL(tu_read_trace(&r));
+	cable = tu_event(&r, "extcon", "cable", "DCP=1", 0);
+	off = tu_event(&r, "charge_enable", "on", "false", 0);
+	on = tu_event(&r, "charge_enable", "on", "true", 0);
+	CU_ASSERT_FATAL(cable && off && on);
+	t0 = tu_event_time(cable);
+	t_off = tu_event_time(off);
+	t_on = tu_event_time(on);
+	/* on the poll grid */
+	CS_ASSERT_NEAR(fmod(t_off - t0, poll), 0, 1e-6);
+	CS_ASSERT_NEAR(fmod(t_on - t0, poll), 0, 1e-6);
+	/* off: capacity 100 now, not yet at the poll before */
+	CU_ASSERT_TRUE(soc_at(&r, t_off) >= full - tol);
+	CU_ASSERT_TRUE(soc_at(&r, t_off - poll) < full + tol);
+	/* on again: capacity 99 now, still 100 at the poll before */
+	CU_ASSERT_TRUE(t_on > t_off);
+	CU_ASSERT_TRUE(soc_at(&r, t_on) < full + tol);
+	CU_ASSERT_TRUE(soc_at(&r, t_on - poll) >= full - tol);
+	/* the charger never terminated by itself first */
+	CU_ASSERT_PTR_NULL(tu_event(&r, "charger_state", "state", "done", 0));
+	/* the port stops later, after the charger's termination */
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/linux/charger-manager-dcp.json", "fixed"));
+	off = tu_event(&port, "charge_enable", "on", "false", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+	CU_ASSERT_PTR_NOT_NULL(tu_event(&port, "charger_state", "state", "done", 0));
+	CU_ASSERT_TRUE(tu_event_time(off) > t_off);
+	tu_done(&port);
+	tu_done(&r);
+}
+
 /* A probe that fails is an input error naming the driver and the errno. */
 static void test_probe_failure(void)
 {
@@ -672,6 +1023,32 @@ static void test_probe_failure(void)
 	scenario_free(sc);
 }
 
+/* The board core: other policies get no board; a linux/ driver with no machine is an
+ * input error that shows the user every board there is. */
+static void test_board_for_unknown_driver(void)
+{
+	static const char *const boards[] = {
+		"linux/twl4030_charger - TWL4030", "linux/bq25890_charger - TI bq25890",
+		"linux/gpio-charger - TI bq2407x", "linux/axp288_charger - X-Powers AXP288",
+	};
+	struct linux_board_env env = { .file = "s.json" };
+	struct linux_board *lb = (struct linux_board *)&env;   /* must be overwritten */
+	GError *err = NULL;
+
+	CU_ASSERT_TRUE(linux_board_new(&lb, "twl4030", &env, &err));
+	CU_ASSERT_PTR_NULL(lb);
+	CU_ASSERT_PTR_NULL(err);
+	CU_ASSERT_FALSE(linux_board_new(&lb, "linux/max77693_charger", &env, &err));
+	CU_ASSERT_PTR_NULL(lb);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL(world_error_status(err), 2);
+	CU_ASSERT_TRUE(g_str_has_prefix(err->message,
+					"s.json: policy \"linux/max77693_charger\": no simulated board"));
+	for (size_t i = 0; i < G_N_ELEMENTS(boards); i++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(err->message, boards[i]));
+	g_error_free(err);
+}
+
 CU_TestInfo linux_layer_tests[] = {
 	{ "device tree from .dts text", test_dts_properties },
 	{ "regmap cache and fields", test_regmap_cache_and_fields },
@@ -681,17 +1058,23 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
+	{ "board core: no machine for a driver", test_board_for_unknown_driver },
+	{ "list_head", test_lists },
+	{ "static work items, alarm timers", test_static_work_and_alarms },
+	{ "regulator consumers (drivers/regulator/core.c)", test_regulator_consumers },
 	CU_TEST_INFO_NULL,
 };
 
 CU_TestInfo linux_driver_tests[] = {
 	{ "driver files byte-identical to the kernel tree", test_driver_files_unmodified },
+	{ "every driver has a machine, every machine a driver", test_every_driver_has_a_machine },
 	{ "twl4030_charger.c: bug zoo 1 within 1 % of the port", test_twl4030_driver_matches_port },
 	{ "twl4030_charger.c: early max_current reset", test_twl4030_early_max_difference },
 	{ "twl4030_charger.c: allow_usb module parameter", test_twl4030_module_param },
 	{ "bq25890_charger.c: ICO behind a 1.2 A adapter", test_bq25890_ico },
 	{ "gpio-charger.c: static supply type", test_gpio_charger_static_type },
 	{ "axp288_charger.c: bug zoo 2's fixed port", test_axp288_driver_matches_fixed_port },
+	{ "charger-manager.c: full by capacity, on its poll grid", test_charger_manager_full_by_capacity },
 	{ "probe failure: exit 2, driver and errno", test_probe_failure },
 	CU_TEST_INFO_NULL,
 };

@@ -31,6 +31,8 @@ expect_in "list policies names linux/twl4030_charger" out "linux/twl4030_charger
 expect_in "its module parameter, with MODULE_PARM_DESC" out "module parameter: Allow USB charge drawing default current"
 expect_in "list policies names linux/bq25890_charger" out "linux/bq25890_charger"
 expect_in "list policies names linux/gpio-charger" out "linux/gpio-charger"
+expect_in "list policies names linux/axp288_charger" out "linux/axp288_charger"
+expect_in "list policies names linux/charger-manager" out "linux/charger-manager - the real driver: Linux 6.12 drivers/power/supply/charger-manager.c"
 
 # ---- the scenario library ----
 for f in scenarios/linux/*.json; do
@@ -104,10 +106,48 @@ expect_stderr "names the preset" 'device.pmic.preset: found "bq25890", expected 
 cat >"$TMP/sw.json" <<JSON
 { "description": "t", "base": "$(pwd)/scenarios/bugzoo/twl4030-full-battery.json",
   "vary": { "source.ilim": ["0.8 A", "1.0 A", "1.5 A"],
-            "policy": ["twl4030", "linux/twl4030_charger", "linux/gpio-charger"] } }
+            "policy": ["twl4030", "linux/twl4030_charger", "linux/gpio-charger",
+                       "linux/charger-manager"] } }
 JSON
 run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
 run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q
 same "sweep with real drivers: -j 1 and -j 2 give the same results.csv" "$TMP/sw1/results.csv" "$TMP/sw2/results.csv"
+
+# ---- set events on a loaded driver: what /sys/module and user space could change ----
+# twl4030_charger.c resets its USB target on each plug notification to 500 mA with
+# allow_usb (a 0644 module parameter), else 100 mA: after a set to false and a replug,
+# the ramp stays at the 100 mA target until user space writes its limit 1 s later.
+for v in false true; do
+	cat >"$TMP/au-$v.json" <<JSON
+{ "name": "twl-allow-$v", "duration": "50 s", "source": { "kind": "sdp" },
+  "device": { "pmic": { "preset": "twl4030" }, "battery": { "soc": "50 %" } },
+  "policy": { "name": "linux/twl4030_charger" },
+  "events": [ { "at": "30 s", "do": "set", "path": "policy.params.allow_usb", "value": $v },
+              { "at": "40 s", "do": "unplug" }, { "at": "45 s", "do": "plug" } ] }
+JSON
+	run au-$v run "$TMP/au-$v.json" -o "$TMP/au-$v" -q
+	expect_status "set policy.params.allow_usb=$v on the loaded driver" 0
+done
+peak() { awk -F, 'NR > 1 && $1 > 45.05 && $1 < 46 && $5 > m { m = $5 } END { print m + 0 }' "$1"; }
+pf=$(peak "$TMP/au-false/trace.csv"); pt=$(peak "$TMP/au-true/trace.csv")
+check "allow_usb=false: the replug's target is 100 mA (peak ilim $pf A before user space writes)" \
+	awk -v p="$pf" 'BEGIN { exit !(p > 0.09 && p <= 0.1) }'
+check "allow_usb=true: the ramp goes past 100 mA in that second (peak $pt A)" \
+	awk -v p="$pt" 'BEGIN { exit !(p > 0.15) }'
+check "the write is logged" grep -q '"ev":"module_params"' "$TMP/au-false/events.jsonl"
+sed 's|"path": "policy.params.allow_usb", "value": false|"path": "policy.params.of", "value": "x;"|' \
+	"$TMP/au-false.json" >"$TMP/au-of.json"
+run au-of run "$TMP/au-of.json" -o "$TMP/au-of"
+expect_status "a set of policy.params.of (read only at probe) is refused" 2
+expect_stderr "says why" "reads only when it probes"
+sed 's|"path": "policy.params.allow_usb", "value": false|"path": "policy.params.userspace", "value": {}|' \
+	"$TMP/au-false.json" >"$TMP/au-grp.json"
+run au-grp run "$TMP/au-grp.json" -o "$TMP/au-grp"
+expect_status "a set of the whole userspace group is refused" 2
+expect_stderr "names a key to set instead" "policy.params.userspace.path"
+sed 's|"path": "policy.params.allow_usb", "value": false|"path": "policy.params.userspace.value", "value": "900000"|' \
+	"$TMP/au-false.json" >"$TMP/au-us.json"
+run au-us run "$TMP/au-us.json" -o "$TMP/au-us" -q
+expect_status "a set of policy.params.userspace.value (a nested key) runs" 0
 
 tl_finish

@@ -17,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <cJSON.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "sim/evlog.h"
 #include "sim/outfile.h"
+#include "sim/outset.h"
 #include "sim/trace.h"
 #include "plots/gp.h"
 #include "traces/events.h"
@@ -935,25 +937,178 @@ static void test_outfile_open_fails(void)
 	tu_rm_tree(dir);
 }
 
-/* The signal-path cleanup removes every open temporary file. */
-static void test_outfile_cleanup_all(void)
+/* The child of test_outfile_cleanup_all: open two files and a set with a directory in
+ * it, run the cleanup, try to commit. 0 when the commit was refused; every allocation
+ * freed, so that memcheck finds no leak in the child either. */
+static int cleanup_child(const char *dir)
 {
-	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
-	g_autofree char *a = NULL, *b = NULL;
-	struct cs_outfile *fa, *fb;
+	g_autofree char *a = g_build_filename(dir, "a", NULL);
+	g_autofree char *b = g_build_filename(dir, "b", NULL);
+	g_autofree char *setdir = g_build_filename(dir, "set", NULL);
+	struct cs_outfile *fa = cs_outfile_open(a, false, NULL);
+	struct cs_outfile *fb = cs_outfile_open(b, false, NULL);
+	struct cs_outset *set = cs_outset_begin(setdir, NULL, NULL);
+	g_autofree char *sub = set ? g_build_filename(cs_outset_path(set), "sysfs-1s", NULL) : NULL;
+	g_autofree char *inner = sub ? g_build_filename(sub, "f", NULL) : NULL;
+	g_autoptr(GError) err = NULL;
+	int code = 2;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-	a = g_build_filename(dir, "a", NULL);
-	b = g_build_filename(dir, "b", NULL);
-	fa = cs_outfile_open(a, false, NULL);
-	fb = cs_outfile_open(b, false, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fb);
-	cs_outfile_cleanup_all();
-	CU_ASSERT(listing_is(dir, ""));
+	if (fa && fb && set && cs_mkdir_p(sub, NULL) && cs_outfile_write_all(inner, "x", 1, NULL)) {
+		cs_outfile_cleanup_all();
+		code = cs_outset_commit(g_steal_pointer(&set), &err) ? 1 : 0;
+	}
+	cs_outset_abort(set);
 	cs_outfile_abort(fa);
 	cs_outfile_abort(fb);
-	CU_ASSERT(listing_is(dir, ""));
+	return code;
+}
+
+/* The signal-path cleanup removes every open temporary file and every staging
+ * directory of an output set. It ends the process's writing (a commit after it is
+ * refused), so it runs in a child, as it runs in a process about to exit. */
+static void test_outfile_cleanup_all(void)
+{
+	char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
+	g_autofree char *setdir = NULL;
+	int wstatus = -1;
+	pid_t pid;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int code = cleanup_child(dir);
+
+		g_free(dir);
+		_exit(code);
+	}
+	CU_ASSERT(waitpid(pid, &wstatus, 0) == pid);
+	CU_ASSERT(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	setdir = g_build_filename(dir, "set", NULL);
+	CU_ASSERT(listing_is(dir, "set"));
+	CU_ASSERT(listing_is(setdir, ""));
+	tu_rm_tree(dir);
+	g_free(dir);
+}
+
+/* ---- output sets (sim/outset.h) ---- */
+
+static const char *const set_names[] = { "trace.csv", "trace.vcd", "metrics.json", "sysfs-*", NULL };
+
+static bool put(const char *dir, const char *name, const char *text)
+{
+	g_autofree char *p = g_build_filename(dir, name, NULL);
+
+	return g_file_set_contents(p, text, -1, NULL);
+}
+
+static bool holds(const char *dir, const char *name, const char *text)
+{
+	g_autofree char *p = g_build_filename(dir, name, NULL);
+	g_autofree char *got = read_file(p);
+
+	return got && strcmp(got, text) == 0;
+}
+
+/* A new set replaces the old one as a whole: the old set's vcd and sysfs dump go
+ * although the new set has none, a file that is no output stays, and nothing
+ * chargesim made is left. */
+static void test_outset_replaces(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
+	g_autofree char *sysfs = g_build_filename(dir, "sysfs-1s", NULL);
+	g_autoptr(GError) err = NULL;
+	struct cs_outset *set;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	CU_ASSERT_FATAL(put(dir, "trace.csv", "old") && put(dir, "trace.vcd", "old") &&
+			put(dir, "metrics.json", "old") && put(dir, "notes.txt", "mine") &&
+			cs_mkdir_p(sysfs, NULL) && put(sysfs, "f", "old"));
+	set = cs_outset_begin(dir, set_names, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	CU_ASSERT(put(cs_outset_path(set), "trace.csv", "new") &&
+		  put(cs_outset_path(set), "metrics.json", "new"));
+	/* until the commit the old set is there, untouched */
+	CU_ASSERT(holds(dir, "trace.csv", "old") && holds(dir, "trace.vcd", "old"));
+	CU_ASSERT(cs_outset_commit(set, &err));
+	CU_ASSERT_PTR_NULL(err);
+	CU_ASSERT(listing_is(dir, "metrics.json notes.txt trace.csv"));
+	CU_ASSERT(holds(dir, "trace.csv", "new") && holds(dir, "metrics.json", "new"));
+	CU_ASSERT(holds(dir, "notes.txt", "mine"));
+	tu_rm_tree(dir);
+}
+
+/* A set given up leaves the previous one as it was. */
+static void test_outset_abort(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
+	struct cs_outset *set;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	CU_ASSERT_FATAL(put(dir, "trace.csv", "old"));
+	set = cs_outset_begin(dir, set_names, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	CU_ASSERT(put(cs_outset_path(set), "trace.csv", "new"));
+	cs_outset_abort(set);
+	CU_ASSERT(listing_is(dir, "trace.csv"));
+	CU_ASSERT(holds(dir, "trace.csv", "old"));
+	tu_rm_tree(dir);
+}
+
+/* One writer: a second set (or lock) on the directory is refused until the first is
+ * committed; the message says what to do. */
+static void test_outset_busy(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
+	g_autoptr(GError) err = NULL;
+	struct cs_outset *a, *b;
+	struct cs_outlock *l;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	a = cs_outset_begin(dir, set_names, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	b = cs_outset_begin(dir, set_names, &err);
+	CU_ASSERT_PTR_NULL(b);
+	CU_ASSERT(g_error_matches(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY));
+	CU_ASSERT(err && strstr(err->message, "another chargesim is writing into this directory"));
+	g_clear_error(&err);
+	CU_ASSERT_PTR_NULL(cs_outdir_lock(dir, &err));
+	g_clear_error(&err);
+	CU_ASSERT(cs_outset_commit(a, NULL));
+	l = cs_outdir_lock(dir, &err);
+	CU_ASSERT_PTR_NOT_NULL(l);
+	cs_outdir_unlock(l);
+	cs_outset_abort(b);
+	tu_rm_tree(dir);
+}
+
+/* What killed runs leave is cleaned by the next writer: a staging directory whose
+ * commit was cut short after metrics.json was moved in is finished (the old trace
+ * goes, the new one comes, the moved metrics.json stays), one without its marker is
+ * removed, stale temporary files go; files that only look alike stay. */
+static void test_outset_recover(void)
+{
+	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
+	g_autofree char *done = NULL, *half = NULL;
+	struct cs_outlock *l;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	done = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "AAAAAA", NULL);
+	half = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "BBBBBB", NULL);
+	CU_ASSERT_FATAL(cs_mkdir_p(done, NULL) && cs_mkdir_p(half, NULL));
+	CU_ASSERT_FATAL(put(dir, "trace.csv", "old") && put(dir, "trace.vcd", "old") &&
+			put(dir, "metrics.json", "new") && put(done, "trace.csv", "new") &&
+			put(done, ".commit", "# marker\nown trace.csv\nown trace.vcd\nown metrics.json\n"
+					      "new metrics.json\nnew trace.csv\n") &&
+			put(half, "trace.csv", "unfinished") &&
+			put(dir, ".trace.csv.tmp-x1Y2z3", "stale") &&
+			put(dir, ".plot.tmp-1234.png", "stale") &&
+			put(dir, ".notes.tmp-keep", "mine") && put(dir, ".config", "mine"));
+	l = cs_outdir_lock(dir, NULL);
+	CU_ASSERT_PTR_NOT_NULL(l);
+	cs_outdir_unlock(l);
+	CU_ASSERT(listing_is(dir, ".config .notes.tmp-keep metrics.json trace.csv"));
+	CU_ASSERT(holds(dir, "trace.csv", "new") && holds(dir, "metrics.json", "new"));
 	tu_rm_tree(dir);
 }
 
@@ -1114,5 +1269,9 @@ CU_TestInfo outputs_tests[] = {
 	{ "outfile write error at flush", test_outfile_write_error },
 	{ "outfile open in missing directory", test_outfile_open_fails },
 	{ "outfile cleanup_all", test_outfile_cleanup_all },
+	{ "output set replaces the old one whole", test_outset_replaces },
+	{ "output set aborted leaves the old one", test_outset_abort },
+	{ "output set: one writer at a time", test_outset_busy },
+	{ "output set: leftovers of killed runs", test_outset_recover },
 	CU_TEST_INFO_NULL,
 };

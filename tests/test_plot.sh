@@ -319,15 +319,16 @@ if [ "$HAVE_GNUPLOT" -eq 1 ]; then
 		"grep -q \"array TRACE\\[N\\] = \\['plot-trace-1.csv', 'plot-trace-2.csv'\\]\" '$TMP/compare/plot.gp' &&
 		 grep -q \"# ORIGINAL: \\['twl4030/trace.csv', 'safe-ramp/trace.csv'\\]\" '$TMP/compare/plot.gp'"
 
-	# a 3 h run of a policy polling every 100 ms (safe-ramp on a Type-C port through a
-	# thin cable: a row every 100 ms, 108,000 rows of two flat lines) gives a small SVG
+	# a 3 h run of a policy polling every 100 ms (safe-ramp checking every 100 ms on a
+	# Type-C port through a thin cable: a row every 100 ms, 108,000 rows of two flat
+	# lines) gives a small SVG
 	cat >"$TMP/poll.json" <<'EOF'
 { "name": "poll", "duration": "3 h", "source": { "kind": "typec", "rp": "3.0A" },
   "cable": { "length": "2 m", "awg": 28 },
   "device": { "pmic": { "preset": "bq25890" },
               "battery": { "preset": "eb425161lu", "capacity": "4 Ah", "soc": "20 %" },
               "load": { "current": "150 mA" } },
-  "policy": "safe-ramp" }
+  "policy": { "name": "safe-ramp", "params": { "stable_interval": "100 ms" } } }
 EOF
 	run poll run "$TMP/poll.json" -o "$TMP/poll" --plot -q
 	expect_status "3 h of 100 ms polling: run --plot" 0

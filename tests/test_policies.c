@@ -58,8 +58,10 @@ static void test_twl4030_settles_below_sag(void)
 	}
 	CU_ASSERT_DOUBLE_EQUAL(last, 860.0, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(prev, 880.0, 1e-6);
-	/* From 100 mA: 20 writes to 500 mA, 19 more to 880 mA, one back: 40 after the first. */
-	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 41);
+	/* From 100 mA: 20 writes to 500 mA, 19 more to 880 mA, one back: 40 after the first;
+	 * and the write of the unchanged limit when userspace raises max_current at 1 s
+	 * (the driver's set_property runs its update_current). */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 42);
 	tu_done(&r);
 }
 
@@ -150,6 +152,114 @@ static void test_ec_ramp_waits_when_full(void)
 }
 
 /*
+ * ec-ramp full_current: a linear charger draws exactly its system load plus its charge
+ * current, 1.0 + 0.5 = 1.5 A, from a 3 A adapter. With the unit test's meaning (ibus)
+ * the ramp 500 + 64 k mA goes on while IBUS reaches the limit: 1460 mA (k = 15) is
+ * drawn, 1524 mA (k = 16) is not (IBUS 1.5 A), and there it stays. With the battery
+ * rule (50 % is inside 2-95 %) the EC ramps on to ramp_max: 2356 mA (k = 29), then the
+ * last step is cut to 2400 mA.
+ */
+static const char *const scn_ec_linear =
+	"{ \"duration\": \"60 s\","
+	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.05 ohm\", \"ilim\": \"3 A\" },"
+	"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
+	"  \"device\": { \"pmic\": { \"preset\": \"generic-linear\", \"ichg\": \"0.5 A\","
+	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+	"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"1 A\" } },"
+	"  \"policy\": { \"name\": \"ec-ramp\", \"params\": { \"full_current\": \"%s\" } } }";
+
+static void test_ec_ramp_full_current(void)
+{
+	struct tu_run r;
+	g_autofree char *ibus = g_strdup_printf(scn_ec_linear, "ibus");
+	g_autofree char *battery = g_strdup_printf(scn_ec_linear, "battery");
+
+	REQUIRE_RUN(&r, ibus);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.524, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.5, 1e-9);
+	tu_done(&r);
+	REQUIRE_RUN(&r, battery);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 2.4, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * ec-ramp on a disconnect: a 30 ms VBUS dropout at 20 s reads as an unplug once the
+ * PHY's 10 ms debounce has passed; the EC then writes its limit for no supplier, 0 mA,
+ * which the charger applies as its 100 mA minimum - not left at the 2.4 A it had.
+ */
+static void test_ec_ramp_disconnect_write(void)
+{
+	struct tu_run r;
+	g_auto(GStrv) parts = g_strsplit(scn_ec_linear, "\"policy\"", 2);
+	g_autofree char *json = g_strdup_printf(
+		"%s\"events\": [ { \"at\": \"20 s\", \"do\": \"fault\", \"fault\": \"vbus_dropout\", \"for\": \"30 ms\" } ],"
+		" \"policy\"%s", parts[0], parts[1]);
+	g_autofree char *text = g_strdup_printf(json, "battery");
+	const cJSON *e;
+	int n = 0;
+
+	REQUIRE_RUN(&r, text);
+	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && tu_event_time(e) < 20.0)
+		;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(tu_event_time(e), 20.01, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_num(e, "request_mA"), 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_num(e, "applied_mA"), 100, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * ec-ramp's board tables on a laptop's USB 2 port (SDP, a 1 A power switch): the
+ * pi3usb9201 table does not ramp an SDP (500 mA), pi3usb9281 ramps it to 1000 mA,
+ * bd9995x to 900 mA; none of them trips the switch.
+ */
+static void test_ec_ramp_sdp_tables(void)
+{
+	static const struct { const char *table; double ma; } rows[] = {
+		{ "pi3usb9201", 500 }, { "pi3usb9281", 1000 }, { "bd9995x", 900 },
+	};
+
+	for (size_t k = 0; k < G_N_ELEMENTS(rows); k++) {
+		struct tu_run r;
+		g_autofree char *json = g_strdup_printf(
+			"{ \"duration\": \"90 s\", \"source\": { \"kind\": \"sdp\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"3 A\","
+			"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+			"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"500 mA\" },"
+			"    \"gadget\": { \"configs\": [\"500 mA\"] } },"
+			"  \"policy\": { \"name\": \"ec-ramp\", \"params\": { \"bc12\": \"%s\" } } }", rows[k].table);
+
+		REQUIRE_RUN(&r, json);
+		CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), rows[k].ma / 1000, 1e-9);
+		CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+		tu_done(&r);
+	}
+}
+
+/*
+ * twl4030's notifier resets the target to 500 mA on every usb_phy event. An Apple
+ * 2.1 A charger is reported only at 651 ms (data contact detect times out), after
+ * userspace raised max_current to 1.7 A at 0.5 s (the ramp was at 220 mA then, from
+ * the chip's 100 mA in 20 mA steps every 100 ms): the target drops back to 500 mA and
+ * the ramp ends there, 500 mA in the register (498.534 mA: code 300 of its 1.7 A / 1023
+ * steps; metrics.json keeps 7 digits).
+ */
+static void test_twl4030_late_charger_event(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"60 s\", \"source\": { \"kind\": \"apple-2.1a\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\" },"
+		"    \"battery\": { \"soc\": \"30 %\" }, \"load\": { \"current\": \"250 mA\" } },"
+		"  \"policy\": { \"name\": \"twl4030\", \"params\": { \"max\": \"1.7 A\", \"t_max_set\": \"0.5 s\" } } }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.7 / 1023 * 300, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 1.7 / 1023 * 300, 1e-6);
+	tu_done(&r);
+}
+
+/*
  * safe-ramp R2: a full cell with a 200 mA system draws about 0.2 A from the input,
  * below 90 % of the 500 mA start limit: the limit must never rise.
  */
@@ -169,46 +279,99 @@ static void test_safe_ramp_holds_when_draw_is_low(void)
 }
 
 /*
- * safe-ramp R2/R3/R4 on a sagging source: VBUS = 5.1 - 0.4 * IBUS is below 4.75 V
- * above 875 mA. From 500 mA in 100 mA steps: 900 mA reads 4.74 V right after the
- * probe, so the limit goes back to the verified 800 mA (4.78 V), which becomes the
- * ceiling (until a minute of quiet allows one more step). Then at 20 s the adapter
- * weakens (Rout 0.3 -> 0.4 ohm: VBUS 4.70 V at 800 mA) with no probe in flight: R4
- * drops two steps, to 600 mA (4.80 V).
+ * safe-ramp R4/R5, the knee: 5.1 V behind 0.3 ohm of adapter and 0.1 ohm of cable with a
+ * 1.25 A brick wall, a charger with VINDPM 4.4 V and a continuous register. Below the
+ * wall VBUS = 5.1 - 0.4 * IBUS (dV/dI = -0.4 ohm, the cable plus the adapter): 4.9 V at
+ * 0.5 A ... 4.62 V at 1.2 A, all on the line the policy fits (with 5.1 V at 0 A, read
+ * before the charger connects). The 1.3 A probe meets the wall: IBUS 1.25 A, and VINDPM
+ * pulls VBUS to 4.4 V where the line says 5.1 - 0.4 * 1.25 = 4.6 V: 200 mV below, faster
+ * than the path resistance explains. The limit goes to 1.25 A - knee_backoff 5 mA =
+ * 1.245 A and stays there (the ceiling).
  */
-static void test_safe_ramp_backoff(void)
+static const char *const scn_sr_knee =
+	"{ \"duration\": \"30 s\","
+	"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.25 A\", \"overload\": \"cc\" },"
+	"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+	"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.4 V\", \"ichg\": \"3 A\","
+	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+	"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+	"  \"policy\": \"safe-ramp\" }";
+
+static void test_safe_ramp_knee(void)
 {
 	struct tu_run r;
 	const cJSON *e;
-	int n = 0;
-	double last = NAN;
+	int n = 0, ir, iv;
+	double i_prev = NAN, v_prev = NAN;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"30 s\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\" },"
-		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
-		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"events\": [ { \"at\": \"20 s\", \"do\": \"set\", \"path\": \"source.rout\", \"value\": \"0.4 ohm\" } ],"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.6, 1e-9);
-	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)))
-		last = tu_num(e, "applied_mA");
-	CU_ASSERT_DOUBLE_EQUAL(last, 600.0, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(tu_num(tu_event(&r, "ilim_set", NULL, NULL, 5), "applied_mA"), 800.0, 1e-6);
-	/* 500 (start), 600, 700, 800, 900, back to 800, then 600: seven writes. */
-	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 7);
+	REQUIRE_RUN(&r, scn_sr_knee);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 1.3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.245, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.25, 1e-9);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	e = tu_event(&r, "printk", NULL, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"), "safe-ramp: knee at 1250 mA; limit 1245 mA");
+	/* 500 mA, eight probes of 100 mA to 1.3 A, back to 1.245 A: ten writes. */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 10);
+	/* The line below the knee: while IINDPM holds IBUS at the limit, each 100 mA
+	 * costs 40 mV. */
+	if (!tu_read_trace(&r)) {
+		CU_FAIL("no trace");
+		tu_done(&r);
+		return;
+	}
+	ir = tu_col(&r, "ibus_A");
+	iv = tu_col(&r, "vbus_V");
+	for (guint k = 0; k < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k);
+
+		if (row[ir] < 0.45 || row[ir] > 1.21)
+			continue;
+		if (!isnan(i_prev) && row[ir] > i_prev + 0.05) {
+			CU_ASSERT_DOUBLE_EQUAL((row[iv] - v_prev) / (row[ir] - i_prev), -0.4, 1e-6);
+			n++;
+		}
+		i_prev = row[ir];
+		v_prev = row[iv];
+	}
+	CU_ASSERT_EQUAL(n, 7);
 	tu_done(&r);
 }
 
 /*
- * safe-ramp R7 on the same sagging source (VBUS < 4.75 V above 875 mA), without the
- * weakening: the 900 mA probe fails each time. After a minute of quiet the ceiling
- * allows 900 mA again; failing at the same level doubles the wait: the probes come
- * 60 s, 120 s and 240 s after the previous failure (each 0.1 s after its probe),
- * plus up to one 1 s check interval of latency while stable.
+ * safe-ramp R5, VINDPM on the line: the same 5.1 V adapter (no wall below 3 A) behind
+ * 0.8 ohm in all. VINDPM 4.4 V is reached at (5.1 - 4.4) / 0.8 = 0.875 A. The 0.9 A
+ * probe is not followed - IBUS stays at 0.875 A - but VBUS sits on the line there:
+ * the charger's own input regulation, not the adapter's limit. The limit stays at
+ * 0.9 A, the charger takes all 0.875 A, and no knee is reported.
+ */
+static void test_safe_ramp_holds_vindpm(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.5 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.4 V\", \"ichg\": \"3 A\","
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-9);
+	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R9 at the knee of scn_sr_knee: after a minute of quiet the ceiling allows
+ * one more step, 1.345 A, which meets the wall again and settles back at 1.245 A. The
+ * first failure was the ramp's own 1.3 A probe, so the first re-probe fails at a new
+ * level (wait 60 s again); after that, failing at the same 1.345 A doubles the wait:
+ * the 1.345 A probes come 60 s, 120 s and 240 s after the previous failure (each 20 ms
+ * after its probe), plus up to one 1 s check interval of latency while stable.
  */
 static void test_safe_ramp_reprobe_backoff(void)
 {
@@ -217,28 +380,78 @@ static void test_safe_ramp_reprobe_backoff(void)
 	const cJSON *e;
 	double probe[4];
 	int n = 0, k = 0;
+	g_auto(GStrv) parts = g_strsplit(scn_sr_knee, "\"30 s\"", 2);
+	g_autofree char *json = g_strjoinv("\"9 min\"", parts);
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"8 min\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\" },"
-		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null, \"ichg\": \"3 A\","
-		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"policy\": \"safe-ramp\" }");
+	REQUIRE_RUN(&r, json);
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && k < 4)
-		if (fabs(tu_num(e, "applied_mA") - 900.0) < 1e-6)
+		if (fabs(tu_num(e, "applied_mA") - 1345.0) < 1e-6)
 			probe[k++] = tu_event_time(e);
 	CU_ASSERT_EQUAL_FATAL(k, 4);
-	for (int i = 0; i < 3; i++) {
-		double gap = probe[i + 1] - (probe[i] + 0.1);
+	for (int j = 0; j < 3; j++) {
+		double gap = probe[j + 1] - (probe[j] + 0.02);
 
-		CU_ASSERT(gap >= wait_s[i] - 1e-6 && gap <= wait_s[i] + 1.0 + 1e-6);
+		CU_ASSERT(gap >= wait_s[j] - 1e-6 && gap <= wait_s[j] + 1.0 + 1e-6);
 	}
-	/* Never above the failing level, and back to 800 mA after each probe. */
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.8, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.245, 1e-9);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	tu_done(&r);
+}
+
+/*
+ * safe-ramp against the issue's starving phone: a 1.84 A adapter at 5.12 V / 0.26 ohm,
+ * 2.3 m of 22 AWG (2 * 0.0530 * 2.3 + 4 * 0.010 = 0.2838 ohm), a bq25890 (VINDPM
+ * 4.4 V) and a 1.1 A system load, from 78 %. The path gives (5.12 - 4.4) / 0.5438 =
+ * 1.324 A at VINDPM, more than the load: the phone must charge, not discharge (the
+ * old 4.75 V rule stopped at 0.6 A and lost 24 points in an hour).
+ */
+static void test_safe_ramp_issue_example(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"1 h\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.12 V\", \"rout\": \"0.26 ohm\", \"ilim\": \"1.84 A\" },"
+		"  \"cable\": { \"length\": \"2.3 m\", \"awg\": 22 },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"78 %\" }, \"load\": { \"current\": \"1.1 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT(tu_metric(&r, "soc_final") > 0.8);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.72 / 0.5438, 1e-3);
+	CU_ASSERT(tu_metric(&r, "discharged_while_plugged_s") < 1.0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R8, the budget: a CDP (2.4 A behind a 2 A switch) is worth BC1.2's 1.5 A,
+ * which the merged charger framework also gives as its minimum: start and stay there;
+ * a USB 3 laptop port that granted the gadget's 900 mA configuration (896 mA in 8 mA
+ * units) is worth that, a USB 2 one 500 mA. A healthy 2 A cable path lets the phone
+ * draw every one of them, never more.
+ */
+static void test_safe_ramp_budget(void)
+{
+	static const struct { const char *src, *gadget; double budget; } ports[] = {
+		{ "\"kind\": \"cdp\"", "[\"500 mA\"]", 1.5 },
+		{ "\"kind\": \"sdp-usb3\"", "[\"900 mA\"], \"usb3\": true", 0.896 },
+		{ "\"kind\": \"sdp\"", "[\"500 mA\"]", 0.5 },
+	};
+
+	for (size_t k = 0; k < G_N_ELEMENTS(ports); k++) {
+		struct tu_run r;
+		g_autofree char *json = g_strdup_printf(
+			"{ \"duration\": \"2 min\", \"source\": { %s }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" }, \"battery\": { \"soc\": \"30 %%\" },"
+			"    \"load\": { \"current\": \"1 A\" }, \"gadget\": { \"configs\": %s } },"
+			"  \"policy\": \"safe-ramp\" }", ports[k].src, ports[k].gadget);
+
+		REQUIRE_RUN(&r, json);
+		CU_ASSERT(tu_metric(&r, "ibus_max_A") <= ports[k].budget + 1e-9);
+		CU_ASSERT(tu_metric(&r, "ilim_final_A") >= ports[k].budget - 0.05 - 1e-9);
+		CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+		tu_done(&r);
+	}
 }
 
 /*
@@ -402,9 +615,16 @@ CU_TestInfo policies_tests[] = {
 	{ "twl4030 unsigned step-back wraps to the cap (and the fix)", test_twl4030_unsigned_underflow },
 	{ "ec-ramp backs off 128 mA, stable 5 s later", test_ec_ramp_backoff_stable },
 	{ "ec-ramp waits above 95 %", test_ec_ramp_waits_when_full },
+	{ "ec-ramp full_current: ibus stops one step past the draw, battery ramps on", test_ec_ramp_full_current },
+	{ "ec-ramp writes its disconnected limit when VBUS goes", test_ec_ramp_disconnect_write },
+	{ "ec-ramp board tables on an SDP: 500, 1000, 900 mA", test_ec_ramp_sdp_tables },
+	{ "twl4030: a charger event after max_current resets the target to 500 mA", test_twl4030_late_charger_event },
 	{ "safe-ramp holds while the draw is below the limit", test_safe_ramp_holds_when_draw_is_low },
-	{ "safe-ramp: one step back after a probe, two on a weakening source", test_safe_ramp_backoff },
+	{ "safe-ramp: the knee, VBUS below the source line (dV/dI = -0.4 ohm under it)", test_safe_ramp_knee },
+	{ "safe-ramp keeps its limit while VINDPM holds VBUS on the line", test_safe_ramp_holds_vindpm },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
+	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
+	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },
 	{ "safe-ramp restarts a charger latched off after a dip", test_safe_ramp_restarts_latched_charger },
 	{ "safe-ramp reaches 80 % no later than ec-ramp", test_safe_ramp_not_slower_than_ec },
 	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },

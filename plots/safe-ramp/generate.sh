@@ -21,3 +21,4 @@ plot full-battery scenarios/bugzoo/twl4030-full-battery.json twl4030 ec-ramp saf
 plot framework-1a scenarios/bugzoo/usb-charger-fw-2016.json usb-charger-fw safe-ramp
 plot vbus-dip scenarios/bugzoo/twl4030-vbus-dip.json twl4030 safe-ramp
 plot healthy scenarios/policies/healthy-2a.json ec-ramp safe-ramp
+plot thin-cable scenarios/policies/thin-cable-vindpm.json twl4030 hw-ico safe-ramp

@@ -31,6 +31,7 @@ void cs_kernel_exit(struct cs_kernel *k)
 	cs_bus_exit(k);
 	cs_irq_exit(k);
 	cs_iio_exit(k);
+	cs_regulator_exit(k);
 	g_free(k->first_err);
 	g_free(k->probe_failure.dev);
 	g_free(k->probe_failure.drv);
@@ -130,7 +131,7 @@ void cs_stack_event_int(const char *ev, const char *key, long long value)
 	evlog_end(k->log, rec);
 }
 
-static void cs_work_run_cb(struct sim_event *ev, void *data)
+void cs_work_run_cb(struct sim_event *ev, void *data)
 {
 	struct work_struct *w = data;
 

@@ -25,6 +25,9 @@ static const char *const extcon_names[EXTCON_NUM + 1] = {
 	[EXTCON_CHG_USB_SLOW] = "SLOW-CHARGER",
 	[EXTCON_CHG_WPT] = "WPT",
 	[EXTCON_CHG_USB_PD] = "PD",
+	[EXTCON_DOCK] = "DOCK",
+	[EXTCON_JIG] = "JIG",
+	[EXTCON_MECHANICAL] = "MECHANICAL",
 };
 
 const char *extcon_get_cable_name(unsigned int id)

@@ -36,5 +36,6 @@ void cs_driver_unregister(struct device_driver *drv);
 void cs_bus_exit(struct cs_kernel *k);
 void cs_irq_exit(struct cs_kernel *k);
 void cs_iio_exit(struct cs_kernel *k);
+void cs_regulator_exit(struct cs_kernel *k);
 
 #endif

@@ -502,6 +502,22 @@ void *kmemdup(const void *src, size_t len, gfp_t flags)
 	return p;
 }
 
+ssize_t strscpy(char *dest, const char *src, size_t count)
+{
+	size_t len;
+
+	if (count == 0)
+		return -E2BIG;
+	len = strnlen(src, count);
+	if (len == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, len + 1);
+	return (ssize_t)len;
+}
+
 char *kstrdup(const char *s, gfp_t flags)
 {
 	(void)flags;

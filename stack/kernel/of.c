@@ -321,6 +321,24 @@ struct device_node *of_get_child_by_name(const struct device_node *np, const cha
 	return NULL;
 }
 
+int of_get_child_count(const struct device_node *np)
+{
+	int n = 0;
+
+	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
+		n++;
+	return n;
+}
+
+int of_get_available_child_count(const struct device_node *np)
+{
+	int n = 0;
+
+	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
+		n += of_device_is_available(c);
+	return n;
+}
+
 struct device_node *of_get_compatible_child(const struct device_node *parent,
 					    const char *compatible)
 {

@@ -326,6 +326,29 @@ static void lx_remove(void *priv)
 	run_unload(priv);
 }
 
+/* A `set` event on policy.params: what user space can change on a loaded driver. A
+ * module parameter writable in sysfs (/sys/module/<module>/parameters/<name>, mode
+ * with a write bit) takes its new value as such a write would; "userspace" is read at
+ * each plug; dynamic debug is switched. Parameters read only at probe (read-only
+ * module parameters, "of") are refused when the scenario is loaded
+ * (PARAM_F_PROBE_ONLY). */
+static void lx_params_changed(void *priv)
+{
+	struct lx_run *r = priv;
+	const struct lx_policy *lp = r->lp;
+	const struct lx_tail *t = tail_of(lp, r->params);
+	struct cs_kernel *k = cs_kernel();
+
+	for (int i = 0; i < lp->n_kparams; i++)
+		if (lp->kparams[i]->perm & 0222)
+			kparam_from_slot(lp->kparams[i], (const char *)r->params + (size_t)i * KPARAM_SLOT);
+	if (t->dyndbg)
+		k->dyndbg = lp->mod->modname;
+	else if (k->dyndbg == lp->mod->modname)
+		k->dyndbg = NULL;
+	cs_stack_event("module_params", "module", lp->mod->modname);
+}
+
 static void lx_params_default_for(const struct lx_policy *lp, void *params)
 {
 	struct lx_tail *t = (struct lx_tail *)(void *)((char *)params + lp->tail_off);
@@ -423,6 +446,8 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 		d->key = mi->name;
 		d->off = (size_t)i * KPARAM_SLOT;
 		d->doc = g_strdup_printf("module parameter: %s", doc ? doc : "(no description)");
+		if (!(mi->perm & 0222))
+			d->flags |= PARAM_F_PROBE_ONLY;   /* not writable in /sys/module */
 		if (mi->type == CS_KPARAM_bool || mi->type == CS_KPARAM_invbool) {
 			d->kind = PARAM_BOOL;
 		} else if (mi->type == CS_KPARAM_charp) {
@@ -434,6 +459,7 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 	}
 	lp->table[n++] = (struct param_desc){
 		"of", PARAM_STR, .off = lp->tail_off + offsetof(struct lx_tail, of),
+		.flags = PARAM_F_PROBE_ONLY,
 		.doc = "properties of the driver's device-tree node, .dts syntax: \"ti,charge-current = <2000000>; ti,use-ilim-pin; /delete-property/ ti,boost-voltage;\"" };
 	lp->table[n++] = (struct param_desc){
 		"userspace", PARAM_OBJECT, .off = lp->tail_off + offsetof(struct lx_tail, us),
@@ -457,6 +483,7 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 		.params_default = lx_defaults[index],
 		.probe = lx_probes[index],
 		.remove = lx_remove,
+		.params_changed = lx_params_changed,
 	};
 }
 

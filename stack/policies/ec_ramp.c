@@ -13,6 +13,21 @@
  *   over-current, and three recent over-currents from the same supplier make the ramp
  *   settle at the last limit minus 128 mA without ramping. Type-C and PD suppliers
  *   are not ramped: they get their advertised current.
+ * Which BC1.2 suppliers are ramped, and how far, is the board's: its BC1.2 detector
+ * driver answers usb_charger_ramp_allowed() and usb_charger_ramp_max() from a table.
+ * `bc12` picks one (facts from the EC's BC1.2 drivers, driver/bc12/ in its tree):
+ *   pi3usb9201 (default): SDP and "other" are not ramped (500 mA); CDP and proprietary
+ *              ramp to the supplier's current; DCP ramps;
+ *   pi3usb9281: SDP ramps to 1000 mA; CDP and proprietary to the supplier's current;
+ *   bd9995x:   SDP ramps to 900 mA, CDP to 1500 mA (the bd9995x's own BC1.2 limits).
+ * A DCP ramps to `ramp_max`, the board's figure (pi3usb9201 boards 1.5 A, bd9995x
+ * 2 A; 2.4 A by default, as the scenarios in scenarios/ec/ assume).
+ * "Consuming full input current" is the EC's battery rule (charge_state: between 2 %
+ * and 95 %) by default; `full_current` ibus takes the EC unit test's meaning instead
+ * (test/charge_ramp.c: the input current reaches the limit).
+ * When the supplier goes away the EC writes its limit for "no supplier", 0 mA, which
+ * the charger clamps to its minimum (the ramp's "skip the write when stable twice"
+ * does not apply: the state changed).
  * What the EC learns from its charge manager, this policy learns the Linux way: the
  * usb_phy notifier (VBUS, CHARGER, NONE) and the USB power supply's usb_type and
  * current_max.
@@ -26,7 +41,7 @@
 #include <chargesim/charger_ic.h>
 #include <chargesim/policy.h>
 
-/* EC constants (charge_ramp_sw.c / STACK.md), with units. */
+/* EC constants (common/charge_ramp_sw.c), with units. */
 #define EC_RAMP_COUNT            3      /* over-currents remembered per port */
 #define EC_OC_RECOVER_MAX_MS     1000   /* back within this long = an over-current */
 #define EC_CURRENT_DRAW_DELAY_MS 5000   /* recheck when not drawing full current */
@@ -37,6 +52,9 @@
 #define EC_STABLE_MONITOR_MS     1000
 #define EC_STABILIZE_MS          5000
 #define EC_DETECT_DELAY_MS       2000
+/* full_current ibus: the input current is at the limit within this (an ADC count
+ * and the register's rounding). */
+#define EC_FULL_IBUS_TOL_UA      5000
 
 enum ec_state {
 	EC_DISCONNECTED, EC_DETECT_DELAY, EC_OVERCURRENT_DETECT, EC_RAMP, EC_STABILIZE, EC_STABLE,
@@ -48,10 +66,31 @@ static const char *const ec_state_names[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(ec_state_names) == EC_STATE_COUNT);
 
+enum ec_bc12_table { EC_BC12_PI3USB9201, EC_BC12_PI3USB9281, EC_BC12_BD9995X };
+enum ec_full_current { EC_FULL_BATTERY, EC_FULL_IBUS };
+static const char *const ec_bc12_names[] = { "pi3usb9201", "pi3usb9281", "bd9995x", NULL };
+static const char *const ec_full_names[] = { "battery", "ibus", NULL };
+
+/* One row of a board's BC1.2 table: ramp or not, and the ramp's ceiling. */
+#define EC_MAX_SUPPLIER  0         /* the supplier's own current (sup_curr) */
+#define EC_MAX_BOARD    (-1)       /* the board's ramp_max */
+struct ec_bc12_row {
+	bool ramp;
+	int max_ma;                /* > 0: fixed; EC_MAX_SUPPLIER; EC_MAX_BOARD */
+};
+enum { EC_SUP_SDP, EC_SUP_CDP, EC_SUP_DCP, EC_SUP_COUNT };
+static const struct ec_bc12_row ec_bc12_rows[][EC_SUP_COUNT] = {
+	[EC_BC12_PI3USB9201] = { { false, EC_MAX_SUPPLIER }, { true, EC_MAX_SUPPLIER }, { true, EC_MAX_BOARD } },
+	[EC_BC12_PI3USB9281] = { { true, 1000 }, { true, EC_MAX_SUPPLIER }, { true, EC_MAX_BOARD } },
+	[EC_BC12_BD9995X] = { { true, 900 }, { true, 1500 }, { true, EC_MAX_BOARD } },
+};
+
 struct ec_params {
 	double vbus_low;       /* V: "VBUS too low" while ramping and when stable */
-	double ramp_max;       /* A: highest limit a BC1.2 supplier is ramped to */
+	double ramp_max;       /* A: highest limit a DCP is ramped to */
 	double soc_low, soc_high; /* battery window in which the system draws full current */
+	int bc12;              /* enum ec_bc12_table */
+	int full_current;      /* enum ec_full_current */
 };
 
 struct ec_oc {
@@ -87,7 +126,11 @@ static const struct param_desc ec_param_desc[] = {
 	{ "vbus_low", PARAM_NUM, UNIT_VOLT, OFF(vbus_low), 3, 6,
 	  .doc = "VBUS below this is too low (board_is_vbus_too_low)" },
 	{ "ramp_max", PARAM_NUM, UNIT_AMP, OFF(ramp_max), 0.1, 10,
-	  .doc = "highest input limit for a ramped (BC1.2) supplier" },
+	  .doc = "highest input limit for a ramped dedicated charger (DCP)" },
+	{ "bc12", PARAM_ENUM, .off = OFF(bc12), .choices = ec_bc12_names,
+	  .doc = "the board's BC1.2 table: which suppliers ramp and how far (SDP stays at 500 mA on pi3usb9201)" },
+	{ "full_current", PARAM_ENUM, .off = OFF(full_current), .choices = ec_full_names,
+	  .doc = "consuming full input current: battery (2-95 %, charge_state) or ibus (input current at the limit, the unit test's meaning)" },
 	{ "soc_low", PARAM_NUM, UNIT_FRACTION, OFF(soc_low), 0, 1,
 	  .doc = "ramp only above this battery level (system draws full current)" },
 	{ "soc_high", PARAM_NUM, UNIT_FRACTION, OFF(soc_high), 0, 1,
@@ -105,12 +148,26 @@ static void ec_params_default(void *params)
 	p->ramp_max = 2.4;
 	p->soc_low = 0.02;
 	p->soc_high = 0.95;
+	p->bc12 = EC_BC12_PI3USB9201;
+	p->full_current = EC_FULL_BATTERY;
 }
 
-static bool ec_ramp_allowed(int sup)
+/* The board's row for a supplier, NULL when it is not a BC1.2 one. */
+static const struct ec_bc12_row *ec_bc12_row(const struct ec_ramp *e, int sup)
 {
-	return sup == POWER_SUPPLY_USB_TYPE_SDP || sup == POWER_SUPPLY_USB_TYPE_DCP ||
-	       sup == POWER_SUPPLY_USB_TYPE_CDP;
+	switch (sup) {
+	case POWER_SUPPLY_USB_TYPE_SDP: return &ec_bc12_rows[e->p->bc12][EC_SUP_SDP];
+	case POWER_SUPPLY_USB_TYPE_CDP: return &ec_bc12_rows[e->p->bc12][EC_SUP_CDP];
+	case POWER_SUPPLY_USB_TYPE_DCP: return &ec_bc12_rows[e->p->bc12][EC_SUP_DCP];
+	default: return NULL;
+	}
+}
+
+static bool ec_ramp_allowed(const struct ec_ramp *e, int sup)
+{
+	const struct ec_bc12_row *row = ec_bc12_row(e, sup);
+
+	return row && row->ramp;
 }
 
 static bool ec_vbus_too_low(struct ec_ramp *e)
@@ -126,6 +183,13 @@ static bool ec_full_current(struct ec_ramp *e)
 {
 	union power_supply_propval v;
 
+	if (e->p->full_current == EC_FULL_IBUS) {
+		int ibus_ua;
+
+		if (cs_chg_read_adc(e->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
+			return true;
+		return ibus_ua >= cs_chg_get_input_current_limit(e->board->ic) - EC_FULL_IBUS_TOL_UA;
+	}
 	if (!e->board->bat_psy ||
 	    power_supply_get_property(e->board->bat_psy, POWER_SUPPLY_PROP_CAPACITY, &v))
 		return true;
@@ -186,7 +250,7 @@ static int ec_step(struct ec_ramp *e)
 		int i;
 
 		wait = 1000;
-		if (!ec_ramp_allowed(e->sup)) {
+		if (!ec_ramp_allowed(e, e->sup)) {
 			icl_new = e->min_icl;
 			st_new = EC_STABLE;
 			break;
@@ -238,7 +302,7 @@ static int ec_step(struct ec_ramp *e)
 		e->entered = false;
 		break;
 	case EC_STABLE:
-		if (ec_ramp_allowed(e->sup) && ec_vbus_too_low(e)) {
+		if (ec_ramp_allowed(e, e->sup) && ec_vbus_too_low(e)) {
 			pr_info("ec-ramp: VBUS low when stable; re-ramp");
 			e->max_icl = max(e->min_icl, e->max_icl - EC_ICL_BACKOFF_MA);
 			icl_new = e->min_icl;
@@ -255,8 +319,9 @@ static int ec_step(struct ec_ramp *e)
 		cs_stack_event("ec_ramp_state", "state", ec_state_names[st_new]);
 	e->st = st_new;
 	e->icl = icl_new;
-	/* Skip the write when stable twice in a row. */
-	if ((e->st_prev != EC_STABLE || e->st != EC_STABLE) && e->have_port)
+	/* Skip the write when stable twice in a row. Disconnected, the limit for no
+	 * supplier (0 mA) is written too; the charger clamps it to its minimum. */
+	if (e->st_prev != EC_STABLE || e->st != EC_STABLE)
 		cs_chg_set_input_current_limit(e->board->ic, ec_current_limit(e) * 1000);
 	return wait;
 }
@@ -285,9 +350,13 @@ static void ec_supplier_change(struct ec_ramp *e, bool port, int sup, int cur_ma
 	e->have_port = port;
 	e->sup = sup;
 	cs_chg_input_current_range(e->board->ic, &min_ua, &max_ua, &step);
-	if (ec_ramp_allowed(sup)) {
+	if (ec_ramp_allowed(e, sup)) {
+		const struct ec_bc12_row *row = ec_bc12_row(e, sup);
+		int ramp_max = row->max_ma == EC_MAX_BOARD ? (int)(e->p->ramp_max * 1000 + 0.5) :
+			       row->max_ma == EC_MAX_SUPPLIER ? cur_ma : row->max_ma;
+
 		e->min_icl = EC_RAMP_START_MA;
-		e->max_icl = min((int)(e->p->ramp_max * 1000 + 0.5), max_ua / 1000);
+		e->max_icl = min(ramp_max, max_ua / 1000);
 	} else {
 		e->min_icl = e->max_icl = cur_ma;
 	}

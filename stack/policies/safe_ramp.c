@@ -1,41 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/policies/safe_ramp.c - this project's input-current ramp: raise the load only
- * while the raise can be seen, keep VBUS adequate, back off fast.
+ * while the raise can be seen, stop where the source leaves its voltage-source region,
+ * honour the port's USB budget, back off fast.
  *
  * The article ends by asking for "a standard way for charging power supply devices to
- * ramp up the load while maintaining adequate voltage". The known ramps fail in three
+ * ramp up the load while maintaining adequate voltage". The known ramps fail in four
  * ways: they raise the limit when the draw cannot show the source's limit (a full
  * battery draws little, so VBUS never sags and the limit climbs past the adapter);
  * they never come down again; they trust a number (a framework's 1.5 A, 5 A) instead
- * of the source. The rules below each answer one of those; docs/safe-ramp.md says why
- * with plots.
+ * of the source; and they take the cable's drop for the adapter's limit (a fixed
+ * VBUS threshold such as 4.75 V stops them at a fraction of what a charger with
+ * input voltage regulation could take through 0.5 ohm). The rules below each answer
+ * one of those; docs/safe-ramp.md says why, with plots and the regret benchmark.
  *
  *  R1 start low: after detection, begin at `start` (500 mA, the USB 2.0 configured
- *     current), inside the range the stack reports;
+ *     current), inside the range R8 allows;
  *  R2 probe only under load: raise the limit one step only when the input current is
- *     at the limit (IBUS >= draw_margin * limit) and VBUS is adequate - a raise while
- *     the system draws less reveals nothing, so the limit never runs ahead of what the
- *     source has been seen to deliver by more than one step;
- *  R3 verify each step: the next check comes one interval later; VBUS below vbus_min
- *     means the source is at its limit;
- *  R4 back off fast, anywhere: on low VBUS or a charger input that dropped out on
- *     UVLO, go back to the verified step below when it follows a probe, else (the
- *     source weakened) drop `backoff` steps at once; make that the ceiling and keep
- *     checking at the ramp interval until things are adequate again;
- *  R5 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
- *     drops below the limit in force when it went; the ramp restarts from `start`;
- *  R6 stay in range: never above the stack's maximum (merged charger framework
- *     [min, max] when present, else the detected type's current) nor the charger's
- *     register range;
- *  R7 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient dip does not cost the rest of the charge; a probe that
- *     fails again at the same level doubles the wait (up to 30 min);
- *  R8 watch the charger: if it reports UVLO while VBUS reads adequate at two
- *     checks in a row (a chip that latched off after a momentary dip), restart
- *     its input; the limit stays where it is, since nothing was being drawn.
+ *     at the limit (IBUS within draw_tol of it) - a raise while the system draws less
+ *     reveals nothing, so the limit never runs ahead of what the source has been seen
+ *     to deliver by more than one step;
+ *  R3 verify each step: the next check comes one `interval` (20 ms) later;
+ *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
+ *     current, so the source is inside its voltage-source region) adds a point to a
+ *     least-squares fit VBUS = E - R * IBUS, R being the adapter's output resistance
+ *     plus the cable's, and so does VBUS read before the charger draws (IBUS = 0,
+ *     VBUS = E); the latest point per 50 mA of IBUS is kept. A reading far above the
+ *     line means the source changed level (a PD contract, another adapter): the fit
+ *     restarts from it;
+ *  R5 the knee is the adapter's limit: IBUS short of the limit with VBUS below the
+ *     line by more than its scatter explains (knee_margin while the line is young) is
+ *     VBUS falling faster than the path resistance allows - the adapter left its
+ *     voltage-source region (brick wall, foldback), after a probe or because it
+ *     weakened: the limit goes just below the current it delivered (knee_backoff
+ *     under IBUS) and that becomes the ceiling. A probe not followed with VBUS on the
+ *     line (within its scatter and 2 mV) is the system taking less, or the charger's
+ *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
+ *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
+ *     or beside a linear charger's dropout): it settles below IBUS like a knee;
+ *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin) or a
+ *     charger that dropped its input on UVLO backs off one step after a probe,
+ *     `backoff` steps otherwise;
+ *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
+ *     drops `backoff` steps below the highest limit since the last good check; the
+ *     ramp restarts from `start`;
+ *  R8 stay in range and in budget: never above the charger's register range nor the
+ *     port's USB budget - the configured current on a host port (SDP: the granted
+ *     configuration, USB 2.0 / 3.x), BC1.2's 1.5 A on a CDP, the Rp current on Type-C,
+ *     the contract on PD; a dedicated charger (DCP, ACA, proprietary) has no budget
+ *     beyond the charger's own maximum, since finding its limit is the ramp's job;
+ *  R9 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
+ *     step, so a transient does not cost the rest of the charge; a failure (knee,
+ *     floor or trip) again at the same level doubles the wait (up to 30 min);
+ *  R10 watch the charger: if it reports UVLO while VBUS reads adequate for 250 ms
+ *     (a chip that latched off after a momentary dip), restart its input;
+ *     the limit stays where it is, since nothing was being drawn.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/jiffies.h>
 #include <linux/kernel_types.h>
 #include <linux/power_supply.h>
@@ -48,8 +71,24 @@
 
 enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 
-/* R7's wait doubles up to this after repeated failures at the same level: 30 min. */
+/* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
+/* R10: stuck in UVLO with VBUS present this long means latched: well past a charger's
+ * own restart delay once VBUS is back (100 ms typical). */
+#define SR_STUCK_MS 250
 #define SR_REPROBE_MAX_MS (30 * 60 * 1000)
+/* R4: the most path resistance the fit may claim: 1.5 m of 28 AWG with worn contacts
+ * behind a soft adapter is about 1 ohm. */
+#define SR_R_MAX_OHM   2.0
+/* R4: below this spread of IBUS (A, standard deviation) the fit's slope is not used. */
+#define SR_LINE_MIN_SPREAD_A 0.05
+/* R5: a reading within this of the line (beyond its scatter) is on it; one this far
+ * below it (beyond four times its scatter) is past the knee, whatever the ADC. */
+#define SR_ON_LINE_V 0.002
+#define SR_KNEE_MIN_V 0.030
+#define SR_LINE_MATURE 5
+/* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */
+#define SR_IDLE_IBUS_UA 5000
+
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
 
@@ -58,12 +97,29 @@ struct sr_params {
 	double step;           /* A */
 	sim_time_t interval;   /* between checks while ramping */
 	sim_time_t stable_interval;
-	double vbus_min;       /* V */
-	double draw_margin;    /* fraction of the limit that counts as "at the limit" */
+	double vbus_min;       /* V: R6 floor */
+	double knee_margin;    /* V: R4/R5 distance from the source line */
+	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
+	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
 	double boot_vbat;      /* V; > 0: gate the boot on this battery voltage */
+};
+
+/* R4: the verified (IBUS, VBUS) points, in A and V, the latest one per current bin so
+ * that hours at one operating point do not drown the slope. */
+#define SR_LINE_BIN_A 0.05
+#define SR_LINE_BINS  128         /* up to 6.4 A */
+struct sr_line {
+	bool used[SR_LINE_BINS];
+	double i[SR_LINE_BINS], v[SR_LINE_BINS];
+};
+
+/* Least-squares sums over the bins in use. */
+struct sr_fit {
+	int n;
+	double si, sv, sii, siv, svv;
 };
 
 struct safe_ramp {
@@ -74,16 +130,18 @@ struct safe_ramp {
 	struct delayed_work work;
 	unsigned long event;
 	enum sr_state st;
-	int limit_ua, ceiling_ua, floor_ua, max_ua;
+	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
+	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
-	unsigned long quiet_since; /* last trouble, for R7 */
-	int stuck_checks;          /* R8: consecutive checks with the charger stuck in UVLO */
+	unsigned long quiet_since; /* last trouble, for R9 */
+	unsigned long stuck_since; /* R10: jiffies when the charger was first seen stuck, 0 = not */
 	bool probing;              /* the last action raised the limit */
 	int fail_ua;               /* limit at which the last probe failed */
-	int reprobe_ms;            /* current R7 wait, doubled by repeated failures */
+	int reprobe_ms;            /* current R9 wait, doubled by repeated failures */
 	bool vbus;
+	struct sr_line line;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -93,16 +151,22 @@ static const struct param_desc sr_param_desc[] = {
 	{ "interval", PARAM_TIME, .off = OFF(interval), .min = 1e-3, .max = 60,
 	  .doc = "time between checks while ramping (R3)" },
 	{ "stable_interval", PARAM_TIME, .off = OFF(stable_interval), .min = 1e-3, .max = 600,
-	  .doc = "time between checks once stable (R4)" },
+	  .doc = "time between checks once stable" },
 	{ "vbus_min", PARAM_NUM, UNIT_VOLT, OFF(vbus_min), 3, 6,
-	  .doc = "adequate VBUS at the device (USB 2.0 floor 4.75 V)" },
-	{ "draw_margin", PARAM_NUM, UNIT_FRACTION, OFF(draw_margin), 0, 1,
-	  .doc = "IBUS at this fraction of the limit counts as drawing the limit (R2)" },
-	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20, .doc = "steps dropped on low VBUS (R4)" },
+	  .doc = "VBUS floor: above every UVLO with margin (R6)" },
+	{ "knee_margin", PARAM_NUM, UNIT_VOLT, OFF(knee_margin), 1e-3, 2, 0,
+	  .doc = "VBUS this far below the source line marks the adapter's knee; less when the line's scatter is small (R5)" },
+	{ "knee_backoff", PARAM_NUM, UNIT_AMP, OFF(knee_backoff), 0, 1,
+	  .doc = "after a knee, set the limit this far below the current delivered there (R5)" },
+	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
+	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
+
+	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
+	  .doc = "steps dropped at the floor without a probe, and below a tripped limit (R6, R7)" },
 	{ "trip_window", PARAM_TIME, .off = OFF(trip_window), .min = 0, .max = 60,
-	  .doc = "VBUS back within this long counts as a trip (R5)" },
+	  .doc = "VBUS back within this long counts as a trip (R7)" },
 	{ "reprobe", PARAM_TIME, .off = OFF(reprobe), .min = 0, .max = 86400,
-	  .doc = "quiet time before one more step is allowed above the ceiling (R7)" },
+	  .doc = "quiet time before one more step is allowed above the ceiling (R9)" },
 	{ "boot_vbat", PARAM_NUM, UNIT_VOLT, OFF(boot_vbat), 0, 5,
 	  .doc = "boot gating: the bootloader charges until the battery reaches this (0: no gate)" },
 	PARAM_END,
@@ -115,10 +179,23 @@ static void sr_params_default(void *params)
 
 	p->start = 0.5;
 	p->step = 0.1;
-	p->interval = 100 * SIM_MS;
+	/* A step is verified 20 ms after it is written: past the settling of the
+	 * charger's input loop (well under a millisecond), shorter than the overload
+	 * blanking of the adapters that have one, so a step past the wall is undone
+	 * before it can trip them. */
+	p->interval = 20 * SIM_MS;
 	p->stable_interval = 1 * SIM_S;
-	p->vbus_min = 4.75;
-	p->draw_margin = 0.9;
+	/* 0.3-0.4 V above the UVLO falling thresholds of common chargers (3.5-3.6 V),
+	 * 0.1 V above the highest rising one (3.8 V): a linear charger in dropout from
+	 * an empty cell, or a switching one whose input collapses, gets no closer. */
+	p->vbus_min = 3.9;
+	/* 1.5 LSB of a 100 mV VBUS ADC (bq25890): quantisation cannot make a knee. */
+	p->knee_margin = 0.15;
+	/* Just below the current the source delivered: the register rounds down. */
+	p->knee_backoff = 0.005;
+	/* IINDPM holds the input current at the register value; 1 mA is an IBUS
+	 * ADC's resolution. */
+	p->draw_tol = 0.001;
 	p->backoff = 2;
 	p->trip_window = 2 * SIM_S;
 	p->reprobe = 60 * SIM_S;
@@ -129,6 +206,97 @@ static int sr_ms(sim_time_t t)
 	return (int)(t / SIM_MS);
 }
 
+static int sr_ua(double amps)
+{
+	return (int)lround(amps * 1e6);
+}
+
+/* ---- R4: the source line ---- */
+
+static void sr_line_reset(struct sr_line *l)
+{
+	memset(l->used, 0, sizeof(l->used));
+}
+
+static void sr_line_add(struct sr_line *l, double i, double v)
+{
+	int k = (int)(i / SR_LINE_BIN_A);
+
+	if (k < 0 || k >= SR_LINE_BINS)
+		return;
+	l->used[k] = true;
+	l->i[k] = i;
+	l->v[k] = v;
+}
+
+static struct sr_fit sr_line_fit(const struct sr_line *l)
+{
+	struct sr_fit f = { 0 };
+
+	for (int k = 0; k < SR_LINE_BINS; k++) {
+		if (!l->used[k])
+			continue;
+		f.n++;
+		f.si += l->i[k];
+		f.sv += l->v[k];
+		f.sii += l->i[k] * l->i[k];
+		f.siv += l->i[k] * l->v[k];
+		f.svv += l->v[k] * l->v[k];
+	}
+	return f;
+}
+
+/* The line's slope is known once IBUS has spread at least this much. */
+static bool sr_fit_known(const struct sr_fit *f)
+{
+	double mi;
+
+	if (f->n < 2)
+		return false;
+	mi = f->si / f->n;
+	return f->sii / f->n - mi * mi >= SR_LINE_MIN_SPREAD_A * SR_LINE_MIN_SPREAD_A;
+}
+
+/* The path resistance the fit shows (ohm), within [0, SR_R_MAX_OHM]. */
+static double sr_fit_r(const struct sr_fit *f)
+{
+	double mi = f->si / f->n, var = f->sii / f->n - mi * mi;
+
+	return fmin(fmax(-(f->siv / f->n - mi * f->sv / f->n) / var, 0), SR_R_MAX_OHM);
+}
+
+/*
+ * The scatter of the points about the line (V, one standard deviation with n - 2
+ * degrees of freedom): the VBUS ADC's quantisation and noise as the fit sees them.
+ * Negative while there are fewer than three points.
+ */
+static double sr_fit_scatter(const struct sr_fit *f)
+{
+	double mi, mv, vi, vv, cov, r, sse;
+
+	if (f->n < 3 || !sr_fit_known(f))
+		return -1;
+	mi = f->si / f->n;
+	mv = f->sv / f->n;
+	vi = f->sii / f->n - mi * mi;
+	vv = f->svv / f->n - mv * mv;
+	cov = f->siv / f->n - mi * mv;
+	r = sr_fit_r(f);
+	sse = fmax(vv + 2 * r * cov + r * r * vi, 0) * f->n;
+	return sqrt(sse / (f->n - 2));
+}
+
+/* VBUS the line predicts at current i; false while its slope is unknown. */
+static bool sr_fit_predict(const struct sr_fit *f, double i, double *v)
+{
+	if (!sr_fit_known(f))
+		return false;
+	*v = f->sv / f->n - sr_fit_r(f) * (i - f->si / f->n);
+	return true;
+}
+
+/* ---- the limit ---- */
+
 static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 {
 	if (st != s->st)
@@ -138,124 +306,252 @@ static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 
 static void sr_write(struct safe_ramp *s, int ua)
 {
-	ua = clamp(ua, s->floor_ua, s->ceiling_ua);
+	ua = clamp(ua, s->chip_min_ua, s->ceiling_ua);
 	/* The chip rounds to its register step; the ramp keeps counting in the
 	 * values it asked for, so the levels do not drift down by a rounding each
-	 * round trip and a failed level is recognised when it comes back (R7). */
+	 * round trip and a failed level is recognised when it comes back (R9). */
 	if (ua != s->req_ua) {
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
 	}
+	s->peak_ua = max(s->peak_ua, ua);
 }
 
-/* R6: the stack's range for this supplier, within the charger's registers. */
+/* R8: the port's budget for this supplier, within the charger's registers. */
 static void sr_range(struct safe_ramp *s)
 {
-	union power_supply_propval c = { 0 };
-	int chip_min, chip_max, step;
+	union power_supply_propval c = { 0 }, t = { 0 };
+	int chip_max, step, budget;
 	unsigned int fw_min = 0, fw_max = 0;
 
-	cs_chg_input_current_range(s->board->ic, &chip_min, &chip_max, &step);
+	cs_chg_input_current_range(s->board->ic, &s->chip_min_ua, &chip_max, &step);
 	power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CURRENT_MAX, &c);
-	s->max_ua = c.intval;
-	if (!s->board->uchger) {
+	power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_USB_TYPE, &t);
+	if (!s->board->uchger)
 		usb_phy_get_charger_current(s->board->phy, &fw_min, &fw_max);
-		if (fw_max > 0)
-			s->max_ua = (int)fw_max * 1000;
+	switch (t.intval) {
+	case POWER_SUPPLY_USB_TYPE_SDP:
+		/* The configuration the host granted (the framework follows the
+		 * gadget's vbus_draw), else the type's current. */
+		budget = fw_max > 0 ? (int)fw_max * 1000 : c.intval;
+		break;
+	case POWER_SUPPLY_USB_TYPE_CDP:    /* BC1.2: ICDP 1.5 A, the type's current */
+	case POWER_SUPPLY_USB_TYPE_C:      /* the Rp advertisement */
+	case POWER_SUPPLY_USB_TYPE_PD:     /* the contract */
+		budget = c.intval;
+		break;
+	default:                           /* a charger: its own limit is the ramp's job */
+		budget = chip_max;
+		break;
 	}
-	if (s->max_ua <= 0 || s->max_ua > chip_max)
-		s->max_ua = chip_max;
-	s->floor_ua = max(chip_min, min((int)(s->p->start * 1e6 + 0.5), s->max_ua));
-	if (fw_min * 1000 > (unsigned int)s->floor_ua && (int)fw_min * 1000 <= s->max_ua)
+	if (budget <= 0 || budget > chip_max)
+		budget = chip_max;
+	s->max_ua = budget;
+	s->floor_ua = max(s->chip_min_ua, min(sr_ua(s->p->start), s->max_ua));
+	/* A minimum the framework guarantees (CDP 1.5 A) is a safe start too. */
+	if ((int)fw_min * 1000 > s->floor_ua && (int)fw_min * 1000 <= s->max_ua)
 		s->floor_ua = (int)fw_min * 1000;
+}
+
+/* R9: a failure at `ua` after a probe (or trouble without one) sets the next wait. */
+static void sr_failed(struct safe_ramp *s)
+{
+	if (s->probing && s->req_ua == s->fail_ua)
+		s->reprobe_ms = min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS);
+	else
+		s->reprobe_ms = sr_ms(s->p->reprobe);
+	if (s->probing)
+		s->fail_ua = s->req_ua;
+	s->probing = false;
+	s->quiet_since = jiffies;
+}
+
+static void sr_check_later(struct safe_ramp *s, enum sr_state st)
+{
+	sr_set_state(s, st);
+	schedule_delayed_work(&s->work, msecs_to_jiffies(
+		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
+}
+
+/* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
+static void sr_settle_below(struct safe_ramp *s, int ibus_ua, const char *why)
+{
+	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+
+	if (why)
+		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
+	sr_failed(s);
+	s->ceiling_ua = lower;
+	sr_write(s, lower);
+	sr_check_later(s, SR_RAMP);
 }
 
 static void sr_work(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
-	int step = (int)(s->p->step * 1e6 + 0.5);
-	int vbus_min_uv = (int)(s->p->vbus_min * 1e6);
-	int vbus_uv, ibus_ua, next_ms;
-	bool uvlo;
+	int step = sr_ua(s->p->step);
+	int vbus_uv, ibus_ua;
+	double v, i, v_line = 0, scatter;
+	bool uvlo, following, on_line = false, below = false, above = false;
+	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
 		return;
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) < 0 ||
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
 		return;
+	v = vbus_uv * 1e-6;
+	i = ibus_ua * 1e-6;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (uvlo && vbus_uv >= vbus_min_uv) {
-		/* R8: the charger's input is off but VBUS reads adequate (it reads
+	if (uvlo && v >= s->p->vbus_min) {
+		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
-		 * one check; one that latched off after a dip needs its input
+		 * its restart delay; one that latched off after a dip needs its input
 		 * restarted. Lowering the limit would not help: nothing is drawn. */
-		if (++s->stuck_checks >= 2) {
+		if (!s->stuck_since)
+			s->stuck_since = jiffies;
+		else if (time_after_eq(jiffies, s->stuck_since + msecs_to_jiffies(SR_STUCK_MS))) {
 			pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
 			cs_chg_set_input_enable(s->board->ic, false);
 			cs_chg_set_input_enable(s->board->ic, true);
-			s->stuck_checks = 0;
+			s->stuck_since = 0;
 		}
-		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		sr_check_later(s, SR_RAMP);
 		return;
 	}
-	s->stuck_checks = 0;
-	if (uvlo || vbus_uv < vbus_min_uv) {
-		/* R4: the source is past its limit at this setting (VBUS sagged, or it
-		 * collapsed and the charger's input dropped out). Right after a probe,
-		 * the step below was verified: go back to it. Otherwise the source got
-		 * weaker: drop `backoff` steps. */
+	s->stuck_since = 0;
+	if (uvlo || v < s->p->vbus_min) {
+		/* R6: at the floor. Right after a probe the step below was verified:
+		 * go back to it; otherwise drop `backoff` steps. */
 		int lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
 
-		/* R7: failing again where the last probe failed doubles the wait. */
-		if (s->probing && s->req_ua == s->fail_ua)
-			s->reprobe_ms = min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS);
-		else
-			s->reprobe_ms = sr_ms(s->p->reprobe);
-		if (s->probing)
-			s->fail_ua = s->req_ua;
-		s->probing = false;
+		sr_failed(s);
 		s->ceiling_ua = lower;
-		s->quiet_since = jiffies;
 		sr_write(s, lower);
-		sr_set_state(s, SR_RAMP);
-		schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+		sr_check_later(s, SR_RAMP);
 		return;
 	}
-	/* R7: a long quiet spell earns one more step of headroom. */
+	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
+	fit = sr_line_fit(&s->line);
+	scatter = sr_fit_scatter(&fit);
+	if (sr_fit_predict(&fit, i, &v_line)) {
+		/* The knee: below the line by more than its scatter can explain
+		 * (knee_margin until SR_LINE_MATURE points show the scatter: a few
+		 * quantised readings can fall on a line by chance; at least
+		 * SR_KNEE_MIN_V). */
+		double knee = scatter < 0 || fit.n < SR_LINE_MATURE ? s->p->knee_margin :
+			      fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
+
+		below = v < v_line - knee;
+		above = v > v_line + knee;
+		/* On the line: within one standard deviation of its scatter and
+		 * SR_ON_LINE_V (two points give the line but not its scatter: then
+		 * within SR_ON_LINE_V alone). Narrow on purpose: a reading between
+		 * this and the knee is ambiguous, and ambiguity settles below. */
+		on_line = v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
+	}
+	if (!following) {
+		if (below) {
+			/* R5: IBUS stopped short of the limit and VBUS fell faster than
+			 * the path resistance explains: the adapter left its
+			 * voltage-source region (its knee), probed or weakened. */
+			sr_settle_below(s, ibus_ua, "knee");
+			return;
+		}
+		if (s->probing && !on_line) {
+			/* R5: the step was not followed, VBUS is where a charger's input
+			 * regulation holds it (VINDPM, a linear charger's dropout), but
+			 * not clearly on the line: the adapter may have hit its wall
+			 * there. Settle just below what it delivers. */
+			sr_settle_below(s, ibus_ua, NULL);
+			return;
+		}
+		/* Short of the limit on the line: the system takes less than the
+		 * limit, or the charger's own input regulation (VINDPM) holds VBUS on
+		 * the source line, which is not the source's limit. Keep it (R2, R5). */
+		s->probing = false;
+		s->peak_ua = s->req_ua;
+		sr_check_later(s, SR_STABLE);
+		return;
+	}
+	if (below && s->probing) {
+		/* R5: the probe is drawn, yet VBUS fell far below the line: the
+		 * adapter's wall lies within draw_tol under the new limit. */
+		sr_settle_below(s, ibus_ua, "knee");
+		return;
+	}
 	s->probing = false;
+	s->peak_ua = s->req_ua;
+	/* R4: drawing the limit, so the source is inside its voltage-source region
+	 * (IINDPM holds the current): a point of the line. Far above the line means
+	 * the source itself changed (another level, a different adapter): learn the
+	 * line again from here. */
+	if (above)
+		sr_line_reset(&s->line);
+	sr_line_add(&s->line, i, v);
+	/* R9: a long quiet spell earns one more step of headroom. */
 	if (s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
 	}
-	if (ibus_ua >= (int)(s->p->draw_margin * s->limit_ua) && s->req_ua < s->ceiling_ua) {
-		/* R2/R3: drawing the limit with VBUS adequate - probe one step. */
+	if (s->req_ua < s->ceiling_ua) {
+		/* R2/R3: drawing the limit - probe one step. */
 		sr_write(s, s->req_ua + step);
 		s->probing = true;
-		sr_set_state(s, SR_RAMP);
-		next_ms = sr_ms(s->p->interval);
-	} else {
-		sr_set_state(s, SR_STABLE);
-		next_ms = sr_ms(s->p->stable_interval);
+		sr_check_later(s, SR_RAMP);
+		return;
 	}
-	schedule_delayed_work(&s->work, msecs_to_jiffies(next_ms));
+	sr_check_later(s, SR_STABLE);
+}
+
+/* R4: VBUS with the charger not drawing is the line's zero-current point. */
+static void sr_idle_point(struct safe_ramp *s)
+{
+	int vbus_uv, ibus_ua;
+
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) == 0 &&
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) == 0 &&
+	    ibus_ua < SR_IDLE_IBUS_UA && vbus_uv >= sr_ua(s->p->vbus_min))
+		sr_line_add(&s->line, ibus_ua * 1e-6, vbus_uv * 1e-6);
 }
 
 static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
+	int step = sr_ua(s->p->step);
 
-	if (s->event == USB_EVENT_NONE) {
+	switch (s->event) {
+	case USB_EVENT_NONE:
 		s->vbus = false;
 		s->lost_at = jiffies;
-		s->trip_limit_ua = s->req_ua;
+		/* A trip can come between a probe and its check, and the check may
+		 * already have stepped back: the probe's limit is the one to blame. */
+		s->trip_limit_ua = s->peak_ua;
 		cancel_delayed_work(&s->work);
 		sr_set_state(s, SR_IDLE);
 		return;
-	}
-	if (s->event == USB_EVENT_VBUS) {
+	case USB_EVENT_VBUS:
 		s->vbus = true;
+		sr_line_reset(&s->line);
+		sr_idle_point(s);
 		return;
+	case USB_EVENT_ENUMERATED:
+		/* R8: the host granted a configuration: its current is the budget. */
+		if (!s->vbus || s->st == SR_IDLE)
+			return;
+		{
+			int old_max = s->max_ua;
+
+			sr_range(s);
+			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
+				s->ceiling_ua = s->max_ua;
+			if (s->req_ua > s->ceiling_ua)
+				sr_write(s, s->ceiling_ua);
+		}
+		return;
+	default:
+		break;
 	}
 	/* USB_EVENT_CHARGER: the type is known; start the ramp (R1). */
 	s->vbus = true;
@@ -263,18 +559,23 @@ static void sr_event(struct work_struct *work)
 	s->ceiling_ua = s->max_ua;
 	if (s->lost_at && time_before(jiffies, s->lost_at + msecs_to_jiffies(sr_ms(s->p->trip_window))) &&
 	    s->trip_limit_ua > 0) {
-		/* R5: VBUS went and came back: the limit then was too much. */
-		int step = (int)(s->p->step * 1e6 + 0.5);
-
+		/* R7: VBUS went and came back: the limit then was too much. */
 		s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
 		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
+		/* R9: a trip is a failure at the level in force; again there doubles
+		 * the wait before the ceiling may rise. */
+		s->reprobe_ms = s->trip_limit_ua == s->fail_ua ?
+			min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS) : sr_ms(s->p->reprobe);
+		s->fail_ua = s->trip_limit_ua;
+	} else {
+		s->reprobe_ms = sr_ms(s->p->reprobe);
+		s->fail_ua = -1;
 	}
 	s->quiet_since = jiffies;
-	s->reprobe_ms = sr_ms(s->p->reprobe);
-	s->fail_ua = -1;
 	s->probing = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;
+	s->peak_ua = 0;
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
 	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
@@ -285,7 +586,8 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	struct safe_ramp *s = container_of(nb, struct safe_ramp, nb);
 
 	(void)data;
-	if (event != USB_EVENT_VBUS && event != USB_EVENT_CHARGER && event != USB_EVENT_NONE)
+	if (event != USB_EVENT_VBUS && event != USB_EVENT_CHARGER && event != USB_EVENT_NONE &&
+	    event != USB_EVENT_ENUMERATED)
 		return NOTIFY_DONE;
 	s->event = event;
 	schedule_work(&s->event_work);
@@ -305,7 +607,7 @@ static int sr_probe(struct cs_board *board, void *params, void **priv)
 	INIT_DELAYED_WORK(&s->work, sr_work);
 	usb_register_notifier(board->phy, &s->nb);
 	if (s->p->boot_vbat > 0)
-		cs_boot_gate_vbat(board, (int)(s->p->boot_vbat * 1e6 + 0.5));
+		cs_boot_gate_vbat(board, sr_ua(s->p->boot_vbat));
 	*priv = s;
 	return 0;
 }
@@ -323,7 +625,7 @@ static void sr_remove(void *priv)
 const struct cs_policy_desc policy_safe_ramp = {
 	.abi = CS_POLICY_ABI,
 	.name = "safe-ramp",
-	.summary = "this project's ramp: probe only while drawing the limit, keep VBUS >= 4.75 V, back off fast, re-ramp after trips",
+	.summary = "this project's ramp: probe only while drawing the limit, stop at the adapter's knee (VBUS below the source line), honour the USB budget, back off fast, re-ramp after trips",
 	.params = sr_param_desc,
 	.params_size = sizeof(struct sr_params),
 	.params_default = sr_params_default,

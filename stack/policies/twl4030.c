@@ -2,19 +2,26 @@
 /*
  * stack/policies/twl4030.c - the 2015 twl4030 input-current ramp, weaknesses included.
  *
- * Behaviour reproduced from the Linux twl4030_charger.c ramp (Neil Brown, 2015) as
- * described in the article and STACK.md; the code is written from that description:
- *  - on plug, the target resets to 500 mA (100 mA when allow_usb is off) and the
- *    current limit starts from the chip's value;
+ * Behaviour reproduced from the Linux twl4030_charger.c ramp (Neil Brown, 2015; as in
+ * Linux 6.12) and the article; the code is written from that description:
+ *  - every usb_phy notification (VBUS, CHARGER, ENUMERATED, NONE, ...) resets the
+ *    target to 500 mA (100 mA when allow_usb is off), as the driver's notifier does
+ *    "on each plug event"; VBUS and CHARGER then re-apply the limits: a limit above
+ *    the target is cut to it, one below it restarts the ramp. So a notification that
+ *    arrives after userspace raised max_current (a slow detection: a charger with a
+ *    divider times data contact detect out after 600 ms) drops the target back to
+ *    500 mA, and the ramp stays there;
  *  - a worker runs every 100 ms while the limit is below the target: while VBUS reads
- *    >= 4.75 V it raises the limit by 20 mA; on the first low reading it steps back
- *    one step, makes that the target and stops for good (no re-ramp until the next
- *    plug); once the target is reached it stops too, and nothing watches VBUS;
+ *    >= 4.75 V it raises the limit by 20 mA; on a low reading it steps back one step
+ *    and makes that the target, so it stops; once the target is reached it stops too,
+ *    and nothing watches VBUS; NONE sets the limit variable to 0;
  *  - the target can be raised to at most 1.7 A, as userspace does through the
- *    driver's max_current attribute (here: `max`, written `t_max_set` after plug);
+ *    driver's max_current attribute (here: `max`, written `t_max_set` after VBUS);
  *  - the limit is an unsigned count of uA: stepping back from below 20 mA wraps
  *    around to a huge value that the register clamps to its maximum - the bug the
  *    original had before it was fixed (`fix_underflow` selects the fixed form).
+ * One simplification: after plug the limit variable starts from the chip's current
+ * register value rather than from 0, so the ramp does not start from nothing.
  * It never looks at whether the system actually draws the limit: with a full battery
  * the draw stays low, VBUS never sags, and the limit climbs to the target.
  */
@@ -50,7 +57,6 @@ struct twl4030 {
 	bool vbus;
 	unsigned int usb_cur;          /* uA, unsigned as in the driver */
 	unsigned int usb_cur_target;   /* uA */
-	bool stopped;                  /* stepped back once: never ramps again */
 };
 
 #define OFF(f) offsetof(struct twl4030_params, f)
@@ -77,9 +83,19 @@ static void twl4030_params_default(void *params)
 	p->fix_underflow = false;
 }
 
-static void twl4030_write(struct twl4030 *t)
+static unsigned int twl4030_plug_target(const struct twl4030 *t)
 {
-	/* The register clamps whatever it is given to its range. */
+	return t->p->allow_usb ? 500000 : 100000;
+}
+
+/* The driver's twl4030_charger_update_current(): cut the limit to the target, start
+ * the ramp worker when below it, write the register (which clamps to its range). */
+static void twl4030_update_current(struct twl4030 *t)
+{
+	if (t->usb_cur > t->usb_cur_target)
+		t->usb_cur = t->usb_cur_target;
+	if (t->usb_cur < t->usb_cur_target)
+		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
 	cs_chg_set_input_current_limit(t->board->ic, (int)min(t->usb_cur, TWL_MAX_CURRENT_UA));
 }
 
@@ -88,29 +104,28 @@ static void twl4030_ramp(struct work_struct *work)
 	struct twl4030 *t = container_of(to_delayed_work(work), struct twl4030, ramp_work);
 	int vbus_uv;
 
-	if (!t->vbus || t->stopped)
+	if (!t->vbus)
 		return;
 	if (cs_chg_read_adc(t->board->ic, CS_ADC_VBUS, &vbus_uv) < 0)
 		return;
 	if (vbus_uv < TWL_MIN_VBUS_UV) {
-		/* Too low: step back one and make that the target, for good. */
+		/* Too low: step back one and make that the target. */
 		if (t->p->fix_underflow && t->usb_cur < TWL_CUR_STEP_UA)
 			t->usb_cur = 0;
 		else
 			t->usb_cur -= TWL_CUR_STEP_UA;  /* wraps when below one step */
 		t->usb_cur_target = t->usb_cur;
-		t->stopped = true;
-		twl4030_write(t);
+	} else if (t->usb_cur >= t->usb_cur_target || t->usb_cur + TWL_CUR_STEP_UA > TWL_MAX_CURRENT_UA) {
+		/* At the target with VBUS fine: stop; nothing watches VBUS any more. */
 		return;
-	}
-	if (t->usb_cur < t->usb_cur_target) {
-		t->usb_cur = min(t->usb_cur + TWL_CUR_STEP_UA, t->usb_cur_target);
-		twl4030_write(t);
+	} else {
+		t->usb_cur += TWL_CUR_STEP_UA;
 		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
 	}
-	/* At the target the worker stops: nothing watches VBUS any more. */
+	twl4030_update_current(t);
 }
 
+/* Userspace writes max_current: a new target, applied at once. */
 static void twl4030_set_max(struct work_struct *work)
 {
 	struct twl4030 *t = container_of(to_delayed_work(work), struct twl4030, max_work);
@@ -118,30 +133,35 @@ static void twl4030_set_max(struct work_struct *work)
 	if (!t->vbus)
 		return;
 	t->usb_cur_target = min((unsigned int)(t->p->max * 1e6 + 0.5), TWL_MAX_CURRENT_UA);
-	/* Raising max_current restarts the worker, unless it already gave up. */
-	if (!t->stopped)
-		mod_delayed_work(system_wq, &t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
+	twl4030_update_current(t);
 }
 
 static void twl4030_event(struct work_struct *work)
 {
 	struct twl4030 *t = container_of(work, struct twl4030, event_work);
 
-	if (t->event == USB_EVENT_VBUS && !t->vbus) {
-		t->vbus = true;
-		t->stopped = false;
-		t->usb_cur_target = t->p->allow_usb ? 500000 : 100000;
-		t->usb_cur = (unsigned int)cs_chg_get_input_current_limit(t->board->ic);
-		t->usb_cur = min(t->usb_cur, t->usb_cur_target);
-		twl4030_write(t);
-		schedule_delayed_work(&t->ramp_work, msecs_to_jiffies(TWL_CUR_DELAY_MS));
-		if (t->p->max > 0)
-			schedule_delayed_work(&t->max_work,
-					      msecs_to_jiffies((unsigned int)(t->p->t_max_set / SIM_MS)));
-	} else if (t->event == USB_EVENT_NONE) {
+	switch (t->event) {
+	case USB_EVENT_VBUS:
+	case USB_EVENT_CHARGER:
+		if (!t->vbus) {
+			/* A plug: the limit starts from the chip's value, and userspace
+			 * raises max_current t_max_set later. */
+			t->vbus = true;
+			t->usb_cur = (unsigned int)cs_chg_get_input_current_limit(t->board->ic);
+			if (t->p->max > 0)
+				schedule_delayed_work(&t->max_work,
+						      msecs_to_jiffies((unsigned int)(t->p->t_max_set / SIM_MS)));
+		}
+		twl4030_update_current(t);
+		break;
+	case USB_EVENT_NONE:
 		t->vbus = false;
+		t->usb_cur = 0;
 		cancel_delayed_work(&t->ramp_work);
 		cancel_delayed_work(&t->max_work);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -150,8 +170,8 @@ static int twl4030_usb_notify(struct notifier_block *nb, unsigned long event, vo
 	struct twl4030 *t = container_of(nb, struct twl4030, nb);
 
 	(void)data;
-	if (event != USB_EVENT_VBUS && event != USB_EVENT_NONE)
-		return NOTIFY_DONE;
+	/* The driver resets the target on every notification, whatever it is. */
+	t->usb_cur_target = twl4030_plug_target(t);
 	t->event = event;
 	schedule_work(&t->event_work);
 	return NOTIFY_OK;
@@ -188,7 +208,7 @@ static void twl4030_remove(void *priv)
 const struct cs_policy_desc policy_twl4030 = {
 	.abi = CS_POLICY_ABI,
 	.name = "twl4030",
-	.summary = "2015 twl4030 ramp: +20 mA / 100 ms while VBUS >= 4.75 V, stop at the first dip, never re-ramp",
+	.summary = "twl4030 ramp: +20 mA / 100 ms while VBUS >= 4.75 V, stop at the first dip; every usb_phy notification resets the target to 500 mA",
 	.params = twl4030_param_desc,
 	.params_size = sizeof(struct twl4030_params),
 	.params_default = twl4030_params_default,

@@ -8,9 +8,12 @@
  * Enabled: CONFIG_OF (device trees are how the simulated boards describe the drivers'
  * hardware), CONFIG_PM (runtime PM calls compile; they do nothing here).
  * Left out on purpose, so that the drivers' own #ifdef fallbacks are used:
- * CONFIG_ACPI (no ACPI tables), CONFIG_REGULATOR (no regulator framework: bq25890's
- * OTG boost regulator is not registered), CONFIG_PM_SLEEP (no system suspend
- * callbacks), CONFIG_THERMAL, CONFIG_LEDS_TRIGGERS, CONFIG_EXTCON left to the layer.
+ * CONFIG_ACPI (no ACPI tables), CONFIG_REGULATOR (a driver cannot register a
+ * regulator: bq25890's OTG boost regulator is not registered; the consumer API of
+ * linux/regulator/consumer.h still reaches the board's regulators), CONFIG_PM_SLEEP
+ * (no system suspend callbacks), CONFIG_THERMAL (charger-manager reads the fuel
+ * gauge's TEMP instead of a thermal zone), CONFIG_RTC_CLASS (alarmtimer_get_rtcdev()
+ * is NULL; alarm timers still run), CONFIG_LEDS_TRIGGERS.
  */
 #ifndef CS_CHARGESIM_KCONFIG_H
 #define CS_CHARGESIM_KCONFIG_H

@@ -32,6 +32,7 @@ struct cs_kdevice;
 struct cs_kdriver;
 struct cs_irq_desc;
 struct cs_iio_map;
+struct cs_regulator;
 struct device;
 
 /* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
@@ -80,6 +81,8 @@ struct cs_kernel {
 		char *dev, *drv;
 		int err;
 	} probe_failure;
+	struct cs_regulator *regulators;     /* the board's (regulator.c) */
+	struct cs_regulator *regulator_dummy;
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;

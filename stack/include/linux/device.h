@@ -241,10 +241,12 @@ bool cs_dyndbg_enabled(const char *modname);
 __printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
 #define dev_warn_probe dev_err_probe
 
-/* What the kernel's device.h brings along (kobject, sysfs, mutex, pm, idr, jiffies). */
+/* What the kernel's device.h brings along (kobject, sysfs, mutex, pm, idr, jiffies,
+ * lists). */
 #include <linux/idr.h>
 #include <linux/jiffies.h>
 #include <linux/kstrtox.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pm.h>
 

@@ -29,6 +29,9 @@ struct device_node;
 #define EXTCON_CHG_USB_SLOW  10
 #define EXTCON_CHG_WPT       11  /* wireless */
 #define EXTCON_CHG_USB_PD    12  /* USB Power Delivery */
+#define EXTCON_DOCK          60  /* miscellaneous connectors */
+#define EXTCON_JIG           61
+#define EXTCON_MECHANICAL    62
 #define EXTCON_NUM           63
 
 #define CS_EXTCON_MAX_CABLES 16

@@ -28,6 +28,22 @@ ktime_t ktime_get(void);
 #define ktime_add_us(kt, us) ((kt) + (s64)(us) * 1000)
 #define ktime_after(a, b) ((a) > (b))
 #define ktime_before(a, b) ((a) < (b))
+#define ktime_add(a, b) ((ktime_t)(a) + (ktime_t)(b))
+#define ktime_sub(a, b) ((ktime_t)(a) - (ktime_t)(b))
+
+/* include/vdso/time64.h */
+#define MSEC_PER_SEC 1000L
+#define USEC_PER_MSEC 1000L
+#define NSEC_PER_USEC 1000L
+#define NSEC_PER_MSEC 1000000L
+#define USEC_PER_SEC 1000000L
+#define NSEC_PER_SEC 1000000000L
+
+/* seconds and nanoseconds as a ktime_t (ns) */
+static inline ktime_t ktime_set(const s64 secs, const unsigned long nsecs)
+{
+	return secs * NSEC_PER_SEC + (s64)nsecs;
+}
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)
 {

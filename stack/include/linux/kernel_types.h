@@ -41,6 +41,10 @@ typedef long long ktime_t;
 typedef u64 phys_addr_t;
 typedef u64 resource_size_t;
 typedef struct { int counter; } atomic_t;
+/* a node of a doubly linked circular list (linux/list.h) */
+struct list_head {
+	struct list_head *next, *prev;
+};
 
 #ifndef U8_MAX
 #define U8_MAX  ((u8)~0U)
@@ -163,6 +167,11 @@ static inline int cs_fls(unsigned int x)
 /* The errno's symbolic name ("EINVAL"), or NULL for an unknown one. */
 const char *cs_errname(int err);
 
+/* linux/string.h: copy src into dest (count bytes, always NUL-terminated when
+ * count > 0): the length copied, or -E2BIG when src did not fit (dest then holds
+ * what did). */
+ssize_t strscpy(char *dest, const char *src, size_t count);
+
 /* printk: levels as log records; pr_debug only with DEBUG (as without dynamic debug). */
 #define KERN_EMERG   ""
 #define KERN_ALERT   ""
@@ -173,13 +182,18 @@ const char *cs_errname(int err);
 #define KERN_INFO    ""
 #define KERN_DEBUG   ""
 #define printk(...) cs_printk("info", NULL, __VA_ARGS__)
-#define pr_emerg(...)  cs_printk("emerg", NULL, __VA_ARGS__)
-#define pr_alert(...)  cs_printk("alert", NULL, __VA_ARGS__)
-#define pr_crit(...)   cs_printk("crit", NULL, __VA_ARGS__)
-#define pr_err(...)    cs_printk("err", NULL, __VA_ARGS__)
-#define pr_warn(...)   cs_printk("warn", NULL, __VA_ARGS__)
-#define pr_notice(...) cs_printk("notice", NULL, __VA_ARGS__)
-#define pr_info(...)   cs_printk("info", NULL, __VA_ARGS__)
+/* A file may define pr_fmt(fmt) before its includes to prefix its pr_*() messages
+ * (commonly KBUILD_MODNAME ": " fmt). */
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_emerg(fmt, ...)  cs_printk("emerg", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...)  cs_printk("alert", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...)   cs_printk("crit", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...)    cs_printk("err", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)   cs_printk("warn", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...) cs_printk("notice", NULL, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)   cs_printk("info", NULL, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn_once pr_warn
 #define pr_err_once pr_err
 #define pr_info_once pr_info
@@ -190,9 +204,9 @@ static inline __printf(1, 2) int cs_no_printk(const char *fmt, ...)
 	return 0;
 }
 #ifdef DEBUG
-#define pr_debug(...) cs_printk("debug", NULL, __VA_ARGS__)
+#define pr_debug(fmt, ...) cs_printk("debug", NULL, pr_fmt(fmt), ##__VA_ARGS__)
 #else
-#define pr_debug(...) cs_no_printk(__VA_ARGS__)
+#define pr_debug(fmt, ...) cs_no_printk(pr_fmt(fmt), ##__VA_ARGS__)
 #endif
 
 #include <linux/device.h>

@@ -135,6 +135,9 @@ struct device_node *of_parse_phandle(const struct device_node *np, const char *p
 const struct of_device_id *of_match_node(const struct of_device_id *matches,
 					 const struct device_node *node);
 int of_alias_get_id(struct device_node *np, const char *stem);
+/* The number of children of np (0 for NULL). */
+int of_get_child_count(const struct device_node *np);
+int of_get_available_child_count(const struct device_node *np);
 
 #define for_each_child_of_node(parent, child) \
 	for (child = of_get_next_child(parent, NULL); child != NULL; \

@@ -5,7 +5,8 @@
  * schedule_work() runs the function as a discrete event at the current instant, after
  * the events already queued for it (the kernel's "soon"); schedule_delayed_work()
  * after the given jiffies. Nothing runs concurrently, so the _sync variants only
- * cancel. A work item must be initialised with INIT_WORK / INIT_DELAYED_WORK before use.
+ * cancel. A work item must be initialised with INIT_WORK / INIT_DELAYED_WORK before use
+ * (or defined with DECLARE_WORK / DECLARE_DELAYED_WORK).
  */
 #ifndef CS_LINUX_WORKQUEUE_H
 #define CS_LINUX_WORKQUEUE_H
@@ -55,6 +56,16 @@ static inline void flush_workqueue(struct workqueue_struct *wq)
 void cs_init_work(struct work_struct *w, work_func_t func);
 #define INIT_WORK(w, f) cs_init_work((w), (f))
 #define INIT_DELAYED_WORK(dw, f) cs_init_work(&(dw)->work, (f))
+
+/* A work item defined initialised (static DECLARE_WORK(name, fn);), as INIT_WORK
+ * leaves one. It outlives a run: a driver cancels it before its module exits (as a
+ * kernel module must), so that it is idle when the next run starts. */
+void cs_work_run_cb(struct sim_event *ev, void *data);
+#define __CS_WORK_INITIALIZER(w, f) \
+	{ .func = (f), .ev = { .heap_idx = SIM_EVENT_IDLE, .cb = cs_work_run_cb, .data = &(w) } }
+#define DECLARE_WORK(n, f) struct work_struct n = __CS_WORK_INITIALIZER(n, f)
+#define DECLARE_DELAYED_WORK(n, f) \
+	struct delayed_work n = { .work = __CS_WORK_INITIALIZER((n).work, f) }
 
 bool schedule_work(struct work_struct *w);
 bool schedule_delayed_work(struct delayed_work *dw, unsigned long delay);

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sim/outset.c - output directories: a lock, a staging directory, a commit of the
+ * whole set, and the cleaning of what killed runs left (see outset.h).
+ *
+ * Everything below works relative to the output directory's file descriptor (openat,
+ * renameat, unlinkat), so a directory renamed or a path with odd characters changes
+ * nothing once it is open, and symbolic links inside it are never followed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include "sim/outfile.h"
+#include "sim/outset.h"
+
+/* The marker in a staging directory that says its set is written and may be put in
+ * place (by its own run, or by the next one after a crash). */
+#define MARKER ".commit"
+#define MARKER_HEAD "# chargesim output set: \"own\" patterns of the set, \"new\" entries to move in\n"
+/* mkstemp()'s and mkdtemp()'s random part */
+#define RANDOM_LEN 6
+
+struct cs_outlock {
+	int fd;          /* the directory, flock()ed when `locked` */
+	bool locked;
+	char *dir;
+};
+
+struct cs_outset {
+	struct cs_outlock *lock;
+	char *stage;     /* DIR/.chargesim-set.tmp-XXXXXX (registered for the signal cleanup) */
+	char *name;      /* its last component */
+	char **own;
+};
+
+static void io_error(GError **err, const char *what, const char *path, int e)
+{
+	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
+		    g_strerror(e));
+}
+
+/* The names in directory fd (a copy; "." and ".." left out), or NULL. */
+static GPtrArray *list_dir(int fd)
+{
+	int dup_fd = dup(fd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	GPtrArray *names;
+	struct dirent *e;
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return NULL;
+	}
+	rewinddir(d);
+	names = g_ptr_array_new_with_free_func(g_free);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			g_ptr_array_add(names, g_strdup(e->d_name));
+	closedir(d);
+	return names;
+}
+
+static bool exists_at(int fd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* ---- what killed runs leave ---- */
+
+enum leftover { NOT_LEFTOVER, LEFT_STAGE, LEFT_TEMP };
+
+static bool all_alnum(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isalnum(s[i]))
+			return false;
+	return s[n] == '\0';
+}
+
+/* A staging directory (.chargesim-set.tmp-XXXXXX), a temporary file of outfile.c
+ * (.NAME.tmp-XXXXXX) or of a gnuplot image (.NAME.tmp-PID.png|svg), or none of ours. */
+static enum leftover leftover_kind(const char *name)
+{
+	const char *t;
+	size_t digits;
+
+	if (g_str_has_prefix(name, CS_OUTSET_STAGE_PREFIX))
+		return all_alnum(name + strlen(CS_OUTSET_STAGE_PREFIX), RANDOM_LEN) ? LEFT_STAGE :
+			NOT_LEFTOVER;
+	if (name[0] != '.' || !(t = g_strrstr(name, ".tmp-")) || t == name)
+		return NOT_LEFTOVER;
+	t += strlen(".tmp-");
+	if (all_alnum(t, RANDOM_LEN))
+		return LEFT_TEMP;
+	digits = strspn(t, "0123456789");
+	if (digits > 0 && (strcmp(t + digits, ".png") == 0 || strcmp(t + digits, ".svg") == 0))
+		return LEFT_TEMP;
+	return NOT_LEFTOVER;
+}
+
+/* The marker's "own" and "new" lines; false when it cannot be read. */
+static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
+{
+	int fd = openat(sfd, MARKER, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	GString *text = g_string_new(NULL);
+	char buf[4096];
+	ssize_t n;
+	g_auto(GStrv) lines = NULL;
+
+	if (fd < 0) {
+		g_string_free(text, TRUE);
+		return false;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		g_string_append_len(text, buf, n);
+	close(fd);
+	lines = g_strsplit(text->str, "\n", -1);
+	g_string_free(text, TRUE);
+	for (int i = 0; lines[i]; i++) {
+		if (g_str_has_prefix(lines[i], "own "))
+			g_ptr_array_add(own, g_strdup(lines[i] + 4));
+		else if (g_str_has_prefix(lines[i], "new ") && lines[i][4] != '.' &&
+			 !strchr(lines[i] + 4, '/'))
+			g_ptr_array_add(fresh, g_strdup(lines[i] + 4));
+	}
+	g_ptr_array_add(own, NULL);
+	return n == 0;
+}
+
+static bool matches(const char *name, char *const *patterns)
+{
+	for (int i = 0; patterns && patterns[i]; i++)
+		if (g_pattern_match_simple(patterns[i], name))
+			return true;
+	return false;
+}
+
+static bool in_list(const char *name, const GPtrArray *list)
+{
+	for (guint i = 0; i < list->len; i++)
+		if (strcmp(name, list->pdata[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Steps 2 to 4 of the commit (outset.h), for a staging directory whose marker is
+ * written: first every old entry goes, then every new one comes, so that a reader
+ * never sees the two sets mixed. Repeatable after a crash at any point: an entry
+ * already moved in is no longer in the staging directory and is kept.
+ */
+static bool move_in(int dfd, const char *dir, const char *stage_name, char *const *own,
+		    const GPtrArray *fresh, GError **err)
+{
+	int sfd = openat(dfd, stage_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	g_autoptr(GPtrArray) have = list_dir(dfd);
+
+	if (sfd < 0 || !have) {
+		io_error(err, "cannot read the staged outputs", dir, errno);
+		if (sfd >= 0)
+			close(sfd);
+		return false;
+	}
+	for (guint i = 0; i < have->len; i++) {
+		const char *e = have->pdata[i];
+
+		if (e[0] == '.')
+			continue;   /* never part of a set */
+		if (in_list(e, fresh) ? exists_at(sfd, e) : matches(e, own))
+			cs_rm_tree(dfd, e, 0);
+	}
+	for (guint i = 0; i < fresh->len; i++) {
+		const char *e = fresh->pdata[i];
+
+		if (exists_at(sfd, e) && renameat(sfd, e, dfd, e) != 0) {
+			g_autofree char *path = g_build_filename(dir, e, NULL);
+
+			io_error(err, "cannot put the output in place", path, errno);
+			close(sfd);
+			return false;
+		}
+	}
+	unlinkat(sfd, MARKER, 0);
+	close(sfd);
+	cs_rm_tree(dfd, stage_name, 0);
+	return true;
+}
+
+/* A staging directory left by a killed run: committed when its marker says it was
+ * written, else removed. */
+static void recover_stage(int dfd, const char *dir, const char *name)
+{
+	int sfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	g_autoptr(GPtrArray) own = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func(g_free);
+	bool marked = sfd >= 0 && read_marker(sfd, own, fresh);
+
+	if (sfd >= 0)
+		close(sfd);
+	if (!marked || !move_in(dfd, dir, name, (char *const *)own->pdata, fresh, NULL))
+		cs_rm_tree(dfd, name, 0);
+}
+
+static void clean_leftovers(int dfd, const char *dir)
+{
+	g_autoptr(GPtrArray) names = list_dir(dfd);
+	struct stat st;
+
+	for (guint i = 0; names && i < names->len; i++) {
+		const char *n = names->pdata[i];
+
+		switch (leftover_kind(n)) {
+		case LEFT_STAGE:
+			recover_stage(dfd, dir, n);
+			break;
+		case LEFT_TEMP:
+			if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+				unlinkat(dfd, n, 0);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- the lock ---- */
+
+struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
+{
+	struct cs_outlock *l;
+	int fd;
+
+	if (!cs_mkdir_p(dir, err))
+		return NULL;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		io_error(err, "cannot open the output directory", dir, errno);
+		return NULL;
+	}
+	l = g_new0(struct cs_outlock, 1);
+	l->fd = fd;
+	l->dir = g_strdup(dir);
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		l->locked = true;
+	} else if (errno == EWOULDBLOCK) {
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY,
+			    "%s: another chargesim is writing into this directory; wait for it to finish, or choose another output directory",
+			    dir);
+		cs_outdir_unlock(l);
+		return NULL;
+	}
+	/* else: no flock here (NFS); nobody can be told apart, so nothing is cleaned */
+	if (l->locked)
+		clean_leftovers(fd, dir);
+	return l;
+}
+
+void cs_outdir_unlock(struct cs_outlock *l)
+{
+	if (!l)
+		return;
+	close(l->fd);   /* releases the flock */
+	g_free(l->dir);
+	g_free(l);
+}
+
+/* ---- the set ---- */
+
+struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GError **err)
+{
+	struct cs_outlock *l = cs_outdir_lock(dir, err);
+	struct cs_outset *set;
+	sigset_t block, old;
+	char *made;
+	int e;
+
+	if (!l)
+		return NULL;
+	set = g_new0(struct cs_outset, 1);
+	set->lock = l;
+	set->own = g_strdupv((char **)own);
+	set->stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
+	/* no signal between making the directory and registering it for the cleanup */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	made = g_mkdtemp_full(set->stage, 0700);
+	e = errno;
+	if (made)
+		cs_outfile_register_tree(set->stage, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!made) {
+		io_error(err, "cannot create a staging directory for the outputs", dir, e);
+		g_clear_pointer(&set->stage, g_free);
+		cs_outset_abort(set);
+		return NULL;
+	}
+	set->name = g_path_get_basename(set->stage);
+	return set;
+}
+
+const char *cs_outset_path(const struct cs_outset *set)
+{
+	return set->stage;
+}
+
+static void outset_free(struct cs_outset *set)
+{
+	if (set->stage)
+		cs_outfile_register_tree(set->stage, false);
+	cs_outdir_unlock(set->lock);
+	g_free(set->stage);
+	g_free(set->name);
+	g_strfreev(set->own);
+	g_free(set);
+}
+
+void cs_outset_abort(struct cs_outset *set)
+{
+	if (!set)
+		return;
+	if (set->stage)
+		cs_rm_tree(set->lock->fd, set->name, 0);
+	outset_free(set);
+}
+
+/* Step 1: the marker, listing the staging directory's entries. */
+static bool write_marker(struct cs_outset *set, GPtrArray *fresh, GError **err)
+{
+	int sfd = openat(set->lock->fd, set->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	g_autoptr(GPtrArray) names = sfd >= 0 ? list_dir(sfd) : NULL;
+	g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
+	GString *text = g_string_new(MARKER_HEAD);
+	bool ok;
+
+	if (sfd >= 0)
+		close(sfd);
+	if (!names) {
+		io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
+		g_string_free(text, TRUE);
+		return false;
+	}
+	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+	for (int i = 0; set->own && set->own[i]; i++)
+		g_string_append_printf(text, "own %s\n", set->own[i]);
+	for (guint i = 0; i < names->len; i++) {
+		const char *n = names->pdata[i];
+
+		if (n[0] == '.')
+			continue;   /* temporary files of writers that failed */
+		g_string_append_printf(text, "new %s\n", n);
+		g_ptr_array_add(fresh, g_strdup(n));
+	}
+	ok = cs_outfile_write_all(marker, text->str, text->len, err);
+	g_string_free(text, TRUE);
+	return ok;
+}
+
+bool cs_outset_commit(struct cs_outset *set, GError **err)
+{
+	g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func(g_free);
+	bool ok;
+
+	/* From here on the signal handler leaves the staging directory alone: a run
+	 * stopped now either has no marker yet (the next run removes the directory) or
+	 * has one (the next run finishes the commit). */
+	if (!cs_outfile_register_tree(set->stage, false)) {
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: interrupted", set->lock->dir);
+		cs_outset_abort(set);
+		return false;
+	}
+	if (!write_marker(set, fresh, err)) {
+		cs_outset_unstage(set, err ? *err : NULL);
+		cs_outset_abort(set);
+		return false;
+	}
+	ok = move_in(set->lock->fd, set->lock->dir, set->name, set->own, fresh, err);
+	/* a move that failed half-way keeps the staging directory and its marker: the
+	 * next run into the directory finishes it */
+	cs_outset_unstage(set, err && !ok ? *err : NULL);
+	g_clear_pointer(&set->stage, g_free);
+	outset_free(set);
+	return ok;
+}
+
+void cs_path_unstage(GError *err, const char *stage, const char *dir)
+{
+	g_autofree char *d = g_strdup(dir);
+	size_t n = strlen(d);
+	GString *m;
+
+	if (!err || !stage || !strstr(err->message, stage))
+		return;
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	m = g_string_new(err->message);
+	g_string_replace(m, stage, d, 0);
+	g_free(err->message);
+	err->message = g_string_free(m, FALSE);
+}
+
+void cs_outset_unstage(const struct cs_outset *set, GError *err)
+{
+	cs_path_unstage(err, set->stage, set->lock->dir);
+}

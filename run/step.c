@@ -27,6 +27,7 @@
 #include <emmintrin.h>
 #endif
 #include "run/linux_board.h"
+#include "sim/fmax.h"
 #include "run/world_priv.h"
 
 /* Stepping tunables. */
@@ -292,7 +293,7 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
 	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
 	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
-	return fmax(fmax(ev, ei), fmax(es, ee));
+	return fmax_inline(fmax_inline(ev, ei), fmax_inline(es, ee));
 }
 
 /* Try a step of *dt, and shorter ones while the error is too large, down to
@@ -338,7 +339,7 @@ static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state
 	}
 	w->unresolved = false;
 	grow = err > 1e-12 ? 0.9 / sqrt(err) : 4.0;
-	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax(0.5, grow)));
+	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax_inline(0.5, grow)));
 }
 
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,

@@ -77,13 +77,12 @@ static void world_prepare_net(struct world *w)
 	net_prepare(&w->net, &w->net_side);
 }
 
+/* The state's OCV is kept for world_ocv(). */
 void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out)
 {
 	struct net_in *in = &w->net_solve;
-	const struct battery_params *p = w->bat->p;
-
-	double ocv = battery_ocv_from(p, x->soc, &w->ocv_seg);
+	double ocv = battery_ocv_from(w->bat->p, x->soc, &w->ocv_seg);
 
 	w->ocv_memo_soc[w->ocv_memo_next] = x->soc;
 	w->ocv_memo_v[w->ocv_memo_next] = ocv;

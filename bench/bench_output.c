@@ -21,7 +21,7 @@
  *    spawned PROC_REPS times: median wall time from
  *    spawn to exit, and median CPU time of the child (user + system, from wait4).
  *    The binary is build/chargesim beside this program's directory. With
- *    CHARGESIM_BASELINE=/path/to/another/chargesim (an older build, say), the two are
+ *    CHARGESIM_SPEED_BASELINE=/path/to/another/chargesim (an older build, say), the two are
  *    run alternately and the ratios printed, so that both see the same machine load.
  *
  * Usage: bench_output [in-process | processes]   (default: both)
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 {
 	g_autofree char *self_dir = g_path_get_dirname(argv[0]);
 	g_autofree char *bin = g_build_filename(self_dir, "..", "chargesim", NULL);
-	const char *baseline = g_getenv("CHARGESIM_BASELINE");
+	const char *baseline = g_getenv("CHARGESIM_SPEED_BASELINE");
 	g_autofree char *scratch = g_dir_make_tmp("bench-output-XXXXXX", NULL);
 	char shm[] = "/dev/shm/bench-output-XXXXXX";
 	const char *fast = g_mkdtemp(shm) ? shm : scratch;

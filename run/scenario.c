@@ -671,6 +671,140 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 	return true;
 }
 
+/* events[N].at: a time within the run, not before the previous event. */
+static bool load_event_time(struct scenario *sc, struct scenario_event *e, const cJSON *at,
+			    const char *ep, sim_time_t prev, GError **err)
+{
+	g_autofree char *ap = g_strdup_printf("%s.at", ep);
+	GError *inner = NULL;
+
+	if (!param_json_time(at, &e->at, ap, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (e->at < 0 || e->at > sc->duration) {
+		serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
+		     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+		return false;
+	}
+	if (e->at < prev) {
+		serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
+		     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
+		return false;
+	}
+	return true;
+}
+
+/* events[N].do: one of scenario_event_names, or -1 with the error set. */
+static int load_event_kind(struct scenario *sc, const cJSON *what, const char *ep, GError **err)
+{
+	g_autofree char *dp = NULL;
+	const char *hint;
+
+	for (int i = 0; scenario_event_names[i]; i++)
+		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
+			return i;
+	dp = g_strdup_printf("%s.do", ep);
+	hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
+	serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+	     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
+	     hint ? "\"?)" : "");
+	return -1;
+}
+
+/* A set: "path" resolved to a parameter that may change, "value" checked against it. */
+static bool load_event_set(struct scenario *sc, struct scenario_event *e, const cJSON *it,
+			   const char *ep, const char **allowed, GError **err)
+{
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
+	g_autofree char *pp = NULL, *vp = NULL;
+
+	allowed[2] = "path";
+	allowed[3] = "value";
+	if (!cJSON_IsString(path) || !value) {
+		serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
+		     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
+		return false;
+	}
+	e->path = g_strdup(path->valuestring);
+	e->value = cJSON_Duplicate(value, true);
+	pp = g_strdup_printf("%s.path", ep);
+	if (!resolve_set_path(sc, e, e->path, pp, err))
+		return false;
+	vp = g_strdup_printf("%s.value", ep);
+	return validate_set_value(sc, e, vp, err);
+}
+
+/* An adc_stuck fault: the channel (default vbus) and the reading it sticks at. */
+static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
+				 const cJSON *it, const char *ep, GError **err)
+{
+	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
+	const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
+	g_autofree char *vp = g_strdup_printf("%s.value", ep);
+	GError *inner = NULL;
+
+	e->kind = SCN_EV_FAULT_ADC_STUCK;
+	e->channel = PMIC_ADC_VBUS;
+	if (ch) {
+		e->channel = -1;
+		for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
+			if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
+				e->channel = i;
+		if (e->channel < 0) {
+			g_autofree char *found = param_describe_json(ch);
+
+			serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
+			     ep, found);
+			return false;
+		}
+	}
+	if (!val) {
+		serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
+		return false;
+	}
+	if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
+			       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
+		return fail_in_file(err, sc->file, inner);
+	return true;
+}
+
+/* A fault: vbus_dropout or adc_stuck, "for" how long. */
+static bool load_event_fault(struct scenario *sc, struct scenario_event *e, const cJSON *it,
+			     const char *ep, const char **allowed, GError **err)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
+	g_autofree char *fp = g_strdup_printf("%s.for", ep);
+	GError *inner = NULL;
+
+	allowed[2] = "fault";
+	allowed[3] = "for";
+	allowed[4] = "channel";
+	allowed[5] = "value";
+	if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
+				   strcmp(f->valuestring, "adc_stuck"))) {
+		g_autofree char *found = param_describe_json(f);
+
+		serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
+		     ep, found);
+		return false;
+	}
+	if (!dur) {
+		serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
+		return false;
+	}
+	if (!param_json_time(dur, &e->duration, fp, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (e->duration <= 0) {
+		serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
+		     sim_time_to_s(e->duration));
+		return false;
+	}
+	if (strcmp(f->valuestring, "adc_stuck") == 0)
+		return load_event_adc_stuck(sc, e, it, ep, err);
+	return true;
+}
+
 static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
 		       GError **err)
 {
@@ -680,7 +814,6 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	const cJSON *what = cJSON_GetObjectItemCaseSensitive(it, "do");
 	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
-	int kind = -1;
 
 	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
 		g_autofree char *found = param_describe_json(!cJSON_IsObject(it) ? it : !at ? NULL : what);
@@ -691,111 +824,16 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 		     !at ? "a time such as \"10 s\"" : "one of plug, unplug, set, suspend, resume, fault");
 		return false;
 	}
-	{
-		g_autofree char *ap = g_strdup_printf("%s.at", ep);
-
-		if (!param_json_time(at, &e->at, ap, &inner))
-			return fail_in_file(err, sc->file, inner);
-		if (e->at < 0 || e->at > sc->duration) {
-			serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
-			     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
-			return false;
-		}
-		if (e->at < prev) {
-			serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
-			     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
-			return false;
-		}
-	}
-	for (int i = 0; scenario_event_names[i]; i++)
-		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
-			kind = i;
-	if (kind < 0) {
-		g_autofree char *dp = g_strdup_printf("%s.do", ep);
-		const char *hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
-
-		serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
-		     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
-		     hint ? "\"?)" : "");
+	if (!load_event_time(sc, e, at, ep, prev, err))
 		return false;
-	}
-	e->kind = kind;     /* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
-	if (kind == SCN_EV_SET) {
-		const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
-		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
-
-		allowed[2] = "path";
-		allowed[3] = "value";
-		if (!cJSON_IsString(path) || !value) {
-			serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
-			     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
-			return false;
-		}
-		e->path = g_strdup(path->valuestring);
-		e->value = cJSON_Duplicate(value, true);
-		g_autofree char *pp = g_strdup_printf("%s.path", ep);
-		if (!resolve_set_path(sc, e, e->path, pp, err))
-			return false;
-		g_autofree char *vp = g_strdup_printf("%s.value", ep);
-		if (!validate_set_value(sc, e, vp, err))
-			return false;
-	} else if (kind == SCN_EV_FAULT_DROPOUT) {
-		const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
-		const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
-		g_autofree char *fp = g_strdup_printf("%s.for", ep);
-
-		allowed[2] = "fault";
-		allowed[3] = "for";
-		allowed[4] = "channel";
-		allowed[5] = "value";
-		if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
-					   strcmp(f->valuestring, "adc_stuck"))) {
-			g_autofree char *found = param_describe_json(f);
-
-			serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
-			     ep, found);
-			return false;
-		}
-		if (!dur) {
-			serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
-			return false;
-		}
-		if (!param_json_time(dur, &e->duration, fp, &inner))
-			return fail_in_file(err, sc->file, inner);
-		if (e->duration <= 0) {
-			serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
-			     sim_time_to_s(e->duration));
-			return false;
-		}
-		if (strcmp(f->valuestring, "adc_stuck") == 0) {
-			const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
-			const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
-			g_autofree char *vp = g_strdup_printf("%s.value", ep);
-
-			e->kind = SCN_EV_FAULT_ADC_STUCK;
-			e->channel = PMIC_ADC_VBUS;
-			if (ch) {
-				e->channel = -1;
-				for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
-					if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
-						e->channel = i;
-				if (e->channel < 0) {
-					g_autofree char *found = param_describe_json(ch);
-
-					serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
-					     ep, found);
-					return false;
-				}
-			}
-			if (!val) {
-				serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
-				return false;
-			}
-			if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
-					       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
-				return fail_in_file(err, sc->file, inner);
-		}
-	}
+	e->kind = load_event_kind(sc, what, ep, err);
+	if (e->kind < 0)
+		return false;
+	/* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
+	if (e->kind == SCN_EV_SET && !load_event_set(sc, e, it, ep, allowed, err))
+		return false;
+	if (e->kind == SCN_EV_FAULT_DROPOUT && !load_event_fault(sc, e, it, ep, allowed, err))
+		return false;
 	if (!param_load_object(NULL, it, NULL, ep, allowed, &inner))
 		return fail_in_file(err, sc->file, inner);
 	return true;

@@ -6,7 +6,7 @@
 #   make test       install missing packages, build, run the CUnit suites
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
-#   make bench      build and run the benchmarks in bench/
+#   make bench      build and run the benchmarks in bench/ (BASELINE=, SPEED_BASELINE=: against those revisions)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
@@ -265,9 +265,46 @@ coverage: check-deps
 	@for t in tests/test_*.sh; do $$t build/cov/chargesim >/dev/null 2>&1 || true; done
 	@scripts/coverage-summary.sh build/cov | grep -v '^tests'
 
+# make bench [BASELINE=REV|PATH] [SPEED_BASELINE=REV|PATH]: bench_sweep runs the
+# chargesim of BASELINE, and bench_output the one of SPEED_BASELINE, alternately with
+# this build and prints the ratios. A git revision REV is exported (git archive) into
+# $(BUILD)/baseline-REV/ and built there once; a PATH is a chargesim built elsewhere;
+# an empty value runs without one. BASELINE, 19f214a, is the tree before the sweep
+# throughput work (sweeps parse their base once, trial steps share their exponentials
+# and OCV lookups; its results.csv must be byte-identical). SPEED_BASELINE, 429f108, is
+# the tree before the speed work on the queue, the trace-row writer and start-up: the
+# whole-process run and --version are timed against it.
+BASELINE       ?= 19f214a
+SPEED_BASELINE ?= 429f108
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
-	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@baseline() { \
+	  base=$$1; \
+	  if [ -z "$$base" ] || [ -f "$$base" ]; then echo "$$base"; return 0; fi; \
+	  dir=$(BUILD)/baseline-$$base; \
+	  if [ -x $$dir/build/chargesim ]; then :; \
+	  elif git cat-file -e "$$base^{commit}" 2>/dev/null; then \
+	    echo "== building the baseline $$base in $$dir (log: $$dir.log)" >&2; \
+	    rm -rf $$dir && mkdir -p $$dir && git archive "$$base" | tar -x -C $$dir && \
+	    $(MAKE) --no-print-directory -C $$dir build/chargesim >$$dir.log 2>&1 || \
+	      { echo "bench: the baseline $$base did not build, see $$dir.log" >&2; return 1; }; \
+	  else \
+	    echo "== no baseline: $$base is neither a file nor a git revision of this repository" >&2; \
+	    echo; return 0; \
+	  fi; \
+	  realpath $$dir/build/chargesim; \
+	}; \
+	sweep=$$(baseline '$(BASELINE)') && speed=$$(baseline '$(SPEED_BASELINE)') || exit 1; \
+	if [ -n "$$sweep" ]; then export CHARGESIM_BASELINE="$$(realpath "$$sweep")"; \
+	  echo "== baseline of the sweep benchmark: $$CHARGESIM_BASELINE"; fi; \
+	if [ -n "$$speed" ]; then export CHARGESIM_SPEED_BASELINE="$$(realpath "$$speed")"; \
+	  echo "== baseline of the output and start-up benchmark: $$CHARGESIM_SPEED_BASELINE"; fi; \
+	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# The benchmarks built but not run (CI: they keep compiling as the library changes).
+.PHONY: bench-build
+bench-build: check-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
 
 # make fuzz [FUZZ_SECONDS=N]: the libFuzzer harnesses fuzz/fuzz_*.c (see fuzz/README.md),
 # built with clang, ASan and UBSan against the library and cli/ compiled the same way in

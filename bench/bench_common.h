@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/bench_common.h - what several benchmarks share: the median of repeated
- * measurements, process CPU time, and the full-charge scenario (a 3000 mAh cell from
- * 0 % to full on a 2 A DCP through a good cable, fixed 2 A policy, 3 h simulated;
- * bench/bench_run.c times the same run). Static functions: include it from a
- * benchmark's one source file.
+ * measurements, process CPU time, a child process's wall and CPU time, and the
+ * full-charge scenario (a 3000 mAh cell from 0 % to full on a 2 A DCP through a good
+ * cable, fixed 2 A policy, 3 h simulated; bench/bench_run.c times the same run).
+ * Static functions: include it from a benchmark's one source file.
  */
 #ifndef CS_BENCH_COMMON_H
 #define CS_BENCH_COMMON_H
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <glib.h>
+
+extern char **environ;
 
 static const char bench_full_charge_json[] =
 	"{\n"
@@ -55,6 +65,46 @@ static inline double bench_cpu_s(void)
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double bench_wall_s(void)
+{
+	return (double)g_get_monotonic_time() * 1e-6;
+}
+
+/*
+ * Spawn argv (argv[0] a path), wait; the wall time from spawn to exit and the child's
+ * CPU time (user + system, from wait4) in seconds. stdout and stderr go to /dev/null.
+ * False, with a message naming the benchmark `who`, when it cannot be spawned or
+ * exits non-zero.
+ */
+static inline bool bench_spawn_timed(const char *who, char *const argv[], double *wall,
+				     double *cpu)
+{
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	pid_t pid;
+	int status = 0, rc;
+	double w0 = bench_wall_s();
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		fprintf(stderr, "%s: cannot run %s: %s\n", who, argv[0], g_strerror(rc));
+		return false;
+	}
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "%s: %s %s failed\n", who, argv[0], argv[1]);
+		return false;
+	}
+	*wall = bench_wall_s() - w0;
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	return true;
 }
 
 #endif

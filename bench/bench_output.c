@@ -21,7 +21,7 @@
  *    spawned PROC_REPS times: median wall time from
  *    spawn to exit, and median CPU time of the child (user + system, from wait4).
  *    The binary is build/chargesim beside this program's directory. With
- *    CHARGESIM_BASELINE=/path/to/another/chargesim (an older build, say), the two are
+ *    CHARGESIM_SPEED_BASELINE=/path/to/another/chargesim (an older build, say), the two are
  *    run alternately and the ratios printed, so that both see the same machine load.
  *
  * Usage: bench_output [in-process | processes]   (default: both)
@@ -29,16 +29,9 @@
  * bench_output too (it uses only run/world.h and run/scenario.h).
  * Exits non-zero only when a run fails, never because of a figure.
  */
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <fcntl.h>
-#include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "run/scenario.h"
@@ -48,13 +41,6 @@
 
 #define REPS 21
 #define PROC_REPS 41
-
-extern char **environ;
-
-static double wall_s(void)
-{
-	return (double)g_get_monotonic_time() * 1e-6;
-}
 
 /* One run from world_new to world_free; false on any error. */
 static bool run_once(const struct scenario *sc, const struct world_options *opt,
@@ -90,12 +76,12 @@ static bool run_bench_median(const struct scenario *sc, const char *outdir, doub
 		double w0, c0;
 
 		opt.outdir = dir;
-		w0 = wall_s();
+		w0 = bench_wall_s();
 		c0 = bench_cpu_s();
 		if (!run_once(sc, &opt, rows))
 			return false;
 		if (i >= 0) {
-			walls[i] = wall_s() - w0;
+			walls[i] = bench_wall_s() - w0;
 			cpus[i] = bench_cpu_s() - c0;
 		}
 	}
@@ -130,36 +116,6 @@ static bool bench_in_process(const char *scratch, const char *where)
 	return true;
 }
 
-/* Spawn argv, wait; wall and child CPU time in seconds. stdout and stderr go to
- * /dev/null. False when it cannot be spawned or exits non-zero. */
-static bool spawn_timed(char *const argv[], double *wall, double *cpu)
-{
-	posix_spawn_file_actions_t fa;
-	struct rusage ru;
-	pid_t pid;
-	int status = 0, rc;
-	double w0 = wall_s();
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		fprintf(stderr, "bench_output: cannot run %s: %s\n", argv[0], g_strerror(rc));
-		return false;
-	}
-	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "bench_output: %s %s failed\n", argv[0], argv[1]);
-		return false;
-	}
-	*wall = wall_s() - w0;
-	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	return true;
-}
-
 struct proc_fig {
 	double ver_wall, ver_cpu, run_wall, run_cpu;
 };
@@ -182,8 +138,8 @@ static bool bench_processes(const char *scratch, const char *scenario_path, char
 			char *run[] = { bins[b], "run", (char *)scenario_path, "-o", dir, "--vcd", "-q",
 					NULL };
 
-			ok = spawn_timed(ver, &v[b][0][i], &v[b][1][i]) &&
-			     spawn_timed(run, &v[b][2][i], &v[b][3][i]);
+			ok = bench_spawn_timed("bench_output", ver, &v[b][0][i], &v[b][1][i]) &&
+			     bench_spawn_timed("bench_output", run, &v[b][2][i], &v[b][3][i]);
 		}
 	}
 	for (int b = 0; b < nbins && ok; b++) {
@@ -208,7 +164,7 @@ int main(int argc, char **argv)
 {
 	g_autofree char *self_dir = g_path_get_dirname(argv[0]);
 	g_autofree char *bin = g_build_filename(self_dir, "..", "chargesim", NULL);
-	const char *baseline = g_getenv("CHARGESIM_BASELINE");
+	const char *baseline = g_getenv("CHARGESIM_SPEED_BASELINE");
 	g_autofree char *scratch = g_dir_make_tmp("bench-output-XXXXXX", NULL);
 	char shm[] = "/dev/shm/bench-output-XXXXXX";
 	const char *fast = g_mkdtemp(shm) ? shm : scratch;

@@ -47,7 +47,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	const struct battery *b = w->bat;
 	const struct battery_eff *e = &b->eff;
 	struct world_metrics *m = &w->m;
-	double ocv0 = battery_ocv(b->p, b->x.soc), ocv1 = battery_ocv(b->p, x1->soc);
+	double ocv0 = world_ocv(w, b->x.soc), ocv1 = world_ocv(w, x1->soc);
 	/* the step's own rule: trapezoidal, or the end value held over the step for a
 	 * backward-Euler step (run/step.c), whose start is a transient already over */
 	double h0 = hold ? 0 : 0.5 * dt, h1 = hold ? dt : 0.5 * dt;

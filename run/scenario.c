@@ -671,6 +671,140 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 	return true;
 }
 
+/* events[N].at: a time within the run, not before the previous event. */
+static bool load_event_time(struct scenario *sc, struct scenario_event *e, const cJSON *at,
+			    const char *ep, sim_time_t prev, GError **err)
+{
+	g_autofree char *ap = g_strdup_printf("%s.at", ep);
+	GError *inner = NULL;
+
+	if (!param_json_time(at, &e->at, ap, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (e->at < 0 || e->at > sc->duration) {
+		serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
+		     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+		return false;
+	}
+	if (e->at < prev) {
+		serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
+		     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
+		return false;
+	}
+	return true;
+}
+
+/* events[N].do: one of scenario_event_names, or -1 with the error set. */
+static int load_event_kind(struct scenario *sc, const cJSON *what, const char *ep, GError **err)
+{
+	g_autofree char *dp = NULL;
+	const char *hint;
+
+	for (int i = 0; scenario_event_names[i]; i++)
+		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
+			return i;
+	dp = g_strdup_printf("%s.do", ep);
+	hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
+	serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+	     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
+	     hint ? "\"?)" : "");
+	return -1;
+}
+
+/* A set: "path" resolved to a parameter that may change, "value" checked against it. */
+static bool load_event_set(struct scenario *sc, struct scenario_event *e, const cJSON *it,
+			   const char *ep, const char **allowed, GError **err)
+{
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
+	g_autofree char *pp = NULL, *vp = NULL;
+
+	allowed[2] = "path";
+	allowed[3] = "value";
+	if (!cJSON_IsString(path) || !value) {
+		serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
+		     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
+		return false;
+	}
+	e->path = g_strdup(path->valuestring);
+	e->value = cJSON_Duplicate(value, true);
+	pp = g_strdup_printf("%s.path", ep);
+	if (!resolve_set_path(sc, e, e->path, pp, err))
+		return false;
+	vp = g_strdup_printf("%s.value", ep);
+	return validate_set_value(sc, e, vp, err);
+}
+
+/* An adc_stuck fault: the channel (default vbus) and the reading it sticks at. */
+static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
+				 const cJSON *it, const char *ep, GError **err)
+{
+	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
+	const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
+	g_autofree char *vp = g_strdup_printf("%s.value", ep);
+	GError *inner = NULL;
+
+	e->kind = SCN_EV_FAULT_ADC_STUCK;
+	e->channel = PMIC_ADC_VBUS;
+	if (ch) {
+		e->channel = -1;
+		for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
+			if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
+				e->channel = i;
+		if (e->channel < 0) {
+			g_autofree char *found = param_describe_json(ch);
+
+			serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
+			     ep, found);
+			return false;
+		}
+	}
+	if (!val) {
+		serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
+		return false;
+	}
+	if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
+			       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
+		return fail_in_file(err, sc->file, inner);
+	return true;
+}
+
+/* A fault: vbus_dropout or adc_stuck, "for" how long. */
+static bool load_event_fault(struct scenario *sc, struct scenario_event *e, const cJSON *it,
+			     const char *ep, const char **allowed, GError **err)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
+	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
+	g_autofree char *fp = g_strdup_printf("%s.for", ep);
+	GError *inner = NULL;
+
+	allowed[2] = "fault";
+	allowed[3] = "for";
+	allowed[4] = "channel";
+	allowed[5] = "value";
+	if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
+				   strcmp(f->valuestring, "adc_stuck"))) {
+		g_autofree char *found = param_describe_json(f);
+
+		serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
+		     ep, found);
+		return false;
+	}
+	if (!dur) {
+		serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
+		return false;
+	}
+	if (!param_json_time(dur, &e->duration, fp, &inner))
+		return fail_in_file(err, sc->file, inner);
+	if (e->duration <= 0) {
+		serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
+		     sim_time_to_s(e->duration));
+		return false;
+	}
+	if (strcmp(f->valuestring, "adc_stuck") == 0)
+		return load_event_adc_stuck(sc, e, it, ep, err);
+	return true;
+}
+
 static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
 		       GError **err)
 {
@@ -680,7 +814,6 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	const cJSON *what = cJSON_GetObjectItemCaseSensitive(it, "do");
 	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
-	int kind = -1;
 
 	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
 		g_autofree char *found = param_describe_json(!cJSON_IsObject(it) ? it : !at ? NULL : what);
@@ -691,111 +824,16 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 		     !at ? "a time such as \"10 s\"" : "one of plug, unplug, set, suspend, resume, fault");
 		return false;
 	}
-	{
-		g_autofree char *ap = g_strdup_printf("%s.at", ep);
-
-		if (!param_json_time(at, &e->at, ap, &inner))
-			return fail_in_file(err, sc->file, inner);
-		if (e->at < 0 || e->at > sc->duration) {
-			serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
-			     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
-			return false;
-		}
-		if (e->at < prev) {
-			serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
-			     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
-			return false;
-		}
-	}
-	for (int i = 0; scenario_event_names[i]; i++)
-		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
-			kind = i;
-	if (kind < 0) {
-		g_autofree char *dp = g_strdup_printf("%s.do", ep);
-		const char *hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
-
-		serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
-		     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
-		     hint ? "\"?)" : "");
+	if (!load_event_time(sc, e, at, ep, prev, err))
 		return false;
-	}
-	e->kind = kind;     /* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
-	if (kind == SCN_EV_SET) {
-		const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
-		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
-
-		allowed[2] = "path";
-		allowed[3] = "value";
-		if (!cJSON_IsString(path) || !value) {
-			serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
-			     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
-			return false;
-		}
-		e->path = g_strdup(path->valuestring);
-		e->value = cJSON_Duplicate(value, true);
-		g_autofree char *pp = g_strdup_printf("%s.path", ep);
-		if (!resolve_set_path(sc, e, e->path, pp, err))
-			return false;
-		g_autofree char *vp = g_strdup_printf("%s.value", ep);
-		if (!validate_set_value(sc, e, vp, err))
-			return false;
-	} else if (kind == SCN_EV_FAULT_DROPOUT) {
-		const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
-		const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
-		g_autofree char *fp = g_strdup_printf("%s.for", ep);
-
-		allowed[2] = "fault";
-		allowed[3] = "for";
-		allowed[4] = "channel";
-		allowed[5] = "value";
-		if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
-					   strcmp(f->valuestring, "adc_stuck"))) {
-			g_autofree char *found = param_describe_json(f);
-
-			serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
-			     ep, found);
-			return false;
-		}
-		if (!dur) {
-			serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
-			return false;
-		}
-		if (!param_json_time(dur, &e->duration, fp, &inner))
-			return fail_in_file(err, sc->file, inner);
-		if (e->duration <= 0) {
-			serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
-			     sim_time_to_s(e->duration));
-			return false;
-		}
-		if (strcmp(f->valuestring, "adc_stuck") == 0) {
-			const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
-			const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
-			g_autofree char *vp = g_strdup_printf("%s.value", ep);
-
-			e->kind = SCN_EV_FAULT_ADC_STUCK;
-			e->channel = PMIC_ADC_VBUS;
-			if (ch) {
-				e->channel = -1;
-				for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
-					if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
-						e->channel = i;
-				if (e->channel < 0) {
-					g_autofree char *found = param_describe_json(ch);
-
-					serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
-					     ep, found);
-					return false;
-				}
-			}
-			if (!val) {
-				serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
-				return false;
-			}
-			if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
-					       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
-				return fail_in_file(err, sc->file, inner);
-		}
-	}
+	e->kind = load_event_kind(sc, what, ep, err);
+	if (e->kind < 0)
+		return false;
+	/* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
+	if (e->kind == SCN_EV_SET && !load_event_set(sc, e, it, ep, allowed, err))
+		return false;
+	if (e->kind == SCN_EV_FAULT_DROPOUT && !load_event_fault(sc, e, it, ep, allowed, err))
+		return false;
 	if (!param_load_object(NULL, it, NULL, ep, allowed, &inner))
 		return fail_in_file(err, sc->file, inner);
 	return true;
@@ -1007,31 +1045,27 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
-				    const char *const *sets, GError **err)
+cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GError **err)
 {
-	struct scenario *sc = g_new0(struct scenario, 1);
 	const char *end = NULL;
 	cJSON *doc;
 
-	sc->file = g_strdup(file);
-	sc->dir = g_path_get_dirname(file);
 	if (wide_encoding(text, len)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
 			    file, wide_encoding(text, len), wide_encoding(text, len));
-		goto fail;
+		return NULL;
 	}
 	if (memchr(text, '\0', len)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found a NUL byte, expected a JSON text", file);
-		goto fail;
+		return NULL;
 	}
 	if (g_strstr_len(text, (gssize)len, "\\u0000")) {
 		/* cJSON would cut the string there without a word. */
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 			    "%s: found \\u0000 in a string, expected text without NUL characters", file);
-		goto fail;
+		return NULL;
 	}
 	{
 		const char *p = text, *end_text = text + len;
@@ -1042,13 +1076,13 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 				    "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
 				    file);
-			goto fail;
+			return NULL;
 		}
 	}
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
 		scenario_json_error(err, file, text, len, end ? end : text);
-		goto fail;
+		return NULL;
 	}
 	for (const char *p = end; p && p < text + len; p++)
 		if (!g_ascii_isspace(*p)) {
@@ -1059,11 +1093,24 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
 				    "%s:%d:%d: found text after the JSON document, expected the end of the file",
 				    file, line, col);
-			goto fail;
+			return NULL;
 		}
+	if (!check_duplicates(doc, "", file, err)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* The scenario of doc (which it takes) with sets applied. */
+static struct scenario *load_doc(const char *file, cJSON *doc, const char *const *sets,
+				 GError **err)
+{
+	struct scenario *sc = g_new0(struct scenario, 1);
+
+	sc->file = g_strdup(file);
+	sc->dir = g_path_get_dirname(file);
 	sc->doc = doc;
-	if (!check_duplicates(doc, "", file, err))
-		goto fail;
 	for (; sets && *sets; sets++)
 		if (!scenario_apply_set(doc, *sets, err))
 			goto fail;
@@ -1073,6 +1120,20 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 fail:
 	scenario_free(sc);
 	return NULL;
+}
+
+struct scenario *scenario_load_doc(const char *file, const cJSON *doc, const char *const *sets,
+				   GError **err)
+{
+	return load_doc(file, cJSON_Duplicate(doc, true), sets, err);
+}
+
+struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
+				    const char *const *sets, GError **err)
+{
+	cJSON *doc = scenario_parse_text(file, text, len, err);
+
+	return doc ? load_doc(file, doc, sets, err) : NULL;
 }
 
 /* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and

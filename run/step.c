@@ -23,7 +23,11 @@
  */
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "run/linux_board.h"
+#include "sim/fmax.h"
 #include "run/world_priv.h"
 
 /* Stepping tunables. */
@@ -59,25 +63,46 @@ void world_changed_cb(void *ctx)
 
 /* ---- the operating point ---- */
 
-/* The circuit of the current state: each model's part, in registry order. */
+/* The circuit of the current state: each model's part, in registry order. A `set`
+ * event (the OCV table among the parameters it may change) makes the world dirty,
+ * which brings it here before the next solve: the memo of world_ocv() starts over. */
 static void world_prepare_net(struct world *w)
 {
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;
 	memset(&w->net, 0, sizeof(w->net));
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->net)
 			model_registry[i]->net(w->state[i], &w->op, &w->net);
+	w->net_solve = w->net;
+	net_prepare(&w->net, &w->net_side);
 }
 
+/* The state's OCV is kept for world_ocv(). */
 void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out)
 {
-	struct net_in in = w->net;
+	struct net_in *in = &w->net_solve;
+	double ocv = battery_ocv_from(w->bat->p, x->soc, &w->ocv_seg);
 
-	in.emf = battery_emf(w->bat->p, x);
-	in.r0 = w->bat->eff.r0;
-	net_solve(&in, op);
+	w->ocv_memo_soc[w->ocv_memo_next] = x->soc;
+	w->ocv_memo_v[w->ocv_memo_next] = ocv;
+	w->ocv_memo_next ^= 1;
+	in->emf = ocv + x->v1 + x->v2;   /* battery_emf() */
+	in->r0 = w->bat->eff.r0;
+	in->chg_on = w->net.chg_on;
+	net_solve_prepared(in, &w->net_side, op);
 	if (emf_out)
-		*emf_out = in.emf;
+		*emf_out = in->emf;
+}
+
+/* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
+ * so the value computed for the same SOC is the value. A NaN matches nothing. */
+double world_ocv(struct world *w, double soc)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->ocv_memo_soc[i] == soc)
+			return w->ocv_memo_v[i];
+	return battery_ocv_from(w->bat->p, soc, &w->ocv_seg);
 }
 
 void world_refresh(struct world *w)
@@ -108,12 +133,25 @@ static void world_margins(const struct world *w, const struct net_out *op,
 	g[k] = battery_cutoff_margin(w->bat, x, op->vbat, op->ibat);
 }
 
+/* Checked after every step, and a crossing is rare: the whole array is compared
+ * without an early exit, two margins at a time where SSE2 has it (its >= is C's: false
+ * for a NaN). */
 static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
 {
-	for (int i = 0; i < w->n_g; i++)
-		if ((g0[i] >= 0) != (g1[i] >= 0))
-			return true;
-	return false;
+	unsigned crossed = 0;
+	int i = 0;
+
+#ifdef __SSE2__
+	const __m128d zero = _mm_setzero_pd();
+
+	for (; i + 2 <= w->n_g; i += 2)
+		crossed |= (unsigned)_mm_movemask_pd(_mm_xor_pd(
+			_mm_cmpge_pd(_mm_loadu_pd(g0 + i), zero),
+			_mm_cmpge_pd(_mm_loadu_pd(g1 + i), zero)));
+#endif
+	for (; i < w->n_g; i++)
+		crossed |= (unsigned)(g0[i] >= 0) ^ (unsigned)(g1[i] >= 0);
+	return crossed;
 }
 
 /* ---- observing ---- */
@@ -176,13 +214,12 @@ void world_settle_state(struct world *w)
  * is a margin crossing like any other. */
 static void world_solve_line(struct world *w, double emf, double r, struct net_out *op)
 {
-	struct net_in in = w->net;
+	struct net_in *in = &w->net_solve;
 
-	in.emf = emf;
-	in.r0 = r;
-	if (w->op.flags & NET_F_COLLAPSE)
-		in.chg_on = false;
-	net_solve(&in, op);
+	in->emf = emf;
+	in->r0 = r;
+	in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
+	net_solve_prepared(in, &w->net_side, op);
 }
 
 /* The end of a step of dt from the committed state x0, the current ramping from the
@@ -196,21 +233,26 @@ static void world_solve_line(struct world *w, double emf, double r, struct net_o
  * constant is far below the step then simply follows the current (V = R*i), however
  * stiff: iterating the network with the cell as EMF behind R0 instead multiplies an
  * error by R1/R0 per round when the charger regulates the battery voltage. */
-static void world_step_end(struct world *w, double dt, bool ramp, double soc_at,
-			   struct battery_state *x1, struct net_out *op, double *i1)
+static void world_step_end(struct world *w, bool ramp, double soc_at, struct battery_state *x1,
+			   struct net_out *op, double *i1)
 {
 	const struct battery *b = w->bat;
 	double i0 = w->op.ibat, emf, r;
+	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
-		battery_end_line(b->p, &b->eff, &b->x, i0, dt, ramp, soc_at, &emf, &r);
+		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
+				      &emf, &r);
 		world_solve_line(w, emf, r, op);
 		*i1 = op->ibat;
-		battery_advance(&b->eff, &b->x, ramp ? i0 : *i1, *i1, dt, x1);
-		if (battery_ocv_segment(b->p, x1->soc) == battery_ocv_segment(b->p, soc_at))
+		battery_advance_step(&b->eff, &w->rc, &b->x, ramp ? i0 : *i1, *i1, x1);
+		seg1 = battery_ocv_segment_from(b->p, x1->soc, seg_at);
+		if (seg1 == seg_at)
 			break;
 		soc_at = x1->soc;
+		seg_at = seg1;
 	}
+	w->ocv_seg = seg_at;
 }
 
 /* One step of dt seconds from the committed state: the trapezoidal step (the current
@@ -235,10 +277,14 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	struct net_out opb, opt;
 	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, ei, es, ee;
 
+	/* both ends share the RC pairs' exponentials of dt (computed again only when dt
+	 * or the time constants differ from the last trial's) */
+	if (!battery_rc_step_fits(&w->rc, &b->eff, dt))
+		battery_rc_step(&b->eff, dt, &w->rc);
 	/* the OCV linearised where the start current would take SOC, then where the
 	 * backward-Euler current takes it */
-	world_step_end(w, dt, false, x0->soc + i0 * dt / q, &xb, &opb, &ib);
-	world_step_end(w, dt, true, x0->soc + 0.5 * (i0 + ib) * dt / q, &xt, &opt, &it);
+	world_step_end(w, false, x0->soc + i0 * dt / q, &xb, &opb, &ib);
+	world_step_end(w, true, x0->soc + 0.5 * (i0 + ib) * dt / q, &xt, &opt, &it);
 	*x1 = hold ? xb : xt;
 	*i1 = hold ? ib : it;
 	world_solve(w, x1, op1, emf1);
@@ -246,7 +292,7 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
 	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
 	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
-	return fmax(fmax(ev, ei), fmax(es, ee));
+	return fmax_inline(fmax_inline(ev, ei), fmax_inline(es, ee));
 }
 
 /* Try a step of *dt, and shorter ones while the error is too large, down to
@@ -292,7 +338,7 @@ static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state
 	}
 	w->unresolved = false;
 	grow = err > 1e-12 ? 0.9 / sqrt(err) : 4.0;
-	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax(0.5, grow)));
+	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax_inline(0.5, grow)));
 }
 
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
@@ -415,5 +461,7 @@ void world_step_init(struct world *w)
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
+	w->rc.dt = NAN;   /* no step size yet */
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;   /* nothing solved yet */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

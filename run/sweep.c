@@ -157,7 +157,7 @@ static bool try_value(const struct sweep *sw, const char *path, const char *valu
 	struct scenario *sc;
 	struct world *w;
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
+	sc = scenario_load_doc(sw->base_file, sw->base_doc, sets, &inner);
 	if (!sc) {
 		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
 		return false;
@@ -259,10 +259,12 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 			}
 			j++;
 		}
+		d->sets = g_new0(char *, (gsize)d->n + 1);
 		for (j = 0; j < d->n; j++) {
 			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);
 			g_autofree char *w = g_strdup_printf("%s[%d]", where, j);
 
+			d->sets[j] = g_strdup_printf("%s=%s", d->path, val);
 			if (!try_value(sw, d->path, val, w, err))
 				return false;
 		}
@@ -419,7 +421,8 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	cJSON *m, *k;
 	int i = 0;
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
+	sw->base_doc = scenario_parse_text(sw->base_file, sw->base_text, sw->base_len, &inner);
+	sc = sw->base_doc ? scenario_load_doc(sw->base_file, sw->base_doc, NULL, &inner) : NULL;
 	if (!sc) {
 		sweep_error(err, sw->file, "base: %s", inner->message);
 		return false;
@@ -565,6 +568,7 @@ void sweep_free(struct sweep *sw)
 	for (int i = 0; sw->grid && i < sw->n_grid; i++) {
 		g_free(sw->grid[i].path);
 		g_free(sw->grid[i].values);
+		g_strfreev(sw->grid[i].sets);
 	}
 	for (int i = 0; sw->random && i < sw->n_random; i++)
 		g_free(sw->random[i].path);
@@ -572,6 +576,7 @@ void sweep_free(struct sweep *sw)
 	g_free(sw->random);
 	g_strfreev(sw->metric_names);
 	cJSON_Delete(sw->doc);
+	cJSON_Delete(sw->base_doc);
 	g_free(sw->file);
 	g_free(sw->base_file);
 	g_free(sw->base_text);
@@ -601,12 +606,8 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 	guint64 r = decode(sw, index, v);
 
 	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
-	for (int d = 0; d < sw->n_grid; d++) {
-		char *val = cJSON_PrintUnformatted(sw->grid[d].values[v[d]]);
-
-		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->grid[d].path, val));
-		cJSON_free(val);
-	}
+	for (int d = 0; d < sw->n_grid; d++)
+		g_ptr_array_add(a, g_strdup(sw->grid[d].sets[v[d]]));
 	for (int j = 0; j < sw->n_random; j++) {
 		g_autofree char *val = random_text(sw, r, j);
 
@@ -632,14 +633,15 @@ void sweep_csv_cell(GString *out, const char *text)
 	g_string_append_c(out, '"');
 }
 
-/* A JSON value as a cell: strings bare, null empty, the rest as compact JSON. */
+/* A JSON value as a cell: strings bare, null empty, the rest as compact JSON (which
+ * for a raw value, as the metrics' numbers are, is its text). */
 static void json_cell(GString *out, const cJSON *v)
 {
 	char *t;
 
 	if (!v || cJSON_IsNull(v))
 		return;
-	if (cJSON_IsString(v)) {
+	if (cJSON_IsString(v) || (cJSON_IsRaw(v) && v->valuestring)) {
 		sweep_csv_cell(out, v->valuestring);
 		return;
 	}
@@ -679,6 +681,18 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 				       (*c == '\n' || *c == '\r') ? ' ' : *c);
 }
 
+/* The metric called name in m, looked for from *at on (the columns come in m's order),
+ * then from the start; *at moves past it. */
+static const cJSON *next_metric(const cJSON *m, const cJSON **at, const char *name)
+{
+	for (const cJSON *v = *at; v; v = v->next)
+		if (strcmp(v->string, name) == 0) {
+			*at = v->next;
+			return v;
+		}
+	return cJSON_GetObjectItemCaseSensitive(m, name);
+}
+
 char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
@@ -687,6 +701,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	cJSON *m = NULL;
+	const cJSON *at;
 	guint64 r;
 
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
@@ -702,13 +717,15 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		sweep_csv_cell(row, val);
 	}
 
-	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
+	*failed = run_doc(sw->base_file, sw->base_doc, &ro, &res);
 	if (!*failed)
 		m = world_metrics_to_json(&res.metrics, res.policy);
+	at = m ? m->child : NULL;
 	for (int i = 0; i < sw->n_metrics; i++) {
+		const cJSON *cell = m ? next_metric(m, &at, sw->metric_names[i]) : NULL;
+
 		g_string_append_c(row, ',');
-		if (m)
-			json_cell(row, cJSON_GetObjectItemCaseSensitive(m, sw->metric_names[i]));
+		json_cell(row, cell);
 	}
 	g_string_append_c(row, ',');
 	if (*failed) {

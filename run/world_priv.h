@@ -70,6 +70,10 @@ struct world {
 
 	/* the operating point of the current state */
 	struct net_in net;
+	/* what every solve of net shares: a copy of it, given each solve's battery line
+	 * (emf, r0) and chg_on, and its input side (net_prepare()) */
+	struct net_in net_solve;
+	struct net_input_side net_side;
 	struct net_out op;
 	double emf;
 	bool dirty;
@@ -78,6 +82,11 @@ struct world {
 	double *g_try;                /* at the end of a trial step */
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
+	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
+	int ocv_seg;                  /* the OCV table segment the last lookup found */
+	/* the OCV of the last two states solved (world_ocv()): a committed step's ends */
+	double ocv_memo_soc[2], ocv_memo_v[2];
+	int ocv_memo_next;
 
 	/* scenario events */
 	int n_sev;
@@ -127,6 +136,8 @@ struct world {
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void world_changed_cb(void *ctx);
+/* battery_ocv() of the cell at soc, from the states solved last when it was one of them. */
+double world_ocv(struct world *w, double soc);
 /* The operating point for battery state x with the circuit of the current state. */
 void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out);

@@ -18,6 +18,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "sim/fmax.h"
 #include "sim/solver.h"
 
 #define R_MIN 1e-6   /* ohm: keeps divisions finite for an ideal (0 ohm) source */
@@ -60,10 +61,10 @@ double net_supply_current(const struct net_in *in, double v)
 }
 
 /* Intersection of the supply curve with the line V = a + b*I (b > 0): the point a
- * saturated linear pass element settles at. Returns I, sets *v. */
-static double supply_meet_line(const struct net_in *in, double a, double b, double *v)
+ * saturated linear pass element settles at; r is path_r(in). Returns I, sets *v. */
+static double supply_meet_line(const struct net_in *in, double r, double a, double b,
+			       double *v)
 {
-	double r = path_r(in);
 	double i = (in->voc - a) / (r + b);
 
 	if (i < 0) {
@@ -208,20 +209,21 @@ static void input_powers(const struct net_in *in, struct net_out *o)
 		o->p_src_loss = 0;
 }
 
-/* The most the charger may draw: its input current limit, or less where the source
- * reaches VINDPM first (then *vindpm_binds). */
-static double input_cap(const struct net_in *in, bool *vindpm_binds)
+/* The most the charger may draw (side->icap): its input current limit, or less where
+ * the source reaches VINDPM first (then side->vindpm_binds). */
+void net_prepare(const struct net_in *in, struct net_input_side *side)
 {
-	*vindpm_binds = false;
+	side->r = path_r(in);
+	side->vindpm_binds = false;
+	side->icap = in->iindpm;
 	if (in->vindpm > 0) {
 		double iv = in->voc > in->vindpm ? net_supply_current(in, in->vindpm) : 0;
 
 		if (iv < in->iindpm) {
-			*vindpm_binds = true;
-			return iv;
+			side->vindpm_binds = true;
+			side->icap = iv;
 		}
 	}
-	return in->iindpm;
 }
 
 /* No operating point: VBUS has collapsed and the source drives ibus into it. */
@@ -237,16 +239,17 @@ static void solve_collapse(const struct net_in *in, struct net_out *o, double ib
 	input_powers(in, o);
 }
 
-static void solve_switching(const struct net_in *in, struct net_out *o)
+static void solve_switching(const struct net_in *in, const struct net_input_side *side,
+			    struct net_out *o)
 {
-	double r = path_r(in);
+	double r = side->r;
 	double ib_t = charge_target(in, &o->flags);
 	double vb_t = in->emf + in->r0 * ib_t;
-	double vsys_t = fmax(vb_t, in->vsys_min);
+	double vsys_t = fmax_inline(vb_t, in->vsys_min);
 	double p_sys = in->pload > 0 ? in->pload : vsys_t * in->iload;
 	double p_req = (p_sys + vsys_t * ib_t) / in->eff;
-	bool vindpm_binds;
-	double icap = input_cap(in, &vindpm_binds), i, v, pin;
+	bool vindpm_binds = side->vindpm_binds;
+	double icap = side->icap, i, v, pin;
 	double disc = in->voc * in->voc - 4.0 * r * p_req;
 	double ilim_ok = in->was_limiting ? in->ilim * (1.0 - NET_LIMIT_HYSTERESIS) : in->ilim;
 
@@ -332,12 +335,13 @@ static void finish_linear(const struct net_in *in, struct net_out *o, double y)
 	finish_battery_side(in, o, y, VSYS_AT_VBAT);
 }
 
-static void solve_linear(const struct net_in *in, struct net_out *o)
+static void solve_linear(const struct net_in *in, const struct net_input_side *side,
+			 struct net_out *o)
 {
 	double ib_t = charge_target(in, &o->flags);
 	double iload = in->iload;
-	double i, v = 0, ireq, icap, isat, vsat;
-	bool vindpm_binds;
+	double i, v = 0, ireq, icap = side->icap, isat, vsat;
+	bool vindpm_binds = side->vindpm_binds;
 
 	if (!in->charging) {
 		/* Linear chargers have no power path: done means the input is off. */
@@ -348,7 +352,6 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 	if (in->pload > 0)
 		iload = in->pload / fmax(in->emf + in->r0 * ib_t, 0.5);
 	ireq = iload + ib_t;
-	icap = input_cap(in, &vindpm_binds);
 	/* Saturated pass element: V = emf - r0*iload + (r_on + r0)*I. A load the cell
 	 * cannot carry would put that line below 0 V: the system has collapsed and the
 	 * pass element sees VSYS at 0. */
@@ -359,7 +362,7 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 			a = 0;
 			o->flags |= NET_F_VSYS_FAIL;
 		}
-		isat = supply_meet_line(in, a, in->r_on + in->r0, &vsat);
+		isat = supply_meet_line(in, side->r, a, in->r_on + in->r0, &vsat);
 	}
 
 	i = ireq;
@@ -371,13 +374,13 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 		o->flags |= NET_F_DROPOUT;
 		if (in->limit != NET_LIMIT_NONE && i >= in->ilim * (1 - 1e-9))
 			o->flags |= NET_F_LIMITING;
-		if (in->limit == NET_LIMIT_FOLDBACK && (in->voc - vsat) / path_r(in) > in->ilim)
+		if (in->limit == NET_LIMIT_FOLDBACK && (in->voc - vsat) / side->r > in->ilim)
 			o->flags |= NET_F_LIMITING;
 	} else if (i < ireq) {
 		o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
-		v = vindpm_binds && i > 0 ? in->vindpm : in->voc - path_r(in) * i;
+		v = vindpm_binds && i > 0 ? in->vindpm : in->voc - side->r * i;
 	} else {
-		v = in->voc - path_r(in) * i;
+		v = in->voc - side->r * i;
 	}
 	if (i < ireq)
 		o->flags &= ~NET_F_CV;
@@ -403,7 +406,8 @@ static void solve_linear(const struct net_in *in, struct net_out *o)
 	input_powers(in, o);
 }
 
-void net_solve(const struct net_in *in, struct net_out *out)
+void net_solve_prepared(const struct net_in *in, const struct net_input_side *side,
+			struct net_out *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!in->src_on || !in->chg_on) {
@@ -411,7 +415,15 @@ void net_solve(const struct net_in *in, struct net_out *out)
 		return;
 	}
 	if (in->linear)
-		solve_linear(in, out);
+		solve_linear(in, side, out);
 	else
-		solve_switching(in, out);
+		solve_switching(in, side, out);
+}
+
+void net_solve(const struct net_in *in, struct net_out *out)
+{
+	struct net_input_side side;
+
+	net_prepare(in, &side);
+	net_solve_prepared(in, &side, out);
 }

@@ -17,6 +17,7 @@
 #include "models/battery/battery.h"
 #include "models/cable/cable.h"
 #include "models/pmic/pmic.h"
+#include "sim/fmax.h"
 #include "sim/sim.h"
 #include "sim/solver.h"
 #include "tests/suites.h"
@@ -180,6 +181,57 @@ static void test_end_line(void)
 	ASSERT_REL(r, 1.0999019, 1e-7);
 	battery_end_line(&p, &e, &s0, 1.0, 0.01, false, 0.5, &emf, &r);
 	ASSERT_REL(r, 1.1000038, 1e-7);
+}
+
+/*
+ * What the stepper (run/step.c) uses instead of battery_advance(), battery_end_line()
+ * and battery_ocv(): the RC factors of a step size computed once, the OCV segment
+ * looked up from a hint. Every bit as theirs, for steps from 1 ns to a day (the series
+ * of 1 - phi below dt/tau = 1e-4, expm1 above), ramped and held, any hint (beyond the
+ * table too), SOC below, on, between and above the table's points, and NaN.
+ */
+static void test_stepper_shortcuts(void)
+{
+	static const double dts[] = { 1e-9, 1e-3, 0.7, 60, 600, 86400 };
+	static const double socs[] = { -0.1, 0, 1e-9, 0.05, 0.075, 0.2, 0.5, 0.95, 0.999, 1, 1.2,
+				       NAN };
+	struct battery_params p;
+	struct battery_eff e;
+	struct battery_state s0 = { .soc = 0.43, .v1 = 0.02, .v2 = -0.01, .temp_c = 25 };
+	unsigned bad = 0;
+
+	default_cell(&p, &e);
+	for (size_t k = 0; k < G_N_ELEMENTS(dts); k++) {
+		struct battery_rc_step rc;
+
+		battery_rc_step(&e, dts[k], &rc);
+		CU_ASSERT(battery_rc_step_fits(&rc, &e, dts[k]));
+		CU_ASSERT(!battery_rc_step_fits(&rc, &e, 2 * dts[k]));
+		for (int ramp = 0; ramp <= 1; ramp++)
+			for (double i0 = -1; i0 <= 2; i0 += 1.5) {
+				struct battery_state a, b;
+				double line_a[2], line_b[2];
+
+				battery_advance(&e, &s0, i0, 1.3, dts[k], &a);
+				battery_advance_step(&e, &rc, &s0, i0, 1.3, &b);
+				bad += memcmp(&a, &b, sizeof(a)) != 0;
+				battery_end_line(&p, &e, &s0, i0, dts[k], ramp, 0.47, &line_a[0],
+						 &line_a[1]);
+				battery_end_line_step(&p, &e, &rc, &s0, i0, ramp, 0.47,
+						      battery_ocv_segment(&p, 0.47), &line_b[0],
+						      &line_b[1]);
+				bad += memcmp(line_a, line_b, sizeof(line_a)) != 0;
+			}
+	}
+	for (size_t k = 0; k < G_N_ELEMENTS(socs); k++)
+		for (int hint = -2; hint <= p.ocv_n + 1; hint++) {
+			int want = battery_ocv_segment(&p, socs[k]), seg = hint;
+			double a = battery_ocv(&p, socs[k]), b = battery_ocv_from(&p, socs[k], &seg);
+
+			bad += battery_ocv_segment_from(&p, socs[k], hint) != want;
+			bad += seg != want || memcmp(&a, &b, sizeof(a)) != 0;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
 }
 
 /*
@@ -674,12 +726,11 @@ static bool out_finite(const struct net_out *o)
 }
 
 /*
- * "Never returns NaN" (solver.h): a grid of odd inputs, zero resistances (source,
- * cable, pass element), zero current limit, Voc 0, zero input limit, huge current
- * and power loads, empty and over-full cells, both topologies, every limit kind.
- * Every field of struct net_out must be finite.
+ * A grid of odd inputs: zero resistances (source, cable, pass element), zero current
+ * limit, Voc 0, zero input limit, huge current and power loads, empty and over-full
+ * cells, both topologies, every limit kind; check(in, data) for each.
  */
-static void test_net_never_nan(void)
+static unsigned net_odd_grid(void (*check)(const struct net_in *in, void *data), void *data)
 {
 	static const double vocs[] = { 0, 3.0, 5.0, 20.0 };
 	static const double rs[] = { 0, 0.13 };
@@ -690,7 +741,7 @@ static void test_net_never_nan(void)
 	static const double r0s[] = { 1e-9, 0.1 };
 	static const double iloads[] = { 0, 1.0, 1e4 };
 	static const double ploads[] = { 0, 5.0, 1e6 };
-	unsigned bad = 0, n = 0;
+	unsigned n = 0;
 
 	for (size_t a = 0; a < G_N_ELEMENTS(vocs); a++)
 	for (size_t b = 0; b < G_N_ELEMENTS(rs); b++)
@@ -706,7 +757,6 @@ static void test_net_never_nan(void)
 	for (size_t i = 0; i < G_N_ELEMENTS(iloads); i++)
 	for (size_t j = 0; j < G_N_ELEMENTS(ploads); j++) {
 		struct net_in in;
-		struct net_out o;
 
 		net_base(&in);
 		in.voc = vocs[a];
@@ -726,18 +776,79 @@ static void test_net_never_nan(void)
 		in.r0 = r0s[h];
 		in.iload = iloads[i];
 		in.pload = ploads[j];
-		net_solve(&in, &o);
+		check(&in, data);
 		n++;
-		if (!out_finite(&o)) {
-			if (bad++ < 5)
-				fprintf(stderr, "\n  not finite: voc %g rsrc %g rcab %g lim %d ilim %g lin %d iindpm %g vindpm %g chg %d emf %g r0 %g iload %g pload %g -> vbus %g ibus %g ibat %g",
-					in.voc, in.r_src, in.r_cable, lim, in.ilim, lin, in.iindpm,
-					in.vindpm, chg, in.emf, in.r0, in.iload, in.pload, o.vbus,
-					o.ibus, o.ibat);
-		}
 	}
+	return n;
+}
+
+static void check_finite(const struct net_in *in, void *data)
+{
+	unsigned *bad = data;
+	struct net_out o;
+
+	net_solve(in, &o);
+	if (!out_finite(&o) && (*bad)++ < 5)
+		fprintf(stderr, "\n  not finite: voc %g rsrc %g rcab %g lim %d ilim %g lin %d iindpm %g vindpm %g chg %d emf %g r0 %g iload %g pload %g -> vbus %g ibus %g ibat %g",
+			in->voc, in->r_src, in->r_cable, in->limit, in->ilim, in->linear, in->iindpm,
+			in->vindpm, in->charging, in->emf, in->r0, in->iload, in->pload, o.vbus,
+			o.ibus, o.ibat);
+}
+
+/* "Never returns NaN" (solver.h): every field of struct net_out finite on the grid. */
+static void test_net_never_nan(void)
+{
+	unsigned bad = 0, n = net_odd_grid(check_finite, &bad);
+
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT(n > 10000);
+}
+
+/* net_solve_prepared() with the input side prepared from the circuit with another
+ * battery line and the input off, as the stepper prepares it once for many solves:
+ * every bit of the result as net_solve()'s. */
+static void check_prepared(const struct net_in *in, void *data)
+{
+	unsigned *bad = data;
+	struct net_in other = *in;
+	struct net_input_side side;
+	struct net_out a, b;
+
+	other.emf = 1.0;
+	other.r0 = 7.0;
+	other.chg_on = !in->chg_on;
+	net_prepare(&other, &side);
+	net_solve(in, &a);
+	net_solve_prepared(in, &side, &b);
+	*bad += memcmp(&a, &b, sizeof(a)) != 0;
+}
+
+/* sim/fmax.h: libm's fmax() bit for bit, signed zeros, infinities and NaNs (with
+ * their signs) included, in both argument orders. libm's is called through a pointer:
+ * GCC takes fmax() for commutative and may swap the arguments of a direct call. */
+static void test_fmax_inline(void)
+{
+	double (*volatile libm_fmax)(double, double) = fmax;
+	const double v[] = { 0.0, -0.0, 1.0, -1.0, 3.5e-310, INFINITY, -INFINITY, NAN, -NAN,
+			     4.35 };
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(v); i++)
+		for (size_t j = 0; j < G_N_ELEMENTS(v); j++) {
+			volatile double x = v[i], y = v[j];
+			double a = libm_fmax(x, y), b = fmax_inline(x, y);
+
+			bad += memcmp(&a, &b, sizeof(a)) != 0;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_net_prepared(void)
+{
+	unsigned bad = 0;
+
+	net_odd_grid(check_prepared, &bad);
+	CU_ASSERT_EQUAL(bad, 0);
 }
 
 /*
@@ -887,6 +998,7 @@ CU_TestInfo physics_tests[] = {
 	{ "rc step response (1 ns .. 10 tau)", test_rc_step_response },
 	{ "rc under a linear current ramp", test_rc_ramp },
 	{ "the cell at the end of a step: a line in the end current", test_end_line },
+	{ "the stepper's shared factors and OCV lookups give the same bits", test_stepper_shortcuts },
 	{ "soc: average current and self-discharge", test_soc_integration },
 	{ "ocv table points and midpoints", test_ocv_table },
 	{ "capacity scaling and arrhenius", test_capacity_temperature },
@@ -902,6 +1014,8 @@ CU_TestInfo physics_tests[] = {
 	{ "solver: cv current", test_net_cv },
 	{ "solver: battery supplement", test_net_supplement },
 	{ "solver: never nan", test_net_never_nan },
+	{ "solver: the input side prepared once gives the same bits", test_net_prepared },
+	{ "fmax_inline is libm's fmax bit for bit", test_fmax_inline },
 	{ "solver: 0 <= vbus <= voc", test_net_bounds },
 	{ "pmic: iindpm register rounding", test_pmic_quantize },
 	{ "pmic: twl4030 vbus adc", test_adc_twl4030 },

@@ -219,21 +219,21 @@ static int ocv_segment(const struct battery_params *p, double soc)
 	return lo;
 }
 
+int battery_ocv_segment(const struct battery_params *p, double soc)
+{
+	return ocv_segment(p, soc);
+}
+
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */
 double battery_ocv(const struct battery_params *p, double soc)
 {
-	int lo = ocv_segment(p, soc);
-
-	return p->ocv_v[lo] + (p->ocv_v[lo + 1] - p->ocv_v[lo]) * (soc - p->ocv_soc[lo]) /
-				      (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
+	return battery_ocv_on(p, ocv_segment(p, soc), soc);
 }
 
-static double ocv_slope(const struct battery_params *p, double soc)
+static double ocv_slope_on(const struct battery_params *p, int lo)
 {
-	int lo = ocv_segment(p, soc);
-
 	return (p->ocv_v[lo + 1] - p->ocv_v[lo]) / (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
 }
 
@@ -247,15 +247,37 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
  *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
  *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
  * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
- * steps (ns) keep full relative precision. It is affine in the end current,
- * V(dt) = a + b*i1; with the current held at i1 over the whole step (i0 = i1) it is
- * V0*e + R*(1 - e)*i1. */
-static void rc_affine(double v0, double r, double tau, double i0, double dt, bool ramp,
-		      double *a, double *b)
+ * steps (ns) keep full relative precision. */
+static void rc_factors(double tau, double dt, double *one_minus_e, double *one_minus_phi)
 {
 	double x = dt / tau;
-	double one_minus_e = -expm1(-x);
-	double one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - one_minus_e / x;
+
+	*one_minus_e = -expm1(-x);
+	*one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - *one_minus_e / x;
+}
+
+void battery_rc_step(const struct battery_eff *e, double dt, struct battery_rc_step *k)
+{
+	k->dt = dt;
+	k->tau1 = e->tau1;
+	k->tau2 = e->tau2;
+	rc_factors(e->tau1, dt, &k->one_minus_e[0], &k->one_minus_phi[0]);
+	rc_factors(e->tau2, dt, &k->one_minus_e[1], &k->one_minus_phi[1]);
+}
+
+bool battery_rc_step_fits(const struct battery_rc_step *k, const struct battery_eff *e,
+			  double dt)
+{
+	return k->dt == dt && k->tau1 == e->tau1 && k->tau2 == e->tau2;
+}
+
+/* The pair's voltage at the end of the step is affine in the end current,
+ * V(dt) = a + b*i1; with the current held at i1 over the whole step (i0 = i1) it is
+ * V0*e + R*(1 - e)*i1. pair: 0 or 1, the factors of k to use. */
+static void rc_affine(double v0, double r, const struct battery_rc_step *k, int pair, double i0,
+		      bool ramp, double *a, double *b)
+{
+	double one_minus_e = k->one_minus_e[pair], one_minus_phi = k->one_minus_phi[pair];
 
 	if (ramp) {
 		*a = v0 * (1.0 - one_minus_e) + r * i0 * (one_minus_e - one_minus_phi);
@@ -266,43 +288,63 @@ static void rc_affine(double v0, double r, double tau, double i0, double dt, boo
 	}
 }
 
-static double rc_advance(double v0, double r, double tau, double i0, double i1, double dt)
+static double rc_advance(double v0, double r, const struct battery_rc_step *k, int pair,
+			 double i0, double i1)
 {
 	double a, b;
 
-	rc_affine(v0, r, tau, i0, dt, true, &a, &b);
+	rc_affine(v0, r, k, pair, i0, true, &a, &b);
 	return a + b * i1;
 }
 
-void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
-		     double i1, double dt, struct battery_state *s1)
+void battery_advance_step(const struct battery_eff *e, const struct battery_rc_step *k,
+			  const struct battery_state *s0, double i0, double i1,
+			  struct battery_state *s1)
 {
-	s1->v1 = rc_advance(s0->v1, e->r1, e->tau1, i0, i1, dt);
-	s1->v2 = rc_advance(s0->v2, e->r2, e->tau2, i0, i1, dt);
+	double dt = k->dt;
+
+	s1->v1 = rc_advance(s0->v1, e->r1, k, 0, i0, i1);
+	s1->v2 = rc_advance(s0->v2, e->r2, k, 1, i0, i1);
 	s1->soc = s0->soc + 0.5 * (i0 + i1) * dt / e->q_as - e->self_dis_per_s * dt;
 	if (s1->soc < 0)
 		s1->soc = 0;
 	s1->temp_c = s0->temp_c;
 }
 
-void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
-		      const struct battery_state *s0, double i0, double dt, bool ramp,
-		      double soc_at, double *emf, double *r)
+void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
+		     double i1, double dt, struct battery_state *s1)
 {
-	double a1, b1, a2, b2, s = ocv_slope(p, soc_at);
+	struct battery_rc_step k;
+
+	battery_rc_step(e, dt, &k);
+	battery_advance_step(e, &k, s0, i0, i1, s1);
+}
+
+void battery_end_line_step(const struct battery_params *p, const struct battery_eff *e,
+			   const struct battery_rc_step *k, const struct battery_state *s0,
+			   double i0, bool ramp, double soc_at, int seg_at, double *emf,
+			   double *r)
+{
+	double dt = k->dt;
+	double a1, b1, a2, b2, s = ocv_slope_on(p, seg_at);
 	/* SOC at the end: soc0 + c0 + c1*i1 (trapezoidal, or the held current) */
 	double c1 = (ramp ? 0.5 : 1.0) * dt / e->q_as;
 	double c0 = (ramp ? 0.5 * i0 * dt / e->q_as : 0.0) - e->self_dis_per_s * dt;
 
-	rc_affine(s0->v1, e->r1, e->tau1, i0, dt, ramp, &a1, &b1);
-	rc_affine(s0->v2, e->r2, e->tau2, i0, dt, ramp, &a2, &b2);
-	*emf = battery_ocv(p, soc_at) + s * (s0->soc + c0 - soc_at) + a1 + a2;
+	rc_affine(s0->v1, e->r1, k, 0, i0, ramp, &a1, &b1);
+	rc_affine(s0->v2, e->r2, k, 1, i0, ramp, &a2, &b2);
+	*emf = battery_ocv_on(p, seg_at, soc_at) + s * (s0->soc + c0 - soc_at) + a1 + a2;
 	*r = e->r0 + b1 + b2 + s * c1;
 }
 
-int battery_ocv_segment(const struct battery_params *p, double soc)
+void battery_end_line(const struct battery_params *p, const struct battery_eff *e,
+		      const struct battery_state *s0, double i0, double dt, bool ramp,
+		      double soc_at, double *emf, double *r)
 {
-	return ocv_segment(p, soc);
+	struct battery_rc_step k;
+
+	battery_rc_step(e, dt, &k);
+	battery_end_line_step(p, e, &k, s0, i0, ramp, soc_at, ocv_segment(p, soc_at), emf, r);
 }
 
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,

@@ -543,6 +543,9 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	if (cstep > 0)
 		want = cmin + (want - cmin + cstep - 1) / cstep * cstep;
+	/* Never above a wall this session has found. */
+	if (s->knee_ua >= 0)
+		want = min(want, max(ibus_ua, s->knee_ua - sr_ua(s->p->knee_backoff)));
 	s->probing = false;
 	s->seen_ua = ibus_ua;
 	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
@@ -726,6 +729,13 @@ static void sr_work(struct work_struct *work)
 		 * into the last register step, where the wall may be: watch it at
 		 * the ramp's pace while it stays at the top, until it reaches the
 		 * limit (and a probe checks the next step) or falls back. */
+		if (ibus_ua > s->seen_ua && !on_line) {
+			/* R5: the draw rose past what the source was seen to deliver
+			 * and VBUS left the line: the adapter may be at its wall there.
+			 * Settle just below what it delivers. */
+			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
+			return;
+		}
 		s->peak_ua = s->req_ua;
 		s->rising = ibus_ua > s->seen_ua ||
 			    (was_rising && ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));

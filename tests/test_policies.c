@@ -373,28 +373,20 @@ static void test_safe_ramp_holds_vindpm(void)
 }
 
 /*
- * safe-ramp R2 when a wall could hide at a pinned input: the same 0.8 ohm path, but a
+ * safe-ramp R2 at a pinned input read by a coarse ADC: the same 0.8 ohm path, but a
  * VBUS ADC of 100 mV steps (rounding to the nearest). The ramp's readings, 5.1 V at
  * 0 A (before the charger draws), 4.7 V at 0.5 A, 4.6 V at 0.6 A (4.62), 4.5 V at
  * 0.7 A (4.54) and 4.5 V at 0.8 A (4.46), give the line VBUS = 4.68 - 0.7938 (IBUS -
- * 0.52) with a scatter of 34.2 mV: at 0.875 A, where VINDPM holds the input, it
- * predicts 4.398 V and the ADC reads 4.4 V - on the line, but with that reading as a
- * sixth point the line still scatters by 29.6 mV, and a wall at 0.875 A would read
- * the same. So the limit goes just under the current seen, 0.875 - knee_backoff
- * 0.002 = 0.873 A; no ceiling. R11 would put VINDPM at the line's voltage for
- * 0.873 A, 4.3998 V, rounded up to 4.4 V: 0.8727 A by the line, no more than the
- * register gives, so it does not. The next probe, to 0.973 A, waits for the plateau's wait,
- * which doubles while the probes find the input pinned at the same 0.875 A: the
- * probes come 1 s, 2 s, 4 s and 8 s after the settle before them (each 20 ms after its
- * probe).
+ * 0.52) with a scatter of 34.2 mV. The 0.9 A probe is not followed: VINDPM holds VBUS
+ * at 4.4 V, where the path gives (5.1 - 4.4) / 0.8 = 0.875 A; the line predicts
+ * 4.398 V there and the ADC reads 4.4 V, on the line within its scatter. The
+ * charger's regulation pins the input, not a wall: the limit stays one draw band
+ * above it, 0.875 + 2 * draw_tol 0.001 = 0.877 A, and no probe follows while the
+ * draw stays under the limit (six writes: 0.5 ... 0.9 A, 0.877 A).
  */
-static void test_safe_ramp_plateau(void)
+static void test_safe_ramp_pinned_coarse_adc(void)
 {
-	static const double wait_s[] = { 1, 2, 4, 8 };
 	struct tu_run r;
-	const cJSON *e;
-	double probe[5];
-	int n = 0, k = 0;
 
 	REQUIRE_RUN(&r,
 		"{ \"duration\": \"30 s\","
@@ -405,15 +397,12 @@ static void test_safe_ramp_plateau(void)
 		"      \"adc\": { \"vbus\": { \"lsb\": 0.1 } } },"
 		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
 		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.873, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-3);
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
 	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
-	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && k < 5)
-		if (fabs(tu_num(e, "applied_mA") - 900.0) < 1e-6 || fabs(tu_num(e, "applied_mA") - 973.0) < 1e-6)
-			probe[k++] = tu_event_time(e);
-	CU_ASSERT_EQUAL_FATAL(k, 5);
-	for (int j = 0; j < 4; j++)
-		CU_ASSERT_DOUBLE_EQUAL(probe[j + 1] - (probe[j] + 0.02), wait_s[j], 1e-6);
 	tu_done(&r);
 }
 
@@ -730,7 +719,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp holds while the draw is below the limit", test_safe_ramp_holds_when_draw_is_low },
 	{ "safe-ramp: the knee, VBUS below the source line (dV/dI = -0.4 ohm under it)", test_safe_ramp_knee },
 	{ "safe-ramp keeps the input VINDPM holds on the line, the limit one register value above", test_safe_ramp_holds_vindpm },
-	{ "safe-ramp settles under a pinned input a coarse VBUS ADC cannot clear of a wall", test_safe_ramp_plateau },
+	{ "safe-ramp keeps a pinned input read on the line by a coarse VBUS ADC", test_safe_ramp_pinned_coarse_adc },
 	{ "safe-ramp holds the input between a ladder's rungs with VINDPM (R11)", test_safe_ramp_vindpm_between_rungs },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },

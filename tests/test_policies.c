@@ -285,8 +285,8 @@ static void test_safe_ramp_holds_when_draw_is_low(void)
  * 0.5 A ... 4.62 V at 1.2 A, all on the line the policy fits (with 5.1 V at 0 A, read
  * before the charger connects). The 1.3 A probe meets the wall: IBUS 1.25 A, and VINDPM
  * pulls VBUS to 4.4 V where the line says 5.1 - 0.4 * 1.25 = 4.6 V: 200 mV below, faster
- * than the path resistance explains. The limit goes to 1.25 A - knee_backoff 5 mA =
- * 1.245 A and stays there (the ceiling).
+ * than the path resistance explains. The limit goes to 1.25 A - knee_backoff 2 mA =
+ * 1.248 A and stays there (the ceiling).
  */
 static const char *const scn_sr_knee =
 	"{ \"duration\": \"30 s\","
@@ -306,13 +306,13 @@ static void test_safe_ramp_knee(void)
 
 	REQUIRE_RUN(&r, scn_sr_knee);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 1.3, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.245, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.248, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.25, 1e-9);
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	e = tu_event(&r, "printk", NULL, NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"), "safe-ramp: knee at 1250 mA; limit 1245 mA");
-	/* 500 mA, eight probes of 100 mA to 1.3 A, back to 1.245 A: ten writes. */
+	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"), "safe-ramp: knee at 1250 mA; limit 1248 mA");
+	/* 500 mA, eight probes of 100 mA to 1.3 A, back to 1.248 A: ten writes. */
 	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 10);
 	/* The line below the knee: while IINDPM holds IBUS at the limit, each 100 mA
 	 * costs 40 mV. */
@@ -340,11 +340,15 @@ static void test_safe_ramp_knee(void)
 }
 
 /*
- * safe-ramp R5, VINDPM on the line: the same 5.1 V adapter (no wall below 3 A) behind
+ * safe-ramp R2, VINDPM on the line: the same 5.1 V adapter (no wall below 3 A) behind
  * 0.8 ohm in all. VINDPM 4.4 V is reached at (5.1 - 4.4) / 0.8 = 0.875 A. The 0.9 A
- * probe is not followed - IBUS stays at 0.875 A - but VBUS sits on the line there:
- * the charger's own input regulation, not the adapter's limit. The limit stays at
- * 0.9 A, the charger takes all 0.875 A, and no knee is reported.
+ * probe is not followed - IBUS stays at 0.875 A - but VBUS sits on the line there, the
+ * line is exact (an ideal ADC: no wall can hide under it) and the charger is input
+ * limited (3 A asked, less given): its own input regulation, not the adapter's limit.
+ * The limit comes down to the smallest register value clear of the current seen by
+ * more than draw_tol (IBUS within draw_tol of the limit would count as drawing it),
+ * 0.875 + 2 * 0.001 = 0.877 A on this continuous register; the charger keeps all
+ * 0.875 A, no further probe comes, and no knee is reported.
  */
 static void test_safe_ramp_holds_vindpm(void)
 {
@@ -358,19 +362,112 @@ static void test_safe_ramp_holds_vindpm(void)
 		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
 		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
 		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-9);
+	/* 500 mA, four probes to 0.9 A, back to 0.877 A. */
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
 	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
 	tu_done(&r);
 }
 
 /*
+ * safe-ramp R2 at a pinned input read by a coarse ADC: the same 0.8 ohm path, but a
+ * VBUS ADC of 100 mV steps (rounding to the nearest). The ramp's readings, 5.1 V at
+ * 0 A (before the charger draws), 4.7 V at 0.5 A, 4.6 V at 0.6 A (4.62), 4.5 V at
+ * 0.7 A (4.54) and 4.5 V at 0.8 A (4.46), give the line VBUS = 4.68 - 0.7938 (IBUS -
+ * 0.52) with a scatter of 34.2 mV. The 0.9 A probe is not followed: VINDPM holds VBUS
+ * at 4.4 V, where the path gives (5.1 - 4.4) / 0.8 = 0.875 A; the line predicts
+ * 4.398 V there and the ADC reads 4.4 V, on the line within its scatter. The
+ * charger's regulation pins the input, not a wall: the limit stays one draw band
+ * above it, 0.875 + 2 * draw_tol 0.001 = 0.877 A, and no probe follows while the
+ * draw stays under the limit (six writes: 0.5 ... 0.9 A, 0.877 A).
+ */
+static void test_safe_ramp_pinned_coarse_adc(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.5 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.4 V\", \"ichg\": \"3 A\","
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" },"
+		"      \"adc\": { \"vbus\": { \"lsb\": 0.1 } } },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-3);
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
+	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
+	tu_done(&r);
+}
+
+/*
+ * safe-ramp R11 on a ladder: 5.1 V behind 0.4 ohm with a 1.15 A wall, a charger whose
+ * input limit has the rungs 0.5, 0.9, 1.2 and 1.5 A and whose VINDPM is 4.36 V. The
+ * ramp's requests of 0.6-0.8 A give 0.5 A, 1.0 and 1.1 A give 0.9 A; 1.2 A meets the
+ * wall: IBUS 1.15 A, VBUS at VINDPM 4.36 V where the line (5.1 V at 0 A, 4.9 V at
+ * 0.5 A, 4.74 V at 0.9 A) gives 4.64 V. The knee settles below 1.148 A, on the 0.9 A
+ * rung. VINDPM at the line's voltage for 1.148 A, 5.1 - 0.4 * 1.148 = 4.641 V, rounded
+ * up to the 0.1 V step, 4.7 V, holds the input at (5.1 - 4.7) / 0.4 = 1.0 A, more
+ * than the rung: VINDPM goes to 4.7 V and the limit back to the 1.2 A rung. From then
+ * on IBUS is 1.0 A at VBUS 4.7 V and the adapter stays off its wall.
+ */
+static void test_safe_ramp_vindpm_between_rungs(void)
+{
+	struct tu_run r;
+	const cJSON *e;
+	int ir, iv, it, n = 0;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.15 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.36 V\", \"ichg\": \"3 A\","
+		"      \"iindpm\": [\"500 mA\", \"900 mA\", \"1.2 A\", \"1.5 A\"] },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	e = tu_event(&r, "printk", NULL, NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"), "safe-ramp: knee at 1150 mA; limit 1148 mA");
+	e = tu_event(&r, "printk", NULL, NULL, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"),
+			       "safe-ramp: VINDPM 4700 mV holds the input at 1000 mA under the knee; limit 1200 mA");
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.15, 1e-9);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	if (!tu_read_trace(&r)) {
+		CU_FAIL("no trace");
+		tu_done(&r);
+		return;
+	}
+	ir = tu_col(&r, "ibus_A");
+	iv = tu_col(&r, "vbus_V");
+	it = tu_col(&r, "time_s");
+	for (guint k = 0; k < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k);
+
+		if (row[it] < 1.0)
+			continue;
+		CU_ASSERT_DOUBLE_EQUAL(row[ir], 1.0, 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(row[iv], 4.7, 1e-6);
+		n++;
+	}
+	CU_ASSERT(n > 0);
+	tu_done(&r);
+}
+
+/*
  * safe-ramp R9 at the knee of scn_sr_knee: after a minute of quiet the ceiling allows
- * one more step, 1.345 A, which meets the wall again and settles back at 1.245 A. The
+ * one more step, 1.348 A, which meets the wall again and settles back at 1.248 A. The
  * first failure was the ramp's own 1.3 A probe, so the first re-probe fails at a new
- * level (wait 60 s again); after that, failing at the same 1.345 A doubles the wait:
- * the 1.345 A probes come 60 s, 120 s and 240 s after the previous failure (each 20 ms
+ * level (wait 60 s again); after that, failing at the same 1.348 A doubles the wait:
+ * the 1.348 A probes come 60 s, 120 s and 240 s after the previous failure (each 20 ms
  * after its probe), plus up to one 1 s check interval of latency while stable.
  */
 static void test_safe_ramp_reprobe_backoff(void)
@@ -385,7 +482,7 @@ static void test_safe_ramp_reprobe_backoff(void)
 
 	REQUIRE_RUN(&r, json);
 	while ((e = tu_event(&r, "ilim_set", NULL, NULL, n++)) && k < 4)
-		if (fabs(tu_num(e, "applied_mA") - 1345.0) < 1e-6)
+		if (fabs(tu_num(e, "applied_mA") - 1348.0) < 1e-6)
 			probe[k++] = tu_event_time(e);
 	CU_ASSERT_EQUAL_FATAL(k, 4);
 	for (int j = 0; j < 3; j++) {
@@ -393,7 +490,7 @@ static void test_safe_ramp_reprobe_backoff(void)
 
 		CU_ASSERT(gap >= wait_s[j] - 1e-6 && gap <= wait_s[j] + 1.0 + 1e-6);
 	}
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.245, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.248, 1e-9);
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	tu_done(&r);
 }
@@ -621,7 +718,9 @@ CU_TestInfo policies_tests[] = {
 	{ "twl4030: a charger event after max_current resets the target to 500 mA", test_twl4030_late_charger_event },
 	{ "safe-ramp holds while the draw is below the limit", test_safe_ramp_holds_when_draw_is_low },
 	{ "safe-ramp: the knee, VBUS below the source line (dV/dI = -0.4 ohm under it)", test_safe_ramp_knee },
-	{ "safe-ramp keeps its limit while VINDPM holds VBUS on the line", test_safe_ramp_holds_vindpm },
+	{ "safe-ramp keeps the input VINDPM holds on the line, the limit one register value above", test_safe_ramp_holds_vindpm },
+	{ "safe-ramp keeps a pinned input read on the line by a coarse VBUS ADC", test_safe_ramp_pinned_coarse_adc },
+	{ "safe-ramp holds the input between a ladder's rungs with VINDPM (R11)", test_safe_ramp_vindpm_between_rungs },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -54,7 +54,15 @@
  *     floor or trip) again at the same level doubles the wait (up to 30 min);
  *  R10 watch the charger: if it reports UVLO while VBUS reads adequate for 250 ms
  *     (a chip that latched off after a momentary dip), restart its input;
- *     the limit stays where it is, since nothing was being drawn.
+ *     the limit stays where it is, since nothing was being drawn;
+ *  R11 VINDPM between register values: where the register value below a knee gives
+ *     less than the line could carry under the wall (a ladder of rungs, a coarse
+ *     step), and the charger's VINDPM can be written (vindpm_step > 0), VINDPM goes to
+ *     the line's voltage for the wall minus knee_backoff, rounded up to its step, and
+ *     the input limit to the value above the wall: the charger's voltage loop then
+ *     holds the input under the wall. IBUS reaching the wall or VBUS leaving the line
+ *     ends it (VINDPM one step higher next time); after `reprobe` the charger's own
+ *     VINDPM comes back, a probe like any other.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -88,6 +96,9 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 #define SR_LINE_MATURE 5
 /* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */
 #define SR_IDLE_IBUS_UA 5000
+/* R11: a line flatter than this cannot place a current by its voltage (10 mohm: a
+ * VINDPM step of 0.1 V would span 10 A). */
+#define SR_VMODE_R_MIN_OHM 0.01
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -101,6 +112,7 @@ struct sr_params {
 	double knee_margin;    /* V: R4/R5 distance from the source line */
 	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
 	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
+	double vindpm_step;    /* V: R11 rounds the VINDPM it writes up to a multiple of this (0: R11 off) */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
@@ -142,6 +154,22 @@ struct safe_ramp {
 	int reprobe_ms;            /* current R9 wait, doubled by repeated failures */
 	bool vbus;
 	struct sr_line line;
+	/* R2: where the last probe the system did not follow found the draw, and how
+	 * long to wait before probing again from there. */
+	int plateau_ua;            /* IBUS then, -1 = none */
+	int plateau_ms;            /* 0 = probe as soon as the draw reaches the limit */
+	unsigned long plateau_since;
+	/* R11: the charger's VINDPM holds the input on the source line below the knee,
+	 * the input limit one register value above it. */
+	bool vmode;
+	int wall_ua;               /* IBUS the input is held under (a knee's, a plateau's) */
+	bool vmode_knee;           /* held under a knee (else under a plateau) */
+	int vindpm_uv;             /* what R11 wrote */
+	int vindpm_bad_uv;         /* R11: the highest VINDPM that failed this session, 0 = none */
+	int vindpm_restore_uv;     /* the charger's own VINDPM (VBUS at the first knee), -1 = not known */
+	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
+	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
+	bool rising;               /* R2: the draw is climbing into the last register step */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -160,6 +188,8 @@ static const struct param_desc sr_param_desc[] = {
 	  .doc = "after a knee, set the limit this far below the current delivered there (R5)" },
 	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
 	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
+	{ "vindpm_step", PARAM_NUM, UNIT_VOLT, OFF(vindpm_step), 0, 1,
+	  .doc = "VINDPM register step: R11 rounds the VINDPM it writes up to a multiple of it (0: no R11)" },
 
 	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
 	  .doc = "steps dropped at the floor without a probe, and below a tripped limit (R6, R7)" },
@@ -191,11 +221,17 @@ static void sr_params_default(void *params)
 	p->vbus_min = 3.9;
 	/* 1.5 LSB of a 100 mV VBUS ADC (bq25890): quantisation cannot make a knee. */
 	p->knee_margin = 0.15;
-	/* Just below the current the source delivered: the register rounds down. */
-	p->knee_backoff = 0.005;
+	/* Just below the current the source delivered, by two IBUS resolutions
+	 * (draw_tol): as close to the adapter's limit as the reading can place it,
+	 * since a load above what the adapter gives drains the battery by whatever
+	 * is left on the table (the register rounds down from there). */
+	p->knee_backoff = 0.002;
 	/* IINDPM holds the input current at the register value; 1 mA is an IBUS
 	 * ADC's resolution. */
 	p->draw_tol = 0.001;
+	/* The coarser of the VINDPM registers of the chips the rule is for: 100 mV on
+	 * the bq25890 (SLUSC86, REG0D), 80 mV on the bq24190 (SLUSAW5, REG00). */
+	p->vindpm_step = 0.1;
 	p->backoff = 2;
 	p->trip_window = 2 * SIM_S;
 	p->reprobe = 60 * SIM_S;
@@ -373,17 +409,217 @@ static void sr_check_later(struct safe_ramp *s, enum sr_state st)
 		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
 }
 
+/*
+ * R11: leave VINDPM regulation. The input limit goes back under the ceiling first,
+ * then the charger gets its own VINDPM back, so the adapter never sees the register
+ * value above its wall without VINDPM holding it off.
+ */
+static void sr_vmode_exit(struct safe_ramp *s, bool keep_limit)
+{
+	if (!s->vmode)
+		return;
+	s->vmode = false;
+	if (!keep_limit)
+		sr_write(s, s->ceiling_ua);
+	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+}
+
+/*
+ * R11: after a knee at `wall_ua`, the register value below it is `s->limit_ua`, the
+ * probe's `probe_ua` is above it. If VINDPM set on the source line a little under the
+ * wall gives more current than the register below, hold the input there: VINDPM at
+ * the line's voltage for wall - knee_backoff, rounded up to the register step (a
+ * higher VINDPM means less current), the input limit on the value above the wall.
+ * The charger then never draws more than the line gives at that voltage, whatever
+ * the system asks, and the adapter stays on its line.
+ */
+static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, int probe_ua,
+			   int vbus_uv, bool knee)
+{
+	struct sr_fit fit = sr_line_fit(&s->line);
+	double r, v_t, v_set, i_set, i_t = (wall_ua - sr_ua(s->p->knee_backoff)) * 1e-6;
+
+	if (s->p->vindpm_step <= 0 || probe_ua <= wall_ua || !sr_fit_predict(&fit, i_t, &v_t))
+		return false;
+	r = sr_fit_r(&fit);
+	if (r < SR_VMODE_R_MIN_OHM)
+		return false;
+	v_set = ceil(v_t / s->p->vindpm_step - 1e-9) * s->p->vindpm_step;
+	/* A VINDPM that let the adapter reach the held current failed: one step up. */
+	if (sr_ua(v_set) <= s->vindpm_bad_uv)
+		v_set = s->vindpm_bad_uv * 1e-6 + s->p->vindpm_step;
+	i_set = fit.si / fit.n + (fit.sv / fit.n - v_set) / r;
+	if (sr_ua(i_set) <= s->limit_ua)
+		return false;
+	if (cs_chg_set_vindpm(s->board->ic, sr_ua(v_set)) < 0)
+		return false;
+	s->vmode = true;
+	s->vmode_knee = knee;
+	s->wall_ua = wall_ua;
+	s->vindpm_uv = sr_ua(v_set);
+	if (s->vindpm_restore_uv < 0)
+		s->vindpm_restore_uv = vbus_uv;
+	/* Above the ceiling on purpose: VINDPM, not the register, limits the input. */
+	s->req_ua = probe_req_ua;
+	s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, probe_req_ua);
+	pr_info("safe-ramp: VINDPM %d mV holds the input at %d mA under the %s; limit %d mA",
+		s->vindpm_uv / 1000, sr_ua(i_set) / 1000, knee ? "knee" : "plateau",
+		s->limit_ua / 1000);
+	return true;
+}
+
 /* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
-static void sr_settle_below(struct safe_ramp *s, int ibus_ua, const char *why)
+static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
 	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+	int probe_req = s->req_ua, probe = s->limit_ua;
 
 	if (why)
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
+	s->knee_ua = ibus_ua;
+	s->seen_ua = ibus_ua;
 	sr_failed(s);
 	s->ceiling_ua = lower;
 	sr_write(s, lower);
+	sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, true);
 	sr_check_later(s, SR_RAMP);
+}
+
+/*
+ * R2: is the charger's input pinned - the charger in constant current, its battery
+ * getting less than the charge current it was given - so that the source, not the
+ * system, sets IBUS? Then IBUS is where the charger's input regulation (VINDPM, or a
+ * linear charger's pass element in dropout) meets the source line, or where the
+ * adapter's wall is.
+ */
+static bool sr_input_pinned(struct safe_ramp *s)
+{
+	union power_supply_propval ichg = { 0 };
+	int ibat_ua;
+
+	if (cs_chg_get_status(s->board->ic) != CS_CHG_STATUS_FAST)
+		return false;
+	if (power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+				      &ichg) < 0 || ichg.intval <= 0 ||
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) < 0)
+		return true;
+	return ibat_ua < ichg.intval - sr_ua(s->p->draw_tol);
+}
+
+/*
+ * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS on the
+ * line? Where a knee this session lay within a step above IBUS: a linear charger's
+ * dropout current drifts through the wall it found before. Elsewhere a reading on
+ * the line (R5 settles below every reading off it) means the charger's own input
+ * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
+ * it costs the adapter nothing. Hedging further, below every pinned input that a
+ * coarse ADC reads with some scatter, cost 1.3-4.3 points of p90 regret on the regret
+ * benchmark's populations and avoided no trip there (docs/safe-ramp.md, Results).
+ */
+static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
+{
+	return s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step);
+}
+
+/*
+ * R2: a probe not followed, VBUS on the line: the source delivered IBUS on its line,
+ * not the new limit. The limit comes down to the smallest register value above IBUS
+ * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws later, the adapter is
+ * never asked more than one register step beyond what it was seen to deliver before
+ * the next probe checks it. When the charger's input regulation pins IBUS (VINDPM
+ * holding VBUS on the line), the limit above it costs nothing.
+ */
+static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
+{
+	int cmin, cmax, cstep, probe_req = s->req_ua;
+	/* Clear of the band that counts as drawing the limit. */
+	int want = ibus_ua + 2 * sr_ua(s->p->draw_tol);
+
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep > 0)
+		want = cmin + (want - cmin + cstep - 1) / cstep * cstep;
+	/* Never above a wall this session has found. */
+	if (s->knee_ua >= 0)
+		want = min(want, max(ibus_ua, s->knee_ua - sr_ua(s->p->knee_backoff)));
+	s->probing = false;
+	s->seen_ua = ibus_ua;
+	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
+		sr_write(s, want);
+		/* A ladder rounded it under IBUS: its rung above is the probe's. */
+		if (s->limit_ua < ibus_ua)
+			sr_write(s, probe_req);
+	}
+	s->peak_ua = s->req_ua;
+	sr_check_later(s, SR_STABLE);
+}
+
+/*
+ * R2: a probe not followed, the input pinned, and the adapter's wall may sit at IBUS
+ * unseen (sr_wall_may_hide): the limit goes just below IBUS, so the adapter is off
+ * any wall there. No ceiling - it was not seen to fail: the next probe comes when the
+ * draw is at the limit, after a wait that doubles while probes keep finding the
+ * input pinned at the same level (up to `reprobe`).
+ */
+static void sr_plateau(struct safe_ramp *s, int ibus_ua, int vbus_uv)
+{
+	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+	int probe_req = s->req_ua, probe = s->limit_ua;
+	int same = s->plateau_ua >= 0 && abs(ibus_ua - s->plateau_ua) < sr_ua(s->p->step);
+
+	s->plateau_ms = same && s->plateau_ms ? min(s->plateau_ms * 2, sr_ms(s->p->reprobe)) :
+			sr_ms(s->p->stable_interval);
+	s->plateau_ua = ibus_ua;
+	s->plateau_since = jiffies;
+	s->probing = false;
+	sr_write(s, min(lower, s->req_ua));
+	s->peak_ua = s->req_ua;
+	/* R11: a ladder's rung under IBUS may be far below it. */
+	sr_check_later(s, sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, false) ?
+			  SR_RAMP : SR_STABLE);
+}
+
+/* R2: may the ramp probe from here, or is it waiting out a plateau? */
+static bool sr_plateau_over(const struct safe_ramp *s)
+{
+	return !s->plateau_ms ||
+	       time_after_eq(jiffies, s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms));
+}
+
+/*
+ * R11: a check while VINDPM holds the input. The adapter's line must still carry the
+ * current under the wall; IBUS at the wall or VBUS below the line is a knee again.
+ * After `reprobe` of quiet (R9) the charger's own VINDPM comes back with the input
+ * limit above the wall: a probe like any other, and its knee holds the input again.
+ */
+static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool below)
+{
+	unsigned long until = s->vmode_knee ?
+		s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms) :
+		s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms);
+
+	if (ibus_ua >= s->wall_ua - sr_ua(s->p->draw_tol) || below) {
+		/* The line moved, or was not known well enough, or the adapter
+		 * weakened: hold again from here, VINDPM at least a step higher. */
+		s->vindpm_bad_uv = max(s->vindpm_bad_uv, s->vindpm_uv);
+		sr_vmode_exit(s, true);
+		if (s->vmode_knee || below)
+			sr_settle_below(s, min(ibus_ua, s->wall_ua), vbus_uv, "knee");
+		else
+			sr_plateau(s, ibus_ua, vbus_uv);
+		return;
+	}
+	if (time_after(jiffies, until)) {
+		/* R9 after a knee, the plateau's wait after a plateau: the charger's
+		 * own VINDPM back with the limit above the held current is a probe. */
+		if (s->vmode_knee)
+			s->ceiling_ua = min(s->max_ua, max(s->ceiling_ua, s->req_ua));
+		sr_vmode_exit(s, true);
+		s->probing = true;
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
+	s->peak_ua = s->wall_ua;
+	sr_check_later(s, SR_STABLE);
 }
 
 static void sr_work(struct work_struct *work)
@@ -392,7 +628,7 @@ static void sr_work(struct work_struct *work)
 	int step = sr_ua(s->p->step);
 	int vbus_uv, ibus_ua;
 	double v, i, v_line = 0, scatter;
-	bool uvlo, following, on_line = false, below = false, above = false;
+	bool uvlo, following, was_rising, on_line = false, below = false, above = false;
 	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
@@ -423,14 +659,18 @@ static void sr_work(struct work_struct *work)
 	if (uvlo || v < s->p->vbus_min) {
 		/* R6: at the floor. Right after a probe the step below was verified:
 		 * go back to it; otherwise drop `backoff` steps. */
-		int lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
+		int lower;
 
+		sr_vmode_exit(s, false);
+		lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
 		sr_failed(s);
 		s->ceiling_ua = lower;
 		sr_write(s, lower);
 		sr_check_later(s, SR_RAMP);
 		return;
 	}
+	was_rising = s->rising;
+	s->rising = false;
 	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
 	fit = sr_line_fit(&s->line);
 	scatter = sr_fit_scatter(&fit);
@@ -450,12 +690,16 @@ static void sr_work(struct work_struct *work)
 		 * this and the knee is ambiguous, and ambiguity settles below. */
 		on_line = v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
 	}
+	if (s->vmode) {
+		sr_vmode_check(s, ibus_ua, vbus_uv, below);
+		return;
+	}
 	if (!following) {
 		if (below) {
 			/* R5: IBUS stopped short of the limit and VBUS fell faster than
 			 * the path resistance explains: the adapter left its
 			 * voltage-source region (its knee), probed or weakened. */
-			sr_settle_below(s, ibus_ua, "knee");
+			sr_settle_below(s, ibus_ua, vbus_uv, "knee");
 			return;
 		}
 		if (s->probing && !on_line) {
@@ -463,25 +707,48 @@ static void sr_work(struct work_struct *work)
 			 * regulation holds it (VINDPM, a linear charger's dropout), but
 			 * not clearly on the line: the adapter may have hit its wall
 			 * there. Settle just below what it delivers. */
-			sr_settle_below(s, ibus_ua, NULL);
+			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
 			return;
 		}
-		/* Short of the limit on the line: the system takes less than the
-		 * limit, or the charger's own input regulation (VINDPM) holds VBUS on
-		 * the source line, which is not the source's limit. Keep it (R2, R5). */
-		s->probing = false;
+		if (s->probing) {
+			/* R2: not followed, VBUS on the line. */
+			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
+				sr_plateau(s, ibus_ua, vbus_uv);
+			else
+				sr_hold_above(s, ibus_ua);
+			return;
+		}
+		/* Short of the limit, no probe in flight: the system takes less, or
+		 * the charger's input regulation holds the input. Keep it (R2). A
+		 * draw that climbs above what the source was seen to deliver climbs
+		 * into the last register step, where the wall may be: watch it at
+		 * the ramp's pace while it stays at the top, until it reaches the
+		 * limit (and a probe checks the next step) or falls back. */
+		if (ibus_ua > s->seen_ua && !on_line) {
+			/* R5: the draw rose past what the source was seen to deliver
+			 * and VBUS left the line: the adapter may be at its wall there.
+			 * Settle just below what it delivers. */
+			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
+			return;
+		}
 		s->peak_ua = s->req_ua;
-		sr_check_later(s, SR_STABLE);
+		s->rising = ibus_ua > s->seen_ua ||
+			    (was_rising && ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));
+		s->seen_ua = max(s->seen_ua, ibus_ua);
+		sr_check_later(s, s->rising ? SR_RAMP : SR_STABLE);
 		return;
 	}
 	if (below && s->probing) {
 		/* R5: the probe is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the new limit. */
-		sr_settle_below(s, ibus_ua, "knee");
+		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
 		return;
 	}
+	if (s->probing && ibus_ua > s->plateau_ua + sr_ua(s->p->draw_tol))
+		s->plateau_ms = 0;   /* the draw grew past the plateau */
 	s->probing = false;
 	s->peak_ua = s->req_ua;
+	s->seen_ua = ibus_ua;
 	/* R4: drawing the limit, so the source is inside its voltage-source region
 	 * (IINDPM holds the current): a point of the line. Far above the line means
 	 * the source itself changed (another level, a different adapter): learn the
@@ -495,7 +762,7 @@ static void sr_work(struct work_struct *work)
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
 	}
-	if (s->req_ua < s->ceiling_ua) {
+	if (s->req_ua < s->ceiling_ua && sr_plateau_over(s)) {
 		/* R2/R3: drawing the limit - probe one step. */
 		sr_write(s, s->req_ua + step);
 		s->probing = true;
@@ -529,6 +796,11 @@ static void sr_event(struct work_struct *work)
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
 		cancel_delayed_work(&s->work);
+		/* R11: the next adapter gets the charger's own VINDPM. */
+		if (s->vmode) {
+			s->vmode = false;
+			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+		}
 		sr_set_state(s, SR_IDLE);
 		return;
 	case USB_EVENT_VBUS:
@@ -543,6 +815,7 @@ static void sr_event(struct work_struct *work)
 		{
 			int old_max = s->max_ua;
 
+			sr_vmode_exit(s, false);
 			sr_range(s);
 			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
 				s->ceiling_ua = s->max_ua;
@@ -573,6 +846,13 @@ static void sr_event(struct work_struct *work)
 	}
 	s->quiet_since = jiffies;
 	s->probing = false;
+	s->plateau_ua = -1;
+	s->plateau_ms = 0;
+	s->vindpm_restore_uv = -1;
+	s->knee_ua = -1;
+	s->vindpm_bad_uv = 0;
+	s->seen_ua = INT_MAX;
+	s->rising = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;
 	s->peak_ua = 0;

@@ -22,6 +22,16 @@
 		} \
 	} while (0)
 
+/* The run's trace.csv read into r->rows, or the test fails here. */
+#define REQUIRE_TRACE(r) \
+	do { \
+		if (!tu_read_trace(r)) { \
+			CU_FAIL("no trace"); \
+			tu_done(r); \
+			return; \
+		} \
+	} while (0)
+
 /*
  * twl4030: VBUS = 5.1 - 0.40686 * IBUS (Rout 0.13 + cable 0.27686 ohm), the linear
  * charger draws the whole limit (1.7 A of demand from a 30 % cell). The ramp starts
@@ -316,11 +326,7 @@ static void test_safe_ramp_knee(void)
 	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 10);
 	/* The line below the knee: while IINDPM holds IBUS at the limit, each 100 mA
 	 * costs 40 mV. */
-	if (!tu_read_trace(&r)) {
-		CU_FAIL("no trace");
-		tu_done(&r);
-		return;
-	}
+	REQUIRE_TRACE(&r);
 	ir = tu_col(&r, "ibus_A");
 	iv = tu_col(&r, "vbus_V");
 	for (guint k = 0; k < r.rows->len; k++) {
@@ -341,69 +347,54 @@ static void test_safe_ramp_knee(void)
 
 /*
  * safe-ramp R2, VINDPM on the line: the same 5.1 V adapter (no wall below 3 A) behind
- * 0.8 ohm in all. VINDPM 4.4 V is reached at (5.1 - 4.4) / 0.8 = 0.875 A. The 0.9 A
- * probe is not followed - IBUS stays at 0.875 A - but VBUS sits on the line there, the
- * line is exact (an ideal ADC: no wall can hide under it) and the charger is input
- * limited (3 A asked, less given): its own input regulation, not the adapter's limit.
- * The limit comes down to the smallest register value clear of the current seen by
- * more than draw_tol (IBUS within draw_tol of the limit would count as drawing it),
- * 0.875 + 2 * 0.001 = 0.877 A on this continuous register; the charger keeps all
- * 0.875 A, no further probe comes, and no knee is reported.
+ * 0.8 ohm in all, read through `adc` (a scenario's device.pmic.adc block, or none).
+ * VINDPM 4.4 V is reached at (5.1 - 4.4) / 0.8 = 0.875 A. The 0.9 A probe is not
+ * followed - IBUS stays at 0.875 A - but VBUS sits on the line there and the charger
+ * is input limited (3 A asked, less given): its own input regulation, not the
+ * adapter's limit. The limit comes down to the smallest register value clear of the
+ * current seen by more than draw_tol (IBUS within draw_tol of the limit would count as
+ * drawing it), 0.875 + 2 * 0.001 = 0.877 A on this continuous register; the charger
+ * keeps all 0.875 A, no further probe comes (six writes: 500 mA, four probes to
+ * 0.9 A, back to 0.877 A), and no knee is reported.
  */
-static void test_safe_ramp_holds_vindpm(void)
+static void sr_check_pinned_on_line(const char *adc, double tol)
 {
-	struct tu_run r;
-
-	REQUIRE_RUN(&r,
+	g_autofree char *json = g_strdup_printf(
 		"{ \"duration\": \"30 s\","
 		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.5 ohm\" },"
 		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.4 V\", \"ichg\": \"3 A\","
-		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" } },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"policy\": \"safe-ramp\" }");
+		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" }%s },"
+		"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }", adc);
+	struct tu_run r;
+
+	REQUIRE_RUN(&r, json);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-9);
-	/* 500 mA, four probes to 0.9 A, back to 0.877 A. */
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, tol);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, tol);
 	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
 	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
 	tu_done(&r);
 }
 
+/* With an ideal ADC the line is exact: no wall can hide under it. */
+static void test_safe_ramp_holds_vindpm(void)
+{
+	sr_check_pinned_on_line("", 1e-9);
+}
+
 /*
- * safe-ramp R2 at a pinned input read by a coarse ADC: the same 0.8 ohm path, but a
- * VBUS ADC of 100 mV steps (rounding to the nearest). The ramp's readings, 5.1 V at
- * 0 A (before the charger draws), 4.7 V at 0.5 A, 4.6 V at 0.6 A (4.62), 4.5 V at
- * 0.7 A (4.54) and 4.5 V at 0.8 A (4.46), give the line VBUS = 4.68 - 0.7938 (IBUS -
- * 0.52) with a scatter of 34.2 mV. The 0.9 A probe is not followed: VINDPM holds VBUS
- * at 4.4 V, where the path gives (5.1 - 4.4) / 0.8 = 0.875 A; the line predicts
- * 4.398 V there and the ADC reads 4.4 V, on the line within its scatter. The
- * charger's regulation pins the input, not a wall: the limit stays one draw band
- * above it, 0.875 + 2 * draw_tol 0.001 = 0.877 A, and no probe follows while the
- * draw stays under the limit (six writes: 0.5 ... 0.9 A, 0.877 A).
+ * The same through a VBUS ADC of 100 mV steps (rounding to the nearest). The ramp's
+ * readings, 5.1 V at 0 A (before the charger draws), 4.7 V at 0.5 A, 4.6 V at 0.6 A
+ * (4.62), 4.5 V at 0.7 A (4.54) and 4.5 V at 0.8 A (4.46), give the line VBUS = 4.68 -
+ * 0.7938 (IBUS - 0.52) with a scatter of 34.2 mV; it predicts 4.398 V at 0.875 A and
+ * the ADC reads 4.4 V there, on the line within its scatter: the same answer.
  */
 static void test_safe_ramp_pinned_coarse_adc(void)
 {
-	struct tu_run r;
-
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"30 s\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
-		"  \"cable\": { \"r_loop\": \"0.5 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.4 V\", \"ichg\": \"3 A\","
-		"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": 0, \"default\": \"500 mA\" },"
-		"      \"adc\": { \"vbus\": { \"lsb\": 0.1 } } },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, 1e-3);
-	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
-	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
-	tu_done(&r);
+	sr_check_pinned_on_line(", \"adc\": { \"vbus\": { \"lsb\": 0.1 } }", 1e-3);
 }
 
 /*
@@ -441,11 +432,7 @@ static void test_safe_ramp_vindpm_between_rungs(void)
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.2, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.15, 1e-9);
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
-	if (!tu_read_trace(&r)) {
-		CU_FAIL("no trace");
-		tu_done(&r);
-		return;
-	}
+	REQUIRE_TRACE(&r);
 	ir = tu_col(&r, "ibus_A");
 	iv = tu_col(&r, "vbus_V");
 	it = tu_col(&r, "time_s");

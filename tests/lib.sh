@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
-# tests/lib.sh - what the end-to-end scripts tests/test_{cli,diff,plot,sweep}.sh share.
+# tests/lib.sh - what the end-to-end scripts tests/test_*.sh share.
 #
 # Source it, then call `tl_init LABEL BIN FILE`: BIN is the chargesim binary the
 # script was given (made absolute), FILE a path that must exist relative to the
@@ -104,6 +104,25 @@ same() {
 	else
 		not_ok "$1" "$(cat "$TMP/cmp.out")"
 	fi
+}
+
+# tl_interrupt WHEN ERRFILE CMD...: run CMD in the background with its stderr in
+# ERRFILE, wait up to 10 s until the shell condition WHEN holds (e.g. a grep of
+# ERRFILE), then send SIGINT and wait for it; $status is CMD's exit status.
+tl_interrupt() {
+	tl_when=$1
+	tl_err=$2
+	shift 2
+	"$@" 2>"$tl_err" &
+	tl_pid=$!
+	tl_i=0
+	while [ $tl_i -lt 200 ] && ! eval "$tl_when"; do
+		sleep 0.05
+		tl_i=$((tl_i + 1))
+	done
+	kill -INT $tl_pid 2>/dev/null
+	wait $tl_pid
+	status=$?
 }
 
 tl_finish() {

@@ -273,16 +273,8 @@ expect_stderr "-o below a regular file: says so" "$TMP/afile/out: cannot create 
 cat >"$TMP/long.json" <<'JSON'
 { "duration": "2 h", "source": { "kind": "dcp" }, "device": { "battery": { "soc": "50 %" } } }
 JSON
-"$BIN" run "$TMP/long.json" -o "$TMP/o-int" -q --max-step 100us 2>"$TMP/int.err" &
-pid=$!
-i=0
-while [ $i -lt 200 ] && [ -z "$(find "$TMP/o-int" -name '.trace.csv.tmp-*' 2>/dev/null)" ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -INT $pid
-wait $pid
-status=$?
+tl_interrupt '[ -n "$(find "$TMP/o-int" -name ".trace.csv.tmp-*" 2>/dev/null)" ]' "$TMP/int.err" \
+	"$BIN" run "$TMP/long.json" -o "$TMP/o-int" -q --max-step 100us
 name=int
 expect_status "SIGINT during a run" 130
 expect_stderr "SIGINT: says no output was completed" "no output was completed"
@@ -292,15 +284,8 @@ check "SIGINT: no temporary files left" sh -c "! ls -a '$TMP/o-int' | grep -q tm
 
 # --max-step without --trace-dt (item 5): a warning with the size before the run; with
 # --trace-dt the trace keeps the last row (at the duration) and both sides of a jump.
-"$BIN" run scenarios/demo.json -o "$TMP/o-bigtrace" -q --max-step 1ms 2>"$TMP/bigtrace.err" &
-pid=$!
-i=0
-while [ $i -lt 200 ] && ! grep -q warning "$TMP/bigtrace.err" 2>/dev/null; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -INT $pid 2>/dev/null
-wait $pid
+tl_interrupt 'grep -q warning "$TMP/bigtrace.err" 2>/dev/null' "$TMP/bigtrace.err" \
+	"$BIN" run scenarios/demo.json -o "$TMP/o-bigtrace" -q --max-step 1ms
 name=bigtrace
 expect_stderr "--max-step 1ms: warns before the run" "warning: --max-step 1ms over the scenario's 2.00 h writes about 7.2 million trace rows (about 540 MB)"
 expect_stderr "--max-step 1ms: says how to avoid it" "add --trace-dt 1s"

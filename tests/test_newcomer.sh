@@ -94,15 +94,8 @@ fi
 
 # ---- the README's brute-force line, pasted: it warns before writing half a gigabyte ----
 
-"$BIN" run "$N/phone-typec.json" -o "$TMP/brute" -q --max-step 1ms 2>"$TMP/brute.err" &
-pid=$!
-i=0
-while [ $i -lt 200 ] && ! grep -q warning "$TMP/brute.err" 2>/dev/null; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -INT $pid 2>/dev/null
-wait $pid
+tl_interrupt 'grep -q warning "$TMP/brute.err" 2>/dev/null' "$TMP/brute.err" \
+	"$BIN" run "$N/phone-typec.json" -o "$TMP/brute" -q --max-step 1ms
 name=brute
 expect_stderr "--max-step 1ms over 3 h: a warning with the size (10.8 million rows)" "writes about 11 million trace rows"
 expect_stderr "--max-step: the way out" "add --trace-dt 1s"

@@ -27,6 +27,9 @@ G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 #define TREE_REGISTRY_MAX 512
 /* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
 #define OUTFILE_MAX_LINKS 40
+/* stdio buffer of an output file: most of them (events, metrics) are written whole in
+ * one or two writes */
+#define OUTFILE_BUFFER (1 << 16)
 /* Directory levels cs_rm_tree() descends (a staging directory holds sysfs-LABEL/
  * power_supply/NAME/... at most four deep). */
 #define RM_TREE_DEPTH 16
@@ -74,33 +77,78 @@ struct dirent64_raw {
 	char name[];
 };
 
-void cs_rm_tree(int dirfd, const char *name, int depth)
+typedef void (*entry_fn)(int fd, const char *name, unsigned char type, void *ctx);
+
+/* fn for every entry of directory fd but "." and "..", from its current offset, with
+ * getdents64 directly: no allocation, so async-signal-safe when fn is. False on a read
+ * error (errno set). */
+static bool each_entry(int fd, entry_fn fn, void *ctx)
 {
 	char buf[2048] __attribute__((aligned(8)));
-	int fd;
 	long n;
 
-	if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
-		return;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return;
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
 		for (long at = 0; at < n;) {
 			struct dirent64_raw *d = (struct dirent64_raw *)(buf + at);
 
 			at += d->reclen;
-			if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
-				continue;
-			if (d->type == DT_DIR || d->type == DT_UNKNOWN) {
-				if (depth < RM_TREE_DEPTH)
-					cs_rm_tree(fd, d->name, depth + 1);
-			} else {
-				unlinkat(fd, d->name, 0);
-			}
+			if (strcmp(d->name, ".") && strcmp(d->name, ".."))
+				fn(fd, d->name, d->type, ctx);
 		}
+	return n == 0;
+}
+
+static void rm_entry(int fd, const char *name, unsigned char type, void *ctx)
+{
+	int depth = *(int *)ctx;
+
+	if (type == DT_DIR || type == DT_UNKNOWN) {
+		if (depth < RM_TREE_DEPTH)
+			cs_rm_tree(fd, name, depth + 1);
+	} else {
+		unlinkat(fd, name, 0);
+	}
+}
+
+void cs_rm_tree(int dirfd, const char *name, int depth)
+{
+	int fd;
+
+	if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+		return;
+	/* an empty directory (a committed staging directory) goes at once */
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+		return;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	each_entry(fd, rm_entry, &depth);
 	close(fd);
 	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+static void add_name(int fd, const char *name, unsigned char type, void *ctx)
+{
+	(void)fd;
+	(void)type;
+	g_ptr_array_add(ctx, g_strdup(name));
+}
+
+GPtrArray *cs_dir_list(int dirfd)
+{
+	GPtrArray *names;
+
+	if (lseek(dirfd, 0, SEEK_SET) != 0)
+		return NULL;
+	names = g_ptr_array_new_with_free_func(g_free);
+	if (!each_entry(dirfd, add_name, names)) {
+		int e = errno;
+
+		g_ptr_array_unref(names);
+		errno = e;
+		return NULL;
+	}
+	return names;
 }
 
 void cs_outfile_cleanup_all(void)
@@ -122,7 +170,8 @@ void cs_outfile_cleanup_all(void)
 
 static void outfile_free(struct cs_outfile *f)
 {
-	outfile_register(f->tmp_path, false);
+	if (f->tmp_path)
+		outfile_register(f->tmp_path, false);
 	g_free(f->final_path);
 	g_free(f->tmp_path);
 	g_free(f);
@@ -151,18 +200,87 @@ static char *follow_links(const char *path)
 	return NULL;
 }
 
+/*
+ * True when path lies inside a registered staging directory of an output set
+ * (sim/outset.h) and no component below it starts with a dot. Such a directory is
+ * private to its run, made empty, and put in place only whole, so a file in it needs
+ * no temporary name of its own.
+ */
+static bool in_staging_dir(const char *path)
+{
+	size_t len = 0;
+
+	g_mutex_lock(&outfile_registry_lock);
+	for (int i = 0; i < TREE_REGISTRY_MAX && !len; i++) {
+		const char *t = tree_registry[i];
+		size_t n = t ? strlen(t) : 0;
+
+		if (n && strncmp(path, t, n) == 0 && path[n] == '/')
+			len = n;
+	}
+	g_mutex_unlock(&outfile_registry_lock);
+	if (!len)
+		return false;
+	for (const char *c = path + len; *c; c++)
+		if (c[0] == '/' && (c[1] == '.' || c[1] == '/' || c[1] == '\0'))
+			return false;
+	return true;
+}
+
+/* A new file written under its own name in a staging directory; NULL (errno set) when
+ * it cannot be created so. */
+static struct cs_outfile *open_staged(const char *path, bool durable)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	struct cs_outfile *f;
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		int e = errno;
+
+		close(fd);
+		unlink(path);
+		errno = e;
+		return NULL;
+	}
+	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
+	f = g_new0(struct cs_outfile, 1);
+	f->final_path = g_strdup(path);
+	f->durable = durable;
+	f->fp = fp;
+	return f;
+}
+
 struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 {
-	g_autofree char *real = follow_links(path);
-	g_autofree char *dir = real ? g_path_get_dirname(real) : NULL;
-	g_autofree char *base = real ? g_path_get_basename(real) : NULL;
-	g_autofree char *tmp_path = real ? g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base) : NULL;
+	g_autofree char *real = NULL;
+	g_autofree char *dir = NULL;
+	g_autofree char *base = NULL;
+	g_autofree char *tmp_path = NULL;
 	struct cs_outfile *f;
 	sigset_t block, old;
 	struct stat st;
 	int fd = -1;
 	FILE *fp;
 
+	if (in_staging_dir(path)) {
+		f = open_staged(path, durable);
+		if (f || errno != EEXIST) {
+			if (!f)
+				g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+					    "%s: cannot create output file: %s", path,
+					    g_strerror(errno));
+			return f;
+		}
+		/* written twice in one set: replace it the usual way */
+	}
+	real = follow_links(path);
+	dir = real ? g_path_get_dirname(real) : NULL;
+	base = real ? g_path_get_basename(real) : NULL;
+	tmp_path = real ? g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base) : NULL;
 	/* No signal between creating the file and registering it for the handler's
 	 * cleanup (cs_outfile_cleanup_all): it would leave the file behind. */
 	sigemptyset(&block);
@@ -198,7 +316,7 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 			    "%s: cannot open output stream", path);
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, 1 << 16);
+	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
 	f = g_new0(struct cs_outfile, 1);
 	f->final_path = g_steal_pointer(&real);
 	f->tmp_path = g_steal_pointer(&tmp_path);
@@ -231,12 +349,12 @@ bool cs_outfile_commit(struct cs_outfile *f, GError **err)
 	if (fclose(f->fp) != 0 && !e)
 		e = errno ? errno : EIO;
 	f->fp = NULL;
-	if (!e && rename(f->tmp_path, f->final_path) != 0)
+	if (!e && f->tmp_path && rename(f->tmp_path, f->final_path) != 0)
 		e = errno;
 	if (!e && f->durable && !outfile_sync_dir(f->final_path))
 		e = errno ? errno : EIO;
 	if (e) {
-		unlink(f->tmp_path);
+		unlink(f->tmp_path ? f->tmp_path : f->final_path);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot write output file: %s", f->final_path, g_strerror(e));
 	}
@@ -250,7 +368,7 @@ void cs_outfile_abort(struct cs_outfile *f)
 		return;
 	if (f->fp)
 		fclose(f->fp);
-	unlink(f->tmp_path);
+	unlink(f->tmp_path ? f->tmp_path : f->final_path);
 	outfile_free(f);
 }
 

@@ -8,6 +8,11 @@
  * removes the temporary file: an interrupted or failed run never leaves a half-written
  * file under a final name. Durable mode adds fsync of the file and of its directory
  * (used where results must survive a machine being lost, e.g. sweep chunks).
+ *
+ * A file directly inside the staging directory of an output set (sim/outset.h) is the
+ * exception: that directory is private to its run and put in place only whole, so the
+ * file is created under its own name (and removed on failure) without a temporary
+ * name and a rename of its own.
  */
 #ifndef CS_SIM_OUTFILE_H
 #define CS_SIM_OUTFILE_H
@@ -25,7 +30,7 @@ enum {
 
 struct cs_outfile {
 	char *final_path;
-	char *tmp_path;
+	char *tmp_path;      /* NULL: written in place (in a staging directory) */
 	FILE *fp;
 	bool durable;
 };
@@ -58,6 +63,10 @@ bool cs_mkdir_p(const char *dir, GError **err);
  * exiting, so that an interrupted run leaves nothing behind. Async-signal-safe: it
  * reads registered paths and calls unlink(), openat(), getdents64() and unlinkat(). */
 void cs_outfile_cleanup_all(void);
+
+/* The names in the directory open as dirfd, from its start ("." and ".." left out),
+ * or NULL with errno set. Moves dirfd's offset. */
+GPtrArray *cs_dir_list(int dirfd);
 
 /* For sim/outset.c: add (or remove) a directory tree the cleanup above removes. After
  * a removal, false when the cleanup has begun: the process is ending, go no further. */

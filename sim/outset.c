@@ -7,7 +7,6 @@
  * renameat, unlinkat), so a directory renamed or a path with odd characters changes
  * nothing once it is open, and symbolic links inside it are never followed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -29,6 +28,7 @@
 struct cs_outlock {
 	int fd;          /* the directory, flock()ed when `locked` */
 	bool locked;
+	bool was_empty;  /* nothing in it when it was locked (a new directory, mostly) */
 	char *dir;
 };
 
@@ -43,28 +43,6 @@ static void io_error(GError **err, const char *what, const char *path, int e)
 {
 	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
 		    g_strerror(e));
-}
-
-/* The names in directory fd (a copy; "." and ".." left out), or NULL. */
-static GPtrArray *list_dir(int fd)
-{
-	int dup_fd = dup(fd);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	GPtrArray *names;
-	struct dirent *e;
-
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return NULL;
-	}
-	rewinddir(d);
-	names = g_ptr_array_new_with_free_func(g_free);
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			g_ptr_array_add(names, g_strdup(e->d_name));
-	closedir(d);
-	return names;
 }
 
 static bool exists_at(int fd, const char *name)
@@ -159,10 +137,11 @@ static bool in_list(const char *name, const GPtrArray *list)
  * already moved in is no longer in the staging directory and is kept.
  */
 static bool move_in(int dfd, const char *dir, const char *stage_name, char *const *own,
-		    const GPtrArray *fresh, GError **err)
+		    const GPtrArray *fresh, bool dir_was_empty, GError **err)
 {
 	int sfd = openat(dfd, stage_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	g_autoptr(GPtrArray) have = list_dir(dfd);
+	/* a directory empty when locked holds no old set: nothing to list and remove */
+	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
 	if (sfd < 0 || !have) {
 		io_error(err, "cannot read the staged outputs", dir, errno);
@@ -181,7 +160,8 @@ static bool move_in(int dfd, const char *dir, const char *stage_name, char *cons
 	for (guint i = 0; i < fresh->len; i++) {
 		const char *e = fresh->pdata[i];
 
-		if (exists_at(sfd, e) && renameat(sfd, e, dfd, e) != 0) {
+		/* ENOENT: moved in already, by a commit that was interrupted */
+		if (renameat(sfd, e, dfd, e) != 0 && errno != ENOENT) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
 			io_error(err, "cannot put the output in place", path, errno);
@@ -206,13 +186,12 @@ static void recover_stage(int dfd, const char *dir, const char *name)
 
 	if (sfd >= 0)
 		close(sfd);
-	if (!marked || !move_in(dfd, dir, name, (char *const *)own->pdata, fresh, NULL))
+	if (!marked || !move_in(dfd, dir, name, (char *const *)own->pdata, fresh, false, NULL))
 		cs_rm_tree(dfd, name, 0);
 }
 
-static void clean_leftovers(int dfd, const char *dir)
+static void clean_leftovers(int dfd, const char *dir, const GPtrArray *names)
 {
-	g_autoptr(GPtrArray) names = list_dir(dfd);
 	struct stat st;
 
 	for (guint i = 0; names && i < names->len; i++) {
@@ -259,8 +238,12 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		return NULL;
 	}
 	/* else: no flock here (NFS); nobody can be told apart, so nothing is cleaned */
-	if (l->locked)
-		clean_leftovers(fd, dir);
+	if (l->locked) {
+		g_autoptr(GPtrArray) names = cs_dir_list(fd);
+
+		l->was_empty = names && names->len == 0;
+		clean_leftovers(fd, dir, names);
+	}
 	return l;
 }
 
@@ -338,7 +321,7 @@ void cs_outset_abort(struct cs_outset *set)
 static bool write_marker(struct cs_outset *set, GPtrArray *fresh, GError **err)
 {
 	int sfd = openat(set->lock->fd, set->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	g_autoptr(GPtrArray) names = sfd >= 0 ? list_dir(sfd) : NULL;
+	g_autoptr(GPtrArray) names = sfd >= 0 ? cs_dir_list(sfd) : NULL;
 	g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
 	GString *text = g_string_new(MARKER_HEAD);
 	bool ok;
@@ -384,7 +367,8 @@ bool cs_outset_commit(struct cs_outset *set, GError **err)
 		cs_outset_abort(set);
 		return false;
 	}
-	ok = move_in(set->lock->fd, set->lock->dir, set->name, set->own, fresh, err);
+	ok = move_in(set->lock->fd, set->lock->dir, set->name, set->own, fresh,
+		     set->lock->was_empty, err);
 	/* a move that failed half-way keeps the staging directory and its marker: the
 	 * next run into the directory finishes it */
 	cs_outset_unstage(set, err && !ok ? *err : NULL);

@@ -273,7 +273,7 @@ expect_stderr "-o below a regular file: says so" "$TMP/afile/out: cannot create 
 cat >"$TMP/long.json" <<'JSON'
 { "duration": "2 h", "source": { "kind": "dcp" }, "device": { "battery": { "soc": "50 %" } } }
 JSON
-tl_interrupt '[ -n "$(find "$TMP/o-int" -name ".trace.csv.tmp-*" 2>/dev/null)" ]' "$TMP/int.err" \
+tl_interrupt '[ -n "$(find "$TMP/o-int" -path "*/.chargesim-set.tmp-*/trace.csv" 2>/dev/null)" ]' "$TMP/int.err" \
 	"$BIN" run "$TMP/long.json" -o "$TMP/o-int" -q --max-step 100us
 name=int
 expect_status "SIGINT during a run" 130

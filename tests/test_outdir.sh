@@ -47,7 +47,7 @@ clean() {
 # wait_for DIR: until a run is writing its trace into DIR's staging directory
 wait_for() {
 	i=0
-	while [ $i -lt 200 ] && [ -z "$(find "$1" -name '.trace.csv.tmp-*' 2>/dev/null)" ]; do
+	while [ $i -lt 200 ] && [ -z "$(find "$1" -path '*/.chargesim-set.tmp-*/trace.csv' 2>/dev/null)" ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done

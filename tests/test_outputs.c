@@ -1038,6 +1038,59 @@ static void test_outset_replaces(void)
 	tu_rm_tree(dir);
 }
 
+/*
+ * Files of a set are written under their own names in the staging directory (it is
+ * private and goes in place whole), also in a subdirectory; a file that fails is
+ * removed; outside a staging directory the temporary name is back. Into a directory
+ * the set creates, the commit brings exactly the set.
+ */
+static void test_outset_files_in_place(void)
+{
+	g_autofree char *top = tu_make_tmpdir("cs-outset-XXXXXX");
+	g_autofree char *dir = NULL, *sub = NULL, *p = NULL, *q = NULL, *r = NULL;
+	g_autoptr(GError) err = NULL;
+	struct cs_outset *set;
+	struct cs_outfile *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(top);
+	dir = g_build_filename(top, "new", "out", NULL);
+	set = cs_outset_begin(dir, set_names, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	p = g_build_filename(cs_outset_path(set), "trace.csv", NULL);
+	f = cs_outfile_open(p, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NULL(f->tmp_path);
+	fputs("staged", f->fp);
+	fflush(f->fp);
+	CU_ASSERT(holds(cs_outset_path(set), "trace.csv", "staged"));
+	CU_ASSERT(cs_outfile_commit(f, &err));
+	/* one that fails is gone */
+	q = g_build_filename(cs_outset_path(set), "metrics.json", NULL);
+	f = cs_outfile_open(q, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	cs_outfile_abort(f);
+	CU_ASSERT(listing_is(cs_outset_path(set), "trace.csv"));
+	/* a subdirectory of the staging directory is just as private */
+	sub = g_build_filename(cs_outset_path(set), "sysfs-1s", NULL);
+	CU_ASSERT_FATAL(cs_mkdir_p(sub, NULL));
+	r = g_build_filename(sub, "f", NULL);
+	CU_ASSERT(cs_outfile_write_all(r, "x", 1, &err));
+	CU_ASSERT(listing_is(sub, "f"));
+	CU_ASSERT(cs_outset_commit(set, &err));
+	CU_ASSERT_PTR_NULL(err);
+	CU_ASSERT(listing_is(dir, "sysfs-1s trace.csv"));
+	CU_ASSERT(holds(dir, "trace.csv", "staged"));
+	/* the staging directory is no more: a file there would be a plain output again */
+	g_free(p);
+	p = g_build_filename(dir, "trace.csv", NULL);
+	f = cs_outfile_open(p, false, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(f->tmp_path);
+	cs_outfile_abort(f);
+	CU_ASSERT(listing_is(dir, "sysfs-1s trace.csv"));
+	tu_rm_tree(top);
+}
+
 /* A set given up leaves the previous one as it was. */
 static void test_outset_abort(void)
 {
@@ -1271,6 +1324,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "outfile cleanup_all", test_outfile_cleanup_all },
 	{ "output set replaces the old one whole", test_outset_replaces },
 	{ "output set aborted leaves the old one", test_outset_abort },
+	{ "output set: files written in place, new directory", test_outset_files_in_place },
 	{ "output set: one writer at a time", test_outset_busy },
 	{ "output set: leftovers of killed runs", test_outset_recover },
 	CU_TEST_INFO_NULL,

@@ -108,6 +108,11 @@ static inline void mark_nonempty(struct sim_queue *q, unsigned b)
 	q->nonempty_words |= 1ull << (b / 64);
 }
 
+static inline bool is_nonempty(const struct sim_queue *q, unsigned b)
+{
+	return (q->nonempty[b / 64] >> (b % 64)) & 1u;
+}
+
 static inline void mark_empty(struct sim_queue *q, unsigned b)
 {
 	if ((q->nonempty[b / 64] &= ~(1ull << (b % 64))) == 0)
@@ -140,6 +145,7 @@ void sim_queue_destroy(struct sim_queue *q)
 	g_free(q->pool);
 	g_free(q->block_next);
 	g_free(q->block_prev);
+	g_free(q->bucket);
 	sim_queue_init(q);
 }
 
@@ -150,6 +156,10 @@ static void queue_set_cap(struct sim_queue *q, uint32_t cap)
 	uint32_t blocks = cap / BLOCK + MIN(cap, SIM_QUEUE_BUCKETS) + 1;
 
 	g_assert(cap <= QUEUE_MAX_CAP);
+	/* Not zeroed: a bucket is read only while its nonempty bit is set, and set up
+	 * when that bit is, so pages of buckets never used are never touched. */
+	if (!q->bucket)
+		q->bucket = g_new(struct sim_queue_bucket, SIM_QUEUE_BUCKETS);
 	q->front = g_realloc_n(q->front, cap, sizeof(q->front[0]));
 	if (blocks > q->n_blocks) {
 		q->pool = g_realloc_n(q->pool, (gsize)blocks * BLOCK, sizeof(q->pool[0]));
@@ -204,7 +214,8 @@ void bucket_append(struct sim_queue *q, unsigned b, struct sim_queue_item it)
 	struct sim_queue_bucket *bk = &q->bucket[b];
 	uint32_t p;
 
-	if (bk->count == 0) {
+	if (!is_nonempty(q, b)) {
+		bk->count = 0;
 		uint32_t blk = block_alloc(q);
 
 		q->block_next[blk] = BLOCK_NONE;
@@ -588,12 +599,14 @@ bool sim_queue_check(const struct sim_queue *q)
 	}
 	for (unsigned b = 0; b < SIM_QUEUE_BUCKETS; b++) {
 		const struct sim_queue_bucket *bk = &q->bucket[b];
-		uint32_t blk, left = bk->count, prev = BLOCK_NONE;
+		uint32_t blk, left, prev = BLOCK_NONE;
 
-		if (((q->nonempty[b / 64] >> (b % 64)) & 1u) != (bk->count > 0))
-			return false;
-		if (bk->count == 0)
+		/* an empty bucket's fields are not kept (see queue_set_cap()) */
+		if (!is_nonempty(q, b))
 			continue;
+		left = bk->count;
+		if (bk->count == 0)
+			return false;
 		for (blk = bk->first; blk != BLOCK_NONE; blk = q->block_next[blk]) {
 			uint32_t n = q->block_next[blk] == BLOCK_NONE ? bk->fill : BLOCK;
 

@@ -97,7 +97,7 @@ struct sim_queue {
 	uint64_t base;       /* order-preserving unsigned image of the base time */
 	uint64_t nonempty[(SIM_QUEUE_BUCKETS + 63) / 64];  /* bit b: bucket b has items */
 	uint64_t nonempty_words;      /* bit w: nonempty[w] != 0 */
-	struct sim_queue_bucket bucket[SIM_QUEUE_BUCKETS];
+	struct sim_queue_bucket *bucket;  /* SIM_QUEUE_BUCKETS, allocated with the front */
 	struct sim_queue_item *pool;  /* n_blocks blocks of SIM_QUEUE_BLOCK items */
 	uint32_t *block_next;         /* chain links (and the free list) */
 	uint32_t *block_prev;

@@ -56,8 +56,9 @@ static int bucket_of_event(const struct sim_queue *q, const struct sim_event *ev
 		return -1;
 	for (int b = 0; b < (int)SIM_QUEUE_BUCKETS; b++) {
 		const struct sim_queue_bucket *bk = &q->bucket[b];
+		bool used = (q->nonempty[b / 64] >> (b % 64)) & 1u;   /* else bk is not kept */
 
-		for (uint32_t blk = bk->count ? bk->first : UINT32_MAX; blk != UINT32_MAX;
+		for (uint32_t blk = used ? bk->first : UINT32_MAX; blk != UINT32_MAX;
 		     blk = q->block_next[blk])
 			if (ev->heap_idx / SIM_QUEUE_BLOCK == blk)
 				return b;

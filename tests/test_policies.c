@@ -398,6 +398,55 @@ static void test_safe_ramp_pinned_coarse_adc(void)
 }
 
 /*
+ * safe-ramp R12, VINDPM or a wall: bq25890 (VINDPM 4.4 V, 50 mA input steps, a VBUS
+ * ADC that reads too coarsely to place VBUS on the line) behind 5.031 V, 0.1587 ohm of
+ * adapter and 0.7856 ohm of cable, a 0.71 A system load. VINDPM meets the line at
+ * (5.031 - 4.4) / (0.1587 + 0.7856) = 0.6682 A, so the 0.7 A probe is not followed. With
+ * the adapter good for 2 A, VINDPM one step lower (4.3 V) lets IBUS rise to the 0.7 A
+ * limit: the pin was VINDPM's, and the limit stays at 0.7 A, the register value above
+ * it (the charger keeps 0.668 A: SOC rises). With the adapter's wall at 0.66 A instead
+ * IBUS stays at 0.66 A under the lower VINDPM: a wall, and the limit settles under it,
+ * at 0.65 A.
+ */
+static void sr_check_dpm_test(const char *ilim, double want_final, bool pin)
+{
+	g_autofree char *json = g_strdup_printf(
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.031 V\", \"rout\": \"0.1587 ohm\", \"ilim\": \"%s\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.7856 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"1.706 A\" },"
+		"    \"battery\": { \"capacity\": \"3152 mAh\", \"soc\": \"21.63 %%\" }, \"load\": { \"current\": \"0.7103 A\" } },"
+		"  \"policy\": \"safe-ramp\" }", ilim);
+	struct tu_run r;
+	const cJSON *e;
+
+	REQUIRE_RUN(&r, json);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), want_final, 1e-9);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	e = tu_event(&r, "printk", NULL, NULL, 0);
+	if (pin) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"),
+				       "safe-ramp: VINDPM pins the input at 668 mA on the source line");
+		CU_ASSERT(tu_metric(&r, "soc_final") > 0.2163);
+	} else {
+		CU_ASSERT(e == NULL || !strstr(tu_str(e, "msg"), "VINDPM pins"));
+		CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.66, 1e-6);
+	}
+	tu_done(&r);
+}
+
+static void test_safe_ramp_dpm_pin(void)
+{
+	sr_check_dpm_test("2 A", 0.7, true);
+}
+
+static void test_safe_ramp_dpm_wall(void)
+{
+	sr_check_dpm_test("0.66 A", 0.65, false);
+}
+
+/*
  * safe-ramp R11 on a ladder: 5.1 V behind 0.4 ohm with a 1.15 A wall, a charger whose
  * input limit has the rungs 0.5, 0.9, 1.2 and 1.5 A and whose VINDPM is 4.36 V. The
  * ramp's requests of 0.6-0.8 A give 0.5 A, 1.0 and 1.1 A give 0.9 A; 1.2 A meets the
@@ -708,6 +757,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp keeps the input VINDPM holds on the line, the limit one register value above", test_safe_ramp_holds_vindpm },
 	{ "safe-ramp keeps a pinned input read on the line by a coarse VBUS ADC", test_safe_ramp_pinned_coarse_adc },
 	{ "safe-ramp holds the input between a ladder's rungs with VINDPM (R11)", test_safe_ramp_vindpm_between_rungs },
+	{ "safe-ramp R12: VINDPM one step lower shows a pin on the line", test_safe_ramp_dpm_pin },
+	{ "safe-ramp R12: VINDPM one step lower shows a wall", test_safe_ramp_dpm_wall },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -62,7 +62,14 @@
  *     the input limit to the value above the wall: the charger's voltage loop then
  *     holds the input under the wall. IBUS reaching the wall or VBUS leaving the line
  *     ends it (VINDPM one step higher next time); after `reprobe` the charger's own
- *     VINDPM comes back, a probe like any other.
+ *     VINDPM comes back, a probe like any other;
+ *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
+ *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
+ *     and a wall beside VINDPM alike) is tested before R5 settles below it: VINDPM
+ *     goes one step (vindpm_step) lower for one `interval`. On the source line that
+ *     moves the pin to more current, and IBUS rises: the pin was the charger's, and
+ *     the limit stays above it (R2). At a wall IBUS stays: R5. The test asks the
+ *     adapter for at most the probe's step more, as a probe does.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -167,6 +174,9 @@ struct safe_ramp {
 	int vindpm_uv;             /* what R11 wrote */
 	int vindpm_bad_uv;         /* R11: the highest VINDPM that failed this session, 0 = none */
 	int vindpm_restore_uv;     /* the charger's own VINDPM (VBUS at the first knee), -1 = not known */
+	/* R12: VINDPM is one step lower for one check, to tell a pin from a wall. */
+	bool dpm_test;
+	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	bool rising;               /* R2: the draw is climbing into the last register step */
@@ -622,6 +632,51 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 	sr_check_later(s, SR_STABLE);
 }
 
+/*
+ * R12: the probe at the limit was not followed, the input is pinned, VBUS is neither
+ * clearly on the line nor below the knee. Lower VINDPM one step for one check (the
+ * limit stays at the probe's) and see whether IBUS follows. False when the charger's
+ * VINDPM cannot be written or the lower VINDPM would reach the floor (R6).
+ */
+static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
+{
+	int step_uv = sr_ua(s->p->vindpm_step);
+	int low_uv;
+
+	if (step_uv <= 0 || !sr_input_pinned(s))
+		return false;
+	/* the VINDPM that holds VBUS: its reading rounded to the VINDPM step */
+	low_uv = (vbus_uv + step_uv / 2) / step_uv * step_uv - step_uv;
+	if (low_uv <= sr_ua(s->p->vbus_min) || cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		return false;
+	if (s->vindpm_restore_uv < 0)
+		s->vindpm_restore_uv = vbus_uv;
+	s->dpm_test = true;
+	s->dpm_pin_ua = ibus_ua;
+	s->dpm_pin_uv = vbus_uv;
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/* R12: the charger's own VINDPM back; then what the test showed. */
+static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool below)
+{
+	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol);
+
+	s->dpm_test = false;
+	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+	if (rose && below) {
+		/* more current, then the knee: the wall lies above the pin */
+		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
+	} else if (rose) {
+		pr_info("safe-ramp: VINDPM pins the input at %d mA on the source line",
+			s->dpm_pin_ua / 1000);
+		sr_hold_above(s, s->dpm_pin_ua);
+	} else {
+		sr_settle_below(s, s->dpm_pin_ua, s->dpm_pin_uv, NULL);
+	}
+}
+
 static void sr_work(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
@@ -639,6 +694,11 @@ static void sr_work(struct work_struct *work)
 	v = vbus_uv * 1e-6;
 	i = ibus_ua * 1e-6;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
+	if (s->dpm_test && (uvlo || v < s->p->vbus_min)) {
+		/* R12's lower VINDPM reached the floor: the test ends, R6 decides */
+		s->dpm_test = false;
+		cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+	}
 	if (uvlo && v >= s->p->vbus_min) {
 		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
@@ -694,6 +754,10 @@ static void sr_work(struct work_struct *work)
 		sr_vmode_check(s, ibus_ua, vbus_uv, below);
 		return;
 	}
+	if (s->dpm_test) {
+		sr_dpm_test_end(s, ibus_ua, vbus_uv, below);
+		return;
+	}
 	if (!following) {
 		if (below) {
 			/* R5: IBUS stopped short of the limit and VBUS fell faster than
@@ -706,8 +770,10 @@ static void sr_work(struct work_struct *work)
 			/* R5: the step was not followed, VBUS is where a charger's input
 			 * regulation holds it (VINDPM, a linear charger's dropout), but
 			 * not clearly on the line: the adapter may have hit its wall
-			 * there. Settle just below what it delivers. */
-			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
+			 * there. Ask VINDPM (R12), else settle just below what it
+			 * delivers. */
+			if (!sr_dpm_test_start(s, ibus_ua, vbus_uv))
+				sr_settle_below(s, ibus_ua, vbus_uv, NULL);
 			return;
 		}
 		if (s->probing) {
@@ -796,9 +862,10 @@ static void sr_event(struct work_struct *work)
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
 		cancel_delayed_work(&s->work);
-		/* R11: the next adapter gets the charger's own VINDPM. */
-		if (s->vmode) {
+		/* R11, R12: the next adapter gets the charger's own VINDPM. */
+		if (s->vmode || s->dpm_test) {
 			s->vmode = false;
+			s->dpm_test = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
 		}
 		sr_set_state(s, SR_IDLE);
@@ -816,6 +883,10 @@ static void sr_event(struct work_struct *work)
 			int old_max = s->max_ua;
 
 			sr_vmode_exit(s, false);
+			if (s->dpm_test) {
+				s->dpm_test = false;
+				cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+			}
 			sr_range(s);
 			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
 				s->ceiling_ua = s->max_ua;
@@ -849,6 +920,7 @@ static void sr_event(struct work_struct *work)
 	s->plateau_ua = -1;
 	s->plateau_ms = 0;
 	s->vindpm_restore_uv = -1;
+	s->dpm_test = false;
 	s->knee_ua = -1;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;

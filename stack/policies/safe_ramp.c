@@ -119,7 +119,7 @@ struct sr_params {
 	double knee_margin;    /* V: R4/R5 distance from the source line */
 	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
 	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
-	double vindpm_step;    /* V: R11 rounds the VINDPM it writes up to a multiple of this (0: R11 off) */
+	double vindpm_step;    /* V: R11 rounds the VINDPM it writes up to a multiple of this, R12 lowers it by this (0: both off) */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
@@ -199,7 +199,7 @@ static const struct param_desc sr_param_desc[] = {
 	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
 	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
 	{ "vindpm_step", PARAM_NUM, UNIT_VOLT, OFF(vindpm_step), 0, 1,
-	  .doc = "VINDPM register step: R11 rounds the VINDPM it writes up to a multiple of it (0: no R11)" },
+	  .doc = "VINDPM register step: R11 rounds the VINDPM it writes up to a multiple of it, R12 tests a pinned input with VINDPM one step lower (0: neither)" },
 
 	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
 	  .doc = "steps dropped at the floor without a probe, and below a tripped limit (R6, R7)" },

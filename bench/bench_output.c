@@ -23,6 +23,10 @@
  *    The binary is build/chargesim beside this program's directory. With
  *    CHARGESIM_SPEED_BASELINE=/path/to/another/chargesim (an older build, say), the two are
  *    run alternately and the ratios printed, so that both see the same machine load.
+ *    Each binary is first copied into the scratch directory and run from there: how a
+ *    file came into the page cache (just written by the linker, or read back from
+ *    disk) changes what its page faults cost, and two copies of one binary, one in
+ *    build/ and one elsewhere, measured 0.92-0.96x apart when run where they lay.
  *
  * Usage: bench_output [in-process | processes]   (default: both)
  * To compare the in-process figure with another tree, build and run that tree's
@@ -120,6 +124,22 @@ struct proc_fig {
 	double ver_wall, ver_cpu, run_wall, run_cpu;
 };
 
+/* A copy of the executable `bin` as dir/name (see the top); NULL on failure. */
+static char *copy_binary(const char *bin, const char *dir, const char *name)
+{
+	g_autofree char *data = NULL;
+	char *path = g_build_filename(dir, name, NULL);
+	gsize len;
+
+	if (!g_file_get_contents(bin, &data, &len, NULL) ||
+	    !g_file_set_contents(path, data, (gssize)len, NULL) || g_chmod(path, 0755) != 0) {
+		fprintf(stderr, "bench_output: cannot copy %s to %s\n", bin, path);
+		g_free(path);
+		return NULL;
+	}
+	return path;
+}
+
 /*
  * PROC_REPS rounds; in each, every binary runs --version and then the full charge into
  * a new directory. Alternating keeps the binaries under the same load.
@@ -169,7 +189,6 @@ int main(int argc, char **argv)
 	char shm[] = "/dev/shm/bench-output-XXXXXX";
 	const char *fast = g_mkdtemp(shm) ? shm : scratch;
 	g_autofree char *scenario_path = NULL;
-	char *bins[2] = { bin, (char *)baseline };
 	bool in_process = argc < 2 || strcmp(argv[1], "in-process") == 0;
 	bool processes = argc < 2 || strcmp(argv[1], "processes") == 0;
 	struct proc_fig fig[2];
@@ -189,7 +208,12 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	if (processes) {
-		if (!bench_processes(fast, scenario_path, bins, baseline ? 2 : 1, fig))
+		g_autofree char *bin_copy = copy_binary(bin, fast, "chargesim");
+		g_autofree char *base_copy = baseline ? copy_binary(baseline, fast, "baseline") : NULL;
+		char *copies[2] = { bin_copy, base_copy };
+
+		if (!bin_copy || (baseline && !base_copy) ||
+		    !bench_processes(fast, scenario_path, copies, baseline ? 2 : 1, fig))
 			goto out;
 		printf("whole processes, outputs in %s, median of %d (spawn to exit; CPU = the "
 		       "child's user + system):\n", fast == scratch ? g_get_tmp_dir() : "tmpfs",

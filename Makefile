@@ -273,7 +273,9 @@ coverage: check-deps
 # throughput work (sweeps parse their base once, trial steps share their exponentials
 # and OCV lookups; its results.csv must be byte-identical). SPEED_BASELINE, 429f108, is
 # the tree before the speed work on the queue, the trace-row writer and start-up: the
-# whole-process run and --version are timed against it.
+# whole-process run and --version are timed against it, and this tree's
+# bench/bench_output.c, built against its library (when its run/ API still fits),
+# gives the in-process figure of that tree beside this one's.
 BASELINE       ?= 19f214a
 SPEED_BASELINE ?= 429f108
 bench: check-deps
@@ -298,7 +300,16 @@ bench: check-deps
 	if [ -n "$$sweep" ]; then export CHARGESIM_BASELINE="$$(realpath "$$sweep")"; \
 	  echo "== baseline of the sweep benchmark: $$CHARGESIM_BASELINE"; fi; \
 	if [ -n "$$speed" ]; then export CHARGESIM_SPEED_BASELINE="$$(realpath "$$speed")"; \
-	  echo "== baseline of the output and start-up benchmark: $$CHARGESIM_SPEED_BASELINE"; fi; \
+	  echo "== baseline of the output and start-up benchmark: $$CHARGESIM_SPEED_BASELINE"; \
+	  sdir=$$(dirname "$$(dirname "$$CHARGESIM_SPEED_BASELINE")"); sbench=$$sdir/build/bench_output_here; \
+	  if [ -f "$$sdir/run/world.h" ] && [ -f "$$sdir/Makefile" ] && \
+	     $(MAKE) --no-print-directory -C "$$sdir" build/libchargesim.a build/obj/tests/testutil.o >"$$sdir.lib.log" 2>&1 && \
+	     $(CC) -std=gnu11 $(CFLAGS) -I"$$sdir" -I"$$sdir/stack/include" -I. $(PKG_CFLAGS) -o "$$sbench" \
+	       bench/bench_output.c "$$sdir/build/obj/tests/testutil.o" "$$sdir/build/libchargesim.a" \
+	       -Wl,--export-dynamic $(LDLIBS) >>"$$sdir.lib.log" 2>&1; then \
+	    export CHARGESIM_SPEED_BASELINE_BENCH="$$(realpath "$$sbench")"; \
+	    echo "== in-process baseline: bench/bench_output.c built against $$sdir (log: $$sdir.lib.log)"; \
+	  else echo "== no in-process baseline: bench/bench_output.c did not build against $$sdir"; fi; fi; \
 	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # The benchmarks built but not run (CI: they keep compiling as the library changes).

@@ -28,9 +28,14 @@
  *    disk) changes what its page faults cost, and two copies of one binary, one in
  *    build/ and one elsewhere, measured 0.92-0.96x apart when run where they lay.
  *
+ * 3. In process against another tree: CHARGESIM_SPEED_BASELINE_BENCH names this program
+ *    built against that tree's library (it uses only run/world.h and run/scenario.h;
+ *    `make bench` builds it for the revision SPEED_BASELINE). Three rounds, each the
+ *    in-process median of this build and then that program's (run as `in-process`),
+ *    both on tmpfs when there is one and in the temporary directory; the ratio of the
+ *    medians of the rounds' CPU times.
+ *
  * Usage: bench_output [in-process | processes]   (default: both)
- * To compare the in-process figure with another tree, build and run that tree's
- * bench_output too (it uses only run/world.h and run/scenario.h).
  * Exits non-zero only when a run fails, never because of a figure.
  */
 #include <stdio.h>
@@ -91,6 +96,85 @@ static bool run_bench_median(const struct scenario *sc, const char *outdir, doub
 	}
 	*wall = bench_median(walls, REPS);
 	*cpu = bench_median(cpus, REPS);
+	return true;
+}
+
+/* The full charge with every output, in process, into new sub-directories of dir:
+ * median CPU and wall time of REPS runs. */
+static bool in_process_figure(const char *dir, double *wall, double *cpu)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
+						     strlen(bench_full_charge_json), NULL, &err);
+	uint64_t rows;
+
+	if (!sc) {
+		fprintf(stderr, "bench_output: %s\n", err->message);
+		return false;
+	}
+	return run_bench_median(sc, dir, wall, cpu, &rows);
+}
+
+/* The other tree's program run as `in-process`: its two "new files:" figures (tmpfs or
+ * the temporary directory first, then the temporary directory), CPU times. */
+static bool baseline_figures(const char *bench, double cpu[2])
+{
+	char *argv[] = { (char *)bench, "in-process", NULL };
+	g_auto(GStrv) env = g_environ_unsetenv(g_get_environ(), "CHARGESIM_SPEED_BASELINE_BENCH");
+	g_autofree char *out = NULL;
+	const char *p;
+	double wall;
+	int status;
+
+	if (!g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+			  &status, NULL) || !g_spawn_check_wait_status(status, NULL)) {
+		fprintf(stderr, "bench_output: %s in-process failed\n", bench);
+		return false;
+	}
+	p = out;
+	for (int k = 0; k < 2; k++) {
+		p = strstr(p, "new files: ");
+		if (!p || sscanf(p, "new files: %lf ms wall, %lf ms CPU", &wall, &cpu[k]) != 2) {
+			fprintf(stderr, "bench_output: cannot read the figures of %s\n", bench);
+			return false;
+		}
+		cpu[k] *= 1e-3;
+		p++;
+	}
+	return true;
+}
+
+#define IP_ROUNDS 3
+
+/* Section 3 of the top: this build against the other tree's program, alternately. */
+static bool in_process_vs_baseline(const char *fast, const char *scratch, const char *bench)
+{
+	const char *dirs[2] = { fast, scratch };
+	double ours[2][IP_ROUNDS], theirs[2][IP_ROUNDS];
+
+	for (int r = 0; r < IP_ROUNDS; r++) {
+		double base[2], wall;
+
+		for (int k = 0; k < 2; k++) {
+			g_autofree char *d = g_strdup_printf("%s/vs-%d-%d", dirs[k], r, k);
+
+			if (!in_process_figure(d, &wall, &ours[k][r]))
+				return false;
+		}
+		if (!baseline_figures(bench, base))
+			return false;
+		theirs[0][r] = base[0];
+		theirs[1][r] = base[1];
+	}
+	printf("full charge with every output, in process, against %s, median of %d rounds "
+	       "(each a median of %d runs), CPU:\n", bench, IP_ROUNDS, REPS);
+	for (int k = 0; k < 2; k++) {
+		double o = bench_median(ours[k], IP_ROUNDS), t = bench_median(theirs[k], IP_ROUNDS);
+
+		printf("  outputs in %s: this build %.3f ms, baseline %.3f ms: %.2fx\n",
+		       k == 0 && fast != scratch ? "tmpfs" : g_get_tmp_dir(), o * 1e3, t * 1e3, t / o);
+	}
+	fflush(stdout);
 	return true;
 }
 
@@ -185,6 +269,7 @@ int main(int argc, char **argv)
 	g_autofree char *self_dir = g_path_get_dirname(argv[0]);
 	g_autofree char *bin = g_build_filename(self_dir, "..", "chargesim", NULL);
 	const char *baseline = g_getenv("CHARGESIM_SPEED_BASELINE");
+	const char *baseline_bench = g_getenv("CHARGESIM_SPEED_BASELINE_BENCH");
 	g_autofree char *scratch = g_dir_make_tmp("bench-output-XXXXXX", NULL);
 	char shm[] = "/dev/shm/bench-output-XXXXXX";
 	const char *fast = g_mkdtemp(shm) ? shm : scratch;
@@ -205,6 +290,9 @@ int main(int argc, char **argv)
 		if (fast != scratch && !bench_in_process(fast, "tmpfs (/dev/shm)"))
 			goto out;
 		if (!bench_in_process(scratch, g_get_tmp_dir()))
+			goto out;
+		if (baseline_bench && *baseline_bench &&
+		    !in_process_vs_baseline(fast, scratch, baseline_bench))
 			goto out;
 	}
 	if (processes) {

@@ -88,6 +88,13 @@ static int ic_set_vreg(void *hw, int uv)
 	return 0;
 }
 
+static int ic_get_vindpm(void *hw)
+{
+	if (!ic_world(hw)->vindpm_hw)
+		return -EOPNOTSUPP;
+	return (int)lround(ic_world(hw)->chg->p->vindpm * 1e6);
+}
+
 static int ic_set_vindpm(void *hw, int uv)
 {
 	/* Only a chip that has a VINDPM loop (its preset or scenario set one) can take it. */
@@ -150,6 +157,7 @@ const struct cs_charger_ic_ops world_ic_ops = {
 	.set_charge_current = ic_set_ichg,
 	.set_charge_voltage = ic_set_vreg,
 	.set_vindpm = ic_set_vindpm,
+	.get_vindpm = ic_get_vindpm,
 	.start_ico = ic_start_ico,
 	.get_ico_result = ic_ico_result,
 	.get_status = ic_status,

@@ -64,6 +64,11 @@ int cs_chg_set_vindpm(struct cs_charger_ic *ic, int uv)
 	return ic->ops->set_vindpm(ic->hw, uv);
 }
 
+int cs_chg_get_vindpm(struct cs_charger_ic *ic)
+{
+	return ic->ops->get_vindpm ? ic->ops->get_vindpm(ic->hw) : -EOPNOTSUPP;
+}
+
 int cs_chg_start_ico(struct cs_charger_ic *ic)
 {
 	return ic->ops->start_ico ? ic->ops->start_ico(ic->hw) : -EOPNOTSUPP;

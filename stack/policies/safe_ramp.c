@@ -641,16 +641,19 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 {
 	int step_uv = sr_ua(s->p->vindpm_step);
-	int low_uv;
+	int own_uv, low_uv;
 
 	if (step_uv <= 0 || !sr_input_pinned(s))
 		return false;
-	/* the VINDPM that holds VBUS: its reading rounded to the VINDPM step */
-	low_uv = (vbus_uv + step_uv / 2) / step_uv * step_uv - step_uv;
+	/* the VINDPM that holds VBUS: the chip's, else its reading on the VINDPM step */
+	own_uv = cs_chg_get_vindpm(s->board->ic);
+	if (own_uv <= 0)
+		own_uv = (vbus_uv + step_uv / 2) / step_uv * step_uv;
+	low_uv = own_uv - step_uv;
 	if (low_uv <= sr_ua(s->p->vbus_min) || cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
 		return false;
 	if (s->vindpm_restore_uv < 0)
-		s->vindpm_restore_uv = vbus_uv;
+		s->vindpm_restore_uv = own_uv;
 	s->dpm_test = true;
 	s->dpm_pin_ua = ibus_ua;
 	s->dpm_pin_uv = vbus_uv;

@@ -37,6 +37,7 @@ struct cs_charger_ic_ops {
 	int (*set_charge_current)(void *hw, int ua);
 	int (*set_charge_voltage)(void *hw, int uv);
 	int (*set_vindpm)(void *hw, int uv);
+	int (*get_vindpm)(void *hw);                        /* uV, or -errno */
 	int (*start_ico)(void *hw);
 	int (*get_ico_result)(void *hw);                    /* uA, 0 while running */
 	enum cs_chg_status (*get_status)(void *hw);
@@ -58,6 +59,7 @@ int cs_chg_set_input_enable(struct cs_charger_ic *ic, bool on);
 int cs_chg_set_charge_current(struct cs_charger_ic *ic, int ua);
 int cs_chg_set_charge_voltage(struct cs_charger_ic *ic, int uv);
 int cs_chg_set_vindpm(struct cs_charger_ic *ic, int uv);
+int cs_chg_get_vindpm(struct cs_charger_ic *ic);
 int cs_chg_start_ico(struct cs_charger_ic *ic);
 int cs_chg_get_ico_result(struct cs_charger_ic *ic);
 enum cs_chg_status cs_chg_get_status(struct cs_charger_ic *ic);

@@ -160,8 +160,9 @@ static bool move_in(int dfd, const char *dir, const char *stage_name, char *cons
 	for (guint i = 0; i < fresh->len; i++) {
 		const char *e = fresh->pdata[i];
 
-		/* ENOENT: moved in already, by a commit that was interrupted */
-		if (renameat(sfd, e, dfd, e) != 0 && errno != ENOENT) {
+		/* gone from the staging directory: moved in already, by a commit that was
+		 * interrupted; ENOENT with the entry still there means DIR itself is gone */
+		if (renameat(sfd, e, dfd, e) != 0 && (errno != ENOENT || exists_at(sfd, e))) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
 			io_error(err, "cannot put the output in place", path, errno);

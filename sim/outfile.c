@@ -227,12 +227,26 @@ static bool in_staging_dir(const char *path)
 	return true;
 }
 
+/* The stream of a file opened for writing, buffered, as a cs_outfile (which takes
+ * the two paths; tmp_path NULL: written in place). */
+static struct cs_outfile *outfile_wrap(FILE *fp, char *final_path, char *tmp_path,
+				       bool durable)
+{
+	struct cs_outfile *f = g_new0(struct cs_outfile, 1);
+
+	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
+	f->final_path = final_path;
+	f->tmp_path = tmp_path;
+	f->durable = durable;
+	f->fp = fp;
+	return f;
+}
+
 /* A new file written under its own name in a staging directory; NULL (errno set) when
  * it cannot be created so. */
 static struct cs_outfile *open_staged(const char *path, bool durable)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	struct cs_outfile *f;
 	FILE *fp;
 
 	if (fd < 0)
@@ -246,12 +260,7 @@ static struct cs_outfile *open_staged(const char *path, bool durable)
 		errno = e;
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
-	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_strdup(path);
-	f->durable = durable;
-	f->fp = fp;
-	return f;
+	return outfile_wrap(fp, g_strdup(path), NULL, durable);
 }
 
 struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
@@ -316,13 +325,7 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 			    "%s: cannot open output stream", path);
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
-	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_steal_pointer(&real);
-	f->tmp_path = g_steal_pointer(&tmp_path);
-	f->durable = durable;
-	f->fp = fp;
-	return f;
+	return outfile_wrap(fp, g_steal_pointer(&real), g_steal_pointer(&tmp_path), durable);
 }
 
 static bool outfile_sync_dir(const char *path)

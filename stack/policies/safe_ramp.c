@@ -661,13 +661,21 @@ static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 	return true;
 }
 
-/* R12: the charger's own VINDPM back; then what the test showed. */
+/* R12: end a test in flight: the charger's own VINDPM back. */
+static void sr_dpm_test_stop(struct safe_ramp *s)
+{
+	if (!s->dpm_test)
+		return;
+	s->dpm_test = false;
+	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+}
+
+/* R12: the test's check: its end, then what it showed. */
 static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool below)
 {
 	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol);
 
-	s->dpm_test = false;
-	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+	sr_dpm_test_stop(s);
 	if (rose && below) {
 		/* more current, then the knee: the wall lies above the pin */
 		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
@@ -697,11 +705,8 @@ static void sr_work(struct work_struct *work)
 	v = vbus_uv * 1e-6;
 	i = ibus_ua * 1e-6;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (s->dpm_test && (uvlo || v < s->p->vbus_min)) {
-		/* R12's lower VINDPM reached the floor: the test ends, R6 decides */
-		s->dpm_test = false;
-		cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
-	}
+	if (uvlo || v < s->p->vbus_min)
+		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
 	if (uvlo && v >= s->p->vbus_min) {
 		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
@@ -866,9 +871,9 @@ static void sr_event(struct work_struct *work)
 		s->trip_limit_ua = s->peak_ua;
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
-		if (s->vmode || s->dpm_test) {
+		sr_dpm_test_stop(s);
+		if (s->vmode) {
 			s->vmode = false;
-			s->dpm_test = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
 		}
 		sr_set_state(s, SR_IDLE);
@@ -886,10 +891,7 @@ static void sr_event(struct work_struct *work)
 			int old_max = s->max_ua;
 
 			sr_vmode_exit(s, false);
-			if (s->dpm_test) {
-				s->dpm_test = false;
-				cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
-			}
+			sr_dpm_test_stop(s);
 			sr_range(s);
 			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
 				s->ceiling_ua = s->max_ua;

@@ -274,7 +274,29 @@ void scenario_json_error(GError **err, const char *file, const char *text, size_
 		    col, near);
 }
 
-static bool check_duplicates(const cJSON *node, const char *path, const char *file,
+/* Where check_duplicates() is in the document: the chain of keys (or array indices)
+ * from the top, turned into a JSON path only for a message. */
+struct json_at {
+	const struct json_at *up;
+	const char *key;       /* NULL: element `index` of an array */
+	int index;
+};
+
+static void json_at_append(GString *s, const struct json_at *at)
+{
+	if (!at)
+		return;
+	json_at_append(s, at->up);
+	if (!at->key) {
+		g_string_append_printf(s, "[%d]", at->index);
+		return;
+	}
+	if (s->len)
+		g_string_append_c(s, '.');
+	g_string_append(s, at->key);
+}
+
+static bool check_duplicates(const cJSON *node, const struct json_at *at, const char *file,
 			     GError **err)
 {
 	const cJSON *a;
@@ -282,23 +304,25 @@ static bool check_duplicates(const cJSON *node, const char *path, const char *fi
 
 	if (cJSON_IsObject(node)) {
 		cJSON_ArrayForEach(a, node) {
-			g_autofree char *sub = *path ? g_strdup_printf("%s.%s", path, a->string)
-						     : g_strdup(a->string);
+			struct json_at sub = { at, a->string, 0 };
 
 			for (const cJSON *b = a->next; b; b = b->next)
 				if (strcmp(a->string, b->string) == 0) {
+					g_autoptr(GString) path = g_string_new(NULL);
+
+					json_at_append(path, &sub);
 					serr(err, file, "%s: found the key \"%s\" twice, expected each key once",
-					     sub, a->string);
+					     path->str, a->string);
 					return false;
 				}
-			if (!check_duplicates(a, sub, file, err))
+			if (!check_duplicates(a, &sub, file, err))
 				return false;
 		}
 	} else if (cJSON_IsArray(node)) {
 		cJSON_ArrayForEach(a, node) {
-			g_autofree char *sub = g_strdup_printf("%s[%d]", path, i++);
+			struct json_at sub = { at, NULL, i++ };
 
-			if (!check_duplicates(a, sub, file, err))
+			if (!check_duplicates(a, &sub, file, err))
 				return false;
 		}
 	}
@@ -1095,7 +1119,7 @@ cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GErro
 				    file, line, col);
 			return NULL;
 		}
-	if (!check_duplicates(doc, "", file, err)) {
+	if (!check_duplicates(doc, NULL, file, err)) {
 		cJSON_Delete(doc);
 		return NULL;
 	}

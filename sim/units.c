@@ -314,14 +314,25 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 static double number_to_double(const struct number *n, int64_t exp10)
 {
 	GString *s = g_string_sized_new(n->in + n->fn + 24);
+	int64_t e = n->exp - (int64_t)n->fn + exp10;
+	uint64_t u = e < 0 ? -(uint64_t)e : (uint64_t)e;
+	char ebuf[24];
+	int k = sizeof(ebuf);
 	double v;
 
+	/* "e" and the exponent in decimal, built from the end (no printf per number) */
+	do {
+		ebuf[--k] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (e < 0)
+		ebuf[--k] = '-';
+	ebuf[--k] = 'e';
 	if (n->neg)
 		g_string_append_c(s, '-');
 	g_string_append_len(s, n->ip, n->in);
 	g_string_append_len(s, n->fp, n->fn);
-	g_string_append_printf(s, "e%" G_GINT64_FORMAT,
-			       n->exp - (int64_t)n->fn + exp10);
+	g_string_append_len(s, ebuf + k, (gssize)sizeof(ebuf) - k);
 	v = g_ascii_strtod(s->str, NULL);
 	g_string_free(s, TRUE);
 	return v;

@@ -282,18 +282,13 @@ struct json_at {
 	int index;
 };
 
-static void json_at_append(GString *s, const struct json_at *at)
+static char *json_at_path(const struct json_at *at)
 {
-	if (!at)
-		return;
-	json_at_append(s, at->up);
-	if (!at->key) {
-		g_string_append_printf(s, "[%d]", at->index);
-		return;
-	}
-	if (s->len)
-		g_string_append_c(s, '.');
-	g_string_append(s, at->key);
+	g_autofree char *up = at->up ? json_at_path(at->up) : NULL;
+
+	if (!at->key)
+		return g_strdup_printf("%s[%d]", up ? up : "", at->index);
+	return param_join_path(up, at->key);
 }
 
 static bool check_duplicates(const cJSON *node, const struct json_at *at, const char *file,
@@ -308,11 +303,10 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, const 
 
 			for (const cJSON *b = a->next; b; b = b->next)
 				if (strcmp(a->string, b->string) == 0) {
-					g_autoptr(GString) path = g_string_new(NULL);
+					g_autofree char *path = json_at_path(&sub);
 
-					json_at_append(path, &sub);
 					serr(err, file, "%s: found the key \"%s\" twice, expected each key once",
-					     path->str, a->string);
+					     path, a->string);
 					return false;
 				}
 			if (!check_duplicates(a, &sub, file, err))

@@ -45,7 +45,7 @@ char *param_describe_json(const cJSON *v)
 	return g_strdup("an unknown value");
 }
 
-static char *join_path(const char *path, const char *key)
+char *param_join_path(const char *path, const char *key)
 {
 	return path && *path ? g_strdup_printf("%s.%s", path, key) : g_strdup(key);
 }
@@ -419,7 +419,7 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new();
 	g_autoptr(GString) list = g_string_new(NULL);
-	g_autofree char *full = join_path(path, key);
+	g_autofree char *full = param_join_path(path, key);
 	const char *hint;
 
 	for (const struct param_desc *d = table; d && d->key; d++)
@@ -467,7 +467,7 @@ bool param_load_object(const struct param_desc *table, const cJSON *obj, void *b
 			param_error_unknown_key(table, skip, v->string, path, err);
 			return false;
 		}
-		full = join_path(path, v->string);
+		full = param_join_path(path, v->string);
 		if (!param_load_value(d, v, base, full, err))
 			return false;
 	}

@@ -97,6 +97,10 @@ void param_free_strings(const struct param_desc *table, void *base);
 /* Format the current value of a field for documentation ("5.1 V", "10 ms"). */
 char *param_format_value(const struct param_desc *d, const void *base);
 
+/* The JSON path of `key` inside `path` ("a.b"; just the key at the top, where path is
+ * NULL or ""). Free with g_free. */
+char *param_join_path(const char *path, const char *key);
+
 /* Helpers for custom parsers: a number with a unit from a JSON number or string. */
 bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const char *path,
 		       GError **err);

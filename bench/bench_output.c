@@ -99,20 +99,26 @@ static bool run_bench_median(const struct scenario *sc, const char *outdir, doub
 	return true;
 }
 
+/* The benchmark's scenario (bench_common.h); NULL, said on stderr, on failure. */
+static struct scenario *bench_scenario(void)
+{
+	g_autoptr(GError) err = NULL;
+	struct scenario *sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
+						 strlen(bench_full_charge_json), NULL, &err);
+
+	if (!sc)
+		fprintf(stderr, "bench_output: %s\n", err->message);
+	return sc;
+}
+
 /* The full charge with every output, in process, into new sub-directories of dir:
  * median CPU and wall time of REPS runs. */
 static bool in_process_figure(const char *dir, double *wall, double *cpu)
 {
-	g_autoptr(GError) err = NULL;
-	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
-						     strlen(bench_full_charge_json), NULL, &err);
+	g_autoptr(scenario) sc = bench_scenario();
 	uint64_t rows;
 
-	if (!sc) {
-		fprintf(stderr, "bench_output: %s\n", err->message);
-		return false;
-	}
-	return run_bench_median(sc, dir, wall, cpu, &rows);
+	return sc && run_bench_median(sc, dir, wall, cpu, &rows);
 }
 
 /* The other tree's program run as `in-process`: its two "new files:" figures (tmpfs or
@@ -180,18 +186,12 @@ static bool in_process_vs_baseline(const char *fast, const char *scratch, const 
 
 static bool bench_in_process(const char *scratch, const char *where)
 {
-	g_autoptr(GError) err = NULL;
-	g_autoptr(scenario) sc = scenario_load_text("bench-full-charge", bench_full_charge_json,
-						     strlen(bench_full_charge_json), NULL, &err);
+	g_autoptr(scenario) sc = bench_scenario();
 	g_autofree char *outdir = g_build_filename(scratch, "in-process", NULL);
 	double w_out, c_out, w_none, c_none;
 	uint64_t rows;
 
-	if (!sc) {
-		fprintf(stderr, "bench_output: %s\n", err->message);
-		return false;
-	}
-	if (!run_bench_median(sc, outdir, &w_out, &c_out, &rows) ||
+	if (!sc || !run_bench_median(sc, outdir, &w_out, &c_out, &rows) ||
 	    !run_bench_median(sc, NULL, &w_none, &c_none, &rows))
 		return false;
 	printf("full charge (3 h simulated), in process, outputs in %s, median of %d:\n", where,

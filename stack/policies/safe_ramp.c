@@ -40,7 +40,9 @@
  *     or beside a linear charger's dropout): it settles below IBUS like a knee;
  *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin) or a
  *     charger that dropped its input on UVLO backs off one step after a probe,
- *     `backoff` steps otherwise;
+ *     `backoff` steps otherwise; a probe that took VBUS under the floor far below a
+ *     source line that stays above it at that IBUS found the adapter's wall (a linear
+ *     charger pulling an adapter in current limit down): a knee, as R5;
  *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
  *     drops `backoff` steps below the highest limit since the last good check; the
  *     ramp restarts from `start`;
@@ -724,6 +726,19 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	s->stuck_since = 0;
+	fit = sr_line_fit(&s->line);
+	if (!uvlo && v < s->p->vbus_min && s->probing && !s->vmode &&
+	    ibus_ua > s->req_ua - step + 2 * sr_ua(s->p->draw_tol) && sr_fit_predict(&fit, i, &v_line) &&
+	    v_line - v > fmax(s->p->knee_margin, SR_KNEE_MIN_V) && v_line >= s->p->vbus_min) {
+		/* R6 at a knee: the probe took VBUS under the floor far below the line,
+		 * where the line itself stays above the floor at this IBUS - a linear
+		 * charger pulling an adapter past its wall down to the battery. The
+		 * wall lies between the verified step and IBUS: settle just below IBUS
+		 * as at any knee (R5), not a whole step back, which on a load between
+		 * the two would leave the phone discharging. */
+		sr_settle_below(s, ibus_ua, vbus_uv, "knee under the floor");
+		return;
+	}
 	if (uvlo || v < s->p->vbus_min) {
 		/* R6: at the floor. Right after a probe the step below was verified:
 		 * go back to it; otherwise drop `backoff` steps. */
@@ -740,7 +755,6 @@ static void sr_work(struct work_struct *work)
 	was_rising = s->rising;
 	s->rising = false;
 	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
-	fit = sr_line_fit(&s->line);
 	scatter = sr_fit_scatter(&fit);
 	if (sr_fit_predict(&fit, i, &v_line)) {
 		/* The knee: below the line by more than its scatter can explain

@@ -344,8 +344,9 @@ int cmd_run(int argc, char **argv)
 	ro.world.policy = o.policy;
 	ro.ready = check_against_scenario;
 	ro.ready_data = &ready;
-	/* an earlier plot goes with the outputs it showed (they are one set) */
-	stale_plot = !o.plot && cli_plot_exists(outdir);
+	/* an earlier plot goes with the outputs it showed (they are one set); said only
+	 * when not quiet, so only looked for then */
+	stale_plot = !o.plot && !o.quiet && cli_plot_exists(outdir);
 	if (o.plot) {
 		plot.outdir = outdir;
 		ro.staged = plot_staged;

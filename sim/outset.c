@@ -21,7 +21,12 @@
 /* The marker in a staging directory that says its set is written and may be put in
  * place (by its own run, or by the next one after a crash). */
 #define MARKER ".commit"
-#define MARKER_HEAD "# chargesim output set: \"own\" patterns of the set, \"new\" entries to move in\n"
+/* The marker is written in place, so it counts only once its last line, MARKER_END,
+ * is there: a run killed while writing it leaves a marker that reads as absent. */
+#define MARKER_HEAD "# chargesim output set 2: \"own\" patterns of the set, \"new\" entries to move in, then \"end\"\n"
+#define MARKER_END "end"
+/* Markers of chargesim 0.1.0 before this format: renamed into place whole, no end. */
+#define MARKER_HEAD_V1 "# chargesim output set: \"own\" patterns of the set, \"new\" entries to move in"
 /* mkstemp()'s and mkdtemp()'s random part */
 #define RANDOM_LEN 6
 
@@ -85,7 +90,7 @@ static enum leftover leftover_kind(const char *name)
 	return NOT_LEFTOVER;
 }
 
-/* The marker's "own" and "new" lines; false when it cannot be read. */
+/* The marker's "own" and "new" lines; false when it cannot be read or is not whole. */
 static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 {
 	int fd = openat(sfd, MARKER, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -93,6 +98,7 @@ static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 	char buf[4096];
 	ssize_t n;
 	g_auto(GStrv) lines = NULL;
+	bool whole;
 
 	if (fd < 0) {
 		g_string_free(text, TRUE);
@@ -103,15 +109,18 @@ static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 	close(fd);
 	lines = g_strsplit(text->str, "\n", -1);
 	g_string_free(text, TRUE);
+	whole = strcmp(lines[0], MARKER_HEAD_V1) == 0;
 	for (int i = 0; lines[i]; i++) {
 		if (g_str_has_prefix(lines[i], "own "))
 			g_ptr_array_add(own, g_strdup(lines[i] + 4));
 		else if (g_str_has_prefix(lines[i], "new ") && lines[i][4] != '.' &&
 			 !strchr(lines[i] + 4, '/'))
 			g_ptr_array_add(fresh, g_strdup(lines[i] + 4));
+		else if (strcmp(lines[i], MARKER_END) == 0)
+			whole = true;
 	}
 	g_ptr_array_add(own, NULL);
-	return n == 0;
+	return n == 0 && whole;
 }
 
 static bool matches(const char *name, char *const *patterns)
@@ -136,17 +145,14 @@ static bool in_list(const char *name, const GPtrArray *list)
  * never sees the two sets mixed. Repeatable after a crash at any point: an entry
  * already moved in is no longer in the staging directory and is kept.
  */
-static bool move_in(int dfd, const char *dir, const char *stage_name, char *const *own,
-		    const GPtrArray *fresh, bool dir_was_empty, GError **err)
+static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
+		    char *const *own, const GPtrArray *fresh, bool dir_was_empty, GError **err)
 {
-	int sfd = openat(dfd, stage_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	/* a directory empty when locked holds no old set: nothing to list and remove */
 	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
-	if (sfd < 0 || !have) {
+	if (!have) {
 		io_error(err, "cannot read the staged outputs", dir, errno);
-		if (sfd >= 0)
-			close(sfd);
 		return false;
 	}
 	for (guint i = 0; i < have->len; i++) {
@@ -166,13 +172,13 @@ static bool move_in(int dfd, const char *dir, const char *stage_name, char *cons
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
 			io_error(err, "cannot put the output in place", path, errno);
-			close(sfd);
 			return false;
 		}
 	}
 	unlinkat(sfd, MARKER, 0);
-	close(sfd);
-	cs_rm_tree(dfd, stage_name, 0);
+	/* empty now, unless a failed writer left a temporary file in it */
+	if (unlinkat(dfd, stage_name, AT_REMOVEDIR) != 0)
+		cs_rm_tree(dfd, stage_name, 0);
 	return true;
 }
 
@@ -185,10 +191,10 @@ static void recover_stage(int dfd, const char *dir, const char *name)
 	g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func(g_free);
 	bool marked = sfd >= 0 && read_marker(sfd, own, fresh);
 
+	if (!marked || !move_in(dfd, dir, sfd, name, (char *const *)own->pdata, fresh, false, NULL))
+		cs_rm_tree(dfd, name, 0);
 	if (sfd >= 0)
 		close(sfd);
-	if (!marked || !move_in(dfd, dir, name, (char *const *)own->pdata, fresh, false, NULL))
-		cs_rm_tree(dfd, name, 0);
 }
 
 static void clean_leftovers(int dfd, const char *dir, const GPtrArray *names)
@@ -318,17 +324,41 @@ void cs_outset_abort(struct cs_outset *set)
 	outset_free(set);
 }
 
-/* Step 1: the marker, listing the staging directory's entries. */
-static bool write_marker(struct cs_outset *set, GPtrArray *fresh, GError **err)
+/* Write all of text into a new file name under dirfd; errno set on failure. */
+static bool write_new_at(int dirfd, const char *name, const GString *text)
 {
-	int sfd = openat(set->lock->fd, set->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	size_t done = 0;
+	int e;
+
+	if (fd < 0)
+		return false;
+	while (done < text->len) {
+		ssize_t n = write(fd, text->str + done, text->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	e = done < text->len ? (errno ? errno : EIO) : 0;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (e) {
+		unlinkat(dirfd, name, 0);
+		errno = e;
+	}
+	return !e;
+}
+
+/* Step 1: the marker, listing the staging directory's entries (open as sfd). */
+static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GError **err)
+{
 	g_autoptr(GPtrArray) names = sfd >= 0 ? cs_dir_list(sfd) : NULL;
-	g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
 	GString *text = g_string_new(MARKER_HEAD);
 	bool ok;
 
-	if (sfd >= 0)
-		close(sfd);
 	if (!names) {
 		io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
 		g_string_free(text, TRUE);
@@ -345,7 +375,13 @@ static bool write_marker(struct cs_outset *set, GPtrArray *fresh, GError **err)
 		g_string_append_printf(text, "new %s\n", n);
 		g_ptr_array_add(fresh, g_strdup(n));
 	}
-	ok = cs_outfile_write_all(marker, text->str, text->len, err);
+	g_string_append(text, MARKER_END "\n");
+	ok = write_new_at(sfd, MARKER, text);
+	if (!ok) {
+		g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
+
+		io_error(err, "cannot write output file", marker, errno);
+	}
 	g_string_free(text, TRUE);
 	return ok;
 }
@@ -353,6 +389,7 @@ static bool write_marker(struct cs_outset *set, GPtrArray *fresh, GError **err)
 bool cs_outset_commit(struct cs_outset *set, GError **err)
 {
 	g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func(g_free);
+	int sfd;
 	bool ok;
 
 	/* From here on the signal handler leaves the staging directory alone: a run
@@ -363,13 +400,17 @@ bool cs_outset_commit(struct cs_outset *set, GError **err)
 		cs_outset_abort(set);
 		return false;
 	}
-	if (!write_marker(set, fresh, err)) {
+	sfd = openat(set->lock->fd, set->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (!write_marker(set, sfd, fresh, err)) {
+		if (sfd >= 0)
+			close(sfd);
 		cs_outset_unstage(set, err ? *err : NULL);
 		cs_outset_abort(set);
 		return false;
 	}
-	ok = move_in(set->lock->fd, set->lock->dir, set->name, set->own, fresh,
+	ok = move_in(set->lock->fd, set->lock->dir, sfd, set->name, set->own, fresh,
 		     set->lock->was_empty, err);
+	close(sfd);
 	/* a move that failed half-way keeps the staging directory and its marker: the
 	 * next run into the directory finishes it */
 	cs_outset_unstage(set, err && !ok ? *err : NULL);

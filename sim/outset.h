@@ -8,7 +8,8 @@
  * directory, DIR/.chargesim-set.tmp-XXXXXX/, and cs_outset_commit() puts the whole set
  * in place at the end:
  *   1. it writes the staging directory's list of entries into a marker,
- *      .chargesim-set.tmp-XXXXXX/.commit (from then on the set counts as written);
+ *      .chargesim-set.tmp-XXXXXX/.commit, written in place and ending with a line
+ *      "end" (from then on the set counts as written; a marker cut short does not);
  *   2. it removes the previous set: every entry of DIR matching one of the set's
  *      patterns (`own`, e.g. "trace.csv", "sysfs-*"), and any entry the new set
  *      replaces;

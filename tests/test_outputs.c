@@ -1138,21 +1138,33 @@ static void test_outset_busy(void)
 /* What killed runs leave is cleaned by the next writer: a staging directory whose
  * commit was cut short after metrics.json was moved in is finished (the old trace
  * goes, the new one comes, the moved metrics.json stays), one without its marker is
- * removed, stale temporary files go; files that only look alike stay. */
+ * removed, and so is one whose marker was cut short (no "end" line: killed while
+ * writing it, before anything moved), while a marker of the first format (no "end",
+ * renamed into place whole) still counts; stale temporary files go; files that only
+ * look alike stay. */
 static void test_outset_recover(void)
 {
 	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
-	g_autofree char *done = NULL, *half = NULL;
+	g_autofree char *done = NULL, *half = NULL, *torn = NULL, *v1 = NULL;
 	struct cs_outlock *l;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	done = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "AAAAAA", NULL);
 	half = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "BBBBBB", NULL);
-	CU_ASSERT_FATAL(cs_mkdir_p(done, NULL) && cs_mkdir_p(half, NULL));
+	torn = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "CCCCCC", NULL);
+	v1 = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "DDDDDD", NULL);
+	CU_ASSERT_FATAL(cs_mkdir_p(done, NULL) && cs_mkdir_p(half, NULL) &&
+			cs_mkdir_p(torn, NULL) && cs_mkdir_p(v1, NULL));
 	CU_ASSERT_FATAL(put(dir, "trace.csv", "old") && put(dir, "trace.vcd", "old") &&
 			put(dir, "metrics.json", "new") && put(done, "trace.csv", "new") &&
 			put(done, ".commit", "# marker\nown trace.csv\nown trace.vcd\nown metrics.json\n"
-					      "new metrics.json\nnew trace.csv\n") &&
+					      "new metrics.json\nnew trace.csv\nend\n") &&
+			put(torn, "events.jsonl", "torn") &&
+			put(torn, ".commit", "# marker\nown events.jsonl\nnew events.jsonl\ne") &&
+			/* the first format, renamed into place whole: no "end" line */
+			put(v1, "sysfs-1s", "v1") &&
+			put(v1, ".commit", "# chargesim output set: \"own\" patterns of the set, "
+					   "\"new\" entries to move in\nown sysfs-*\nnew sysfs-1s\n") &&
 			put(half, "trace.csv", "unfinished") &&
 			put(dir, ".trace.csv.tmp-x1Y2z3", "stale") &&
 			put(dir, ".plot.tmp-1234.png", "stale") &&
@@ -1160,7 +1172,7 @@ static void test_outset_recover(void)
 	l = cs_outdir_lock(dir, NULL);
 	CU_ASSERT_PTR_NOT_NULL(l);
 	cs_outdir_unlock(l);
-	CU_ASSERT(listing_is(dir, ".config .notes.tmp-keep metrics.json trace.csv"));
+	CU_ASSERT(listing_is(dir, ".config .notes.tmp-keep metrics.json sysfs-1s trace.csv"));
 	CU_ASSERT(holds(dir, "trace.csv", "new") && holds(dir, "metrics.json", "new"));
 	tu_rm_tree(dir);
 }

@@ -102,7 +102,20 @@ static int ic_set_vindpm(void *hw, int uv)
 		return -EOPNOTSUPP;
 	if (uv < 0)
 		return -EINVAL;
-	pmic_write_vindpm(ic_world(hw)->chg, uv * 1e-6);
+	/* the register holds what its grid can: a write lands on the code below */
+	pmic_write_vindpm(ic_world(hw)->chg, pmic_vindpm_register(ic_world(hw)->chg->p, uv * 1e-6));
+	return 0;
+}
+
+static int ic_vindpm_range(void *hw, int *min_uv, int *max_uv, int *step_uv)
+{
+	const struct pmic_params *p = ic_world(hw)->chg->p;
+
+	if (!ic_world(hw)->vindpm_hw)
+		return -EOPNOTSUPP;
+	*min_uv = (int)lround(p->vindpm_min * 1e6);
+	*max_uv = (int)lround(p->vindpm_max * 1e6);
+	*step_uv = (int)lround(p->vindpm_step * 1e6);
 	return 0;
 }
 
@@ -158,6 +171,7 @@ const struct cs_charger_ic_ops world_ic_ops = {
 	.set_charge_voltage = ic_set_vreg,
 	.set_vindpm = ic_set_vindpm,
 	.get_vindpm = ic_get_vindpm,
+	.vindpm_range = ic_vindpm_range,
 	.start_ico = ic_start_ico,
 	.get_ico_result = ic_ico_result,
 	.get_status = ic_status,

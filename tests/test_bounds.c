@@ -81,6 +81,9 @@ static const struct {
 	{ "device.pmic.iindpm.min", { "device.pmic.iindpm.max=20 A", "device.pmic.iindpm.default=%s" } },
 	{ "device.pmic.iindpm.max", { "device.pmic.iindpm.min=0 A", "device.pmic.iindpm.default=%s" } },
 	{ "device.pmic.iindpm.default", { "device.pmic.iindpm.min=0 A", "device.pmic.iindpm.max=20 A" } },
+	/* vindpm_reg: min <= max */
+	{ "device.pmic.vindpm_reg.min", { "device.pmic.vindpm_reg.max=25 V" } },
+	{ "device.pmic.vindpm_reg.max", { "device.pmic.vindpm_reg.min=0 V" } },
 };
 
 static GPtrArray *collect(void)

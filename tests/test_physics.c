@@ -958,6 +958,31 @@ static void test_pmic_quantize(void)
 }
 
 /*
+ * The VINDPM register rounds down on its grid, as a driver's code computation does:
+ *  bq24190 (SLUSAW5 REG00: 3.88 V + 80 mV codes, up to 5.08 V): 4.80 V -> code
+ *    floor(0.92/0.08) = 11 -> 4.76 V; 4.36 V (code 6) stays; 3.0 V -> 3.88 V;
+ *    5.5 V -> 5.08 V.
+ *  bq25890 (SLUSC86 REG0D: 100 mV codes, 3.9 V to 15.3 V): 4.45 V -> 4.4 V; 3.0 V ->
+ *    3.9 V.
+ *  A register without a grid (step 0) holds what it is given.
+ */
+static void test_pmic_vindpm_register(void)
+{
+	struct pmic_params p;
+
+	pmic_params_default(&p, preset_index("bq24190"));
+	ASSERT_REL(pmic_vindpm_register(&p, 4.80), 4.76, 1e-12);
+	ASSERT_REL(pmic_vindpm_register(&p, 4.36), 4.36, 1e-12);
+	ASSERT_REL(pmic_vindpm_register(&p, 3.0), 3.88, 1e-12);
+	ASSERT_REL(pmic_vindpm_register(&p, 5.5), 5.08, 1e-12);
+	pmic_params_default(&p, preset_index("bq25890"));
+	ASSERT_REL(pmic_vindpm_register(&p, 4.45), 4.4, 1e-12);
+	ASSERT_REL(pmic_vindpm_register(&p, 3.0), 3.9, 1e-12);
+	p.vindpm_step = 0;
+	ASSERT_REL(pmic_vindpm_register(&p, 4.4321), 4.4321, 1e-15);
+}
+
+/*
  * twl4030 VBUS ADC: 10 bits over 7 V, LSB = 7/1023 = 6.8426 mV, no noise.
  *   5.000 V -> 5/0.0068426 = 730.71 counts -> 731 -> 731*7/1023 = 5.001955 V
  *   3.300 V -> 482.27 -> 482 -> 3.298143 V
@@ -1018,6 +1043,7 @@ CU_TestInfo physics_tests[] = {
 	{ "fmax_inline is libm's fmax bit for bit", test_fmax_inline },
 	{ "solver: 0 <= vbus <= voc", test_net_bounds },
 	{ "pmic: iindpm register rounding", test_pmic_quantize },
+	{ "pmic: vindpm register rounding", test_pmic_vindpm_register },
 	{ "pmic: twl4030 vbus adc", test_adc_twl4030 },
 	CU_TEST_INFO_NULL,
 };

@@ -499,6 +499,48 @@ static void test_safe_ramp_vindpm_between_rungs(void)
 }
 
 /*
+ * R11 on the bq24190's own VINDPM grid (SLUSAW5 REG00: 3.88 V + 80 mV codes). The same
+ * source as above, the bq24190's ladder (0.9 A, 1.2 A rungs around the 1.15 A wall):
+ * the line's 4.641 V for 1.148 A rounds up on that grid to code ceil(0.761/0.08) = 10,
+ * 3.88 + 0.8 = 4.68 V, which holds the input at (5.1 - 4.68) / 0.4 = 1.05 A; a 0.1 V
+ * grid would have given 4.7 V and 1.0 A. The chip holds exactly the value written.
+ */
+static void test_safe_ramp_vindpm_chip_grid(void)
+{
+	struct tu_run r;
+	const cJSON *e;
+	int ir, iv, it, n = 0;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.15 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"3 A\" },"
+		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	e = tu_event(&r, "printk", NULL, NULL, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"),
+			       "safe-ramp: VINDPM 4680 mV holds the input at 1050 mA under the knee; limit 1200 mA");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	REQUIRE_TRACE(&r);
+	ir = tu_col(&r, "ibus_A");
+	iv = tu_col(&r, "vbus_V");
+	it = tu_col(&r, "time_s");
+	for (guint k = 0; k < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k);
+
+		if (row[it] < 1.0)
+			continue;
+		CU_ASSERT_DOUBLE_EQUAL(row[ir], 1.05, 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(row[iv], 4.68, 1e-6);
+		n++;
+	}
+	CU_ASSERT(n > 0);
+	tu_done(&r);
+}
+
+/*
  * safe-ramp R9 at the knee of scn_sr_knee: after a minute of quiet the ceiling allows
  * one more step, 1.348 A, which meets the wall again and settles back at 1.248 A. The
  * first failure was the ramp's own 1.3 A probe, so the first re-probe fails at a new
@@ -757,6 +799,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp keeps the input VINDPM holds on the line, the limit one register value above", test_safe_ramp_holds_vindpm },
 	{ "safe-ramp keeps a pinned input read on the line by a coarse VBUS ADC", test_safe_ramp_pinned_coarse_adc },
 	{ "safe-ramp holds the input between a ladder's rungs with VINDPM (R11)", test_safe_ramp_vindpm_between_rungs },
+	{ "safe-ramp: R11 on the charger's own VINDPM grid", test_safe_ramp_vindpm_chip_grid },
 	{ "safe-ramp R12: VINDPM one step lower shows a pin on the line", test_safe_ramp_dpm_pin },
 	{ "safe-ramp R12: VINDPM one step lower shows a wall", test_safe_ramp_dpm_wall },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

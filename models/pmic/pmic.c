@@ -71,6 +71,15 @@ static const struct param_desc iindpm_range_desc[] = {
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err);
 
+/* vindpm_reg as {"min", "max", "step"} */
+static const struct param_desc vindpm_reg_desc[] = {
+	{ "min", PARAM_NUM, UNIT_VOLT, offsetof(struct pmic_params, vindpm_min), 0, 25, .doc = "lowest value" },
+	{ "max", PARAM_NUM, UNIT_VOLT, offsetof(struct pmic_params, vindpm_max), 0, 25, .doc = "highest value" },
+	{ "step", PARAM_NUM, UNIT_VOLT, offsetof(struct pmic_params, vindpm_step), 0, 5,
+	  .doc = "resolution (0: any value)" },
+	PARAM_END,
+};
+
 #define AOFF(f) offsetof(struct pmic_adc_params, f)
 static const struct param_desc adc_chan_desc[] = {
 	{ "lsb", PARAM_NUM, UNIT_NONE, AOFF(lsb), 0, 1e3, .doc = "resolution, in the channel's unit (0 = ideal)" },
@@ -102,6 +111,8 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "delay before a register write takes effect" },
 	{ "vindpm", PARAM_NUM, UNIT_VOLT, OFF(vindpm), 0, 25, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
 	  .doc = "input voltage regulation (null = none)" },
+	{ "vindpm_reg", PARAM_OBJECT, .off = 0, .sub = vindpm_reg_desc,
+	  .doc = "VINDPM register a driver writes: {\"min\", \"max\", \"step\"} (step 0: any value)" },
 	{ "uvlo_falling", PARAM_NUM, UNIT_VOLT, OFF(uvlo_falling), 0, 25, PARAM_F_RUNTIME,
 	  .doc = "input disconnects below this (after uvlo_deglitch)" },
 	{ "uvlo_rising", PARAM_NUM, UNIT_VOLT, OFF(uvlo_rising), 0, 25, PARAM_F_RUNTIME,
@@ -215,6 +226,10 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->iindpm_max = 3.0;
 		p->iindpm_default = 0.5;
 		p->vindpm = 4.36;
+		/* SLUSAW5, REG00 VINDPM[3:0]: 3.88 V offset, 80 mV per code, 3.88-5.08 V. */
+		p->vindpm_min = 3.88;
+		p->vindpm_max = 5.08;
+		p->vindpm_step = 0.08;
 		p->ichg = 2.048;
 		p->ipre = 0.256;
 		p->iterm = 0.256;
@@ -234,6 +249,11 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->iindpm_step = 0.05;
 		p->iindpm_default = 0.5;
 		p->vindpm = 4.4;
+		/* SLUSC86, REG0D VINDPM[6:0]: 2.6 V offset, 100 mV per code, codes under
+		 * 3.9 V clamped to it, up to 15.3 V. */
+		p->vindpm_min = 3.9;
+		p->vindpm_max = 15.3;
+		p->vindpm_step = 0.1;
 		p->ichg = 2.048;
 		p->ipre = 0.128;
 		p->iterm = 0.256;
@@ -269,6 +289,11 @@ void pmic_params_default(struct pmic_params *p, int preset)
 		p->iindpm_step = 0.05;
 		p->iindpm_default = 0.5;
 		p->vindpm = 4.5;
+		/* As the bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per
+		 * code, 3.9-5.4 V. */
+		p->vindpm_min = 3.9;
+		p->vindpm_max = 5.4;
+		p->vindpm_step = 0.1;
 		p->ichg = 2.0;
 		p->ipre = 0.2;
 		p->iterm = 0.2;
@@ -341,6 +366,12 @@ bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const ch
 		g_set_error(err, CS_PARAM_ERROR, 0,
 			    "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
 			    path, p->uvlo_rising, p->uvlo_falling);
+		return false;
+	}
+	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min) {
+		g_set_error(err, CS_PARAM_ERROR, 0,
+			    "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
+			    path, p->vindpm_max, p->vindpm_min);
 		return false;
 	}
 	return true;
@@ -444,6 +475,18 @@ void pmic_write_vreg(struct pmic *c, double volts)
 {
 	c->p->vreg = volts;
 	pmic_notify(c);
+}
+
+double pmic_vindpm_register(const struct pmic_params *p, double volts)
+{
+	double k;
+
+	if (p->vindpm_step <= 0)
+		return volts;
+	volts = CLAMP(volts, p->vindpm_min, fmax(p->vindpm_min, p->vindpm_max));
+	/* 1e-9: a value on the grid computed in floating point stays on its code */
+	k = floor((volts - p->vindpm_min) / p->vindpm_step + 1e-9);
+	return p->vindpm_min + k * p->vindpm_step;
 }
 
 void pmic_write_vindpm(struct pmic *c, double volts)

@@ -51,6 +51,9 @@ struct pmic_params {
 	double ladder[PMIC_LADDER_MAX];
 	sim_time_t reg_latency;
 	double vindpm;
+	/* The VINDPM register a driver writes: values min + k * step up to max (step 0:
+	 * any value). The scenario's own "vindpm" is the threshold itself, not a write. */
+	double vindpm_min, vindpm_max, vindpm_step;
 	double uvlo_falling, uvlo_rising;
 	sim_time_t uvlo_deglitch, t_restart;
 	sim_time_t t_replug;     /* VBUS must stay below session-valid this long to count as unplugged */
@@ -146,6 +149,10 @@ void pmic_set_hiz(struct pmic *c, bool on);
 void pmic_write_ichg(struct pmic *c, double amps);
 void pmic_write_vreg(struct pmic *c, double volts);
 void pmic_write_vindpm(struct pmic *c, double volts);
+/* What the VINDPM register holds after a write of `volts`: clamped to its range and
+ * rounded down to its step, as a driver computes a register code; `volts` itself on a
+ * chip whose register takes any value (vindpm_step 0). */
+double pmic_vindpm_register(const struct pmic_params *p, double volts);
 void pmic_start_ico(struct pmic *c);
 /* One ADC reading of the true value, with quantisation, range, noise, averaging,
  * or the stuck value while a fault is injected. */

@@ -69,6 +69,12 @@ int cs_chg_get_vindpm(struct cs_charger_ic *ic)
 	return ic->ops->get_vindpm ? ic->ops->get_vindpm(ic->hw) : -EOPNOTSUPP;
 }
 
+int cs_chg_vindpm_range(struct cs_charger_ic *ic, int *min_uv, int *max_uv, int *step_uv)
+{
+	return ic->ops->vindpm_range ? ic->ops->vindpm_range(ic->hw, min_uv, max_uv, step_uv) :
+				       -EOPNOTSUPP;
+}
+
 int cs_chg_start_ico(struct cs_charger_ic *ic)
 {
 	return ic->ops->start_ico ? ic->ops->start_ico(ic->hw) : -EOPNOTSUPP;

@@ -60,7 +60,8 @@
  *  R11 VINDPM between register values: where the register value below a knee gives
  *     less than the line could carry under the wall (a ladder of rungs, a coarse
  *     step), and the charger's VINDPM can be written (vindpm_step > 0), VINDPM goes to
- *     the line's voltage for the wall minus knee_backoff, rounded up to its step, and
+ *     the line's voltage for the wall minus knee_backoff, rounded up to the charger's
+ *     VINDPM register grid (vindpm_step where the charger reports none), and
  *     the input limit to the value above the wall: the charger's voltage loop then
  *     holds the input under the wall. IBUS reaching the wall or VBUS leaving the line
  *     ends it (VINDPM one step higher next time); after `reprobe` the charger's own
@@ -68,7 +69,7 @@
  *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
  *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
  *     and a wall beside VINDPM alike) is tested before R5 settles below it: VINDPM
- *     goes one step (vindpm_step) lower for one `interval`. On the source line that
+ *     goes one step of its grid lower for one `interval`. On the source line that
  *     moves the pin to more current, and IBUS rises: the pin was the charger's, and
  *     the limit stays above it (R2). At a wall IBUS stays: R5. The test asks the
  *     adapter for at most the probe's step more, as a probe does.
@@ -121,7 +122,7 @@ struct sr_params {
 	double knee_margin;    /* V: R4/R5 distance from the source line */
 	double knee_backoff;   /* A: R5 margin under the current delivered at the knee */
 	double draw_tol;       /* A: IBUS this close to the limit counts as "at the limit" */
-	double vindpm_step;    /* V: R11 rounds the VINDPM it writes up to a multiple of this, R12 lowers it by this (0: both off) */
+	double vindpm_step;    /* V: the VINDPM grid where the charger reports none (R11, R12; 0: both off) */
 	int backoff;           /* steps */
 	sim_time_t trip_window;
 	sim_time_t reprobe;
@@ -201,7 +202,7 @@ static const struct param_desc sr_param_desc[] = {
 	{ "draw_tol", PARAM_NUM, UNIT_AMP, OFF(draw_tol), 0, 1,
 	  .doc = "IBUS within this of the limit counts as drawing the limit (R2)" },
 	{ "vindpm_step", PARAM_NUM, UNIT_VOLT, OFF(vindpm_step), 0, 1,
-	  .doc = "VINDPM register step: R11 rounds the VINDPM it writes up to a multiple of it, R12 tests a pinned input with VINDPM one step lower (0: neither)" },
+	  .doc = "VINDPM step where the charger does not report its register grid: R11 rounds the VINDPM it writes up to the grid, R12 tests a pinned input with VINDPM one step lower (0: neither)" },
 
 	{ "backoff", PARAM_INT, .off = OFF(backoff), .min = 1, .max = 20,
 	  .doc = "steps dropped at the floor without a probe, and below a tripped limit (R6, R7)" },
@@ -437,6 +438,35 @@ static void sr_vmode_exit(struct safe_ramp *s, bool keep_limit)
 }
 
 /*
+ * R11/R12: the VINDPM values the charger can hold, min + k * step up to max: its own
+ * register grid where it reports one (bq24190: 3.88-5.08 V in 80 mV steps), else
+ * multiples of vindpm_step. False when vindpm_step is 0 (R11 and R12 off).
+ */
+static bool sr_vindpm_grid(const struct safe_ramp *s, double *min, double *step, double *max)
+{
+	int lo, hi, st;
+
+	if (s->p->vindpm_step <= 0)
+		return false;
+	if (cs_chg_vindpm_range(s->board->ic, &lo, &hi, &st) == 0 && st > 0) {
+		*min = lo * 1e-6;
+		*step = st * 1e-6;
+		*max = hi * 1e-6;
+	} else {
+		*min = 0;
+		*step = s->p->vindpm_step;
+		*max = HUGE_VAL;
+	}
+	return true;
+}
+
+/* R11/R12: the grid value at or above v (k = 0), or the k-th one above that. */
+static double sr_vindpm_at(double min, double step, double v, int k)
+{
+	return min + (ceil((v - min) / step - 1e-9) + k) * step;
+}
+
+/*
  * R11: after a knee at `wall_ua`, the register value below it is `s->limit_ua`, the
  * probe's `probe_ua` is above it. If VINDPM set on the source line a little under the
  * wall gives more current than the register below, hold the input there: VINDPM at
@@ -450,16 +480,21 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
 {
 	struct sr_fit fit = sr_line_fit(&s->line);
 	double r, v_t, v_set, i_set, i_t = (wall_ua - sr_ua(s->p->knee_backoff)) * 1e-6;
+	double gmin, gstep, gmax;
 
-	if (s->p->vindpm_step <= 0 || probe_ua <= wall_ua || !sr_fit_predict(&fit, i_t, &v_t))
+	if (!sr_vindpm_grid(s, &gmin, &gstep, &gmax) || probe_ua <= wall_ua ||
+	    !sr_fit_predict(&fit, i_t, &v_t))
 		return false;
 	r = sr_fit_r(&fit);
 	if (r < SR_VMODE_R_MIN_OHM)
 		return false;
-	v_set = ceil(v_t / s->p->vindpm_step - 1e-9) * s->p->vindpm_step;
+	v_set = sr_vindpm_at(gmin, gstep, v_t, 0);
 	/* A VINDPM that let the adapter reach the held current failed: one step up. */
 	if (sr_ua(v_set) <= s->vindpm_bad_uv)
-		v_set = s->vindpm_bad_uv * 1e-6 + s->p->vindpm_step;
+		v_set = sr_vindpm_at(gmin, gstep, s->vindpm_bad_uv * 1e-6, 1);
+	/* Above the register's top the chip would hold a lower VINDPM: more current. */
+	if (v_set > gmax + 1e-9)
+		return false;
 	i_set = fit.si / fit.n + (fit.sv / fit.n - v_set) / r;
 	if (sr_ua(i_set) <= s->limit_ua)
 		return false;
@@ -642,17 +677,19 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
  */
 static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 {
-	int step_uv = sr_ua(s->p->vindpm_step);
+	double gmin, gstep, gmax;
 	int own_uv, low_uv;
 
-	if (step_uv <= 0 || !sr_input_pinned(s))
+	if (!sr_vindpm_grid(s, &gmin, &gstep, &gmax) || !sr_input_pinned(s))
 		return false;
-	/* the VINDPM that holds VBUS: the chip's, else its reading on the VINDPM step */
+	/* the VINDPM that holds VBUS: the chip's, else its reading on the VINDPM grid */
 	own_uv = cs_chg_get_vindpm(s->board->ic);
 	if (own_uv <= 0)
-		own_uv = (vbus_uv + step_uv / 2) / step_uv * step_uv;
-	low_uv = own_uv - step_uv;
-	if (low_uv <= sr_ua(s->p->vbus_min) || cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		own_uv = sr_ua(gmin + floor((vbus_uv * 1e-6 - gmin) / gstep + 0.5) * gstep);
+	/* the grid value below it */
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
+	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
 		return false;
 	if (s->vindpm_restore_uv < 0)
 		s->vindpm_restore_uv = own_uv;

@@ -38,6 +38,8 @@ struct cs_charger_ic_ops {
 	int (*set_charge_voltage)(void *hw, int uv);
 	int (*set_vindpm)(void *hw, int uv);
 	int (*get_vindpm)(void *hw);                        /* uV, or -errno */
+	/* VINDPM register: min + k * step up to max (step 0: any value); -errno without one */
+	int (*vindpm_range)(void *hw, int *min_uv, int *max_uv, int *step_uv);
 	int (*start_ico)(void *hw);
 	int (*get_ico_result)(void *hw);                    /* uA, 0 while running */
 	enum cs_chg_status (*get_status)(void *hw);
@@ -60,6 +62,7 @@ int cs_chg_set_charge_current(struct cs_charger_ic *ic, int ua);
 int cs_chg_set_charge_voltage(struct cs_charger_ic *ic, int uv);
 int cs_chg_set_vindpm(struct cs_charger_ic *ic, int uv);
 int cs_chg_get_vindpm(struct cs_charger_ic *ic);
+int cs_chg_vindpm_range(struct cs_charger_ic *ic, int *min_uv, int *max_uv, int *step_uv);
 int cs_chg_start_ico(struct cs_charger_ic *ic);
 int cs_chg_get_ico_result(struct cs_charger_ic *ic);
 enum cs_chg_status cs_chg_get_status(struct cs_charger_ic *ic);

@@ -968,16 +968,17 @@ static void test_pmic_quantize(void)
  */
 static void test_pmic_vindpm_register(void)
 {
+	static const struct { const char *preset; double written, held; } cases[] = {
+		{ "bq24190", 4.80, 4.76 }, { "bq24190", 4.36, 4.36 },
+		{ "bq24190", 3.0, 3.88 }, { "bq24190", 5.5, 5.08 },
+		{ "bq25890", 4.45, 4.4 }, { "bq25890", 3.0, 3.9 },
+	};
 	struct pmic_params p;
 
-	pmic_params_default(&p, preset_index("bq24190"));
-	ASSERT_REL(pmic_vindpm_register(&p, 4.80), 4.76, 1e-12);
-	ASSERT_REL(pmic_vindpm_register(&p, 4.36), 4.36, 1e-12);
-	ASSERT_REL(pmic_vindpm_register(&p, 3.0), 3.88, 1e-12);
-	ASSERT_REL(pmic_vindpm_register(&p, 5.5), 5.08, 1e-12);
-	pmic_params_default(&p, preset_index("bq25890"));
-	ASSERT_REL(pmic_vindpm_register(&p, 4.45), 4.4, 1e-12);
-	ASSERT_REL(pmic_vindpm_register(&p, 3.0), 3.9, 1e-12);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		pmic_params_default(&p, preset_index(cases[i].preset));
+		ASSERT_REL(pmic_vindpm_register(&p, cases[i].written), cases[i].held, 1e-12);
+	}
 	p.vindpm_step = 0;
 	ASSERT_REL(pmic_vindpm_register(&p, 4.4321), 4.4321, 1e-15);
 }

@@ -447,6 +447,39 @@ static void test_safe_ramp_dpm_wall(void)
 }
 
 /*
+ * The R11 tests' source: 5.1 V behind 0.3 ohm, 0.1 ohm of cable, a 1.15 A cc wall, a
+ * half-full cell and a 500 mA load; `pmic` is the charger's JSON object.
+ */
+static char *vindpm_scn(const char *pmic)
+{
+	return g_strdup_printf(
+		"{ \"duration\": \"30 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.15 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": %s,"
+		"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"500 mA\" } },"
+		"  \"policy\": \"safe-ramp\" }", pmic);
+}
+
+/* Every trace row from 1 s on shows IBUS at `ibus` and VBUS at `vbus`. */
+static void check_held(struct tu_run *r, double ibus, double vbus)
+{
+	int ir = tu_col(r, "ibus_A"), iv = tu_col(r, "vbus_V"), it = tu_col(r, "time_s");
+	int n = 0;
+
+	for (guint k = 0; k < r->rows->len; k++) {
+		const double *row = g_ptr_array_index(r->rows, k);
+
+		if (row[it] < 1.0)
+			continue;
+		CU_ASSERT_DOUBLE_EQUAL(row[ir], ibus, 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(row[iv], vbus, 1e-6);
+		n++;
+	}
+	CU_ASSERT(n > 0);
+}
+
+/*
  * safe-ramp R11 on a ladder: 5.1 V behind 0.4 ohm with a 1.15 A wall, a charger whose
  * input limit has the rungs 0.5, 0.9, 1.2 and 1.5 A and whose VINDPM is 4.36 V. The
  * ramp's requests of 0.6-0.8 A give 0.5 A, 1.0 and 1.1 A give 0.9 A; 1.2 A meets the
@@ -461,16 +494,11 @@ static void test_safe_ramp_vindpm_between_rungs(void)
 {
 	struct tu_run r;
 	const cJSON *e;
-	int ir, iv, it, n = 0;
+	g_autofree char *json = vindpm_scn(
+		"{ \"preset\": \"generic-switching\", \"vindpm\": \"4.36 V\", \"ichg\": \"3 A\","
+		"  \"iindpm\": [\"500 mA\", \"900 mA\", \"1.2 A\", \"1.5 A\"] }");
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"30 s\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.15 A\", \"overload\": \"cc\" },"
-		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": \"4.36 V\", \"ichg\": \"3 A\","
-		"      \"iindpm\": [\"500 mA\", \"900 mA\", \"1.2 A\", \"1.5 A\"] },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"policy\": \"safe-ramp\" }");
+	REQUIRE_RUN(&r, json);
 	e = tu_event(&r, "printk", NULL, NULL, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"), "safe-ramp: knee at 1150 mA; limit 1148 mA");
@@ -482,19 +510,7 @@ static void test_safe_ramp_vindpm_between_rungs(void)
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.15, 1e-9);
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	REQUIRE_TRACE(&r);
-	ir = tu_col(&r, "ibus_A");
-	iv = tu_col(&r, "vbus_V");
-	it = tu_col(&r, "time_s");
-	for (guint k = 0; k < r.rows->len; k++) {
-		const double *row = g_ptr_array_index(r.rows, k);
-
-		if (row[it] < 1.0)
-			continue;
-		CU_ASSERT_DOUBLE_EQUAL(row[ir], 1.0, 1e-6);
-		CU_ASSERT_DOUBLE_EQUAL(row[iv], 4.7, 1e-6);
-		n++;
-	}
-	CU_ASSERT(n > 0);
+	check_held(&r, 1.0, 4.7);
 	tu_done(&r);
 }
 
@@ -509,34 +525,16 @@ static void test_safe_ramp_vindpm_chip_grid(void)
 {
 	struct tu_run r;
 	const cJSON *e;
-	int ir, iv, it, n = 0;
+	g_autofree char *json = vindpm_scn("{ \"preset\": \"bq24190\", \"ichg\": \"3 A\" }");
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"30 s\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.3 ohm\", \"ilim\": \"1.15 A\", \"overload\": \"cc\" },"
-		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"3 A\" },"
-		"    \"battery\": { \"soc\": \"50 %\" }, \"load\": { \"current\": \"500 mA\" } },"
-		"  \"policy\": \"safe-ramp\" }");
+	REQUIRE_RUN(&r, json);
 	e = tu_event(&r, "printk", NULL, NULL, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_STRING_EQUAL(tu_str(e, "msg"),
 			       "safe-ramp: VINDPM 4680 mV holds the input at 1050 mA under the knee; limit 1200 mA");
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	REQUIRE_TRACE(&r);
-	ir = tu_col(&r, "ibus_A");
-	iv = tu_col(&r, "vbus_V");
-	it = tu_col(&r, "time_s");
-	for (guint k = 0; k < r.rows->len; k++) {
-		const double *row = g_ptr_array_index(r.rows, k);
-
-		if (row[it] < 1.0)
-			continue;
-		CU_ASSERT_DOUBLE_EQUAL(row[ir], 1.05, 1e-6);
-		CU_ASSERT_DOUBLE_EQUAL(row[iv], 4.68, 1e-6);
-		n++;
-	}
-	CU_ASSERT(n > 0);
+	check_held(&r, 1.05, 4.68);
 	tu_done(&r);
 }
 

@@ -109,7 +109,8 @@ static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 	close(fd);
 	lines = g_strsplit(text->str, "\n", -1);
 	g_string_free(text, TRUE);
-	whole = strcmp(lines[0], MARKER_HEAD_V1) == 0;
+	/* an empty marker (killed before its first write) splits into no lines */
+	whole = lines[0] && strcmp(lines[0], MARKER_HEAD_V1) == 0;
 	for (int i = 0; lines[i]; i++) {
 		if (g_str_has_prefix(lines[i], "own "))
 			g_ptr_array_add(own, g_strdup(lines[i] + 4));

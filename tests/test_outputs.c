@@ -1138,14 +1138,14 @@ static void test_outset_busy(void)
 /* What killed runs leave is cleaned by the next writer: a staging directory whose
  * commit was cut short after metrics.json was moved in is finished (the old trace
  * goes, the new one comes, the moved metrics.json stays), one without its marker is
- * removed, and so is one whose marker was cut short (no "end" line: killed while
- * writing it, before anything moved), while a marker of the first format (no "end",
+ * removed, and so is one whose marker was cut short (no "end" line, or no line at all:
+ * killed while writing it, before anything moved), while a marker of the first format (no "end",
  * renamed into place whole) still counts; stale temporary files go; files that only
  * look alike stay. */
 static void test_outset_recover(void)
 {
 	g_autofree char *dir = tu_make_tmpdir("cs-outset-XXXXXX");
-	g_autofree char *done = NULL, *half = NULL, *torn = NULL, *v1 = NULL;
+	g_autofree char *done = NULL, *half = NULL, *torn = NULL, *v1 = NULL, *empty = NULL;
 	struct cs_outlock *l;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
@@ -1153,14 +1153,17 @@ static void test_outset_recover(void)
 	half = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "BBBBBB", NULL);
 	torn = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "CCCCCC", NULL);
 	v1 = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "DDDDDD", NULL);
+	empty = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "EEEEEE", NULL);
 	CU_ASSERT_FATAL(cs_mkdir_p(done, NULL) && cs_mkdir_p(half, NULL) &&
-			cs_mkdir_p(torn, NULL) && cs_mkdir_p(v1, NULL));
+			cs_mkdir_p(torn, NULL) && cs_mkdir_p(v1, NULL) && cs_mkdir_p(empty, NULL));
 	CU_ASSERT_FATAL(put(dir, "trace.csv", "old") && put(dir, "trace.vcd", "old") &&
 			put(dir, "metrics.json", "new") && put(done, "trace.csv", "new") &&
 			put(done, ".commit", "# marker\nown trace.csv\nown trace.vcd\nown metrics.json\n"
 					      "new metrics.json\nnew trace.csv\nend\n") &&
 			put(torn, "events.jsonl", "torn") &&
 			put(torn, ".commit", "# marker\nown events.jsonl\nnew events.jsonl\ne") &&
+			/* killed between creating the marker and writing it */
+			put(empty, "trace.vcd", "empty") && put(empty, ".commit", "") &&
 			/* the first format, renamed into place whole: no "end" line */
 			put(v1, "sysfs-1s", "v1") &&
 			put(v1, ".commit", "# chargesim output set: \"own\" patterns of the set, "

@@ -765,8 +765,9 @@ static void sr_work(struct work_struct *work)
 	s->stuck_since = 0;
 	fit = sr_line_fit(&s->line);
 	if (!uvlo && v < s->p->vbus_min && s->probing && !s->vmode &&
-	    ibus_ua > s->req_ua - step + 2 * sr_ua(s->p->draw_tol) && sr_fit_predict(&fit, i, &v_line) &&
-	    v_line - v > fmax(s->p->knee_margin, SR_KNEE_MIN_V) && v_line >= s->p->vbus_min) {
+	    ibus_ua > s->req_ua - step + 2 * sr_ua(s->p->draw_tol) &&
+	    sr_fit_predict(&fit, i, &v_line) && v_line >= s->p->vbus_min &&
+	    v_line - v > fmax(s->p->knee_margin, SR_KNEE_MIN_V)) {
 		/* R6 at a knee: the probe took VBUS under the floor far below the line,
 		 * where the line itself stays above the floor at this IBUS - a linear
 		 * charger pulling an adapter past its wall down to the battery. The

@@ -349,13 +349,16 @@ static void test_safe_ramp_knee(void)
  * safe-ramp R2, VINDPM on the line: the same 5.1 V adapter (no wall below 3 A) behind
  * 0.8 ohm in all, read through `adc` (a scenario's device.pmic.adc block, or none).
  * VINDPM 4.4 V is reached at (5.1 - 4.4) / 0.8 = 0.875 A. The 0.9 A probe is not
- * followed - IBUS stays at 0.875 A - but VBUS sits on the line there and the charger
- * is input limited (3 A asked, less given): its own input regulation, not the
- * adapter's limit. The limit comes down to the smallest register value clear of the
- * current seen by more than draw_tol (IBUS within draw_tol of the limit would count as
- * drawing it), 0.875 + 2 * 0.001 = 0.877 A on this continuous register; the charger
- * keeps all 0.875 A, no further probe comes (six writes: 500 mA, four probes to
- * 0.9 A, back to 0.877 A), and no knee is reported.
+ * followed - IBUS stays at 0.875 A - with VBUS on the line at the charger's VINDPM
+ * and the charger input limited (3 A asked, less given): its own input regulation,
+ * or an adapter's wall exactly there. R12 asks: VINDPM one step lower, 4.3 V, would
+ * take (5.1 - 4.3) / 0.8 = 1.0 A from the line, so IBUS rises to the 0.9 A limit (VBUS
+ * 5.1 - 0.8 * 0.9 = 4.38 V): the charger's pin. The limit comes down to the smallest
+ * register value clear of the current seen by more than draw_tol (IBUS within
+ * draw_tol of the limit would count as drawing it), 0.875 + 2 * 0.001 = 0.877 A on
+ * this continuous register; the charger keeps all 0.875 A, no further probe comes
+ * (six writes: 500 mA, four probes to 0.9 A, back to 0.877 A), and no knee is
+ * reported.
  */
 static void sr_check_pinned_on_line(const char *adc, double tol)
 {
@@ -372,10 +375,12 @@ static void sr_check_pinned_on_line(const char *adc, double tol)
 	REQUIRE_RUN(&r, json);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.9, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 0.877, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.875, tol);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.4, tol);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.9, tol);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "vbus_min_V"), 4.38, tol);
 	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), 6);
-	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 0));
+	CU_ASSERT_PTR_NOT_NULL(tu_event(&r, "printk", "msg",
+					"safe-ramp: VINDPM pins the input at 875 mA on the source line", 0));
+	CU_ASSERT_PTR_NULL(tu_event(&r, "printk", NULL, NULL, 1));
 	tu_done(&r);
 }
 
@@ -444,6 +449,36 @@ static void test_safe_ramp_dpm_pin(void)
 static void test_safe_ramp_dpm_wall(void)
 {
 	sr_check_dpm_test("0.66 A", 0.65, false);
+}
+
+/*
+ * R12 on the line (the regret benchmark's hard seed 5, setup 100): a bq25890 (VINDPM
+ * 4.4 V) behind 5.156 V, 0.1324 ohm and 0.2918 ohm of cable, a 1.776 A hiccup adapter
+ * with a 0.3931 s overload timer, a 1.233 A load. The line at the wall gives
+ * 5.156 - 0.4242 * 1.776 = 4.403 V: the adapter hits its wall where VBUS reaches
+ * VINDPM, so the 1.8 A probe reads IBUS 1.776 A with VBUS at 4.4 V, on the line, as a
+ * VINDPM pin would. Holding the limit above it would keep the adapter in current
+ * limit until its timer trips (it did, 7 times in 3 h, before R12 asked here). VINDPM
+ * one step lower, 4.3 V, draws no more: a wall; the limit settles at 1.774 A, the
+ * register's 1.75 A, and the adapter never trips.
+ */
+static void test_safe_ramp_dpm_wall_on_line(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.156 V\", \"rout\": \"0.1324 ohm\", \"ilim\": \"1.776 A\","
+		"    \"overload\": \"hiccup\", \"t_limit_max\": \"0.3931 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2918 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"2.896 A\" },"
+		"    \"battery\": { \"capacity\": \"3448 mAh\", \"soc\": \"43.42 %\" }, \"load\": { \"current\": \"1.233 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_PTR_NOT_NULL(tu_event(&r, "printk", "msg", "safe-ramp: knee at 1776 mA; limit 1774 mA", 0));
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.776, 1e-6);
+	tu_done(&r);
 }
 
 /*
@@ -576,7 +611,9 @@ static void test_safe_ramp_reprobe_backoff(void)
  * 2.3 m of 22 AWG (2 * 0.0530 * 2.3 + 4 * 0.010 = 0.2838 ohm), a bq25890 (VINDPM
  * 4.4 V) and a 1.1 A system load, from 78 %. The path gives (5.12 - 4.4) / 0.5438 =
  * 1.324 A at VINDPM, more than the load: the phone must charge, not discharge (the
- * old 4.75 V rule stopped at 0.6 A and lost 24 points in an hour).
+ * old 4.75 V rule stopped at 0.6 A and lost 24 points in an hour). The 1.4 A probe
+ * stops there, at VINDPM; R12's VINDPM one step lower (4.3 V, the line's 1.508 A)
+ * lets IBUS reach the 1.4 A limit for one check, and the pin stays the charger's.
  */
 static void test_safe_ramp_issue_example(void)
 {
@@ -590,7 +627,9 @@ static void test_safe_ramp_issue_example(void)
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"78 %\" }, \"load\": { \"current\": \"1.1 A\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.8);
-	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.72 / 0.5438, 1e-3);
+	CU_ASSERT_PTR_NOT_NULL(tu_event(&r, "printk", "msg",
+					"safe-ramp: VINDPM pins the input at 1324 mA on the source line", 0));
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 1.4, 1e-6);
 	CU_ASSERT(tu_metric(&r, "discharged_while_plugged_s") < 1.0);
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	tu_done(&r);
@@ -800,6 +839,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp: R11 on the charger's own VINDPM grid", test_safe_ramp_vindpm_chip_grid },
 	{ "safe-ramp R12: VINDPM one step lower shows a pin on the line", test_safe_ramp_dpm_pin },
 	{ "safe-ramp R12: VINDPM one step lower shows a wall", test_safe_ramp_dpm_wall },
+	{ "safe-ramp R12: a wall where the line meets VINDPM", test_safe_ramp_dpm_wall_on_line },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

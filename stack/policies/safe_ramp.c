@@ -68,7 +68,9 @@
  *     VINDPM comes back, a probe like any other;
  *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
  *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
- *     and a wall beside VINDPM alike) is tested before R5 settles below it: VINDPM
+ *     and a wall beside VINDPM alike), or on the line at the charger's own VINDPM (a
+ *     wall where the line reaches VINDPM reads as VINDPM's pin), is tested before R5
+ *     settles below it or R2 holds above it: VINDPM
  *     goes one step of its grid lower for one `interval`. On the source line that
  *     moves the pin to more current, and IBUS rises: the pin was the charger's, and
  *     the limit stays above it (R2). At a wall IBUS stays: R5. The test asks the
@@ -670,6 +672,19 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 }
 
 /*
+ * R12: does VBUS sit at the charger's own VINDPM (within one code of its grid), so that
+ * VINDPM may be what holds it?
+ */
+static bool sr_at_vindpm(const struct safe_ramp *s, int vbus_uv)
+{
+	double gmin, gstep, gmax;
+	int own_uv = cs_chg_get_vindpm(s->board->ic);
+
+	return own_uv > 0 && sr_vindpm_grid(s, &gmin, &gstep, &gmax) &&
+	       vbus_uv < own_uv + sr_ua(gstep);
+}
+
+/*
  * R12: the probe at the limit was not followed, the input is pinned, VBUS is neither
  * clearly on the line nor below the knee. Lower VINDPM one step for one check (the
  * limit stays at the probe's) and see whether IBUS follows. False when the charger's
@@ -837,10 +852,13 @@ static void sr_work(struct work_struct *work)
 			return;
 		}
 		if (s->probing) {
-			/* R2: not followed, VBUS on the line. */
+			/* R2: not followed, VBUS on the line. With VBUS at the
+			 * charger's VINDPM the adapter may still be at its wall: where
+			 * the line crosses VINDPM at the wall, the two read alike. Ask
+			 * VINDPM (R12) before holding above it. */
 			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
 				sr_plateau(s, ibus_ua, vbus_uv);
-			else
+			else if (!sr_at_vindpm(s, vbus_uv) || !sr_dpm_test_start(s, ibus_ua, vbus_uv))
 				sr_hold_above(s, ibus_ua);
 			return;
 		}

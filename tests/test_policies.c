@@ -482,6 +482,46 @@ static void test_safe_ramp_dpm_wall_on_line(void)
 }
 
 /*
+ * R2 with no line known yet (the regret benchmark's seed 3, setup 37): a PD source
+ * that moved to 9 V after the line's idle point was read at 5 V, a bq24190 whose
+ * ladder holds IBUS at the 0.5 A rung for every probe below 0.9 A, so the line has
+ * one point when the 0.9 A probe is not followed. The charger gets all of its 1.039 A
+ * charge current there (the system takes about 0.82 A at 9 V): not a wall, whatever
+ * the line. The limit must stay on the 0.9 A rung; settling below IBUS, as for an
+ * ambiguous reading, would put it on the 0.5 A rung and halve the charge.
+ */
+static void test_safe_ramp_unpinned_unknown_line(void)
+{
+	struct tu_run r;
+	int ii, ib, it, n = 0;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"pd\", \"voc\": \"4.988 V\", \"rout\": \"0.2094 ohm\","
+		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.817 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.2236 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"1.039 A\" },"
+		"    \"battery\": { \"capacity\": \"1511 mAh\", \"soc\": \"60.42 %\" }, \"load\": { \"current\": \"0.5828 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	REQUIRE_TRACE(&r);
+	ii = tu_col(&r, "ilim_A");
+	ib = tu_col(&r, "ibat_A");
+	it = tu_col(&r, "time_s");
+	for (guint k = 0; k < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k);
+
+		if (row[it] < 1.0)
+			continue;
+		CU_ASSERT_DOUBLE_EQUAL(row[ii], 0.9, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(row[ib], 1.039, 1e-6);
+		n++;
+	}
+	CU_ASSERT(n > 0);
+	tu_done(&r);
+}
+
+/*
  * The R11 tests' source: 5.1 V behind 0.3 ohm, 0.1 ohm of cable, a 1.15 A cc wall, a
  * half-full cell and a 500 mA load; `pmic` is the charger's JSON object.
  */
@@ -840,6 +880,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: VINDPM one step lower shows a pin on the line", test_safe_ramp_dpm_pin },
 	{ "safe-ramp R12: VINDPM one step lower shows a wall", test_safe_ramp_dpm_wall },
 	{ "safe-ramp R12: a wall where the line meets VINDPM", test_safe_ramp_dpm_wall_on_line },
+	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -841,6 +841,15 @@ static void sr_work(struct work_struct *work)
 			sr_settle_below(s, ibus_ua, vbus_uv, "knee");
 			return;
 		}
+		if (s->probing && !on_line && !sr_input_pinned(s)) {
+			/* R2: not followed while the charger gets all the charge
+			 * current it was given: the system takes less, whatever the
+			 * line says (a line not known yet, as after a PD source
+			 * changed its voltage). An adapter at its wall would starve
+			 * the charger. */
+			sr_hold_above(s, ibus_ua);
+			return;
+		}
 		if (s->probing && !on_line) {
 			/* R5: the step was not followed, VBUS is where a charger's input
 			 * regulation holds it (VINDPM, a linear charger's dropout), but
@@ -868,10 +877,11 @@ static void sr_work(struct work_struct *work)
 		 * into the last register step, where the wall may be: watch it at
 		 * the ramp's pace while it stays at the top, until it reaches the
 		 * limit (and a probe checks the next step) or falls back. */
-		if (ibus_ua > s->seen_ua && !on_line) {
+		if (ibus_ua > s->seen_ua && !on_line && sr_input_pinned(s)) {
 			/* R5: the draw rose past what the source was seen to deliver
-			 * and VBUS left the line: the adapter may be at its wall there.
-			 * Settle just below what it delivers. */
+			 * and VBUS left the line, the charger short of its charge
+			 * current: the adapter may be at its wall there. Settle just
+			 * below what it delivers. */
 			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
 			return;
 		}

@@ -19,7 +19,8 @@
  *  R2 probe only under load: raise the limit one step only when the input current is
  *     at the limit (IBUS within draw_tol of it) - a raise while the system draws less
  *     reveals nothing, so the limit never runs ahead of what the source has been seen
- *     to deliver by more than one step;
+ *     to deliver by more than one step; a probe not followed while the charger gets
+ *     all its charge current is the system drawing less, line or no line;
  *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a

@@ -25,8 +25,12 @@
  * never having terminated, or the battery carried the phone - discharged_while_plugged_s
  * - more than RG_STARVE_EXTRA_S longer than under the oracle), and the
  * host, Type-C and PD setups where the input current exceeded the USB budget; then the
- * same per class. Setups where no fixed limit avoids every trip, UVLO and brownout have
- * no oracle: they are counted and left out.
+ * same against the best fixed limit that also keeps the port out of its current limit
+ * (at most RG_IN_LIMIT_S in it: what a policy can reach that does not know whether the
+ * adapter survives its limit, which an overload timer decides); then the first table
+ * per class. Setups where no fixed limit avoids every trip, UVLO and brownout have no
+ * oracle: they are counted and left out (of the second table, those where no limit out
+ * of the port's limit does).
  *
  * Every run happens in this process (scenario_load_text, world_new/run/finish, no
  * output files) on a GLib thread pool. The same seed, size and mix give the same
@@ -57,6 +61,8 @@
 #define RG_STARVE_SOC      0.005   /* SOC "fell" when it ended 0.5 points below the start */
 #define RG_STARVE_EXTRA_S  300.0   /* or the battery carried the phone 5 min longer */
 #define RG_BUDGET_TOL_A    0.005   /* above the budget by more than a rounding */
+#define RG_IN_LIMIT_S      1.0     /* a fixed limit "keeps the port out of its current
+				    * limit" when the port spends at most this in it */
 #define RG_DEFAULT_SEED    2       /* held out: safe-ramp was tuned on seed 1 */
 #define RG_DEFAULT_N       200
 #define RG_MAX_POLICIES    16
@@ -84,6 +90,7 @@ struct rg_result {
 	double t_full;         /* s: first termination, < 0: none */
 	double soc_final;
 	double starve_s;       /* discharged_while_plugged_s */
+	double limit_s;        /* time the port spent in its current limit */
 	double ibus_max;
 	int trips, uvlo, brownouts;
 };
@@ -106,6 +113,8 @@ struct rg_setup {
 	struct rg_result *grid_res;
 	struct rg_result *pol_res;
 	int oracle;            /* index into grid, -1 = no feasible fixed limit */
+	int oracle_out;        /* the same among limits that keep the port out of its
+				* current limit */
 };
 
 struct rg_job {
@@ -431,7 +440,7 @@ static bool rg_make(const struct rg_opts *o, const double *mix, int i, struct rg
 			break;
 	}
 	s->grid_res = g_new0(struct rg_result, s->n_grid);
-	s->oracle = -1;
+	s->oracle = s->oracle_out = -1;
 	return true;
 }
 
@@ -461,6 +470,7 @@ static void rg_run(gpointer data, gpointer user)
 	j->out->t_full = m->time_to_full_s;
 	j->out->soc_final = m->soc_final;
 	j->out->starve_s = m->discharged_while_plugged_s;
+	j->out->limit_s = m->time_source_limiting_s;
 	j->out->ibus_max = m->ibus_max_a;
 	j->out->trips = m->source_trips;
 	j->out->uvlo = m->uvlo_events;
@@ -484,8 +494,12 @@ static double rg_goal(const struct rg_setup *s, const struct rg_result *r)
 	return s->d.soc0 < RG_SOC_TARGET ? r->t80 : r->t_full;
 }
 
-/* The oracle: the best fixed limit in hindsight without a trip, UVLO or brownout. */
-static void rg_pick_oracle(struct rg_setup *s)
+/*
+ * The oracle: the best fixed limit in hindsight without a trip, UVLO or brownout; with
+ * out_of_limit, the best of those that also keep the port out of its current limit.
+ * -1 when there is none.
+ */
+static int rg_pick_oracle(const struct rg_setup *s, bool out_of_limit)
 {
 	int best = -1;
 
@@ -493,7 +507,7 @@ static void rg_pick_oracle(struct rg_setup *s)
 		const struct rg_result *r = &s->grid_res[k], *b = best >= 0 ? &s->grid_res[best] : NULL;
 		bool better;
 
-		if (!r->ok || rg_events(r))
+		if (!r->ok || rg_events(r) || (out_of_limit && r->limit_s > RG_IN_LIMIT_S))
 			continue;
 		if (!b)
 			better = true;
@@ -504,13 +518,15 @@ static void rg_pick_oracle(struct rg_setup *s)
 		if (better)
 			best = k;
 	}
-	s->oracle = best;
+	return best;
 }
 
-/* Regret of result p on setup s (oracle known); *timed: in time, else SOC shortfall. */
-static double rg_regret(const struct rg_setup *s, const struct rg_result *p, bool *timed)
+/* Regret of result p on setup s against grid result `oracle` (>= 0); *timed: in time,
+ * else SOC shortfall. */
+static double rg_regret(const struct rg_setup *s, int oracle, const struct rg_result *p,
+			bool *timed)
 {
-	const struct rg_result *o = &s->grid_res[s->oracle];
+	const struct rg_result *o = &s->grid_res[oracle];
 	double to = rg_goal(s, o), tp = rg_goal(s, p);
 
 	*timed = to > 0;
@@ -519,9 +535,9 @@ static double rg_regret(const struct rg_setup *s, const struct rg_result *p, boo
 	return (o->soc_final - p->soc_final) / fmax(fabs(o->soc_final - s->d.soc0), RG_SOC_FLOOR);
 }
 
-static bool rg_starved(const struct rg_setup *s, const struct rg_result *p)
+static bool rg_starved(const struct rg_setup *s, int oracle, const struct rg_result *p)
 {
-	const struct rg_result *o = &s->grid_res[s->oracle];
+	const struct rg_result *o = &s->grid_res[oracle];
 	double soc0 = s->d.soc0;
 
 	/* A run that reached full and then relaxed to its recharge threshold (a linear
@@ -562,7 +578,10 @@ struct rg_stats {
 	double med, p90, max;
 };
 
-static struct rg_stats rg_collect(struct rg_setup *set, int n_set, int pol, int cls)
+/* Policy pol's figures on the setups of class cls (-1: all), against the oracle or,
+ * with out_of_limit, the oracle that keeps the port out of its current limit. */
+static struct rg_stats rg_collect(struct rg_setup *set, int n_set, int pol, int cls,
+				  bool out_of_limit)
 {
 	struct rg_stats st = { 0 };
 	double *v = g_new(double, n_set + 1);
@@ -570,13 +589,14 @@ static struct rg_stats rg_collect(struct rg_setup *set, int n_set, int pol, int 
 	for (int i = 0; i < n_set; i++) {
 		const struct rg_setup *s = &set[i];
 		const struct rg_result *p = &s->pol_res[pol];
+		int oracle = out_of_limit ? s->oracle_out : s->oracle;
 		bool timed;
 
-		if (s->oracle < 0 || !p->ok || (cls >= 0 && s->cls != cls))
+		if (oracle < 0 || !p->ok || (cls >= 0 && s->cls != cls))
 			continue;
-		v[st.n++] = rg_regret(s, p, &timed);
+		v[st.n++] = rg_regret(s, oracle, p, &timed);
 		st.events += rg_events(p);
-		st.starved += rg_starved(s, p);
+		st.starved += rg_starved(s, oracle, p);
 		st.over += rg_over_budget(s, p);
 	}
 	qsort(v, (size_t)st.n, sizeof(v[0]), cmp_double);
@@ -605,7 +625,8 @@ static bool rg_write_csv(const char *path, const struct rg_opts *o, struct rg_se
 	fprintf(f, "seed,setup,class,kind,overload,t_limit_max_s,voc_V,rout_ohm,ilim_A,r_cable_ohm,"
 		   "pmic,ichg_A,capacity_Ah,soc0,load_A,load2_A,load2_at_s,budget_A,oracle_ilim_A,"
 		   "oracle_goal_s,oracle_soc_final,policy,goal_s,soc_final,regret,regret_in,trips,uvlo,"
-		   "brownouts,discharged_while_plugged_s,ibus_max_A,starved,over_budget\n");
+		   "brownouts,discharged_while_plugged_s,ibus_max_A,starved,over_budget,"
+		   "out_oracle_ilim_A,out_regret,out_starved\n");
 	for (int i = 0; i < n_set; i++) {
 		const struct rg_setup *s = &set[i];
 		const struct rg_desc *d = &s->d;
@@ -614,7 +635,7 @@ static bool rg_write_csv(const char *path, const struct rg_opts *o, struct rg_se
 		for (int k = 0; k < n_pol; k++) {
 			const struct rg_result *p = &s->pol_res[k];
 			bool timed = false;
-			double reg = or && p->ok ? rg_regret(s, p, &timed) : NAN;
+			double reg = or && p->ok ? rg_regret(s, s->oracle, p, &timed) : NAN;
 
 			fprintf(f, "%d,%d,%s,%s,%s,%.4g,%.4g,%.4g,%.4g,%.4g,%s,%.4g,%.4g,%.4g,%.4g,",
 				o->seed, s->index, rg_class_names[s->cls], d->kind, d->overload,
@@ -629,10 +650,16 @@ static bool rg_write_csv(const char *path, const struct rg_opts *o, struct rg_se
 				fprintf(f, "%.4g,%.6g,%.6g,", s->grid[s->oracle], rg_goal(s, or), or->soc_final);
 			else
 				fprintf(f, ",,,");
-			fprintf(f, "%s,%.6g,%.6g,%.6g,%s,%d,%d,%d,%.6g,%.6g,%d,%d\n", pols[k], rg_goal(s, p),
+			fprintf(f, "%s,%.6g,%.6g,%.6g,%s,%d,%d,%d,%.6g,%.6g,%d,%d", pols[k], rg_goal(s, p),
 				p->soc_final, reg, !or ? "" : timed ? "time" : "soc", p->trips, p->uvlo,
-				p->brownouts, p->starve_s, p->ibus_max, or ? rg_starved(s, p) : 0,
+				p->brownouts, p->starve_s, p->ibus_max, or ? rg_starved(s, s->oracle, p) : 0,
 				rg_over_budget(s, p));
+			if (s->oracle_out >= 0 && p->ok)
+				fprintf(f, ",%.4g,%.6g,%d\n", s->grid[s->oracle_out],
+					rg_regret(s, s->oracle_out, p, &timed),
+					rg_starved(s, s->oracle_out, p));
+			else
+				fprintf(f, ",,,\n");
 		}
 	}
 	return fclose(f) == 0;
@@ -792,7 +819,8 @@ int main(int argc, char **argv)
 	g_ptr_array_free(jobs, TRUE);
 
 	for (int i = 0; i < o.n; i++) {
-		rg_pick_oracle(&set[i]);
+		set[i].oracle = rg_pick_oracle(&set[i], false);
+		set[i].oracle_out = rg_pick_oracle(&set[i], true);
 		infeasible += set[i].oracle < 0;
 	}
 
@@ -805,7 +833,14 @@ int main(int argc, char **argv)
 	printf("%-16s %4s %10s %9s %10s %10s %8s %8s\n", "policy", "n", "median", "p90", "max",
 	       "trip/UVLO/BO", "starved", "budget");
 	for (int k = 0; k < n_pol; k++) {
-		struct rg_stats st = rg_collect(set, o.n, k, -1);
+		struct rg_stats st = rg_collect(set, o.n, k, -1, false);
+
+		rg_print_row(pols[k], &st, 0);
+	}
+	printf("\nthe same against the best fixed limit that also keeps the port out of its current limit\n"
+	       "(what a policy can reach that does not know whether the port survives its limit)\n");
+	for (int k = 0; k < n_pol; k++) {
+		struct rg_stats st = rg_collect(set, o.n, k, -1, true);
 
 		rg_print_row(pols[k], &st, 0);
 	}
@@ -819,7 +854,7 @@ int main(int argc, char **argv)
 			continue;
 		printf("%s (%d setup%s)\n", rg_class_names[c], n, n == 1 ? "" : "s");
 		for (int k = 0; k < n_pol; k++) {
-			struct rg_stats st = rg_collect(set, o.n, k, c);
+			struct rg_stats st = rg_collect(set, o.n, k, c, false);
 
 			rg_print_row(pols[k], &st, 2);
 		}

@@ -70,6 +70,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 		if (v < m->vbus_min_v)
 			m->vbus_min_v = v;
 		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
+		m->time_source_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
+					     h1 * !!(o1->flags & NET_F_LIMITING);
 		/* Starving: the port delivers, yet less than the phone draws, so the
 		 * battery makes up the rest (an input limit or a source below the load). */
 		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A)

@@ -847,7 +847,38 @@ static void test_discharged_while_plugged(void)
 		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"500 mA\" } } }");
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 59.9, 1e-5);
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.49 && tu_metric(&r, "soc_final") < 0.5);
+	/* 0.5 A from a 2 A port: never in its current limit */
+	CU_ASSERT_EQUAL(r.m.time_source_limiting_s, 0);
 	tu_done(&r);
+}
+
+/*
+ * time_source_limiting_s: a fixed 1.5 A limit on a 1 A constant-current port. The
+ * charger asks for more than 1 A (2 A of charge current at 50 %, and a 0.5 A load), so
+ * from the input's connection 0.1 s after plug-in to the end at 120 s the port is in
+ * its current limit: 119.9 s. The same port under a 0.5 A limit never is.
+ */
+static void test_time_source_limiting(void)
+{
+	static const char *const ilims[] = { "1.5 A", "500 mA" };
+	static const double expect_s[] = { 119.9, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		g_autofree char *json = g_strdup_printf(
+			"{ \"duration\": \"120 s\","
+			"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"1 A\", \"overload\": \"cc\" },"
+			"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"2 A\" },"
+			"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"500 mA\" } },"
+			"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"%s\" } } }",
+			ilims[i]);
+		struct tu_run r;
+
+		REQUIRE_RUN(&r, json);
+		CU_ASSERT_DOUBLE_EQUAL(r.m.time_source_limiting_s, expect_s[i], 1e-6);
+		CU_ASSERT_EQUAL(r.m.source_trips, 0);
+		tu_done(&r);
+	}
 }
 
 CU_TestInfo policies_tests[] = {
@@ -877,5 +908,6 @@ CU_TestInfo policies_tests[] = {
 	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },
 	{ "fixed: stop at full, restart after fullbatt_vchkdrop", test_fixed_fullbatt_vchkdrop },
 	{ "discharged_while_plugged_s counts a load above the input limit", test_discharged_while_plugged },
+	{ "time_source_limiting_s: the port's time in its current limit", test_time_source_limiting },
 	CU_TEST_INFO_NULL,
 };

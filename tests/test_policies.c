@@ -515,6 +515,55 @@ static void check_held(struct tu_run *r, const char *a, double va, const char *b
 	CU_ASSERT(n > 0);
 }
 
+/* Seconds from `from` to the end during which column `col` reads `v` (within tol):
+ * each trace row holds until the next. */
+static double time_at(struct tu_run *r, const char *col, double v, double tol, double from)
+{
+	int ic = tu_col(r, col), it = tu_col(r, "time_s");
+	double t = 0;
+
+	for (guint k = 0; k + 1 < r->rows->len; k++) {
+		const double *row = g_ptr_array_index(r->rows, k), *next = g_ptr_array_index(r->rows, k + 1);
+
+		if (row[it] >= from && fabs(row[ic] - v) <= tol)
+			t += next[it] - row[it];
+	}
+	return t;
+}
+
+/*
+ * R12 before a plateau (the regret benchmark's seed 12, setup 41): a 1.792 A cc adapter
+ * at 4.991 V behind 0.1967 + 0.1686 ohm, a bq24190 (ladder 1.5, 2 A; VINDPM 4.36 V) and
+ * a 0.79 A load. The 2 A probe stops where the line meets VINDPM, (4.991 - 4.36) /
+ * 0.3653 = 1.7274 A, 65 mA under the wall; R12 lowers VINDPM a code, IBUS reaches the
+ * wall, and R11 holds the input at VINDPM 4.36 V. At each re-probe (60, 180, 420 s) the
+ * reading is the same pin, close under the knee found before: R12 must ask again (the
+ * wall is where it was), not take it for a plateau and hold under it, one VINDPM code
+ * higher at 4.44 V: (4.991 - 4.44) / 0.3653 = 1.508 A. Apart from R12's checks (one
+ * 20 ms interval each, the adapter at its wall), IBUS stays at 1.7274 A.
+ */
+static void test_safe_ramp_r12_before_plateau(void)
+{
+	struct tu_run r;
+	double wall_s;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.991 V\", \"rout\": \"0.1967 ohm\","
+		"    \"ilim\": \"1.792 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1686 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"2.452 A\" },"
+		"    \"battery\": { \"capacity\": \"2000 mAh\", \"soc\": \"61.62 %\" }, \"load\": { \"current\": \"0.7919 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	REQUIRE_TRACE(&r);
+	wall_s = time_at(&r, "ibus_A", 1.792, 1e-6, 1.0);
+	CU_ASSERT_DOUBLE_EQUAL(wall_s, 3 * 0.02, 1e-6);   /* the re-probes' R12 checks */
+	/* the rest of the 599 s, but for the step that spans 1 s */
+	CU_ASSERT(time_at(&r, "ibus_A", (4.991 - 4.36) / 0.3653, 1e-4, 1.0) + wall_s > 598.5);
+	tu_done(&r);
+}
+
 /*
  * R2 with no line known yet (the regret benchmark's seed 3, setup 37): a PD source
  * that moved to 9 V after the line's idle point was read at 5 V, a bq24190 whose
@@ -900,6 +949,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: VINDPM one step lower shows a wall", test_safe_ramp_dpm_wall },
 	{ "safe-ramp R12: a wall where the line meets VINDPM", test_safe_ramp_dpm_wall_on_line },
 	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
+	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -865,10 +865,14 @@ static void sr_work(struct work_struct *work)
 			/* R2: not followed, VBUS on the line. With VBUS at the
 			 * charger's VINDPM the adapter may still be at its wall: where
 			 * the line crosses VINDPM at the wall, the two read alike. Ask
-			 * VINDPM (R12) before holding above it. */
+			 * VINDPM (R12) before anything else: before holding above it,
+			 * and before taking a pin close under a knee for a plateau
+			 * (a wall that moved there), which it can tell apart too. */
+			if (sr_at_vindpm(s, vbus_uv) && sr_dpm_test_start(s, ibus_ua, vbus_uv))
+				return;
 			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
 				sr_plateau(s, ibus_ua, vbus_uv);
-			else if (!sr_at_vindpm(s, vbus_uv) || !sr_dpm_test_start(s, ibus_ua, vbus_uv))
+			else
 				sr_hold_above(s, ibus_ua);
 			return;
 		}

@@ -565,6 +565,39 @@ static void test_safe_ramp_r12_before_plateau(void)
 }
 
 /*
+ * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
+ * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
+ * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
+ * the coarse VBUS readings the line predicts 651 mA at VINDPM 4.7 V, a little more than
+ * 0.65 A; the true line gives (4.995 - 4.7) / 0.4696 = 628 mA. R11 must see that at its
+ * first check and go back to 0.65 A, which the adapter carries, rather than hold 22 mA
+ * less until the re-probe.
+ */
+static void test_safe_ramp_vindpm_measured(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.995 V\", \"rout\": \"0.2615 ohm\","
+		"    \"ilim\": \"0.6632 A\", \"overload\": \"latch\" },"
+		"  \"cable\": { \"r_loop\": \"0.2081 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.056 A\" },"
+		"    \"battery\": { \"capacity\": \"2000 mAh\", \"soc\": \"26.48 %\" }, \"load\": { \"current\": \"0.7846 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
+				       "safe-ramp: VINDPM 4700 mV holds only 628 mA; limit 650 mA"), 5);
+	REQUIRE_TRACE(&r);
+	/* After the first knee, the re-probes at 60, 120, 240 and 480 s (R9) each find
+	 * the knee again and R11 checks once: 20 ms at the wall, 20 ms at 628 mA. */
+	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibus_A", (4.995 - 4.7) / 0.4696, 1e-3, 1.0), 4 * 0.02, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibus_A", 0.6632, 1e-6, 1.0), 4 * 0.02, 1e-6);
+	CU_ASSERT(time_at(&r, "ibus_A", 0.65, 1e-6, 1.0) > 598.5);
+	tu_done(&r);
+}
+
+/*
  * R2 with no line known yet (the regret benchmark's seed 3, setup 37): a PD source
  * that moved to 9 V after the line's idle point was read at 5 V, a bq24190 whose
  * ladder holds IBUS at the 0.5 A rung for every probe below 0.9 A, so the line has
@@ -950,6 +983,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a wall where the line meets VINDPM", test_safe_ramp_dpm_wall_on_line },
 	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
+	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

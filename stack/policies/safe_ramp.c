@@ -178,6 +178,7 @@ struct safe_ramp {
 	int wall_ua;               /* IBUS the input is held under (a knee's, a plateau's) */
 	bool vmode_knee;           /* held under a knee (else under a plateau) */
 	int vindpm_uv;             /* what R11 wrote */
+	int vmode_alt_ua;          /* R11: the register value under the wall it replaced */
 	int vindpm_bad_uv;         /* R11: the highest VINDPM that failed this session, 0 = none */
 	int vindpm_restore_uv;     /* the charger's own VINDPM (VBUS at the first knee), -1 = not known */
 	/* R12: VINDPM is one step lower for one check, to tell a pin from a wall. */
@@ -504,6 +505,7 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
 	if (cs_chg_set_vindpm(s->board->ic, sr_ua(v_set)) < 0)
 		return false;
 	s->vmode = true;
+	s->vmode_alt_ua = s->limit_ua;
 	s->vmode_knee = knee;
 	s->wall_ua = wall_ua;
 	s->vindpm_uv = sr_ua(v_set);
@@ -656,6 +658,18 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 			sr_settle_below(s, min(ibus_ua, s->wall_ua), vbus_uv, "knee");
 		else
 			sr_plateau(s, ibus_ua, vbus_uv);
+		return;
+	}
+	if (ibus_ua < s->vmode_alt_ua - sr_ua(s->p->draw_tol) && sr_input_pinned(s)) {
+		/* The line predicted more than the register value under the wall
+		 * gives, and VINDPM holds less: a line read through a coarse VBUS
+		 * ADC (bq25890: 100 mV) can be off by a VINDPM step. The register
+		 * value instead, until the next knee. */
+		pr_info("safe-ramp: VINDPM %d mV holds only %d mA; limit %d mA",
+			s->vindpm_uv / 1000, ibus_ua / 1000, s->vmode_alt_ua / 1000);
+		sr_vmode_exit(s, true);
+		sr_write(s, s->vmode_alt_ua);
+		sr_check_later(s, SR_STABLE);
 		return;
 	}
 	if (time_after(jiffies, until)) {

@@ -57,6 +57,13 @@ static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
 	return 0;
 }
 
+static int ic_adc_lsb(void *hw, enum cs_adc_channel ch)
+{
+	if ((unsigned int)ch > CS_ADC_IBAT)
+		return -EINVAL;
+	return (int)lround(ic_world(hw)->chg->p->adc[ch].lsb * 1e6);
+}
+
 static int ic_charge_enable(void *hw, bool on)
 {
 	pmic_set_charge_enable(ic_world(hw)->chg, on);
@@ -165,6 +172,7 @@ const struct cs_charger_ic_ops world_ic_ops = {
 	.get_input_current_limit = ic_get_ilim,
 	.input_current_range = ic_range,
 	.read_adc = ic_read_adc,
+	.adc_lsb = ic_adc_lsb,
 	.set_charge_enable = ic_charge_enable,
 	.set_input_enable = ic_input_enable,
 	.set_charge_current = ic_set_ichg,

@@ -565,6 +565,34 @@ static void test_safe_ramp_r12_before_plateau(void)
 }
 
 /*
+ * R5's floor in VBUS ADC steps (the regret benchmark's seed 8, setup 11): a 9 V PD
+ * contract from a 1.785 A adapter behind 0.0851 + 0.0816 ohm, a bq25890 (VBUS ADC in
+ * 100 mV steps) charging at 1.054 A under a 1.5 A system load. The probes from 0.6 to
+ * 1.0 A read 9.1 V (truly 9.071-9.046 V, VBUS = E - 0.1667 * IBUS), a line with no
+ * scatter; the 1.1 A probe, drawn in full at 9.038 V, reads 9.0 V. One step of the ADC
+ * is no knee: the ramp must go on until the charger gets all of its 1.054 A (about
+ * 1.2 A at 9 V) and stay there, with no knee reported.
+ */
+static void test_safe_ramp_coarse_vbus_adc(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"pd\", \"voc\": \"5.221 V\", \"rout\": \"0.0851 ohm\","
+		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.785 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.08164 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.054 A\" },"
+		"    \"battery\": { \"capacity\": \"1532 mAh\", \"soc\": \"18.08 %\" }, \"load\": { \"current\": \"1.499 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_count(&r, "printk"), 0);
+	REQUIRE_TRACE(&r);
+	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibat_A", 1.054, 1e-6, 1.0), 599.0, 0.5);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -984,6 +1012,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
+	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -37,6 +37,11 @@ int cs_chg_read_adc(struct cs_charger_ic *ic, enum cs_adc_channel ch, int *val)
 	return ic->ops->read_adc(ic->hw, ch, val);
 }
 
+int cs_chg_adc_lsb(struct cs_charger_ic *ic, enum cs_adc_channel ch)
+{
+	return ic->ops->adc_lsb ? ic->ops->adc_lsb(ic->hw, ch) : -EOPNOTSUPP;
+}
+
 int cs_chg_set_charge_enable(struct cs_charger_ic *ic, bool on)
 {
 	cs_stack_event("charge_enable", "on", on ? "true" : "false");

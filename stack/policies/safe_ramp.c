@@ -103,9 +103,14 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R4: below this spread of IBUS (A, standard deviation) the fit's slope is not used. */
 #define SR_LINE_MIN_SPREAD_A 0.05
 /* R5: a reading within this of the line (beyond its scatter) is on it; one this far
- * below it (beyond four times its scatter) is past the knee, whatever the ADC. */
+ * below it (beyond four times its scatter) is past the knee. */
 #define SR_ON_LINE_V 0.002
 #define SR_KNEE_MIN_V 0.030
+/* R5: ... and at least this many VBUS ADC steps below it. A reading is up to half a
+ * step off, and so is a line drawn through readings that all rounded the same way
+ * (the bq25890's 100 mV steps: a flat line of 9.1 V readings, then 9.0 V one mA
+ * later, from 9.046 and 9.038 V); their scatter shows none of it. */
+#define SR_KNEE_LSBS 1.5
 #define SR_LINE_MATURE 5
 /* R4: IBUS below this reads as "the charger draws nothing yet" (the zero-current point). */
 #define SR_IDLE_IBUS_UA 5000
@@ -185,6 +190,7 @@ struct safe_ramp {
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
+	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	bool rising;               /* R2: the draw is climbing into the last register step */
 };
@@ -832,6 +838,8 @@ static void sr_work(struct work_struct *work)
 		double knee = scatter < 0 || fit.n < SR_LINE_MATURE ? s->p->knee_margin :
 			      fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
 
+		knee = fmax(knee, SR_KNEE_LSBS * s->vbus_lsb_v);
+
 		below = v < v_line - knee;
 		above = v > v_line + knee;
 		/* On the line: within one standard deviation of its scatter and
@@ -1053,11 +1061,14 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 static int sr_probe(struct cs_board *board, void *params, void **priv)
 {
 	struct safe_ramp *s = calloc(1, sizeof(*s));
+	int lsb;
 
 	if (!s)
 		return -ENOMEM;
 	s->board = board;
 	s->p = params;
+	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS);
+	s->vbus_lsb_v = lsb > 0 ? lsb * 1e-6 : 0;
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

@@ -32,6 +32,8 @@ struct cs_charger_ic_ops {
 	int (*get_input_current_limit)(void *hw);
 	void (*input_current_range)(void *hw, int *min_ua, int *max_ua, int *step_ua);
 	int (*read_adc)(void *hw, enum cs_adc_channel ch, int *val);
+	/* a channel's resolution, uV or uA (0: finer than 1); -errno when not known */
+	int (*adc_lsb)(void *hw, enum cs_adc_channel ch);
 	int (*set_charge_enable)(void *hw, bool on);
 	int (*set_input_enable)(void *hw, bool on);
 	int (*set_charge_current)(void *hw, int ua);
@@ -56,6 +58,7 @@ int cs_chg_set_input_current_limit(struct cs_charger_ic *ic, int ua);
 int cs_chg_get_input_current_limit(struct cs_charger_ic *ic);
 void cs_chg_input_current_range(struct cs_charger_ic *ic, int *min_ua, int *max_ua, int *step_ua);
 int cs_chg_read_adc(struct cs_charger_ic *ic, enum cs_adc_channel ch, int *val);
+int cs_chg_adc_lsb(struct cs_charger_ic *ic, enum cs_adc_channel ch);
 int cs_chg_set_charge_enable(struct cs_charger_ic *ic, bool on);
 int cs_chg_set_input_enable(struct cs_charger_ic *ic, bool on);
 int cs_chg_set_charge_current(struct cs_charger_ic *ic, int ua);

@@ -593,6 +593,36 @@ static void test_safe_ramp_coarse_vbus_adc(void)
 }
 
 /*
+ * R12 with the pin just under the probe's limit (the regret benchmark's seed 11,
+ * setup 39): 5.148 V behind 0.2036 + 0.6735 ohm, a 1.176 A adapter, a bq24190 (ladder
+ * 0.5, 0.9, 1.2 A; VINDPM 4.36 V) and a 0.59 A load. The 0.9 A rung is not quite
+ * drawn: VINDPM pins IBUS at (5.148 - 4.36) / 0.8771 = 0.8984 A, 1.6 mA under the
+ * limit. With VINDPM a code lower IBUS can rise only to the limit, 0.9 A - less than
+ * the 2 mA R12 otherwise asks of a rise, but all the limit allows: the pin is
+ * VINDPM's, and the input stays at 0.8984 A. Taken for a wall, it was held under it,
+ * at VINDPM 4.44 V: (5.148 - 4.44) / 0.8771 = 0.807 A.
+ */
+static void test_safe_ramp_r12_pin_under_limit(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.148 V\", \"rout\": \"0.2036 ohm\","
+		"    \"ilim\": \"1.176 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.6735 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"1.103 A\" },"
+		"    \"battery\": { \"capacity\": \"1668 mAh\", \"soc\": \"10.16 %\" }, \"load\": { \"current\": \"0.5884 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
+				       "safe-ramp: VINDPM pins the input at 898 mA on the source line"), 1);
+	REQUIRE_TRACE(&r);
+	CU_ASSERT(time_at(&r, "ibus_A", (5.148 - 4.36) / 0.8771, 1e-4, 1.0) > 598.5);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1011,6 +1041,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a wall where the line meets VINDPM", test_safe_ramp_dpm_wall_on_line },
 	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
+	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

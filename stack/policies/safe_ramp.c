@@ -748,7 +748,10 @@ static void sr_dpm_test_stop(struct safe_ramp *s)
 /* R12: the test's check: its end, then what it showed. */
 static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool below)
 {
-	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol);
+	/* More current, or all the limit allows: a pin within a few mA under the limit
+	 * can rise no further than to it. */
+	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol) ||
+		    ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
 
 	sr_dpm_test_stop(s);
 	if (rose && below) {

@@ -532,6 +532,33 @@ static double time_at(struct tu_run *r, const char *col, double v, double tol, d
 }
 
 /*
+ * Run a setup of the regret benchmark (bench/bench_regret.c) for 10 minutes under
+ * safe-ramp and read its trace: `source` is the port's JSON object, the rest the
+ * quantities as strings with their units; the charger charges to 4.35 V, as the
+ * benchmark's do. No setup here may trip the port. False (the test failed, r done)
+ * when the run or its trace fails.
+ */
+static bool regret_run(struct tu_run *r, const char *source, const char *r_loop,
+		       const char *preset, const char *ichg, const char *capacity,
+		       const char *soc, const char *load)
+{
+	g_autofree char *json = g_strdup_printf(
+		"{ \"duration\": \"10 min\", \"source\": %s,"
+		"  \"cable\": { \"r_loop\": \"%s\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"%s\", \"vreg\": \"4.35 V\", \"ichg\": \"%s\" },"
+		"    \"battery\": { \"capacity\": \"%s\", \"soc\": \"%s\" }, \"load\": { \"current\": \"%s\" } },"
+		"  \"policy\": \"safe-ramp\" }", source, r_loop, preset, ichg, capacity, soc, load);
+
+	if (!tu_run(r, json) || !tu_read_trace(r)) {
+		CU_FAIL("scenario did not run");
+		tu_done(r);
+		return false;
+	}
+	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
+	return true;
+}
+
+/*
  * R12 before a plateau (the regret benchmark's seed 12, setup 41): a 1.792 A cc adapter
  * at 4.991 V behind 0.1967 + 0.1686 ohm, a bq24190 (ladder 1.5, 2 A; VINDPM 4.36 V) and
  * a 0.79 A load. The 2 A probe stops where the line meets VINDPM, (4.991 - 4.36) /
@@ -547,16 +574,11 @@ static void test_safe_ramp_r12_before_plateau(void)
 	struct tu_run r;
 	double wall_s;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"10 min\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.991 V\", \"rout\": \"0.1967 ohm\","
-		"    \"ilim\": \"1.792 A\", \"overload\": \"cc\" },"
-		"  \"cable\": { \"r_loop\": \"0.1686 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"2.452 A\" },"
-		"    \"battery\": { \"capacity\": \"2000 mAh\", \"soc\": \"61.62 %\" }, \"load\": { \"current\": \"0.7919 A\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
-	REQUIRE_TRACE(&r);
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"4.991 V\", \"rout\": \"0.1967 ohm\","
+		" \"ilim\": \"1.792 A\", \"overload\": \"cc\" }",
+		"0.1686 ohm", "bq24190", "2.452 A", "2000 mAh", "61.62 %", "0.7919 A"))
+		return;
 	wall_s = time_at(&r, "ibus_A", 1.792, 1e-6, 1.0);
 	CU_ASSERT_DOUBLE_EQUAL(wall_s, 3 * 0.02, 1e-6);   /* the re-probes' R12 checks */
 	/* the rest of the 599 s, but for the step that spans 1 s */
@@ -577,17 +599,12 @@ static void test_safe_ramp_coarse_vbus_adc(void)
 {
 	struct tu_run r;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"10 min\","
-		"  \"source\": { \"kind\": \"pd\", \"voc\": \"5.221 V\", \"rout\": \"0.0851 ohm\","
-		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.785 A\", \"overload\": \"hiccup\" },"
-		"  \"cable\": { \"r_loop\": \"0.08164 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.054 A\" },"
-		"    \"battery\": { \"capacity\": \"1532 mAh\", \"soc\": \"18.08 %\" }, \"load\": { \"current\": \"1.499 A\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	if (!regret_run(&r,
+		"{ \"kind\": \"pd\", \"voc\": \"5.221 V\", \"rout\": \"0.0851 ohm\","
+		" \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.785 A\", \"overload\": \"hiccup\" }",
+		"0.08164 ohm", "bq25890", "1.054 A", "1532 mAh", "18.08 %", "1.499 A"))
+		return;
 	CU_ASSERT_EQUAL(tu_count(&r, "printk"), 0);
-	REQUIRE_TRACE(&r);
 	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibat_A", 1.054, 1e-6, 1.0), 599.0, 0.5);
 	tu_done(&r);
 }
@@ -606,18 +623,13 @@ static void test_safe_ramp_r12_pin_under_limit(void)
 {
 	struct tu_run r;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"10 min\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.148 V\", \"rout\": \"0.2036 ohm\","
-		"    \"ilim\": \"1.176 A\", \"overload\": \"hiccup\" },"
-		"  \"cable\": { \"r_loop\": \"0.6735 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"1.103 A\" },"
-		"    \"battery\": { \"capacity\": \"1668 mAh\", \"soc\": \"10.16 %\" }, \"load\": { \"current\": \"0.5884 A\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"5.148 V\", \"rout\": \"0.2036 ohm\","
+		" \"ilim\": \"1.176 A\", \"overload\": \"hiccup\" }",
+		"0.6735 ohm", "bq24190", "1.103 A", "1668 mAh", "10.16 %", "0.5884 A"))
+		return;
 	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
 				       "safe-ramp: VINDPM pins the input at 898 mA on the source line"), 1);
-	REQUIRE_TRACE(&r);
 	CU_ASSERT(time_at(&r, "ibus_A", (5.148 - 4.36) / 0.8771, 1e-4, 1.0) > 598.5);
 	tu_done(&r);
 }
@@ -635,18 +647,13 @@ static void test_safe_ramp_vindpm_measured(void)
 {
 	struct tu_run r;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"10 min\","
-		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.995 V\", \"rout\": \"0.2615 ohm\","
-		"    \"ilim\": \"0.6632 A\", \"overload\": \"latch\" },"
-		"  \"cable\": { \"r_loop\": \"0.2081 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.056 A\" },"
-		"    \"battery\": { \"capacity\": \"2000 mAh\", \"soc\": \"26.48 %\" }, \"load\": { \"current\": \"0.7846 A\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"4.995 V\", \"rout\": \"0.2615 ohm\","
+		" \"ilim\": \"0.6632 A\", \"overload\": \"latch\" }",
+		"0.2081 ohm", "bq25890", "1.056 A", "2000 mAh", "26.48 %", "0.7846 A"))
+		return;
 	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
 				       "safe-ramp: VINDPM 4700 mV holds only 628 mA; limit 650 mA"), 5);
-	REQUIRE_TRACE(&r);
 	/* After the first knee, the re-probes at 60, 120, 240 and 480 s (R9) each find
 	 * the knee again and R11 checks once: 20 ms at the wall, 20 ms at 628 mA. */
 	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibus_A", (4.995 - 4.7) / 0.4696, 1e-3, 1.0), 4 * 0.02, 1e-6);
@@ -668,16 +675,11 @@ static void test_safe_ramp_unpinned_unknown_line(void)
 {
 	struct tu_run r;
 
-	REQUIRE_RUN(&r,
-		"{ \"duration\": \"10 min\","
-		"  \"source\": { \"kind\": \"pd\", \"voc\": \"4.988 V\", \"rout\": \"0.2094 ohm\","
-		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.817 A\", \"overload\": \"cc\" },"
-		"  \"cable\": { \"r_loop\": \"0.2236 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\", \"ichg\": \"1.039 A\" },"
-		"    \"battery\": { \"capacity\": \"1511 mAh\", \"soc\": \"60.42 %\" }, \"load\": { \"current\": \"0.5828 A\" } },"
-		"  \"policy\": \"safe-ramp\" }");
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
-	REQUIRE_TRACE(&r);
+	if (!regret_run(&r,
+		"{ \"kind\": \"pd\", \"voc\": \"4.988 V\", \"rout\": \"0.2094 ohm\","
+		" \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.817 A\", \"overload\": \"cc\" }",
+		"0.2236 ohm", "bq24190", "1.039 A", "1511 mAh", "60.42 %", "0.5828 A"))
+		return;
 	check_held(&r, "ilim_A", 0.9, "ibat_A", 1.039);
 	tu_done(&r);
 }

@@ -288,6 +288,15 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	*x1 = hold ? xb : xt;
 	*i1 = hold ? ib : it;
 	world_solve(w, x1, op1, emf1);
+	if (((hold ? opb.flags : opt.flags) & NET_F_LIMITING) && !(op1->flags & NET_F_LIMITING) &&
+	    !w->net_solve.was_limiting) {
+		/* The step's end took the source into its limit (the cell's end-of-step
+		 * line asks a little more than its EMF behind R0 does): the state is that
+		 * of a source in its limit, as the step integrated it. */
+		w->net_solve.was_limiting = true;
+		world_solve(w, x1, op1, emf1);
+		w->net_solve.was_limiting = w->net.was_limiting;
+	}
 	ev = fabs(opt.vbat - opb.vbat) / WORLD_TOL_V;
 	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
 	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
@@ -361,6 +370,7 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	b->x = x;
 	w->op = *op1;
 	w->emf = emf1;
+	w->net.was_limiting = w->net_solve.was_limiting = (op1->flags & NET_F_LIMITING) != 0;
 	w->m.steps++;
 	if (b->p->thermal)
 		battery_effective(b->p, b->x.temp_c, &b->eff);

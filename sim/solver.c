@@ -253,8 +253,14 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 	double disc = in->voc * in->voc - 4.0 * r * p_req;
 	double ilim_ok = in->was_limiting ? in->ilim * (1.0 - NET_LIMIT_HYSTERESIS) : in->ilim;
 
+	/* Collapsed onto VINDPM at the source's limit, the charger's input loop holds VBUS
+	 * there until what it asks fits under the source's current at VINDPM; only then
+	 * does VBUS rise back onto the line. */
+	bool held = in->was_limiting && vindpm_binds &&
+		    p_req > in->vindpm * icap * (1.0 - NET_LIMIT_HYSTERESIS);
+
 	i = disc >= 0 ? 2.0 * p_req / (in->voc + sqrt(disc)) : INFINITY;
-	if (i <= icap && (in->limit == NET_LIMIT_NONE || i <= ilim_ok)) {
+	if (!held && i <= icap && (in->limit == NET_LIMIT_NONE || i <= ilim_ok)) {
 		/* Demand met on the resistive branch. */
 		o->ibus = i;
 		o->vbus = in->voc - r * i;

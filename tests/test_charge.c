@@ -1130,6 +1130,74 @@ static void test_energy_balance(void)
 	}
 }
 
+/*
+ * A switching charger holding a brick-wall port in its limit at 9 V (the regret
+ * benchmark's seed 9, setup 109, with a cc port and a fixed 1.65 A limit): a 1.611 A
+ * wall, VINDPM 4.5 V (generic-switching), a charger asking 1.836 A into the cell and a
+ * 1.417 A load, more than the port gives on its line at 5 V or at 9 V. From the input's
+ * connection at 0.1 s the port is in its limit and the charger's input loop holds VBUS
+ * at VINDPM: 4.5 V, 1.611 A, to the end (the demand stays above 4.5 * 1.611 = 7.25 W).
+ * The solver used to hop between that point and the line at 9 V from one step to the
+ * next, and the energy balance was off by 5.6 %.
+ */
+static void test_collapse_at_9v_holds(void)
+{
+	struct tu_run r;
+	bool ok = tu_run(&r,
+		"{ \"duration\": \"260 s\","
+		"  \"source\": { \"kind\": \"pd\", \"voc\": \"5.237 V\", \"rout\": \"0.1799 ohm\","
+		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.611 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1464 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.836 A\" },"
+		"    \"battery\": { \"capacity\": \"2457 mAh\", \"soc\": \"30.64 %\" },"
+		"    \"load\": { \"current\": \"1.417 A\" } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"1.65 A\" } } }");
+
+	CU_ASSERT_FATAL(ok);
+	CU_ASSERT(r.m.energy_balance_error <= 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(r.m.time_source_limiting_s, 260 - 0.1, 1e-6);
+	CU_ASSERT(tu_read_trace(&r));
+	if (r.rows && r.rows->len) {
+		const double *last = g_ptr_array_index(r.rows, r.rows->len - 1);
+
+		CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "vbus_V")], 4.5, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "ibus_A")], 1.611, 1e-9);
+	}
+	tu_done(&r);
+}
+
+/*
+ * The same port with its 1.18 s overload timer, under safe-ramp: the ramp holds the
+ * limit one step above the draw (1.65 A) while the draw creeps up to the wall. When
+ * it gets there VBUS falls onto VINDPM, safe-ramp's next check sees the knee and
+ * settles just under it, well inside the timer. The step that crosses the wall must
+ * take the port into its limit as the cell's end-of-step line asks, not leave it on
+ * the line it has just left: before, the run hopped between the two every 20 ms for
+ * minutes, with no knee and the energy balance 5.6 % off.
+ */
+static void test_collapse_at_9v_safe_ramp(void)
+{
+	struct tu_run r;
+	bool ok = tu_run(&r,
+		"{ \"duration\": \"260 s\","
+		"  \"source\": { \"kind\": \"pd\", \"voc\": \"5.237 V\", \"rout\": \"0.1799 ohm\","
+		"    \"pdos\": [\"5V 3A\", \"9V 2A\"], \"ilim\": \"1.611 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"1.182 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.1464 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.836 A\" },"
+		"    \"battery\": { \"capacity\": \"2457 mAh\", \"soc\": \"30.64 %\" },"
+		"    \"load\": { \"current\": \"1.417 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+
+	CU_ASSERT_FATAL(ok);
+	CU_ASSERT(r.m.energy_balance_error <= 1e-6);
+	CU_ASSERT_EQUAL(r.m.source_trips, 0);
+	CU_ASSERT(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1611 mA; limit 1609 mA") >= 1);
+	tu_done(&r);
+}
+
 CU_TestInfo charge_tests[] = {
 	{ "1 C CC-CV: 80 % near 48 min, full near 80 min", test_cccv_1c },
 	{ "CC -> CV time against the closed form", test_cc_cv_transition },
@@ -1143,5 +1211,7 @@ CU_TestInfo charge_tests[] = {
 	{ "stiff RC pairs: normal step count, the pair as a resistor", test_stiff_pairs },
 	{ "3 Ah cell: written R and C as written, the preset's scaled", test_capacity_literal_rc },
 	{ "energy balance within 0.1 %", test_energy_balance },
+	{ "a 9 V port held in its limit: VBUS stays at VINDPM, the energy balances", test_collapse_at_9v_holds },
+	{ "a 9 V port's wall reached under safe-ramp: the knee, no trip, the energy balances", test_collapse_at_9v_safe_ramp },
 	CU_TEST_INFO_NULL,
 };

@@ -529,6 +529,53 @@ static void test_net_brick_wall(void)
 }
 
 /*
+ * The collapse onto VINDPM holds (sim/solver.c, solve_switching). Brick-wall source at
+ * 9 V behind 0.5 ohm, ilim 1 A, input cap 3 A, VINDPM 4.4 V. On the line the port
+ * gives at most (9 - 0.5) * 1 = 8.5 W before its wall; collapsed onto VINDPM it gives
+ * 4.4 * 1 = 4.4 W. A charger asking CC 1.5 A at emf 3.8 (vbat 3.95 V) needs
+ * 3.95 * 1.5 / 0.9 = 6.583 W, between the two:
+ *  - not in the limit before: on the line, I = 2P / (9 + sqrt(81 - 2P)) = 0.763901 A,
+ *    VBUS = 9 - 0.5 I = 8.618050 V, the cell gets its 1.5 A;
+ *  - in the limit before (was_limiting): the charger's input loop keeps VBUS at
+ *    VINDPM, IBUS = 1 A, and the cell gets what 0.9 * 4.4 W gives it,
+ *    (3.8 + 0.1 y) y = 3.96 -> y = 1.014994 A.
+ * At CC 1 A the charger needs 3.9 / 0.9 = 4.333 W, under 4.4 W: it leaves VINDPM
+ * whatever came before, I = 0.495099 A on the line.
+ */
+static void test_net_collapse_holds(void)
+{
+	struct net_in in;
+	struct net_out o;
+
+	net_base(&in);
+	in.voc = 9.0;
+	in.limit = NET_LIMIT_BRICK;
+	in.ilim = 1.0;
+	in.iindpm = 3.0;
+	in.vindpm = 4.4;
+	in.ichg = 1.5;
+	net_solve(&in, &o);
+	CU_ASSERT_FALSE(o.flags & NET_F_LIMITING);
+	ASSERT_REL(o.ibus, 0.763901, 1e-6);
+	ASSERT_REL(o.vbus, 8.618050, 1e-6);
+	ASSERT_REL(o.ibat, 1.5, 1e-12);
+
+	in.was_limiting = true;
+	net_solve(&in, &o);
+	CU_ASSERT(o.flags & NET_F_LIMITING);
+	CU_ASSERT(o.flags & NET_F_VINDPM);
+	ASSERT_REL(o.vbus, 4.4, 1e-12);
+	ASSERT_REL(o.ibus, 1.0, 1e-12);
+	ASSERT_REL(o.ibat, 1.014994, 1e-6);
+
+	in.ichg = 1.0;
+	net_solve(&in, &o);
+	CU_ASSERT_FALSE(o.flags & NET_F_LIMITING);
+	ASSERT_REL(o.ibus, 0.495099, 1e-6);
+	ASSERT_REL(o.ibat, 1.0, 1e-12);
+}
+
+/*
  * VINDPM above the source's open-circuit voltage (a 3.9 V source, VINDPM 4.5 V, e.g.
  * the generic-switching preset on a weak port): the charger can draw nothing without
  * going below VINDPM, so IBUS = 0, and with no current there is no drop:
@@ -1033,6 +1080,7 @@ CU_TestInfo physics_tests[] = {
 	{ "solver: constant-power stable root", test_net_constant_power },
 	{ "solver: collapse at the maximum power point", test_net_collapse_threshold },
 	{ "solver: brick wall without / with vindpm", test_net_brick_wall },
+	{ "solver: the collapse onto VINDPM holds until the demand fits under it", test_net_collapse_holds },
 	{ "solver: vindpm above voc", test_net_vindpm_above_voc },
 	{ "solver: source knee, linear dropout", test_net_knee_dropout },
 	{ "solver: foldback knee and short", test_net_foldback },

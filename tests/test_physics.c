@@ -494,6 +494,25 @@ static void test_net_collapse_threshold(void)
 	CU_ASSERT_EQUAL(o.vbus, 0.0);
 }
 
+/* net_base() behind a brick wall at 1 A, with a 3 A input cap. */
+static void net_brick(struct net_in *in)
+{
+	net_base(in);
+	in->limit = NET_LIMIT_BRICK;
+	in->ilim = 1.0;
+	in->iindpm = 3.0;
+}
+
+/* net_brick() with VINDPM 4.4 V holding the input at the wall: VBUS 4.4 V, IBUS 1 A,
+ * and the cell's (3.8 + 0.1 y) y = 0.9 * 4.4 * 1 W -> y = 1.014994 A. */
+static void check_on_vindpm(const struct net_out *o)
+{
+	CU_ASSERT(o->flags & NET_F_VINDPM);
+	ASSERT_REL(o->vbus, 4.4, 1e-12);
+	ASSERT_REL(o->ibus, 1.0, 1e-12);
+	ASSERT_REL(o->ibat, 1.014994, 1e-6);
+}
+
 /*
  * Brick-wall source, ilim 1 A, Voc 5 V, R 0.5; switching charger asking CC 2 A at
  * emf 3.8 (Pin = 4.0*2/0.9 = 8.889 W -> 2.31 A on the resistive line, above ilim),
@@ -508,10 +527,7 @@ static void test_net_brick_wall(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
-	in.limit = NET_LIMIT_BRICK;
-	in.ilim = 1.0;
-	in.iindpm = 3.0;
+	net_brick(&in);
 	in.ichg = 2.0;
 	net_solve(&in, &o);
 	CU_ASSERT(o.flags & NET_F_COLLAPSE);
@@ -520,10 +536,7 @@ static void test_net_brick_wall(void)
 	in.vindpm = 4.4;
 	net_solve(&in, &o);
 	CU_ASSERT_FALSE(o.flags & NET_F_COLLAPSE);
-	CU_ASSERT(o.flags & NET_F_VINDPM);
-	ASSERT_REL(o.vbus, 4.4, 1e-12);
-	ASSERT_REL(o.ibus, 1.0, 1e-12);
-	ASSERT_REL(o.ibat, 1.014994, 1e-6);
+	check_on_vindpm(&o);
 	ASSERT_REL(o.p_bat, 0.9 * 4.4 * 1.0, 1e-9);
 	CU_ASSERT_FALSE(o.flags & NET_F_CV);
 }
@@ -547,11 +560,8 @@ static void test_net_collapse_holds(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	net_brick(&in);
 	in.voc = 9.0;
-	in.limit = NET_LIMIT_BRICK;
-	in.ilim = 1.0;
-	in.iindpm = 3.0;
 	in.vindpm = 4.4;
 	in.ichg = 1.5;
 	net_solve(&in, &o);
@@ -563,10 +573,7 @@ static void test_net_collapse_holds(void)
 	in.was_limiting = true;
 	net_solve(&in, &o);
 	CU_ASSERT(o.flags & NET_F_LIMITING);
-	CU_ASSERT(o.flags & NET_F_VINDPM);
-	ASSERT_REL(o.vbus, 4.4, 1e-12);
-	ASSERT_REL(o.ibus, 1.0, 1e-12);
-	ASSERT_REL(o.ibat, 1.014994, 1e-6);
+	check_on_vindpm(&o);
 
 	in.ichg = 1.0;
 	net_solve(&in, &o);

@@ -30,7 +30,8 @@
  *     line means the source changed level (a PD contract, another adapter): the fit
  *     restarts from it;
  *  R5 the knee is the adapter's limit: IBUS short of the limit with VBUS below the
- *     line by more than its scatter explains (knee_margin while the line is young) is
+ *     line by more than its scatter explains (knee_margin while the line is young,
+ *     and never less than 1.5 steps of the VBUS ADC, which the chip reports) is
  *     VBUS falling faster than the path resistance allows - the adapter left its
  *     voltage-source region (brick wall, foldback), after a probe or because it
  *     weakened: the limit goes just below the current it delivered (knee_backoff
@@ -65,15 +66,17 @@
  *     VINDPM register grid (vindpm_step where the charger reports none), and
  *     the input limit to the value above the wall: the charger's voltage loop then
  *     holds the input under the wall. IBUS reaching the wall or VBUS leaving the line
- *     ends it (VINDPM one step higher next time); after `reprobe` the charger's own
- *     VINDPM comes back, a probe like any other;
+ *     ends it (VINDPM one step higher next time), and so does IBUS held below the
+ *     register value it replaced (the line was off: that value instead); after
+ *     `reprobe` the charger's own VINDPM comes back, a probe like any other;
  *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
  *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
  *     and a wall beside VINDPM alike), or on the line at the charger's own VINDPM (a
  *     wall where the line reaches VINDPM reads as VINDPM's pin), is tested before R5
- *     settles below it or R2 holds above it: VINDPM
+ *     settles below it, R2 holds above it or takes it for a plateau: VINDPM
  *     goes one step of its grid lower for one `interval`. On the source line that
- *     moves the pin to more current, and IBUS rises: the pin was the charger's, and
+ *     moves the pin to more current, and IBUS rises (or reaches the limit): the pin
+ *     was the charger's, and
  *     the limit stays above it (R2). At a wall IBUS stays: R5. The test asks the
  *     adapter for at most the probe's step more, as a probe does.
  */

@@ -15,10 +15,10 @@
  *    reaches 80 % (or the cell starts above it) the highest final SOC;
  *  - with each policy under test.
  * A policy's regret on a setup is its time to 80 % over the oracle's, minus one (a run
- * that never reaches 80 % counts the whole horizon; a cell that starts at 80 % or more
- * is timed to full, the charger's termination), or where the oracle does not get there
- * within the horizon the SOC shortfall at its end relative to the oracle's SOC gain
- * (at least RG_SOC_FLOOR).
+ * that never reaches 80 % counts the whole horizon, the policy's or, where the policy
+ * gets there, the oracle's; a cell that starts at 80 % or more is timed to full, the
+ * charger's termination), or where neither gets there within the horizon the SOC
+ * shortfall at its end relative to the oracle's SOC gain (at least RG_SOC_FLOOR).
  * Per policy the program prints the median, 90th percentile and maximum regret
  * (linear interpolation between ranks), the setups with a trip, UVLO or brownout, the
  * starved setups (SOC ended below its start where the oracle's did not, the charge
@@ -522,16 +522,20 @@ static int rg_pick_oracle(const struct rg_setup *s, bool out_of_limit)
 }
 
 /* Regret of result p on setup s against grid result `oracle` (>= 0); *timed: in time,
- * else SOC shortfall. */
+ * else SOC shortfall. A policy that gets to the goal where the oracle does not is timed
+ * too, against the whole horizon for the oracle (as a policy that never gets there is
+ * timed at the whole horizon): otherwise a charge that terminated at full would be
+ * scored on the SOC it relaxed to, against a fixed limit that never let the charger
+ * terminate and kept topping the cell up. */
 static double rg_regret(const struct rg_setup *s, int oracle, const struct rg_result *p,
 			bool *timed)
 {
 	const struct rg_result *o = &s->grid_res[oracle];
 	double to = rg_goal(s, o), tp = rg_goal(s, p);
 
-	*timed = to > 0;
+	*timed = to > 0 || tp > 0;
 	if (*timed)
-		return (tp >= 0 ? tp : RG_HORIZON_S) / to - 1;
+		return (tp >= 0 ? tp : RG_HORIZON_S) / (to > 0 ? to : RG_HORIZON_S) - 1;
 	return (o->soc_final - p->soc_final) / fmax(fabs(o->soc_final - s->d.soc0), RG_SOC_FLOOR);
 }
 

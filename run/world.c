@@ -329,6 +329,12 @@ void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
 	evlog_add_listener(w->log, cb, data);
 }
 
+void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb,
+				  void *data)
+{
+	evlog_add_listener_for(w->log, ev, cb, data);
+}
+
 const char *world_policy_name(const struct world *w)
 {
 	return w->policy_name;

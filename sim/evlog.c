@@ -17,6 +17,7 @@ struct evlog {
 	struct {
 		evlog_listener_cb cb;
 		void *data;
+		const char *ev;   /* NULL: every kind */
 	} listeners[EVLOG_MAX_LISTENERS];
 	int n_listeners;
 	/* records being built: each one's time, source and kind */
@@ -39,12 +40,39 @@ bool evlog_open(struct evlog *log, const char *path, GError **err)
 	return log->out != NULL;
 }
 
-void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data)
+void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
+			    void *data)
 {
 	g_assert(log->n_listeners < EVLOG_MAX_LISTENERS);
 	log->listeners[log->n_listeners].cb = cb;
 	log->listeners[log->n_listeners].data = data;
+	log->listeners[log->n_listeners].ev = ev;
 	log->n_listeners++;
+}
+
+void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data)
+{
+	evlog_add_listener_for(log, NULL, cb, data);
+}
+
+static bool listener_hears(const struct evlog *log, int i, const char *ev)
+{
+	return !log->listeners[i].ev || strcmp(log->listeners[i].ev, ev) == 0;
+}
+
+bool evlog_wanted(const struct evlog *log, const char *ev)
+{
+	if (log->out)
+		return true;
+	for (int i = 0; i < log->n_listeners; i++)
+		if (listener_hears(log, i, ev))
+			return true;
+	return false;
+}
+
+void evlog_skip(struct evlog *log)
+{
+	log->count++;
 }
 
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
@@ -91,15 +119,21 @@ void evlog_end(struct evlog *log, cJSON *rec)
 		cJSON_free(line);
 	}
 	for (int i = 0; i < log->n_listeners; i++)
-		log->listeners[i].cb(log->listeners[i].data, t, src, ev, rec);
+		if (listener_hears(log, i, ev))
+			log->listeners[i].cb(log->listeners[i].data, t, src, ev, rec);
 	cJSON_Delete(rec);
 }
 
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value)
 {
-	cJSON *rec = evlog_begin(log, t, src, ev);
+	cJSON *rec;
 
+	if (!evlog_wanted(log, ev)) {
+		evlog_skip(log);
+		return;
+	}
+	rec = evlog_begin(log, t, src, ev);
 	if (key)
 		cJSON_AddStringToObject(rec, key, value);
 	evlog_end(log, rec);

@@ -28,11 +28,20 @@ typedef void (*evlog_listener_cb)(void *data, sim_time_t t, const char *src,
 struct evlog *evlog_new(void);
 bool evlog_open(struct evlog *log, const char *path, GError **err);
 void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data);
+/* A listener for the records of one kind (ev) only. */
+void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
+			    void *data);
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
 void evlog_end(struct evlog *log, cJSON *rec);
 /* Shorthand for a record with one string payload field (key may be NULL). */
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value);
+/* Whether a record of kind ev goes anywhere: to the file or to a listener. Where it
+ * does not (a sweep's variant, say, which writes no events.jsonl), a producer whose
+ * record costs much to build counts it with evlog_skip() instead of building it. */
+bool evlog_wanted(const struct evlog *log, const char *ev);
+void evlog_skip(struct evlog *log);
+/* Records ended or skipped so far. */
 uint64_t evlog_count(const struct evlog *log);
 bool evlog_close(struct evlog *log, GError **err);
 void evlog_free(struct evlog *log);

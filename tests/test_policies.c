@@ -635,6 +635,37 @@ static void test_safe_ramp_r12_pin_under_limit(void)
 }
 
 /*
+ * R12 for a draw that climbs into the wall (the regret benchmark's hard seed 10, setup
+ * 35, from 72 % instead of 63 % SOC so that it comes within the 10 minutes): a 1.829 A
+ * latch adapter with a 0.3016 s overload timer at 5.163 V behind 0.0735 + 0.3069 ohm,
+ * a bq25890 (50 mA input steps, VINDPM 4.4 V, VBUS ADC in 100 mV steps) charging at
+ * 1.619 A. The 1.9 A probe at 190 s is not followed (the charger takes about 1.81 A),
+ * and the limit holds on the 1.85 A value above the draw (R2). As the cell's voltage
+ * rises, the draw reaches the wall at about 476 s and the charger falls onto VINDPM:
+ * VBUS 4.4 V where the line gives 5.163 - 0.3804 * 1.829 = 4.467 V, one ADC step
+ * lower and no knee. VBUS fell to the charger's VINDPM with the draw held at the most
+ * seen: R12 asks VINDPM, IBUS stays, and the limit goes under the wall (1.827 A, the
+ * 1.8 A register value) well inside the timer, which tripped the adapter 0.3016 s
+ * after the wall when nothing asked.
+ */
+static void test_safe_ramp_r12_draw_into_wall(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"5.163 V\", \"rout\": \"0.0735 ohm\","
+		" \"ilim\": \"1.829 A\", \"overload\": \"latch\", \"t_limit_max\": \"0.3016 s\" }",
+		"0.3069 ohm", "bq25890", "1.619 A", "2804 mAh", "72 %", "0.1544 A"))
+		return;
+	/* the limit above the draw, then above the wall, for most of five minutes */
+	CU_ASSERT(time_at(&r, "ilim_A", 1.85, 1e-6, 0) > 250);
+	/* at the wall: two checks when the draw reaches it, two at each re-probe */
+	CU_ASSERT(time_at(&r, "ibus_A", 1.829, 1e-6, 0) < 0.15);
+	CU_ASSERT(time_at(&r, "ilim_A", 1.8, 1e-6, 480) > 110);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1044,6 +1075,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R2: the charger's full charge current with no line known is no wall", test_safe_ramp_unpinned_unknown_line },
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
 	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
+	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

@@ -516,12 +516,25 @@ int power_supply_store_property(struct power_supply *psy, enum power_supply_prop
 	return power_supply_set_property(psy, p, &val);
 }
 
-/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. */
+/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. The
+ * kernel reads every property for a uevent whether or not anyone listens
+ * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
+ * get_property may read its chip; so does this, also when the record would go nowhere
+ * (evlog_wanted) and is only counted. */
 static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec, *env;
 	char line[160];
 
+	if (!evlog_wanted(k->log, "uevent")) {
+		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
+			union power_supply_propval val = { 0 };
+
+			power_supply_get_property(psy, p, &val);
+		}
+		evlog_skip(k->log);
+		return;
+	}
 	rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
 	cJSON_AddStringToObject(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");

@@ -195,6 +195,7 @@ struct safe_ramp {
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
+	int last_vbus_uv;          /* R12: VBUS at the last check, 0 = none since VBUS came */
 	bool rising;               /* R2: the draw is climbing into the last register step */
 };
 
@@ -775,7 +776,7 @@ static void sr_work(struct work_struct *work)
 	int step = sr_ua(s->p->step);
 	int vbus_uv, ibus_ua;
 	double v, i, v_line = 0, scatter;
-	bool uvlo, following, was_rising, on_line = false, below = false, above = false;
+	bool uvlo, following, was_rising, vbus_fell, on_line = false, below = false, above = false;
 	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
@@ -785,6 +786,8 @@ static void sr_work(struct work_struct *work)
 		return;
 	v = vbus_uv * 1e-6;
 	i = ibus_ua * 1e-6;
+	vbus_fell = s->last_vbus_uv > 0 && vbus_uv < s->last_vbus_uv;
+	s->last_vbus_uv = vbus_uv;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
 	if (uvlo || v < s->p->vbus_min)
 		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
@@ -918,6 +921,17 @@ static void sr_work(struct work_struct *work)
 			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
 			return;
 		}
+		if (vbus_fell && ibus_ua >= s->seen_ua && sr_at_vindpm(s, vbus_uv) &&
+		    sr_input_pinned(s) && sr_dpm_test_start(s, ibus_ua, vbus_uv)) {
+			/* R12: VBUS fell to the charger's own VINDPM while the draw
+			 * held at the most the source was seen to deliver, the
+			 * charger short of its charge current: the draw reached
+			 * VINDPM's pin on the line, or the adapter's wall (a limit
+			 * held one register step above a draw that later climbs
+			 * through the wall), which a coarse VBUS ADC reads alike.
+			 * Ask VINDPM. */
+			return;
+		}
 		s->peak_ua = s->req_ua;
 		s->rising = ibus_ua > s->seen_ua ||
 			    (was_rising && ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));
@@ -1042,6 +1056,7 @@ static void sr_event(struct work_struct *work)
 	s->knee_ua = -1;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;
+	s->last_vbus_uv = 0;
 	s->rising = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;

@@ -666,6 +666,35 @@ static void test_safe_ramp_r12_draw_into_wall(void)
 }
 
 /*
+ * R5 for a limit drawn with VBUS far below the line, no probe in flight (the regret
+ * benchmark's seed 19, setup 41, from 25 % instead of 13 % SOC so that it comes within
+ * the 10 minutes): a 9 V PD contract (1.67 A offered) from an adapter whose wall is
+ * 1.65 A, a bq25890's register value, behind 0.2092 + 0.3143 ohm; the charger (VINDPM
+ * 4.4 V) at 1.718 A under a 1.463 A system load. The 1.7 A probe is not followed, and
+ * the limit holds on 1.65 A above a draw of about 1.64 A (R2). When the draw climbs to
+ * 1.65 A it meets the wall: VBUS collapses from 8.2 V onto VINDPM, 4.4 V, with IBUS at
+ * the limit. That is a knee (the wall within draw_tol under the limit), not a point of
+ * the line: the limit must go under it (1.648 A, the 1.6 A register value) at the next
+ * check. Taken for a point of the line, it left the charger on VINDPM at about half
+ * the power for the rest of the run (391 s of the 600).
+ */
+static void test_safe_ramp_knee_at_held_limit(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"pd\", \"voc\": \"5.082 V\", \"rout\": \"0.2092 ohm\","
+		" \"pdos\": [\"5V 2A\", \"9V 1.67A\"], \"ilim\": \"1.65 A\", \"overload\": \"hiccup\" }",
+		"0.3143 ohm", "bq25890", "1.718 A", "3025 mAh", "25 %", "1.463 A"))
+		return;
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1650 mA; limit 1648 mA"), 4);
+	/* on VINDPM: under a stable check's second the first time, 20 ms at each re-probe */
+	CU_ASSERT(time_at(&r, "vbus_V", 4.4, 1e-6, 0) < 1.0);
+	CU_ASSERT(time_at(&r, "ilim_A", 1.6, 1e-6, 0) > 380);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1076,6 +1105,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
 	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
+	{ "safe-ramp R5: a held limit drawn with VBUS far below the line is a knee", test_safe_ramp_knee_at_held_limit },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

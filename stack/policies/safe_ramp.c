@@ -35,7 +35,10 @@
  *     VBUS falling faster than the path resistance allows - the adapter left its
  *     voltage-source region (brick wall, foldback), after a probe or because it
  *     weakened: the limit goes just below the current it delivered (knee_backoff
- *     under IBUS) and that becomes the ceiling. A probe not followed with VBUS on the
+ *     under IBUS) and that becomes the ceiling. IBUS at the limit with VBUS that far
+ *     below the line is a knee too (the wall within draw_tol under the limit: a
+ *     probe's, or a limit held above a draw that has since climbed to it), never a
+ *     point of the line. A probe not followed with VBUS on the
  *     line (within its scatter and 2 mV) is the system taking less, or the charger's
  *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
  *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
@@ -72,7 +75,9 @@
  *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
  *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
  *     and a wall beside VINDPM alike), or on the line at the charger's own VINDPM (a
- *     wall where the line reaches VINDPM reads as VINDPM's pin), is tested before R5
+ *     wall where the line reaches VINDPM reads as VINDPM's pin), or VBUS falling to
+ *     the charger's own VINDPM while the draw holds at the most seen (a draw that
+ *     climbed into a wall under a limit held above it), is tested before R5
  *     settles below it, R2 holds above it or takes it for a plateau: VINDPM
  *     goes one step of its grid lower for one `interval`. On the source line that
  *     moves the pin to more current, and IBUS rises (or reaches the limit): the pin
@@ -939,9 +944,12 @@ static void sr_work(struct work_struct *work)
 		sr_check_later(s, s->rising ? SR_RAMP : SR_STABLE);
 		return;
 	}
-	if (below && s->probing) {
-		/* R5: the probe is drawn, yet VBUS fell far below the line: the
-		 * adapter's wall lies within draw_tol under the new limit. */
+	if (below) {
+		/* R5: the limit is drawn, yet VBUS fell far below the line: the
+		 * adapter's wall lies within draw_tol under the limit - the new one
+		 * of a probe, or one held above a draw that has since climbed to it
+		 * (a wall on a register value: a 9 V contract held at VINDPM, 4.4 V,
+		 * for hours at half the power). Not a point of the line. */
 		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
 		return;
 	}

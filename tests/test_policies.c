@@ -695,6 +695,42 @@ static void test_safe_ramp_knee_at_held_limit(void)
 }
 
 /*
+ * R4 when the source itself changes: a cc adapter at 5.1 V behind 0.1 + 0.2 ohm with a
+ * 3 A wall, a bq25890 (VINDPM 4.4 V) charging at 1.5 A under a 0.3 A load. At 300 s
+ * the adapter's voltage drops to 4.85 V. VBUS falls far below the line learnt at
+ * 5.1 V with the input at the limit: a knee, taken at the 1.5 A it delivers. But the
+ * limit under it does not bring VBUS back onto the line as it would under a wall:
+ * the line is stale, learnt again, and the knee forgotten. On the new line VINDPM
+ * pins the input at (4.85 - 4.4) / 0.3 = 1.5 A, and the limit stays one register value
+ * above it. Kept, the stale line found a "knee" at every check, each 2 mA under the
+ * last, down to the charger's minimum.
+ */
+static void test_safe_ramp_source_weakens(void)
+{
+	struct tu_run r;
+
+	if (!tu_run(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.2 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.5 A\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"30 %\" },"
+		"    \"load\": { \"current\": \"0.3 A\" } },"
+		"  \"policy\": \"safe-ramp\","
+		"  \"events\": [ { \"at\": \"300 s\", \"do\": \"set\", \"path\": \"source.voc\","
+		"    \"value\": \"4.85 V\" } ] }") || !tu_read_trace(&r)) {
+		CU_FAIL("scenario did not run");
+		tu_done(&r);
+		return;
+	}
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_count(&r, "printk"), 2);   /* the knee, then VINDPM's pin */
+	CU_ASSERT(time_at(&r, "ibus_A", (4.85 - 4.4) / 0.3, 1e-6, 300) > 299.9);
+	CU_ASSERT(time_at(&r, "ilim_A", 1.55, 1e-6, 300) > 299.9);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1106,6 +1142,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
 	{ "safe-ramp R5: a held limit drawn with VBUS far below the line is a knee", test_safe_ramp_knee_at_held_limit },
+	{ "safe-ramp R4: a source that weakens is learnt again, not a knee at every check", test_safe_ramp_source_weakens },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

@@ -28,7 +28,9 @@
  *     plus the cable's, and so does VBUS read before the charger draws (IBUS = 0,
  *     VBUS = E); the latest point per 50 mA of IBUS is kept. A reading far above the
  *     line means the source changed level (a PD contract, another adapter): the fit
- *     restarts from it;
+ *     restarts from it. So does one still far below it at the limit just set under a
+ *     knee (R5), where a wall would have let VBUS back onto the line: the source
+ *     weakened, and that knee is forgotten;
  *  R5 the knee is the adapter's limit: IBUS short of the limit with VBUS below the
  *     line by more than its scatter explains (knee_margin while the line is young,
  *     and never less than 1.5 steps of the VBUS ADC, which the chip reports) is
@@ -201,6 +203,8 @@ struct safe_ramp {
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	int last_vbus_uv;          /* R12: VBUS at the last check, 0 = none since VBUS came */
+	bool knee_check;           /* R4: the last check settled below a knee ... */
+	int undo_knee_ua, undo_ceiling_ua;   /* ... and what it replaced */
 	bool rising;               /* R2: the draw is climbing into the last register step */
 };
 
@@ -543,8 +547,11 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 
 	if (why)
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
+	s->undo_knee_ua = s->knee_ua;
+	s->undo_ceiling_ua = s->ceiling_ua;
 	s->knee_ua = ibus_ua;
 	s->seen_ua = ibus_ua;
+	s->knee_check = true;
 	sr_failed(s);
 	s->ceiling_ua = lower;
 	sr_write(s, lower);
@@ -781,7 +788,8 @@ static void sr_work(struct work_struct *work)
 	int step = sr_ua(s->p->step);
 	int vbus_uv, ibus_ua;
 	double v, i, v_line = 0, scatter;
-	bool uvlo, following, was_rising, vbus_fell, on_line = false, below = false, above = false;
+	bool uvlo, following, was_rising, vbus_fell, after_knee, on_line = false, below = false;
+	bool above = false;
 	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
@@ -793,6 +801,8 @@ static void sr_work(struct work_struct *work)
 	i = ibus_ua * 1e-6;
 	vbus_fell = s->last_vbus_uv > 0 && vbus_uv < s->last_vbus_uv;
 	s->last_vbus_uv = vbus_uv;
+	after_knee = s->knee_check;
+	s->knee_check = false;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
 	if (uvlo || v < s->p->vbus_min)
 		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
@@ -944,6 +954,17 @@ static void sr_work(struct work_struct *work)
 		sr_check_later(s, s->rising ? SR_RAMP : SR_STABLE);
 		return;
 	}
+	if (below && after_knee) {
+		/* R4: still far below the line, drawing the limit just set under a
+		 * knee. A wall lets VBUS back onto the line once the draw is under
+		 * it; this is the source itself changed (a weaker adapter, more
+		 * resistance on the path): learn the line again from here, and
+		 * forget the knee that was none. */
+		sr_line_reset(&s->line);
+		s->knee_ua = s->undo_knee_ua;
+		s->ceiling_ua = s->undo_ceiling_ua;
+		below = false;
+	}
 	if (below) {
 		/* R5: the limit is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the limit - the new one
@@ -1065,6 +1086,7 @@ static void sr_event(struct work_struct *work)
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;
 	s->last_vbus_uv = 0;
+	s->knee_check = false;
 	s->rising = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;

@@ -730,6 +730,75 @@ static void test_safe_ramp_source_weakens(void)
 	tu_done(&r);
 }
 
+/* Run a regret-benchmark setup for its whole 3 h (`json`: the scenario that
+ * `bench_regret --write-scenarios` writes for it). False (r done) when it fails. */
+static bool regret_run_3h(struct tu_run *r, const char *json)
+{
+	if (!tu_run(r, json) || !tu_read_trace(r)) {
+		CU_FAIL("scenario did not run");
+		tu_done(r);
+		return false;
+	}
+	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
+	return true;
+}
+
+/*
+ * R2's ladder fallback stays under a wall (the regret benchmark's seed 36, setup 59: the
+ * article's overload on a linear charger): a 0.6442 A hiccup adapter with a 0.2407 s
+ * overload timer, a generic-linear charger (50 mA steps, no VINDPM) and a cell at 97 %
+ * under a 0.36 A load. The knee at 644 mA leaves the limit on 0.6 A. A re-probe to
+ * 0.7 A raises the charge current enough to put the cell into constant voltage: the
+ * draw falls and does not follow the probe. Holding one register value above the draw
+ * (0.65 A rounded under it) fell back on the probe's 0.7 A, above the wall, and the
+ * next recharge drew 0.7 A and tripped the adapter, twice in 3 h. The limit must go
+ * back to 0.6 A; at 0.7 A it spends only the re-probes' checks.
+ */
+static void test_safe_ramp_reprobe_into_cv(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_3h(&r,
+		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.161 V\","
+		"    \"rout\": \"0.1958 ohm\", \"ilim\": \"0.6442 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"0.2407 s\" }, \"cable\": { \"r_loop\": \"0.3492 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-linear\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.347 A\" }, \"battery\": { \"capacity\": \"2190 mAh\", \"soc\": \"97.29 %\" },"
+		"    \"load\": { \"current\": \"0.3646 A\" } }, \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 0.7, 1e-6, 0) < 1.0);
+	CU_ASSERT(time_at(&r, "ilim_A", 0.6, 1e-6, 0) > 10700);
+	tu_done(&r);
+}
+
+/*
+ * A charge that has ended still has its input pinned when the battery helps the system
+ * (the regret benchmark's hard seed 15, setup 22): a 1.2 A latch adapter with a 1.135 s
+ * overload timer at 5.036 V behind 0.2021 + 0.2702 ohm, a bq24190 (ladder 0.9, 1.2,
+ * 1.5 A; VINDPM 4.36 V) and a system load that steps from 31 mA to 1.488 A at 4969 s,
+ * after the charge is done. R11 ended with the limit on the 1.5 A rung above the wall;
+ * the load step takes the input to the wall, VBUS to VINDPM, and the battery makes up
+ * the rest. Not charging, the charger counted as not pinned, nothing was asked, and the
+ * adapter latched off 1.135 s later. The battery reading below zero pins it: the limit
+ * goes under the wall and the adapter spends well under its timer there.
+ */
+static void test_safe_ramp_pinned_after_done(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_3h(&r,
+		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.036 V\","
+		"    \"rout\": \"0.2021 ohm\", \"ilim\": \"1.2 A\", \"overload\": \"latch\","
+		"    \"t_limit_max\": \"1.135 s\" }, \"cable\": { \"r_loop\": \"0.2702 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.162 A\" }, \"battery\": { \"capacity\": \"1779 mAh\", \"soc\": \"39.27 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.03098 A\" },"
+		"      { \"at\": \"4969 s\", \"current\": \"1.488 A\" } ] } }, \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ibus_A", 1.2, 1e-6, 4969) < 0.5);
+	tu_done(&r);
+}
+
 /*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
@@ -1143,6 +1212,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
 	{ "safe-ramp R5: a held limit drawn with VBUS far below the line is a knee", test_safe_ramp_knee_at_held_limit },
 	{ "safe-ramp R4: a source that weakens is learnt again, not a knee at every check", test_safe_ramp_source_weakens },
+	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
+	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },

@@ -20,7 +20,10 @@
  *     at the limit (IBUS within draw_tol of it) - a raise while the system draws less
  *     reveals nothing, so the limit never runs ahead of what the source has been seen
  *     to deliver by more than one step; a probe not followed while the charger gets
- *     all its charge current is the system drawing less, line or no line;
+ *     all its charge current is the system drawing less, line or no line (a charge
+ *     done or tapering gets all it asks unless the battery reads helping the system);
+ *     holding above such a draw never goes above a wall found this session on a
+ *     fine register (R11 looks after a ladder's rungs);
  *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a
@@ -569,10 +572,17 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 static bool sr_input_pinned(struct safe_ramp *s)
 {
 	union power_supply_propval ichg = { 0 };
+	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
 	int ibat_ua;
 
-	if (cs_chg_get_status(s->board->ic) != CS_CHG_STATUS_FAST)
-		return false;
+	if (st != CS_CHG_STATUS_FAST) {
+		/* Not in constant current (done, tapering): the input carries the
+		 * system, and is pinned where the battery helps it - where the
+		 * chip's battery current reading goes below zero at all. */
+		return (st == CS_CHG_STATUS_DONE || st == CS_CHG_STATUS_TAPER) &&
+		       cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) == 0 &&
+		       ibat_ua < -sr_ua(s->p->draw_tol);
+	}
 	if (power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
 				      &ichg) < 0 || ichg.intval <= 0 ||
 	    cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) < 0)
@@ -619,8 +629,14 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 	s->seen_ua = ibus_ua;
 	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
 		sr_write(s, want);
-		/* A ladder rounded it under IBUS: its rung above is the probe's. */
-		if (s->limit_ua < ibus_ua)
+		/* The register rounded it under IBUS: the value above is the
+		 * probe's. On a ladder R11 holds the input between rungs; on a fine
+		 * register not above a wall found this session (a re-probe the draw
+		 * did not follow because the charger went into constant voltage):
+		 * the value under IBUS, then, one step below at most. */
+		if (s->limit_ua < ibus_ua &&
+		    (cstep == 0 || s->knee_ua < 0 ||
+		     probe_req <= s->knee_ua - sr_ua(s->p->knee_backoff)))
 			sr_write(s, probe_req);
 	}
 	s->peak_ua = s->req_ua;

@@ -532,12 +532,24 @@ static double time_at(struct tu_run *r, const char *col, double v, double tol, d
 }
 
 /*
- * Run a setup of the regret benchmark (bench/bench_regret.c) for 10 minutes under
- * safe-ramp and read its trace: `source` is the port's JSON object, the rest the
- * quantities as strings with their units; the charger charges to 4.35 V, as the
- * benchmark's do. No setup here may trip the port. False (the test failed, r done)
+ * Run a setup of the regret benchmark (bench/bench_regret.c) under safe-ramp and read
+ * its trace: regret_run_json() the scenario as `bench_regret --write-scenarios` writes
+ * it; regret_run() for 10 minutes, `source` being the port's JSON object and the rest
+ * the quantities as strings with their units (the charger charges to 4.35 V, as the
+ * benchmark's do). No setup here may trip the port. False (the test failed, r done)
  * when the run or its trace fails.
  */
+static bool regret_run_json(struct tu_run *r, const char *json)
+{
+	if (!tu_run(r, json) || !tu_read_trace(r)) {
+		CU_FAIL("scenario did not run");
+		tu_done(r);
+		return false;
+	}
+	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
+	return true;
+}
+
 static bool regret_run(struct tu_run *r, const char *source, const char *r_loop,
 		       const char *preset, const char *ichg, const char *capacity,
 		       const char *soc, const char *load)
@@ -549,13 +561,7 @@ static bool regret_run(struct tu_run *r, const char *source, const char *r_loop,
 		"    \"battery\": { \"capacity\": \"%s\", \"soc\": \"%s\" }, \"load\": { \"current\": \"%s\" } },"
 		"  \"policy\": \"safe-ramp\" }", source, r_loop, preset, ichg, capacity, soc, load);
 
-	if (!tu_run(r, json) || !tu_read_trace(r)) {
-		CU_FAIL("scenario did not run");
-		tu_done(r);
-		return false;
-	}
-	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
-	return true;
+	return regret_run_json(r, json);
 }
 
 /*
@@ -709,7 +715,7 @@ static void test_safe_ramp_source_weakens(void)
 {
 	struct tu_run r;
 
-	if (!tu_run(&r,
+	if (!regret_run_json(&r,
 		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
 		"    \"rout\": \"0.1 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.2 ohm\" },"
@@ -718,29 +724,12 @@ static void test_safe_ramp_source_weakens(void)
 		"    \"load\": { \"current\": \"0.3 A\" } },"
 		"  \"policy\": \"safe-ramp\","
 		"  \"events\": [ { \"at\": \"300 s\", \"do\": \"set\", \"path\": \"source.voc\","
-		"    \"value\": \"4.85 V\" } ] }") || !tu_read_trace(&r)) {
-		CU_FAIL("scenario did not run");
-		tu_done(&r);
+		"    \"value\": \"4.85 V\" } ] }"))
 		return;
-	}
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
 	CU_ASSERT_EQUAL(tu_count(&r, "printk"), 2);   /* the knee, then VINDPM's pin */
 	CU_ASSERT(time_at(&r, "ibus_A", (4.85 - 4.4) / 0.3, 1e-6, 300) > 299.9);
 	CU_ASSERT(time_at(&r, "ilim_A", 1.55, 1e-6, 300) > 299.9);
 	tu_done(&r);
-}
-
-/* Run a regret-benchmark setup for its whole 3 h (`json`: the scenario that
- * `bench_regret --write-scenarios` writes for it). False (r done) when it fails. */
-static bool regret_run_3h(struct tu_run *r, const char *json)
-{
-	if (!tu_run(r, json) || !tu_read_trace(r)) {
-		CU_FAIL("scenario did not run");
-		tu_done(r);
-		return false;
-	}
-	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
-	return true;
 }
 
 /*
@@ -758,7 +747,7 @@ static void test_safe_ramp_reprobe_into_cv(void)
 {
 	struct tu_run r;
 
-	if (!regret_run_3h(&r,
+	if (!regret_run_json(&r,
 		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.161 V\","
 		"    \"rout\": \"0.1958 ohm\", \"ilim\": \"0.6442 A\", \"overload\": \"hiccup\","
 		"    \"t_limit_max\": \"0.2407 s\" }, \"cable\": { \"r_loop\": \"0.3492 ohm\" },"
@@ -786,7 +775,7 @@ static void test_safe_ramp_pinned_after_done(void)
 {
 	struct tu_run r;
 
-	if (!regret_run_3h(&r,
+	if (!regret_run_json(&r,
 		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.036 V\","
 		"    \"rout\": \"0.2021 ohm\", \"ilim\": \"1.2 A\", \"overload\": \"latch\","
 		"    \"t_limit_max\": \"1.135 s\" }, \"cable\": { \"r_loop\": \"0.2702 ohm\" },"

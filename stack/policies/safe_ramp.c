@@ -43,8 +43,8 @@
  *     under IBUS) and that becomes the ceiling. IBUS at the limit with VBUS that far
  *     below the line is a knee too (the wall within draw_tol under the limit: a
  *     probe's, or a limit held above a draw that has since climbed to it), never a
- *     point of the line. A probe not followed with VBUS on the
- *     line (within its scatter and 2 mV) is the system taking less, or the charger's
+ *     point of the line. A probe not followed with VBUS on the line (within its
+ *     scatter and 2 mV) is the system taking less, or the charger's
  *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
  *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
  *     or beside a linear charger's dropout): it settles below IBUS like a knee;

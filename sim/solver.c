@@ -296,8 +296,12 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 	}
 	o->flags &= ~NET_F_CV;
 	o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
+	/* The source is in its limit where its line would carry more than the limit at
+	 * this VBUS - more by more than rounding: a charger whose input limit equals the
+	 * source's (a PD contract's current, drawn in full) holds VBUS on the line, at
+	 * the source's knee, not past it. */
 	if (in->limit != NET_LIMIT_NONE && i >= in->ilim * (1 - 1e-12) &&
-	    (in->voc - v) / r > in->ilim)
+	    (in->voc - v) / r > in->ilim * (1 + 1e-9))
 		o->flags |= NET_F_LIMITING;
 	o->ibus = i;
 	o->vbus = v;

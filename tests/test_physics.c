@@ -542,6 +542,35 @@ static void test_net_brick_wall(void)
 }
 
 /*
+ * A charger whose input limit equals the source's (a 9 V PD contract's 2 A, drawn in
+ * full): Voc 9 V behind 0.15 + 0.3 ohm, a brick wall at 2 A, the charger's input limit
+ * 2 A, asking CC 4 A at emf 3.8 V (Pin = 4.2 * 4 / 0.9 = 18.67 W, 2.35 A on the line).
+ * The input is held at 2 A with VBUS on the line, 9 - 0.45 * 2 = 8.1 V: the source is
+ * at its knee, not in its limit (with these numbers (Voc - VBUS) / R rounds to
+ * 2.000000000000001 A). The cell gets (3.8 + 0.1 y) y = 0.9 * 8.1 * 2 W:
+ * y = 3.512219 A.
+ */
+static void test_net_limit_equal(void)
+{
+	struct net_in in;
+	struct net_out o;
+
+	net_base(&in);
+	in.voc = 9.0;
+	in.r_src = 0.15;
+	in.limit = NET_LIMIT_BRICK;
+	in.ilim = 2.0;
+	in.iindpm = 2.0;
+	in.ichg = 4.0;
+	net_solve(&in, &o);
+	CU_ASSERT(o.flags & NET_F_IINDPM);
+	CU_ASSERT_FALSE(o.flags & (NET_F_LIMITING | NET_F_COLLAPSE));
+	ASSERT_REL(o.ibus, 2.0, 1e-12);
+	ASSERT_REL(o.vbus, 8.1, 1e-12);
+	ASSERT_REL(o.ibat, 3.512219, 1e-6);
+}
+
+/*
  * The collapse onto VINDPM holds (sim/solver.c, solve_switching). Brick-wall source at
  * 9 V behind 0.5 ohm, ilim 1 A, input cap 3 A, VINDPM 4.4 V. On the line the port
  * gives at most (9 - 0.5) * 1 = 8.5 W before its wall; collapsed onto VINDPM it gives
@@ -1087,6 +1116,7 @@ CU_TestInfo physics_tests[] = {
 	{ "solver: constant-power stable root", test_net_constant_power },
 	{ "solver: collapse at the maximum power point", test_net_collapse_threshold },
 	{ "solver: brick wall without / with vindpm", test_net_brick_wall },
+	{ "solver: an input limit equal to the source's is not the source's limit", test_net_limit_equal },
 	{ "solver: the collapse onto VINDPM holds until the demand fits under it", test_net_collapse_holds },
 	{ "solver: vindpm above voc", test_net_vindpm_above_voc },
 	{ "solver: source knee, linear dropout", test_net_knee_dropout },

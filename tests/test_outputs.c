@@ -689,6 +689,31 @@ static void test_evlog_no_file(void)
 	evlog_free(log);
 }
 
+/* A listener for one kind hears only that kind. Without a file, a record of a kind no
+ * listener wants is not wanted, and is counted all the same (metrics.json's
+ * "events"): evlog_emit skips building it, a producer counts it with evlog_skip. */
+static void test_evlog_one_kind(void)
+{
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+
+	evlog_add_listener_for(log, "warning", listener, &seen);
+	CU_ASSERT(evlog_wanted(log, "warning"));
+	CU_ASSERT_FALSE(evlog_wanted(log, "uevent"));
+	evlog_emit(log, 5, "pmic", "uevent", "type", "x");
+	evlog_emit(log, 6, "pmic", "warning", "type", "y");
+	evlog_skip(log);
+	CU_ASSERT_EQUAL(seen.n, 1);
+	CU_ASSERT_STRING_EQUAL(seen.ev[0], "warning");
+	CU_ASSERT_STRING_EQUAL(seen.payload[0], "y");
+	CU_ASSERT_EQUAL(evlog_count(log), 3);
+	/* a listener for every kind wants them all */
+	evlog_add_listener(log, listener, &seen);
+	CU_ASSERT(evlog_wanted(log, "uevent"));
+	CU_ASSERT(evlog_close(log, NULL));
+	evlog_free(log);
+}
+
 /*
  * Two records built at once (a handler that logs while another record is open):
  * each record keeps its own time, source and kind, in the file and for listeners.
@@ -1328,6 +1353,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "events.jsonl reader", test_events_reader },
 	{ "plot template placeholders", test_templates },
 	{ "evlog without a file", test_evlog_no_file },
+	{ "evlog: a listener for one kind; records nobody wants are counted", test_evlog_one_kind },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },
 	{ "outfile abort leaves nothing", test_outfile_abort },

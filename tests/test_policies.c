@@ -789,6 +789,50 @@ static void test_safe_ramp_pinned_after_done(void)
 }
 
 /*
+ * R2 on a linear charger's climbing pin (the regret benchmark's seed 55, setup 145): a
+ * 1.164 A hiccup adapter with a 1.312 s overload timer at 5.117 V behind 0.2947 +
+ * 0.4794 ohm, a twl4030 (linear, no VINDPM, 1.66 mA input steps) and a 1.265 A load,
+ * more than the wall: the cell discharges all along. Each probe stops where the pass
+ * element drops out, VBUS on the line; as the cell's voltage falls, that draw climbs
+ * (1.08 A at plugging in, the wall after 2.4 h). Held a register step above it, the
+ * draw reached the wall between two probes with VBUS moving by the cell's microvolts,
+ * and the adapter cut out after its 1.312 s. The limit must stay at or under the wall
+ * outside the probes' 20 ms checks, and the adapter must never spend as long as a
+ * tenth of its timer in its limit.
+ */
+static void test_safe_ramp_climbing_pin(void)
+{
+	struct tu_run r;
+	int it, ib, il;
+	double at_wall = 0, longest = 0, above = 0;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.117 V\","
+		"    \"rout\": \"0.2947 ohm\", \"ilim\": \"1.164 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"1.312 s\" }, \"cable\": { \"r_loop\": \"0.4794 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.7 A\" }, \"battery\": { \"capacity\": \"2737 mAh\", \"soc\": \"68.14 %\" },"
+		"    \"load\": { \"current\": \"1.265 A\" } }, \"policy\": \"safe-ramp\" }"))
+		return;
+	it = tu_col(&r, "time_s");
+	ib = tu_col(&r, "ibus_A");
+	il = tu_col(&r, "ilim_A");
+	for (guint k = 0; k + 1 < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
+		double dt = next[it] - row[it];
+
+		at_wall = row[ib] >= 1.164 - 1e-6 ? at_wall + dt : 0;
+		longest = fmax(longest, at_wall);
+		/* a limit between the wall and a probe's 100 mA step above the draw */
+		if (row[it] > 60 && row[il] > 1.164 && row[il] < row[ib] + 0.05)
+			above += dt;
+	}
+	CU_ASSERT(longest < 0.1312);
+	CU_ASSERT(above < 1e-9);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1199,6 +1243,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a pin close under a knee found before is asked again, not a plateau", test_safe_ramp_r12_before_plateau },
 	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
+	{ "safe-ramp R2: a linear charger's pin that climbs as the cell discharges is held under, not above", test_safe_ramp_climbing_pin },
 	{ "safe-ramp R5: a held limit drawn with VBUS far below the line is a knee", test_safe_ramp_knee_at_held_limit },
 	{ "safe-ramp R4: a source that weakens is learnt again, not a knee at every check", test_safe_ramp_source_weakens },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },

@@ -23,7 +23,9 @@
  *     all its charge current is the system drawing less, line or no line (a charge
  *     done or tapering gets all it asks unless the battery reads helping the system);
  *     holding above such a draw never goes above a wall found this session on a
- *     fine register (R11 looks after a ladder's rungs);
+ *     fine register (R11 looks after a ladder's rungs), and a linear charger's
+ *     dropout pin with the cell discharging (a pin that climbs as VBAT falls) is
+ *     held just under, not above;
  *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a
@@ -130,6 +132,12 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R11: a line flatter than this cannot place a current by its voltage (10 mohm: a
  * VINDPM step of 0.1 V would span 10 A). */
 #define SR_VMODE_R_MIN_OHM 0.01
+/* R2: the most a hold under a linear charger's climbing pin may give up, in uA: the
+ * twl4030's register (1.66 mA steps) always has a value within knee_backoff plus a
+ * step under the pin. A 50 mA register's value under the pin gave up to 50 mA, and
+ * 2-28 % regret on a few setups of every population of the regret benchmark
+ * (docs/safe-ramp.md, R2), for an overload seen on none of them. */
+#define SR_PIN_HOLD_COST_UA 5000
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -593,7 +601,9 @@ static bool sr_input_pinned(struct safe_ramp *s)
 /*
  * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS on the
  * line? Where a knee this session lay within a step above IBUS: a linear charger's
- * dropout current drifts through the wall it found before. Elsewhere a reading on
+ * dropout current drifts through the wall it found before. Where a linear charger's
+ * pin climbs because the cell discharges: it drifts into a wall it never found, and
+ * a limit above it lets it (below). Elsewhere a reading on
  * the line (R5 settles below every reading off it) means the charger's own input
  * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
  * it costs the adapter nothing. Hedging further, below every pinned input that a
@@ -602,7 +612,26 @@ static bool sr_input_pinned(struct safe_ramp *s)
  */
 static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 {
-	return s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step);
+	int ibat_ua, cmin, cmax, cstep, lower;
+
+	if (s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step))
+		return true;
+	/* A charger without input voltage regulation of its own (a linear one) is
+	 * pinned by its pass element's dropout, VBUS - VBAT over its resistance. With
+	 * the battery discharging, VBAT falls and the pin climbs: held above, the draw
+	 * climbs with it into a wall it was never seen to reach, VBUS following the
+	 * cell's microvolts - nothing a check can see before an overload timer runs
+	 * out (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after plugging in).
+	 * Held under where the register has a value close under the pin. */
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	lower = ibus_ua - sr_ua(s->p->knee_backoff);
+	if (cstep <= 0 || lower < cmin)
+		return false;
+	lower = cmin + (lower - cmin) / cstep * cstep;
+	return ibus_ua - lower <= SR_PIN_HOLD_COST_UA &&
+	       cs_chg_get_vindpm(s->board->ic) < 0 &&
+	       cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) == 0 &&
+	       ibat_ua < -sr_ua(s->p->draw_tol);
 }
 
 /*

@@ -25,7 +25,7 @@
  *     holding above such a draw never goes above a wall found this session on a
  *     fine register (R11 looks after a ladder's rungs), and a linear charger's
  *     dropout pin with the cell discharging (a pin that climbs as VBAT falls) is
- *     held just under, not above;
+ *     held on the register value at or under it, not above;
  *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a
@@ -133,10 +133,10 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * VINDPM step of 0.1 V would span 10 A). */
 #define SR_VMODE_R_MIN_OHM 0.01
 /* R2: the most a hold under a linear charger's climbing pin may give up, in uA: the
- * twl4030's register (1.66 mA steps) always has a value within knee_backoff plus a
- * step under the pin. A 50 mA register's value under the pin gave up to 50 mA, and
- * 2-28 % regret on a few setups of every population of the regret benchmark
- * (docs/safe-ramp.md, R2), for an overload seen on none of them. */
+ * twl4030's register (1.66 mA steps) always has a value that close under the pin. A
+ * 50 mA register's value under the pin gave up to 50 mA, and 2-28 % regret on a few
+ * setups of every population of the regret benchmark (docs/safe-ramp.md, R2), for an
+ * overload seen on none of them. */
 #define SR_PIN_HOLD_COST_UA 5000
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
@@ -601,34 +601,39 @@ static bool sr_input_pinned(struct safe_ramp *s)
 /*
  * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS on the
  * line? Where a knee this session lay within a step above IBUS: a linear charger's
- * dropout current drifts through the wall it found before. Where a linear charger's
- * pin climbs because the cell discharges: it drifts into a wall it never found, and
- * a limit above it lets it (below). Elsewhere a reading on
+ * dropout current drifts through the wall it found before. Elsewhere a reading on
  * the line (R5 settles below every reading off it) means the charger's own input
  * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
- * it costs the adapter nothing. Hedging further, below every pinned input that a
- * coarse ADC reads with some scatter, cost 1.3-4.3 points of p90 regret on the regret
- * benchmark's populations and avoided no trip there (docs/safe-ramp.md, Results).
+ * it costs the adapter nothing (but see sr_pin_climbs()). Hedging further, below every
+ * pinned input that a coarse ADC reads with some scatter, cost 1.3-4.3 points of p90
+ * regret on the regret benchmark's populations and avoided no trip there
+ * (docs/safe-ramp.md, Results).
  */
 static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 {
-	int ibat_ua, cmin, cmax, cstep, lower;
+	return s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step);
+}
 
-	if (s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step))
-		return true;
-	/* A charger without input voltage regulation of its own (a linear one) is
-	 * pinned by its pass element's dropout, VBUS - VBAT over its resistance. With
-	 * the battery discharging, VBAT falls and the pin climbs: held above, the draw
-	 * climbs with it into a wall it was never seen to reach, VBUS following the
-	 * cell's microvolts - nothing a check can see before an overload timer runs
-	 * out (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after plugging in).
-	 * Held under where the register has a value close under the pin. */
+/*
+ * R2: does a pinned input climb? A charger without input voltage regulation of its
+ * own (a linear one) is pinned by its pass element's dropout, VBUS - VBAT over its
+ * resistance. With the battery discharging, VBAT falls and the pin climbs: held a
+ * register value above, the draw climbs with it into a wall it was never seen to
+ * reach, VBUS following the cell's microvolts - nothing a check can see before an
+ * overload timer runs out (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after
+ * plugging in). Then the register value at or under IBUS, `*hold_ua`, where it is
+ * within SR_PIN_HOLD_COST_UA of it: never above a current the adapter was seen to
+ * deliver, so never above its wall.
+ */
+static bool sr_pin_climbs(const struct safe_ramp *s, int ibus_ua, int *hold_ua)
+{
+	int ibat_ua, cmin, cmax, cstep;
+
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
-	lower = ibus_ua - sr_ua(s->p->knee_backoff);
-	if (cstep <= 0 || lower < cmin)
+	if (cstep <= 0 || ibus_ua < cmin)
 		return false;
-	lower = cmin + (lower - cmin) / cstep * cstep;
-	return ibus_ua - lower <= SR_PIN_HOLD_COST_UA &&
+	*hold_ua = cmin + (ibus_ua - cmin) / cstep * cstep;
+	return ibus_ua - *hold_ua <= SR_PIN_HOLD_COST_UA &&
 	       cs_chg_get_vindpm(s->board->ic) < 0 &&
 	       cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) == 0 &&
 	       ibat_ua < -sr_ua(s->p->draw_tol);
@@ -674,14 +679,15 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 
 /*
  * R2: a probe not followed, the input pinned, and the adapter's wall may sit at IBUS
- * unseen (sr_wall_may_hide): the limit goes just below IBUS, so the adapter is off
- * any wall there. No ceiling - it was not seen to fail: the next probe comes when the
+ * unseen (sr_wall_may_hide): the limit goes just below IBUS, `lower_ua`, so the
+ * adapter is off any wall there; or the pin climbs (sr_pin_climbs): the limit holds
+ * at it. No ceiling - it was not seen to fail: the next probe comes when the
  * draw is at the limit, after a wait that doubles while probes keep finding the
  * input pinned at the same level (up to `reprobe`).
  */
-static void sr_plateau(struct safe_ramp *s, int ibus_ua, int vbus_uv)
+static void sr_plateau(struct safe_ramp *s, int ibus_ua, int vbus_uv, int lower_ua)
 {
-	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+	int lower = max(s->chip_min_ua, lower_ua);
 	int probe_req = s->req_ua, probe = s->limit_ua;
 	int same = s->plateau_ua >= 0 && abs(ibus_ua - s->plateau_ua) < sr_ua(s->p->step);
 
@@ -724,7 +730,7 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 		if (s->vmode_knee || below)
 			sr_settle_below(s, min(ibus_ua, s->wall_ua), vbus_uv, "knee");
 		else
-			sr_plateau(s, ibus_ua, vbus_uv);
+			sr_plateau(s, ibus_ua, vbus_uv, ibus_ua - sr_ua(s->p->knee_backoff));
 		return;
 	}
 	if (ibus_ua < s->vmode_alt_ua - sr_ua(s->p->draw_tol) && sr_input_pinned(s)) {
@@ -831,7 +837,7 @@ static void sr_work(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
 	int step = sr_ua(s->p->step);
-	int vbus_uv, ibus_ua;
+	int vbus_uv, ibus_ua, hold_ua;
 	double v, i, v_line = 0, scatter;
 	bool uvlo, following, was_rising, vbus_fell, after_knee, on_line = false, below = false;
 	bool above = false;
@@ -962,7 +968,10 @@ static void sr_work(struct work_struct *work)
 			if (sr_at_vindpm(s, vbus_uv) && sr_dpm_test_start(s, ibus_ua, vbus_uv))
 				return;
 			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
-				sr_plateau(s, ibus_ua, vbus_uv);
+				sr_plateau(s, ibus_ua, vbus_uv,
+					   ibus_ua - sr_ua(s->p->knee_backoff));
+			else if (sr_pin_climbs(s, ibus_ua, &hold_ua))
+				sr_plateau(s, ibus_ua, vbus_uv, hold_ua);
 			else
 				sr_hold_above(s, ibus_ua);
 			return;

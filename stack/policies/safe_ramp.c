@@ -57,7 +57,8 @@
  *     charger pulling an adapter in current limit down): a knee, as R5;
  *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
  *     drops `backoff` steps below the highest limit since the last good check; the
- *     ramp restarts from `start`;
+ *     ramp restarts from `start`. A trip with no probe in flight came from a held
+ *     limit the draw reached: the most IBUS seen then is a knee from now on (R2, R5);
  *  R8 stay in range and in budget: never above the charger's register range nor the
  *     port's USB budget - the configured current on a host port (SDP: the granted
  *     configuration, USB 2.0 / 3.x), BC1.2's 1.5 A on a CDP, the Rp current on Type-C,
@@ -83,8 +84,9 @@
  *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
  *     and a wall beside VINDPM alike), or on the line at the charger's own VINDPM (a
  *     wall where the line reaches VINDPM reads as VINDPM's pin), or VBUS falling to
- *     the charger's own VINDPM while the draw holds at the most seen (a draw that
- *     climbed into a wall under a limit held above it), is tested before R5
+ *     the charger's own VINDPM, or the charger going short of its charge current,
+ *     while the draw holds at the most seen (a draw that climbed into a wall under a
+ *     limit held above it), is tested before R5
  *     settles below it, R2 holds above it or takes it for a plateau: VINDPM
  *     goes one step of its grid lower for one `interval`. On the source line that
  *     moves the pin to more current, and IBUS rises (or reaches the limit): the pin
@@ -184,6 +186,7 @@ struct safe_ramp {
 	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
+	int trip_seen_ua;          /* R7: IBUS the source delivered then, no probe in flight; -1 = none */
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
@@ -217,6 +220,8 @@ struct safe_ramp {
 	bool knee_check;           /* R4: the last check settled below a knee ... */
 	int undo_knee_ua, undo_ceiling_ua;   /* ... and what it replaced */
 	bool rising;               /* R2: the draw is climbing into the last register step */
+	bool free_draw;            /* R12: the last check found the draw short of the limit,
+				    * the charger getting all its charge current */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -840,7 +845,7 @@ static void sr_work(struct work_struct *work)
 	int vbus_uv, ibus_ua, hold_ua;
 	double v, i, v_line = 0, scatter;
 	bool uvlo, following, was_rising, vbus_fell, after_knee, on_line = false, below = false;
-	bool above = false;
+	bool above = false, was_free, pinned;
 	struct sr_fit fit;
 
 	if (!s->vbus || s->st == SR_IDLE)
@@ -854,6 +859,8 @@ static void sr_work(struct work_struct *work)
 	s->last_vbus_uv = vbus_uv;
 	after_knee = s->knee_check;
 	s->knee_check = false;
+	was_free = s->free_draw;
+	s->free_draw = false;
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
 	if (uvlo || v < s->p->vbus_min)
 		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
@@ -982,7 +989,8 @@ static void sr_work(struct work_struct *work)
 		 * into the last register step, where the wall may be: watch it at
 		 * the ramp's pace while it stays at the top, until it reaches the
 		 * limit (and a probe checks the next step) or falls back. */
-		if (ibus_ua > s->seen_ua && !on_line && sr_input_pinned(s)) {
+		pinned = sr_input_pinned(s);
+		if (ibus_ua > s->seen_ua && !on_line && pinned) {
 			/* R5: the draw rose past what the source was seen to deliver
 			 * and VBUS left the line, the charger short of its charge
 			 * current: the adapter may be at its wall there. Settle just
@@ -990,17 +998,20 @@ static void sr_work(struct work_struct *work)
 			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
 			return;
 		}
-		if (vbus_fell && ibus_ua >= s->seen_ua && sr_at_vindpm(s, vbus_uv) &&
-		    sr_input_pinned(s) && sr_dpm_test_start(s, ibus_ua, vbus_uv)) {
-			/* R12: VBUS fell to the charger's own VINDPM while the draw
-			 * held at the most the source was seen to deliver, the
-			 * charger short of its charge current: the draw reached
-			 * VINDPM's pin on the line, or the adapter's wall (a limit
-			 * held one register step above a draw that later climbs
-			 * through the wall), which a coarse VBUS ADC reads alike.
-			 * Ask VINDPM. */
+		if ((vbus_fell || was_free) && ibus_ua >= s->seen_ua && sr_at_vindpm(s, vbus_uv) &&
+		    pinned && sr_dpm_test_start(s, ibus_ua, vbus_uv)) {
+			/* R12: VBUS fell to the charger's own VINDPM, or the charger
+			 * that got all its charge current a check ago no longer
+			 * does, while the draw held at the most the source was seen
+			 * to deliver: the draw reached VINDPM's pin on the line, or
+			 * the adapter's wall (a limit held one register step above
+			 * a draw that later climbs through the wall), which a coarse
+			 * VBUS ADC reads alike - where the line meets VINDPM within
+			 * an ADC step of the wall, VBUS falls by less than a step
+			 * (seed 64, setup 26: 12 mV, a 0.218 s timer). Ask VINDPM. */
 			return;
 		}
+		s->free_draw = !pinned;
 		s->peak_ua = s->req_ua;
 		s->rising = ibus_ua > s->seen_ua ||
 			    (was_rising && ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));
@@ -1071,6 +1082,7 @@ static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
 	int step = sr_ua(s->p->step);
+	bool tripped = false;
 
 	switch (s->event) {
 	case USB_EVENT_NONE:
@@ -1079,6 +1091,10 @@ static void sr_event(struct work_struct *work)
 		/* A trip can come between a probe and its check, and the check may
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
+		/* R7: with no probe in flight, a held limit the draw reached tripped
+		 * it: the wall is at most what the source was seen delivering. */
+		s->trip_seen_ua = !s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX ?
+				  s->seen_ua : -1;
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
@@ -1126,6 +1142,7 @@ static void sr_event(struct work_struct *work)
 		s->reprobe_ms = s->trip_limit_ua == s->fail_ua ?
 			min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS) : sr_ms(s->p->reprobe);
 		s->fail_ua = s->trip_limit_ua;
+		tripped = true;
 	} else {
 		s->reprobe_ms = sr_ms(s->p->reprobe);
 		s->fail_ua = -1;
@@ -1137,6 +1154,14 @@ static void sr_event(struct work_struct *work)
 	s->vindpm_restore_uv = -1;
 	s->dpm_test = false;
 	s->knee_ua = -1;
+	if (tripped && s->trip_seen_ua > 0) {
+		/* R7 after a trip under a held limit: the draw that reached the wall
+		 * is a knee, unseen, that R2 holds under from now on (seed 80, setup
+		 * 56: a twl4030's pin 0.6 mA over a 1.076 A wall, VBUS 2 mV under the
+		 * line, tripped the adapter at each recharge). */
+		s->knee_ua = s->trip_seen_ua;
+	}
+	s->trip_seen_ua = -1;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;
 	s->last_vbus_uv = 0;

@@ -912,6 +912,31 @@ static void test_safe_ramp_r12_newly_pinned(void)
 }
 
 /*
+ * R12 where the pin meets what the charger asks (the regret benchmark's seed 14, setup
+ * 85): a 2.666 A Apple-divider adapter at 5.175 V behind 0.185 + 0.1838 ohm, a bq24190
+ * (ladder 2, 3 A; VINDPM 4.36 V, 80 mV codes) charging at 1.679 A under a 0.509 A load.
+ * The limit stays on the 3 A rung; the input the charger asks climbs with the cell's
+ * voltage and meets VINDPM's pin, (5.175 - 4.36) / 0.3688 = 2.21 A, 0.46 A under the
+ * wall, and the charger goes short of its charge current by a few mA. Asked, VINDPM a
+ * code lower gives it all it asks again - a rise of less than 2 mA, which counted as
+ * none: a wall, and the input went down to the 2 A rung for eight minutes. The limit
+ * must stay on the 3 A rung.
+ */
+static void test_safe_ramp_r12_pin_at_demand(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"apple-2.4a\", \"voc\": \"5.175 V\", \"rout\": \"0.185 ohm\","
+		" \"ilim\": \"2.666 A\", \"overload\": \"hiccup\" }",
+		"0.1838 ohm", "bq24190", "1.679 A", "2130 mAh", "62.6 %", "0.5088 A"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 2.0, 1e-6, 2) < 0.1);
+	CU_ASSERT(time_at(&r, "ilim_A", 3.0, 1e-6, 2) > 597);
+	tu_done(&r);
+}
+
+/*
  * R11 measured (the regret benchmark's seed 7, setup 161): a 0.6632 A latch adapter at
  * 4.995 V behind 0.2615 + 0.2081 ohm, a bq25890 (50 mA input steps, VBUS ADC in 100 mV
  * steps) and a 0.7846 A load, more than the wall. The knee settles on 0.65 A. Through
@@ -1325,6 +1350,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R2: a linear charger's pin that climbs as the cell discharges is held under, not above", test_safe_ramp_climbing_pin },
 	{ "safe-ramp R7: after a trip under a held limit, the draw that reached the wall is a knee", test_safe_ramp_trip_under_held_limit },
 	{ "safe-ramp R12: a charger that stops getting its charge current under a held limit is asked", test_safe_ramp_r12_newly_pinned },
+	{ "safe-ramp R12: a pin that meets what the charger asks is VINDPM's", test_safe_ramp_r12_pin_at_demand },
 	{ "safe-ramp R5: a held limit drawn with VBUS far below the line is a knee", test_safe_ramp_knee_at_held_limit },
 	{ "safe-ramp R4: a source that weakens is learnt again, not a knee at every check", test_safe_ramp_source_weakens },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },

@@ -1170,6 +1170,7 @@ static void sr_event(struct work_struct *work)
 	s->last_vbus_uv = 0;
 	s->knee_check = false;
 	s->rising = false;
+	s->free_draw = false;
 	s->limit_ua = -1;
 	s->req_ua = -1;
 	s->peak_ua = 0;

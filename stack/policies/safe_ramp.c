@@ -186,7 +186,6 @@ struct safe_ramp {
 	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
-	int trip_seen_ua;          /* R7: IBUS the source delivered then, no probe in flight; -1 = none */
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
@@ -1085,7 +1084,7 @@ static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
 	int step = sr_ua(s->p->step);
-	bool tripped = false;
+	int knee_ua = -1;
 
 	switch (s->event) {
 	case USB_EVENT_NONE:
@@ -1094,10 +1093,6 @@ static void sr_event(struct work_struct *work)
 		/* A trip can come between a probe and its check, and the check may
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
-		/* R7: with no probe in flight, a held limit the draw reached tripped
-		 * it: the wall is at most what the source was seen delivering. */
-		s->trip_seen_ua = !s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX ?
-				  s->seen_ua : -1;
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
@@ -1145,7 +1140,14 @@ static void sr_event(struct work_struct *work)
 		s->reprobe_ms = s->trip_limit_ua == s->fail_ua ?
 			min(s->reprobe_ms * 2, SR_REPROBE_MAX_MS) : sr_ms(s->p->reprobe);
 		s->fail_ua = s->trip_limit_ua;
-		tripped = true;
+		/* With no probe in flight (nothing runs between the loss and now), a
+		 * held limit the draw reached tripped it: the draw then, the most the
+		 * source was seen delivering, is a knee, unseen, that R2 holds under
+		 * from now on (seed 80, setup 56: a twl4030's pin 0.6 mA over a 1.076 A
+		 * wall, VBUS 2 mV under the line, tripped the adapter at each
+		 * recharge). */
+		if (!s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX)
+			knee_ua = s->seen_ua;
 	} else {
 		s->reprobe_ms = sr_ms(s->p->reprobe);
 		s->fail_ua = -1;
@@ -1156,15 +1158,7 @@ static void sr_event(struct work_struct *work)
 	s->plateau_ms = 0;
 	s->vindpm_restore_uv = -1;
 	s->dpm_test = false;
-	s->knee_ua = -1;
-	if (tripped && s->trip_seen_ua > 0) {
-		/* R7 after a trip under a held limit: the draw that reached the wall
-		 * is a knee, unseen, that R2 holds under from now on (seed 80, setup
-		 * 56: a twl4030's pin 0.6 mA over a 1.076 A wall, VBUS 2 mV under the
-		 * line, tripped the adapter at each recharge). */
-		s->knee_ua = s->trip_seen_ua;
-	}
-	s->trip_seen_ua = -1;
+	s->knee_ua = knee_ua;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;
 	s->last_vbus_uv = 0;

@@ -555,33 +555,48 @@ static void at_wall(struct tu_run *r, double wall, double from, double *at, doub
 
 /*
  * Run a setup of the regret benchmark (bench/bench_regret.c) under safe-ramp and read
- * its trace: regret_run_json() the scenario as `bench_regret --write-scenarios` writes
- * it; regret_run() for 10 minutes, `source` being the port's JSON object and the rest
- * the quantities as strings with their units (the charger charges to 4.35 V, as the
- * benchmark's do). No setup here may trip the port. False (the test failed, r done)
- * when the run or its trace fails.
+ * its trace: regret_trace() the scenario as `bench_regret --write-scenarios` writes
+ * it, regret_run_json() the same where the port must not trip; regret_json() builds
+ * one, `source` being the port's JSON object and the rest the quantities as strings
+ * with their units (the charger charges to 4.35 V, as the benchmark's do), and
+ * regret_run() runs it for 10 minutes. False (the test failed, r done) when the run or
+ * its trace fails.
  */
-static bool regret_run_json(struct tu_run *r, const char *json)
+static bool regret_trace(struct tu_run *r, const char *json)
 {
 	if (!tu_run(r, json) || !tu_read_trace(r)) {
 		CU_FAIL("scenario did not run");
 		tu_done(r);
 		return false;
 	}
+	return true;
+}
+
+static bool regret_run_json(struct tu_run *r, const char *json)
+{
+	if (!regret_trace(r, json))
+		return false;
 	CU_ASSERT_EQUAL(tu_metric(r, "source_trips"), 0);
 	return true;
+}
+
+static char *regret_json(const char *duration, const char *source, const char *r_loop,
+			 const char *preset, const char *ichg, const char *capacity,
+			 const char *soc, const char *load)
+{
+	return g_strdup_printf(
+		"{ \"duration\": \"%s\", \"source\": %s,"
+		"  \"cable\": { \"r_loop\": \"%s\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"%s\", \"vreg\": \"4.35 V\", \"ichg\": \"%s\" },"
+		"    \"battery\": { \"capacity\": \"%s\", \"soc\": \"%s\" }, \"load\": { \"current\": \"%s\" } },"
+		"  \"policy\": \"safe-ramp\" }", duration, source, r_loop, preset, ichg, capacity, soc, load);
 }
 
 static bool regret_run(struct tu_run *r, const char *source, const char *r_loop,
 		       const char *preset, const char *ichg, const char *capacity,
 		       const char *soc, const char *load)
 {
-	g_autofree char *json = g_strdup_printf(
-		"{ \"duration\": \"10 min\", \"source\": %s,"
-		"  \"cable\": { \"r_loop\": \"%s\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"%s\", \"vreg\": \"4.35 V\", \"ichg\": \"%s\" },"
-		"    \"battery\": { \"capacity\": \"%s\", \"soc\": \"%s\" }, \"load\": { \"current\": \"%s\" } },"
-		"  \"policy\": \"safe-ramp\" }", source, r_loop, preset, ichg, capacity, soc, load);
+	g_autofree char *json = regret_json("10 min", source, r_loop, preset, ichg, capacity, soc, load);
 
 	return regret_run_json(r, json);
 }
@@ -826,14 +841,12 @@ static void test_safe_ramp_climbing_pin(void)
 {
 	struct tu_run r;
 	double longest, held;
+	g_autofree char *json = regret_json("3 h",
+		"{ \"kind\": \"dcp\", \"voc\": \"5.117 V\", \"rout\": \"0.2947 ohm\","
+		" \"ilim\": \"1.164 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.312 s\" }",
+		"0.4794 ohm", "twl4030", "1.7 A", "2737 mAh", "68.14 %", "1.265 A");
 
-	if (!regret_run_json(&r,
-		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.117 V\","
-		"    \"rout\": \"0.2947 ohm\", \"ilim\": \"1.164 A\", \"overload\": \"hiccup\","
-		"    \"t_limit_max\": \"1.312 s\" }, \"cable\": { \"r_loop\": \"0.4794 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
-		"    \"ichg\": \"1.7 A\" }, \"battery\": { \"capacity\": \"2737 mAh\", \"soc\": \"68.14 %\" },"
-		"    \"load\": { \"current\": \"1.265 A\" } }, \"policy\": \"safe-ramp\" }"))
+	if (!regret_run_json(&r, json))
 		return;
 	at_wall(&r, 1.164, 60, &longest, &held);
 	CU_ASSERT(longest < 0.1312);
@@ -854,28 +867,17 @@ static void test_safe_ramp_climbing_pin(void)
 static void test_safe_ramp_trip_under_held_limit(void)
 {
 	struct tu_run r;
-	double longest, held, first = -1;
+	double longest, held, first;
+	g_autofree char *json = regret_json("3 h",
+		"{ \"kind\": \"dcp\", \"voc\": \"5.078 V\", \"rout\": \"0.05808 ohm\","
+		" \"ilim\": \"1.076 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.9073 s\" }",
+		"0.3671 ohm", "twl4030", "1.7 A", "3604 mAh", "98.84 %", "0.4262 A");
 
-	if (!tu_run(&r,
-		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.078 V\","
-		"    \"rout\": \"0.05808 ohm\", \"ilim\": \"1.076 A\", \"overload\": \"hiccup\","
-		"    \"t_limit_max\": \"0.9073 s\" }, \"cable\": { \"r_loop\": \"0.3671 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
-		"    \"ichg\": \"1.7 A\" }, \"battery\": { \"capacity\": \"3604 mAh\", \"soc\": \"98.84 %\" },"
-		"    \"load\": { \"current\": \"0.4262 A\" } }, \"policy\": \"safe-ramp\" }") ||
-	    !tu_read_trace(&r)) {
-		CU_FAIL("scenario did not run");
-		tu_done(&r);
+	if (!regret_trace(&r, json))
 		return;
-	}
 	CU_ASSERT(tu_metric(&r, "source_trips") <= 1);
-	for (guint k = 0; k < r.ev->len && first < 0; k++) {
-		const cJSON *rec = g_ptr_array_index(r.ev, k);
-
-		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(rec, "ev")), "source_trip") == 0)
-			first = tu_event_time(rec);
-	}
-	at_wall(&r, 1.076, first < 0 ? 0 : first + 2, &longest, &held);
+	first = tu_event_time(tu_event(&r, "source_trip", NULL, NULL, 0));
+	at_wall(&r, 1.076, isnan(first) ? 0 : first + 2, &longest, &held);
 	CU_ASSERT(held < 0.0201);
 	tu_done(&r);
 }
@@ -896,14 +898,12 @@ static void test_safe_ramp_r12_newly_pinned(void)
 {
 	struct tu_run r;
 	double longest, held;
+	g_autofree char *json = regret_json("3 h",
+		"{ \"kind\": \"dcp\", \"voc\": \"5.022 V\", \"rout\": \"0.06336 ohm\","
+		" \"ilim\": \"2.284 A\", \"overload\": \"latch\", \"t_limit_max\": \"0.218 s\" }",
+		"0.2037 ohm", "bq25890", "1.826 A", "2422 mAh", "36.11 %", "0.3983 A");
 
-	if (!regret_run_json(&r,
-		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.022 V\","
-		"    \"rout\": \"0.06336 ohm\", \"ilim\": \"2.284 A\", \"overload\": \"latch\","
-		"    \"t_limit_max\": \"0.218 s\" }, \"cable\": { \"r_loop\": \"0.2037 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
-		"    \"ichg\": \"1.826 A\" }, \"battery\": { \"capacity\": \"2422 mAh\", \"soc\": \"36.11 %\" },"
-		"    \"load\": { \"current\": \"0.3983 A\" } }, \"policy\": \"safe-ramp\" }"))
+	if (!regret_run_json(&r, json))
 		return;
 	at_wall(&r, 2.284, 0, &longest, &held);
 	CU_ASSERT(longest < 0.1);

@@ -855,14 +855,53 @@ static void test_safe_ramp_climbing_pin(void)
 }
 
 /*
- * R7 after a trip under a held limit (the regret benchmark's seed 80, setup 56, the
- * article's overload): a 1.076 A hiccup adapter with a 0.9073 s overload timer at
- * 5.078 V behind 0.05808 + 0.3671 ohm, a twl4030 and a cell at 98.8 % under a 0.426 A
- * load. At each recharge the probe stops where the pass element drops out, 0.6 mA over
- * the wall: the adapter sits at its wall with VBUS 2 mV under the line, which a check
- * cannot tell from the line, and R2 held the limit a register value above - a trip at
- * each of the four recharges. The first stays unseen; after it the draw it reached is a
- * knee, so the limit stays under the wall outside probes and no recharge trips again.
+ * R2 on a linear charger's pin at the adapter's wall. The regret benchmark's seed 110,
+ * setup 22: a 1.607 A latch adapter with a 1.777 s overload timer at 4.981 V behind
+ * 0.181 + 0.1916 ohm, a twl4030 (linear, no VINDPM, 1.66 mA input steps) charging under
+ * a 0.97 A load. The 1.7 A probe stops at 1.607 A: the pass element drops out within a
+ * few mA of the wall, and the adapter in its limit holds VBUS 2.9 mV under the line, a
+ * reading no check tells from the line. Held a register value above (1.610 A), the
+ * adapter stayed in its limit until its timer latched it off, and the phone ran flat
+ * on the cable. Seed 80, setup 56 (the article's overload: a 1.076 A hiccup adapter
+ * with a 0.9073 s timer at 5.078 V behind 0.05808 + 0.3671 ohm, a cell at 98.8 % under
+ * a 0.426 A load) is the same at each recharge, the pin 0.6 mA over the wall: four
+ * trips in 3 h, then one. Held on the register value under the pin, neither adapter
+ * trips, and the limit is above the wall only during a probe's 20 ms check.
+ */
+static void test_safe_ramp_pin_at_wall(void)
+{
+	struct tu_run r;
+	double longest, held;
+	g_autofree char *json = regret_json("3 h",
+		"{ \"kind\": \"dcp\", \"voc\": \"5.078 V\", \"rout\": \"0.05808 ohm\","
+		" \"ilim\": \"1.076 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.9073 s\" }",
+		"0.3671 ohm", "twl4030", "1.7 A", "3604 mAh", "98.84 %", "0.4262 A");
+
+	if (regret_run(&r, "{ \"kind\": \"dcp\", \"voc\": \"4.981 V\", \"rout\": \"0.181 ohm\","
+		       " \"ilim\": \"1.607 A\", \"overload\": \"latch\", \"t_limit_max\": \"1.777 s\" }",
+		       "0.1916 ohm", "twl4030", "1.067 A", "1706 mAh", "51.5 %", "0.97 A")) {
+		at_wall(&r, 1.607, 0, &longest, &held);
+		CU_ASSERT(longest < 0.1777);
+		CU_ASSERT(held < 0.0201);
+		tu_done(&r);
+	}
+	if (regret_run_json(&r, json)) {
+		at_wall(&r, 1.076, 0, &longest, &held);
+		CU_ASSERT(longest < 0.09073);
+		CU_ASSERT(held < 0.0201);
+		tu_done(&r);
+	}
+}
+
+/*
+ * R7 after a trip under a held limit: seed 80, setup 56's adapter and cell on a charger
+ * whose register is too coarse to hold under its pin (generic-linear: 50 mA steps), the
+ * wall (1.0788 A, a 0.5 s overload timer) a hair under the pin at each recharge
+ * (1.0798 A), more than 5 mA over the register value below it. R2 holds the limit at
+ * 1.1 A above the pin; at the first recharge after that, the draw reaches the wall with
+ * VBUS on the line, and the adapter trips. That first trip stays unseen; after it, the
+ * draw it reached is a knee, so the limit stays under the wall outside probes and no
+ * recharge trips again (without the knee: a trip at each recharge).
  */
 static void test_safe_ramp_trip_under_held_limit(void)
 {
@@ -870,14 +909,15 @@ static void test_safe_ramp_trip_under_held_limit(void)
 	double longest, held, first;
 	g_autofree char *json = regret_json("3 h",
 		"{ \"kind\": \"dcp\", \"voc\": \"5.078 V\", \"rout\": \"0.05808 ohm\","
-		" \"ilim\": \"1.076 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.9073 s\" }",
-		"0.3671 ohm", "twl4030", "1.7 A", "3604 mAh", "98.84 %", "0.4262 A");
+		" \"ilim\": \"1.0788 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.5 s\" }",
+		"0.3671 ohm", "generic-linear", "1.5 A", "3604 mAh", "98.84 %", "0.4262 A");
 
 	if (!regret_trace(&r, json))
 		return;
-	CU_ASSERT(tu_metric(&r, "source_trips") <= 1);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 1);
 	first = tu_event_time(tu_event(&r, "source_trip", NULL, NULL, 0));
-	at_wall(&r, 1.076, isnan(first) ? 0 : first + 2, &longest, &held);
+	CU_ASSERT_FALSE(isnan(first));
+	at_wall(&r, 1.0788, isnan(first) ? 0 : first + 2, &longest, &held);
 	CU_ASSERT(held < 0.0201);
 	tu_done(&r);
 }
@@ -1348,6 +1388,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a pin just under the limit that rises to it is VINDPM's", test_safe_ramp_r12_pin_under_limit },
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
 	{ "safe-ramp R2: a linear charger's pin that climbs as the cell discharges is held under, not above", test_safe_ramp_climbing_pin },
+	{ "safe-ramp R2: a linear charger's pin at the adapter's wall is held under, not above", test_safe_ramp_pin_at_wall },
 	{ "safe-ramp R7: after a trip under a held limit, the draw that reached the wall is a knee", test_safe_ramp_trip_under_held_limit },
 	{ "safe-ramp R12: a charger that stops getting its charge current under a held limit is asked", test_safe_ramp_r12_newly_pinned },
 	{ "safe-ramp R12: a pin that meets what the charger asks is VINDPM's", test_safe_ramp_r12_pin_at_demand },

@@ -24,8 +24,8 @@
  *     done or tapering gets all it asks unless the battery reads helping the system);
  *     holding above such a draw never goes above a wall found this session on a
  *     fine register (R11 looks after a ladder's rungs), and a linear charger's
- *     dropout pin with the cell discharging (a pin that climbs as VBAT falls) is
- *     held on the register value at or under it, not above;
+ *     dropout pin (which may be the adapter's wall, and climbs as VBAT falls) is
+ *     held on the register value at or under it, not above, where that is close;
  *  R3 verify each step: the next check comes one `interval` (20 ms) later;
  *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
  *     current, so the source is inside its voltage-source region) adds a point to a
@@ -134,7 +134,7 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R11: a line flatter than this cannot place a current by its voltage (10 mohm: a
  * VINDPM step of 0.1 V would span 10 A). */
 #define SR_VMODE_R_MIN_OHM 0.01
-/* R2: the most a hold under a linear charger's climbing pin may give up, in uA: the
+/* R2: the most a hold under a linear charger's pin may give up, in uA: the
  * twl4030's register (1.66 mA steps) always has a value that close under the pin. A
  * 50 mA register's value under the pin gave up to 50 mA, and 2-28 % regret on a few
  * setups of every population of the regret benchmark (docs/safe-ramp.md, R2), for an
@@ -608,7 +608,7 @@ static bool sr_input_pinned(struct safe_ramp *s)
  * dropout current drifts through the wall it found before. Elsewhere a reading on
  * the line (R5 settles below every reading off it) means the charger's own input
  * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
- * it costs the adapter nothing (but see sr_pin_climbs()). Hedging further, below every
+ * it costs the adapter nothing (but see sr_pin_hold_under()). Hedging further, below every
  * pinned input that a coarse ADC reads with some scatter, cost 1.3-4.3 points of p90
  * regret on the regret benchmark's populations and avoided no trip there
  * (docs/safe-ramp.md, Results).
@@ -619,28 +619,30 @@ static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 }
 
 /*
- * R2: does a pinned input climb? A charger without input voltage regulation of its
- * own (a linear one) is pinned by its pass element's dropout, VBUS - VBAT over its
- * resistance. With the battery discharging, VBAT falls and the pin climbs: held a
- * register value above, the draw climbs with it into a wall it was never seen to
- * reach, VBUS following the cell's microvolts - nothing a check can see before an
- * overload timer runs out (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after
- * plugging in). Then the register value at or under IBUS, `*hold_ua`, where it is
- * within SR_PIN_HOLD_COST_UA of it: never above a current the adapter was seen to
- * deliver, so never above its wall.
+ * R2: a pin to hold under? A charger without input voltage regulation of its own (a
+ * linear one) is pinned by its pass element's dropout, where VBUS - VBAT over its
+ * resistance meets the line. Two things make a limit held a register value above that
+ * pin overload an adapter that a check cannot see coming:
+ *  - the pin may be the adapter's wall: where the two lie within a few mA, the
+ *    adapter in its limit holds VBUS within an ADC step of the line (seed 110, setup
+ *    22: 1.607 A, VBUS 2.9 mV under the line, a latch adapter with a 1.78 s timer
+ *    that then stays off for the 3 h; seed 80, setup 56: 0.6 mA over the wall);
+ *  - with the battery discharging, VBAT falls and the pin climbs: the draw follows
+ *    it into a wall it was never seen to reach, VBUS following the cell's microvolts
+ *    (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after plugging in).
+ * Then the register value at or under IBUS, `*hold_ua`, where it is within
+ * SR_PIN_HOLD_COST_UA of it: never above a current the adapter was seen to deliver,
+ * so never above its wall.
  */
-static bool sr_pin_climbs(const struct safe_ramp *s, int ibus_ua, int *hold_ua)
+static bool sr_pin_hold_under(const struct safe_ramp *s, int ibus_ua, int *hold_ua)
 {
-	int ibat_ua, cmin, cmax, cstep;
+	int cmin, cmax, cstep;
 
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	if (cstep <= 0 || ibus_ua < cmin)
 		return false;
 	*hold_ua = cmin + (ibus_ua - cmin) / cstep * cstep;
-	return ibus_ua - *hold_ua <= SR_PIN_HOLD_COST_UA &&
-	       cs_chg_get_vindpm(s->board->ic) < 0 &&
-	       cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) == 0 &&
-	       ibat_ua < -sr_ua(s->p->draw_tol);
+	return ibus_ua - *hold_ua <= SR_PIN_HOLD_COST_UA && cs_chg_get_vindpm(s->board->ic) < 0;
 }
 
 /*
@@ -684,8 +686,8 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 /*
  * R2: a probe not followed, the input pinned, and the adapter's wall may sit at IBUS
  * unseen (sr_wall_may_hide): the limit goes just below IBUS, `lower_ua`, so the
- * adapter is off any wall there; or the pin climbs (sr_pin_climbs): the limit holds
- * at it. No ceiling - it was not seen to fail: the next probe comes when the
+ * adapter is off any wall there; or a linear charger's pin (sr_pin_hold_under): the
+ * limit holds at it. No ceiling - it was not seen to fail: the next probe comes when the
  * draw is at the limit, after a wait that doubles while probes keep finding the
  * input pinned at the same level (up to `reprobe`).
  */
@@ -979,7 +981,7 @@ static void sr_work(struct work_struct *work)
 			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
 				sr_plateau(s, ibus_ua, vbus_uv,
 					   ibus_ua - sr_ua(s->p->knee_backoff));
-			else if (sr_pin_climbs(s, ibus_ua, &hold_ua))
+			else if (sr_pin_hold_under(s, ibus_ua, &hold_ua))
 				sr_plateau(s, ibus_ua, vbus_uv, hold_ua);
 			else
 				sr_hold_above(s, ibus_ua);
@@ -1143,9 +1145,8 @@ static void sr_event(struct work_struct *work)
 		/* With no probe in flight (nothing runs between the loss and now), a
 		 * held limit the draw reached tripped it: the draw then, the most the
 		 * source was seen delivering, is a knee, unseen, that R2 holds under
-		 * from now on (seed 80, setup 56: a twl4030's pin 0.6 mA over a 1.076 A
-		 * wall, VBUS 2 mV under the line, tripped the adapter at each
-		 * recharge). */
+		 * from now on (a pin on a register too coarse to hold under it, a hair
+		 * over the wall, VBUS on the line: a trip at each recharge before). */
 		if (!s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX)
 			knee_ua = s->seen_ua;
 	} else {

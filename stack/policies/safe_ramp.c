@@ -981,7 +981,7 @@ static void sr_work(struct work_struct *work)
 			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
 				sr_plateau(s, ibus_ua, vbus_uv,
 					   ibus_ua - sr_ua(s->p->knee_backoff));
-			else if (sr_pin_hold_under(s, ibus_ua, &hold_ua))
+			else if (sr_input_pinned(s) && sr_pin_hold_under(s, ibus_ua, &hold_ua))
 				sr_plateau(s, ibus_ua, vbus_uv, hold_ua);
 			else
 				sr_hold_above(s, ibus_ua);

@@ -1218,6 +1218,34 @@ static void test_safe_ramp_restarts_latched_charger(void)
 }
 
 /*
+ * safe-ramp R6 after a probe that pulls VBUS under UVLO (the regret benchmark's hard
+ * seed 73, setup 58, with its cell nearly empty): a 0.7394 A cc adapter at 5.125 V
+ * behind 0.2056 + 0.4002 ohm and a generic-linear charger (50 mA steps, no VINDPM)
+ * with the cell at 0.5 %. The 0.8 A step crosses the wall, and the pass element pulls
+ * VBUS down to the cell's voltage plus its own drop, under UVLO. The charger restarts
+ * itself 100 ms later; meanwhile VBUS reads the adapter unloaded, as for a charger
+ * latched off (R10), but this UVLO is the probe's: the limit goes back to the verified
+ * 0.7 A at the probe's check, and the charger restarts under it. Held at 0.8 A until
+ * R10 restarted the input, it went through twenty UVLO events in 2 s.
+ */
+static void test_safe_ramp_uvlo_after_probe(void)
+{
+	struct tu_run r;
+	double longest, held;
+	g_autofree char *json = regret_json("2 min",
+		"{ \"kind\": \"dcp\", \"voc\": \"5.125 V\", \"rout\": \"0.2056 ohm\","
+		" \"ilim\": \"0.7394 A\", \"overload\": \"cc\" }",
+		"0.4002 ohm", "generic-linear", "1.5 A", "1706 mAh", "0.5 %", "0.3 A");
+
+	if (!regret_run_json(&r, json))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 1);
+	at_wall(&r, 0.7394, 0, &longest, &held);
+	CU_ASSERT(held < 0.0201);
+	tu_done(&r);
+}
+
+/*
  * safe-ramp is not slower than the EC ramp on a healthy 2.4 A adapter: it starts
  * right after detection (no 2 s delay) and climbs 100 mA per 100 ms instead of
  * 64 mA per 500 ms, with the same VBUS margin never reached.
@@ -1389,6 +1417,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R12: a draw that climbs into the wall under a limit above it", test_safe_ramp_r12_draw_into_wall },
 	{ "safe-ramp R2: a linear charger's pin that climbs as the cell discharges is held under, not above", test_safe_ramp_climbing_pin },
 	{ "safe-ramp R2: a linear charger's pin at the adapter's wall is held under, not above", test_safe_ramp_pin_at_wall },
+	{ "safe-ramp R6: a probe that pulls VBUS under UVLO goes back to the verified step", test_safe_ramp_uvlo_after_probe },
 	{ "safe-ramp R7: after a trip under a held limit, the draw that reached the wall is a knee", test_safe_ramp_trip_under_held_limit },
 	{ "safe-ramp R12: a charger that stops getting its charge current under a held limit is asked", test_safe_ramp_r12_newly_pinned },
 	{ "safe-ramp R12: a pin that meets what the charger asks is VINDPM's", test_safe_ramp_r12_pin_at_demand },

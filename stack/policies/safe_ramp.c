@@ -868,11 +868,15 @@ static void sr_work(struct work_struct *work)
 	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
 	if (uvlo || v < s->p->vbus_min)
 		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
-	if (uvlo && v >= s->p->vbus_min) {
+	if (uvlo && v >= s->p->vbus_min && !s->probing) {
 		/* R10: the charger's input is off but VBUS reads adequate (it reads
 		 * the source unloaded). A chip that restarts by itself does so within
 		 * its restart delay; one that latched off after a dip needs its input
-		 * restarted. Lowering the limit would not help: nothing is drawn. */
+		 * restarted. Lowering the limit would not help: nothing is drawn.
+		 * Right after a probe, though, the probe pulled VBUS under UVLO: R6
+		 * below goes back to the verified step first, or a chip that
+		 * restarts by itself would restart into the same step, again and
+		 * again (hard seed 73, setup 58: twenty UVLO events in 2 s). */
 		if (!s->stuck_since)
 			s->stuck_since = jiffies;
 		else if (time_after_eq(jiffies, s->stuck_since + msecs_to_jiffies(SR_STUCK_MS))) {

@@ -982,10 +982,11 @@ static void sr_work(struct work_struct *work)
 			 * (a wall that moved there), which it can tell apart too. */
 			if (sr_at_vindpm(s, vbus_uv) && sr_dpm_test_start(s, ibus_ua, vbus_uv))
 				return;
-			if (sr_input_pinned(s) && sr_wall_may_hide(s, ibus_ua))
+			pinned = sr_input_pinned(s);
+			if (pinned && sr_wall_may_hide(s, ibus_ua))
 				sr_plateau(s, ibus_ua, vbus_uv,
 					   ibus_ua - sr_ua(s->p->knee_backoff));
-			else if (sr_input_pinned(s) && sr_pin_hold_under(s, ibus_ua, &hold_ua))
+			else if (pinned && sr_pin_hold_under(s, ibus_ua, &hold_ua))
 				sr_plateau(s, ibus_ua, vbus_uv, hold_ua);
 			else
 				sr_hold_above(s, ibus_ua);

@@ -50,11 +50,13 @@
  *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
  *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
  *     or beside a linear charger's dropout): it settles below IBUS like a knee;
- *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin) or a
- *     charger that dropped its input on UVLO backs off one step after a probe,
- *     `backoff` steps otherwise; a probe that took VBUS under the floor far below a
- *     source line that stays above it at that IBUS found the adapter's wall (a linear
- *     charger pulling an adapter in current limit down): a knee, as R5;
+ *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin), or a
+ *     charger that dropped its input on UVLO at a probe's check (VBUS then reads the
+ *     adapter unloaded), backs off one step after a probe, `backoff` steps
+ *     otherwise (a UVLO with VBUS adequate at other times is R10's); a probe that
+ *     took VBUS under the floor far below a source line that stays above it at that
+ *     IBUS found the adapter's wall (a linear charger pulling an adapter in current
+ *     limit down): a knee, as R5;
  *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
  *     drops `backoff` steps below the highest limit since the last good check; the
  *     ramp restarts from `start`. A trip with no probe in flight came from a held

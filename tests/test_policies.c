@@ -907,6 +907,38 @@ static void test_safe_ramp_pin_at_wall(void)
 }
 
 /*
+ * R2's hold above a draw and a stale knee (the regret benchmark's seed 140, setup 158):
+ * a 2.246 A apple-2.4a adapter at 5.19 V behind 0.2159 + 0.1938 ohm, a bq25890 (50 mA
+ * input steps, 100 mV VBUS ADC) charging at 1.106 A, the load stepping from 0.161 to
+ * 1.409 A after 4037 s. A reading at 1.106 A left a knee there; after the load step
+ * the draw goes far past it (R12 finds VINDPM's pin at 1.928 A). Capped at that IBUS
+ * because of the knee, the limit the register floored to 1.9 A sat under the draw,
+ * which asked for a probe at every 1 s check: 13,153 limit writes in 3 h, and after
+ * the charge ended a 1.4 A limit under the 1.409 A load, the battery giving 39 mA for
+ * 997 s. A knee the source has delivered more than caps nothing: at most one limit
+ * write per 10 s on average, and the battery carries the phone less than 5 minutes.
+ */
+static void test_safe_ramp_stale_knee(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"3 h\","
+		"  \"source\": { \"kind\": \"apple-2.4a\", \"voc\": \"5.19 V\", \"rout\": \"0.2159 ohm\","
+		"    \"ilim\": \"2.246 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.1938 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.106 A\" },"
+		"    \"battery\": { \"capacity\": \"1947 mAh\", \"soc\": \"7.189 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.1612 A\" },"
+		"      { \"at\": \"4037 s\", \"current\": \"1.409 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_count(&r, "ilim_set") <= 1080);
+	CU_ASSERT(tu_metric(&r, "discharged_while_plugged_s") < 300);
+	tu_done(&r);
+}
+
+/*
  * R7 after a trip under a held limit: seed 80, setup 56's adapter and cell on a charger
  * whose register is too coarse to hold under its pin (generic-linear: 50 mA steps), the
  * wall (1.0788 A, a 0.5 s overload timer) a hair under the pin at each recharge
@@ -1429,6 +1461,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R2: a linear charger's pin that climbs as the cell discharges is held under, not above", test_safe_ramp_climbing_pin },
 	{ "safe-ramp R2: a linear charger's pin at the adapter's wall is held under, not above", test_safe_ramp_pin_at_wall },
 	{ "safe-ramp R6: a probe that pulls VBUS under UVLO goes back to the verified step", test_safe_ramp_uvlo_after_probe },
+	{ "safe-ramp R2: a knee the source has since delivered more than caps no hold", test_safe_ramp_stale_knee },
 	{ "safe-ramp R7: after a trip under a held limit, the draw that reached the wall is a knee", test_safe_ramp_trip_under_held_limit },
 	{ "safe-ramp R12: a charger that stops getting its charge current under a held limit is asked", test_safe_ramp_r12_newly_pinned },
 	{ "safe-ramp R12: a pin that meets what the charger asks is VINDPM's", test_safe_ramp_r12_pin_at_demand },

@@ -183,12 +183,15 @@ static void finish_battery_side(const struct net_in *in, struct net_out *o, doub
 		o->flags |= NET_F_SUPPLEMENT;
 }
 
-/* The battery side with p_avail watts from the output side. */
-static void share_and_finish(const struct net_in *in, double p_avail, struct net_out *o)
+/* The battery side with p_avail watts from the output side. Returns what of p_avail
+ * nothing took: all of it where the system collapsed without its cell (a power load
+ * beyond p_avail has no operating point at any voltage), else 0. */
+static double share_and_finish(const struct net_in *in, double p_avail, struct net_out *o)
 {
 	double vsys, y = share_output(in, p_avail, o, &vsys);
 
 	finish_battery_side(in, o, y, vsys);
+	return vsys == 0 ? p_avail : 0;
 }
 
 /* No input power: the battery carries the system. */
@@ -327,19 +330,22 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 			}
 		}
 	}
-	o->p_chg_loss = pin - pav;
-	share_and_finish(in, pav, o);
+	/* Output power a collapsed system cannot take is the converter's to dissipate. */
+	o->p_chg_loss = pin - pav + share_and_finish(in, pav, o);
 	input_powers(in, o);
 }
 
 /* The linear charger's output node: VSYS = VBAT, unless an open cell (bat_open) would
- * have to supplement: the charger's current into a system that wants more pulls the
- * node down, and the system collapses. */
-static void finish_linear(const struct net_in *in, struct net_out *o, double y)
+ * have to supplement: the charger's current i into a system that wants more pulls the
+ * node down, and the system collapses. The charger's current still flows (the cell's
+ * protection passes none of it back, and it has nowhere else to go): into the
+ * collapsed system at 0 V, so the pass element drops all of VBUS (solve_linear). */
+static void finish_linear(const struct net_in *in, struct net_out *o, double y, double i)
 {
 	if (in->bat_open && y < 0) {
 		o->flags |= NET_F_VSYS_FAIL;
 		finish_battery_side(in, o, 0, 0);
+		o->iload = i;
 		return;
 	}
 	finish_battery_side(in, o, y, VSYS_AT_VBAT);
@@ -406,11 +412,11 @@ static void solve_linear(const struct net_in *in, const struct net_input_side *s
 
 		if (fail)
 			o->flags |= NET_F_VSYS_FAIL;
-		finish_linear(in, o, y);
+		finish_linear(in, o, y, i);
 	} else {
-		finish_linear(in, o, i - iload);
+		finish_linear(in, o, i - iload, i);
 	}
-	o->p_chg_loss = (o->vbus - o->vbat) * i;
+	o->p_chg_loss = (o->vbus - o->vsys) * i;
 	if (o->p_chg_loss < 0)
 		o->p_chg_loss = 0;
 	input_powers(in, o);

@@ -1198,6 +1198,65 @@ static void test_collapse_at_9v_safe_ramp(void)
 	tu_done(&r);
 }
 
+/*
+ * A plugged-in phone whose cell runs flat under a system that wants more than the
+ * input gives: a fixed 0.5 A limit on a 0.6 A port, a 1000 mAh cell at 1 %, a 0.9 A
+ * or 3.2 W system. At 0 % the pack's protection opens the discharge path; the charger
+ * cannot carry the system alone and VSYS collapses to 0 V. The charger still draws its
+ * 0.5 A (the cell takes none of it back): on a linear charger the current flows through
+ * the pass element into the collapsed system at 0 V, so the system takes exactly IBUS
+ * (Kirchhoff at the node) and the pass element drops all of VBUS; a switching
+ * charger's output power has nowhere to go at 0 V and is its own loss. Either way the
+ * source's energy must still be accounted for: before, 63 % (linear) and 85 %
+ * (switching, power load) of it went missing from the balance.
+ */
+static void test_flat_cell_under_load_balances(void)
+{
+	static const char *const pmics[] = { "generic-linear", "twl4030", "bq25890" };
+	static const char *const loads[] = { "\"current\": \"0.9 A\"", "\"power\": \"3.2 W\"" };
+
+	for (size_t c = 0; c < G_N_ELEMENTS(pmics); c++) {
+		for (size_t l = 0; l < G_N_ELEMENTS(loads); l++) {
+			g_autofree char *json = g_strdup_printf(
+				"{ \"duration\": \"20 min\","
+				"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.2 ohm\","
+				"    \"ilim\": \"0.6 A\", \"overload\": \"cc\" },"
+				"  \"cable\": { \"r_loop\": \"0.3 ohm\" },"
+				"  \"device\": { \"pmic\": { \"preset\": \"%s\" },"
+				"    \"battery\": { \"capacity\": \"1000 mAh\", \"soc\": \"1 %%\" },"
+				"    \"load\": { %s } },"
+				"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"0.5 A\" } } }",
+				pmics[c], loads[l]);
+			struct tu_run r;
+			const double *last;
+
+			if (!tu_run(&r, json)) {
+				CU_FAIL("run failed");
+				continue;
+			}
+			CU_ASSERT_EQUAL(tu_count_where(&r, "cutoff", "reason", "empty"), 1);
+			CU_ASSERT(r.m.energy_balance_error <= 1e-6);
+			if (r.m.energy_balance_error > 1e-6)
+				fprintf(stderr, "\n  %s, %s: energy balance error %.3g\n", pmics[c],
+					loads[l], r.m.energy_balance_error);
+			CU_ASSERT_FATAL(tu_read_trace(&r));
+			CU_ASSERT_FATAL(r.rows->len > 0);
+			last = g_ptr_array_index(r.rows, r.rows->len - 1);
+			/* the charger at its limit (0.5 A as its register gives it) */
+			CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "ibus_A")], 0.5, 0.002);
+			CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "ibus_A")], last[tu_col(&r, "ilim_A")],
+					       1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "ibat_A")], 0, 1e-12);
+			if (strcmp(pmics[c], "bq25890") != 0) {
+				CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "vsys_V")], 0, 1e-12);
+				CU_ASSERT_DOUBLE_EQUAL(last[tu_col(&r, "iload_A")],
+						       last[tu_col(&r, "ibus_A")], 1e-9);
+			}
+			tu_done(&r);
+		}
+	}
+}
+
 CU_TestInfo charge_tests[] = {
 	{ "1 C CC-CV: 80 % near 48 min, full near 80 min", test_cccv_1c },
 	{ "CC -> CV time against the closed form", test_cc_cv_transition },
@@ -1211,6 +1270,8 @@ CU_TestInfo charge_tests[] = {
 	{ "stiff RC pairs: normal step count, the pair as a resistor", test_stiff_pairs },
 	{ "3 Ah cell: written R and C as written, the preset's scaled", test_capacity_literal_rc },
 	{ "energy balance within 0.1 %", test_energy_balance },
+	{ "a cell run flat under a system the input cannot carry: VSYS collapses, the energy balances",
+	  test_flat_cell_under_load_balances },
 	{ "a 9 V port held in its limit: VBUS stays at VINDPM, the energy balances", test_collapse_at_9v_holds },
 	{ "a 9 V port's wall reached under safe-ramp: the knee, no trip, the energy balances", test_collapse_at_9v_safe_ramp },
 	CU_TEST_INFO_NULL,

@@ -941,6 +941,33 @@ static void test_safe_ramp_stale_knee(void)
 }
 
 /*
+ * R2's plateau under a knee the draw has since passed (the regret benchmark's seed 75,
+ * setup 158): a 1.686 A apple-2.1a adapter at 5.129 V behind 0.2196 + 0.185 ohm, a
+ * bq25890 (VINDPM 4.5 V, 50 mA input steps) charging at 1.556 A. The first ramp reads a
+ * knee at 1.5 A, where the line, (5.129 - 4.5) / 0.4046 = 1.555 A, nears VINDPM; the
+ * draw then creeps up with the cell's voltage, pinned by VINDPM on the line. Each re-probe
+ * that finds the pin within a step of that knee settles just under IBUS, in case the
+ * wall moved there. Once the pin is more than a step (100 mA) above the knee, the source
+ * has delivered that much on its line: the knee is no wall, and the limit goes above
+ * the pin (R2's hold). Before, every re-probe went on settling under the draw, the
+ * charger short of its 1.556 A by about 18 mA from 1024 s until constant voltage.
+ */
+static void test_safe_ramp_plateau_past_knee(void)
+{
+	struct tu_run r;
+	g_autofree char *json = regret_json("1800 s",
+		"{ \"kind\": \"apple-2.1a\", \"voc\": \"5.129 V\", \"rout\": \"0.2196 ohm\","
+		" \"ilim\": \"1.686 A\", \"overload\": \"hiccup\" }",
+		"0.185 ohm", "bq25890", "1.556 A", "1778 mAh", "8.611 %", "0.05282 A");
+
+	if (!regret_wall_run(&r, json, 1.686, 0, NULL))
+		return;
+	/* the charger gets its whole charge current from 1100 s to the end but for probes */
+	CU_ASSERT(time_at(&r, "ibat_A", 1.556, 0.005, 1100) > 700 - 5);
+	tu_done(&r);
+}
+
+/*
  * R7 after a trip under a held limit: seed 80, setup 56's adapter and cell on a charger
  * whose register is too coarse to hold under its pin (generic-linear: 50 mA steps), the
  * wall (1.0788 A, a 0.5 s overload timer) a hair under the pin at each recharge
@@ -1463,6 +1490,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R2: a linear charger's pin at the adapter's wall is held under, not above", test_safe_ramp_pin_at_wall },
 	{ "safe-ramp R6: a probe that pulls VBUS under UVLO goes back to the verified step", test_safe_ramp_uvlo_after_probe },
 	{ "safe-ramp R2: a knee the source has since delivered more than caps no hold", test_safe_ramp_stale_knee },
+	{ "safe-ramp R2: a pin a step past a knee is no wall: no plateau under it", test_safe_ramp_plateau_past_knee },
 	{ "safe-ramp R7: after a trip under a held limit, the draw that reached the wall is a knee", test_safe_ramp_trip_under_held_limit },
 	{ "safe-ramp R12: a charger that stops getting its charge current under a held limit is asked", test_safe_ramp_r12_newly_pinned },
 	{ "safe-ramp R12: a pin that meets what the charger asks is VINDPM's", test_safe_ramp_r12_pin_at_demand },

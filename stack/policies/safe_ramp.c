@@ -606,8 +606,12 @@ static bool sr_input_pinned(struct safe_ramp *s)
 
 /*
  * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS on the
- * line? Where a knee this session lay within a step above IBUS: a linear charger's
- * dropout current drifts through the wall it found before. Elsewhere a reading on
+ * line? Where a knee this session lay within a step of IBUS: a linear charger's
+ * dropout current drifts through the wall it found before. A knee more than a step
+ * under IBUS is no wall: the source has since delivered that much on its line (seed
+ * 75, setup 158: a knee read at 1.5 A where the line nears VINDPM, then VINDPM's pin
+ * creeping to 1.59 A; settled under it at each re-probe, the charger ran short of its
+ * charge current for 50 minutes of the charge, 23 without the knee). Elsewhere a reading on
  * the line (R5 settles below every reading off it) means the charger's own input
  * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
  * it costs the adapter nothing (but see sr_pin_hold_under()). Hedging further, below every
@@ -617,7 +621,8 @@ static bool sr_input_pinned(struct safe_ramp *s)
  */
 static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 {
-	return s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step);
+	return s->knee_ua >= 0 && ibus_ua > s->knee_ua - sr_ua(s->p->step) &&
+	       ibus_ua <= s->knee_ua + sr_ua(s->p->step);
 }
 
 /*

@@ -90,6 +90,7 @@ struct rg_result {
 	double t_full;         /* s: first termination, < 0: none */
 	double soc_final;
 	double starve_s;       /* discharged_while_plugged_s */
+	double starve_mah;     /* discharged_while_plugged_mah */
 	double limit_s;        /* time the port spent in its current limit */
 	double ibus_max;
 	int trips, uvlo, brownouts;
@@ -470,6 +471,7 @@ static void rg_run(gpointer data, gpointer user)
 	j->out->t_full = m->time_to_full_s;
 	j->out->soc_final = m->soc_final;
 	j->out->starve_s = m->discharged_while_plugged_s;
+	j->out->starve_mah = m->discharged_while_plugged_mah;
 	j->out->limit_s = m->time_source_limiting_s;
 	j->out->ibus_max = m->ibus_max_a;
 	j->out->trips = m->source_trips;
@@ -629,7 +631,8 @@ static bool rg_write_csv(const char *path, const struct rg_opts *o, struct rg_se
 	fprintf(f, "seed,setup,class,kind,overload,t_limit_max_s,voc_V,rout_ohm,ilim_A,r_cable_ohm,"
 		   "pmic,ichg_A,capacity_Ah,soc0,load_A,load2_A,load2_at_s,budget_A,oracle_ilim_A,"
 		   "oracle_goal_s,oracle_soc_final,policy,goal_s,soc_final,regret,regret_in,trips,uvlo,"
-		   "brownouts,discharged_while_plugged_s,ibus_max_A,starved,over_budget,"
+		   "brownouts,discharged_while_plugged_s,discharged_while_plugged_mAh,ibus_max_A,"
+		   "starved,over_budget,"
 		   "out_oracle_ilim_A,out_regret,out_starved\n");
 	for (int i = 0; i < n_set; i++) {
 		const struct rg_setup *s = &set[i];
@@ -654,10 +657,10 @@ static bool rg_write_csv(const char *path, const struct rg_opts *o, struct rg_se
 				fprintf(f, "%.4g,%.6g,%.6g,", s->grid[s->oracle], rg_goal(s, or), or->soc_final);
 			else
 				fprintf(f, ",,,");
-			fprintf(f, "%s,%.6g,%.6g,%.6g,%s,%d,%d,%d,%.6g,%.6g,%d,%d", pols[k], rg_goal(s, p),
-				p->soc_final, reg, !or ? "" : timed ? "time" : "soc", p->trips, p->uvlo,
-				p->brownouts, p->starve_s, p->ibus_max, or ? rg_starved(s, s->oracle, p) : 0,
-				rg_over_budget(s, p));
+			fprintf(f, "%s,%.6g,%.6g,%.6g,%s,%d,%d,%d,%.6g,%.6g,%.6g,%d,%d", pols[k],
+				rg_goal(s, p), p->soc_final, reg, !or ? "" : timed ? "time" : "soc",
+				p->trips, p->uvlo, p->brownouts, p->starve_s, p->starve_mah, p->ibus_max,
+				or ? rg_starved(s, s->oracle, p) : 0, rg_over_budget(s, p));
 			if (s->oracle_out >= 0 && p->ok)
 				fprintf(f, ",%.4g,%.6g,%d\n", s->grid[s->oracle_out],
 					rg_regret(s, s->oracle_out, p, &timed),

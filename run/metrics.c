@@ -74,9 +74,13 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 					     h1 * !!(o1->flags & NET_F_LIMITING);
 		/* Starving: the port delivers, yet less than the phone draws, so the
 		 * battery makes up the rest (an input limit or a source below the load). */
-		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A)
+		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A) {
 			m->discharged_while_plugged_s +=
 				time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
+			/* the charge, by the step's own rule as charge_in_mah */
+			m->discharged_while_plugged_mah +=
+				(h0 * fmax(-o0->ibat, 0) + h1 * fmax(-i1, 0)) / 3.6;
+		}
 	}
 }
 

@@ -1436,6 +1436,31 @@ static void test_discharged_while_plugged(void)
 }
 
 /*
+ * discharged_while_plugged_mah, the charge the battery gives meanwhile: the same load
+ * on a linear charger, whose input current is the system's and the battery's together,
+ * so that under the 0.5 A limit the battery gives exactly 1.1 - 0.5 = 0.6 A from the
+ * input's connection at 0.1 s to 60 s: 0.6 A x 59.9 s = 9.98 mAh. After 60 s the
+ * 0.5 A input runs the 100 mA load and charges the cell at 0.4 A: 0.4 A x 60 s =
+ * 6.67 mAh in, nothing more out.
+ */
+static void test_discharged_while_plugged_charge(void)
+{
+	struct tu_run r;
+
+	REQUIRE_RUN(&r,
+		"{ \"duration\": \"120 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-linear\" }, \"battery\": { \"soc\": \"50 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"1.1 A\" },"
+		"                           { \"at\": \"60 s\", \"current\": \"100 mA\" } ] } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"500 mA\" } } }");
+	CU_ASSERT_DOUBLE_EQUAL(r.m.discharged_while_plugged_mah, 0.6 * 59.9 / 3.6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 59.9, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "charge_in_mAh"), 0.4 * 60 / 3.6, 1e-6);
+	tu_done(&r);
+}
+
+/*
  * time_source_limiting_s: a fixed 1.5 A limit on a 1 A constant-current port. The
  * charger asks for more than 1 A (2 A of charge current at 50 %, and a 0.5 A load), so
  * from the input's connection 0.1 s after plug-in to the end at 120 s the port is in
@@ -1508,6 +1533,8 @@ CU_TestInfo policies_tests[] = {
 	{ "axp288 2015 registration fails with -EINVAL", test_axp288_extcon_none },
 	{ "fixed: stop at full, restart after fullbatt_vchkdrop", test_fixed_fullbatt_vchkdrop },
 	{ "discharged_while_plugged_s counts a load above the input limit", test_discharged_while_plugged },
+	{ "discharged_while_plugged_mah: the charge the battery gives the load meanwhile",
+	  test_discharged_while_plugged_charge },
 	{ "time_source_limiting_s: the port's time in its current limit", test_time_source_limiting },
 	CU_TEST_INFO_NULL,
 };

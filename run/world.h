@@ -56,12 +56,10 @@ struct world_metrics {
 	double vbus_min_v;
 	double time_below_4v75_s;
 	double discharged_while_plugged_s; /* the port delivers, the battery discharges */
-	/* The charge the battery gave meanwhile (not in metrics.json, whose columns sweeps
-	 * keep: for in-process users such as bench/bench_regret.c). */
-	double discharged_while_plugged_mah;
-	/* Time the port spent in its current limit (not in metrics.json, whose columns
-	 * sweeps keep: for in-process users such as bench/bench_regret.c). */
-	double time_source_limiting_s;
+	/* Not in metrics.json, whose columns sweeps keep: for in-process users such as
+	 * bench/bench_regret.c. */
+	double discharged_while_plugged_mah; /* the charge the battery gave meanwhile */
+	double time_source_limiting_s;       /* the port's time in its current limit */
 	int source_trips;
 	int uvlo_events;
 	int brownouts;

@@ -47,6 +47,17 @@ struct csv_cache {
 	char text[CSV_CACHE_W];
 };
 
+/*
+ * A state label as the CSV writes it: the text in a fixed-size, zero-padded array so
+ * that a row copies it whole, without strlen or a call; len is -1 for a label longer
+ * than the array, which is copied from the column's own string instead.
+ */
+#define LABEL_TEXT_W 16
+struct label_text {
+	char text[LABEL_TEXT_W];
+	int len;
+};
+
 struct trace {
 	struct trace_col *cols;
 	struct csv_cache *csv_cache;
@@ -56,6 +67,7 @@ struct trace {
 	struct trace_out vcd;
 	double *vcd_last;      /* last values written to the VCD, NAN before the first */
 	char (*vcd_id)[8];     /* VCD identifier code of each column */
+	struct label_text **label_text; /* per column with labels: each label padded */
 	int *vcd_id_len;
 	sim_time_t vcd_last_t;
 	uint64_t rows;
@@ -75,62 +87,85 @@ static inline void put2(char *buf, uint32_t v)
 	memcpy(buf, &digit_pairs[2 * v], 2);
 }
 
-/* The nine digits of q < 10^9, zero-padded, at buf (32-bit arithmetic throughout). */
-static inline void fmt9(char *buf, uint32_t q)
-{
-	uint32_t hi = q / 10000, lo = q % 10000;   /* 5 + 4 digits */
+/* '0' in every byte: added to a word of digits (0..9 a byte) it makes their text. */
+#define ASCII_ZEROS 0x3030303030303030ull
 
-	buf[0] = (char)('0' + hi / 10000);
-	hi %= 10000;
-	put2(buf + 1, hi / 100);
-	put2(buf + 3, hi % 100);
-	put2(buf + 5, lo / 100);
-	put2(buf + 7, lo % 100);
+/*
+ * The eight decimal digits of x < 10^8, most significant first, one a byte of a
+ * little-endian word (values 0..9, not yet text), worked out in parallel lanes rather
+ * than digit by digit: x = h * 10^4 + l puts h and l in two 32-bit lanes, each lane's
+ * n < 10^4 becomes n / 100 and n % 100 in two 16-bit lanes, and each of those m < 100
+ * becomes m / 10 and m % 10 in two bytes. The divisions are multiply-and-shift:
+ * n * 10486 >> 20 is n / 100 for every n < 10^4, m * 103 >> 10 is m / 10 for every
+ * m < 100 (tests/test_trace.c checks both over their whole ranges), and no product
+ * reaches the next lane.
+ */
+static inline uint64_t digits8(uint32_t x)
+{
+	uint64_t v = x / 10000u | (uint64_t)(x % 10000u) << 32;
+	uint64_t q = (v * 10486u >> 20) & 0x0000007f0000007full;
+
+	v = q | (v - q * 100u) << 16;
+	q = (v * 103u >> 10) & 0x000f000f000f000full;
+	return q | (v - q * 10u) << 8;
 }
 
-/* Write the decimal digits of u at buf, return the count. */
+/* How many digits of a nonzero digits8() word are left once trailing zeros are cut. */
+static inline int digits8_len(uint64_t w)
+{
+	return 8 - (__builtin_clzll(w) >> 3);
+}
+
+/* Write the decimal digits of u at buf, return the count (10 bytes written at most). */
 static inline int fmt_u32(char *buf, uint32_t u)
 {
-	int n = 1 + (u >= 10) + (u >= 100) + (u >= 1000) + (u >= 10000) + (u >= 100000) +
-		(u >= 1000000) + (u >= 10000000) + (u >= 100000000) + (u >= 1000000000);
-	char *p = buf + n;
+	uint64_t w;
+	int lead, n;
 
-	while (u >= 100) {
-		p -= 2;
-		put2(p, u % 100);
-		u /= 100;
+	if (u < 10) {
+		buf[0] = (char)('0' + u);
+		return 1;
 	}
-	if (u >= 10)
-		put2(p - 2, u);
+	if (u < 100000000u) {
+		/* Leading zeros are the word's low zero bytes (u >= 10: not all of them). */
+		w = digits8(u);
+		lead = __builtin_ctzll(w) >> 3;
+		w = (w + ASCII_ZEROS) >> (8 * lead);
+		memcpy(buf, &w, 8);
+		return 8 - lead;
+	}
+	n = u >= 1000000000u ? 2 : 1;
+	if (n == 2)
+		put2(buf, u / 100000000u);
 	else
-		p[-1] = (char)('0' + u);
-	return n;
+		buf[0] = (char)('0' + u / 100000000u);
+	w = digits8(u % 100000000u) + ASCII_ZEROS;
+	memcpy(buf + n, &w, 8);
+	return n + 8;
 }
 
-/* Write the decimal digits of u at buf, return the count. */
-static int fmt_u64(char *buf, uint64_t u)
+/* Write the decimal digits of u at buf, return the count (20 bytes written at most). */
+static inline int fmt_u64(char *buf, uint64_t u)
 {
-	char tmp[27];   /* three groups of nine digits */
-	int start;
+	uint64_t w;
+	int n;
 
 	if (u <= UINT32_MAX)
 		return fmt_u32(buf, (uint32_t)u);
-	fmt9(tmp + 18, (uint32_t)(u % 1000000000u));
-	u /= 1000000000u;
-	start = 18;
-	if (u) {
-		fmt9(tmp + 9, (uint32_t)(u % 1000000000u));
-		u /= 1000000000u;
-		start = 9;
-		if (u) {
-			fmt9(tmp, (uint32_t)u);
-			start = 0;
-		}
+	if (u < 10000000000000000ull) {
+		/* u / 10^8 >= 42: its own digits, then eight. */
+		n = fmt_u32(buf, (uint32_t)(u / 100000000u));
+	} else {
+		uint64_t hi = u / 100000000u;
+
+		n = fmt_u32(buf, (uint32_t)(hi / 100000000u));
+		w = digits8((uint32_t)(hi % 100000000u)) + ASCII_ZEROS;
+		memcpy(buf + n, &w, 8);
+		n += 8;
 	}
-	while (tmp[start] == '0')
-		start++;
-	memcpy(buf, tmp + start, (size_t)(27 - start));
-	return 27 - start;
+	w = digits8((uint32_t)(u % 100000000u)) + ASCII_ZEROS;
+	memcpy(buf + n, &w, 8);
+	return n + 8;
 }
 
 static int fmt_i64(char *buf, int64_t x)
@@ -142,22 +177,26 @@ static int fmt_i64(char *buf, int64_t x)
 	return fmt_u64(buf, (uint64_t)x);
 }
 
-/* Append ".frac" with `digits` digits (frac < 10^digits, digits <= 9), then cut
- * trailing zeros (and a bare dot). */
+/* Append ".frac" with `digits` digits (frac < 10^digits, digits <= 9), trailing zeros
+ * cut, nothing when frac is 0; up to 10 bytes are written after buf + len. */
 static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
 {
-	char d[18];
+	uint64_t w;
 
 	if (digits == 0 || frac == 0)
 		return len;
 	buf[len++] = '.';
-	fmt9(d, frac);
-	/* A fixed-size copy (no call); the bytes after the digits are scratch. */
-	memcpy(buf + len, d + 9 - digits, 9);
-	len += digits;
-	while (buf[len - 1] == '0')
-		len--;
-	return len;
+	if (digits == 9) {
+		buf[len++] = (char)('0' + frac / 100000000u);
+		frac %= 100000000u;
+		if (frac == 0)
+			return len;
+	} else {
+		frac *= (uint32_t)pow10_tab[8 - digits];
+	}
+	w = digits8(frac);
+	memcpy(buf + len, &(uint64_t){ w + ASCII_ZEROS }, 8);
+	return len + digits8_len(w);
 }
 
 int trace_fmt_time(char *buf, sim_time_t t)
@@ -446,10 +485,14 @@ int trace_fmt_g9(char *buf, double v)
 digits:
 	/* d holds the nine digits and scratch after them: the copies below are of a
 	 * fixed 16 bytes (no call), and only the digits that count are kept. */
-	fmt9(d, q);
-	memset(d + 9, '0', sizeof(d) - 9);
-	for (nd = 9; d[nd - 1] == '0'; nd--)
-		;
+	{
+		uint64_t w = digits8(q % 100000000u);
+
+		d[0] = (char)('0' + q / 100000000u);
+		memcpy(d + 1, &(uint64_t){ w + ASCII_ZEROS }, 8);
+		memset(d + 9, '0', sizeof(d) - 9);
+		nd = w ? 1 + digits8_len(w) : 1;
+	}
 	if (x >= -4 && x < 9) {
 		/* Style f with 8 - x decimals, trailing zeros cut. */
 		if (x >= 0) {
@@ -504,6 +547,7 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	tr->vcd_id = g_malloc0_n((gsize)ncols, sizeof(*tr->vcd_id));
 	tr->vcd_id_len = g_new(int, (size_t)ncols);
 	tr->csv_cache = g_new0(struct csv_cache, (size_t)ncols);
+	tr->label_text = g_new0(struct label_text *, (size_t)ncols);
 	tr->vcd_last_t = -1;
 	for (int i = 0; i < ncols; i++) {
 		int k = i, n = 0;
@@ -516,8 +560,17 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 			k /= 94;
 		} while (k && n < 7);
 		tr->vcd_id_len[i] = n;
-		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++)
-			field = MAX(field, strlen(cols[i].labels[l]));
+		if (cols[i].labels)
+			tr->label_text[i] = g_new0(struct label_text, (size_t)cols[i].n_labels);
+		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++) {
+			size_t len = strlen(cols[i].labels[l]);
+			struct label_text *lt = &tr->label_text[i][l];
+
+			field = MAX(field, len);
+			lt->len = len <= LABEL_TEXT_W ? (int)len : -1;
+			if (lt->len >= 0)
+				memcpy(lt->text, cols[i].labels[l], len);
+		}
 		csv_max += 1 + field;
 	}
 	tr->row_max = MAX(csv_max, VCD_STAMP_MAX + (size_t)ncols * VCD_COL_MAX);
@@ -684,7 +737,7 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 			p += trace_fmt_g9(p, v[i]);
 		}
 		*p++ = ' ';
-		memcpy(p, id, id_len);
+		memcpy(p, id, sizeof(tr->vcd_id[0]));   /* whole (zero-padded) array */
 		p += id_len;
 		*p++ = '\n';
 		tr->vcd_last[i] = v[i];
@@ -706,11 +759,22 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 		*p++ = ',';
 		if (c->labels) {
 			int k = (int)v[i];
-			const char *s = k >= 0 && k < c->n_labels ? c->labels[k] : "?";
-			size_t n = strlen(s);
+			const struct label_text *lt;
 
-			memcpy(p, s, n);
-			p += n;
+			if (k < 0 || k >= c->n_labels) {
+				*p++ = '?';
+				continue;
+			}
+			lt = &tr->label_text[i][k];
+			if (lt->len >= 0) {
+				memcpy(p, lt->text, LABEL_TEXT_W);
+				p += lt->len;
+			} else {
+				size_t n = strlen(c->labels[k]);
+
+				memcpy(p, c->labels[k], n);
+				p += n;
+			}
 		} else {
 			struct csv_cache *cc = &tr->csv_cache[i];
 			uint64_t bits;
@@ -778,5 +842,8 @@ void trace_free(struct trace *tr)
 	g_free(tr->vcd_id);
 	g_free(tr->vcd_id_len);
 	g_free(tr->csv_cache);
+	for (int i = 0; i < tr->ncols; i++)
+		g_free(tr->label_text[i]);
+	g_free(tr->label_text);
 	g_free(tr);
 }

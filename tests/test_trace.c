@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tests/test_trace.c - the trace writer's number formatter for the VCD: trace_fmt_g9()
- * must write exactly the bytes of snprintf(buf, 40, "%.9g", v), which is the reference
- * here (glibc's printf converts the exact binary value, ties to even).
+ * tests/test_trace.c - the trace writer's number formatters. trace_fmt_g9(), for the
+ * VCD, must write exactly the bytes of snprintf(buf, 40, "%.9g", v), which is the
+ * reference here (glibc's printf converts the exact binary value, ties to even);
+ * trace_fmt_fixed() and trace_fmt_time(), for the CSV, the integers printf writes for
+ * the rounded value, with the point put in and trailing zeros cut.
  *
  * About six million doubles from a fixed seed: random bit patterns over the whole
  * range (subnormals, infinities and NaNs among them), random magnitudes in the range
@@ -188,7 +190,131 @@ static void test_g9_vs_printf(void)
 	g_rand_free(r);
 }
 
+/*
+ * The writer makes decimal digits eight at a time with two multiply-and-shift
+ * quotients (sim/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
+ * m * 103 >> 10 for m / 10 with m < 100. Both identities over their whole ranges.
+ */
+static void test_digit_quotients(void)
+{
+	unsigned bad = 0;
+
+	for (uint32_t n = 0; n < 10000; n++)
+		bad += (n * 10486u >> 20) != n / 100;
+	for (uint32_t m = 0; m < 100; m++)
+		bad += (m * 103u >> 10) != m / 10;
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Cut trailing zeros of a fraction written after a point, and the point if bare. */
+static void cut_zeros(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == '0')
+		s[--n] = '\0';
+	if (n && s[n - 1] == '.')
+		s[--n] = '\0';
+}
+
+/*
+ * trace_fmt_fixed's contract from printf's integer conversions: the value times
+ * 10^decimals rounded half away from zero (llround), written as an integer part and
+ * a zero-padded fraction, trailing zeros cut; zero is "0".
+ */
+static bool fixed_check(double v, int decimals)
+{
+	static const long long p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					  100000000, 1000000000 };
+	char want[64], got[48];
+	long long x = llround(v * (double)p10[decimals]);
+	unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+	int ng;
+
+	if (x == 0) {
+		strcpy(want, "0");
+	} else {
+		int n = snprintf(want, sizeof(want), "%s%llu.%0*llu", x < 0 ? "-" : "",
+				 u / (unsigned long long)p10[decimals], decimals,
+				 u % (unsigned long long)p10[decimals]);
+
+		g_assert(n > 0 && n < (int)sizeof(want));
+		cut_zeros(want);
+	}
+	memset(got, 0x55, sizeof(got));
+	ng = trace_fmt_fixed(got, v, decimals);
+	if (ng != (int)strlen(want) || strcmp(got, want) != 0) {
+		fprintf(stderr, "\n  trace_fmt_fixed(%.17g, %d) = \"%s\" (%d), want \"%s\"\n", v,
+			decimals, got, ng, want);
+		return false;
+	}
+	return true;
+}
+
+/* trace_fmt_time's contract from printf: seconds, then nine decimals with trailing
+ * zeros cut. */
+static bool time_check(int64_t t)
+{
+	char want[64], got[48];
+	uint64_t u = t < 0 ? 0ull - (uint64_t)t : (uint64_t)t;
+	int ng;
+
+	snprintf(want, sizeof(want), "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+		 t < 0 ? "-" : "", u / 1000000000u, u % 1000000000u);
+	cut_zeros(want);
+	memset(got, 0x55, sizeof(got));
+	ng = trace_fmt_time(got, t);
+	if (ng != (int)strlen(want) || strcmp(got, want) != 0) {
+		fprintf(stderr, "\n  trace_fmt_time(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
+			t, got, ng, want);
+		return false;
+	}
+	return true;
+}
+
+static void test_fixed_and_time_vs_printf(void)
+{
+	GRand *r = g_rand_new_with_seed(SEED + 1);
+	unsigned failed = 0, checked = 0;
+
+	/* Every decimal count, magnitudes from 1e-12 up to what fits (9e18 units of the
+	 * last decimal), both signs; and the values a trace holds (volts, amps, SOC). */
+	for (int i = 0; i < 1000000; i++) {
+		int d = g_rand_int_range(r, 0, 10);
+		double mag = pow(10.0, g_rand_double_range(r, -12.0, 18.9 - d));
+		double v = g_rand_boolean(r) ? mag : -mag;
+
+		failed += !fixed_check(v, d);
+		failed += !fixed_check((double)g_rand_int_range(r, -6000000, 6000000) * 1e-6, 6);
+		checked += 2;
+	}
+	/* Halves at the last decimal (llround's ties) and whole numbers. */
+	for (int i = 0; i < 100000; i++) {
+		int d = g_rand_int_range(r, 0, 7);
+		double v = ((double)g_rand_int_range(r, -2000000000, 2000000000) + 0.5) /
+			   pow(10.0, d);
+
+		failed += !fixed_check(v, d);
+		failed += !fixed_check((double)g_rand_int_range(r, -2000000000, 2000000000), d);
+		checked += 2;
+	}
+	/* Times: any 64-bit value, and nanosecond counts of runs up to years. */
+	for (int i = 0; i < 500000; i++) {
+		failed += !time_check((int64_t)rand64(r));
+		failed += !time_check((int64_t)(rand64(r) % 100000000000000000ull));
+		failed += !time_check((int64_t)g_rand_int_range(r, 0, 2000000000));
+		checked += 3;
+	}
+	failed += !time_check(INT64_MAX) + !time_check(INT64_MIN) + !time_check(0);
+	CU_ASSERT(checked > 3000000);
+	CU_ASSERT_EQUAL(failed, 0);
+	g_rand_free(r);
+}
+
 CU_TestInfo trace_tests[] = {
+	{ "digits eight at a time: the two quotient identities", test_digit_quotients },
+	{ "trace_fmt_fixed and trace_fmt_time == printf's integers, 3 million values",
+	  test_fixed_and_time_vs_printf },
 	{ "trace_fmt_g9: hand-written cases", test_g9_fixed_cases },
 	{ "trace_fmt_g9 == printf %.9g on 6 million doubles", test_g9_vs_printf },
 	CU_TEST_INFO_NULL,

@@ -423,10 +423,43 @@ static inline bool g9_fast(double v, int x, uint32_t *q)
 	return true;
 }
 
+/*
+ * The exact path: q and the exponent *x (a first guess on entry) from 128-bit integer
+ * arithmetic, the guess corrected by one either way. False when the magnitude is out
+ * of its range. Kept out of line: the fast path then needs few registers.
+ */
+static __attribute__((noinline, cold)) bool g9_exact(uint64_t m, int e2, int *x, uint32_t *q)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		u128 qq;
+		int cmp;
+
+		if (!g9_scale(m, e2, *x, &qq, &cmp))
+			return false;
+		if (qq >= G9_HI) {
+			(*x)++;
+			continue;
+		}
+		if (qq < G9_LO) {
+			(*x)--;
+			continue;
+		}
+		*q = (uint32_t)qq;
+		if (cmp > 0 || (cmp == 0 && (*q & 1u)))
+			(*q)++;
+		if (*q == G9_HI) {
+			*q = G9_LO;
+			(*x)++;
+		}
+		return true;
+	}
+	return false;
+}
+
 int trace_fmt_g9(char *buf, double v)
 {
 	uint64_t bits, m;
-	int bexp, e2, x, nd, tries;
+	int bexp, e2, x, nd;
 	char d[32], *o = buf;
 	uint32_t q = 0;
 
@@ -454,35 +487,9 @@ int trace_fmt_g9(char *buf, double v)
 	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
 	    fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
 		x++;
-	if (g9_fast(v, x, &q))
-		goto digits;
-	for (tries = 0; tries < 3; tries++) {
-		u128 qq;
-		int cmp;
-
-		if (!g9_scale(m, e2, x, &qq, &cmp))
-			return snprintf(buf, 40, "%.9g", v);
-		if (qq >= G9_HI) {
-			x++;
-			continue;
-		}
-		if (qq < G9_LO) {
-			x--;
-			continue;
-		}
-		q = (uint32_t)qq;
-		if (cmp > 0 || (cmp == 0 && (q & 1u)))
-			q++;
-		if (q == G9_HI) {
-			q = G9_LO;
-			x++;
-		}
-		break;
-	}
-	if (tries == 3)
+	if (!g9_fast(v, x, &q) && !g9_exact(m, e2, &x, &q))
 		return snprintf(buf, 40, "%.9g", v);
 
-digits:
 	/* d holds the nine digits and scratch after them: the copies below are of a
 	 * fixed 16 bytes (no call), and only the digits that count are kept. */
 	{

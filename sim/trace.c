@@ -494,8 +494,9 @@ int trace_fmt_g9(char *buf, double v)
 {
 	uint64_t bits, m;
 	int bexp, e2, x, nd;
-	char d[32], *o = buf;
+	char d0, *o = buf;
 	uint32_t q = 0;
+	uint64_t w, a;
 
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int)(bits >> 52) & 0x7ff;
@@ -524,40 +525,38 @@ int trace_fmt_g9(char *buf, double v)
 	if (!g9_fast(v, x, &q) && !g9_exact(m, e2, &x, &q))
 		return snprintf(buf, 40, "%.9g", v);
 
-	/* d holds the nine digits and scratch after them: the copies below are of a
-	 * fixed 16 bytes (no call), and only the digits that count are kept. */
-	{
-		uint64_t w = digits8(q % 100000000u);
-
-		d[0] = (char)('0' + q / 100000000u);
-		memcpy(d + 1, &(uint64_t){ w + ASCII_ZEROS }, 8);
-		memset(d + 9, '0', sizeof(d) - 9);
-		nd = w ? 1 + digits8_len(w) : 1;
-	}
-	if (x >= -4 && x < 9) {
-		/* Style f with 8 - x decimals, trailing zeros cut. */
-		if (x >= 0) {
-			memcpy(o, d, 16);
-			o += x + 1;
-			if (nd > x + 1) {
-				*o++ = '.';
-				memcpy(o, d + x + 1, 16);
-				o += nd - x - 1;
-			}
+	/* The nine digits: d0, then eight as text in a word (written whole: the bytes
+	 * past the digits that count are scratch, overwritten or past the end). */
+	w = digits8(q % 100000000u);
+	a = w + ASCII_ZEROS;
+	d0 = (char)('0' + q / 100000000u);
+	nd = w ? 1 + digits8_len(w) : 1;
+	if (x >= 0 && x < 9) {
+		/* Style f with x + 1 integer digits: the point goes in after them and the
+		 * digits after it move up one; trailing zeros cut. */
+		o[0] = d0;
+		memcpy(o + 1, &a, 8);
+		if (nd > x + 1) {
+			o[x + 1] = '.';
+			memcpy(o + x + 2, &(uint64_t){ a >> (8 * x) }, 8);
+			o += nd + 1;
 		} else {
-			memcpy(o, "0.00000", 8);
-			o += 1 - x;
-			memcpy(o, d, 16);
-			o += nd;
+			o += x + 1;
 		}
+	} else if (x < 0 && x >= -4) {
+		memcpy(o, "0.00000", 8);
+		o += 1 - x;
+		o[0] = d0;
+		memcpy(o + 1, &a, 8);
+		o += nd;
 	} else {
 		/* Style e: d.dddddddde+XX, trailing zeros cut, two exponent digits or more. */
 		int ax = x < 0 ? -x : x;
 
-		*o++ = d[0];
+		*o++ = d0;
 		if (nd > 1) {
 			*o++ = '.';
-			memcpy(o, d + 1, 16);
+			memcpy(o, &a, 8);
 			o += nd - 1;
 		}
 		*o++ = 'e';

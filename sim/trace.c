@@ -705,16 +705,27 @@ static void trace_write_vcd_header(struct trace *tr)
 	for (int i = 0; i < tr->ncols; i++) {
 		const struct trace_col *c = &tr->cols[i];
 
+		/* plain appends: printf's parsing would cost more than the header's text */
 		if (c->labels) {
-			g_string_append_printf(h, "$comment %s:", c->name);
-			for (int k = 0; k < c->n_labels; k++)
-				g_string_append_printf(h, " %d=%s", k, c->labels[k]);
-			g_string_append_printf(h, " $end\n$var integer 8 %s %s $end\n",
-					       tr->vcd_id[i], c->name);
+			char k_text[16];
+
+			g_string_append(h, "$comment ");
+			g_string_append(h, c->name);
+			g_string_append_c(h, ':');
+			for (int k = 0; k < c->n_labels; k++) {
+				g_string_append_c(h, ' ');
+				g_string_append_len(h, k_text, fmt_i64(k_text, k));
+				g_string_append_c(h, '=');
+				g_string_append(h, c->labels[k]);
+			}
+			g_string_append(h, " $end\n$var integer 8 ");
 		} else {
-			g_string_append_printf(h, "$var real 64 %s %s $end\n", tr->vcd_id[i],
-					       c->name);
+			g_string_append(h, "$var real 64 ");
 		}
+		g_string_append(h, tr->vcd_id[i]);
+		g_string_append_c(h, ' ');
+		g_string_append(h, c->name);
+		g_string_append(h, " $end\n");
 	}
 	g_string_append(h, "$upscope $end\n$enddefinitions $end\n");
 	out_put(&tr->vcd, h->str, h->len);

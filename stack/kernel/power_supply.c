@@ -452,6 +452,22 @@ static const char *text_of(const char *const *tab, size_t n, int v)
 	return v >= 0 && (size_t)v < n ? tab[v] : "Unknown";
 }
 
+/* "%d\n" of v, as sysfs shows a number. */
+static char *show_int(int v)
+{
+	char buf[16], *e = buf + sizeof(buf), *d = e;
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+
+	*--d = '\n';
+	do {
+		*--d = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--d = '-';
+	return g_strndup(d, (gsize)(e - d));
+}
+
 char *power_supply_show_property(struct power_supply *psy, enum power_supply_property p)
 {
 	union power_supply_propval val = { 0 };
@@ -477,14 +493,15 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 			g_string_append_c(s, '\n');
 		return g_string_free(s, FALSE);
 	}
+	/* concatenation rather than printf: a uevent shows every property */
 	if (prop_is_string(p))
-		return g_strdup_printf("%s\n", val.strval ? val.strval : "");
+		return g_strconcat(val.strval ? val.strval : "", "\n", NULL);
 	texts = prop_texts(p, &n);
 	if (p == POWER_SUPPLY_PROP_TYPE)
-		return g_strdup_printf("%s\n", power_supply_type_text(val.intval));
+		return g_strconcat(power_supply_type_text(val.intval), "\n", NULL);
 	if (texts)
-		return g_strdup_printf("%s\n", text_of(texts, n, val.intval));
-	return g_strdup_printf("%d\n", val.intval);
+		return g_strconcat(text_of(texts, n, val.intval), "\n", NULL);
+	return show_int(val.intval);
 }
 
 int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
@@ -552,7 +569,11 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 		for (i = 0; prop_names[p][i] && i < sizeof(up) - 1; i++)
 			up[i] = (char)toupper((unsigned char)prop_names[p][i]);
 		up[i] = '\0';
-		snprintf(line, sizeof(line), "POWER_SUPPLY_%s=%s", up, v);
+		/* "POWER_SUPPLY_%s=%s", cut to the line as snprintf would */
+		g_strlcpy(line, "POWER_SUPPLY_", sizeof(line));
+		g_strlcat(line, up, sizeof(line));
+		g_strlcat(line, "=", sizeof(line));
+		g_strlcat(line, v, sizeof(line));
 		cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	}
 	evlog_end(k->log, rec);

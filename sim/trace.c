@@ -490,14 +490,77 @@ static __attribute__((noinline, cold)) bool g9_exact(uint64_t m, int e2, int *x,
 	return false;
 }
 
+/*
+ * Style f of "%.9g" at o, for the nine digits q (10^8 <= q < 10^9) of a number whose
+ * decimal exponent is x (-4 <= x <= 8): trailing zeros cut, no NUL; returns the end.
+ * The eight digits after the first are one word of text, written whole: the bytes
+ * past the digits that count are scratch, overwritten or past the end.
+ */
+static inline char *g9_style_f(char *o, uint32_t q, int x)
+{
+	uint64_t w = digits8(q % 100000000u), a = w + ASCII_ZEROS;
+	char d0 = (char)('0' + q / 100000000u);
+	int nd = w ? 1 + digits8_len(w) : 1;
+
+	if (x >= 0) {
+		/* x + 1 integer digits; the point goes in after them and the digits after
+		 * it move up one */
+		o[0] = d0;
+		memcpy(o + 1, &a, 8);
+		if (nd > x + 1) {
+			o[x + 1] = '.';
+			memcpy(o + x + 2, &(uint64_t){ a >> (8 * x) }, 8);
+			return o + nd + 1;
+		}
+		return o + x + 1;
+	}
+	memcpy(o, "0.00000", 8);
+	o += 1 - x;
+	o[0] = d0;
+	memcpy(o + 1, &a, 8);
+	return o + nd;
+}
+
+/*
+ * The usual value, inline: a normal number from 10^-4 to below 10^9 whose digits the
+ * floating-point path settles; the length written (no NUL), or -1 for any other,
+ * which the general path below takes. The VCD writer calls it first, and so does
+ * trace_fmt_g9() (whose tests therefore cover it).
+ */
+static inline int g9_usual(char *buf, double v)
+{
+	uint64_t bits;
+	int bexp, x;
+	uint32_t q;
+	char *o = buf;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bexp = (int)(bits >> 52) & 0x7ff;
+	/* as in trace_fmt_g9(): floor(log2 |v|) of a normal number is bexp - 1023 */
+	x = ((bexp - 1023) * 78913) >> 18;
+	if (bexp == 0 || bexp == 0x7ff || x < -5 || x > 8)
+		return -1;
+	if (fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
+		x++;
+	if (x < -4 || x > 8 || !g9_fast(v, x, &q))
+		return -1;
+	if (bits >> 63)
+		*o++ = '-';
+	return (int)(g9_style_f(o, q, x) - buf);
+}
+
 int trace_fmt_g9(char *buf, double v)
 {
 	uint64_t bits, m;
-	int bexp, e2, x, nd;
-	char d0, *o = buf;
+	int bexp, e2, x;
+	char *o = buf;
 	uint32_t q = 0;
-	uint64_t w, a;
+	int n = g9_usual(buf, v);
 
+	if (n >= 0) {
+		buf[n] = '\0';
+		return n;
+	}
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int)(bits >> 52) & 0x7ff;
 	m = bits & ((1ull << 52) - 1);
@@ -525,35 +588,15 @@ int trace_fmt_g9(char *buf, double v)
 	if (!g9_fast(v, x, &q) && !g9_exact(m, e2, &x, &q))
 		return snprintf(buf, 40, "%.9g", v);
 
-	/* The nine digits: d0, then eight as text in a word (written whole: the bytes
-	 * past the digits that count are scratch, overwritten or past the end). */
-	w = digits8(q % 100000000u);
-	a = w + ASCII_ZEROS;
-	d0 = (char)('0' + q / 100000000u);
-	nd = w ? 1 + digits8_len(w) : 1;
-	if (x >= 0 && x < 9) {
-		/* Style f with x + 1 integer digits: the point goes in after them and the
-		 * digits after it move up one; trailing zeros cut. */
-		o[0] = d0;
-		memcpy(o + 1, &a, 8);
-		if (nd > x + 1) {
-			o[x + 1] = '.';
-			memcpy(o + x + 2, &(uint64_t){ a >> (8 * x) }, 8);
-			o += nd + 1;
-		} else {
-			o += x + 1;
-		}
-	} else if (x < 0 && x >= -4) {
-		memcpy(o, "0.00000", 8);
-		o += 1 - x;
-		o[0] = d0;
-		memcpy(o + 1, &a, 8);
-		o += nd;
+	if (x >= -4 && x < 9) {
+		o = g9_style_f(o, q, x);
 	} else {
 		/* Style e: d.dddddddde+XX, trailing zeros cut, two exponent digits or more. */
 		int ax = x < 0 ? -x : x;
+		uint64_t w = digits8(q % 100000000u), a = w + ASCII_ZEROS;
+		int nd = w ? 1 + digits8_len(w) : 1;
 
-		*o++ = d0;
+		*o++ = (char)('0' + q / 100000000u);
 		if (nd > 1) {
 			*o++ = '.';
 			memcpy(o, &a, 8);
@@ -785,7 +828,9 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 			}
 		} else {
 			*p++ = 'r';
-			p += trace_fmt_g9(p, v[i]);
+			int n = g9_usual(p, v[i]);
+
+			p += n >= 0 ? n : trace_fmt_g9(p, v[i]);
 		}
 		*p++ = ' ';
 		memcpy(p, id, sizeof(tr->vcd_id[0]));   /* whole (zero-padded) array */

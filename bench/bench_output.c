@@ -26,7 +26,11 @@
  *    Each binary is first copied into the scratch directory and run from there: how a
  *    file came into the page cache (just written by the linker, or read back from
  *    disk) changes what its page faults cost, and two copies of one binary, one in
- *    build/ and one elsewhere, measured 0.92-0.96x apart when run where they lay.
+ *    build/ and one elsewhere, measured 0.92-0.96x apart when run where they lay. Two
+ *    copies in the same directory still differ: 1.662 against 1.719 ms in 201
+ *    alternating rounds, the memory a copy lands in being one more draw of chance.
+ *    So each binary is copied PROC_COPIES times and the rounds take the copies in
+ *    turn: a figure is a median over those draws, not one of them.
  *
  * 3. In process against another tree: CHARGESIM_SPEED_BASELINE_BENCH names this program
  *    built against that tree's library (it uses only run/world.h and run/scenario.h;
@@ -49,7 +53,8 @@
 #include "bench/bench_common.h"
 
 #define REPS 21
-#define PROC_REPS 41
+#define PROC_REPS 81
+#define PROC_COPIES 4
 
 /* One run from world_new to world_free; false on any error. */
 static bool run_once(const struct scenario *sc, const struct world_options *opt,
@@ -226,10 +231,11 @@ static char *copy_binary(const char *bin, const char *dir, const char *name)
 
 /*
  * PROC_REPS rounds; in each, every binary runs --version and then the full charge into
- * a new directory. Alternating keeps the binaries under the same load.
+ * a new directory. Alternating keeps the binaries under the same load; round i runs
+ * copy i % PROC_COPIES of each binary.
  */
-static bool bench_processes(const char *scratch, const char *scenario_path, char **bins, int nbins,
-			    struct proc_fig *fig)
+static bool bench_processes(const char *scratch, const char *scenario_path,
+			    char *bins[][PROC_COPIES], int nbins, struct proc_fig *fig)
 {
 	typedef double figs[4][PROC_REPS];
 	figs *v = g_new0(figs, nbins);
@@ -238,9 +244,9 @@ static bool bench_processes(const char *scratch, const char *scenario_path, char
 	for (int i = 0; i < PROC_REPS && ok; i++) {
 		for (int b = 0; b < nbins && ok; b++) {
 			g_autofree char *dir = g_strdup_printf("%s/proc-%d-%d", scratch, b, i);
-			char *ver[] = { bins[b], "--version", NULL };
-			char *run[] = { bins[b], "run", (char *)scenario_path, "-o", dir, "--vcd", "-q",
-					NULL };
+			char *exe = bins[b][i % PROC_COPIES];
+			char *ver[] = { exe, "--version", NULL };
+			char *run[] = { exe, "run", (char *)scenario_path, "-o", dir, "--vcd", "-q", NULL };
 
 			ok = bench_spawn_timed("bench_output", ver, &v[b][0][i], &v[b][1][i]) &&
 			     bench_spawn_timed("bench_output", run, &v[b][2][i], &v[b][3][i]);
@@ -296,12 +302,24 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	if (processes) {
-		g_autofree char *bin_copy = copy_binary(bin, fast, "chargesim");
-		g_autofree char *base_copy = baseline ? copy_binary(baseline, fast, "baseline") : NULL;
-		char *copies[2] = { bin_copy, base_copy };
+		char *copies[2][PROC_COPIES] = { { NULL } };
+		int nbins = baseline ? 2 : 1;
+		bool copied = true;
 
-		if (!bin_copy || (baseline && !base_copy) ||
-		    !bench_processes(fast, scenario_path, copies, baseline ? 2 : 1, fig))
+		for (int k = 0; k < PROC_COPIES; k++) {
+			g_autofree char *c = g_strdup_printf("chargesim-%d", k);
+			g_autofree char *b = g_strdup_printf("baseline-%d", k);
+
+			copies[0][k] = copy_binary(bin, fast, c);
+			copies[1][k] = baseline ? copy_binary(baseline, fast, b) : NULL;
+			copied = copied && copies[0][k] && (!baseline || copies[1][k]);
+		}
+		copied = copied && bench_processes(fast, scenario_path, copies, nbins, fig);
+		for (int k = 0; k < PROC_COPIES; k++) {
+			g_free(copies[0][k]);
+			g_free(copies[1][k]);
+		}
+		if (!copied)
 			goto out;
 		printf("whole processes, outputs in %s, median of %d (spawn to exit; CPU = the "
 		       "child's user + system):\n", fast == scratch ? g_get_tmp_dir() : "tmpfs",

@@ -51,14 +51,14 @@ struct csv_cache {
 };
 
 /*
- * A state label as the CSV writes it: the text in a fixed-size, zero-padded array so
- * that a row copies it whole, without strlen or a call; len is -1 for a label longer
- * than the array, which is copied from the column's own string instead.
+ * A state label as the CSV writes it: its length, and the text in a fixed-size,
+ * zero-padded array so that a row copies it whole, without strlen or a call (a label
+ * longer than the array is copied from the column's own string).
  */
 #define LABEL_TEXT_W 16
 struct label_text {
 	char text[LABEL_TEXT_W];
-	int len;
+	size_t len;
 };
 
 struct trace {
@@ -319,14 +319,7 @@ static inline int csv_fixed(char *buf, double v, int decimals)
 	u = (uint64_t)(x < 0 ? -x : x);
 	frac = (uint32_t)(u % 1000000u);
 	o += fmt_u32(o, (uint32_t)(u / 1000000u));
-	if (frac) {
-		uint64_t w = digits8(frac * 100u);
-
-		*o++ = '.';
-		memcpy(o, &(uint64_t){ w + ASCII_ZEROS }, 8);
-		o += digits8_len(w);
-	}
-	return (int)(o - buf);
+	return fmt_frac(buf, (int)(o - buf), frac, 6);
 }
 
 int trace_fmt_fixed(char *buf, double v, int decimals)
@@ -499,11 +492,21 @@ static __attribute__((noinline, cold)) bool g9_exact(uint64_t m, int e2, int *x,
  * The eight digits after the first are one word of text, written whole: the bytes
  * past the digits that count are scratch, overwritten or past the end.
  */
+/* How many of the nine digits q count once trailing zeros are cut; *a gets the last
+ * eight as text. */
+static inline int g9_digits(uint32_t q, uint64_t *a)
+{
+	uint64_t w = digits8(q % 100000000u);
+
+	*a = w + ASCII_ZEROS;
+	return w ? 1 + digits8_len(w) : 1;
+}
+
 static inline char *g9_style_f(char *o, uint32_t q, int x)
 {
-	uint64_t w = digits8(q % 100000000u), a = w + ASCII_ZEROS;
+	uint64_t a;
+	int nd = g9_digits(q, &a);
 	char d0 = (char)('0' + q / 100000000u);
-	int nd = w ? 1 + digits8_len(w) : 1;
 
 	if (x >= 0) {
 		/* x + 1 integer digits; the point goes in after them and the digits after
@@ -596,8 +599,8 @@ int trace_fmt_g9(char *buf, double v)
 	} else {
 		/* Style e: d.dddddddde+XX, trailing zeros cut, two exponent digits or more. */
 		int ax = x < 0 ? -x : x;
-		uint64_t w = digits8(q % 100000000u), a = w + ASCII_ZEROS;
-		int nd = w ? 1 + digits8_len(w) : 1;
+		uint64_t a;
+		int nd = g9_digits(q, &a);
 
 		*o++ = (char)('0' + q / 100000000u);
 		if (nd > 1) {
@@ -653,9 +656,8 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 			struct label_text *lt = &tr->label_text[i][l];
 
 			field = MAX(field, len);
-			lt->len = len <= LABEL_TEXT_W ? (int)len : -1;
-			if (lt->len >= 0)
-				memcpy(lt->text, cols[i].labels[l], len);
+			lt->len = len;
+			memcpy(lt->text, cols[i].labels[l], MIN(len, LABEL_TEXT_W));
 		}
 		csv_max += 1 + field;
 	}
@@ -865,15 +867,11 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 				continue;
 			}
 			lt = &tr->label_text[i][k];
-			if (lt->len >= 0) {
+			if (lt->len <= LABEL_TEXT_W)
 				memcpy(p, lt->text, LABEL_TEXT_W);
-				p += lt->len;
-			} else {
-				size_t n = strlen(c->labels[k]);
-
-				memcpy(p, c->labels[k], n);
-				p += n;
-			}
+			else
+				memcpy(p, c->labels[k], lt->len);
+			p += lt->len;
 		} else {
 			struct csv_cache *cc = &tr->csv_cache[i];
 			uint64_t bits;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/evlog.h"
+#include "sim/jsonout.h"
 #include "sim/outfile.h"
 #include "sim/trace.h"
 
@@ -13,6 +14,7 @@
 
 struct evlog {
 	struct cs_outfile *out;
+	GString *line;    /* the record being written, reused from line to line */
 	uint64_t count;
 	struct {
 		evlog_listener_cb cb;
@@ -37,6 +39,8 @@ struct evlog *evlog_new(void)
 bool evlog_open(struct evlog *log, const char *path, GError **err)
 {
 	log->out = cs_outfile_open(path, false, err);
+	if (log->out && !log->line)
+		log->line = g_string_sized_new(256);
 	return log->out != NULL;
 }
 
@@ -112,11 +116,12 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	g_assert(src);
 	log->count++;
 	if (log->out) {
-		char *line = cJSON_PrintUnformatted(rec);
-
-		fputs(line, log->out->fp);
-		fputc('\n', log->out->fp);
-		cJSON_free(line);
+		/* the form of cJSON_PrintUnformatted, without its buffer per record */
+		g_string_truncate(log->line, 0);
+		if (!cs_json_append(log->line, rec, false))
+			g_error("evlog: a %s record that cJSON cannot print either", ev);
+		g_string_append_c(log->line, '\n');
+		fwrite(log->line->str, 1, log->line->len, log->out->fp);
 	}
 	for (int i = 0; i < log->n_listeners; i++)
 		if (listener_hears(log, i, ev))
@@ -159,5 +164,7 @@ void evlog_free(struct evlog *log)
 	if (!log)
 		return;
 	cs_outfile_abort(log->out);
+	if (log->line)
+		g_string_free(log->line, TRUE);
 	g_free(log);
 }

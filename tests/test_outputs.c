@@ -22,6 +22,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "sim/evlog.h"
+#include "sim/jsonout.h"
 #include "sim/outfile.h"
 #include "sim/outset.h"
 #include "sim/trace.h"
@@ -1342,6 +1343,220 @@ static void test_templates(void)
 	CU_ASSERT_STRING_EQUAL(f, "no A\n");
 }
 
+/* ---- cs_json_append: the form of cJSON's own printers ---- */
+
+static char *json_text(const cJSON *item, bool formatted)
+{
+	GString *s = g_string_new(NULL);
+
+	if (!cs_json_append(s, item, formatted)) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* Written out by hand: the escapes, the two number forms, nesting, formatting. */
+static void test_jsonout_by_hand(void)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *inner;
+	char *t;
+
+	cJSON_AddStringToObject(o, "s", "a\"b\\c\b\f\n\r\t\x01\x1f\x7f\xc3\xa9");
+	cJSON_AddNumberToObject(o, "third", 1.0 / 3.0);   /* %1.15g reads back wrong */
+	cJSON_AddNumberToObject(o, "tenth", 0.1);         /* %1.15g reads back right */
+	cJSON_AddNumberToObject(o, "negzero", -0.0);
+	cJSON_AddNumberToObject(o, "nan", NAN);
+	cJSON_AddRawToObject(o, "raw", "1.50");
+	cJSON_AddNullToObject(o, "n");
+	cJSON_AddBoolToObject(o, "f", false);
+	a = cJSON_AddArrayToObject(o, "a");
+	cJSON_AddItemToArray(a, cJSON_CreateTrue());
+	inner = cJSON_CreateObject();
+	cJSON_AddNumberToObject(inner, "big", 1e21);
+	cJSON_AddItemToArray(a, inner);
+	cJSON_AddItemToArray(a, cJSON_CreateArray());
+	cJSON_AddItemToObject(o, "e", cJSON_CreateObject());
+
+	t = json_text(o, false);
+	CU_ASSERT_STRING_EQUAL(t,
+		"{\"s\":\"a\\\"b\\\\c\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\xc3\xa9\","
+		"\"third\":0.33333333333333331,\"tenth\":0.1,\"negzero\":-0,\"nan\":null,"
+		"\"raw\":1.50,\"n\":null,\"f\":false,\"a\":[true,{\"big\":1e+21},[]],\"e\":{}}");
+	g_free(t);
+	cJSON_DeleteItemFromObject(o, "s");
+	cJSON_DeleteItemFromObject(o, "third");
+	cJSON_DeleteItemFromObject(o, "tenth");
+	cJSON_DeleteItemFromObject(o, "negzero");
+	cJSON_DeleteItemFromObject(o, "nan");
+	cJSON_DeleteItemFromObject(o, "raw");
+	t = json_text(o, true);
+	CU_ASSERT_STRING_EQUAL(t,
+		"{\n\t\"n\":\tnull,\n\t\"f\":\tfalse,\n"
+		"\t\"a\":\t[true, {\n\t\t\t\"big\":\t1e+21\n\t\t}, []],\n"
+		"\t\"e\":\t{\n\t}\n}");
+	g_free(t);
+	cJSON_Delete(o);
+
+	/* what cJSON refuses, refused */
+	o = cJSON_CreateObject();
+	inner = cJSON_CreateNull();
+	inner->type = cJSON_Invalid;
+	cJSON_AddItemToObject(o, "bad", inner);
+	CU_ASSERT_PTR_NULL(json_text(o, false));
+	inner->type = cJSON_Raw;   /* and a raw item without its text */
+	CU_ASSERT_PTR_NULL(json_text(o, true));
+	t = cJSON_PrintUnformatted(o);
+	CU_ASSERT_PTR_NULL(t);     /* as cJSON itself */
+	cJSON_free(t);
+	cJSON_Delete(o);
+}
+
+/* A random tree of every kind of item, strings of any byte but NUL, numbers across
+ * the whole range of doubles (and integers, ties, specials). */
+static cJSON *random_json(GRand *r, int depth)
+{
+	int kind = g_rand_int_range(r, 0, depth > 3 ? 6 : 8);
+
+	switch (kind) {
+	case 0:
+		return cJSON_CreateNull();
+	case 1:
+		return cJSON_CreateBool(g_rand_boolean(r));
+	case 2: {
+		char s[24];
+		int n = g_rand_int_range(r, 0, (int)sizeof(s));
+
+		for (int i = 0; i < n; i++)
+			s[i] = (char)g_rand_int_range(r, 1, 256);
+		s[n] = '\0';
+		return cJSON_CreateString(s);
+	}
+	case 3:
+		return cJSON_CreateRaw(g_rand_boolean(r) ? "12.5" : "\"x\"");
+	case 4:
+	case 5: {
+		double d;
+
+		switch (g_rand_int_range(r, 0, 5)) {
+		case 0: {   /* any bit pattern: subnormals, NaN, infinities too */
+			uint64_t bits = (uint64_t)g_rand_int(r) << 32 | g_rand_int(r);
+
+			memcpy(&d, &bits, sizeof(d));
+			break;
+		}
+		case 1:
+			d = g_rand_int_range(r, -100000, 100000);
+			break;
+		case 2:
+			d = g_rand_int_range(r, -100000, 100000) / 1000.0;
+			break;
+		case 3:
+			d = g_rand_double_range(r, -1, 1) * pow(10, g_rand_int_range(r, -30, 30));
+			break;
+		default:
+			d = (double)g_rand_int_range(r, 0, 1 << 30) * 4096.0 + 0.5;
+			break;
+		}
+		return cJSON_CreateNumber(d);
+	}
+	case 6: {
+		cJSON *a = cJSON_CreateArray();
+
+		for (int i = g_rand_int_range(r, 0, 4); i > 0; i--)
+			cJSON_AddItemToArray(a, random_json(r, depth + 1));
+		return a;
+	}
+	default: {
+		cJSON *o = cJSON_CreateObject();
+
+		for (int i = g_rand_int_range(r, 0, 4); i > 0; i--) {
+			char key[8];
+
+			for (int k = 0; k < 7; k++)
+				key[k] = (char)g_rand_int_range(r, 1, 128);
+			key[7] = '\0';
+			cJSON_AddItemToObject(o, key, random_json(r, depth + 1));
+		}
+		return o;
+	}
+	}
+}
+
+/* Numbers alone: short decimals n / 10^k (the fast path), their neighbours a few ulps
+ * away (printf's path), and the edges of the fast path's range. */
+static void test_jsonout_numbers(void)
+{
+	static const double edges[] = { 1e-4, 0.00009999, 0.000099999999999999991, 1e-5,
+					999999999999999.0, 1e15, 999999999999999.9, 0.1, 0.2,
+					0.3, 1.0 / 3.0, 2.0 / 3.0, 4.35, 4.335225, 1e14 + 0.5,
+					123456789012345.0, 0.000123456789012345, -0.0, 0.0 };
+	GRand *r = g_rand_new_with_seed(4);
+	int differ = 0, checked = 0;
+
+	for (int i = 0; i < 300000 + (int)G_N_ELEMENTS(edges); i++) {
+		double d;
+		cJSON *num;
+		char *want, *got;
+
+		if (i < (int)G_N_ELEMENTS(edges)) {
+			d = edges[i];
+		} else {
+			int nd = g_rand_int_range(r, 1, 17);
+			double n = floor(g_rand_double(r) * pow(10, nd));
+			int k = g_rand_int_range(r, 0, 20), ulps = g_rand_int_range(r, -2, 3);
+
+			d = n / pow(10, k);
+			for (; ulps > 0; ulps--)
+				d = nextafter(d, INFINITY);
+			for (; ulps < 0; ulps++)
+				d = nextafter(d, -INFINITY);
+			if (g_rand_boolean(r))
+				d = -d;
+		}
+		num = cJSON_CreateNumber(d);
+		want = cJSON_PrintUnformatted(num);
+		got = json_text(num, false);
+		checked++;
+		if (!want || !got || strcmp(want, got) != 0) {
+			if (differ++ < 5)
+				fprintf(stderr, "\n%.17g: cJSON %s, ours %s\n", d, want, got);
+		}
+		cJSON_free(want);
+		g_free(got);
+		cJSON_Delete(num);
+	}
+	CU_ASSERT_EQUAL(checked, 300000 + (int)G_N_ELEMENTS(edges));
+	CU_ASSERT_EQUAL(differ, 0);
+	g_rand_free(r);
+}
+
+static void test_jsonout_as_cjson(void)
+{
+	GRand *r = g_rand_new_with_seed(20261204);
+	int differ = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		cJSON *tree = random_json(r, 0);
+
+		for (int fmt = 0; fmt < 2; fmt++) {
+			char *want = fmt ? cJSON_Print(tree) : cJSON_PrintUnformatted(tree);
+			char *got = json_text(tree, fmt);
+
+			if (!want || !got || strcmp(want, got) != 0) {
+				if (differ++ < 3)
+					fprintf(stderr, "\ncJSON: %s\nours:  %s\n", want ? want : "(null)",
+						got ? got : "(null)");
+			}
+			cJSON_free(want);
+			g_free(got);
+		}
+		cJSON_Delete(tree);
+	}
+	CU_ASSERT_EQUAL(differ, 0);
+	g_rand_free(r);
+}
+
 CU_TestInfo outputs_tests[] = {
 	{ "trace_fmt_time exact strings", test_fmt_time },
 	{ "trace_fmt_fixed exact strings", test_fmt_fixed },
@@ -1352,6 +1567,9 @@ CU_TestInfo outputs_tests[] = {
 	{ "events.jsonl read back, listener", test_evlog_read_back },
 	{ "events.jsonl reader", test_events_reader },
 	{ "plot template placeholders", test_templates },
+	{ "JSON text by hand: escapes, number forms, nesting, formatting", test_jsonout_by_hand },
+	{ "JSON text == cJSON_Print and cJSON_PrintUnformatted, 20000 random trees", test_jsonout_as_cjson },
+	{ "JSON numbers == cJSON's: 300000 short decimals and neighbours, edges", test_jsonout_numbers },
 	{ "evlog without a file", test_evlog_no_file },
 	{ "evlog: a listener for one kind; records nobody wants are counted", test_evlog_one_kind },
 	{ "evlog interleaved records", test_evlog_interleaved },

@@ -146,7 +146,7 @@ static void json_num(cJSON *o, const char *key, double v, int digits)
 		cJSON_AddNullToObject(o, key);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.*g", digits, v);
+	trace_fmt_g(buf, v, digits);   /* "%.*g", mostly without printf */
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
 	cJSON_AddRawToObject(o, key, buf);

@@ -555,6 +555,51 @@ static inline int g9_usual(char *buf, double v)
 	return (int)(g9_style_f(o, q, x) - buf);
 }
 
+/*
+ * "%.*g" with fewer digits (the metrics' %.7g, %.3g...): the fast path of g9_usual
+ * with prec digits instead of nine. |v| * 10^(prec - 1 - x) is again within
+ * 2^-53 * 10^prec < 2^-23 of the exact product, so outside 2^-20 of a half its
+ * rounding is the exact one; the prec digits, padded with zeros to nine, then go
+ * through the same style f (x from -4 to prec - 1, the zeros are cut there). Every
+ * other value, and style e, goes to printf.
+ */
+int trace_fmt_g(char *buf, double v, int prec)
+{
+	uint64_t bits;
+	int bexp, x, p;
+	double a = fabs(v), qd, fl, fr;
+	uint32_t q;
+	char *o = buf;
+
+	if (prec == 9)
+		return trace_fmt_g9(buf, v);
+	memcpy(&bits, &v, sizeof(bits));
+	bexp = (int)(bits >> 52) & 0x7ff;
+	x = ((bexp - 1023) * 78913) >> 18;
+	if (prec < 1 || prec > 9 || bexp == 0 || bexp == 0x7ff || x < -5 || x >= prec)
+		goto printf_path;
+	if (a >= g9_pow10[x + 1 - G9_POW_MIN])
+		x++;
+	if (x < -4 || x >= prec)
+		goto printf_path;
+	p = prec - 1 - x;   /* from 0 to prec + 3: exact powers */
+	qd = a * pow10_exact[p];
+	if (!(qd >= (double)pow10_tab[prec - 1] + 1.0 && qd < (double)pow10_tab[prec] - 1.0))
+		goto printf_path;
+	fl = (double)(uint32_t)qd;
+	fr = qd - fl;
+	if (fabs(fr - 0.5) <= 0x1p-20)
+		goto printf_path;
+	q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)pow10_tab[9 - prec];
+	if (bits >> 63)
+		*o++ = '-';
+	o = g9_style_f(o, q, x);
+	*o = '\0';
+	return (int)(o - buf);
+printf_path:
+	return snprintf(buf, 40, "%.*g", prec, v);
+}
+
 int trace_fmt_g9(char *buf, double v)
 {
 	uint64_t bits, m;

@@ -190,6 +190,91 @@ static void test_g9_vs_printf(void)
 	g_rand_free(r);
 }
 
+/* trace_fmt_g(v, prec) against snprintf's "%.*g". */
+static void g_check(struct g9_stats *st, double v, int prec)
+{
+	char want[48], got[48];
+	int nw = snprintf(want, 40, "%.*g", prec, v);
+	int ng;
+
+	memset(got, 0x55, sizeof(got));
+	ng = trace_fmt_g(got, v, prec);
+	st->checked++;
+	if (ng != nw || strcmp(got, want) != 0) {
+		if (st->failed++ < 5)
+			fprintf(stderr, "\n  trace_fmt_g(%a, %d) = \"%s\" (%d), printf \"%s\" (%d)\n",
+				v, prec, got, ng, want, nw);
+	}
+}
+
+/*
+ * Every precision from 1 to 8 (9 is trace_fmt_g9, above): random bit patterns,
+ * magnitudes from 1e-7 to 1e10 (the formatter's own range and past its ends), the
+ * numbers of a simulation with few decimals, exact ties at the last digit kept (an
+ * odd N / 2^j has j decimals ending in 5) with their neighbours, and values just
+ * below a power of ten, which round up to it.
+ */
+static void test_g_vs_printf(void)
+{
+	GRand *r = g_rand_new_with_seed(SEED + 1);
+	struct g9_stats st = { 0, 0 };
+	uint64_t ties = 0;
+
+	for (int prec = 1; prec <= 8; prec++) {
+		for (int i = 0; i < 100000; i++)
+			g_check(&st, bits_to_double(rand64(r)), prec);
+		for (int i = 0; i < 250000; i++) {
+			double v = (1.0 + g_rand_double(r) * 9.0) *
+				   pow(10.0, g_rand_int_range(r, -7, 11));
+
+			g_check(&st, g_rand_boolean(r) ? v : -v, prec);
+		}
+		for (int i = 0; i < 100000; i++) {
+			int decimals = g_rand_int_range(r, 0, 10);
+
+			g_check(&st, (double)g_rand_int_range(r, -6000000, 6000000) /
+					     pow(10.0, decimals), prec);
+		}
+		for (int i = 0; i < 50000; i++) {
+			/* prec + 1 significant digits, the last a 5: N odd, N / 2^j */
+			int j = g_rand_int_range(r, 1, 12);
+			int x = prec - j;
+			double lo = pow(10.0, x) * ldexp(1.0, j), hi = lo * 10.0;
+			double n = floor(lo + g_rand_double(r) * (hi - lo));
+			double v;
+
+			if (fmod(n, 2.0) == 0.0)
+				n += 1.0;
+			if (n >= hi || n >= 9007199254740992.0)
+				continue;
+			v = ldexp(n, -j);
+			g_check(&st, v, prec);
+			g_check(&st, -v, prec);
+			g_check(&st, nextafter(v, INFINITY), prec);
+			g_check(&st, nextafter(v, -INFINITY), prec);
+			ties++;
+		}
+		for (int k = -8; k <= 10; k++) {
+			double p = pow(10.0, k);
+
+			for (int d = 1; d < 200; d++) {
+				g_check(&st, p * (1.0 - d * 1e-12), prec);
+				g_check(&st, p * (1.0 - 0.5 * pow(10.0, -prec)) + p * (d - 100) * 1e-17,
+					prec);
+			}
+			g_check(&st, p, prec);
+		}
+		g_check(&st, 0.0, prec);
+		g_check(&st, -0.0, prec);
+		g_check(&st, NAN, prec);
+		g_check(&st, -INFINITY, prec);
+	}
+	CU_ASSERT(st.checked > 4000000);
+	CU_ASSERT(ties > 250000);
+	CU_ASSERT_EQUAL(st.failed, 0);
+	g_rand_free(r);
+}
+
 /*
  * The writer makes decimal digits eight at a time with two multiply-and-shift
  * quotients (sim/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
@@ -317,5 +402,6 @@ CU_TestInfo trace_tests[] = {
 	  test_fixed_and_time_vs_printf },
 	{ "trace_fmt_g9: hand-written cases", test_g9_fixed_cases },
 	{ "trace_fmt_g9 == printf %.9g on 6 million doubles", test_g9_vs_printf },
+	{ "trace_fmt_g == printf %.*g, precisions 1 to 8, 4 million doubles", test_g_vs_printf },
 	CU_TEST_INFO_NULL,
 };

@@ -366,14 +366,19 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 		return false;
 	}
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-	for (int i = 0; set->own && set->own[i]; i++)
-		g_string_append_printf(text, "own %s\n", set->own[i]);
+	for (int i = 0; set->own && set->own[i]; i++) {
+		g_string_append(text, "own ");
+		g_string_append(text, set->own[i]);
+		g_string_append_c(text, '\n');
+	}
 	for (guint i = 0; i < names->len; i++) {
 		const char *n = names->pdata[i];
 
 		if (n[0] == '.')
 			continue;   /* temporary files of writers that failed */
-		g_string_append_printf(text, "new %s\n", n);
+		g_string_append(text, "new ");
+		g_string_append(text, n);
+		g_string_append_c(text, '\n');
 		g_ptr_array_add(fresh, g_strdup(n));
 	}
 	g_string_append(text, MARKER_END "\n");

@@ -47,7 +47,7 @@ char *param_describe_json(const cJSON *v)
 
 char *param_join_path(const char *path, const char *key)
 {
-	return path && *path ? g_strdup_printf("%s.%s", path, key) : g_strdup(key);
+	return path && *path ? g_strconcat(path, ".", key, NULL) : g_strdup(key);
 }
 
 bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const char *path,

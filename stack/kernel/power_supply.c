@@ -3,7 +3,6 @@
  * stack/kernel/power_supply.c - power_supply registration, properties, uevents,
  * sysfs text and user-space writes.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,8 +483,10 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 		for (int t = 0; t < POWER_SUPPLY_USB_TYPE_COUNT; t++) {
 			if (!(psy->desc->usb_types & BIT(t)))
 				continue;
-			g_string_append_printf(s, t == val.intval ? "[%s] " : "%s ",
-					       power_supply_usb_type_text(t));
+			if (t == val.intval)
+				g_string_append_c(s, '[');
+			g_string_append(s, power_supply_usb_type_text(t));
+			g_string_append(s, t == val.intval ? "] " : " ");
 		}
 		if (s->len)
 			s->str[s->len - 1] = '\n';
@@ -538,6 +539,16 @@ int power_supply_store_property(struct power_supply *psy, enum power_supply_prop
  * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
  * get_property may read its chip; so does this, also when the record would go nowhere
  * (evlog_wanted) and is only counted. */
+/* Append text to line (of size cap, holding *len bytes and a NUL), cut to fit. */
+static void line_cat(char *line, size_t *len, size_t cap, const char *text)
+{
+	size_t n = MIN(strlen(text), cap - 1 - *len);
+
+	memcpy(line + *len, text, n);
+	*len += n;
+	line[*len] = '\0';
+}
+
 static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec, *env;
@@ -560,20 +571,21 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
 		g_autofree char *v = NULL;
 		char up[48];
-		size_t i;
+		size_t i, len;
 
 		v = power_supply_show_property(psy, p);
 		if (!v)
 			continue;
 		v[strcspn(v, "\n")] = '\0';
 		for (i = 0; prop_names[p][i] && i < sizeof(up) - 1; i++)
-			up[i] = (char)toupper((unsigned char)prop_names[p][i]);
+			up[i] = (char)g_ascii_toupper(prop_names[p][i]);
 		up[i] = '\0';
 		/* "POWER_SUPPLY_%s=%s", cut to the line as snprintf would */
-		g_strlcpy(line, "POWER_SUPPLY_", sizeof(line));
-		g_strlcat(line, up, sizeof(line));
-		g_strlcat(line, "=", sizeof(line));
-		g_strlcat(line, v, sizeof(line));
+		len = 0;
+		line_cat(line, &len, sizeof(line), "POWER_SUPPLY_");
+		line_cat(line, &len, sizeof(line), up);
+		line_cat(line, &len, sizeof(line), "=");
+		line_cat(line, &len, sizeof(line), v);
 		cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	}
 	evlog_end(k->log, rec);

@@ -445,7 +445,7 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 				doc = m->text;
 		d->key = mi->name;
 		d->off = (size_t)i * KPARAM_SLOT;
-		d->doc = g_strdup_printf("module parameter: %s", doc ? doc : "(no description)");
+		d->doc = g_strconcat("module parameter: ", doc ? doc : "(no description)", NULL);
 		if (!(mi->perm & 0222))
 			d->flags |= PARAM_F_PROBE_ONLY;   /* not writable in /sys/module */
 		if (mi->type == CS_KPARAM_bool || mi->type == CS_KPARAM_invbool) {
@@ -473,11 +473,11 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 	g_mutex_init(&lp->lock);
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
-		.name = g_strdup_printf("linux/%s", mod->file),
-		.summary = g_strdup_printf("the real driver: Linux 6.12 drivers/power/supply/%s.c (%s)%s%s",
-					   mod->file, description ? description : "no description",
-					   lp->defaults ? "; board defaults " : "",
-					   lp->defaults ? lp->defaults->why : ""),
+		.name = g_strconcat("linux/", mod->file, NULL),
+		.summary = g_strconcat("the real driver: Linux 6.12 drivers/power/supply/", mod->file,
+				       ".c (", description ? description : "no description", ")",
+				       lp->defaults ? "; board defaults " : "",
+				       lp->defaults ? lp->defaults->why : "", NULL),
 		.params = lp->table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
 		.params_default = lx_defaults[index],

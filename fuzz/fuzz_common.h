@@ -42,6 +42,10 @@
 		} \
 	} while (0)
 
+/* libFuzzer's entry points, defined by each harness */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 static bool fuzz_verbose;
 
 static inline void fuzz_init(void)
@@ -57,6 +61,18 @@ static inline void fuzz_init(void)
 		close(fd);
 	}
 }
+
+/* A harness whose start-up is fuzz_init() alone defines FUZZ_PLAIN_INIT before
+ * including this file. */
+#ifdef FUZZ_PLAIN_INIT
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	return 0;
+}
+#endif
 
 /* A NUL-terminated copy of the fuzzer's bytes (the caller g_free()s it). */
 static inline char *fuzz_strndup(const uint8_t *data, size_t size)

@@ -22,23 +22,13 @@
  * Nothing is written anywhere.
  */
 #include <math.h>
+#define FUZZ_PLAIN_INIT
 #include "fuzz/fuzz_common.h"
 #include "traces/column.h"
 #include "traces/diff.h"
 
 #define NAME_A "a.csv"
 #define NAME_B "b.csv"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
 
 static void check_trace(const cs_csv_trace *tr)
 {

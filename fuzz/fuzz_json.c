@@ -12,20 +12,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#define FUZZ_PLAIN_INIT
 #include "fuzz/fuzz_common.h"
 #include "sim/jsonout.h"
 #include "sim/trace.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
 
 static void check_number(double v)
 {

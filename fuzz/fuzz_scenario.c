@@ -43,9 +43,6 @@
 #define FUZZ_FILE "fuzz.json"
 #define FUZZ_RUN_CAP (10 * 60 * SIM_S)
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static sim_time_t run_cap = FUZZ_RUN_CAP;
 static bool strict;
 static bool nul_terminate;

@@ -37,9 +37,6 @@
 #define FUZZ_SRCDIR "."
 #endif
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static const char *const bases[] = {
 	"scenarios/bugzoo/twl4030-full-battery.json",
 	"scenarios/ports/sdp.json",

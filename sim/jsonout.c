@@ -116,6 +116,12 @@ static void put_number(GString *out, double d)
 	put(out, text, (size_t)n);
 }
 
+/* The two-character escapes; every other byte below 32 is \u00xx. */
+static const char short_escape[] = {
+	['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+	['"'] = '"', ['\\'] = '\\',
+};
+
 static void put_string(GString *out, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -123,11 +129,7 @@ static void put_string(GString *out, const char *s)
 	size_t plain;
 
 	g_string_append_c(out, '"');
-	if (!s) {
-		g_string_append_c(out, '"');
-		return;
-	}
-	while (*p) {
+	while (p && *p) {
 		/* the longest run that needs no escape goes in one piece */
 		for (plain = 0; p[plain] > 31 && p[plain] != '"' && p[plain] != '\\'; plain++)
 			;
@@ -135,33 +137,14 @@ static void put_string(GString *out, const char *s)
 		p += plain;
 		if (!*p)
 			break;
-		g_string_append_c(out, '\\');
-		switch (*p) {
-		case '"':
-		case '\\':
-			g_string_append_c(out, (char)*p);
-			break;
-		case '\b':
-			g_string_append_c(out, 'b');
-			break;
-		case '\f':
-			g_string_append_c(out, 'f');
-			break;
-		case '\n':
-			g_string_append_c(out, 'n');
-			break;
-		case '\r':
-			g_string_append_c(out, 'r');
-			break;
-		case '\t':
-			g_string_append_c(out, 't');
-			break;
-		default: {
-			char u[6] = { 'u', '0', '0', hex[*p >> 4], hex[*p & 15], '\0' };
+		if (short_escape[*p]) {
+			char e[2] = { '\\', short_escape[*p] };
 
-			put(out, u, 5);
-			break;
-		}
+			put(out, e, 2);
+		} else {
+			char u[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+
+			put(out, u, 6);
 		}
 		p++;
 	}

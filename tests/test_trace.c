@@ -67,6 +67,27 @@ static uint64_t rand64(GRand *r)
 	return (uint64_t)g_rand_int(r) << 32 | g_rand_int(r);
 }
 
+/*
+ * A value exactly half-way between two numbers of `digits` significant digits: an odd
+ * N / 2^j (1 <= j < j_end) has exactly j decimals, the last a 5, and with digits - j
+ * integer digits (or leading zeros making it digits + 1 significant digits) its
+ * digit after the last kept one is that 5. False for a draw that gives no such value.
+ */
+static bool random_tie(GRand *r, int digits, int j_end, double *v)
+{
+	int j = g_rand_int_range(r, 1, j_end);
+	int x = digits - j;            /* decimal exponent of the value */
+	double lo = pow(10.0, x) * ldexp(1.0, j), hi = lo * 10.0;
+	double n = floor(lo + g_rand_double(r) * (hi - lo));
+
+	if (fmod(n, 2.0) == 0.0)
+		n += 1.0;
+	if (n >= hi || n >= 9007199254740992.0)
+		return false;
+	*v = ldexp(n, -j);
+	return true;
+}
+
 static void test_g9_fixed_cases(void)
 {
 	static const struct {
@@ -140,17 +161,10 @@ static void test_g9_vs_printf(void)
 	 * ten significant digits) the tenth significant digit is that 5.
 	 */
 	for (int i = 0; i < 300000; i++) {
-		int j = g_rand_int_range(r, 1, 14);
-		int x = 9 - j;                 /* decimal exponent of the value */
-		double lo = pow(10.0, x) * ldexp(1.0, j), hi = lo * 10.0;
-		double n = floor(lo + g_rand_double(r) * (hi - lo));
 		double v;
 
-		if (fmod(n, 2.0) == 0.0)
-			n += 1.0;
-		if (n >= hi || n >= 9007199254740992.0)
+		if (!random_tie(r, 9, 14, &v))
 			continue;
-		v = ldexp(n, -j);
 		g9_check_around(&st, v);
 		ties++;
 	}
@@ -236,18 +250,10 @@ static void test_g_vs_printf(void)
 					     pow(10.0, decimals), prec);
 		}
 		for (int i = 0; i < 50000; i++) {
-			/* prec + 1 significant digits, the last a 5: N odd, N / 2^j */
-			int j = g_rand_int_range(r, 1, 12);
-			int x = prec - j;
-			double lo = pow(10.0, x) * ldexp(1.0, j), hi = lo * 10.0;
-			double n = floor(lo + g_rand_double(r) * (hi - lo));
 			double v;
 
-			if (fmod(n, 2.0) == 0.0)
-				n += 1.0;
-			if (n >= hi || n >= 9007199254740992.0)
+			if (!random_tie(r, prec, 12, &v))
 				continue;
-			v = ldexp(n, -j);
 			g_check(&st, v, prec);
 			g_check(&st, -v, prec);
 			g_check(&st, nextafter(v, INFINITY), prec);

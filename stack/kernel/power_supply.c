@@ -534,11 +534,6 @@ int power_supply_store_property(struct power_supply *psy, enum power_supply_prop
 	return power_supply_set_property(psy, p, &val);
 }
 
-/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. The
- * kernel reads every property for a uevent whether or not anyone listens
- * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
- * get_property may read its chip; so does this, also when the record would go nowhere
- * (evlog_wanted) and is only counted. */
 /* Append text to line (of size cap, holding *len bytes and a NUL), cut to fit. */
 static void line_cat(char *line, size_t *len, size_t cap, const char *text)
 {
@@ -549,6 +544,11 @@ static void line_cat(char *line, size_t *len, size_t cap, const char *text)
 	line[*len] = '\0';
 }
 
+/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. The
+ * kernel reads every property for a uevent whether or not anyone listens
+ * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
+ * get_property may read its chip; so does this, also when the record would go nowhere
+ * (evlog_wanted) and is only counted. */
 static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec, *env;

@@ -429,27 +429,29 @@ static const double pow10_exact[] = {
 };
 
 /*
- * The usual case in floating point: |v| * 10^(8 - x) with an exact power of ten is
- * correctly rounded, so it is within 2^-53 * 10^9 < 2^-23 of the exact product. Unless
- * its fraction lies within 2^-20 of one half, rounding it gives the exact product's
- * rounding. Near a half, near the ends of the nine-digit range, or when x was not the
- * exponent: false, and the exact path decides.
+ * The usual case in floating point, for prec significant digits (1 to 9):
+ * |v| * 10^(prec - 1 - x) with an exact power of ten is correctly rounded, so it is
+ * within 2^-53 * 10^prec < 2^-23 of the exact product. Unless its fraction lies within
+ * 2^-20 of one half, rounding it gives the exact product's rounding. Near a half, near
+ * the ends of the prec-digit range, or when x was not the exponent: false, and the
+ * exact path (or printf) decides. *q gets the digits padded with zeros to nine.
  */
-static inline bool g9_fast(double v, int x, uint32_t *q)
+static inline __attribute__((always_inline))
+bool g_fast(double v, int x, int prec, uint32_t *q)
 {
-	int p = 8 - x;
+	int p = prec - 1 - x;
 	double a = fabs(v), qd, fl, fr;
 
 	if (p < -22 || p > 22)
 		return false;
 	qd = p >= 0 ? a * pow10_exact[p] : a / pow10_exact[-p];
-	if (!(qd >= G9_LO + 1.0 && qd < G9_HI - 1.0))
+	if (!(qd >= pow10_exact[prec - 1] + 1.0 && qd < pow10_exact[prec] - 1.0))
 		return false;
 	fl = (double)(uint32_t)qd;
 	fr = qd - fl;
 	if (fabs(fr - 0.5) <= 0x1p-20)
 		return false;
-	*q = (uint32_t)fl + (fr > 0.5);
+	*q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)pow10_tab[9 - prec];
 	return true;
 }
 
@@ -528,12 +530,14 @@ static inline char *g9_style_f(char *o, uint32_t q, int x)
 }
 
 /*
- * The usual value, inline: a normal number from 10^-4 to below 10^9 whose digits the
- * floating-point path settles; the length written (no NUL), or -1 for any other,
- * which the general path below takes. The VCD writer calls it first, and so does
- * trace_fmt_g9() (whose tests therefore cover it).
+ * The usual value, inline: a normal number from 10^-4 to below 10^prec whose prec
+ * digits the floating-point path settles, in style f (the digits padded to nine, whose
+ * trailing zeros style f cuts); the length written (no NUL), or -1 for any other,
+ * which the general path takes. The VCD writer calls it first with nine digits, and so
+ * do trace_fmt_g9() and trace_fmt_g() (whose tests therefore cover it).
  */
-static inline int g9_usual(char *buf, double v)
+static inline __attribute__((always_inline))
+int g_usual(char *buf, double v, int prec)
 {
 	uint64_t bits;
 	int bexp, x;
@@ -544,60 +548,30 @@ static inline int g9_usual(char *buf, double v)
 	bexp = (int)(bits >> 52) & 0x7ff;
 	/* as in trace_fmt_g9(): floor(log2 |v|) of a normal number is bexp - 1023 */
 	x = ((bexp - 1023) * 78913) >> 18;
-	if (bexp == 0 || bexp == 0x7ff || x < -5 || x > 8)
+	if (bexp == 0 || bexp == 0x7ff || x < -5 || x >= prec)
 		return -1;
 	if (fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
 		x++;
-	if (x < -4 || x > 8 || !g9_fast(v, x, &q))
+	if (x < -4 || x >= prec || !g_fast(v, x, prec, &q))
 		return -1;
 	if (bits >> 63)
 		*o++ = '-';
 	return (int)(g9_style_f(o, q, x) - buf);
 }
 
-/*
- * "%.*g" with fewer digits (the metrics' %.7g, %.3g...): the fast path of g9_usual
- * with prec digits instead of nine. |v| * 10^(prec - 1 - x) is again within
- * 2^-53 * 10^prec < 2^-23 of the exact product, so outside 2^-20 of a half its
- * rounding is the exact one; the prec digits, padded with zeros to nine, then go
- * through the same style f (x from -4 to prec - 1, the zeros are cut there). Every
- * other value, and style e, goes to printf.
- */
+/* "%.*g" with fewer digits (the metrics' %.7g, %.3g...): the usual value as for nine,
+ * style e and every other value from printf. */
 int trace_fmt_g(char *buf, double v, int prec)
 {
-	uint64_t bits;
-	int bexp, x, p;
-	double a = fabs(v), qd, fl, fr;
-	uint32_t q;
-	char *o = buf;
+	int n;
 
 	if (prec == 9)
 		return trace_fmt_g9(buf, v);
-	memcpy(&bits, &v, sizeof(bits));
-	bexp = (int)(bits >> 52) & 0x7ff;
-	x = ((bexp - 1023) * 78913) >> 18;
-	if (prec < 1 || prec > 9 || bexp == 0 || bexp == 0x7ff || x < -5 || x >= prec)
-		goto printf_path;
-	if (a >= g9_pow10[x + 1 - G9_POW_MIN])
-		x++;
-	if (x < -4 || x >= prec)
-		goto printf_path;
-	p = prec - 1 - x;   /* from 0 to prec + 3: exact powers */
-	qd = a * pow10_exact[p];
-	if (!(qd >= (double)pow10_tab[prec - 1] + 1.0 && qd < (double)pow10_tab[prec] - 1.0))
-		goto printf_path;
-	fl = (double)(uint32_t)qd;
-	fr = qd - fl;
-	if (fabs(fr - 0.5) <= 0x1p-20)
-		goto printf_path;
-	q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)pow10_tab[9 - prec];
-	if (bits >> 63)
-		*o++ = '-';
-	o = g9_style_f(o, q, x);
-	*o = '\0';
-	return (int)(o - buf);
-printf_path:
-	return snprintf(buf, 40, "%.*g", prec, v);
+	n = prec >= 1 && prec < 9 ? g_usual(buf, v, prec) : -1;
+	if (n < 0)
+		return snprintf(buf, 40, "%.*g", prec, v);
+	buf[n] = '\0';
+	return n;
 }
 
 int trace_fmt_g9(char *buf, double v)
@@ -606,7 +580,7 @@ int trace_fmt_g9(char *buf, double v)
 	int bexp, e2, x;
 	char *o = buf;
 	uint32_t q = 0;
-	int n = g9_usual(buf, v);
+	int n = g_usual(buf, v, 9);
 
 	if (n >= 0) {
 		buf[n] = '\0';
@@ -636,7 +610,7 @@ int trace_fmt_g9(char *buf, double v)
 	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
 	    fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
 		x++;
-	if (!g9_fast(v, x, &q) && !g9_exact(m, e2, &x, &q))
+	if (!g_fast(v, x, 9, &q) && !g9_exact(m, e2, &x, &q))
 		return snprintf(buf, 40, "%.9g", v);
 
 	if (x >= -4 && x < 9) {
@@ -878,7 +852,7 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 			}
 		} else {
 			*p++ = 'r';
-			int n = g9_usual(p, v[i]);
+			int n = g_usual(p, v[i], 9);
 
 			p += n >= 0 ? n : trace_fmt_g9(p, v[i]);
 		}

@@ -7,6 +7,8 @@
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/ (BASELINE=, SPEED_BASELINE=: against those revisions)
+#   make link-order profile the library scenarios (valgrind) and write again the order in
+#                   which the binary's objects are linked (scripts/link-order.sh)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
@@ -49,10 +51,19 @@ LDLIBS    = $(PKG_LIBS) -lcsv -lm
 # STATIC_DEPS=0 links them as shared libraries again.
 STATIC_DEPS ?= 1
 ifeq ($(STATIC_DEPS),1)
-BIN_LDLIBS = -Wl,--export-dynamic -Wl,-Bstatic -Wl,--whole-archive -lgmodule-2.0 -lglib-2.0 \
-             -Wl,--no-whole-archive -lpcre2-8 -lcsv -Wl,-Bdynamic \
-             $(shell pkg-config --libs libcjson 2>/dev/null) -pthread -lm
+# GLib's objects are taken out of its archive (into $(BUILD)/ar/) so that the link can
+# order them (see $(BIN) below); $(GLIB_OBJECTS) lists all of them, so GLib still goes
+# in whole.
+GLIB_ARCHIVE := $(shell pkg-config --variable=libdir glib-2.0 2>/dev/null)/libglib-2.0.a
+GLIB_OBJECTS := $(BUILD)/ar/libglib-2.0.a/objects
+BIN_DEPS   = $(GLIB_OBJECTS)
+BIN_ARCHIVE_OBJ = $$(cat $(GLIB_OBJECTS))
+BIN_LDLIBS = -Wl,--export-dynamic -Wl,-Bstatic \
+             -Wl,--whole-archive -lgmodule-2.0 -Wl,--no-whole-archive -lpcre2-8 -lcsv \
+             -Wl,-Bdynamic $(shell pkg-config --libs libcjson 2>/dev/null) -pthread -lm
 else
+BIN_DEPS   =
+BIN_ARCHIVE_OBJ =
 BIN_LDLIBS = $(LDLIBS)
 endif
 LDFLAGS   += $(SAN)
@@ -198,9 +209,28 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 # The whole library goes into the binary so that policy plugins find every kernel-style
-# function they may call (exported with --export-dynamic from gmodule's flags).
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(BIN_LDLIBS)
+# function they may call (exported with --export-dynamic from gmodule's flags). The
+# objects a run executes, ours and GLib's, are linked first, in the order
+# scripts/link-order.txt gives (fewer page faults at start-up and exit:
+# scripts/link-order.sh says why and how; `make link-order` writes the list again from
+# the link map, $(BIN).map).
+BIN_OBJ   := $(CLI_OBJ) $(LIB_OBJ)
+LINK_ORDER_SCRIPTS := scripts/link-objects.sh scripts/link-names.awk
+$(BIN): $(BIN_OBJ) $(BIN_DEPS) scripts/link-order.txt $(LINK_ORDER_SCRIPTS)
+	$(CC) $(LDFLAGS) -o $@ \
+		$$(scripts/link-objects.sh scripts/link-order.txt $(BIN_OBJ) $(BIN_ARCHIVE_OBJ)) \
+		$(BIN_LDLIBS) -Wl,-Map=$@.map
+
+ifeq ($(STATIC_DEPS),1)
+$(GLIB_OBJECTS): $(GLIB_ARCHIVE) scripts/archive-extract.sh
+	scripts/archive-extract.sh $(GLIB_ARCHIVE) $(@D)
+endif
+
+# Profile the library scenarios and list again what they execute (needs valgrind).
+.PHONY: link-order
+link-order: $(BIN)
+	BIN=$(BIN) MAP=$(BIN).map scripts/link-order.sh > $(BUILD)/link-order.txt.new
+	mv $(BUILD)/link-order.txt.new scripts/link-order.txt
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)

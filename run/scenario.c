@@ -340,7 +340,7 @@ static bool load_with_preset(const char *file, const cJSON *obj, const char *pat
 		if (strcmp(pd->choices[i], default_preset) == 0)
 			preset = i;
 	if (pv) {
-		g_autofree char *pp = g_strdup_printf("%s.%s", path, preset_key);
+		g_autofree char *pp = g_strconcat(path, ".", preset_key, NULL);
 
 		/* Read the preset into the struct itself; defaults() rewrites it all. */
 		if (!param_load_value(pd, pv, params, pp, &inner))

@@ -218,14 +218,15 @@ static bool unit_missing(const struct param_desc *d, const cJSON *v, const char 
 			 GError **err)
 {
 	const char *sym = units_dim_symbol(d->dim);
-	g_autofree char *found = param_describe_json(v);
-	g_autoptr(GString) hint = g_string_new(NULL);
 	double x;
 
 	if (cJSON_IsNumber(v))
 		x = v->valuedouble;
 	else if (!cJSON_IsString(v) || !units_parse(v->valuestring, UNIT_NONE, &x, NULL))
 		return false;	/* a string with a unit */
+
+	g_autofree char *found = param_describe_json(v);
+	g_autoptr(GString) hint = g_string_new(NULL);
 	const double readings[2] = { x * 1e-3, x };
 	const char *const prefix[2] = { "m", "" };
 	int order[2] = { 0, 1 };

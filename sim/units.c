@@ -224,9 +224,12 @@ G_GNUC_PRINTF(6, 7)
 static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 		 enum unit_dim found, const char *reason_fmt, ...)
 {
-	GString *s = g_string_new("found ");
+	GString *s;
 	const char *name = units_dim_name(want);
 
+	if (!err)	/* a caller trying a reading: no message to build */
+		return false;
+	s = g_string_new("found ");
 	append_quoted(s, text, strlen(text));
 	if (found < UNIT_DIM_COUNT)
 		g_string_append_printf(s, " (%s %s)", article(dims[found].name),

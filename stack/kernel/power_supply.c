@@ -553,6 +553,7 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec, *env;
 	char line[160];
+	size_t len;
 
 	if (!evlog_wanted(k->log, "uevent")) {
 		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
@@ -566,12 +567,14 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 	rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
 	cJSON_AddStringToObject(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");
-	snprintf(line, sizeof(line), "POWER_SUPPLY_NAME=%s", psy->desc->name);
+	len = 0;
+	line_cat(line, &len, sizeof(line), "POWER_SUPPLY_NAME=");
+	line_cat(line, &len, sizeof(line), psy->desc->name);
 	cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
 		g_autofree char *v = NULL;
 		char up[48];
-		size_t i, len;
+		size_t i;
 
 		v = power_supply_show_property(psy, p);
 		if (!v)

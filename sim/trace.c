@@ -870,11 +870,17 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 {
 	struct trace_out *o = &tr->csv;
+	/* Locals, not tr->...: a store through p (char *) may alias anything, and the
+	 * compiler would load the trace's fields again after every byte written. */
+	const struct trace_col *cols = tr->cols;
+	struct csv_cache *cache = tr->csv_cache;
+	struct label_text *const *label_text = tr->label_text;
+	const int ncols = tr->ncols;
 	char *p = o->buf + o->len;
 
 	p += trace_fmt_time(p, t);
-	for (int i = 0; i < tr->ncols; i++) {
-		const struct trace_col *c = &tr->cols[i];
+	for (int i = 0; i < ncols; i++) {
+		const struct trace_col *c = &cols[i];
 
 		*p++ = ',';
 		if (c->labels) {
@@ -885,14 +891,14 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 				*p++ = '?';
 				continue;
 			}
-			lt = &tr->label_text[i][k];
+			lt = &label_text[i][k];
 			if (lt->len <= LABEL_TEXT_W)
 				memcpy(p, lt->text, LABEL_TEXT_W);
 			else
 				memcpy(p, c->labels[k], lt->len);
 			p += lt->len;
 		} else {
-			struct csv_cache *cc = &tr->csv_cache[i];
+			struct csv_cache *cc = &cache[i];
 			uint64_t bits;
 			int n;
 

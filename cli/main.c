@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
-			g_autofree char *prgname = g_strdup_printf("chargesim %s", commands[i].name);
+			g_autofree char *prgname = g_strconcat("chargesim ", commands[i].name, NULL);
 
 			/* --help's "Usage:" line names the program: "chargesim run [OPTION…]" */
 			g_set_prgname(prgname);

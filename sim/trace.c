@@ -220,6 +220,57 @@ int trace_fmt_time(char *buf, sim_time_t t)
 }
 
 /*
+ * A row's time t >= 0 in nanoseconds, split once for both files: the CSV writes
+ * seconds "S.fffffffff" with trailing zeros cut (trace_fmt_time), the VCD the whole
+ * number of nanoseconds, whose digits are the same seconds followed by the nine of
+ * the fraction.
+ */
+struct row_time {
+	char sec[32];          /* the digits of t / 10^9 (fmt_u64 writes 28 bytes at most) */
+	int sec_len;
+	uint32_t frac;         /* t % 10^9 */
+	uint64_t frac8;        /* digits8() of frac % 10^8 */
+};
+
+static inline void row_time_split(struct row_time *rt, sim_time_t t)
+{
+	uint64_t u = (uint64_t)t;
+
+	rt->sec_len = fmt_u64(rt->sec, u / 1000000000u);
+	rt->frac = (uint32_t)(u % 1000000000u);
+	rt->frac8 = digits8(rt->frac % 100000000u);
+}
+
+/* The CSV's time: trace_fmt_time() without the NUL. */
+static inline int row_time_csv(char *buf, const struct row_time *rt)
+{
+	int len = rt->sec_len;
+
+	memcpy(buf, rt->sec, 24);
+	if (rt->frac == 0)
+		return len;
+	buf[len++] = '.';
+	buf[len++] = (char)('0' + rt->frac / 100000000u);
+	if (rt->frac8 == 0)
+		return len;
+	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
+	return len + digits8_len(rt->frac8);
+}
+
+/* The VCD's time stamp: fmt_u64() of t. */
+static inline int row_time_vcd(char *buf, const struct row_time *rt)
+{
+	int len = rt->sec_len;
+
+	if (len == 1 && rt->sec[0] == '0')
+		return fmt_u32(buf, rt->frac);
+	memcpy(buf, rt->sec, 24);
+	buf[len++] = (char)('0' + rt->frac / 100000000u);
+	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
+	return len + 8;
+}
+
+/*
  * The longest fixed-point number: "%.9f" of -DBL_MAX is a sign, 309 integer digits, a
  * point and 9 decimals.
  */
@@ -821,7 +872,8 @@ bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GE
 	return true;
 }
 
-static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
+static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time *rt,
+			  const double *v)
 {
 	struct trace_out *o = &tr->vcd;
 	char *p = o->buf + o->len;
@@ -835,7 +887,7 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 			continue;
 		if (!stamped && t != tr->vcd_last_t) {
 			*p++ = '#';
-			p += fmt_i64(p, t);
+			p += rt ? row_time_vcd(p, rt) : fmt_i64(p, t);
 			*p++ = '\n';
 			tr->vcd_last_t = t;
 		}
@@ -867,7 +919,8 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
 		out_flush(o);
 }
 
-static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
+static void trace_csv_row(struct trace *tr, sim_time_t t, const struct row_time *rt,
+			  const double *v)
 {
 	struct trace_out *o = &tr->csv;
 	/* Locals, not tr->...: a store through p (char *) may alias anything, and the
@@ -878,7 +931,7 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 	const int ncols = tr->ncols;
 	char *p = o->buf + o->len;
 
-	p += trace_fmt_time(p, t);
+	p += rt ? row_time_csv(p, rt) : trace_fmt_time(p, t);
 	for (int i = 0; i < ncols; i++) {
 		const struct trace_col *c = &cols[i];
 
@@ -926,11 +979,18 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 
 void trace_row(struct trace *tr, sim_time_t t, const double *v)
 {
+	struct row_time rt;
+	const struct row_time *split = NULL;
+
 	tr->rows++;
+	if (t >= 0) {
+		row_time_split(&rt, t);
+		split = &rt;
+	}
 	if (tr->csv.f)
-		trace_csv_row(tr, t, v);
+		trace_csv_row(tr, t, split, v);
 	if (tr->vcd.f)
-		trace_vcd_row(tr, t, v);
+		trace_vcd_row(tr, t, split, v);
 }
 
 uint64_t trace_rows(const struct trace *tr)

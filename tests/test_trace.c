@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <CUnit/CUnit.h>
 #include "sim/trace.h"
 #include "tests/suites.h"
@@ -391,10 +392,89 @@ static void test_fixed_and_time_vs_printf(void)
 	g_rand_free(r);
 }
 
+/*
+ * A row's time in both files, against printf's integers: the CSV's first field
+ * "S.fffffffff" with trailing zeros cut, the VCD's stamp "#N" (nanoseconds). The rows
+ * go through trace_row(), which splits the time once for both (and writes a negative
+ * one as trace_fmt_time() does); times from 0 and under a second up to 10^17 ns, with
+ * runs of zeros, each row a new value so that the VCD stamps it.
+ */
+static void test_row_times_vs_printf(void)
+{
+	static const struct trace_col col[] = { { "x", "", 3, NULL, 0 } };
+	GRand *r = g_rand_new_with_seed(SEED + 7);
+	g_autofree char *dir = g_dir_make_tmp("cs-trace-XXXXXX", NULL);
+	g_autofree char *csv = g_build_filename(dir, "trace.csv", NULL);
+	g_autofree char *vcd = g_build_filename(dir, "trace.vcd", NULL);
+	g_autofree char *csv_text = NULL, *vcd_text = NULL;
+	g_auto(GStrv) csv_lines = NULL, vcd_lines = NULL;
+	GArray *times = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	struct trace *tr = trace_new(col, 1);
+	int64_t t = -1500000000;
+	unsigned failed = 0, stamps = 0;
+	size_t k = 0;
+
+	CU_ASSERT_FATAL(dir && trace_open(tr, csv, vcd, NULL));
+	for (int i = 0; i < 20000; i++) {
+		double v = i;
+
+		if (i == 1)
+			t = 0;
+		else if (i > 1)	/* steps of every size, many of them round */
+			t += (int64_t)(pow(10.0, g_rand_int_range(r, 0, 13)) *
+				       g_rand_int_range(r, 1, 10));
+		if (i == 19999)
+			t = 100000000000000001;
+		trace_row(tr, t, &v);
+		g_array_append_val(times, t);
+	}
+	CU_ASSERT_FATAL(trace_close(tr, NULL));
+	trace_free(tr);
+	CU_ASSERT_FATAL(g_file_get_contents(csv, &csv_text, NULL, NULL));
+	CU_ASSERT_FATAL(g_file_get_contents(vcd, &vcd_text, NULL, NULL));
+	csv_lines = g_strsplit(csv_text, "\n", -1);
+	vcd_lines = g_strsplit(vcd_text, "\n", -1);
+	for (guint i = 0; i < times->len; i++) {
+		int64_t ti = g_array_index(times, int64_t, i);
+		uint64_t u = ti < 0 ? 0ull - (uint64_t)ti : (uint64_t)ti;
+		char want[64];
+		const char *line = csv_lines[i + 1];
+
+		snprintf(want, sizeof(want), "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+			 ti < 0 ? "-" : "", u / 1000000000u, u % 1000000000u);
+		cut_zeros(want);
+		if (!line || strncmp(line, want, strlen(want)) != 0 || line[strlen(want)] != ',') {
+			if (failed++ < 5)
+				fprintf(stderr, "\n  CSV row %u: \"%s\", want time \"%s\"\n", i,
+					line ? line : "(none)", want);
+		}
+		snprintf(want, sizeof(want), "#%" G_GINT64_FORMAT, ti);
+		while (vcd_lines[k] && vcd_lines[k][0] != '#')
+			k++;
+		if (!vcd_lines[k] || strcmp(vcd_lines[k], want) != 0) {
+			if (failed++ < 5)
+				fprintf(stderr, "\n  VCD stamp %u: \"%s\", want \"%s\"\n", i,
+					vcd_lines[k] ? vcd_lines[k] : "(none)", want);
+		} else {
+			stamps++;
+			k++;
+		}
+	}
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT_EQUAL(stamps, times->len);
+	g_array_free(times, TRUE);
+	g_unlink(csv);
+	g_unlink(vcd);
+	g_rmdir(dir);
+	g_rand_free(r);
+}
+
 CU_TestInfo trace_tests[] = {
 	{ "digits eight at a time: the two quotient identities", test_digit_quotients },
 	{ "trace_fmt_fixed and trace_fmt_time == printf's integers, 3 million values",
 	  test_fixed_and_time_vs_printf },
+	{ "row times in trace.csv and trace.vcd == printf's integers, 20000 rows",
+	  test_row_times_vs_printf },
 	{ "trace_fmt_g9: hand-written cases", test_g9_fixed_cases },
 	{ "trace_fmt_g9 == printf %.9g on 6 million doubles", test_g9_vs_printf },
 	{ "trace_fmt_g == printf %.*g, precisions 1 to 8, 4 million doubles", test_g_vs_printf },

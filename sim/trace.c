@@ -202,46 +202,26 @@ static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
 	return len + digits8_len(w);
 }
 
-int trace_fmt_time(char *buf, sim_time_t t)
-{
-	int len = 0;
-	uint64_t u;
-
-	if (t < 0) {
-		buf[len++] = '-';
-		u = (uint64_t)(-(t + 1)) + 1;
-	} else {
-		u = (uint64_t)t;
-	}
-	len += fmt_u64(buf + len, u / 1000000000u);
-	len = fmt_frac(buf, len, (uint32_t)(u % 1000000000u), 9);
-	buf[len] = '\0';
-	return len;
-}
-
 /*
- * A row's time t >= 0 in nanoseconds, split once for both files: the CSV writes
- * seconds "S.fffffffff" with trailing zeros cut (trace_fmt_time), the VCD the whole
- * number of nanoseconds, whose digits are the same seconds followed by the nine of
- * the fraction.
+ * A time of u nanoseconds, split once for both files: the CSV writes seconds
+ * "S.fffffffff" with trailing zeros cut, the VCD the whole number of nanoseconds,
+ * whose digits are the same seconds followed by the nine of the fraction.
  */
 struct row_time {
-	char sec[32];          /* the digits of t / 10^9 (fmt_u64 writes 28 bytes at most) */
+	char sec[32];          /* the digits of u / 10^9 (fmt_u64 writes 28 bytes at most) */
 	int sec_len;
-	uint32_t frac;         /* t % 10^9 */
+	uint32_t frac;         /* u % 10^9 */
 	uint64_t frac8;        /* digits8() of frac % 10^8 */
 };
 
-static inline void row_time_split(struct row_time *rt, sim_time_t t)
+static inline void row_time_split(struct row_time *rt, uint64_t u)
 {
-	uint64_t u = (uint64_t)t;
-
 	rt->sec_len = fmt_u64(rt->sec, u / 1000000000u);
 	rt->frac = (uint32_t)(u % 1000000000u);
 	rt->frac8 = digits8(rt->frac % 100000000u);
 }
 
-/* The CSV's time: trace_fmt_time() without the NUL. */
+/* The CSV's time, without a sign or the NUL (24 bytes written at least). */
 static inline int row_time_csv(char *buf, const struct row_time *rt)
 {
 	int len = rt->sec_len;
@@ -257,7 +237,7 @@ static inline int row_time_csv(char *buf, const struct row_time *rt)
 	return len + digits8_len(rt->frac8);
 }
 
-/* The VCD's time stamp: fmt_u64() of t. */
+/* The VCD's time stamp: fmt_u64() of u. */
 static inline int row_time_vcd(char *buf, const struct row_time *rt)
 {
 	int len = rt->sec_len;
@@ -268,6 +248,19 @@ static inline int row_time_vcd(char *buf, const struct row_time *rt)
 	buf[len++] = (char)('0' + rt->frac / 100000000u);
 	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
 	return len + 8;
+}
+
+int trace_fmt_time(char *buf, sim_time_t t)
+{
+	struct row_time rt;
+	int len = 0;
+
+	if (t < 0)
+		buf[len++] = '-';
+	row_time_split(&rt, t < 0 ? (uint64_t)(-(t + 1)) + 1 : (uint64_t)t);
+	len += row_time_csv(buf + len, &rt);
+	buf[len] = '\0';
+	return len;
 }
 
 /*
@@ -984,7 +977,7 @@ void trace_row(struct trace *tr, sim_time_t t, const double *v)
 
 	tr->rows++;
 	if (t >= 0) {
-		row_time_split(&rt, t);
+		row_time_split(&rt, (uint64_t)t);
 		split = &rt;
 	}
 	if (tr->csv.f)

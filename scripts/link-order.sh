@@ -59,14 +59,11 @@ hexfn='function hex(s,   i, v) {
 	return v
 }'
 
-# The .text input sections of the map, "START END FILE" in decimal, by address. An input
-# section line starts with one space; a long section name puts the rest on the next line.
-awk "$hexfn"'
-	/^ \.text[ \t]*$/ { pending = 1; next }
-	pending && /^[ \t]+0x/ { printf "%.0f %.0f %s\n", hex($1), hex($1) + hex($2), $3; pending = 0; next }
-	{ pending = 0 }
-	/^ \.text[ \t]+0x/ { printf "%.0f %.0f %s\n", hex($2), hex($2) + hex($3), $4 }
-' "$map" | sort -n -k1,1 >"$tmp/sections"
+# The .text input sections of the map (scripts/link-map.awk), "START END FILE" in
+# decimal, by address.
+awk -f "$(dirname "$0")/link-map.awk" "$map" |
+	awk "$hexfn"'{ printf "%.0f %.0f %s\n", hex($1), hex($1) + hex($2), $3 }' |
+	sort -n -k1,1 >"$tmp/sections"
 if [ ! -s "$tmp/sections" ]; then
 	echo "link-order.sh: no .text input sections in $map" >&2
 	exit 2

@@ -62,12 +62,8 @@ fi
 if [ ! -f "$map" ]; then
 	not_ok "the binary's link map $map is missing"
 else
-	awk '
-		/^ \.text[ \t]*$/ { pending = 1; next }
-		pending && /^[ \t]+0x/ { print $3; pending = 0; next }
-		{ pending = 0 }
-		/^ \.text[ \t]+0x/ { print $4 }
-	' "$map" | names | grep -vx -- - >"$TMP/linked"
+	awk -f scripts/link-map.awk "$map" | awk '{ print $3 }' | names | grep -vx -- - \
+		>"$TMP/linked"
 	grep -v '^#' scripts/link-order.txt >"$TMP/listed"
 	# the listed objects that were linked, in the order they lie in the binary
 	awk 'NR == FNR { want[$0] = 1; next } ($0 in want)' "$TMP/listed" "$TMP/linked" >"$TMP/lie"

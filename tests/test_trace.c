@@ -333,16 +333,22 @@ static bool fixed_check(double v, int decimals)
 }
 
 /* trace_fmt_time's contract from printf: seconds, then nine decimals with trailing
- * zeros cut. */
+ * zeros cut (want holds 64 bytes). */
+static void time_want(char *want, int64_t t)
+{
+	uint64_t u = t < 0 ? 0ull - (uint64_t)t : (uint64_t)t;
+
+	snprintf(want, 64, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+		 t < 0 ? "-" : "", u / 1000000000u, u % 1000000000u);
+	cut_zeros(want);
+}
+
 static bool time_check(int64_t t)
 {
 	char want[64], got[48];
-	uint64_t u = t < 0 ? 0ull - (uint64_t)t : (uint64_t)t;
 	int ng;
 
-	snprintf(want, sizeof(want), "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
-		 t < 0 ? "-" : "", u / 1000000000u, u % 1000000000u);
-	cut_zeros(want);
+	time_want(want, t);
 	memset(got, 0x55, sizeof(got));
 	ng = trace_fmt_time(got, t);
 	if (ng != (int)strlen(want) || strcmp(got, want) != 0) {
@@ -436,13 +442,10 @@ static void test_row_times_vs_printf(void)
 	vcd_lines = g_strsplit(vcd_text, "\n", -1);
 	for (guint i = 0; i < times->len; i++) {
 		int64_t ti = g_array_index(times, int64_t, i);
-		uint64_t u = ti < 0 ? 0ull - (uint64_t)ti : (uint64_t)ti;
 		char want[64];
 		const char *line = csv_lines[i + 1];
 
-		snprintf(want, sizeof(want), "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
-			 ti < 0 ? "-" : "", u / 1000000000u, u % 1000000000u);
-		cut_zeros(want);
+		time_want(want, ti);
 		if (!line || strncmp(line, want, strlen(want)) != 0 || line[strlen(want)] != ',') {
 			if (failed++ < 5)
 				fprintf(stderr, "\n  CSV row %u: \"%s\", want time \"%s\"\n", i,

@@ -64,8 +64,8 @@
 #include "bench/bench_common.h"
 
 #define REPS 21
-#define PROC_REPS 81
-#define PROC_COPIES 4
+#define PROC_REPS 201
+#define PROC_COPIES 8
 #define IP_ROUNDS 5
 
 /* One run from world_new to world_free; false on any error. */

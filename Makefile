@@ -298,8 +298,8 @@ coverage: check-deps
 # make bench [BASELINE=REV|PATH] [SPEED_BASELINE=REV|PATH]: bench_sweep runs the
 # chargesim of BASELINE, and bench_output the one of SPEED_BASELINE, alternately with
 # this build and prints the ratios. A git revision REV is exported (git archive) into
-# $(BUILD)/baseline-REV/ and built there once; a PATH is a chargesim built elsewhere;
-# an empty value runs without one. BASELINE, 19f214a, is the tree before the sweep
+# $(BUILD)/baseline-HASH/ and built there once (scripts/baseline-build.sh); a PATH is a
+# chargesim built elsewhere; an empty value runs without one. BASELINE, 19f214a, is the tree before the sweep
 # throughput work (sweeps parse their base once, trial steps share their exponentials
 # and OCV lookups; its results.csv must be byte-identical). SPEED_BASELINE, 429f108, is
 # the tree before the speed work on the queue, the trace-row writer and start-up: the
@@ -310,23 +310,9 @@ BASELINE       ?= 19f214a
 SPEED_BASELINE ?= 429f108
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
-	@baseline() { \
-	  base=$$1; \
-	  if [ -z "$$base" ] || [ -f "$$base" ]; then echo "$$base"; return 0; fi; \
-	  dir=$(BUILD)/baseline-$$base; \
-	  if [ -x $$dir/build/chargesim ]; then :; \
-	  elif git cat-file -e "$$base^{commit}" 2>/dev/null; then \
-	    echo "== building the baseline $$base in $$dir (log: $$dir.log)" >&2; \
-	    rm -rf $$dir && mkdir -p $$dir && git archive "$$base" | tar -x -C $$dir && \
-	    $(MAKE) --no-print-directory -C $$dir build/chargesim >$$dir.log 2>&1 || \
-	      { echo "bench: the baseline $$base did not build, see $$dir.log" >&2; return 1; }; \
-	  else \
-	    echo "== no baseline: $$base is neither a file nor a git revision of this repository" >&2; \
-	    echo; return 0; \
-	  fi; \
-	  realpath $$dir/build/chargesim; \
-	}; \
-	sweep=$$(baseline '$(BASELINE)') && speed=$$(baseline '$(SPEED_BASELINE)') || exit 1; \
+	@export MAKE='$(MAKE)'; \
+	sweep=$$(scripts/baseline-build.sh '$(BASELINE)' $(BUILD)) && \
+	speed=$$(scripts/baseline-build.sh '$(SPEED_BASELINE)' $(BUILD)) || exit 1; \
 	if [ -n "$$sweep" ]; then export CHARGESIM_BASELINE="$$(realpath "$$sweep")"; \
 	  echo "== baseline of the sweep benchmark: $$CHARGESIM_BASELINE"; fi; \
 	if [ -n "$$speed" ]; then export CHARGESIM_SPEED_BASELINE="$$(realpath "$$speed")"; \
@@ -341,6 +327,17 @@ bench: check-deps
 	    echo "== in-process baseline: bench/bench_output.c built against $$sdir (log: $$sdir.lib.log)"; \
 	  else echo "== no in-process baseline: bench/bench_output.c did not build against $$sdir"; fi; fi; \
 	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# make same-outputs [BASE=REV|PATH]: every library scenario run by this build and by
+# BASE's (default HEAD, the last commit; built as for make bench), their outputs
+# compared byte for byte (scripts/same-outputs.sh): for a change, such as a speed-up,
+# that must not change a result. Fails when one differs.
+BASE ?= HEAD
+.PHONY: same-outputs
+same-outputs: check-deps $(BIN)
+	@export MAKE='$(MAKE)'; old=$$(scripts/baseline-build.sh '$(BASE)' $(BUILD)) || exit 1; \
+	if [ -z "$$old" ]; then echo "same-outputs: BASE=$(BASE) is not a chargesim binary or a revision" >&2; exit 2; fi; \
+	scripts/same-outputs.sh "$$old" $(BIN)
 
 # The benchmarks built but not run (CI: they keep compiling as the library changes).
 .PHONY: bench-build

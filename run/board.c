@@ -246,17 +246,17 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 			break;
 		}
 	rec = evlog_begin(b->log, sim_now(b->sim), "host", "enumerate");
-	cJSON_AddNumberToObject(rec, "budget_mA", budget);
+	evlog_put_number(rec, "budget_mA", budget);
 	if (b->gadget.cs_selected >= 0) {
 		unsigned int mp = config_ma(b, b->gadget.cs_selected);
 
-		cJSON_AddNumberToObject(rec, "config", b->gadget.cs_selected + 1);
-		cJSON_AddNumberToObject(rec, "MaxPower_mA", mp);
+		evlog_put_number(rec, "config", b->gadget.cs_selected + 1);
+		evlog_put_number(rec, "MaxPower_mA", mp);
 		evlog_end(b->log, rec);
 		if (!b->suspended)
 			usb_gadget_vbus_draw(&b->gadget, mp);
 	} else {
-		cJSON_AddNullToObject(rec, "config");
+		evlog_put_null(rec, "config");
 		evlog_end(b->log, rec);
 	}
 }
@@ -273,7 +273,7 @@ void board_suspend(struct board *b, bool suspend)
 		double allow = suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
 			config_ma(b, b->gadget.cs_selected) : 100;
 
-		cJSON_AddNumberToObject(rec, "allowance_mA", allow);
+		evlog_put_number(rec, "allowance_mA", allow);
 		evlog_end(b->log, rec);
 	}
 	if (!b->attached || b->gadget.cs_selected < 0)

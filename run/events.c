@@ -38,8 +38,9 @@ static void world_apply_set(struct world *w, const struct scenario_event *e, int
 		return;
 	}
 	rec = evlog_begin(w->log, sim_now(&w->sim), "scenario", "set");
-	cJSON_AddStringToObject(rec, "path", e->path);
-	cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
+	evlog_put_string(rec, "path", e->path);
+	if (rec)
+		cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
 	evlog_end(w->log, rec);
 	if (e->obj == SCN_OBJ_POLICY) {
 		if (w->pdesc->params_changed)
@@ -76,9 +77,9 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 	case SCN_EV_FAULT_ADC_STUCK: {
 		cJSON *rec = evlog_begin(w->log, sim_now(&w->sim), "pmic", "adc_stuck");
 
-		cJSON_AddStringToObject(rec, "channel", pmic_adc_names[e->channel]);
-		cJSON_AddNumberToObject(rec, "value", e->stuck_value);
-		cJSON_AddNumberToObject(rec, "for_s", sim_time_to_s(e->duration));
+		evlog_put_string(rec, "channel", pmic_adc_names[e->channel]);
+		evlog_put_number(rec, "value", e->stuck_value);
+		evlog_put_number(rec, "for_s", sim_time_to_s(e->duration));
 		evlog_end(w->log, rec);
 		pmic_adc_stick(w->chg, e->channel, e->stuck_value, e->duration);
 		break;

@@ -81,9 +81,12 @@ void evlog_skip(struct evlog *log)
 
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
 {
-	cJSON *rec = cJSON_CreateObject();
+	cJSON *rec;
 	char buf[48];
 
+	if (!evlog_wanted(log, ev))
+		return NULL;
+	rec = cJSON_CreateObject();
 	trace_fmt_time(buf, t);
 	cJSON_AddRawToObject(rec, "t", buf);
 	cJSON_AddStringToObject(rec, "src", src);
@@ -105,6 +108,10 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	sim_time_t t = 0;
 	const char *src = NULL, *ev = NULL;
 
+	if (!rec) {
+		log->count++;
+		return;
+	}
 	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
 		if (log->open[i].rec == rec) {
 			t = log->open[i].t;
@@ -132,15 +139,10 @@ void evlog_end(struct evlog *log, cJSON *rec)
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value)
 {
-	cJSON *rec;
+	cJSON *rec = evlog_begin(log, t, src, ev);
 
-	if (!evlog_wanted(log, ev)) {
-		evlog_skip(log);
-		return;
-	}
-	rec = evlog_begin(log, t, src, ev);
 	if (key)
-		cJSON_AddStringToObject(rec, key, value);
+		evlog_put_string(rec, key, value);
 	evlog_end(log, rec);
 }
 

@@ -5,10 +5,14 @@
  * One JSON object per line, in the order the events happened:
  *   {"t": 12.3, "src": "phy", "ev": "detect", "type": "USB_DCP"}
  * "t" is exact seconds (from integer nanoseconds). A caller builds a record with
- * evlog_begin(), adds its payload fields to the returned cJSON object, and hands it
- * back with evlog_end(), which writes the line and lets listeners (metrics,
- * fingerprints) see it. The file is streamed (memory does not grow with run length)
- * and committed atomically by evlog_close().
+ * evlog_begin(), adds its payload fields to the returned cJSON object with
+ * evlog_put_string() and the like, and hands it back with evlog_end(), which writes
+ * the line and lets listeners (metrics, fingerprints) see it. The file is streamed
+ * (memory does not grow with run length) and committed atomically by evlog_close().
+ *
+ * When a record goes nowhere (no events.jsonl and no listener for its kind, as in a
+ * sweep's variant), evlog_begin() returns NULL: the evlog_put_* helpers then do
+ * nothing and evlog_end() only counts it, so such a record costs no allocation.
  */
 #ifndef CS_SIM_EVLOG_H
 #define CS_SIM_EVLOG_H
@@ -31,8 +35,30 @@ void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data);
 /* A listener for the records of one kind (ev) only. */
 void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
 			    void *data);
+/* The record being built, or NULL when it goes nowhere (see the top). */
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
+/* Write, hand to the listeners and free rec; count it in any case (rec may be NULL). */
 void evlog_end(struct evlog *log, cJSON *rec);
+
+/* Payload fields of a record from evlog_begin(); nothing when rec is NULL. */
+static inline void evlog_put_string(cJSON *rec, const char *key, const char *value)
+{
+	if (rec)
+		cJSON_AddStringToObject(rec, key, value);
+}
+
+static inline void evlog_put_number(cJSON *rec, const char *key, double value)
+{
+	if (rec)
+		cJSON_AddNumberToObject(rec, key, value);
+}
+
+static inline void evlog_put_null(cJSON *rec, const char *key)
+{
+	if (rec)
+		cJSON_AddNullToObject(rec, key);
+}
+
 /* Shorthand for a record with one string payload field (key may be NULL). */
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value);

@@ -313,14 +313,17 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 	return true;
 }
 
-/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod. */
+/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod.
+ * The text goes in a buffer on the stack unless it has more digits than that holds. */
 static double number_to_double(const struct number *n, int64_t exp10)
 {
-	GString *s = g_string_sized_new(n->in + n->fn + 24);
+	char small[128];
+	size_t len = (size_t)n->neg + n->in + n->fn;
 	int64_t e = n->exp - (int64_t)n->fn + exp10;
 	uint64_t u = e < 0 ? -(uint64_t)e : (uint64_t)e;
 	char ebuf[24];
 	int k = sizeof(ebuf);
+	char *s, *p;
 	double v;
 
 	/* "e" and the exponent in decimal, built from the end (no printf per number) */
@@ -331,13 +334,20 @@ static double number_to_double(const struct number *n, int64_t exp10)
 	if (e < 0)
 		ebuf[--k] = '-';
 	ebuf[--k] = 'e';
+	len += sizeof(ebuf) - (size_t)k + 1;
+	s = p = len <= sizeof(small) ? small : g_malloc(len);
 	if (n->neg)
-		g_string_append_c(s, '-');
-	g_string_append_len(s, n->ip, n->in);
-	g_string_append_len(s, n->fp, n->fn);
-	g_string_append_len(s, ebuf + k, (gssize)sizeof(ebuf) - k);
-	v = g_ascii_strtod(s->str, NULL);
-	g_string_free(s, TRUE);
+		*p++ = '-';
+	memcpy(p, n->ip, n->in);
+	p += n->in;
+	memcpy(p, n->fp, n->fn);
+	p += n->fn;
+	memcpy(p, ebuf + k, sizeof(ebuf) - (size_t)k);
+	p += sizeof(ebuf) - (size_t)k;
+	*p = '\0';
+	v = g_ascii_strtod(s, NULL);
+	if (s != small)
+		g_free(s);
 	return v;
 }
 

@@ -715,6 +715,39 @@ static void test_evlog_one_kind(void)
 	evlog_free(log);
 }
 
+/* A record that goes nowhere is not built: evlog_begin() gives NULL, the payload
+ * helpers do nothing with it, and evlog_end() counts it. One a listener wants is
+ * built and heard with its payload. */
+static void test_evlog_begin_unwanted(void)
+{
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+	cJSON *rec;
+
+	rec = evlog_begin(log, 1, "phy", "detect");
+	CU_ASSERT_PTR_NULL(rec);
+	evlog_put_string(rec, "type", "USB_DCP");
+	evlog_put_number(rec, "current_mA", 1500);
+	evlog_put_null(rec, "config");
+	evlog_end(log, rec);
+	CU_ASSERT_EQUAL(evlog_count(log), 1);
+
+	evlog_add_listener_for(log, "warning", listener, &seen);
+	CU_ASSERT_PTR_NULL(evlog_begin(log, 2, "phy", "detect"));
+	evlog_end(log, NULL);
+	rec = evlog_begin(log, 3, "pmic", "warning");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+	evlog_put_string(rec, "type", "hot");
+	evlog_put_number(rec, "temp_C", 61);
+	evlog_end(log, rec);
+	CU_ASSERT_EQUAL(evlog_count(log), 3);
+	CU_ASSERT_EQUAL_FATAL(seen.n, 1);
+	CU_ASSERT_EQUAL(seen.t[0], 3);
+	CU_ASSERT_STRING_EQUAL(seen.ev[0], "warning");
+	CU_ASSERT_STRING_EQUAL(seen.payload[0], "hot");
+	evlog_free(log);
+}
+
 /*
  * Two records built at once (a handler that logs while another record is open):
  * each record keeps its own time, source and kind, in the file and for listeners.
@@ -1572,6 +1605,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "JSON numbers == cJSON's: 300000 short decimals and neighbours, edges", test_jsonout_numbers },
 	{ "evlog without a file", test_evlog_no_file },
 	{ "evlog: a listener for one kind; records nobody wants are counted", test_evlog_one_kind },
+	{ "evlog: a record nobody wants is not built (NULL), only counted", test_evlog_begin_unwanted },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },
 	{ "outfile abort leaves nothing", test_outfile_abort },

@@ -58,8 +58,8 @@ static void apply(struct axp288 *c)
 		cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "axp288", "ilim_set");
 
 		c->ilim_applied = lim;
-		cJSON_AddNumberToObject(rec, "request_mA", lim * 1000);
-		cJSON_AddNumberToObject(rec, "applied_mA", applied * 1000);
+		evlog_put_number(rec, "request_mA", lim * 1000);
+		evlog_put_number(rec, "applied_mA", applied * 1000);
 		evlog_end(c->env.log, rec);
 	}
 }

@@ -401,7 +401,7 @@ static void battery_protect(struct battery *b, bool open, const char *reason)
 					 open ? "cutoff" : "cutoff_end");
 
 		if (reason)
-			cJSON_AddStringToObject(rec, "reason", reason);
+			evlog_put_string(rec, "reason", reason);
 		evlog_end(b->log, rec);
 	}
 	if (b->changed)

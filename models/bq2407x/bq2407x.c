@@ -42,8 +42,8 @@ static void apply_en(struct bq2407x *c)
 		cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "bq2407x", "ilim_set");
 
 		c->ilim_applied = a;
-		cJSON_AddNumberToObject(rec, "request_mA", a * 1000);
-		cJSON_AddNumberToObject(rec, "applied_mA", applied * 1000);
+		evlog_put_number(rec, "request_mA", a * 1000);
+		evlog_put_number(rec, "applied_mA", applied * 1000);
 		evlog_end(c->env.log, rec);
 	}
 }

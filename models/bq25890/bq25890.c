@@ -110,8 +110,8 @@ static void log_ilim(struct bq25890 *c, double req, double applied)
 {
 	cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "bq25890", "ilim_set");
 
-	cJSON_AddNumberToObject(rec, "request_mA", req * 1000);
-	cJSON_AddNumberToObject(rec, "applied_mA", applied * 1000);
+	evlog_put_number(rec, "request_mA", req * 1000);
+	evlog_put_number(rec, "applied_mA", applied * 1000);
 	evlog_end(c->env.log, rec);
 }
 

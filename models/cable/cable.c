@@ -173,7 +173,7 @@ void cable_dropout(struct cable *c, sim_time_t duration)
 {
 	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
 
-	cJSON_AddNumberToObject(rec, "for_s", sim_time_to_s(duration));
+	evlog_put_number(rec, "for_s", sim_time_to_s(duration));
 	evlog_end(c->log, rec);
 	c->dropout = true;
 	cable_notify(c);

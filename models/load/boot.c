@@ -141,9 +141,9 @@ static void boot_log(struct boot *b, const char *reason)
 {
 	cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "boot", "boot_state");
 
-	cJSON_AddStringToObject(rec, "state", boot_stage_name(b));
+	evlog_put_string(rec, "state", boot_stage_name(b));
 	if (reason)
-		cJSON_AddStringToObject(rec, "reason", reason);
+		evlog_put_string(rec, "reason", reason);
 	evlog_end(b->log, rec);
 	if (b->changed)
 		b->changed(b->ctx);

@@ -174,7 +174,7 @@ bool load_observe(struct load *l, double vsys, bool powered)
 		l->browned_out = true;
 		l->brownouts++;
 		rec = evlog_begin(l->log, sim_now(l->sim), "load", "brownout");
-		cJSON_AddNumberToObject(rec, "vsys_V", vsys);
+		evlog_put_number(rec, "vsys_V", vsys);
 		evlog_end(l->log, rec);
 		return true;
 	}

@@ -239,10 +239,10 @@ static void log_step(struct phy *ph, const char *step, const char *key, double v
 {
 	cJSON *rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect_step");
 
-	cJSON_AddStringToObject(rec, "step", step);
+	evlog_put_string(rec, "step", step);
 	if (key)
-		cJSON_AddNumberToObject(rec, key, floor(v * 1e4 + 0.5) / 1e4);
-	cJSON_AddStringToObject(rec, "result", result);
+		evlog_put_number(rec, key, floor(v * 1e4 + 0.5) / 1e4);
+	evlog_put_string(rec, "result", result);
 	evlog_end(ph->log, rec);
 }
 
@@ -254,9 +254,9 @@ static void phy_report(struct phy *ph, enum phy_port port)
 	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current(port);
 	ph->last.data = ph->sp->data && phy_contact(ph);
 	rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect");
-	cJSON_AddStringToObject(rec, "type", phy_port_psy_type[port]);
-	cJSON_AddStringToObject(rec, "port", phy_port_names[port]);
-	cJSON_AddNumberToObject(rec, "current_mA", floor(ph->last.current_a * 1000 + 0.5));
+	evlog_put_string(rec, "type", phy_port_psy_type[port]);
+	evlog_put_string(rec, "port", phy_port_names[port]);
+	evlog_put_number(rec, "current_mA", floor(ph->last.current_a * 1000 + 0.5));
 	evlog_end(ph->log, rec);
 	if (ph->result)
 		ph->result(ph->ctx, &ph->last);
@@ -273,12 +273,12 @@ static void pd_msg(struct phy *ph, const char *msg, const char *from)
 {
 	cJSON *rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "pd_msg");
 
-	cJSON_AddStringToObject(rec, "msg", msg);
-	cJSON_AddStringToObject(rec, "from", from);
+	evlog_put_string(rec, "msg", msg);
+	evlog_put_string(rec, "from", from);
 	if (strcmp(msg, "Request") == 0 || strcmp(msg, "Accept") == 0) {
-		cJSON_AddNumberToObject(rec, "pdo", ph->pd_index + 1);
-		cJSON_AddNumberToObject(rec, "V", ph->sp->pdos[ph->pd_index].v);
-		cJSON_AddNumberToObject(rec, "A", ph->sp->pdos[ph->pd_index].i);
+		evlog_put_number(rec, "pdo", ph->pd_index + 1);
+		evlog_put_number(rec, "V", ph->sp->pdos[ph->pd_index].v);
+		evlog_put_number(rec, "A", ph->sp->pdos[ph->pd_index].i);
 	}
 	evlog_end(ph->log, rec);
 }

@@ -692,7 +692,7 @@ static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_a
 		if (c->connected)
 			pmic_input_off(c);
 		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
-		cJSON_AddNumberToObject(rec, "vbus_V", op->vbus);
+		evlog_put_number(rec, "vbus_V", op->vbus);
 		evlog_end(c->log, rec);
 		pmic_notify(c);
 	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
@@ -825,7 +825,7 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 		pmic_reg_drop(c);
 		c->iindpm = pmic_quantize_iindpm(c->p, c->ico_result);
 		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
-		cJSON_AddNumberToObject(rec, "ilim_A", c->ico_result);
+		evlog_put_number(rec, "ilim_A", c->ico_result);
 		evlog_end(c->log, rec);
 	} else {
 		sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
@@ -933,10 +933,10 @@ static void pmic_model_start(void *state)
 		 "a charge to vreg %.4g V ending at iterm %.4g A leaves the cell at an OCV of %.4g V, above its OCV table's 100 %% point (%.4g V): SOC will pass 100 %%; lower vreg, raise iterm, or give the cell's own ocv table",
 		 c->p->vreg, c->p->iterm, end, full);
 	rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "warning");
-	cJSON_AddStringToObject(rec, "message", msg);
-	cJSON_AddNumberToObject(rec, "vreg_V", c->p->vreg);
-	cJSON_AddNumberToObject(rec, "ocv_end_V", end);
-	cJSON_AddNumberToObject(rec, "ocv_full_V", full);
+	evlog_put_string(rec, "message", msg);
+	evlog_put_number(rec, "vreg_V", c->p->vreg);
+	evlog_put_number(rec, "ocv_end_V", end);
+	evlog_put_number(rec, "ocv_full_V", full);
 	evlog_end(c->log, rec);
 }
 

@@ -278,8 +278,8 @@ static void source_trip(struct source *s, const char *reason, bool by_switch)
 	s->trips++;
 	source_disarm(s);
 	rec = evlog_begin(s->log, sim_now(s->sim), "source", "source_trip");
-	cJSON_AddStringToObject(rec, "reason", reason);
-	cJSON_AddStringToObject(rec, "mode", by_switch ? "switch" : overload_names[p->overload]);
+	evlog_put_string(rec, "reason", reason);
+	evlog_put_string(rec, "mode", by_switch ? "switch" : overload_names[p->overload]);
 	evlog_end(s->log, rec);
 	if (by_switch || p->overload != SRC_OVL_LATCH)
 		sim_after(s->sim, &s->ev_recover, p->t_off);

@@ -118,8 +118,8 @@ static void apply_iref(struct twl4030_bci *c)
 	c->iref_a = amps;
 	applied = pmic_write_iindpm(c->env.pmic, amps);
 	rec = evlog_begin(c->env.log, sim_now(c->env.sim), "twl4030", "ilim_set");
-	cJSON_AddNumberToObject(rec, "request_mA", amps * 1000);
-	cJSON_AddNumberToObject(rec, "applied_mA", applied * 1000);
+	evlog_put_number(rec, "request_mA", amps * 1000);
+	evlog_put_number(rec, "applied_mA", applied * 1000);
 	evlog_end(c->env.log, rec);
 }
 

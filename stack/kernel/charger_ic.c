@@ -16,8 +16,8 @@ int cs_chg_set_input_current_limit(struct cs_charger_ic *ic, int ua)
 	cJSON *rec;
 
 	rec = evlog_begin(k->log, sim_now(k->sim), "stack", "ilim_set");
-	cJSON_AddNumberToObject(rec, "request_mA", ua / 1000.0);
-	cJSON_AddNumberToObject(rec, "applied_mA", applied / 1000.0);
+	evlog_put_number(rec, "request_mA", ua / 1000.0);
+	evlog_put_number(rec, "applied_mA", applied / 1000.0);
 	evlog_end(k->log, rec);
 	return applied;
 }

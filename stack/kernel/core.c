@@ -74,8 +74,8 @@ void cs_sleep_us(unsigned long us, const char *caller)
 	if (!k || !k->log)
 		return;
 	rec = evlog_begin(k->log, sim_now(k->sim), "kernel", "sleep");
-	cJSON_AddNumberToObject(rec, "us", (double)us);
-	cJSON_AddStringToObject(rec, "in", caller);
+	evlog_put_number(rec, "us", (double)us);
+	evlog_put_string(rec, "in", caller);
 	evlog_end(k->log, rec);
 }
 
@@ -104,10 +104,10 @@ void cs_printk(const char *level, const char *dev, const char *fmt, ...)
 	if (!k->first_err && (strcmp(level, "err") == 0 || strcmp(level, "crit") == 0))
 		k->first_err = dev ? g_strdup_printf("%s: %s", dev, msg) : g_strdup(msg);
 	rec = evlog_begin(k->log, sim_now(k->sim), "kernel", "printk");
-	cJSON_AddStringToObject(rec, "level", level);
+	evlog_put_string(rec, "level", level);
 	if (dev)
-		cJSON_AddStringToObject(rec, "dev", dev);
-	cJSON_AddStringToObject(rec, "msg", msg);
+		evlog_put_string(rec, "dev", dev);
+	evlog_put_string(rec, "msg", msg);
 	evlog_end(k->log, rec);
 }
 
@@ -127,7 +127,7 @@ void cs_stack_event_int(const char *ev, const char *key, long long value)
 	if (!k || !k->log)
 		return;
 	rec = evlog_begin(k->log, sim_now(k->sim), "stack", ev);
-	cJSON_AddNumberToObject(rec, key, (double)value);
+	evlog_put_number(rec, key, (double)value);
 	evlog_end(k->log, rec);
 }
 

@@ -565,7 +565,7 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 		return;
 	}
 	rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
-	cJSON_AddStringToObject(rec, "name", psy->desc->name);
+	evlog_put_string(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");
 	len = 0;
 	line_cat(line, &len, sizeof(line), "POWER_SUPPLY_NAME=");

@@ -422,6 +422,7 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	const char *p = text, *tok, *why;
 	const struct unit *bare_unit;
 	bool ok = false;
+	char tbuf[32];   /* the unit token, on the stack unless it is longer */
 	char *t;
 	size_t tl;
 
@@ -446,7 +447,12 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	tl = p - tok;
 	while (g_ascii_isspace(*p))
 		p++;
-	t = g_strndup(tok, tl);
+	if (tl < sizeof(tbuf)) {
+		t = memcpy(tbuf, tok, tl);
+		t[tl] = '\0';
+	} else {
+		t = g_strndup(tok, tl);
+	}
 
 	/* "1.2.3 V", "5,5 V", "5 6 V": a second number, not a unit. */
 	if (g_ascii_isdigit(t[0]) || (g_ascii_ispunct(t[0]) && t[0] != '%')) {
@@ -505,7 +511,8 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	}
 	ok = true;
 out:
-	g_free(t);
+	if (t != tbuf)
+		g_free(t);
 	return ok;
 }
 

@@ -553,6 +553,18 @@ static void test_messages(void)
 	MESSAGE_HAS("5 mAA", UNIT_AMP, "(unknown unit \"mAA\"; did you mean \"mA\"?)");
 	MESSAGE_HAS("5 v", UNIT_VOLT, "(unknown unit \"v\"; did you mean \"V\"?)");
 	MESSAGE_HAS("5 kohms", UNIT_OHM, "did you mean \"kohm\"?");
+	/* A unit token of 31 bytes, one of 32 and a long one: the whole token is named.
+	 * And numbers of 40 and of 132 digits (longer than the
+	 * stack buffer) parse to the nearest double. */
+	MESSAGE_HAS("5 VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV", UNIT_VOLT,
+		    "(unknown unit \"VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV\")");
+	MESSAGE_HAS("5 VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV", UNIT_VOLT,
+		    "(unknown unit \"VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV\")");
+	MESSAGE_HAS("5 millivoltsmillivoltsmillivoltsmillivoltsmillivolts", UNIT_VOLT,
+		    "(unknown unit \"millivoltsmillivoltsmillivoltsmillivoltsmillivolts\")");
+	PARSES("4.200000000000000000000000000000000000001 V", UNIT_VOLT, 4.2);
+	PARSES("4.2000000000000000000000000000000000000000000000000000000000000"
+	       "0000000000000000000000000000000000000000000000000000000000000000000000 V", UNIT_VOLT, 4.2);
 	/* Text is quoted safely: quotes, control bytes, non-UTF-8 bytes escaped. */
 	MESSAGE_HAS("5 \"V\"", UNIT_VOLT, "found \"5 \\\"V\\\"\"");
 	MESSAGE_HAS("5 V\x01", UNIT_VOLT, "found \"5 V\\x01\"");

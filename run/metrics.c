@@ -139,18 +139,66 @@ void world_metrics_finish(struct world *w)
 	m->trace_rows = w->trace ? trace_rows(w->trace) : 0;
 }
 
-static void json_num(cJSON *o, const char *key, double v, int digits)
+/* A number written with `digits` significant digits ("%.*g"), as a raw JSON number;
+ * null when it is not finite, "0" for a negative zero. */
+static void emit_num(const struct world_metrics_sink *k, const char *key, double v, int digits)
 {
 	char buf[64];
 
 	if (!isfinite(v)) {
-		cJSON_AddNullToObject(o, key);
+		k->string(k->ctx, key, NULL);
 		return;
 	}
 	trace_fmt_g(buf, v, digits);   /* "%.*g", mostly without printf */
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
-	cJSON_AddRawToObject(o, key, buf);
+	k->raw(k->ctx, key, buf);
+}
+
+void world_metrics_emit(const struct world_metrics *m, const char *policy,
+			const struct world_metrics_sink *k)
+{
+	emit_num(k, "vbus_min_V", m->vbus_min_v, 7);
+	emit_num(k, "time_below_4v75_s", m->time_below_4v75_s, 7);
+	emit_num(k, "discharged_while_plugged_s", m->discharged_while_plugged_s, 7);
+	k->number(k->ctx, "source_trips", m->source_trips);
+	k->number(k->ctx, "uvlo_events", m->uvlo_events);
+	k->number(k->ctx, "brownouts", m->brownouts);
+	k->number(k->ctx, "boots", m->boots);
+	emit_num(k, "time_to_running_s", m->time_to_running_s >= 0 ? m->time_to_running_s : NAN, 9);
+	emit_num(k, "ilim_final_A", m->ilim_final_a, 7);
+	emit_num(k, "ilim_max_A", m->ilim_max_a, 7);
+	emit_num(k, "ibus_max_A", m->ibus_max_a, 7);
+	emit_num(k, "charge_in_mAh", m->charge_in_mah, 7);
+	emit_num(k, "energy_source_Wh", m->energy_source_wh, 7);
+	emit_num(k, "soc_initial", m->soc_initial, 7);
+	emit_num(k, "soc_final", m->soc_final, 7);
+	emit_num(k, "time_to_soc_80_s", m->time_to_soc_80_s >= 0 ? m->time_to_soc_80_s : NAN, 9);
+	emit_num(k, "time_to_full_s", m->time_to_full_s >= 0 ? m->time_to_full_s : NAN, 9);
+	k->string(k->ctx, "detected_type", m->detected_type);
+	emit_num(k, "energy_balance_error", m->energy_balance_error, 3);
+	k->number(k->ctx, "events", (double)m->events);
+	k->number(k->ctx, "steps", (double)m->steps);
+	k->string(k->ctx, "policy", policy ? policy : "");
+}
+
+/* The sink that builds metrics.json's object. */
+static void json_raw(void *ctx, const char *key, const char *text)
+{
+	cJSON_AddRawToObject(ctx, key, text);
+}
+
+static void json_number(void *ctx, const char *key, double v)
+{
+	cJSON_AddNumberToObject(ctx, key, v);
+}
+
+static void json_string(void *ctx, const char *key, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(ctx, key, s);
+	else
+		cJSON_AddNullToObject(ctx, key);
 }
 
 cJSON *world_metrics_json(const struct world *w)
@@ -161,32 +209,9 @@ cJSON *world_metrics_json(const struct world *w)
 cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
 {
 	cJSON *o = cJSON_CreateObject();
+	struct world_metrics_sink k = { json_raw, json_number, json_string, o };
 
-	json_num(o, "vbus_min_V", m->vbus_min_v, 7);
-	json_num(o, "time_below_4v75_s", m->time_below_4v75_s, 7);
-	json_num(o, "discharged_while_plugged_s", m->discharged_while_plugged_s, 7);
-	cJSON_AddNumberToObject(o, "source_trips", m->source_trips);
-	cJSON_AddNumberToObject(o, "uvlo_events", m->uvlo_events);
-	cJSON_AddNumberToObject(o, "brownouts", m->brownouts);
-	cJSON_AddNumberToObject(o, "boots", m->boots);
-	json_num(o, "time_to_running_s", m->time_to_running_s >= 0 ? m->time_to_running_s : NAN, 9);
-	json_num(o, "ilim_final_A", m->ilim_final_a, 7);
-	json_num(o, "ilim_max_A", m->ilim_max_a, 7);
-	json_num(o, "ibus_max_A", m->ibus_max_a, 7);
-	json_num(o, "charge_in_mAh", m->charge_in_mah, 7);
-	json_num(o, "energy_source_Wh", m->energy_source_wh, 7);
-	json_num(o, "soc_initial", m->soc_initial, 7);
-	json_num(o, "soc_final", m->soc_final, 7);
-	json_num(o, "time_to_soc_80_s", m->time_to_soc_80_s >= 0 ? m->time_to_soc_80_s : NAN, 9);
-	json_num(o, "time_to_full_s", m->time_to_full_s >= 0 ? m->time_to_full_s : NAN, 9);
-	if (m->detected_type)
-		cJSON_AddStringToObject(o, "detected_type", m->detected_type);
-	else
-		cJSON_AddNullToObject(o, "detected_type");
-	json_num(o, "energy_balance_error", m->energy_balance_error, 3);
-	cJSON_AddNumberToObject(o, "events", (double)m->events);
-	cJSON_AddNumberToObject(o, "steps", (double)m->steps);
-	cJSON_AddStringToObject(o, "policy", policy ? policy : "");
+	world_metrics_emit(m, policy, &k);
 	return o;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"
+#include "sim/jsonout.h"
 #include "sim/outfile.h"
 #include "sim/param.h"
 #include "run/scenario.h"
@@ -681,16 +682,44 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 				       (*c == '\n' || *c == '\r') ? ' ' : *c);
 }
 
-/* The metric called name in m, looked for from *at on (the columns come in m's order),
- * then from the start; *at moves past it. */
-static const cJSON *next_metric(const cJSON *m, const cJSON **at, const char *name)
+/*
+ * The metric cells of a row, written as world_metrics_emit() gives the metrics: the
+ * columns are metrics.json's keys in that order (load_metric_names), less the varied
+ * ones (drop_varied_metrics), so a metric either fills the next column or has none.
+ * A cell holds what json_cell() would make of the metric's JSON value, without the
+ * JSON tree.
+ */
+struct row_cells {
+	GString *row;
+	const struct sweep *sw;
+	int next;
+};
+
+static bool row_column(struct row_cells *c, const char *key)
 {
-	for (const cJSON *v = *at; v; v = v->next)
-		if (strcmp(v->string, name) == 0) {
-			*at = v->next;
-			return v;
-		}
-	return cJSON_GetObjectItemCaseSensitive(m, name);
+	if (c->next >= c->sw->n_metrics || strcmp(c->sw->metric_names[c->next], key) != 0)
+		return false;
+	g_string_append_c(c->row, ',');
+	c->next++;
+	return true;
+}
+
+static void row_raw(void *ctx, const char *key, const char *text)
+{
+	if (row_column(ctx, key))
+		sweep_csv_cell(((struct row_cells *)ctx)->row, text);
+}
+
+static void row_number(void *ctx, const char *key, double v)
+{
+	if (row_column(ctx, key))
+		cs_json_append_number(((struct row_cells *)ctx)->row, v);
+}
+
+static void row_string(void *ctx, const char *key, const char *text)
+{
+	if (row_column(ctx, key) && text)
+		sweep_csv_cell(((struct row_cells *)ctx)->row, text);
 }
 
 char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
@@ -700,8 +729,8 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	struct run_result res;
 	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
-	cJSON *m = NULL;
-	const cJSON *at;
+	struct row_cells cells = { row, sw, 0 };
+	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
 	guint64 r;
 
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
@@ -719,14 +748,10 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 
 	*failed = run_doc(sw->base_file, sw->base_doc, &ro, &res);
 	if (!*failed)
-		m = world_metrics_to_json(&res.metrics, res.policy);
-	at = m ? m->child : NULL;
-	for (int i = 0; i < sw->n_metrics; i++) {
-		const cJSON *cell = m ? next_metric(m, &at, sw->metric_names[i]) : NULL;
-
+		world_metrics_emit(&res.metrics, res.policy, &sink);
+	/* a failed variant's metric cells are empty (and, by the above, none is missed) */
+	for (; cells.next < sw->n_metrics; cells.next++)
 		g_string_append_c(row, ',');
-		json_cell(row, cell);
-	}
 	g_string_append_c(row, ',');
 	if (*failed) {
 		const char *msg = res.error->message;
@@ -737,7 +762,6 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
 	}
 	g_string_append_c(row, '\n');
-	cJSON_Delete(m);
 	run_result_clear(&res);
 	return g_string_free(row, FALSE);
 }

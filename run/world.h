@@ -99,6 +99,17 @@ const struct world_metrics *world_metrics(const struct world *w);
 cJSON *world_metrics_json(const struct world *w);
 /* The same for any metrics (e.g. zeros, to validate expectations before a run). */
 cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy);
+/* metrics.json's fields one by one, in its order, to a sink: raw() for a number
+ * written with its significant digits (its text), number() for a count, string() for
+ * text or, with s NULL, null (a number that is not finite is a null). */
+struct world_metrics_sink {
+	void (*raw)(void *ctx, const char *key, const char *text);
+	void (*number)(void *ctx, const char *key, double v);
+	void (*string)(void *ctx, const char *key, const char *s);
+	void *ctx;
+};
+void world_metrics_emit(const struct world_metrics *m, const char *policy,
+			const struct world_metrics_sink *sink);
 const char *world_policy_name(const struct world *w);
 /* Does a --policy value (world_options.policy) name a plugin file - a name ending in
  * ".so" - rather than a built-in policy? */

@@ -215,6 +215,11 @@ static bool put_value(GString *out, const cJSON *item, bool fmt, unsigned depth)
 	}
 }
 
+void cs_json_append_number(GString *out, double d)
+{
+	put_number(out, d);
+}
+
 bool cs_json_append(GString *out, const cJSON *item, bool formatted)
 {
 	return item && put_value(out, item, formatted, 0);

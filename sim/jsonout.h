@@ -17,5 +17,8 @@
 /* Append item's text to out. false when cJSON would refuse to print the tree (an item
  * of no known type, a raw item without text); out then holds a part of it. */
 bool cs_json_append(GString *out, const cJSON *item, bool formatted);
+/* Append a number as cJSON prints a number item of that value ("null" when it is not
+ * finite). */
+void cs_json_append_number(GString *out, double d);
 
 #endif

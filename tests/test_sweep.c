@@ -201,6 +201,66 @@ static void test_run_variant_row(void)
 	fx_close(&fx);
 }
 
+/* metrics.json's value text for key, from the file as written ("\tKEY\":\tVALUE,"):
+ * a string unquoted, null as the empty text; NULL when the key is not there. */
+static char *metrics_text(const char *json, const char *key)
+{
+	g_autofree char *pat = g_strdup_printf("\t\"%s\":\t", key);
+	const char *p = strstr(json, pat), *e;
+
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	e = p + strcspn(p, ",\n");
+	if (e - p == 4 && strncmp(p, "null", 4) == 0)
+		return g_strdup("");
+	if (*p == '"')
+		return g_strndup(p + 1, (gsize)(e - p - 2));
+	return g_strndup(p, (gsize)(e - p));
+}
+
+/* A row's metric cells are the values the variant's metrics.json holds, as text (a
+ * null empty): every metric column of the sweep compared, two variants, one of them
+ * with metrics that are null (not charged to 80 % or full in 10 minutes). */
+static void test_run_variant_metric_cells(void)
+{
+	struct fixture fx;
+	GError *err = NULL;
+	struct sweep *sw;
+	int failed = -1, compared = 0, nulls = 0;
+
+	fx_open(&fx, "{ \"base\": \"base.json\", \"vary\": { \"device.load.current\": "
+		     "[\"100 mA\", 0.2] } }\n");
+	sw = sweep_load(fx.file, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+	for (guint64 i = 0; i < 2; i++) {
+		g_autofree char *out = g_strdup_printf("%s/v%d", fx.dir, (int)i);
+		g_autofree char *row = sweep_run_variant(sw, i, out, &failed);
+		g_autofree char *mpath = g_build_filename(out, "metrics.json", NULL);
+		g_autofree char *json = NULL;
+		g_autofree char *h = sweep_csv_header(sw);
+		g_auto(GStrv) names = g_strsplit(h, ",", -1);
+		g_auto(GStrv) cells = g_strsplit(row, ",", -1);
+
+		CU_ASSERT_EQUAL(failed, 0);
+		CU_ASSERT_FATAL(g_file_get_contents(mpath, &json, NULL, NULL));
+		CU_ASSERT_EQUAL_FATAL(g_strv_length(cells), g_strv_length(names));
+		for (int c = 0; names[c]; c++) {
+			g_autofree char *want = metrics_text(json, names[c]);
+
+			if (!want)
+				continue;
+			CU_ASSERT_STRING_EQUAL(cells[c], want);
+			compared++;
+			nulls += !*want;
+		}
+	}
+	CU_ASSERT(compared >= 2 * 20);
+	CU_ASSERT(nulls >= 2);
+	sweep_free(sw);
+	fx_close(&fx);
+}
+
 static void test_csv_cells(void)
 {
 	GString *s = g_string_new(NULL);
@@ -502,6 +562,7 @@ CU_TestInfo sweep_tests[] = {
 	{ "grid order: keys as written, last fastest", test_grid_order },
 	{ "random samples reproducible, sample fastest", test_random_samples },
 	{ "one variant, one row", test_run_variant_row },
+	{ "a row's metric cells == the variant's metrics.json", test_run_variant_metric_cells },
 	{ "CSV cells quoted per RFC 4180", test_csv_cells },
 	{ "--shard I/N parsing and shard sizes", test_shards },
 	{ "shard from SLURM_ARRAY_TASK_ID/COUNT", test_shard_from_slurm },

@@ -30,13 +30,21 @@ WRAP
 	chmod +x "$TMP/$1"
 }
 
-# outcome NAME OLD NEW: run the tool, status in $status, output in $TMP/NAME.out
-outcome() {
+# differs NAME OLD NEW LINE WHAT: the tool on OLD and NEW (one of them the wrapper
+# NAME) exits 1 and reports one scenario, in a line that matches LINE (a regex).
+differs() {
 	"$tool" "$2" "$3" "$lib" >"$TMP/$1.out" 2>&1
 	status=$?
+	if [ $status -eq 1 ] && grep -q "$4" "$TMP/$1.out" &&
+	   [ "$(grep -c '^differ:' "$TMP/$1.out")" -eq 1 ]; then
+		ok "$5"
+	else
+		not_ok "$5" "status $status: $(cat "$TMP/$1.out")"
+	fi
 }
 
-outcome same "$BIN" "$BIN"
+"$tool" "$BIN" "$BIN" "$lib" >"$TMP/same.out" 2>&1
+status=$?
 if [ $status -eq 0 ] && grep -q '^3 scenarios, 0 with different outputs' "$TMP/same.out"; then
 	ok "the same binary twice: 3 scenarios, none differs, exit 0 (the sweep file left out)"
 else
@@ -44,29 +52,14 @@ else
 fi
 
 wrap byte 'case $scn in *dcp.json) printf x >>"$out/trace.csv" ;; esac'
-outcome byte "$BIN" "$TMP/byte"
-if [ $status -eq 1 ] && grep -q '^differ: .*/dcp.json: trace.csv$' "$TMP/byte.out" &&
-   [ "$(grep -c '^differ:' "$TMP/byte.out")" -eq 1 ]; then
-	ok "a byte more in one trace.csv: that scenario and that file named, exit 1"
-else
-	not_ok "a byte more in one trace.csv" "status $status: $(cat "$TMP/byte.out")"
-fi
-
+differs byte "$BIN" "$TMP/byte" '^differ: .*/dcp.json: trace.csv$' \
+	"a byte more in one trace.csv: that scenario and that file named, exit 1"
 wrap extra 'case $scn in *sdp.json) : >"$out/extra.txt" ;; esac'
-outcome extra "$TMP/extra" "$BIN"
-if [ $status -eq 1 ] && grep -q '^differ: .*/sdp.json: extra.txt$' "$TMP/extra.out"; then
-	ok "a file only the old build writes is named"
-else
-	not_ok "a file only one build writes" "status $status: $(cat "$TMP/extra.out")"
-fi
-
+differs extra "$TMP/extra" "$BIN" '^differ: .*/sdp.json: extra.txt$' \
+	"a file only the old build writes is named"
 wrap status 'case $scn in *demo.json) st=1 ;; esac'
-outcome status "$BIN" "$TMP/status"
-if [ $status -eq 1 ] && grep -q '^differ: .*/demo.json: exit status 0 against 1$' "$TMP/status.out"; then
-	ok "a different exit status is named"
-else
-	not_ok "a different exit status" "status $status: $(cat "$TMP/status.out")"
-fi
+differs status "$BIN" "$TMP/status" '^differ: .*/demo.json: exit status 0 against 1$' \
+	"a different exit status is named"
 
 "$tool" "$BIN" >"$TMP/usage.out" 2>&1
 s1=$?

@@ -47,8 +47,8 @@
  *    file also costs a search past every inode of its group deleted in the last
  *    60-360 s (fs/ext4/ialloc.c: find_inode_bit, recently_deleted), which both
  *    builds pay alike and which depends on what ran before: 0.3 to 2.5 ms a run
- *    (docs/scaling.md). So each line also prints the time saved per run, which does
- *    not depend on it.
+ *    (docs/scaling.md). So each line also prints the time saved per run, which
+ *    depends on it far less (until that cost is large and moving: noise then).
  *
  * Usage: bench_output [in-process | processes]   (default: both)
  * Exits non-zero only when a run fails, never because of a figure.

@@ -74,11 +74,6 @@ bool evlog_wanted(const struct evlog *log, const char *ev)
 	return false;
 }
 
-void evlog_skip(struct evlog *log)
-{
-	log->count++;
-}
-
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
 {
 	cJSON *rec;

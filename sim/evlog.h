@@ -62,12 +62,10 @@ static inline void evlog_put_null(cJSON *rec, const char *key)
 /* Shorthand for a record with one string payload field (key may be NULL). */
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value);
-/* Whether a record of kind ev goes anywhere: to the file or to a listener. Where it
- * does not (a sweep's variant, say, which writes no events.jsonl), a producer whose
- * record costs much to build counts it with evlog_skip() instead of building it. */
+/* Whether a record of kind ev goes anywhere: to the file or to a listener (when it
+ * does not, evlog_begin() gives NULL). */
 bool evlog_wanted(const struct evlog *log, const char *ev);
-void evlog_skip(struct evlog *log);
-/* Records ended or skipped so far. */
+/* Records ended so far, built or not. */
 uint64_t evlog_count(const struct evlog *log);
 bool evlog_close(struct evlog *log, GError **err);
 void evlog_free(struct evlog *log);

@@ -692,7 +692,7 @@ static void test_evlog_no_file(void)
 
 /* A listener for one kind hears only that kind. Without a file, a record of a kind no
  * listener wants is not wanted, and is counted all the same (metrics.json's
- * "events"): evlog_emit skips building it, a producer counts it with evlog_skip. */
+ * "events"): evlog_emit skips building it, a producer ends it unbuilt (NULL). */
 static void test_evlog_one_kind(void)
 {
 	struct evlog *log = evlog_new();
@@ -703,7 +703,7 @@ static void test_evlog_one_kind(void)
 	CU_ASSERT_FALSE(evlog_wanted(log, "uevent"));
 	evlog_emit(log, 5, "pmic", "uevent", "type", "x");
 	evlog_emit(log, 6, "pmic", "warning", "type", "y");
-	evlog_skip(log);
+	evlog_end(log, NULL);
 	CU_ASSERT_EQUAL(seen.n, 1);
 	CU_ASSERT_STRING_EQUAL(seen.ev[0], "warning");
 	CU_ASSERT_STRING_EQUAL(seen.payload[0], "y");

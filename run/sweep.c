@@ -634,15 +634,15 @@ void sweep_csv_cell(GString *out, const char *text)
 	g_string_append_c(out, '"');
 }
 
-/* A JSON value as a cell: strings bare, null empty, the rest as compact JSON (which
- * for a raw value, as the metrics' numbers are, is its text). */
+/* A value of the sweep file as a cell: strings bare, null empty, the rest as compact
+ * JSON. */
 static void json_cell(GString *out, const cJSON *v)
 {
 	char *t;
 
 	if (!v || cJSON_IsNull(v))
 		return;
-	if (cJSON_IsString(v) || (cJSON_IsRaw(v) && v->valuestring)) {
+	if (cJSON_IsString(v)) {
 		sweep_csv_cell(out, v->valuestring);
 		return;
 	}
@@ -686,7 +686,7 @@ static void error_cell(GString *out, const char *kind, const char *msg)
  * The metric cells of a row, written as world_metrics_emit() gives the metrics: the
  * columns are metrics.json's keys in that order (load_metric_names), less the varied
  * ones (drop_varied_metrics), so a metric either fills the next column or has none.
- * A cell holds what json_cell() would make of the metric's JSON value, without the
+ * A cell holds the metric's metrics.json text (a string bare, null empty), without a
  * JSON tree.
  */
 struct row_cells {

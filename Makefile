@@ -7,8 +7,6 @@
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      build and run the benchmarks in bench/ (BASELINE=, SPEED_BASELINE=: against those revisions)
-#   make link-order profile the library scenarios (valgrind) and write again the order in
-#                   which the binary's objects are linked (scripts/link-order.sh)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
@@ -44,26 +42,18 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
              -DCHARGESIM_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
 # The chargesim binary links GLib (with GModule and PCRE2, which GLib uses) and libcsv
-# statically: loading and relocating those shared libraries was about a fifth of the
-# time `chargesim --version` takes (bench/bench_output.c measures start-up). GLib and
-# GModule go in whole and are exported with the rest, so a policy plugin still finds
-# every GLib function in the binary, as it found them in the shared library before.
-# STATIC_DEPS=0 links them as shared libraries again.
+# statically: a full charge as a whole process (`chargesim run` of
+# scenarios/sweeps/full-charge.json) takes 1.12x fewer instructions than with the shared
+# libraries, which the dynamic linker must load and relocate, and 1.19-1.21x less CPU
+# time (docs/scaling.md). GLib and GModule go in whole and are exported with the rest,
+# so a policy plugin still finds every GLib function in the binary, as it found them in
+# the shared library before. STATIC_DEPS=0 links them as shared libraries.
 STATIC_DEPS ?= 1
 ifeq ($(STATIC_DEPS),1)
-# GLib's objects are taken out of its archive (into $(BUILD)/ar/) so that the link can
-# order them (see $(BIN) below); $(GLIB_OBJECTS) lists all of them, so GLib still goes
-# in whole.
-GLIB_ARCHIVE := $(shell pkg-config --variable=libdir glib-2.0 2>/dev/null)/libglib-2.0.a
-GLIB_OBJECTS := $(BUILD)/ar/libglib-2.0.a/objects
-BIN_DEPS   = $(GLIB_OBJECTS)
-BIN_ARCHIVE_OBJ = $$(cat $(GLIB_OBJECTS))
 BIN_LDLIBS = -Wl,--export-dynamic -Wl,-Bstatic \
-             -Wl,--whole-archive -lgmodule-2.0 -Wl,--no-whole-archive -lpcre2-8 -lcsv \
+             -Wl,--whole-archive -lglib-2.0 -lgmodule-2.0 -Wl,--no-whole-archive -lpcre2-8 -lcsv \
              -Wl,-Bdynamic $(shell pkg-config --libs libcjson 2>/dev/null) -pthread -lm
 else
-BIN_DEPS   =
-BIN_ARCHIVE_OBJ =
 BIN_LDLIBS = $(LDLIBS)
 endif
 LDFLAGS   += $(SAN)
@@ -209,28 +199,10 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 # The whole library goes into the binary so that policy plugins find every kernel-style
-# function they may call (exported with --export-dynamic from gmodule's flags). The
-# objects a run executes, ours and GLib's, are linked first, in the order
-# scripts/link-order.txt gives (fewer page faults at start-up and exit:
-# scripts/link-order.sh says why and how; `make link-order` writes the list again from
-# the link map, $(BIN).map).
+# function they may call (exported with --export-dynamic from gmodule's flags).
 BIN_OBJ   := $(CLI_OBJ) $(LIB_OBJ)
-LINK_ORDER_SCRIPTS := scripts/link-objects.sh scripts/link-names.awk
-$(BIN): $(BIN_OBJ) $(BIN_DEPS) scripts/link-order.txt $(LINK_ORDER_SCRIPTS)
-	$(CC) $(LDFLAGS) -o $@ \
-		$$(scripts/link-objects.sh scripts/link-order.txt $(BIN_OBJ) $(BIN_ARCHIVE_OBJ)) \
-		$(BIN_LDLIBS) -Wl,-Map=$@.map
-
-ifeq ($(STATIC_DEPS),1)
-$(GLIB_OBJECTS): $(GLIB_ARCHIVE) scripts/archive-extract.sh
-	scripts/archive-extract.sh $(GLIB_ARCHIVE) $(@D)
-endif
-
-# Profile the library scenarios and list again what they execute (needs valgrind).
-.PHONY: link-order
-link-order: $(BIN)
-	BIN=$(BIN) MAP=$(BIN).map scripts/link-order.sh > $(BUILD)/link-order.txt.new
-	mv $(BUILD)/link-order.txt.new scripts/link-order.txt
+$(BIN): $(BIN_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $(BIN_OBJ) $(BIN_LDLIBS)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)

@@ -32,13 +32,13 @@ if [ ! -x "$dir/build/chargesim" ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	git archive "$hash" | tar -x -C "$dir"
-	if ! "$make" --no-print-directory -C "$dir" build/chargesim >"$dir.log" 2>&1; then
+	if ! $make --no-print-directory -C "$dir" build/chargesim >"$dir.log" 2>&1; then
 		echo "the baseline $base did not build, see $dir.log" >&2
 		exit 1
 	fi
 fi
 for t in "$@"; do
-	[ -e "$dir/$t" ] || "$make" --no-print-directory -C "$dir" "$t" >>"$dir.log" 2>&1 ||
+	[ -e "$dir/$t" ] || $make --no-print-directory -C "$dir" "$t" >>"$dir.log" 2>&1 ||
 		echo "== the baseline $base has no $t (see $dir.log)" >&2
 done
 realpath "$dir/build/chargesim"

@@ -1063,7 +1063,8 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GError **err)
+static cJSON *scenario_parse_text(const char *file, const char *text, size_t len,
+				  GError **err)
 {
 	const char *end = NULL;
 	cJSON *doc;
@@ -1138,12 +1139,6 @@ static struct scenario *load_doc(const char *file, cJSON *doc, const char *const
 fail:
 	scenario_free(sc);
 	return NULL;
-}
-
-struct scenario *scenario_load_doc(const char *file, const cJSON *doc, const char *const *sets,
-				   GError **err)
-{
-	return load_doc(file, cJSON_Duplicate(doc, true), sets, err);
 }
 
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,

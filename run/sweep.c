@@ -158,7 +158,7 @@ static bool try_value(const struct sweep *sw, const char *path, const char *valu
 	struct scenario *sc;
 	struct world *w;
 
-	sc = scenario_load_doc(sw->base_file, sw->base_doc, sets, &inner);
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
 	if (!sc) {
 		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
 		return false;
@@ -260,12 +260,10 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 			}
 			j++;
 		}
-		d->sets = g_new0(char *, (gsize)d->n + 1);
 		for (j = 0; j < d->n; j++) {
 			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);
 			g_autofree char *w = g_strdup_printf("%s[%d]", where, j);
 
-			d->sets[j] = g_strdup_printf("%s=%s", d->path, val);
 			if (!try_value(sw, d->path, val, w, err))
 				return false;
 		}
@@ -422,8 +420,7 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	cJSON *m, *k;
 	int i = 0;
 
-	sw->base_doc = scenario_parse_text(sw->base_file, sw->base_text, sw->base_len, &inner);
-	sc = sw->base_doc ? scenario_load_doc(sw->base_file, sw->base_doc, NULL, &inner) : NULL;
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
 	if (!sc) {
 		sweep_error(err, sw->file, "base: %s", inner->message);
 		return false;
@@ -569,7 +566,6 @@ void sweep_free(struct sweep *sw)
 	for (int i = 0; sw->grid && i < sw->n_grid; i++) {
 		g_free(sw->grid[i].path);
 		g_free(sw->grid[i].values);
-		g_strfreev(sw->grid[i].sets);
 	}
 	for (int i = 0; sw->random && i < sw->n_random; i++)
 		g_free(sw->random[i].path);
@@ -577,7 +573,6 @@ void sweep_free(struct sweep *sw)
 	g_free(sw->random);
 	g_strfreev(sw->metric_names);
 	cJSON_Delete(sw->doc);
-	cJSON_Delete(sw->base_doc);
 	g_free(sw->file);
 	g_free(sw->base_file);
 	g_free(sw->base_text);
@@ -607,8 +602,11 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 	guint64 r = decode(sw, index, v);
 
 	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
-	for (int d = 0; d < sw->n_grid; d++)
-		g_ptr_array_add(a, g_strdup(sw->grid[d].sets[v[d]]));
+	for (int d = 0; d < sw->n_grid; d++) {
+		g_autofree char *val = cJSON_PrintUnformatted(sw->grid[d].values[v[d]]);
+
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->grid[d].path, val));
+	}
 	for (int j = 0; j < sw->n_random; j++) {
 		g_autofree char *val = random_text(sw, r, j);
 
@@ -746,7 +744,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		sweep_csv_cell(row, val);
 	}
 
-	*failed = run_doc(sw->base_file, sw->base_doc, &ro, &res);
+	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
 		world_metrics_emit(&res.metrics, res.policy, &sink);
 	/* the cells left empty: every metric cell of a failed variant (none of one that

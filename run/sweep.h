@@ -57,7 +57,6 @@ struct sweep_dim {
 	char *path;            /* scenario path, e.g. "source.ilim" */
 	int n;                 /* grid: number of values */
 	cJSON **values;        /* grid: the values (owned by sweep->doc) */
-	char **sets;           /* grid: "PATH=VALUE" of each value, as --set takes it */
 	bool integer;          /* random: whole numbers lo..hi */
 	double lo, hi;         /* random: range in the base unit */
 };
@@ -67,7 +66,6 @@ struct sweep {
 	char *base_file;       /* the base scenario, resolved against the sweep file */
 	char *base_text;       /* its content, loaded once */
 	gsize base_len;
-	cJSON *base_doc;       /* its JSON document, parsed once: each variant loads a copy */
 	char *sha256;          /* SHA-256 of the sweep file, hex */
 	char *base_sha256;     /* SHA-256 of the base scenario, hex */
 	guint32 seed;

@@ -126,9 +126,8 @@ void gp_num(GString *s, double v)
 	g_string_append(s, buf);
 }
 
-void gp_printf_num(GString *s, const char *before, double v, const char *after)
+void gp_num_then(GString *s, double v, const char *after)
 {
-	g_string_append(s, before);
 	gp_num(s, v);
 	g_string_append(s, after);
 }
@@ -177,29 +176,26 @@ void gp_setf(GPtrArray *vars, const char *name, const char *fmt, ...)
 
 void gp_set_num(GPtrArray *vars, const char *name, double v)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_num(s, v);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 void gp_set_quoted(GPtrArray *vars, const char *name, const char *text)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_quote(s, text);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 void gp_set_escaped(GPtrArray *vars, const char *name, const char *text)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_escape(s, text);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 /* The value of the name at n (len bytes), NULL when not given. */

@@ -40,7 +40,8 @@ bool gp_text_exact(const char *text);
 bool gp_check_file_name(const char *name, GError **err);
 /* A number written for gnuplot (always with a point, never "nan": NaN). */
 void gp_num(GString *s, double v);
-void gp_printf_num(GString *s, const char *before, double v, const char *after);
+/* gp_num(), then the text after. */
+void gp_num_then(GString *s, double v, const char *after);
 /* The script's FORMATS: "png", "svg" or "png svg". */
 const char *gp_formats(bool png, bool svg);
 /* Screen fraction of a pixel position (x from the left, y from the bottom). */

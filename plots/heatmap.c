@@ -327,10 +327,9 @@ static void cell_values(struct heat *h)
 static bool write_data(const struct heat *h, const char *path, GError **err)
 {
 	const struct plot_heatmap_spec *sp = h->sp;
-	GString *dat = g_string_new(NULL);
+	g_autoptr(GString) dat = g_string_new(NULL);
 	g_autofree char *z = gp_dat_field(sp->z), *x = gp_dat_field(sp->x);
 	g_autofree char *y = gp_dat_field(sp->y), *results = gp_dat_field(sp->results);
-	bool ok;
 
 	g_string_append_printf(dat, "# chargesim heat map of %s over %s and %s from %s\n# ix,iy,z,label\n",
 			       z, x, y, results);
@@ -354,9 +353,7 @@ static bool write_data(const struct heat *h, const char *path, GError **err)
 				}
 			}
 	}
-	ok = cs_outfile_write_all(path, dat->str, dat->len, err);
-	g_string_free(dat, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, dat->str, dat->len, err);
 }
 
 /* NAME.gp from plots/templates/heatmap.gp: up to three maps a row. */

@@ -93,7 +93,9 @@ static const struct cs_csv_read_opts trace_opts = {
 	.time_column = "time_s", .delim = ',', .text_columns = state_columns,
 };
 
-bool plot_check_trace(const char *path, GError **err)
+/* The standard columns in a trace CSV's header; false with a CS_PLOT_ERROR_INPUT
+ * error naming every missing column. */
+static bool check_trace(const char *path, GError **err)
 {
 	g_autoptr(GError) inner = NULL;
 	g_auto(GStrv) names = cs_csv_read_header(path, &trace_opts, &inner);
@@ -189,7 +191,7 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	cs_csv_trace *tr;
 	int col[COL_COUNT];
 
-	if (!plot_check_trace(r->trace, err))
+	if (!check_trace(r->trace, err))
 		return false;
 	tr = cs_csv_read(r->trace, &trace_opts, &inner);
 	if (!tr && g_error_matches(inner, CS_CSV_ERROR, CS_CSV_ERROR_EMPTY)) {

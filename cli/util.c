@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "run/world.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -32,6 +31,12 @@ static void split_argv_free(void)
 	split_argv = split_strings = NULL;
 }
 
+/* "-jN" with N digits. */
+static bool is_jobs_digits(const char *a)
+{
+	return a[0] == '-' && a[1] == 'j' && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2);
+}
+
 /*
  * GOption wants "-j 2"; people used to make(1) type "-j2". Rewrite "-jN" (N digits)
  * into "-j" "N" before parsing, and leave everything else as it is.
@@ -40,22 +45,15 @@ static void cli_split_jobs(int *argc, char ***argv)
 {
 	int n = 0, k = 0;
 
-	for (int i = 1; i < *argc; i++) {
-		const char *a = (*argv)[i];
-
-		if (!strcmp(a, "--"))
-			break;
-		if (a[0] == '-' && a[1] == 'j' && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2))
-			n++;
-	}
+	for (int i = 1; i < *argc && strcmp((*argv)[i], "--") != 0; i++)
+		n += is_jobs_digits((*argv)[i]);
 	if (n == 0 || split_argv)
 		return;
 	split_argv = g_new0(char *, *argc + n + 1);
 	for (int i = 0; i < *argc; i++) {
 		const char *a = (*argv)[i];
 
-		if (i > 0 && a[0] == '-' && a[1] == 'j' && a[2] &&
-		    strspn(a + 2, "0123456789") == strlen(a + 2)) {
+		if (i > 0 && is_jobs_digits(a)) {
 			split_argv[k++] = g_strdup("-j");
 			split_argv[k++] = g_strdup(a + 2);
 		} else {
@@ -104,11 +102,6 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 		return false;
 	}
 	return true;
-}
-
-int cli_exit_for(const GError *err)
-{
-	return world_error_status(err);
 }
 
 /* g_ptr_array_sort hands the comparator pointers to the elements. */

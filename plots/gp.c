@@ -41,7 +41,9 @@ void gp_quote(GString *s, const char *text)
 	g_string_append_c(s, '\'');
 }
 
-bool gp_text_exact(const char *text)
+/* Whether escape() leaves text as it is but for doubled quotes (UTF-8 without control
+ * characters): a file name gnuplot opens must be, or it would read another. */
+static bool text_exact(const char *text)
 {
 	if (!g_utf8_validate(text, -1, NULL))
 		return false;
@@ -55,7 +57,7 @@ bool gp_check_file_name(const char *name, GError **err)
 {
 	g_autofree char *shown = NULL;
 
-	if (gp_text_exact(name))
+	if (text_exact(name))
 		return true;
 	shown = g_strescape(name, NULL);
 	g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,

@@ -45,8 +45,7 @@ void plot_run_clear(struct plot_run *r)
 	g_free(r->trace_rel);
 	g_free(r->data_rel);
 	cs_csv_trace_free(r->tr);
-	if (r->contract)
-		g_array_free(r->contract, TRUE);
+	g_clear_pointer(&r->contract, g_array_unref);
 	for (int k = 0; k < BAND_COUNT; k++) {
 		if (!r->band[k].segs)
 			continue;
@@ -55,8 +54,7 @@ void plot_run_clear(struct plot_run *r)
 		g_array_free(r->band[k].segs, TRUE);
 		g_free(r->band[k].cur);
 	}
-	if (r->metrics_json)
-		cJSON_Delete(r->metrics_json);
+	cJSON_Delete(r->metrics_json);
 }
 
 /* ---- the trace ---- */

@@ -147,24 +147,22 @@ bool plot_write_thinned(const struct plot *pl, int ri, const char *path, GError 
 	g_string_append_printf(s, "# %s, thinned for plotting (plots/thin.c): the rows that differ by\n"
 			       "# more than %g pixel from a straight line between their neighbours\n",
 			       source, THIN_PX);
-	for (size_t k = 0, first = 1; k < N_THIN; k++)
-		if (col[thin_columns[k]] >= 0) {
-			g_string_append_printf(s, "%s%s", first ? "" : ",", plot_column_names[thin_columns[k]]);
-			first = 0;
-		}
+	/* the first column, time_s, is in every trace (scan.c checked the header) */
+	for (size_t k = 0; k < N_THIN; k++)
+		if (col[thin_columns[k]] >= 0)
+			g_string_append_printf(s, "%s%s", k ? "," : "", plot_column_names[thin_columns[k]]);
 	g_string_append_c(s, '\n');
 	for (size_t i = 0; i < tr->nrows; i++) {
 		if (!keep[i])
 			continue;
-		for (size_t k = 0, first = 1; k < N_THIN; k++) {
+		for (size_t k = 0; k < N_THIN; k++) {
 			int c = col[thin_columns[k]];
 			char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
 			if (c < 0)
 				continue;
-			if (!first)
+			if (k)
 				g_string_append_c(s, ',');
-			first = 0;
 			if (tr->cols[c].is_label)
 				g_string_append(s, "NaN");
 			else

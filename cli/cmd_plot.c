@@ -156,7 +156,7 @@ static bool output_format(const char *out, char **script, bool *png, bool *svg)
 		cli_error("plot: -o %s: found \"%s\", expected .png or .svg", out, dot);
 		return false;
 	}
-	if (g_ascii_strcasecmp(dot, *png ? ".png" : ".svg") != 0 || strcmp(dot, *png ? ".png" : ".svg")) {
+	if (strcmp(dot, *png ? ".png" : ".svg") != 0) {
 		cli_error("plot: -o %s: write the extension in lower case (.png or .svg)", out);
 		return false;
 	}

@@ -110,41 +110,21 @@ gint cli_cmp_strings(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A file or directory as the kernel knows it, whatever path led there. */
-struct file_id {
-	dev_t dev;
-	ino_t ino;
-};
-
-static guint file_id_hash(gconstpointer p)
-{
-	const struct file_id *id = p;
-
-	return (guint)(id->ino ^ (id->ino >> 32) ^ id->dev);
-}
-
-static gboolean file_id_equal(gconstpointer a, gconstpointer b)
-{
-	const struct file_id *x = a, *y = b;
-
-	return x->dev == y->dev && x->ino == y->ino;
-}
-
+/* A set of "DEV:INODE" strings: a file or directory as the kernel knows it, whatever
+ * path led there. */
 GHashTable *cli_file_ids_new(void)
 {
-	return g_hash_table_new_full(file_id_hash, file_id_equal, g_free, NULL);
+	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 }
 
 bool cli_file_id_first(GHashTable *seen, const char *path)
 {
 	struct stat st;
-	struct file_id *id;
 
 	if (stat(path, &st) != 0)
 		return true;   /* dangling or unreadable: let the reader report it */
-	id = g_new(struct file_id, 1);
-	*id = (struct file_id){ st.st_dev, st.st_ino };
-	return g_hash_table_add(seen, id);
+	return g_hash_table_add(seen, g_strdup_printf("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+						      (guint64)st.st_dev, (guint64)st.st_ino));
 }
 
 /* One directory: its entries in name order (so that which path of a file reached

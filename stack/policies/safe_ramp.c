@@ -852,7 +852,8 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 	}
 }
 
-/* One check's reading, and where it lies against the source line (R4, R5). */
+/* One check's reading, and where it lies against the source line (R4 learn the source
+ * line, R5 the knee is the adapter's limit). */
 struct sr_reading {
 	int vbus_uv, ibus_ua;
 	double v, i;
@@ -866,7 +867,8 @@ struct sr_reading {
 	struct sr_fit fit;
 };
 
-/* R3: read VBUS, IBUS and the charger's status; false when an ADC cannot be read. */
+/* R3 (verify each step): read VBUS, IBUS and the charger's status; false when an ADC
+ * cannot be read. */
 static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
 {
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &r->vbus_uv) < 0 ||
@@ -886,13 +888,13 @@ static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
 }
 
 /*
- * R10: the charger's input is off but VBUS reads adequate (it reads the source
- * unloaded). A chip that restarts by itself does so within its restart delay; one that
- * latched off after a dip needs its input restarted. Lowering the limit would not help:
- * nothing is drawn. Right after a probe, though, the probe pulled VBUS under UVLO: R6
- * goes back to the verified step first, or a chip that restarts by itself would restart
- * into the same step, again and again (hard seed 73, setup 58: twenty UVLO events in
- * 2 s); the caller leaves that to R6.
+ * R10 (watch the charger): the charger's input is off but VBUS reads adequate (it
+ * reads the source unloaded). A chip that restarts by itself does so within its
+ * restart delay; one that latched off after a dip needs its input restarted. Lowering
+ * the limit would not help: nothing is drawn. Right after a probe, though, the probe
+ * pulled VBUS under UVLO: R6 goes back to the verified step first, or a chip that
+ * restarts by itself would restart into the same step, again and again (hard seed 73,
+ * setup 58: twenty UVLO events in 2 s); the caller leaves that to R6.
  */
 static void sr_charger_stuck(struct safe_ramp *s)
 {
@@ -908,11 +910,12 @@ static void sr_charger_stuck(struct safe_ramp *s)
 }
 
 /*
- * R6 at a knee: the probe took VBUS under the floor far below the line, where the line
- * itself stays above the floor at this IBUS - a linear charger pulling an adapter past
- * its wall down to the battery. The wall lies between the verified step and IBUS:
- * settle just below IBUS as at any knee (R5), not a whole step back, which on a load
- * between the two would leave the phone discharging. True when it settled.
+ * R6 (the floor) at a knee: the probe took VBUS under the floor far below the line,
+ * where the line itself stays above the floor at this IBUS - a linear charger pulling
+ * an adapter past its wall down to the battery. The wall lies between the verified
+ * step and IBUS: settle just below IBUS as at any knee (R5), not a whole step back,
+ * which on a load between the two would leave the phone discharging. True when it
+ * settled.
  */
 static bool sr_knee_under_floor(struct safe_ramp *s, const struct sr_reading *r)
 {
@@ -929,7 +932,7 @@ static bool sr_knee_under_floor(struct safe_ramp *s, const struct sr_reading *r)
 }
 
 /*
- * R6: at the floor (VBUS under `vbus_min` or the charger in UVLO). Right after a probe
+ * R6 (the floor): VBUS under `vbus_min` or the charger in UVLO. Right after a probe
  * the step below was verified: go back to it; otherwise drop `backoff` steps.
  */
 static void sr_floor(struct safe_ramp *s)
@@ -944,7 +947,8 @@ static void sr_floor(struct safe_ramp *s)
 	sr_check_later(s, SR_RAMP);
 }
 
-/* R4, R5: where VBUS lies against the source line at this IBUS. */
+/* R4 (learn the source line), R5 (the knee): where VBUS lies against the line at this
+ * IBUS - below the knee, above it, or on the line. */
 static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
 {
 	double v_line, knee, scatter = sr_fit_scatter(&r->fit);
@@ -966,7 +970,8 @@ static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
 	r->on_line = r->v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
 }
 
-/* R2, R5, R12: a probe's step not followed, VBUS not below the knee. */
+/* A probe's step not followed, VBUS not below the knee: R2 (probe only under load), R5
+ * (the knee is the adapter's limit) or R12 (ask VINDPM which it is). */
 static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
 {
 	int hold_ua;
@@ -1006,11 +1011,11 @@ static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
 }
 
 /*
- * R2: short of the limit, no probe in flight: the system takes less, or the charger's
- * input regulation holds the input. Keep it. A draw that climbs above what the source
- * was seen to deliver climbs into the last register step, where the wall may be: watch
- * it at the ramp's pace while it stays at the top, until it reaches the limit (and a
- * probe checks the next step) or falls back.
+ * R2 (probe only under load): short of the limit, no probe in flight: the system takes
+ * less, or the charger's input regulation holds the input. Keep it. A draw that climbs
+ * above what the source was seen to deliver climbs into the last register step, where
+ * the wall may be: watch it at the ramp's pace while it stays at the top, until it
+ * reaches the limit (and a probe checks the next step) or falls back.
  */
 static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
 {
@@ -1045,8 +1050,9 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
 }
 
 /*
- * R4, R5, R9, R2/R3: the limit is drawn. Learn the line from it, or take a knee; then
- * let a long quiet spell raise the ceiling and probe one step more.
+ * The limit is drawn: learn the line from it (R4) or take a knee (R5); then let a long
+ * quiet spell raise the ceiling (R9, re-probe slowly) and probe one step more (R2
+ * probe only under load, R3 verify each step).
  */
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
@@ -1101,8 +1107,9 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 }
 
 /*
- * One check (R3): the floor and the charger first (R6, R10), then a VINDPM hold or
- * test in flight (R11, R12), then the draw against the limit and the line.
+ * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
+ * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
+ * the line (R4, R5).
  */
 static void sr_work(struct work_struct *work)
 {

@@ -49,8 +49,6 @@ bool cli_plot_exists(const char *outdir);
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* Print "chargesim: MESSAGE" to stderr. */
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-/* Exit status for a GError from loading or running. */
-int cli_exit_for(const GError *err);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
 /* Append the *.json files under dir (recursively, each directory in name order) to

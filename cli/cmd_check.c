@@ -201,9 +201,8 @@ static char *junit_class(const struct check_job *j)
 static bool write_junit(const char *path, struct check_job *jobs, int n, int failed, int errors,
 			GError **err)
 {
-	GString *x = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	g_autoptr(GString) x = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	double total = 0;
-	bool ok;
 
 	for (int i = 0; i < n; i++)
 		total += jobs[i].wall_s;
@@ -233,9 +232,7 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 		g_string_append_printf(x, "</%s>\n    </testcase>\n", tag);
 	}
 	g_string_append(x, "  </testsuite>\n</testsuites>\n");
-	ok = cs_outfile_write_all(path, x->str, x->len, err);
-	g_string_free(x, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, x->str, x->len, err);
 }
 
 /* The scenario files of the arguments (the scenario library without any: see

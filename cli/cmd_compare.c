@@ -94,15 +94,13 @@ static bool labels_ok(char **labels, int n)
 {
 	for (int i = 0; i < n; i++) {
 		const char *why;
+		g_autofree char *shown = NULL;
 
 		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
 			continue;
-		{
-			g_autofree char *shown = g_strescape(labels[i], NULL);
-
-			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
-				  shown, why);
-		}
+		shown = g_strescape(labels[i], NULL);
+		cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+			  shown, why);
 		return false;
 	}
 	return true;

@@ -50,10 +50,12 @@ static void cli_split_jobs(int *argc, char ***argv)
 	if (n == 0 || split_argv)
 		return;
 	split_argv = g_new0(char *, *argc + n + 1);
-	for (int i = 0; i < *argc; i++) {
+	for (int i = 0, operands = 0; i < *argc; i++) {
 		const char *a = (*argv)[i];
 
-		if (i > 0 && is_jobs_digits(a)) {
+		/* after "--" every word is an operand, even one that reads "-j3" */
+		operands = operands || (i > 0 && strcmp(a, "--") == 0);
+		if (i > 0 && !operands && is_jobs_digits(a)) {
 			split_argv[k++] = g_strdup("-j");
 			split_argv[k++] = g_strdup(a + 2);
 		} else {

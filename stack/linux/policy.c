@@ -92,8 +92,6 @@ struct lx_run {
 	bool loaded;
 };
 
-static struct lx_policy *lx_policies;
-static int n_lx_policies;
 static const struct cs_policy_desc **all_policies;
 
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
@@ -249,8 +247,8 @@ static void run_unload(struct lx_run *r)
 	g_free(r);
 }
 
-static int lx_probe_desc(const struct cs_policy_desc *d, struct cs_board *board, void *params,
-			 void **priv)
+static int lx_probe(const struct cs_policy_desc *d, struct cs_board *board, void *params,
+		    void **priv)
 {
 	struct lx_policy *lp = policy_of_desc(d);
 	const struct lx_tail *t = tail_of(lp, params);
@@ -349,8 +347,9 @@ static void lx_params_changed(void *priv)
 	cs_stack_event("module_params", "module", lp->mod->modname);
 }
 
-static void lx_params_default_for(const struct lx_policy *lp, void *params)
+static void lx_params_default(const struct cs_policy_desc *d, void *params)
 {
+	const struct lx_policy *lp = policy_of_desc(d);
 	struct lx_tail *t = (struct lx_tail *)(void *)((char *)params + lp->tail_off);
 
 	for (int i = 0; i < lp->n_kparams; i++)
@@ -365,34 +364,6 @@ static void lx_params_default_for(const struct lx_policy *lp, void *params)
 		t->us.after_plug = lp->defaults->us.after_plug;
 	}
 }
-
-/* The desc's callbacks get no desc; each policy has its own trampolines. */
-#define LX_MAX_POLICIES 16
-#define LX_TRAMPOLINES(i) \
-	static int lx_probe_##i(struct cs_board *b, void *p, void **priv) \
-	{ \
-		return lx_probe_desc(&lx_policies[i].desc, b, p, priv); \
-	} \
-	static void lx_default_##i(void *p) \
-	{ \
-		lx_params_default_for(&lx_policies[i], p); \
-	}
-
-LX_TRAMPOLINES(0) LX_TRAMPOLINES(1) LX_TRAMPOLINES(2) LX_TRAMPOLINES(3)
-LX_TRAMPOLINES(4) LX_TRAMPOLINES(5) LX_TRAMPOLINES(6) LX_TRAMPOLINES(7)
-LX_TRAMPOLINES(8) LX_TRAMPOLINES(9) LX_TRAMPOLINES(10) LX_TRAMPOLINES(11)
-LX_TRAMPOLINES(12) LX_TRAMPOLINES(13) LX_TRAMPOLINES(14) LX_TRAMPOLINES(15)
-
-static int (*const lx_probes[LX_MAX_POLICIES])(struct cs_board *, void *, void **) = {
-	lx_probe_0, lx_probe_1, lx_probe_2, lx_probe_3, lx_probe_4, lx_probe_5, lx_probe_6,
-	lx_probe_7, lx_probe_8, lx_probe_9, lx_probe_10, lx_probe_11, lx_probe_12, lx_probe_13,
-	lx_probe_14, lx_probe_15,
-};
-static void (*const lx_defaults[LX_MAX_POLICIES])(void *) = {
-	lx_default_0, lx_default_1, lx_default_2, lx_default_3, lx_default_4, lx_default_5,
-	lx_default_6, lx_default_7, lx_default_8, lx_default_9, lx_default_10, lx_default_11,
-	lx_default_12, lx_default_13, lx_default_14, lx_default_15,
-};
 
 /* ---- building the descriptors ---- */
 
@@ -414,7 +385,7 @@ static int cmp_kparam(const void *a, const void *b)
 	return x->line - y->line;
 }
 
-static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_module *mod)
+static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod)
 {
 	GPtrArray *kp = g_ptr_array_new();
 	const char *description = NULL;
@@ -480,8 +451,8 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 				       lp->defaults ? lp->defaults->why : "", NULL),
 		.params = lp->table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
-		.params_default = lx_defaults[index],
-		.probe = lx_probes[index],
+		.params_default = lx_params_default,
+		.probe = lx_probe,
 		.remove = lx_remove,
 		.params_changed = lx_params_changed,
 	};
@@ -489,20 +460,20 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 
 static gpointer build_all(gpointer data)
 {
+	struct lx_policy *lx_policies;
 	int n_builtin = 0, n_mod = 0;
 
 	(void)data;
 	while (cs_builtin_policies[n_builtin])
 		n_builtin++;
-	while (cs_linux_modules[n_mod] && n_mod < LX_MAX_POLICIES)
+	while (cs_linux_modules[n_mod])
 		n_mod++;
-	lx_policies = g_new0(struct lx_policy, (gsize)n_mod + 1);
-	n_lx_policies = n_mod;
+	lx_policies = g_new0(struct lx_policy, (gsize)n_mod);
 	all_policies = g_new0(const struct cs_policy_desc *, (gsize)(n_builtin + n_mod) + 1);
 	for (int i = 0; i < n_builtin; i++)
 		all_policies[i] = cs_builtin_policies[i];
 	for (int i = 0; i < n_mod; i++) {
-		build_policy(&lx_policies[i], i, cs_linux_modules[i]);
+		build_policy(&lx_policies[i], cs_linux_modules[i]);
 		all_policies[n_builtin + i] = &lx_policies[i].desc;
 	}
 	return NULL;

@@ -13,7 +13,13 @@
  * Built-in policies are listed in stack/policies/registry.c. Out-of-tree policies are
  * shared objects exporting `const struct cs_policy_desc chargesim_policy`, built
  * against the installed headers (pkg-config --cflags chargesim); abi must equal
- * CS_POLICY_ABI.
+ * CS_POLICY_ABI, and a plugin built for another ABI is refused before any of its
+ * functions is called.
+ *
+ * ABI 3: the callbacks that have no instance yet (params_default, probe) receive the
+ * descriptor they were found through, so one function can serve several descriptors
+ * (stack/linux/policy.c: one per real driver); the others receive the instance probe
+ * made.
  */
 #ifndef CS_CHARGESIM_POLICY_H
 #define CS_CHARGESIM_POLICY_H
@@ -21,7 +27,7 @@
 #include <stddef.h>
 #include "sim/param.h"
 
-#define CS_POLICY_ABI 2
+#define CS_POLICY_ABI 3
 #define CS_POLICY_SYMBOL "chargesim_policy"
 
 struct usb_phy;
@@ -51,9 +57,12 @@ struct cs_policy_desc {
 	const char *summary;             /* one line for `chargesim list policies` */
 	const struct param_desc *params; /* NULL-key-terminated; may be NULL */
 	size_t params_size;              /* size of the parameter struct */
-	void (*params_default)(void *params);
-	/* Register notifiers, initialise work items. 0 or a negative errno. */
-	int (*probe)(struct cs_board *board, void *params, void **priv);
+	/* Fill the parameter struct (zeroed, params_size bytes) with the defaults. */
+	void (*params_default)(const struct cs_policy_desc *desc, void *params);
+	/* Register notifiers, initialise work items; *priv is the instance the other
+	 * callbacks get. 0 or a negative errno. desc is the descriptor this is. */
+	int (*probe)(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		     void **priv);
 	void (*remove)(void *priv);
 	/* Optional: a `set` event changed policy.params.* mid-run. */
 	void (*params_changed)(void *priv);

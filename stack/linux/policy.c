@@ -17,8 +17,10 @@
  *
  * A driver file's static variables (its module parameters among them) exist once per
  * process as they exist once per kernel: two runs of the same driver cannot share
- * them, so they take turns (a per-driver lock held from probe to remove). Runs of
- * different drivers, and of every other policy, still go on in parallel.
+ * them, so a probe while another run of the driver is loaded in the process (another
+ * thread, or a nested run) is refused with -EBUSY. A sweep runs its variants in
+ * worker processes, each with its own statics (run/sweep_runner.c); `check -j` runs
+ * real drivers one after another (cli/cmd_check.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +81,7 @@ struct lx_policy {
 	struct param_desc *table;
 	size_t tail_off;
 	const struct lx_board_defaults *defaults;
-	GMutex lock;              /* held from probe to remove: the file's statics */
-	GThread *owner;
+	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
 };
 
 struct lx_run {
@@ -93,6 +94,7 @@ struct lx_run {
 };
 
 static const struct cs_policy_desc **all_policies;
+static int any_loaded;   /* cs_linux_driver_loaded() (atomic) */
 
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
 {
@@ -242,8 +244,7 @@ static void run_unload(struct lx_run *r)
 	kparams_restore(lp);
 	if (cs_kernel()->dyndbg == lp->mod->modname)
 		cs_kernel()->dyndbg = NULL;
-	lp->owner = NULL;
-	g_mutex_unlock(&lp->lock);
+	g_atomic_int_set(&lp->loaded, 0);
 	g_free(r);
 }
 
@@ -256,15 +257,12 @@ static int lx_probe(const struct cs_policy_desc *d, struct cs_board *board, void
 	struct lx_run *r;
 	int ret;
 
-	if (!g_mutex_trylock(&lp->lock)) {
-		if (lp->owner == g_thread_self()) {
-			cs_printk("err", NULL, "%s: another run of this driver is going on in this thread",
-				  d->name);
-			return -EDEADLK;
-		}
-		g_mutex_lock(&lp->lock);
+	if (!g_atomic_int_compare_and_exchange(&lp->loaded, 0, 1)) {
+		cs_printk("err", NULL, "%s: another run in this process has the driver loaded, and its static variables exist once per process: run one after the other, or in processes of their own as sweeps do",
+			  d->name);
+		return -EBUSY;
 	}
-	lp->owner = g_thread_self();
+	g_atomic_int_set(&any_loaded, 1);
 	r = g_new0(struct lx_run, 1);
 	r->lp = lp;
 	r->board = board;
@@ -441,7 +439,6 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
 		if (strcmp(board_defaults[i].file, mod->file) == 0)
 			lp->defaults = &board_defaults[i];
-	g_mutex_init(&lp->lock);
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
 		.name = g_strconcat("linux/", mod->file, NULL),
@@ -485,4 +482,9 @@ const struct cs_policy_desc *const *cs_policies(void)
 
 	g_once(&once, build_all, NULL);
 	return all_policies;
+}
+
+bool cs_linux_driver_loaded(void)
+{
+	return g_atomic_int_get(&any_loaded);
 }

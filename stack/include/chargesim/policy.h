@@ -24,6 +24,7 @@
 #ifndef CS_CHARGESIM_POLICY_H
 #define CS_CHARGESIM_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "sim/param.h"
 
@@ -73,5 +74,10 @@ extern const struct cs_policy_desc *const cs_builtin_policies[];
  * ("linux/<file>", stack/linux/policy.c). NULL-terminated. */
 const struct cs_policy_desc *const *cs_policies(void);
 const struct cs_policy_desc *cs_policy_find(const char *name);
+/* Has a run in this process loaded a real Linux driver? A driver's static variables
+ * then hold what that run left in them (as a kernel's would until the module is
+ * reloaded): a run that must not depend on earlier ones needs a process that has not
+ * (sweep workers are fresh copies of the calling process, run/sweep_runner.c). */
+bool cs_linux_driver_loaded(void);
 
 #endif

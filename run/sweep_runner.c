@@ -641,24 +641,30 @@ static bool all_eof(const struct sweep_run *r)
 	return true;
 }
 
-/* After a signal: the workers take no other variant, the running ones finish; keep
- * what is in order. */
-static void stop_on_signal(struct sweep_run *r)
+/* The workers take no other variant; wait until the running ones finished and every
+ * worker ended. */
+static void finish_workers(struct sweep_run *r)
 {
-	r->out->signal = sweep_signal;
 	atomic_store(&r->pool->stop, 1);
 	collect(r, NULL);
 	while (!all_eof(r)) {
 		nap(r);
 		collect(r, NULL);
 	}
+}
+
+/* After a signal: keep what is in order. */
+static void stop_on_signal(struct sweep_run *r)
+{
+	r->out->signal = sweep_signal;
+	finish_workers(r);
 	if (r->ready > r->flushed &&
 	    write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, &r->out->save_error))
 		r->flushed = r->ready;
 	r->out->saved = r->flushed;
 }
 
-/* The workers still there are past their last row, or the sweep failed: they go. */
+/* The workers still there are those of a sweep that failed: they go. */
 static void sweep_run_clear(struct sweep_run *r)
 {
 	for (struct worker *k = r->workers; k < r->workers + r->n_workers; k++) {
@@ -710,6 +716,7 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		ok = true;
 		goto out;
 	}
+	finish_workers(&r);
 	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, &out->status, &out->n_failed,
 		      &out->first_failure, err);
 out:

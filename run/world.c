@@ -272,7 +272,7 @@ bool world_run(struct world *w, GError **err)
 	int rc;
 
 	world_enter(w);
-	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
+	rc = w->pdesc->probe(w->pdesc, &w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
 		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
 

@@ -256,10 +256,11 @@ static const struct param_desc sr_param_desc[] = {
 };
 #undef OFF
 
-static void sr_params_default(void *params)
+static void sr_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct sr_params *p = params;
 
+	(void)desc;
 	p->start = 0.5;
 	p->step = 0.1;
 	/* A step is verified 20 ms after it is written: past the settling of the
@@ -1271,11 +1272,13 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	return NOTIFY_OK;
 }
 
-static int sr_probe(struct cs_board *board, void *params, void **priv)
+static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		    void **priv)
 {
 	struct safe_ramp *s = calloc(1, sizeof(*s));
 	int lsb;
 
+	(void)desc;
 	if (!s)
 		return -ENOMEM;
 	s->board = board;

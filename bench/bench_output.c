@@ -84,7 +84,7 @@ static bool run_once(const struct scenario *sc, const struct world_options *opt,
 		world_free(w);
 		return false;
 	}
-	*rows = world_metrics(w)->trace_rows;
+	*rows = (uint64_t)world_metric(world_metrics(w), "trace_rows");
 	world_free(w);
 	return true;
 }

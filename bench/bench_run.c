@@ -91,11 +91,11 @@ static bool run_once(const struct scenario *sc, const struct world_options *opt,
 		run_result_clear(&res);
 		return false;
 	}
-	r->steps = res.metrics.steps;
-	r->events = res.metrics.events;
-	r->trace_rows = res.metrics.trace_rows;
-	r->soc_final = res.metrics.soc_final;
-	r->time_to_full_s = res.metrics.time_to_full_s;
+	r->steps = (uint64_t)world_metric(&res.metrics, "steps");
+	r->events = (uint64_t)world_metric(&res.metrics, "events");
+	r->trace_rows = (uint64_t)world_metric(&res.metrics, "trace_rows");
+	r->soc_final = world_metric(&res.metrics, "soc_final");
+	r->time_to_full_s = world_metric(&res.metrics, "time_to_full_s");
 	run_result_clear(&res);
 	r->wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
 	return true;

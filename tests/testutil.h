@@ -20,8 +20,7 @@ struct tu_run {
 	char *dir;
 	GPtrArray *ev;       /* cJSON * per events.jsonl line */
 	cJSON *metrics;
-	struct world_metrics m;  /* world_metrics() after the run (detected_type NULL:
-				  * read it from metrics.json) */
+	struct world_metrics m;  /* world_metrics() after the run (world_metric(&r.m, NAME)) */
 	char **cols;         /* trace.csv header, after tu_read_trace() */
 	int ncols;
 	GPtrArray *rows;     /* double[ncols] per trace row (labels read as NAN) */

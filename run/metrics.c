@@ -116,6 +116,12 @@ static const struct model_metric world_own_metrics[] = {
 
 /* ---- the list ---- */
 
+/* A metric and its owner: a model's registry index, -1 for the run. */
+struct world_metric_ref {
+	const struct model_metric *d;
+	int model;
+};
+
 /* Every metric, and those the stepper and the observation look at (the models'
  * FIRST and MAX ones, FIRST with cut). */
 static struct metric_tab {
@@ -168,7 +174,8 @@ static const struct metric_tab *metric_tab(void)
 	return &tab;
 }
 
-int world_metrics_list(const struct world_metric_ref **list)
+/* Every metric, in metrics.json order (the unwritten ones last). */
+static int world_metrics_list(const struct world_metric_ref **list)
 {
 	*list = metric_tab()->all;
 	return tab.n_all;

@@ -43,6 +43,12 @@ static const struct model_column world_own_columns[] = {
 
 #define ROW_MAX 64   /* columns: a row is on the stack */
 
+/* A column and its owner: a model's registry index, -1 for the run. */
+struct world_column_ref {
+	const struct model_column *d;
+	int model;
+};
+
 static struct world_column_ref *col_list;
 static struct trace_col *col_trace;
 static int n_cols;
@@ -55,7 +61,7 @@ static int ref_cmp(const void *a, const void *b)
 }
 
 /* Built once (the registry is constant) and kept for the process. */
-int world_columns(const struct world_column_ref **list, const struct trace_col **cols)
+static void columns_build(void)
 {
 	static gsize once;
 
@@ -80,8 +86,11 @@ int world_columns(const struct world_column_ref **list, const struct trace_col *
 		}
 		g_once_init_leave(&once, 1);
 	}
-	if (list)
-		*list = col_list;
+}
+
+int world_columns(const struct trace_col **cols)
+{
+	columns_build();
 	if (cols)
 		*cols = col_trace;
 	return n_cols;
@@ -89,15 +98,14 @@ int world_columns(const struct world_column_ref **list, const struct trace_col *
 
 bool world_trace_column(const char *name, const char *const **labels)
 {
-	const struct world_column_ref *l;
-	int n = world_columns(&l, NULL);
+	int n = world_columns(NULL);
 
 	if (labels)
 		*labels = NULL;
 	for (int i = 0; i < n; i++)
-		if (strcmp(l[i].d->name, name) == 0) {
+		if (strcmp(col_list[i].d->name, name) == 0) {
 			if (labels)
-				*labels = l[i].d->labels;
+				*labels = col_list[i].d->labels;
 			return true;
 		}
 	return strcmp(name, "time_s") == 0;
@@ -105,7 +113,7 @@ bool world_trace_column(const char *name, const char *const **labels)
 
 void world_trace_init(struct world *w)
 {
-	int n = world_columns(NULL, NULL);
+	int n = world_columns(NULL);
 
 	g_assert(n <= ROW_MAX);
 	w->last_row = g_new0(double, (gsize)n);
@@ -199,11 +207,10 @@ void world_probe_instant(struct world *w, sim_time_t now)
 
 bool world_probe_value(const struct world *w, int i, const char *column, double *value)
 {
-	const struct world_column_ref *l;
-	int n = world_columns(&l, NULL);
+	int n = n_cols;   /* built in world_trace_init() */
 
 	for (int c = 0; c < n; c++)
-		if (strcmp(l[c].d->name, column) == 0) {
+		if (strcmp(col_list[c].d->name, column) == 0) {
 			*value = w->probe_vals[i * n + c];
 			return true;
 		}

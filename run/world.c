@@ -228,7 +228,7 @@ static bool world_open_outputs(struct world *w, GError **err)
 		return false;
 	if (!opt->no_trace || opt->vcd) {
 		const struct trace_col *cols;
-		int n = world_columns(NULL, &cols);
+		int n = world_columns(&cols);
 
 		csv = opt->no_trace ? NULL : g_build_filename(w->outdir, "trace.csv", NULL);
 		vcd = opt->vcd ? g_build_filename(w->outdir, "trace.vcd", NULL) : NULL;

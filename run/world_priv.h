@@ -175,13 +175,6 @@ void world_events_schedule(struct world *w);
 void world_events_cancel(struct world *w);
 
 /* run/metrics.c */
-/* Every metric, the run's own and the models', in metrics.json order (its
- * unwritten ones last); model is the owner's registry index, -1 for the run. */
-struct world_metric_ref {
-	const struct model_metric *d;
-	int model;
-};
-int world_metrics_list(const struct world_metric_ref **list);
 void world_metrics_init(struct world *w);
 /* The values the models' AT_START metrics take, once they are initialised. */
 void world_metrics_start(struct world *w, const struct model_point *pt);
@@ -202,11 +195,7 @@ void world_metrics_finish(struct world *w);
 
 /* run/probes.c */
 /* Every trace column after time_s, the run's own and the models', in order. */
-struct world_column_ref {
-	const struct model_column *d;
-	int model;
-};
-int world_columns(const struct world_column_ref **list, const struct trace_col **cols);
+int world_columns(const struct trace_col **cols);
 void world_trace_init(struct world *w);
 void world_trace_row(struct world *w, bool at_event);
 /* The state at probe time tp inside the step (t0, t1) ending in op1 (run/step.c). */

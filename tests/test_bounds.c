@@ -331,7 +331,8 @@ static void test_bases_run_and_charge(void)
 
 		CU_ASSERT_EQUAL_FATAL(run_value(bases[b], &soc, b == 2 ? "0" : "0.5", true, &msg, &m), 0);
 		if (b == 0)
-			CU_ASSERT(world_metric(&m, "soc_final") > world_metric(&m, "soc_initial") + 0.015);
+			CU_ASSERT(world_metric(&m, "soc_final") >
+				  world_metric(&m, "soc_initial") + 0.015);
 		if (b == 2)   /* the device powers on from the laptop port */
 			CU_ASSERT(world_metric(&m, "boots") >= 1);
 		world_metrics_clear(&m);

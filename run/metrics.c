@@ -92,6 +92,8 @@ static const char *m_policy(const void *s)
 	return p ? p : "";
 }
 
+/* Ranks: below 100 the figures (the models' among them; 17-99 are free), then the
+ * run's summary (detected type to policy), then the unwritten ones. */
 #define END MODEL_METRIC_AT_END
 static const struct model_metric world_own_metrics[] = {
 	{ 0, "vbus_min_V", MODEL_METRIC_DIGITS, 7, END, false, m_vbus_min, NULL },
@@ -101,16 +103,16 @@ static const struct model_metric world_own_metrics[] = {
 	{ 10, "ibus_max_A", MODEL_METRIC_DIGITS, 7, END, false, m_ibus_max, NULL },
 	{ 11, "charge_in_mAh", MODEL_METRIC_DIGITS, 7, END, false, m_charge_in, NULL },
 	{ 12, "energy_source_Wh", MODEL_METRIC_DIGITS, 7, END, false, m_energy_source, NULL },
-	{ 17, "detected_type", MODEL_METRIC_STRING, 0, END, false, NULL, m_detected },
-	{ 18, "energy_balance_error", MODEL_METRIC_DIGITS, 3, END, false, m_balance, NULL },
-	{ 19, "events", MODEL_METRIC_COUNT, 0, END, false, m_events, NULL },
-	{ 20, "steps", MODEL_METRIC_COUNT, 0, END, false, m_steps, NULL },
-	{ 21, "policy", MODEL_METRIC_STRING, 0, END, false, NULL, m_policy },
-	{ 100, "discharged_while_plugged_mAh", MODEL_METRIC_UNWRITTEN, 0, END, false,
+	{ 100, "detected_type", MODEL_METRIC_STRING, 0, END, false, NULL, m_detected },
+	{ 101, "energy_balance_error", MODEL_METRIC_DIGITS, 3, END, false, m_balance, NULL },
+	{ 102, "events", MODEL_METRIC_COUNT, 0, END, false, m_events, NULL },
+	{ 103, "steps", MODEL_METRIC_COUNT, 0, END, false, m_steps, NULL },
+	{ 104, "policy", MODEL_METRIC_STRING, 0, END, false, NULL, m_policy },
+	{ 200, "discharged_while_plugged_mAh", MODEL_METRIC_UNWRITTEN, 0, END, false,
 	  m_discharged_mah, NULL },
-	{ 101, "time_source_limiting_s", MODEL_METRIC_UNWRITTEN, 0, END, false, m_time_limiting,
+	{ 201, "time_source_limiting_s", MODEL_METRIC_UNWRITTEN, 0, END, false, m_time_limiting,
 	  NULL },
-	{ 102, "trace_rows", MODEL_METRIC_UNWRITTEN, 0, END, false, m_trace_rows, NULL },
+	{ 202, "trace_rows", MODEL_METRIC_UNWRITTEN, 0, END, false, m_trace_rows, NULL },
 };
 #undef END
 

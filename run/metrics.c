@@ -124,12 +124,12 @@ struct world_metric_ref {
 	int model;
 };
 
-/* Every metric, and those the stepper and the observation look at (the models'
- * FIRST and MAX ones, FIRST with cut). */
+/* Every metric in metrics.json order (the unwritten ones last), and those whose
+ * margins the stepper watches (cut: indices into all). */
 static struct metric_tab {
 	struct world_metric_ref *all;
-	int *observed, *cut;          /* indices into all */
-	int n_all, n_observed, n_cut;
+	int *cut;
+	int n_all, n_cut;
 } tab;
 
 static int ref_cmp(const void *a, const void *b)
@@ -152,16 +152,10 @@ static void tab_build(void)
 	g_array_sort(a, ref_cmp);
 	tab.n_all = (int)a->len;
 	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
-	tab.observed = g_new(int, (gsize)tab.n_all);
 	tab.cut = g_new(int, (gsize)tab.n_all);
-	for (int i = 0; i < tab.n_all; i++) {
-		const struct model_metric *d = tab.all[i].d;
-
-		if (d->rule == MODEL_METRIC_FIRST || d->rule == MODEL_METRIC_MAX)
-			tab.observed[tab.n_observed++] = i;
-		if (d->cut)
+	for (int i = 0; i < tab.n_all; i++)
+		if (tab.all[i].d->cut)
 			tab.cut[tab.n_cut++] = i;
-	}
 }
 
 /* Built once (the registry is constant) and kept for the process. */
@@ -176,17 +170,10 @@ static const struct metric_tab *metric_tab(void)
 	return &tab;
 }
 
-/* Every metric, in metrics.json order (the unwritten ones last). */
-static int world_metrics_list(const struct world_metric_ref **list)
-{
-	*list = metric_tab()->all;
-	return tab.n_all;
-}
-
 static int metric_index(const char *name)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++)
 		if (strcmp(l[i].d->name, name) == 0)
@@ -206,8 +193,7 @@ const char *world_metric_text(const struct world_metrics *m, const char *name)
 
 static void metrics_alloc(struct world_metrics *m)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	int n = metric_tab()->n_all;
 
 	m->v = g_new0(double, (gsize)n);
 	m->s = g_new0(char *, (gsize)n);
@@ -215,8 +201,7 @@ static void metrics_alloc(struct world_metrics *m)
 
 void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	int n = metric_tab()->n_all;
 
 	metrics_alloc(dst);
 	memcpy(dst->v, src->v, sizeof(double) * (size_t)n);
@@ -226,8 +211,7 @@ void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *s
 
 void world_metrics_clear(struct world_metrics *m)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	int n = metric_tab()->n_all;
 
 	for (int i = 0; m->s && i < n; i++)
 		g_free(m->s[i]);
@@ -239,8 +223,8 @@ void world_metrics_clear(struct world_metrics *m)
 
 void world_metrics_init(struct world *w)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	metrics_alloc(&w->m);
 	for (int i = 0; i < n; i++)
@@ -251,8 +235,8 @@ void world_metrics_init(struct world *w)
 
 void world_metrics_start(struct world *w, const struct model_point *pt)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++)
 		if (l[i].d->rule == MODEL_METRIC_AT_START)
@@ -316,8 +300,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	for (int k = 0; k < tab.n_observed; k++) {
-		int i = tab.observed[k];
+	for (int i = 0; i < tab.n_all; i++) {
 		const struct model_metric *d = tab.all[i].d;
 		const void *st = world_owner_state(w, tab.all[i].model);
 		double *v = &w->m.v[i], x;
@@ -351,8 +334,8 @@ void world_metrics_margins(const struct world *w, const struct model_point *pt, 
 
 void world_metrics_finish(struct world *w)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 	struct model_point pt = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
 
 	for (int i = 0; i < n; i++) {
@@ -388,8 +371,8 @@ static void emit_num(const struct world_metrics_sink *k, const char *key, double
 
 void world_metrics_emit(const struct world_metrics *m, const struct world_metrics_sink *k)
 {
-	const struct world_metric_ref *l;
-	int n = world_metrics_list(&l);
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++) {
 		const struct model_metric *d = l[i].d;

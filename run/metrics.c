@@ -124,12 +124,13 @@ struct world_metric_ref {
 	int model;
 };
 
-/* Every metric in metrics.json order (the unwritten ones last), and those whose
- * margins the stepper watches (cut: indices into all). */
+/* Every metric in metrics.json order (the unwritten ones last), those an operating
+ * point updates (FIRST, MAX) and those whose margins the stepper watches (cut), as
+ * indices into all. */
 static struct metric_tab {
 	struct world_metric_ref *all;
-	int *cut;
-	int n_all, n_cut;
+	int *observed, *cut;
+	int n_all, n_observed, n_cut;
 } tab;
 
 static int ref_cmp(const void *a, const void *b)
@@ -152,10 +153,16 @@ static void tab_build(void)
 	g_array_sort(a, ref_cmp);
 	tab.n_all = (int)a->len;
 	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
+	tab.observed = g_new(int, (gsize)tab.n_all);
 	tab.cut = g_new(int, (gsize)tab.n_all);
-	for (int i = 0; i < tab.n_all; i++)
+	for (int i = 0; i < tab.n_all; i++) {
+		enum model_metric_rule r = tab.all[i].d->rule;
+
+		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
+			tab.observed[tab.n_observed++] = i;
 		if (tab.all[i].d->cut)
 			tab.cut[tab.n_cut++] = i;
+	}
 }
 
 /* Built once (the registry is constant) and kept for the process. */
@@ -300,7 +307,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	for (int i = 0; i < tab.n_all; i++) {
+	for (int k = 0; k < tab.n_observed; k++) {
+		int i = tab.observed[k];
 		const struct model_metric *d = tab.all[i].d;
 		const void *st = world_owner_state(w, tab.all[i].model);
 		double *v = &w->m.v[i], x;

@@ -131,28 +131,31 @@ static void world_row_values(const struct world *w, const struct net_out *op,
 		v[i] = col_list[i].d->value(world_owner_state(w, col_list[i].model), &pt);
 }
 
+/* Does a state column (charger_state, source_state, ...) differ from the last row's? */
+static bool labels_moved(const struct world *w, const double *v)
+{
+	for (int i = 0; i < n_cols; i++)
+		if (col_list[i].d->labels && v[i] != w->last_row[i])
+			return true;
+	return false;
+}
+
 void world_trace_row(struct world *w, bool at_event)
 {
-	const struct world_column_ref *l = col_list;
-	int n = n_cols;   /* built before the trace was opened */
 	double v[ROW_MAX];
-	size_t size = sizeof(double) * (size_t)n;
+	size_t size = sizeof(double) * (size_t)n_cols;   /* built before the trace opened */
 	sim_time_t now = sim_now(&w->sim);
-	bool labels_changed = !w->have_row, changed;
 
 	if (!w->trace)
 		return;
 	world_row_values(w, &w->op, &world_cell(w)->x, v);
-	for (int i = 0; i < n && !labels_changed; i++)
-		labels_changed = l[i].d->labels && v[i] != w->last_row[i];
-	changed = !w->have_row || memcmp(v, w->last_row, size) != 0;
-	if (at_event && !changed)
+	if (at_event && w->have_row && memcmp(v, w->last_row, size) == 0)
 		return;
 	/* --trace-dt leaves out rows between state changes, but keeps the last row (a
 	 * decimated trace spans the run as a full one does) and the rows on both sides
 	 * of an event's jump */
-	if (w->opt.trace_dt > 0 && w->have_row && !labels_changed && !at_event &&
-	    now - w->last_row_t < w->opt.trace_dt && now < w->duration) {
+	if (w->opt.trace_dt > 0 && w->have_row && !at_event &&
+	    now - w->last_row_t < w->opt.trace_dt && now < w->duration && !labels_moved(w, v)) {
 		memcpy(w->skipped_row, v, size);
 		w->skipped_t = now;
 		w->have_skipped = true;

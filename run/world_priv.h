@@ -11,9 +11,10 @@
  *   run/probes.c      trace rows and probes
  *
  * Calls go one way: world.c drives step.c, events.c and charger_ic.c (the stack's
- * side), which may ask step.c for a fresh operating point (world_refresh); step.c
- * drives metrics.c and probes.c and hands them what they record (the step's ends and
- * OCVs, the operating point to sample, a function that samples inside a step);
+ * side), which may ask step.c for a fresh operating point (world_refresh) or stop the
+ * run (world_fail); step.c drives metrics.c and probes.c and hands them what they
+ * record (the step's ends and OCVs, the operating point to sample, a function that
+ * samples inside a step), as world.c does at the start and the end of a run;
  * metrics.c and probes.c call nothing of the others.
  *
  * The models live in arrays in registry order (models/registry.c) and every generic

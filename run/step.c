@@ -59,29 +59,48 @@ void world_changed_cb(void *ctx)
 
 /* ---- the operating point ---- */
 
-/* The circuit of the current state: each model's part, in registry order. */
+/* The circuit of the current state: each model's part, in registry order. A `set`
+ * event (the OCV table among the parameters it may change) makes the world dirty,
+ * which brings it here before the next solve: the memo of world_ocv() starts over. */
 static void world_prepare_net(struct world *w)
 {
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;
 	memset(&w->net, 0, sizeof(w->net));
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->net)
 			model_registry[i]->net(w->state[i], &w->op, &w->net);
 	w->net_solve = w->net;
+	net_prepare(&w->net, &w->net_side);
 }
 
-/* The operating point for battery state x with the circuit of the current state. */
+/* The operating point for battery state x with the circuit of the current state; the
+ * state's OCV is kept for world_ocv(). */
 static void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out)
 {
 	struct net_in *in = &w->net_solve;
 	const struct battery *b = world_cell(w);
+	double ocv = battery_ocv_from(b->p, x->soc, &w->ocv_seg);
 
-	in->emf = battery_emf(b->p, x);
+	w->ocv_memo_soc[w->ocv_memo_next] = x->soc;
+	w->ocv_memo_v[w->ocv_memo_next] = ocv;
+	w->ocv_memo_next ^= 1;
+	in->emf = ocv + x->v1 + x->v2;   /* battery_emf() */
 	in->r0 = b->eff.r0;
 	in->chg_on = w->net.chg_on;
-	net_solve(in, op);
+	net_solve_prepared(in, &w->net_side, op);
 	if (emf_out)
 		*emf_out = in->emf;
+}
+
+/* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
+ * so the value computed for the same SOC is the value. A NaN matches nothing. */
+static double world_ocv(struct world *w, double soc)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->ocv_memo_soc[i] == soc)
+			return w->ocv_memo_v[i];
+	return battery_ocv_from(world_cell(w)->p, soc, &w->ocv_seg);
 }
 
 void world_refresh(struct world *w)
@@ -182,7 +201,7 @@ static void world_solve_line(struct world *w, double emf, double r, struct net_o
 	in->emf = emf;
 	in->r0 = r;
 	in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
-	net_solve(in, op);
+	net_solve_prepared(in, &w->net_side, op);
 }
 
 /* The end of a step of dt from the committed state x0, the current ramping from the
@@ -201,7 +220,7 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 {
 	const struct battery *b = world_cell(w);
 	double i0 = w->op.ibat, emf, r;
-	int seg_at = battery_ocv_segment(b->p, soc_at), seg1;
+	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
 		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
@@ -209,12 +228,13 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 		world_solve_line(w, emf, r, op);
 		*i1 = op->ibat;
 		battery_advance_step(&b->eff, &w->rc, &b->x, ramp ? i0 : *i1, *i1, x1);
-		seg1 = battery_ocv_segment(b->p, x1->soc);
+		seg1 = battery_ocv_segment_from(b->p, x1->soc, seg_at);
 		if (seg1 == seg_at)
 			break;
 		soc_at = x1->soc;
 		seg_at = seg1;
 	}
+	w->ocv_seg = seg_at;
 }
 
 /* One step of dt seconds from the committed state: the trapezoidal step (the current
@@ -333,8 +353,8 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	double dt = sim_time_to_s(t1 - t0);
 	struct battery_state x = *x1;
 
-	world_metrics_step(w, op1, x1, i1, battery_ocv(b->p, b->x.soc), battery_ocv(b->p, x1->soc),
-			   dt, w->unresolved);
+	world_metrics_step(w, op1, x1, i1, world_ocv(w, b->x.soc), world_ocv(w, x1->soc), dt,
+			   w->unresolved);
 	world_probe_step(w, t0, t1, op1, x1, world_sample);
 	if (b->p->thermal) {
 		double p0 = battery_loss_w(&b->eff, &b->x, w->op.ibat);
@@ -447,5 +467,6 @@ void world_step_init(struct world *w)
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
 	w->rc.dt = NAN;   /* no step size yet */
+	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;   /* nothing solved yet */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

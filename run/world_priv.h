@@ -63,8 +63,9 @@ struct world {
 	/* the operating point of the current state */
 	struct net_in net;
 	/* what every solve of net shares: a copy of it, given each solve's battery line
-	 * (emf, r0) and chg_on */
+	 * (emf, r0) and chg_on, and its input side (net_prepare()) */
 	struct net_in net_solve;
+	struct net_input_side net_side;
 	struct net_out op;
 	double emf;
 	bool dirty;
@@ -74,6 +75,10 @@ struct world {
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
+	int ocv_seg;                  /* the OCV table segment the last lookup found */
+	/* the OCV of the last two states solved (world_ocv()): a committed step's ends */
+	double ocv_memo_soc[2], ocv_memo_v[2];
+	int ocv_memo_next;
 
 	/* scenario events */
 	int n_sev;

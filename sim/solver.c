@@ -211,14 +211,9 @@ static void input_powers(const struct net_in *in, struct net_out *o)
 		o->p_src_loss = 0;
 }
 
-/* What a solve derives from the source, the cable and the charger's input stage alone. */
-struct net_input_side {
-	double r;               /* r_src + r_cable (at least 1 uohm) */
-	double icap;            /* the most the charger may draw: iindpm, or less ... */
-	bool vindpm_binds;      /* ... where the source reaches VINDPM first */
-};
-
-static void input_side(const struct net_in *in, struct net_input_side *side)
+/* The most the charger may draw (side->icap): its input current limit, or less where
+ * the source reaches VINDPM first (then side->vindpm_binds). */
+void net_prepare(const struct net_in *in, struct net_input_side *side)
 {
 	side->r = path_r(in);
 	side->vindpm_binds = false;
@@ -426,18 +421,24 @@ static void solve_linear(const struct net_in *in, const struct net_input_side *s
 	input_powers(in, o);
 }
 
-void net_solve(const struct net_in *in, struct net_out *out)
+void net_solve_prepared(const struct net_in *in, const struct net_input_side *side,
+			struct net_out *out)
 {
-	struct net_input_side side;
-
 	memset(out, 0, sizeof(*out));
 	if (!in->src_on || !in->chg_on) {
 		solve_no_input(in, out);
 		return;
 	}
-	input_side(in, &side);
 	if (in->linear)
-		solve_linear(in, &side, out);
+		solve_linear(in, side, out);
 	else
-		solve_switching(in, &side, out);
+		solve_switching(in, side, out);
+}
+
+void net_solve(const struct net_in *in, struct net_out *out)
+{
+	struct net_input_side side;
+
+	net_prepare(in, &side);
+	net_solve_prepared(in, &side, out);
 }

@@ -77,6 +77,22 @@ struct net_out {
 
 void net_solve(const struct net_in *in, struct net_out *out);
 
+/* What net_solve() derives from the source, the cable and the charger's input stage
+ * alone, whatever the battery's line (emf, r0) and whether the input is on: the same
+ * for every solve of one circuit, so a caller that solves a circuit for many battery
+ * lines (the stepper: several per trial step) prepares it once. */
+struct net_input_side {
+	double r;               /* r_src + r_cable (at least 1 uohm) */
+	double icap;            /* the most the charger may draw: iindpm, or less ... */
+	bool vindpm_binds;      /* ... where the source reaches VINDPM first */
+};
+
+void net_prepare(const struct net_in *in, struct net_input_side *side);
+/* net_solve() with side from net_prepare() of a net_in that differs from in at most in
+ * emf, r0 and chg_on: the same result. */
+void net_solve_prepared(const struct net_in *in, const struct net_input_side *side,
+			struct net_out *out);
+
 /* A constant-power load leaving a brick-wall limit must come back below it by this
  * fraction: without it the operating point chatters at the knee, where VBUS jumps
  * between the knee and VINDPM while the battery's RC voltages drift across it. */

@@ -183,14 +183,17 @@ static void test_end_line(void)
 }
 
 /*
- * What the stepper (run/step.c) uses instead of battery_advance() and
- * battery_end_line(): the RC factors of a step size computed once. Every bit as
- * theirs, for steps from 1 ns to a day (the series of 1 - phi below dt/tau = 1e-4,
- * expm1 above), ramped and held.
+ * What the stepper (run/step.c) uses instead of battery_advance(), battery_end_line()
+ * and battery_ocv(): the RC factors of a step size computed once, the OCV segment
+ * looked up from a hint. Every bit as theirs, for steps from 1 ns to a day (the series
+ * of 1 - phi below dt/tau = 1e-4, expm1 above), ramped and held, any hint (beyond the
+ * table too), SOC below, on, between and above the table's points, and NaN.
  */
 static void test_stepper_shortcuts(void)
 {
 	static const double dts[] = { 1e-9, 1e-3, 0.7, 60, 600, 86400 };
+	static const double socs[] = { -0.1, 0, 1e-9, 0.05, 0.075, 0.2, 0.5, 0.95, 0.999, 1, 1.2,
+				       NAN };
 	struct battery_params p;
 	struct battery_eff e;
 	struct battery_state s0 = { .soc = 0.43, .v1 = 0.02, .v2 = -0.01, .temp_c = 25 };
@@ -219,6 +222,14 @@ static void test_stepper_shortcuts(void)
 				bad += memcmp(line_a, line_b, sizeof(line_a)) != 0;
 			}
 	}
+	for (size_t k = 0; k < G_N_ELEMENTS(socs); k++)
+		for (int hint = -2; hint <= p.ocv_n + 1; hint++) {
+			int want = battery_ocv_segment(&p, socs[k]), seg = hint;
+			double a = battery_ocv(&p, socs[k]), b = battery_ocv_from(&p, socs[k], &seg);
+
+			bad += battery_ocv_segment_from(&p, socs[k], hint) != want;
+			bad += seg != want || memcmp(&a, &b, sizeof(a)) != 0;
+		}
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -875,6 +886,33 @@ static void test_net_never_nan(void)
 	CU_ASSERT(n > 10000);
 }
 
+/* net_solve_prepared() with the input side prepared from the circuit with another
+ * battery line and the input off, as the stepper prepares it once for many solves:
+ * every bit of the result as net_solve()'s. */
+static void check_prepared(const struct net_in *in, void *data)
+{
+	unsigned *bad = data;
+	struct net_in other = *in;
+	struct net_input_side side;
+	struct net_out a, b;
+
+	other.emf = 1.0;
+	other.r0 = 7.0;
+	other.chg_on = !in->chg_on;
+	net_prepare(&other, &side);
+	net_solve(in, &a);
+	net_solve_prepared(in, &side, &b);
+	*bad += memcmp(&a, &b, sizeof(a)) != 0;
+}
+
+static void test_net_prepared(void)
+{
+	unsigned bad = 0;
+
+	net_odd_grid(check_prepared, &bad);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /*
  * Physical bounds on the same kind of grid, kept to values a scenario can reach (Voc
  * 3..20 V, loads up to 20 A or 100 W, a cell of 50 mohm up to 1.5 ohm - a 100 mAh or
@@ -1048,7 +1086,7 @@ CU_TestInfo physics_tests[] = {
 	{ "rc step response (1 ns .. 10 tau)", test_rc_step_response },
 	{ "rc under a linear current ramp", test_rc_ramp },
 	{ "the cell at the end of a step: a line in the end current", test_end_line },
-	{ "the stepper's shared RC factors give the same bits", test_stepper_shortcuts },
+	{ "the stepper's shared factors and OCV lookups give the same bits", test_stepper_shortcuts },
 	{ "soc: average current and self-discharge", test_soc_integration },
 	{ "ocv table points and midpoints", test_ocv_table },
 	{ "capacity scaling and arrhenius", test_capacity_temperature },
@@ -1066,6 +1104,7 @@ CU_TestInfo physics_tests[] = {
 	{ "solver: cv current", test_net_cv },
 	{ "solver: battery supplement", test_net_supplement },
 	{ "solver: never nan", test_net_never_nan },
+	{ "solver: the input side prepared once gives the same bits", test_net_prepared },
 	{ "solver: 0 <= vbus <= voc", test_net_bounds },
 	{ "pmic: iindpm register rounding", test_pmic_quantize },
 	{ "pmic: vindpm register rounding", test_pmic_vindpm_register },

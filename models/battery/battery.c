@@ -219,13 +219,6 @@ static int ocv_segment(const struct battery_params *p, double soc)
 	return lo;
 }
 
-/* The OCV on table segment seg (battery_ocv(p, soc) when seg serves soc). */
-static double battery_ocv_on(const struct battery_params *p, int seg, double soc)
-{
-	return p->ocv_v[seg] + (p->ocv_v[seg + 1] - p->ocv_v[seg]) * (soc - p->ocv_soc[seg]) /
-				       (p->ocv_soc[seg + 1] - p->ocv_soc[seg]);
-}
-
 int battery_ocv_segment(const struct battery_params *p, double soc)
 {
 	return ocv_segment(p, soc);

@@ -128,7 +128,9 @@ int battery_ocv_segment(const struct battery_params *p, double soc);
  * a step) in the end line and again in the advance, for the ramped and the held
  * current alike: battery_rc_step() computes those factors once for a step size, and
  * battery_rc_step_fits() says whether they serve another step (same dt and time
- * constants).
+ * constants). The OCV table segment of a SOC is looked up first where the last lookup
+ * found it (battery_ocv_segment_from()): the SOC moves little from one call to the
+ * next, so the binary search is rarely needed.
  */
 struct battery_rc_step {
 	double dt, tau1, tau2;          /* what the factors were computed for */
@@ -148,6 +150,32 @@ void battery_end_line_step(const struct battery_params *p, const struct battery_
 			   const struct battery_rc_step *k, const struct battery_state *s0,
 			   double i0, bool ramp, double soc_at, int seg_at, double *emf,
 			   double *r);
+/* battery_ocv_segment(p, soc), checking segment seg first (any int): seg serves soc
+ * exactly when soc is at or above its start (or seg is the first) and below its end
+ * (or seg is the last), as the table ascends strictly (battery_parse_ocv()). A NaN
+ * fails both tests and takes the search. */
+static inline int battery_ocv_segment_from(const struct battery_params *p, double soc, int seg)
+{
+	if (seg >= 0 && seg <= p->ocv_n - 2 && (seg == 0 || soc >= p->ocv_soc[seg]) &&
+	    (seg == p->ocv_n - 2 || soc < p->ocv_soc[seg + 1]))
+		return seg;
+	return battery_ocv_segment(p, soc);
+}
+
+/* The OCV on table segment seg (battery_ocv(p, soc) when seg serves soc). */
+static inline double battery_ocv_on(const struct battery_params *p, int seg, double soc)
+{
+	return p->ocv_v[seg] + (p->ocv_v[seg + 1] - p->ocv_v[seg]) * (soc - p->ocv_soc[seg]) /
+				       (p->ocv_soc[seg + 1] - p->ocv_soc[seg]);
+}
+
+/* battery_ocv(p, soc), the segment looked up from *seg and left in it. */
+static inline double battery_ocv_from(const struct battery_params *p, double soc, int *seg)
+{
+	*seg = battery_ocv_segment_from(p, soc, *seg);
+	return battery_ocv_on(p, *seg, soc);
+}
+
 /* Lumped thermal model: heat p_loss_w (constant over dt) against the ambient
  * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,

@@ -91,8 +91,8 @@ G_GNUC_NORETURN static void rss_child(const struct scenario *sc, const char *out
 	res.hwm_kib = proc_status_kib("VmHWM");
 	res.wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
 	if (ok) {
-		res.steps = r.metrics.steps;
-		res.trace_rows = r.metrics.trace_rows;
+		res.steps = (uint64_t)world_metric(&r.metrics, "steps");
+		res.trace_rows = (uint64_t)world_metric(&r.metrics, "trace_rows");
 	} else {
 		fprintf(stderr, "bench_run: %s: %s\n", sc->name, r.error->message);
 	}

@@ -53,9 +53,7 @@ static int check(struct expect_run *er, const struct world *w, const struct run_
 /* What the caller reads after the world is gone. */
 static void keep_outcome(struct run_result *res, const struct world *w)
 {
-	res->metrics = *world_metrics(w);
-	res->detected = g_strdup(res->metrics.detected_type);
-	res->metrics.detected_type = res->detected;
+	world_metrics_copy(&res->metrics, world_metrics(w));
 	res->policy = g_strdup(world_policy_name(w));
 }
 
@@ -205,7 +203,7 @@ void run_result_clear(struct run_result *res)
 	expect_results_free(res->expect);
 	g_free(res->accepted);
 	g_free(res->policy);
-	g_free(res->detected);
+	world_metrics_clear(&res->metrics);
 	if (res->warnings)
 		g_ptr_array_unref(res->warnings);
 	scenario_free(res->owned);

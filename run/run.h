@@ -74,7 +74,7 @@ struct run_result {
 	enum run_stage stage;         /* where an error stopped it; RUN_STAGE_DONE else */
 	GError *error;                /* status 2 or 3 */
 	const struct scenario *scenario;   /* the scenario run (NULL: it did not load) */
-	struct world_metrics metrics; /* after world_finish (detected_type owned here) */
+	struct world_metrics metrics; /* after world_finish (a copy owned here) */
 	char *policy;                 /* the policy the world ran */
 	GPtrArray *warnings;          /* "SRC: MESSAGE" of the run's "warning" records, in order */
 	GArray *expect;               /* struct expect_result, when expectations were
@@ -83,7 +83,6 @@ struct run_result {
 	GError *accept_error;         /* --accept: why it could not be */
 	/* private */
 	struct scenario *owned;       /* the scenario when this call loaded it */
-	char *detected;
 };
 
 /* Load file (with opt->sets) and run it. Returns res->status; clear res with

@@ -746,7 +746,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
-		world_metrics_emit(&res.metrics, res.policy, &sink);
+		world_metrics_emit(&res.metrics, &sink);
 	/* the cells left empty: every metric cell of a failed variant (none of one that
 	 * ran, whose metrics filled each column in turn) */
 	for (; cells.next < sw->n_metrics; cells.next++)

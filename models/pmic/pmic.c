@@ -1007,6 +1007,55 @@ static void pmic_model_settled(void *state, const struct model_point *pt)
 	pmic_report_state(state, pt->op, model_wire(pt->wires->vbus_attached));
 }
 
+/* ---- its trace columns and metrics ---- */
+
+static double pmic_col_ilim(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->iindpm;
+}
+
+static double pmic_col_state(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->state;
+}
+
+static double pmic_uvlo_events(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->uvlo_events;
+}
+
+/* the input limit while a port is attached (0 without one) */
+static double pmic_ilim_attached(const void *state, const struct model_point *pt)
+{
+	return model_wire(pt->wires->vbus_attached) ? ((const struct pmic *)state)->iindpm : 0;
+}
+
+/* charging done: >= 0 once the charger reports it */
+static double pmic_done(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->state == CHG_DONE ? 0 : -1;
+}
+
+static const struct model_column pmic_columns[] = {
+	{ 3, "ilim_A", "A", 6, NULL, 0, pmic_col_ilim },
+	{ 8, "charger_state", "", 0, charger_state_names, CHG_STATE_COUNT, pmic_col_state },
+};
+
+static const struct model_metric pmic_metrics[] = {
+	{ .rank = 4, .name = "uvlo_events", .write = MODEL_METRIC_COUNT,
+	  .rule = MODEL_METRIC_AT_END, .value = pmic_uvlo_events },
+	{ .rank = 8, .name = "ilim_final_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_AT_END, .value = pmic_col_ilim },
+	{ .rank = 9, .name = "ilim_max_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_MAX, .value = pmic_ilim_attached },
+	{ .rank = 16, .name = "time_to_full_s", .write = MODEL_METRIC_TIME, .digits = 9,
+	  .rule = MODEL_METRIC_FIRST, .value = pmic_done },
+};
+
 const struct model_desc model_pmic = {
 	.key = "device.pmic",
 	.params = pmic_param_desc,
@@ -1028,4 +1077,8 @@ const struct model_desc model_pmic = {
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,
+	.columns = pmic_columns,
+	.n_columns = G_N_ELEMENTS(pmic_columns),
+	.metrics = pmic_metrics,
+	.n_metrics = G_N_ELEMENTS(pmic_metrics),
 };

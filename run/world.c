@@ -15,7 +15,6 @@
  * (world_run; every event, step and settle happens inside it), removing (world_free).
  */
 #include <string.h>
-#include "sim/jsonout.h"
 #include "sim/outfile.h"
 #include <chargesim/linux_module.h>
 #include "run/linux_board.h"
@@ -314,14 +313,16 @@ bool world_finish(struct world *w, GError **err)
 		ok = evlog_close(w->log, err);
 	if (ok) {
 		cJSON *o = world_metrics_json(w);
-		g_autoptr(GString) text = g_string_sized_new(1024);
 		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
+		g_autofree char *text = NULL;
+		char *printed = cJSON_Print(o);
 
-		/* cJSON_Print's form; the metrics are numbers, raw numbers, strings, null */
-		if (!cs_json_append(text, o, true))
-			g_error("metrics.json: a tree that cJSON cannot print either");
-		g_string_append_c(text, '\n');
-		ok = cs_outfile_write_all(path, text->str, text->len, err);
+		/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
+		if (!printed)
+			g_error("metrics.json: a tree that cJSON cannot print");
+		text = g_strconcat(printed, "\n", NULL);
+		cJSON_free(printed);
+		ok = cs_outfile_write_all(path, text, strlen(text), err);
 		cJSON_Delete(o);
 	}
 	return ok;

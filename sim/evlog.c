@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/evlog.h"
-#include "sim/jsonout.h"
 #include "sim/outfile.h"
 #include "sim/trace.h"
 
@@ -14,7 +13,6 @@
 
 struct evlog {
 	struct cs_outfile *out;
-	GString *line;    /* the record being written, reused from line to line */
 	uint64_t count;
 	struct {
 		evlog_listener_cb cb;
@@ -39,8 +37,6 @@ struct evlog *evlog_new(void)
 bool evlog_open(struct evlog *log, const char *path, GError **err)
 {
 	log->out = cs_outfile_open(path, false, err);
-	if (log->out && !log->line)
-		log->line = g_string_sized_new(256);
 	return log->out != NULL;
 }
 
@@ -118,12 +114,13 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	g_assert(src);
 	log->count++;
 	if (log->out) {
-		/* the form of cJSON_PrintUnformatted, without its buffer per record */
-		g_string_truncate(log->line, 0);
-		if (!cs_json_append(log->line, rec, false))
-			g_error("evlog: a %s record that cJSON cannot print either", ev);
-		g_string_append_c(log->line, '\n');
-		fwrite(log->line->str, 1, log->line->len, log->out->fp);
+		char *line = cJSON_PrintUnformatted(rec);
+
+		if (!line)
+			g_error("evlog: a %s record that cJSON cannot print", ev);
+		fputs(line, log->out->fp);
+		fputc('\n', log->out->fp);
+		cJSON_free(line);
 	}
 	for (int i = 0; i < log->n_listeners; i++)
 		if (listener_hears(log, i, ev))
@@ -161,7 +158,5 @@ void evlog_free(struct evlog *log)
 	if (!log)
 		return;
 	cs_outfile_abort(log->out);
-	if (log->line)
-		g_string_free(log->line, TRUE);
 	g_free(log);
 }

@@ -578,7 +578,7 @@ static inline char *g9_style_f(char *o, uint32_t q, int x)
  * digits the floating-point path settles, in style f (the digits padded to nine, whose
  * trailing zeros style f cuts); the length written (no NUL), or -1 for any other,
  * which the general path takes. The VCD writer calls it first with nine digits, and so
- * do trace_fmt_g9() and trace_fmt_g() (whose tests therefore cover it).
+ * does trace_fmt_g9() (whose tests therefore cover it).
  */
 static inline __attribute__((always_inline))
 int g_usual(char *buf, double v, int prec)
@@ -601,21 +601,6 @@ int g_usual(char *buf, double v, int prec)
 	if (bits >> 63)
 		*o++ = '-';
 	return (int)(g9_style_f(o, q, x) - buf);
-}
-
-/* "%.*g" with fewer digits (the metrics' %.7g, %.3g...): the usual value as for nine,
- * style e and every other value from printf. */
-int trace_fmt_g(char *buf, double v, int prec)
-{
-	int n;
-
-	if (prec == 9)
-		return trace_fmt_g9(buf, v);
-	n = prec >= 1 && prec < 9 ? g_usual(buf, v, prec) : -1;
-	if (n < 0)
-		return snprintf(buf, 40, "%.*g", prec, v);
-	buf[n] = '\0';
-	return n;
 }
 
 int trace_fmt_g9(char *buf, double v)

@@ -47,8 +47,5 @@ int trace_fmt_time(char *buf, sim_time_t t);          /* exact seconds: "12.3" *
 int trace_fmt_fixed(char *buf, double v, int decimals);
 /* Exactly what snprintf(buf, 40, "%.9g", v) writes, for every double (the VCD's reals). */
 int trace_fmt_g9(char *buf, double v);
-/* Exactly what snprintf(buf, 40, "%.*g", prec, v) writes, for every double and
- * 1 <= prec <= 9 (the metrics' numbers); other precisions go to snprintf itself. */
-int trace_fmt_g(char *buf, double v, int prec);
 
 #endif

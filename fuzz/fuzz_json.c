@@ -5,14 +5,14 @@
  *
  * The input bytes are parsed with cJSON (cJSON_ParseWithLength); every number of a tree
  * that parses, and the input's first eight bytes read as a double, are formatted with
- * trace_fmt_g9() (sim/trace.c) and must equal snprintf's "%.9g". Nothing is written
+ * trace_fmt_g9() (output/trace.c) and must equal snprintf's "%.9g". Nothing is written
  * anywhere.
  */
 #include <stdio.h>
 #include <string.h>
 #define FUZZ_PLAIN_INIT
 #include "fuzz/fuzz_common.h"
-#include "sim/trace.h"
+#include "output/trace.h"
 
 static void check_number(double v)
 {

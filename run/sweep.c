@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "sim/param.h"
 #include "run/scenario.h"
 #include "sim/units.h"

@@ -15,7 +15,8 @@
  * (world_run; every event, step and settle happens inside it), removing (world_free).
  */
 #include <string.h>
-#include "sim/outfile.h"
+#include "output/evfile.h"
+#include "output/outfile.h"
 #include <chargesim/linux_module.h>
 #include "run/linux_board.h"
 #include "run/world_priv.h"
@@ -214,7 +215,8 @@ static bool world_open_outputs(struct world *w, GError **err)
 	if (!cs_mkdir_p(w->outdir, err))
 		return false;
 	ev = g_build_filename(w->outdir, "events.jsonl", NULL);
-	if (!evlog_open(w->log, ev, err))
+	w->evfile = evfile_open(w->log, ev, err);
+	if (!w->evfile)
 		return false;
 	if (!opt->no_trace || opt->vcd) {
 		csv = opt->no_trace ? NULL : g_build_filename(w->outdir, "trace.csv", NULL);
@@ -310,7 +312,7 @@ bool world_finish(struct world *w, GError **err)
 	if (w->trace)
 		ok = trace_close(w->trace, err);
 	if (ok)
-		ok = evlog_close(w->log, err);
+		ok = evfile_commit(w->evfile, err);
 	if (ok) {
 		cJSON *o = world_metrics_json(w);
 		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
@@ -361,6 +363,7 @@ void world_free(struct world *w)
 	world_events_cancel(w);
 	trace_free(w->trace);
 	evlog_free(w->log);
+	evfile_free(w->evfile);
 	sim_destroy(&w->sim);
 	cs_policy_close(&w->policy);
 	g_free(w->sev);

@@ -3,7 +3,7 @@
 # scripts/link-names.awk - the name scripts/link-order.txt gives an object file.
 #
 # Reads one path per line, as a link map or a link command names an object, and prints
-# "NAME PATH": one of the build's own objects "build/obj/sim/trace.o" is "sim/trace.o";
+# "NAME PATH": one of the build's own objects "build/obj/output/trace.o" is "output/trace.o";
 # an archive member "DIR/libcsv.a(libcsv.o)", or one taken out of its archive by
 # scripts/archive-extract.sh ("build/ar/libglib-2.0.a/gstring.c.o"), is "libcsv.a:libcsv.o"
 # and "libglib-2.0.a:gstring.c.o". Anything else (the C start-up files, an option) is

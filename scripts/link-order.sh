@@ -19,7 +19,7 @@
 # the same objects are linked, and a stale list costs speed, never correctness (a name
 # that no longer exists is skipped).
 #
-# Names: one of the build's own objects as its path under build/obj/ ("sim/trace.o"),
+# Names: one of the build's own objects as its path under build/obj/ ("output/trace.o"),
 # a member of a static library as ARCHIVE:MEMBER ("libglib-2.0.a:gstring.c.o"), as
 # scripts/link-names.awk has it. The Makefile takes GLib's archive apart
 # (scripts/archive-extract.sh) and orders the link's objects (scripts/link-objects.sh).

@@ -92,7 +92,7 @@ else
 	# every run goes through the event loop and the world, and `run` without --plot
 	# draws nothing
 	missing=""
-	for o in sim/sim.o sim/queue.o run/world.o sim/trace.o; do
+	for o in sim/sim.o sim/queue.o run/world.o output/trace.o; do
 		grep -qxF "$o" "$TMP/order" || missing="$missing $o"
 	done
 	if [ -z "$missing" ] && ! grep -q '^plots/' "$TMP/order" &&

@@ -22,9 +22,11 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "sim/evlog.h"
-#include "sim/outfile.h"
-#include "sim/outset.h"
-#include "sim/trace.h"
+#include "output/evfile.h"
+#include "output/outfile.h"
+#include "output/outset.h"
+#include "output/trace.h"
+#include "sim/units.h"
 #include "plots/gp.h"
 #include "traces/events.h"
 #include "tests/suites.h"
@@ -79,10 +81,10 @@ static char *read_file(const char *path)
 static bool fmt_time_is(sim_time_t t, const char *want)
 {
 	char buf[48];
-	int n = trace_fmt_time(buf, t);
+	int n = units_time_text(buf, t);
 
 	if (strcmp(buf, want) != 0 || n != (int)strlen(want)) {
-		fprintf(stderr, "\n  trace_fmt_time(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
+		fprintf(stderr, "\n  units_time_text(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
 			t, buf, n, want);
 		return false;
 	}
@@ -590,6 +592,7 @@ static void test_evlog_read_back(void)
 	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL, *text = NULL;
 	struct evlog *log = evlog_new();
+	struct evfile *f;
 	struct seen seen = { 0 };
 	GError *err = NULL;
 	g_auto(GStrv) lines = NULL;
@@ -598,7 +601,8 @@ static void test_evlog_read_back(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	path = g_build_filename(dir, "events.jsonl", NULL);
-	CU_ASSERT_FATAL(evlog_open(log, path, &err));
+	f = evfile_open(log, path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	evlog_add_listener(log, listener, &seen);
 
 	rec = evlog_begin(log, 0, "source", "attach");
@@ -614,8 +618,11 @@ static void test_evlog_read_back(void)
 
 	/* nothing under the final name before the commit */
 	CU_ASSERT_FALSE(g_file_test(path, G_FILE_TEST_EXISTS));
-	CU_ASSERT_FATAL(evlog_close(log, &err));
+	CU_ASSERT_FATAL(evfile_commit(f, &err));
+	/* a record after the commit is not written */
+	evlog_emit(log, 2, "stack", "late", NULL, NULL);
 	evlog_free(log);
+	evfile_free(f);
 	CU_ASSERT(listing_is(dir, "events.jsonl"));
 
 	text = read_file(path);
@@ -659,8 +666,9 @@ static void test_evlog_read_back(void)
 	}
 	CU_ASSERT_EQUAL(n, 4);
 
-	/* the listener saw each record, in order, with its own time, source and kind */
-	CU_ASSERT_EQUAL_FATAL(seen.n, 4);
+	/* the listener saw each record, in order, with its own time, source and kind (and
+	 * the one after the commit) */
+	CU_ASSERT_EQUAL_FATAL(seen.n, 5);
 	CU_ASSERT_EQUAL(seen.t[0], 0);
 	CU_ASSERT_EQUAL(seen.t[1], 12300000000LL);
 	CU_ASSERT_STRING_EQUAL(seen.src[1], "phy");
@@ -685,7 +693,6 @@ static void test_evlog_no_file(void)
 	CU_ASSERT_EQUAL(seen.t[0], 5);
 	CU_ASSERT_STRING_EQUAL(seen.payload[0], "x");
 	CU_ASSERT_EQUAL(evlog_count(log), 1);
-	CU_ASSERT(evlog_close(log, NULL));
 	evlog_free(log);
 }
 
@@ -710,7 +717,6 @@ static void test_evlog_one_kind(void)
 	/* a listener for every kind wants them all */
 	evlog_add_listener(log, listener, &seen);
 	CU_ASSERT(evlog_wanted(log, "uevent"));
-	CU_ASSERT(evlog_close(log, NULL));
 	evlog_free(log);
 }
 
@@ -776,12 +782,16 @@ static void test_evlog_free_without_close(void)
 	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
 	g_autofree char *path = NULL;
 	struct evlog *log = evlog_new();
+	struct evfile *f;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	path = g_build_filename(dir, "events.jsonl", NULL);
-	CU_ASSERT_FATAL(evlog_open(log, path, NULL));
+	f = evfile_open(log, path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(evlog_wanted(log, "anything"));   /* the file wants every kind */
 	evlog_emit(log, 0, "a", "b", NULL, NULL);
 	evlog_free(log);
+	evfile_free(f);
 	CU_ASSERT(listing_is(dir, ""));
 	tu_rm_tree(dir);
 }
@@ -1049,7 +1059,7 @@ static void test_outfile_cleanup_all(void)
 	g_free(dir);
 }
 
-/* ---- output sets (sim/outset.h) ---- */
+/* ---- output sets (output/outset.h) ---- */
 
 static const char *const set_names[] = { "trace.csv", "trace.vcd", "metrics.json", "sysfs-*", NULL };
 
@@ -1376,7 +1386,7 @@ static void test_templates(void)
 }
 
 CU_TestInfo outputs_tests[] = {
-	{ "trace_fmt_time exact strings", test_fmt_time },
+	{ "units_time_text exact strings", test_fmt_time },
 	{ "trace_fmt_fixed exact strings", test_fmt_fixed },
 	{ "CSV read back with libcsv", test_csv_read_back },
 	{ "CSV label out of range", test_csv_bad_label },
@@ -1389,7 +1399,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "evlog: a listener for one kind; records nobody wants are counted", test_evlog_one_kind },
 	{ "evlog: a record nobody wants is not built (NULL), only counted", test_evlog_begin_unwanted },
 	{ "evlog interleaved records", test_evlog_interleaved },
-	{ "evlog freed without close leaves nothing", test_evlog_free_without_close },
+	{ "events.jsonl freed without commit leaves nothing", test_evlog_free_without_close },
 	{ "outfile abort leaves nothing", test_outfile_abort },
 	{ "outfile commit", test_outfile_commit },
 	{ "outfile replaces atomically", test_outfile_replace },

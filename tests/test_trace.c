@@ -3,7 +3,7 @@
  * tests/test_trace.c - the trace writer's number formatters. trace_fmt_g9(), for the
  * VCD, must write exactly the bytes of snprintf(buf, 40, "%.9g", v), which is the
  * reference here (glibc's printf converts the exact binary value, ties to even);
- * trace_fmt_fixed() and trace_fmt_time(), for the CSV, the integers printf writes for
+ * trace_fmt_fixed() and units_time_text(), for the CSV, the integers printf writes for
  * the rounded value, with the point put in and trailing zeros cut.
  *
  * About six million doubles from a fixed seed: random bit patterns over the whole
@@ -19,7 +19,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <CUnit/CUnit.h>
-#include "sim/trace.h"
+#include "output/trace.h"
+#include "sim/units.h"
 #include "tests/suites.h"
 
 #define SEED 20261203u
@@ -207,7 +208,7 @@ static void test_g9_vs_printf(void)
 
 /*
  * The writer makes decimal digits eight at a time with two multiply-and-shift
- * quotients (sim/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
+ * quotients (output/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
  * m * 103 >> 10 for m / 10 with m < 100. Both identities over their whole ranges.
  */
 static void test_digit_quotients(void)
@@ -266,7 +267,7 @@ static bool fixed_check(double v, int decimals)
 	return true;
 }
 
-/* trace_fmt_time's contract from printf: seconds, then nine decimals with trailing
+/* units_time_text's contract from printf: seconds, then nine decimals with trailing
  * zeros cut (want holds 64 bytes). */
 static void time_want(char *want, int64_t t)
 {
@@ -284,9 +285,9 @@ static bool time_check(int64_t t)
 
 	time_want(want, t);
 	memset(got, 0x55, sizeof(got));
-	ng = trace_fmt_time(got, t);
+	ng = units_time_text(got, t);
 	if (ng != (int)strlen(want) || strcmp(got, want) != 0) {
-		fprintf(stderr, "\n  trace_fmt_time(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
+		fprintf(stderr, "\n  units_time_text(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
 			t, got, ng, want);
 		return false;
 	}
@@ -336,7 +337,7 @@ static void test_fixed_and_time_vs_printf(void)
  * A row's time in both files, against printf's integers: the CSV's first field
  * "S.fffffffff" with trailing zeros cut, the VCD's stamp "#N" (nanoseconds). The rows
  * go through trace_row(), which splits the time once for both (and writes a negative
- * one as trace_fmt_time() does); times from 0 and under a second up to 10^17 ns, with
+ * one as units_time_text() does); times from 0 and under a second up to 10^17 ns, with
  * runs of zeros, each row a new value so that the VCD stamps it.
  */
 static void test_row_times_vs_printf(void)
@@ -408,7 +409,7 @@ static void test_row_times_vs_printf(void)
 
 CU_TestInfo trace_tests[] = {
 	{ "digits eight at a time: the two quotient identities", test_digit_quotients },
-	{ "trace_fmt_fixed and trace_fmt_time == printf's integers, 3 million values",
+	{ "trace_fmt_fixed and units_time_text == printf's integers, 3 million values",
 	  test_fixed_and_time_vs_printf },
 	{ "row times in trace.csv and trace.vcd == printf's integers, 20000 rows",
 	  test_row_times_vs_printf },

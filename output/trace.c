@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/trace.c - streaming CSV and VCD writers for the signal recorder.
+ * output/trace.c - streaming CSV and VCD writers for the signal recorder.
  *
  * Numbers are formatted by hand rather than with printf: a full-charge run writes tens
  * of thousands of values and printf would dominate its run time. The CSV has fixed
@@ -15,8 +15,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim/outfile.h"
-#include "sim/trace.h"
+#include "output/outfile.h"
+#include "output/trace.h"
+#include "sim/units.h"
 
 /*
  * Bytes collected before they go to the file in one write: enough that the per-call
@@ -248,19 +249,6 @@ static inline int row_time_vcd(char *buf, const struct row_time *rt)
 	buf[len++] = (char)('0' + rt->frac / 100000000u);
 	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
 	return len + 8;
-}
-
-int trace_fmt_time(char *buf, sim_time_t t)
-{
-	struct row_time rt;
-	int len = 0;
-
-	if (t < 0)
-		buf[len++] = '-';
-	row_time_split(&rt, t < 0 ? (uint64_t)(-(t + 1)) + 1 : (uint64_t)t);
-	len += row_time_csv(buf + len, &rt);
-	buf[len] = '\0';
-	return len;
 }
 
 /*
@@ -909,7 +897,7 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const struct row_time 
 	const int ncols = tr->ncols;
 	char *p = o->buf + o->len;
 
-	p += rt ? row_time_csv(p, rt) : trace_fmt_time(p, t);
+	p += rt ? row_time_csv(p, rt) : units_time_text(p, t);
 	for (int i = 0; i < ncols; i++) {
 		const struct trace_col *c = &cols[i];
 

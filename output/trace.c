@@ -737,13 +737,15 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 	p += units_time_text(p, t);
 	for (int i = 0; i < tr->ncols; i++) {
 		const struct trace_col *c = &tr->cols[i];
-
-		int k = (int)v[i];
+		int k;
 
 		*p++ = ',';
-		if (!c->labels)
+		if (!c->labels) {
 			p += csv_fixed(p, v[i], c->decimals);
-		else if (k >= 0 && k < c->n_labels)
+			continue;
+		}
+		k = (int)v[i];
+		if (k >= 0 && k < c->n_labels)
 			p = stpcpy(p, c->labels[k]);
 		else
 			*p++ = '?';

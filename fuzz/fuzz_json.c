@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <cJSON.h>
 #define FUZZ_PLAIN_INIT
 #include "fuzz/fuzz_common.h"
 #include "output/trace.h"

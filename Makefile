@@ -15,7 +15,7 @@
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
+# output/, run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
 # tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
@@ -60,7 +60,8 @@ endif
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
-               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) \
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard output/*.c) \
+               $(wildcard run/*.c) \
                $(wildcard run/linux/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))

@@ -39,7 +39,7 @@ int cli_plot_report(const char *outdir, const GError *err, bool compare, bool qu
 
 /* Whether DIR holds a plot (plot.gp, .png or .svg). A run or compare written again
  * without --plot removes it with the outputs it showed (the plot's files belong to
- * the output set, sim/outset.h), and says so. */
+ * the output set, output/outset.h), and says so. */
 bool cli_plot_exists(const char *outdir);
 #define CLI_STALE_PLOT_NOTE "removed the plot of an earlier run (plot.gp, plot.png, plot.svg): " \
 	"it showed the outputs this run replaced; --plot draws the new ones"

@@ -18,7 +18,7 @@
 #include "cli/cli.h"
 #include "run/expect.h"
 #include "run/run.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
-#include "sim/outfile.h"
-#include "sim/outset.h"
+#include "output/outfile.h"
+#include "output/outset.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -106,7 +106,7 @@ static bool labels_ok(char **labels, int n)
 	return true;
 }
 
-/* What a compare writes into DIR, as the patterns of its output set (sim/outset.h):
+/* What a compare writes into DIR, as the patterns of its output set (output/outset.h):
  * the plot, and a directory per policy: those of an earlier compare with other
  * built-in policies go too. */
 static char **compare_output_names(char **labels, int n)

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "plots/plot.h"
 #include "run/scenario.h"
-#include "sim/outset.h"
+#include "output/outset.h"
 #include "sim/units.h"
 
 /* A file beside `trace` (same directory), or NULL when it does not exist. */

@@ -14,7 +14,7 @@
 #include "plots/gp.h"
 #include "plots/plot.h"
 #include "plots/templates.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "traces/csv.h"
 
 /* results.csv: the header, and the cells (blanks around them removed). */

@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 G_DEFINE_QUARK(cs-plot-error-quark, cs_plot_error)
 

@@ -16,7 +16,7 @@
 #include "plots/gp.h"
 #include "plots/stacked.h"
 #include "plots/templates.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 /* The y of a band row (runs in order, each with its rows top to bottom; a run
  * identical to an earlier one has none). */

@@ -23,7 +23,7 @@
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 /* The columns of the copy, in its order; the optional ones only when the trace has
  * them. */

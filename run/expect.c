@@ -14,7 +14,7 @@
 #include <string.h>
 #include "models/pmic/pmic.h"
 #include "run/expect.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "sim/units.h"
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };

@@ -371,7 +371,7 @@ static void emit_num(const struct world_metrics_sink *k, const char *key, double
 		k->string(k->ctx, key, NULL);
 		return;
 	}
-	trace_fmt_g(buf, v, digits);   /* "%.*g", mostly without printf */
+	snprintf(buf, sizeof(buf), "%.*g", digits, v);
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
 	k->raw(k->ctx, key, buf);

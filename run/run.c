@@ -5,7 +5,7 @@
 #include <string.h>
 #include "run/expect.h"
 #include "run/run.h"
-#include "sim/outset.h"
+#include "output/outset.h"
 
 const char *const run_output_names[] = {
 	"trace.csv", "trace.vcd", "events.jsonl", "metrics.json", "sysfs-*",
@@ -57,7 +57,7 @@ static void keep_outcome(struct run_result *res, const struct world *w)
 	res->policy = g_strdup(world_policy_name(w));
 }
 
-/* A run's output set (sim/outset.h): staged, then committed when the run went through
+/* A run's output set (output/outset.h): staged, then committed when the run went through
  * (status 0 or 1), else dropped; the error names the final paths. */
 static bool open_set(const struct run_options *opt, struct world_options *wo,
 		     struct cs_outset **set, struct run_result *res)

@@ -16,8 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "sim/param.h"
 #include "run/scenario.h"
 #include "sim/units.h"
@@ -710,8 +709,17 @@ static void row_raw(void *ctx, const char *key, const char *text)
 
 static void row_number(void *ctx, const char *key, double v)
 {
-	if (row_column(ctx, key))
-		cs_json_append_number(((struct row_cells *)ctx)->row, v);
+	cJSON *num;
+	char *text;
+
+	if (!row_column(ctx, key))
+		return;
+	/* as cJSON prints a number ("null" when it is not finite) */
+	num = cJSON_CreateNumber(v);
+	text = cJSON_PrintUnformatted(num);
+	g_string_append(((struct row_cells *)ctx)->row, text);
+	cJSON_free(text);
+	cJSON_Delete(num);
 }
 
 static void row_string(void *ctx, const char *key, const char *text)

@@ -20,8 +20,8 @@
 #include "run/sweep_runner.h"
 #include "run/world.h"
 #include <chargesim/policy.h>
-#include "sim/outfile.h"
-#include "sim/outset.h"
+#include "output/outfile.h"
+#include "output/outset.h"
 
 #define FLUSH_SECONDS 10       /* a chunk at least this often while rows come in order */
 #define RING_SLACK 4096        /* variants run beyond a chunk, to keep the workers busy */
@@ -133,7 +133,7 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 	if (!d)
 		return true;
 	/* (temporary files of a writer that was killed went when the directory was
-	 * locked: sim/outset.h) */
+	 * locked: output/outset.h) */
 	while ((name = g_dir_read_name(d)))
 		if (is_part(name))
 			found++;

@@ -15,8 +15,8 @@
  * (world_run; every event, step and settle happens inside it), removing (world_free).
  */
 #include <string.h>
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
+#include "output/evfile.h"
+#include "output/outfile.h"
 #include <chargesim/linux_module.h>
 #include "models/load/load.h"
 #include "models/phy/phy.h"
@@ -224,7 +224,8 @@ static bool world_open_outputs(struct world *w, GError **err)
 	if (!cs_mkdir_p(w->outdir, err))
 		return false;
 	ev = g_build_filename(w->outdir, "events.jsonl", NULL);
-	if (!evlog_open(w->log, ev, err))
+	w->evfile = evfile_open(w->log, ev, err);
+	if (!w->evfile)
 		return false;
 	if (!opt->no_trace || opt->vcd) {
 		const struct trace_col *cols;
@@ -322,17 +323,19 @@ bool world_finish(struct world *w, GError **err)
 	if (w->trace)
 		ok = trace_close(w->trace, err);
 	if (ok)
-		ok = evlog_close(w->log, err);
+		ok = evfile_commit(w->evfile, err);
 	if (ok) {
 		cJSON *o = world_metrics_json(w);
-		g_autoptr(GString) text = g_string_sized_new(1024);
 		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
+		g_autofree char *text = NULL;
+		char *printed = cJSON_Print(o);
 
-		/* cJSON_Print's form; the metrics are numbers, raw numbers, strings, null */
-		if (!cs_json_append(text, o, true))
-			g_error("metrics.json: a tree that cJSON cannot print either");
-		g_string_append_c(text, '\n');
-		ok = cs_outfile_write_all(path, text->str, text->len, err);
+		/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
+		if (!printed)
+			g_error("metrics.json: a tree that cJSON cannot print");
+		text = g_strconcat(printed, "\n", NULL);
+		cJSON_free(printed);
+		ok = cs_outfile_write_all(path, text, strlen(text), err);
 		cJSON_Delete(o);
 	}
 	return ok;
@@ -371,6 +374,7 @@ void world_free(struct world *w)
 	world_events_cancel(w);
 	trace_free(w->trace);
 	evlog_free(w->log);
+	evfile_free(w->evfile);
 	sim_destroy(&w->sim);
 	cs_policy_close(&w->policy);
 	g_free(w->sev);

@@ -36,7 +36,7 @@
 #include "run/world.h"
 #include "sim/evlog.h"
 #include "sim/sim.h"
-#include "sim/trace.h"
+#include "output/trace.h"
 #include "stack/policies/loader.h"
 
 struct world {
@@ -47,6 +47,7 @@ struct world {
 	struct sim sim;
 	struct cs_kernel kernel;
 	struct evlog *log;
+	struct evfile *evfile;   /* events.jsonl, when there is an output directory */
 	struct trace *trace;
 
 	/* every scenario object's parameters, the run's own copies (scenario_object()

@@ -336,8 +336,9 @@ static void test_fixed_and_time_vs_printf(void)
 /*
  * A row's time in both files, against printf's integers: the CSV's first field
  * "S.fffffffff" with trailing zeros cut, the VCD's stamp "#N" (nanoseconds). The rows
- * go through trace_row(); times from a negative one, 0 and under a second up to
- * 10^17 ns, with runs of zeros, each row a new value so that the VCD stamps it.
+ * go through trace_row(), which splits the time once for both (and writes a negative
+ * one as units_time_text() does); times from 0 and under a second up to 10^17 ns, with
+ * runs of zeros, each row a new value so that the VCD stamps it.
  */
 static void test_row_times_vs_printf(void)
 {

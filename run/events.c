@@ -44,7 +44,8 @@ static void world_apply_set(struct world *w, const struct scenario_event *e, int
 	}
 	rec = evlog_begin(w->log, sim_now(&w->sim), "scenario", "set");
 	evlog_put_string(rec, "path", e->path);
-	cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
+	if (rec)
+		cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
 	evlog_end(w->log, rec);
 	if (e->obj == SCN_OBJ_POLICY) {
 		if (w->pdesc->params_changed)

@@ -51,11 +51,21 @@ static bool listener_hears(const struct evlog *log, int i, const char *ev)
 	return !log->listeners[i].ev || strcmp(log->listeners[i].ev, ev) == 0;
 }
 
+bool evlog_wanted(const struct evlog *log, const char *ev)
+{
+	for (int i = 0; i < log->n_listeners; i++)
+		if (listener_hears(log, i, ev))
+			return true;
+	return false;
+}
+
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
 {
 	cJSON *rec;
 	char buf[48];
 
+	if (!evlog_wanted(log, ev))
+		return NULL;
 	rec = cJSON_CreateObject();
 	units_time_text(buf, t);
 	cJSON_AddRawToObject(rec, "t", buf);
@@ -78,6 +88,10 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	sim_time_t t = 0;
 	const char *src = NULL, *ev = NULL;
 
+	if (!rec) {
+		log->count++;
+		return;
+	}
 	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
 		if (log->open[i].rec == rec) {
 			t = log->open[i].t;

@@ -11,9 +11,9 @@
  * fingerprints, and the writer of events.jsonl (output/evfile.h), which the run
  * attaches. Nothing here touches a file.
  *
- * A record is built even when no listener hears its kind (a sweep's variant): not
- * building it saved a 1,000-variant sweep 5% of its instructions, too little for the
- * code it took.
+ * When a record goes nowhere (no listener for its kind, as in a sweep's variant),
+ * evlog_begin() returns NULL: the evlog_put_* helpers then do nothing and evlog_end()
+ * only counts it, so such a record costs no allocation.
  */
 #ifndef CS_SIM_EVLOG_H
 #define CS_SIM_EVLOG_H
@@ -35,31 +35,37 @@ void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data);
 /* A listener for the records of one kind (ev) only. */
 void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
 			    void *data);
-/* The record being built. */
+/* The record being built, or NULL when it goes nowhere (see the top). */
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
-/* Hand rec to the listeners, count it and free it. */
+/* Hand rec to the listeners and free it; count it in any case (rec may be NULL). */
 void evlog_end(struct evlog *log, cJSON *rec);
 
-/* Payload fields of a record from evlog_begin(). */
+/* Payload fields of a record from evlog_begin(); nothing when rec is NULL. */
 static inline void evlog_put_string(cJSON *rec, const char *key, const char *value)
 {
-	cJSON_AddStringToObject(rec, key, value);
+	if (rec)
+		cJSON_AddStringToObject(rec, key, value);
 }
 
 static inline void evlog_put_number(cJSON *rec, const char *key, double value)
 {
-	cJSON_AddNumberToObject(rec, key, value);
+	if (rec)
+		cJSON_AddNumberToObject(rec, key, value);
 }
 
 static inline void evlog_put_null(cJSON *rec, const char *key)
 {
-	cJSON_AddNullToObject(rec, key);
+	if (rec)
+		cJSON_AddNullToObject(rec, key);
 }
 
 /* Shorthand for a record with one string payload field (key may be NULL). */
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value);
-/* Records ended so far. */
+/* Whether a record of kind ev goes to a listener (when it does not, evlog_begin()
+ * gives NULL). */
+bool evlog_wanted(const struct evlog *log, const char *ev);
+/* Records ended so far, built or not. */
 uint64_t evlog_count(const struct evlog *log);
 void evlog_free(struct evlog *log);
 

@@ -696,26 +696,60 @@ static void test_evlog_no_file(void)
 	evlog_free(log);
 }
 
-/* A listener for one kind hears only that kind. A record of a kind no listener wants
- * is counted all the same (metrics.json's "events"). */
+/* A listener for one kind hears only that kind. Without a file, a record of a kind no
+ * listener wants is not wanted, and is counted all the same (metrics.json's
+ * "events"): evlog_emit skips building it, a producer ends it unbuilt (NULL). */
 static void test_evlog_one_kind(void)
 {
 	struct evlog *log = evlog_new();
 	struct seen seen = { 0 };
 
 	evlog_add_listener_for(log, "warning", listener, &seen);
+	CU_ASSERT(evlog_wanted(log, "warning"));
+	CU_ASSERT_FALSE(evlog_wanted(log, "uevent"));
 	evlog_emit(log, 5, "pmic", "uevent", "type", "x");
 	evlog_emit(log, 6, "pmic", "warning", "type", "y");
-	evlog_end(log, evlog_begin(log, 7, "phy", "detect"));
+	evlog_end(log, NULL);
 	CU_ASSERT_EQUAL(seen.n, 1);
 	CU_ASSERT_STRING_EQUAL(seen.ev[0], "warning");
 	CU_ASSERT_STRING_EQUAL(seen.payload[0], "y");
 	CU_ASSERT_EQUAL(evlog_count(log), 3);
-	/* a listener for every kind hears them all */
+	/* a listener for every kind wants them all */
 	evlog_add_listener(log, listener, &seen);
-	evlog_emit(log, 8, "pmic", "uevent", "type", "z");
-	CU_ASSERT_EQUAL(seen.n, 2);
-	CU_ASSERT_STRING_EQUAL(seen.payload[1], "z");
+	CU_ASSERT(evlog_wanted(log, "uevent"));
+	evlog_free(log);
+}
+
+/* A record that goes nowhere is not built: evlog_begin() gives NULL, the payload
+ * helpers do nothing with it, and evlog_end() counts it. One a listener wants is
+ * built and heard with its payload. */
+static void test_evlog_begin_unwanted(void)
+{
+	struct evlog *log = evlog_new();
+	struct seen seen = { 0 };
+	cJSON *rec;
+
+	rec = evlog_begin(log, 1, "phy", "detect");
+	CU_ASSERT_PTR_NULL(rec);
+	evlog_put_string(rec, "type", "USB_DCP");
+	evlog_put_number(rec, "current_mA", 1500);
+	evlog_put_null(rec, "config");
+	evlog_end(log, rec);
+	CU_ASSERT_EQUAL(evlog_count(log), 1);
+
+	evlog_add_listener_for(log, "warning", listener, &seen);
+	CU_ASSERT_PTR_NULL(evlog_begin(log, 2, "phy", "detect"));
+	evlog_end(log, NULL);
+	rec = evlog_begin(log, 3, "pmic", "warning");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+	evlog_put_string(rec, "type", "hot");
+	evlog_put_number(rec, "temp_C", 61);
+	evlog_end(log, rec);
+	CU_ASSERT_EQUAL(evlog_count(log), 3);
+	CU_ASSERT_EQUAL_FATAL(seen.n, 1);
+	CU_ASSERT_EQUAL(seen.t[0], 3);
+	CU_ASSERT_STRING_EQUAL(seen.ev[0], "warning");
+	CU_ASSERT_STRING_EQUAL(seen.payload[0], "hot");
 	evlog_free(log);
 }
 
@@ -754,6 +788,7 @@ static void test_evlog_free_without_close(void)
 	path = g_build_filename(dir, "events.jsonl", NULL);
 	f = evfile_open(log, path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(evlog_wanted(log, "anything"));   /* the file wants every kind */
 	evlog_emit(log, 0, "a", "b", NULL, NULL);
 	evlog_free(log);
 	evfile_free(f);
@@ -1362,6 +1397,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "plot template placeholders", test_templates },
 	{ "evlog without a file", test_evlog_no_file },
 	{ "evlog: a listener for one kind; records nobody wants are counted", test_evlog_one_kind },
+	{ "evlog: a record nobody wants is not built (NULL), only counted", test_evlog_begin_unwanted },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "events.jsonl freed without commit leaves nothing", test_evlog_free_without_close },
 	{ "outfile abort leaves nothing", test_outfile_abort },

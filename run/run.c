@@ -189,17 +189,6 @@ int run_text(const char *name, const char *text, size_t len, const struct run_op
 	return run_loaded(opt, res);
 }
 
-int run_doc(const char *name, const cJSON *doc, const struct run_options *opt,
-	    struct run_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->owned = scenario_load_doc(name, doc, opt->sets, &res->error);
-	if (!res->owned)
-		return fail(res, RUN_STAGE_LOAD);
-	res->scenario = res->owned;
-	return run_loaded(opt, res);
-}
-
 guint run_failed_expectations(const struct run_result *res)
 {
 	guint n = 0;

@@ -92,9 +92,6 @@ int run_file(const char *file, const struct run_options *opt, struct run_result 
 /* The same from JSON text; name is the file name used in messages. */
 int run_text(const char *name, const char *text, size_t len, const struct run_options *opt,
 	     struct run_result *res);
-/* The same from a document of scenario_parse_text() (which it copies). */
-int run_doc(const char *name, const cJSON *doc, const struct run_options *opt,
-	    struct run_result *res);
 /* Run a scenario loaded by the caller (opt->sets is not used); sc must outlive res. */
 int run_scenario(const struct scenario *sc, const struct run_options *opt,
 		 struct run_result *res);

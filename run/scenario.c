@@ -1063,9 +1063,11 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GError **err)
+struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
+				    const char *const *sets, GError **err)
 {
 	const char *end = NULL;
+	struct scenario *sc;
 	cJSON *doc;
 
 	if (wide_encoding(text, len)) {
@@ -1113,22 +1115,12 @@ cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GErro
 				    file, line, col);
 			return NULL;
 		}
-	if (!check_duplicates(doc, NULL, file, err)) {
-		cJSON_Delete(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-/* The scenario of doc (which it takes) with sets applied. */
-static struct scenario *load_doc(const char *file, cJSON *doc, const char *const *sets,
-				 GError **err)
-{
-	struct scenario *sc = g_new0(struct scenario, 1);
-
+	sc = g_new0(struct scenario, 1);
 	sc->file = g_strdup(file);
 	sc->dir = g_path_get_dirname(file);
 	sc->doc = doc;
+	if (!check_duplicates(doc, NULL, file, err))
+		goto fail;
 	for (; sets && *sets; sets++)
 		if (!scenario_apply_set(doc, *sets, err))
 			goto fail;
@@ -1138,20 +1130,6 @@ static struct scenario *load_doc(const char *file, cJSON *doc, const char *const
 fail:
 	scenario_free(sc);
 	return NULL;
-}
-
-struct scenario *scenario_load_doc(const char *file, const cJSON *doc, const char *const *sets,
-				   GError **err)
-{
-	return load_doc(file, cJSON_Duplicate(doc, true), sets, err);
-}
-
-struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
-				    const char *const *sets, GError **err)
-{
-	cJSON *doc = scenario_parse_text(file, text, len, err);
-
-	return doc ? load_doc(file, doc, sets, err) : NULL;
 }
 
 /* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and

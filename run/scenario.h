@@ -78,14 +78,6 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
 				    const char *const *sets, GError **err);
 void scenario_free(struct scenario *sc);
-/* The two halves of scenario_load_text(), for a caller that loads many scenarios from
- * one text with different sets (a sweep): the JSON document of the text, checked
- * (encoding, syntax, each key once), or NULL with err set; and the scenario of a copy
- * of such a document with sets applied, the same scenario (or error) as
- * scenario_load_text() of the text with those sets. */
-cJSON *scenario_parse_text(const char *file, const char *text, size_t len, GError **err);
-struct scenario *scenario_load_doc(const char *file, const cJSON *doc, const char *const *sets,
-				   GError **err);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 

@@ -158,7 +158,7 @@ static bool try_value(const struct sweep *sw, const char *path, const char *valu
 	struct scenario *sc;
 	struct world *w;
 
-	sc = scenario_load_doc(sw->base_file, sw->base_doc, sets, &inner);
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
 	if (!sc) {
 		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
 		return false;
@@ -422,8 +422,7 @@ static bool load_metric_names(struct sweep *sw, GError **err)
 	cJSON *m, *k;
 	int i = 0;
 
-	sw->base_doc = scenario_parse_text(sw->base_file, sw->base_text, sw->base_len, &inner);
-	sc = sw->base_doc ? scenario_load_doc(sw->base_file, sw->base_doc, NULL, &inner) : NULL;
+	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
 	if (!sc) {
 		sweep_error(err, sw->file, "base: %s", inner->message);
 		return false;
@@ -577,7 +576,6 @@ void sweep_free(struct sweep *sw)
 	g_free(sw->random);
 	g_strfreev(sw->metric_names);
 	cJSON_Delete(sw->doc);
-	cJSON_Delete(sw->base_doc);
 	g_free(sw->file);
 	g_free(sw->base_file);
 	g_free(sw->base_text);
@@ -746,7 +744,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		sweep_csv_cell(row, val);
 	}
 
-	*failed = run_doc(sw->base_file, sw->base_doc, &ro, &res);
+	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
 		world_metrics_emit(&res.metrics, res.policy, &sink);
 	/* the cells left empty: every metric cell of a failed variant (none of one that

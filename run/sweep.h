@@ -67,7 +67,6 @@ struct sweep {
 	char *base_file;       /* the base scenario, resolved against the sweep file */
 	char *base_text;       /* its content, loaded once */
 	gsize base_len;
-	cJSON *base_doc;       /* its JSON document, parsed once: each variant loads a copy */
 	char *sha256;          /* SHA-256 of the sweep file, hex */
 	char *base_sha256;     /* SHA-256 of the base scenario, hex */
 	guint32 seed;

@@ -313,42 +313,14 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 	return true;
 }
 
-/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod.
- * The text goes in a buffer on the stack unless it has more digits than that holds. */
+/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod. */
 static double number_to_double(const struct number *n, int64_t exp10)
 {
-	char small[128];
-	size_t len = (size_t)n->neg + n->in + n->fn;
-	int64_t e = n->exp - (int64_t)n->fn + exp10;
-	uint64_t u = e < 0 ? -(uint64_t)e : (uint64_t)e;
-	char ebuf[24];
-	int k = sizeof(ebuf);
-	char *s, *p;
-	double v;
+	g_autofree char *s = g_strdup_printf("%s%.*s%.*se%" G_GINT64_FORMAT, n->neg ? "-" : "",
+					     (int)n->in, n->ip, (int)n->fn, n->fp,
+					     n->exp - (int64_t)n->fn + exp10);
 
-	/* "e" and the exponent in decimal, built from the end (no printf per number) */
-	do {
-		ebuf[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (e < 0)
-		ebuf[--k] = '-';
-	ebuf[--k] = 'e';
-	len += sizeof(ebuf) - (size_t)k + 1;
-	s = p = len <= sizeof(small) ? small : g_malloc(len);
-	if (n->neg)
-		*p++ = '-';
-	memcpy(p, n->ip, n->in);
-	p += n->in;
-	memcpy(p, n->fp, n->fn);
-	p += n->fn;
-	memcpy(p, ebuf + k, sizeof(ebuf) - (size_t)k);
-	p += sizeof(ebuf) - (size_t)k;
-	*p = '\0';
-	v = g_ascii_strtod(s, NULL);
-	if (s != small)
-		g_free(s);
-	return v;
+	return g_ascii_strtod(s, NULL);
 }
 
 /*
@@ -422,7 +394,6 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	const char *p = text, *tok, *why;
 	const struct unit *bare_unit;
 	bool ok = false;
-	char tbuf[32];   /* the unit token, on the stack unless it is longer */
 	char *t;
 	size_t tl;
 
@@ -447,12 +418,7 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	tl = p - tok;
 	while (g_ascii_isspace(*p))
 		p++;
-	if (tl < sizeof(tbuf)) {
-		t = memcpy(tbuf, tok, tl);
-		t[tl] = '\0';
-	} else {
-		t = g_strndup(tok, tl);
-	}
+	t = g_strndup(tok, tl);
 
 	/* "1.2.3 V", "5,5 V", "5 6 V": a second number, not a unit. */
 	if (g_ascii_isdigit(t[0]) || (g_ascii_ispunct(t[0]) && t[0] != '%')) {
@@ -511,8 +477,7 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	}
 	ok = true;
 out:
-	if (t != tbuf)
-		g_free(t);
+	g_free(t);
 	return ok;
 }
 

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -28,13 +29,6 @@ const char *const scenario_event_names[] = {
 /* The keys of a scenario around its objects' sections. */
 static const char *const head_keys[] = { "name", "description", "seed", "duration", NULL };
 static const char *const tail_keys[] = { "policy", "events", "expect", NULL };
-
-/* A section that holds several objects, and what its value must be. */
-static const struct {
-	const char *name, *expected;
-} nested_sections[] = {
-	{ "device", "an object with pmic, battery, load" },
-};
 
 /* ---- the scenario objects ---- */
 
@@ -93,6 +87,22 @@ static bool fail_in_file(GError **err, const char *file, GError *inner)
 		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
 	} while (0)
+
+/* "FILE: PATH: found <v described>, expected EXPECTED", PATH from path_fmt. */
+G_GNUC_PRINTF(5, 6)
+static bool fail_found(GError **err, const char *file, const cJSON *v, const char *expected,
+		       const char *path_fmt, ...)
+{
+	g_autofree char *path = NULL;
+	GError *inner = NULL;
+	va_list ap;
+
+	va_start(ap, path_fmt);
+	path = g_strdup_vprintf(path_fmt, ap);
+	va_end(ap);
+	param_error_found(&inner, path, v, expected);
+	return fail_in_file(err, file, inner);
+}
 
 /* ---- --set overrides ---- */
 
@@ -325,51 +335,37 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, const 
 
 /* ---- sections ---- */
 
-static bool load_with_preset(const char *file, const cJSON *obj, const char *path,
-			     const struct param_desc *table, const char *preset_key,
-			     const char *default_preset, void *params,
-			     void (*defaults)(void *params, int preset), GError **err)
-{
-	const char *skip[] = { preset_key, NULL };
-	const struct param_desc *pd = param_find(table, preset_key);
-	const cJSON *pv = obj ? cJSON_GetObjectItemCaseSensitive(obj, preset_key) : NULL;
-	GError *inner = NULL;
-	int preset = 0;
-
-	for (int i = 0; pd->choices[i]; i++)
-		if (strcmp(pd->choices[i], default_preset) == 0)
-			preset = i;
-	if (pv) {
-		g_autofree char *pp = g_strconcat(path, ".", preset_key, NULL);
-
-		/* Read the preset into the struct itself; defaults() rewrites it all. */
-		if (!param_load_value(pd, pv, params, pp, &inner))
-			return fail_in_file(err, file, inner);
-		preset = *PARAM_FIELD(params, pd, int);
-	}
-	defaults(params, preset);
-	if (obj && !param_load_object(table, obj, params, path, skip, &inner))
-		return fail_in_file(err, file, inner);
-	return true;
-}
-
-/* Object i from its JSON value (NULL: absent, the defaults). */
+/* Object i from its JSON value (NULL: absent, the defaults). Its preset (or kind), if
+ * it has one, is read first, so that any value next to it may override the preset. */
 static bool load_object(struct scenario *sc, int i, const cJSON *obj, GError **err)
 {
 	const struct model_desc *d = scenario_object(i);
+	const char *skip[] = { d->preset_key, NULL };
+	void *params = sc->params[i];
 	GError *inner = NULL;
+	int preset = 0;
 
 	if (d->preset_key) {
-		if (!load_with_preset(sc->file, obj, d->key, d->params, d->preset_key,
-				      d->default_preset, sc->params[i], d->defaults, err))
-			return false;
-	} else {
-		d->defaults(sc->params[i], 0);
-		if (obj && !param_load_object(d->params, obj, sc->params[i], d->key, NULL, &inner))
-			return fail_in_file(err, sc->file, inner);
+		const struct param_desc *pd = param_find(d->params, d->preset_key);
+		const cJSON *pv = obj ? cJSON_GetObjectItemCaseSensitive(obj, d->preset_key) : NULL;
+
+		for (int k = 0; pd->choices[k]; k++)
+			if (strcmp(pd->choices[k], d->default_preset) == 0)
+				preset = k;
+		if (pv) {
+			g_autofree char *pp = param_join_path(d->key, d->preset_key);
+
+			/* Read the preset into the struct itself; defaults() rewrites it all. */
+			if (!param_load_value(pd, pv, params, pp, &inner))
+				return fail_in_file(err, sc->file, inner);
+			preset = *PARAM_FIELD(params, pd, int);
+		}
 	}
+	d->defaults(params, preset);
+	if (obj && !param_load_object(d->params, obj, params, d->key, skip, &inner))
+		return fail_in_file(err, sc->file, inner);
 	if (d->loaded)
-		d->loaded(sc->params[i], obj);
+		d->loaded(params, obj);
 	return true;
 }
 
@@ -453,17 +449,11 @@ static bool load_section(struct scenario *sc, const cJSON *doc, int first, int e
 
 	if (key[len] == '.') {
 		g_autofree const char **keys = g_new0(const char *, (gsize)(end - first) + 1);
-		const char *expected = "an object";
+		const char *expected = strcmp(name, "device") == 0 ?
+				       "an object with pmic, battery, load" : "an object";
 
-		for (size_t k = 0; k < G_N_ELEMENTS(nested_sections); k++)
-			if (strcmp(nested_sections[k].name, name) == 0)
-				expected = nested_sections[k].expected;
-		if (node && !cJSON_IsObject(node)) {
-			g_autofree char *found = param_describe_json(node);
-
-			serr(err, sc->file, "%s: found %s, expected %s", name, found, expected);
-			return false;
-		}
+		if (node && !cJSON_IsObject(node))
+			return fail_found(err, sc->file, node, expected, "%s", name);
 		/* No table: every key must name one of the section's objects. */
 		for (int i = first; i < end; i++)
 			keys[i - first] = scenario_object(i)->key + len + 1;
@@ -541,14 +531,9 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 		sc->policy.name = g_strdup(v->valuestring);
 		return true;
 	}
-	if (!cJSON_IsObject(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file,
-		     "policy: found %s, expected a policy name or {\"name\": ..., \"params\": {...}}",
-		     found);
-		return false;
-	}
+	if (!cJSON_IsObject(v))
+		return fail_found(err, sc->file, v,
+				  "a policy name or {\"name\": ..., \"params\": {...}}", "policy");
 	cJSON_ArrayForEach(k, v) {
 		if (strcmp(k->string, "name") == 0 && cJSON_IsString(k)) {
 			sc->policy.name = g_strdup(k->valuestring);
@@ -562,15 +547,13 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 			static const char *const keys[] = { "name", "plugin", "params", NULL };
 			GError *inner = NULL;
 
-			if (strcmp(k->string, "name") && strcmp(k->string, "plugin") &&
-			    strcmp(k->string, "params")) {
+			if (!g_strv_contains(keys, k->string)) {
 				param_error_unknown_key(NULL, keys, k->string, "policy", &inner);
 				return fail_in_file(err, sc->file, inner);
 			}
-			g_autofree char *found = param_describe_json(k);
-			serr(err, sc->file, "policy.%s: found %s, expected %s", k->string, found,
-			     strcmp(k->string, "params") == 0 ? "an object" : "a string");
-			return false;
+			return fail_found(err, sc->file, k,
+					  strcmp(k->string, "params") == 0 ? "an object" : "a string",
+					  "policy.%s", k->string);
 		}
 	}
 	if (!sc->policy.name == !sc->policy.plugin) {
@@ -768,13 +751,9 @@ static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
 		for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
 			if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
 				e->channel = i;
-		if (e->channel < 0) {
-			g_autofree char *found = param_describe_json(ch);
-
-			serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
-			     ep, found);
-			return false;
-		}
+		if (e->channel < 0)
+			return fail_found(err, sc->file, ch, "one of vbus, ibus, vbat, ibat",
+					  "%s.channel", ep);
 	}
 	if (!val) {
 		serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
@@ -800,13 +779,9 @@ static bool load_event_fault(struct scenario *sc, struct scenario_event *e, cons
 	allowed[4] = "channel";
 	allowed[5] = "value";
 	if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
-				   strcmp(f->valuestring, "adc_stuck"))) {
-		g_autofree char *found = param_describe_json(f);
-
-		serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
-		     ep, found);
-		return false;
-	}
+				   strcmp(f->valuestring, "adc_stuck")))
+		return fail_found(err, sc->file, f, "\"vbus_dropout\" or \"adc_stuck\"", "%s.fault",
+				  ep);
 	if (!dur) {
 		serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
 		return false;
@@ -833,15 +808,13 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
 
-	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
-		g_autofree char *found = param_describe_json(!cJSON_IsObject(it) ? it : !at ? NULL : what);
-
-		serr(err, sc->file, "%s%s: found %s, expected %s", ep,
-		     !cJSON_IsObject(it) ? "" : !at ? ".at" : ".do", found,
-		     !cJSON_IsObject(it) ? "an object with \"at\" and \"do\"" :
-		     !at ? "a time such as \"10 s\"" : "one of plug, unplug, set, suspend, resume, fault");
-		return false;
-	}
+	if (!cJSON_IsObject(it))
+		return fail_found(err, sc->file, it, "an object with \"at\" and \"do\"", "%s", ep);
+	if (!at)
+		return fail_found(err, sc->file, NULL, "a time such as \"10 s\"", "%s.at", ep);
+	if (!cJSON_IsString(what))
+		return fail_found(err, sc->file, what,
+				  "one of plug, unplug, set, suspend, resume, fault", "%s.do", ep);
 	if (!load_event_time(sc, e, at, ep, prev, err))
 		return false;
 	e->kind = load_event_kind(sc, what, ep, err);
@@ -866,12 +839,8 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 	sc->attach_at_start = true;
 	if (!v)
 		return true;
-	if (!cJSON_IsArray(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "events: found %s, expected a list of {\"at\", \"do\", ...}", found);
-		return false;
-	}
+	if (!cJSON_IsArray(v))
+		return fail_found(err, sc->file, v, "a list of {\"at\", \"do\", ...}", "events");
 	n = cJSON_GetArraySize(v);
 	if (n > SCENARIO_MAX_EVENTS) {
 		serr(err, sc->file, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
@@ -897,12 +866,8 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 
 	if (!v)
 		return true;
-	if (!cJSON_IsArray(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "expect: found %s, expected a list of expectations", found);
-		return false;
-	}
+	if (!cJSON_IsArray(v))
+		return fail_found(err, sc->file, v, "a list of expectations", "expect");
 	cJSON_ArrayForEach(it, v) {
 		int kinds = 0;
 
@@ -1010,12 +975,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	sc->seed = 1;
 	if (v) {
 		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-		    v->valuedouble != (double)(guint32)v->valuedouble) {
-			g_autofree char *found = param_describe_json(v);
-
-			serr(err, sc->file, "seed: found %s, expected a whole number from 0 to 4294967295", found);
-			return false;
-		}
+		    v->valuedouble != (double)(guint32)v->valuedouble)
+			return fail_found(err, sc->file, v, "a whole number from 0 to 4294967295", "seed");
 		sc->seed = (guint32)v->valuedouble;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "duration");

@@ -306,17 +306,13 @@ static int enum_match(const struct param_desc *d, const char *s)
 bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		      const char *path, GError **err)
 {
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO)) {
-		switch (d->kind) {
-		case PARAM_NUM:
-			*PARAM_FIELD(base, d, double) = 0;
-			return true;
-		case PARAM_TIME:
-			*PARAM_FIELD(base, d, sim_time_t) = 0;
-			return true;
-		default:
-			break;
-		}
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_NUM) {
+		*PARAM_FIELD(base, d, double) = 0;
+		return true;
+	}
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_TIME) {
+		*PARAM_FIELD(base, d, sim_time_t) = 0;
+		return true;
 	}
 	switch (d->kind) {
 	case PARAM_NUM: {

@@ -82,11 +82,19 @@ static bool fail_in_file(GError **err, const char *file, GError *inner)
 	return false;
 }
 
-#define serr(err, file, ...) \
-	do { \
-		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
-	} while (0)
+/* "FILE: " and the formatted message; returns false. */
+G_GNUC_PRINTF(3, 4)
+static bool serr(GError **err, const char *file, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, msg);
+	return false;
+}
 
 /* "FILE: PATH: found <v described>, expected EXPECTED", PATH from path_fmt. */
 G_GNUC_PRINTF(5, 6)
@@ -315,9 +323,9 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, const 
 				if (strcmp(a->string, b->string) == 0) {
 					g_autofree char *path = json_at_path(&sub);
 
-					serr(err, file, "%s: found the key \"%s\" twice, expected each key once",
-					     path, a->string);
-					return false;
+					return serr(err, file,
+						    "%s: found the key \"%s\" twice, expected each key once",
+						    path, a->string);
 				}
 			if (!check_duplicates(a, &sub, file, err))
 				return false;
@@ -556,11 +564,10 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 					  "policy.%s", k->string);
 		}
 	}
-	if (!sc->policy.name == !sc->policy.plugin) {
-		serr(err, sc->file, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
-		     sc->policy.name ? "both" : "neither");
-		return false;
-	}
+	if (!sc->policy.name == !sc->policy.plugin)
+		return serr(err, sc->file,
+			    "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+			    sc->policy.name ? "both" : "neither");
 	return true;
 }
 
@@ -593,9 +600,9 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 
 		for (int i = 0; i < model_count(); i++)
 			g_string_append_printf(roots, "%s%s.", i ? ", " : "", model_registry[i]->key);
-		serr(err, sc->file, "%s: found the path \"%s\", expected one starting with %s or %s",
-		     where, path, roots->str, policy_prefix);
-		return false;
+		return serr(err, sc->file,
+			    "%s: found the path \"%s\", expected one starting with %s or %s",
+			    where, path, roots->str, policy_prefix);
 	}
 	if (e->obj == SCN_OBJ_POLICY)
 		return true; /* checked against the policy's table when the run is built */
@@ -618,18 +625,16 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 			table = d->sub;
 			continue;
 		}
-		if (segs[i + 1]) {
-			serr(err, sc->file, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
-			     where, segs[i + 1], d->key, d->key);
-			return false;
-		}
+		if (segs[i + 1])
+			return serr(err, sc->file,
+				    "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+				    where, segs[i + 1], d->key, d->key);
 	}
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
-	    d->kind == PARAM_OBJECT) {
-		serr(err, sc->file, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
-		     where, path);
-		return false;
-	}
+	    d->kind == PARAM_OBJECT)
+		return serr(err, sc->file,
+			    "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
+			    where, path);
 	e->desc = d;
 	e->base_off = off;
 	return true;
@@ -665,9 +670,9 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 		const char *rest = check->message + strlen(sc->file) + 2;	/* "FILE: " */
 		g_autofree char *where = g_strndup(path, strlen(path) - strlen(".value"));
 
-		serr(err, sc->file, "%s: found a set of %s to %s that breaks a check: %s", where,
-		     e->path, value, rest);
-		return false;
+		return serr(err, sc->file,
+			    "%s: found a set of %s to %s that breaks a check: %s", where,
+			    e->path, value, rest);
 	}
 	return true;
 }
@@ -681,16 +686,14 @@ static bool load_event_time(struct scenario *sc, struct scenario_event *e, const
 
 	if (!param_json_time(at, &e->at, ap, &inner))
 		return fail_in_file(err, sc->file, inner);
-	if (e->at < 0 || e->at > sc->duration) {
-		serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
-		     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
-		return false;
-	}
-	if (e->at < prev) {
-		serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
-		     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
-		return false;
-	}
+	if (e->at < 0 || e->at > sc->duration)
+		return serr(err, sc->file,
+			    "%s: found %g s, expected a time from 0 to the duration (%g s)",
+			    ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+	if (e->at < prev)
+		return serr(err, sc->file,
+			    "%s: found %g s, before the previous event (%g s); expected events in time order",
+			    ap, sim_time_to_s(e->at), sim_time_to_s(prev));
 	return true;
 }
 
@@ -705,7 +708,8 @@ static int load_event_kind(struct scenario *sc, const cJSON *what, const char *e
 			return i;
 	dp = g_strdup_printf("%s.do", ep);
 	hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
-	serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+	serr(err, sc->file,
+	     "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
 	     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
 	     hint ? "\"?)" : "");
 	return -1;
@@ -721,11 +725,10 @@ static bool load_event_set(struct scenario *sc, struct scenario_event *e, const 
 
 	allowed[2] = "path";
 	allowed[3] = "value";
-	if (!cJSON_IsString(path) || !value) {
-		serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
-		     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
-		return false;
-	}
+	if (!cJSON_IsString(path) || !value)
+		return serr(err, sc->file,
+			    "%s: found a set without %s, expected \"path\" and \"value\"", ep,
+			    !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
 	e->path = g_strdup(path->valuestring);
 	e->value = cJSON_Duplicate(value, true);
 	pp = g_strdup_printf("%s.path", ep);
@@ -755,10 +758,9 @@ static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
 			return fail_found(err, sc->file, ch, "one of vbus, ibus, vbat, ibat",
 					  "%s.channel", ep);
 	}
-	if (!val) {
-		serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
-		return false;
-	}
+	if (!val)
+		return serr(err, sc->file,
+			    "%s: found no \"value\", expected the stuck reading", ep);
 	if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
 			       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
 		return fail_in_file(err, sc->file, inner);
@@ -782,17 +784,14 @@ static bool load_event_fault(struct scenario *sc, struct scenario_event *e, cons
 				   strcmp(f->valuestring, "adc_stuck")))
 		return fail_found(err, sc->file, f, "\"vbus_dropout\" or \"adc_stuck\"", "%s.fault",
 				  ep);
-	if (!dur) {
-		serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
-		return false;
-	}
+	if (!dur)
+		return serr(err, sc->file,
+			    "%s: found no \"for\", expected how long the fault lasts", ep);
 	if (!param_json_time(dur, &e->duration, fp, &inner))
 		return fail_in_file(err, sc->file, inner);
-	if (e->duration <= 0) {
-		serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
-		     sim_time_to_s(e->duration));
-		return false;
-	}
+	if (e->duration <= 0)
+		return serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
+			    sim_time_to_s(e->duration));
 	if (strcmp(f->valuestring, "adc_stuck") == 0)
 		return load_event_adc_stuck(sc, e, it, ep, err);
 	return true;
@@ -842,10 +841,9 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 	if (!cJSON_IsArray(v))
 		return fail_found(err, sc->file, v, "a list of {\"at\", \"do\", ...}", "events");
 	n = cJSON_GetArraySize(v);
-	if (n > SCENARIO_MAX_EVENTS) {
-		serr(err, sc->file, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
-		return false;
-	}
+	if (n > SCENARIO_MAX_EVENTS)
+		return serr(err, sc->file,
+			    "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
 	sc->events = g_new0(struct scenario_event, (gsize)n + 1);
 	cJSON_ArrayForEach(it, v) {
 		sc->n_events = i + 1;
@@ -875,12 +873,11 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "signal") != NULL;
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
-		if (!cJSON_IsObject(it) || kinds != 1) {
-			serr(err, sc->file,
-			     "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
-			     i, cJSON_IsObject(it) ? (kinds ? "several kinds" : "none of them") : "something else");
-			return false;
-		}
+		if (!cJSON_IsObject(it) || kinds != 1)
+			return serr(err, sc->file,
+				    "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
+				    i, !cJSON_IsObject(it) ? "something else" :
+				    kinds ? "several kinds" : "none of them");
 		i++;
 	}
 	sc->expect = cJSON_Duplicate(v, true);
@@ -922,9 +919,9 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 		if (!cs_name_check(v->valuestring, &why)) {
 			g_autofree char *found = shown_name(v->valuestring);
 
-			serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
-			     found, why);
-			return false;
+			return serr(err, sc->file,
+				    "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+				    found, why);
 		}
 		sc->name = g_strdup(v->valuestring);
 		return true;
@@ -935,9 +932,9 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 	if (!cs_name_check(base, &why)) {
 		g_autofree char *shown = shown_name(base);
 
-		serr(err, sc->file, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
-		     shown, why);
-		return false;
+		return serr(err, sc->file,
+			    "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+			    shown, why);
 	}
 	sc->name = g_steal_pointer(&base);
 	return true;
@@ -952,24 +949,20 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	if (!cJSON_IsObject(doc)) {
 		g_autofree char *found = param_describe_json(doc);
 
-		serr(err, sc->file, "found %s at the top, expected a JSON object", found);
-		return false;
+		return serr(err, sc->file, "found %s at the top, expected a JSON object", found);
 	}
 	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, &inner))
 		return fail_in_file(err, sc->file, inner);
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
-	if (v && !cJSON_IsString(v)) {
-		serr(err, sc->file, "name: found a non-string, expected a string");
-		return false;
-	}
+	if (v && !cJSON_IsString(v))
+		return serr(err, sc->file, "name: found a non-string, expected a string");
 	if (!scenario_name(sc, v, err))
 		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
-	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL))) {
-		serr(err, sc->file, "description: found %s, expected UTF-8 text",
-		     cJSON_IsString(v) ? "bytes that are not UTF-8" : "a value that is not a string");
-		return false;
-	}
+	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL)))
+		return serr(err, sc->file, "description: found %s, expected UTF-8 text",
+			    cJSON_IsString(v) ? "bytes that are not UTF-8" :
+			    "a value that is not a string");
 	sc->description = g_strdup(cJSON_IsString(v) ? v->valuestring : "");
 	v = cJSON_GetObjectItemCaseSensitive(doc, "seed");
 	sc->seed = 1;
@@ -984,11 +977,10 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	if (v) {
 		if (!param_json_time(v, &sc->duration, "duration", &inner))
 			return fail_in_file(err, sc->file, inner);
-		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR) {
-			serr(err, sc->file, "duration: found %g s, expected a time above 0 and at most 366 days",
-			     sim_time_to_s(sc->duration));
-			return false;
-		}
+		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR)
+			return serr(err, sc->file,
+				    "duration: found %g s, expected a time above 0 and at most 366 days",
+				    sim_time_to_s(sc->duration));
 	}
 	if (!load_objects(sc, doc, err))
 		return false;

@@ -276,11 +276,10 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 			const cJSON *rec)
 {
 	struct expect_run *er = data;
-	char tbuf[48];
+	const char *tbuf = cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring;
 	const cJSON *c;
 
 	(void)t;
-	snprintf(tbuf, sizeof(tbuf), "%s", cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring);
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 

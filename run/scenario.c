@@ -1085,44 +1085,39 @@ fail:
 	return NULL;
 }
 
-/* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and
- * pipes (/dev/zero has size 0), so the cap is enforced while reading. */
+/* The message for a scenario that cannot be opened or read (errno e); NULL. */
+static void *cannot_read(GError **err, const char *file, int e)
+{
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+		    "%s: cannot read the scenario: %s", file, g_strerror(e));
+	return NULL;
+}
+
+/* Read at most SCENARIO_MAX_BYTES bytes: stat() says nothing about devices and pipes
+ * (/dev/zero has size 0), so the cap is enforced while reading. */
 static char *read_bounded(const char *file, gsize *len, GError **err)
 {
 	GString *buf;
 	char chunk[65536];
 	ssize_t n;
-	int fd = open(file, O_RDONLY);
+	int fd = open(file, O_RDONLY), e;
 
-	if (fd < 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
-		return NULL;
-	}
+	if (fd < 0)
+		return cannot_read(err, file, errno);
 	buf = g_string_new(NULL);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
 		g_string_append_len(buf, chunk, n);
-		if (buf->len > SCENARIO_MAX_BYTES) {
-			close(fd);
-			g_string_free(buf, TRUE);
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-				    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
-				    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
-			return NULL;
-		}
-	}
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
+	e = errno;
+	close(fd);
+	if (n != 0) {
 		g_string_free(buf, TRUE);
+		if (n < 0)
+			return cannot_read(err, file, e);
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
+			    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
+			    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
 		return NULL;
 	}
-	close(fd);
 	*len = buf->len;
 	return g_string_free(buf, FALSE);
 }
@@ -1133,13 +1128,8 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 	struct stat st;
 	gsize len = 0;
 
-	if (stat(file, &st) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
-		return NULL;
-	}
+	if (stat(file, &st) != 0)
+		return cannot_read(err, file, errno);
 	if (S_ISDIR(st.st_mode)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
 			    "%s: found a directory, expected a scenario file (.json)", file);

@@ -114,36 +114,32 @@ static bool fail_found(GError **err, const char *file, const cJSON *v, const cha
 
 /* ---- --set overrides ---- */
 
+/* VALUE of --set: JSON when the whole value is JSON (7, true, "x", {...}); anything else,
+ * such as 1.5A or 90min, is a string for the unit parser. */
+static cJSON *set_value(const char *text)
+{
+	cJSON *v = cJSON_ParseWithOpts(text, NULL, true);
+
+	return v ? v : cJSON_CreateString(text);
+}
+
 bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 {
 	const char *eq = strchr(assignment, '=');
-	g_autofree char *path = NULL;
+	g_autofree char *q = cs_quote(assignment);
+	g_autofree char *where = NULL;
 	g_auto(GStrv) parts = NULL;
-	cJSON *node = doc, *val;
+	cJSON *node = doc;
 	int n;
 
-	if (!g_utf8_validate(assignment, -1, NULL)) {
-		g_autofree char *q = cs_quote(assignment);
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+	if (!g_utf8_validate(assignment, -1, NULL))
+		return serr(err, "--set",
+			    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
 			    q);
-		return false;
-	}
-	if (!eq || eq == assignment) {
-		g_autofree char *q = cs_quote(assignment);
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--set: found %s, expected PATH=VALUE such as source.ilim=1.5A", q);
-		return false;
-	}
-	path = g_strndup(assignment, (gsize)(eq - assignment));
-	/* JSON when the whole value is JSON (7, true, "x", {...}); anything else, such as
-	 * 1.5A or 90min, is a string for the unit parser. */
-	val = cJSON_ParseWithOpts(eq + 1, NULL, true);
-	if (!val)
-		val = cJSON_CreateString(eq + 1);
-	parts = g_strsplit(path, ".", -1);
+	if (!eq || eq == assignment)
+		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A", q);
+	where = g_strdup_printf("--set %.*s", (int)(eq - assignment), assignment);
+	parts = g_strsplit(where + strlen("--set "), ".", -1);
 	n = (int)g_strv_length(parts);
 	for (int i = 0; i < n; i++) {
 		char *seg = parts[i];
@@ -160,54 +156,39 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			written = g_strndup(br + 1, (gsize)(end - br - 1));
 			if (errno == ERANGE && idx > 0)
 				idx = G_MAXINT;	/* beyond any list; the message shows what was written */
-			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0) {
-				cJSON_Delete(val);
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "--set %s: found \"%s\", expected NAME or NAME[INDEX]",
-					    path, seg);
-				return false;
-			}
+			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0)
+				return serr(err, where, "found \"%s\", expected NAME or NAME[INDEX]", seg);
 			*br = '\0';
 		}
-		if (!*seg || !cJSON_IsObject(node)) {
-			cJSON_Delete(val);
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "--set %s: found %s, expected a dotted path of object keys such as device.load.current",
-				    path, !*seg ? "an empty name" : "a value that is not an object on the way");
-			return false;
-		}
+		if (!*seg || !cJSON_IsObject(node))
+			return serr(err, where,
+				    "found %s, expected a dotted path of object keys such as device.load.current",
+				    !*seg ? "an empty name" : "a value that is not an object on the way");
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
 		if (idx >= 0) {
-			if (!cJSON_IsArray(child) || idx >= cJSON_GetArraySize(child)) {
-				cJSON_Delete(val);
-				int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
+			int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
 
-				if (len > 0)
-					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-						    "--set %s: found no element %s in \"%s\", expected an index from 0 to %d",
-						    path, written, seg, len - 1);
-				else
-					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-						    "--set %s: found no element %s in \"%s\" (%s), expected an index into an existing list",
-						    path, written, seg,
-						    cJSON_IsArray(child) ? "an empty list" : "not a list in the scenario");
-				return false;
-			}
+			if (idx >= len && len > 0)
+				return serr(err, where,
+					    "found no element %s in \"%s\", expected an index from 0 to %d",
+					    written, seg, len - 1);
+			if (idx >= len)
+				return serr(err, where,
+					    "found no element %s in \"%s\" (%s), expected an index into an existing list",
+					    written, seg,
+					    cJSON_IsArray(child) ? "an empty list" : "not a list in the scenario");
 			if (i == n - 1) {
-				cJSON_ReplaceItemInArray(child, (int)idx, val);
+				cJSON_ReplaceItemInArray(child, (int)idx, set_value(eq + 1));
 				return true;
 			}
 			node = cJSON_GetArrayItem(child, (int)idx);
 			continue;
 		}
-		if (i == n - 1) {
-			if (child)
-				cJSON_ReplaceItemInObjectCaseSensitive(node, seg, val);
-			else
-				cJSON_AddItemToObject(node, seg, val);
-			return true;
-		}
-		if (!child) {
+		if (i == n - 1 && child) {
+			cJSON_ReplaceItemInObjectCaseSensitive(node, seg, set_value(eq + 1));
+		} else if (i == n - 1) {
+			cJSON_AddItemToObject(node, seg, set_value(eq + 1));
+		} else if (!child) {
 			child = cJSON_CreateObject();
 			cJSON_AddItemToObject(node, seg, child);
 		} else if (cJSON_IsString(child) && strcmp(seg, "policy") == 0) {
@@ -220,7 +201,6 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		}
 		node = child;
 	}
-	cJSON_Delete(val);
 	return true;
 }
 

@@ -190,12 +190,12 @@ static const char *article(const char *noun)
  * and every high byte too when the text is not UTF-8, so the GError message always
  * is (GLib's printing functions assume it).
  */
-static void append_quoted(GString *s, const char *text, size_t len)
+static void append_quoted(GString *s, const char *text)
 {
-	bool utf8 = g_utf8_validate(text, len, NULL);
+	bool utf8 = g_utf8_validate(text, -1, NULL);
 
 	g_string_append_c(s, '"');
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; text[i]; i++) {
 		unsigned char c = text[i];
 
 		if (c == '"' || c == '\\')
@@ -212,7 +212,7 @@ char *cs_quote(const char *text)
 {
 	GString *s = g_string_new(NULL);
 
-	append_quoted(s, text, strlen(text));
+	append_quoted(s, text);
 	return g_string_free(s, FALSE);
 }
 
@@ -230,7 +230,7 @@ static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 	if (!err)	/* a caller trying a reading: no message to build */
 		return false;
 	s = g_string_new("found ");
-	append_quoted(s, text, strlen(text));
+	append_quoted(s, text);
 	if (found < UNIT_DIM_COUNT)
 		g_string_append_printf(s, " (%s %s)", article(dims[found].name),
 				       dims[found].name);
@@ -393,9 +393,7 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 {
 	const char *p = text, *tok, *why;
 	const struct unit *bare_unit;
-	bool ok = false;
-	char *t;
-	size_t tl;
+	g_autofree char *t = NULL;
 
 	while (g_ascii_isspace(*p))
 		p++;
@@ -415,70 +413,45 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	tok = p;
 	while (*p && !g_ascii_isspace(*p))
 		p++;
-	tl = p - tok;
+	t = g_strndup(tok, p - tok);
 	while (g_ascii_isspace(*p))
 		p++;
-	t = g_strndup(tok, tl);
 
 	/* "1.2.3 V", "5,5 V", "5 6 V": a second number, not a unit. */
 	if (g_ascii_isdigit(t[0]) || (g_ascii_ispunct(t[0]) && t[0] != '%')) {
-		GString *q = g_string_new(NULL);
+		g_autofree char *q = cs_quote(t);
 
-		append_quoted(q, t, tl);
-		fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-		     "unexpected %s after the number", q->str);
-		g_string_free(q, TRUE);
-		goto out;
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unexpected %s after the number", q);
 	}
-
 	pp->unit = find_unit(t, &pp->pexp, &bare_unit);
 	if (!pp->unit) {
-		GString *q = g_string_new(NULL);
-		char *sugg = NULL;
+		g_autofree char *q = cs_quote(bare_unit ? bare_unit->sym : t);
+		g_autofree char *sugg = bare_unit ? NULL : suggest_unit(t, want);
 
-		if (bare_unit) {
-			append_quoted(q, bare_unit->sym, strlen(bare_unit->sym));
-			fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-			     "%s takes no prefix", q->str);
-		} else {
-			append_quoted(q, t, tl);
-			sugg = suggest_unit(t, want);
-			if (sugg)
-				fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-				     "unknown unit %s; did you mean \"%s\"?", q->str, sugg);
-			else
-				fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-				     "unknown unit %s", q->str);
-		}
-		g_free(sugg);
-		g_string_free(q, TRUE);
-		goto out;
+		if (bare_unit)
+			return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+				    "%s takes no prefix", q);
+		if (sugg)
+			return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+				    "unknown unit %s; did you mean \"%s\"?", q, sugg);
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unknown unit %s", q);
 	}
 	if (*p) {
-		GString *q = g_string_new(NULL);
-		const char *e = p + strlen(p);
+		g_autofree char *rest = g_strchomp(g_strdup(p));
+		g_autofree char *q = cs_quote(rest);
 
-		while (e > p && g_ascii_isspace(e[-1]))
-			e--;
-		append_quoted(q, p, e - p);
-		fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-		     "unexpected %s after the unit", q->str);
-		g_string_free(q, TRUE);
-		goto out;
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unexpected %s after the unit", q);
 	}
-	if (pp->unit->dim != want) {
-		/* The one mix-up the grammar invites: "m" is metres, not minutes. */
-		if (want == UNIT_SECOND && strcmp(t, "m") == 0)
-			fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim,
-			     "minutes are \"min\"");
-		else
-			fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim, NULL);
-		goto out;
-	}
-	ok = true;
-out:
-	g_free(t);
-	return ok;
+	/* The one mix-up the grammar invites: "m" is metres, not minutes. */
+	if (pp->unit->dim != want && want == UNIT_SECOND && strcmp(t, "m") == 0)
+		return fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim,
+			    "minutes are \"min\"");
+	if (pp->unit->dim != want)
+		return fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim, NULL);
+	return true;
 }
 
 bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)

@@ -56,28 +56,15 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 	g_autoptr(GError) uerr = NULL;
 	enum unit_dim dim = g_str_has_suffix(name, "_mAh") ? UNIT_AH : dim_of_name(name);
 
+	sim_time_t t;
+
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
 		if (isfinite(*out))
 			return true;
 		return expect_error(err, "%s: found a number out of range", path);
 	}
-	if (cJSON_IsString(v)) {
-		if (dim == UNIT_SECOND) {
-			sim_time_t t;
-
-			if (!units_parse_time(v->valuestring, &t, &uerr))
-				goto bad;
-			*out = sim_time_to_s(t);
-			return true;
-		}
-		if (!units_parse(v->valuestring, dim, out, &uerr))
-			goto bad;
-		if (dim == UNIT_AH)
-			*out *= 1000.0;
-		return true;
-	}
-	{
+	if (!cJSON_IsString(v)) {
 		char *found = cJSON_PrintUnformatted(v);
 
 		expect_error(err, "%s: found %s, expected a number or a value with a unit", path,
@@ -85,8 +72,14 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 		cJSON_free(found);
 		return false;
 	}
-bad:
-	return expect_error(err, "%s: %s", path, uerr->message);
+	if (dim == UNIT_SECOND ? !units_parse_time(v->valuestring, &t, &uerr) :
+	    !units_parse(v->valuestring, dim, out, &uerr))
+		return expect_error(err, "%s: %s", path, uerr->message);
+	if (dim == UNIT_SECOND)
+		*out = sim_time_to_s(t);
+	if (dim == UNIT_AH)
+		*out *= 1000.0;
+	return true;
 }
 
 static char *fmt_value(const char *name, double v)
@@ -618,12 +611,34 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 
 /* ---- accepting ---- */
 
+/* Replace fp's old hex at a "fingerprint" key of the scenario's text, in place, so that
+ * the file keeps its layout. */
+static bool replace_fingerprint(GString *text, const struct fingerprint *fp)
+{
+	size_t n = strlen(fp->expected);
+
+	for (char *k = strstr(text->str, "\"fingerprint\""); k;
+	     k = strstr(k + 1, "\"fingerprint\"")) {
+		char *v = k + strlen("\"fingerprint\"");
+
+		while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
+			v++;
+		if (*v == '"' && g_ascii_strncasecmp(v + 1, fp->expected, n) == 0 &&
+		    v[1 + n] == '"') {
+			gssize at = v + 1 - text->str;
+
+			g_string_erase(text, at, (gssize)n);
+			g_string_insert(text, at, fp->got);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool expect_accept(struct expect_run *er, const GArray *results, const char *trace_path,
 		   GString *report, GError **err)
 {
-	g_autofree char *text = NULL;
-	gsize len = 0;
-	bool text_changed = false;
+	g_autoptr(GString) text = NULL;   /* the scenario's text, once a fingerprint changes */
 
 	for (guint r = 0; r < results->len; r++) {
 		const struct expect_result *res = &g_array_index(results, struct expect_result, r);
@@ -634,10 +649,9 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			continue;
 		if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
+			g_autofree char *gdir = g_path_get_dirname(gp);
 			g_autofree char *data = NULL;
 			gsize dlen;
-
-			g_autofree char *gdir = g_path_get_dirname(gp);
 
 			if (!g_file_get_contents(trace_path, &data, &dlen, err))
 				return false;
@@ -645,51 +659,27 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 				return false;
 			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
 					       er->file, gp);
-		} else if (cJSON_GetObjectItemCaseSensitive(item, "fingerprint")) {
-			for (guint f = 0; f < er->fps->len; f++) {
-				struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, f);
-				char *at;
+			continue;
+		}
+		for (guint f = 0; f < er->fps->len; f++) {
+			struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, f);
+			g_autofree char *data = NULL;
+			gsize len;
 
-				if (fp->item != res->item)
-					continue;
-				if (!text && !g_file_get_contents(er->file, &text, &len, err))
-					return false;
-				/* Replace the old hex in place, at a "fingerprint" key, so the file
-				 * keeps its layout. */
-				at = NULL;
-				for (char *k = strstr(text, "\"fingerprint\""); k && !at;
-				     k = strstr(k + 1, "\"fingerprint\"")) {
-					char *v = k + strlen("\"fingerprint\"");
-					size_t n = strlen(fp->expected);
-
-					while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
-						v++;
-					if (*v == '"' && g_ascii_strncasecmp(v + 1, fp->expected, n) == 0 &&
-					    v[1 + n] == '"')
-						at = v + 1;
-				}
-				if (!at)
-					return expect_error(err,
-							    "%s: cannot find the fingerprint %s to replace",
-							    er->file, fp->expected);
-				{
-					GString *nt = g_string_new_len(text, at - text);
-
-					g_string_append(nt, fp->got);
-					g_string_append(nt, at + strlen(fp->expected));
-					g_free(text);
-					len = nt->len;
-					text = g_string_free(nt, FALSE);
-				}
-				g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
-						       fp->expected, fp->got);
-				text_changed = true;
-			}
+			if (fp->item != res->item)
+				continue;
+			if (!text && !g_file_get_contents(er->file, &data, &len, err))
+				return false;
+			if (!text)
+				text = g_string_new_len(data, (gssize)len);
+			if (!replace_fingerprint(text, fp))
+				return expect_error(err, "%s: cannot find the fingerprint %s to replace",
+						    er->file, fp->expected);
+			g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
+					       fp->expected, fp->got);
 		}
 	}
-	if (text_changed && !cs_outfile_write_all(er->file, text, len, err))
-		return false;
-	return true;
+	return !text || cs_outfile_write_all(er->file, text->str, text->len, err);
 }
 
 void expect_run_free(struct expect_run *er)

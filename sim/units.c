@@ -465,17 +465,10 @@ bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
 	if (!parse(text, dim, &pp, err))
 		return false;
 
-	if (!pp.unit) {
-		v = number_to_double(&pp.num, 0);
-	} else {
-		v = number_to_double(&pp.num, pp.pexp + pp.unit->exp10);
-		/* Skipped when they are no-ops so the strtod result stays untouched. */
-		if (pp.unit->mult != 1)
-			v *= (double)pp.unit->mult;
-		if (pp.unit->div != 1)
-			v /= pp.unit->div;
-		v += pp.unit->offset;
-	}
+	v = number_to_double(&pp.num, pp.unit ? pp.pexp + pp.unit->exp10 : 0);
+	/* exact where mult and div are 1 and offset 0 (x * 1 and x / 1 are x) */
+	if (pp.unit)
+		v = v * (double)pp.unit->mult / pp.unit->div + pp.unit->offset;
 	if (!isfinite(v))
 		return fail(err, CS_UNITS_ERROR_RANGE, text, dim, UNIT_DIM_COUNT,
 			    "out of range");

@@ -156,12 +156,9 @@ static int find_time_col(struct reader *r)
 				tc = i;
 		if (tc < 0) {
 			g_autofree char *list = column_list(names);
-			const char *dym;
+			const char *dym = cs_did_you_mean(r->opts->time_column,
+							  (const char *const *)names->pdata, names->len);
 
-			g_ptr_array_add(names, NULL);
-			dym = cs_did_you_mean(r->opts->time_column, (const char *const *)names->pdata,
-					      names->len - 1);
-			g_ptr_array_remove_index(names, names->len - 1);
 			rd_fail(r, CS_CSV_ERROR_NO_TIME,
 				"line %zu: no time column \"%s\"%s%s%s; the columns are %s",
 				r->header_line, r->opts->time_column, dym ? " (did you mean \"" : "",

@@ -673,7 +673,8 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			if (!text)
 				text = g_string_new_len(data, (gssize)len);
 			if (!replace_fingerprint(text, fp))
-				return expect_error(err, "%s: cannot find the fingerprint %s to replace",
+				return expect_error(err,
+						    "%s: cannot find the fingerprint %s to replace",
 						    er->file, fp->expected);
 			g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
 					       fp->expected, fp->got);

@@ -137,7 +137,8 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
 			    q);
 	if (!eq || eq == assignment)
-		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A", q);
+		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A",
+			    q);
 	where = g_strdup_printf("--set %.*s", (int)(eq - assignment), assignment);
 	parts = g_strsplit(where + strlen("--set "), ".", -1);
 	n = (int)g_strv_length(parts);
@@ -157,13 +158,15 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			if (errno == ERANGE && idx > 0)
 				idx = G_MAXINT;	/* beyond any list; the message shows what was written */
 			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0)
-				return serr(err, where, "found \"%s\", expected NAME or NAME[INDEX]", seg);
+				return serr(err, where, "found \"%s\", expected NAME or NAME[INDEX]",
+					    seg);
 			*br = '\0';
 		}
 		if (!*seg || !cJSON_IsObject(node))
 			return serr(err, where,
 				    "found %s, expected a dotted path of object keys such as device.load.current",
-				    !*seg ? "an empty name" : "a value that is not an object on the way");
+				    !*seg ? "an empty name" :
+				    "a value that is not an object on the way");
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
 		if (idx >= 0) {
 			int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
@@ -175,8 +178,8 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			if (idx >= len)
 				return serr(err, where,
 					    "found no element %s in \"%s\" (%s), expected an index into an existing list",
-					    written, seg,
-					    cJSON_IsArray(child) ? "an empty list" : "not a list in the scenario");
+					    written, seg, cJSON_IsArray(child) ? "an empty list" :
+					    "not a list in the scenario");
 			if (i == n - 1) {
 				cJSON_ReplaceItemInArray(child, (int)idx, set_value(eq + 1));
 				return true;
@@ -539,9 +542,8 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 				param_error_unknown_key(NULL, keys, k->string, "policy", &inner);
 				return fail_in_file(err, sc->file, inner);
 			}
-			return fail_found(err, sc->file, k,
-					  strcmp(k->string, "params") == 0 ? "an object" : "a string",
-					  "policy.%s", k->string);
+			return fail_found(err, sc->file, k, strcmp(k->string, "params") == 0 ?
+					  "an object" : "a string", "policy.%s", k->string);
 		}
 	}
 	if (!sc->policy.name == !sc->policy.plugin)
@@ -949,7 +951,8 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	if (v) {
 		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
 		    v->valuedouble != (double)(guint32)v->valuedouble)
-			return fail_found(err, sc->file, v, "a whole number from 0 to 4294967295", "seed");
+			return fail_found(err, sc->file, v, "a whole number from 0 to 4294967295",
+					  "seed");
 		sc->seed = (guint32)v->valuedouble;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "duration");
@@ -1085,7 +1088,8 @@ static char *read_bounded(const char *file, gsize *len, GError **err)
 	if (fd < 0)
 		return cannot_read(err, file, errno);
 	buf = g_string_new(NULL);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+	       buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
 		g_string_append_len(buf, chunk, n);
 	e = errno;
 	close(fd);

@@ -156,8 +156,8 @@ static int find_time_col(struct reader *r)
 				tc = i;
 		if (tc < 0) {
 			g_autofree char *list = column_list(names);
-			const char *dym = cs_did_you_mean(r->opts->time_column,
-							  (const char *const *)names->pdata, names->len);
+			const char *const *cand = (const char *const *)names->pdata;
+			const char *dym = cs_did_you_mean(r->opts->time_column, cand, names->len);
 
 			rd_fail(r, CS_CSV_ERROR_NO_TIME,
 				"line %zu: no time column \"%s\"%s%s%s; the columns are %s",

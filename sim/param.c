@@ -227,27 +227,19 @@ static bool unit_missing(const struct param_desc *d, const cJSON *v, const char 
 	g_autoptr(GString) hint = g_string_new(NULL);
 	const double readings[2] = { x * 1e-3, x };
 	const char *const prefix[2] = { "m", "" };
-	int order[2] = { 0, 1 };
+	int first = fabs(x) < 100;	/* "4" reads as 4 Ah before 4 mAh */
 
-	if (fabs(x) < 100) {	/* "4" reads as 4 Ah before 4 mAh */
-		order[0] = 1;
-		order[1] = 0;
-	}
 	for (int k = 0; k < 2; k++) {
-		int i = order[k];
+		int i = k ^ first;
 		double r = readings[i];
 
-		if (!range_fit(d, &r))
-			continue;
-		g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "", x,
-				       prefix[i], sym);
+		if (range_fit(d, &r))
+			g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "",
+					       x, prefix[i], sym);
 	}
-	if (hint->len)
-		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\" (did you mean %s?)",
-		     path, found, units_dim_name(d->dim), units_dim_example(d->dim), hint->str);
-	else
-		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"",
-		     path, found, units_dim_name(d->dim), units_dim_example(d->dim));
+	perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"%s%s%s",
+	     path, found, units_dim_name(d->dim), units_dim_example(d->dim),
+	     hint->len ? " (did you mean " : "", hint->str, hint->len ? "?)" : "");
 	return true;
 }
 
@@ -263,11 +255,8 @@ static void enum_error(const struct param_desc *d, const char *path, const cJSON
 		g_string_append_printf(list, "%s\"%s\"", n ? ", " : "", d->choices[n]);
 	if (cJSON_IsString(v))
 		hint = cs_did_you_mean(v->valuestring, (const char *const *)d->choices, n);
-	if (hint)
-		perr(err, "%s: found %s, expected one of %s (did you mean \"%s\"?)", path, found,
-		     list->str, hint);
-	else
-		perr(err, "%s: found %s, expected one of %s", path, found, list->str);
+	perr(err, "%s: found %s, expected one of %s%s%s%s", path, found, list->str,
+	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
 /* Two spellings of one value with a unit: "3A", "3.0A", "3 A" and "3000 mA". */
@@ -411,12 +400,8 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 	for (guint i = 0; i < names->len; i++)
 		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
 	hint = cs_did_you_mean(key, (const char *const *)names->pdata, names->len);
-	if (hint)
-		perr(err, "%s: found an unknown key \"%s\", expected one of: %s (did you mean \"%s\"?)",
-		     full, key, list->str, hint);
-	else
-		perr(err, "%s: found an unknown key \"%s\", expected one of: %s", full, key,
-		     list->str);
+	perr(err, "%s: found an unknown key \"%s\", expected one of: %s%s%s%s", full, key, list->str,
+	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
 static bool in_list(const char *const *list, const char *s)

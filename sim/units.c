@@ -432,11 +432,9 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 		if (bare_unit)
 			return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
 				    "%s takes no prefix", q);
-		if (sugg)
-			return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-				    "unknown unit %s; did you mean \"%s\"?", q, sugg);
 		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-			    "unknown unit %s", q);
+			    "unknown unit %s%s%s%s", q, sugg ? "; did you mean \"" : "",
+			    sugg ? sugg : "", sugg ? "\"?" : "");
 	}
 	if (*p) {
 		g_autofree char *rest = g_strchomp(g_strdup(p));

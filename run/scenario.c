@@ -126,19 +126,22 @@ static cJSON *set_value(const char *text)
 bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 {
 	const char *eq = strchr(assignment, '=');
-	g_autofree char *q = cs_quote(assignment);
+	bool utf8 = g_utf8_validate(assignment, -1, NULL);
 	g_autofree char *where = NULL;
 	g_auto(GStrv) parts = NULL;
 	cJSON *node = doc;
 	int n;
 
-	if (!g_utf8_validate(assignment, -1, NULL))
-		return serr(err, "--set",
-			    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
-			    q);
-	if (!eq || eq == assignment)
+	if (!utf8 || !eq || eq == assignment) {
+		g_autofree char *q = cs_quote(assignment);
+
+		if (!utf8)
+			return serr(err, "--set",
+				    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+				    q);
 		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A",
 			    q);
+	}
 	where = g_strdup_printf("--set %.*s", (int)(eq - assignment), assignment);
 	parts = g_strsplit(where + strlen("--set "), ".", -1);
 	n = (int)g_strv_length(parts);

@@ -6,9 +6,8 @@
 #   make test       install missing packages, build, run the CUnit suites
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
-#   make bench      build and run the benchmarks in bench/ (BASELINE=, SPEED_BASELINE=: against those revisions)
-#   make link-order profile the library scenarios (valgrind) and write again the order in
-#                   which the binary's objects are linked (scripts/link-order.sh)
+#   make bench      the benchmarks in bench/: this build against BASELINE=REV (default
+#                   67a19bb) on the four workloads of the speed rule (docs/scaling.md)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
@@ -16,7 +15,7 @@
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
+# output/, run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
 # tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
@@ -44,32 +43,25 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
              -DCHARGESIM_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
 # The chargesim binary links GLib (with GModule and PCRE2, which GLib uses) and libcsv
-# statically: loading and relocating those shared libraries was about a fifth of the
-# time `chargesim --version` takes (bench/bench_output.c measures start-up). GLib and
-# GModule go in whole and are exported with the rest, so a policy plugin still finds
-# every GLib function in the binary, as it found them in the shared library before.
-# STATIC_DEPS=0 links them as shared libraries again.
+# statically: a full charge as a whole process (`chargesim run` of
+# scenarios/sweeps/full-charge.json) takes 1.12x fewer instructions than with the shared
+# libraries, which the dynamic linker must load and relocate, and 1.19-1.21x less CPU
+# time (docs/scaling.md). GLib and GModule go in whole and are exported with the rest,
+# so a policy plugin still finds every GLib function in the binary, as it found them in
+# the shared library before. STATIC_DEPS=0 links them as shared libraries.
 STATIC_DEPS ?= 1
 ifeq ($(STATIC_DEPS),1)
-# GLib's objects are taken out of its archive (into $(BUILD)/ar/) so that the link can
-# order them (see $(BIN) below); $(GLIB_OBJECTS) lists all of them, so GLib still goes
-# in whole.
-GLIB_ARCHIVE := $(shell pkg-config --variable=libdir glib-2.0 2>/dev/null)/libglib-2.0.a
-GLIB_OBJECTS := $(BUILD)/ar/libglib-2.0.a/objects
-BIN_DEPS   = $(GLIB_OBJECTS)
-BIN_ARCHIVE_OBJ = $$(cat $(GLIB_OBJECTS))
 BIN_LDLIBS = -Wl,--export-dynamic -Wl,-Bstatic \
-             -Wl,--whole-archive -lgmodule-2.0 -Wl,--no-whole-archive -lpcre2-8 -lcsv \
+             -Wl,--whole-archive -lglib-2.0 -lgmodule-2.0 -Wl,--no-whole-archive -lpcre2-8 -lcsv \
              -Wl,-Bdynamic $(shell pkg-config --libs libcjson 2>/dev/null) -pthread -lm
 else
-BIN_DEPS   =
-BIN_ARCHIVE_OBJ =
 BIN_LDLIBS = $(LDLIBS)
 endif
 LDFLAGS   += $(SAN)
 
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
-               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard run/*.c) \
+               $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard output/*.c) \
+               $(wildcard run/*.c) \
                $(wildcard run/linux/*.c) $(wildcard plots/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
@@ -209,28 +201,10 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 # The whole library goes into the binary so that policy plugins find every kernel-style
-# function they may call (exported with --export-dynamic from gmodule's flags). The
-# objects a run executes, ours and GLib's, are linked first, in the order
-# scripts/link-order.txt gives (fewer page faults at start-up and exit:
-# scripts/link-order.sh says why and how; `make link-order` writes the list again from
-# the link map, $(BIN).map).
+# function they may call (exported with --export-dynamic from gmodule's flags).
 BIN_OBJ   := $(CLI_OBJ) $(LIB_OBJ)
-LINK_ORDER_SCRIPTS := scripts/link-objects.sh scripts/link-names.awk
-$(BIN): $(BIN_OBJ) $(BIN_DEPS) scripts/link-order.txt $(LINK_ORDER_SCRIPTS)
-	$(CC) $(LDFLAGS) -o $@ \
-		$$(scripts/link-objects.sh scripts/link-order.txt $(BIN_OBJ) $(BIN_ARCHIVE_OBJ)) \
-		$(BIN_LDLIBS) -Wl,-Map=$@.map
-
-ifeq ($(STATIC_DEPS),1)
-$(GLIB_OBJECTS): $(GLIB_ARCHIVE) scripts/archive-extract.sh
-	scripts/archive-extract.sh $(GLIB_ARCHIVE) $(@D)
-endif
-
-# Profile the library scenarios and list again what they execute (needs valgrind).
-.PHONY: link-order
-link-order: $(BIN)
-	BIN=$(BIN) MAP=$(BIN).map scripts/link-order.sh > $(BUILD)/link-order.txt.new
-	mv $(BUILD)/link-order.txt.new scripts/link-order.txt
+$(BIN): $(BIN_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $(BIN_OBJ) $(BIN_LDLIBS)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB_OBJ) $(LIB) $(LDLIBS) $(CUNIT_LIBS)
@@ -295,38 +269,24 @@ coverage: check-deps
 	@for t in tests/test_*.sh; do $$t build/cov/chargesim >/dev/null 2>&1 || true; done
 	@scripts/coverage-summary.sh build/cov | grep -v '^tests'
 
-# make bench [BASELINE=REV|PATH] [SPEED_BASELINE=REV|PATH]: bench_sweep runs the
-# chargesim of BASELINE, and bench_output the one of SPEED_BASELINE, alternately with
-# this build and prints the ratios. A git revision REV is exported (git archive) into
-# $(BUILD)/baseline-HASH/ and built there once (scripts/baseline-build.sh); a PATH is a
-# chargesim built elsewhere; an empty value runs without one. BASELINE, 19f214a, is the tree before the sweep
-# throughput work (sweeps parse their base once, trial steps share their exponentials
-# and OCV lookups; its results.csv must be byte-identical). SPEED_BASELINE, 429f108, is
-# the tree before the speed work on the queue, the trace-row writer and start-up: the
-# whole-process run and --version are timed against it, and this tree's
-# bench/bench_output.c, built against its library (when its run/ API still fits),
-# gives the in-process figure of that tree beside this one's.
-BASELINE       ?= 19f214a
-SPEED_BASELINE ?= 429f108
+# make bench [BASELINE=REV|PATH] [BENCH_SCALE=N]: the event-queue benchmark, the memory of
+# a long run, the real drivers against their ports, then the four workloads of the speed
+# rule (CI's check of the library, a 1,000-variant sweep, the regret benchmark, a full
+# charge as a process), each with this build and with BASELINE's as whole processes,
+# alternately, in one table (bench/bench_builds.c; BENCH_SCALE multiplies its rounds).
+# BASELINE, 67a19bb, is the tree before the build and the benchmarks were cut down; a
+# revision is exported into $(BUILD)/baseline-HASH/ and built there once, with its own
+# bench_regret (scripts/baseline-build.sh); a PATH is a chargesim built elsewhere, whose
+# directory may hold bench/bench_regret.
+BASELINE    ?= 67a19bb
+BENCH_SCALE ?= 1
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
 	@export MAKE='$(MAKE)'; \
-	sweep=$$(scripts/baseline-build.sh '$(BASELINE)' $(BUILD)) && \
-	speed=$$(scripts/baseline-build.sh '$(SPEED_BASELINE)' $(BUILD)) || exit 1; \
-	if [ -n "$$sweep" ]; then export CHARGESIM_BASELINE="$$(realpath "$$sweep")"; \
-	  echo "== baseline of the sweep benchmark: $$CHARGESIM_BASELINE"; fi; \
-	if [ -n "$$speed" ]; then export CHARGESIM_SPEED_BASELINE="$$(realpath "$$speed")"; \
-	  echo "== baseline of the output and start-up benchmark: $$CHARGESIM_SPEED_BASELINE"; \
-	  sdir=$$(dirname "$$(dirname "$$CHARGESIM_SPEED_BASELINE")"); sbench=$$sdir/build/bench_output_here; \
-	  if [ -f "$$sdir/run/world.h" ] && [ -f "$$sdir/Makefile" ] && \
-	     $(MAKE) --no-print-directory -C "$$sdir" build/libchargesim.a build/obj/tests/testutil.o >"$$sdir.lib.log" 2>&1 && \
-	     $(CC) -std=gnu11 $(CFLAGS) -I"$$sdir" -I"$$sdir/stack/include" -I. $(PKG_CFLAGS) -o "$$sbench" \
-	       bench/bench_output.c "$$sdir/build/obj/tests/testutil.o" "$$sdir/build/libchargesim.a" \
-	       -Wl,--export-dynamic $(LDLIBS) >>"$$sdir.lib.log" 2>&1; then \
-	    export CHARGESIM_SPEED_BASELINE_BENCH="$$(realpath "$$sbench")"; \
-	    echo "== in-process baseline: bench/bench_output.c built against $$sdir (log: $$sdir.lib.log)"; \
-	  else echo "== no in-process baseline: bench/bench_output.c did not build against $$sdir"; fi; fi; \
-	for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	base=$$(scripts/baseline-build.sh '$(BASELINE)' $(BUILD) build/bench/bench_regret) || exit 1; \
+	for b in queue run linux; do echo "== bench_$$b"; $(BUILD)/bench/bench_$$b || exit 1; done; \
+	echo "== bench_builds: this build against $(BASELINE)"; \
+	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_SCALE)
 
 # make same-outputs [BASE=REV|PATH]: every library scenario run by this build and by
 # BASE's (default HEAD, the last commit; built as for make bench), their outputs
@@ -335,8 +295,7 @@ bench: check-deps
 BASE ?= HEAD
 .PHONY: same-outputs
 same-outputs: check-deps $(BIN)
-	@export MAKE='$(MAKE)'; old=$$(scripts/baseline-build.sh '$(BASE)' $(BUILD)) || exit 1; \
-	if [ -z "$$old" ]; then echo "same-outputs: BASE=$(BASE) is not a chargesim binary or a revision" >&2; exit 2; fi; \
+	@export MAKE='$(MAKE)'; old=$$(scripts/baseline-build.sh '$(BASE)' $(BUILD)) || exit $$?; \
 	scripts/same-outputs.sh "$$old" $(BIN)
 
 # The benchmarks built but not run (CI: they keep compiling as the library changes).

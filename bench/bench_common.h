@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/bench_common.h - what several benchmarks share: the median of repeated
- * measurements, process CPU time, a child process's wall and CPU time, and the
- * full-charge scenario (a 3000 mAh cell from 0 % to full on a 2 A DCP through a good
- * cable, fixed 2 A policy, 3 h simulated; bench/bench_run.c times the same run).
- * Static functions: include it from a benchmark's one source file.
+ * measurements, process CPU time, a child process's wall and CPU time. Static
+ * functions: include it from a benchmark's one source file.
  */
 #ifndef CS_BENCH_COMMON_H
 #define CS_BENCH_COMMON_H
@@ -21,24 +19,6 @@
 #include <glib.h>
 
 extern char **environ;
-
-static const char bench_full_charge_json[] =
-	"{\n"
-	"  \"name\": \"bench-full-charge\",\n"
-	"  \"seed\": 1,\n"
-	"  \"duration\": \"3 h\",\n"
-	"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2.2 A\" },\n"
-	"  \"cable\": { \"length\": \"1 m\", \"awg\": 20 },\n"
-	"  \"device\": {\n"
-	"    \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"2 A\","
-	" \"iterm\": \"150 mA\" },\n"
-	"    \"battery\": { \"preset\": \"eb425161lu\", \"capacity\": \"3000 mAh\","
-	" \"soc\": \"0 %\" },\n"
-	"    \"load\": { \"current\": \"0 mA\" }\n"
-	"  },\n"
-	"  \"policy\": { \"name\": \"fixed\","
-	" \"params\": { \"ilim\": \"2 A\", \"fullbatt_vchkdrop\": 0 } }\n"
-	"}\n";
 
 static inline int bench_cmp_double(const void *a, const void *b)
 {

@@ -58,7 +58,7 @@ static double median_run(const struct scenario *sc, const char *policy, const ch
 			world_free(w);
 			return -1;
 		}
-		*events = world_metrics(w)->events;
+		*events = (uint64_t)world_metric(world_metrics(w), "events");
 		world_free(w);
 		if (i > 0)
 			walls[i - 1] = (double)(g_get_monotonic_time() - t0) * 1e-6;

@@ -467,16 +467,16 @@ static void rg_run(gpointer data, gpointer user)
 	}
 	m = world_metrics(w);
 	j->out->ok = true;
-	j->out->t80 = m->time_to_soc_80_s;
-	j->out->t_full = m->time_to_full_s;
-	j->out->soc_final = m->soc_final;
-	j->out->starve_s = m->discharged_while_plugged_s;
-	j->out->starve_mah = m->discharged_while_plugged_mah;
-	j->out->limit_s = m->time_source_limiting_s;
-	j->out->ibus_max = m->ibus_max_a;
-	j->out->trips = m->source_trips;
-	j->out->uvlo = m->uvlo_events;
-	j->out->brownouts = m->brownouts;
+	j->out->t80 = world_metric(m, "time_to_soc_80_s");
+	j->out->t_full = world_metric(m, "time_to_full_s");
+	j->out->soc_final = world_metric(m, "soc_final");
+	j->out->starve_s = world_metric(m, "discharged_while_plugged_s");
+	j->out->starve_mah = world_metric(m, "discharged_while_plugged_mAh");
+	j->out->limit_s = world_metric(m, "time_source_limiting_s");
+	j->out->ibus_max = world_metric(m, "ibus_max_A");
+	j->out->trips = (int)world_metric(m, "source_trips");
+	j->out->uvlo = (int)world_metric(m, "uvlo_events");
+	j->out->brownouts = (int)world_metric(m, "brownouts");
 	world_free(w);
 }
 

@@ -39,7 +39,7 @@ int cli_plot_report(const char *outdir, const GError *err, bool compare, bool qu
 
 /* Whether DIR holds a plot (plot.gp, .png or .svg). A run or compare written again
  * without --plot removes it with the outputs it showed (the plot's files belong to
- * the output set, sim/outset.h), and says so. */
+ * the output set, output/outset.h), and says so. */
 bool cli_plot_exists(const char *outdir);
 #define CLI_STALE_PLOT_NOTE "removed the plot of an earlier run (plot.gp, plot.png, plot.svg): " \
 	"it showed the outputs this run replaced; --plot draws the new ones"
@@ -49,8 +49,6 @@ bool cli_plot_exists(const char *outdir);
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* Print "chargesim: MESSAGE" to stderr. */
 void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-/* Exit status for a GError from loading or running. */
-int cli_exit_for(const GError *err);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
 /* Append the *.json files under dir (recursively, each directory in name order) to

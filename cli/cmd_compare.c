@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
-#include "sim/outfile.h"
-#include "sim/outset.h"
+#include "output/outfile.h"
+#include "output/outset.h"
 
 static void print_cell(double v, const char *fmt, int width)
 {
@@ -42,20 +42,20 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 			print_cell((expr), fmt, width); \
 		printf("\n"); \
 	} while (0)
-	ROW("time to 80 % [min]", m[i].time_to_soc_80_s / 60, "%.1f");
-	ROW("time to full [min]", m[i].time_to_full_s / 60, "%.1f");
-	ROW("VBUS min [V]", m[i].vbus_min_v, "%.3f");
-	ROW("time below 4.75 V [s]", m[i].time_below_4v75_s, "%.1f");
-	ROW("discharged plugged [s]", m[i].discharged_while_plugged_s, "%.1f");
-	ROW("source trips", (double)m[i].source_trips, "%.0f");
-	ROW("UVLO events", (double)m[i].uvlo_events, "%.0f");
-	ROW("brownouts", (double)m[i].brownouts, "%.0f");
-	ROW("input limit final [A]", m[i].ilim_final_a, "%.3f");
-	ROW("input limit max [A]", m[i].ilim_max_a, "%.3f");
-	ROW("IBUS max [A]", m[i].ibus_max_a, "%.3f");
-	ROW("SOC final [%]", m[i].soc_final * 100, "%.1f");
-	ROW("charge in [mAh]", m[i].charge_in_mah, "%.1f");
-	ROW("source energy [Wh]", m[i].energy_source_wh, "%.3f");
+	ROW("time to 80 % [min]", world_metric(&m[i], "time_to_soc_80_s") / 60, "%.1f");
+	ROW("time to full [min]", world_metric(&m[i], "time_to_full_s") / 60, "%.1f");
+	ROW("VBUS min [V]", world_metric(&m[i], "vbus_min_V"), "%.3f");
+	ROW("time below 4.75 V [s]", world_metric(&m[i], "time_below_4v75_s"), "%.1f");
+	ROW("discharged plugged [s]", world_metric(&m[i], "discharged_while_plugged_s"), "%.1f");
+	ROW("source trips", world_metric(&m[i], "source_trips"), "%.0f");
+	ROW("UVLO events", world_metric(&m[i], "uvlo_events"), "%.0f");
+	ROW("brownouts", world_metric(&m[i], "brownouts"), "%.0f");
+	ROW("input limit final [A]", world_metric(&m[i], "ilim_final_A"), "%.3f");
+	ROW("input limit max [A]", world_metric(&m[i], "ilim_max_A"), "%.3f");
+	ROW("IBUS max [A]", world_metric(&m[i], "ibus_max_A"), "%.3f");
+	ROW("SOC final [%]", world_metric(&m[i], "soc_final") * 100, "%.1f");
+	ROW("charge in [mAh]", world_metric(&m[i], "charge_in_mAh"), "%.1f");
+	ROW("source energy [Wh]", world_metric(&m[i], "energy_source_Wh"), "%.3f");
 #undef ROW
 }
 
@@ -94,21 +94,19 @@ static bool labels_ok(char **labels, int n)
 {
 	for (int i = 0; i < n; i++) {
 		const char *why;
+		g_autofree char *shown = NULL;
 
 		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
 			continue;
-		{
-			g_autofree char *shown = g_strescape(labels[i], NULL);
-
-			cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
-				  shown, why);
-		}
+		shown = g_strescape(labels[i], NULL);
+		cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+			  shown, why);
 		return false;
 	}
 	return true;
 }
 
-/* What a compare writes into DIR, as the patterns of its output set (sim/outset.h):
+/* What a compare writes into DIR, as the patterns of its output set (output/outset.h):
  * the plot, and a directory per policy: those of an earlier compare with other
  * built-in policies go too. */
 static char **compare_output_names(char **labels, int n)
@@ -149,7 +147,7 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 			return status;
 		}
 		m[i] = res.metrics;
-		m[i].detected_type = NULL;   /* owned by the result */
+		res.metrics = (struct world_metrics){ 0 };   /* m[i] owns them now */
 		run_result_clear(&res);
 	}
 	return CLI_EXIT_OK;
@@ -249,6 +247,8 @@ int cmd_compare(int argc, char **argv)
 out:
 	cs_outset_abort(set);
 	g_strfreev(labels);
+	for (int i = 0; m && i < n; i++)
+		world_metrics_clear(&m[i]);
 	g_free(m);
 	g_strfreev(policies);
 	g_strfreev(sets);

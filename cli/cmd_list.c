@@ -38,7 +38,7 @@ static void list_policies(void)
 		g_autofree void *p = g_malloc0(d->params_size ? d->params_size : 1);
 
 		if (d->params_default)
-			d->params_default(p);
+			d->params_default(d, p);
 		printf("\n%s - %s\n", d->name, d->summary);
 		if (d->params)
 			list_params(d->params, p, "    ");

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "plots/plot.h"
 #include "run/scenario.h"
-#include "sim/outset.h"
+#include "output/outset.h"
 #include "sim/units.h"
 
 /* A file beside `trace` (same directory), or NULL when it does not exist. */
@@ -156,7 +156,7 @@ static bool output_format(const char *out, char **script, bool *png, bool *svg)
 		cli_error("plot: -o %s: found \"%s\", expected .png or .svg", out, dot);
 		return false;
 	}
-	if (g_ascii_strcasecmp(dot, *png ? ".png" : ".svg") != 0 || strcmp(dot, *png ? ".png" : ".svg")) {
+	if (strcmp(dot, *png ? ".png" : ".svg") != 0) {
 		cli_error("plot: -o %s: write the extension in lower case (.png or .svg)", out);
 		return false;
 	}
@@ -192,53 +192,47 @@ static bool parse_zoom(const char *text, struct plot_spec *spec)
 	return true;
 }
 
-static int plot_heatmap_cmd(const char *results, const char *x, const char *y, const char *z,
-			    const char *by, const char *agg, const char *out, const char *title,
-			    bool render)
-{
-	struct plot_heatmap_spec spec = {
-		.results = results, .x = x, .y = y, .z = z, .by = by, .title = title,
-		.render = render,
-	};
-	g_autofree char *script = NULL;
-	g_autoptr(GError) err = NULL;
-	bool png, svg;
-
-	if (!x || !y || !z) {
-		cli_error("plot: --heatmap needs --x PARAM, --y PARAM and --z METRIC (see --help)");
-		return CLI_EXIT_USAGE;
-	}
-	if (!agg || strcmp(agg, "none") == 0) {
-		spec.agg = PLOT_AGG_NONE;
-	} else if (strcmp(agg, "mean") == 0) {
-		spec.agg = PLOT_AGG_MEAN;
-	} else if (strcmp(agg, "min") == 0) {
-		spec.agg = PLOT_AGG_MIN;
-	} else if (strcmp(agg, "max") == 0) {
-		spec.agg = PLOT_AGG_MAX;
-	} else {
-		cli_error("plot: --agg: found \"%s\", expected mean, min, max or none", agg);
-		return CLI_EXIT_USAGE;
-	}
-	if (!output_format(out, &script, &png, &svg))
-		return CLI_EXIT_USAGE;
-	spec.script = script;
-	spec.png = png;
-	spec.svg = svg;
-	if (!plot_heatmap(&spec, &err)) {
-		cli_error("plot: %s", err->message);
-		return CLI_EXIT_USAGE;
-	}
-	print_written(out, script, render);
-	return CLI_EXIT_OK;
-}
-
 /* The options as given (GOption fills them). */
 struct plot_cli {
 	char *out, **labels, *title, *scenario_file, *uvlo, *zoom;
 	char *heatmap, *hx, *hy, *hz, *by, *agg;
 	gboolean no_render;
 };
+
+/* `chargesim plot --heatmap RESULTS.csv`. */
+static int plot_heatmap_cmd(const struct plot_cli *c)
+{
+	/* --agg's names, in the order of enum plot_agg */
+	static const char *const aggs[] = { "none", "mean", "min", "max", NULL };
+	struct plot_heatmap_spec spec = {
+		.results = c->heatmap, .x = c->hx, .y = c->hy, .z = c->hz, .by = c->by,
+		.title = c->title, .render = !c->no_render,
+	};
+	g_autofree char *script = NULL;
+	g_autoptr(GError) err = NULL;
+	int agg = 0;
+
+	if (!c->hx || !c->hy || !c->hz) {
+		cli_error("plot: --heatmap needs --x PARAM, --y PARAM and --z METRIC (see --help)");
+		return CLI_EXIT_USAGE;
+	}
+	while (c->agg && aggs[agg] && strcmp(c->agg, aggs[agg]) != 0)
+		agg++;
+	if (!aggs[agg]) {
+		cli_error("plot: --agg: found \"%s\", expected mean, min, max or none", c->agg);
+		return CLI_EXIT_USAGE;
+	}
+	spec.agg = (enum plot_agg)agg;
+	if (!output_format(c->out, &script, &spec.png, &spec.svg))
+		return CLI_EXIT_USAGE;
+	spec.script = script;
+	if (!plot_heatmap(&spec, &err)) {
+		cli_error("plot: %s", err->message);
+		return CLI_EXIT_USAGE;
+	}
+	print_written(c->out, script, !c->no_render);
+	return CLI_EXIT_OK;
+}
 
 static void plot_cli_clear(struct plot_cli *c)
 {
@@ -369,8 +363,7 @@ int cmd_plot(int argc, char **argv)
 		if (argc != 1)
 			cli_error("plot: --heatmap takes no trace files, found \"%s\"", argv[1]);
 		else
-			status = plot_heatmap_cmd(c.heatmap, c.hx, c.hy, c.hz, c.by, c.agg, c.out,
-						  c.title, !c.no_render);
+			status = plot_heatmap_cmd(&c);
 		goto out;
 	}
 	if (c.hx || c.hy || c.hz || c.by || c.agg) {

@@ -94,28 +94,33 @@ static const char *times(int n)
 
 static void print_flags(const struct world_metrics *m)
 {
-	if (m->discharged_while_plugged_s >= RUN_STARVED_FLAG_S) {
-		g_autofree char *t = fmt_duration(m->discharged_while_plugged_s);
+	double starved_s = world_metric(m, "discharged_while_plugged_s");
+	double soc0 = world_metric(m, "soc_initial"), soc1 = world_metric(m, "soc_final");
+	int brownouts = (int)world_metric(m, "brownouts");
+	int trips = (int)world_metric(m, "source_trips");
+	int uvlo = (int)world_metric(m, "uvlo_events");
+
+	if (starved_s >= RUN_STARVED_FLAG_S) {
+		g_autofree char *t = fmt_duration(starved_s);
 
 		printf("  ! STARVED: the battery discharged for %s while plugged in; SOC %s %.1f %% -> %.1f %%\n",
-		       t, m->soc_final < m->soc_initial ? "fell" : "still rose", m->soc_initial * 100,
-		       m->soc_final * 100);
+		       t, soc1 < soc0 ? "fell" : "still rose", soc0 * 100, soc1 * 100);
 	}
-	if (m->brownouts > 0)
-		printf("  ! BROWNOUT: the system voltage fell below its minimum %d %s\n", m->brownouts,
-		       times(m->brownouts));
-	if (m->source_trips > 0)
-		printf("  ! SOURCE TRIP: the port's protection cut VBUS %d %s\n", m->source_trips,
-		       times(m->source_trips));
-	if (m->uvlo_events > 0)
-		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", m->uvlo_events,
-		       times(m->uvlo_events));
+	if (brownouts > 0)
+		printf("  ! BROWNOUT: the system voltage fell below its minimum %d %s\n", brownouts,
+		       times(brownouts));
+	if (trips > 0)
+		printf("  ! SOURCE TRIP: the port's protection cut VBUS %d %s\n", trips, times(trips));
+	if (uvlo > 0)
+		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", uvlo,
+		       times(uvlo));
 }
 
 static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
 {
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
+	const char *detected = world_metric_text(m, "detected_type");
 	const GArray *results = res->expect;
 	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
 	g_autofree char *wall = fmt_duration(wall_s);
@@ -123,25 +128,31 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 
 	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
 	       res->policy, dur, wall, speed);
-	printf("  SOC %.1f %% -> %.1f %%", m->soc_initial * 100, m->soc_final * 100);
-	print_reached("80 %", m->time_to_soc_80_s);
-	print_reached("full", m->time_to_full_s);
+	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
+	       world_metric(m, "soc_final") * 100);
+	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
+	print_reached("full", world_metric(m, "time_to_full_s"));
 	printf("\n");
-	if (isfinite(m->vbus_min_v)) {
-		g_autofree char *below = fmt_duration(m->time_below_4v75_s);
+	if (isfinite(world_metric(m, "vbus_min_V"))) {
+		double below_s = world_metric(m, "time_below_4v75_s");
+		g_autofree char *below = fmt_duration(below_s);
 
-		printf("  VBUS min %.3f V, %s below 4.75 V; ", m->vbus_min_v,
-		       m->time_below_4v75_s > 0 ? below : "never");
+		printf("  VBUS min %.3f V, %s below 4.75 V; ", world_metric(m, "vbus_min_V"),
+		       below_s > 0 ? below : "never");
 	} else {
 		printf("  VBUS never powered; ");
 	}
-	printf("source trips %d, UVLO events %d, brownouts %d\n", m->source_trips, m->uvlo_events,
-	       m->brownouts);
+	printf("source trips %d, UVLO events %d, brownouts %d\n",
+	       (int)world_metric(m, "source_trips"), (int)world_metric(m, "uvlo_events"),
+	       (int)world_metric(m, "brownouts"));
 	printf("  input limit final %.3f A (max %.3f A), IBUS max %.3f A, charge in %.1f mAh, source energy %.3g Wh\n",
-	       m->ilim_final_a, m->ilim_max_a, m->ibus_max_a, m->charge_in_mah, m->energy_source_wh);
+	       world_metric(m, "ilim_final_A"), world_metric(m, "ilim_max_A"),
+	       world_metric(m, "ibus_max_A"), world_metric(m, "charge_in_mAh"),
+	       world_metric(m, "energy_source_Wh"));
 	printf("  detected %s; energy balance error %.2g; %llu steps, %llu events\n",
-	       m->detected_type ? m->detected_type : "(no detection)", m->energy_balance_error,
-	       (unsigned long long)m->steps, (unsigned long long)m->events);
+	       detected ? detected : "(no detection)", world_metric(m, "energy_balance_error"),
+	       (unsigned long long)world_metric(m, "steps"),
+	       (unsigned long long)world_metric(m, "events"));
 	print_flags(m);
 	if (results && results->len) {
 		guint failed = run_failed_expectations(res);

@@ -119,11 +119,6 @@ static void progress_update(void *data, const struct sweep_progress *sp)
 	progress_show(p, false);
 }
 
-static gint64 monotonic_us(void)
-{
-	return g_get_monotonic_time();
-}
-
 /*
  * -j when not given: SLURM_CPUS_PER_TASK, else the CPUs this process may run on.
  * Slurm's task/affinity and task/cgroup, taskset and container CPU sets narrow those
@@ -296,7 +291,7 @@ int cmd_sweep(int argc, char **argv)
 	ro = (struct sweep_runner_opts){
 		.dir = c.outdir, .shard = sh, .jobs = c.jobs, .chunk_rows = c.chunk_rows,
 		.resume = c.resume, .keep_traces = c.keep, .catch_signals = true,
-		.clock_us = monotonic_us, .started = progress_started, .progress = progress_update,
+		.clock_us = g_get_monotonic_time, .started = progress_started, .progress = progress_update,
 		.data = &pr,
 	};
 	if (!sweep_runner_run(sw, &ro, &outcome, &err)) {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 static const struct {
 	const char *name;

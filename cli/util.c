@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "run/world.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -32,6 +31,12 @@ static void split_argv_free(void)
 	split_argv = split_strings = NULL;
 }
 
+/* "-jN" with N digits. */
+static bool is_jobs_digits(const char *a)
+{
+	return a[0] == '-' && a[1] == 'j' && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2);
+}
+
 /*
  * GOption wants "-j 2"; people used to make(1) type "-j2". Rewrite "-jN" (N digits)
  * into "-j" "N" before parsing, and leave everything else as it is.
@@ -40,22 +45,17 @@ static void cli_split_jobs(int *argc, char ***argv)
 {
 	int n = 0, k = 0;
 
-	for (int i = 1; i < *argc; i++) {
-		const char *a = (*argv)[i];
-
-		if (!strcmp(a, "--"))
-			break;
-		if (a[0] == '-' && a[1] == 'j' && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2))
-			n++;
-	}
+	for (int i = 1; i < *argc && strcmp((*argv)[i], "--") != 0; i++)
+		n += is_jobs_digits((*argv)[i]);
 	if (n == 0 || split_argv)
 		return;
 	split_argv = g_new0(char *, *argc + n + 1);
-	for (int i = 0; i < *argc; i++) {
+	for (int i = 0, operands = 0; i < *argc; i++) {
 		const char *a = (*argv)[i];
 
-		if (i > 0 && a[0] == '-' && a[1] == 'j' && a[2] &&
-		    strspn(a + 2, "0123456789") == strlen(a + 2)) {
+		/* after "--" every word is an operand, even one that reads "-j3" */
+		operands = operands || (i > 0 && strcmp(a, "--") == 0);
+		if (i > 0 && !operands && is_jobs_digits(a)) {
 			split_argv[k++] = g_strdup("-j");
 			split_argv[k++] = g_strdup(a + 2);
 		} else {
@@ -106,52 +106,27 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 	return true;
 }
 
-int cli_exit_for(const GError *err)
-{
-	return world_error_status(err);
-}
-
 /* g_ptr_array_sort hands the comparator pointers to the elements. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A file or directory as the kernel knows it, whatever path led there. */
-struct file_id {
-	dev_t dev;
-	ino_t ino;
-};
-
-static guint file_id_hash(gconstpointer p)
-{
-	const struct file_id *id = p;
-
-	return (guint)(id->ino ^ (id->ino >> 32) ^ id->dev);
-}
-
-static gboolean file_id_equal(gconstpointer a, gconstpointer b)
-{
-	const struct file_id *x = a, *y = b;
-
-	return x->dev == y->dev && x->ino == y->ino;
-}
-
+/* A set of "DEV:INODE" strings: a file or directory as the kernel knows it, whatever
+ * path led there. */
 GHashTable *cli_file_ids_new(void)
 {
-	return g_hash_table_new_full(file_id_hash, file_id_equal, g_free, NULL);
+	return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 }
 
 bool cli_file_id_first(GHashTable *seen, const char *path)
 {
 	struct stat st;
-	struct file_id *id;
 
 	if (stat(path, &st) != 0)
 		return true;   /* dangling or unreadable: let the reader report it */
-	id = g_new(struct file_id, 1);
-	*id = (struct file_id){ st.st_dev, st.st_ino };
-	return g_hash_table_add(seen, id);
+	return g_hash_table_add(seen, g_strdup_printf("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+						      (guint64)st.st_dev, (guint64)st.st_ino));
 }
 
 /* One directory: its entries in name order (so that which path of a file reached

@@ -5,11 +5,12 @@
  * Each model (models/<name>/) fills one struct model_desc: where it sits in a scenario
  * file and how its parameters load and check (the scenario object), and what it does
  * in a run (its state, its part of the circuit, the thresholds it watches, how it
- * reacts to an operating point). models/registry.c lists the descriptors; the
+ * reacts to an operating point), and what it adds to the outputs (trace columns and
+ * metrics). models/registry.c lists the descriptors; the
  * scenario loader, `set` (file events and --set), `chargesim list` and the world's
- * loops go through that list and never name a model. Code that does need one model
- * in particular (the stepper integrating the battery, the charger-IC adapter talking
- * to the pmic) finds it by key.
+ * loops (circuit, margins, observation, trace columns, metrics) go through that list
+ * and never name a model. Code that does need one model in particular (the stepper
+ * integrating the battery, the charger-IC adapter talking to the pmic) finds it by key.
  *
  * The registry's order is the order of every loop: loading and checking the scenario
  * objects, initialising the models, building the circuit (a later model's part may
@@ -63,11 +64,59 @@ struct model_env {
 	const void *owner;           /* for params_of/state_of */
 };
 
+struct battery_state;
+
 /* What a model sees of one operating point. */
 struct model_point {
 	const struct net_in *in;             /* the circuit as the models described it */
 	const struct net_out *op;            /* its solution */
 	const struct model_wires *wires;
+	const struct battery_state *x;       /* the cell's state there (a step's end, a probe's) */
+};
+
+/* A column a model adds to trace.csv and trace.vcd. The columns after time_s are
+ * every model's and the run's own (run/probes.c), in rank order. */
+struct model_column {
+	int rank;
+	const char *name;                    /* "vbus_V" */
+	const char *unit;                    /* "V", "A", "" */
+	int decimals;                        /* fixed decimals in the CSV (not for labels) */
+	const char *const *labels;           /* non-NULL: the value indexes these state names */
+	int n_labels;
+	/* The value at a point: the model's state is the current one, pt->op and pt->x
+	 * those of the point (a probe inside a step is interpolated). */
+	double (*value)(const void *state, const struct model_point *pt);
+};
+
+/* How a metric is written to metrics.json. */
+enum model_metric_write {
+	MODEL_METRIC_DIGITS,    /* a number with `digits` significant digits, null if not finite */
+	MODEL_METRIC_TIME,      /* the same, null while negative (it never happened) */
+	MODEL_METRIC_COUNT,     /* an integer */
+	MODEL_METRIC_STRING,    /* text (text()), or null */
+	MODEL_METRIC_UNWRITTEN, /* not in the file: for in-process readers (run/world.h) */
+};
+
+/* How a metric's value is found from value(state, pt). */
+enum model_metric_rule {
+	MODEL_METRIC_AT_END,    /* at the end of the run */
+	MODEL_METRIC_AT_START,  /* once the models are initialised */
+	MODEL_METRIC_MAX,       /* the highest value of the operating points observed, from 0 */
+	/* the time (s) the value is first >= 0 at an operating point observed or settled;
+	 * -1 while it never was. With cut, the stepper cuts a step where it crosses 0. */
+	MODEL_METRIC_FIRST,
+};
+
+/* A metric a model adds to metrics.json (in rank order with every other one). */
+struct model_metric {
+	int rank;
+	const char *name;                    /* its key: "time_to_full_s" */
+	enum model_metric_write write;
+	int digits;
+	enum model_metric_rule rule;
+	bool cut;
+	double (*value)(const void *state, const struct model_point *pt);
+	const char *(*text)(const void *state);   /* MODEL_METRIC_STRING, at the end */
 };
 
 /* A validator's view of the other scenario objects' parameters, by key. */
@@ -123,6 +172,12 @@ struct model_desc {
 	void (*observe)(void *state, const struct model_point *pt);
 	/* Once an instant's operating point is final (state reports). */
 	void (*settled)(void *state, const struct model_point *pt);
+
+	/* ---- the outputs (optional) ---- */
+	const struct model_column *columns;  /* what it adds to the trace */
+	int n_columns;
+	const struct model_metric *metrics;  /* what it adds to metrics.json */
+	int n_metrics;
 };
 
 /* The models, in registry order, NULL-terminated (models/registry.c). */

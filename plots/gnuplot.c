@@ -14,7 +14,9 @@
 #include "plots/gp.h"
 #include "plots/plot.h"
 
-char *plot_find_gnuplot(GError **err)
+/* The gnuplot program to run (absolute path); NULL with a CS_PLOT_ERROR_NO_GNUPLOT
+ * error carrying the install command when there is none. */
+static char *find_gnuplot(GError **err)
 {
 	const char *env = g_getenv(PLOT_GNUPLOT_ENV);
 	char *path;
@@ -64,7 +66,7 @@ static bool spawn_gnuplot(const char *script, const char *dir, const char *tmpba
 			  bool svg, GError **err)
 {
 	g_autofree char *name = g_path_get_basename(script);
-	g_autofree char *prog = plot_find_gnuplot(err);
+	g_autofree char *prog = find_gnuplot(err);
 	g_autofree char *sets = NULL, *out = NULL, *errout = NULL;
 	g_autoptr(GError) e = NULL;
 	int wait_status = 0;

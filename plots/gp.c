@@ -41,7 +41,9 @@ void gp_quote(GString *s, const char *text)
 	g_string_append_c(s, '\'');
 }
 
-bool gp_text_exact(const char *text)
+/* Whether escape() leaves text as it is but for doubled quotes (UTF-8 without control
+ * characters): a file name gnuplot opens must be, or it would read another. */
+static bool text_exact(const char *text)
 {
 	if (!g_utf8_validate(text, -1, NULL))
 		return false;
@@ -55,7 +57,7 @@ bool gp_check_file_name(const char *name, GError **err)
 {
 	g_autofree char *shown = NULL;
 
-	if (gp_text_exact(name))
+	if (text_exact(name))
 		return true;
 	shown = g_strescape(name, NULL);
 	g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
@@ -126,9 +128,8 @@ void gp_num(GString *s, double v)
 	g_string_append(s, buf);
 }
 
-void gp_printf_num(GString *s, const char *before, double v, const char *after)
+void gp_num_then(GString *s, double v, const char *after)
 {
-	g_string_append(s, before);
 	gp_num(s, v);
 	g_string_append(s, after);
 }
@@ -177,29 +178,26 @@ void gp_setf(GPtrArray *vars, const char *name, const char *fmt, ...)
 
 void gp_set_num(GPtrArray *vars, const char *name, double v)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_num(s, v);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 void gp_set_quoted(GPtrArray *vars, const char *name, const char *text)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_quote(s, text);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 void gp_set_escaped(GPtrArray *vars, const char *name, const char *text)
 {
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	gp_escape(s, text);
 	gp_set(vars, name, s->str);
-	g_string_free(s, TRUE);
 }
 
 /* The value of the name at n (len bytes), NULL when not given. */

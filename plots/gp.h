@@ -32,15 +32,14 @@
 void gp_escape(GString *s, const char *text);
 /* gp_escape() in single quotes: a gnuplot string constant. */
 void gp_quote(GString *s, const char *text);
-/* Whether gp_escape() leaves text as it is but for doubled quotes (UTF-8 without
- * control characters): a file name gnuplot opens must be, or it would read another. */
-bool gp_text_exact(const char *text);
-/* gp_text_exact() of a file name the script will open, or false with a
- * CS_PLOT_ERROR_INPUT error asking for another name. */
+/* Whether gp_escape() leaves a file name the script will open as it is but for
+ * doubled quotes (UTF-8 without control characters), as it must be or gnuplot would
+ * open another; false with a CS_PLOT_ERROR_INPUT error asking for another name. */
 bool gp_check_file_name(const char *name, GError **err);
 /* A number written for gnuplot (always with a point, never "nan": NaN). */
 void gp_num(GString *s, double v);
-void gp_printf_num(GString *s, const char *before, double v, const char *after);
+/* gp_num(), then the text after. */
+void gp_num_then(GString *s, double v, const char *after);
 /* The script's FORMATS: "png", "svg" or "png svg". */
 const char *gp_formats(bool png, bool svg);
 /* Screen fraction of a pixel position (x from the left, y from the bottom). */

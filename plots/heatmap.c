@@ -14,7 +14,7 @@
 #include "plots/gp.h"
 #include "plots/plot.h"
 #include "plots/templates.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "traces/csv.h"
 
 /* results.csv: the header, and the cells (blanks around them removed). */
@@ -25,6 +25,13 @@ struct table {
 	guint nrows;
 };
 
+/* One cell of a map: the rows that fall into it. */
+struct cell {
+	int row;                  /* the first, -1 none */
+	int n;                    /* numeric z values */
+	double sum, min, max, z;
+};
+
 /* The heat map being made: the table, its columns, the categories and the cells. */
 struct heat {
 	const struct plot_heatmap_spec *sp;
@@ -32,9 +39,7 @@ struct heat {
 	int col[4];               /* x, y, z, by (-1: no by) */
 	GArray *xs, *ys, *bs;     /* struct category */
 	gsize n_cells;            /* maps x rows x columns */
-	int *cell_row;            /* the first row in each cell, -1 none */
-	int *cell_n;              /* numeric z values in each cell */
-	double *cell_sum, *cell_min, *cell_max, *cell_z;
+	struct cell *cells;
 	double zmin, zmax;
 };
 
@@ -176,9 +181,10 @@ static int category_index(const GArray *a, const char *v)
 
 static void categories_free(GArray *a)
 {
-	for (guint k = 0; k < a->len; k++)
+	for (guint k = 0; a && k < a->len; k++)
 		g_free(g_array_index(a, struct category, k).text);
-	g_array_free(a, TRUE);
+	if (a)
+		g_array_free(a, TRUE);
 }
 
 /* A category axis: "'0.5 m' 0, '2 m' 1". */
@@ -221,14 +227,9 @@ static void heat_categories(struct heat *h)
 		g_array_append_val(h->bs, c);
 	}
 	h->n_cells = (gsize)h->bs->len * h->xs->len * h->ys->len;
-	h->cell_row = g_new(int, h->n_cells);
-	h->cell_n = g_new0(int, h->n_cells);
-	h->cell_sum = g_new0(double, h->n_cells);
-	h->cell_min = g_new0(double, h->n_cells);
-	h->cell_max = g_new0(double, h->n_cells);
-	h->cell_z = g_new0(double, h->n_cells);
+	h->cells = g_new0(struct cell, h->n_cells);
 	for (gsize k = 0; k < h->n_cells; k++)
-		h->cell_row[k] = -1;
+		h->cells[k].row = -1;
 }
 
 /* Two rows in one cell without --agg: say where, and in which columns they differ. */
@@ -267,16 +268,17 @@ static bool fill_cells(struct heat *h, GError **err)
 		int xi = category_index(h->xs, table_cell(t, i, col[0]));
 		int yi = category_index(h->ys, table_cell(t, i, col[1]));
 		int bi = col[3] >= 0 ? category_index(h->bs, table_cell(t, i, col[3])) : 0;
-		gsize cell = ((gsize)bi * h->ys->len + (gsize)yi) * h->xs->len + (gsize)xi;
+		gsize k = ((gsize)bi * h->ys->len + (gsize)yi) * h->xs->len + (gsize)xi;
+		struct cell *c = &h->cells[k];
 		const char *zv = table_cell(t, i, col[2]);
 		double z;
 
-		if (h->cell_row[cell] >= 0 && sp->agg == PLOT_AGG_NONE) {
-			duplicate_error(h, h->cell_row[cell], i, err);
+		if (c->row >= 0 && sp->agg == PLOT_AGG_NONE) {
+			duplicate_error(h, c->row, i, err);
 			return false;
 		}
-		if (h->cell_row[cell] < 0)
-			h->cell_row[cell] = (int)i;
+		if (c->row < 0)
+			c->row = (int)i;
 		if (!*zv || strcmp(zv, "null") == 0 || strcmp(zv, "-") == 0 ||
 		    g_ascii_strcasecmp(zv, "nan") == 0)
 			continue;
@@ -286,14 +288,10 @@ static bool fill_cells(struct heat *h, GError **err)
 				    "needs a numeric metric)", sp->results, t->tr->line[i], sp->z, zv);
 			return false;
 		}
-		if (!h->cell_n[cell]) {
-			h->cell_min[cell] = h->cell_max[cell] = z;
-		} else {
-			h->cell_min[cell] = fmin(h->cell_min[cell], z);
-			h->cell_max[cell] = fmax(h->cell_max[cell], z);
-		}
-		h->cell_sum[cell] += z;
-		h->cell_n[cell]++;
+		c->min = c->n ? fmin(c->min, z) : z;
+		c->max = c->n ? fmax(c->max, z) : z;
+		c->sum += z;
+		c->n++;
 	}
 	return true;
 }
@@ -304,16 +302,18 @@ static void cell_values(struct heat *h)
 	h->zmin = INFINITY;
 	h->zmax = -INFINITY;
 	for (gsize k = 0; k < h->n_cells; k++) {
-		if (!h->cell_n[k])
+		struct cell *c = &h->cells[k];
+
+		if (!c->n)
 			continue;
 		switch (h->sp->agg) {
-		case PLOT_AGG_MEAN: h->cell_z[k] = h->cell_sum[k] / h->cell_n[k]; break;
-		case PLOT_AGG_MIN: h->cell_z[k] = h->cell_min[k]; break;
-		case PLOT_AGG_MAX: h->cell_z[k] = h->cell_max[k]; break;
-		default: h->cell_z[k] = h->cell_sum[k]; break;   /* one row */
+		case PLOT_AGG_MEAN: c->z = c->sum / c->n; break;
+		case PLOT_AGG_MIN: c->z = c->min; break;
+		case PLOT_AGG_MAX: c->z = c->max; break;
+		default: c->z = c->sum; break;   /* one row */
 		}
-		h->zmin = fmin(h->zmin, h->cell_z[k]);
-		h->zmax = fmax(h->zmax, h->cell_z[k]);
+		h->zmin = fmin(h->zmin, c->z);
+		h->zmax = fmax(h->zmax, c->z);
 	}
 	if (!isfinite(h->zmin)) {
 		h->zmin = 0;
@@ -327,10 +327,9 @@ static void cell_values(struct heat *h)
 static bool write_data(const struct heat *h, const char *path, GError **err)
 {
 	const struct plot_heatmap_spec *sp = h->sp;
-	GString *dat = g_string_new(NULL);
+	g_autoptr(GString) dat = g_string_new(NULL);
 	g_autofree char *z = gp_dat_field(sp->z), *x = gp_dat_field(sp->x);
 	g_autofree char *y = gp_dat_field(sp->y), *results = gp_dat_field(sp->results);
-	bool ok;
 
 	g_string_append_printf(dat, "# chargesim heat map of %s over %s and %s from %s\n# ix,iy,z,label\n",
 			       z, x, y, results);
@@ -343,20 +342,19 @@ static bool write_data(const struct heat *h, const char *path, GError **err)
 		for (guint yi = 0; yi < h->ys->len; yi++)
 			for (guint xi = 0; xi < h->xs->len; xi++) {
 				gsize k = ((gsize)bi * h->ys->len + yi) * h->xs->len + xi;
+				const struct cell *c = &h->cells[k];
 
-				if (h->cell_n[k]) {
+				if (c->n) {
 					g_string_append_printf(dat, "%u,%u,", xi, yi);
-					gp_num(dat, h->cell_z[k]);
-					g_string_append_printf(dat, ",%.4g\n", h->cell_z[k]);
+					gp_num(dat, c->z);
+					g_string_append_printf(dat, ",%.4g\n", c->z);
 				} else {
 					g_string_append_printf(dat, "%u,%u,NaN,%s\n", xi, yi,
-							       h->cell_row[k] >= 0 ? "n/a" : "no run");
+							       c->row >= 0 ? "n/a" : "no run");
 				}
 			}
 	}
-	ok = cs_outfile_write_all(path, dat->str, dat->len, err);
-	g_string_free(dat, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, dat->str, dat->len, err);
 }
 
 /* NAME.gp from plots/templates/heatmap.gp: up to three maps a row. */
@@ -420,18 +418,10 @@ static char *script_text(const struct heat *h, const char *base_name)
 
 static void heat_clear(struct heat *h)
 {
-	if (h->xs)
-		categories_free(h->xs);
-	if (h->ys)
-		categories_free(h->ys);
-	if (h->bs)
-		categories_free(h->bs);
-	g_free(h->cell_row);
-	g_free(h->cell_n);
-	g_free(h->cell_sum);
-	g_free(h->cell_min);
-	g_free(h->cell_max);
-	g_free(h->cell_z);
+	categories_free(h->xs);
+	categories_free(h->ys);
+	categories_free(h->bs);
+	g_free(h->cells);
 	g_strfreev(h->t.names);
 	cs_csv_trace_free(h->t.tr);
 }

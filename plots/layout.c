@@ -641,6 +641,20 @@ char *plot_row_owner(const struct plot *pl, int run)
 	return g_string_free(s, FALSE);
 }
 
+/* The longest name of a band row's owner (plot_row_owner()), with several runs. */
+static size_t longest_owner(const struct plot *pl)
+{
+	size_t owner = 0;
+
+	for (int i = 0; pl->n > 1 && i < pl->n; i++)
+		if (pl->runs[i].same_as < 0) {
+			g_autofree char *name = plot_row_owner(pl, i);
+
+			owner = MAX(owner, strlen(name));
+		}
+	return owner;
+}
+
 /* The state band: charger and source rows always; the detected port and the power
  * supply's type whenever a run has its events, the boot stage when a run boots, so
  * that plots of the same kind of run have the same rows. One set of rows per run, or
@@ -665,21 +679,10 @@ static void band_and_margins(struct plot *pl)
 	pl->index_names = false;
 	for (int i = 0; i < pl->n; i++)
 		pl->index_names |= pl->n > 1 && strlen(pl->runs[i].label) > 12;
-	for (int i = 0; pl->n > 1 && i < pl->n; i++)
-		if (pl->runs[i].same_as < 0) {
-			g_autofree char *name = plot_row_owner(pl, i);
-
-			owner = MAX(owner, strlen(name));
-		}
+	owner = longest_owner(pl);
 	if (owner > 24 && !pl->index_names) {
 		pl->index_names = true;   /* "1=2=5" rather than a row name half the canvas wide */
-		owner = 0;
-		for (int i = 0; i < pl->n; i++)
-			if (pl->runs[i].same_as < 0) {
-				g_autofree char *name = plot_row_owner(pl, i);
-
-				owner = MAX(owner, strlen(name));
-			}
+		owner = longest_owner(pl);
 	}
 	pl->px_left = PX_LEFT_MIN;
 	if (pl->n > 1)

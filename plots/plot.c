@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 G_DEFINE_QUARK(cs-plot-error-quark, cs_plot_error)
 
@@ -17,22 +17,15 @@ static void plot_free(struct plot *pl)
 	for (int i = 0; i < pl->n; i++)
 		plot_run_clear(&pl->runs[i]);
 	g_free(pl->runs);
-	if (pl->marks) {
-		for (guint i = 0; i < pl->marks->len; i++)
-			g_free(g_array_index(pl->marks, struct mark, i).label);
-		g_array_free(pl->marks, TRUE);
-	}
-	if (pl->sags)
-		g_array_free(pl->sags, TRUE);
-	if (pl->ilim_sets)
-		g_array_free(pl->ilim_sets, TRUE);
-	if (pl->attaches)
-		g_array_free(pl->attaches, TRUE);
+	for (guint i = 0; i < pl->marks->len; i++)
+		g_free(g_array_index(pl->marks, struct mark, i).label);
+	g_array_unref(pl->marks);
+	g_array_unref(pl->sags);
+	g_array_unref(pl->ilim_sets);
+	g_array_unref(pl->attaches);
 	g_free(pl->zoom_reason);
-	if (pl->sub_lines)
-		g_ptr_array_free(pl->sub_lines, TRUE);
-	if (pl->sub_runs)
-		g_array_free(pl->sub_runs, TRUE);
+	g_clear_pointer(&pl->sub_lines, g_ptr_array_unref);
+	g_clear_pointer(&pl->sub_runs, g_array_unref);
 }
 
 /* The same label twice would make an ambiguous legend: number the later one. */
@@ -48,18 +41,16 @@ static void distinct_labels(struct plot *pl)
 			}
 }
 
-/* Does name (in the script's directory) belong to the plot with base name base: its
- * data files, and with all, its script and images? */
-static bool plot_file(const char *name, const char *base, bool all)
+/* Is name (in the script's directory) a data file of an earlier plot with base name
+ * base that this one may not write again: NAME-contract.dat or NAME-trace-N.csv? */
+static bool plot_data_file(const char *name, const char *base)
 {
-	static const char *const script[] = { ".gp", ".png", ".svg", "-events.dat", "-states.dat",
-					      NULL };
 	size_t n = strlen(base);
 	const char *rest = name + n, *digits;
 
 	if (strncmp(name, base, n) != 0)
 		return false;
-	if (strcmp(rest, "-contract.dat") == 0 || (all && g_strv_contains(script, rest)))
+	if (strcmp(rest, "-contract.dat") == 0)
 		return true;
 	if (!g_str_has_prefix(rest, "-trace-") || !g_str_has_suffix(rest, ".csv"))
 		return false;
@@ -68,7 +59,7 @@ static bool plot_file(const char *name, const char *base, bool all)
 	       strlen(digits) > strlen(".csv");
 }
 
-static void remove_files(const char *script, bool all)
+static void remove_data_files(const char *script)
 {
 	g_autofree char *dir = g_path_get_dirname(script);
 	g_autofree char *path = gp_strip_ext(script);
@@ -77,16 +68,11 @@ static void remove_files(const char *script, bool all)
 	const char *name;
 
 	while (d && (name = g_dir_read_name(d)))
-		if (plot_file(name, base, all)) {
+		if (plot_data_file(name, base)) {
 			g_autofree char *f = g_build_filename(dir, name, NULL);
 
 			g_unlink(f);
 		}
-}
-
-void plot_remove_outputs(const char *script)
-{
-	remove_files(script, true);
 }
 
 /* NAME-trace-N.csv of each run and NAME-contract.dat. */
@@ -142,7 +128,7 @@ bool plot_traces(const struct plot_spec *spec, GError **err)
 		goto out;
 	/* the data of an earlier plot of this name (more runs, a PD contract) must not
 	 * outlive it */
-	remove_files(spec->script, false);
+	remove_data_files(spec->script);
 	if (!write_data(&pl, base_path, err) || !plot_write_states(&pl, states_path, err) ||
 	    !plot_write_events(&pl, events_path, &n_events, err))
 		goto out;

@@ -64,18 +64,10 @@ struct plot_spec {
 	const struct plot_trace *traces;
 };
 
-/* Look for the standard columns in a trace CSV's header. False with a
- * CS_PLOT_ERROR_INPUT error naming every missing column. */
-bool plot_check_trace(const char *path, GError **err);
-
 /* Write spec->script and its data, then render with gnuplot (if spec->render).
  * gnuplot's warnings on success are printed to stderr. The files of an earlier plot
  * of the same name are removed first. */
 bool plot_traces(const struct plot_spec *spec, GError **err);
-/* Remove the files of the stacked plot whose script is `script` (NAME.gp, NAME.png,
- * NAME.svg and its data files), where they exist: a run written again without --plot
- * must not leave the picture of the run before. */
-void plot_remove_outputs(const char *script);
 
 enum plot_agg { PLOT_AGG_NONE, PLOT_AGG_MEAN, PLOT_AGG_MIN, PLOT_AGG_MAX };
 
@@ -94,9 +86,5 @@ struct plot_heatmap_spec {
 };
 
 bool plot_heatmap(const struct plot_heatmap_spec *spec, GError **err);
-
-/* The gnuplot program to run (absolute path); NULL with a CS_PLOT_ERROR_NO_GNUPLOT
- * error carrying the install command when there is none. */
-char *plot_find_gnuplot(GError **err);
 
 #endif

@@ -45,8 +45,7 @@ void plot_run_clear(struct plot_run *r)
 	g_free(r->trace_rel);
 	g_free(r->data_rel);
 	cs_csv_trace_free(r->tr);
-	if (r->contract)
-		g_array_free(r->contract, TRUE);
+	g_clear_pointer(&r->contract, g_array_unref);
 	for (int k = 0; k < BAND_COUNT; k++) {
 		if (!r->band[k].segs)
 			continue;
@@ -55,8 +54,7 @@ void plot_run_clear(struct plot_run *r)
 		g_array_free(r->band[k].segs, TRUE);
 		g_free(r->band[k].cur);
 	}
-	if (r->metrics_json)
-		cJSON_Delete(r->metrics_json);
+	cJSON_Delete(r->metrics_json);
 }
 
 /* ---- the trace ---- */
@@ -93,7 +91,9 @@ static const struct cs_csv_read_opts trace_opts = {
 	.time_column = "time_s", .delim = ',', .text_columns = state_columns,
 };
 
-bool plot_check_trace(const char *path, GError **err)
+/* The standard columns in a trace CSV's header; false with a CS_PLOT_ERROR_INPUT
+ * error naming every missing column. */
+static bool check_trace(const char *path, GError **err)
 {
 	g_autoptr(GError) inner = NULL;
 	g_auto(GStrv) names = cs_csv_read_header(path, &trace_opts, &inner);
@@ -189,7 +189,7 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	cs_csv_trace *tr;
 	int col[COL_COUNT];
 
-	if (!plot_check_trace(r->trace, err))
+	if (!check_trace(r->trace, err))
 		return false;
 	tr = cs_csv_read(r->trace, &trace_opts, &inner);
 	if (!tr && g_error_matches(inner, CS_CSV_ERROR, CS_CSV_ERROR_EMPTY)) {

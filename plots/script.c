@@ -10,12 +10,13 @@
  * when gnuplot succeeded.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
 #include "plots/templates.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 /* The y of a band row (runs in order, each with its rows top to bottom; a run
  * identical to an earlier one has none). */
@@ -37,8 +38,7 @@ static double row_y(const struct plot *pl, int run, int band)
 
 bool plot_write_states(const struct plot *pl, const char *path, GError **err)
 {
-	GString *s = g_string_new(NULL);
-	bool ok;
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	g_string_append(s, "# chargesim state band: one segment per row (state columns of the traces,\n"
 			   "# detected type and power-supply type and boot stage from events.jsonl)\n"
@@ -53,21 +53,28 @@ bool plot_write_states(const struct plot *pl, const char *path, GError **err)
 				const struct seg *sg = &g_array_index(b->segs, struct seg, j);
 				g_autofree char *f = gp_dat_field(sg->state);
 
-				gp_printf_num(s, "", sg->t0, ",");
-				gp_printf_num(s, "", sg->t1, ",");
+				gp_num_then(s, sg->t0, ",");
+				gp_num_then(s, sg->t1, ",");
 				g_string_append_printf(s, "%g,%u,%s\n", row_y(pl, i, k),
 						       gp_rgb(plot_state_colour(k, sg->state)), f);
 			}
 		}
-	ok = cs_outfile_write_all(path, s->str, s->len, err);
-	g_string_free(s, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, s->str, s->len, err);
+}
+
+/* A marker's label in one view (0 main, 1 zoom): "label xN" for N merged events,
+ * the kind's key for a frequent kind's one label. Caller frees. */
+static char *view_label(const struct mark *m, int view)
+{
+	if (m->count[view] <= 1)
+		return g_strdup(m->label);
+	return g_strdup_printf("%s \xc3\x97%d", m->dense[view] ? plot_mark_groups[m->group].key :
+			       m->label, m->count[view]);
 }
 
 bool plot_write_events(const struct plot *pl, const char *path, int *n_written, GError **err)
 {
-	GString *s = g_string_new(NULL);
-	bool ok;
+	g_autoptr(GString) s = g_string_new(NULL);
 
 	*n_written = 0;
 	g_string_append(s, "# chargesim event markers (from events.jsonl): main/zoom 1 = draw the line\n"
@@ -78,12 +85,8 @@ bool plot_write_events(const struct plot *pl, const char *path, int *n_written, 
 	for (guint i = 0; i < pl->marks->len; i++) {
 		const struct mark *m = &g_array_index(pl->marks, struct mark, i);
 		const char *colour = pl->n > 1 ? plot_run_colour(m->run) : plot_mark_groups[m->group].rgb;
-		g_autofree char *ml = m->count[0] > 1 ? g_strdup_printf("%s \xc3\x97%d",
-			m->dense[0] ? plot_mark_groups[m->group].key : m->label, m->count[0]) : g_strdup(m->label);
-		g_autofree char *zl = m->count[1] > 1 ? g_strdup_printf("%s \xc3\x97%d",
-			m->dense[1] ? plot_mark_groups[m->group].key : m->label, m->count[1]) : g_strdup(m->label);
-		g_autofree char *f = gp_dat_field(ml);
-		g_autofree char *fz = gp_dat_field(zl);
+		g_autofree char *ml = view_label(m, 0), *zl = view_label(m, 1);
+		g_autofree char *f = gp_dat_field(ml), *fz = gp_dat_field(zl);
 
 		if (!m->line[0] && !m->line[1] && m->level[0] < 0 && m->level[1] < 0)
 			continue;
@@ -94,9 +97,7 @@ bool plot_write_events(const struct plot *pl, const char *path, int *n_written, 
 				       m->shared[1] ? 0x333333 : gp_rgb(colour));
 		(*n_written)++;
 	}
-	ok = cs_outfile_write_all(path, s->str, s->len, err);
-	g_string_free(s, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, s->str, s->len, err);
 }
 /* ---- the script ---- */
 
@@ -342,6 +343,18 @@ static void band_panel(GString *s, const struct plot *pl, const struct panel *p,
 	g_string_free(cmd, TRUE);
 }
 
+/* vars[name] = a string of every run, quoted: "'a', 'b'" (field: its offset in the run). */
+static void set_run_list(GPtrArray *vars, const char *name, const struct plot *pl, size_t field)
+{
+	g_autoptr(GString) list = g_string_new(NULL);
+
+	for (int i = 0; i < pl->n; i++) {
+		g_string_append(list, i ? ", " : "");
+		gp_quote(list, G_STRUCT_MEMBER(const char *, &pl->runs[i], field));
+	}
+	gp_set(vars, name, list->str);
+}
+
 /* The head and the variables: what the script is and every choice made from the data. */
 static void script_head(GString *s, const struct plot *pl, const struct script_info *si)
 {
@@ -368,26 +381,11 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	gp_setf(v, "W", "%d", PX_W);
 	gp_setf(v, "H", "%d", (int)pl->px_h);
 	gp_setf(v, "N", "%d", pl->n);
-	for (int i = 0; i < pl->n; i++) {
-		g_string_append(list, i ? ", " : "");
-		gp_quote(list, pl->runs[i].data_rel);
-	}
-	gp_set(v, "TRACES", list->str);
-	g_string_truncate(list, 0);
-	for (int i = 0; i < pl->n; i++) {
-		g_string_append(list, i ? ", " : "");
-		gp_quote(list, pl->runs[i].trace_rel);
-	}
-	gp_set(v, "ORIGINALS", list->str);
-	g_string_truncate(list, 0);
+	set_run_list(v, "TRACES", pl, offsetof(struct plot_run, data_rel));
+	set_run_list(v, "ORIGINALS", pl, offsetof(struct plot_run, trace_rel));
 	gp_set(v, "CONTRACT", pl->contract ? "" : NULL);
 	gp_set_num(v, "VBUS_FRACTION", VBUS_MIN_FRACTION);
-	for (int i = 0; i < pl->n; i++) {
-		g_string_append(list, i ? ", " : "");
-		gp_quote(list, pl->runs[i].label);
-	}
-	gp_set(v, "LABELS", list->str);
-	g_string_truncate(list, 0);
+	set_run_list(v, "LABELS", pl, offsetof(struct plot_run, label));
 	gp_setf(v, "NE", "%d", si->n_events);
 	gp_setf(v, "TU", "%g", pl->tu);
 	gp_set(v, "TUNIT", pl->tunit);

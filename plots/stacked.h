@@ -144,7 +144,6 @@ struct plot_run {
 	int same_as;             /* the earlier run with the identical trace and states, -1 */
 	int n_same;              /* runs identical to this one (after it) */
 	int dup_index;           /* for a run identical to an earlier one: 1, 2, ... */
-	int thinned_rows;        /* rows in the thinned copy */
 	struct band band[BAND_COUNT];
 	bool sag_open;
 	double sag_t0;
@@ -195,7 +194,7 @@ void plot_layout(struct plot *pl);
 char *plot_row_owner(const struct plot *pl, int run);
 
 /* thin.c: write run ri's thinned copy to path (a CSV with the plotted columns). */
-bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err);
+bool plot_write_thinned(const struct plot *pl, int ri, const char *path, GError **err);
 /* contract: NAME-contract.dat (each run's contract as a block of "t,V" rows). */
 bool plot_write_contract(const struct plot *pl, const char *path, GError **err);
 

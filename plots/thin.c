@@ -23,7 +23,7 @@
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/stacked.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 /* The columns of the copy, in its order; the optional ones only when the trace has
  * them. */
@@ -132,15 +132,14 @@ static void choose_rows(const struct plot *pl, const cs_csv_trace *tr, const int
 	}
 }
 
-bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err)
+bool plot_write_thinned(const struct plot *pl, int ri, const char *path, GError **err)
 {
-	struct plot_run *r = &pl->runs[ri];
+	const struct plot_run *r = &pl->runs[ri];
 	const cs_csv_trace *tr = r->tr;
 	g_autofree bool *keep = g_new0(bool, tr->nrows);
 	g_autofree char *source = gp_dat_field(r->trace_rel);
-	GString *s = g_string_new(NULL);
+	g_autoptr(GString) s = g_string_new(NULL);
 	int col[COL_COUNT];
-	bool ok;
 
 	for (int c = 0; c < COL_COUNT; c++)
 		col[c] = cs_csv_find_col(tr, plot_column_names[c]);
@@ -148,25 +147,22 @@ bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err)
 	g_string_append_printf(s, "# %s, thinned for plotting (plots/thin.c): the rows that differ by\n"
 			       "# more than %g pixel from a straight line between their neighbours\n",
 			       source, THIN_PX);
-	for (size_t k = 0, first = 1; k < N_THIN; k++)
-		if (col[thin_columns[k]] >= 0) {
-			g_string_append_printf(s, "%s%s", first ? "" : ",", plot_column_names[thin_columns[k]]);
-			first = 0;
-		}
+	/* the first column, time_s, is in every trace (scan.c checked the header) */
+	for (size_t k = 0; k < N_THIN; k++)
+		if (col[thin_columns[k]] >= 0)
+			g_string_append_printf(s, "%s%s", k ? "," : "", plot_column_names[thin_columns[k]]);
 	g_string_append_c(s, '\n');
-	r->thinned_rows = 0;
 	for (size_t i = 0; i < tr->nrows; i++) {
 		if (!keep[i])
 			continue;
-		for (size_t k = 0, first = 1; k < N_THIN; k++) {
+		for (size_t k = 0; k < N_THIN; k++) {
 			int c = col[thin_columns[k]];
 			char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
 			if (c < 0)
 				continue;
-			if (!first)
+			if (k)
 				g_string_append_c(s, ',');
-			first = 0;
 			if (tr->cols[c].is_label)
 				g_string_append(s, "NaN");
 			else
@@ -175,19 +171,16 @@ bool plot_write_thinned(struct plot *pl, int ri, const char *path, GError **err)
 								   tr->cols[c].v[i]));
 		}
 		g_string_append_c(s, '\n');
-		r->thinned_rows++;
 	}
-	ok = cs_outfile_write_all(path, s->str, s->len, err);
-	g_string_free(s, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, s->str, s->len, err);
 }
 
 bool plot_write_contract(const struct plot *pl, const char *path, GError **err)
 {
-	GString *s = g_string_new("# chargesim PD contracts: one block per run (gnuplot index = run - 1),\n"
-				  "# the source's nominal voltage from each time on (5 V, then each\n"
-				  "# accepted request from its PS_RDY); t_s,V\n");
-	bool ok;
+	g_autoptr(GString) s = g_string_new(
+		"# chargesim PD contracts: one block per run (gnuplot index = run - 1),\n"
+		"# the source's nominal voltage from each time on (5 V, then each\n"
+		"# accepted request from its PS_RDY); t_s,V\n");
 
 	for (int i = 0; i < pl->n; i++) {
 		const struct plot_run *r = &pl->runs[i];
@@ -195,15 +188,13 @@ bool plot_write_contract(const struct plot *pl, const char *path, GError **err)
 		for (guint k = 0; k < r->contract->len; k++) {
 			const struct contract_pt *p = &g_array_index(r->contract, struct contract_pt, k);
 
-			gp_printf_num(s, "", p->t, ",");
-			gp_printf_num(s, "", p->v, "\n");
+			gp_num_then(s, p->t, ",");
+			gp_num_then(s, p->v, "\n");
 		}
 		/* the last contract holds to the end of the trace */
-		gp_printf_num(s, "", r->t_max, ",");
-		gp_printf_num(s, "", g_array_index(r->contract, struct contract_pt,
-						   r->contract->len - 1).v, "\n\n\n");
+		gp_num_then(s, r->t_max, ",");
+		gp_num_then(s, g_array_index(r->contract, struct contract_pt,
+					     r->contract->len - 1).v, "\n\n\n");
 	}
-	ok = cs_outfile_write_all(path, s->str, s->len, err);
-	g_string_free(s, TRUE);
-	return ok;
+	return cs_outfile_write_all(path, s->str, s->len, err);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "run/board.h"
 #include "sim/evlog.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 static const char *const extcon_habit_names[] = { "consistent", "max14577", "vbus", NULL };
 static const char *const payload_names[] = { "mA", "gadget", "null", NULL };

@@ -4,12 +4,14 @@
  *
  * The charger-IC ops (chargesim/charger_ic.h) a policy calls turn into the pmic
  * model's register writes and ADC reads; the board's power_supply properties
- * (run/board.h) are read from the pmic, the battery and the port. Reads re-solve the
- * operating point first when a model changed since the last solution, so a register
- * write followed by an ADC read in the same work function sees its effect.
+ * (run/board.h) are read from the pmic, the battery and the port, and written to
+ * sysfs dumps at given times. Reads re-solve the operating point first when a model
+ * changed since the last solution, so a register write followed by an ADC read in the
+ * same work function sees its effect.
  */
 #include <errno.h>
 #include <math.h>
+#include "models/pmic/pmic.h"
 #include "run/world_priv.h"
 
 static struct world *ic_world(void *hw)
@@ -17,22 +19,27 @@ static struct world *ic_world(void *hw)
 	return hw;
 }
 
+/* The charger IC behind the ops. */
+static struct pmic *ic_pmic(void *hw)
+{
+	return world_model(hw, "device.pmic");
+}
+
 static int ic_set_ilim(void *hw, int ua)
 {
-	struct world *w = ic_world(hw);
-	double applied = pmic_write_iindpm(w->chg, ua * 1e-6);
+	double applied = pmic_write_iindpm(ic_pmic(hw), ua * 1e-6);
 
 	return (int)lround(applied * 1e6);
 }
 
 static int ic_get_ilim(void *hw)
 {
-	return (int)lround(ic_world(hw)->chg->iindpm * 1e6);
+	return (int)lround(ic_pmic(hw)->iindpm * 1e6);
 }
 
 static void ic_range(void *hw, int *min_ua, int *max_ua, int *step_ua)
 {
-	const struct pmic_params *p = ic_world(hw)->chg->p;
+	const struct pmic_params *p = ic_pmic(hw)->p;
 
 	*min_ua = (int)lround(p->iindpm_min * 1e6);
 	*max_ua = (int)lround(p->iindpm_max * 1e6);
@@ -52,7 +59,7 @@ static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
 	case CS_ADC_IBAT: truth = w->op.ibat; break;
 	default: return -EINVAL;
 	}
-	x = pmic_adc_read(w->chg, (enum pmic_adc_chan)ch, truth);
+	x = pmic_adc_read(ic_pmic(hw), (enum pmic_adc_chan)ch, truth);
 	*val = (int)lround(x * 1e6);
 	return 0;
 }
@@ -61,18 +68,18 @@ static int ic_adc_lsb(void *hw, enum cs_adc_channel ch)
 {
 	if ((unsigned int)ch > CS_ADC_IBAT)
 		return -EINVAL;
-	return (int)lround(ic_world(hw)->chg->p->adc[ch].lsb * 1e6);
+	return (int)lround(ic_pmic(hw)->p->adc[ch].lsb * 1e6);
 }
 
 static int ic_charge_enable(void *hw, bool on)
 {
-	pmic_set_charge_enable(ic_world(hw)->chg, on);
+	pmic_set_charge_enable(ic_pmic(hw), on);
 	return 0;
 }
 
 static int ic_input_enable(void *hw, bool on)
 {
-	pmic_set_hiz(ic_world(hw)->chg, !on);
+	pmic_set_hiz(ic_pmic(hw), !on);
 	return 0;
 }
 
@@ -80,7 +87,7 @@ static int ic_set_ichg(void *hw, int ua)
 {
 	if (ua <= 0)
 		return -EINVAL;
-	pmic_write_ichg(ic_world(hw)->chg, ua * 1e-6);
+	pmic_write_ichg(ic_pmic(hw), ua * 1e-6);
 	return 0;
 }
 
@@ -89,9 +96,9 @@ static int ic_set_vreg(void *hw, int uv)
 	struct world *w = ic_world(hw);
 
 	/* The chip refuses what the cell cannot take, as a register range would. */
-	if (uv <= 3000000 || uv * 1e-6 > w->bat->p->v_max + 1e-9)
+	if (uv <= 3000000 || uv * 1e-6 > world_cell(w)->p->v_max + 1e-9)
 		return -EINVAL;
-	pmic_write_vreg(w->chg, uv * 1e-6);
+	pmic_write_vreg(ic_pmic(hw), uv * 1e-6);
 	return 0;
 }
 
@@ -99,7 +106,7 @@ static int ic_get_vindpm(void *hw)
 {
 	if (!ic_world(hw)->vindpm_hw)
 		return -EOPNOTSUPP;
-	return (int)lround(ic_world(hw)->chg->p->vindpm * 1e6);
+	return (int)lround(ic_pmic(hw)->p->vindpm * 1e6);
 }
 
 static int ic_set_vindpm(void *hw, int uv)
@@ -110,13 +117,13 @@ static int ic_set_vindpm(void *hw, int uv)
 	if (uv < 0)
 		return -EINVAL;
 	/* the register holds what its grid can: a write lands on the code below */
-	pmic_write_vindpm(ic_world(hw)->chg, pmic_vindpm_register(ic_world(hw)->chg->p, uv * 1e-6));
+	pmic_write_vindpm(ic_pmic(hw), pmic_vindpm_register(ic_pmic(hw)->p, uv * 1e-6));
 	return 0;
 }
 
 static int ic_vindpm_range(void *hw, int *min_uv, int *max_uv, int *step_uv)
 {
-	const struct pmic_params *p = ic_world(hw)->chg->p;
+	const struct pmic_params *p = ic_pmic(hw)->p;
 
 	if (!ic_world(hw)->vindpm_hw)
 		return -EOPNOTSUPP;
@@ -128,26 +135,24 @@ static int ic_vindpm_range(void *hw, int *min_uv, int *max_uv, int *step_uv)
 
 static int ic_start_ico(void *hw)
 {
-	struct world *w = ic_world(hw);
-
-	if (!w->chg->p->ico)
+	if (!ic_pmic(hw)->p->ico)
 		return -EOPNOTSUPP;
-	pmic_start_ico(w->chg);
+	pmic_start_ico(ic_pmic(hw));
 	return 0;
 }
 
 static int ic_ico_result(void *hw)
 {
-	struct world *w = ic_world(hw);
+	const struct pmic *c = ic_pmic(hw);
 
-	if (!w->chg->p->ico)
+	if (!c->p->ico)
 		return -EOPNOTSUPP;
-	return w->chg->ico_running ? 0 : (int)lround(w->chg->ico_result * 1e6);
+	return c->ico_running ? 0 : (int)lround(c->ico_result * 1e6);
 }
 
 static enum cs_chg_status ic_status(void *hw)
 {
-	switch (ic_world(hw)->chg->state) {
+	switch (ic_pmic(hw)->state) {
 	case CHG_PRECHARGE: return CS_CHG_STATUS_PRECHARGE;
 	case CHG_CC: return CS_CHG_STATUS_FAST;
 	case CHG_CV: return CS_CHG_STATUS_TAPER;
@@ -164,7 +169,7 @@ static bool ic_vbus_present(void *hw)
 	struct world *w = ic_world(hw);
 
 	world_refresh(w);
-	return w->src->attached && w->op.vbus >= w->chg->p->uvlo_falling;
+	return model_wire(w->wires.vbus_attached) && w->op.vbus >= ic_pmic(hw)->p->uvlo_falling;
 }
 
 const struct cs_charger_ic_ops world_ic_ops = {
@@ -204,12 +209,12 @@ void world_board_read_cb(void *ctx, struct board_readings *r)
 	};
 	G_STATIC_ASSERT(G_N_ELEMENTS(status_of) == CHG_STATE_COUNT);
 	G_STATIC_ASSERT(G_N_ELEMENTS(type_of) == CHG_STATE_COUNT);
-	const struct pmic *c = w->chg;
-	const struct battery *b = w->bat;
+	const struct pmic *c = ic_pmic(w);
+	const struct battery *b = world_cell(w);
 	double soc = b->x.soc;
 
 	world_refresh(w);
-	r->vbus_online = w->src->attached && w->op.vbus >= PMIC_VBUS_SESSION_V;
+	r->vbus_online = model_wire(w->wires.vbus_attached) && w->op.vbus >= PMIC_VBUS_SESSION_V;
 	r->vbus_uv = (int)lround(w->op.vbus * 1e6);
 	r->ibus_ua = (int)lround(w->op.ibus * 1e6);
 	r->ilim_ua = (int)lround(c->iindpm * 1e6);
@@ -223,4 +228,45 @@ void world_board_read_cb(void *ctx, struct board_readings *r)
 	r->bat_temp_decic = (int)lround(b->x.temp_c * 10);
 	r->bat_full_design_uah = (int)lround(b->p->capacity_ah * 1e6);
 	r->chip = pmic_preset_names[c->p->preset];
+}
+
+/* ---- sysfs dumps ---- */
+
+static void world_sysfs_cb(struct sim_event *ev, void *data)
+{
+	struct world *w = data;
+	int i = (int)(ev - w->sysfs_ev);
+	g_autofree char *dir = NULL;
+	GError *err = NULL;
+
+	if (!w->outdir)
+		return;
+	world_refresh(w);
+	dir = g_strdup_printf("%s/sysfs-%s", w->outdir, w->opt.sysfs_labels[i]);
+	if (!board_sysfs_dump(&w->drv, dir, &err)) {
+		world_fail(w, "%s", err->message);
+		g_error_free(err);
+	}
+}
+
+void world_sysfs_init(struct world *w)
+{
+	if (w->opt.n_sysfs <= 0)
+		return;
+	w->sysfs_ev = g_new0(struct sim_event, (gsize)w->opt.n_sysfs);
+	for (int i = 0; i < w->opt.n_sysfs; i++)
+		sim_event_init(&w->sysfs_ev[i], world_sysfs_cb, w);
+}
+
+void world_sysfs_schedule(struct world *w)
+{
+	for (int i = 0; i < w->opt.n_sysfs; i++)
+		if (w->opt.sysfs_at[i] <= w->duration)
+			sim_at(&w->sim, &w->sysfs_ev[i], w->opt.sysfs_at[i]);
+}
+
+void world_sysfs_cancel(struct world *w)
+{
+	for (int i = 0; w->sysfs_ev && i < w->opt.n_sysfs; i++)
+		sim_cancel(&w->sim, &w->sysfs_ev[i]);
 }

@@ -9,17 +9,22 @@
  * policy.params.*, which are checked here once the run knows its policy.
  */
 #include <string.h>
+#include "models/cable/cable.h"
+#include "models/pmic/pmic.h"
+#include "models/source/source.h"
 #include "run/world_priv.h"
 
 static void world_plug(struct world *w, bool on)
 {
-	if (on == w->src->attached)
+	struct source *src = world_model(w, "source");
+
+	if (on == src->attached)
 		return;
-	source_attach(w->src, on);
-	if (w->src->attached != on)
+	source_attach(src, on);
+	if (src->attached != on)
 		return;         /* a "none" source: there is nothing to plug in */
 	evlog_emit(w->log, sim_now(&w->sim), "source", on ? "attach" : "detach", "kind",
-		   source_kind_names[w->src->p->kind]);
+		   source_kind_names[src->p->kind]);
 	w->dirty = true;
 }
 
@@ -39,8 +44,7 @@ static void world_apply_set(struct world *w, const struct scenario_event *e, int
 	}
 	rec = evlog_begin(w->log, sim_now(&w->sim), "scenario", "set");
 	evlog_put_string(rec, "path", e->path);
-	if (rec)
-		cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
+	cJSON_AddItemToObject(rec, "value", cJSON_Duplicate(e->value, true));
 	evlog_end(w->log, rec);
 	if (e->obj == SCN_OBJ_POLICY) {
 		if (w->pdesc->params_changed)
@@ -72,7 +76,7 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 		board_suspend(&w->drv, e->kind == SCN_EV_SUSPEND);
 		break;
 	case SCN_EV_FAULT_DROPOUT:
-		cable_dropout(w->cable, e->duration);
+		cable_dropout(world_model(w, "cable"), e->duration);
 		break;
 	case SCN_EV_FAULT_ADC_STUCK: {
 		cJSON *rec = evlog_begin(w->log, sim_now(&w->sim), "pmic", "adc_stuck");
@@ -81,7 +85,7 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 		evlog_put_number(rec, "value", e->stuck_value);
 		evlog_put_number(rec, "for_s", sim_time_to_s(e->duration));
 		evlog_end(w->log, rec);
-		pmic_adc_stick(w->chg, e->channel, e->stuck_value, e->duration);
+		pmic_adc_stick(world_model(w, "device.pmic"), e->channel, e->stuck_value, e->duration);
 		break;
 	}
 	}
@@ -181,7 +185,9 @@ bool world_events_init(struct world *w, const struct scenario *sc, GError **err)
 
 void world_events_schedule(struct world *w)
 {
-	if (w->src->p->kind != SRC_KIND_NONE && (w->n_sev == 0 || w->sev_def[0].kind != SCN_EV_PLUG))
+	const struct source *src = world_model(w, "source");
+
+	if (src->p->kind != SRC_KIND_NONE && (w->n_sev == 0 || w->sev_def[0].kind != SCN_EV_PLUG))
 		sim_at(&w->sim, &w->ev_plug0, 0);
 	for (int i = 0; i < w->n_sev; i++)
 		sim_at(&w->sim, &w->sev[i], w->sev_def[i].at);

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "models/pmic/pmic.h"
 #include "run/expect.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "sim/units.h"
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };
@@ -528,14 +528,12 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 		return false;
 	while (g_array_index(er->sorted, sim_time_t, pi) != t)
 		pi++;
-	if (w ? !world_probe_value(w, pi, s->valuestring, &got) :
-		!g_strv_contains(world_trace_columns, s->valuestring))
+	if (!world_trace_column(s->valuestring, &names) ||
+	    (w && !world_probe_value(w, pi, s->valuestring, &got)))
 		return expect_error(inner,
 				    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 				    path, s->valuestring);
 	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
-	names = strcmp(s->valuestring, "charger_state") == 0 ? charger_state_names :
-		strcmp(s->valuestring, "source_state") == 0 ? source_state_names : NULL;
 	if (names)
 		return compare_string(item, path, names[(int)got], out, label, inner);
 	return compare_number(s->valuestring, item, path, got, false, out, label, inner);
@@ -560,8 +558,7 @@ static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
 			GArray *out, GError **inner)
 {
-	struct world_metrics zero = { .detected_type = "USB" };
-	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(&zero, "");
+	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(NULL);
 	const cJSON *item;
 	int i = 0, probe = 0, fpi = 0;
 	bool ok = true;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/metrics.c - what a run measures (metrics.json): accumulated over every step
- * (energy terms, charge in, VBUS minimum and time below 4.75 V), observed at every
- * operating point (time to 80 % and to full, highest input limit), collected from the
- * models at the end (trips, UVLO events, brownouts, boots).
+ * run/metrics.c - what a run measures (metrics.json): the run's own figures of the
+ * circuit, accumulated over every step (energy terms, charge in, VBUS minimum and time
+ * below 4.75 V, ...) or taken at the end (events, steps, the energy balance), and the
+ * metrics each model declares (models/model.h: taken at the start or the end, the
+ * highest observed, the first time a condition held), in one list ordered by rank.
  *
  * Energy terms integrate the powers of the operating points at both ends of a step
  * (trapezoidal, the stepper's own rule), so the balance closes to the stepper's
@@ -15,12 +16,240 @@
 #include "run/world_priv.h"
 
 #define METRICS_VBUS_OK_V   4.75   /* the USB 2.0 VBUS floor time_below_4v75_s counts against */
-#define METRICS_SOC_MARK    0.8    /* time_to_soc_80_s: the state of charge it times */
 /* discharged_while_plugged_s: the port delivers more than METRICS_DELIVER_A while the
  * battery current is below METRICS_DISCHARGE_A - far above the solver's rounding and a
  * relaxing cell's currents, below any real system draw (a phone idles at tens of mA). */
 #define METRICS_DELIVER_A   0.001
 #define METRICS_DISCHARGE_A (-0.010)
+
+/* ---- the run's own metrics ---- */
+
+static const struct world_acc *acc_of(const void *state)
+{
+	return &((const struct world *)state)->acc;
+}
+
+/* null when the source never delivered */
+static double m_vbus_min(const void *s, const struct model_point *pt)
+{
+	(void)pt;
+	return isfinite(acc_of(s)->vbus_min_v) ? acc_of(s)->vbus_min_v : NAN;
+}
+
+#define ACC_METRIC(fn, field, scale) \
+	static double fn(const void *s, const struct model_point *pt) \
+	{ \
+		(void)pt; \
+		return acc_of(s)->field * (scale); \
+	}
+ACC_METRIC(m_time_below, time_below_4v75_s, 1)
+ACC_METRIC(m_discharged_s, discharged_s, 1)
+ACC_METRIC(m_discharged_mah, discharged_mah, 1)
+ACC_METRIC(m_time_limiting, time_limiting_s, 1)
+ACC_METRIC(m_ibus_max, ibus_max_a, 1)
+ACC_METRIC(m_charge_in, charge_in_mah, 1)
+ACC_METRIC(m_energy_source, e_emf, 1 / 3600.0)
+ACC_METRIC(m_steps, steps, 1)
+#undef ACC_METRIC
+
+static double m_balance(const void *s, const struct model_point *pt)
+{
+	const struct world *w = s;
+	const struct world_acc *a = &w->acc;
+	const struct battery *b = world_cell(w);
+	double rc_stored = battery_rc_energy(&b->eff, &b->x) - a->rc_e0;
+	double stored = a->e_chem + a->e_r0 + a->e_rc_loss + rc_stored;
+	double rhs = a->e_src_loss + a->e_cable + a->e_chg_loss + a->e_load + stored;
+	double scale = fmax(fmax(fabs(a->e_emf), fabs(a->e_load)), fabs(a->e_chem));
+
+	(void)pt;
+	return scale > 1e-9 ? fabs(a->e_emf - rhs) / scale : 0;
+}
+
+static double m_events(const void *s, const struct model_point *pt)
+{
+	(void)pt;
+	return (double)evlog_count(((const struct world *)s)->log);
+}
+
+static double m_trace_rows(const void *s, const struct model_point *pt)
+{
+	const struct world *w = s;
+
+	(void)pt;
+	return w->trace ? (double)trace_rows(w->trace) : 0;
+}
+
+static const char *m_detected(const void *s)
+{
+	return ((const struct world *)s)->drv.detected_type;
+}
+
+static const char *m_policy(const void *s)
+{
+	const char *p = ((const struct world *)s)->policy_name;
+
+	return p ? p : "";
+}
+
+/* Ranks: below 100 the figures (the models' among them; 17-99 are free), then the
+ * run's summary (detected type to policy), then the unwritten ones. */
+#define END MODEL_METRIC_AT_END
+static const struct model_metric world_own_metrics[] = {
+	{ 0, "vbus_min_V", MODEL_METRIC_DIGITS, 7, END, false, m_vbus_min, NULL },
+	{ 1, "time_below_4v75_s", MODEL_METRIC_DIGITS, 7, END, false, m_time_below, NULL },
+	{ 2, "discharged_while_plugged_s", MODEL_METRIC_DIGITS, 7, END, false, m_discharged_s,
+	  NULL },
+	{ 10, "ibus_max_A", MODEL_METRIC_DIGITS, 7, END, false, m_ibus_max, NULL },
+	{ 11, "charge_in_mAh", MODEL_METRIC_DIGITS, 7, END, false, m_charge_in, NULL },
+	{ 12, "energy_source_Wh", MODEL_METRIC_DIGITS, 7, END, false, m_energy_source, NULL },
+	{ 100, "detected_type", MODEL_METRIC_STRING, 0, END, false, NULL, m_detected },
+	{ 101, "energy_balance_error", MODEL_METRIC_DIGITS, 3, END, false, m_balance, NULL },
+	{ 102, "events", MODEL_METRIC_COUNT, 0, END, false, m_events, NULL },
+	{ 103, "steps", MODEL_METRIC_COUNT, 0, END, false, m_steps, NULL },
+	{ 104, "policy", MODEL_METRIC_STRING, 0, END, false, NULL, m_policy },
+	{ 200, "discharged_while_plugged_mAh", MODEL_METRIC_UNWRITTEN, 0, END, false,
+	  m_discharged_mah, NULL },
+	{ 201, "time_source_limiting_s", MODEL_METRIC_UNWRITTEN, 0, END, false, m_time_limiting,
+	  NULL },
+	{ 202, "trace_rows", MODEL_METRIC_UNWRITTEN, 0, END, false, m_trace_rows, NULL },
+};
+#undef END
+
+/* ---- the list ---- */
+
+/* A metric and its owner: a model's registry index, -1 for the run. */
+struct world_metric_ref {
+	const struct model_metric *d;
+	int model;
+};
+
+/* Every metric in metrics.json order (the unwritten ones last), those an operating
+ * point updates (FIRST, MAX) and those whose margins the stepper watches (cut), as
+ * indices into all. */
+static struct metric_tab {
+	struct world_metric_ref *all;
+	int *observed, *cut;
+	int n_all, n_observed, n_cut;
+} tab;
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct world_metric_ref *x = a, *y = b;
+
+	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
+}
+
+static void tab_build(void)
+{
+	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
+
+	for (guint i = 0; i < G_N_ELEMENTS(world_own_metrics); i++)
+		g_array_append_val(a, ((struct world_metric_ref){ &world_own_metrics[i], -1 }));
+	for (int i = 0; model_registry[i]; i++)
+		for (int k = 0; k < model_registry[i]->n_metrics; k++)
+			g_array_append_val(a, ((struct world_metric_ref){
+						   &model_registry[i]->metrics[k], i }));
+	g_array_sort(a, ref_cmp);
+	tab.n_all = (int)a->len;
+	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
+	tab.observed = g_new(int, (gsize)tab.n_all);
+	tab.cut = g_new(int, (gsize)tab.n_all);
+	for (int i = 0; i < tab.n_all; i++) {
+		enum model_metric_rule r = tab.all[i].d->rule;
+
+		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
+			tab.observed[tab.n_observed++] = i;
+		if (tab.all[i].d->cut)
+			tab.cut[tab.n_cut++] = i;
+	}
+}
+
+/* Built once (the registry is constant) and kept for the process. */
+static const struct metric_tab *metric_tab(void)
+{
+	static gsize once;
+
+	if (g_once_init_enter(&once)) {
+		tab_build();
+		g_once_init_leave(&once, 1);
+	}
+	return &tab;
+}
+
+static int metric_index(const char *name)
+{
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(l[i].d->name, name) == 0)
+			return i;
+	g_error("no metric \"%s\"", name);
+}
+
+double world_metric(const struct world_metrics *m, const char *name)
+{
+	return m->v[metric_index(name)];
+}
+
+const char *world_metric_text(const struct world_metrics *m, const char *name)
+{
+	return m->s[metric_index(name)];
+}
+
+static void metrics_alloc(struct world_metrics *m)
+{
+	int n = metric_tab()->n_all;
+
+	m->v = g_new0(double, (gsize)n);
+	m->s = g_new0(char *, (gsize)n);
+}
+
+void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src)
+{
+	int n = metric_tab()->n_all;
+
+	metrics_alloc(dst);
+	memcpy(dst->v, src->v, sizeof(double) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		dst->s[i] = g_strdup(src->s[i]);
+}
+
+void world_metrics_clear(struct world_metrics *m)
+{
+	int n = metric_tab()->n_all;
+
+	for (int i = 0; m->s && i < n; i++)
+		g_free(m->s[i]);
+	g_clear_pointer(&m->s, g_free);
+	g_clear_pointer(&m->v, g_free);
+}
+
+/* ---- during the run ---- */
+
+void world_metrics_init(struct world *w)
+{
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
+
+	metrics_alloc(&w->m);
+	for (int i = 0; i < n; i++)
+		if (l[i].d->rule == MODEL_METRIC_FIRST)
+			w->m.v[i] = -1;   /* not yet */
+	w->acc.vbus_min_v = INFINITY;
+}
+
+void world_metrics_start(struct world *w, const struct model_point *pt)
+{
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
+
+	for (int i = 0; i < n; i++)
+		if (l[i].d->rule == MODEL_METRIC_AT_START)
+			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
+	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
+}
 
 /* The part of a step of dt seconds during which a quantity going linearly from a to b
  * lies below level. */
@@ -33,25 +262,19 @@ static double time_below(double a, double b, double level, double dt)
 	return 0;
 }
 
-void world_metrics_init(struct world *w)
-{
-	w->m.vbus_min_v = INFINITY;
-	w->m.time_to_soc_80_s = -1;
-	w->m.time_to_full_s = -1;
-}
-
 void world_metrics_step(struct world *w, const struct net_out *o1,
-			const struct battery_state *x1, double i1, double dt, bool hold)
+			const struct battery_state *x1, double i1, double ocv0, double ocv1,
+			double dt, bool hold)
 {
 	const struct net_out *o0 = &w->op;
-	const struct battery *b = w->bat;
+	const struct battery *b = world_cell(w);
 	const struct battery_eff *e = &b->eff;
-	struct world_metrics *m = &w->m;
-	double ocv0 = world_ocv(w, b->x.soc), ocv1 = world_ocv(w, x1->soc);
+	struct world_acc *m = &w->acc;
 	/* the step's own rule: trapezoidal, or the end value held over the step for a
 	 * backward-Euler step (run/step.c), whose start is a transient already over */
 	double h0 = hold ? 0 : 0.5 * dt, h1 = hold ? dt : 0.5 * dt;
 
+	m->steps++;
 	m->e_emf += h0 * o0->p_emf + h1 * o1->p_emf;
 	m->e_src_loss += h0 * o0->p_src_loss + h1 * o1->p_src_loss;
 	m->e_cable += h0 * o0->p_cable + h1 * o1->p_cable;
@@ -70,73 +293,73 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 		if (v < m->vbus_min_v)
 			m->vbus_min_v = v;
 		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
-		m->time_source_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
-					     h1 * !!(o1->flags & NET_F_LIMITING);
+		m->time_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
+				      h1 * !!(o1->flags & NET_F_LIMITING);
 		/* Starving: the port delivers, yet less than the phone draws, so the
 		 * battery makes up the rest (an input limit or a source below the load). */
 		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A) {
-			m->discharged_while_plugged_s +=
-				time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
+			m->discharged_s += time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
 			/* the charge, by the step's own rule as charge_in_mah */
-			m->discharged_while_plugged_mah +=
-				(h0 * fmax(-o0->ibat, 0) + h1 * fmax(-i1, 0)) / 3.6;
+			m->discharged_mah += (h0 * fmax(-o0->ibat, 0) + h1 * fmax(-i1, 0)) / 3.6;
 		}
 	}
 }
 
-/* Charging done: the first time the charger reports it. */
-static void metrics_check_full(struct world *w)
+void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	if (w->m.time_to_full_s < 0 && w->chg->state == CHG_DONE)
-		w->m.time_to_full_s = sim_time_to_s(sim_now(&w->sim));
+	for (int k = 0; k < tab.n_observed; k++) {
+		int i = tab.observed[k];
+		const struct model_metric *d = tab.all[i].d;
+		const void *st = world_owner_state(w, tab.all[i].model);
+		double *v = &w->m.v[i], x;
+
+		if (d->rule == MODEL_METRIC_FIRST && *v < 0) {
+			if (d->value(st, pt) >= 0)
+				*v = sim_time_to_s(sim_now(&w->sim));
+		} else if (d->rule == MODEL_METRIC_MAX && !settled) {
+			x = d->value(st, pt);
+			if (x > *v)
+				*v = x;
+		}
+	}
 }
 
-void world_metrics_observe(struct world *w)
+int world_metrics_n_margins(void)
 {
-	metrics_check_full(w);
-	if (w->m.time_to_soc_80_s < 0 && w->bat->x.soc >= METRICS_SOC_MARK)
-		w->m.time_to_soc_80_s = sim_time_to_s(sim_now(&w->sim));
-	if (w->chg->iindpm > w->m.ilim_max_a && w->src->attached)
-		w->m.ilim_max_a = w->chg->iindpm;
+	return metric_tab()->n_cut;
 }
 
-void world_metrics_settled(struct world *w)
+/* The stepper cuts a step where a first time's condition starts to hold, so that it
+ * is located like any model threshold. */
+void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g)
 {
-	metrics_check_full(w);
-}
+	for (int k = 0; k < tab.n_cut; k++) {
+		const struct world_metric_ref *r = &tab.all[tab.cut[k]];
 
-/* The stepper cuts a step where SOC crosses the mark, so that time_to_soc_80_s is
- * located like any model threshold. */
-void world_metrics_margins(const struct world *w, const struct battery_state *x, double *g)
-{
-	(void)w;
-	g[0] = x->soc - METRICS_SOC_MARK;
+		g[k] = r->d->value(world_owner_state(w, r->model), pt);
+	}
 }
 
 void world_metrics_finish(struct world *w)
 {
-	struct world_metrics *m = &w->m;
-	double stored, rhs, scale;
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
+	struct model_point pt = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
 
-	m->source_trips = w->src->trips;
-	m->uvlo_events = w->chg->uvlo_events;
-	m->brownouts = w->load->load.brownouts;
-	m->boots = w->load->boot.boots;
-	m->time_to_running_s = w->load->boot.t_running;
-	m->ilim_final_a = w->chg->iindpm;
-	m->soc_final = w->bat->x.soc;
-	m->energy_source_wh = m->e_emf / 3600.0;
-	if (!isfinite(m->vbus_min_v))
-		m->vbus_min_v = NAN;  /* reported as null: the source never delivered */
-	m->e_rc_stored = battery_rc_energy(&w->bat->eff, &w->bat->x) - w->rc_e0;
-	stored = m->e_chem + m->e_r0 + m->e_rc_loss + m->e_rc_stored;
-	rhs = m->e_src_loss + m->e_cable + m->e_chg_loss + m->e_load + stored;
-	scale = fmax(fmax(fabs(m->e_emf), fabs(m->e_load)), fabs(m->e_chem));
-	m->energy_balance_error = scale > 1e-9 ? fabs(m->e_emf - rhs) / scale : 0;
-	m->events = evlog_count(w->log);
-	m->detected_type = w->drv.detected_type;
-	m->trace_rows = w->trace ? trace_rows(w->trace) : 0;
+	for (int i = 0; i < n; i++) {
+		const struct model_metric *d = l[i].d;
+		const void *st = world_owner_state(w, l[i].model);
+
+		if (d->write == MODEL_METRIC_STRING) {
+			g_free(w->m.s[i]);
+			w->m.s[i] = g_strdup(d->text(st));
+		} else if (d->rule == MODEL_METRIC_AT_END) {
+			w->m.v[i] = d->value(st, &pt);
+		}
+	}
 }
+
+/* ---- writing ---- */
 
 /* A number written with `digits` significant digits ("%.*g"), as a raw JSON number;
  * null when it is not finite, "0" for a negative zero. */
@@ -148,37 +371,38 @@ static void emit_num(const struct world_metrics_sink *k, const char *key, double
 		k->string(k->ctx, key, NULL);
 		return;
 	}
-	trace_fmt_g(buf, v, digits);   /* "%.*g", mostly without printf */
+	snprintf(buf, sizeof(buf), "%.*g", digits, v);
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
 	k->raw(k->ctx, key, buf);
 }
 
-void world_metrics_emit(const struct world_metrics *m, const char *policy,
-			const struct world_metrics_sink *k)
+void world_metrics_emit(const struct world_metrics *m, const struct world_metrics_sink *k)
 {
-	emit_num(k, "vbus_min_V", m->vbus_min_v, 7);
-	emit_num(k, "time_below_4v75_s", m->time_below_4v75_s, 7);
-	emit_num(k, "discharged_while_plugged_s", m->discharged_while_plugged_s, 7);
-	k->number(k->ctx, "source_trips", m->source_trips);
-	k->number(k->ctx, "uvlo_events", m->uvlo_events);
-	k->number(k->ctx, "brownouts", m->brownouts);
-	k->number(k->ctx, "boots", m->boots);
-	emit_num(k, "time_to_running_s", m->time_to_running_s >= 0 ? m->time_to_running_s : NAN, 9);
-	emit_num(k, "ilim_final_A", m->ilim_final_a, 7);
-	emit_num(k, "ilim_max_A", m->ilim_max_a, 7);
-	emit_num(k, "ibus_max_A", m->ibus_max_a, 7);
-	emit_num(k, "charge_in_mAh", m->charge_in_mah, 7);
-	emit_num(k, "energy_source_Wh", m->energy_source_wh, 7);
-	emit_num(k, "soc_initial", m->soc_initial, 7);
-	emit_num(k, "soc_final", m->soc_final, 7);
-	emit_num(k, "time_to_soc_80_s", m->time_to_soc_80_s >= 0 ? m->time_to_soc_80_s : NAN, 9);
-	emit_num(k, "time_to_full_s", m->time_to_full_s >= 0 ? m->time_to_full_s : NAN, 9);
-	k->string(k->ctx, "detected_type", m->detected_type);
-	emit_num(k, "energy_balance_error", m->energy_balance_error, 3);
-	k->number(k->ctx, "events", (double)m->events);
-	k->number(k->ctx, "steps", (double)m->steps);
-	k->string(k->ctx, "policy", policy ? policy : "");
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
+
+	for (int i = 0; i < n; i++) {
+		const struct model_metric *d = l[i].d;
+		double v = m ? m->v[i] : 0;
+
+		switch (d->write) {
+		case MODEL_METRIC_DIGITS:
+			emit_num(k, d->name, v, d->digits);
+			break;
+		case MODEL_METRIC_TIME:
+			emit_num(k, d->name, v >= 0 ? v : NAN, d->digits);
+			break;
+		case MODEL_METRIC_COUNT:
+			k->number(k->ctx, d->name, v);
+			break;
+		case MODEL_METRIC_STRING:
+			k->string(k->ctx, d->name, m ? m->s[i] : "");
+			break;
+		case MODEL_METRIC_UNWRITTEN:
+			break;
+		}
+	}
 }
 
 /* The sink that builds metrics.json's object. */
@@ -202,15 +426,15 @@ static void json_string(void *ctx, const char *key, const char *s)
 
 cJSON *world_metrics_json(const struct world *w)
 {
-	return world_metrics_to_json(&w->m, w->policy_name);
+	return world_metrics_to_json(&w->m);
 }
 
-cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy)
+cJSON *world_metrics_to_json(const struct world_metrics *m)
 {
 	cJSON *o = cJSON_CreateObject();
 	struct world_metrics_sink k = { json_raw, json_number, json_string, o };
 
-	world_metrics_emit(m, policy, &k);
+	world_metrics_emit(m, &k);
 	return o;
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "run/expect.h"
 #include "run/run.h"
-#include "sim/outset.h"
+#include "output/outset.h"
 
 const char *const run_output_names[] = {
 	"trace.csv", "trace.vcd", "events.jsonl", "metrics.json", "sysfs-*",
@@ -53,13 +53,11 @@ static int check(struct expect_run *er, const struct world *w, const struct run_
 /* What the caller reads after the world is gone. */
 static void keep_outcome(struct run_result *res, const struct world *w)
 {
-	res->metrics = *world_metrics(w);
-	res->detected = g_strdup(res->metrics.detected_type);
-	res->metrics.detected_type = res->detected;
+	world_metrics_copy(&res->metrics, world_metrics(w));
 	res->policy = g_strdup(world_policy_name(w));
 }
 
-/* A run's output set (sim/outset.h): staged, then committed when the run went through
+/* A run's output set (output/outset.h): staged, then committed when the run went through
  * (status 0 or 1), else dropped; the error names the final paths. */
 static bool open_set(const struct run_options *opt, struct world_options *wo,
 		     struct cs_outset **set, struct run_result *res)
@@ -205,7 +203,7 @@ void run_result_clear(struct run_result *res)
 	expect_results_free(res->expect);
 	g_free(res->accepted);
 	g_free(res->policy);
-	g_free(res->detected);
+	world_metrics_clear(&res->metrics);
 	if (res->warnings)
 		g_ptr_array_unref(res->warnings);
 	scenario_free(res->owned);

@@ -55,7 +55,7 @@ struct run_options {
 	void *ready_data;
 	/* world.outdir lies in an output set the caller opened and commits (compare:
 	 * STAGE/POLICY). false: a run with world.outdir writes it as a set of its own,
-	 * committed when the run went through (sim/outset.h: all files or none, one
+	 * committed when the run went through (output/outset.h: all files or none, one
 	 * writer at a time, leftovers of killed runs cleaned). */
 	bool outdir_staged;
 	/* Called when the run went through (status 0 or 1) with the directory its outputs
@@ -66,7 +66,7 @@ struct run_options {
 };
 
 /* The entries a run writes into its output directory, as glob patterns: what the
- * next run into the directory replaces as a whole (sim/outset.h). */
+ * next run into the directory replaces as a whole (output/outset.h). */
 extern const char *const run_output_names[];
 
 struct run_result {
@@ -74,7 +74,7 @@ struct run_result {
 	enum run_stage stage;         /* where an error stopped it; RUN_STAGE_DONE else */
 	GError *error;                /* status 2 or 3 */
 	const struct scenario *scenario;   /* the scenario run (NULL: it did not load) */
-	struct world_metrics metrics; /* after world_finish (detected_type owned here) */
+	struct world_metrics metrics; /* after world_finish (a copy owned here) */
 	char *policy;                 /* the policy the world ran */
 	GPtrArray *warnings;          /* "SRC: MESSAGE" of the run's "warning" records, in order */
 	GArray *expect;               /* struct expect_result, when expectations were
@@ -83,7 +83,6 @@ struct run_result {
 	GError *accept_error;         /* --accept: why it could not be */
 	/* private */
 	struct scenario *owned;       /* the scenario when this call loaded it */
-	char *detected;
 };
 
 /* Load file (with opt->sets) and run it. Returns res->status; clear res with

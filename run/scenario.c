@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include "models/pmic/pmic.h"
 #include "run/scenario.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 

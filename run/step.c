@@ -73,18 +73,20 @@ static void world_prepare_net(struct world *w)
 	net_prepare(&w->net, &w->net_side);
 }
 
-/* The state's OCV is kept for world_ocv(). */
-void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
+/* The operating point for battery state x with the circuit of the current state; the
+ * state's OCV is kept for world_ocv(). */
+static void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
 		 double *emf_out)
 {
 	struct net_in *in = &w->net_solve;
-	double ocv = battery_ocv_from(w->bat->p, x->soc, &w->ocv_seg);
+	const struct battery *b = world_cell(w);
+	double ocv = battery_ocv_from(b->p, x->soc, &w->ocv_seg);
 
 	w->ocv_memo_soc[w->ocv_memo_next] = x->soc;
 	w->ocv_memo_v[w->ocv_memo_next] = ocv;
 	w->ocv_memo_next ^= 1;
 	in->emf = ocv + x->v1 + x->v2;   /* battery_emf() */
-	in->r0 = w->bat->eff.r0;
+	in->r0 = b->eff.r0;
 	in->chg_on = w->net.chg_on;
 	net_solve_prepared(in, &w->net_side, op);
 	if (emf_out)
@@ -93,12 +95,12 @@ void world_solve(struct world *w, const struct battery_state *x, struct net_out 
 
 /* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
  * so the value computed for the same SOC is the value. A NaN matches nothing. */
-double world_ocv(struct world *w, double soc)
+static double world_ocv(struct world *w, double soc)
 {
 	for (int i = 0; i < 2; i++)
 		if (w->ocv_memo_soc[i] == soc)
 			return w->ocv_memo_v[i];
-	return battery_ocv_from(w->bat->p, soc, &w->ocv_seg);
+	return battery_ocv_from(world_cell(w)->p, soc, &w->ocv_seg);
 }
 
 void world_refresh(struct world *w)
@@ -107,13 +109,13 @@ void world_refresh(struct world *w)
 		return;
 	w->dirty = false;
 	world_prepare_net(w);
-	world_solve(w, &w->bat->x, &w->op, &w->emf);
+	world_solve(w, &world_cell(w)->x, &w->op, &w->emf);
 }
 
 static void world_margins(const struct world *w, const struct net_out *op,
 			  const struct battery_state *x, double *g)
 {
-	struct model_point pt = { &w->net, op, &w->wires };
+	struct model_point pt = { &w->net, op, &w->wires, x };
 	int k = 0;
 
 	for (int i = 0; i < w->n_models; i++) {
@@ -123,10 +125,7 @@ static void world_margins(const struct world *w, const struct net_out *op,
 			d->margins(w->state[i], &pt, g + k);
 		k += d->n_margins;
 	}
-	world_metrics_margins(w, x, g + k);
-	k += WORLD_METRICS_N_MARGINS;
-	/* the pack's protection: SOC at 0 or the terminal at uvp while discharging */
-	g[k] = battery_cutoff_margin(w->bat, x, op->vbat, op->ibat);
+	world_metrics_margins(w, &pt, g + k);
 }
 
 /* Does any margin change sign between g0 and g1? (>= is false for a NaN.) */
@@ -140,48 +139,47 @@ static bool margins_crossed(const struct world *w, const double *g0, const doubl
 
 /* ---- observing ---- */
 
-bool world_op_finite(const struct net_out *o)
+static bool world_op_finite(const struct net_out *o)
 {
 	return isfinite(o->vsrc) && isfinite(o->vbus) && isfinite(o->ibus) && isfinite(o->vsys) &&
 	       isfinite(o->iload) && isfinite(o->vbat) && isfinite(o->ibat) && isfinite(o->p_emf) &&
 	       isfinite(o->p_chg_loss) && isfinite(o->p_load);
 }
 
-static void world_observe(struct world *w)
+static void world_observe(struct world *w, const struct model_point *pt)
 {
-	struct model_point pt = { &w->net, &w->op, &w->wires };
-
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->observe)
-			model_registry[i]->observe(w->state[i], &pt);
-	world_metrics_observe(w);
+			model_registry[i]->observe(w->state[i], pt);
+	world_metrics_observe(w, pt, false);
 }
 
 void world_settle_state(struct world *w)
 {
-	struct model_point pt = { &w->net, &w->op, &w->wires };
+	struct battery_state *x = &world_cell(w)->x;
+	struct model_point pt = { &w->net, &w->op, &w->wires, x };
 
 	world_prepare_net(w);
 	for (int round = 0; round < WORLD_SETTLE_MAX; round++) {
 		struct net_in before = w->net;
 
-		world_solve(w, &w->bat->x, &w->op, &w->emf);
+		world_solve(w, x, &w->op, &w->emf);
 		w->dirty = false;
-		world_observe(w);
+		world_observe(w, &pt);
 		world_prepare_net(w);
 		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
 			break;
 	}
-	world_solve(w, &w->bat->x, &w->op, &w->emf);
+	world_solve(w, x, &w->op, &w->emf);
 	w->dirty = false;
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->settled)
 			model_registry[i]->settled(w->state[i], &pt);
-	world_metrics_settled(w);
+	world_metrics_observe(w, &pt, true);
 	if (!world_op_finite(&w->op))
 		world_fail(w, "the operating point is not finite at t = %.9g s (vbus %g V, ibat %g A)",
 			   sim_time_to_s(sim_now(&w->sim)), w->op.vbus, w->op.ibat);
-	world_margins(w, &w->op, &w->bat->x, w->g);
+	world_margins(w, &w->op, x, w->g);
 }
 
 /* ---- stepping ---- */
@@ -220,7 +218,7 @@ static void world_solve_line(struct world *w, double emf, double r, struct net_o
 static void world_step_end(struct world *w, bool ramp, double soc_at, struct battery_state *x1,
 			   struct net_out *op, double *i1)
 {
-	const struct battery *b = w->bat;
+	const struct battery *b = world_cell(w);
 	double i0 = w->op.ibat, emf, r;
 	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
@@ -255,7 +253,7 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 static double world_try_step(struct world *w, double dt, bool hold, struct battery_state *x1,
 			     struct net_out *op1, double *emf1, double *i1)
 {
-	const struct battery *b = w->bat;
+	const struct battery *b = world_cell(w);
 	const struct battery_state *x0 = &b->x;
 	struct battery_state xb, xt;
 	struct net_out opb, opt;
@@ -334,16 +332,30 @@ static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state
 	*next = (sim_time_t)((double)*dt * fmin(4.0, fmax(0.5, grow)));
 }
 
+/* The state at probe time tp inside a step (t0, t1) from the committed state: the
+ * current interpolated along the step, the cell advanced, the point solved. */
+static void world_sample(struct world *w, sim_time_t t0, sim_time_t t1, sim_time_t tp,
+			 const struct net_out *op1, struct net_out *op, struct battery_state *x)
+{
+	const struct battery *b = world_cell(w);
+	double f = (double)(tp - t0) / (double)(t1 - t0);
+	double i1 = w->op.ibat + (op1->ibat - w->op.ibat) * f;
+
+	battery_advance(&b->eff, &b->x, w->op.ibat, i1, sim_time_to_s(tp - t0), x);
+	world_solve(w, x, op, NULL);
+}
+
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 			 const struct battery_state *x1, const struct net_out *op1, double emf1,
 			 double i1)
 {
-	struct battery *b = w->bat;
+	struct battery *b = world_cell(w);
 	double dt = sim_time_to_s(t1 - t0);
 	struct battery_state x = *x1;
 
-	world_metrics_step(w, op1, x1, i1, dt, w->unresolved);
-	world_probe_step(w, t0, t1, op1, x1);
+	world_metrics_step(w, op1, x1, i1, world_ocv(w, b->x.soc), world_ocv(w, x1->soc), dt,
+			   w->unresolved);
+	world_probe_step(w, t0, t1, op1, x1, world_sample);
 	if (b->p->thermal) {
 		double p0 = battery_loss_w(&b->eff, &b->x, w->op.ibat);
 		double p1 = battery_loss_w(&b->eff, x1, op1->ibat);
@@ -355,7 +367,6 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	w->op = *op1;
 	w->emf = emf1;
 	w->net.was_limiting = w->net_solve.was_limiting = (op1->flags & NET_F_LIMITING) != 0;
-	w->m.steps++;
 	if (b->p->thermal)
 		battery_effective(b->p, b->x.temp_c, &b->eff);
 	if (!world_op_finite(op1) || !isfinite(x.soc) || !isfinite(x.v1) || !isfinite(x.v2) ||
@@ -449,7 +460,7 @@ static const struct sim_cont_ops world_cont_ops = {
 
 void world_step_init(struct world *w)
 {
-	w->n_g = WORLD_METRICS_N_MARGINS + 1;   /* + the battery's cut-off */
+	w->n_g = world_metrics_n_margins();
 	for (int i = 0; i < w->n_models; i++)
 		w->n_g += model_registry[i]->n_margins;
 	w->g = g_new0(double, (gsize)w->n_g);

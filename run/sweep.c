@@ -16,8 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 #include "sim/param.h"
 #include "run/scenario.h"
 #include "sim/units.h"
@@ -260,12 +259,10 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 			}
 			j++;
 		}
-		d->sets = g_new0(char *, (gsize)d->n + 1);
 		for (j = 0; j < d->n; j++) {
 			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);
 			g_autofree char *w = g_strdup_printf("%s[%d]", where, j);
 
-			d->sets[j] = g_strdup_printf("%s=%s", d->path, val);
 			if (!try_value(sw, d->path, val, w, err))
 				return false;
 		}
@@ -568,7 +565,6 @@ void sweep_free(struct sweep *sw)
 	for (int i = 0; sw->grid && i < sw->n_grid; i++) {
 		g_free(sw->grid[i].path);
 		g_free(sw->grid[i].values);
-		g_strfreev(sw->grid[i].sets);
 	}
 	for (int i = 0; sw->random && i < sw->n_random; i++)
 		g_free(sw->random[i].path);
@@ -605,8 +601,11 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 	guint64 r = decode(sw, index, v);
 
 	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
-	for (int d = 0; d < sw->n_grid; d++)
-		g_ptr_array_add(a, g_strdup(sw->grid[d].sets[v[d]]));
+	for (int d = 0; d < sw->n_grid; d++) {
+		g_autofree char *val = cJSON_PrintUnformatted(sw->grid[d].values[v[d]]);
+
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->grid[d].path, val));
+	}
 	for (int j = 0; j < sw->n_random; j++) {
 		g_autofree char *val = random_text(sw, r, j);
 
@@ -710,8 +709,17 @@ static void row_raw(void *ctx, const char *key, const char *text)
 
 static void row_number(void *ctx, const char *key, double v)
 {
-	if (row_column(ctx, key))
-		cs_json_append_number(((struct row_cells *)ctx)->row, v);
+	cJSON *num;
+	char *text;
+
+	if (!row_column(ctx, key))
+		return;
+	/* as cJSON prints a number ("null" when it is not finite) */
+	num = cJSON_CreateNumber(v);
+	text = cJSON_PrintUnformatted(num);
+	g_string_append(((struct row_cells *)ctx)->row, text);
+	cJSON_free(text);
+	cJSON_Delete(num);
 }
 
 static void row_string(void *ctx, const char *key, const char *text)
@@ -746,7 +754,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
-		world_metrics_emit(&res.metrics, res.policy, &sink);
+		world_metrics_emit(&res.metrics, &sink);
 	/* the cells left empty: every metric cell of a failed variant (none of one that
 	 * ran, whose metrics filled each column in turn) */
 	for (; cells.next < sw->n_metrics; cells.next++)

@@ -57,7 +57,6 @@ struct sweep_dim {
 	char *path;            /* scenario path, e.g. "source.ilim" */
 	int n;                 /* grid: number of values */
 	cJSON **values;        /* grid: the values (owned by sweep->doc) */
-	char **sets;           /* grid: "PATH=VALUE" of each value, as --set takes it */
 	bool integer;          /* random: whole numbers lo..hi */
 	double lo, hi;         /* random: range in the base unit */
 };

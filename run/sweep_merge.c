@@ -13,7 +13,7 @@
 #include <string.h>
 #include "run/scenario.h"
 #include "run/sweep.h"
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 /* One CSV record, with its newline, honouring quoted line breaks; false at the end. */
 static bool read_record(FILE *fp, GString *rec)

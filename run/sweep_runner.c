@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/sweep_runner.c - the variants of a sweep shard on a thread pool, in order,
+ * run/sweep_runner.c - the variants of a sweep shard in worker processes, in order,
  * into durable chunks and results.csv (see sweep_runner.h).
  */
+#define _GNU_SOURCE	/* close_range */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <glib/gstdio.h>
 #include "run/scenario.h"
 #include "run/sweep_runner.h"
 #include "run/world.h"
-#include "sim/outfile.h"
-#include "sim/outset.h"
+#include <chargesim/policy.h>
+#include "output/outfile.h"
+#include "output/outset.h"
 
 #define FLUSH_SECONDS 10       /* a chunk at least this often while rows come in order */
-#define RING_SLACK 4096        /* queued variants beyond a chunk, to keep threads busy */
-#define POLL_US 10000          /* the calling thread looks for finished rows this often */
+#define RING_SLACK 4096        /* variants run beyond a chunk, to keep the workers busy */
+#define POLL_US 10000          /* the calling process looks for finished rows this often */
 #define PART_PREFIX "results.part-"
 
 /* Exit statuses of a row's error cell (run/run.h). */
@@ -26,36 +36,6 @@ static volatile sig_atomic_t sweep_signal;
 static void on_signal(int sig)
 {
 	sweep_signal = sig;
-}
-
-struct done_row {
-	guint64 pos;
-	char *row;
-};
-
-/* What the workers share. */
-struct runner {
-	const struct sweep *sw;
-	struct sweep_shard sh;
-	const char *dir;
-	bool keep_traces;
-	GAsyncQueue *done;
-};
-
-static void worker(gpointer data, gpointer user)
-{
-	struct runner *r = user;
-	struct done_row *d = g_new0(struct done_row, 1);
-	guint64 index;
-	int failed;   /* counted from the rows' error cells when results.csv is written */
-	g_autofree char *vdir = NULL;
-
-	d->pos = GPOINTER_TO_SIZE(data) - 1;
-	index = r->sh.index + d->pos * r->sh.count;
-	if (r->keep_traces)
-		vdir = g_strdup_printf("%s/variants/%" G_GUINT64_FORMAT, r->dir, index);
-	d->row = sweep_run_variant(r->sw, index, vdir, &failed);
-	g_async_queue_push(r->done, d);
 }
 
 /* ---- the shard directory ---- */
@@ -153,7 +133,7 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 	if (!d)
 		return true;
 	/* (temporary files of a writer that was killed went when the directory was
-	 * locked: sim/outset.h) */
+	 * locked: output/outset.h) */
 	while ((name = g_dir_read_name(d)))
 		if (is_part(name))
 			found++;
@@ -315,17 +295,42 @@ static bool write_chunk(const char *dir, guint64 k, struct ring *rows, guint64 f
 
 /* ---- one run of the shard ---- */
 
+/* What the worker processes share with the calling one (a shared anonymous mapping):
+ * each worker claims the next variant position, runs it if the ring has room for its
+ * row, and sends the row back through its pipe. */
+struct pool {
+	atomic_uint_least64_t next;      /* the next position to claim */
+	atomic_uint_least64_t limit;     /* positions below it have room in the ring */
+	atomic_int stop;                 /* take no other variant (a signal came) */
+	atomic_uint_least64_t running[]; /* per worker: the position it runs + 1; 0 none */
+};
+
+/* A row through a pipe: this header, then len bytes. */
+struct frame {
+	guint64 pos, len;
+};
+
+struct worker {
+	pid_t pid;                     /* 0: reaped */
+	int fd;                        /* the read end of its pipe, non-blocking; -1: none */
+	GByteArray *in;                /* read, not yet a whole row */
+	bool eof;
+};
+
 struct sweep_run {
 	const struct sweep *sw;
 	const struct sweep_runner_opts *o;
 	struct sweep_outcome *out;
-	struct runner shared;          /* what the workers see */
-	GThreadPool *pool;
+	struct pool *pool;
+	size_t pool_size;
+	struct worker *workers;
+	int n_workers;
+	pid_t parent;
 	struct ring rows;
 	struct sweep_progress pr;
 	/* variant positions in the shard: [0, flushed) in chunks, [flushed, ready) in
-	 * order in the ring, [ready, pushed) handed to the pool */
-	guint64 flushed, ready, pushed, received, n_chunks;
+	 * order in the ring */
+	guint64 flushed, ready, received, n_chunks;
 	gint64 last_flush;
 	struct sigaction old_int, old_term;
 	bool signals;
@@ -392,44 +397,190 @@ static void catch_signals(struct sweep_run *r)
 	r->signals = true;
 }
 
-static bool start_pool(struct sweep_run *r, GError **err)
+static bool write_all(int fd, const void *buf, size_t len)
 {
-	g_autoptr(GError) inner = NULL;
+	for (const char *p = buf; len > 0;) {
+		ssize_t n = write(fd, p, len);
 
-	r->shared = (struct runner){
-		.sw = r->sw, .sh = r->o->shard, .dir = r->o->dir, .keep_traces = r->o->keep_traces,
-		.done = g_async_queue_new(),
-	};
-	r->pool = g_thread_pool_new(worker, &r->shared, r->o->jobs, TRUE, &inner);
-	if (!r->pool) {
-		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "sweep: cannot start %d threads: %s",
-			    r->o->jobs, inner->message);
-		return false;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
 	}
-	/* room for a chunk plus enough queued work to keep every thread busy while the
-	 * calling thread waits for fsync */
-	r->rows.n = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
-	r->rows.slot = g_new0(char *, r->rows.n);
-	r->ready = r->flushed = r->pushed = r->out->resumed;
-	r->last_flush = r->o->clock_us ? r->o->clock_us() : 0;
 	return true;
 }
 
-/* Move the finished rows into the ring; count them when `count`. */
-static void collect(struct sweep_run *r, bool count)
+/*
+ * A worker process: claim positions until none is left or a signal came, run each,
+ * send its row. It is a copy of the calling process, with its own copy of every
+ * static variable, so workers never share a real Linux driver; and since a driver's
+ * statics keep what a run left in them, a worker that ran one ends there and the
+ * calling process starts a fresh copy of itself in its place: each run of a driver
+ * starts from the statics the calling process has, whatever ran before it. SIGINT and
+ * SIGTERM are the calling process's to act on; the worker dies with it.
+ */
+static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 {
-	struct done_row *d;
+	struct pool *pl = r->pool;
+	const struct sweep_shard *sh = &r->o->shard;
 
-	while ((d = g_async_queue_try_pop(r->shared.done))) {
-		*ring_at(&r->rows, d->pos) = d->row;
-		if (count) {
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != r->parent)
+		_exit(1);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	/* the directory lock and the other workers' pipes are not this process's */
+	close_range(3, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	while (!atomic_load(&pl->stop)) {
+		guint64 pos = atomic_fetch_add(&pl->next, 1), index = sh->index + pos * sh->count;
+		g_autofree char *vdir = NULL, *row = NULL;
+		struct frame f = { pos, 0 };
+		int failed;   /* counted from the rows' error cells when results.csv is written */
+
+		if (pos >= r->out->variants)
+			break;
+		while (pos >= atomic_load(&pl->limit))
+			if (atomic_load(&pl->stop))
+				_exit(0);
+			else
+				g_usleep(POLL_US);
+		atomic_store(&pl->running[w], pos + 1);
+		if (r->o->keep_traces)
+			vdir = g_strdup_printf("%s/variants/%" G_GUINT64_FORMAT, r->o->dir, index);
+		row = sweep_run_variant(r->sw, index, vdir, &failed);
+		f.len = strlen(row);
+		if (!write_all(fd, &f, sizeof(f)) || !write_all(fd, row, f.len))
+			_exit(1);
+		atomic_store(&pl->running[w], 0);
+		if (cs_linux_driver_loaded())
+			break;
+	}
+	_exit(0);
+}
+
+static bool spawn(struct sweep_run *r, struct worker *k, GError **err)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		goto fail;
+	k->pid = fork();
+	if (k->pid == 0)
+		worker_main(r, (int)(k - r->workers), fds[1]);
+	close(fds[1]);
+	k->fd = fds[0];
+	k->eof = false;
+	if (k->pid > 0 && fcntl(k->fd, F_SETFL, O_NONBLOCK) == 0)
+		return true;
+	k->pid = MAX(k->pid, 0);
+fail:
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "sweep: cannot start a worker process: %s",
+		    g_strerror(errno));
+	return false;
+}
+
+static bool start_pool(struct sweep_run *r, GError **err)
+{
+	/* room for a chunk plus enough variants to keep every worker busy while the
+	 * calling process waits for fsync */
+	r->rows.n = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
+	r->rows.slot = g_new0(char *, r->rows.n);
+	r->ready = r->flushed = r->out->resumed;
+	r->last_flush = r->o->clock_us ? r->o->clock_us() : 0;
+	r->pool_size = sizeof(struct pool) + (size_t)r->o->jobs * sizeof(r->pool->running[0]);
+	r->pool = mmap(NULL, r->pool_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->pool == MAP_FAILED) {
+		r->pool = NULL;
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "sweep: cannot map memory: %s",
+			    g_strerror(errno));
+		return false;
+	}
+	atomic_init(&r->pool->next, r->ready);
+	atomic_init(&r->pool->limit, r->flushed + r->rows.n);
+	r->parent = getpid();
+	r->n_workers = r->o->jobs;
+	r->workers = g_new0(struct worker, r->n_workers);
+	for (int i = 0; i < r->n_workers; i++) {
+		r->workers[i].fd = -1;
+		r->workers[i].in = g_byte_array_new();
+	}
+	for (int i = 0; i < r->n_workers; i++)
+		if (!spawn(r, &r->workers[i], err))
+			return false;
+	return true;
+}
+
+/* A worker's pipe ended: it exited. False (with err) when it died. */
+static bool reap(struct sweep_run *r, struct worker *k, GError **err)
+{
+	guint64 running = atomic_load(&r->pool->running[k - r->workers]);
+	g_autofree char *what = NULL, *how = NULL;
+	int st = 0;
+
+	if (waitpid(k->pid, &st, 0) < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		k->pid = 0;
+		return true;
+	}
+	k->pid = 0;
+	what = running ? g_strdup_printf("the worker process running variant %" G_GUINT64_FORMAT,
+					 r->o->shard.index + (running - 1) * r->o->shard.count)
+		       : g_strdup("a worker process");
+	how = WIFSIGNALED(st) ? g_strdup_printf("was killed by signal %d (%s)", WTERMSIG(st),
+						g_strsignal(WTERMSIG(st)))
+			      : g_strdup_printf("exited with status %d", WEXITSTATUS(st));
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "sweep: %s %s", what, how);
+	return false;
+}
+
+/* Move the rows the workers sent into the ring. False (with err) when a worker died. */
+static bool collect(struct sweep_run *r, GError **err)
+{
+	guint8 buf[16384];
+	struct frame f;
+	bool ok = true;
+
+	for (struct worker *k = r->workers; k < r->workers + r->n_workers; k++) {
+		while (!k->eof) {
+			ssize_t n = read(k->fd, buf, sizeof(buf));
+
+			if (n > 0) {
+				g_byte_array_append(k->in, buf, (guint)n);
+				continue;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			k->eof = n == 0 || errno != EAGAIN;   /* a read error ends it as EOF does */
+			break;
+		}
+		while (k->in->len >= sizeof(f)) {
+			memcpy(&f, k->in->data, sizeof(f));
+			if (k->in->len - sizeof(f) < f.len)
+				break;
+			*ring_at(&r->rows, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
+			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
 			r->received++;
 			r->pr.done++;
 		}
-		g_free(d);
+		if (!k->eof || !k->pid)
+			continue;
+		if (!reap(r, k, ok ? err : NULL)) {
+			ok = false;
+		} else if (!atomic_load(&r->pool->stop) &&
+			   atomic_load(&r->pool->next) < r->out->variants) {
+			/* it ran a real driver: a fresh copy takes its place */
+			close(k->fd);
+			k->fd = -1;
+			if (!spawn(r, k, ok ? err : NULL))
+				ok = false;
+		}
 	}
-	while (r->ready < r->pushed && *ring_at(&r->rows, r->ready))
+	while (r->ready < MIN(r->out->variants, r->flushed + r->rows.n) &&
+	       *ring_at(&r->rows, r->ready))
 		r->ready++;
+	return ok;
 }
 
 /* Write the rows in order as the next chunk when enough are waiting, when the last
@@ -450,54 +601,84 @@ static bool flush_due(struct sweep_run *r, GError **err)
 	return true;
 }
 
-/* Hand variants to the pool (at most a ring's worth past the last chunk) and gather
- * their rows until all are in or a signal came. */
+/* Wait POLL_US for rows rather than wake up for each (that would cost more than a
+ * short variant), but no longer once a worker ended: its pipe hangs up, which poll()
+ * reports even with no event asked for, and a worker that ran a real driver is
+ * replaced at once. */
+static void nap(const struct sweep_run *r)
+{
+	struct pollfd *p = g_newa(struct pollfd, r->n_workers);
+
+	for (int i = 0; i < r->n_workers; i++)
+		p[i] = (struct pollfd){ .fd = r->workers[i].eof ? -1 : r->workers[i].fd };
+	poll(p, (nfds_t)r->n_workers, POLL_US / 1000);
+}
+
+/* Gather the workers' rows until all are in or a signal came; let the workers run at
+ * most a ring's worth past the last chunk. */
 static bool pump(struct sweep_run *r, GError **err)
 {
-	guint64 m = r->out->variants;
-
-	while (r->received < m - r->out->resumed) {
-		for (; r->pushed < m && r->pushed - r->flushed < r->rows.n; r->pushed++)
-			g_thread_pool_push(r->pool, GSIZE_TO_POINTER(r->pushed + 1), NULL);
-		/* poll rather than block on the queue: workers never wake this thread,
-		 * which costs a context switch per variant when variants are short */
-		g_usleep(POLL_US);
-		collect(r, true);
+	while (r->received < r->out->variants - r->out->resumed) {
+		nap(r);
+		if (!collect(r, err))
+			return false;
 		if (sweep_signal)
 			return true;
 		if (!flush_due(r, err))
 			return false;
+		atomic_store(&r->pool->limit, r->flushed + r->rows.n);
 		if (r->o->progress)
 			r->o->progress(r->o->data, &r->pr);
 	}
 	return true;
 }
 
-/* After a signal: drop the queued variants, let the running ones finish, keep what
- * is in order. */
+static bool all_eof(const struct sweep_run *r)
+{
+	for (int i = 0; i < r->n_workers; i++)
+		if (!r->workers[i].eof)
+			return false;
+	return true;
+}
+
+/* The workers take no other variant; wait until the running ones finished and every
+ * worker ended. */
+static void finish_workers(struct sweep_run *r)
+{
+	atomic_store(&r->pool->stop, 1);
+	collect(r, NULL);
+	while (!all_eof(r)) {
+		nap(r);
+		collect(r, NULL);
+	}
+}
+
+/* After a signal: keep what is in order. */
 static void stop_on_signal(struct sweep_run *r)
 {
 	r->out->signal = sweep_signal;
-	g_thread_pool_free(r->pool, TRUE, TRUE);
-	r->pool = NULL;
-	collect(r, false);
+	finish_workers(r);
 	if (r->ready > r->flushed &&
 	    write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, &r->out->save_error))
 		r->flushed = r->ready;
 	r->out->saved = r->flushed;
 }
 
+/* The workers still there are those of a sweep that failed: they go. */
 static void sweep_run_clear(struct sweep_run *r)
 {
-	if (r->pool)
-		g_thread_pool_free(r->pool, TRUE, TRUE);
-	if (r->shared.done) {
-		for (struct done_row *d; (d = g_async_queue_try_pop(r->shared.done));) {
-			g_free(d->row);
-			g_free(d);
+	for (struct worker *k = r->workers; k < r->workers + r->n_workers; k++) {
+		if (k->pid > 0) {
+			kill(k->pid, SIGKILL);
+			waitpid(k->pid, NULL, 0);
 		}
-		g_async_queue_unref(r->shared.done);
+		if (k->fd >= 0)
+			close(k->fd);
+		g_byte_array_unref(k->in);
 	}
+	g_free(r->workers);
+	if (r->pool)
+		munmap(r->pool, r->pool_size);
 	for (guint64 i = 0; i < r->rows.n; i++)
 		g_free(r->rows.slot[i]);
 	g_free(r->rows.slot);
@@ -535,8 +716,7 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		ok = true;
 		goto out;
 	}
-	g_thread_pool_free(r.pool, FALSE, TRUE);
-	r.pool = NULL;
+	finish_workers(&r);
 	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, &out->status, &out->n_failed,
 		      &out->first_failure, err);
 out:

@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run/sweep_runner.h - running the variants of one sweep shard into a directory:
- * a thread pool, the rows kept in order, durable chunks, resume after any
+ * worker processes, the rows kept in order, durable chunks, resume after any
  * interruption, and results.csv at the end.
  *
- * The variants of the shard (run/sweep.h) run on a GLib thread pool. Workers hand
- * finished rows to the calling thread through an async queue, which it polls every
- * POLL_US (a blocking pop would cost a wake-up per variant). It keeps the rows (in a
- * bounded ring) until every earlier variant of the shard is done, then writes the
- * in-order prefix as a durable chunk, DIR/results.part-NNNNNN.csv (fsync, atomic
- * rename, fsync of the directory), once at least chunk_rows rows are in order or
- * FLUSH_SECONDS after the last chunk (by the caller's clock). So the chunks on disk
- * always hold the first D variants of the shard, whatever the thread count, and a
+ * The variants of the shard (run/sweep.h) run in `jobs` worker processes, forked
+ * copies of the calling one: each claims the next variant (a counter in shared
+ * memory), runs it and writes its row into its pipe, which the calling process reads
+ * every POLL_US (a wake-up per row would cost more than a short variant). Processes
+ * rather than threads because a real Linux driver's static variables exist once per
+ * process (stack/linux/policy.c): each worker has its own, and a worker that ran a
+ * driver ends after that variant and a fresh copy takes its place, so every run of a
+ * driver starts from the statics the calling process has and a row depends on neither
+ * the worker count nor the variants run before it.
+ *
+ * The calling process keeps the rows (in a bounded ring) until every earlier variant
+ * of the shard is done, then writes the in-order prefix as a durable chunk,
+ * DIR/results.part-NNNNNN.csv (fsync, atomic rename, fsync of the directory), once at
+ * least chunk_rows rows are in order or FLUSH_SECONDS after the last chunk (by the
+ * caller's clock). So the chunks on disk
+ * always hold the first D variants of the shard, whatever the worker count, and a
  * resume continues from variant D after SIGINT, SIGTERM, kill -9 or a lost machine.
+ * On SIGINT or SIGTERM (which only the calling process acts on) the workers take no
+ * other variant and the running ones finish; a worker dies with the calling process;
+ * a worker that dies (a crash in a variant) is an internal error naming its variant.
  * When all variants are done, results.csv (header plus the chunks, in order) is
  * written durably, manifest.json is marked complete and the chunks are removed.
  *
@@ -39,7 +50,7 @@ struct sweep_progress {
 struct sweep_runner_opts {
 	const char *dir;               /* the shard directory (made when missing) */
 	struct sweep_shard shard;
-	int jobs;                      /* threads, at least 1 */
+	int jobs;                      /* worker processes, at least 1 */
 	int chunk_rows;                /* a chunk once this many rows are in order, >= 1 */
 	bool resume;                   /* continue the sweep in dir (start one if none) */
 	bool keep_traces;              /* each variant's outputs in dir/variants/INDEX/ */
@@ -67,9 +78,9 @@ struct sweep_outcome {
 };
 
 /* Run (or resume, or find complete) the shard in o->dir. False with err when the
- * directory cannot be used or written, or the threads cannot start (that error is
- * CS_RUN_ERROR_INTERNAL, the others exit status 2). A signal is not an error: the
- * outcome says it. */
+ * directory cannot be used or written, or the workers cannot start or die (those
+ * errors are CS_RUN_ERROR_INTERNAL, the others exit status 2). A signal is not an
+ * error: the outcome says it. */
 bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		      struct sweep_outcome *out, GError **err);
 void sweep_outcome_clear(struct sweep_outcome *out);

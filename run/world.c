@@ -15,9 +15,13 @@
  * (world_run; every event, step and settle happens inside it), removing (world_free).
  */
 #include <string.h>
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
+#include "output/evfile.h"
+#include "output/outfile.h"
 #include <chargesim/linux_module.h>
+#include "models/load/load.h"
+#include "models/phy/phy.h"
+#include "models/pmic/pmic.h"
+#include "models/source/source.h"
 #include "run/linux_board.h"
 #include "run/world_priv.h"
 
@@ -43,12 +47,16 @@ static void *env_params_of(const struct model_env *env, const char *key)
 	return i >= 0 ? w->params[i] : NULL;
 }
 
-static void *env_state_of(const struct model_env *env, const char *key)
+void *world_model(const struct world *w, const char *key)
 {
-	const struct world *w = env->owner;
 	int i = model_index(key);
 
 	return i >= 0 ? w->state[i] : NULL;
+}
+
+static void *env_state_of(const struct model_env *env, const char *key)
+{
+	return world_model(env->owner, key);
 }
 
 /* The run's copies of the parameters (shallow: strings stay the scenario's), the
@@ -71,6 +79,7 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 	for (int i = 0; i < w->n_objects; i++)
 		w->params[i] = g_memdup2(sc->params[i], scenario_object(i)->params_size);
 	w->n_models = model_count();
+	w->cell = model_index("device.battery");
 	w->state = g_new0(void *, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++)
 		w->state[i] = g_malloc0(MAX(model_registry[i]->state_size, 1));
@@ -80,12 +89,6 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 		if (d->init)
 			d->init(w->state[w->n_ready], w->params[w->n_ready], &env);
 	}
-	w->src = env_state_of(&env, "source");
-	w->cable = env_state_of(&env, "cable");
-	w->chg = env_state_of(&env, "device.pmic");
-	w->bat = env_state_of(&env, "device.battery");
-	w->load = env_state_of(&env, "device.load");
-	w->phym = env_state_of(&env, "device.phy");
 }
 
 static void world_models_cleanup(struct world *w)
@@ -108,14 +111,19 @@ static void world_models_free(struct world *w)
 
 /* ---- the board: what the stack sees ---- */
 
+static struct boot *world_boot(void *hw)
+{
+	return &((struct load_model *)world_model(hw, "device.load"))->boot;
+}
+
 static void world_boot_set_gate(void *hw, cs_boot_gate_fn fn, void *ctx)
 {
-	boot_set_gate(&((struct world *)hw)->load->boot, fn, ctx);
+	boot_set_gate(world_boot(hw), fn, ctx);
 }
 
 static const char *world_boot_state(void *hw)
 {
-	return boot_stage_name(&((struct world *)hw)->load->boot);
+	return boot_stage_name(world_boot(hw));
 }
 
 /* The PHY's debounced VBUS comparator: the board's drivers hear it first. */
@@ -131,23 +139,24 @@ static void world_phy_result_cb(void *ctx, const struct phy_result *r)
 	struct world *w = ctx;
 
 	board_detected(&w->drv, r);
-	if (w->drv.detected_type)
-		w->m.detected_type = w->drv.detected_type;
 }
 
 static void world_board_init(struct world *w)
 {
-	phy_set_owner(w->phym, world_phy_vbus_cb, world_phy_result_cb, w);
+	const struct pmic *chg = world_model(w, "device.pmic");
+	const struct source *src = world_model(w, "source");
+
+	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb, w);
 	w->boot_hook.set_gate = world_boot_set_gate;
 	w->boot_hook.state = world_boot_state;
 	w->boot_hook.hw = w;
 	w->phy_dev.init_name = "usb-phy";
 	w->phy.dev = &w->phy_dev;
 	w->phy.label = "usb-phy";
-	w->ic.name = pmic_preset_names[w->chg->p->preset];
+	w->ic.name = pmic_preset_names[chg->p->preset];
 	w->ic.ops = &world_ic_ops;
 	w->ic.hw = w;
-	board_init(&w->drv, &w->sim, w->log, &w->phy, w->src->p,
+	board_init(&w->drv, &w->sim, w->log, &w->phy, src->p,
 		   w->params[scenario_object_index("device.gadget")],
 		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
 	board_fill(&w->drv, &w->board);
@@ -215,12 +224,16 @@ static bool world_open_outputs(struct world *w, GError **err)
 	if (!cs_mkdir_p(w->outdir, err))
 		return false;
 	ev = g_build_filename(w->outdir, "events.jsonl", NULL);
-	if (!evlog_open(w->log, ev, err))
+	w->evfile = evfile_open(w->log, ev, err);
+	if (!w->evfile)
 		return false;
 	if (!opt->no_trace || opt->vcd) {
+		const struct trace_col *cols;
+		int n = world_columns(&cols);
+
 		csv = opt->no_trace ? NULL : g_build_filename(w->outdir, "trace.csv", NULL);
 		vcd = opt->vcd ? g_build_filename(w->outdir, "trace.vcd", NULL) : NULL;
-		w->trace = trace_new(world_trace_cols, NCOLS);
+		w->trace = trace_new(cols, n);
 		if (!trace_open(w->trace, csv, vcd, err))
 			return false;
 	}
@@ -240,22 +253,21 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->kernel.log = w->log;
 	world_enter(w);
 	world_metrics_init(w);
+	world_trace_init(w);
 	if (!world_open_outputs(w, err))
 		goto fail;
-	if (opt->n_probes > 0)
-		w->probe_vals = g_malloc0_n((gsize)opt->n_probes, sizeof(*w->probe_vals));
 
 	world_models_init(w, sc);
-	w->rc_e0 = battery_rc_energy(&w->bat->eff, &w->bat->x);
-	w->vindpm_hw = w->chg->p->vindpm > 0;
-	w->m.soc_initial = w->bat->x.soc;
+	w->vindpm_hw = ((const struct pmic *)world_model(w, "device.pmic"))->p->vindpm > 0;
+	world_metrics_start(w, &(struct model_point){ &w->net, &w->op, &w->wires,
+						      &world_cell(w)->x });
 	world_board_init(w);
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
 	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
 	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
-			.sim = &w->sim, .log = w->log, .pmic = w->chg, .drv = &w->drv,
+			.sim = &w->sim, .log = w->log, .pmic = world_model(w, "device.pmic"), .drv = &w->drv,
 			.board = &w->board, .file = sc->file }, err))
 		goto fail;
 	if (!world_events_init(w, sc, err))
@@ -272,7 +284,7 @@ bool world_run(struct world *w, GError **err)
 	int rc;
 
 	world_enter(w);
-	rc = w->pdesc->probe(&w->board, w->pparams, &w->ppriv);
+	rc = w->pdesc->probe(w->pdesc, &w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
 		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
 
@@ -311,17 +323,19 @@ bool world_finish(struct world *w, GError **err)
 	if (w->trace)
 		ok = trace_close(w->trace, err);
 	if (ok)
-		ok = evlog_close(w->log, err);
+		ok = evfile_commit(w->evfile, err);
 	if (ok) {
 		cJSON *o = world_metrics_json(w);
-		g_autoptr(GString) text = g_string_sized_new(1024);
 		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
+		g_autofree char *text = NULL;
+		char *printed = cJSON_Print(o);
 
-		/* cJSON_Print's form; the metrics are numbers, raw numbers, strings, null */
-		if (!cs_json_append(text, o, true))
-			g_error("metrics.json: a tree that cJSON cannot print either");
-		g_string_append_c(text, '\n');
-		ok = cs_outfile_write_all(path, text->str, text->len, err);
+		/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
+		if (!printed)
+			g_error("metrics.json: a tree that cJSON cannot print");
+		text = g_strconcat(printed, "\n", NULL);
+		cJSON_free(printed);
+		ok = cs_outfile_write_all(path, text, strlen(text), err);
 		cJSON_Delete(o);
 	}
 	return ok;
@@ -360,12 +374,16 @@ void world_free(struct world *w)
 	world_events_cancel(w);
 	trace_free(w->trace);
 	evlog_free(w->log);
+	evfile_free(w->evfile);
 	sim_destroy(&w->sim);
 	cs_policy_close(&w->policy);
 	g_free(w->sev);
 	g_free(w->sev_desc);
 	g_free(w->sev_off);
 	g_free(w->probe_vals);
+	g_free(w->last_row);
+	g_free(w->skipped_row);
+	world_metrics_clear(&w->m);
 	g_free(w->g);
 	g_free(w->g_try);
 	g_free(w->policy_name);

@@ -52,35 +52,22 @@ struct world_options {
 	const sim_time_t *probe_at;
 };
 
+/* A run's metrics: a value per metric of the run and of its models (models/model.h),
+ * read by name. metrics.json's keys; the unwritten ones are in-process figures:
+ * discharged_while_plugged_mAh (the charge the battery gave while the port delivered),
+ * time_source_limiting_s (the port's time in its current limit), trace_rows. */
 struct world_metrics {
-	double vbus_min_v;
-	double time_below_4v75_s;
-	double discharged_while_plugged_s; /* the port delivers, the battery discharges */
-	/* Not in metrics.json, whose columns sweeps keep: for in-process users such as
-	 * bench/bench_regret.c. */
-	double discharged_while_plugged_mah; /* the charge the battery gave meanwhile */
-	double time_source_limiting_s;       /* the port's time in its current limit */
-	int source_trips;
-	int uvlo_events;
-	int brownouts;
-	int boots;                    /* power-on attempts of the boot model */
-	double time_to_running_s;     /* first time the boot completed, < 0 never */
-	double ilim_final_a;
-	double ilim_max_a;
-	double ibus_max_a;
-	double charge_in_mah;
-	double energy_source_wh;
-	double soc_initial, soc_final;
-	double time_to_soc_80_s;      /* < 0: not reached */
-	double time_to_full_s;        /* < 0: not reached */
-	const char *detected_type;    /* NULL until detection reports */
-	double energy_balance_error;
-	uint64_t events;
-	uint64_t steps;
-	uint64_t trace_rows;
-	/* energy terms, J */
-	double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss, e_rc_stored;
+	double *v;               /* a number per metric (counts too; NAN: null) */
+	char **s;                /* a string metric's text (NULL: null) */
 };
+
+/* The number of the metric with this name (a missing name is a bug: it aborts). */
+double world_metric(const struct world_metrics *m, const char *name);
+/* The text of a string metric, NULL for null. */
+const char *world_metric_text(const struct world_metrics *m, const char *name);
+/* A copy that outlives the run (free with world_metrics_clear). */
+void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src);
+void world_metrics_clear(struct world_metrics *m);
 
 struct world;
 
@@ -94,11 +81,13 @@ void world_add_event_listener_for(struct world *w, const char *ev, evlog_listene
 bool world_run(struct world *w, GError **err);
 /* Write metrics.json and commit every output file. */
 bool world_finish(struct world *w, GError **err);
+/* The metrics (set by world_finish). */
 const struct world_metrics *world_metrics(const struct world *w);
 /* metrics.json's content (the caller frees with cJSON_Delete). */
 cJSON *world_metrics_json(const struct world *w);
-/* The same for any metrics (e.g. zeros, to validate expectations before a run). */
-cJSON *world_metrics_to_json(const struct world_metrics *m, const char *policy);
+/* The same for any metrics; NULL: zeros and empty strings (to validate expectations
+ * before a run). */
+cJSON *world_metrics_to_json(const struct world_metrics *m);
 /* metrics.json's fields one by one, in its order, to a sink: raw() for a number
  * written with its significant digits (its text), number() for a count, string() for
  * text or, with s NULL, null (a number that is not finite is a null). */
@@ -108,8 +97,7 @@ struct world_metrics_sink {
 	void (*string)(void *ctx, const char *key, const char *s);
 	void *ctx;
 };
-void world_metrics_emit(const struct world_metrics *m, const char *policy,
-			const struct world_metrics_sink *sink);
+void world_metrics_emit(const struct world_metrics *m, const struct world_metrics_sink *sink);
 const char *world_policy_name(const struct world *w);
 /* Does a --policy value (world_options.policy) name a plugin file - a name ending in
  * ".so" - rather than a built-in policy? */
@@ -121,7 +109,8 @@ void world_free(struct world *w);
  * events of that instant. False when the column does not exist. */
 bool world_probe_value(const struct world *w, int i, const char *column, double *value);
 
-/* Trace column names in order (the fixed ones of docs/scenarios.md 11.1 first, then the extras). */
-extern const char *const world_trace_columns[];
+/* Is there a trace column of this name ("time_s" too)? *labels (when not NULL): its
+ * state names when its values index them, else NULL. */
+bool world_trace_column(const char *name, const char *const **labels);
 
 #endif

@@ -4,14 +4,23 @@
  *
  *   run/world.c       life cycle: the models, the board, the policy; run; free
  *   run/step.c        stepping: the operating point, margins, settling, adaptive steps
- *   run/charger_ic.c  the hardware as the stack's drivers see it (charger-IC ops, readings)
+ *   run/charger_ic.c  the hardware as the stack's drivers see it (charger-IC ops,
+ *                     readings, sysfs dumps)
  *   run/events.c      scenario events and `set`
  *   run/metrics.c     the metrics: accumulated, observed, finished, as JSON
- *   run/probes.c      trace rows, probes and sysfs dumps
+ *   run/probes.c      trace rows and probes
+ *
+ * Calls go one way: world.c drives step.c, events.c and charger_ic.c (the stack's
+ * side), which may ask step.c for a fresh operating point (world_refresh) or stop the
+ * run (world_fail); step.c drives metrics.c and probes.c and hands them what they
+ * record (the step's ends and OCVs, the operating point to sample, a function that
+ * samples inside a step), as world.c does at the start and the end of a run;
+ * metrics.c and probes.c call nothing of the others.
  *
  * The models live in arrays in registry order (models/registry.c) and every generic
- * loop (circuit, margins, observation, `set`) goes through their descriptors; the
- * typed pointers below are for the jobs that need one model in particular.
+ * loop (circuit, margins, observation, `set`, trace columns, metrics) goes through
+ * their descriptors. A job that needs one model in particular finds it by key
+ * (world_model()); the stepper's cell is world_cell().
  */
 #ifndef CS_RUN_WORLD_PRIV_H
 #define CS_RUN_WORLD_PRIV_H
@@ -22,24 +31,13 @@
 #include <chargesim/kernel.h>
 #include <chargesim/policy.h>
 #include "models/battery/battery.h"
-#include "models/cable/cable.h"
-#include "models/load/load.h"
 #include "models/model.h"
-#include "models/phy/phy.h"
-#include "models/pmic/pmic.h"
-#include "models/source/source.h"
 #include "run/board.h"
 #include "run/world.h"
 #include "sim/evlog.h"
 #include "sim/sim.h"
-#include "sim/trace.h"
+#include "output/trace.h"
 #include "stack/policies/loader.h"
-
-/* The trace columns after time_s (run/probes.c). */
-enum {
-	COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_VBAT, COL_IBAT, COL_SOC, COL_ILOAD,
-	COL_CHG_STATE, COL_SRC_STATE, COL_VSYS, COL_SRC_ILIM, COL_TEMP, NCOLS
-};
 
 struct world {
 	struct world_options opt;
@@ -49,6 +47,7 @@ struct world {
 	struct sim sim;
 	struct cs_kernel kernel;
 	struct evlog *log;
+	struct evfile *evfile;   /* events.jsonl, when there is an output directory */
 	struct trace *trace;
 
 	/* every scenario object's parameters, the run's own copies (scenario_object()
@@ -60,13 +59,7 @@ struct world {
 	void **state;
 	int n_ready;                  /* models initialised (world_free cleans these up) */
 	struct model_wires wires;
-	/* the models the run's own jobs talk to */
-	struct source *src;
-	struct cable *cable;
-	struct pmic *chg;
-	struct battery *bat;
-	struct load_model *load;
-	struct phy *phym;
+	int cell;                     /* the registry index of the cell (world_cell()) */
 
 	/* the operating point of the current state */
 	struct net_in net;
@@ -112,45 +105,69 @@ struct world {
 	char *policy_name;
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
-	/* trace and probes */
-	double last_row[NCOLS];
+	/* trace and probes: a row holds every column after time_s (world_columns()) */
+	double *last_row;
 	sim_time_t last_row_t;
 	bool have_row;
 	/* --trace-dt: the last row left out, written after all when an event makes a
 	 * jump at its time (the row before the jump, so that a step stays a step) */
-	double skipped_row[NCOLS];
+	double *skipped_row;
 	sim_time_t skipped_t;
 	bool have_skipped;
-	double (*probe_vals)[NCOLS];
+	double *probe_vals;           /* a row per probe */
 	int next_probe;
 
+	/* the metrics: every one's value (world_metrics_list() order), and what the run's
+	 * own accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
-	double rc_e0;                 /* J in the RC pairs at the start (energy balance) */
+	struct world_acc {
+		double vbus_min_v, time_below_4v75_s;
+		double discharged_s, discharged_mah, time_limiting_s;
+		double ibus_max_a, charge_in_mah;
+		double steps;
+		/* energy terms, J */
+		double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss;
+		double rc_e0;         /* in the RC pairs at the start */
+	} acc;
 	bool vindpm_hw;               /* the charger has a VINDPM loop */
 	bool failed;
 	char *fail_msg;
 };
+
+/* A model's state by its scenario key, NULL when there is none (a job that needs one
+ * model in particular). */
+void *world_model(const struct world *w, const char *key);
+
+/* The cell the stepper integrates. */
+static inline struct battery *world_cell(const struct world *w)
+{
+	return w->state[w->cell];
+}
+
+/* The state a model's or the run's own output hook is given: model i's, the world for
+ * -1. */
+static inline const void *world_owner_state(const struct world *w, int i)
+{
+	return i < 0 ? (const void *)w : w->state[i];
+}
 
 /* run/step.c */
 /* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void world_changed_cb(void *ctx);
-/* battery_ocv() of the cell at soc, from the states solved last when it was one of them. */
-double world_ocv(struct world *w, double soc);
-/* The operating point for battery state x with the circuit of the current state. */
-void world_solve(struct world *w, const struct battery_state *x, struct net_out *op,
-		 double *emf_out);
 /* Re-solve now if a model changed since the last solution (e.g. a register write
  * followed by an ADC read in the same work function). */
 void world_refresh(struct world *w);
 /* Solve and let the models react until the discrete state stops changing. */
 void world_settle_state(struct world *w);
-bool world_op_finite(const struct net_out *o);
 
 /* run/charger_ic.c */
 extern const struct cs_charger_ic_ops world_ic_ops;
 void world_board_read_cb(void *ctx, struct board_readings *r);
+void world_sysfs_init(struct world *w);
+void world_sysfs_schedule(struct world *w);
+void world_sysfs_cancel(struct world *w);
 
 /* run/events.c */
 /* Check `set` on policy.params.* against the policy, prepare the events. */
@@ -160,29 +177,38 @@ void world_events_schedule(struct world *w);
 void world_events_cancel(struct world *w);
 
 /* run/metrics.c */
-#define WORLD_METRICS_N_MARGINS 1
 void world_metrics_init(struct world *w);
-/* Integrate the energy terms, charge and VBUS figures over a step to (o1, x1): by the
+/* The values the models' AT_START metrics take, once they are initialised. */
+void world_metrics_start(struct world *w, const struct model_point *pt);
+/* Integrate the energy terms, charge and VBUS figures over a step from the committed
+ * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1): by the
  * trapezoidal rule, or with the end values held for a backward-Euler step (hold). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
-			const struct battery_state *x1, double i1, double dt, bool hold);
-/* The times and maxima the operating point of the current state shows. */
-void world_metrics_observe(struct world *w);
-void world_metrics_settled(struct world *w);
-/* The thresholds only a metric watches (SOC reaching 80 %), at battery state x. */
-void world_metrics_margins(const struct world *w, const struct battery_state *x, double *g);
+			const struct battery_state *x1, double i1, double ocv0, double ocv1,
+			double dt, bool hold);
+/* The times and maxima the operating point of the current state shows (settled: the
+ * instant's last one, where only first times are looked for). */
+void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);
+/* The thresholds only a metric watches (SOC reaching 80 %): how many, and their margins
+ * at a point. */
+int world_metrics_n_margins(void);
+void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g);
 void world_metrics_finish(struct world *w);
 
 /* run/probes.c */
+/* Every trace column after time_s, the run's own and the models', in order. */
+int world_columns(const struct trace_col **cols);
+void world_trace_init(struct world *w);
 void world_trace_row(struct world *w, bool at_event);
-/* Probes strictly inside (t0, t1) are sampled from the step; a probe at t1 gets the
+/* The state at probe time tp inside the step (t0, t1) ending in op1 (run/step.c). */
+typedef void world_sample_fn(struct world *w, sim_time_t t0, sim_time_t t1, sim_time_t tp,
+			     const struct net_out *op1, struct net_out *op,
+			     struct battery_state *x);
+/* Probes strictly inside (t0, t1) are sampled with sample(); a probe at t1 gets the
  * end-of-step value, which the events at t1 (if any) may then overwrite in settle. */
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
-		      const struct net_out *op1, const struct battery_state *x1);
+		      const struct net_out *op1, const struct battery_state *x1,
+		      world_sample_fn *sample);
 void world_probe_instant(struct world *w, sim_time_t now);
-extern const struct trace_col world_trace_cols[NCOLS];
-void world_sysfs_init(struct world *w);
-void world_sysfs_schedule(struct world *w);
-void world_sysfs_cancel(struct world *w);
 
 #endif

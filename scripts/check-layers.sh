@@ -4,16 +4,20 @@
 # scripts/check-layers.sh - fail when an #include goes up a layer.
 #
 # The layers, bottom to top (docs/architecture.md):
-#   sim/      the engine: time, queue, kernel loop, solver, units, param, outputs
+#   sim/      the engine: time, queue, kernel loop, solver, units, param, event log
+#             (no file I/O)
 #   models/   the electrical and protocol models          (uses sim/)
 #   stack/    the kernel-style seam and the policies      (uses sim/)
 #   traces/   reading and comparing CSV traces            (uses sim/)
+#   output/   the files: atomic output files and sets, the trace writers (CSV, VCD),
+#             events.jsonl                                 (uses sim/)
 #   run/      the assembly of a run: scenario, world, board, metrics, expectations,
 #             sweeps                                       (uses all of the above)
-#   plots/    plots drawn by gnuplot                       (uses traces/, run/, sim/)
+#   plots/    plots drawn by gnuplot                       (uses traces/, output/, run/, sim/)
 #   cli/      the chargesim command                        (uses everything)
-# tests/, bench/ and fuzz/ sit on top and may include anything. models/ and stack/
-# are peers: neither includes the other. Kernel-style headers (<linux/...>,
+# tests/, bench/ and fuzz/ sit on top and may include anything. models/, stack/,
+# traces/ and output/ are peers: none includes another (models/ and stack/ write no
+# file: they hand records to the event log). Kernel-style headers (<linux/...>,
 # <chargesim/...>) belong to stack/.
 #
 # Usage: scripts/check-layers.sh [ROOT]   (exit 1 and one line per offending include)
@@ -27,14 +31,15 @@ allowed() {
 	models) echo "sim models" ;;
 	stack) echo "sim stack" ;;
 	traces) echo "sim traces" ;;
-	run) echo "sim models stack traces run" ;;
-	plots) echo "sim traces run plots" ;;
-	cli) echo "sim models stack traces run plots cli" ;;
+	output) echo "sim output" ;;
+	run) echo "sim models stack traces output run" ;;
+	plots) echo "sim traces output run plots" ;;
+	cli) echo "sim models stack traces output run plots cli" ;;
 	esac
 }
 
 out=$(mktemp)
-for layer in sim models stack traces run plots cli; do
+for layer in sim models stack traces output run plots cli; do
 	ok=$(allowed "$layer")
 	files=$(find "$layer" -name '*.[ch]' 2>/dev/null | sort)
 	for f in $files; do

@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/evlog.c - events.jsonl writer and listener fan-out (see evlog.h).
+ * sim/evlog.c - the event log's records and their listeners (see evlog.h).
  */
-#include <stdio.h>
 #include <string.h>
 #include "sim/evlog.h"
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
-#include "sim/trace.h"
+#include "sim/units.h"
 
 #define EVLOG_MAX_LISTENERS 8
 #define EVLOG_MAX_OPEN 4     /* records being built at once (begin without end yet) */
 
 struct evlog {
-	struct cs_outfile *out;
-	GString *line;    /* the record being written, reused from line to line */
 	uint64_t count;
 	struct {
 		evlog_listener_cb cb;
@@ -34,14 +29,6 @@ struct evlog {
 struct evlog *evlog_new(void)
 {
 	return g_new0(struct evlog, 1);
-}
-
-bool evlog_open(struct evlog *log, const char *path, GError **err)
-{
-	log->out = cs_outfile_open(path, false, err);
-	if (log->out && !log->line)
-		log->line = g_string_sized_new(256);
-	return log->out != NULL;
 }
 
 void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
@@ -64,25 +51,13 @@ static bool listener_hears(const struct evlog *log, int i, const char *ev)
 	return !log->listeners[i].ev || strcmp(log->listeners[i].ev, ev) == 0;
 }
 
-bool evlog_wanted(const struct evlog *log, const char *ev)
-{
-	if (log->out)
-		return true;
-	for (int i = 0; i < log->n_listeners; i++)
-		if (listener_hears(log, i, ev))
-			return true;
-	return false;
-}
-
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev)
 {
 	cJSON *rec;
 	char buf[48];
 
-	if (!evlog_wanted(log, ev))
-		return NULL;
 	rec = cJSON_CreateObject();
-	trace_fmt_time(buf, t);
+	units_time_text(buf, t);
 	cJSON_AddRawToObject(rec, "t", buf);
 	cJSON_AddStringToObject(rec, "src", src);
 	cJSON_AddStringToObject(rec, "ev", ev);
@@ -103,10 +78,6 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	sim_time_t t = 0;
 	const char *src = NULL, *ev = NULL;
 
-	if (!rec) {
-		log->count++;
-		return;
-	}
 	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
 		if (log->open[i].rec == rec) {
 			t = log->open[i].t;
@@ -117,14 +88,6 @@ void evlog_end(struct evlog *log, cJSON *rec)
 		}
 	g_assert(src);
 	log->count++;
-	if (log->out) {
-		/* the form of cJSON_PrintUnformatted, without its buffer per record */
-		g_string_truncate(log->line, 0);
-		if (!cs_json_append(log->line, rec, false))
-			g_error("evlog: a %s record that cJSON cannot print either", ev);
-		g_string_append_c(log->line, '\n');
-		fwrite(log->line->str, 1, log->line->len, log->out->fp);
-	}
 	for (int i = 0; i < log->n_listeners; i++)
 		if (listener_hears(log, i, ev))
 			log->listeners[i].cb(log->listeners[i].data, t, src, ev, rec);
@@ -146,22 +109,9 @@ uint64_t evlog_count(const struct evlog *log)
 	return log->count;
 }
 
-bool evlog_close(struct evlog *log, GError **err)
-{
-	bool ok = true;
-
-	if (log->out)
-		ok = cs_outfile_commit(log->out, err);
-	log->out = NULL;
-	return ok;
-}
-
 void evlog_free(struct evlog *log)
 {
 	if (!log)
 		return;
-	cs_outfile_abort(log->out);
-	if (log->line)
-		g_string_free(log->line, TRUE);
 	g_free(log);
 }

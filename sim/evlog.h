@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/evlog.h - the discrete event log: events.jsonl.
+ * sim/evlog.h - the discrete event log.
  *
- * One JSON object per line, in the order the events happened:
+ * A record is a JSON object, e.g.
  *   {"t": 12.3, "src": "phy", "ev": "detect", "type": "USB_DCP"}
  * "t" is exact seconds (from integer nanoseconds). A caller builds a record with
  * evlog_begin(), adds its payload fields to the returned cJSON object with
- * evlog_put_string() and the like, and hands it back with evlog_end(), which writes
- * the line and lets listeners (metrics, fingerprints) see it. The file is streamed
- * (memory does not grow with run length) and committed atomically by evlog_close().
+ * evlog_put_string() and the like, and hands it back with evlog_end(), which counts it
+ * and lets the listeners see it, in the order they were added: the metrics, the
+ * fingerprints, and the writer of events.jsonl (output/evfile.h), which the run
+ * attaches. Nothing here touches a file.
  *
- * When a record goes nowhere (no events.jsonl and no listener for its kind, as in a
- * sweep's variant), evlog_begin() returns NULL: the evlog_put_* helpers then do
- * nothing and evlog_end() only counts it, so such a record costs no allocation.
+ * A record is built even when no listener hears its kind (a sweep's variant): not
+ * building it saved a 1,000-variant sweep 5% of its instructions, too little for the
+ * code it took.
  */
 #ifndef CS_SIM_EVLOG_H
 #define CS_SIM_EVLOG_H
@@ -25,49 +26,41 @@
 
 struct evlog;
 
-/* A listener sees every record after it is written (read-only). */
+/* A listener sees every record (read-only). */
 typedef void (*evlog_listener_cb)(void *data, sim_time_t t, const char *src,
 				  const char *ev, const cJSON *rec);
 
 struct evlog *evlog_new(void);
-bool evlog_open(struct evlog *log, const char *path, GError **err);
 void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data);
 /* A listener for the records of one kind (ev) only. */
 void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb cb,
 			    void *data);
-/* The record being built, or NULL when it goes nowhere (see the top). */
+/* The record being built. */
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
-/* Write, hand to the listeners and free rec; count it in any case (rec may be NULL). */
+/* Hand rec to the listeners, count it and free it. */
 void evlog_end(struct evlog *log, cJSON *rec);
 
-/* Payload fields of a record from evlog_begin(); nothing when rec is NULL. */
+/* Payload fields of a record from evlog_begin(). */
 static inline void evlog_put_string(cJSON *rec, const char *key, const char *value)
 {
-	if (rec)
-		cJSON_AddStringToObject(rec, key, value);
+	cJSON_AddStringToObject(rec, key, value);
 }
 
 static inline void evlog_put_number(cJSON *rec, const char *key, double value)
 {
-	if (rec)
-		cJSON_AddNumberToObject(rec, key, value);
+	cJSON_AddNumberToObject(rec, key, value);
 }
 
 static inline void evlog_put_null(cJSON *rec, const char *key)
 {
-	if (rec)
-		cJSON_AddNullToObject(rec, key);
+	cJSON_AddNullToObject(rec, key);
 }
 
 /* Shorthand for a record with one string payload field (key may be NULL). */
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,
 		const char *key, const char *value);
-/* Whether a record of kind ev goes anywhere: to the file or to a listener (when it
- * does not, evlog_begin() gives NULL). */
-bool evlog_wanted(const struct evlog *log, const char *ev);
-/* Records ended so far, built or not. */
+/* Records ended so far. */
 uint64_t evlog_count(const struct evlog *log);
-bool evlog_close(struct evlog *log, GError **err);
 void evlog_free(struct evlog *log);
 
 #endif

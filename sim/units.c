@@ -179,6 +179,33 @@ char *units_format_time(sim_time_t t)
 	return g_strdup_printf("%lld ns", (long long)t);
 }
 
+int units_time_text(char *buf, sim_time_t t)
+{
+	uint64_t u = t < 0 ? 0 - (uint64_t)t : (uint64_t)t;
+	char tmp[32], *p = tmp + sizeof(tmp);
+	bool frac = false;
+	int len;
+
+	/* from the last digit up: nine decimals without the trailing zeros, the seconds */
+	for (int i = 0; i < 9; i++, u /= 10) {
+		frac |= u % 10 != 0;
+		if (frac)
+			*--p = (char)('0' + u % 10);
+	}
+	if (frac)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (t < 0)
+		*--p = '-';
+	len = (int)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, (size_t)len);
+	buf[len] = '\0';
+	return len;
+}
+
 /* "an energy", "a voltage": the message reads as English for every dimension name. */
 static const char *article(const char *noun)
 {

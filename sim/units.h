@@ -55,6 +55,10 @@ char *units_format(double x, enum unit_dim dim);
  * "1.5 s" is "1500 ms", "0 s". */
 char *units_format_time(sim_time_t t);
 
+/* A time as exact seconds, trailing zeros cut: "12.3", "0", "-1.000000001" (the
+ * event log's "t", the trace's time_s). buf holds 32 bytes; returns the length. */
+int units_time_text(char *buf, sim_time_t t);
+
 const char *units_dim_name(enum unit_dim dim);     /* "current" */
 const char *units_dim_symbol(enum unit_dim dim);   /* "A" */
 const char *units_dim_example(enum unit_dim dim);  /* "500 mA" */

@@ -305,15 +305,16 @@ static void test_cccv_1c(void)
 	int k;
 
 	REQUIRE(tu_run(&r, scn_cccv));
-	CU_ASSERT(r.m.time_to_soc_80_s >= 2880.1 - 1e-3);
-	CU_ASSERT(r.m.time_to_soc_80_s <= 2880.1 + 14.5 + 0.1);
-	CU_ASSERT(fabs(r.m.time_to_soc_80_s - ref.t_80) <= 0.05);
-	CU_ASSERT(fabs(r.m.time_to_full_s - ref.t_full) <= 1e-3 * ref.t_full);
-	CU_ASSERT(r.m.time_to_full_s >= 70 * 60 && r.m.time_to_full_s <= 90 * 60);
-	if (fabs(r.m.time_to_full_s - ref.t_full) > 1e-3 * ref.t_full ||
-	    fabs(r.m.time_to_soc_80_s - ref.t_80) > 0.05)
+	CU_ASSERT(TU_M(r, "time_to_soc_80_s") >= 2880.1 - 1e-3);
+	CU_ASSERT(TU_M(r, "time_to_soc_80_s") <= 2880.1 + 14.5 + 0.1);
+	CU_ASSERT(fabs(TU_M(r, "time_to_soc_80_s") - ref.t_80) <= 0.05);
+	CU_ASSERT(fabs(TU_M(r, "time_to_full_s") - ref.t_full) <= 1e-3 * ref.t_full);
+	CU_ASSERT(TU_M(r, "time_to_full_s") >= 70 * 60 && TU_M(r, "time_to_full_s") <= 90 * 60);
+	if (fabs(TU_M(r, "time_to_full_s") - ref.t_full) > 1e-3 * ref.t_full ||
+	    fabs(TU_M(r, "time_to_soc_80_s") - ref.t_80) > 0.05)
 		fprintf(stderr, "\n  t80 %.4f (model %.4f), full %.3f (model %.3f)\n",
-			r.m.time_to_soc_80_s, ref.t_80, r.m.time_to_full_s, ref.t_full);
+			TU_M(r, "time_to_soc_80_s"), ref.t_80, TU_M(r, "time_to_full_s"),
+			ref.t_full);
 
 	CU_ASSERT(read_trace(&r, &tr));
 	t_cv = first_event(&r, "charger_state", "cv");
@@ -499,7 +500,7 @@ static void uvlo_between(void)
 
 	REQUIRE(tu_run(&r, SCN_UVLO("3.7 V")));
 	CU_ASSERT(isnan(first_event(&r, "input_connect", NULL)));
-	CU_ASSERT_EQUAL(r.m.uvlo_events, 0);
+	CU_ASSERT_EQUAL(TU_M(r, "uvlo_events"), 0);
 	REQUIRE(read_trace(&r, &tr));
 	for (int i = 0; i < tr.n; i++) {
 		CU_ASSERT(TV(&tr, TC_STATE, i) == state_index("off"));
@@ -519,7 +520,7 @@ static void uvlo_above(void)
 	REQUIRE(tu_run(&r, SCN_UVLO("3.9 V")));
 	CU_ASSERT(fabs(first_event(&r, "input_connect", NULL) - 0.25) <= 1e-9);
 	CU_ASSERT(isnan(first_event(&r, "uvlo", NULL)));
-	CU_ASSERT_EQUAL(r.m.uvlo_events, 0);
+	CU_ASSERT_EQUAL(TU_M(r, "uvlo_events"), 0);
 	REQUIRE(read_trace(&r, &tr));
 	for (int i = 0; i < tr.n; i++)
 		if (TV(&tr, TC_T, i) > 0.25) {
@@ -645,7 +646,7 @@ static void hiccup_case(const char *json, int n_trip, double trip0, int n_uvlo,
 
 	REQUIRE(tu_run(&r, json));
 	CU_ASSERT_EQUAL(tu_count(&r, "source_trip"), n_trip);
-	CU_ASSERT_EQUAL(r.m.source_trips, n_trip);
+	CU_ASSERT_EQUAL(TU_M(r, "source_trips"), n_trip);
 	CU_ASSERT_EQUAL(tu_count(&r, "uvlo"), n_uvlo);
 	if (n_trip)
 		CU_ASSERT(periodic(&r, "source_trip", trip0, period, 2e-5));
@@ -800,9 +801,9 @@ static void compare_runs(const char *name, const char *json)
 	memset(&fine, 0, sizeof(fine));
 	REQUIRE(tu_run(&ad, json));
 	REQUIRE(tu_run_opts(&fine, json, &fixed));
-	if (ad.m.time_to_full_s >= 0 || fine.m.time_to_full_s >= 0)
-		CU_ASSERT(fabs(ad.m.time_to_full_s - fine.m.time_to_full_s) <=
-			  1e-3 * fine.m.time_to_full_s);
+	if (TU_M(ad, "time_to_full_s") >= 0 || TU_M(fine, "time_to_full_s") >= 0)
+		CU_ASSERT(fabs(TU_M(ad, "time_to_full_s") - TU_M(fine, "time_to_full_s")) <=
+			  1e-3 * TU_M(fine, "time_to_full_s"));
 
 	CU_ASSERT_EQUAL(ad.ev->len, fine.ev->len);
 	win = g_array_new(FALSE, FALSE, sizeof(struct window));
@@ -913,26 +914,27 @@ static void stiff_case(const char *what, const char *pair, const char *iterm, in
 		c.tau2 = 0;
 	ref = ref_cccv_cell(&c, 0.2, 0.1, 1.5, 4.35, strtod(iterm, NULL) * 1e-3, 1.0, 3 * 3600);
 	REQUIRE(tu_run(&r, json));
-	steps = (long)r.m.steps;
+	steps = (long)TU_M(r, "steps");
 	CU_ASSERT(steps <= 2 * steps_default + 200);
 	if (isfinite(ref.t_80)) {
-		CU_ASSERT(fabs(r.m.time_to_soc_80_s - ref.t_80) <= 0.1);
+		CU_ASSERT(fabs(TU_M(r, "time_to_soc_80_s") - ref.t_80) <= 0.1);
 	} else {
-		CU_ASSERT(r.m.time_to_soc_80_s < 0);
+		CU_ASSERT(TU_M(r, "time_to_soc_80_s") < 0);
 	}
-	CU_ASSERT(fabs(r.m.charge_in_mah * 3.6 - ref.charge_as) <= 1e-4 * ref.charge_as);
+	CU_ASSERT(fabs(TU_M(r, "charge_in_mAh") * 3.6 - ref.charge_as) <= 1e-4 * ref.charge_as);
 	if (isfinite(ref.t_full)) {
-		CU_ASSERT(fabs(r.m.time_to_full_s - ref.t_full) <= 1e-3 * ref.t_full);
+		CU_ASSERT(fabs(TU_M(r, "time_to_full_s") - ref.t_full) <= 1e-3 * ref.t_full);
 	} else {
-		CU_ASSERT(r.m.time_to_full_s < 0);
+		CU_ASSERT(TU_M(r, "time_to_full_s") < 0);
 	}
-	CU_ASSERT(r.m.energy_balance_error <= 1e-3);
+	CU_ASSERT(TU_M(r, "energy_balance_error") <= 1e-3);
 	if (getenv("CS_TEST_VERBOSE") || steps > 2 * steps_default + 200 ||
-	    fabs(r.m.charge_in_mah * 3.6 - ref.charge_as) > 1e-4 * ref.charge_as)
+	    fabs(TU_M(r, "charge_in_mAh") * 3.6 - ref.charge_as) > 1e-4 * ref.charge_as)
 		fprintf(stderr, "\n  %s: %ld steps (default cell %ld); t80 %.3f (model %.3f), "
 			"full %.3f (model %.3f), charge %.4f A s (model %.4f)\n", what,
-			steps, steps_default, r.m.time_to_soc_80_s, ref.t_80,
-			r.m.time_to_full_s, ref.t_full, r.m.charge_in_mah * 3.6, ref.charge_as);
+			steps, steps_default, TU_M(r, "time_to_soc_80_s"), ref.t_80,
+			TU_M(r, "time_to_full_s"), ref.t_full, TU_M(r, "charge_in_mAh") * 3.6,
+			ref.charge_as);
 out:
 	tu_done(&r);
 }
@@ -951,7 +953,7 @@ static void test_stiff_pairs(void)
 	long steps;
 
 	REQUIRE(tu_run(&r, json_default));
-	steps = (long)r.m.steps;
+	steps = (long)TU_M(r, "steps");
 	tu_done(&r);
 	stiff_case("c1 10 uF, r1 1 ohm", ", \"r1\": %g, \"c1\": 1e-5", "50 mA", 1, 1.0, steps);
 	stiff_case("c1 1 uF, r1 1 ohm", ", \"r1\": %g, \"c1\": 1e-6", "50 mA", 1, 1.0, steps);
@@ -975,11 +977,11 @@ static void test_stiff_pairs(void)
 		REQUIRE(tu_run(&r, json));
 		cycles = tu_count(&r, "recharge");
 		CU_ASSERT(cycles >= 10700 && cycles <= 10800);
-		CU_ASSERT((long)r.m.steps <= 30L * (cycles + 1));
-		CU_ASSERT(r.m.energy_balance_error <= 1e-3);
-		if (getenv("CS_TEST_VERBOSE") || r.m.energy_balance_error > 1e-3)
+		CU_ASSERT((long)TU_M(r, "steps") <= 30L * (cycles + 1));
+		CU_ASSERT(TU_M(r, "energy_balance_error") <= 1e-3);
+		if (getenv("CS_TEST_VERBOSE") || TU_M(r, "energy_balance_error") > 1e-3)
 			fprintf(stderr, "\n  r1 max, c1 min, ITERM 150 mA: %d cycles, %ld steps, balance %.3g\n",
-				cycles, (long)r.m.steps, r.m.energy_balance_error);
+				cycles, (long)TU_M(r, "steps"), TU_M(r, "energy_balance_error"));
 		tu_done(&r);
 	}
 out:
@@ -1007,11 +1009,13 @@ static void charge_3ah(const char *what, const char *rc, const struct ref_cell *
 
 	REQUIRE(isfinite(ref.t_full) && isfinite(ref.t_80));
 	REQUIRE(tu_run(&r, json));
-	CU_ASSERT(fabs(r.m.time_to_full_s - ref.t_full) <= 1e-3 * ref.t_full);
-	CU_ASSERT(fabs(r.m.time_to_soc_80_s - ref.t_80) <= 0.1);
-	if (getenv("CS_TEST_VERBOSE") || !(fabs(r.m.time_to_full_s - ref.t_full) <= 1e-3 * ref.t_full))
+	CU_ASSERT(fabs(TU_M(r, "time_to_full_s") - ref.t_full) <= 1e-3 * ref.t_full);
+	CU_ASSERT(fabs(TU_M(r, "time_to_soc_80_s") - ref.t_80) <= 0.1);
+	if (getenv("CS_TEST_VERBOSE") ||
+	    !(fabs(TU_M(r, "time_to_full_s") - ref.t_full) <= 1e-3 * ref.t_full))
 		fprintf(stderr, "\n  %s: t80 %.3f (model %.3f), full %.3f (model %.3f)\n", what,
-			r.m.time_to_soc_80_s, ref.t_80, r.m.time_to_full_s, ref.t_full);
+			TU_M(r, "time_to_soc_80_s"), ref.t_80, TU_M(r, "time_to_full_s"),
+			ref.t_full);
 out:
 	tu_done(&r);
 }
@@ -1044,9 +1048,10 @@ static void test_capacity_literal_rc(void)
 
 static bool balance_ok(const char *what, const struct tu_run *r)
 {
-	if (r->ok && r->m.energy_balance_error <= 1e-3)
+	if (r->ok && TU_M(*r, "energy_balance_error") <= 1e-3)
 		return true;
-	fprintf(stderr, "\n  %s: energy balance error %.3g\n", what, r->m.energy_balance_error);
+	fprintf(stderr, "\n  %s: energy balance error %.3g\n", what,
+		TU_M(*r, "energy_balance_error"));
 	return false;
 }
 
@@ -1155,8 +1160,8 @@ static void test_collapse_at_9v_holds(void)
 		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"1.65 A\" } } }");
 
 	CU_ASSERT_FATAL(ok);
-	CU_ASSERT(r.m.energy_balance_error <= 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(r.m.time_source_limiting_s, 260 - 0.1, 1e-6);
+	CU_ASSERT(TU_M(r, "energy_balance_error") <= 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(TU_M(r, "time_source_limiting_s"), 260 - 0.1, 1e-6);
 	CU_ASSERT(tu_read_trace(&r));
 	if (r.rows && r.rows->len) {
 		const double *last = g_ptr_array_index(r.rows, r.rows->len - 1);
@@ -1192,8 +1197,8 @@ static void test_collapse_at_9v_safe_ramp(void)
 		"  \"policy\": \"safe-ramp\" }");
 
 	CU_ASSERT_FATAL(ok);
-	CU_ASSERT(r.m.energy_balance_error <= 1e-6);
-	CU_ASSERT_EQUAL(r.m.source_trips, 0);
+	CU_ASSERT(TU_M(r, "energy_balance_error") <= 1e-6);
+	CU_ASSERT_EQUAL(TU_M(r, "source_trips"), 0);
 	CU_ASSERT(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1611 mA; limit 1609 mA") >= 1);
 	tu_done(&r);
 }
@@ -1235,10 +1240,10 @@ static void test_flat_cell_under_load_balances(void)
 				continue;
 			}
 			CU_ASSERT_EQUAL(tu_count_where(&r, "cutoff", "reason", "empty"), 1);
-			CU_ASSERT(r.m.energy_balance_error <= 1e-6);
-			if (r.m.energy_balance_error > 1e-6)
+			CU_ASSERT(TU_M(r, "energy_balance_error") <= 1e-6);
+			if (TU_M(r, "energy_balance_error") > 1e-6)
 				fprintf(stderr, "\n  %s, %s: energy balance error %.3g\n", pmics[c],
-					loads[l], r.m.energy_balance_error);
+					loads[l], TU_M(r, "energy_balance_error"));
 			CU_ASSERT_FATAL(tu_read_trace(&r));
 			CU_ASSERT_FATAL(r.rows->len > 0);
 			last = g_ptr_array_index(r.rows, r.rows->len - 1);

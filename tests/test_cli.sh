@@ -342,6 +342,10 @@ expect_status "check -j2 (no space)" 0
 check "check -j2 and -j 2 print the same" cmp -s "$TMP/jobs_apart.out" "$TMP/jobs_together.out"
 run jobs_bad check "$TMP/jobs" -jx
 expect_status "check -jx" 2
+# after "--" a word that reads -jN is an operand, not split (it once wrote past the vector)
+run jobs_operand check -j2 -- -j3 -j4
+expect_status "check -j2 -- -j3 -j4: operands, refused as files" 2
+expect_stderr "the operand is named as a file" "no such file or directory"
 
 # A model's warning reaches the terminal, not only events.jsonl: bug zoo 1 charges its
 # cell to 4.35 V with an 80 mA termination, which ends above the OCV table's 100 % point.

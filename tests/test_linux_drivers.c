@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
 #include <chargesim/linux_module.h>
+#include <chargesim/policy.h>
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
 #include "run/linux/machine.h"
@@ -1023,6 +1024,42 @@ static void test_probe_failure(void)
 	scenario_free(sc);
 }
 
+/* A driver's statics exist once per process: while one run has it loaded, a second
+ * run of it in the process is refused (-EBUSY, said why), not run on top; once the
+ * first is removed, the driver loads again. */
+static void test_second_run_refused(void)
+{
+	static const char json[] =
+		"{ \"name\": \"twice\", \"duration\": \"10 s\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" } },"
+		"  \"policy\": \"linux/twl4030_charger\" }";
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_text("twice.json", json, strlen(json), NULL, &err);
+	struct world_options opt = { 0 };
+	struct world *first, *second, *third;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	first = world_new(sc, &opt, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+	CU_ASSERT_TRUE_FATAL(world_run(first, &err));
+	CU_ASSERT_TRUE(cs_linux_driver_loaded());
+	second = world_new(sc, &opt, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(second);
+	CU_ASSERT_FALSE(world_run(second, &err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL(world_error_status(err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "linux/twl4030_charger\" failed to probe: -EBUSY"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "another run in this process has the driver loaded"));
+	g_clear_error(&err);
+	world_free(second);
+	world_free(first);
+	third = world_new(sc, &opt, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(third);
+	CU_ASSERT_TRUE(world_run(third, &err));
+	world_free(third);
+	scenario_free(sc);
+}
+
 /* The board core: other policies get no board; a linux/ driver with no machine is an
  * input error that shows the user every board there is. */
 static void test_board_for_unknown_driver(void)
@@ -1076,6 +1113,7 @@ CU_TestInfo linux_driver_tests[] = {
 	{ "axp288_charger.c: bug zoo 2's fixed port", test_axp288_driver_matches_fixed_port },
 	{ "charger-manager.c: full by capacity, on its poll grid", test_charger_manager_full_by_capacity },
 	{ "probe failure: exit 2, driver and errno", test_probe_failure },
+	{ "a second run of a loaded driver is refused", test_second_run_refused },
 	CU_TEST_INFO_NULL,
 };
 

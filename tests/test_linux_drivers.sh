@@ -8,9 +8,10 @@
 # scenarios/linux runs with its expectations held; `compare` runs a port against its
 # driver; a driver's sysfs attributes appear in --sysfs-at dumps and take user-space
 # writes; a probe that fails and a bad module parameter are exit 2 with the driver
-# and the errno or JSON path named, without outputs; a sweep over a driver gives the
-# same results with -j 1 and -j 2. Without real drivers in the build every check is
-# reported as skipped, with the reason.
+# and the errno or JSON path named, without outputs; `check -j 2` runs the drivers'
+# scenarios one after another; a sweep over a driver gives the same results with -j 1
+# and -j 2, and a variant's row does not depend on the variants run before it. Without
+# real drivers in the build every check is reported as skipped, with the reason.
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +20,7 @@ tl_init linux "${1:-build/chargesim}" scenarios/linux
 run list list policies
 if ! grep -q '^linux/' "$TMP/list.out"; then
 	why="this build has no real Linux drivers (linux-source-6.12 is not installed and no KERNEL_SRC was given)"
-	for c in "list policies" "scenarios/linux" "compare" "sysfs" "probe failure" "module parameter" "sweep -j 2"; do
+	for c in "list policies" "scenarios/linux" "compare" "sysfs" "probe failure" "module parameter" "check -j 2" "sweep -j 2"; do
 		skip "$c" "$why"
 	done
 	tl_finish
@@ -39,6 +40,11 @@ for f in scenarios/linux/*.json; do
 	run scn run "$f" -o "$TMP/scn" -q
 	expect_status "$f: expectations hold" 0
 done
+
+# ---- check -j 2: three twl4030_charger scenarios among them, run one after another ----
+run chk check scenarios/linux -j 2 -o "$TMP/chk" -q
+expect_status "check scenarios/linux -j 2" 0
+check "every one passed" grep -q "^$(ls scenarios/linux/*.json | wc -l) passed, 0 failed" "$TMP/chk.out"
 
 # ---- compare: port and driver side by side ----
 run cmp compare scenarios/bugzoo/twl4030-full-battery.json --policy twl4030 \
@@ -102,7 +108,8 @@ run badc run "$TMP/badc.json" -o "$TMP/badc"
 expect_status "a charger preset the driver's chip is not" 2
 expect_stderr "names the preset" 'device.pmic.preset: found "bq25890", expected "twl4030"'
 
-# ---- -j N: runs of the same driver take turns, results do not depend on it ----
+# ---- sweeps: each worker process has its own driver statics, and a worker that ran a
+# driver is replaced by a fresh one, so rows depend on neither -j nor the runs before ----
 cat >"$TMP/sw.json" <<JSON
 { "description": "t", "base": "$(pwd)/scenarios/bugzoo/twl4030-full-battery.json",
   "vary": { "source.ilim": ["0.8 A", "1.0 A", "1.5 A"],
@@ -112,6 +119,24 @@ JSON
 run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
 run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q
 same "sweep with real drivers: -j 1 and -j 2 give the same results.csv" "$TMP/sw1/results.csv" "$TMP/sw2/results.csv"
+# variant 11 (charger-manager at 1.5 A) ran after two charger-manager runs in one process
+# before each worker was replaced; alone in its shard it must give the same row
+run sw11 sweep "$TMP/sw.json" -o "$TMP/sw11" --shard 11/12 -j 1 -q
+if [ "$(tail -n 1 "$TMP/sw11/results.csv")" = "$(grep '^11,' "$TMP/sw1/results.csv")" ]; then
+	ok "a driver's row does not depend on the runs before it (--shard 11/12 = the full sweep's row 11)"
+else
+	not_ok "a driver's row does not depend on the runs before it" \
+		"$(tail -n 1 "$TMP/sw11/results.csv") vs $(grep '^11,' "$TMP/sw1/results.csv")"
+fi
+cat >"$TMP/lx.json" <<JSON
+{ "description": "t", "base": "$(pwd)/scenarios/linux/bq25890-ico-weak-adapter.json",
+  "vary": { "source.ilim": ["0.6 A", "0.8 A", "1.0 A", "1.2 A", "1.5 A", "2.0 A"] } }
+JSON
+run lx1 sweep "$TMP/lx.json" -o "$TMP/lx1" -j 1 -q
+run lx2 sweep "$TMP/lx.json" -o "$TMP/lx2" -j 2 -q
+expect_status "a linux/bq25890_charger sweep at -j 2" 0
+check "... ran the driver in every variant" sh -c "test \$(grep -c ',linux/bq25890_charger,\$' '$TMP/lx2/results.csv') -eq 6"
+same "a linux/ sweep: -j 2 gives the same results.csv as -j 1" "$TMP/lx1/results.csv" "$TMP/lx2/results.csv"
 
 # ---- set events on a loaded driver: what /sys/module and user space could change ----
 # twl4030_charger.c resets its USB target on each plug notification to 500 mA with

@@ -1618,7 +1618,7 @@ static void phy_sees(struct sim *s, struct phy *ph, const struct model_wires *wi
 	const struct model_desc *d = model_registry[model_index("device.phy")];
 	struct net_in in = { 0 };
 	struct net_out op = { .vbus = vbus };
-	struct model_point pt = { &in, &op, wires };
+	struct model_point pt = { .in = &in, .op = &op, .wires = wires };
 
 	sim_run_until(s, t);
 	d->observe(ph, &pt);

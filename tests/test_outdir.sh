@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_outdir.sh - an output directory holds one complete set of outputs or none,
 # whatever happens to the run: a full file system, a second run into the same
-# directory, SIGKILL, a sweep killed while it tidies up (sim/outset.h).
+# directory, SIGKILL, a sweep killed while it tidies up (output/outset.h).
 #
 # Usage (from the repository root): tests/test_outdir.sh build/chargesim
 #

@@ -5,7 +5,8 @@
 # Installs chargesim into a fresh prefix, builds docs/policy-sdk/template_policy.c
 # against the installed headers with exactly the command the docs give, runs it from
 # a scenario, and checks the errors for a plugin that does not load, lacks its entry
-# symbol or carries the wrong ABI version. Usage: tests/test_plugin.sh (repo root).
+# symbol or carries the wrong ABI version (ABI 2, the one before probe got its
+# descriptor, among them). Usage: tests/test_plugin.sh (repo root).
 set -u
 . "$(dirname "$0")/lib.sh"
 bad() { not_ok "$*"; }
@@ -98,6 +99,25 @@ cc -shared -fPIC $(pkg-config --cflags chargesim) "$tmp/abi.c" -o "$tmp/abi.so"
 sed 's/template.so/abi.so/' "$tmp/plug.json" >"$tmp/abi.json"
 "$cs" run "$tmp/abi.json" -o "$tmp/o5" -q 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'ABI' "$tmp/err" && ok "wrong ABI: exit 2" || bad "wrong ABI: rc $rc $(cat "$tmp/err")"
+
+# A plugin built for ABI 2 (probe without its descriptor) is refused before any of
+# its functions is called, with both ABI numbers and the files named.
+cat >"$tmp/abi2.c" <<'C'
+#include <chargesim/policy.h>
+static int old_probe(struct cs_board *board, void *params, void **priv)
+{
+	(void)board; (void)params; *priv = 0;
+	return 0;
+}
+const struct cs_policy_desc chargesim_policy = { .abi = 2, .name = "abi2", .probe = (void *)old_probe };
+C
+cc -shared -fPIC $(pkg-config --cflags chargesim) "$tmp/abi2.c" -o "$tmp/abi2.so"
+sed 's/template.so/abi2.so/' "$tmp/plug.json" >"$tmp/abi2.json"
+(cd "$tmp" && "$cs" run abi2.json -o o7 -q 2>abi2.err); rc=$?
+want='abi2.json: policy.plugin: "./abi2.so" was built for policy ABI 2, expected ABI 3 (rebuild it against this chargesim)'
+[ $rc -eq 2 ] && grep -qF "$want" "$tmp/abi2.err" && [ ! -e "$tmp/o7/metrics.json" ] &&
+	ok "an ABI 2 plugin: exit 2, both ABIs and the files named, no outputs" ||
+	bad "ABI 2 plugin: rc $rc $(cat "$tmp/abi2.err")"
 
 # Not a shared object at all.
 echo "garbage" >"$tmp/junk.so"

@@ -1431,7 +1431,7 @@ static void test_discharged_while_plugged(void)
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 59.9, 1e-5);
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.49 && tu_metric(&r, "soc_final") < 0.5);
 	/* 0.5 A from a 2 A port: never in its current limit */
-	CU_ASSERT_EQUAL(r.m.time_source_limiting_s, 0);
+	CU_ASSERT_EQUAL(TU_M(r, "time_source_limiting_s"), 0);
 	tu_done(&r);
 }
 
@@ -1454,7 +1454,7 @@ static void test_discharged_while_plugged_charge(void)
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"1.1 A\" },"
 		"                           { \"at\": \"60 s\", \"current\": \"100 mA\" } ] } },"
 		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"500 mA\" } } }");
-	CU_ASSERT_DOUBLE_EQUAL(r.m.discharged_while_plugged_mah, 0.6 * 59.9 / 3.6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(TU_M(r, "discharged_while_plugged_mAh"), 0.6 * 59.9 / 3.6, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "discharged_while_plugged_s"), 59.9, 1e-5);
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "charge_in_mAh"), 0.4 * 60 / 3.6, 1e-6);
 	tu_done(&r);
@@ -1483,8 +1483,8 @@ static void test_time_source_limiting(void)
 		struct tu_run r;
 
 		REQUIRE_RUN(&r, json);
-		CU_ASSERT_DOUBLE_EQUAL(r.m.time_source_limiting_s, expect_s[i], 1e-6);
-		CU_ASSERT_EQUAL(r.m.source_trips, 0);
+		CU_ASSERT_DOUBLE_EQUAL(TU_M(r, "time_source_limiting_s"), expect_s[i], 1e-6);
+		CU_ASSERT_EQUAL(TU_M(r, "source_trips"), 0);
 		tu_done(&r);
 	}
 }

@@ -4,7 +4,7 @@
  * samples against values computed by hand from the documented formulas (SplitMix64's
  * published first outputs; the rest with an independent script), results.csv cells,
  * shards and their Slurm fallback, the messages for malformed sweep files, and the
- * runner (run/sweep_runner.h): rows in index order whatever the threads, a shard's
+ * runner (run/sweep_runner.h): rows in index order whatever the workers, a shard's
  * own variants, resume from a chunk, progress reported through its callbacks.
  *
  * Every test writes its sweep and a small base scenario into its own temporary
@@ -441,7 +441,7 @@ static bool has_chunks(const char *dir)
 	return false;
 }
 
-/* Two threads, one-row chunks: results.csv in index order, the chunks gone, the
+/* Two worker processes, one-row chunks: results.csv in index order, the chunks gone, the
  * manifest complete; every shard of 0/2 and 1/2 holds its own variants. */
 static void test_runner_order_and_shards(void)
 {

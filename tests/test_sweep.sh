@@ -8,7 +8,8 @@
 # -j 2, and as 4 shards (run by GNU parallel when it is installed, else by a shell
 # loop, which the output says) joined by `chargesim merge`; the three results.csv
 # must be byte-identical. A sweep killed with kill -9 after some chunks, and one
-# stopped with SIGINT, are resumed and must equal the uninterrupted run. Malformed
+# stopped with SIGINT, are resumed and must equal the uninterrupted run; a worker
+# process that dies is an internal error naming its variant. Malformed
 # sweep files, a bad --shard and mismatched shard sets exit 2 with a message naming
 # the file and the JSON path. Also: the Slurm fallback, --keep-traces, --quiet and
 # the plain progress lines. Prints "ok - ..." or "not ok - ..." per check and exits
@@ -177,6 +178,21 @@ check "SIGINT leaves no temporary files" sh -c "! ls -a '$TMP/int' | grep -q tmp
 run intresume sweep "$SWEEP" -o "$TMP/int" -j 1 --resume -q
 expect_status "--resume after SIGINT" 0
 same "resumed after SIGINT: byte-identical" "$REF" "$TMP/int/results.csv"
+
+# ---- a worker process that dies: an internal error naming its variant ----
+
+"$BIN" sweep "$SWEEP" -o "$TMP/crash" -j 2 --chunk-rows 5 -q 2>"$TMP/crash.err" &
+pid=$!
+if wait_chunks "$TMP/crash" 1 $pid; then
+	kill -SEGV $(pgrep -P $pid | head -n 1)
+fi
+wait $pid
+status=$?
+name=crash
+expect_status "a worker process killed by SIGSEGV" 3
+check "the message names the variant and the signal" \
+	grep -q "sweep: the worker process running variant [0-9]* was killed by signal 11" "$TMP/crash.err"
+check "the other worker is gone too" sh -c "! pgrep -P $pid"
 
 run again sweep "$SWEEP" -o "$TMP/int" -q
 expect_status "a used directory without --resume" 2

@@ -3,7 +3,7 @@
  * tests/test_trace.c - the trace writer's number formatters. trace_fmt_g9(), for the
  * VCD, must write exactly the bytes of snprintf(buf, 40, "%.9g", v), which is the
  * reference here (glibc's printf converts the exact binary value, ties to even);
- * trace_fmt_fixed() and trace_fmt_time(), for the CSV, the integers printf writes for
+ * trace_fmt_fixed() and units_time_text(), for the CSV, the integers printf writes for
  * the rounded value, with the point put in and trailing zeros cut.
  *
  * About six million doubles from a fixed seed: random bit patterns over the whole
@@ -19,7 +19,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <CUnit/CUnit.h>
-#include "sim/trace.h"
+#include "output/trace.h"
+#include "sim/units.h"
 #include "tests/suites.h"
 
 #define SEED 20261203u
@@ -30,26 +31,20 @@ struct g9_stats {
 };
 
 /* Compare one value; print the first few mismatches. */
-static void g_check(struct g9_stats *st, double v, int prec)
+static void g9_check(struct g9_stats *st, double v)
 {
 	char want[48], got[48];
-	int nw = snprintf(want, 40, "%.*g", prec, v);
+	int nw = snprintf(want, 40, "%.9g", v);
 	int ng;
 
 	memset(got, 0x55, sizeof(got));
-	ng = prec == 9 ? trace_fmt_g9(got, v) : trace_fmt_g(got, v, prec);
+	ng = trace_fmt_g9(got, v);
 	st->checked++;
 	if (ng != nw || strcmp(got, want) != 0) {
 		if (st->failed++ < 5)
-			fprintf(stderr, "\n  %s(%a) at %d digits = \"%s\" (%d), printf \"%s\" (%d)\n",
-				prec == 9 ? "trace_fmt_g9" : "trace_fmt_g", v, prec, got, ng,
-				want, nw);
+			fprintf(stderr, "\n  trace_fmt_g9(%a) = \"%s\" (%d), printf \"%s\" (%d)\n",
+				v, got, ng, want, nw);
 	}
-}
-
-static void g9_check(struct g9_stats *st, double v)
-{
-	g_check(st, v, 9);
 }
 
 /* v, -v and their neighbours one ulp either way. */
@@ -212,68 +207,8 @@ static void test_g9_vs_printf(void)
 }
 
 /*
- * Every precision from 1 to 8 (9 is trace_fmt_g9, above): random bit patterns,
- * magnitudes from 1e-7 to 1e10 (the formatter's own range and past its ends), the
- * numbers of a simulation with few decimals, exact ties at the last digit kept (an
- * odd N / 2^j has j decimals ending in 5) with their neighbours, and values just
- * below a power of ten, which round up to it.
- */
-static void test_g_vs_printf(void)
-{
-	GRand *r = g_rand_new_with_seed(SEED + 1);
-	struct g9_stats st = { 0, 0 };
-	uint64_t ties = 0;
-
-	for (int prec = 1; prec <= 8; prec++) {
-		for (int i = 0; i < 100000; i++)
-			g_check(&st, bits_to_double(rand64(r)), prec);
-		for (int i = 0; i < 250000; i++) {
-			double v = (1.0 + g_rand_double(r) * 9.0) *
-				   pow(10.0, g_rand_int_range(r, -7, 11));
-
-			g_check(&st, g_rand_boolean(r) ? v : -v, prec);
-		}
-		for (int i = 0; i < 100000; i++) {
-			int decimals = g_rand_int_range(r, 0, 10);
-
-			g_check(&st, (double)g_rand_int_range(r, -6000000, 6000000) /
-					     pow(10.0, decimals), prec);
-		}
-		for (int i = 0; i < 50000; i++) {
-			double v;
-
-			if (!random_tie(r, prec, 12, &v))
-				continue;
-			g_check(&st, v, prec);
-			g_check(&st, -v, prec);
-			g_check(&st, nextafter(v, INFINITY), prec);
-			g_check(&st, nextafter(v, -INFINITY), prec);
-			ties++;
-		}
-		for (int k = -8; k <= 10; k++) {
-			double p = pow(10.0, k);
-
-			for (int d = 1; d < 200; d++) {
-				g_check(&st, p * (1.0 - d * 1e-12), prec);
-				g_check(&st, p * (1.0 - 0.5 * pow(10.0, -prec)) + p * (d - 100) * 1e-17,
-					prec);
-			}
-			g_check(&st, p, prec);
-		}
-		g_check(&st, 0.0, prec);
-		g_check(&st, -0.0, prec);
-		g_check(&st, NAN, prec);
-		g_check(&st, -INFINITY, prec);
-	}
-	CU_ASSERT(st.checked > 4000000);
-	CU_ASSERT(ties > 250000);
-	CU_ASSERT_EQUAL(st.failed, 0);
-	g_rand_free(r);
-}
-
-/*
  * The writer makes decimal digits eight at a time with two multiply-and-shift
- * quotients (sim/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
+ * quotients (output/trace.c, digits8): n * 10486 >> 20 for n / 100 with n < 10^4 and
  * m * 103 >> 10 for m / 10 with m < 100. Both identities over their whole ranges.
  */
 static void test_digit_quotients(void)
@@ -332,7 +267,7 @@ static bool fixed_check(double v, int decimals)
 	return true;
 }
 
-/* trace_fmt_time's contract from printf: seconds, then nine decimals with trailing
+/* units_time_text's contract from printf: seconds, then nine decimals with trailing
  * zeros cut (want holds 64 bytes). */
 static void time_want(char *want, int64_t t)
 {
@@ -350,9 +285,9 @@ static bool time_check(int64_t t)
 
 	time_want(want, t);
 	memset(got, 0x55, sizeof(got));
-	ng = trace_fmt_time(got, t);
+	ng = units_time_text(got, t);
 	if (ng != (int)strlen(want) || strcmp(got, want) != 0) {
-		fprintf(stderr, "\n  trace_fmt_time(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
+		fprintf(stderr, "\n  units_time_text(%" G_GINT64_FORMAT ") = \"%s\" (%d), want \"%s\"\n",
 			t, got, ng, want);
 		return false;
 	}
@@ -401,9 +336,8 @@ static void test_fixed_and_time_vs_printf(void)
 /*
  * A row's time in both files, against printf's integers: the CSV's first field
  * "S.fffffffff" with trailing zeros cut, the VCD's stamp "#N" (nanoseconds). The rows
- * go through trace_row(), which splits the time once for both (and writes a negative
- * one as trace_fmt_time() does); times from 0 and under a second up to 10^17 ns, with
- * runs of zeros, each row a new value so that the VCD stamps it.
+ * go through trace_row(); times from a negative one, 0 and under a second up to
+ * 10^17 ns, with runs of zeros, each row a new value so that the VCD stamps it.
  */
 static void test_row_times_vs_printf(void)
 {
@@ -474,12 +408,11 @@ static void test_row_times_vs_printf(void)
 
 CU_TestInfo trace_tests[] = {
 	{ "digits eight at a time: the two quotient identities", test_digit_quotients },
-	{ "trace_fmt_fixed and trace_fmt_time == printf's integers, 3 million values",
+	{ "trace_fmt_fixed and units_time_text == printf's integers, 3 million values",
 	  test_fixed_and_time_vs_printf },
 	{ "row times in trace.csv and trace.vcd == printf's integers, 20000 rows",
 	  test_row_times_vs_printf },
 	{ "trace_fmt_g9: hand-written cases", test_g9_fixed_cases },
 	{ "trace_fmt_g9 == printf %.9g on 6 million doubles", test_g9_vs_printf },
-	{ "trace_fmt_g == printf %.*g, precisions 1 to 8, 4 million doubles", test_g_vs_printf },
 	CU_TEST_INFO_NULL,
 };

@@ -82,7 +82,7 @@ bool tu_run_opts(struct tu_run *r, const char *json, const struct world_options 
 	if (run_text("test.json", json, strlen(json), &ro, &res) != 0)
 		goto fail;
 	r->m = res.metrics;
-	r->m.detected_type = NULL;   /* owned by the result */
+	res.metrics = (struct world_metrics){ 0 };   /* r owns them now */
 	run_result_clear(&res);
 	r->ok = read_outputs(r);
 	if (!r->ok) {
@@ -110,6 +110,7 @@ void tu_done(struct tu_run *r)
 		g_ptr_array_free(r->rows, TRUE);
 	g_strfreev(r->cols);
 	cJSON_Delete(r->metrics);
+	world_metrics_clear(&r->m);
 	if (r->dir)
 		tu_rm_tree(r->dir);
 	g_free(r->dir);

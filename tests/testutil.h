@@ -20,12 +20,14 @@ struct tu_run {
 	char *dir;
 	GPtrArray *ev;       /* cJSON * per events.jsonl line */
 	cJSON *metrics;
-	struct world_metrics m;  /* world_metrics() after the run (detected_type NULL:
-				  * read it from metrics.json) */
+	struct world_metrics m;  /* world_metrics() after the run (TU_M(r, NAME)) */
 	char **cols;         /* trace.csv header, after tu_read_trace() */
 	int ncols;
 	GPtrArray *rows;     /* double[ncols] per trace row (labels read as NAN) */
 };
+
+/* A metric of run r (struct tu_run) by name. */
+#define TU_M(r, name) world_metric(&(r).m, name)
 
 /* False (with a message on stderr) when the run fails or its outputs cannot be read;
  * the directory is gone then and tu_done() is harmless. */

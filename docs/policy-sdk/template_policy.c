@@ -44,10 +44,11 @@ static const struct param_desc tpl_param_desc[] = {
 	PARAM_END,
 };
 
-static void tpl_params_default(void *params)
+static void tpl_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct tpl_params *p = params;
 
+	(void)desc;
 	p->limit = 1.5;
 	p->vbus_min = 4.6;
 }
@@ -104,10 +105,14 @@ static int tpl_notify(struct notifier_block *nb, unsigned long event, void *data
 	return NOTIFY_OK;
 }
 
-static int tpl_probe(struct cs_board *board, void *params, void **priv)
+/* desc is chargesim_policy below: a probe shared by several descriptors tells them
+ * apart by it (this one serves only one). */
+static int tpl_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		     void **priv)
 {
 	struct tpl *t = calloc(1, sizeof(*t));
 
+	(void)desc;
 	if (!t)
 		return -ENOMEM;
 	t->board = board;

@@ -481,6 +481,55 @@ static void battery_model_params_changed(void *state, const struct param_desc *c
  * which advances the state between events and locates the protection's cut-off
  * (battery_cutoff_margin); the model's part of the circuit is whether the protection
  * has opened the discharge path. */
+/* The pack's protection, located in time like any threshold (the stepper's state x). */
+static void battery_model_margins(const void *state, const struct model_point *pt, double *g)
+{
+	g[0] = battery_cutoff_margin(state, pt->x, pt->op->vbat, pt->op->ibat);
+}
+
+/* ---- its trace columns and metrics ---- */
+
+#define BATTERY_SOC_MARK 0.8   /* time_to_soc_80_s: the state of charge it times */
+
+static double battery_col_soc(const void *state, const struct model_point *pt)
+{
+	(void)state;
+	return pt->x->soc;
+}
+
+static double battery_col_temp(const void *state, const struct model_point *pt)
+{
+	(void)state;
+	return pt->x->temp_c;
+}
+
+static double battery_soc_now(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct battery *)state)->x.soc;
+}
+
+/* >= 0 from the mark on; at the stepper's trial states too, which locates it in time */
+static double battery_soc_past_mark(const void *state, const struct model_point *pt)
+{
+	(void)state;
+	return pt->x->soc - BATTERY_SOC_MARK;
+}
+
+static const struct model_column battery_columns[] = {
+	{ 6, "soc", "", 6, NULL, 0, battery_col_soc },
+	{ 12, "temp_C", "C", 3, NULL, 0, battery_col_temp },
+};
+
+static const struct model_metric battery_metrics[] = {
+	{ .rank = 13, .name = "soc_initial", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_AT_START, .value = battery_soc_now },
+	{ .rank = 14, .name = "soc_final", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_AT_END, .value = battery_soc_now },
+	{ .rank = 15, .name = "time_to_soc_80_s", .write = MODEL_METRIC_TIME, .digits = 9,
+	  .rule = MODEL_METRIC_FIRST, .cut = true, .value = battery_soc_past_mark },
+};
+
 const struct model_desc model_battery = {
 	.key = "device.battery",
 	.params = battery_param_desc,
@@ -496,5 +545,11 @@ const struct model_desc model_battery = {
 	.init = battery_model_init,
 	.params_changed = battery_model_params_changed,
 	.net = battery_model_net,
+	.n_margins = 1,
+	.margins = battery_model_margins,
 	.observe = battery_model_observe,
+	.columns = battery_columns,
+	.n_columns = G_N_ELEMENTS(battery_columns),
+	.metrics = battery_metrics,
+	.n_metrics = G_N_ELEMENTS(battery_metrics),
 };

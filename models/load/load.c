@@ -273,6 +273,35 @@ static void load_model_observe(void *state, const struct model_point *pt)
 		boot_vbus(&m->boot, power_good);
 }
 
+/* ---- its metrics ---- */
+
+static double load_brownouts(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct load_model *)state)->load.brownouts;
+}
+
+static double load_boots(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct load_model *)state)->boot.boots;
+}
+
+static double load_t_running(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct load_model *)state)->boot.t_running;
+}
+
+static const struct model_metric load_metrics[] = {
+	{ .rank = 5, .name = "brownouts", .write = MODEL_METRIC_COUNT,
+	  .rule = MODEL_METRIC_AT_END, .value = load_brownouts },
+	{ .rank = 6, .name = "boots", .write = MODEL_METRIC_COUNT,
+	  .rule = MODEL_METRIC_AT_END, .value = load_boots },
+	{ .rank = 7, .name = "time_to_running_s", .write = MODEL_METRIC_TIME, .digits = 9,
+	  .rule = MODEL_METRIC_AT_END, .value = load_t_running },
+};
+
 const struct model_desc model_load = {
 	.key = "device.load",
 	.params = load_param_desc,
@@ -286,4 +315,6 @@ const struct model_desc model_load = {
 	.n_margins = 1,
 	.margins = load_model_margins,
 	.observe = load_model_observe,
+	.metrics = load_metrics,
+	.n_metrics = G_N_ELEMENTS(load_metrics),
 };

@@ -169,6 +169,125 @@ static void adc_ideal(struct pmic_params *p)
 		p->adc[i] = (struct pmic_adc_params){ .average = 1 };
 }
 
+/* TWL4030: a linear charger with a 10-bit input limit; returns its input OVP hysteresis. */
+static double preset_twl4030(struct pmic_params *p)
+{
+	p->topology = PMIC_LINEAR;
+	p->iindpm_min = 0;
+	p->iindpm_max = 1.7;
+	p->iindpm_step = 1.7 / 1023;
+	p->iindpm_default = 0.1;
+	p->uvlo_falling = 3.5;
+	p->uvlo_rising = 3.7;
+	p->restart = PMIC_RESTART_REPLUG;
+	p->ichg = 1.7;
+	p->ipre = 0.1;
+	p->vreg = 4.2;
+	p->iterm = 0.08;
+	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
+	/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
+	 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
+	 * input range is 4.4 to 6 V (Table 8-1). */
+	p->ovp_rising = 6.8;
+	return PMIC_OVP_HYST_V;
+}
+
+/* bq24190: a switching charger with an input limit ladder; returns its input OVP hysteresis. */
+static double preset_bq24190(struct pmic_params *p)
+{
+	static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
+
+	p->topology = PMIC_SWITCHING;
+	p->ladder_n = G_N_ELEMENTS(ladder);
+	memcpy(p->ladder, ladder, sizeof(ladder));
+	p->iindpm_min = 0.1;
+	p->iindpm_max = 3.0;
+	p->iindpm_default = 0.5;
+	p->vindpm = 4.36;
+	/* SLUSAW5, REG00 VINDPM[3:0]: 3.88 V offset, 80 mV per code, 3.88-5.08 V. */
+	p->vindpm_min = 3.88;
+	p->vindpm_max = 5.08;
+	p->vindpm_step = 0.08;
+	p->ichg = 2.048;
+	p->ipre = 0.256;
+	p->iterm = 0.256;
+	p->vreg = 4.208;
+	p->vsys_min = 3.5;
+	p->safety_timer = 8 * SIM_HOUR;
+	/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
+	 * falling 700 mV lower (VACOV_HYST). */
+	p->ovp_rising = 18.0;
+	return 0.7;
+}
+
+/* bq25890: a switching charger with ICO and coarse ADCs; returns its input OVP hysteresis. */
+static double preset_bq25890(struct pmic_params *p)
+{
+	p->topology = PMIC_SWITCHING;
+	p->iindpm_min = 0.1;
+	p->iindpm_max = 3.25;
+	p->iindpm_step = 0.05;
+	p->iindpm_default = 0.5;
+	p->vindpm = 4.4;
+	/* SLUSC86, REG0D VINDPM[6:0]: 2.6 V offset, 100 mV per code, codes under
+	 * 3.9 V clamped to it, up to 15.3 V. */
+	p->vindpm_min = 3.9;
+	p->vindpm_max = 15.3;
+	p->vindpm_step = 0.1;
+	p->ichg = 2.048;
+	p->ipre = 0.128;
+	p->iterm = 0.256;
+	p->vreg = 4.208;
+	p->vsys_min = 3.5;
+	p->ico = true;
+	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
+	p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
+	p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
+	/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
+	 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
+	p->ovp_rising = 14.0;
+	return 0.7;
+}
+
+/* A generic linear charger; returns its input OVP hysteresis. */
+static double preset_generic_linear(struct pmic_params *p)
+{
+	p->topology = PMIC_LINEAR;
+	p->iindpm_min = 0.1;
+	p->iindpm_max = 1.5;
+	p->iindpm_step = 0.05;
+	p->iindpm_default = 0.5;
+	p->ichg = 1.0;
+	p->ipre = 0.1;
+	p->iterm = 0.1;
+	p->vreg = 4.2;
+	/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
+	p->ovp_rising = 6.8;
+	return PMIC_OVP_HYST_V;
+}
+
+/* A generic switching charger, also for an unknown preset; returns its input OVP hysteresis. */
+static double preset_generic_switching(struct pmic_params *p)
+{
+	p->topology = PMIC_SWITCHING;
+	p->iindpm_min = 0.1;
+	p->iindpm_max = 3.0;
+	p->iindpm_step = 0.05;
+	p->iindpm_default = 0.5;
+	p->vindpm = 4.5;
+	/* As the bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per
+	 * code, 3.9-5.4 V. */
+	p->vindpm_min = 3.9;
+	p->vindpm_max = 5.4;
+	p->vindpm_step = 0.1;
+	p->ichg = 2.0;
+	p->ipre = 0.2;
+	p->iterm = 0.2;
+	p->vreg = 4.2;
+	p->vsys_min = 3.5;
+	return 0.7;
+}
+
 void pmic_params_default(struct pmic_params *p, int preset)
 {
 	double ovp_hyst;
@@ -192,114 +311,25 @@ void pmic_params_default(struct pmic_params *p, int preset)
 	p->ico_step = 0.05;
 	p->ico_interval = 50 * SIM_MS;
 	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
-	 * sets its own below, and its hysteresis where the datasheet gives one. */
+	 * sets its own, and returns its hysteresis (the datasheet's where it gives one). */
 	p->ovp_rising = 14.0;
-	ovp_hyst = PMIC_OVP_HYST_V;
 
 	switch (preset) {
 	case PMIC_TWL4030:
-		p->topology = PMIC_LINEAR;
-		p->iindpm_min = 0;
-		p->iindpm_max = 1.7;
-		p->iindpm_step = 1.7 / 1023;
-		p->iindpm_default = 0.1;
-		p->uvlo_falling = 3.5;
-		p->uvlo_rising = 3.7;
-		p->restart = PMIC_RESTART_REPLUG;
-		p->ichg = 1.7;
-		p->ipre = 0.1;
-		p->vreg = 4.2;
-		p->iterm = 0.08;
-		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
-		/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
-		 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
-		 * input range is 4.4 to 6 V (Table 8-1). */
-		p->ovp_rising = 6.8;
+		ovp_hyst = preset_twl4030(p);
 		break;
-	case PMIC_BQ24190: {
-		static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
-
-		p->topology = PMIC_SWITCHING;
-		p->ladder_n = G_N_ELEMENTS(ladder);
-		memcpy(p->ladder, ladder, sizeof(ladder));
-		p->iindpm_min = 0.1;
-		p->iindpm_max = 3.0;
-		p->iindpm_default = 0.5;
-		p->vindpm = 4.36;
-		/* SLUSAW5, REG00 VINDPM[3:0]: 3.88 V offset, 80 mV per code, 3.88-5.08 V. */
-		p->vindpm_min = 3.88;
-		p->vindpm_max = 5.08;
-		p->vindpm_step = 0.08;
-		p->ichg = 2.048;
-		p->ipre = 0.256;
-		p->iterm = 0.256;
-		p->vreg = 4.208;
-		p->vsys_min = 3.5;
-		p->safety_timer = 8 * SIM_HOUR;
-		/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
-		 * falling 700 mV lower (VACOV_HYST). */
-		p->ovp_rising = 18.0;
-		ovp_hyst = 0.7;
+	case PMIC_BQ24190:
+		ovp_hyst = preset_bq24190(p);
 		break;
-	}
 	case PMIC_BQ25890:
-		p->topology = PMIC_SWITCHING;
-		p->iindpm_min = 0.1;
-		p->iindpm_max = 3.25;
-		p->iindpm_step = 0.05;
-		p->iindpm_default = 0.5;
-		p->vindpm = 4.4;
-		/* SLUSC86, REG0D VINDPM[6:0]: 2.6 V offset, 100 mV per code, codes under
-		 * 3.9 V clamped to it, up to 15.3 V. */
-		p->vindpm_min = 3.9;
-		p->vindpm_max = 15.3;
-		p->vindpm_step = 0.1;
-		p->ichg = 2.048;
-		p->ipre = 0.128;
-		p->iterm = 0.256;
-		p->vreg = 4.208;
-		p->vsys_min = 3.5;
-		p->ico = true;
-		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
-		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
-		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
-		/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
-		 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
-		p->ovp_rising = 14.0;
-		ovp_hyst = 0.7;
+		ovp_hyst = preset_bq25890(p);
 		break;
 	case PMIC_GENERIC_LINEAR:
-		p->topology = PMIC_LINEAR;
-		p->iindpm_min = 0.1;
-		p->iindpm_max = 1.5;
-		p->iindpm_step = 0.05;
-		p->iindpm_default = 0.5;
-		p->ichg = 1.0;
-		p->ipre = 0.1;
-		p->iterm = 0.1;
-		p->vreg = 4.2;
-		/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
-		p->ovp_rising = 6.8;
+		ovp_hyst = preset_generic_linear(p);
 		break;
 	case PMIC_GENERIC_SWITCHING:
 	default:
-		p->topology = PMIC_SWITCHING;
-		p->iindpm_min = 0.1;
-		p->iindpm_max = 3.0;
-		p->iindpm_step = 0.05;
-		p->iindpm_default = 0.5;
-		p->vindpm = 4.5;
-		/* As the bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per
-		 * code, 3.9-5.4 V. */
-		p->vindpm_min = 3.9;
-		p->vindpm_max = 5.4;
-		p->vindpm_step = 0.1;
-		p->ichg = 2.0;
-		p->ipre = 0.2;
-		p->iterm = 0.2;
-		p->vreg = 4.2;
-		p->vsys_min = 3.5;
-		ovp_hyst = 0.7;
+		ovp_hyst = preset_generic_switching(p);
 		break;
 	}
 	p->ovp_falling = p->ovp_rising - ovp_hyst;
@@ -977,6 +1007,55 @@ static void pmic_model_settled(void *state, const struct model_point *pt)
 	pmic_report_state(state, pt->op, model_wire(pt->wires->vbus_attached));
 }
 
+/* ---- its trace columns and metrics ---- */
+
+static double pmic_col_ilim(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->iindpm;
+}
+
+static double pmic_col_state(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->state;
+}
+
+static double pmic_uvlo_events(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->uvlo_events;
+}
+
+/* the input limit while a port is attached (0 without one) */
+static double pmic_ilim_attached(const void *state, const struct model_point *pt)
+{
+	return model_wire(pt->wires->vbus_attached) ? ((const struct pmic *)state)->iindpm : 0;
+}
+
+/* charging done: >= 0 once the charger reports it */
+static double pmic_done(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct pmic *)state)->state == CHG_DONE ? 0 : -1;
+}
+
+static const struct model_column pmic_columns[] = {
+	{ 3, "ilim_A", "A", 6, NULL, 0, pmic_col_ilim },
+	{ 8, "charger_state", "", 0, charger_state_names, CHG_STATE_COUNT, pmic_col_state },
+};
+
+static const struct model_metric pmic_metrics[] = {
+	{ .rank = 4, .name = "uvlo_events", .write = MODEL_METRIC_COUNT,
+	  .rule = MODEL_METRIC_AT_END, .value = pmic_uvlo_events },
+	{ .rank = 8, .name = "ilim_final_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_AT_END, .value = pmic_col_ilim },
+	{ .rank = 9, .name = "ilim_max_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
+	  .rule = MODEL_METRIC_MAX, .value = pmic_ilim_attached },
+	{ .rank = 16, .name = "time_to_full_s", .write = MODEL_METRIC_TIME, .digits = 9,
+	  .rule = MODEL_METRIC_FIRST, .value = pmic_done },
+};
+
 const struct model_desc model_pmic = {
 	.key = "device.pmic",
 	.params = pmic_param_desc,
@@ -998,4 +1077,8 @@ const struct model_desc model_pmic = {
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,
+	.columns = pmic_columns,
+	.n_columns = G_N_ELEMENTS(pmic_columns),
+	.metrics = pmic_metrics,
+	.n_metrics = G_N_ELEMENTS(pmic_metrics),
 };

@@ -531,6 +531,38 @@ static void source_model_observe(void *state, const struct model_point *pt)
 		       on && s->p->ocp > 0 && op->ibus > s->p->ocp);
 }
 
+/* ---- its trace columns and metrics ---- */
+
+/* its state, limiting when the operating point has it in its limit while it is on */
+static double source_col_state(const void *state, const struct model_point *pt)
+{
+	return source_state_of(state, (pt->op->flags & NET_F_LIMITING) && pt->in->src_on);
+}
+
+static double source_col_ilim(const void *state, const struct model_point *pt)
+{
+	const struct source *s = state;
+
+	(void)pt;
+	return s->attached ? source_ilim_now(s) : 0;
+}
+
+static double source_trips(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct source *)state)->trips;
+}
+
+static const struct model_column source_columns[] = {
+	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT, source_col_state },
+	{ 11, "src_ilim_A", "A", 6, NULL, 0, source_col_ilim },
+};
+
+static const struct model_metric source_metrics[] = {
+	{ .rank = 3, .name = "source_trips", .write = MODEL_METRIC_COUNT,
+	  .rule = MODEL_METRIC_AT_END, .value = source_trips },
+};
+
 const struct model_desc model_source = {
 	.key = "source",
 	.params = source_param_desc,
@@ -550,4 +582,8 @@ const struct model_desc model_source = {
 	.n_margins = SOURCE_N_MARGINS,
 	.margins = source_margins,
 	.observe = source_model_observe,
+	.columns = source_columns,
+	.n_columns = G_N_ELEMENTS(source_columns),
+	.metrics = source_metrics,
+	.n_metrics = G_N_ELEMENTS(source_metrics),
 };

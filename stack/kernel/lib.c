@@ -76,6 +76,9 @@ static void kbuf_fmt(struct kbuf *b, const char *spec, ...)
 		kbuf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
+/* A conversion's spec: '%', flags, width, precision, the C library's letter. */
+#define KFMT_SPEC 32
+
 /* One %p conversion with the kernel's extensions: %pe (an error pointer as its
  * name), %pOF / %pOFn (a device-tree node's full name / name). Returns how many
  * extension letters it consumed. */
@@ -107,6 +110,124 @@ static int format_pointer(struct kbuf *b, const char *ext, const void *p)
 	return 0;
 }
 
+/*
+ * The flags, width and precision of one conversion, from its '%' on, copied into spec
+ * ('*' takes its value from the arguments). Returns where the format goes on.
+ */
+static const char *kfmt_flags(const char *fmt, char *spec, size_t *slp, va_list *args)
+{
+	size_t sl = *slp;
+
+	spec[sl++] = *fmt++;
+	while (*fmt && strchr("-+ #0", *fmt) && sl < KFMT_SPEC - 8)
+		spec[sl++] = *fmt++;
+	for (int part = 0; part < 2; part++) {
+		if (part == 1) {
+			if (*fmt != '.')
+				break;
+			spec[sl++] = *fmt++;
+		}
+		if (*fmt == '*') {
+			int v = va_arg(*args, int);
+
+			sl += (size_t)snprintf(spec + sl, KFMT_SPEC - sl, "%d", v);
+			fmt++;
+		} else {
+			while (isdigit((unsigned char)*fmt) && sl < KFMT_SPEC - 8)
+				spec[sl++] = *fmt++;
+		}
+	}
+	*slp = sl;
+	return fmt;
+}
+
+/*
+ * The length modifier: *lng is 0 for int (and h, hh, L, which the arguments'
+ * promotion makes int or double), 1 long, 2 long long, 3 size_t, 4 ptrdiff_t,
+ * 5 intmax_t. Returns where the conversion letter is.
+ */
+static const char *kfmt_length(const char *fmt, int *lng)
+{
+	*lng = 0;
+	if (*fmt == 'h')
+		return fmt[1] == 'h' ? fmt + 2 : fmt + 1;
+	if (*fmt == 'l') {
+		*lng = fmt[1] == 'l' ? 2 : 1;
+		return fmt + *lng;
+	}
+	if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
+		*lng = *fmt == 'z' ? 3 : *fmt == 't' ? 4 : 5;
+		return fmt + 1;
+	}
+	return *fmt == 'L' ? fmt + 1 : fmt;
+}
+
+/* An integer conversion (d i u x X o) with its length modifier. */
+static void kfmt_int(struct kbuf *b, char *spec, size_t sl, int lng, char conv, va_list *args)
+{
+	static const char *const mods[] = { "", "l", "ll", "z", "t", "j" };
+
+	snprintf(spec + sl, KFMT_SPEC - sl, "%s%c", mods[lng], conv);
+	switch (lng) {
+	case 0: kbuf_fmt(b, spec, va_arg(*args, int)); break;
+	case 1: kbuf_fmt(b, spec, va_arg(*args, long)); break;
+	case 2: kbuf_fmt(b, spec, va_arg(*args, long long)); break;
+	case 3: kbuf_fmt(b, spec, va_arg(*args, size_t)); break;
+	case 4: kbuf_fmt(b, spec, va_arg(*args, ptrdiff_t)); break;
+	default: kbuf_fmt(b, spec, va_arg(*args, intmax_t)); break;
+	}
+}
+
+/*
+ * One conversion from its '%' at start: the printf ones through the C library, %p with
+ * the kernel's extensions. Returns where the format goes on.
+ */
+static const char *kfmt_conversion(struct kbuf *b, const char *start, va_list *args)
+{
+	char spec[KFMT_SPEC];
+	size_t sl = 0;
+	int lng;
+	const char *fmt = kfmt_length(kfmt_flags(start, spec, &sl, args), &lng);
+	const char *s;
+
+	spec[sl + 1] = '\0';
+	switch (*fmt) {
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		kfmt_int(b, spec, sl, lng, *fmt, args);
+		break;
+	case 'c':
+		spec[sl] = 'c';
+		kbuf_fmt(b, spec, va_arg(*args, int));
+		break;
+	case 's':
+		s = va_arg(*args, const char *);
+		spec[sl] = 's';
+		kbuf_fmt(b, spec, s ? s : "(null)");
+		break;
+	case 'f':
+	case 'g':
+	case 'e':
+	case 'F':
+	case 'G':
+	case 'E':
+		spec[sl] = *fmt;
+		kbuf_fmt(b, spec, va_arg(*args, double));
+		break;
+	case 'p':
+		return fmt + 1 + format_pointer(b, fmt + 1, va_arg(*args, const void *));
+	default:
+		/* not a conversion: print it as written */
+		kbuf_put(b, start, (size_t)(fmt - start));
+		return fmt;
+	}
+	return fmt + 1;
+}
+
 int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct kbuf b = { buf, size, 0 };
@@ -117,120 +238,16 @@ int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		buf[0] = '\0';
 	while (*fmt) {
 		const char *start = fmt;
-		char spec[32];
-		size_t sl = 0;
-		int lng = 0;   /* 0 int, 1 long, 2 long long, 3 size_t, 4 ptrdiff, 5 intmax */
 
 		if (*fmt != '%') {
 			while (*fmt && *fmt != '%')
 				fmt++;
 			kbuf_put(&b, start, (size_t)(fmt - start));
-			continue;
-		}
-		if (fmt[1] == '%') {
+		} else if (fmt[1] == '%') {
 			kbuf_put(&b, "%", 1);
 			fmt += 2;
-			continue;
-		}
-		spec[sl++] = *fmt++;
-		while (*fmt && strchr("-+ #0", *fmt) && sl < sizeof(spec) - 8)
-			spec[sl++] = *fmt++;
-		/* width and precision: '*' is taken from the arguments */
-		for (int part = 0; part < 2; part++) {
-			if (part == 1) {
-				if (*fmt != '.')
-					break;
-				spec[sl++] = *fmt++;
-			}
-			if (*fmt == '*') {
-				int v = va_arg(args, int);
-
-				sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", v);
-				fmt++;
-			} else {
-				while (isdigit((unsigned char)*fmt) && sl < sizeof(spec) - 8)
-					spec[sl++] = *fmt++;
-			}
-		}
-		if (*fmt == 'h') {
-			fmt++;
-			if (*fmt == 'h')
-				fmt++;
-		} else if (*fmt == 'l') {
-			fmt++;
-			lng = 1;
-			if (*fmt == 'l') {
-				fmt++;
-				lng = 2;
-			}
-		} else if (*fmt == 'z') {
-			fmt++;
-			lng = 3;
-		} else if (*fmt == 't') {
-			fmt++;
-			lng = 4;
-		} else if (*fmt == 'j') {
-			fmt++;
-			lng = 5;
-		} else if (*fmt == 'L') {
-			fmt++;
-		}
-		switch (*fmt) {
-		case 'd':
-		case 'i':
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			static const char *const mods[] = { "", "l", "ll", "z", "t", "j" };
-
-			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%s%c", mods[lng], *fmt);
-			spec[sl] = '\0';
-			switch (lng) {
-			case 0: kbuf_fmt(&b, spec, va_arg(args, int)); break;
-			case 1: kbuf_fmt(&b, spec, va_arg(args, long)); break;
-			case 2: kbuf_fmt(&b, spec, va_arg(args, long long)); break;
-			case 3: kbuf_fmt(&b, spec, va_arg(args, size_t)); break;
-			case 4: kbuf_fmt(&b, spec, va_arg(args, ptrdiff_t)); break;
-			default: kbuf_fmt(&b, spec, va_arg(args, intmax_t)); break;
-			}
-			fmt++;
-			break;
-		}
-		case 'c':
-			spec[sl++] = 'c';
-			spec[sl] = '\0';
-			kbuf_fmt(&b, spec, va_arg(args, int));
-			fmt++;
-			break;
-		case 's': {
-			const char *s = va_arg(args, const char *);
-
-			spec[sl++] = 's';
-			spec[sl] = '\0';
-			kbuf_fmt(&b, spec, s ? s : "(null)");
-			fmt++;
-			break;
-		}
-		case 'f':
-		case 'g':
-		case 'e':
-		case 'F':
-		case 'G':
-		case 'E':
-			spec[sl++] = *fmt;
-			spec[sl] = '\0';
-			kbuf_fmt(&b, spec, va_arg(args, double));
-			fmt++;
-			break;
-		case 'p':
-			fmt++;
-			fmt += format_pointer(&b, fmt, va_arg(args, const void *));
-			break;
-		default:
-			/* not a conversion: print it as written */
-			kbuf_put(&b, start, (size_t)(fmt - start));
-			break;
+		} else {
+			fmt = kfmt_conversion(&b, fmt, &args);
 		}
 	}
 	va_end(args);

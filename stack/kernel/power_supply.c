@@ -547,8 +547,7 @@ static void line_cat(char *line, size_t *len, size_t cap, const char *text)
 /* The uevent record: POWER_SUPPLY_NAME and every property the supply has. The
  * kernel reads every property for a uevent whether or not anyone listens
  * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
- * get_property may read its chip; so does this, also when the record would go nowhere
- * (evlog_begin() gives no record) and is only counted. */
+ * get_property may read its chip; so does this. */
 static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
@@ -556,15 +555,6 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 	char line[160];
 	size_t len;
 
-	if (!rec) {
-		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
-			union power_supply_propval val = { 0 };
-
-			power_supply_get_property(psy, p, &val);
-		}
-		evlog_end(k->log, NULL);
-		return;
-	}
 	evlog_put_string(rec, "name", psy->desc->name);
 	env = cJSON_AddArrayToObject(rec, "env");
 	len = 0;

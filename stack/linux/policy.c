@@ -17,8 +17,10 @@
  *
  * A driver file's static variables (its module parameters among them) exist once per
  * process as they exist once per kernel: two runs of the same driver cannot share
- * them, so they take turns (a per-driver lock held from probe to remove). Runs of
- * different drivers, and of every other policy, still go on in parallel.
+ * them, so a probe while another run of the driver is loaded in the process (another
+ * thread, or a nested run) is refused with -EBUSY. A sweep runs its variants in
+ * worker processes, each with its own statics (run/sweep_runner.c); `check -j` runs
+ * real drivers one after another (cli/cmd_check.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +81,7 @@ struct lx_policy {
 	struct param_desc *table;
 	size_t tail_off;
 	const struct lx_board_defaults *defaults;
-	GMutex lock;              /* held from probe to remove: the file's statics */
-	GThread *owner;
+	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
 };
 
 struct lx_run {
@@ -92,9 +93,8 @@ struct lx_run {
 	bool loaded;
 };
 
-static struct lx_policy *lx_policies;
-static int n_lx_policies;
 static const struct cs_policy_desc **all_policies;
+static int any_loaded;   /* cs_linux_driver_loaded() (atomic) */
 
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
 {
@@ -244,13 +244,12 @@ static void run_unload(struct lx_run *r)
 	kparams_restore(lp);
 	if (cs_kernel()->dyndbg == lp->mod->modname)
 		cs_kernel()->dyndbg = NULL;
-	lp->owner = NULL;
-	g_mutex_unlock(&lp->lock);
+	g_atomic_int_set(&lp->loaded, 0);
 	g_free(r);
 }
 
-static int lx_probe_desc(const struct cs_policy_desc *d, struct cs_board *board, void *params,
-			 void **priv)
+static int lx_probe(const struct cs_policy_desc *d, struct cs_board *board, void *params,
+		    void **priv)
 {
 	struct lx_policy *lp = policy_of_desc(d);
 	const struct lx_tail *t = tail_of(lp, params);
@@ -258,15 +257,12 @@ static int lx_probe_desc(const struct cs_policy_desc *d, struct cs_board *board,
 	struct lx_run *r;
 	int ret;
 
-	if (!g_mutex_trylock(&lp->lock)) {
-		if (lp->owner == g_thread_self()) {
-			cs_printk("err", NULL, "%s: another run of this driver is going on in this thread",
-				  d->name);
-			return -EDEADLK;
-		}
-		g_mutex_lock(&lp->lock);
+	if (!g_atomic_int_compare_and_exchange(&lp->loaded, 0, 1)) {
+		cs_printk("err", NULL, "%s: another run in this process has the driver loaded, and its static variables exist once per process: run one after the other, or in processes of their own as sweeps do",
+			  d->name);
+		return -EBUSY;
 	}
-	lp->owner = g_thread_self();
+	g_atomic_int_set(&any_loaded, 1);
 	r = g_new0(struct lx_run, 1);
 	r->lp = lp;
 	r->board = board;
@@ -349,8 +345,9 @@ static void lx_params_changed(void *priv)
 	cs_stack_event("module_params", "module", lp->mod->modname);
 }
 
-static void lx_params_default_for(const struct lx_policy *lp, void *params)
+static void lx_params_default(const struct cs_policy_desc *d, void *params)
 {
+	const struct lx_policy *lp = policy_of_desc(d);
 	struct lx_tail *t = (struct lx_tail *)(void *)((char *)params + lp->tail_off);
 
 	for (int i = 0; i < lp->n_kparams; i++)
@@ -365,34 +362,6 @@ static void lx_params_default_for(const struct lx_policy *lp, void *params)
 		t->us.after_plug = lp->defaults->us.after_plug;
 	}
 }
-
-/* The desc's callbacks get no desc; each policy has its own trampolines. */
-#define LX_MAX_POLICIES 16
-#define LX_TRAMPOLINES(i) \
-	static int lx_probe_##i(struct cs_board *b, void *p, void **priv) \
-	{ \
-		return lx_probe_desc(&lx_policies[i].desc, b, p, priv); \
-	} \
-	static void lx_default_##i(void *p) \
-	{ \
-		lx_params_default_for(&lx_policies[i], p); \
-	}
-
-LX_TRAMPOLINES(0) LX_TRAMPOLINES(1) LX_TRAMPOLINES(2) LX_TRAMPOLINES(3)
-LX_TRAMPOLINES(4) LX_TRAMPOLINES(5) LX_TRAMPOLINES(6) LX_TRAMPOLINES(7)
-LX_TRAMPOLINES(8) LX_TRAMPOLINES(9) LX_TRAMPOLINES(10) LX_TRAMPOLINES(11)
-LX_TRAMPOLINES(12) LX_TRAMPOLINES(13) LX_TRAMPOLINES(14) LX_TRAMPOLINES(15)
-
-static int (*const lx_probes[LX_MAX_POLICIES])(struct cs_board *, void *, void **) = {
-	lx_probe_0, lx_probe_1, lx_probe_2, lx_probe_3, lx_probe_4, lx_probe_5, lx_probe_6,
-	lx_probe_7, lx_probe_8, lx_probe_9, lx_probe_10, lx_probe_11, lx_probe_12, lx_probe_13,
-	lx_probe_14, lx_probe_15,
-};
-static void (*const lx_defaults[LX_MAX_POLICIES])(void *) = {
-	lx_default_0, lx_default_1, lx_default_2, lx_default_3, lx_default_4, lx_default_5,
-	lx_default_6, lx_default_7, lx_default_8, lx_default_9, lx_default_10, lx_default_11,
-	lx_default_12, lx_default_13, lx_default_14, lx_default_15,
-};
 
 /* ---- building the descriptors ---- */
 
@@ -414,7 +383,7 @@ static int cmp_kparam(const void *a, const void *b)
 	return x->line - y->line;
 }
 
-static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_module *mod)
+static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod)
 {
 	GPtrArray *kp = g_ptr_array_new();
 	const char *description = NULL;
@@ -470,7 +439,6 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
 		if (strcmp(board_defaults[i].file, mod->file) == 0)
 			lp->defaults = &board_defaults[i];
-	g_mutex_init(&lp->lock);
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
 		.name = g_strconcat("linux/", mod->file, NULL),
@@ -480,8 +448,8 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 				       lp->defaults ? lp->defaults->why : "", NULL),
 		.params = lp->table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
-		.params_default = lx_defaults[index],
-		.probe = lx_probes[index],
+		.params_default = lx_params_default,
+		.probe = lx_probe,
 		.remove = lx_remove,
 		.params_changed = lx_params_changed,
 	};
@@ -489,20 +457,20 @@ static void build_policy(struct lx_policy *lp, int index, const struct cs_linux_
 
 static gpointer build_all(gpointer data)
 {
+	struct lx_policy *lx_policies;
 	int n_builtin = 0, n_mod = 0;
 
 	(void)data;
 	while (cs_builtin_policies[n_builtin])
 		n_builtin++;
-	while (cs_linux_modules[n_mod] && n_mod < LX_MAX_POLICIES)
+	while (cs_linux_modules[n_mod])
 		n_mod++;
-	lx_policies = g_new0(struct lx_policy, (gsize)n_mod + 1);
-	n_lx_policies = n_mod;
+	lx_policies = g_new0(struct lx_policy, (gsize)n_mod);
 	all_policies = g_new0(const struct cs_policy_desc *, (gsize)(n_builtin + n_mod) + 1);
 	for (int i = 0; i < n_builtin; i++)
 		all_policies[i] = cs_builtin_policies[i];
 	for (int i = 0; i < n_mod; i++) {
-		build_policy(&lx_policies[i], i, cs_linux_modules[i]);
+		build_policy(&lx_policies[i], cs_linux_modules[i]);
 		all_policies[n_builtin + i] = &lx_policies[i].desc;
 	}
 	return NULL;
@@ -514,4 +482,9 @@ const struct cs_policy_desc *const *cs_policies(void)
 
 	g_once(&once, build_all, NULL);
 	return all_policies;
+}
+
+bool cs_linux_driver_loaded(void)
+{
+	return g_atomic_int_get(&any_loaded);
 }

@@ -57,8 +57,9 @@ static const struct param_desc axp288_param_desc[] = {
 	PARAM_END,
 };
 
-static void axp288_params_default(void *params)
+static void axp288_params_default(const struct cs_policy_desc *desc, void *params)
 {
+	(void)desc;
 	((struct axp288_params *)params)->api = AXP_API_2015;
 }
 
@@ -83,11 +84,13 @@ static int axp288_cable_evt(struct notifier_block *nb, unsigned long state, void
 	return NOTIFY_OK;
 }
 
-static int axp288_probe(struct cs_board *board, void *params, void **priv)
+static int axp288_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+			void **priv)
 {
 	struct axp288 *a = calloc(1, sizeof(*a));
 	int ret;
 
+	(void)desc;
 	if (!a)
 		return -ENOMEM;
 	a->board = board;

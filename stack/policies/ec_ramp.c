@@ -139,10 +139,11 @@ static const struct param_desc ec_param_desc[] = {
 };
 #undef OFF
 
-static void ec_params_default(void *params)
+static void ec_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct ec_params *p = params;
 
+	(void)desc;
 	/* 4.5 V and 2.4 A are typical board values (assumed; boards define them). */
 	p->vbus_low = 4.5;
 	p->ramp_max = 2.4;
@@ -395,10 +396,12 @@ static int ec_notify(struct notifier_block *nb, unsigned long event, void *data)
 	return NOTIFY_OK;
 }
 
-static int ec_probe(struct cs_board *board, void *params, void **priv)
+static int ec_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		    void **priv)
 {
 	struct ec_ramp *e = calloc(1, sizeof(*e));
 
+	(void)desc;
 	if (!e)
 		return -ENOMEM;
 	e->board = board;

@@ -75,12 +75,13 @@ static const struct param_desc fixed_param_desc[] = {
 };
 #undef OFF
 
-static void fixed_params_default(void *params)
+static void fixed_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct fixed_params *p = params;
 	/* charger-manager DT examples use the BC1.2 currents per cable. */
 	static const double table[FIXED_N_CABLES] = { 0.5, 1.5, 1.5, 1.5, 2.0, 0.5 };
 
+	(void)desc;
 	p->ilim = 0;
 	for (size_t i = 0; i < FIXED_N_CABLES; i++)
 		p->table[i] = table[i];
@@ -155,10 +156,12 @@ static int fixed_phy_notify(struct notifier_block *nb, unsigned long event, void
 	return NOTIFY_OK;
 }
 
-static int fixed_probe(struct cs_board *board, void *params, void **priv)
+static int fixed_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		       void **priv)
 {
 	struct fixed *f = calloc(1, sizeof(*f));
 
+	(void)desc;
 	if (!f)
 		return -ENOMEM;
 	f->board = board;

@@ -40,10 +40,11 @@ static const struct param_desc ico_param_desc[] = {
 	PARAM_END,
 };
 
-static void ico_params_default(void *params)
+static void ico_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct ico_params *p = params;
 
+	(void)desc;
 	p->vindpm = 0;
 	p->max = 0;
 }
@@ -83,10 +84,12 @@ static int ico_notify(struct notifier_block *nb, unsigned long event, void *data
 	return NOTIFY_OK;
 }
 
-static int ico_probe(struct cs_board *board, void *params, void **priv)
+static int ico_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		     void **priv)
 {
 	struct hw_ico *h = calloc(1, sizeof(*h));
 
+	(void)desc;
 	if (!h)
 		return -ENOMEM;
 	h->board = board;

@@ -84,7 +84,7 @@ bool cs_policy_load_params(struct cs_policy_handle *h, const cJSON *params, GErr
 
 	h->params = g_malloc0(d->params_size ? d->params_size : 1);
 	if (d->params_default)
-		d->params_default(h->params);
+		d->params_default(d, h->params);
 	if (!params)
 		return true;
 	if (!d->params && cJSON_GetArraySize(params) > 0) {

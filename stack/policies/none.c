@@ -8,8 +8,10 @@
  */
 #include <chargesim/policy.h>
 
-static int none_probe(struct cs_board *board, void *params, void **priv)
+static int none_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		      void **priv)
 {
+	(void)desc;
 	(void)board;
 	(void)params;
 	*priv = NULL;

@@ -256,10 +256,11 @@ static const struct param_desc sr_param_desc[] = {
 };
 #undef OFF
 
-static void sr_params_default(void *params)
+static void sr_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct sr_params *p = params;
 
+	(void)desc;
 	p->start = 0.5;
 	p->step = 0.1;
 	/* A step is verified 20 ms after it is written: past the settling of the
@@ -852,193 +853,213 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 	}
 }
 
-static void sr_work(struct work_struct *work)
-{
-	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
-	int step = sr_ua(s->p->step);
-	int vbus_uv, ibus_ua, hold_ua;
-	double v, i, v_line = 0, scatter;
-	bool uvlo, following, was_rising, vbus_fell, after_knee, on_line = false, below = false;
-	bool above = false, was_free, pinned;
+/* One check's reading, and where it lies against the source line (R4 learn the source
+ * line, R5 the knee is the adapter's limit). */
+struct sr_reading {
+	int vbus_uv, ibus_ua;
+	double v, i;
+	bool uvlo;            /* the charger's input is off (R6, R10) */
+	bool vbus_fell;       /* VBUS lower than at the last check (R12) */
+	bool after_knee;      /* the first check after a knee's settle (R4) */
+	bool was_free;        /* the charger had all its charge current a check ago (R12) */
+	bool was_rising;      /* the draw was climbing a check ago (R2) */
+	bool following;       /* IBUS at the limit (R2) */
+	bool on_line, below, above;
 	struct sr_fit fit;
+};
 
-	if (!s->vbus || s->st == SR_IDLE)
-		return;
-	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &vbus_uv) < 0 ||
-	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &ibus_ua) < 0)
-		return;
-	v = vbus_uv * 1e-6;
-	i = ibus_ua * 1e-6;
-	vbus_fell = s->last_vbus_uv > 0 && vbus_uv < s->last_vbus_uv;
-	s->last_vbus_uv = vbus_uv;
-	after_knee = s->knee_check;
+/* R3 (verify each step): read VBUS, IBUS and the charger's status; false when an ADC
+ * cannot be read. */
+static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
+{
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &r->vbus_uv) < 0 ||
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &r->ibus_ua) < 0)
+		return false;
+	r->v = r->vbus_uv * 1e-6;
+	r->i = r->ibus_ua * 1e-6;
+	r->vbus_fell = s->last_vbus_uv > 0 && r->vbus_uv < s->last_vbus_uv;
+	s->last_vbus_uv = r->vbus_uv;
+	r->after_knee = s->knee_check;
 	s->knee_check = false;
-	was_free = s->free_draw;
+	r->was_free = s->free_draw;
 	s->free_draw = false;
-	uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
-	if (uvlo || v < s->p->vbus_min)
-		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
-	if (uvlo && v >= s->p->vbus_min && !s->probing) {
-		/* R10: the charger's input is off but VBUS reads adequate (it reads
-		 * the source unloaded). A chip that restarts by itself does so within
-		 * its restart delay; one that latched off after a dip needs its input
-		 * restarted. Lowering the limit would not help: nothing is drawn.
-		 * Right after a probe, though, the probe pulled VBUS under UVLO: R6
-		 * below goes back to the verified step first, or a chip that
-		 * restarts by itself would restart into the same step, again and
-		 * again (hard seed 73, setup 58: twenty UVLO events in 2 s). */
-		if (!s->stuck_since)
-			s->stuck_since = jiffies;
-		else if (time_after_eq(jiffies, s->stuck_since + msecs_to_jiffies(SR_STUCK_MS))) {
-			pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
-			cs_chg_set_input_enable(s->board->ic, false);
-			cs_chg_set_input_enable(s->board->ic, true);
-			s->stuck_since = 0;
-		}
-		sr_check_later(s, SR_RAMP);
-		return;
-	}
-	s->stuck_since = 0;
-	fit = sr_line_fit(&s->line);
-	if (!uvlo && v < s->p->vbus_min && s->probing && !s->vmode &&
-	    ibus_ua > s->req_ua - step + 2 * sr_ua(s->p->draw_tol) &&
-	    sr_fit_predict(&fit, i, &v_line) && v_line >= s->p->vbus_min &&
-	    v_line - v > fmax(s->p->knee_margin, SR_KNEE_MIN_V)) {
-		/* R6 at a knee: the probe took VBUS under the floor far below the line,
-		 * where the line itself stays above the floor at this IBUS - a linear
-		 * charger pulling an adapter past its wall down to the battery. The
-		 * wall lies between the verified step and IBUS: settle just below IBUS
-		 * as at any knee (R5), not a whole step back, which on a load between
-		 * the two would leave the phone discharging. */
-		sr_settle_below(s, ibus_ua, vbus_uv, "knee under the floor");
-		return;
-	}
-	if (uvlo || v < s->p->vbus_min) {
-		/* R6: at the floor. Right after a probe the step below was verified:
-		 * go back to it; otherwise drop `backoff` steps. */
-		int lower;
+	r->uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
+	r->on_line = r->below = r->above = false;
+	return true;
+}
 
-		sr_vmode_exit(s, false);
-		lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * step);
-		sr_failed(s);
-		s->ceiling_ua = lower;
-		sr_write(s, lower);
-		sr_check_later(s, SR_RAMP);
-		return;
+/*
+ * R10 (watch the charger): the charger's input is off but VBUS reads adequate (it
+ * reads the source unloaded). A chip that restarts by itself does so within its
+ * restart delay; one that latched off after a dip needs its input restarted. Lowering
+ * the limit would not help: nothing is drawn. Right after a probe, though, the probe
+ * pulled VBUS under UVLO: R6 goes back to the verified step first, or a chip that
+ * restarts by itself would restart into the same step, again and again (hard seed 73,
+ * setup 58: twenty UVLO events in 2 s); the caller leaves that to R6.
+ */
+static void sr_charger_stuck(struct safe_ramp *s)
+{
+	if (!s->stuck_since)
+		s->stuck_since = jiffies;
+	else if (time_after_eq(jiffies, s->stuck_since + msecs_to_jiffies(SR_STUCK_MS))) {
+		pr_info("safe-ramp: charger latched off with VBUS present; restarting its input");
+		cs_chg_set_input_enable(s->board->ic, false);
+		cs_chg_set_input_enable(s->board->ic, true);
+		s->stuck_since = 0;
 	}
-	was_rising = s->rising;
-	s->rising = false;
-	following = ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
-	scatter = sr_fit_scatter(&fit);
-	if (sr_fit_predict(&fit, i, &v_line)) {
-		/* The knee: below the line by more than its scatter can explain
-		 * (knee_margin until SR_LINE_MATURE points show the scatter: a few
-		 * quantised readings can fall on a line by chance; at least
-		 * SR_KNEE_MIN_V). */
-		double knee = scatter < 0 || fit.n < SR_LINE_MATURE ? s->p->knee_margin :
-			      fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
+	sr_check_later(s, SR_RAMP);
+}
 
-		knee = fmax(knee, SR_KNEE_LSBS * s->vbus_lsb_v);
+/*
+ * R6 (the floor) at a knee: the probe took VBUS under the floor far below the line,
+ * where the line itself stays above the floor at this IBUS - a linear charger pulling
+ * an adapter past its wall down to the battery. The wall lies between the verified
+ * step and IBUS: settle just below IBUS as at any knee (R5), not a whole step back,
+ * which on a load between the two would leave the phone discharging. True when it
+ * settled.
+ */
+static bool sr_knee_under_floor(struct safe_ramp *s, const struct sr_reading *r)
+{
+	double v_line;
 
-		below = v < v_line - knee;
-		above = v > v_line + knee;
-		/* On the line: within one standard deviation of its scatter and
-		 * SR_ON_LINE_V (two points give the line but not its scatter: then
-		 * within SR_ON_LINE_V alone). Narrow on purpose: a reading between
-		 * this and the knee is ambiguous, and ambiguity settles below. */
-		on_line = v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
+	if (!r->uvlo && r->v < s->p->vbus_min && s->probing && !s->vmode &&
+	    r->ibus_ua > s->req_ua - sr_ua(s->p->step) + 2 * sr_ua(s->p->draw_tol) &&
+	    sr_fit_predict(&r->fit, r->i, &v_line) && v_line >= s->p->vbus_min &&
+	    v_line - r->v > fmax(s->p->knee_margin, SR_KNEE_MIN_V)) {
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee under the floor");
+		return true;
 	}
-	if (s->vmode) {
-		sr_vmode_check(s, ibus_ua, vbus_uv, below);
+	return false;
+}
+
+/*
+ * R6 (the floor): VBUS under `vbus_min` or the charger in UVLO. Right after a probe
+ * the step below was verified: go back to it; otherwise drop `backoff` steps.
+ */
+static void sr_floor(struct safe_ramp *s)
+{
+	int lower;
+
+	sr_vmode_exit(s, false);
+	lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * sr_ua(s->p->step));
+	sr_failed(s);
+	s->ceiling_ua = lower;
+	sr_write(s, lower);
+	sr_check_later(s, SR_RAMP);
+}
+
+/* R4 (learn the source line), R5 (the knee): where VBUS lies against the line at this
+ * IBUS - below the knee, above it, or on the line. */
+static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
+{
+	double v_line, knee, scatter = sr_fit_scatter(&r->fit);
+
+	if (!sr_fit_predict(&r->fit, r->i, &v_line))
+		return;
+	/* The knee: below the line by more than its scatter can explain (knee_margin
+	 * until SR_LINE_MATURE points show the scatter: a few quantised readings can
+	 * fall on a line by chance; at least SR_KNEE_MIN_V). */
+	knee = scatter < 0 || r->fit.n < SR_LINE_MATURE ? s->p->knee_margin :
+	       fmin(s->p->knee_margin, SR_KNEE_MIN_V + 4 * scatter);
+	knee = fmax(knee, SR_KNEE_LSBS * s->vbus_lsb_v);
+	r->below = r->v < v_line - knee;
+	r->above = r->v > v_line + knee;
+	/* On the line: within one standard deviation of its scatter and SR_ON_LINE_V
+	 * (two points give the line but not its scatter: then within SR_ON_LINE_V
+	 * alone). Narrow on purpose: a reading between this and the knee is
+	 * ambiguous, and ambiguity settles below. */
+	r->on_line = r->v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
+}
+
+/* A probe's step not followed, VBUS not below the knee: R2 (probe only under load), R5
+ * (the knee is the adapter's limit) or R12 (ask VINDPM which it is). */
+static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
+{
+	int hold_ua;
+	bool pinned;
+
+	if (!r->on_line && !sr_input_pinned(s)) {
+		/* R2: not followed while the charger gets all the charge current it was
+		 * given: the system takes less, whatever the line says (a line not known
+		 * yet, as after a PD source changed its voltage). An adapter at its wall
+		 * would starve the charger. */
+		sr_hold_above(s, r->ibus_ua);
 		return;
 	}
-	if (s->dpm_test) {
-		sr_dpm_test_end(s, ibus_ua, vbus_uv, below);
+	if (!r->on_line) {
+		/* R5: the step was not followed, VBUS is where a charger's input
+		 * regulation holds it (VINDPM, a linear charger's dropout), but not
+		 * clearly on the line: the adapter may have hit its wall there. Ask
+		 * VINDPM (R12), else settle just below what it delivers. */
+		if (!sr_dpm_test_start(s, r->ibus_ua, r->vbus_uv))
+			sr_settle_below(s, r->ibus_ua, r->vbus_uv, NULL);
 		return;
 	}
-	if (!following) {
-		if (below) {
-			/* R5: IBUS stopped short of the limit and VBUS fell faster than
-			 * the path resistance explains: the adapter left its
-			 * voltage-source region (its knee), probed or weakened. */
-			sr_settle_below(s, ibus_ua, vbus_uv, "knee");
-			return;
-		}
-		if (s->probing && !on_line && !sr_input_pinned(s)) {
-			/* R2: not followed while the charger gets all the charge
-			 * current it was given: the system takes less, whatever the
-			 * line says (a line not known yet, as after a PD source
-			 * changed its voltage). An adapter at its wall would starve
-			 * the charger. */
-			sr_hold_above(s, ibus_ua);
-			return;
-		}
-		if (s->probing && !on_line) {
-			/* R5: the step was not followed, VBUS is where a charger's input
-			 * regulation holds it (VINDPM, a linear charger's dropout), but
-			 * not clearly on the line: the adapter may have hit its wall
-			 * there. Ask VINDPM (R12), else settle just below what it
-			 * delivers. */
-			if (!sr_dpm_test_start(s, ibus_ua, vbus_uv))
-				sr_settle_below(s, ibus_ua, vbus_uv, NULL);
-			return;
-		}
-		if (s->probing) {
-			/* R2: not followed, VBUS on the line. With VBUS at the
-			 * charger's VINDPM the adapter may still be at its wall: where
-			 * the line crosses VINDPM at the wall, the two read alike. Ask
-			 * VINDPM (R12) before anything else: before holding above it,
-			 * and before taking a pin close under a knee for a plateau
-			 * (a wall that moved there), which it can tell apart too. */
-			if (sr_at_vindpm(s, vbus_uv) && sr_dpm_test_start(s, ibus_ua, vbus_uv))
-				return;
-			pinned = sr_input_pinned(s);
-			if (pinned && sr_wall_may_hide(s, ibus_ua))
-				sr_plateau(s, ibus_ua, vbus_uv,
-					   ibus_ua - sr_ua(s->p->knee_backoff));
-			else if (pinned && sr_pin_hold_under(s, ibus_ua, &hold_ua))
-				sr_plateau(s, ibus_ua, vbus_uv, hold_ua);
-			else
-				sr_hold_above(s, ibus_ua);
-			return;
-		}
-		/* Short of the limit, no probe in flight: the system takes less, or
-		 * the charger's input regulation holds the input. Keep it (R2). A
-		 * draw that climbs above what the source was seen to deliver climbs
-		 * into the last register step, where the wall may be: watch it at
-		 * the ramp's pace while it stays at the top, until it reaches the
-		 * limit (and a probe checks the next step) or falls back. */
-		pinned = sr_input_pinned(s);
-		if (ibus_ua > s->seen_ua && !on_line && pinned) {
-			/* R5: the draw rose past what the source was seen to deliver
-			 * and VBUS left the line, the charger short of its charge
-			 * current: the adapter may be at its wall there. Settle just
-			 * below what it delivers. */
-			sr_settle_below(s, ibus_ua, vbus_uv, NULL);
-			return;
-		}
-		if ((vbus_fell || was_free) && ibus_ua >= s->seen_ua && sr_at_vindpm(s, vbus_uv) &&
-		    pinned && sr_dpm_test_start(s, ibus_ua, vbus_uv)) {
-			/* R12: VBUS fell to the charger's own VINDPM, or the charger
-			 * that got all its charge current a check ago no longer
-			 * does, while the draw held at the most the source was seen
-			 * to deliver: the draw reached VINDPM's pin on the line, or
-			 * the adapter's wall (a limit held one register step above
-			 * a draw that later climbs through the wall), which a coarse
-			 * VBUS ADC reads alike - where the line meets VINDPM within
-			 * an ADC step of the wall, VBUS falls by less than a step
-			 * (seed 64, setup 26: 12 mV, a 0.218 s timer). Ask VINDPM. */
-			return;
-		}
-		s->free_draw = !pinned;
-		s->peak_ua = s->req_ua;
-		s->rising = ibus_ua > s->seen_ua ||
-			    (was_rising && ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));
-		s->seen_ua = max(s->seen_ua, ibus_ua);
-		sr_check_later(s, s->rising ? SR_RAMP : SR_STABLE);
+	/* R2: not followed, VBUS on the line. With VBUS at the charger's VINDPM the
+	 * adapter may still be at its wall: where the line crosses VINDPM at the wall,
+	 * the two read alike. Ask VINDPM (R12) before anything else: before holding
+	 * above it, and before taking a pin close under a knee for a plateau (a wall
+	 * that moved there), which it can tell apart too. */
+	if (sr_at_vindpm(s, r->vbus_uv) && sr_dpm_test_start(s, r->ibus_ua, r->vbus_uv))
+		return;
+	pinned = sr_input_pinned(s);
+	if (pinned && sr_wall_may_hide(s, r->ibus_ua))
+		sr_plateau(s, r->ibus_ua, r->vbus_uv, r->ibus_ua - sr_ua(s->p->knee_backoff));
+	else if (pinned && sr_pin_hold_under(s, r->ibus_ua, &hold_ua))
+		sr_plateau(s, r->ibus_ua, r->vbus_uv, hold_ua);
+	else
+		sr_hold_above(s, r->ibus_ua);
+}
+
+/*
+ * R2 (probe only under load): short of the limit, no probe in flight: the system takes
+ * less, or the charger's input regulation holds the input. Keep it. A draw that climbs
+ * above what the source was seen to deliver climbs into the last register step, where
+ * the wall may be: watch it at the ramp's pace while it stays at the top, until it
+ * reaches the limit (and a probe checks the next step) or falls back.
+ */
+static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
+{
+	bool pinned = sr_input_pinned(s);
+
+	if (r->ibus_ua > s->seen_ua && !r->on_line && pinned) {
+		/* R5: the draw rose past what the source was seen to deliver and VBUS
+		 * left the line, the charger short of its charge current: the adapter
+		 * may be at its wall there. Settle just below what it delivers. */
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, NULL);
 		return;
 	}
-	if (below && after_knee) {
+	if ((r->vbus_fell || r->was_free) && r->ibus_ua >= s->seen_ua &&
+	    sr_at_vindpm(s, r->vbus_uv) && pinned &&
+	    sr_dpm_test_start(s, r->ibus_ua, r->vbus_uv)) {
+		/* R12: VBUS fell to the charger's own VINDPM, or the charger that got
+		 * all its charge current a check ago no longer does, while the draw
+		 * held at the most the source was seen to deliver: the draw reached
+		 * VINDPM's pin on the line, or the adapter's wall (a limit held one
+		 * register step above a draw that later climbs through the wall),
+		 * which a coarse VBUS ADC reads alike - where the line meets VINDPM
+		 * within an ADC step of the wall, VBUS falls by less than a step
+		 * (seed 64, setup 26: 12 mV, a 0.218 s timer). Ask VINDPM. */
+		return;
+	}
+	s->free_draw = !pinned;
+	s->peak_ua = s->req_ua;
+	s->rising = r->ibus_ua > s->seen_ua ||
+		    (r->was_rising && r->ibus_ua >= s->seen_ua - sr_ua(s->p->draw_tol));
+	s->seen_ua = max(s->seen_ua, r->ibus_ua);
+	sr_check_later(s, s->rising ? SR_RAMP : SR_STABLE);
+}
+
+/*
+ * The limit is drawn: learn the line from it (R4) or take a knee (R5); then let a long
+ * quiet spell raise the ceiling (R9, re-probe slowly) and probe one step more (R2
+ * probe only under load, R3 verify each step).
+ */
+static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
+{
+	int step = sr_ua(s->p->step);
+
+	if (r->below && r->after_knee) {
 		/* R4: still far below the line, drawing the limit just set under a
 		 * knee. A wall lets VBUS back onto the line once the draw is under
 		 * it; this is the source itself changed (a weaker adapter, more
@@ -1047,29 +1068,29 @@ static void sr_work(struct work_struct *work)
 		sr_line_reset(&s->line);
 		s->knee_ua = s->undo_knee_ua;
 		s->ceiling_ua = s->undo_ceiling_ua;
-		below = false;
+		r->below = false;
 	}
-	if (below) {
+	if (r->below) {
 		/* R5: the limit is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the limit - the new one
 		 * of a probe, or one held above a draw that has since climbed to it
 		 * (a wall on a register value: a 9 V contract held at VINDPM, 4.4 V,
 		 * for hours at half the power). Not a point of the line. */
-		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
 		return;
 	}
-	if (s->probing && ibus_ua > s->plateau_ua + sr_ua(s->p->draw_tol))
+	if (s->probing && r->ibus_ua > s->plateau_ua + sr_ua(s->p->draw_tol))
 		s->plateau_ms = 0;   /* the draw grew past the plateau */
 	s->probing = false;
 	s->peak_ua = s->req_ua;
-	s->seen_ua = ibus_ua;
+	s->seen_ua = r->ibus_ua;
 	/* R4: drawing the limit, so the source is inside its voltage-source region
 	 * (IINDPM holds the current): a point of the line. Far above the line means
 	 * the source itself changed (another level, a different adapter): learn the
 	 * line again from here. */
-	if (above)
+	if (r->above)
 		sr_line_reset(&s->line);
-	sr_line_add(&s->line, i, v);
+	sr_line_add(&s->line, r->i, r->v);
 	/* R9: a long quiet spell earns one more step of headroom. */
 	if (s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
@@ -1084,6 +1105,55 @@ static void sr_work(struct work_struct *work)
 		return;
 	}
 	sr_check_later(s, SR_STABLE);
+}
+
+/*
+ * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
+ * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
+ * the line (R4, R5).
+ */
+static void sr_work(struct work_struct *work)
+{
+	struct safe_ramp *s = container_of(to_delayed_work(work), struct safe_ramp, work);
+	struct sr_reading r;
+	bool at_floor;
+
+	if (!s->vbus || s->st == SR_IDLE || !sr_read(s, &r))
+		return;
+	at_floor = r.uvlo || r.v < s->p->vbus_min;
+	if (at_floor)
+		sr_dpm_test_stop(s);   /* R12's lower VINDPM reached the floor: R6 decides */
+	if (r.uvlo && r.v >= s->p->vbus_min && !s->probing) {
+		sr_charger_stuck(s);
+		return;
+	}
+	s->stuck_since = 0;
+	r.fit = sr_line_fit(&s->line);
+	if (sr_knee_under_floor(s, &r))
+		return;
+	if (at_floor) {
+		sr_floor(s);
+		return;
+	}
+	r.was_rising = s->rising;
+	s->rising = false;
+	r.following = r.ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
+	sr_against_line(s, &r);
+	/* Short of the limit and below the knee (R5): IBUS stopped short and VBUS fell
+	 * faster than the path resistance explains: the adapter left its
+	 * voltage-source region (its knee), probed or weakened. */
+	if (s->vmode)
+		sr_vmode_check(s, r.ibus_ua, r.vbus_uv, r.below);
+	else if (s->dpm_test)
+		sr_dpm_test_end(s, r.ibus_ua, r.vbus_uv, r.below);
+	else if (r.following)
+		sr_drawn(s, &r);
+	else if (r.below)
+		sr_settle_below(s, r.ibus_ua, r.vbus_uv, "knee");
+	else if (s->probing)
+		sr_probe_short(s, &r);
+	else
+		sr_draw_short(s, &r);
 }
 
 /* R4: VBUS with the charger not drawing is the line's zero-current point. */
@@ -1202,11 +1272,13 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	return NOTIFY_OK;
 }
 
-static int sr_probe(struct cs_board *board, void *params, void **priv)
+static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		    void **priv)
 {
 	struct safe_ramp *s = calloc(1, sizeof(*s));
 	int lsb;
 
+	(void)desc;
 	if (!s)
 		return -ENOMEM;
 	s->board = board;

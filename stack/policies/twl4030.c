@@ -73,10 +73,11 @@ static const struct param_desc twl4030_param_desc[] = {
 };
 #undef OFF
 
-static void twl4030_params_default(void *params)
+static void twl4030_params_default(const struct cs_policy_desc *desc, void *params)
 {
 	struct twl4030_params *p = params;
 
+	(void)desc;
 	p->max = 1.7;
 	p->t_max_set = 1 * SIM_S;
 	p->allow_usb = true;
@@ -177,10 +178,12 @@ static int twl4030_usb_notify(struct notifier_block *nb, unsigned long event, vo
 	return NOTIFY_OK;
 }
 
-static int twl4030_probe(struct cs_board *board, void *params, void **priv)
+static int twl4030_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+			 void **priv)
 {
 	struct twl4030 *t = calloc(1, sizeof(*t));
 
+	(void)desc;
 	if (!t)
 		return -ENOMEM;
 	t->board = board;

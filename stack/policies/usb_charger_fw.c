@@ -46,11 +46,13 @@ static int ucfw_notify(struct notifier_block *nb, unsigned long action, void *da
 	return NOTIFY_OK;
 }
 
-static int ucfw_probe(struct cs_board *board, void *params, void **priv)
+static int ucfw_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		      void **priv)
 {
 	struct ucfw *u = calloc(1, sizeof(*u));
 	struct usb_charger *uchger = usb_charger_find_by_name("usb-charger.0");
 
+	(void)desc;
 	(void)params;
 	if (!u)
 		return -ENOMEM;

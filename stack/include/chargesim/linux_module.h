@@ -10,8 +10,8 @@
  * which the build's generated list of drivers (cs_linux_modules[]) names; that list
  * is what stack/linux/ turns into the policies "linux/<file>". The variables behind
  * module parameters are the file's static variables: they exist once per process as
- * they exist once per kernel, so runs of the same driver take turns (see
- * stack/linux/policy.c).
+ * they exist once per kernel, so one run at a time may have a driver loaded in a
+ * process (see stack/linux/policy.c).
  */
 #ifndef CS_CHARGESIM_LINUX_MODULE_H
 #define CS_CHARGESIM_LINUX_MODULE_H

@@ -13,15 +13,22 @@
  * Built-in policies are listed in stack/policies/registry.c. Out-of-tree policies are
  * shared objects exporting `const struct cs_policy_desc chargesim_policy`, built
  * against the installed headers (pkg-config --cflags chargesim); abi must equal
- * CS_POLICY_ABI.
+ * CS_POLICY_ABI, and a plugin built for another ABI is refused before any of its
+ * functions is called.
+ *
+ * ABI 3: the callbacks that have no instance yet (params_default, probe) receive the
+ * descriptor they were found through, so one function can serve several descriptors
+ * (stack/linux/policy.c: one per real driver); the others receive the instance probe
+ * made.
  */
 #ifndef CS_CHARGESIM_POLICY_H
 #define CS_CHARGESIM_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "sim/param.h"
 
-#define CS_POLICY_ABI 2
+#define CS_POLICY_ABI 3
 #define CS_POLICY_SYMBOL "chargesim_policy"
 
 struct usb_phy;
@@ -51,9 +58,12 @@ struct cs_policy_desc {
 	const char *summary;             /* one line for `chargesim list policies` */
 	const struct param_desc *params; /* NULL-key-terminated; may be NULL */
 	size_t params_size;              /* size of the parameter struct */
-	void (*params_default)(void *params);
-	/* Register notifiers, initialise work items. 0 or a negative errno. */
-	int (*probe)(struct cs_board *board, void *params, void **priv);
+	/* Fill the parameter struct (zeroed, params_size bytes) with the defaults. */
+	void (*params_default)(const struct cs_policy_desc *desc, void *params);
+	/* Register notifiers, initialise work items; *priv is the instance the other
+	 * callbacks get. 0 or a negative errno. desc is the descriptor this is. */
+	int (*probe)(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
+		     void **priv);
 	void (*remove)(void *priv);
 	/* Optional: a `set` event changed policy.params.* mid-run. */
 	void (*params_changed)(void *priv);
@@ -64,5 +74,10 @@ extern const struct cs_policy_desc *const cs_builtin_policies[];
  * ("linux/<file>", stack/linux/policy.c). NULL-terminated. */
 const struct cs_policy_desc *const *cs_policies(void);
 const struct cs_policy_desc *cs_policy_find(const char *name);
+/* Has a run in this process loaded a real Linux driver? A driver's static variables
+ * then hold what that run left in them (as a kernel's would until the module is
+ * reloaded): a run that must not depend on earlier ones needs a process that has not
+ * (sweep workers are fresh copies of the calling process, run/sweep_runner.c). */
+bool cs_linux_driver_loaded(void);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/outfile.c - atomic output files (see outfile.h).
+ * output/outfile.c - atomic output files (see outfile.h).
  *
  * Open temporary files are also kept in a small fixed registry so that a signal
  * handler can unlink them; entries are added at open and removed at commit/abort.
@@ -16,14 +16,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <glib/gstdio.h>
-#include "sim/outfile.h"
+#include "output/outfile.h"
 
 G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 
 /* Temporary files open at once that a signal handler can remove: a sweep or a check
  * with -j 256 has up to three per thread. */
 #define OUTFILE_REGISTRY_MAX 1024
-/* Staging directories of output sets (sim/outset.h) open at once, one per run. */
+/* Staging directories of output sets (output/outset.h) open at once, one per run. */
 #define TREE_REGISTRY_MAX 512
 /* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
 #define OUTFILE_MAX_LINKS 40
@@ -202,7 +202,7 @@ static char *follow_links(const char *path)
 
 /*
  * True when path lies inside a registered staging directory of an output set
- * (sim/outset.h) and no component below it starts with a dot. Such a directory is
+ * (output/outset.h) and no component below it starts with a dot. Such a directory is
  * private to its run, made empty, and put in place only whole, so a file in it needs
  * no temporary name of its own.
  */

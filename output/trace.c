@@ -1,77 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/trace.c - streaming CSV and VCD writers for the signal recorder.
+ * output/trace.c - streaming CSV and VCD writers for the signal recorder.
  *
- * Numbers are formatted by hand rather than with printf: a full-charge run writes tens
- * of thousands of values and printf would dominate its run time. The CSV has fixed
- * decimals via integer arithmetic; the VCD has reals as printf's "%.9g" would print
- * them, byte for byte (trace_fmt_g9, exact binary-to-decimal rounding on 128-bit
- * integers, printf itself for the magnitudes that do not fit). Each output collects
- * whole rows in its own buffer and hands it to stdio in large chunks, so that a row
- * costs no stdio call per field. Header fields go through libcsv so that any name
- * that needs quoting is quoted the standard way.
+ * Numbers are formatted by hand rather than with printf: a full charge writes tens of
+ * thousands of values, and with snprintf's "%.*f" for the CSV a full charge as a whole
+ * process costs four times the instructions, with its "%.9g" for the VCD 2.6 times.
+ * The CSV has fixed decimals via integer arithmetic; the VCD has reals as printf's
+ * "%.9g" would print them, byte for byte (trace_fmt_g9, exact binary-to-decimal
+ * rounding on 128-bit integers, printf itself for the magnitudes that do not fit). A
+ * row is built in one buffer and handed to stdio whole. Header fields go through
+ * libcsv so that any name that needs quoting is quoted the standard way.
  */
 #include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim/outfile.h"
-#include "sim/trace.h"
-
-/*
- * Bytes collected before they go to the file in one write: enough that the per-call
- * cost vanishes, few enough pages that a short run does not pay for touching them.
- * A row is at most trace->row_max bytes and is only started with that much room left.
- * Whole `chargesim run` processes of a full charge (about 55 kB each of CSV and VCD,
- * on tmpfs), 201 alternating spawns twice: 4 kB 1.670 and 1.705 ms, 8 kB 1.640 and
- * 1.671 ms, 16 kB 1.659 and 1.703 ms, 32 kB 1.678 and 1.711 ms.
- */
-#define TRACE_CHUNK (8 * 1024)
+#include "output/outfile.h"
+#include "output/trace.h"
+#include "sim/units.h"
 
 /* The number formatters copy fixed-size blocks and may write up to this many bytes
  * past the end of what they format. */
 #define ROW_SLACK 32
 
-/* One output file and the rows waiting for it. */
-struct trace_out {
-	struct cs_outfile *f;
-	char *buf;             /* TRACE_CHUNK + row_max + ROW_SLACK bytes */
-	size_t len;
-};
-
-/*
- * A column's last CSV text: many columns keep their value from row to row (limits,
- * states, temperature), and copying the text is cheaper than formatting it again.
- */
-#define CSV_CACHE_W 24
-struct csv_cache {
-	uint64_t bits;         /* the value's bit pattern */
-	int len;               /* 0: nothing cached */
-	char text[CSV_CACHE_W];
-};
-
-/*
- * A state label as the CSV writes it: its length, and the text in a fixed-size,
- * zero-padded array so that a row copies it whole, without strlen or a call (a label
- * longer than the array is copied from the column's own string).
- */
-#define LABEL_TEXT_W 16
-struct label_text {
-	char text[LABEL_TEXT_W];
-	size_t len;
-};
-
 struct trace {
 	struct trace_col *cols;
-	struct csv_cache *csv_cache;
 	int ncols;
+	struct cs_outfile *csv;
+	struct cs_outfile *vcd;
+	char *row;             /* the row being built: row_max + ROW_SLACK bytes */
 	size_t row_max;        /* the longest CSV row or VCD change block */
-	struct trace_out csv;
-	struct trace_out vcd;
 	double *vcd_last;      /* last values written to the VCD, NAN before the first */
 	char (*vcd_id)[8];     /* VCD identifier code of each column */
-	struct label_text **label_text; /* per column with labels: each label padded */
-	int *vcd_id_len;
 	sim_time_t vcd_last_t;
 	uint64_t rows;
 };
@@ -200,67 +160,6 @@ static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
 	w = digits8(frac);
 	memcpy(buf + len, &(uint64_t){ w + ASCII_ZEROS }, 8);
 	return len + digits8_len(w);
-}
-
-/*
- * A time of u nanoseconds, split once for both files: the CSV writes seconds
- * "S.fffffffff" with trailing zeros cut, the VCD the whole number of nanoseconds,
- * whose digits are the same seconds followed by the nine of the fraction.
- */
-struct row_time {
-	char sec[32];          /* the digits of u / 10^9 (fmt_u64 writes 28 bytes at most) */
-	int sec_len;
-	uint32_t frac;         /* u % 10^9 */
-	uint64_t frac8;        /* digits8() of frac % 10^8 */
-};
-
-static inline void row_time_split(struct row_time *rt, uint64_t u)
-{
-	rt->sec_len = fmt_u64(rt->sec, u / 1000000000u);
-	rt->frac = (uint32_t)(u % 1000000000u);
-	rt->frac8 = digits8(rt->frac % 100000000u);
-}
-
-/* The CSV's time, without a sign or the NUL (24 bytes written at least). */
-static inline int row_time_csv(char *buf, const struct row_time *rt)
-{
-	int len = rt->sec_len;
-
-	memcpy(buf, rt->sec, 24);
-	if (rt->frac == 0)
-		return len;
-	buf[len++] = '.';
-	buf[len++] = (char)('0' + rt->frac / 100000000u);
-	if (rt->frac8 == 0)
-		return len;
-	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
-	return len + digits8_len(rt->frac8);
-}
-
-/* The VCD's time stamp: fmt_u64() of u. */
-static inline int row_time_vcd(char *buf, const struct row_time *rt)
-{
-	int len = rt->sec_len;
-
-	if (len == 1 && rt->sec[0] == '0')
-		return fmt_u32(buf, rt->frac);
-	memcpy(buf, rt->sec, 24);
-	buf[len++] = (char)('0' + rt->frac / 100000000u);
-	memcpy(buf + len, &(uint64_t){ rt->frac8 + ASCII_ZEROS }, 8);
-	return len + 8;
-}
-
-int trace_fmt_time(char *buf, sim_time_t t)
-{
-	struct row_time rt;
-	int len = 0;
-
-	if (t < 0)
-		buf[len++] = '-';
-	row_time_split(&rt, t < 0 ? (uint64_t)(-(t + 1)) + 1 : (uint64_t)t);
-	len += row_time_csv(buf + len, &rt);
-	buf[len] = '\0';
-	return len;
 }
 
 /*
@@ -578,7 +477,7 @@ static inline char *g9_style_f(char *o, uint32_t q, int x)
  * digits the floating-point path settles, in style f (the digits padded to nine, whose
  * trailing zeros style f cuts); the length written (no NUL), or -1 for any other,
  * which the general path takes. The VCD writer calls it first with nine digits, and so
- * do trace_fmt_g9() and trace_fmt_g() (whose tests therefore cover it).
+ * does trace_fmt_g9() (whose tests therefore cover it).
  */
 static inline __attribute__((always_inline))
 int g_usual(char *buf, double v, int prec)
@@ -601,21 +500,6 @@ int g_usual(char *buf, double v, int prec)
 	if (bits >> 63)
 		*o++ = '-';
 	return (int)(g9_style_f(o, q, x) - buf);
-}
-
-/* "%.*g" with fewer digits (the metrics' %.7g, %.3g...): the usual value as for nine,
- * style e and every other value from printf. */
-int trace_fmt_g(char *buf, double v, int prec)
-{
-	int n;
-
-	if (prec == 9)
-		return trace_fmt_g9(buf, v);
-	n = prec >= 1 && prec < 9 ? g_usual(buf, v, prec) : -1;
-	if (n < 0)
-		return snprintf(buf, 40, "%.*g", prec, v);
-	buf[n] = '\0';
-	return n;
 }
 
 int trace_fmt_g9(char *buf, double v)
@@ -697,9 +581,6 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	tr->ncols = ncols;
 	tr->vcd_last = g_new(double, (size_t)ncols);
 	tr->vcd_id = g_malloc0_n((gsize)ncols, sizeof(*tr->vcd_id));
-	tr->vcd_id_len = g_new(int, (size_t)ncols);
-	tr->csv_cache = g_new0(struct csv_cache, (size_t)ncols);
-	tr->label_text = g_new0(struct label_text *, (size_t)ncols);
 	tr->vcd_last_t = -1;
 	for (int i = 0; i < ncols; i++) {
 		int k = i, n = 0;
@@ -711,73 +592,13 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 			tr->vcd_id[i][n++] = (char)('!' + k % 94);
 			k /= 94;
 		} while (k && n < 7);
-		tr->vcd_id_len[i] = n;
-		if (cols[i].labels)
-			tr->label_text[i] = g_new0(struct label_text, (size_t)cols[i].n_labels);
-		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++) {
-			size_t len = strlen(cols[i].labels[l]);
-			struct label_text *lt = &tr->label_text[i][l];
-
-			field = MAX(field, len);
-			lt->len = len;
-			memcpy(lt->text, cols[i].labels[l], MIN(len, LABEL_TEXT_W));
-		}
+		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++)
+			field = MAX(field, strlen(cols[i].labels[l]));
 		csv_max += 1 + field;
 	}
 	tr->row_max = MAX(csv_max, VCD_STAMP_MAX + (size_t)ncols * VCD_COL_MAX);
+	tr->row = g_malloc(tr->row_max + ROW_SLACK);
 	return tr;
-}
-
-/*
- * The rows go to the file in TRACE_CHUNK pieces, so stdio's own buffer would only add
- * a copy and cut each piece into 4 KiB writes: the stream is made unbuffered before
- * anything is written to it, and every byte goes through o->buf.
- */
-static void out_start(struct trace *tr, struct trace_out *o, struct cs_outfile *f)
-{
-	setvbuf(f->fp, NULL, _IONBF, 0);
-	o->f = f;
-	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
-	o->len = 0;
-}
-
-/* Hand the collected rows to stdio (errors surface at commit, through ferror). */
-static void out_flush(struct trace_out *o)
-{
-	if (o->len)
-		fwrite(o->buf, 1, o->len, o->f->fp);
-	o->len = 0;
-}
-
-/* Queue text of any length (the headers). */
-static void out_put(struct trace_out *o, const char *text, size_t len)
-{
-	if (o->len + len > TRACE_CHUNK)
-		out_flush(o);
-	if (len > TRACE_CHUNK) {
-		fwrite(text, 1, len, o->f->fp);
-		return;
-	}
-	memcpy(o->buf + o->len, text, len);
-	o->len += len;
-}
-
-static bool out_commit(struct trace_out *o, GError **err)
-{
-	bool ok;
-
-	out_flush(o);
-	ok = cs_outfile_commit(o->f, err);
-	o->f = NULL;
-	g_clear_pointer(&o->buf, g_free);
-	return ok;
-}
-
-static void out_abort(struct trace_out *o)
-{
-	cs_outfile_abort(o->f);
-	o->f = NULL;
-	g_clear_pointer(&o->buf, g_free);
 }
 
 /* One CSV header field: plain when it needs no quoting, else quoted by libcsv. */
@@ -803,7 +624,7 @@ static void trace_write_csv_header(struct trace *tr)
 		csv_append_field(h, tr->cols[i].name);
 	}
 	g_string_append_c(h, '\n');
-	out_put(&tr->csv, h->str, h->len);
+	fwrite(h->str, 1, h->len, tr->csv->fp);
 }
 
 static void trace_write_vcd_header(struct trace *tr)
@@ -839,48 +660,48 @@ static void trace_write_vcd_header(struct trace *tr)
 		g_string_append(h, " $end\n");
 	}
 	g_string_append(h, "$upscope $end\n$enddefinitions $end\n");
-	out_put(&tr->vcd, h->str, h->len);
+	fwrite(h->str, 1, h->len, tr->vcd->fp);
 }
 
 bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err)
 {
 	if (csv_path) {
-		struct cs_outfile *f = cs_outfile_open(csv_path, false, err);
-
-		if (!f)
+		tr->csv = cs_outfile_open(csv_path, false, err);
+		if (!tr->csv)
 			return false;
-		out_start(tr, &tr->csv, f);
 		trace_write_csv_header(tr);
 	}
 	if (vcd_path) {
-		struct cs_outfile *f = cs_outfile_open(vcd_path, false, err);
-
-		if (!f) {
-			out_abort(&tr->csv);
+		tr->vcd = cs_outfile_open(vcd_path, false, err);
+		if (!tr->vcd) {
+			cs_outfile_abort(tr->csv);
+			tr->csv = NULL;
 			return false;
 		}
-		out_start(tr, &tr->vcd, f);
 		trace_write_vcd_header(tr);
 	}
 	return true;
 }
 
-static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time *rt,
-			  const double *v)
+/* Hand the row built in tr->row, up to end, to stdio (errors surface at commit,
+ * through ferror). */
+static void row_put(struct trace *tr, struct cs_outfile *f, const char *end)
 {
-	struct trace_out *o = &tr->vcd;
-	char *p = o->buf + o->len;
+	if (end > tr->row)
+		fwrite(tr->row, 1, (size_t)(end - tr->row), f->fp);
+}
+
+static void trace_vcd_row(struct trace *tr, sim_time_t t, const double *v)
+{
+	char *p = tr->row;
 	bool stamped = false;
 
 	for (int i = 0; i < tr->ncols; i++) {
-		const char *id = tr->vcd_id[i];
-		size_t id_len = (size_t)tr->vcd_id_len[i];
-
 		if (v[i] == tr->vcd_last[i])
 			continue;
 		if (!stamped && t != tr->vcd_last_t) {
 			*p++ = '#';
-			p += rt ? row_time_vcd(p, rt) : fmt_i64(p, t);
+			p += fmt_i64(p, t);
 			*p++ = '\n';
 			tr->vcd_last_t = t;
 		}
@@ -902,88 +723,44 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time 
 			p += n >= 0 ? n : trace_fmt_g9(p, v[i]);
 		}
 		*p++ = ' ';
-		memcpy(p, id, sizeof(tr->vcd_id[0]));   /* whole (zero-padded) array */
-		p += id_len;
+		p = stpcpy(p, tr->vcd_id[i]);
 		*p++ = '\n';
 		tr->vcd_last[i] = v[i];
 	}
-	o->len = (size_t)(p - o->buf);
-	if (o->len >= TRACE_CHUNK)
-		out_flush(o);
+	row_put(tr, tr->vcd, p);
 }
 
-static void trace_csv_row(struct trace *tr, sim_time_t t, const struct row_time *rt,
-			  const double *v)
+static void trace_csv_row(struct trace *tr, sim_time_t t, const double *v)
 {
-	struct trace_out *o = &tr->csv;
-	/* Locals, not tr->...: a store through p (char *) may alias anything, and the
-	 * compiler would load the trace's fields again after every byte written. */
-	const struct trace_col *cols = tr->cols;
-	struct csv_cache *cache = tr->csv_cache;
-	struct label_text *const *label_text = tr->label_text;
-	const int ncols = tr->ncols;
-	char *p = o->buf + o->len;
+	char *p = tr->row;
 
-	p += rt ? row_time_csv(p, rt) : trace_fmt_time(p, t);
-	for (int i = 0; i < ncols; i++) {
-		const struct trace_col *c = &cols[i];
+	p += units_time_text(p, t);
+	for (int i = 0; i < tr->ncols; i++) {
+		const struct trace_col *c = &tr->cols[i];
+		int k;
 
 		*p++ = ',';
-		if (c->labels) {
-			int k = (int)v[i];
-			const struct label_text *lt;
-
-			if (k < 0 || k >= c->n_labels) {
-				*p++ = '?';
-				continue;
-			}
-			lt = &label_text[i][k];
-			if (lt->len <= LABEL_TEXT_W)
-				memcpy(p, lt->text, LABEL_TEXT_W);
-			else
-				memcpy(p, c->labels[k], lt->len);
-			p += lt->len;
-		} else {
-			struct csv_cache *cc = &cache[i];
-			uint64_t bits;
-			int n;
-
-			memcpy(&bits, &v[i], sizeof(bits));
-			if (cc->len && cc->bits == bits) {
-				memcpy(p, cc->text, CSV_CACHE_W);
-				p += cc->len;
-				continue;
-			}
-			n = csv_fixed(p, v[i], c->decimals);
-			/* Fixed-size copies; the bytes after the text are scratch. */
-			cc->len = n <= CSV_CACHE_W ? n : 0;
-			if (cc->len) {
-				memcpy(cc->text, p, CSV_CACHE_W);
-				cc->bits = bits;
-			}
-			p += n;
+		if (!c->labels) {
+			p += csv_fixed(p, v[i], c->decimals);
+			continue;
 		}
+		k = (int)v[i];
+		if (k >= 0 && k < c->n_labels)
+			p = stpcpy(p, c->labels[k]);
+		else
+			*p++ = '?';
 	}
 	*p++ = '\n';
-	o->len = (size_t)(p - o->buf);
-	if (o->len >= TRACE_CHUNK)
-		out_flush(o);
+	row_put(tr, tr->csv, p);
 }
 
 void trace_row(struct trace *tr, sim_time_t t, const double *v)
 {
-	struct row_time rt;
-	const struct row_time *split = NULL;
-
 	tr->rows++;
-	if (t >= 0) {
-		row_time_split(&rt, (uint64_t)t);
-		split = &rt;
-	}
-	if (tr->csv.f)
-		trace_csv_row(tr, t, split, v);
-	if (tr->vcd.f)
-		trace_vcd_row(tr, t, split, v);
+	if (tr->csv)
+		trace_csv_row(tr, t, v);
+	if (tr->vcd)
+		trace_vcd_row(tr, t, v);
 }
 
 uint64_t trace_rows(const struct trace *tr)
@@ -995,14 +772,16 @@ bool trace_close(struct trace *tr, GError **err)
 {
 	bool ok = true;
 
-	if (tr->csv.f)
-		ok = out_commit(&tr->csv, err);
-	if (tr->vcd.f) {
+	if (tr->csv)
+		ok = cs_outfile_commit(tr->csv, err);
+	tr->csv = NULL;
+	if (tr->vcd) {
 		if (ok)
-			ok = out_commit(&tr->vcd, err);
+			ok = cs_outfile_commit(tr->vcd, err);
 		else
-			out_abort(&tr->vcd);
+			cs_outfile_abort(tr->vcd);
 	}
+	tr->vcd = NULL;
 	return ok;
 }
 
@@ -1010,15 +789,11 @@ void trace_free(struct trace *tr)
 {
 	if (!tr)
 		return;
-	out_abort(&tr->csv);
-	out_abort(&tr->vcd);
+	cs_outfile_abort(tr->csv);
+	cs_outfile_abort(tr->vcd);
 	g_free(tr->cols);
+	g_free(tr->row);
 	g_free(tr->vcd_last);
 	g_free(tr->vcd_id);
-	g_free(tr->vcd_id_len);
-	g_free(tr->csv_cache);
-	for (int i = 0; i < tr->ncols; i++)
-		g_free(tr->label_text[i]);
-	g_free(tr->label_text);
 	g_free(tr);
 }

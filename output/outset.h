@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/outset.h - output directories: one complete set of outputs or none, one writer.
+ * output/outset.h - output directories: one complete set of outputs or none, one writer.
  *
  * A run's outputs (trace.csv, events.jsonl, metrics.json, the plots, ...) belong
  * together: a trace beside the metrics of another run is worse than no output. So
@@ -27,7 +27,7 @@
  *
  * Leftovers: whoever takes the lock finds what a killed run left in DIR and cleans it
  * first. A staging directory with its marker (killed during the commit) is committed
- * now, one without is removed, and stale temporary files of sim/outfile.h
+ * now, one without is removed, and stale temporary files of output/outfile.h
  * (.NAME.tmp-XXXXXX) and of gnuplot's images (.NAME.tmp-PID.png|svg) are deleted. A
  * staging directory is also removed by the SIGINT/SIGTERM handler
  * (cs_outfile_cleanup_all), and by cs_outset_abort().
@@ -35,8 +35,8 @@
  * Directories that are not one set (a sweep's, resumed chunk by chunk) take only the
  * lock and the cleaning: cs_outdir_lock().
  */
-#ifndef CS_SIM_OUTSET_H
-#define CS_SIM_OUTSET_H
+#ifndef CS_OUTPUT_OUTSET_H
+#define CS_OUTPUT_OUTSET_H
 
 #include <stdbool.h>
 #include <glib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/trace.h - the signal recorder: trace.csv and trace.vcd.
+ * output/trace.h - the signal recorder: trace.csv and trace.vcd.
  *
  * A trace has a time column ("time_s", exact to the nanosecond) followed by a fixed
  * list of columns (numbers with a unit and a number of decimals,
@@ -11,8 +11,8 @@
  * atomic outputs: they appear under their final names only when trace_close()
  * succeeds. Deciding *when* to write a row (decimation) is the caller's business.
  */
-#ifndef CS_SIM_TRACE_H
-#define CS_SIM_TRACE_H
+#ifndef CS_OUTPUT_TRACE_H
+#define CS_OUTPUT_TRACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,14 +41,10 @@ void trace_free(struct trace *tr);
 
 /* Format helpers shared with other writers. Each returns the length written into
  * buf (which must hold 40 bytes, NUL included). */
-int trace_fmt_time(char *buf, sim_time_t t);          /* exact seconds: "12.3" */
 /* "4.123456", trailing 0s cut; NaN and infinities as "nan"; numbers of 9e18 units of
  * the last decimal or more are cut to 39 characters (the CSV writes them whole). */
 int trace_fmt_fixed(char *buf, double v, int decimals);
 /* Exactly what snprintf(buf, 40, "%.9g", v) writes, for every double (the VCD's reals). */
 int trace_fmt_g9(char *buf, double v);
-/* Exactly what snprintf(buf, 40, "%.*g", prec, v) writes, for every double and
- * 1 <= prec <= 9 (the metrics' numbers); other precisions go to snprintf itself. */
-int trace_fmt_g(char *buf, double v, int prec);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim/outfile.h - output files written atomically.
+ * output/outfile.h - output files written atomically.
  *
  * A file is written under a temporary name in its final directory
  * (".NAME.tmp-XXXXXX") and renamed over NAME only by cs_outfile_commit(), after every
@@ -9,13 +9,13 @@
  * file under a final name. Durable mode adds fsync of the file and of its directory
  * (used where results must survive a machine being lost, e.g. sweep chunks).
  *
- * A file directly inside the staging directory of an output set (sim/outset.h) is the
+ * A file directly inside the staging directory of an output set (output/outset.h) is the
  * exception: that directory is private to its run and put in place only whole, so the
  * file is created under its own name (and removed on failure) without a temporary
  * name and a rename of its own.
  */
-#ifndef CS_SIM_OUTFILE_H
-#define CS_SIM_OUTFILE_H
+#ifndef CS_OUTPUT_OUTFILE_H
+#define CS_OUTPUT_OUTFILE_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@
 GQuark cs_output_error_quark(void);
 enum {
 	CS_OUTPUT_ERROR_IO,
-	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (sim/outset.h) */
+	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (output/outset.h) */
 };
 
 struct cs_outfile {
@@ -59,7 +59,7 @@ bool cs_name_check(const char *name, const char **why);
 bool cs_mkdir_p(const char *dir, GError **err);
 
 /* Delete every temporary file still open and every staging directory of an output
- * set not being committed (sim/outset.h); called from a SIGINT/SIGTERM handler before
+ * set not being committed (output/outset.h); called from a SIGINT/SIGTERM handler before
  * exiting, so that an interrupted run leaves nothing behind. Async-signal-safe: it
  * reads registered paths and calls unlink(), openat(), getdents64() and unlinkat(). */
 void cs_outfile_cleanup_all(void);
@@ -68,7 +68,7 @@ void cs_outfile_cleanup_all(void);
  * or NULL with errno set. Moves dirfd's offset. */
 GPtrArray *cs_dir_list(int dirfd);
 
-/* For sim/outset.c: add (or remove) a directory tree the cleanup above removes. After
+/* For output/outset.c: add (or remove) a directory tree the cleanup above removes. After
  * a removal, false when the cleanup has begun: the process is ending, go no further. */
 bool cs_outfile_register_tree(char *path, bool add);
 /* Remove name under dirfd (AT_FDCWD: a path), a file or a directory tree, without

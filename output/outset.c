@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sim/outset.c - output directories: a lock, a staging directory, a commit of the
+ * output/outset.c - output directories: a lock, a staging directory, a commit of the
  * whole set, and the cleaning of what killed runs left (see outset.h).
  *
  * Everything below works relative to the output directory's file descriptor (openat,
@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include "sim/outfile.h"
-#include "sim/outset.h"
+#include "output/outfile.h"
+#include "output/outset.h"
 
 /* The marker in a staging directory that says its set is written and may be put in
  * place (by its own run, or by the next one after a crash). */

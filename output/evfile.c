@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * output/evfile.c - events.jsonl, written by a listener of the event log (see evfile.h).
+ */
+#include <stdio.h>
+#include "output/evfile.h"
+#include "output/outfile.h"
+
+struct evfile {
+	struct cs_outfile *out;   /* NULL once committed */
+};
+
+static void evfile_write(void *data, sim_time_t t, const char *src, const char *ev,
+			 const cJSON *rec)
+{
+	struct evfile *f = data;
+	char *line;
+
+	(void)t;
+	(void)src;
+	if (!f->out)
+		return;
+	line = cJSON_PrintUnformatted(rec);
+	if (!line)
+		g_error("evlog: a %s record that cJSON cannot print", ev);
+	/* errors surface at the commit, through ferror */
+	fputs(line, f->out->fp);
+	fputc('\n', f->out->fp);
+	cJSON_free(line);
+}
+
+struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
+{
+	struct cs_outfile *out = cs_outfile_open(path, false, err);
+	struct evfile *f;
+
+	if (!out)
+		return NULL;
+	f = g_new0(struct evfile, 1);
+	f->out = out;
+	evlog_add_listener(log, evfile_write, f);
+	return f;
+}
+
+bool evfile_commit(struct evfile *f, GError **err)
+{
+	struct cs_outfile *out = f->out;
+
+	f->out = NULL;
+	return cs_outfile_commit(out, err);
+}
+
+void evfile_free(struct evfile *f)
+{
+	if (!f)
+		return;
+	cs_outfile_abort(f->out);
+	g_free(f);
+}

@@ -11,6 +11,7 @@
  * hiding a change in the sequence.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include "models/pmic/pmic.h"
 #include "run/expect.h"
@@ -18,6 +19,18 @@
 #include "sim/units.h"
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };
+
+bool expect_error(GError **err, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error_literal(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, msg);
+	return false;
+}
 
 static enum unit_dim dim_of_name(const char *name)
 {
@@ -43,40 +56,30 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 	g_autoptr(GError) uerr = NULL;
 	enum unit_dim dim = g_str_has_suffix(name, "_mAh") ? UNIT_AH : dim_of_name(name);
 
+	sim_time_t t;
+
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
 		if (isfinite(*out))
 			return true;
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: found a number out of range", path);
-		return false;
+		return expect_error(err, "%s: found a number out of range", path);
 	}
-	if (cJSON_IsString(v)) {
-		if (dim == UNIT_SECOND) {
-			sim_time_t t;
-
-			if (!units_parse_time(v->valuestring, &t, &uerr))
-				goto bad;
-			*out = sim_time_to_s(t);
-			return true;
-		}
-		if (!units_parse(v->valuestring, dim, out, &uerr))
-			goto bad;
-		if (dim == UNIT_AH)
-			*out *= 1000.0;
-		return true;
-	}
-	{
+	if (!cJSON_IsString(v)) {
 		char *found = cJSON_PrintUnformatted(v);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: found %s, expected a number or a value with a unit", path, found);
+		expect_error(err, "%s: found %s, expected a number or a value with a unit", path,
+			     found);
 		cJSON_free(found);
 		return false;
 	}
-bad:
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", path, uerr->message);
-	return false;
+	if (dim == UNIT_SECOND ? !units_parse_time(v->valuestring, &t, &uerr) :
+	    !units_parse(v->valuestring, dim, out, &uerr))
+		return expect_error(err, "%s: %s", path, uerr->message);
+	if (dim == UNIT_SECOND)
+		*out = sim_time_to_s(t);
+	if (dim == UNIT_AH)
+		*out *= 1000.0;
+	return true;
 }
 
 static char *fmt_value(const char *name, double v)
@@ -110,26 +113,25 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 			continue;
 		n_ops++;
 		if (strcmp(ops[k], "between") == 0) {
-			if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: found something else, expected [LO, HI]", opath);
-				return false;
-			}
+			if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+				return expect_error(err,
+						    "%s: found something else, expected [LO, HI]",
+						    opath);
 			if (!expected_number(name, cJSON_GetArrayItem(v, 0), &lo, opath, err) ||
 			    !expected_number(name, cJSON_GetArrayItem(v, 1), &hi, opath, err))
 				return false;
-			if (lo > hi) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: found a range from %g to %g, expected LO <= HI", opath, lo, hi);
-				return false;
-			}
+			if (lo > hi)
+				return expect_error(err,
+						    "%s: found a range from %g to %g, expected LO <= HI",
+						    opath, lo, hi);
 			pass = !got_null && got >= lo && got <= hi;
 			g_autofree char *a = fmt_value(name, lo), *b = fmt_value(name, hi);
 			what = g_strdup_printf("%s between %s and %s", label, a, b);
 		} else if (cJSON_IsNull(v)) {
-			if (k > 1) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: found null, expected a value (null only with == or !=)", opath);
-				return false;
-			}
+			if (k > 1)
+				return expect_error(err,
+						    "%s: found null, expected a value (null only with == or !=)",
+						    opath);
 			pass = k == 0 ? got_null : !got_null;
 			what = g_strdup_printf("%s %s null", label, ops[k]);
 		} else {
@@ -148,11 +150,10 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 		}
 		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_value(name, got));
 	}
-	if (n_ops == 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between", path);
-		return false;
-	}
+	if (n_ops == 0)
+		return expect_error(err,
+				    "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
+				    path);
 	return true;
 }
 
@@ -168,26 +169,22 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 		if (!v)
 			continue;
 		n_ops++;
-		if (!cJSON_IsString(v) && !cJSON_IsNull(v)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
-				    path, ops[k]);
-			return false;
-		}
+		if (!cJSON_IsString(v) && !cJSON_IsNull(v))
+			return expect_error(err,
+					    "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
+					    path, ops[k]);
 		eq = cJSON_IsNull(v) ? got == NULL : got && strcmp(got, v->valuestring) == 0;
 		add_result(out, k == 0 ? eq : !eq,
 			   g_strdup_printf("%s %s %s", label, ops[k], cJSON_IsNull(v) ? "null" : v->valuestring),
 			   g_strdup(got ? got : "null"));
 	}
 	for (int k = 2; ops[k]; k++)
-		if (cJSON_GetObjectItemCaseSensitive(item, ops[k])) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.%s: found an ordering on a text value, expected == or !=",
-				    path, ops[k]);
-			return false;
-		}
-	if (n_ops == 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: found no comparison, expected == or !=", path);
-		return false;
-	}
+		if (cJSON_GetObjectItemCaseSensitive(item, ops[k]))
+			return expect_error(err,
+					    "%s.%s: found an ordering on a text value, expected == or !=",
+					    path, ops[k]);
+	if (n_ops == 0)
+		return expect_error(err, "%s: found no comparison, expected == or !=", path);
 	return true;
 }
 
@@ -213,10 +210,9 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 		for (n = 0; keys[n]; n++)
 			g_string_append_printf(list, "%s%s", n ? ", " : "", keys[n]);
 		hint = cs_did_you_mean(k->string, keys, n);
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s.%s: found an unknown key, expected one of %s%s%s%s", path, k->string,
-			    list->str, hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
-		return false;
+		return expect_error(err, "%s.%s: found an unknown key, expected one of %s%s%s%s",
+				    path, k->string, list->str, hint ? " (did you mean \"" : "",
+				    hint ? hint : "", hint ? "\"?)" : "");
 	}
 	return true;
 }
@@ -229,9 +225,8 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 	if (!cJSON_IsString(v)) {
 		g_autofree char *found = param_describe_json(v);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s.%s: found %s, expected %s", path, kind, found, expected);
-		return false;
+		return expect_error(err, "%s.%s: found %s, expected %s", path, kind, found,
+				    expected);
 	}
 	return item_keys_ok(item, path, kind, err);
 }
@@ -274,11 +269,10 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 			const cJSON *rec)
 {
 	struct expect_run *er = data;
-	char tbuf[48];
+	const char *tbuf = cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring;
 	const cJSON *c;
 
 	(void)t;
-	snprintf(tbuf, sizeof(tbuf), "%s", cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring);
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 
@@ -337,11 +331,9 @@ static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_
 	if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
 		g_autofree char *found = param_describe_json(at);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: expect[%d].at: %s%s%s", er->file, i,
-			    uerr ? uerr->message : "found ", uerr ? "" : found,
-			    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
-		return false;
+		return expect_error(err, "%s: expect[%d].at: %s%s%s", er->file, i,
+				    uerr ? uerr->message : "found ", uerr ? "" : found,
+				    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
 	}
 	g_array_append_val(er->probes, t);
 	return true;
@@ -374,9 +366,9 @@ static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int
 	{
 		g_autofree char *found = param_describe_json(of);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
-			    er->file, i, found);
+		expect_error(err,
+			     "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
+			     er->file, i, found);
 	}
 	return false;
 }
@@ -392,10 +384,9 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
 		g_autofree char *found = param_describe_json(fp);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
-			    er->file, i, found);
-		return false;
+		return expect_error(err,
+				    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
+				    er->file, i, found);
 	}
 	if (!fingerprint_mask(er, item, i, &f.mask, err))
 		return false;
@@ -431,8 +422,7 @@ static bool dry_run(struct expect_run *er, GError **err)
 
 	expect_results_free(dry);
 	if (!ok)
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
-			    inner->message);
+		expect_error(err, "%s: %s", er->file, inner->message);
 	return ok;
 }
 
@@ -458,9 +448,9 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		} else if (fp) {
 			ok = prepare_fingerprint(er, item, fp, i, err);
 		} else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
-				    file, i);
+			expect_error(err,
+				     "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
+				     file, i);
 			ok = false;
 		}
 		if (!ok)
@@ -508,12 +498,10 @@ static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, con
 	if (!item_name_ok(item, m, path, "metric", "a metric name such as \"vbus_min_V\"", inner))
 		return false;
 	val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
-	if (!val) {
-		g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
-			    path, m->valuestring);
-		return false;
-	}
+	if (!val)
+		return expect_error(inner,
+				    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
+				    path, m->valuestring);
 	label = g_strdup_printf("metric %s", m->valuestring);
 	if (cJSON_IsString(val))
 		return compare_string(item, path, val->valuestring, out, label, inner);
@@ -541,12 +529,10 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 	while (g_array_index(er->sorted, sim_time_t, pi) != t)
 		pi++;
 	if (!world_trace_column(s->valuestring, &names) ||
-	    (w && !world_probe_value(w, pi, s->valuestring, &got))) {
-		g_set_error(inner, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
-			    path, s->valuestring);
-		return false;
-	}
+	    (w && !world_probe_value(w, pi, s->valuestring, &got)))
+		return expect_error(inner,
+				    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
+				    path, s->valuestring);
 	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
 	if (names)
 		return compare_string(item, path, names[(int)got], out, label, inner);
@@ -614,9 +600,7 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 
 	if (!expect_eval(er, w, trace_path, out, &inner)) {
 		expect_results_free(out);
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", er->file,
-			    inner->message);
-		return false;
+		return expect_error(err, "%s: %s", er->file, inner->message);
 	}
 	*results = out;
 	return true;
@@ -624,12 +608,34 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 
 /* ---- accepting ---- */
 
+/* Replace fp's old hex at a "fingerprint" key of the scenario's text, in place, so that
+ * the file keeps its layout. */
+static bool replace_fingerprint(GString *text, const struct fingerprint *fp)
+{
+	size_t n = strlen(fp->expected);
+
+	for (char *k = strstr(text->str, "\"fingerprint\""); k;
+	     k = strstr(k + 1, "\"fingerprint\"")) {
+		char *v = k + strlen("\"fingerprint\"");
+
+		while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
+			v++;
+		if (*v == '"' && g_ascii_strncasecmp(v + 1, fp->expected, n) == 0 &&
+		    v[1 + n] == '"') {
+			gssize at = v + 1 - text->str;
+
+			g_string_erase(text, at, (gssize)n);
+			g_string_insert(text, at, fp->got);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool expect_accept(struct expect_run *er, const GArray *results, const char *trace_path,
 		   GString *report, GError **err)
 {
-	g_autofree char *text = NULL;
-	gsize len = 0;
-	bool text_changed = false;
+	g_autoptr(GString) text = NULL;   /* the scenario's text, once a fingerprint changes */
 
 	for (guint r = 0; r < results->len; r++) {
 		const struct expect_result *res = &g_array_index(results, struct expect_result, r);
@@ -640,10 +646,9 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			continue;
 		if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
+			g_autofree char *gdir = g_path_get_dirname(gp);
 			g_autofree char *data = NULL;
 			gsize dlen;
-
-			g_autofree char *gdir = g_path_get_dirname(gp);
 
 			if (!g_file_get_contents(trace_path, &data, &dlen, err))
 				return false;
@@ -651,53 +656,28 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 				return false;
 			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
 					       er->file, gp);
-		} else if (cJSON_GetObjectItemCaseSensitive(item, "fingerprint")) {
-			for (guint f = 0; f < er->fps->len; f++) {
-				struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, f);
-				char *at;
+			continue;
+		}
+		for (guint f = 0; f < er->fps->len; f++) {
+			struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, f);
+			g_autofree char *data = NULL;
+			gsize len;
 
-				if (fp->item != res->item)
-					continue;
-				if (!text && !g_file_get_contents(er->file, &text, &len, err))
-					return false;
-				/* Replace the old hex in place, at a "fingerprint" key, so the file
-				 * keeps its layout. */
-				at = NULL;
-				for (char *k = strstr(text, "\"fingerprint\""); k && !at;
-				     k = strstr(k + 1, "\"fingerprint\"")) {
-					char *v = k + strlen("\"fingerprint\"");
-					size_t n = strlen(fp->expected);
-
-					while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r' || *v == ':')
-						v++;
-					if (*v == '"' && g_ascii_strncasecmp(v + 1, fp->expected, n) == 0 &&
-					    v[1 + n] == '"')
-						at = v + 1;
-				}
-				if (!at) {
-					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-						    "%s: cannot find the fingerprint %s to replace", er->file,
-						    fp->expected);
-					return false;
-				}
-				{
-					GString *nt = g_string_new_len(text, at - text);
-
-					g_string_append(nt, fp->got);
-					g_string_append(nt, at + strlen(fp->expected));
-					g_free(text);
-					len = nt->len;
-					text = g_string_free(nt, FALSE);
-				}
-				g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
-						       fp->expected, fp->got);
-				text_changed = true;
-			}
+			if (fp->item != res->item)
+				continue;
+			if (!text && !g_file_get_contents(er->file, &data, &len, err))
+				return false;
+			if (!text)
+				text = g_string_new_len(data, (gssize)len);
+			if (!replace_fingerprint(text, fp))
+				return expect_error(err,
+						    "%s: cannot find the fingerprint %s to replace",
+						    er->file, fp->expected);
+			g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
+					       fp->expected, fp->got);
 		}
 	}
-	if (text_changed && !cs_outfile_write_all(er->file, text, len, err))
-		return false;
-	return true;
+	return !text || cs_outfile_write_all(er->file, text->str, text->len, err);
 }
 
 void expect_run_free(struct expect_run *er)

@@ -11,12 +11,9 @@
  * compared exactly (docs/diff.md gives the reasons). A golden file that does not
  * exist yet fails, so that `chargesim check --accept` writes it.
  */
-#include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "run/expect.h"
 #include "traces/diff.h"
-#include "run/scenario.h"
 
 static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_tolerances *tol,
 			    GError **err)
@@ -25,41 +22,36 @@ static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_toler
 
 	if (!tobj)
 		return true;
-	if (!cJSON_IsObject(tobj)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
-			    path);
-		return false;
-	}
+	if (!cJSON_IsObject(tobj))
+		return expect_error(err,
+				    "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
+				    path);
 	cJSON_ArrayForEach(col, tobj) {
 		double v[2] = { 0, 0 };   /* abs, rel */
 		const cJSON *k;
 
-		if (!cJSON_IsObject(col)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}", path, col->string);
-			return false;
-		}
+		if (!cJSON_IsObject(col))
+			return expect_error(err,
+					    "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}",
+					    path, col->string);
 		cJSON_ArrayForEach(k, col) {
 			int i = strcmp(k->string, "abs") == 0 ? 0 : strcmp(k->string, "rel") == 0 ? 1 : -1;
 			g_autofree char *where = g_strdup_printf("%s.tolerance.%s.%s", path, col->string,
 							       k->string);
 			g_autofree char *text = NULL;
 
-			if (i < 0) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: found an unknown key, expected abs or rel", where);
-				return false;
-			}
+			if (i < 0)
+				return expect_error(err,
+						    "%s: found an unknown key, expected abs or rel",
+						    where);
 			if (cJSON_IsNumber(k))
 				text = g_strdup_printf("%.17g", k->valuedouble);
 			else if (cJSON_IsString(k))
 				text = g_strdup(k->valuestring);
-			else {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: expected a number or a value with a unit", where);
-				return false;
-			}
+			else
+				return expect_error(err,
+						    "%s: expected a number or a value with a unit",
+						    where);
 			if (!cs_tolerance_value_parse(col->string, i == 1, text, &v[i], where, err))
 				return false;
 		}
@@ -84,18 +76,14 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 		return false;
 	if (!trace_path) {
 		/* Validating before the run: an existing golden file must be a CSV trace. */
-		if (g_file_test(golden_path, G_FILE_TEST_IS_DIR)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s.golden: found a directory (%s), expected a CSV trace", path, golden_path);
-			return false;
-		}
+		if (g_file_test(golden_path, G_FILE_TEST_IS_DIR))
+			return expect_error(err,
+					    "%s.golden: found a directory (%s), expected a CSV trace",
+					    path, golden_path);
 		if (g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
 			gold = cs_csv_read(golden_path, NULL, &gerr);
-			if (!gold) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s.golden: %s", path, gerr->message);
-				return false;
-			}
+			if (!gold)
+				return expect_error(err, "%s.golden: %s", path, gerr->message);
 		}
 		return true;
 	}
@@ -107,15 +95,13 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 	}
 	gold = cs_csv_read(golden_path, NULL, &gerr);
 	if (!gold) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s.golden: %s", path,
-			    gerr->message);
+		expect_error(err, "%s.golden: %s", path, gerr->message);
 		g_free(r.what);
 		return false;
 	}
 	run = cs_csv_read(trace_path, NULL, &gerr);
 	if (!run) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: the run's trace cannot be read: %s", path, gerr->message);
+		expect_error(err, "%s: the run's trace cannot be read: %s", path, gerr->message);
 		g_free(r.what);
 		return false;
 	}

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -28,13 +29,6 @@ const char *const scenario_event_names[] = {
 /* The keys of a scenario around its objects' sections. */
 static const char *const head_keys[] = { "name", "description", "seed", "duration", NULL };
 static const char *const tail_keys[] = { "policy", "events", "expect", NULL };
-
-/* A section that holds several objects, and what its value must be. */
-static const struct {
-	const char *name, *expected;
-} nested_sections[] = {
-	{ "device", "an object with pmic, battery, load" },
-};
 
 /* ---- the scenario objects ---- */
 
@@ -88,44 +82,68 @@ static bool fail_in_file(GError **err, const char *file, GError *inner)
 	return false;
 }
 
-#define serr(err, file, ...) \
-	do { \
-		g_autofree char *m_ = g_strdup_printf(__VA_ARGS__); \
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m_); \
-	} while (0)
+/* "FILE: " and the formatted message; returns false. */
+G_GNUC_PRINTF(3, 4)
+static bool serr(GError **err, const char *file, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, msg);
+	return false;
+}
+
+/* "FILE: PATH: found <v described>, expected EXPECTED", PATH from path_fmt. */
+G_GNUC_PRINTF(5, 6)
+static bool fail_found(GError **err, const char *file, const cJSON *v, const char *expected,
+		       const char *path_fmt, ...)
+{
+	g_autofree char *path = NULL;
+	GError *inner = NULL;
+	va_list ap;
+
+	va_start(ap, path_fmt);
+	path = g_strdup_vprintf(path_fmt, ap);
+	va_end(ap);
+	param_error_found(&inner, path, v, expected);
+	return fail_in_file(err, file, inner);
+}
 
 /* ---- --set overrides ---- */
+
+/* VALUE of --set: JSON when the whole value is JSON (7, true, "x", {...}); anything else,
+ * such as 1.5A or 90min, is a string for the unit parser. */
+static cJSON *set_value(const char *text)
+{
+	cJSON *v = cJSON_ParseWithOpts(text, NULL, true);
+
+	return v ? v : cJSON_CreateString(text);
+}
 
 bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 {
 	const char *eq = strchr(assignment, '=');
-	g_autofree char *path = NULL;
+	bool utf8 = g_utf8_validate(assignment, -1, NULL);
+	g_autofree char *where = NULL;
 	g_auto(GStrv) parts = NULL;
-	cJSON *node = doc, *val;
+	cJSON *node = doc;
 	int n;
 
-	if (!g_utf8_validate(assignment, -1, NULL)) {
+	if (!utf8 || !eq || eq == assignment) {
 		g_autofree char *q = cs_quote(assignment);
 
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+		if (!utf8)
+			return serr(err, "--set",
+				    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+				    q);
+		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A",
 			    q);
-		return false;
 	}
-	if (!eq || eq == assignment) {
-		g_autofree char *q = cs_quote(assignment);
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--set: found %s, expected PATH=VALUE such as source.ilim=1.5A", q);
-		return false;
-	}
-	path = g_strndup(assignment, (gsize)(eq - assignment));
-	/* JSON when the whole value is JSON (7, true, "x", {...}); anything else, such as
-	 * 1.5A or 90min, is a string for the unit parser. */
-	val = cJSON_ParseWithOpts(eq + 1, NULL, true);
-	if (!val)
-		val = cJSON_CreateString(eq + 1);
-	parts = g_strsplit(path, ".", -1);
+	where = g_strdup_printf("--set %.*s", (int)(eq - assignment), assignment);
+	parts = g_strsplit(where + strlen("--set "), ".", -1);
 	n = (int)g_strv_length(parts);
 	for (int i = 0; i < n; i++) {
 		char *seg = parts[i];
@@ -142,54 +160,41 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			written = g_strndup(br + 1, (gsize)(end - br - 1));
 			if (errno == ERANGE && idx > 0)
 				idx = G_MAXINT;	/* beyond any list; the message shows what was written */
-			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0) {
-				cJSON_Delete(val);
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "--set %s: found \"%s\", expected NAME or NAME[INDEX]",
-					    path, seg);
-				return false;
-			}
+			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0)
+				return serr(err, where, "found \"%s\", expected NAME or NAME[INDEX]",
+					    seg);
 			*br = '\0';
 		}
-		if (!*seg || !cJSON_IsObject(node)) {
-			cJSON_Delete(val);
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "--set %s: found %s, expected a dotted path of object keys such as device.load.current",
-				    path, !*seg ? "an empty name" : "a value that is not an object on the way");
-			return false;
-		}
+		if (!*seg || !cJSON_IsObject(node))
+			return serr(err, where,
+				    "found %s, expected a dotted path of object keys such as device.load.current",
+				    !*seg ? "an empty name" :
+				    "a value that is not an object on the way");
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
 		if (idx >= 0) {
-			if (!cJSON_IsArray(child) || idx >= cJSON_GetArraySize(child)) {
-				cJSON_Delete(val);
-				int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
+			int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
 
-				if (len > 0)
-					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-						    "--set %s: found no element %s in \"%s\", expected an index from 0 to %d",
-						    path, written, seg, len - 1);
-				else
-					g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-						    "--set %s: found no element %s in \"%s\" (%s), expected an index into an existing list",
-						    path, written, seg,
-						    cJSON_IsArray(child) ? "an empty list" : "not a list in the scenario");
-				return false;
-			}
+			if (idx >= len && len > 0)
+				return serr(err, where,
+					    "found no element %s in \"%s\", expected an index from 0 to %d",
+					    written, seg, len - 1);
+			if (idx >= len)
+				return serr(err, where,
+					    "found no element %s in \"%s\" (%s), expected an index into an existing list",
+					    written, seg, cJSON_IsArray(child) ? "an empty list" :
+					    "not a list in the scenario");
 			if (i == n - 1) {
-				cJSON_ReplaceItemInArray(child, (int)idx, val);
+				cJSON_ReplaceItemInArray(child, (int)idx, set_value(eq + 1));
 				return true;
 			}
 			node = cJSON_GetArrayItem(child, (int)idx);
 			continue;
 		}
-		if (i == n - 1) {
-			if (child)
-				cJSON_ReplaceItemInObjectCaseSensitive(node, seg, val);
-			else
-				cJSON_AddItemToObject(node, seg, val);
-			return true;
-		}
-		if (!child) {
+		if (i == n - 1 && child) {
+			cJSON_ReplaceItemInObjectCaseSensitive(node, seg, set_value(eq + 1));
+		} else if (i == n - 1) {
+			cJSON_AddItemToObject(node, seg, set_value(eq + 1));
+		} else if (!child) {
 			child = cJSON_CreateObject();
 			cJSON_AddItemToObject(node, seg, child);
 		} else if (cJSON_IsString(child) && strcmp(seg, "policy") == 0) {
@@ -202,7 +207,6 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		}
 		node = child;
 	}
-	cJSON_Delete(val);
 	return true;
 }
 
@@ -305,9 +309,9 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, const 
 				if (strcmp(a->string, b->string) == 0) {
 					g_autofree char *path = json_at_path(&sub);
 
-					serr(err, file, "%s: found the key \"%s\" twice, expected each key once",
-					     path, a->string);
-					return false;
+					return serr(err, file,
+						    "%s: found the key \"%s\" twice, expected each key once",
+						    path, a->string);
 				}
 			if (!check_duplicates(a, &sub, file, err))
 				return false;
@@ -325,51 +329,37 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, const 
 
 /* ---- sections ---- */
 
-static bool load_with_preset(const char *file, const cJSON *obj, const char *path,
-			     const struct param_desc *table, const char *preset_key,
-			     const char *default_preset, void *params,
-			     void (*defaults)(void *params, int preset), GError **err)
-{
-	const char *skip[] = { preset_key, NULL };
-	const struct param_desc *pd = param_find(table, preset_key);
-	const cJSON *pv = obj ? cJSON_GetObjectItemCaseSensitive(obj, preset_key) : NULL;
-	GError *inner = NULL;
-	int preset = 0;
-
-	for (int i = 0; pd->choices[i]; i++)
-		if (strcmp(pd->choices[i], default_preset) == 0)
-			preset = i;
-	if (pv) {
-		g_autofree char *pp = g_strconcat(path, ".", preset_key, NULL);
-
-		/* Read the preset into the struct itself; defaults() rewrites it all. */
-		if (!param_load_value(pd, pv, params, pp, &inner))
-			return fail_in_file(err, file, inner);
-		preset = *PARAM_FIELD(params, pd, int);
-	}
-	defaults(params, preset);
-	if (obj && !param_load_object(table, obj, params, path, skip, &inner))
-		return fail_in_file(err, file, inner);
-	return true;
-}
-
-/* Object i from its JSON value (NULL: absent, the defaults). */
+/* Object i from its JSON value (NULL: absent, the defaults). Its preset (or kind), if
+ * it has one, is read first, so that any value next to it may override the preset. */
 static bool load_object(struct scenario *sc, int i, const cJSON *obj, GError **err)
 {
 	const struct model_desc *d = scenario_object(i);
+	const char *skip[] = { d->preset_key, NULL };
+	void *params = sc->params[i];
 	GError *inner = NULL;
+	int preset = 0;
 
 	if (d->preset_key) {
-		if (!load_with_preset(sc->file, obj, d->key, d->params, d->preset_key,
-				      d->default_preset, sc->params[i], d->defaults, err))
-			return false;
-	} else {
-		d->defaults(sc->params[i], 0);
-		if (obj && !param_load_object(d->params, obj, sc->params[i], d->key, NULL, &inner))
-			return fail_in_file(err, sc->file, inner);
+		const struct param_desc *pd = param_find(d->params, d->preset_key);
+		const cJSON *pv = obj ? cJSON_GetObjectItemCaseSensitive(obj, d->preset_key) : NULL;
+
+		for (int k = 0; pd->choices[k]; k++)
+			if (strcmp(pd->choices[k], d->default_preset) == 0)
+				preset = k;
+		if (pv) {
+			g_autofree char *pp = param_join_path(d->key, d->preset_key);
+
+			/* Read the preset into the struct itself; defaults() rewrites it all. */
+			if (!param_load_value(pd, pv, params, pp, &inner))
+				return fail_in_file(err, sc->file, inner);
+			preset = *PARAM_FIELD(params, pd, int);
+		}
 	}
+	d->defaults(params, preset);
+	if (obj && !param_load_object(d->params, obj, params, d->key, skip, &inner))
+		return fail_in_file(err, sc->file, inner);
 	if (d->loaded)
-		d->loaded(sc->params[i], obj);
+		d->loaded(params, obj);
 	return true;
 }
 
@@ -453,17 +443,11 @@ static bool load_section(struct scenario *sc, const cJSON *doc, int first, int e
 
 	if (key[len] == '.') {
 		g_autofree const char **keys = g_new0(const char *, (gsize)(end - first) + 1);
-		const char *expected = "an object";
+		const char *expected = strcmp(name, "device") == 0 ?
+				       "an object with pmic, battery, load" : "an object";
 
-		for (size_t k = 0; k < G_N_ELEMENTS(nested_sections); k++)
-			if (strcmp(nested_sections[k].name, name) == 0)
-				expected = nested_sections[k].expected;
-		if (node && !cJSON_IsObject(node)) {
-			g_autofree char *found = param_describe_json(node);
-
-			serr(err, sc->file, "%s: found %s, expected %s", name, found, expected);
-			return false;
-		}
+		if (node && !cJSON_IsObject(node))
+			return fail_found(err, sc->file, node, expected, "%s", name);
 		/* No table: every key must name one of the section's objects. */
 		for (int i = first; i < end; i++)
 			keys[i - first] = scenario_object(i)->key + len + 1;
@@ -541,14 +525,9 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 		sc->policy.name = g_strdup(v->valuestring);
 		return true;
 	}
-	if (!cJSON_IsObject(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file,
-		     "policy: found %s, expected a policy name or {\"name\": ..., \"params\": {...}}",
-		     found);
-		return false;
-	}
+	if (!cJSON_IsObject(v))
+		return fail_found(err, sc->file, v,
+				  "a policy name or {\"name\": ..., \"params\": {...}}", "policy");
 	cJSON_ArrayForEach(k, v) {
 		if (strcmp(k->string, "name") == 0 && cJSON_IsString(k)) {
 			sc->policy.name = g_strdup(k->valuestring);
@@ -562,22 +541,18 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 			static const char *const keys[] = { "name", "plugin", "params", NULL };
 			GError *inner = NULL;
 
-			if (strcmp(k->string, "name") && strcmp(k->string, "plugin") &&
-			    strcmp(k->string, "params")) {
+			if (!g_strv_contains(keys, k->string)) {
 				param_error_unknown_key(NULL, keys, k->string, "policy", &inner);
 				return fail_in_file(err, sc->file, inner);
 			}
-			g_autofree char *found = param_describe_json(k);
-			serr(err, sc->file, "policy.%s: found %s, expected %s", k->string, found,
-			     strcmp(k->string, "params") == 0 ? "an object" : "a string");
-			return false;
+			return fail_found(err, sc->file, k, strcmp(k->string, "params") == 0 ?
+					  "an object" : "a string", "policy.%s", k->string);
 		}
 	}
-	if (!sc->policy.name == !sc->policy.plugin) {
-		serr(err, sc->file, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
-		     sc->policy.name ? "both" : "neither");
-		return false;
-	}
+	if (!sc->policy.name == !sc->policy.plugin)
+		return serr(err, sc->file,
+			    "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+			    sc->policy.name ? "both" : "neither");
 	return true;
 }
 
@@ -610,9 +585,9 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 
 		for (int i = 0; i < model_count(); i++)
 			g_string_append_printf(roots, "%s%s.", i ? ", " : "", model_registry[i]->key);
-		serr(err, sc->file, "%s: found the path \"%s\", expected one starting with %s or %s",
-		     where, path, roots->str, policy_prefix);
-		return false;
+		return serr(err, sc->file,
+			    "%s: found the path \"%s\", expected one starting with %s or %s",
+			    where, path, roots->str, policy_prefix);
 	}
 	if (e->obj == SCN_OBJ_POLICY)
 		return true; /* checked against the policy's table when the run is built */
@@ -635,18 +610,16 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 			table = d->sub;
 			continue;
 		}
-		if (segs[i + 1]) {
-			serr(err, sc->file, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
-			     where, segs[i + 1], d->key, d->key);
-			return false;
-		}
+		if (segs[i + 1])
+			return serr(err, sc->file,
+				    "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+				    where, segs[i + 1], d->key, d->key);
 	}
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
-	    d->kind == PARAM_OBJECT) {
-		serr(err, sc->file, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
-		     where, path);
-		return false;
-	}
+	    d->kind == PARAM_OBJECT)
+		return serr(err, sc->file,
+			    "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
+			    where, path);
 	e->desc = d;
 	e->base_off = off;
 	return true;
@@ -682,9 +655,9 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 		const char *rest = check->message + strlen(sc->file) + 2;	/* "FILE: " */
 		g_autofree char *where = g_strndup(path, strlen(path) - strlen(".value"));
 
-		serr(err, sc->file, "%s: found a set of %s to %s that breaks a check: %s", where,
-		     e->path, value, rest);
-		return false;
+		return serr(err, sc->file,
+			    "%s: found a set of %s to %s that breaks a check: %s", where,
+			    e->path, value, rest);
 	}
 	return true;
 }
@@ -698,16 +671,14 @@ static bool load_event_time(struct scenario *sc, struct scenario_event *e, const
 
 	if (!param_json_time(at, &e->at, ap, &inner))
 		return fail_in_file(err, sc->file, inner);
-	if (e->at < 0 || e->at > sc->duration) {
-		serr(err, sc->file, "%s: found %g s, expected a time from 0 to the duration (%g s)",
-		     ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
-		return false;
-	}
-	if (e->at < prev) {
-		serr(err, sc->file, "%s: found %g s, before the previous event (%g s); expected events in time order",
-		     ap, sim_time_to_s(e->at), sim_time_to_s(prev));
-		return false;
-	}
+	if (e->at < 0 || e->at > sc->duration)
+		return serr(err, sc->file,
+			    "%s: found %g s, expected a time from 0 to the duration (%g s)",
+			    ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+	if (e->at < prev)
+		return serr(err, sc->file,
+			    "%s: found %g s, before the previous event (%g s); expected events in time order",
+			    ap, sim_time_to_s(e->at), sim_time_to_s(prev));
 	return true;
 }
 
@@ -722,7 +693,8 @@ static int load_event_kind(struct scenario *sc, const cJSON *what, const char *e
 			return i;
 	dp = g_strdup_printf("%s.do", ep);
 	hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
-	serr(err, sc->file, "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+	serr(err, sc->file,
+	     "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
 	     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
 	     hint ? "\"?)" : "");
 	return -1;
@@ -738,11 +710,10 @@ static bool load_event_set(struct scenario *sc, struct scenario_event *e, const 
 
 	allowed[2] = "path";
 	allowed[3] = "value";
-	if (!cJSON_IsString(path) || !value) {
-		serr(err, sc->file, "%s: found a set without %s, expected \"path\" and \"value\"", ep,
-		     !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
-		return false;
-	}
+	if (!cJSON_IsString(path) || !value)
+		return serr(err, sc->file,
+			    "%s: found a set without %s, expected \"path\" and \"value\"", ep,
+			    !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
 	e->path = g_strdup(path->valuestring);
 	e->value = cJSON_Duplicate(value, true);
 	pp = g_strdup_printf("%s.path", ep);
@@ -768,18 +739,13 @@ static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
 		for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
 			if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
 				e->channel = i;
-		if (e->channel < 0) {
-			g_autofree char *found = param_describe_json(ch);
-
-			serr(err, sc->file, "%s.channel: found %s, expected one of vbus, ibus, vbat, ibat",
-			     ep, found);
-			return false;
-		}
+		if (e->channel < 0)
+			return fail_found(err, sc->file, ch, "one of vbus, ibus, vbat, ibat",
+					  "%s.channel", ep);
 	}
-	if (!val) {
-		serr(err, sc->file, "%s: found no \"value\", expected the stuck reading", ep);
-		return false;
-	}
+	if (!val)
+		return serr(err, sc->file,
+			    "%s: found no \"value\", expected the stuck reading", ep);
 	if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
 			       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
 		return fail_in_file(err, sc->file, inner);
@@ -800,24 +766,17 @@ static bool load_event_fault(struct scenario *sc, struct scenario_event *e, cons
 	allowed[4] = "channel";
 	allowed[5] = "value";
 	if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
-				   strcmp(f->valuestring, "adc_stuck"))) {
-		g_autofree char *found = param_describe_json(f);
-
-		serr(err, sc->file, "%s.fault: found %s, expected \"vbus_dropout\" or \"adc_stuck\"",
-		     ep, found);
-		return false;
-	}
-	if (!dur) {
-		serr(err, sc->file, "%s: found no \"for\", expected how long the fault lasts", ep);
-		return false;
-	}
+				   strcmp(f->valuestring, "adc_stuck")))
+		return fail_found(err, sc->file, f, "\"vbus_dropout\" or \"adc_stuck\"", "%s.fault",
+				  ep);
+	if (!dur)
+		return serr(err, sc->file,
+			    "%s: found no \"for\", expected how long the fault lasts", ep);
 	if (!param_json_time(dur, &e->duration, fp, &inner))
 		return fail_in_file(err, sc->file, inner);
-	if (e->duration <= 0) {
-		serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
-		     sim_time_to_s(e->duration));
-		return false;
-	}
+	if (e->duration <= 0)
+		return serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
+			    sim_time_to_s(e->duration));
 	if (strcmp(f->valuestring, "adc_stuck") == 0)
 		return load_event_adc_stuck(sc, e, it, ep, err);
 	return true;
@@ -833,15 +792,13 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
 
-	if (!cJSON_IsObject(it) || !at || !cJSON_IsString(what)) {
-		g_autofree char *found = param_describe_json(!cJSON_IsObject(it) ? it : !at ? NULL : what);
-
-		serr(err, sc->file, "%s%s: found %s, expected %s", ep,
-		     !cJSON_IsObject(it) ? "" : !at ? ".at" : ".do", found,
-		     !cJSON_IsObject(it) ? "an object with \"at\" and \"do\"" :
-		     !at ? "a time such as \"10 s\"" : "one of plug, unplug, set, suspend, resume, fault");
-		return false;
-	}
+	if (!cJSON_IsObject(it))
+		return fail_found(err, sc->file, it, "an object with \"at\" and \"do\"", "%s", ep);
+	if (!at)
+		return fail_found(err, sc->file, NULL, "a time such as \"10 s\"", "%s.at", ep);
+	if (!cJSON_IsString(what))
+		return fail_found(err, sc->file, what,
+				  "one of plug, unplug, set, suspend, resume, fault", "%s.do", ep);
 	if (!load_event_time(sc, e, at, ep, prev, err))
 		return false;
 	e->kind = load_event_kind(sc, what, ep, err);
@@ -866,17 +823,12 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 	sc->attach_at_start = true;
 	if (!v)
 		return true;
-	if (!cJSON_IsArray(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "events: found %s, expected a list of {\"at\", \"do\", ...}", found);
-		return false;
-	}
+	if (!cJSON_IsArray(v))
+		return fail_found(err, sc->file, v, "a list of {\"at\", \"do\", ...}", "events");
 	n = cJSON_GetArraySize(v);
-	if (n > SCENARIO_MAX_EVENTS) {
-		serr(err, sc->file, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
-		return false;
-	}
+	if (n > SCENARIO_MAX_EVENTS)
+		return serr(err, sc->file,
+			    "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
 	sc->events = g_new0(struct scenario_event, (gsize)n + 1);
 	cJSON_ArrayForEach(it, v) {
 		sc->n_events = i + 1;
@@ -897,12 +849,8 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 
 	if (!v)
 		return true;
-	if (!cJSON_IsArray(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		serr(err, sc->file, "expect: found %s, expected a list of expectations", found);
-		return false;
-	}
+	if (!cJSON_IsArray(v))
+		return fail_found(err, sc->file, v, "a list of expectations", "expect");
 	cJSON_ArrayForEach(it, v) {
 		int kinds = 0;
 
@@ -910,12 +858,11 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "signal") != NULL;
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
-		if (!cJSON_IsObject(it) || kinds != 1) {
-			serr(err, sc->file,
-			     "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
-			     i, cJSON_IsObject(it) ? (kinds ? "several kinds" : "none of them") : "something else");
-			return false;
-		}
+		if (!cJSON_IsObject(it) || kinds != 1)
+			return serr(err, sc->file,
+				    "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
+				    i, !cJSON_IsObject(it) ? "something else" :
+				    kinds ? "several kinds" : "none of them");
 		i++;
 	}
 	sc->expect = cJSON_Duplicate(v, true);
@@ -957,9 +904,9 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 		if (!cs_name_check(v->valuestring, &why)) {
 			g_autofree char *found = shown_name(v->valuestring);
 
-			serr(err, sc->file, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
-			     found, why);
-			return false;
+			return serr(err, sc->file,
+				    "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+				    found, why);
 		}
 		sc->name = g_strdup(v->valuestring);
 		return true;
@@ -970,9 +917,9 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 	if (!cs_name_check(base, &why)) {
 		g_autofree char *shown = shown_name(base);
 
-		serr(err, sc->file, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
-		     shown, why);
-		return false;
+		return serr(err, sc->file,
+			    "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+			    shown, why);
 	}
 	sc->name = g_steal_pointer(&base);
 	return true;
@@ -987,35 +934,28 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	if (!cJSON_IsObject(doc)) {
 		g_autofree char *found = param_describe_json(doc);
 
-		serr(err, sc->file, "found %s at the top, expected a JSON object", found);
-		return false;
+		return serr(err, sc->file, "found %s at the top, expected a JSON object", found);
 	}
 	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, &inner))
 		return fail_in_file(err, sc->file, inner);
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
-	if (v && !cJSON_IsString(v)) {
-		serr(err, sc->file, "name: found a non-string, expected a string");
-		return false;
-	}
+	if (v && !cJSON_IsString(v))
+		return serr(err, sc->file, "name: found a non-string, expected a string");
 	if (!scenario_name(sc, v, err))
 		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
-	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL))) {
-		serr(err, sc->file, "description: found %s, expected UTF-8 text",
-		     cJSON_IsString(v) ? "bytes that are not UTF-8" : "a value that is not a string");
-		return false;
-	}
+	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL)))
+		return serr(err, sc->file, "description: found %s, expected UTF-8 text",
+			    cJSON_IsString(v) ? "bytes that are not UTF-8" :
+			    "a value that is not a string");
 	sc->description = g_strdup(cJSON_IsString(v) ? v->valuestring : "");
 	v = cJSON_GetObjectItemCaseSensitive(doc, "seed");
 	sc->seed = 1;
 	if (v) {
 		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-		    v->valuedouble != (double)(guint32)v->valuedouble) {
-			g_autofree char *found = param_describe_json(v);
-
-			serr(err, sc->file, "seed: found %s, expected a whole number from 0 to 4294967295", found);
-			return false;
-		}
+		    v->valuedouble != (double)(guint32)v->valuedouble)
+			return fail_found(err, sc->file, v, "a whole number from 0 to 4294967295",
+					  "seed");
 		sc->seed = (guint32)v->valuedouble;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(doc, "duration");
@@ -1023,11 +963,10 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 	if (v) {
 		if (!param_json_time(v, &sc->duration, "duration", &inner))
 			return fail_in_file(err, sc->file, inner);
-		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR) {
-			serr(err, sc->file, "duration: found %g s, expected a time above 0 and at most 366 days",
-			     sim_time_to_s(sc->duration));
-			return false;
-		}
+		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR)
+			return serr(err, sc->file,
+				    "duration: found %g s, expected a time above 0 and at most 366 days",
+				    sim_time_to_s(sc->duration));
 	}
 	if (!load_objects(sc, doc, err))
 		return false;
@@ -1063,10 +1002,11 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-static cJSON *scenario_parse_text(const char *file, const char *text, size_t len,
-				  GError **err)
+struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
+				    const char *const *sets, GError **err)
 {
 	const char *end = NULL;
+	struct scenario *sc;
 	cJSON *doc;
 
 	if (wide_encoding(text, len)) {
@@ -1114,22 +1054,12 @@ static cJSON *scenario_parse_text(const char *file, const char *text, size_t len
 				    file, line, col);
 			return NULL;
 		}
-	if (!check_duplicates(doc, NULL, file, err)) {
-		cJSON_Delete(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-/* The scenario of doc (which it takes) with sets applied. */
-static struct scenario *load_doc(const char *file, cJSON *doc, const char *const *sets,
-				 GError **err)
-{
-	struct scenario *sc = g_new0(struct scenario, 1);
-
+	sc = g_new0(struct scenario, 1);
 	sc->file = g_strdup(file);
 	sc->dir = g_path_get_dirname(file);
 	sc->doc = doc;
+	if (!check_duplicates(doc, NULL, file, err))
+		goto fail;
 	for (; sets && *sets; sets++)
 		if (!scenario_apply_set(doc, *sets, err))
 			goto fail;
@@ -1141,52 +1071,40 @@ fail:
 	return NULL;
 }
 
-struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
-				    const char *const *sets, GError **err)
+/* The message for a scenario that cannot be opened or read (errno e); NULL. */
+static void *cannot_read(GError **err, const char *file, int e)
 {
-	cJSON *doc = scenario_parse_text(file, text, len, err);
-
-	return doc ? load_doc(file, doc, sets, err) : NULL;
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+		    "%s: cannot read the scenario: %s", file, g_strerror(e));
+	return NULL;
 }
 
-/* Read at most SCENARIO_MAX_BYTES + 1 bytes: stat() says nothing about devices and
- * pipes (/dev/zero has size 0), so the cap is enforced while reading. */
+/* Read at most SCENARIO_MAX_BYTES bytes: stat() says nothing about devices and pipes
+ * (/dev/zero has size 0), so the cap is enforced while reading. */
 static char *read_bounded(const char *file, gsize *len, GError **err)
 {
 	GString *buf;
 	char chunk[65536];
 	ssize_t n;
-	int fd = open(file, O_RDONLY);
+	int fd = open(file, O_RDONLY), e;
 
-	if (fd < 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
-		return NULL;
-	}
+	if (fd < 0)
+		return cannot_read(err, file, errno);
 	buf = g_string_new(NULL);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+	       buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
 		g_string_append_len(buf, chunk, n);
-		if (buf->len > SCENARIO_MAX_BYTES) {
-			close(fd);
-			g_string_free(buf, TRUE);
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-				    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
-				    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
-			return NULL;
-		}
-	}
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
+	e = errno;
+	close(fd);
+	if (n != 0) {
 		g_string_free(buf, TRUE);
+		if (n < 0)
+			return cannot_read(err, file, e);
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
+			    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
+			    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
 		return NULL;
 	}
-	close(fd);
 	*len = buf->len;
 	return g_string_free(buf, FALSE);
 }
@@ -1197,13 +1115,8 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 	struct stat st;
 	gsize len = 0;
 
-	if (stat(file, &st) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: cannot read the scenario: %s", file, g_strerror(e));
-		return NULL;
-	}
+	if (stat(file, &st) != 0)
+		return cannot_read(err, file, errno);
 	if (S_ISDIR(st.st_mode)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
 			    "%s: found a directory, expected a scenario file (.json)", file);

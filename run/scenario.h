@@ -74,7 +74,8 @@ struct scenario {
 
 /* Load a scenario. `sets` is a NULL-terminated list of "PATH=VALUE" (may be NULL). */
 struct scenario *scenario_load(const char *file, const char *const *sets, GError **err);
-/* Load from a JSON text (for tests and fuzzing); `file` is only used in messages. */
+/* Load from a JSON text (a sweep's base, tests, fuzzing); `file` names it in messages
+ * and is where its relative paths start. */
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
 				    const char *const *sets, GError **err);
 void scenario_free(struct scenario *sc);

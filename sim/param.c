@@ -45,6 +45,14 @@ char *param_describe_json(const cJSON *v)
 	return g_strdup("an unknown value");
 }
 
+bool param_error_found(GError **err, const char *path, const cJSON *v, const char *expected)
+{
+	g_autofree char *found = param_describe_json(v);
+
+	perr(err, "%s: found %s, expected %s", path, found, expected);
+	return false;
+}
+
 char *param_join_path(const char *path, const char *key)
 {
 	return path && *path ? g_strconcat(path, ".", key, NULL) : g_strdup(key);
@@ -95,12 +103,8 @@ bool param_json_number_list(const cJSON *v, const struct param_list_spec *spec, 
 	const cJSON *it;
 	int n = 0;
 
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > spec->max_n) {
-		g_autofree char *found = param_describe_json(v);
-
-		perr(err, "%s: found %s, expected %s", path, found, spec->expected_list);
-		return false;
-	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > spec->max_n)
+		return param_error_found(err, path, v, spec->expected_list);
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
 		double a;
@@ -108,12 +112,8 @@ bool param_json_number_list(const cJSON *v, const struct param_list_spec *spec, 
 		if (!param_json_number(it, spec->dim, &a, ip, err))
 			return false;
 		if (a < spec->min || (spec->min_excl && a <= spec->min) || a > spec->max ||
-		    (spec->ascending && n > 0 && a <= out[n - 1])) {
-			g_autofree char *found = param_describe_json(it);
-
-			perr(err, "%s: found %s, expected %s", ip, found, spec->expected_item);
-			return false;
-		}
+		    (spec->ascending && n > 0 && a <= out[n - 1]))
+			return param_error_found(err, ip, it, spec->expected_item);
 		out[n++] = a;
 	}
 	*n_out = n;
@@ -141,9 +141,7 @@ bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError *
 		perr(err, "%s: %s", path, uerr->message);
 		return false;
 	}
-	g_autofree char *found = param_describe_json(v);
-	perr(err, "%s: found %s, expected a time such as \"100 ms\"", path, found);
-	return false;
+	return param_error_found(err, path, v, "a time such as \"100 ms\"");
 }
 
 /*
@@ -229,27 +227,19 @@ static bool unit_missing(const struct param_desc *d, const cJSON *v, const char 
 	g_autoptr(GString) hint = g_string_new(NULL);
 	const double readings[2] = { x * 1e-3, x };
 	const char *const prefix[2] = { "m", "" };
-	int order[2] = { 0, 1 };
+	int first = fabs(x) < 100;	/* "4" reads as 4 Ah before 4 mAh */
 
-	if (fabs(x) < 100) {	/* "4" reads as 4 Ah before 4 mAh */
-		order[0] = 1;
-		order[1] = 0;
-	}
 	for (int k = 0; k < 2; k++) {
-		int i = order[k];
+		int i = k ^ first;
 		double r = readings[i];
 
-		if (!range_fit(d, &r))
-			continue;
-		g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "", x,
-				       prefix[i], sym);
+		if (range_fit(d, &r))
+			g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "",
+					       x, prefix[i], sym);
 	}
-	if (hint->len)
-		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\" (did you mean %s?)",
-		     path, found, units_dim_name(d->dim), units_dim_example(d->dim), hint->str);
-	else
-		perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"",
-		     path, found, units_dim_name(d->dim), units_dim_example(d->dim));
+	perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"%s%s%s",
+	     path, found, units_dim_name(d->dim), units_dim_example(d->dim),
+	     hint->len ? " (did you mean " : "", hint->str, hint->len ? "?)" : "");
 	return true;
 }
 
@@ -265,11 +255,8 @@ static void enum_error(const struct param_desc *d, const char *path, const cJSON
 		g_string_append_printf(list, "%s\"%s\"", n ? ", " : "", d->choices[n]);
 	if (cJSON_IsString(v))
 		hint = cs_did_you_mean(v->valuestring, (const char *const *)d->choices, n);
-	if (hint)
-		perr(err, "%s: found %s, expected one of %s (did you mean \"%s\"?)", path, found,
-		     list->str, hint);
-	else
-		perr(err, "%s: found %s, expected one of %s", path, found, list->str);
+	perr(err, "%s: found %s, expected one of %s%s%s%s", path, found, list->str,
+	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
 /* Two spellings of one value with a unit: "3A", "3.0A", "3 A" and "3000 mA". */
@@ -308,17 +295,13 @@ static int enum_match(const struct param_desc *d, const char *s)
 bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		      const char *path, GError **err)
 {
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO)) {
-		switch (d->kind) {
-		case PARAM_NUM:
-			*PARAM_FIELD(base, d, double) = 0;
-			return true;
-		case PARAM_TIME:
-			*PARAM_FIELD(base, d, sim_time_t) = 0;
-			return true;
-		default:
-			break;
-		}
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_NUM) {
+		*PARAM_FIELD(base, d, double) = 0;
+		return true;
+	}
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_TIME) {
+		*PARAM_FIELD(base, d, sim_time_t) = 0;
+		return true;
 	}
 	switch (d->kind) {
 	case PARAM_NUM: {
@@ -350,12 +333,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 	case PARAM_INT: {
 		double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
 
-		if (!isfinite(x) || x != floor(x) || fabs(x) > 1e9) {
-			g_autofree char *found = param_describe_json(v);
-
-			perr(err, "%s: found %s, expected a whole number", path, found);
-			return false;
-		}
+		if (!isfinite(x) || x != floor(x) || fabs(x) > 1e9)
+			return param_error_found(err, path, v, "a whole number");
 		if (!range_fit(d, &x) || x != floor(x)) {
 			range_error(d, path, v, err);
 			return false;
@@ -364,12 +343,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		return true;
 	}
 	case PARAM_BOOL:
-		if (!cJSON_IsBool(v)) {
-			g_autofree char *found = param_describe_json(v);
-
-			perr(err, "%s: found %s, expected true or false", path, found);
-			return false;
-		}
+		if (!cJSON_IsBool(v))
+			return param_error_found(err, path, v, "true or false");
 		*PARAM_FIELD(base, d, bool) = cJSON_IsTrue(v);
 		return true;
 	case PARAM_ENUM: {
@@ -383,22 +358,17 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		return true;
 	}
 	case PARAM_STR:
-		if (!cJSON_IsString(v)) {
-			g_autofree char *found = param_describe_json(v);
-
-			perr(err, "%s: found %s, expected a string", path, found);
-			return false;
-		}
+		if (!cJSON_IsString(v))
+			return param_error_found(err, path, v, "a string");
 		g_free(*PARAM_FIELD(base, d, char *));
 		*PARAM_FIELD(base, d, char *) = g_strdup(v->valuestring);
 		return true;
 	case PARAM_OBJECT:
 		if (!cJSON_IsObject(v)) {
-			g_autofree char *found = param_describe_json(v);
+			g_autofree char *keys = g_strdup_printf("an object with keys such as \"%s\"",
+								d->sub[0].key);
 
-			perr(err, "%s: found %s, expected an object with keys such as \"%s\"", path,
-			     found, d->sub[0].key);
-			return false;
+			return param_error_found(err, path, v, keys);
 		}
 		return param_load_object(d->sub, v, (char *)base + d->off, path, NULL, err);
 	case PARAM_CUSTOM:
@@ -430,12 +400,8 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 	for (guint i = 0; i < names->len; i++)
 		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
 	hint = cs_did_you_mean(key, (const char *const *)names->pdata, names->len);
-	if (hint)
-		perr(err, "%s: found an unknown key \"%s\", expected one of: %s (did you mean \"%s\"?)",
-		     full, key, list->str, hint);
-	else
-		perr(err, "%s: found an unknown key \"%s\", expected one of: %s", full, key,
-		     list->str);
+	perr(err, "%s: found an unknown key \"%s\", expected one of: %s%s%s%s", full, key, list->str,
+	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
 static bool in_list(const char *const *list, const char *s)
@@ -451,12 +417,8 @@ bool param_load_object(const struct param_desc *table, const cJSON *obj, void *b
 {
 	const cJSON *v;
 
-	if (!cJSON_IsObject(obj)) {
-		g_autofree char *found = param_describe_json(obj);
-
-		perr(err, "%s: found %s, expected an object", path, found);
-		return false;
-	}
+	if (!cJSON_IsObject(obj))
+		return param_error_found(err, path, obj, "an object");
 	cJSON_ArrayForEach(v, obj) {
 		const struct param_desc *d;
 		g_autofree char *full = NULL;

@@ -92,6 +92,8 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 			     const char *key, const char *path, GError **err);
 /* Describe a cJSON value briefly for messages: "\"5 V\"", "12", "an object". */
 char *param_describe_json(const cJSON *v);
+/* Set err to "PATH: found <v described>, expected EXPECTED"; returns false. */
+bool param_error_found(GError **err, const char *path, const cJSON *v, const char *expected);
 /* Free the PARAM_STR fields (recursively into objects). */
 void param_free_strings(const struct param_desc *table, void *base);
 /* Format the current value of a field for documentation ("5.1 V", "10 ms"). */

@@ -15,16 +15,11 @@
  * allocates while at most n events are pending. Push, pop and cancel never allocate
  * otherwise and never fail.
  *
- * How it works (sim/queue.c has the details): the earliest events sit in a sorted
- * array, the front, which pop and peek read from its start. Every later event sits in
- * one of 2048 unsorted buckets chosen by the highest 8-bit digit in which its time
- * differs from the base (the latest time the front may hold) and that digit's value.
- * When the front runs dry, the lowest non-empty bucket is sorted into it when small,
- * or else split: its earliest time becomes the new base, the events of that time go to
- * the front and the rest to buckets of lower digits. Each event moves down once or
- * twice in its lifetime, reading and writing memory in sequence, where a binary heap
- * walks a dependent path of cache misses on every pop (bench/bench_queue.c compares
- * the two).
+ * How it works is told in sim/queue.c: the earliest events sit in a sorted array, the
+ * later ones in 2048 unsorted buckets by their times' digits. Each event moves down
+ * once or twice in its lifetime, reading and writing memory in sequence, where a binary
+ * heap walks a dependent path of cache misses on every pop (bench/bench_queue.c
+ * compares the two).
  *
  * Invariant: ev->heap_idx == SIM_EVENT_IDLE exactly when ev is not in any queue.
  */
@@ -62,17 +57,13 @@ struct sim_queue_item {
  * bucket of (the highest digit in which its time differs from base, the value of that
  * digit in its time). A split drops every item of the bucket by a digit or more.
  */
-#ifndef SIM_QUEUE_DIGIT_BITS
 #define SIM_QUEUE_DIGIT_BITS 8u
-#endif
 #define SIM_QUEUE_BUCKETS ((63u / SIM_QUEUE_DIGIT_BITS + 1) << SIM_QUEUE_DIGIT_BITS)
 /*
  * Items per pool block: 64 items (1 KiB) make walking a bucket one link per 16 cache
  * lines and leave at most 64 KiB in partly filled blocks over all buckets.
  */
-#ifndef SIM_QUEUE_BLOCK
 #define SIM_QUEUE_BLOCK 64u
-#endif
 /* heap_idx of an event in the front: this bit | its index in front[]; of an event in a
  * bucket: its index in the pool. */
 #define SIM_QUEUE_FRONT_BIT 0x80000000u

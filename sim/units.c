@@ -217,12 +217,12 @@ static const char *article(const char *noun)
  * and every high byte too when the text is not UTF-8, so the GError message always
  * is (GLib's printing functions assume it).
  */
-static void append_quoted(GString *s, const char *text, size_t len)
+static void append_quoted(GString *s, const char *text)
 {
-	bool utf8 = g_utf8_validate(text, len, NULL);
+	bool utf8 = g_utf8_validate(text, -1, NULL);
 
 	g_string_append_c(s, '"');
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; text[i]; i++) {
 		unsigned char c = text[i];
 
 		if (c == '"' || c == '\\')
@@ -239,7 +239,7 @@ char *cs_quote(const char *text)
 {
 	GString *s = g_string_new(NULL);
 
-	append_quoted(s, text, strlen(text));
+	append_quoted(s, text);
 	return g_string_free(s, FALSE);
 }
 
@@ -257,7 +257,7 @@ static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 	if (!err)	/* a caller trying a reading: no message to build */
 		return false;
 	s = g_string_new("found ");
-	append_quoted(s, text, strlen(text));
+	append_quoted(s, text);
 	if (found < UNIT_DIM_COUNT)
 		g_string_append_printf(s, " (%s %s)", article(dims[found].name),
 				       dims[found].name);
@@ -340,42 +340,14 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 	return true;
 }
 
-/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod.
- * The text goes in a buffer on the stack unless it has more digits than that holds. */
+/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod. */
 static double number_to_double(const struct number *n, int64_t exp10)
 {
-	char small[128];
-	size_t len = (size_t)n->neg + n->in + n->fn;
-	int64_t e = n->exp - (int64_t)n->fn + exp10;
-	uint64_t u = e < 0 ? -(uint64_t)e : (uint64_t)e;
-	char ebuf[24];
-	int k = sizeof(ebuf);
-	char *s, *p;
-	double v;
+	g_autofree char *s = g_strdup_printf("%s%.*s%.*se%" G_GINT64_FORMAT, n->neg ? "-" : "",
+					     (int)n->in, n->ip, (int)n->fn, n->fp,
+					     n->exp - (int64_t)n->fn + exp10);
 
-	/* "e" and the exponent in decimal, built from the end (no printf per number) */
-	do {
-		ebuf[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (e < 0)
-		ebuf[--k] = '-';
-	ebuf[--k] = 'e';
-	len += sizeof(ebuf) - (size_t)k + 1;
-	s = p = len <= sizeof(small) ? small : g_malloc(len);
-	if (n->neg)
-		*p++ = '-';
-	memcpy(p, n->ip, n->in);
-	p += n->in;
-	memcpy(p, n->fp, n->fn);
-	p += n->fn;
-	memcpy(p, ebuf + k, sizeof(ebuf) - (size_t)k);
-	p += sizeof(ebuf) - (size_t)k;
-	*p = '\0';
-	v = g_ascii_strtod(s, NULL);
-	if (s != small)
-		g_free(s);
-	return v;
+	return g_ascii_strtod(s, NULL);
 }
 
 /*
@@ -448,10 +420,7 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 {
 	const char *p = text, *tok, *why;
 	const struct unit *bare_unit;
-	bool ok = false;
-	char tbuf[32];   /* the unit token, on the stack unless it is longer */
-	char *t;
-	size_t tl;
+	g_autofree char *t = NULL;
 
 	while (g_ascii_isspace(*p))
 		p++;
@@ -471,76 +440,43 @@ static bool parse(const char *text, enum unit_dim want, struct parsed *pp, GErro
 	tok = p;
 	while (*p && !g_ascii_isspace(*p))
 		p++;
-	tl = p - tok;
+	t = g_strndup(tok, p - tok);
 	while (g_ascii_isspace(*p))
 		p++;
-	if (tl < sizeof(tbuf)) {
-		t = memcpy(tbuf, tok, tl);
-		t[tl] = '\0';
-	} else {
-		t = g_strndup(tok, tl);
-	}
 
 	/* "1.2.3 V", "5,5 V", "5 6 V": a second number, not a unit. */
 	if (g_ascii_isdigit(t[0]) || (g_ascii_ispunct(t[0]) && t[0] != '%')) {
-		GString *q = g_string_new(NULL);
+		g_autofree char *q = cs_quote(t);
 
-		append_quoted(q, t, tl);
-		fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-		     "unexpected %s after the number", q->str);
-		g_string_free(q, TRUE);
-		goto out;
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unexpected %s after the number", q);
 	}
-
 	pp->unit = find_unit(t, &pp->pexp, &bare_unit);
 	if (!pp->unit) {
-		GString *q = g_string_new(NULL);
-		char *sugg = NULL;
+		g_autofree char *q = cs_quote(bare_unit ? bare_unit->sym : t);
+		g_autofree char *sugg = bare_unit ? NULL : suggest_unit(t, want);
 
-		if (bare_unit) {
-			append_quoted(q, bare_unit->sym, strlen(bare_unit->sym));
-			fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-			     "%s takes no prefix", q->str);
-		} else {
-			append_quoted(q, t, tl);
-			sugg = suggest_unit(t, want);
-			if (sugg)
-				fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-				     "unknown unit %s; did you mean \"%s\"?", q->str, sugg);
-			else
-				fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-				     "unknown unit %s", q->str);
-		}
-		g_free(sugg);
-		g_string_free(q, TRUE);
-		goto out;
+		if (bare_unit)
+			return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+				    "%s takes no prefix", q);
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unknown unit %s%s%s%s", q, sugg ? "; did you mean \"" : "",
+			    sugg ? sugg : "", sugg ? "\"?" : "");
 	}
 	if (*p) {
-		GString *q = g_string_new(NULL);
-		const char *e = p + strlen(p);
+		g_autofree char *rest = g_strchomp(g_strdup(p));
+		g_autofree char *q = cs_quote(rest);
 
-		while (e > p && g_ascii_isspace(e[-1]))
-			e--;
-		append_quoted(q, p, e - p);
-		fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
-		     "unexpected %s after the unit", q->str);
-		g_string_free(q, TRUE);
-		goto out;
+		return fail(err, CS_UNITS_ERROR_SYNTAX, text, want, UNIT_DIM_COUNT,
+			    "unexpected %s after the unit", q);
 	}
-	if (pp->unit->dim != want) {
-		/* The one mix-up the grammar invites: "m" is metres, not minutes. */
-		if (want == UNIT_SECOND && strcmp(t, "m") == 0)
-			fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim,
-			     "minutes are \"min\"");
-		else
-			fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim, NULL);
-		goto out;
-	}
-	ok = true;
-out:
-	if (t != tbuf)
-		g_free(t);
-	return ok;
+	/* The one mix-up the grammar invites: "m" is metres, not minutes. */
+	if (pp->unit->dim != want && want == UNIT_SECOND && strcmp(t, "m") == 0)
+		return fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim,
+			    "minutes are \"min\"");
+	if (pp->unit->dim != want)
+		return fail(err, CS_UNITS_ERROR_DIMENSION, text, want, pp->unit->dim, NULL);
+	return true;
 }
 
 bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
@@ -554,17 +490,10 @@ bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
 	if (!parse(text, dim, &pp, err))
 		return false;
 
-	if (!pp.unit) {
-		v = number_to_double(&pp.num, 0);
-	} else {
-		v = number_to_double(&pp.num, pp.pexp + pp.unit->exp10);
-		/* Skipped when they are no-ops so the strtod result stays untouched. */
-		if (pp.unit->mult != 1)
-			v *= (double)pp.unit->mult;
-		if (pp.unit->div != 1)
-			v /= pp.unit->div;
-		v += pp.unit->offset;
-	}
+	v = number_to_double(&pp.num, pp.unit ? pp.pexp + pp.unit->exp10 : 0);
+	/* exact where mult and div are 1 and offset 0 (x * 1 and x / 1 are x) */
+	if (pp.unit)
+		v = v * (double)pp.unit->mult / pp.unit->div + pp.unit->offset;
 	if (!isfinite(v))
 		return fail(err, CS_UNITS_ERROR_RANGE, text, dim, UNIT_DIM_COUNT,
 			    "out of range");

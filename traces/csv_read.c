@@ -2,11 +2,11 @@
 /*
  * traces/csv_read.c - reading CSV traces with libcsv (see csv.h).
  *
- * The file is mapped (or, when it is not a regular file, read up to the cap) and
- * parsed twice by libcsv: the first pass checks the shape (header, same number of
- * fields in every row, the time column) and learns which columns are numeric; the
- * second fills arrays of exactly the right size. Feeding the parser one physical line
- * at a time gives every row and cell its line number for messages.
+ * The file is read up to the cap and parsed once by libcsv, which checks the shape
+ * (header, same number of fields in every row, the time column) and keeps every
+ * cell's text; when every row is in, each column becomes numbers or labels. Feeding
+ * the parser one physical line at a time gives every row and cell its line number for
+ * messages.
  */
 #include <csv.h>
 #include <errno.h>
@@ -19,7 +19,6 @@
 #include "sim/units.h"
 #include "traces/csv.h"
 
-
 G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
 /* cs_csv_read_header() reads at most this much: a header row longer than 1 MiB is not
@@ -30,7 +29,8 @@ G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
 enum cell_kind { CELL_NUMBER, CELL_NONFINITE, CELL_EMPTY, CELL_TEXT };
 
-/* A cell as libcsv gives it (NUL-terminated at len). Blanks around the number are
+/* A cell as libcsv gives it (NUL-terminated at len; the text has no NUL byte, see
+ * check_text()). Blanks around the number are
  * allowed (libcsv keeps them inside quotes); hex floats are text. */
 static enum cell_kind classify_cell(const char *s, size_t len, double *out)
 {
@@ -38,8 +38,6 @@ static enum cell_kind classify_cell(const char *s, size_t len, double *out)
 	char *end;
 	double v;
 
-	if (strlen(s) != len)
-		return CELL_TEXT;               /* an embedded NUL byte */
 	while (b < e && g_ascii_isspace(*b))
 		b++;
 	while (e > b && g_ascii_isspace(e[-1]))
@@ -76,27 +74,28 @@ struct colstat {
 	size_t n_number, n_text;   /* cells of each kind (text: not a number) */
 	size_t text_line;          /* the first text cell */
 	char *first_text;
+	GPtrArray *cells;          /* every cell's text, in the reader's chunk */
 };
 
 struct reader {
 	const char *file;
 	const struct cs_csv_read_opts *opts;
-	int pass;
 	size_t line;               /* physical line being fed to the parser */
 	size_t row_line;           /* line of the current row's first field */
 	size_t header_line;
 	int field;                 /* fields seen in the current row */
 	bool header_done;
 	bool header_only;          /* stop after the header row (cs_csv_read_header) */
-	GPtrArray *names;          /* header cells (pass 1) */
+	GPtrArray *names;          /* header cells */
 	int ncols;
 	struct colstat *st;
 	int time_col;
-	size_t nrows;              /* data rows seen in this pass */
+	size_t nrows;              /* data rows seen */
 	double last_t;
 	size_t last_t_line;
 	GError *error;
-	cs_csv_trace *tr;          /* pass 2 */
+	GArray *lines;             /* size_t: each row's line */
+	GStringChunk *cells;       /* the cells' text until the trace is built */
 };
 
 static void rd_fail(struct reader *r, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -157,12 +156,9 @@ static int find_time_col(struct reader *r)
 				tc = i;
 		if (tc < 0) {
 			g_autofree char *list = column_list(names);
-			const char *dym;
+			const char *const *cand = (const char *const *)names->pdata;
+			const char *dym = cs_did_you_mean(r->opts->time_column, cand, names->len);
 
-			g_ptr_array_add(names, NULL);
-			dym = cs_did_you_mean(r->opts->time_column, (const char *const *)names->pdata,
-					      names->len - 1);
-			g_ptr_array_remove_index(names, names->len - 1);
 			rd_fail(r, CS_CSV_ERROR_NO_TIME,
 				"line %zu: no time column \"%s\"%s%s%s; the columns are %s",
 				r->header_line, r->opts->time_column, dym ? " (did you mean \"" : "",
@@ -217,23 +213,11 @@ static void header_done(struct reader *r)
 	if (!r->opts->table && (r->time_col = find_time_col(r)) < 0)
 		return;
 	r->st = g_new0(struct colstat, (gsize)r->ncols);
+	for (int i = 0; i < r->ncols; i++)
+		r->st[i].cells = g_ptr_array_new();
 }
 
-/* Pass 2: the cell into its column. */
-static void store_cell(struct reader *r, int c, const char *cell, size_t len)
-{
-	struct cs_csv_col *col = &r->tr->cols[c];
-	double v = 0;
-
-	if (col->is_label)
-		col->s[r->nrows] = g_string_chunk_insert_const(r->tr->strings, cell);
-	else if (classify_cell(cell, len, &v) == CELL_NUMBER)
-		col->v[r->nrows] = v;
-	else
-		col->v[r->nrows] = 0;   /* cannot happen after pass 1 */
-}
-
-/* Pass 1, the time column: a finite number, never less than the row before. */
+/* The time column: a finite number, never less than the row before. */
 static void check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
 		       size_t len)
 {
@@ -255,8 +239,7 @@ static void check_time(struct reader *r, int c, enum cell_kind kind, double v, c
 	r->last_t_line = r->line;
 }
 
-/* Pass 1: count the kinds of cells of the column, keeping the first odd one for the
- * message. */
+/* Count the kinds of cells of the column, keeping the first odd one for the message. */
 static void count_cell(struct colstat *st, size_t line, enum cell_kind kind, const char *cell,
 		       size_t len)
 {
@@ -296,19 +279,14 @@ static void on_field(void *s, size_t len, void *data)
 	if (!s)
 		len = 0;
 	if (!r->header_done) {
-		if (r->pass == 1) {
-			if (c == 0)
-				r->header_line = r->line;
-			g_ptr_array_add(r->names, g_strndup(cell, len));
-		}
+		if (c == 0)
+			r->header_line = r->line;
+		g_ptr_array_add(r->names, g_strndup(cell, len));
 		return;
 	}
 	if (c >= r->ncols)
 		return;                         /* reported at the end of the row */
-	if (r->pass == 2) {
-		store_cell(r, c, cell, len);
-		return;
-	}
+	g_ptr_array_add(r->st[c].cells, g_string_chunk_insert(r->cells, cell));
 	kind = classify_cell(cell, len, &v);
 	if (c == r->time_col) {
 		check_time(r, c, kind, v, cell, len);
@@ -331,8 +309,7 @@ static void on_row(int term, void *data)
 		return;
 	if (!r->header_done) {
 		r->header_done = true;
-		if (r->pass == 1)
-			header_done(r);
+		header_done(r);
 		return;
 	}
 	if (nf != r->ncols) {
@@ -341,8 +318,7 @@ static void on_row(int term, void *data)
 			r->row_line, nf, nf == 1 ? "" : "s", r->ncols, r->header_line);
 		return;
 	}
-	if (r->pass == 2)
-		r->tr->line[r->nrows] = r->row_line;
+	g_array_append_val(r->lines, r->row_line);
 	r->nrows++;
 }
 
@@ -369,7 +345,7 @@ static char sniff_delim(const char *data, size_t len)
 	return ',';
 }
 
-static bool run_pass(struct reader *r, const char *data, size_t len, char delim)
+static bool run_parser(struct reader *r, const char *data, size_t len, char delim)
 {
 	struct csv_parser p;
 	size_t pos = 0;
@@ -380,9 +356,6 @@ static bool run_pass(struct reader *r, const char *data, size_t len, char delim)
 	}
 	csv_set_delim(&p, (unsigned char)delim);
 	r->line = 1;
-	r->field = 0;
-	r->nrows = 0;
-	r->header_done = false;
 	while (pos < len && !r->error && !(r->header_only && r->header_done)) {
 		const char *nl = memchr(data + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (data + pos)) + 1 : len - pos;
@@ -433,7 +406,7 @@ static bool kept_as_text(const struct reader *r, int c)
 	       g_strv_contains(r->opts->text_columns, r->names->pdata[c]);
 }
 
-/* After pass 1: every numeric column holds finite numbers only. */
+/* After the last row: every numeric column holds finite numbers only. */
 static bool check_columns(struct reader *r)
 {
 	for (int c = 0; c < r->ncols; c++) {
@@ -463,8 +436,9 @@ static bool check_columns(struct reader *r)
 	return true;
 }
 
-/* The trace pass 2 fills: arrays of exactly the size pass 1 counted. */
-static cs_csv_trace *trace_new(const struct reader *r, const char *name, char delim)
+/* The trace of the cells read: each column its numbers (checked finite by then) or its
+ * labels. */
+static cs_csv_trace *trace_new(struct reader *r, const char *name, char delim)
 {
 	cs_csv_trace *tr = g_new0(cs_csv_trace, 1);
 
@@ -473,11 +447,12 @@ static cs_csv_trace *trace_new(const struct reader *r, const char *name, char de
 	tr->ncols = r->ncols;
 	tr->cols = g_new0(struct cs_csv_col, (gsize)r->ncols);
 	tr->time_col = r->time_col;
-	tr->line = g_new0(size_t, r->nrows);
+	tr->line = (size_t *)(void *)g_array_free(g_steal_pointer(&r->lines), FALSE);
 	tr->delim = delim;
 	tr->strings = g_string_chunk_new(4096);
 	for (int c = 0; c < r->ncols; c++) {
 		struct cs_csv_col *col = &tr->cols[c];
+		const char *const *cells = (const char *const *)r->st[c].cells->pdata;
 
 		col->name = g_string_chunk_insert(tr->strings, r->names->pdata[c]);
 		col->is_label = kept_as_text(r, c) || r->st[c].n_text || !r->st[c].n_number;
@@ -485,6 +460,11 @@ static cs_csv_trace *trace_new(const struct reader *r, const char *name, char de
 			col->s = g_new0(const char *, r->nrows);
 		else
 			col->v = g_new0(double, r->nrows);
+		for (size_t i = 0; i < r->nrows; i++)
+			if (col->is_label)
+				col->s[i] = g_string_chunk_insert_const(tr->strings, cells[i]);
+			else
+				classify_cell(cells[i], strlen(cells[i]), &col->v[i]);
 	}
 	tr->t = tr->time_col >= 0 ? tr->cols[tr->time_col].v : NULL;
 	return tr;
@@ -518,9 +498,14 @@ static void reader_clear(struct reader *r)
 	for (int c = 0; r->st && c < r->ncols; c++) {
 		g_free(r->st[c].bad_text);
 		g_free(r->st[c].first_text);
+		g_ptr_array_free(r->st[c].cells, TRUE);
 	}
 	g_free(r->st);
 	g_ptr_array_free(r->names, TRUE);
+	if (r->lines)
+		g_array_free(r->lines, TRUE);
+	if (r->cells)
+		g_string_chunk_free(r->cells);
 }
 
 cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
@@ -538,10 +523,11 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 	r.file = name;
 	r.opts = opts;
 	r.names = g_ptr_array_new_with_free_func(g_free);
+	r.lines = g_array_new(FALSE, FALSE, sizeof(size_t));
+	r.cells = g_string_chunk_new(65536);
 	delim = opts->delim ? opts->delim : sniff_delim(data, len);
 
-	r.pass = 1;
-	if (!run_pass(&r, data, len, delim))
+	if (!run_parser(&r, data, len, delim))
 		goto out;
 	if (!r.header_done) {
 		rd_fail(&r, CS_CSV_ERROR_EMPTY, "the file is empty, expected a header row of column names");
@@ -551,22 +537,11 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 		rd_fail(&r, CS_CSV_ERROR_EMPTY, "no data rows after the header on line %zu", r.header_line);
 		goto out;
 	}
-	if (!check_columns(&r))
-		goto out;
-	tr = trace_new(&r, name, delim);
-	r.tr = tr;
-	r.pass = 2;
-	if (!run_pass(&r, data, len, delim) || r.nrows != tr->nrows) {
-		if (!r.error)
-			rd_fail(&r, CS_CSV_ERROR_IO, "the file changed while it was read");
-		goto out;
-	}
+	if (check_columns(&r))
+		tr = trace_new(&r, name, delim);
 out:
-	if (r.error) {
+	if (r.error)
 		g_propagate_error(err, r.error);
-		cs_csv_trace_free(tr);
-		tr = NULL;
-	}
 	reader_clear(&r);
 	return tr;
 }
@@ -629,9 +604,8 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 	r.file = path;
 	r.opts = opts;
 	r.header_only = true;
-	r.pass = 1;
 	r.names = g_ptr_array_new_with_free_func(g_free);
-	if (run_pass(&r, data, len, opts->delim ? opts->delim : sniff_delim(data, len))) {
+	if (run_parser(&r, data, len, opts->delim ? opts->delim : sniff_delim(data, len))) {
 		g_ptr_array_add(r.names, NULL);
 		names = g_strdupv((char **)r.names->pdata);
 	} else {
@@ -641,73 +615,43 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 	return names;
 }
 
-/* A regular file: mapped, never copied. */
-static cs_csv_trace *read_mapped(const char *path, const GStatBuf *sb, size_t cap,
-				 const struct cs_csv_read_opts *opts, GError **err)
-{
-	GMappedFile *mf;
-	GError *merr = NULL;
-	cs_csv_trace *tr;
-
-	if ((guint64)sb->st_size > (guint64)cap) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-			    "%s: the file is %llu bytes, over the limit of %zu bytes", path,
-			    (unsigned long long)sb->st_size, cap);
-		return NULL;
-	}
-	mf = g_mapped_file_new(path, FALSE, &merr);
-	if (!mf) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    merr->message);
-		g_error_free(merr);
-		return NULL;
-	}
-	tr = cs_csv_parse(path, g_mapped_file_get_contents(mf) ? g_mapped_file_get_contents(mf) : "",
-			  g_mapped_file_get_length(mf), opts, err);
-	g_mapped_file_unref(mf);
-	return tr;
-}
-
-/* A pipe or a device: read up to the cap. */
-static cs_csv_trace *read_stream(const char *path, size_t cap,
-				 const struct cs_csv_read_opts *opts, GError **err)
+/* Read the whole file, at most cap bytes of it, and parse it. */
+static cs_csv_trace *read_file(const char *path, const GStatBuf *sb, size_t cap,
+			       const struct cs_csv_read_opts *opts, GError **err)
 {
 	FILE *fp = fopen(path, "rb");
-	GByteArray *buf;
+	g_autoptr(GByteArray) buf = NULL;
 	char chunk[65536];
 	size_t n;
-	bool too_big = false, failed;
-	cs_csv_trace *tr;
+	bool failed;
 
 	if (!fp) {
 		int e = errno;
+		g_autofree char *shown = g_filename_display_name(path);
 
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    g_strerror(e));
+		/* a regular file's message in the words of GLib, which used to open it */
+		if (S_ISREG(sb->st_mode))
+			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
+				    "%s: cannot read: Failed to open file \xe2\x80\x9c%s\xe2\x80\x9d: open() failed: %s",
+				    path, shown, g_strerror(e));
+		else
+			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
+				    g_strerror(e));
 		return NULL;
 	}
 	buf = g_byte_array_new();
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-		if (buf->len + n > cap) {
-			too_big = true;
-			break;
-		}
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0 && buf->len + n <= cap)
 		g_byte_array_append(buf, (const guint8 *)chunk, (guint)n);
-	}
-	failed = ferror(fp);
+	failed = n > 0 || ferror(fp);
 	fclose(fp);
-	if (too_big || failed) {
-		if (too_big)
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-				    "%s: more than the limit of %zu bytes", path, cap);
-		else
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
-		g_byte_array_free(buf, TRUE);
+	if (n > 0)
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
+			    "%s: more than the limit of %zu bytes", path, cap);
+	else if (failed)
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
+	if (failed)
 		return NULL;
-	}
-	tr = cs_csv_parse(path, buf->len ? (const char *)buf->data : "", buf->len, opts, err);
-	g_byte_array_free(buf, TRUE);
-	return tr;
+	return cs_csv_parse(path, buf->len ? (const char *)buf->data : "", buf->len, opts, err);
 }
 
 cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts, GError **err)
@@ -727,9 +671,13 @@ cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts,
 			    "%s: is a directory, expected a CSV file", path);
 		return NULL;
 	}
-	if (S_ISREG(sb.st_mode))
-		return read_mapped(path, &sb, cap, opts, err);
-	return read_stream(path, cap, opts, err);
+	if (S_ISREG(sb.st_mode) && (guint64)sb.st_size > (guint64)cap) {
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
+			    "%s: the file is %llu bytes, over the limit of %zu bytes", path,
+			    (unsigned long long)sb.st_size, cap);
+		return NULL;
+	}
+	return read_file(path, &sb, cap, opts, err);
 }
 
 int cs_csv_find_col(const cs_csv_trace *tr, const char *name)

@@ -22,7 +22,7 @@ static struct world *ic_world(void *hw)
 /* The charger IC behind the ops. */
 static struct pmic *ic_pmic(void *hw)
 {
-	return world_model(hw, "device.pmic");
+	return ic_world(hw)->state[ic_world(hw)->chip];
 }
 
 static int ic_set_ilim(void *hw, int ua)

@@ -284,14 +284,18 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 			fp_feed(fp->sum, ev);
 		if (fp->mask & FP_PAYLOAD)
 			cJSON_ArrayForEach(c, rec) {
-				char *v;
+				/* a payload value's text is short: printed into a buffer on
+				 * the stack, a long one by cJSON's allocating printer */
+				char buf[256], *v = buf;
 
 				if (!strcmp(c->string, "t") || !strcmp(c->string, "src") || !strcmp(c->string, "ev"))
 					continue;
-				v = cJSON_PrintUnformatted(c);
+				if (!cJSON_PrintPreallocated((cJSON *)c, buf, sizeof(buf), false))
+					v = cJSON_PrintUnformatted(c);
 				fp_feed(fp->sum, c->string);
 				fp_feed(fp->sum, v);
-				cJSON_free(v);
+				if (v != buf)
+					cJSON_free(v);
 			}
 		g_checksum_update(fp->sum, (const guchar *)"\x1e", 1);
 	}

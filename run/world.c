@@ -80,6 +80,7 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 		w->params[i] = g_memdup2(sc->params[i], scenario_object(i)->params_size);
 	w->n_models = model_count();
 	w->cell = model_index("device.battery");
+	w->chip = model_index("device.pmic");
 	w->state = g_new0(void *, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++)
 		w->state[i] = g_malloc0(MAX(model_registry[i]->state_size, 1));

@@ -60,6 +60,8 @@ struct world {
 	int n_ready;                  /* models initialised (world_free cleans these up) */
 	struct model_wires wires;
 	int cell;                     /* the registry index of the cell (world_cell()) */
+	int chip;                     /* ... and of the charger IC behind the charger-IC ops,
+				       * looked up once: a policy calls them on every check */
 
 	/* the operating point of the current state */
 	struct net_in net;

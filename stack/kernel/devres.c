@@ -281,7 +281,7 @@ int device_add_groups(struct device *dev, const struct attribute_group **groups)
 	return 0;
 }
 
-void device_remove_groups(struct device *dev, const struct attribute_group **groups)
+static void device_remove_groups(struct device *dev, const struct attribute_group **groups)
 {
 	for (int g = 0; groups && groups[g]; g++)
 		for (struct attribute **at = groups[g]->attrs; at && *at; at++)

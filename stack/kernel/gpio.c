@@ -171,7 +171,7 @@ struct gpio_desc *devm_gpiod_get_optional(struct device *dev, const char *con_id
 	return optional(devm_gpiod_get(dev, con_id, flags));
 }
 
-int gpiod_count(struct device *dev, const char *con_id)
+static int gpiod_count(struct device *dev, const char *con_id)
 {
 	const struct property *p = gpio_prop(dev, con_id);
 
@@ -271,11 +271,6 @@ int gpiod_direction_output(struct gpio_desc *desc, int value)
 	return 0;
 }
 
-int gpiod_is_active_low(const struct gpio_desc *desc)
-{
-	return !IS_ERR_OR_NULL(desc) && desc->active_low;
-}
-
 int gpiod_to_irq(const struct gpio_desc *desc)
 {
 	if (IS_ERR_OR_NULL(desc))
@@ -283,11 +278,4 @@ int gpiod_to_irq(const struct gpio_desc *desc)
 	if (!desc->chip->to_irq)
 		return -ENXIO;
 	return desc->chip->to_irq(desc->chip->hw, desc->line);
-}
-
-int gpiod_set_consumer_name(struct gpio_desc *desc, const char *name)
-{
-	if (!IS_ERR_OR_NULL(desc))
-		desc->label = name;
-	return 0;
 }

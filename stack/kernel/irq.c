@@ -75,13 +75,6 @@ void cs_irq_raise(int irq)
 	schedule_work(&d->work);
 }
 
-bool cs_irq_requested(int irq)
-{
-	struct cs_irq_desc *d = irq_desc((unsigned int)irq);
-
-	return d && (d->handler || d->thread_fn);
-}
-
 void cs_irq_exit(struct cs_kernel *k)
 {
 	for (int i = 1; i < k->n_irqs; i++) {
@@ -184,12 +177,6 @@ int devm_request_any_context_irq(struct device *dev, unsigned int irq, irq_handl
 	int ret = devm_request_threaded_irq(dev, irq, handler, NULL, irqflags, devname, dev_id);
 
 	return ret < 0 ? ret : 1;
-}
-
-void devm_free_irq(struct device *dev, unsigned int irq, void *dev_id)
-{
-	(void)dev;
-	free_irq(irq, dev_id);
 }
 
 void disable_irq(unsigned int irq)

@@ -74,7 +74,8 @@ void cs_of_set_u32(struct device_node *np, const char *name, u32 val)
 	cs_of_set_u32s(np, name, &val, 1);
 }
 
-void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len)
+/* A string list property: strings separated by '\0', total length len. */
+static void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len)
 {
 	set_prop(np, name, strs, len);
 }
@@ -89,7 +90,7 @@ void cs_of_set_bool(struct device_node *np, const char *name)
 	set_prop(np, name, NULL, 0);
 }
 
-void cs_of_delete_property(struct device_node *np, const char *name)
+static void cs_of_delete_property(struct device_node *np, const char *name)
 {
 	struct property **link, *p = find_prop(np, name, &link);
 
@@ -101,7 +102,8 @@ void cs_of_delete_property(struct device_node *np, const char *name)
 	g_free(p);
 }
 
-phandle cs_of_phandle(struct device_node *np)
+/* Give np a phandle (unique in the run) and return it. */
+static phandle cs_of_phandle(struct device_node *np)
 {
 	if (!np->phandle) {
 		np->phandle = ++cs_kernel()->of_last_phandle;
@@ -296,14 +298,9 @@ bool of_device_is_available(const struct device_node *np)
 	return strcmp(status, "okay") == 0 || strcmp(status, "ok") == 0;
 }
 
-bool of_node_name_eq(const struct device_node *np, const char *name)
+static bool of_node_name_eq(const struct device_node *np, const char *name)
 {
 	return np && strcmp(np->name, name) == 0;
-}
-
-struct device_node *of_get_parent(const struct device_node *np)
-{
-	return np ? np->parent : NULL;
 }
 
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev)

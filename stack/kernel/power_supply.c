@@ -167,7 +167,8 @@ const char *power_supply_prop_name(enum power_supply_property p)
 	return (unsigned)p < G_N_ELEMENTS(prop_names) ? prop_names[p] : "unknown";
 }
 
-int power_supply_prop_by_name(const char *name)
+/* The property whose sysfs file is called name, or -1. */
+static int power_supply_prop_by_name(const char *name)
 {
 	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++)
 		if (strcmp(prop_names[p], name) == 0)
@@ -370,7 +371,8 @@ int power_supply_set_property(struct power_supply *psy, enum power_supply_proper
 	return psy->desc->set_property(psy, psp, val);
 }
 
-int power_supply_property_is_writeable(struct power_supply *psy, enum power_supply_property psp)
+static int power_supply_property_is_writeable(struct power_supply *psy,
+					      enum power_supply_property psp)
 {
 	if (!psy->desc->property_is_writeable)
 		return -ENODEV;
@@ -505,8 +507,10 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 	return show_int(val.intval);
 }
 
-int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
-				const char *text)
+/* A user-space write to the property's sysfs file (text as `echo` writes it):
+ * 0, or -EINVAL / -EPERM (not writeable) / the driver's error. */
+static int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
+				       const char *text)
 {
 	union power_supply_propval val = { 0 };
 	const char *const *texts;

@@ -138,11 +138,6 @@ struct regmap *devm_regmap_init_i2c(struct i2c_client *i2c, const struct regmap_
 	return map;
 }
 
-struct device *regmap_get_device(struct regmap *map)
-{
-	return map->dev;
-}
-
 static int hw_read(struct regmap *map, unsigned int reg, unsigned int *val)
 {
 	s32 v = i2c_smbus_read_byte_data(map->client, (u8)reg);

@@ -13,7 +13,7 @@ static const char *const usb_phy_event_names[] = {
 	"none", "vbus", "id", "charger", "enumerated",
 };
 
-const char *usb_phy_event_name(enum usb_phy_events event)
+static const char *usb_phy_event_name(enum usb_phy_events event)
 {
 	if ((unsigned)event < ARRAY_SIZE(usb_phy_event_names))
 		return usb_phy_event_names[event];
@@ -81,7 +81,7 @@ struct usb_phy *usb_get_phy(enum usb_phy_type type)
 	return ERR_PTR(-ENODEV);
 }
 
-void usb_put_phy(struct usb_phy *x)
+static void usb_put_phy(struct usb_phy *x)
 {
 	(void)x;
 }

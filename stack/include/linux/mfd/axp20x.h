@@ -36,13 +36,10 @@ struct regmap_irq_chip;
 struct axp20x_dev {
 	struct device *dev;
 	int irq;
-	unsigned long irq_flags;
 	struct regmap *regmap;
 	struct regmap_irq_chip_data *regmap_irqc;
 	long variant;
-	int nr_cells;
 	const struct mfd_cell *cells;
-	const struct regmap_config *regmap_cfg;
 	const struct regmap_irq_chip *regmap_irq_chip;
 };
 

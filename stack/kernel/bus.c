@@ -25,10 +25,8 @@ static bool platform_match(struct device *dev, struct device_driver *drv)
 		return of_match_node(drv->of_match_table, dev->of_node) != NULL;
 	if (pdrv->id_table) {
 		for (const struct platform_device_id *id = pdrv->id_table; id->name[0]; id++)
-			if (strcmp(pdev->name, id->name) == 0) {
-				pdev->id_entry = id;
+			if (strcmp(pdev->name, id->name) == 0)
 				return true;
-			}
 		return false;
 	}
 	return strcmp(pdev->name, drv->name) == 0;

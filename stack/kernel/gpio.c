@@ -13,8 +13,6 @@ struct gpio_desc {
 	struct cs_gpio_chip *chip;
 	unsigned int line;
 	bool active_low;
-	bool output;
-	const char *label;
 };
 
 void cs_gpio_chip_add(struct cs_gpio_chip *chip)
@@ -85,7 +83,6 @@ static int gpio_lookup(struct device *dev, const char *con_id, unsigned int idx,
 		return -EINVAL;
 	out->line = cells[1];
 	out->active_low = cells[2] & GPIO_ACTIVE_LOW;
-	out->label = con_id;
 	return 0;
 }
 
@@ -256,7 +253,6 @@ int gpiod_direction_input(struct gpio_desc *desc)
 {
 	if (IS_ERR_OR_NULL(desc))
 		return -EINVAL;
-	desc->output = false;
 	return 0;
 }
 
@@ -266,7 +262,6 @@ int gpiod_direction_output(struct gpio_desc *desc, int value)
 		return -EINVAL;
 	if (!desc->chip->set)
 		return -EIO;   /* an input-only line */
-	desc->output = true;
 	gpiod_set_value(desc, value);
 	return 0;
 }

@@ -25,7 +25,6 @@ struct dmi_strmatch {
 
 struct dmi_system_id {
 	int (*callback)(const struct dmi_system_id *);
-	const char *ident;
 	struct dmi_strmatch matches[4];
 	void *driver_data;
 };

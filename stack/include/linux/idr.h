@@ -16,7 +16,6 @@ struct idr {
 };
 
 #define DEFINE_IDR(name) struct idr name = { { 0 }, { 0 } }
-#define ida idr
 
 /* end 0 means "no upper bound" (CS_IDR_MAX here); -ENOSPC when full. */
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);

@@ -5,7 +5,4 @@
 
 #include <linux/interrupt.h>
 
-#define IRQ_TYPE_EDGE_RISING   0x00000001
-#define IRQ_TYPE_EDGE_FALLING  0x00000002
-
 #endif

@@ -35,7 +35,6 @@ typedef unsigned int gfp_t;   /* allocation flags: accepted, ignored */
 #define GFP_KERNEL 0x1u
 #define __GFP_ZERO 0x100u
 typedef long long ktime_t;
-typedef u64 phys_addr_t;
 typedef u64 resource_size_t;
 typedef struct { int counter; } atomic_t;
 /* a node of a doubly linked circular list (linux/list.h) */
@@ -46,7 +45,6 @@ struct list_head {
 #ifndef U8_MAX
 #define U8_MAX  ((u8)~0U)
 #define U32_MAX ((u32)~0U)
-#define S32_MAX ((s32)(U32_MAX >> 1))
 #endif
 
 /* compiler attributes */

@@ -23,7 +23,6 @@ struct platform_device {
 	struct device dev;
 	u32 num_resources;
 	struct resource *resource;
-	const struct platform_device_id *id_entry;
 };
 
 #define to_platform_device(x) container_of((x), struct platform_device, dev)

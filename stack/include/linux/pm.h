@@ -25,9 +25,6 @@ struct dev_pm_ops {
 	int (*poweroff)(struct device *dev);
 	int (*restore)(struct device *dev);
 	int (*suspend_noirq)(struct device *dev);
-	int (*runtime_suspend)(struct device *dev);
-	int (*runtime_resume)(struct device *dev);
-	int (*runtime_idle)(struct device *dev);
 };
 
 #ifdef CONFIG_PM_SLEEP

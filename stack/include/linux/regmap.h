@@ -28,8 +28,6 @@ struct reg_field {
 	unsigned int reg;
 	unsigned int lsb;
 	unsigned int msb;
-	unsigned int id_size;
-	unsigned int id_offset;
 };
 
 #define REG_FIELD(_reg, _lsb, _msb) { .reg = (_reg), .lsb = (_lsb), .msb = (_msb) }

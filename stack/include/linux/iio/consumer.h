@@ -21,8 +21,6 @@ struct iio_channel {
 	void *hw;
 };
 
-enum iio_chan_type { IIO_VOLTAGE, IIO_CURRENT, IIO_POWER, IIO_TEMP };
-
 struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel);
 struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel);
 int iio_read_channel_processed(struct iio_channel *chan, int *val);

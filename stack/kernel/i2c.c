@@ -35,7 +35,7 @@ struct i2c_client *cs_i2c_client_new(struct i2c_adapter *adap, const char *name,
 	client->adapter = adap;
 	client->addr = addr;
 	g_strlcpy(client->name, name, sizeof(client->name));
-	client->irq = client->init_irq = irq;
+	client->irq = irq;
 	client->dev.parent = &adap->dev;
 	client->dev.of_node = np;
 	client->dev.fwnode = of_fwnode_handle(np);

@@ -74,12 +74,6 @@ void cs_of_set_u32(struct device_node *np, const char *name, u32 val)
 	cs_of_set_u32s(np, name, &val, 1);
 }
 
-/* A string list property: strings separated by '\0', total length len. */
-static void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len)
-{
-	set_prop(np, name, strs, len);
-}
-
 void cs_of_set_string(struct device_node *np, const char *name, const char *s)
 {
 	set_prop(np, name, s, (int)strlen(s) + 1);
@@ -298,11 +292,6 @@ bool of_device_is_available(const struct device_node *np)
 	return strcmp(status, "okay") == 0 || strcmp(status, "ok") == 0;
 }
 
-static bool of_node_name_eq(const struct device_node *np, const char *name)
-{
-	return np && strcmp(np->name, name) == 0;
-}
-
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev)
 {
 	if (!np)
@@ -313,7 +302,7 @@ struct device_node *of_get_next_child(const struct device_node *np, struct devic
 struct device_node *of_get_child_by_name(const struct device_node *np, const char *name)
 {
 	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
-		if (of_node_name_eq(c, name))
+		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
 }
@@ -345,7 +334,7 @@ struct device_node *of_get_compatible_child(const struct device_node *parent,
 	return NULL;
 }
 
-/* Depth-first, the node after `from` in the whole tree. */
+/* Depth-first, the node after np in the whole tree. */
 static struct device_node *next_node(struct device_node *np)
 {
 	if (np->child)
@@ -642,7 +631,7 @@ static bool dts_statement(struct dts *d, struct device_node *np)
 			if (cells->len)
 				cs_of_set_u32s(np, name, (const u32 *)(void *)cells->data, (int)cells->len);
 			else
-				cs_of_set_strings(np, name, strs->str, (int)strs->len);
+				set_prop(np, name, strs->str, (int)strs->len);
 		} else {
 			return dts_fail(d, "expected '=' or ';' after \"%s\"", name);
 		}

@@ -251,7 +251,6 @@ struct power_supply *power_supply_register(struct device *parent,
 		device_add_groups(&psy->dev, cfg->attr_grp);
 	INIT_DELAYED_WORK(&priv->deferred_register_work, psy_deferred_register_work);
 	INIT_WORK(&priv->changed_work, psy_changed_work);
-	psy->initialized = true;
 	/* Keep registration order: sysfs listings come out the same every run. */
 	for (pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
 		;
@@ -272,7 +271,6 @@ void power_supply_unregister(struct power_supply *psy)
 	if (IS_ERR_OR_NULL(psy))
 		return;
 	priv = container_of(psy, struct psy_private, psy);
-	psy->removing = true;
 	cancel_delayed_work_sync(&priv->deferred_register_work);
 	cancel_work_sync(&priv->changed_work);
 	for (struct power_supply **pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
@@ -379,14 +377,11 @@ static int power_supply_property_is_writeable(struct power_supply *psy,
 	return psy->desc->property_is_writeable(psy, psp);
 }
 
-/* Does supplier supply supply (by its supplied_to names or supply's supplied_from)? */
+/* Does supplier supply supply (by its supplied_to names)? */
 static bool psy_supplies(const struct power_supply *supplier, const struct power_supply *supply)
 {
 	for (size_t i = 0; i < supplier->num_supplicants; i++)
 		if (strcmp(supplier->supplied_to[i], supply->desc->name) == 0)
-			return true;
-	for (size_t i = 0; i < supply->num_supplies; i++)
-		if (strcmp(supply->supplied_from[i], supplier->desc->name) == 0)
 			return true;
 	return false;
 }

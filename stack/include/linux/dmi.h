@@ -24,7 +24,6 @@ struct dmi_strmatch {
 };
 
 struct dmi_system_id {
-	int (*callback)(const struct dmi_system_id *);
 	struct dmi_strmatch matches[4];
 	void *driver_data;
 };

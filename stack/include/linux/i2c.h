@@ -18,9 +18,6 @@
 
 struct i2c_client;
 struct i2c_adapter;
-struct i2c_board_info;
-
-enum i2c_alert_protocol { I2C_PROTOCOL_SMBUS_ALERT, I2C_PROTOCOL_SMBUS_HOST_NOTIFY };
 
 /* The adapter's transfer: the chip model behind the address (chargesim). */
 struct i2c_algorithm {
@@ -41,22 +38,17 @@ struct i2c_client {
 	char name[I2C_NAME_SIZE];
 	struct i2c_adapter *adapter;
 	struct device dev;
-	int init_irq;
 	int irq;
 };
 
 #define to_i2c_client(d) container_of((d), struct i2c_client, dev)
 
 struct i2c_driver {
-	unsigned int class;
 	int (*probe)(struct i2c_client *client);
 	void (*remove)(struct i2c_client *client);
 	void (*shutdown)(struct i2c_client *client);
-	void (*alert)(struct i2c_client *client, enum i2c_alert_protocol protocol, unsigned int data);
-	int (*command)(struct i2c_client *client, unsigned int cmd, void *arg);
 	struct device_driver driver;
 	const struct i2c_device_id *id_table;
-	int (*detect)(struct i2c_client *client, struct i2c_board_info *info);
 	u32 flags;
 };
 

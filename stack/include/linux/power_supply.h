@@ -242,14 +242,10 @@ struct power_supply {
 	const struct power_supply_desc *desc;
 	char **supplied_to;
 	size_t num_supplicants;
-	char **supplied_from;
-	size_t num_supplies;
 	struct device_node *of_node;
 	void *drv_data;
 	struct device dev;
 	bool changed;
-	bool initialized;
-	bool removing;
 	/* chargesim */
 	struct power_supply *cs_next;   /* the run's list of registered supplies */
 };

@@ -33,10 +33,8 @@ enum gpiod_flags {
 };
 
 struct gpio_desc;
-struct gpio_array;
 
 struct gpio_descs {
-	struct gpio_array *info;
 	unsigned int ndescs;
 	struct gpio_desc *desc[];
 };

@@ -16,7 +16,6 @@ struct cs_irq_desc {
 	char *name;
 	irq_handler_t handler;
 	irq_handler_t thread_fn;
-	unsigned long flags;
 	void *dev_id;
 	const char *devname;
 	int depth;               /* disable_irq() nesting */
@@ -106,7 +105,6 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t 
 		return -EBUSY;
 	d->handler = handler;
 	d->thread_fn = thread_fn;
-	d->flags = flags;
 	d->dev_id = dev_id;
 	d->devname = name;
 	d->depth = (flags & IRQF_NO_AUTOEN) ? 1 : 0;

@@ -25,10 +25,8 @@ static bool platform_match(struct device *dev, struct device_driver *drv)
 		return of_match_node(drv->of_match_table, dev->of_node) != NULL;
 	if (pdrv->id_table) {
 		for (const struct platform_device_id *id = pdrv->id_table; id->name[0]; id++)
-			if (strcmp(pdev->name, id->name) == 0) {
-				pdev->id_entry = id;
+			if (strcmp(pdev->name, id->name) == 0)
 				return true;
-			}
 		return false;
 	}
 	return strcmp(pdev->name, drv->name) == 0;
@@ -232,18 +230,6 @@ struct resource *platform_get_resource(struct platform_device *pdev, unsigned in
 	return NULL;
 }
 
-struct resource *platform_get_resource_byname(struct platform_device *pdev, unsigned int type,
-					      const char *name)
-{
-	for (u32 i = 0; i < pdev->num_resources; i++) {
-		struct resource *r = &pdev->resource[i];
-
-		if ((r->flags & type) && r->name && strcmp(r->name, name) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
 {
 	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
@@ -262,26 +248,17 @@ int platform_get_irq(struct platform_device *pdev, unsigned int num)
 
 int platform_get_irq_byname(struct platform_device *pdev, const char *name)
 {
-	struct resource *r = platform_get_resource_byname(pdev, IORESOURCE_IRQ, name);
+	for (u32 i = 0; i < pdev->num_resources; i++) {
+		struct resource *r = &pdev->resource[i];
 
-	if (r && r->start > 0)
-		return (int)r->start;
+		if ((r->flags & IORESOURCE_IRQ) && r->name && strcmp(r->name, name) == 0) {
+			if (r->start > 0)
+				return (int)r->start;
+			break;
+		}
+	}
 	dev_err(&pdev->dev, "IRQ %s not found", name);
 	return -ENXIO;
-}
-
-int platform_irq_count(struct platform_device *pdev)
-{
-	int n = 0;
-
-	while (platform_get_irq_optional(pdev, (unsigned int)n) > 0)
-		n++;
-	return n;
-}
-
-const struct platform_device_id *platform_get_device_id(const struct platform_device *pdev)
-{
-	return pdev->id_entry;
 }
 
 struct platform_device *cs_platform_device_new(const char *name, struct device_node *np,

@@ -281,7 +281,7 @@ int device_add_groups(struct device *dev, const struct attribute_group **groups)
 	return 0;
 }
 
-void device_remove_groups(struct device *dev, const struct attribute_group **groups)
+static void device_remove_groups(struct device *dev, const struct attribute_group **groups)
 {
 	for (int g = 0; groups && groups[g]; g++)
 		for (struct attribute **at = groups[g]->attrs; at && *at; at++)
@@ -289,7 +289,6 @@ void device_remove_groups(struct device *dev, const struct attribute_group **gro
 }
 
 struct group_res {
-	struct device *dev;
 	const struct attribute_group *groups[2];
 };
 
@@ -307,7 +306,6 @@ int devm_device_add_group(struct device *dev, const struct attribute_group *grp)
 
 	if (!gr)
 		return -ENOMEM;
-	gr->dev = dev;
 	gr->groups[0] = grp;
 	ret = device_add_groups(dev, gr->groups);
 	if (ret) {

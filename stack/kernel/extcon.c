@@ -110,7 +110,7 @@ int extcon_unregister_notifier(struct extcon_dev *edev, unsigned int id, struct 
 	return raw_notifier_chain_unregister(&edev->nh[i], nb);
 }
 
-int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state)
+static int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state)
 {
 	int i = extcon_index(edev, id);
 
@@ -123,7 +123,7 @@ int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state)
 	return 0;
 }
 
-int extcon_sync(struct extcon_dev *edev, unsigned int id)
+static int extcon_sync(struct extcon_dev *edev, unsigned int id)
 {
 	int i = extcon_index(edev, id);
 

@@ -13,8 +13,6 @@ struct gpio_desc {
 	struct cs_gpio_chip *chip;
 	unsigned int line;
 	bool active_low;
-	bool output;
-	const char *label;
 };
 
 void cs_gpio_chip_add(struct cs_gpio_chip *chip)
@@ -85,7 +83,6 @@ static int gpio_lookup(struct device *dev, const char *con_id, unsigned int idx,
 		return -EINVAL;
 	out->line = cells[1];
 	out->active_low = cells[2] & GPIO_ACTIVE_LOW;
-	out->label = con_id;
 	return 0;
 }
 
@@ -171,7 +168,7 @@ struct gpio_desc *devm_gpiod_get_optional(struct device *dev, const char *con_id
 	return optional(devm_gpiod_get(dev, con_id, flags));
 }
 
-int gpiod_count(struct device *dev, const char *con_id)
+static int gpiod_count(struct device *dev, const char *con_id)
 {
 	const struct property *p = gpio_prop(dev, con_id);
 
@@ -256,7 +253,6 @@ int gpiod_direction_input(struct gpio_desc *desc)
 {
 	if (IS_ERR_OR_NULL(desc))
 		return -EINVAL;
-	desc->output = false;
 	return 0;
 }
 
@@ -266,14 +262,8 @@ int gpiod_direction_output(struct gpio_desc *desc, int value)
 		return -EINVAL;
 	if (!desc->chip->set)
 		return -EIO;   /* an input-only line */
-	desc->output = true;
 	gpiod_set_value(desc, value);
 	return 0;
-}
-
-int gpiod_is_active_low(const struct gpio_desc *desc)
-{
-	return !IS_ERR_OR_NULL(desc) && desc->active_low;
 }
 
 int gpiod_to_irq(const struct gpio_desc *desc)
@@ -283,11 +273,4 @@ int gpiod_to_irq(const struct gpio_desc *desc)
 	if (!desc->chip->to_irq)
 		return -ENXIO;
 	return desc->chip->to_irq(desc->chip->hw, desc->line);
-}
-
-int gpiod_set_consumer_name(struct gpio_desc *desc, const char *name)
-{
-	if (!IS_ERR_OR_NULL(desc))
-		desc->label = name;
-	return 0;
 }

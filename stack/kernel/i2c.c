@@ -35,7 +35,7 @@ struct i2c_client *cs_i2c_client_new(struct i2c_adapter *adap, const char *name,
 	client->adapter = adap;
 	client->addr = addr;
 	g_strlcpy(client->name, name, sizeof(client->name));
-	client->irq = client->init_irq = irq;
+	client->irq = irq;
 	client->dev.parent = &adap->dev;
 	client->dev.of_node = np;
 	client->dev.fwnode = of_fwnode_handle(np);
@@ -77,7 +77,7 @@ const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id,
 	return NULL;
 }
 
-const struct i2c_device_id *i2c_client_get_device_id(const struct i2c_client *client)
+static const struct i2c_device_id *i2c_client_get_device_id(const struct i2c_client *client)
 {
 	const struct device_driver *drv = client->dev.driver;
 
@@ -158,12 +158,4 @@ s32 i2c_smbus_write_word_data(const struct i2c_client *client, u8 command, u16 v
 	u8 v[2] = { (u8)(value & 0xff), (u8)(value >> 8) };
 
 	return smbus_write(client, command, v, 2);
-}
-
-s32 i2c_smbus_read_i2c_block_data(const struct i2c_client *client, u8 command, u8 length,
-				  u8 *values)
-{
-	int ret = smbus_read(client, command, values, length);
-
-	return ret < 0 ? ret : length;
 }

@@ -51,11 +51,6 @@ struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_cha
 	return ERR_PTR(-ENODEV);
 }
 
-void iio_channel_release(struct iio_channel *chan)
-{
-	(void)chan;
-}
-
 struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel)
 {
 	return iio_channel_get(dev, consumer_channel);
@@ -73,11 +68,4 @@ int iio_read_channel_raw(struct iio_channel *chan, int *val)
 	if (!chan->read_raw)
 		return -EINVAL;
 	return chan->read_raw(chan->hw, val);
-}
-
-int iio_get_channel_type(struct iio_channel *chan, enum iio_chan_type *type)
-{
-	(void)chan;
-	*type = IIO_VOLTAGE;
-	return 0;
 }

@@ -16,7 +16,6 @@ struct cs_irq_desc {
 	char *name;
 	irq_handler_t handler;
 	irq_handler_t thread_fn;
-	unsigned long flags;
 	void *dev_id;
 	const char *devname;
 	int depth;               /* disable_irq() nesting */
@@ -75,13 +74,6 @@ void cs_irq_raise(int irq)
 	schedule_work(&d->work);
 }
 
-bool cs_irq_requested(int irq)
-{
-	struct cs_irq_desc *d = irq_desc((unsigned int)irq);
-
-	return d && (d->handler || d->thread_fn);
-}
-
 void cs_irq_exit(struct cs_kernel *k)
 {
 	for (int i = 1; i < k->n_irqs; i++) {
@@ -113,7 +105,6 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t 
 		return -EBUSY;
 	d->handler = handler;
 	d->thread_fn = thread_fn;
-	d->flags = flags;
 	d->dev_id = dev_id;
 	d->devname = name;
 	d->depth = (flags & IRQF_NO_AUTOEN) ? 1 : 0;
@@ -184,12 +175,6 @@ int devm_request_any_context_irq(struct device *dev, unsigned int irq, irq_handl
 	int ret = devm_request_threaded_irq(dev, irq, handler, NULL, irqflags, devname, dev_id);
 
 	return ret < 0 ? ret : 1;
-}
-
-void devm_free_irq(struct device *dev, unsigned int irq, void *dev_id)
-{
-	(void)dev;
-	free_irq(irq, dev_id);
 }
 
 void disable_irq(unsigned int irq)

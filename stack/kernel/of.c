@@ -74,11 +74,6 @@ void cs_of_set_u32(struct device_node *np, const char *name, u32 val)
 	cs_of_set_u32s(np, name, &val, 1);
 }
 
-void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len)
-{
-	set_prop(np, name, strs, len);
-}
-
 void cs_of_set_string(struct device_node *np, const char *name, const char *s)
 {
 	set_prop(np, name, s, (int)strlen(s) + 1);
@@ -89,7 +84,7 @@ void cs_of_set_bool(struct device_node *np, const char *name)
 	set_prop(np, name, NULL, 0);
 }
 
-void cs_of_delete_property(struct device_node *np, const char *name)
+static void cs_of_delete_property(struct device_node *np, const char *name)
 {
 	struct property **link, *p = find_prop(np, name, &link);
 
@@ -101,7 +96,8 @@ void cs_of_delete_property(struct device_node *np, const char *name)
 	g_free(p);
 }
 
-phandle cs_of_phandle(struct device_node *np)
+/* Give np a phandle (unique in the run) and return it. */
+static phandle cs_of_phandle(struct device_node *np)
 {
 	if (!np->phandle) {
 		np->phandle = ++cs_kernel()->of_last_phandle;
@@ -296,16 +292,6 @@ bool of_device_is_available(const struct device_node *np)
 	return strcmp(status, "okay") == 0 || strcmp(status, "ok") == 0;
 }
 
-bool of_node_name_eq(const struct device_node *np, const char *name)
-{
-	return np && strcmp(np->name, name) == 0;
-}
-
-struct device_node *of_get_parent(const struct device_node *np)
-{
-	return np ? np->parent : NULL;
-}
-
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev)
 {
 	if (!np)
@@ -316,7 +302,7 @@ struct device_node *of_get_next_child(const struct device_node *np, struct devic
 struct device_node *of_get_child_by_name(const struct device_node *np, const char *name)
 {
 	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
-		if (of_node_name_eq(c, name))
+		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
 }
@@ -348,7 +334,7 @@ struct device_node *of_get_compatible_child(const struct device_node *parent,
 	return NULL;
 }
 
-/* Depth-first, the node after `from` in the whole tree. */
+/* Depth-first, the node after np in the whole tree. */
 static struct device_node *next_node(struct device_node *np)
 {
 	if (np->child)
@@ -645,7 +631,7 @@ static bool dts_statement(struct dts *d, struct device_node *np)
 			if (cells->len)
 				cs_of_set_u32s(np, name, (const u32 *)(void *)cells->data, (int)cells->len);
 			else
-				cs_of_set_strings(np, name, strs->str, (int)strs->len);
+				set_prop(np, name, strs->str, (int)strs->len);
 		} else {
 			return dts_fail(d, "expected '=' or ';' after \"%s\"", name);
 		}

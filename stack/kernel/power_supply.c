@@ -167,7 +167,8 @@ const char *power_supply_prop_name(enum power_supply_property p)
 	return (unsigned)p < G_N_ELEMENTS(prop_names) ? prop_names[p] : "unknown";
 }
 
-int power_supply_prop_by_name(const char *name)
+/* The property whose sysfs file is called name, or -1. */
+static int power_supply_prop_by_name(const char *name)
 {
 	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++)
 		if (strcmp(prop_names[p], name) == 0)
@@ -250,7 +251,6 @@ struct power_supply *power_supply_register(struct device *parent,
 		device_add_groups(&psy->dev, cfg->attr_grp);
 	INIT_DELAYED_WORK(&priv->deferred_register_work, psy_deferred_register_work);
 	INIT_WORK(&priv->changed_work, psy_changed_work);
-	psy->initialized = true;
 	/* Keep registration order: sysfs listings come out the same every run. */
 	for (pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
 		;
@@ -271,7 +271,6 @@ void power_supply_unregister(struct power_supply *psy)
 	if (IS_ERR_OR_NULL(psy))
 		return;
 	priv = container_of(psy, struct psy_private, psy);
-	psy->removing = true;
 	cancel_delayed_work_sync(&priv->deferred_register_work);
 	cancel_work_sync(&priv->changed_work);
 	for (struct power_supply **pp = &k->psy_head; *pp; pp = &(*pp)->cs_next)
@@ -370,21 +369,19 @@ int power_supply_set_property(struct power_supply *psy, enum power_supply_proper
 	return psy->desc->set_property(psy, psp, val);
 }
 
-int power_supply_property_is_writeable(struct power_supply *psy, enum power_supply_property psp)
+static int power_supply_property_is_writeable(struct power_supply *psy,
+					      enum power_supply_property psp)
 {
 	if (!psy->desc->property_is_writeable)
 		return -ENODEV;
 	return psy->desc->property_is_writeable(psy, psp);
 }
 
-/* Does supplier supply supply (by its supplied_to names or supply's supplied_from)? */
+/* Does supplier supply supply (by its supplied_to names)? */
 static bool psy_supplies(const struct power_supply *supplier, const struct power_supply *supply)
 {
 	for (size_t i = 0; i < supplier->num_supplicants; i++)
 		if (strcmp(supplier->supplied_to[i], supply->desc->name) == 0)
-			return true;
-	for (size_t i = 0; i < supply->num_supplies; i++)
-		if (strcmp(supply->supplied_from[i], supplier->desc->name) == 0)
 			return true;
 	return false;
 }
@@ -505,8 +502,10 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 	return show_int(val.intval);
 }
 
-int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
-				const char *text)
+/* A user-space write to the property's sysfs file (text as `echo` writes it):
+ * 0, or -EINVAL / -EPERM (not writeable) / the driver's error. */
+static int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
+				       const char *text)
 {
 	union power_supply_propval val = { 0 };
 	const char *const *texts;

@@ -39,22 +39,17 @@ static bool in_table(const struct regmap_access_table *t, unsigned int reg)
 	return false;
 }
 
-static bool reg_writeable(const struct regmap *map, unsigned int reg)
+/* May reg be read (written): up to max_register, then the driver's callback, else its
+ * table, else yes. */
+static bool reg_allowed(const struct regmap *map, unsigned int reg,
+			bool (*cb)(struct device *dev, unsigned int reg),
+			const struct regmap_access_table *t)
 {
 	if (map->cfg.max_register && reg > map->cfg.max_register)
 		return false;
-	if (map->cfg.writeable_reg)
-		return map->cfg.writeable_reg(map->dev, reg);
-	return !map->cfg.wr_table || in_table(map->cfg.wr_table, reg);
-}
-
-static bool reg_readable(const struct regmap *map, unsigned int reg)
-{
-	if (map->cfg.max_register && reg > map->cfg.max_register)
-		return false;
-	if (map->cfg.readable_reg)
-		return map->cfg.readable_reg(map->dev, reg);
-	return !map->cfg.rd_table || in_table(map->cfg.rd_table, reg);
+	if (cb)
+		return cb(map->dev, reg);
+	return !t || in_table(t, reg);
 }
 
 static bool reg_volatile(const struct regmap *map, unsigned int reg)
@@ -138,11 +133,6 @@ struct regmap *devm_regmap_init_i2c(struct i2c_client *i2c, const struct regmap_
 	return map;
 }
 
-struct device *regmap_get_device(struct regmap *map)
-{
-	return map->dev;
-}
-
 static int hw_read(struct regmap *map, unsigned int reg, unsigned int *val)
 {
 	s32 v = i2c_smbus_read_byte_data(map->client, (u8)reg);
@@ -162,7 +152,7 @@ int regmap_read(struct regmap *map, unsigned int reg, unsigned int *val)
 {
 	int ret;
 
-	if (!reg_readable(map, reg))
+	if (!reg_allowed(map, reg, map->cfg.readable_reg, map->cfg.rd_table))
 		return -EIO;
 	if (!reg_volatile(map, reg) && !map->cache_bypass && map->valid[reg]) {
 		*val = map->cache[reg];
@@ -180,7 +170,7 @@ int regmap_read(struct regmap *map, unsigned int reg, unsigned int *val)
 
 int regmap_write(struct regmap *map, unsigned int reg, unsigned int val)
 {
-	if (!reg_writeable(map, reg))
+	if (!reg_allowed(map, reg, map->cfg.writeable_reg, map->cfg.wr_table))
 		return -EIO;
 	if (map->cached && !map->cache_bypass && !reg_volatile(map, reg)) {
 		map->cache[reg] = val & 0xff;

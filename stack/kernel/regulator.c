@@ -21,7 +21,6 @@
 /* A consumer's handle. */
 struct regulator {
 	struct cs_regulator *rdev;
-	struct device *dev;
 	int enable_count;
 	bool always_on;
 };
@@ -167,7 +166,6 @@ struct regulator *regulator_get(struct device *dev, const char *id)
 		return ERR_CAST(rdev);
 	reg = g_new0(struct regulator, 1);
 	reg->rdev = rdev;
-	reg->dev = dev;
 	reg->always_on = rdev->constraints.always_on;
 	return reg;
 }

@@ -40,13 +40,3 @@ int twl_i2c_write(u8 mod_no, u8 *value, u8 reg, unsigned int num_bytes)
 	}
 	return 0;
 }
-
-int twl_get_type(void)
-{
-	return 0x4030;
-}
-
-int twl_get_version(void)
-{
-	return 1;
-}

@@ -13,7 +13,7 @@ static const char *const usb_phy_event_names[] = {
 	"none", "vbus", "id", "charger", "enumerated",
 };
 
-const char *usb_phy_event_name(enum usb_phy_events event)
+static const char *usb_phy_event_name(enum usb_phy_events event)
 {
 	if ((unsigned)event < ARRAY_SIZE(usb_phy_event_names))
 		return usb_phy_event_names[event];
@@ -81,11 +81,6 @@ struct usb_phy *usb_get_phy(enum usb_phy_type type)
 	return ERR_PTR(-ENODEV);
 }
 
-void usb_put_phy(struct usb_phy *x)
-{
-	(void)x;
-}
-
 struct phy_devres {
 	struct usb_phy *phy;
 	struct notifier_block *nb;
@@ -98,7 +93,6 @@ static void phy_devres_release(struct device *dev, void *res)
 	(void)dev;
 	if (r->nb)
 		usb_unregister_notifier(r->phy, r->nb);
-	usb_put_phy(r->phy);
 }
 
 static struct usb_phy *devm_phy_hold(struct device *dev, struct usb_phy *phy,

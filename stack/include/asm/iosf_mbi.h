@@ -16,9 +16,4 @@ static inline void iosf_mbi_unblock_punit_i2c_access(void)
 {
 }
 
-static inline bool iosf_mbi_available(void)
-{
-	return true;
-}
-
 #endif

@@ -21,8 +21,5 @@
 #define __KERNEL__ 1
 #define CONFIG_OF 1
 #define CONFIG_PM 1
-#define CONFIG_EXTCON 1
-#define CONFIG_USB_PHY 1
-#define CONFIG_POWER_SUPPLY 1
 
 #endif

@@ -13,13 +13,6 @@
 #include <linux/mod_devicetable.h>
 
 #define ACPI_PTR(_ptr) (NULL)
-#define ACPI_HANDLE(dev) (NULL)
-#define ACPI_COMPANION(dev) (NULL)
-static inline bool has_acpi_companion(const void *dev)
-{
-	(void)dev;
-	return false;
-}
 static inline bool acpi_dev_present(const char *hid, const char *uid, s64 hrv)
 {
 	(void)hid;

@@ -17,13 +17,10 @@
 
 void cs_sleep_us(unsigned long us, const char *caller);
 #define msleep(ms) cs_sleep_us((unsigned long)(ms) * 1000UL, __func__)
-#define msleep_interruptible(ms) (cs_sleep_us((unsigned long)(ms) * 1000UL, __func__), 0)
-#define ssleep(s) cs_sleep_us((unsigned long)(s) * 1000000UL, __func__)
 #define usleep_range(min, max) cs_sleep_us((unsigned long)(min), __func__)
 #define fsleep(us) cs_sleep_us((unsigned long)(us), __func__)
 /* Busy-waits are too short to log. */
 #define udelay(us) ((void)(us))
-#define ndelay(ns) ((void)(ns))
 #define mdelay(ms) cs_sleep_us((unsigned long)(ms) * 1000UL, __func__)
 
 #endif

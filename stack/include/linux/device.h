@@ -39,7 +39,6 @@ struct attribute {
 struct attribute_group {
 	const char *name;
 	struct attribute **attrs;
-	unsigned short (*is_visible)(struct kobject *kobj, struct attribute *attr, int n);
 };
 
 struct device_attribute {
@@ -74,9 +73,6 @@ struct device_driver {
 	const struct of_device_id *of_match_table;
 	const struct acpi_device_id *acpi_match_table;
 	const struct dev_pm_ops *pm;
-	bool suppress_bind_attrs;
-	int probe_type;
-	const struct attribute_group **dev_groups;
 };
 
 struct cs_devres;
@@ -127,11 +123,6 @@ static inline void *dev_get_platdata(const struct device *dev)
 	return dev->platform_data;
 }
 
-static inline struct fwnode_handle *dev_fwnode(const struct device *dev)
-{
-	return dev->fwnode;
-}
-
 static inline struct device *get_device(struct device *dev)
 {
 	return dev;
@@ -157,23 +148,12 @@ static inline int device_set_wakeup_capable(struct device *dev, bool capable)
 	dev->cs_wakeup = capable;
 	return 0;
 }
-static inline int device_wakeup_enable(struct device *dev)
-{
-	dev->cs_wakeup = true;
-	return 0;
-}
-static inline int device_wakeup_disable(struct device *dev)
-{
-	dev->cs_wakeup = false;
-	return 0;
-}
 
 /* sysfs attributes of a device */
 int device_create_file(struct device *dev, const struct device_attribute *attr);
 void device_remove_file(struct device *dev, const struct device_attribute *attr);
 int devm_device_add_group(struct device *dev, const struct attribute_group *grp);
 int device_add_groups(struct device *dev, const struct attribute_group **groups);
-void device_remove_groups(struct device *dev, const struct attribute_group **groups);
 
 /* chargesim: the attributes made with device_create_file(), in order (prev NULL:
  * the first), for the sysfs dump and user-space writes; and forgetting them all

@@ -24,31 +24,16 @@ struct dmi_strmatch {
 };
 
 struct dmi_system_id {
-	int (*callback)(const struct dmi_system_id *);
-	const char *ident;
 	struct dmi_strmatch matches[4];
 	void *driver_data;
 };
 
-#define DMI_MATCH(a, b) { .slot = (a), .substr = (b) }
 #define DMI_EXACT_MATCH(a, b) { .slot = (a), .substr = (b), .exact_match = 1 }
 
 static inline int dmi_check_system(const struct dmi_system_id *list)
 {
 	(void)list;
 	return 0;
-}
-
-static inline const struct dmi_system_id *dmi_first_match(const struct dmi_system_id *list)
-{
-	(void)list;
-	return NULL;
-}
-
-static inline const char *dmi_get_system_info(int field)
-{
-	(void)field;
-	return NULL;
 }
 
 #endif

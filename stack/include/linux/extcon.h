@@ -69,8 +69,6 @@ struct extcon_dev *extcon_get_extcon_dev(const char *name);
 
 /* Provider API */
 void cs_extcon_init(struct extcon_dev *edev, const char *name, const unsigned int *cables);
-int extcon_set_state(struct extcon_dev *edev, unsigned int id, bool state);
-int extcon_sync(struct extcon_dev *edev, unsigned int id);
 int extcon_set_state_sync(struct extcon_dev *edev, unsigned int id, bool state);
 
 #endif

@@ -18,9 +18,6 @@
 
 struct i2c_client;
 struct i2c_adapter;
-struct i2c_board_info;
-
-enum i2c_alert_protocol { I2C_PROTOCOL_SMBUS_ALERT, I2C_PROTOCOL_SMBUS_HOST_NOTIFY };
 
 /* The adapter's transfer: the chip model behind the address (chargesim). */
 struct i2c_algorithm {
@@ -41,23 +38,17 @@ struct i2c_client {
 	char name[I2C_NAME_SIZE];
 	struct i2c_adapter *adapter;
 	struct device dev;
-	int init_irq;
 	int irq;
 };
 
 #define to_i2c_client(d) container_of((d), struct i2c_client, dev)
 
 struct i2c_driver {
-	unsigned int class;
 	int (*probe)(struct i2c_client *client);
 	void (*remove)(struct i2c_client *client);
 	void (*shutdown)(struct i2c_client *client);
-	void (*alert)(struct i2c_client *client, enum i2c_alert_protocol protocol, unsigned int data);
-	int (*command)(struct i2c_client *client, unsigned int cmd, void *arg);
 	struct device_driver driver;
 	const struct i2c_device_id *id_table;
-	int (*detect)(struct i2c_client *client, struct i2c_board_info *info);
-	const unsigned short *address_list;
 	u32 flags;
 };
 
@@ -80,7 +71,6 @@ void i2c_del_driver(struct i2c_driver *driver);
 
 const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id,
 					 const struct i2c_client *client);
-const struct i2c_device_id *i2c_client_get_device_id(const struct i2c_client *client);
 const void *i2c_get_match_data(const struct i2c_client *client);
 
 int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num);
@@ -88,8 +78,6 @@ s32 i2c_smbus_read_byte_data(const struct i2c_client *client, u8 command);
 s32 i2c_smbus_write_byte_data(const struct i2c_client *client, u8 command, u8 value);
 s32 i2c_smbus_read_word_data(const struct i2c_client *client, u8 command);
 s32 i2c_smbus_write_word_data(const struct i2c_client *client, u8 command, u16 value);
-s32 i2c_smbus_read_i2c_block_data(const struct i2c_client *client, u8 command, u8 length,
-				  u8 *values);
 
 /* ---- chargesim: the board side ---- */
 struct i2c_adapter *cs_i2c_adapter_new(int nr, const struct i2c_algorithm *algo, void *data);

@@ -16,18 +16,10 @@ struct idr {
 };
 
 #define DEFINE_IDR(name) struct idr name = { { 0 }, { 0 } }
-#define DEFINE_IDA(name) DEFINE_IDR(name)
-#define ida idr
 
 /* end 0 means "no upper bound" (CS_IDR_MAX here); -ENOSPC when full. */
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 void *idr_remove(struct idr *idr, unsigned long id);
 void *idr_find(const struct idr *idr, unsigned long id);
-static inline void idr_destroy(struct idr *idr)
-{
-	(void)idr;
-}
-#define ida_alloc(ida, gfp) idr_alloc((ida), (void *)1, 0, 0, (gfp))
-#define ida_free(ida, id) ((void)idr_remove((ida), (id)))
 
 #endif

@@ -49,7 +49,6 @@ static inline int devm_request_irq(struct device *dev, unsigned int irq, irq_han
 }
 int devm_request_any_context_irq(struct device *dev, unsigned int irq, irq_handler_t handler,
 				 unsigned long irqflags, const char *devname, void *dev_id);
-void devm_free_irq(struct device *dev, unsigned int irq, void *dev_id);
 void disable_irq(unsigned int irq);
 void disable_irq_nosync(unsigned int irq);
 void enable_irq(unsigned int irq);
@@ -73,7 +72,5 @@ static inline void synchronize_irq(unsigned int irq)
 int cs_irq_alloc(const char *name);
 /* The line fired: run its handler (as a work item at this instant) if requested. */
 void cs_irq_raise(int irq);
-/* Is a handler requested on this line? */
-bool cs_irq_requested(int irq);
 
 #endif

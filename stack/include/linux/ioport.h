@@ -5,8 +5,6 @@
 
 #include <linux/kernel_types.h>
 
-#define IORESOURCE_IO   0x00000100
-#define IORESOURCE_MEM  0x00000200
 #define IORESOURCE_IRQ  0x00000400
 
 struct resource {
@@ -15,9 +13,5 @@ struct resource {
 	const char *name;
 	unsigned long flags;
 };
-
-#define DEFINE_RES_IRQ(_irq) { .start = (_irq), .end = (_irq), .flags = IORESOURCE_IRQ }
-#define DEFINE_RES_IRQ_NAMED(_irq, _name) \
-	{ .start = (_irq), .end = (_irq), .name = (_name), .flags = IORESOURCE_IRQ }
 
 #endif

@@ -9,6 +9,5 @@ enum irqreturn {
 	IRQ_WAKE_THREAD = 2,
 };
 typedef enum irqreturn irqreturn_t;
-#define IRQ_RETVAL(x) ((x) ? IRQ_HANDLED : IRQ_NONE)
 
 #endif

@@ -20,23 +20,14 @@ unsigned long cs_jiffies(void);
 /* The run's virtual time in ns (ktime_get() and friends). */
 ktime_t ktime_get(void);
 #define ktime_get_boottime() ktime_get()
-#define ktime_get_real() ktime_get()
 #define ktime_to_ms(kt) ((s64)(kt) / 1000000)
-#define ktime_to_us(kt) ((s64)(kt) / 1000)
-#define ktime_to_ns(kt) ((s64)(kt))
-#define ktime_ms_delta(a, b) (((s64)(a) - (s64)(b)) / 1000000)
-#define ktime_add_us(kt, us) ((kt) + (s64)(us) * 1000)
-#define ktime_after(a, b) ((a) > (b))
-#define ktime_before(a, b) ((a) < (b))
 #define ktime_add(a, b) ((ktime_t)(a) + (ktime_t)(b))
 #define ktime_sub(a, b) ((ktime_t)(a) - (ktime_t)(b))
 
 /* include/vdso/time64.h */
 #define MSEC_PER_SEC 1000L
-#define USEC_PER_MSEC 1000L
 #define NSEC_PER_USEC 1000L
 #define NSEC_PER_MSEC 1000000L
-#define USEC_PER_SEC 1000000L
 #define NSEC_PER_SEC 1000000000L
 
 /* seconds and nanoseconds as a ktime_t (ns) */

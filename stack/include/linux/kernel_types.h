@@ -33,12 +33,8 @@ typedef int32_t s32;
 typedef int64_t s64;
 typedef unsigned int gfp_t;   /* allocation flags: accepted, ignored */
 #define GFP_KERNEL 0x1u
-#define GFP_ATOMIC 0x2u
-#define GFP_NOWAIT 0x4u
-#define GFP_DMA    0x8u
 #define __GFP_ZERO 0x100u
 typedef long long ktime_t;
-typedef u64 phys_addr_t;
 typedef u64 resource_size_t;
 typedef struct { int counter; } atomic_t;
 /* a node of a doubly linked circular list (linux/list.h) */
@@ -48,11 +44,7 @@ struct list_head {
 
 #ifndef U8_MAX
 #define U8_MAX  ((u8)~0U)
-#define U16_MAX ((u16)~0U)
 #define U32_MAX ((u32)~0U)
-#define U64_MAX ((u64)~0ULL)
-#define S32_MAX ((s32)(U32_MAX >> 1))
-#define S32_MIN ((s32)(-S32_MAX - 1))
 #endif
 
 /* compiler attributes */
@@ -60,24 +52,10 @@ struct list_head {
 #define __packed __attribute__((__packed__))
 #endif
 #define __maybe_unused __attribute__((__unused__))
-#define __always_unused __attribute__((__unused__))
 #define __used __attribute__((__used__))
-#define __must_check __attribute__((__warn_unused_result__))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
-#define __aligned(x) __attribute__((__aligned__(x)))
-#define __iomem
-#define __user
-#define __force
-#define __rcu
 #define __init
 #define __exit
-#define __initdata
-#define __initconst
-#define __exitdata
-#define __ref
-#define __refdata
-#define __devinit
-#define __read_mostly
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
@@ -86,16 +64,9 @@ struct list_head {
 #define __stringify(x) __stringify_1(x)
 #define __CS_CAT2(a, b) a##b
 #define __CS_CAT(a, b) __CS_CAT2(a, b)
-#define __UNIQUE_ID(prefix) __CS_CAT(__CS_CAT(__UNIQUE_ID_, prefix), __COUNTER__)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
-#define barrier() __asm__ __volatile__("" ::: "memory")
-#define might_sleep() do { } while (0)
-#define BUILD_BUG_ON(cond) ((void)sizeof(char[1 - 2 * !!(cond)]))
 #define WARN_ON(cond) ({ int __w = !!(cond); if (__w) cs_printk("warn", NULL, "WARNING at %s:%d", __FILE__, __LINE__); __w; })
-#define WARN_ON_ONCE(cond) WARN_ON(cond)
 #define WARN(cond, ...) ({ int __w = !!(cond); if (__w) cs_printk("warn", NULL, __VA_ARGS__); __w; })
-#define BUG_ON(cond) do { if (cond) cs_printk("crit", NULL, "BUG at %s:%d", __FILE__, __LINE__); } while (0)
 
 /* IS_ENABLED(CONFIG_FOO): 1 when CONFIG_FOO is defined to 1, else 0. */
 #define __CS_ARG_PLACEHOLDER_1 0,
@@ -104,49 +75,32 @@ struct list_head {
 #define ___cs_is_defined(val) ____cs_is_defined(__CS_ARG_PLACEHOLDER_##val)
 #define ____cs_is_defined(arg1_or_junk) __cs_take_second_arg(arg1_or_junk 1, 0, 0)
 #define IS_ENABLED(option) __cs_is_defined(option)
-#define IS_BUILTIN(option) __cs_is_defined(option)
-#define IS_REACHABLE(option) __cs_is_defined(option)
 
 #ifndef container_of
 #define container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 #endif
-#define container_of_const(ptr, type, member) container_of(ptr, type, member)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(n) (1UL << (n))
-#define BIT_ULL(n) (1ULL << (n))
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (sizeof(long) * 8 - 1 - (h))))
-#define GENMASK_ULL(h, l) (((~0ULL) << (l)) & (~0ULL >> (64 - 1 - (h))))
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
-#define min3(a, b, c) min(min(a, b), c)
-#define max3(a, b, c) max(max(a, b), c)
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
-#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
 #define clamp_val(v, lo, hi) clamp(v, lo, hi)
-#define abs_diff(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define DIV_ROUND_CLOSEST(x, d) (((x) + ((d) / 2)) / (d))
-#define roundup(x, y) ((((x) + ((y) - 1)) / (y)) * (y))
-#define rounddown(x, y) ((x) - ((x) % (y)))
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define likely(x) __builtin_expect(!!(x), 1)
-#define lower_32_bits(n) ((u32)((n) & 0xffffffff))
-#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
 
 static inline int cs_fls(unsigned int x)
 {
 	return x ? 32 - __builtin_clz(x) : 0;
 }
-#define hweight8(x) __builtin_popcount((u8)(x))
-#define hweight32(x) __builtin_popcount((u32)(x))
 
 /* Names that would clash with the C library or GLib outside kernel code. */
 #ifdef __KERNEL__
 #define fallthrough __attribute__((__fallthrough__))
-#define swap(a, b) do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 #define fls(x) cs_fls(x)
 #endif
 

@@ -76,11 +76,8 @@ static inline int list_is_singular(const struct list_head *head)
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
 #define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
-#define list_first_entry_or_null(head, type, member) \
-	(list_empty(head) ? NULL : list_first_entry(head, type, member))
 #define list_next_entry(pos, member) list_entry((pos)->member.next, __typeof__(*(pos)), member)
 
-#define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_entry(pos, head, member) \
 	for (pos = list_first_entry(head, __typeof__(*pos), member); &pos->member != (head); \
 	     pos = list_next_entry(pos, member))

@@ -35,7 +35,6 @@ struct acpi_device_id {
 	char id[ACPI_ID_LEN];
 	kernel_ulong_t driver_data;
 	u32 cls;
-	u32 cls_msk;
 };
 
 #endif

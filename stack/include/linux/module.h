@@ -15,11 +15,9 @@
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/mod_devicetable.h>
-#include <linux/export.h>
 
 struct module;
 #define THIS_MODULE ((struct module *)0)
-#define KBUILD_MODFILE CS_KFILE
 
 #ifndef CS_KMODSYM
 #define module_init(fn) _Static_assert(0, "module_init: build this file with the Makefile's kernel rule (it defines CS_KMODSYM)");
@@ -30,8 +28,6 @@ struct module;
 #endif
 #define module_exit(fn) \
 	__CS_MODINFO(.modname = KBUILD_MODNAME, .kind = CS_MODINFO_EXIT, .exit = (fn))
-#define subsys_initcall(fn) module_init(fn)
-#define device_initcall(fn) module_init(fn)
 #define late_initcall(fn) module_init(fn)
 
 #define MODULE_DESCRIPTION(d) \
@@ -41,9 +37,6 @@ struct module;
 #define MODULE_LICENSE(l) \
 	__CS_MODINFO(.modname = KBUILD_MODNAME, .kind = CS_MODINFO_LICENSE, .text = (l))
 #define MODULE_ALIAS(a) _Static_assert(1, "")
-#define MODULE_SOFTDEP(s) _Static_assert(1, "")
-#define MODULE_FIRMWARE(f) _Static_assert(1, "")
-#define MODULE_IMPORT_NS(ns) _Static_assert(1, "")
 /* The table is what module autoloading reads; here it is only kept referenced. */
 #define MODULE_DEVICE_TABLE(type, name) \
 	static const void *const __CS_CAT(__cs_devtable_, __COUNTER__) __used = &(name)
@@ -60,15 +53,5 @@ struct module;
 		__unregister(&(__driver), ##__VA_ARGS__); \
 	} \
 	module_exit(__driver##_exit)
-
-static inline bool try_module_get(struct module *m)
-{
-	(void)m;
-	return true;
-}
-static inline void module_put(struct module *m)
-{
-	(void)m;
-}
 
 #endif

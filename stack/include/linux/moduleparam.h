@@ -35,7 +35,6 @@ typedef char *cs_kparam_ctype_charp;
 	__cs_module_param(pname, var, cs_kparam_ctype_##type, CS_KPARAM_##type, mode)
 #define module_param(pname, type, mode) \
 	__cs_module_param(pname, pname, cs_kparam_ctype_##type, CS_KPARAM_##type, mode)
-#define module_param_unsafe module_param
 #define MODULE_PARM_DESC(pname, desc) \
 	__CS_MODINFO(.modname = KBUILD_MODNAME, .kind = CS_MODINFO_PARM_DESC, .name = #pname, \
 		     .text = (desc))

@@ -28,27 +28,12 @@ static inline void mutex_unlock(struct mutex *m)
 	m->cs_held = 0;
 }
 #define mutex_lock(m) cs_mutex_lock((m), __func__)
-#define mutex_lock_interruptible(m) (cs_mutex_lock((m), __func__), 0)
 static inline int mutex_trylock(struct mutex *m)
 {
 	if (m->cs_held)
 		return 0;
 	m->cs_held = 1;
 	return 1;
-}
-static inline bool mutex_is_locked(struct mutex *m)
-{
-	return m->cs_held != 0;
-}
-static inline void mutex_destroy(struct mutex *m)
-{
-	(void)m;
-}
-static inline int devm_mutex_init(struct device *dev, struct mutex *m)
-{
-	(void)dev;
-	mutex_init(m);
-	return 0;
 }
 
 #endif

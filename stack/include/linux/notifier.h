@@ -24,7 +24,6 @@ struct raw_notifier_head {
 };
 #define blocking_notifier_head raw_notifier_head
 #define atomic_notifier_head raw_notifier_head
-#define srcu_notifier_head raw_notifier_head
 
 #define RAW_NOTIFIER_INIT(name) { .head = NULL }
 #define RAW_NOTIFIER_HEAD(name) struct raw_notifier_head name = RAW_NOTIFIER_INIT(name)

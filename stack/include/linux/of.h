@@ -40,17 +40,12 @@ struct device_node {
 };
 
 #define of_match_ptr(_ptr) (_ptr)
-#define OF_BAD_ADDR ((u64)-1)
 
 static inline struct device_node *to_of_node(const struct fwnode_handle *fwnode)
 {
 	return fwnode ? container_of(fwnode, struct device_node, fwnode) : NULL;
 }
 #define of_fwnode_handle(np) ((np) ? &(np)->fwnode : NULL)
-static inline bool is_of_node(const struct fwnode_handle *fwnode)
-{
-	return fwnode != NULL;
-}
 
 static inline struct device_node *of_node_get(struct device_node *np)
 {
@@ -59,10 +54,6 @@ static inline struct device_node *of_node_get(struct device_node *np)
 static inline void of_node_put(struct device_node *np)
 {
 	(void)np;
-}
-static inline const char *of_node_full_name(const struct device_node *np)
-{
-	return np ? np->full_name : "<no-node>";
 }
 
 struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
@@ -120,10 +111,7 @@ static inline int of_property_count_strings(const struct device_node *np, const 
 
 int of_device_is_compatible(const struct device_node *np, const char *compat);
 bool of_device_is_available(const struct device_node *np);
-bool of_node_name_eq(const struct device_node *np, const char *name);
-struct device_node *of_get_parent(const struct device_node *np);
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev);
-#define of_get_next_available_child of_get_next_child
 struct device_node *of_get_child_by_name(const struct device_node *np, const char *name);
 struct device_node *of_get_compatible_child(const struct device_node *parent,
 					    const char *compatible);
@@ -142,20 +130,14 @@ int of_get_available_child_count(const struct device_node *np);
 #define for_each_child_of_node(parent, child) \
 	for (child = of_get_next_child(parent, NULL); child != NULL; \
 	     child = of_get_next_child(parent, child))
-#define for_each_available_child_of_node for_each_child_of_node
 
 /* ---- chargesim: building a tree (the simulated board's firmware) ---- */
 struct device_node *cs_of_node_new(struct device_node *parent, const char *full_name,
 				   const char *label);
 void cs_of_set_u32s(struct device_node *np, const char *name, const u32 *vals, int n);
 void cs_of_set_u32(struct device_node *np, const char *name, u32 val);
-/* A string list property: strings separated by '\0', total length len. */
-void cs_of_set_strings(struct device_node *np, const char *name, const char *strs, int len);
 void cs_of_set_string(struct device_node *np, const char *name, const char *s);
 void cs_of_set_bool(struct device_node *np, const char *name);
-void cs_of_delete_property(struct device_node *np, const char *name);
-/* Give np a phandle (unique in the run) and return it. */
-phandle cs_of_phandle(struct device_node *np);
 void cs_of_free_tree(struct device_node *root);
 /* Apply .dts property statements to np: `name = <1 2>;`, `name = "s", "t";`,
  * `name = <&label 3 0>;`, `name;` (a boolean), `/delete-property/ name;`.

@@ -23,12 +23,10 @@ struct platform_device {
 	struct device dev;
 	u32 num_resources;
 	struct resource *resource;
-	const struct platform_device_id *id_entry;
 };
 
 #define to_platform_device(x) container_of((x), struct platform_device, dev)
 #define PLATFORM_DEVID_NONE (-1)
-#define PLATFORM_DEVID_AUTO (-2)
 
 struct platform_driver {
 	int (*probe)(struct platform_device *);
@@ -41,8 +39,6 @@ struct platform_driver {
 	int (*resume)(struct platform_device *);
 	struct device_driver driver;
 	const struct platform_device_id *id_table;
-	bool prevent_deferred_probe;
-	bool driver_managed_dma;
 };
 
 #define to_platform_driver(drv) container_of((drv), struct platform_driver, driver)
@@ -63,14 +59,10 @@ static inline void platform_set_drvdata(struct platform_device *pdev, void *data
 
 struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type,
 				       unsigned int num);
-struct resource *platform_get_resource_byname(struct platform_device *pdev, unsigned int type,
-					      const char *name);
 /* The num'th interrupt of the device: its number, or -ENXIO (logged) when it has none. */
 int platform_get_irq(struct platform_device *pdev, unsigned int num);
 int platform_get_irq_optional(struct platform_device *pdev, unsigned int num);
 int platform_get_irq_byname(struct platform_device *pdev, const char *name);
-int platform_irq_count(struct platform_device *pdev);
-const struct platform_device_id *platform_get_device_id(const struct platform_device *pdev);
 
 /* ---- chargesim: the board side ---- */
 /* A platform device for node np (may be NULL), named name, with n_irq interrupts. */

@@ -19,7 +19,6 @@ static inline void pm_runtime_put_noidle(struct device *dev) { (void)dev; }
 static inline void pm_runtime_mark_last_busy(struct device *dev) { (void)dev; }
 static inline void pm_runtime_enable(struct device *dev) { (void)dev; }
 static inline void pm_runtime_disable(struct device *dev) { (void)dev; }
-static inline int devm_pm_runtime_enable(struct device *dev) { (void)dev; return 0; }
 static inline int pm_runtime_set_active(struct device *dev) { (void)dev; return 0; }
 static inline void pm_runtime_use_autosuspend(struct device *dev) { (void)dev; }
 static inline void pm_runtime_set_autosuspend_delay(struct device *dev, int d) { (void)dev; (void)d; }

@@ -123,12 +123,6 @@ enum {
 	POWER_SUPPLY_SCOPE_DEVICE,
 };
 
-enum power_supply_charge_behaviour {
-	POWER_SUPPLY_CHARGE_BEHAVIOUR_AUTO = 0,
-	POWER_SUPPLY_CHARGE_BEHAVIOUR_INHIBIT_CHARGE,
-	POWER_SUPPLY_CHARGE_BEHAVIOUR_FORCE_DISCHARGE,
-};
-
 /* Every property of Linux 6.12 (sysfs names in power_supply_prop_name()): first the
  * ones chargesim's board supplies report (uevent order), then the rest in the
  * kernel's order; the string-valued ones last. */
@@ -223,7 +217,6 @@ struct power_supply;
 struct power_supply_desc {
 	const char *name;
 	enum power_supply_type type;
-	u8 charge_behaviours;
 	u32 usb_types;                   /* BIT(POWER_SUPPLY_USB_TYPE_*) of each supported type */
 	const enum power_supply_property *properties;
 	size_t num_properties;
@@ -233,9 +226,7 @@ struct power_supply_desc {
 			    const union power_supply_propval *val);
 	int (*property_is_writeable)(struct power_supply *psy, enum power_supply_property psp);
 	void (*external_power_changed)(struct power_supply *psy);
-	void (*set_charged)(struct power_supply *psy);
 	bool no_thermal;
-	int use_for_apm;
 };
 
 struct power_supply_config {
@@ -245,21 +236,16 @@ struct power_supply_config {
 	const struct attribute_group **attr_grp;
 	char **supplied_to;
 	size_t num_supplicants;
-	bool no_wakeup_source;
 };
 
 struct power_supply {
 	const struct power_supply_desc *desc;
 	char **supplied_to;
 	size_t num_supplicants;
-	char **supplied_from;
-	size_t num_supplies;
 	struct device_node *of_node;
 	void *drv_data;
 	struct device dev;
 	bool changed;
-	bool initialized;
-	bool removing;
 	/* chargesim */
 	struct power_supply *cs_next;   /* the run's list of registered supplies */
 };
@@ -279,8 +265,6 @@ struct power_supply *power_supply_register(struct device *parent,
 struct power_supply *devm_power_supply_register(struct device *parent,
 						const struct power_supply_desc *desc,
 						const struct power_supply_config *cfg);
-#define power_supply_register_no_ws power_supply_register
-#define devm_power_supply_register_no_ws devm_power_supply_register
 void power_supply_unregister(struct power_supply *psy);
 void power_supply_changed(struct power_supply *psy);
 struct power_supply *power_supply_get_by_name(const char *name);
@@ -290,7 +274,6 @@ int power_supply_get_property(struct power_supply *psy, enum power_supply_proper
 			      union power_supply_propval *val);
 int power_supply_set_property(struct power_supply *psy, enum power_supply_property psp,
 			      const union power_supply_propval *val);
-int power_supply_property_is_writeable(struct power_supply *psy, enum power_supply_property psp);
 /* The property from the first supply that supplies psy and has it (-ENODEV: none). */
 int power_supply_get_property_from_supplier(struct power_supply *psy,
 					    enum power_supply_property psp,
@@ -309,12 +292,6 @@ const char *power_supply_prop_name(enum power_supply_property p);
 /* Format one property as its sysfs file reads (with the trailing newline); returns
  * a g_malloc'd string, or NULL when the supply does not have the property. */
 char *power_supply_show_property(struct power_supply *psy, enum power_supply_property p);
-/* A user-space write to the property's sysfs file (text as `echo` writes it):
- * 0, or -EINVAL / -EPERM (not writeable) / the driver's error. */
-int power_supply_store_property(struct power_supply *psy, enum power_supply_property p,
-				const char *text);
-/* The property whose sysfs file is called name, or -1. */
-int power_supply_prop_by_name(const char *name);
 /* The run's registered supplies (first, then ->cs_next). */
 struct power_supply *cs_power_supply_first(void);
 /* What reading a device attribute's sysfs file gives (g_free), NULL if unreadable. */

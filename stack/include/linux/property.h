@@ -51,13 +51,5 @@ static inline int fwnode_property_read_u32(const struct fwnode_handle *fwnode,
 {
 	return fwnode_property_read_u32_array(fwnode, propname, val, 1);
 }
-static inline void fwnode_handle_put(struct fwnode_handle *fwnode)
-{
-	(void)fwnode;
-}
-static inline struct fwnode_handle *fwnode_handle_get(struct fwnode_handle *fwnode)
-{
-	return fwnode;
-}
 
 #endif

@@ -28,13 +28,9 @@ struct reg_field {
 	unsigned int reg;
 	unsigned int lsb;
 	unsigned int msb;
-	unsigned int id_size;
-	unsigned int id_offset;
 };
 
 #define REG_FIELD(_reg, _lsb, _msb) { .reg = (_reg), .lsb = (_lsb), .msb = (_msb) }
-#define REG_FIELD_ID(_reg, _lsb, _msb, _size, _offset) \
-	{ .reg = (_reg), .lsb = (_lsb), .msb = (_msb), .id_size = (_size), .id_offset = (_offset) }
 
 struct regmap_range {
 	unsigned int range_min;
@@ -65,32 +61,22 @@ struct reg_default {
 struct regmap_config {
 	const char *name;
 	int reg_bits;
-	int reg_stride;
-	int pad_bits;
 	int val_bits;
 	bool (*writeable_reg)(struct device *dev, unsigned int reg);
 	bool (*readable_reg)(struct device *dev, unsigned int reg);
 	bool (*volatile_reg)(struct device *dev, unsigned int reg);
-	bool (*precious_reg)(struct device *dev, unsigned int reg);
-	bool disable_locking;
-	int (*reg_read)(void *context, unsigned int reg, unsigned int *val);
-	int (*reg_write)(void *context, unsigned int reg, unsigned int val);
 	unsigned int max_register;
 	const struct regmap_access_table *wr_table;
 	const struct regmap_access_table *rd_table;
 	const struct regmap_access_table *volatile_table;
-	const struct regmap_access_table *precious_table;
 	const struct reg_default *reg_defaults;
 	unsigned int num_reg_defaults;
 	enum regcache_type cache_type;
-	bool use_single_read;
-	bool use_single_write;
 };
 
 struct regmap *regmap_init_i2c(struct i2c_client *i2c, const struct regmap_config *config);
 struct regmap *devm_regmap_init_i2c(struct i2c_client *i2c, const struct regmap_config *config);
 void regmap_exit(struct regmap *map);
-struct device *regmap_get_device(struct regmap *map);
 
 int regmap_read(struct regmap *map, unsigned int reg, unsigned int *val);
 int regmap_write(struct regmap *map, unsigned int reg, unsigned int val);
@@ -103,11 +89,6 @@ static inline int regmap_update_bits(struct regmap *map, unsigned int reg, unsig
 				     unsigned int val)
 {
 	return regmap_update_bits_base(map, reg, mask, val, NULL, false, false);
-}
-static inline int regmap_update_bits_check(struct regmap *map, unsigned int reg,
-					   unsigned int mask, unsigned int val, bool *change)
-{
-	return regmap_update_bits_base(map, reg, mask, val, change, false, false);
 }
 static inline int regmap_write_bits(struct regmap *map, unsigned int reg, unsigned int mask,
 				    unsigned int val)

@@ -41,8 +41,6 @@ extern struct workqueue_struct *system_wq;
 #define WQ_POWER_EFFICIENT 0x80
 /* A driver's own queue is the system queue too (work runs in order either way). */
 #define alloc_workqueue(fmt, flags, max, ...) (system_wq)
-#define alloc_ordered_workqueue(fmt, flags, ...) (system_wq)
-#define create_singlethread_workqueue(name) (system_wq)
 #define create_freezable_workqueue(name) (system_wq)
 static inline void destroy_workqueue(struct workqueue_struct *wq)
 {

@@ -16,7 +16,6 @@
 #include <linux/device.h>
 #include <linux/err.h>
 
-#define GPIO_ACTIVE_HIGH 0
 #define GPIO_ACTIVE_LOW 1
 
 #define GPIOD_FLAGS_BIT_DIR_SET BIT(0)
@@ -34,10 +33,8 @@ enum gpiod_flags {
 };
 
 struct gpio_desc;
-struct gpio_array;
 
 struct gpio_descs {
-	struct gpio_array *info;
 	unsigned int ndescs;
 	struct gpio_desc *desc[];
 };
@@ -57,7 +54,6 @@ struct gpio_descs *devm_gpiod_get_array(struct device *dev, const char *con_id,
 					enum gpiod_flags flags);
 struct gpio_descs *devm_gpiod_get_array_optional(struct device *dev, const char *con_id,
 						 enum gpiod_flags flags);
-int gpiod_count(struct device *dev, const char *con_id);
 
 int gpiod_get_value(const struct gpio_desc *desc);
 int gpiod_get_raw_value(const struct gpio_desc *desc);
@@ -69,9 +65,7 @@ void gpiod_set_raw_value(struct gpio_desc *desc, int value);
 #define gpiod_set_raw_value_cansleep gpiod_set_raw_value
 int gpiod_direction_input(struct gpio_desc *desc);
 int gpiod_direction_output(struct gpio_desc *desc, int value);
-int gpiod_is_active_low(const struct gpio_desc *desc);
 int gpiod_to_irq(const struct gpio_desc *desc);
-int gpiod_set_consumer_name(struct gpio_desc *desc, const char *name);
 
 /* ---- chargesim: the board side ---- */
 struct device_node;

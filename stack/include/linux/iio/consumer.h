@@ -21,14 +21,10 @@ struct iio_channel {
 	void *hw;
 };
 
-enum iio_chan_type { IIO_VOLTAGE, IIO_CURRENT, IIO_POWER, IIO_TEMP };
-
 struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel);
-void iio_channel_release(struct iio_channel *chan);
 struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel);
 int iio_read_channel_processed(struct iio_channel *chan, int *val);
 int iio_read_channel_raw(struct iio_channel *chan, int *val);
-int iio_get_channel_type(struct iio_channel *chan, enum iio_chan_type *type);
 
 /* ---- chargesim: the board side ---- */
 /* Channel `name` read by the device named `consumer` (NULL: any device). */

@@ -30,20 +30,13 @@ enum axp20x_variants {
 #define AXP20X_V_HTF_CHRG         0x39
 #define AXP20X_CC_CTRL            0xb8
 
-struct mfd_cell;
-struct regmap_irq_chip;
 
 struct axp20x_dev {
 	struct device *dev;
 	int irq;
-	unsigned long irq_flags;
 	struct regmap *regmap;
 	struct regmap_irq_chip_data *regmap_irqc;
 	long variant;
-	int nr_cells;
-	const struct mfd_cell *cells;
-	const struct regmap_config *regmap_cfg;
-	const struct regmap_irq_chip *regmap_irq_chip;
 };
 
 #endif

@@ -48,36 +48,11 @@ enum twl4030_module_ids {
 #define TWL4030_INTERRUPTS_BCIISR2A	0x1
 #define TWL4030_INTERRUPTS_BCIIMR1A	0x2
 #define TWL4030_INTERRUPTS_BCIIMR2A	0x3
-#define TWL4030_INTERRUPTS_BCIISR1B	0x4
-#define TWL4030_INTERRUPTS_BCIISR2B	0x5
-#define TWL4030_INTERRUPTS_BCIIMR1B	0x6
-#define TWL4030_INTERRUPTS_BCIIMR2B	0x7
-#define TWL4030_INTERRUPTS_BCISIR1	0x8
-#define TWL4030_INTERRUPTS_BCISIR2	0x9
-#define TWL4030_INTERRUPTS_BCIEDR1	0xa
-#define TWL4030_INTERRUPTS_BCIEDR2	0xb
-#define TWL4030_INTERRUPTS_BCIEDR3	0xc
-#define TWL4030_INTERRUPTS_BCISIHCTRL	0xd
 
 /* PM_MASTER module */
-#define TWL4030_PM_MASTER_CFG_P1_TRANSITION	0x00
-#define TWL4030_PM_MASTER_CFG_P2_TRANSITION	0x01
-#define TWL4030_PM_MASTER_CFG_P3_TRANSITION	0x02
-#define TWL4030_PM_MASTER_CFG_P123_TRANSITION	0x03
-#define TWL4030_PM_MASTER_STS_BOOT		0x04
-#define TWL4030_PM_MASTER_CFG_BOOT		0x05
-#define TWL4030_PM_MASTER_SHUNDAN		0x06
 #define TWL4030_PM_MASTER_BOOT_BCI		0x07
-#define TWL4030_PM_MASTER_CFG_PWRANA1		0x08
-#define TWL4030_PM_MASTER_CFG_PWRANA2		0x09
-#define TWL4030_PM_MASTER_BACKUP_MISC_STS	0x0b
-#define TWL4030_PM_MASTER_BACKUP_MISC_CFG	0x0c
-#define TWL4030_PM_MASTER_PROTECT_KEY		0x0e
-#define TWL4030_PM_MASTER_STS_HW_CONDITIONS	0x0f
 
 struct twl4030_bci_platform_data {
-	int *battery_tmp_tbl;
-	unsigned int tblsize;
 	int bb_uvolt;    /* voltage to charge the backup battery */
 	int bb_uamp;     /* current for backup battery charging */
 };
@@ -93,19 +68,6 @@ static inline int twl_i2c_write_u8(u8 mod_no, u8 val, u8 reg)
 static inline int twl_i2c_read_u8(u8 mod_no, u8 *val, u8 reg)
 {
 	return twl_i2c_read(mod_no, val, reg, 1);
-}
-
-int twl_get_type(void);
-int twl_get_version(void);
-#define TWL4030_CLASS_ID 0x4030
-#define TWL6030_CLASS_ID 0x6030
-static inline int twl_class_is_4030(void)
-{
-	return 1;
-}
-static inline int twl_class_is_6030(void)
-{
-	return 0;
 }
 
 /* ---- chargesim: the chip behind the modules ---- */

@@ -21,13 +21,8 @@ struct regulator_desc;
 struct regulator_config;
 struct regulator_ops;
 
-/* valid_ops_mask bits [include/linux/regulator/machine.h] */
-#define REGULATOR_CHANGE_VOLTAGE 0x1
 #define REGULATOR_CHANGE_CURRENT 0x2
-#define REGULATOR_CHANGE_MODE    0x4
 #define REGULATOR_CHANGE_STATUS  0x8
-#define REGULATOR_CHANGE_DRMS    0x10
-#define REGULATOR_CHANGE_BYPASS  0x20
 
 /* What the board's device tree allows (of_get_regulation_constraints()). */
 struct regulation_constraints {

@@ -6,11 +6,4 @@
 #include <linux/pm_runtime.h>
 #include <linux/usb/phy.h>
 
-enum usb_dr_mode {
-	USB_DR_MODE_UNKNOWN,
-	USB_DR_MODE_HOST,
-	USB_DR_MODE_PERIPHERAL,
-	USB_DR_MODE_OTG,
-};
-
 #endif

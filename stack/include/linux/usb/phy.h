@@ -90,7 +90,6 @@ struct usb_phy *devm_usb_get_phy(struct device *dev, enum usb_phy_type type);
 struct usb_phy *devm_usb_get_phy_by_node(struct device *dev, struct device_node *node,
 					 struct notifier_block *nb);
 struct usb_phy *devm_usb_get_phy_by_phandle(struct device *dev, const char *phandle_name, u8 index);
-void usb_put_phy(struct usb_phy *x);
 /* Provider side: make the PHY findable in this run. */
 int usb_add_phy_dev(struct usb_phy *x);
 void usb_remove_phy(struct usb_phy *x);
@@ -99,6 +98,5 @@ int usb_register_notifier(struct usb_phy *x, struct notifier_block *nb);
 int usb_unregister_notifier(struct usb_phy *x, struct notifier_block *nb);
 /* Provider side: notify with this PHY's payload habit (mA used for the mA habit). */
 void cs_usb_phy_notify(struct usb_phy *x, enum usb_phy_events event, unsigned int mA);
-const char *usb_phy_event_name(enum usb_phy_events event);
 
 #endif

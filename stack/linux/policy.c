@@ -78,7 +78,6 @@ struct lx_policy {
 	const struct cs_linux_module *mod;
 	const struct cs_modinfo **kparams;
 	int n_kparams;
-	struct param_desc *table;
 	size_t tail_off;
 	const struct lx_board_defaults *defaults;
 	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
@@ -233,7 +232,7 @@ static void run_unload(struct lx_run *r)
 {
 	struct lx_policy *lp = r->lp;
 
-	if (r->board && r->board->phy && r->phy_nb.notifier_call)
+	if (r->phy_nb.notifier_call)
 		usb_unregister_notifier(r->board->phy, &r->phy_nb);
 	cancel_delayed_work_sync(&r->us_work);
 	if (r->loaded) {
@@ -352,9 +351,6 @@ static void lx_params_default(const struct cs_policy_desc *d, void *params)
 
 	for (int i = 0; i < lp->n_kparams; i++)
 		kparam_to_slot(lp->kparams[i], lp->kparams[i]->dflt, (char *)params + (size_t)i * KPARAM_SLOT);
-	t->of = NULL;
-	t->us = (struct lx_userspace){ 0 };
-	t->dyndbg = false;
 	if (lp->defaults) {
 		apply_cmdline(lp, lp->defaults->cmdline, params);
 		t->us.path = g_strdup(lp->defaults->us.path);
@@ -386,6 +382,7 @@ static int cmp_kparam(const void *a, const void *b)
 static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod)
 {
 	GPtrArray *kp = g_ptr_array_new();
+	struct param_desc *table;
 	const char *description = NULL;
 	int n = 0;
 
@@ -402,10 +399,10 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	lp->n_kparams = (int)kp->len;
 	lp->kparams = (const struct cs_modinfo **)g_ptr_array_free(kp, FALSE);
 	lp->tail_off = (size_t)lp->n_kparams * KPARAM_SLOT;
-	lp->table = g_new0(struct param_desc, (gsize)lp->n_kparams + 4);
+	table = g_new0(struct param_desc, (gsize)lp->n_kparams + 4);
 	for (int i = 0; i < lp->n_kparams; i++) {
 		const struct cs_modinfo *mi = lp->kparams[i];
-		struct param_desc *d = &lp->table[n++];
+		struct param_desc *d = &table[n++];
 		const char *doc = NULL;
 
 		for (const struct cs_modinfo *m = cs_modinfo_first(); m; m = m->next)
@@ -426,14 +423,14 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 			kparam_range(mi->type, &d->min, &d->max);
 		}
 	}
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"of", PARAM_STR, .off = lp->tail_off + offsetof(struct lx_tail, of),
 		.flags = PARAM_F_PROBE_ONLY,
 		.doc = "properties of the driver's device-tree node, .dts syntax: \"ti,charge-current = <2000000>; ti,use-ilim-pin; /delete-property/ ti,boost-voltage;\"" };
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"userspace", PARAM_OBJECT, .off = lp->tail_off + offsetof(struct lx_tail, us),
 		.sub = userspace_desc, .doc = "one sysfs write user space makes after each plug" };
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"dyndbg", PARAM_BOOL, .off = lp->tail_off + offsetof(struct lx_tail, dyndbg),
 		.doc = "dynamic debug for the module: its dev_dbg() messages are logged" };
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
@@ -446,7 +443,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 				       ".c (", description ? description : "no description", ")",
 				       lp->defaults ? "; board defaults " : "",
 				       lp->defaults ? lp->defaults->why : "", NULL),
-		.params = lp->table,
+		.params = table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
 		.params_default = lx_params_default,
 		.probe = lx_probe,

@@ -558,10 +558,9 @@ static bool sr_pin_hold_under(const struct safe_ramp *s, int ibus_ua, int *hold_
 /*
  * R2: a probe not followed, VBUS on the line: the source delivered IBUS on its line,
  * not the new limit. The limit comes down to the smallest register value above IBUS
- * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws later, the adapter is
- * never asked more than one register step beyond what it was seen to deliver before
- * the next probe checks it. When the charger's input regulation pins IBUS (VINDPM
- * holding VBUS on the line), the limit above it costs nothing.
+ * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws
+ * later, the adapter is never asked more than one register step beyond what it was
+ * seen to deliver before the next probe checks it.
  */
 static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 {

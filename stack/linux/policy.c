@@ -1,26 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/linux/policy.c - each real Linux driver compiled into this build becomes the
- * policy "linux/<file>" (docs/linux-drivers.md).
+ * policy "linux/<file>". Its parameters are the driver's module parameters (typed and
+ * documented from its module_param / MODULE_PARM_DESC lines) plus the layer's "of",
+ * "userspace" and "dyndbg" (docs/linux-drivers.md, section 3). Probing the policy
+ * loads the module: parameters set, init run (the driver binds to the board's device
+ * and probes; a failed probe is the policy's error); removing it runs the module's exit.
  *
- * The policy's parameters are the driver's module parameters (typed and documented
- * from its module_param / MODULE_PARM_DESC lines) plus three of the layer's own:
- *  - "of": properties of the driver's device-tree node in .dts syntax, applied over
- *    the node the simulated board built (run/linux_board.c);
- *  - "userspace": one sysfs write user space makes after each plug (as a udev rule or
- *    a daemon would), e.g. raising input_current_limit;
- *  - "dyndbg": the kernel's dynamic debug for the module (dev_dbg messages printed).
- * Probing the policy loads the module: its parameters are set, its init function runs
- * (registering the driver, which binds to the board's device and probes), and a probe
- * that failed becomes the policy's error. Removing it runs the module's exit function,
- * which removes the driver and releases its device-managed resources.
- *
- * A driver file's static variables (its module parameters among them) exist once per
- * process as they exist once per kernel: two runs of the same driver cannot share
- * them, so a probe while another run of the driver is loaded in the process (another
- * thread, or a nested run) is refused with -EBUSY. A sweep runs its variants in
- * worker processes, each with its own statics (run/sweep_runner.c); `check -j` runs
- * real drivers one after another (cli/cmd_check.c).
+ * A driver file's static variables exist once per process as they exist once per
+ * kernel, so a probe while another run has the driver loaded is refused with -EBUSY
+ * (section 5; sweep variants run in worker processes, run/sweep_runner.c).
  */
 #include <stdlib.h>
 #include <string.h>

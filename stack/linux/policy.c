@@ -1,26 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * stack/linux/policy.c - each real Linux driver compiled into this build becomes the
- * policy "linux/<file>" (docs/linux-drivers.md).
+ * policy "linux/<file>". Its parameters are the driver's module parameters (typed and
+ * documented from its module_param / MODULE_PARM_DESC lines) plus the layer's "of",
+ * "userspace" and "dyndbg" (docs/linux-drivers.md, section 3). Probing the policy
+ * loads the module: parameters set, init run (the driver binds to the board's device
+ * and probes; a failed probe is the policy's error); removing it runs the module's exit.
  *
- * The policy's parameters are the driver's module parameters (typed and documented
- * from its module_param / MODULE_PARM_DESC lines) plus three of the layer's own:
- *  - "of": properties of the driver's device-tree node in .dts syntax, applied over
- *    the node the simulated board built (run/linux_board.c);
- *  - "userspace": one sysfs write user space makes after each plug (as a udev rule or
- *    a daemon would), e.g. raising input_current_limit;
- *  - "dyndbg": the kernel's dynamic debug for the module (dev_dbg messages printed).
- * Probing the policy loads the module: its parameters are set, its init function runs
- * (registering the driver, which binds to the board's device and probes), and a probe
- * that failed becomes the policy's error. Removing it runs the module's exit function,
- * which removes the driver and releases its device-managed resources.
- *
- * A driver file's static variables (its module parameters among them) exist once per
- * process as they exist once per kernel: two runs of the same driver cannot share
- * them, so a probe while another run of the driver is loaded in the process (another
- * thread, or a nested run) is refused with -EBUSY. A sweep runs its variants in
- * worker processes, each with its own statics (run/sweep_runner.c); `check -j` runs
- * real drivers one after another (cli/cmd_check.c).
+ * A driver file's static variables exist once per process as they exist once per
+ * kernel, so a probe while another run has the driver loaded is refused with -EBUSY
+ * (section 5; sweep variants run in worker processes, run/sweep_runner.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +67,6 @@ struct lx_policy {
 	const struct cs_linux_module *mod;
 	const struct cs_modinfo **kparams;
 	int n_kparams;
-	struct param_desc *table;
 	size_t tail_off;
 	const struct lx_board_defaults *defaults;
 	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
@@ -233,7 +221,7 @@ static void run_unload(struct lx_run *r)
 {
 	struct lx_policy *lp = r->lp;
 
-	if (r->board && r->board->phy && r->phy_nb.notifier_call)
+	if (r->phy_nb.notifier_call)
 		usb_unregister_notifier(r->board->phy, &r->phy_nb);
 	cancel_delayed_work_sync(&r->us_work);
 	if (r->loaded) {
@@ -352,9 +340,6 @@ static void lx_params_default(const struct cs_policy_desc *d, void *params)
 
 	for (int i = 0; i < lp->n_kparams; i++)
 		kparam_to_slot(lp->kparams[i], lp->kparams[i]->dflt, (char *)params + (size_t)i * KPARAM_SLOT);
-	t->of = NULL;
-	t->us = (struct lx_userspace){ 0 };
-	t->dyndbg = false;
 	if (lp->defaults) {
 		apply_cmdline(lp, lp->defaults->cmdline, params);
 		t->us.path = g_strdup(lp->defaults->us.path);
@@ -386,6 +371,7 @@ static int cmp_kparam(const void *a, const void *b)
 static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod)
 {
 	GPtrArray *kp = g_ptr_array_new();
+	struct param_desc *table;
 	const char *description = NULL;
 	int n = 0;
 
@@ -402,10 +388,10 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	lp->n_kparams = (int)kp->len;
 	lp->kparams = (const struct cs_modinfo **)g_ptr_array_free(kp, FALSE);
 	lp->tail_off = (size_t)lp->n_kparams * KPARAM_SLOT;
-	lp->table = g_new0(struct param_desc, (gsize)lp->n_kparams + 4);
+	table = g_new0(struct param_desc, (gsize)lp->n_kparams + 4);
 	for (int i = 0; i < lp->n_kparams; i++) {
 		const struct cs_modinfo *mi = lp->kparams[i];
-		struct param_desc *d = &lp->table[n++];
+		struct param_desc *d = &table[n++];
 		const char *doc = NULL;
 
 		for (const struct cs_modinfo *m = cs_modinfo_first(); m; m = m->next)
@@ -426,14 +412,14 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 			kparam_range(mi->type, &d->min, &d->max);
 		}
 	}
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"of", PARAM_STR, .off = lp->tail_off + offsetof(struct lx_tail, of),
 		.flags = PARAM_F_PROBE_ONLY,
 		.doc = "properties of the driver's device-tree node, .dts syntax: \"ti,charge-current = <2000000>; ti,use-ilim-pin; /delete-property/ ti,boost-voltage;\"" };
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"userspace", PARAM_OBJECT, .off = lp->tail_off + offsetof(struct lx_tail, us),
 		.sub = userspace_desc, .doc = "one sysfs write user space makes after each plug" };
-	lp->table[n++] = (struct param_desc){
+	table[n++] = (struct param_desc){
 		"dyndbg", PARAM_BOOL, .off = lp->tail_off + offsetof(struct lx_tail, dyndbg),
 		.doc = "dynamic debug for the module: its dev_dbg() messages are logged" };
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
@@ -446,7 +432,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 				       ".c (", description ? description : "no description", ")",
 				       lp->defaults ? "; board defaults " : "",
 				       lp->defaults ? lp->defaults->why : "", NULL),
-		.params = lp->table,
+		.params = table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
 		.params_default = lx_params_default,
 		.probe = lx_probe,

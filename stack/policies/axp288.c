@@ -57,12 +57,6 @@ static const struct param_desc axp288_param_desc[] = {
 	PARAM_END,
 };
 
-static void axp288_params_default(const struct cs_policy_desc *desc, void *params)
-{
-	(void)desc;
-	((struct axp288_params *)params)->api = AXP_API_2015;
-}
-
 static void axp288_work(struct work_struct *work)
 {
 	struct axp288 *a = container_of(work, struct axp288, work);
@@ -104,8 +98,6 @@ static int axp288_probe(const struct cs_policy_desc *desc, struct cs_board *boar
 		ret = extcon_register_notifier(board->edev, EXTCON_NONE, &a->cab[0].nb);
 		if (ret)
 			dev_err(NULL, "failed to register extcon notifier %d", ret);
-		else
-			a->registered = 1;
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(axp288_table); i++)
 			if (extcon_register_notifier(board->edev, axp288_table[i].cable, &a->cab[i].nb) == 0)
@@ -119,10 +111,9 @@ static void axp288_remove(void *priv)
 {
 	struct axp288 *a = priv;
 
-	if (a->p->api == AXP_API_FIXED)
-		for (size_t i = 0; i < ARRAY_SIZE(axp288_table); i++)
-			if (a->registered & (1 << i))
-				extcon_unregister_notifier(a->board->edev, axp288_table[i].cable, &a->cab[i].nb);
+	for (size_t i = 0; i < ARRAY_SIZE(axp288_table); i++)
+		if (a->registered & (1 << i))
+			extcon_unregister_notifier(a->board->edev, axp288_table[i].cable, &a->cab[i].nb);
 	cancel_work_sync(&a->work);
 	free(a);
 }
@@ -132,8 +123,7 @@ const struct cs_policy_desc policy_axp288 = {
 	.name = "axp288",
 	.summary = "axp288: input limit by extcon cable (SDP 500, CDP 1500, DCP/FAST 2000, SLOW 500 mA)",
 	.params = axp288_param_desc,
-	.params_size = sizeof(struct axp288_params),
-	.params_default = axp288_params_default,
+	.params_size = sizeof(struct axp288_params),   /* api 2015 by default (0) */
 	.probe = axp288_probe,
 	.remove = axp288_remove,
 };

@@ -108,7 +108,7 @@ struct ec_ramp {
 	struct delayed_work work;
 	unsigned long event;
 
-	enum ec_state st, st_prev;
+	enum ec_state st;
 	bool have_port;        /* a supplier is attached */
 	int sup;               /* its power_supply usb_type */
 	unsigned long reg_time;
@@ -218,7 +218,7 @@ static struct ec_oc *ec_active_oc(struct ec_ramp *e)
  * -1 to wait for an event. */
 static int ec_step(struct ec_ramp *e)
 {
-	enum ec_state st_new = e->st;
+	enum ec_state st_prev, st_new = e->st;
 	int icl_new = e->icl;
 	int wait = -1;
 
@@ -315,14 +315,14 @@ static int ec_step(struct ec_ramp *e)
 		break;
 	}
 
-	e->st_prev = e->st;
+	st_prev = e->st;
 	if (st_new != e->st)
 		cs_stack_event("ec_ramp_state", "state", ec_state_names[st_new]);
 	e->st = st_new;
 	e->icl = icl_new;
 	/* Skip the write when stable twice in a row. Disconnected, the limit for no
 	 * supplier (0 mA) is written too; the charger clamps it to its minimum. */
-	if (e->st_prev != EC_STABLE || e->st != EC_STABLE)
+	if (st_prev != EC_STABLE || e->st != EC_STABLE)
 		cs_chg_set_input_current_limit(e->board->ic, ec_current_limit(e) * 1000);
 	return wait;
 }

@@ -82,7 +82,6 @@ static void fixed_params_default(const struct cs_policy_desc *desc, void *params
 	static const double table[FIXED_N_CABLES] = { 0.5, 1.5, 1.5, 1.5, 2.0, 0.5 };
 
 	(void)desc;
-	p->ilim = 0;
 	for (size_t i = 0; i < FIXED_N_CABLES; i++)
 		p->table[i] = table[i];
 	p->fullbatt_vchkdrop = 0.15;

@@ -29,7 +29,6 @@ struct hw_ico {
 	const struct ico_params *p;
 	struct notifier_block nb;
 	struct work_struct work;
-	unsigned long event;
 };
 
 static const struct param_desc ico_param_desc[] = {
@@ -40,23 +39,12 @@ static const struct param_desc ico_param_desc[] = {
 	PARAM_END,
 };
 
-static void ico_params_default(const struct cs_policy_desc *desc, void *params)
-{
-	struct ico_params *p = params;
-
-	(void)desc;
-	p->vindpm = 0;
-	p->max = 0;
-}
-
 static void ico_work(struct work_struct *work)
 {
 	struct hw_ico *h = container_of(work, struct hw_ico, work);
 	union power_supply_propval c = { 0 };
 	int min_ua, max_ua, step, lim;
 
-	if (h->event != USB_EVENT_CHARGER)
-		return;
 	cs_chg_input_current_range(h->board->ic, &min_ua, &max_ua, &step);
 	power_supply_get_property(h->board->usb_psy, POWER_SUPPLY_PROP_CURRENT_MAX, &c);
 	lim = max_ua;
@@ -79,7 +67,6 @@ static int ico_notify(struct notifier_block *nb, unsigned long event, void *data
 	(void)data;
 	if (event != USB_EVENT_CHARGER)
 		return NOTIFY_DONE;
-	h->event = event;
 	schedule_work(&h->work);
 	return NOTIFY_OK;
 }
@@ -115,8 +102,7 @@ const struct cs_policy_desc policy_hw_ico = {
 	.name = "hw-ico",
 	.summary = "hand the search to the charger IC: limit at the top of the range, VINDPM, start ICO",
 	.params = ico_param_desc,
-	.params_size = sizeof(struct ico_params),
-	.params_default = ico_params_default,
+	.params_size = sizeof(struct ico_params),   /* all defaults 0 */
 	.probe = ico_probe,
 	.remove = ico_remove,
 };

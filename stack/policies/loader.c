@@ -16,25 +16,25 @@ static bool open_plugin(struct cs_policy_handle *h, const char *plugin, GError *
 
 	h->module = g_module_open(plugin, G_MODULE_BIND_LOCAL);
 	if (!h->module) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PLUGIN,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.plugin: cannot load \"%s\": %s", plugin, g_module_error());
 		return false;
 	}
 	if (!g_module_symbol(h->module, CS_POLICY_SYMBOL, &sym) || !sym) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PLUGIN,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.plugin: \"%s\" has no symbol \"%s\", expected a chargesim policy plugin (see docs/policy-sdk.md)",
 			    plugin, CS_POLICY_SYMBOL);
 		return false;
 	}
 	h->desc = sym;
 	if (h->desc->abi != CS_POLICY_ABI) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PLUGIN,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.plugin: \"%s\" was built for policy ABI %u, expected ABI %u (rebuild it against this chargesim)",
 			    plugin, h->desc->abi, CS_POLICY_ABI);
 		return false;
 	}
 	if (!h->desc->name || !h->desc->probe) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PLUGIN,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.plugin: \"%s\" has no name or no probe function", plugin);
 		return false;
 	}
@@ -44,28 +44,27 @@ static bool open_plugin(struct cs_policy_handle *h, const char *plugin, GError *
 static bool open_builtin(struct cs_policy_handle *h, const char *name, GError **err)
 {
 	g_autoptr(GPtrArray) names = NULL;
-	g_autoptr(GString) list = NULL;
+	g_autofree char *list = NULL;
 	const char *hint;
 
 	h->desc = cs_policy_find(name);
 	if (h->desc)
 		return true;
-	names = g_ptr_array_new();
-	list = g_string_new(NULL);
 	if (g_str_has_prefix(name, "linux/") && !cs_linux_modules[0]) {
 		/* a real Linux driver, and this build compiled none */
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_UNKNOWN,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy: \"%s\" is a real Linux driver and this build has none: install linux-source-6.12 (or make KERNEL_SRC=DIR) and rebuild (docs/linux-drivers.md)",
 			    name);
 		return false;
 	}
-	for (int i = 0; cs_policies()[i]; i++) {
+	names = g_ptr_array_new();
+	for (int i = 0; cs_policies()[i]; i++)
 		g_ptr_array_add(names, (gpointer)cs_policies()[i]->name);
-		g_string_append_printf(list, "%s%s", i ? ", " : "", cs_policies()[i]->name);
-	}
 	hint = cs_did_you_mean(name, (const char *const *)names->pdata, names->len);
-	g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_UNKNOWN,
-		    "policy: found \"%s\", expected one of %s%s%s%s", name, list->str,
+	g_ptr_array_add(names, NULL);
+	list = g_strjoinv(", ", (char **)names->pdata);
+	g_set_error(err, CS_POLICY_ERROR, 0,
+		    "policy: found \"%s\", expected one of %s%s%s%s", name, list,
 		    hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 	return false;
 }
@@ -88,14 +87,14 @@ bool cs_policy_load_params(struct cs_policy_handle *h, const cJSON *params, GErr
 	if (!params)
 		return true;
 	if (!d->params && cJSON_GetArraySize(params) > 0) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PARAMS,
+		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.params: found parameters, expected none (policy \"%s\" takes no parameters)",
 			    d->name);
 		return false;
 	}
 	if (d->params && !param_load_object(d->params, params, h->params, "policy.params", NULL,
 					    &inner)) {
-		g_set_error(err, CS_POLICY_ERROR, CS_POLICY_ERROR_PARAMS, "%s", inner->message);
+		g_set_error(err, CS_POLICY_ERROR, 0, "%s", inner->message);
 		g_error_free(inner);
 		return false;
 	}

@@ -26,11 +26,6 @@
 
 #define CS_POLICY_ERROR (cs_policy_error_quark())
 GQuark cs_policy_error_quark(void);
-enum {
-	CS_POLICY_ERROR_UNKNOWN,   /* no built-in policy of that name */
-	CS_POLICY_ERROR_PLUGIN,    /* the shared object does not load or is not a policy */
-	CS_POLICY_ERROR_PARAMS,    /* the parameters do not fit the policy's table */
-};
 
 struct cs_policy_handle {
 	const struct cs_policy_desc *desc;

@@ -4,97 +4,12 @@
  * while the raise can be seen, stop where the source leaves its voltage-source region,
  * honour the port's USB budget, back off fast.
  *
- * The article ends by asking for "a standard way for charging power supply devices to
- * ramp up the load while maintaining adequate voltage". The known ramps fail in four
- * ways: they raise the limit when the draw cannot show the source's limit (a full
- * battery draws little, so VBUS never sags and the limit climbs past the adapter);
- * they never come down again; they trust a number (a framework's 1.5 A, 5 A) instead
- * of the source; and they take the cable's drop for the adapter's limit (a fixed
- * VBUS threshold such as 4.75 V stops them at a fraction of what a charger with
- * input voltage regulation could take through 0.5 ohm). The rules below each answer
- * one of those; docs/safe-ramp.md says why, with plots and the regret benchmark.
- *
- *  R1 start low: after detection, begin at `start` (500 mA, the USB 2.0 configured
- *     current), inside the range R8 allows;
- *  R2 probe only under load: raise the limit one step only when the input current is
- *     at the limit (IBUS within draw_tol of it) - a raise while the system draws less
- *     reveals nothing, so the limit never runs ahead of what the source has been seen
- *     to deliver by more than one step; a probe not followed while the charger gets
- *     all its charge current is the system drawing less, line or no line (a charge
- *     done or tapering gets all it asks unless the battery reads helping the system);
- *     holding above such a draw never goes above a wall found this session on a
- *     fine register (R11 looks after a ladder's rungs), and a linear charger's
- *     dropout pin (which may be the adapter's wall, and climbs as VBAT falls) is
- *     held on the register value at or under it, not above, where that is close;
- *  R3 verify each step: the next check comes one `interval` (20 ms) later;
- *  R4 learn the source line: every check that draws the limit (IINDPM holds the input
- *     current, so the source is inside its voltage-source region) adds a point to a
- *     least-squares fit VBUS = E - R * IBUS, R being the adapter's output resistance
- *     plus the cable's, and so does VBUS read before the charger draws (IBUS = 0,
- *     VBUS = E); the latest point per 50 mA of IBUS is kept. A reading far above the
- *     line means the source changed level (a PD contract, another adapter): the fit
- *     restarts from it. So does one still far below it at the limit just set under a
- *     knee (R5), where a wall would have let VBUS back onto the line: the source
- *     weakened, and that knee is forgotten;
- *  R5 the knee is the adapter's limit: IBUS short of the limit with VBUS below the
- *     line by more than its scatter explains (knee_margin while the line is young,
- *     and never less than 1.5 steps of the VBUS ADC, which the chip reports) is
- *     VBUS falling faster than the path resistance allows - the adapter left its
- *     voltage-source region (brick wall, foldback), after a probe or because it
- *     weakened: the limit goes just below the current it delivered (knee_backoff
- *     under IBUS) and that becomes the ceiling. IBUS at the limit with VBUS that far
- *     below the line is a knee too (the wall within draw_tol under the limit: a
- *     probe's, or a limit held above a draw that has since climbed to it), never a
- *     point of the line. A probe not followed with VBUS on the line (within its
- *     scatter and 2 mV) is the system taking less, or the charger's
- *     own input regulation (VINDPM) holding VBUS on the line: not the source's limit,
- *     the limit stays. Between the two the reading is ambiguous (a wall beside VINDPM
- *     or beside a linear charger's dropout): it settles below IBUS like a knee;
- *  R6 the floor: VBUS below vbus_min (3.9 V, above every UVLO with margin), or a
- *     charger that dropped its input on UVLO at a probe's check (VBUS then reads the
- *     adapter unloaded), backs off one step after a probe, `backoff` steps
- *     otherwise (a UVLO with VBUS adequate at other times is R10's); a probe that
- *     took VBUS under the floor far below a source line that stays above it at that
- *     IBUS found the adapter's wall (a linear charger pulling an adapter in current
- *     limit down): a knee, as R5;
- *  R7 a lost VBUS is a trip: if VBUS comes back within `trip_window`, the ceiling
- *     drops `backoff` steps below the highest limit since the last good check; the
- *     ramp restarts from `start`. A trip with no probe in flight came from a held
- *     limit the draw reached: the most IBUS seen then is a knee from now on (R2, R5);
- *  R8 stay in range and in budget: never above the charger's register range nor the
- *     port's USB budget - the configured current on a host port (SDP: the granted
- *     configuration, USB 2.0 / 3.x), BC1.2's 1.5 A on a CDP, the Rp current on Type-C,
- *     the contract on PD; a dedicated charger (DCP, ACA, proprietary) has no budget
- *     beyond the charger's own maximum, since finding its limit is the ramp's job;
- *  R9 re-probe slowly: after `reprobe` without trouble the ceiling is allowed one more
- *     step, so a transient does not cost the rest of the charge; a failure (knee,
- *     floor or trip) again at the same level doubles the wait (up to 30 min);
- *  R10 watch the charger: if it reports UVLO while VBUS reads adequate for 250 ms
- *     (a chip that latched off after a momentary dip), restart its input;
- *     the limit stays where it is, since nothing was being drawn;
- *  R11 VINDPM between register values: where the register value below a knee gives
- *     less than the line could carry under the wall (a ladder of rungs, a coarse
- *     step), and the charger's VINDPM can be written (vindpm_step > 0), VINDPM goes to
- *     the line's voltage for the wall minus knee_backoff, rounded up to the charger's
- *     VINDPM register grid (vindpm_step where the charger reports none), and
- *     the input limit to the value above the wall: the charger's voltage loop then
- *     holds the input under the wall. IBUS reaching the wall or VBUS leaving the line
- *     ends it (VINDPM one step higher next time), and so does IBUS held below the
- *     register value it replaced (the line was off: that value instead); after
- *     `reprobe` the charger's own VINDPM comes back, a probe like any other;
- *  R12 ask VINDPM which it is: a probe not followed with the input pinned and VBUS
- *     between the line and the knee (a coarse VBUS ADC reads a VINDPM pin on the line
- *     and a wall beside VINDPM alike), or on the line at the charger's own VINDPM (a
- *     wall where the line reaches VINDPM reads as VINDPM's pin), or VBUS falling to
- *     the charger's own VINDPM, or the charger going short of its charge current,
- *     while the draw holds at the most seen (a draw that climbed into a wall under a
- *     limit held above it), is tested before R5
- *     settles below it, R2 holds above it or takes it for a plateau: VINDPM
- *     goes one step of its grid lower for one `interval`. On the source line that
- *     moves the pin to more current, and IBUS rises (or reaches the limit): the pin
- *     was the charger's, and
- *     the limit stays above it (R2). At a wall IBUS stays: R5. The test asks the
- *     adapter for at most the probe's step more, as a probe does.
+ * docs/safe-ramp.md is the design: why each rule, what it costs, and the regret
+ * benchmark's figures. The rules, which the comments below cite by number: R1 start
+ * low, R2 probe only under load, R3 verify each step, R4 learn the source line (VBUS =
+ * E - R * IBUS), R5 the knee is the adapter's limit, R6 the floor, R7 a lost VBUS is a
+ * trip, R8 stay in range and in budget, R9 re-probe slowly, R10 watch the charger,
+ * R11 VINDPM between register values, R12 ask VINDPM which it is.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -111,10 +26,10 @@
 
 enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 
-/* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
 /* R10: stuck in UVLO with VBUS present this long means latched: well past a charger's
  * own restart delay once VBUS is back (100 ms typical). */
 #define SR_STUCK_MS 250
+/* R9's wait doubles up to this after repeated failures at the same level: 30 min. */
 #define SR_REPROBE_MAX_MS (30 * 60 * 1000)
 /* R4: the most path resistance the fit may claim: 1.5 m of 28 AWG with worn contacts
  * behind a soft adapter is about 1 ohm. */
@@ -137,10 +52,8 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * VINDPM step of 0.1 V would span 10 A). */
 #define SR_VMODE_R_MIN_OHM 0.01
 /* R2: the most a hold under a linear charger's pin may give up, in uA: the
- * twl4030's register (1.66 mA steps) always has a value that close under the pin. A
- * 50 mA register's value under the pin gave up to 50 mA, and 2-28 % regret on a few
- * setups of every population of the regret benchmark (docs/safe-ramp.md, R2), for an
- * overload seen on none of them. */
+ * twl4030's register (1.66 mA steps) always has a value that close under the pin; a
+ * 50 mA register's value cost regret and avoided no overload (docs/safe-ramp.md, R2). */
 #define SR_PIN_HOLD_COST_UA 5000
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
@@ -609,16 +522,11 @@ static bool sr_input_pinned(struct safe_ramp *s)
  * R2: can the adapter's wall be at the IBUS a pinned input shows, with VBUS on the
  * line? Where a knee this session lay within a step of IBUS: a linear charger's
  * dropout current drifts through the wall it found before. A knee more than a step
- * under IBUS is no wall: the source has since delivered that much on its line (seed
- * 75, setup 158: a knee read at 1.5 A where the line nears VINDPM, then VINDPM's pin
- * creeping to 1.59 A; settled under it at each re-probe, the charger ran short of its
- * charge current for 50 minutes of the charge, 23 without the knee). Elsewhere a reading on
- * the line (R5 settles below every reading off it) means the charger's own input
- * regulation - VINDPM, a linear charger's dropout - pins the input, and a limit above
- * it costs the adapter nothing (but see sr_pin_hold_under()). Hedging further, below every
- * pinned input that a coarse ADC reads with some scatter, cost 1.3-4.3 points of p90
- * regret on the regret benchmark's populations and avoided no trip there
- * (docs/safe-ramp.md, Results).
+ * under IBUS is no wall: the source has since delivered that much on its line.
+ * Elsewhere a reading on the line means the charger's own input regulation (VINDPM, a
+ * linear charger's dropout) pins the input, and a limit above it costs the adapter
+ * nothing (but see sr_pin_hold_under()); docs/safe-ramp.md, R2, has what hedging
+ * further cost.
  */
 static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 {
@@ -629,18 +537,12 @@ static bool sr_wall_may_hide(const struct safe_ramp *s, int ibus_ua)
 /*
  * R2: a pin to hold under? A charger without input voltage regulation of its own (a
  * linear one) is pinned by its pass element's dropout, where VBUS - VBAT over its
- * resistance meets the line. Two things make a limit held a register value above that
- * pin overload an adapter that a check cannot see coming:
- *  - the pin may be the adapter's wall: where the two lie within a few mA, the
- *    adapter in its limit holds VBUS within an ADC step of the line (seed 110, setup
- *    22: 1.607 A, VBUS 2.9 mV under the line, a latch adapter with a 1.78 s timer
- *    that then stays off for the 3 h; seed 80, setup 56: 0.6 mA over the wall);
- *  - with the battery discharging, VBAT falls and the pin climbs: the draw follows
- *    it into a wall it was never seen to reach, VBUS following the cell's microvolts
- *    (seed 55, setup 145: 1.164 A, 1.3 s, reached 2.4 h after plugging in).
- * Then the register value at or under IBUS, `*hold_ua`, where it is within
- * SR_PIN_HOLD_COST_UA of it: never above a current the adapter was seen to deliver,
- * so never above its wall.
+ * resistance meets the line. A limit held a register value above that pin can
+ * overload an adapter unseen: the pin may be the adapter's wall (VBUS then within an
+ * ADC step of the line), and as VBAT falls the pin climbs into a wall it was never
+ * seen to reach. Then the register value at or under IBUS, `*hold_ua`, where it is
+ * within SR_PIN_HOLD_COST_UA of it: never above a current the adapter was seen to
+ * deliver, so never above its wall.
  */
 static bool sr_pin_hold_under(const struct safe_ramp *s, int ibus_ua, int *hold_ua)
 {
@@ -656,10 +558,9 @@ static bool sr_pin_hold_under(const struct safe_ramp *s, int ibus_ua, int *hold_
 /*
  * R2: a probe not followed, VBUS on the line: the source delivered IBUS on its line,
  * not the new limit. The limit comes down to the smallest register value above IBUS
- * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws later, the adapter is
- * never asked more than one register step beyond what it was seen to deliver before
- * the next probe checks it. When the charger's input regulation pins IBUS (VINDPM
- * holding VBUS on the line), the limit above it costs nothing.
+ * by more than draw_tol (on a ladder, the probe's rung): whatever the system draws
+ * later, the adapter is never asked more than one register step beyond what it was
+ * seen to deliver before the next probe checks it.
  */
 static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 {
@@ -671,9 +572,9 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 	if (cstep > 0)
 		want = cmin + (want - cmin + cstep - 1) / cstep * cstep;
 	/* Never above a wall this session has found, unless the source has since
-	 * delivered more than that knee: it is no wall now, and capping at IBUS let the
-	 * register floor the limit under the draw, which then asked for a probe at every
-	 * check (seed 140, setup 158: 13,153 limit writes in 3 h). */
+	 * delivered more than that knee: it is no wall now, and capping at IBUS would let
+	 * the register floor the limit under the draw, which then asks for a probe at
+	 * every check. */
 	if (s->knee_ua >= 0 && ibus_ua <= s->knee_ua)
 		want = min(want, max(ibus_ua, s->knee_ua - sr_ua(s->p->knee_backoff)));
 	s->probing = false;
@@ -835,8 +736,7 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 	/* More current, or all the limit allows: a pin within a few mA under the limit
 	 * can rise no further than to it; or the charger gets all its charge current
 	 * again: a pin within a few mA under what it asks can rise no further than to
-	 * that (seed 14, setup 85: 2.209 A on the line, a wall at 2.666 A), where at a
-	 * wall it stays short. */
+	 * that, where at a wall it stays short. */
 	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol) ||
 		    ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol) || !sr_input_pinned(s);
 
@@ -894,8 +794,8 @@ static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
  * restart delay; one that latched off after a dip needs its input restarted. Lowering
  * the limit would not help: nothing is drawn. Right after a probe, though, the probe
  * pulled VBUS under UVLO: R6 goes back to the verified step first, or a chip that
- * restarts by itself would restart into the same step, again and again (hard seed 73,
- * setup 58: twenty UVLO events in 2 s); the caller leaves that to R6.
+ * restarts by itself would restart into the same step, again and again; the caller
+ * leaves that to R6.
  */
 static void sr_charger_stuck(struct safe_ramp *s)
 {
@@ -1037,9 +937,8 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
 		 * held at the most the source was seen to deliver: the draw reached
 		 * VINDPM's pin on the line, or the adapter's wall (a limit held one
 		 * register step above a draw that later climbs through the wall),
-		 * which a coarse VBUS ADC reads alike - where the line meets VINDPM
-		 * within an ADC step of the wall, VBUS falls by less than a step
-		 * (seed 64, setup 26: 12 mV, a 0.218 s timer). Ask VINDPM. */
+		 * which a coarse VBUS ADC reads alike (VBUS may fall by less than a
+		 * step). Ask VINDPM. */
 		return;
 	}
 	s->free_draw = !pinned;
@@ -1073,9 +972,8 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 	if (r->below) {
 		/* R5: the limit is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the limit - the new one
-		 * of a probe, or one held above a draw that has since climbed to it
-		 * (a wall on a register value: a 9 V contract held at VINDPM, 4.4 V,
-		 * for hours at half the power). Not a point of the line. */
+		 * of a probe, or one held above a draw that has since climbed to it.
+		 * Not a point of the line. */
 		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
 		return;
 	}
@@ -1230,8 +1128,7 @@ static void sr_event(struct work_struct *work)
 		/* With no probe in flight (nothing runs between the loss and now), a
 		 * held limit the draw reached tripped it: the draw then, the most the
 		 * source was seen delivering, is a knee, unseen, that R2 holds under
-		 * from now on (a pin on a register too coarse to hold under it, a hair
-		 * over the wall, VBUS on the line: a trip at each recharge before). */
+		 * from now on. */
 		if (!s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX)
 			knee_ua = s->seen_ua;
 	} else {

@@ -81,12 +81,6 @@ static void twl4030_params_default(const struct cs_policy_desc *desc, void *para
 	p->max = 1.7;
 	p->t_max_set = 1 * SIM_S;
 	p->allow_usb = true;
-	p->fix_underflow = false;
-}
-
-static unsigned int twl4030_plug_target(const struct twl4030 *t)
-{
-	return t->p->allow_usb ? 500000 : 100000;
 }
 
 /* The driver's twl4030_charger_update_current(): cut the limit to the target, start
@@ -172,7 +166,7 @@ static int twl4030_usb_notify(struct notifier_block *nb, unsigned long event, vo
 
 	(void)data;
 	/* The driver resets the target on every notification, whatever it is. */
-	t->usb_cur_target = twl4030_plug_target(t);
+	t->usb_cur_target = t->p->allow_usb ? 500000 : 100000;
 	t->event = event;
 	schedule_work(&t->event_work);
 	return NOTIFY_OK;

@@ -21,7 +21,7 @@ struct ucfw {
 	struct notifier_block nb;
 	struct work_struct work;
 	unsigned int limit_ma;
-	bool use_2016;
+	struct usb_charger *uchger;      /* the 2016 form's usb-charger.0, else NULL */
 };
 
 static void ucfw_work(struct work_struct *work)
@@ -39,7 +39,7 @@ static int ucfw_notify(struct notifier_block *nb, unsigned long action, void *da
 	/* On the PHY chain the merged framework's notifications carry the current in
 	 * mA as the action and the PHY itself as data; USB_EVENT_* notifications
 	 * carry the PHY driver's payload (mA pointer, gadget or NULL) instead. */
-	if (!u->use_2016 && data != u->board->phy)
+	if (!u->uchger && data != u->board->phy)
 		return NOTIFY_DONE;
 	u->limit_ma = (unsigned int)action;
 	schedule_work(&u->work);
@@ -50,7 +50,6 @@ static int ucfw_probe(const struct cs_policy_desc *desc, struct cs_board *board,
 		      void **priv)
 {
 	struct ucfw *u = calloc(1, sizeof(*u));
-	struct usb_charger *uchger = usb_charger_find_by_name("usb-charger.0");
 
 	(void)desc;
 	(void)params;
@@ -59,9 +58,9 @@ static int ucfw_probe(const struct cs_policy_desc *desc, struct cs_board *board,
 	u->board = board;
 	u->nb.notifier_call = ucfw_notify;
 	INIT_WORK(&u->work, ucfw_work);
-	u->use_2016 = uchger != NULL;
-	if (u->use_2016)
-		usb_charger_register_notify(uchger, &u->nb);
+	u->uchger = usb_charger_find_by_name("usb-charger.0");
+	if (u->uchger)
+		usb_charger_register_notify(u->uchger, &u->nb);
 	else
 		usb_register_notifier(board->phy, &u->nb);
 	*priv = u;
@@ -71,11 +70,10 @@ static int ucfw_probe(const struct cs_policy_desc *desc, struct cs_board *board,
 static void ucfw_remove(void *priv)
 {
 	struct ucfw *u = priv;
-	struct usb_charger *uchger = usb_charger_find_by_name("usb-charger.0");
 
-	if (u->use_2016 && uchger)
-		usb_charger_unregister_notify(uchger, &u->nb);
-	else if (!u->use_2016)
+	if (u->uchger)
+		usb_charger_unregister_notify(u->uchger, &u->nb);
+	else
 		usb_unregister_notifier(u->board->phy, &u->nb);
 	cancel_work_sync(&u->work);
 	free(u);

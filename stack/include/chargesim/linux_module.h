@@ -63,8 +63,7 @@ struct cs_modinfo {
 
 /* Called by the constructors the macros generate. */
 void cs_modinfo_register(struct cs_modinfo *mi);
-/* The records of one module, in registration order (NULL-terminated via ->next is
- * not kept per module: walk the global list with this filter). */
+/* The records of every module, in registration order: follow ->next, filter on modname. */
 const struct cs_modinfo *cs_modinfo_first(void);
 
 struct cs_linux_module {

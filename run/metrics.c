@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "run/world_priv.h"
+#include "sim/fmax.h"
 
 #define METRICS_VBUS_OK_V   4.75   /* the USB 2.0 VBUS floor time_below_4v75_s counts against */
 /* discharged_while_plugged_s: the port delivers more than METRICS_DELIVER_A while the
@@ -284,7 +285,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	m->e_r0 += e->r0 * (h0 * o0->ibat * o0->ibat + h1 * i1 * i1);
 	m->e_rc_loss += h0 * (b->x.v1 * b->x.v1 / e->r1 + b->x.v2 * b->x.v2 / e->r2) +
 			h1 * (x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
-	m->charge_in_mah += (h0 * fmax(o0->ibat, 0) + h1 * fmax(i1, 0)) / 3.6;
+	m->charge_in_mah += (h0 * fmax_inline(o0->ibat, 0) + h1 * fmax_inline(i1, 0)) / 3.6;
 	if (o1->ibus > m->ibus_max_a)
 		m->ibus_max_a = o1->ibus;
 	if (w->net.src_on) {
@@ -300,7 +301,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A) {
 			m->discharged_s += time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
 			/* the charge, by the step's own rule as charge_in_mah */
-			m->discharged_mah += (h0 * fmax(-o0->ibat, 0) + h1 * fmax(-i1, 0)) / 3.6;
+			m->discharged_mah +=
+				(h0 * fmax_inline(-o0->ibat, 0) + h1 * fmax_inline(-i1, 0)) / 3.6;
 		}
 	}
 }

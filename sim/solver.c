@@ -18,6 +18,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "sim/fmax.h"
 #include "sim/solver.h"
 
 #define R_MIN 1e-6   /* ohm: keeps divisions finite for an ideal (0 ohm) source */
@@ -247,7 +248,7 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 	double r = side->r;
 	double ib_t = charge_target(in, &o->flags);
 	double vb_t = in->emf + in->r0 * ib_t;
-	double vsys_t = fmax(vb_t, in->vsys_min);
+	double vsys_t = fmax_inline(vb_t, in->vsys_min);
 	double p_sys = in->pload > 0 ? in->pload : vsys_t * in->iload;
 	double p_req = (p_sys + vsys_t * ib_t) / in->eff;
 	bool vindpm_binds = side->vindpm_binds;

@@ -17,6 +17,7 @@
 #include "models/battery/battery.h"
 #include "models/cable/cable.h"
 #include "models/pmic/pmic.h"
+#include "sim/fmax.h"
 #include "sim/sim.h"
 #include "sim/solver.h"
 #include "tests/suites.h"
@@ -905,6 +906,26 @@ static void check_prepared(const struct net_in *in, void *data)
 	*bad += memcmp(&a, &b, sizeof(a)) != 0;
 }
 
+/* sim/fmax.h: libm's fmax() bit for bit, signed zeros, infinities and NaNs (with
+ * their signs) included, in both argument orders. libm's is called through a pointer:
+ * GCC takes fmax() for commutative and may swap the arguments of a direct call. */
+static void test_fmax_inline(void)
+{
+	double (*volatile libm_fmax)(double, double) = fmax;
+	const double v[] = { 0.0, -0.0, 1.0, -1.0, 3.5e-310, INFINITY, -INFINITY, NAN, -NAN,
+			     4.35 };
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(v); i++)
+		for (size_t j = 0; j < G_N_ELEMENTS(v); j++) {
+			volatile double x = v[i], y = v[j];
+			double a = libm_fmax(x, y), b = fmax_inline(x, y);
+
+			bad += memcmp(&a, &b, sizeof(a)) != 0;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_net_prepared(void)
 {
 	unsigned bad = 0;
@@ -1105,6 +1126,7 @@ CU_TestInfo physics_tests[] = {
 	{ "solver: battery supplement", test_net_supplement },
 	{ "solver: never nan", test_net_never_nan },
 	{ "solver: the input side prepared once gives the same bits", test_net_prepared },
+	{ "fmax_inline is libm's fmax bit for bit", test_fmax_inline },
 	{ "solver: 0 <= vbus <= voc", test_net_bounds },
 	{ "pmic: iindpm register rounding", test_pmic_quantize },
 	{ "pmic: vindpm register rounding", test_pmic_vindpm_register },

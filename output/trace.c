@@ -655,6 +655,19 @@ int trace_fmt_g9(char *buf, double v)
 	return (int)(o - buf);
 }
 
+int trace_fmt_g(char *buf, double v, int prec)
+{
+	int n;
+
+	if (prec == 9)
+		return trace_fmt_g9(buf, v);
+	n = prec >= 1 && prec < 9 ? g_usual(buf, v, prec) : -1;
+	if (n < 0)
+		return snprintf(buf, 40, "%.*g", prec, v);
+	buf[n] = '\0';
+	return n;
+}
+
 /* Longest VCD line for one column: 'r', a number (snprintf into 40 bytes at most), a
  * space, an identifier of up to 7 characters and a newline. */
 #define VCD_COL_MAX (1 + 39 + 1 + 7 + 1)

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "output/trace.h"
 #include "run/world_priv.h"
 #include "sim/fmax.h"
 
@@ -373,7 +374,7 @@ static void emit_num(const struct world_metrics_sink *k, const char *key, double
 		k->string(k->ctx, key, NULL);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.*g", digits, v);
+	trace_fmt_g(buf, v, digits);   /* "%.*g" */
 	if (strcmp(buf, "-0") == 0)
 		strcpy(buf, "0");
 	k->raw(k->ctx, key, buf);

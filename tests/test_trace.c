@@ -31,20 +31,26 @@ struct g9_stats {
 };
 
 /* Compare one value; print the first few mismatches. */
-static void g9_check(struct g9_stats *st, double v)
+static void g_check(struct g9_stats *st, double v, int prec)
 {
 	char want[48], got[48];
-	int nw = snprintf(want, 40, "%.9g", v);
+	int nw = snprintf(want, 40, "%.*g", prec, v);
 	int ng;
 
 	memset(got, 0x55, sizeof(got));
-	ng = trace_fmt_g9(got, v);
+	ng = prec == 9 ? trace_fmt_g9(got, v) : trace_fmt_g(got, v, prec);
 	st->checked++;
 	if (ng != nw || strcmp(got, want) != 0) {
 		if (st->failed++ < 5)
-			fprintf(stderr, "\n  trace_fmt_g9(%a) = \"%s\" (%d), printf \"%s\" (%d)\n",
-				v, got, ng, want, nw);
+			fprintf(stderr, "\n  %s(%a) at %d digits = \"%s\" (%d), printf \"%s\" (%d)\n",
+				prec == 9 ? "trace_fmt_g9" : "trace_fmt_g", v, prec, got, ng,
+				want, nw);
 	}
+}
+
+static void g9_check(struct g9_stats *st, double v)
+{
+	g_check(st, v, 9);
 }
 
 /* v, -v and their neighbours one ulp either way. */
@@ -407,8 +413,62 @@ static void test_row_times_vs_printf(void)
 	g_rand_free(r);
 }
 
+static void test_g_vs_printf(void)
+{
+	GRand *r = g_rand_new_with_seed(SEED + 1);
+	struct g9_stats st = { 0, 0 };
+	uint64_t ties = 0;
+
+	for (int prec = 1; prec <= 8; prec++) {
+		for (int i = 0; i < 100000; i++)
+			g_check(&st, bits_to_double(rand64(r)), prec);
+		for (int i = 0; i < 250000; i++) {
+			double v = (1.0 + g_rand_double(r) * 9.0) *
+				   pow(10.0, g_rand_int_range(r, -7, 11));
+
+			g_check(&st, g_rand_boolean(r) ? v : -v, prec);
+		}
+		for (int i = 0; i < 100000; i++) {
+			int decimals = g_rand_int_range(r, 0, 10);
+
+			g_check(&st, (double)g_rand_int_range(r, -6000000, 6000000) /
+					     pow(10.0, decimals), prec);
+		}
+		for (int i = 0; i < 50000; i++) {
+			double v;
+
+			if (!random_tie(r, prec, 12, &v))
+				continue;
+			g_check(&st, v, prec);
+			g_check(&st, -v, prec);
+			g_check(&st, nextafter(v, INFINITY), prec);
+			g_check(&st, nextafter(v, -INFINITY), prec);
+			ties++;
+		}
+		for (int k = -8; k <= 10; k++) {
+			double p = pow(10.0, k);
+
+			for (int d = 1; d < 200; d++) {
+				g_check(&st, p * (1.0 - d * 1e-12), prec);
+				g_check(&st, p * (1.0 - 0.5 * pow(10.0, -prec)) + p * (d - 100) * 1e-17,
+					prec);
+			}
+			g_check(&st, p, prec);
+		}
+		g_check(&st, 0.0, prec);
+		g_check(&st, -0.0, prec);
+		g_check(&st, NAN, prec);
+		g_check(&st, -INFINITY, prec);
+	}
+	CU_ASSERT(st.checked > 4000000);
+	CU_ASSERT(ties > 250000);
+	CU_ASSERT_EQUAL(st.failed, 0);
+	g_rand_free(r);
+}
+
 CU_TestInfo trace_tests[] = {
 	{ "digits eight at a time: the two quotient identities", test_digit_quotients },
+	{ "trace_fmt_g == printf %.*g, precisions 1 to 8, 4 million doubles", test_g_vs_printf },
 	{ "trace_fmt_fixed and units_time_text == printf's integers, 3 million values",
 	  test_fixed_and_time_vs_printf },
 	{ "row times in trace.csv and trace.vcd == printf's integers, 20000 rows",

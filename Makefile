@@ -7,7 +7,7 @@
 #   make asan       the same tests built with AddressSanitizer + UBSan (in build/asan/),
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      the benchmarks in bench/: this build against BASELINE=REV (default
-#                   67a19bb) on the four workloads of the speed rule (docs/scaling.md)
+#                   b52e5c8) on the four workloads of the speed rule (docs/scaling.md)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it)
@@ -274,11 +274,11 @@ coverage: check-deps
 # rule (CI's check of the library, a 1,000-variant sweep, the regret benchmark, a full
 # charge as a process), each with this build and with BASELINE's as whole processes,
 # alternately, in one table (bench/bench_builds.c; BENCH_SCALE multiplies its rounds).
-# BASELINE, 67a19bb, is the tree before the build and the benchmarks were cut down; a
+# BASELINE, b52e5c8, is the tree before the lean-tree work (build, benchmarks, layers); a
 # revision is exported into $(BUILD)/baseline-HASH/ and built there once, with its own
 # bench_regret (scripts/baseline-build.sh); a PATH is a chargesim built elsewhere, whose
 # directory may hold bench/bench_regret.
-BASELINE    ?= 67a19bb
+BASELINE    ?= b52e5c8
 BENCH_SCALE ?= 1
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)

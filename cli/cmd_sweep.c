@@ -2,7 +2,7 @@
 /*
  * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`.
  *
- * The options, the messages and the progress line; the running (thread pool, durable
+ * The options, the messages and the progress line; the running (worker processes, durable
  * chunks, resume, signals) is run/sweep_runner.c's, the sweep file and the merge
  * run/sweep.c's.
  *
@@ -103,7 +103,7 @@ static void progress_started(void *data, const struct sweep_progress *sp)
 				p->from_env ? " (from SLURM_ARRAY_TASK_ID/COUNT)" : "", sp->total);
 		if (sp->resumed)
 			fprintf(stderr, "; resuming: %" G_GUINT64_FORMAT " already done", sp->resumed);
-		fprintf(stderr, "; %d thread%s\n", p->jobs, p->jobs == 1 ? "" : "s");
+		fprintf(stderr, "; %d worker%s\n", p->jobs, p->jobs == 1 ? "" : "s");
 	}
 	p->total = sp->total;
 	p->done0 = p->done = sp->done;
@@ -221,7 +221,7 @@ static int report(const struct sweep_cli *c, const struct sweep_outcome *out,
 		printf("sweep: %" G_GUINT64_FORMAT " variants", ran);
 		if (out->resumed)
 			printf(" (plus %" G_GUINT64_FORMAT " resumed)", out->resumed);
-		printf(" in %.2f s, %.1f variants/s, %d thread%s; results in %s/results.csv\n", el,
+		printf(" in %.2f s, %.1f variants/s, %d worker%s; results in %s/results.csv\n", el,
 		       el > 0 ? (double)ran / el : 0, c->jobs, c->jobs == 1 ? "" : "s", c->outdir);
 	}
 	if (out->n_failed)

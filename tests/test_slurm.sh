@@ -13,14 +13,14 @@
 # 4 shards three ways, each merged with `chargesim merge` and compared byte for
 # byte with a `-j 1` run of the same sweep:
 #   A. `sbatch --wait --array=0-3` of a job script without --shard: each task finds
-#      its shard in SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT and its thread count
+#      its shard in SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT and its worker count
 #      in SLURM_CPUS_PER_TASK; merged here.
 #   B. `sbatch --array=0-3` of a job script passing `--shard $SLURM_ARRAY_TASK_ID/4`,
 #      merged by a second job with `--dependency=afterok:<array job>` (the commands
 #      docs/scaling.md gives).
 #   C. `sbatch --wait --array=1-4%2` without --shard nor --cpus-per-task: the task
 #      numbers start at 1 (SLURM_ARRAY_TASK_MIN), at most 2 tasks run at a time, and
-#      each, bound to the one CPU Slurm gave it, runs one thread.
+#      each, bound to the one CPU Slurm gave it, runs one worker.
 # And an array with a step (--array=0-6:2) must be refused by every task (exit 2).
 # An exit trap cancels the jobs, stops the daemons it started (by their process
 # ids) and removes the directory, also on failure or interruption; each wait is
@@ -410,15 +410,15 @@ TASKS0=$(seq 0 $((N - 1)) | tr '\n' ' ')
 TASKS1=$(seq 1 $N | tr '\n' ' ')
 
 expect_job "A: sbatch --wait --array=0-$((N - 1)), shards from the array variables" "$status_a" 0 "$TMP/a.out" "$TMP/a"
-expect_logs "A: task I announces shard I/$N from SLURM_ARRAY_TASK_ID/COUNT, 1 thread (--cpus-per-task=1)" \
-	"$TMP/a" "shard @/$N (from SLURM_ARRAY_TASK_ID/COUNT): 50 of them; 1 thread\$" "$TASKS0" 0
+expect_logs "A: task I announces shard I/$N from SLURM_ARRAY_TASK_ID/COUNT, 1 worker (--cpus-per-task=1)" \
+	"$TMP/a" "shard @/$N (from SLURM_ARRAY_TASK_ID/COUNT): 50 of them; 1 worker\$" "$TASKS0" 0
 expect_merge "A" "$TMP/a" "$TASKS0"
 
 expect_job "B: sbatch --wait --dependency=afterok:<array> of chargesim merge" "$status_b" 0 "$TMP/bmerge.out" "$TMP/b"
-threads="$B_CPUS thread"
-[ "$B_CPUS" -eq 1 ] || threads="${threads}s"
-expect_logs "B: task I runs --shard I/$N with $threads (--cpus-per-task=$B_CPUS)" \
-	"$TMP/b" "shard @/$N: 50 of them; $threads\$" "$TASKS0" 0
+workers="$B_CPUS worker"
+[ "$B_CPUS" -eq 1 ] || workers="${workers}s"
+expect_logs "B: task I runs --shard I/$N with $workers (--cpus-per-task=$B_CPUS)" \
+	"$TMP/b" "shard @/$N: 50 of them; $workers\$" "$TASKS0" 0
 if [ -e "$TMP/b/all/results.csv" ]; then
 	same "B: results.csv of the merge job byte-identical to -j 1" "$REF" "$TMP/b/all/results.csv"
 else
@@ -429,10 +429,10 @@ expect_job "C: sbatch --wait --array=1-$N%2 (SLURM_ARRAY_TASK_MIN=1)" "$status_c
 expect_logs "C: task I announces shard I-1/$N" \
 	"$TMP/c" "shard @/$N (from SLURM_ARRAY_TASK_ID/COUNT): 50 of them" "$TASKS1" 1
 if [ "$CPUS" -ge 2 ]; then
-	expect_logs "C: each task, bound to its one CPU (no --cpus-per-task), runs 1 thread, not $CPUS" \
-		"$TMP/c" "; 1 thread\$" "$TASKS1" 1
+	expect_logs "C: each task, bound to its one CPU (no --cpus-per-task), runs 1 worker, not $CPUS" \
+		"$TMP/c" "; 1 worker\$" "$TASKS1" 1
 else
-	skip "C: each task runs 1 thread on its one CPU" "this machine has 1 CPU"
+	skip "C: each task runs 1 worker on its one CPU" "this machine has 1 CPU"
 fi
 expect_merge "C" "$TMP/c" "$TASKS1"
 

@@ -36,27 +36,42 @@ struct check_job {
 struct check_ctx {
 	bool accept;
 	GMutex lock;         /* serialises --accept rewrites of shared golden files (run.h) */
-	GMutex real_driver;  /* held by a run of a real Linux driver (take_turn) */
+	GMutex drivers_lock; /* guards drivers */
+	GHashTable *drivers; /* "linux/NAME" -> the GMutex a run of that driver holds */
 };
 
 struct turn {
-	GMutex *lock;
-	bool held;
+	struct check_ctx *c;
+	GMutex *lock;        /* held, or NULL */
 };
 
 /* The ready hook. A real Linux driver's static variables exist once per process
- * (stack/linux/policy.c), so runs of them go one after the other; the rest of the
- * runs go on in parallel beside them. */
+ * (stack/linux/policy.c), so runs of one driver go one after the other; runs of other
+ * drivers and policies go on in parallel beside them. */
 static bool take_turn(const struct scenario *sc, void *data, GError **err)
 {
 	struct turn *t = data;
+	struct check_ctx *c = t->c;
 
 	(void)err;
-	if (sc->policy.name && g_str_has_prefix(sc->policy.name, "linux/")) {
-		g_mutex_lock(t->lock);
-		t->held = true;
+	if (!sc->policy.name || !g_str_has_prefix(sc->policy.name, "linux/"))
+		return true;
+	g_mutex_lock(&c->drivers_lock);
+	t->lock = g_hash_table_lookup(c->drivers, sc->policy.name);
+	if (!t->lock) {
+		t->lock = g_new0(GMutex, 1);
+		g_mutex_init(t->lock);
+		g_hash_table_insert(c->drivers, g_strdup(sc->policy.name), t->lock);
 	}
+	g_mutex_unlock(&c->drivers_lock);
+	g_mutex_lock(t->lock);
 	return true;
+}
+
+static void driver_lock_free(gpointer lock)
+{
+	g_mutex_clear(lock);
+	g_free(lock);
 }
 
 static bool is_sweep_file(const char *path)
@@ -119,7 +134,7 @@ static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
 	struct check_ctx *c = user;
-	struct turn turn = { &c->real_driver, false };
+	struct turn turn = { c, NULL };
 	struct run_options ro = {
 		.world.outdir = j->outdir, .expect = true, .accept = c->accept,
 		.accept_lock = &c->lock, .ready = take_turn, .ready_data = &turn,
@@ -128,7 +143,7 @@ static void run_job(gpointer data, gpointer user)
 	gint64 t0 = g_get_monotonic_time();
 
 	run_file(j->file, &ro, &res);
-	if (turn.held)
+	if (turn.lock)
 		g_mutex_unlock(turn.lock);
 	if (res.scenario) {
 		g_free(j->name);
@@ -398,7 +413,8 @@ int cmd_check(int argc, char **argv)
 	}
 	jobs = g_new0(struct check_job, (gsize)n);
 	g_mutex_init(&cctx.lock);
-	g_mutex_init(&cctx.real_driver);
+	g_mutex_init(&cctx.drivers_lock);
+	cctx.drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, driver_lock_free);
 	for (int i = 0; i < n; i++) {
 		jobs[i].file = g_strdup(files->pdata[i]);
 		jobs[i].name = g_path_get_basename(jobs[i].file);
@@ -424,6 +440,7 @@ int cmd_check(int argc, char **argv)
 	}
 	g_free(jobs);
 	g_mutex_clear(&cctx.lock);
-	g_mutex_clear(&cctx.real_driver);
+	g_hash_table_destroy(cctx.drivers);
+	g_mutex_clear(&cctx.drivers_lock);
 	return status;
 }

@@ -88,6 +88,14 @@ struct model_column {
 	double (*value)(const void *state, const struct model_point *pt);
 };
 
+/* Defines fn, a value() that reads one field of the model's state (struct type). */
+#define MODEL_STATE_FIELD(fn, type, field)                                  \
+	static double fn(const void *state, const struct model_point *pt)    \
+	{                                                                    \
+		(void)pt;                                                    \
+		return ((const type *)state)->field;                         \
+	}
+
 /* How a metric is written to metrics.json. */
 enum model_metric_write {
 	MODEL_METRIC_DIGITS,    /* a number with `digits` significant digits, null if not finite */

@@ -28,7 +28,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(psy_type_choices) == POWER_SUPPLY_TYPE_COUNT + 2);
 static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
 				 const char *path, GError **err);
 
-const struct param_desc gadget_param_desc[] = {
+static const struct param_desc gadget_param_desc[] = {
 	{ "configs", PARAM_CUSTOM, .parse = gadget_parse_configs,
 	  .doc = "configurations' MaxPower in order, e.g. [\"500 mA\", \"100 mA\"] (default [\"2 mA\"])" },
 	{ "usb3", PARAM_BOOL, .off = offsetof(struct gadget_params, usb3),
@@ -37,7 +37,7 @@ const struct param_desc gadget_param_desc[] = {
 };
 
 #define OFF(f) offsetof(struct kernel_params, f)
-const struct param_desc kernel_param_desc[] = {
+static const struct param_desc kernel_param_desc[] = {
 	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
 	  .doc = "cable reporting: consistent (data ports also as USB), max14577 (SDP as USB+SDP, CDP only as CDP) or vbus (USB for every detected cable)" },
 	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
@@ -55,15 +55,21 @@ const struct param_desc kernel_param_desc[] = {
 };
 #undef OFF
 
-void gadget_params_default(struct gadget_params *p)
+static void gadget_defaults(void *params, int preset)
 {
+	struct gadget_params *p = params;
+
+	(void)preset;
 	memset(p, 0, sizeof(*p));
 	p->n_configs = 1;
 	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
 }
 
-void kernel_params_default(struct kernel_params *p)
+static void kernel_defaults(void *params, int preset)
 {
+	struct kernel_params *p = params;
+
+	(void)preset;
 	memset(p, 0, sizeof(*p));
 	p->extcon = BOARD_EXTCON_CONSISTENT;
 	p->payload = CS_PHY_PAYLOAD_MA;
@@ -71,18 +77,6 @@ void kernel_params_default(struct kernel_params *p)
 	p->udc_vbus_draw = true;
 	p->phy_set_power = true;
 	p->usb_psy_name = NULL;   /* "usb" */
-}
-
-static void gadget_defaults(void *p, int preset)
-{
-	(void)preset;
-	gadget_params_default(p);
-}
-
-static void kernel_defaults(void *p, int preset)
-{
-	(void)preset;
-	kernel_params_default(p);
 }
 
 static const struct model_desc board_gadget = {
@@ -513,9 +507,8 @@ void board_cleanup(struct board *b)
 	b->detected_type = NULL;
 }
 
-bool board_sysfs_dump(struct board *b, const char *dir, GError **err)
+bool board_sysfs_dump(const char *dir, GError **err)
 {
-	(void)b;
 	for (struct power_supply *psy = cs_power_supply_first(); psy; psy = psy->cs_next) {
 		g_autofree char *pdir = g_build_filename(dir, "class", "power_supply",
 							 psy->desc->name, NULL);

@@ -68,8 +68,10 @@ static const double eb425161lu_v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793,
 				       3.911, 3.978, 4.077, 4.183, 4.241, 4.328 };
 G_STATIC_ASSERT(G_N_ELEMENTS(eb425161lu_soc) == G_N_ELEMENTS(eb425161lu_v));
 
-void battery_params_default(struct battery_params *p, int preset)
+void battery_params_default(void *params, int preset)
 {
+	struct battery_params *p = params;
+
 	memset(p, 0, sizeof(*p));
 	p->preset = preset;
 	p->capacity_ah = 1.5;
@@ -155,8 +157,12 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 	return true;
 }
 
-bool battery_params_validate(const struct battery_params *p, const char *path, GError **err)
+static bool battery_validate(const void *params, const struct model_lookup *others,
+			     const char *path, GError **err)
 {
+	const struct battery_params *p = params;
+
+	(void)others;
 	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1) {
 		g_set_error(err, CS_PARAM_ERROR, 0,
 			    "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
@@ -188,14 +194,6 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 	e->tau1 = e->r1 * e->c1;
 	e->tau2 = e->r2 * e->c2;
 	e->self_dis_per_s = p->self_discharge / (30.0 * 86400.0);
-}
-
-void battery_state_init(const struct battery_params *p, struct battery_state *s)
-{
-	s->soc = p->soc;
-	s->v1 = 0;
-	s->v2 = 0;
-	s->temp_c = p->temperature_c;
 }
 
 /* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
@@ -366,18 +364,28 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 	return 0.5 * e->c1 * s->v1 * s->v1 + 0.5 * e->c2 * s->v2 * s->v2;
 }
 
-void battery_init(struct battery *b, struct battery_params *p)
+/* The cell at the start of a run: SOC as given, the RC pairs relaxed. */
+static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
-	memset(b, 0, sizeof(*b));
-	b->p = p;
-	battery_state_init(p, &b->x);
-	battery_effective(p, b->x.temp_c, &b->eff);
+	struct battery *b = state;
+
+	b->p = params;
+	b->x = (struct battery_state){ .soc = b->p->soc, .temp_c = b->p->temperature_c };
+	battery_effective(b->p, b->x.temp_c, &b->eff);
+	b->sim = env->sim;
+	b->log = env->log;
+	b->changed = env->changed;
+	b->ctx = env->ctx;
 }
 
-void battery_params_changed(struct battery *b)
+/* A `set` event: the derived values again; without the thermal model the cell is at
+ * the (new) temperature at once. */
+static void battery_model_params_changed(void *state, const struct param_desc *changed)
 {
+	struct battery *b = state;
 	const struct battery_params *p = b->p;
 
+	(void)changed;
 	battery_effective(p, p->thermal ? b->x.temp_c : p->temperature_c, &b->eff);
 	if (!p->thermal)
 		b->x.temp_c = p->temperature_c;
@@ -430,11 +438,6 @@ static void battery_model_net(void *state, const struct net_out *last, struct ne
 
 /* ---- the model descriptor (models/model.h) ---- */
 
-static void battery_defaults(void *params, int preset)
-{
-	battery_params_default(params, preset);
-}
-
 /* A resistance or capacitance the scenario writes is the cell's own: only the preset's
  * values scale with capacity. */
 static void battery_loaded(void *params, const cJSON *obj)
@@ -453,35 +456,8 @@ static void battery_loaded(void *params, const cJSON *obj)
 			p->rc_scaled &= ~rc[i].bit;
 }
 
-static bool battery_validate(const void *params, const struct model_lookup *others,
-			     const char *path, GError **err)
-{
-	(void)others;
-	return battery_params_validate(params, path, err);
-}
-
-static void battery_model_init(void *state, void *params, const struct model_env *env)
-{
-	struct battery *b = state;
-
-	battery_init(b, params);
-	b->sim = env->sim;
-	b->log = env->log;
-	b->changed = env->changed;
-	b->ctx = env->ctx;
-}
-
-static void battery_model_params_changed(void *state, const struct param_desc *changed)
-{
-	(void)changed;
-	battery_params_changed(state);
-}
-
-/* The cell's EMF behind R0 and its integration in time belong to the run's stepper,
- * which advances the state between events and locates the protection's cut-off
- * (battery_cutoff_margin); the model's part of the circuit is whether the protection
- * has opened the discharge path. */
-/* The pack's protection, located in time like any threshold (the stepper's state x). */
+/* The cell's EMF behind R0 and its integration in time belong to the run's stepper;
+ * the pack's protection is located in time like any threshold (the stepper's state x). */
 static void battery_model_margins(const void *state, const struct model_point *pt, double *g)
 {
 	g[0] = battery_cutoff_margin(state, pt->x, pt->op->vbat, pt->op->ibat);
@@ -503,11 +479,7 @@ static double battery_col_temp(const void *state, const struct model_point *pt)
 	return pt->x->temp_c;
 }
 
-static double battery_soc_now(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct battery *)state)->x.soc;
-}
+MODEL_STATE_FIELD(battery_soc_now, struct battery, x.soc)
 
 /* >= 0 from the mark on; at the stepper's trial states too, which locates it in time */
 static double battery_soc_past_mark(const void *state, const struct model_point *pt)
@@ -536,7 +508,7 @@ const struct model_desc model_battery = {
 	.params_size = sizeof(struct battery_params),
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
-	.defaults = battery_defaults,
+	.defaults = battery_params_default,
 	.loaded = battery_loaded,
 	.validate = battery_validate,
 	.list_name = "batteries",

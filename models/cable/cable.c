@@ -120,8 +120,13 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 	return false;
 }
 
-bool cable_params_validate(const struct cable_params *p, const char *path, GError **err)
+/* A gauge with a known resistance. */
+static bool cable_validate(const void *params, const struct model_lookup *others,
+			   const char *path, GError **err)
 {
+	const struct cable_params *p = params;
+
+	(void)others;
 	if (cable_ohm_per_m(p->awg) < 0) {
 		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
 			    "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path, p->awg);
@@ -164,11 +169,6 @@ void cable_cleanup(struct cable *c)
 	sim_cancel(c->sim, &c->ev_dropout_end);
 }
 
-void cable_params_changed(struct cable *c)
-{
-	c->r_loop = cable_r_loop(c->p);
-}
-
 void cable_dropout(struct cable *c, sim_time_t duration)
 {
 	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
@@ -188,13 +188,6 @@ static void cable_defaults(void *params, int preset)
 	cable_params_default(params);
 }
 
-static bool cable_validate(const void *params, const struct model_lookup *others,
-			   const char *path, GError **err)
-{
-	(void)others;
-	return cable_params_validate(params, path, err);
-}
-
 static void cable_model_init(void *state, void *params, const struct model_env *env)
 {
 	cable_init(state, params, env->sim, env->log, env->changed, env->ctx);
@@ -207,8 +200,10 @@ static void cable_model_cleanup(void *state)
 
 static void cable_model_params_changed(void *state, const struct param_desc *changed)
 {
+	struct cable *c = state;
+
 	(void)changed;
-	cable_params_changed(state);
+	c->r_loop = cable_r_loop(c->p);
 }
 
 /* The loop resistance in series with the port; a dropout opens the circuit the

@@ -134,12 +134,6 @@ void load_init(struct load *l, struct load_params *p, struct sim *sim, struct ev
 	sim_event_init(&l->ev_step, load_step_cb, l);
 }
 
-void load_start(struct load *l)
-{
-	if (l->p->n_profile > 0)
-		sim_at(l->sim, &l->ev_step, l->p->profile[0].at);
-}
-
 void load_cleanup(struct load *l)
 {
 	sim_cancel(l->sim, &l->ev_step);
@@ -183,11 +177,6 @@ bool load_observe(struct load *l, double vsys, bool powered)
 	return false;
 }
 
-void load_observe_start(struct load *l, double vsys)
-{
-	l->browned_out = vsys < l->p->vsys_min;
-}
-
 double load_margin(const struct load *l, double vsys, bool powered)
 {
 	/* g >= 0: a brownout (or, once browned out, the re-arm) is due */
@@ -219,7 +208,8 @@ static void load_model_start(void *state)
 {
 	struct load_model *m = state;
 
-	load_start(&m->load);
+	if (m->load.p->n_profile > 0)
+		sim_at(m->load.sim, &m->load.ev_step, m->load.p->profile[0].at);
 	boot_start(&m->boot);
 }
 
@@ -266,7 +256,7 @@ static void load_model_observe(void *state, const struct model_point *pt)
 	bool power_good = model_wire(pt->wires->power_good);
 
 	if (!m->boot.p->enabled && sim_now(m->load.sim) == 0)
-		load_observe_start(&m->load, pt->op->vsys);
+		m->load.browned_out = pt->op->vsys < m->load.p->vsys_min;
 	else if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
 		boot_brownout(&m->boot);
 	if (power_good != m->boot.vbus)
@@ -275,23 +265,9 @@ static void load_model_observe(void *state, const struct model_point *pt)
 
 /* ---- its metrics ---- */
 
-static double load_brownouts(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->load.brownouts;
-}
-
-static double load_boots(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->boot.boots;
-}
-
-static double load_t_running(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->boot.t_running;
-}
+MODEL_STATE_FIELD(load_brownouts, struct load_model, load.brownouts)
+MODEL_STATE_FIELD(load_boots, struct load_model, boot.boots)
+MODEL_STATE_FIELD(load_t_running, struct load_model, boot.t_running)
 
 static const struct model_metric load_metrics[] = {
 	{ .rank = 5, .name = "brownouts", .write = MODEL_METRIC_COUNT,

@@ -455,10 +455,18 @@ static void phy_rp_cb(struct sim_event *ev, void *data)
 		start_bc12(ph);
 }
 
+/* The port's Rp advertisement changed (a `set` on source.rp). */
 static void phy_rp_changed_cb(void *ctx)
 {
-	phy_rp_changed(ctx);
+	struct phy *ph = ctx;
+
+	if (!ph->attached || ph->rp_seen < 0)
+		return;
+	sim_cancel(ph->sim, &ph->ev_rp);
+	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
 }
+
+static void phy_attach(struct phy *ph, bool attached);
 
 /* The debounced comparator flips: the owner hears first, then detection follows. */
 static void phy_debounced_cb(struct sim_event *ev, void *data)
@@ -512,7 +520,8 @@ void phy_cleanup(struct phy *ph)
 	sim_cancel(ph->sim, &ph->ev_vbus);
 }
 
-void phy_attach(struct phy *ph, bool attached)
+/* Start detection (VBUS session begins) or stop it. */
+static void phy_attach(struct phy *ph, bool attached)
 {
 	if (attached == ph->attached)
 		return;
@@ -531,14 +540,6 @@ void phy_attach(struct phy *ph, bool attached)
 		phy_next(ph, STAGE_CC, ph->p->t_cc_debounce);
 	else
 		start_bc12(ph);
-}
-
-void phy_rp_changed(struct phy *ph)
-{
-	if (!ph->attached || ph->rp_seen < 0)
-		return;
-	sim_cancel(ph->sim, &ph->ev_rp);
-	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
 }
 
 /* ---- the model descriptor (models/model.h) ---- */
@@ -560,11 +561,6 @@ static void phy_model_cleanup(void *state)
 	phy_cleanup(state);
 }
 
-static bool phy_vbus_valid(const struct phy *ph, const struct model_point *pt)
-{
-	return model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
-}
-
 /* VBUS crossing the comparator's threshold. */
 static void phy_model_margins(const void *state, const struct model_point *pt, double *g)
 {
@@ -577,7 +573,8 @@ static void phy_model_margins(const void *state, const struct model_point *pt, d
 static void phy_model_observe(void *state, const struct model_point *pt)
 {
 	struct phy *ph = state;
-	bool other = phy_vbus_valid(ph, pt) != ph->vbus_seen;
+	bool valid = model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
+	bool other = valid != ph->vbus_seen;
 
 	if (other && !ph->vbus_cond)
 		sim_after(ph->sim, &ph->ev_vbus, ph->p->t_vbus_debounce);

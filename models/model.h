@@ -188,6 +188,10 @@ struct model_desc {
 	int n_metrics;
 };
 
+/* Sets *err to a CS_PARAM_ERROR with this message; returns false, for
+ * `return model_error(err, ...)` in a parser or validator. */
+bool model_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /* The models, in registry order, NULL-terminated (models/registry.c). */
 extern const struct model_desc *const model_registry[];
 int model_count(void);

@@ -119,15 +119,12 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2) {
 		g_autofree char *found = param_describe_json(v);
 
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected at least two [soc, volts] pairs", path, found);
-		return false;
+		return model_error(err, "%s: found %s, expected at least two [soc, volts] pairs",
+				   path, found);
 	}
-	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX) {
-		g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %d points, expected at most %d",
-			    path, cJSON_GetArraySize(v), BATTERY_OCV_MAX);
-		return false;
-	}
+	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX)
+		return model_error(err, "%s: found %d points, expected at most %d", path,
+				   cJSON_GetArraySize(v), BATTERY_OCV_MAX);
 	cJSON_ArrayForEach(row, v) {
 		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
 		double soc, volts;
@@ -135,20 +132,15 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2) {
 			g_autofree char *found = param_describe_json(row);
 
-			g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %s, expected [soc, volts]",
-				    rp, found);
-			return false;
+			return model_error(err, "%s: found %s, expected [soc, volts]", rp, found);
 		}
 		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
 		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
 			return false;
 		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
-		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1]))) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
-				    rp, soc, volts);
-			return false;
-		}
+		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1])))
+			return model_error(err, "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
+					   rp, soc, volts);
 		p->ocv_soc[n] = soc;
 		p->ocv_v[n] = volts;
 		n++;
@@ -163,12 +155,9 @@ static bool battery_validate(const void *params, const struct model_lookup *othe
 	const struct battery_params *p = params;
 
 	(void)others;
-	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
-			    path, p->ocv_soc[0], p->ocv_soc[p->ocv_n - 1]);
-		return false;
-	}
+	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1)
+		return model_error(err, "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
+				   path, p->ocv_soc[0], p->ocv_soc[p->ocv_n - 1]);
 	return true;
 }
 

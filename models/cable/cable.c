@@ -73,12 +73,9 @@ static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void 
 	(void)d;
 	if (!param_json_number(v, UNIT_OHM, &r, path, err))
 		return false;
-	if (r < 0 || r > 100) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
-			    path, r);
-		return false;
-	}
+	if (r < 0 || r > 100)
+		return model_error(err, "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
+				   path, r);
 	p->r_loop = r;
 	p->r_loop_given = true;
 	return true;
@@ -105,19 +102,15 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
 				     lp, err))
 			return false;
-		if (p->data_late < 0) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found a negative delay, expected a time of at least 0 s", lp);
-			return false;
-		}
+		if (p->data_late < 0)
+			return model_error(err, "%s: found a negative delay, expected a time of at least 0 s",
+					   lp);
 		p->data = CABLE_DATA_LATE;
 		return true;
 	}
 	g_autofree char *found = param_describe_json(v);
-	g_set_error(err, CS_PARAM_ERROR, 0,
-		    "%s: found %s, expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}",
-		    path, found);
-	return false;
+	return model_error(err, "%s: found %s, expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}",
+			   path, found);
 }
 
 /* A gauge with a known resistance. */
@@ -127,11 +120,9 @@ static bool cable_validate(const void *params, const struct model_lookup *others
 	const struct cable_params *p = params;
 
 	(void)others;
-	if (cable_ohm_per_m(p->awg) < 0) {
-		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
-			    "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path, p->awg);
-		return false;
-	}
+	if (cable_ohm_per_m(p->awg) < 0)
+		return model_error(err, "%s.awg: found %d, expected one of 20, 22, 24, 26, 28",
+				   path, p->awg);
 	return true;
 }
 

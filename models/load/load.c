@@ -49,10 +49,8 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX) {
 		g_autofree char *found = param_describe_json(v);
 
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
-			    path, found, LOAD_PROFILE_MAX);
-		return false;
+		return model_error(err, "%s: found %s, expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
+				   path, found, LOAD_PROFILE_MAX);
 	}
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
@@ -65,19 +63,14 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 		if (!cJSON_IsObject(it) || !at || (!cur == !pow)) {
 			g_autofree char *found = param_describe_json(it);
 
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %s, expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}",
-				    ip, found);
-			return false;
+			return model_error(err, "%s: found %s, expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}",
+					   ip, found);
 		}
 		cJSON_ArrayForEach(k, it) {
 			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
-			    strcmp(k->string, "power")) {
-				g_set_error(err, CS_PARAM_ERROR, 0,
-					    "%s.%s: found an unknown key \"%s\", expected at, current or power",
-					    ip, k->string, k->string);
-				return false;
-			}
+			    strcmp(k->string, "power"))
+				return model_error(err, "%s.%s: found an unknown key \"%s\", expected at, current or power",
+						   ip, k->string, k->string);
 		}
 		g_autofree char *atp = g_strdup_printf("%s.at", ip);
 		g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
@@ -88,12 +81,10 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 			return false;
 		/* the ranges of "current" and "power" above */
 		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
-		    st->value > (st->is_power ? 100 : 20)) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
-				    ip, sim_time_to_s(st->at), st->value, st->is_power ? "W" : "A");
-			return false;
-		}
+		    st->value > (st->is_power ? 100 : 20))
+			return model_error(err, "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
+					   ip, sim_time_to_s(st->at), st->value,
+					   st->is_power ? "W" : "A");
 		n++;
 	}
 	p->n_profile = n;

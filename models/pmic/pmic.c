@@ -354,18 +354,12 @@ static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *
 		p->ladder_n = 0;
 		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
 			return false;
-		if (p->iindpm_min > p->iindpm_max) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found min %g A above max %g A, expected min <= max", path,
-				    p->iindpm_min, p->iindpm_max);
-			return false;
-		}
-		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s.default: found %g A, expected a value from min %g A to max %g A",
-				    path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
-			return false;
-		}
+		if (p->iindpm_min > p->iindpm_max)
+			return model_error(err, "%s: found min %g A above max %g A, expected min <= max",
+					   path, p->iindpm_min, p->iindpm_max);
+		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+			return model_error(err, "%s.default: found %g A, expected a value from min %g A to max %g A",
+					   path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
 		return true;
 	}
 	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
@@ -386,30 +380,18 @@ static bool pmic_validate(const void *params, const struct model_lookup *others,
 	double vbat_max = ((const struct battery_params *)
 			   others->params_of(others, "device.battery"))->v_max;
 
-	if (p->vreg > vbat_max + 1e-9) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
-			    path, p->vreg, vbat_max);
-		return false;
-	}
-	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
-			    path, p->ovp_falling, p->ovp_rising);
-		return false;
-	}
-	if (p->uvlo_rising < p->uvlo_falling) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
-			    path, p->uvlo_rising, p->uvlo_falling);
-		return false;
-	}
-	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
-			    path, p->vindpm_max, p->vindpm_min);
-		return false;
-	}
+	if (p->vreg > vbat_max + 1e-9)
+		return model_error(err, "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
+				   path, p->vreg, vbat_max);
+	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising)
+		return model_error(err, "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
+				   path, p->ovp_falling, p->ovp_rising);
+	if (p->uvlo_rising < p->uvlo_falling)
+		return model_error(err, "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
+				   path, p->uvlo_rising, p->uvlo_falling);
+	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min)
+		return model_error(err, "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
+				   path, p->vindpm_max, p->vindpm_min);
 	return true;
 }
 

@@ -189,10 +189,8 @@ static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
 
 	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
 	vpos = strchr(norm, 'V');
-	if (!vpos) {
-		g_set_error(err, CS_PARAM_ERROR, 0, "no voltage in \"%s\"", s);
-		return false;
-	}
+	if (!vpos)
+		return model_error(err, "no voltage in \"%s\"", s);
 	vpos[0] = '\0';
 	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
 		return false;
@@ -213,10 +211,8 @@ static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *
 	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS) {
 		g_autofree char *found = param_describe_json(v);
 
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
-			    path, found, SOURCE_MAX_PDOS);
-		return false;
+		return model_error(err, "%s: found %s, expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
+				   path, found, SOURCE_MAX_PDOS);
 	}
 	cJSON_ArrayForEach(it, v) {
 		g_autoptr(GError) e = NULL;
@@ -227,10 +223,8 @@ static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *
 		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
 			g_autofree char *found = param_describe_json(it);
 
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
-				    path, n, found, e ? ": " : "", e ? e->message : "");
-			return false;
+			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
+					   path, n, found, e ? ": " : "", e ? e->message : "");
 		}
 		p->pdos[n++] = pdo;
 	}
@@ -406,12 +400,9 @@ static bool source_validate(const void *params, const struct model_lookup *other
 	const struct source_params *p = params;
 
 	(void)others;
-	if (p->ishort > p->ilim) {
-		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
-			    "%s.ishort: found %g A, expected at most ilim (%g A)", path, p->ishort,
-			    p->ilim);
-		return false;
-	}
+	if (p->ishort > p->ilim)
+		return model_error(err, "%s.ishort: found %g A, expected at most ilim (%g A)", path,
+				   p->ishort, p->ilim);
 	return true;
 }
 

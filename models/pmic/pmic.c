@@ -38,7 +38,6 @@
 #include "models/pmic/pmic.h"
 #include "sim/evlog.h"
 
-enum { PMIC_TWL4030, PMIC_BQ24190, PMIC_BQ25890, PMIC_GENERIC_LINEAR, PMIC_GENERIC_SWITCHING };
 const char *const pmic_preset_names[] = {
 	"twl4030", "bq24190", "bq25890", "generic-linear", "generic-switching", NULL,
 };
@@ -288,6 +287,13 @@ static double preset_generic_switching(struct pmic_params *p)
 	return 0.7;
 }
 
+/* In the order of pmic_preset_names. */
+static double (*const presets[])(struct pmic_params *p) = {
+	preset_twl4030, preset_bq24190, preset_bq25890, preset_generic_linear,
+	preset_generic_switching,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
+
 void pmic_params_default(void *params, int preset)
 {
 	struct pmic_params *p = params;
@@ -315,24 +321,8 @@ void pmic_params_default(void *params, int preset)
 	 * sets its own, and returns its hysteresis (the datasheet's where it gives one). */
 	p->ovp_rising = 14.0;
 
-	switch (preset) {
-	case PMIC_TWL4030:
-		ovp_hyst = preset_twl4030(p);
-		break;
-	case PMIC_BQ24190:
-		ovp_hyst = preset_bq24190(p);
-		break;
-	case PMIC_BQ25890:
-		ovp_hyst = preset_bq25890(p);
-		break;
-	case PMIC_GENERIC_LINEAR:
-		ovp_hyst = preset_generic_linear(p);
-		break;
-	case PMIC_GENERIC_SWITCHING:
-	default:
-		ovp_hyst = preset_generic_switching(p);
-		break;
-	}
+	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
+									 preset_generic_switching(p);
 	p->ovp_falling = p->ovp_rising - ovp_hyst;
 }
 

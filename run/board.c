@@ -278,31 +278,25 @@ void board_suspend(struct board *b, bool suspend)
 
 /* ---- reporting a detection ---- */
 
-static void port_report(enum phy_port port, enum power_supply_type *t,
-			enum power_supply_usb_type *u)
-{
-	switch (port) {
-	case PHY_PORT_SDP: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_SDP; break;
-	case PHY_PORT_CDP: *t = POWER_SUPPLY_TYPE_USB_CDP; *u = POWER_SUPPLY_USB_TYPE_CDP; break;
-	case PHY_PORT_ACA: *t = POWER_SUPPLY_TYPE_USB_ACA; *u = POWER_SUPPLY_USB_TYPE_ACA; break;
-	case PHY_PORT_DCP:
-	case PHY_PORT_APPLE_1A:
-	case PHY_PORT_APPLE_2_1A:
-	case PHY_PORT_APPLE_2_4A:
-	case PHY_PORT_SAMSUNG_2A:
-	case PHY_PORT_PROPRIETARY:
-		*t = POWER_SUPPLY_TYPE_USB_DCP;
-		*u = POWER_SUPPLY_USB_TYPE_DCP;
-		break;
-	case PHY_PORT_TYPEC_1A5:
-	case PHY_PORT_TYPEC_3A0:
-		*t = POWER_SUPPLY_TYPE_USB_TYPE_C;
-		*u = POWER_SUPPLY_USB_TYPE_C;
-		break;
-	case PHY_PORT_PD: *t = POWER_SUPPLY_TYPE_USB_PD; *u = POWER_SUPPLY_USB_TYPE_PD; break;
-	default: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_UNKNOWN; break;
-	}
-}
+/* How Linux reports each port: power_supply type and usb_type (proprietary chargers
+ * are dedicated charging ports to the kernel). */
+#define DCP_REPORT { POWER_SUPPLY_TYPE_USB_DCP, POWER_SUPPLY_USB_TYPE_DCP }
+static const struct {
+	enum power_supply_type type;
+	enum power_supply_usb_type usb_type;
+} port_report[PHY_PORT_COUNT] = {
+	[PHY_PORT_NONE] = { POWER_SUPPLY_TYPE_USB, POWER_SUPPLY_USB_TYPE_UNKNOWN },
+	[PHY_PORT_SDP] = { POWER_SUPPLY_TYPE_USB, POWER_SUPPLY_USB_TYPE_SDP },
+	[PHY_PORT_CDP] = { POWER_SUPPLY_TYPE_USB_CDP, POWER_SUPPLY_USB_TYPE_CDP },
+	[PHY_PORT_ACA] = { POWER_SUPPLY_TYPE_USB_ACA, POWER_SUPPLY_USB_TYPE_ACA },
+	[PHY_PORT_DCP] = DCP_REPORT, [PHY_PORT_APPLE_1A] = DCP_REPORT,
+	[PHY_PORT_APPLE_2_1A] = DCP_REPORT, [PHY_PORT_APPLE_2_4A] = DCP_REPORT,
+	[PHY_PORT_SAMSUNG_2A] = DCP_REPORT, [PHY_PORT_PROPRIETARY] = DCP_REPORT,
+	[PHY_PORT_TYPEC_1A5] = { POWER_SUPPLY_TYPE_USB_TYPE_C, POWER_SUPPLY_USB_TYPE_C },
+	[PHY_PORT_TYPEC_3A0] = { POWER_SUPPLY_TYPE_USB_TYPE_C, POWER_SUPPLY_USB_TYPE_C },
+	[PHY_PORT_PD] = { POWER_SUPPLY_TYPE_USB_PD, POWER_SUPPLY_USB_TYPE_PD },
+};
+#undef DCP_REPORT
 
 /* The extcon cables a detected port is reported as, under each habit. */
 static int port_cables(const struct board *b, const struct phy_result *r, unsigned int *out)
@@ -389,7 +383,8 @@ void board_detected(struct board *b, const struct phy_result *r)
 	int n;
 
 	b->det = *r;
-	port_report(r->port, &b->psy_type, &b->usb_type);
+	b->psy_type = port_report[r->port].type;
+	b->usb_type = port_report[r->port].usb_type;
 	if (b->kp->usb_psy_type > 0)
 		b->psy_type = b->kp->usb_psy_type - 1;  /* fixed from the "device tree" */
 	b->usb_desc.type = b->psy_type;

@@ -191,6 +191,9 @@ struct model_desc {
 /* Sets *err to a CS_PARAM_ERROR with this message; returns false, for
  * `return model_error(err, ...)` in a parser or validator. */
 bool model_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* The same with the message "PATH: found <v described>, <fmt...>". */
+bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
 
 /* The models, in registry order, NULL-terminated (models/registry.c). */
 extern const struct model_desc *const model_registry[];

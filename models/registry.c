@@ -53,3 +53,15 @@ bool model_error(GError **err, const char *fmt, ...)
 	g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID, "%s", msg);
 	return false;
 }
+
+bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
+{
+	g_autofree char *found = param_describe_json(v);
+	g_autofree char *rest = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rest = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return model_error(err, "%s: found %s, %s", path, found, rest);
+}

@@ -116,12 +116,8 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 	int n = 0;
 
 	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2) {
-		g_autofree char *found = param_describe_json(v);
-
-		return model_error(err, "%s: found %s, expected at least two [soc, volts] pairs",
-				   path, found);
-	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2)
+		return model_error_found(err, path, v, "expected at least two [soc, volts] pairs");
 	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX)
 		return model_error(err, "%s: found %d points, expected at most %d", path,
 				   cJSON_GetArraySize(v), BATTERY_OCV_MAX);
@@ -129,11 +125,8 @@ static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *
 		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
 		double soc, volts;
 
-		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2) {
-			g_autofree char *found = param_describe_json(row);
-
-			return model_error(err, "%s: found %s, expected [soc, volts]", rp, found);
-		}
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2)
+			return model_error_found(err, rp, row, "expected [soc, volts]");
 		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
 		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
 			return false;

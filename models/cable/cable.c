@@ -108,9 +108,8 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 		p->data = CABLE_DATA_LATE;
 		return true;
 	}
-	g_autofree char *found = param_describe_json(v);
-	return model_error(err, "%s: found %s, expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}",
-			   path, found);
+	return model_error_found(err, path, v,
+				 "expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}");
 }
 
 /* A gauge with a known resistance. */

@@ -53,12 +53,9 @@ static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path
 	const cJSON *it;
 	int n = 0;
 
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > BOOT_MAX_STAGES) {
-		g_autofree char *found = param_describe_json(v);
-
-		return model_error(err, "%s: found %s, expected 1 to %d stages [{\"name\", \"current\", \"for\"}, ...]",
-				   path, found, BOOT_MAX_STAGES);
-	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > BOOT_MAX_STAGES)
+		return model_error_found(err, path, v, "expected 1 to %d stages [{\"name\", \"current\", \"for\"}, ...]",
+					 BOOT_MAX_STAGES);
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
@@ -70,12 +67,8 @@ static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path
 		if (cJSON_IsString(name) && strlen(name->valuestring) >= sizeof(st->name))
 			return model_error(err, "%s.name: found a name of %zu bytes, expected at most %zu",
 					   ip, strlen(name->valuestring), sizeof(st->name) - 1);
-		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur) {
-			g_autofree char *found = param_describe_json(it);
-
-			return model_error(err, "%s: found %s, expected {\"name\": \"kernel\", \"current\": \"800 mA\", \"for\": \"20 s\"}",
-					   ip, found);
-		}
+		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur)
+			return model_error_found(err, ip, it, "expected {\"name\": \"kernel\", \"current\": \"800 mA\", \"for\": \"20 s\"}");
 		cJSON_ArrayForEach(k, it)
 			if (strcmp(k->string, "name") && strcmp(k->string, "current") && strcmp(k->string, "for"))
 				return model_error(err, "%s.%s: found an unknown key \"%s\", expected name, current or for",
@@ -103,12 +96,8 @@ bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const c
 	const cJSON *stages;
 
 	(void)d;
-	if (!cJSON_IsObject(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		return model_error(err, "%s: found %s, expected an object such as {\"stages\": [...]}",
-				   path, found);
-	}
+	if (!cJSON_IsObject(v))
+		return model_error_found(err, path, v, "expected an object such as {\"stages\": [...]}");
 	boot_params_default(p);
 	p->enabled = true;
 	if (!param_load_object(boot_keys_desc, v, p, path, skip, err))

@@ -46,12 +46,9 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 	int n = 0;
 
 	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX) {
-		g_autofree char *found = param_describe_json(v);
-
-		return model_error(err, "%s: found %s, expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
-				   path, found, LOAD_PROFILE_MAX);
-	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX)
+		return model_error_found(err, path, v, "expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
+					 LOAD_PROFILE_MAX);
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
 		struct load_step *st = &p->profile[n];
@@ -60,12 +57,8 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 		const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
 		const cJSON *k;
 
-		if (!cJSON_IsObject(it) || !at || (!cur == !pow)) {
-			g_autofree char *found = param_describe_json(it);
-
-			return model_error(err, "%s: found %s, expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}",
-					   ip, found);
-		}
+		if (!cJSON_IsObject(it) || !at || (!cur == !pow))
+			return model_error_found(err, ip, it, "expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}");
 		cJSON_ArrayForEach(k, it) {
 			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
 			    strcmp(k->string, "power"))

@@ -208,12 +208,9 @@ static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *
 
 	(void)d;
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
-	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS) {
-		g_autofree char *found = param_describe_json(v);
-
-		return model_error(err, "%s: found %s, expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
-				   path, found, SOURCE_MAX_PDOS);
-	}
+	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS)
+		return model_error_found(err, path, v, "expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
+					 SOURCE_MAX_PDOS);
 	cJSON_ArrayForEach(it, v) {
 		g_autoptr(GError) e = NULL;
 		struct source_pdo pdo;

@@ -215,23 +215,13 @@ static bool aca_present(const struct source_params *sp)
 	return (r >= 122e3 && r <= 126e3) || (r >= 67e3 && r <= 69e3) || (r >= 36e3 && r <= 37e3);
 }
 
-static double port_current(enum phy_port port)
-{
-	switch (port) {
-	case PHY_PORT_SDP: return 0.5;
-	case PHY_PORT_CDP: return 1.5;
-	case PHY_PORT_DCP: return 1.5;
-	case PHY_PORT_ACA: return 1.5;
-	case PHY_PORT_APPLE_1A: return 1.0;
-	case PHY_PORT_APPLE_2_1A: return 2.1;
-	case PHY_PORT_APPLE_2_4A: return 2.4;
-	case PHY_PORT_SAMSUNG_2A: return 2.0;
-	case PHY_PORT_PROPRIETARY: return 0.5;
-	case PHY_PORT_TYPEC_1A5: return 1.5;
-	case PHY_PORT_TYPEC_3A0: return 3.0;
-	default: return 0;
-	}
-}
+/* What each port type allows by spec, A (a PD port: its contract's PDO). */
+static const double port_current[PHY_PORT_COUNT] = {
+	[PHY_PORT_SDP] = 0.5, [PHY_PORT_CDP] = 1.5, [PHY_PORT_DCP] = 1.5, [PHY_PORT_ACA] = 1.5,
+	[PHY_PORT_APPLE_1A] = 1.0, [PHY_PORT_APPLE_2_1A] = 2.1, [PHY_PORT_APPLE_2_4A] = 2.4,
+	[PHY_PORT_SAMSUNG_2A] = 2.0, [PHY_PORT_PROPRIETARY] = 0.5, [PHY_PORT_TYPEC_1A5] = 1.5,
+	[PHY_PORT_TYPEC_3A0] = 3.0,
+};
 
 /* ---- logging and reporting ---- */
 
@@ -251,7 +241,7 @@ static void phy_report(struct phy *ph, enum phy_port port)
 	cJSON *rec;
 
 	ph->last.port = port;
-	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current(port);
+	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current[port];
 	ph->last.data = ph->sp->data && phy_contact(ph);
 	rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect");
 	evlog_put_string(rec, "type", phy_port_psy_type[port]);

@@ -458,6 +458,16 @@ double pmic_write_iindpm(struct pmic *c, double amps)
 	return q;
 }
 
+void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps)
+{
+	double applied = pmic_write_iindpm(c, amps);
+	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), chip, "ilim_set");
+
+	evlog_put_number(rec, "request_mA", amps * 1000);
+	evlog_put_number(rec, "applied_mA", applied * 1000);
+	evlog_end(c->log, rec);
+}
+
 void pmic_set_charge_enable(struct pmic *c, bool on)
 {
 	c->charge_enabled = on;

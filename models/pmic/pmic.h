@@ -131,6 +131,9 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
 /* The register interface the stack uses. Values are rounded to the register. */
 double pmic_quantize_iindpm(const struct pmic_params *p, double amps);
 double pmic_write_iindpm(struct pmic *c, double amps);
+/* The same for a register-level chip model, logged as CHIP/ilim_set with the value
+ * asked and the one the register holds. */
+void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps);
 void pmic_set_charge_enable(struct pmic *c, bool on);
 void pmic_set_hiz(struct pmic *c, bool on);
 void pmic_write_ichg(struct pmic *c, double amps);

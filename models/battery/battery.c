@@ -375,8 +375,11 @@ static void battery_model_params_changed(void *state, const struct param_desc *c
 
 /* ---- the pack's protection ---- */
 
-double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
-			     double vbat, double ibat)
+/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
+ * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
+ * stepper, which locates it in time with the state x of the point. */
+static double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+				    double vbat, double ibat)
 {
 	if (b->open || ibat >= 0)
 		return -1;

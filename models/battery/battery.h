@@ -78,12 +78,6 @@ struct battery {
 	void *ctx;
 };
 
-/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
- * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
- * stepper, which locates it in time with the state x of the point. */
-double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
-			     double vbat, double ibat);
-
 extern const struct param_desc battery_param_desc[];
 extern const char *const battery_preset_names[];
 

@@ -7,7 +7,7 @@
  * falls below vsys_min the system browns out (a `brownout` event); it is re-armed
  * once VSYS is back above vsys_min + LOAD_BROWNOUT_HYST_V. A system running from
  * t = 0 (no boot model) with VSYS already below vsys_min has not browned out: the
- * detector starts disarmed then (load_observe_start). What a brownout does to a
+ * detector starts disarmed then (the load model's observe). What a brownout does to a
  * booting device is the boot model's business (models/load/boot.h).
  */
 #ifndef CS_MODELS_LOAD_H

@@ -26,7 +26,26 @@ static const char *const psy_type_choices[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(psy_type_choices) == POWER_SUPPLY_TYPE_COUNT + 2);
 
 static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
-				 const char *path, GError **err);
+				 const char *path, GError **err)
+{
+	static const struct param_list_spec configs_spec = {
+		.dim = UNIT_AMP, .min = 0, .max = 0.9, .max_n = CS_GADGET_MAX_CONFIGS,
+		.expected_list = "a list of 1 to " G_STRINGIFY(CS_GADGET_MAX_CONFIGS)
+				 " MaxPower values such as [\"500 mA\"]",
+		.expected_item = "a MaxPower from 0 to 900 mA",
+	};
+	struct gadget_params *p = field;
+	double ma[CS_GADGET_MAX_CONFIGS];
+	int n = 0;
+
+	(void)d;
+	if (!param_json_number_list(v, &configs_spec, ma, &n, path, err))
+		return false;
+	for (int i = 0; i < n; i++)
+		p->configs_ma[i] = ma[i] * 1000;
+	p->n_configs = n;
+	return true;
+}
 
 static const struct param_desc gadget_param_desc[] = {
 	{ "configs", PARAM_CUSTOM, .parse = gadget_parse_configs,
@@ -94,28 +113,6 @@ static const struct model_desc board_kernel = {
 };
 
 const struct model_desc *const board_objects[] = { &board_gadget, &board_kernel, NULL };
-
-static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
-				 const char *path, GError **err)
-{
-	static const struct param_list_spec configs_spec = {
-		.dim = UNIT_AMP, .min = 0, .max = 0.9, .max_n = CS_GADGET_MAX_CONFIGS,
-		.expected_list = "a list of 1 to " G_STRINGIFY(CS_GADGET_MAX_CONFIGS)
-				 " MaxPower values such as [\"500 mA\"]",
-		.expected_item = "a MaxPower from 0 to 900 mA",
-	};
-	struct gadget_params *p = field;
-	double ma[CS_GADGET_MAX_CONFIGS];
-	int n = 0;
-
-	(void)d;
-	if (!param_json_number_list(v, &configs_spec, ma, &n, path, err))
-		return false;
-	for (int i = 0; i < n; i++)
-		p->configs_ma[i] = ma[i] * 1000;
-	p->n_configs = n;
-	return true;
-}
 
 /* ---- power supplies ---- */
 

@@ -20,7 +20,38 @@ const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL }
 #define GAS_CONSTANT 8.314462618 /* J/(mol K) */
 
 static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	struct battery_params *p = (struct battery_params *)field; /* off is 0: whole struct */
+	const cJSON *row;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2)
+		return model_error_found(err, path, v, "expected at least two [soc, volts] pairs");
+	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX)
+		return model_error(err, "%s: found %d points, expected at most %d", path,
+				   cJSON_GetArraySize(v), BATTERY_OCV_MAX);
+	cJSON_ArrayForEach(row, v) {
+		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
+		double soc, volts;
+
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2)
+			return model_error_found(err, rp, row, "expected [soc, volts]");
+		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
+		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
+			return false;
+		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
+		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1])))
+			return model_error(err, "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
+					   rp, soc, volts);
+		p->ocv_soc[n] = soc;
+		p->ocv_v[n] = volts;
+		n++;
+	}
+	p->ocv_n = n;
+	return true;
+}
 
 #define OFF(f) offsetof(struct battery_params, f)
 const struct param_desc battery_param_desc[] = {
@@ -106,40 +137,6 @@ void battery_params_default(void *params, int preset)
 			p->ocv_v[i] = 3.3 + (p->ocv_v[i] - 3.3) * (4.2 - 3.3) / (4.328 - 3.3);
 		p->v_max = 4.25;
 	}
-}
-
-static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
-{
-	struct battery_params *p = (struct battery_params *)field; /* off is 0: whole struct */
-	const cJSON *row;
-	int n = 0;
-
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2)
-		return model_error_found(err, path, v, "expected at least two [soc, volts] pairs");
-	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX)
-		return model_error(err, "%s: found %d points, expected at most %d", path,
-				   cJSON_GetArraySize(v), BATTERY_OCV_MAX);
-	cJSON_ArrayForEach(row, v) {
-		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
-		double soc, volts;
-
-		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2)
-			return model_error_found(err, rp, row, "expected [soc, volts]");
-		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
-		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
-			return false;
-		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
-		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1])))
-			return model_error(err, "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
-					   rp, soc, volts);
-		p->ocv_soc[n] = soc;
-		p->ocv_v[n] = volts;
-		n++;
-	}
-	p->ocv_n = n;
-	return true;
 }
 
 static bool battery_validate(const void *params, const struct model_lookup *others,

@@ -13,9 +13,51 @@
 #include "sim/evlog.h"
 
 static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
-			     const char *path, GError **err);
+			     const char *path, GError **err)
+{
+	struct cable_params *p = field;
+
+	(void)d;
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
+		p->data = CABLE_DATA_CONNECTED;
+		return true;
+	}
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
+		p->data = CABLE_DATA_FLOATING;
+		return true;
+	}
+	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
+	    cJSON_GetObjectItemCaseSensitive(v, "late")) {
+		g_autofree char *lp = g_strdup_printf("%s.late", path);
+
+		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
+				     lp, err))
+			return false;
+		if (p->data_late < 0)
+			return model_error(err, "%s: found a negative delay, expected a time of at least 0 s",
+					   lp);
+		p->data = CABLE_DATA_LATE;
+		return true;
+	}
+	return model_error_found(err, path, v,
+				 "expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}");
+}
 static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err);
+			       const char *path, GError **err)
+{
+	struct cable_params *p = field;
+	double r;
+
+	(void)d;
+	if (!param_json_number(v, UNIT_OHM, &r, path, err))
+		return false;
+	if (r < 0 || r > 100)
+		return model_error(err, "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
+				   path, r);
+	p->r_loop = r;
+	p->r_loop_given = true;
+	return true;
+}
 
 #define OFF(f) offsetof(struct cable_params, f)
 const struct param_desc cable_param_desc[] = {
@@ -62,54 +104,6 @@ double cable_r_loop(const struct cable_params *p)
 	if (p->r_loop_given)
 		return p->r_loop;
 	return 2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
-}
-
-static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err)
-{
-	struct cable_params *p = field;
-	double r;
-
-	(void)d;
-	if (!param_json_number(v, UNIT_OHM, &r, path, err))
-		return false;
-	if (r < 0 || r > 100)
-		return model_error(err, "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
-				   path, r);
-	p->r_loop = r;
-	p->r_loop_given = true;
-	return true;
-}
-
-static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
-			     const char *path, GError **err)
-{
-	struct cable_params *p = field;
-
-	(void)d;
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
-		p->data = CABLE_DATA_CONNECTED;
-		return true;
-	}
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
-		p->data = CABLE_DATA_FLOATING;
-		return true;
-	}
-	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
-	    cJSON_GetObjectItemCaseSensitive(v, "late")) {
-		g_autofree char *lp = g_strdup_printf("%s.late", path);
-
-		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
-				     lp, err))
-			return false;
-		if (p->data_late < 0)
-			return model_error(err, "%s: found a negative delay, expected a time of at least 0 s",
-					   lp);
-		p->data = CABLE_DATA_LATE;
-		return true;
-	}
-	return model_error_found(err, path, v,
-				 "expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}");
 }
 
 /* A gauge with a known resistance. */

@@ -12,33 +12,6 @@
 #include "sim/evlog.h"
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err);
-
-#define OFF(f) offsetof(struct load_params, f)
-const struct param_desc load_param_desc[] = {
-	{ "current", PARAM_NUM, UNIT_AMP, OFF(current), 0, 20, PARAM_F_RUNTIME,
-	  .doc = "constant current drawn at VSYS" },
-	{ "power", PARAM_NUM, UNIT_WATT, OFF(power), 0, 100, PARAM_F_RUNTIME | PARAM_F_NULL_ZERO,
-	  .doc = "constant power drawn at VSYS (replaces current when set)" },
-	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_RUNTIME,
-	  .doc = "brownout below this system voltage" },
-	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
-	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
-	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse, .sub = boot_keys_desc,
-	  .doc = "boot profile {\"stages\": [{\"name\", \"current\", \"for\"}], \"restart\", \"hold_current\", ...}" },
-	PARAM_END,
-};
-#undef OFF
-
-void load_params_default(struct load_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->current = 0.25;
-	p->vsys_min = 3.4;
-	boot_params_default(&p->boot);
-}
-
-static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
 			       const char *path, GError **err)
 {
 	struct load_params *p = field;
@@ -82,6 +55,30 @@ static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void 
 	}
 	p->n_profile = n;
 	return true;
+}
+
+#define OFF(f) offsetof(struct load_params, f)
+const struct param_desc load_param_desc[] = {
+	{ "current", PARAM_NUM, UNIT_AMP, OFF(current), 0, 20, PARAM_F_RUNTIME,
+	  .doc = "constant current drawn at VSYS" },
+	{ "power", PARAM_NUM, UNIT_WATT, OFF(power), 0, 100, PARAM_F_RUNTIME | PARAM_F_NULL_ZERO,
+	  .doc = "constant power drawn at VSYS (replaces current when set)" },
+	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_RUNTIME,
+	  .doc = "brownout below this system voltage" },
+	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
+	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
+	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse, .sub = boot_keys_desc,
+	  .doc = "boot profile {\"stages\": [{\"name\", \"current\", \"for\"}], \"restart\", \"hold_current\", ...}" },
+	PARAM_END,
+};
+#undef OFF
+
+void load_params_default(struct load_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->current = 0.25;
+	p->vsys_min = 3.4;
+	boot_params_default(&p->boot);
 }
 
 static void load_step_cb(struct sim_event *ev, void *data)

@@ -68,7 +68,40 @@ static const struct param_desc iindpm_range_desc[] = {
 };
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	static const struct param_list_spec ladder_spec = {
+		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
+		.max_n = PMIC_LADDER_MAX,
+		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
+				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
+		.expected_item = "currents from 1 mA to 20 A, ascending",
+	};
+	struct pmic_params *p = field;
+	int n = 0;
+
+	(void)d;
+	if (cJSON_IsObject(v)) {
+		p->ladder_n = 0;
+		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
+			return false;
+		if (p->iindpm_min > p->iindpm_max)
+			return model_error(err, "%s: found min %g A above max %g A, expected min <= max",
+					   path, p->iindpm_min, p->iindpm_max);
+		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+			return model_error(err, "%s.default: found %g A, expected a value from min %g A to max %g A",
+					   path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
+		return true;
+	}
+	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
+		return false;
+	p->ladder_n = n;
+	p->iindpm_min = p->ladder[0];
+	p->iindpm_max = p->ladder[n - 1];
+	if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+		p->iindpm_default = p->iindpm_min;
+	return true;
+}
 
 /* vindpm_reg as {"min", "max", "step"} */
 static const struct param_desc vindpm_reg_desc[] = {
@@ -324,42 +357,6 @@ void pmic_params_default(void *params, int preset)
 	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
 									 preset_generic_switching(p);
 	p->ovp_falling = p->ovp_rising - ovp_hyst;
-}
-
-static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
-{
-	static const struct param_list_spec ladder_spec = {
-		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
-		.max_n = PMIC_LADDER_MAX,
-		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
-				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
-		.expected_item = "currents from 1 mA to 20 A, ascending",
-	};
-	struct pmic_params *p = field;
-	int n = 0;
-
-	(void)d;
-	if (cJSON_IsObject(v)) {
-		p->ladder_n = 0;
-		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
-			return false;
-		if (p->iindpm_min > p->iindpm_max)
-			return model_error(err, "%s: found min %g A above max %g A, expected min <= max",
-					   path, p->iindpm_min, p->iindpm_max);
-		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
-			return model_error(err, "%s.default: found %g A, expected a value from min %g A to max %g A",
-					   path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
-		return true;
-	}
-	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
-		return false;
-	p->ladder_n = n;
-	p->iindpm_min = p->ladder[0];
-	p->iindpm_max = p->ladder[n - 1];
-	if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
-		p->iindpm_default = p->iindpm_min;
-	return true;
 }
 
 /* VREG is checked against the cell's v_max (device.battery). */

@@ -456,7 +456,34 @@ static void phy_rp_changed_cb(void *ctx)
 	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
 }
 
-static void phy_attach(struct phy *ph, bool attached);
+/* Stop the detection in progress. */
+static void phy_stop(struct phy *ph)
+{
+	sim_cancel(ph->sim, &ph->ev_step);
+	sim_cancel(ph->sim, &ph->ev_rp);
+}
+
+/* Start detection (VBUS session begins) or stop it. */
+static void phy_attach(struct phy *ph, bool attached)
+{
+	if (attached == ph->attached)
+		return;
+	ph->attached = attached;
+	phy_stop(ph);
+	ph->rp_seen = -1;
+	memset(&ph->last, 0, sizeof(ph->last));
+	if (!attached) {
+		ph->stage = STAGE_IDLE;
+		phy_report(ph, PHY_PORT_NONE);
+		return;
+	}
+	/* A Type-C port on a cable with CC (or an A-to-C cable's 56 k Rp) is read on
+	 * CC first; everything else goes straight to BC1.2. */
+	if (ph->cp->cc && ph->sp->typec)
+		phy_next(ph, STAGE_CC, ph->p->t_cc_debounce);
+	else
+		start_bc12(ph);
+}
 
 /* The debounced comparator flips: the owner hears first, then detection follows. */
 static void phy_debounced_cb(struct sim_event *ev, void *data)
@@ -497,39 +524,10 @@ void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void 
 	ph->ctx = ctx;
 }
 
-/* Stop the detection in progress. */
-static void phy_stop(struct phy *ph)
-{
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_cancel(ph->sim, &ph->ev_rp);
-}
-
 void phy_cleanup(struct phy *ph)
 {
 	phy_stop(ph);
 	sim_cancel(ph->sim, &ph->ev_vbus);
-}
-
-/* Start detection (VBUS session begins) or stop it. */
-static void phy_attach(struct phy *ph, bool attached)
-{
-	if (attached == ph->attached)
-		return;
-	ph->attached = attached;
-	phy_stop(ph);
-	ph->rp_seen = -1;
-	memset(&ph->last, 0, sizeof(ph->last));
-	if (!attached) {
-		ph->stage = STAGE_IDLE;
-		phy_report(ph, PHY_PORT_NONE);
-		return;
-	}
-	/* A Type-C port on a cable with CC (or an A-to-C cable's 56 k Rp) is read on
-	 * CC first; everything else goes straight to BC1.2. */
-	if (ph->cp->cc && ph->sp->typec)
-		phy_next(ph, STAGE_CC, ph->p->t_cc_debounce);
-	else
-		start_bc12(ph);
 }
 
 /* ---- the model descriptor (models/model.h) ---- */

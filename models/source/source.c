@@ -34,8 +34,54 @@ static const char *const rp_names[] = { "default", "1.5A", "3.0A", NULL };
 static const char *const rp_aliases[] = { "usb", "default", NULL };
 static const char *const port_names[] = { "root", "hub", NULL };
 
+/* "9V 3A", "9 V 3 A", "5V 1.5A": a fixed supply PDO. */
+static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
+{
+	g_auto(GStrv) parts = NULL;
+	g_autofree char *norm = g_strdup(s);
+	char *vpos;
+
+	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
+	vpos = strchr(norm, 'V');
+	if (!vpos)
+		return model_error(err, "no voltage in \"%s\"", s);
+	vpos[0] = '\0';
+	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
+		return false;
+	if (!units_parse(g_strstrip(vpos + 1), UNIT_AMP, &pdo->i, err))
+		return false;
+	return true;
+}
+
 static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	struct source_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
+	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS)
+		return model_error_found(err, path, v, "expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
+					 SOURCE_MAX_PDOS);
+	cJSON_ArrayForEach(it, v) {
+		g_autoptr(GError) e = NULL;
+		struct source_pdo pdo;
+
+		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
+		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
+		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
+			g_autofree char *found = param_describe_json(it);
+
+			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
+					   path, n, found, e ? ": " : "", e ? e->message : "");
+		}
+		p->pdos[n++] = pdo;
+	}
+	p->n_pdos = n;
+	return true;
+}
 
 #define OFF(f) offsetof(struct source_params, f)
 const struct param_desc source_param_desc[] = {
@@ -178,55 +224,6 @@ double source_rated_current(const struct source_params *p)
 	case SRC_KIND_NONE: return 0;
 	default: return p->ilim;
 	}
-}
-
-/* "9V 3A", "9 V 3 A", "5V 1.5A": a fixed supply PDO. */
-static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
-{
-	g_auto(GStrv) parts = NULL;
-	g_autofree char *norm = g_strdup(s);
-	char *vpos;
-
-	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
-	vpos = strchr(norm, 'V');
-	if (!vpos)
-		return model_error(err, "no voltage in \"%s\"", s);
-	vpos[0] = '\0';
-	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
-		return false;
-	if (!units_parse(g_strstrip(vpos + 1), UNIT_AMP, &pdo->i, err))
-		return false;
-	return true;
-}
-
-static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
-{
-	struct source_params *p = field;
-	const cJSON *it;
-	int n = 0;
-
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
-	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS)
-		return model_error_found(err, path, v, "expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
-					 SOURCE_MAX_PDOS);
-	cJSON_ArrayForEach(it, v) {
-		g_autoptr(GError) e = NULL;
-		struct source_pdo pdo;
-
-		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
-		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
-		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
-			g_autofree char *found = param_describe_json(it);
-
-			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
-					   path, n, found, e ? ": " : "", e ? e->message : "");
-		}
-		p->pdos[n++] = pdo;
-	}
-	p->n_pdos = n;
-	return true;
 }
 
 /* ---- runtime ---- */

@@ -27,8 +27,6 @@
  *    12 V-capable switching one, with the hysteresis of the twl4030 and the bq25890);
  *    efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A); VINDPM 4.5 V as on
  *    bq25601. Sources in docs/models.md, Charger IC.
- *  Input OVP hysteresis: bq24190 700 mV [SLUSAW5], bq25890 the same (assumed),
- *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
 #include <math.h>
 #include <stdio.h>

@@ -88,6 +88,14 @@ struct model_column {
 	double (*value)(const void *state, const struct model_point *pt);
 };
 
+/* Defines fn, a value() that reads one field of the model's state (struct type). */
+#define MODEL_STATE_FIELD(fn, type, field)                                  \
+	static double fn(const void *state, const struct model_point *pt)    \
+	{                                                                    \
+		(void)pt;                                                    \
+		return ((const type *)state)->field;                         \
+	}
+
 /* How a metric is written to metrics.json. */
 enum model_metric_write {
 	MODEL_METRIC_DIGITS,    /* a number with `digits` significant digits, null if not finite */
@@ -179,6 +187,13 @@ struct model_desc {
 	const struct model_metric *metrics;  /* what it adds to metrics.json */
 	int n_metrics;
 };
+
+/* Sets *err to a CS_PARAM_ERROR with this message; returns false, for
+ * `return model_error(err, ...)` in a parser or validator. */
+bool model_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* The same with the message "PATH: found <v described>, <fmt...>". */
+bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
 
 /* The models, in registry order, NULL-terminated (models/registry.c). */
 extern const struct model_desc *const model_registry[];

@@ -8,6 +8,7 @@
  * their parts and lets them observe an operating point; moving a line changes which
  * of two equal-time events fires first, so outputs can change.
  */
+#include <stdarg.h>
 #include <string.h>
 #include "models/model.h"
 
@@ -39,4 +40,28 @@ int model_index(const char *key)
 		if (strcmp(model_registry[i]->key, key) == 0)
 			return i;
 	return -1;
+}
+
+bool model_error(GError **err, const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID, "%s", msg);
+	return false;
+}
+
+bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
+{
+	g_autofree char *found = param_describe_json(v);
+	g_autofree char *rest = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rest = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return model_error(err, "%s: found %s, %s", path, found, rest);
 }

@@ -26,82 +26,6 @@ static const char *const psy_type_choices[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(psy_type_choices) == POWER_SUPPLY_TYPE_COUNT + 2);
 
 static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
-				 const char *path, GError **err);
-
-const struct param_desc gadget_param_desc[] = {
-	{ "configs", PARAM_CUSTOM, .parse = gadget_parse_configs,
-	  .doc = "configurations' MaxPower in order, e.g. [\"500 mA\", \"100 mA\"] (default [\"2 mA\"])" },
-	{ "usb3", PARAM_BOOL, .off = offsetof(struct gadget_params, usb3),
-	  .doc = "SuperSpeed gadget (MaxPower in 8 mA units, up to 900 mA)" },
-	PARAM_END,
-};
-
-#define OFF(f) offsetof(struct kernel_params, f)
-const struct param_desc kernel_param_desc[] = {
-	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
-	  .doc = "cable reporting: consistent (data ports also as USB), max14577 (SDP as USB+SDP, CDP only as CDP) or vbus (USB for every detected cable)" },
-	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
-	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL" },
-	{ "usb_psy_type", PARAM_ENUM, .off = OFF(usb_psy_type), .choices = psy_type_choices,
-	  .doc = "the USB power supply's type: as detected, or fixed (gpio-charger style)" },
-	{ "charger_framework", PARAM_ENUM, .off = OFF(framework), .choices = framework_names,
-	  .doc = "USB charger framework: none, 2016 (usb-charger.0) or merged (usb_phy)" },
-	{ "udc_vbus_draw", PARAM_BOOL, .off = OFF(udc_vbus_draw),
-	  .doc = "the UDC's vbus_draw() calls usb_phy_set_power() (false: ignores it)" },
-	{ "phy_set_power", PARAM_BOOL, .off = OFF(phy_set_power),
-	  .doc = "the PHY driver notifies USB_EVENT_ENUMERATED on usb_phy_set_power()" },
-	{ "usb_psy_name", PARAM_STR, .off = OFF(usb_psy_name), .doc = "name of the USB power supply" },
-	PARAM_END,
-};
-#undef OFF
-
-void gadget_params_default(struct gadget_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->n_configs = 1;
-	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
-}
-
-void kernel_params_default(struct kernel_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->extcon = BOARD_EXTCON_CONSISTENT;
-	p->payload = CS_PHY_PAYLOAD_MA;
-	p->framework = BOARD_FW_MERGED;
-	p->udc_vbus_draw = true;
-	p->phy_set_power = true;
-	p->usb_psy_name = NULL;   /* "usb" */
-}
-
-static void gadget_defaults(void *p, int preset)
-{
-	(void)preset;
-	gadget_params_default(p);
-}
-
-static void kernel_defaults(void *p, int preset)
-{
-	(void)preset;
-	kernel_params_default(p);
-}
-
-static const struct model_desc board_gadget = {
-	.key = "device.gadget",
-	.params = gadget_param_desc,
-	.params_size = sizeof(struct gadget_params),
-	.defaults = gadget_defaults,
-};
-
-static const struct model_desc board_kernel = {
-	.key = "device.kernel",
-	.params = kernel_param_desc,
-	.params_size = sizeof(struct kernel_params),
-	.defaults = kernel_defaults,
-};
-
-const struct model_desc *const board_objects[] = { &board_gadget, &board_kernel, NULL };
-
-static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, void *field,
 				 const char *path, GError **err)
 {
 	static const struct param_list_spec configs_spec = {
@@ -122,6 +46,73 @@ static bool gadget_parse_configs(const struct param_desc *d, const cJSON *v, voi
 	p->n_configs = n;
 	return true;
 }
+
+static const struct param_desc gadget_param_desc[] = {
+	{ "configs", PARAM_CUSTOM, .parse = gadget_parse_configs,
+	  .doc = "configurations' MaxPower in order, e.g. [\"500 mA\", \"100 mA\"] (default [\"2 mA\"])" },
+	{ "usb3", PARAM_BOOL, .off = offsetof(struct gadget_params, usb3),
+	  .doc = "SuperSpeed gadget (MaxPower in 8 mA units, up to 900 mA)" },
+	PARAM_END,
+};
+
+#define OFF(f) offsetof(struct kernel_params, f)
+static const struct param_desc kernel_param_desc[] = {
+	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
+	  .doc = "cable reporting: consistent (data ports also as USB), max14577 (SDP as USB+SDP, CDP only as CDP) or vbus (USB for every detected cable)" },
+	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
+	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL" },
+	{ "usb_psy_type", PARAM_ENUM, .off = OFF(usb_psy_type), .choices = psy_type_choices,
+	  .doc = "the USB power supply's type: as detected, or fixed (gpio-charger style)" },
+	{ "charger_framework", PARAM_ENUM, .off = OFF(framework), .choices = framework_names,
+	  .doc = "USB charger framework: none, 2016 (usb-charger.0) or merged (usb_phy)" },
+	{ "udc_vbus_draw", PARAM_BOOL, .off = OFF(udc_vbus_draw),
+	  .doc = "the UDC's vbus_draw() calls usb_phy_set_power() (false: ignores it)" },
+	{ "phy_set_power", PARAM_BOOL, .off = OFF(phy_set_power),
+	  .doc = "the PHY driver notifies USB_EVENT_ENUMERATED on usb_phy_set_power()" },
+	{ "usb_psy_name", PARAM_STR, .off = OFF(usb_psy_name), .doc = "name of the USB power supply" },
+	PARAM_END,
+};
+#undef OFF
+
+static void gadget_defaults(void *params, int preset)
+{
+	struct gadget_params *p = params;
+
+	(void)preset;
+	memset(p, 0, sizeof(*p));
+	p->n_configs = 1;
+	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
+}
+
+static void kernel_defaults(void *params, int preset)
+{
+	struct kernel_params *p = params;
+
+	(void)preset;
+	memset(p, 0, sizeof(*p));
+	p->extcon = BOARD_EXTCON_CONSISTENT;
+	p->payload = CS_PHY_PAYLOAD_MA;
+	p->framework = BOARD_FW_MERGED;
+	p->udc_vbus_draw = true;
+	p->phy_set_power = true;
+	p->usb_psy_name = NULL;   /* "usb" */
+}
+
+static const struct model_desc board_gadget = {
+	.key = "device.gadget",
+	.params = gadget_param_desc,
+	.params_size = sizeof(struct gadget_params),
+	.defaults = gadget_defaults,
+};
+
+static const struct model_desc board_kernel = {
+	.key = "device.kernel",
+	.params = kernel_param_desc,
+	.params_size = sizeof(struct kernel_params),
+	.defaults = kernel_defaults,
+};
+
+const struct model_desc *const board_objects[] = { &board_gadget, &board_kernel, NULL };
 
 /* ---- power supplies ---- */
 
@@ -263,19 +254,17 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 
 void board_suspend(struct board *b, bool suspend)
 {
+	cJSON *rec;
+
 	if (suspend == b->suspended || !b->sp->data)
 		return;   /* only a USB host suspends the bus */
 	b->suspended = suspend;
-	{
-		/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
-		 * configured MaxPower (100 mA unconfigured). */
-		cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
-		double allow = suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
-			config_ma(b, b->gadget.cs_selected) : 100;
-
-		evlog_put_number(rec, "allowance_mA", allow);
-		evlog_end(b->log, rec);
-	}
+	/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
+	 * configured MaxPower (100 mA unconfigured). */
+	rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
+	evlog_put_number(rec, "allowance_mA", suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
+			 config_ma(b, b->gadget.cs_selected) : 100);
+	evlog_end(b->log, rec);
 	if (!b->attached || b->gadget.cs_selected < 0)
 		return;
 	/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */
@@ -284,31 +273,25 @@ void board_suspend(struct board *b, bool suspend)
 
 /* ---- reporting a detection ---- */
 
-static void port_report(enum phy_port port, enum power_supply_type *t,
-			enum power_supply_usb_type *u)
-{
-	switch (port) {
-	case PHY_PORT_SDP: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_SDP; break;
-	case PHY_PORT_CDP: *t = POWER_SUPPLY_TYPE_USB_CDP; *u = POWER_SUPPLY_USB_TYPE_CDP; break;
-	case PHY_PORT_ACA: *t = POWER_SUPPLY_TYPE_USB_ACA; *u = POWER_SUPPLY_USB_TYPE_ACA; break;
-	case PHY_PORT_DCP:
-	case PHY_PORT_APPLE_1A:
-	case PHY_PORT_APPLE_2_1A:
-	case PHY_PORT_APPLE_2_4A:
-	case PHY_PORT_SAMSUNG_2A:
-	case PHY_PORT_PROPRIETARY:
-		*t = POWER_SUPPLY_TYPE_USB_DCP;
-		*u = POWER_SUPPLY_USB_TYPE_DCP;
-		break;
-	case PHY_PORT_TYPEC_1A5:
-	case PHY_PORT_TYPEC_3A0:
-		*t = POWER_SUPPLY_TYPE_USB_TYPE_C;
-		*u = POWER_SUPPLY_USB_TYPE_C;
-		break;
-	case PHY_PORT_PD: *t = POWER_SUPPLY_TYPE_USB_PD; *u = POWER_SUPPLY_USB_TYPE_PD; break;
-	default: *t = POWER_SUPPLY_TYPE_USB; *u = POWER_SUPPLY_USB_TYPE_UNKNOWN; break;
-	}
-}
+/* How Linux reports each port: power_supply type and usb_type (proprietary chargers
+ * are dedicated charging ports to the kernel). */
+#define DCP_REPORT { POWER_SUPPLY_TYPE_USB_DCP, POWER_SUPPLY_USB_TYPE_DCP }
+static const struct {
+	enum power_supply_type type;
+	enum power_supply_usb_type usb_type;
+} port_report[PHY_PORT_COUNT] = {
+	[PHY_PORT_NONE] = { POWER_SUPPLY_TYPE_USB, POWER_SUPPLY_USB_TYPE_UNKNOWN },
+	[PHY_PORT_SDP] = { POWER_SUPPLY_TYPE_USB, POWER_SUPPLY_USB_TYPE_SDP },
+	[PHY_PORT_CDP] = { POWER_SUPPLY_TYPE_USB_CDP, POWER_SUPPLY_USB_TYPE_CDP },
+	[PHY_PORT_ACA] = { POWER_SUPPLY_TYPE_USB_ACA, POWER_SUPPLY_USB_TYPE_ACA },
+	[PHY_PORT_DCP] = DCP_REPORT, [PHY_PORT_APPLE_1A] = DCP_REPORT,
+	[PHY_PORT_APPLE_2_1A] = DCP_REPORT, [PHY_PORT_APPLE_2_4A] = DCP_REPORT,
+	[PHY_PORT_SAMSUNG_2A] = DCP_REPORT, [PHY_PORT_PROPRIETARY] = DCP_REPORT,
+	[PHY_PORT_TYPEC_1A5] = { POWER_SUPPLY_TYPE_USB_TYPE_C, POWER_SUPPLY_USB_TYPE_C },
+	[PHY_PORT_TYPEC_3A0] = { POWER_SUPPLY_TYPE_USB_TYPE_C, POWER_SUPPLY_USB_TYPE_C },
+	[PHY_PORT_PD] = { POWER_SUPPLY_TYPE_USB_PD, POWER_SUPPLY_USB_TYPE_PD },
+};
+#undef DCP_REPORT
 
 /* The extcon cables a detected port is reported as, under each habit. */
 static int port_cables(const struct board *b, const struct phy_result *r, unsigned int *out)
@@ -395,7 +378,8 @@ void board_detected(struct board *b, const struct phy_result *r)
 	int n;
 
 	b->det = *r;
-	port_report(r->port, &b->psy_type, &b->usb_type);
+	b->psy_type = port_report[r->port].type;
+	b->usb_type = port_report[r->port].usb_type;
 	if (b->kp->usb_psy_type > 0)
 		b->psy_type = b->kp->usb_psy_type - 1;  /* fixed from the "device tree" */
 	b->usb_desc.type = b->psy_type;
@@ -513,9 +497,8 @@ void board_cleanup(struct board *b)
 	b->detected_type = NULL;
 }
 
-bool board_sysfs_dump(struct board *b, const char *dir, GError **err)
+bool board_sysfs_dump(const char *dir, GError **err)
 {
-	(void)b;
 	for (struct power_supply *psy = cs_power_supply_first(); psy; psy = psy->cs_next) {
 		g_autofree char *pdir = g_build_filename(dir, "class", "power_supply",
 							 psy->desc->name, NULL);

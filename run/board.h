@@ -83,11 +83,6 @@ struct board {
 	char *detected_type;     /* last reported power_supply type text, NULL before */
 };
 
-extern const struct param_desc gadget_param_desc[];
-extern const struct param_desc kernel_param_desc[];
-void gadget_params_default(struct gadget_params *p);
-void kernel_params_default(struct kernel_params *p);
-
 /* The board's scenario objects, device.gadget and device.kernel: parameters only (the
  * board plays them), loaded after the models' (run/scenario.h). NULL-terminated. */
 extern const struct model_desc *const board_objects[];
@@ -103,6 +98,6 @@ void board_vbus(struct board *b, bool on);
 void board_detected(struct board *b, const struct phy_result *r);
 void board_suspend(struct board *b, bool suspend);
 /* Write class/power_supply/<name>/<property> files under dir. */
-bool board_sysfs_dump(struct board *b, const char *dir, GError **err);
+bool board_sysfs_dump(const char *dir, GError **err);
 
 #endif

@@ -243,7 +243,7 @@ static void world_sysfs_cb(struct sim_event *ev, void *data)
 		return;
 	world_refresh(w);
 	dir = g_strdup_printf("%s/sysfs-%s", w->outdir, w->opt.sysfs_labels[i]);
-	if (!board_sysfs_dump(&w->drv, dir, &err)) {
+	if (!board_sysfs_dump(dir, &err)) {
 		world_fail(w, "%s", err->message);
 		g_error_free(err);
 	}

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <string.h>
 #include "models/axp288/axp288.h"
-#include "sim/evlog.h"
 
 #define PWR_INPUT_STATUS 0x00
 #define PWR_OP_MODE      0x01
@@ -54,13 +53,8 @@ static void apply(struct axp288 *c)
 	if (p->hiz != hiz)
 		pmic_set_hiz(p, hiz);
 	if (lim != c->ilim_applied || (p->reg_n == 0 && p->iindpm != pmic_quantize_iindpm(p->p, lim))) {
-		double applied = pmic_write_iindpm(p, lim);
-		cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "axp288", "ilim_set");
-
 		c->ilim_applied = lim;
-		evlog_put_number(rec, "request_mA", lim * 1000);
-		evlog_put_number(rec, "applied_mA", applied * 1000);
-		evlog_end(c->env.log, rec);
+		pmic_write_iindpm_as(p, "axp288", lim);
 	}
 }
 

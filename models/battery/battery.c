@@ -20,7 +20,38 @@ const char *const battery_preset_names[] = { "eb425161lu", "generic-4v2", NULL }
 #define GAS_CONSTANT 8.314462618 /* J/(mol K) */
 
 static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	struct battery_params *p = (struct battery_params *)field; /* off is 0: whole struct */
+	const cJSON *row;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2)
+		return model_error_found(err, path, v, "expected at least two [soc, volts] pairs");
+	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX)
+		return model_error(err, "%s: found %d points, expected at most %d", path,
+				   cJSON_GetArraySize(v), BATTERY_OCV_MAX);
+	cJSON_ArrayForEach(row, v) {
+		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
+		double soc, volts;
+
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2)
+			return model_error_found(err, rp, row, "expected [soc, volts]");
+		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
+		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
+			return false;
+		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
+		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1])))
+			return model_error(err, "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
+					   rp, soc, volts);
+		p->ocv_soc[n] = soc;
+		p->ocv_v[n] = volts;
+		n++;
+	}
+	p->ocv_n = n;
+	return true;
+}
 
 #define OFF(f) offsetof(struct battery_params, f)
 const struct param_desc battery_param_desc[] = {
@@ -68,8 +99,10 @@ static const double eb425161lu_v[] = { 3.300, 3.656, 3.690, 3.746, 3.776, 3.793,
 				       3.911, 3.978, 4.077, 4.183, 4.241, 4.328 };
 G_STATIC_ASSERT(G_N_ELEMENTS(eb425161lu_soc) == G_N_ELEMENTS(eb425161lu_v));
 
-void battery_params_default(struct battery_params *p, int preset)
+void battery_params_default(void *params, int preset)
 {
+	struct battery_params *p = params;
+
 	memset(p, 0, sizeof(*p));
 	p->preset = preset;
 	p->capacity_ah = 1.5;
@@ -106,63 +139,15 @@ void battery_params_default(struct battery_params *p, int preset)
 	}
 }
 
-static bool battery_parse_ocv(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
+static bool battery_validate(const void *params, const struct model_lookup *others,
+			     const char *path, GError **err)
 {
-	struct battery_params *p = (struct battery_params *)field; /* off is 0: whole struct */
-	const cJSON *row;
-	int n = 0;
+	const struct battery_params *p = params;
 
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 2) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected at least two [soc, volts] pairs", path, found);
-		return false;
-	}
-	if (cJSON_GetArraySize(v) > BATTERY_OCV_MAX) {
-		g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %d points, expected at most %d",
-			    path, cJSON_GetArraySize(v), BATTERY_OCV_MAX);
-		return false;
-	}
-	cJSON_ArrayForEach(row, v) {
-		g_autofree char *rp = g_strdup_printf("%s[%d]", path, n);
-		double soc, volts;
-
-		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2) {
-			g_autofree char *found = param_describe_json(row);
-
-			g_set_error(err, CS_PARAM_ERROR, 0, "%s: found %s, expected [soc, volts]",
-				    rp, found);
-			return false;
-		}
-		if (!param_json_number(cJSON_GetArrayItem(row, 0), UNIT_FRACTION, &soc, rp, err) ||
-		    !param_json_number(cJSON_GetArrayItem(row, 1), UNIT_VOLT, &volts, rp, err))
-			return false;
-		if (soc < 0 || soc > 1 || volts <= 0 || volts > 6 ||
-		    (n > 0 && (soc <= p->ocv_soc[n - 1] || volts < p->ocv_v[n - 1]))) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found [%g, %g], expected soc in 0..1 strictly ascending, 0 < volts <= 6 and volts not falling as soc rises",
-				    rp, soc, volts);
-			return false;
-		}
-		p->ocv_soc[n] = soc;
-		p->ocv_v[n] = volts;
-		n++;
-	}
-	p->ocv_n = n;
-	return true;
-}
-
-bool battery_params_validate(const struct battery_params *p, const char *path, GError **err)
-{
-	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
-			    path, p->ocv_soc[0], p->ocv_soc[p->ocv_n - 1]);
-		return false;
-	}
+	(void)others;
+	if (p->ocv_soc[0] > 0 || p->ocv_soc[p->ocv_n - 1] < 1)
+		return model_error(err, "%s.ocv: found a table covering %g..%g, expected it to cover soc 0 to 1",
+				   path, p->ocv_soc[0], p->ocv_soc[p->ocv_n - 1]);
 	return true;
 }
 
@@ -188,14 +173,6 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 	e->tau1 = e->r1 * e->c1;
 	e->tau2 = e->r2 * e->c2;
 	e->self_dis_per_s = p->self_discharge / (30.0 * 86400.0);
-}
-
-void battery_state_init(const struct battery_params *p, struct battery_state *s)
-{
-	s->soc = p->soc;
-	s->v1 = 0;
-	s->v2 = 0;
-	s->temp_c = p->temperature_c;
 }
 
 /* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
@@ -366,18 +343,28 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 	return 0.5 * e->c1 * s->v1 * s->v1 + 0.5 * e->c2 * s->v2 * s->v2;
 }
 
-void battery_init(struct battery *b, struct battery_params *p)
+/* The cell at the start of a run: SOC as given, the RC pairs relaxed. */
+static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
-	memset(b, 0, sizeof(*b));
-	b->p = p;
-	battery_state_init(p, &b->x);
-	battery_effective(p, b->x.temp_c, &b->eff);
+	struct battery *b = state;
+
+	b->p = params;
+	b->x = (struct battery_state){ .soc = b->p->soc, .temp_c = b->p->temperature_c };
+	battery_effective(b->p, b->x.temp_c, &b->eff);
+	b->sim = env->sim;
+	b->log = env->log;
+	b->changed = env->changed;
+	b->ctx = env->ctx;
 }
 
-void battery_params_changed(struct battery *b)
+/* A `set` event: the derived values again; without the thermal model the cell is at
+ * the (new) temperature at once. */
+static void battery_model_params_changed(void *state, const struct param_desc *changed)
 {
+	struct battery *b = state;
 	const struct battery_params *p = b->p;
 
+	(void)changed;
 	battery_effective(p, p->thermal ? b->x.temp_c : p->temperature_c, &b->eff);
 	if (!p->thermal)
 		b->x.temp_c = p->temperature_c;
@@ -385,8 +372,11 @@ void battery_params_changed(struct battery *b)
 
 /* ---- the pack's protection ---- */
 
-double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
-			     double vbat, double ibat)
+/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
+ * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
+ * stepper, which locates it in time with the state x of the point. */
+static double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
+				    double vbat, double ibat)
 {
 	if (b->open || ibat >= 0)
 		return -1;
@@ -430,11 +420,6 @@ static void battery_model_net(void *state, const struct net_out *last, struct ne
 
 /* ---- the model descriptor (models/model.h) ---- */
 
-static void battery_defaults(void *params, int preset)
-{
-	battery_params_default(params, preset);
-}
-
 /* A resistance or capacitance the scenario writes is the cell's own: only the preset's
  * values scale with capacity. */
 static void battery_loaded(void *params, const cJSON *obj)
@@ -453,35 +438,8 @@ static void battery_loaded(void *params, const cJSON *obj)
 			p->rc_scaled &= ~rc[i].bit;
 }
 
-static bool battery_validate(const void *params, const struct model_lookup *others,
-			     const char *path, GError **err)
-{
-	(void)others;
-	return battery_params_validate(params, path, err);
-}
-
-static void battery_model_init(void *state, void *params, const struct model_env *env)
-{
-	struct battery *b = state;
-
-	battery_init(b, params);
-	b->sim = env->sim;
-	b->log = env->log;
-	b->changed = env->changed;
-	b->ctx = env->ctx;
-}
-
-static void battery_model_params_changed(void *state, const struct param_desc *changed)
-{
-	(void)changed;
-	battery_params_changed(state);
-}
-
-/* The cell's EMF behind R0 and its integration in time belong to the run's stepper,
- * which advances the state between events and locates the protection's cut-off
- * (battery_cutoff_margin); the model's part of the circuit is whether the protection
- * has opened the discharge path. */
-/* The pack's protection, located in time like any threshold (the stepper's state x). */
+/* The cell's EMF behind R0 and its integration in time belong to the run's stepper;
+ * the pack's protection is located in time like any threshold (the stepper's state x). */
 static void battery_model_margins(const void *state, const struct model_point *pt, double *g)
 {
 	g[0] = battery_cutoff_margin(state, pt->x, pt->op->vbat, pt->op->ibat);
@@ -503,11 +461,7 @@ static double battery_col_temp(const void *state, const struct model_point *pt)
 	return pt->x->temp_c;
 }
 
-static double battery_soc_now(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct battery *)state)->x.soc;
-}
+MODEL_STATE_FIELD(battery_soc_now, struct battery, x.soc)
 
 /* >= 0 from the mark on; at the stepper's trial states too, which locates it in time */
 static double battery_soc_past_mark(const void *state, const struct model_point *pt)
@@ -536,7 +490,7 @@ const struct model_desc model_battery = {
 	.params_size = sizeof(struct battery_params),
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
-	.defaults = battery_defaults,
+	.defaults = battery_params_default,
 	.loaded = battery_loaded,
 	.validate = battery_validate,
 	.list_name = "batteries",

@@ -78,25 +78,12 @@ struct battery {
 	void *ctx;
 };
 
-/* Whether the pack's protection opens at this point: the cell discharging (ibat < 0)
- * with SOC at 0 or the terminal at uvp. As a margin (>= 0: it opens) for the
- * stepper, which locates it in time with the state x of the point. */
-double battery_cutoff_margin(const struct battery *b, const struct battery_state *x,
-			     double vbat, double ibat);
-
 extern const struct param_desc battery_param_desc[];
 extern const char *const battery_preset_names[];
 
-void battery_params_default(struct battery_params *p, int preset);
-/* Check the values together (OCV table ascending, ...). */
-bool battery_params_validate(const struct battery_params *p, const char *path, GError **err);
+/* params: a struct battery_params */
+void battery_params_default(void *params, int preset);
 void battery_effective(const struct battery_params *p, double temp_c, struct battery_eff *e);
-void battery_state_init(const struct battery_params *p, struct battery_state *s);
-/* The cell at the start of a run: state_init and effective at its temperature. */
-void battery_init(struct battery *b, struct battery_params *p);
-/* Params changed through a `set` event: the derived values again; without the
- * thermal model the cell is at the (new) temperature at once. */
-void battery_params_changed(struct battery *b);
 double battery_ocv(const struct battery_params *p, double soc);
 /* The EMF the terminal sees before R0: OCV + V1 + V2. */
 double battery_emf(const struct battery_params *p, const struct battery_state *s);

@@ -5,7 +5,6 @@
  */
 #include <string.h>
 #include "models/bq2407x/bq2407x.h"
-#include "sim/evlog.h"
 
 #define USB100_A 0.1
 #define USB500_A 0.5
@@ -38,13 +37,8 @@ static void apply_en(struct bq2407x *c)
 		pmic_set_hiz(c->env.pmic, standby);
 	if (!standby && (a != c->ilim_applied ||
 			 (p->reg_n == 0 && p->iindpm != pmic_quantize_iindpm(p->p, a)))) {
-		double applied = pmic_write_iindpm(c->env.pmic, a);
-		cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "bq2407x", "ilim_set");
-
 		c->ilim_applied = a;
-		evlog_put_number(rec, "request_mA", a * 1000);
-		evlog_put_number(rec, "applied_mA", applied * 1000);
-		evlog_end(c->env.log, rec);
+		pmic_write_iindpm_as(c->env.pmic, "bq2407x", a);
 	}
 }
 

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 #include "models/bq25890/bq25890.h"
-#include "sim/evlog.h"
 
 enum {
 	REG00 = 0x00, REG01, REG02, REG03, REG04, REG05, REG06, REG07, REG08, REG09, REG0A,
@@ -106,15 +105,6 @@ static double detected_limit(enum phy_port port, uint8_t *stat)
 	}
 }
 
-static void log_ilim(struct bq25890 *c, double req, double applied)
-{
-	cJSON *rec = evlog_begin(c->env.log, sim_now(c->env.sim), "bq25890", "ilim_set");
-
-	evlog_put_number(rec, "request_mA", req * 1000);
-	evlog_put_number(rec, "applied_mA", applied * 1000);
-	evlog_end(c->env.log, rec);
-}
-
 /* ---- writes reaching the charger model ---- */
 
 /* A write of REG00 that changes IINLIM, or a detection (force: the charger model's
@@ -126,7 +116,7 @@ static void apply_iinlim(struct bq25890 *c, bool force)
 	if (a == c->iinlim_a && !force)
 		return;
 	c->iinlim_a = a;
-	log_ilim(c, a, pmic_write_iindpm(c->env.pmic, a));
+	pmic_write_iindpm_as(c->env.pmic, "bq25890", a);
 }
 
 static void apply_targets(struct bq25890 *c)

@@ -13,9 +13,51 @@
 #include "sim/evlog.h"
 
 static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
-			     const char *path, GError **err);
+			     const char *path, GError **err)
+{
+	struct cable_params *p = field;
+
+	(void)d;
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
+		p->data = CABLE_DATA_CONNECTED;
+		return true;
+	}
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
+		p->data = CABLE_DATA_FLOATING;
+		return true;
+	}
+	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
+	    cJSON_GetObjectItemCaseSensitive(v, "late")) {
+		g_autofree char *lp = g_strdup_printf("%s.late", path);
+
+		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
+				     lp, err))
+			return false;
+		if (p->data_late < 0)
+			return model_error(err, "%s: found a negative delay, expected a time of at least 0 s",
+					   lp);
+		p->data = CABLE_DATA_LATE;
+		return true;
+	}
+	return model_error_found(err, path, v,
+				 "expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}");
+}
 static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err);
+			       const char *path, GError **err)
+{
+	struct cable_params *p = field;
+	double r;
+
+	(void)d;
+	if (!param_json_number(v, UNIT_OHM, &r, path, err))
+		return false;
+	if (r < 0 || r > 100)
+		return model_error(err, "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
+				   path, r);
+	p->r_loop = r;
+	p->r_loop_given = true;
+	return true;
+}
 
 #define OFF(f) offsetof(struct cable_params, f)
 const struct param_desc cable_param_desc[] = {
@@ -64,69 +106,16 @@ double cable_r_loop(const struct cable_params *p)
 	return 2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
 }
 
-static bool cable_parse_r_loop(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err)
+/* A gauge with a known resistance. */
+static bool cable_validate(const void *params, const struct model_lookup *others,
+			   const char *path, GError **err)
 {
-	struct cable_params *p = field;
-	double r;
+	const struct cable_params *p = params;
 
-	(void)d;
-	if (!param_json_number(v, UNIT_OHM, &r, path, err))
-		return false;
-	if (r < 0 || r > 100) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %g ohm, expected a resistance of at least 0 and at most 100 ohm",
-			    path, r);
-		return false;
-	}
-	p->r_loop = r;
-	p->r_loop_given = true;
-	return true;
-}
-
-static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
-			     const char *path, GError **err)
-{
-	struct cable_params *p = field;
-
-	(void)d;
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
-		p->data = CABLE_DATA_CONNECTED;
-		return true;
-	}
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
-		p->data = CABLE_DATA_FLOATING;
-		return true;
-	}
-	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
-	    cJSON_GetObjectItemCaseSensitive(v, "late")) {
-		g_autofree char *lp = g_strdup_printf("%s.late", path);
-
-		if (!param_json_time(cJSON_GetObjectItemCaseSensitive(v, "late"), &p->data_late,
-				     lp, err))
-			return false;
-		if (p->data_late < 0) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found a negative delay, expected a time of at least 0 s", lp);
-			return false;
-		}
-		p->data = CABLE_DATA_LATE;
-		return true;
-	}
-	g_autofree char *found = param_describe_json(v);
-	g_set_error(err, CS_PARAM_ERROR, 0,
-		    "%s: found %s, expected \"connected\", \"floating\" or {\"late\": \"300 ms\"}",
-		    path, found);
-	return false;
-}
-
-bool cable_params_validate(const struct cable_params *p, const char *path, GError **err)
-{
-	if (cable_ohm_per_m(p->awg) < 0) {
-		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
-			    "%s.awg: found %d, expected one of 20, 22, 24, 26, 28", path, p->awg);
-		return false;
-	}
+	(void)others;
+	if (cable_ohm_per_m(p->awg) < 0)
+		return model_error(err, "%s.awg: found %d, expected one of 20, 22, 24, 26, 28",
+				   path, p->awg);
 	return true;
 }
 
@@ -164,11 +153,6 @@ void cable_cleanup(struct cable *c)
 	sim_cancel(c->sim, &c->ev_dropout_end);
 }
 
-void cable_params_changed(struct cable *c)
-{
-	c->r_loop = cable_r_loop(c->p);
-}
-
 void cable_dropout(struct cable *c, sim_time_t duration)
 {
 	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
@@ -188,13 +172,6 @@ static void cable_defaults(void *params, int preset)
 	cable_params_default(params);
 }
 
-static bool cable_validate(const void *params, const struct model_lookup *others,
-			   const char *path, GError **err)
-{
-	(void)others;
-	return cable_params_validate(params, path, err);
-}
-
 static void cable_model_init(void *state, void *params, const struct model_env *env)
 {
 	cable_init(state, params, env->sim, env->log, env->changed, env->ctx);
@@ -207,8 +184,10 @@ static void cable_model_cleanup(void *state)
 
 static void cable_model_params_changed(void *state, const struct param_desc *changed)
 {
+	struct cable *c = state;
+
 	(void)changed;
-	cable_params_changed(state);
+	c->r_loop = cable_r_loop(c->p);
 }
 
 /* The loop resistance in series with the port; a dropout opens the circuit the

@@ -47,8 +47,6 @@ struct cable {
 extern const struct param_desc cable_param_desc[];
 
 void cable_params_default(struct cable_params *p);
-/* Check the values together (a gauge with a known resistance). */
-bool cable_params_validate(const struct cable_params *p, const char *path, GError **err);
 /* Resistance per conductor in ohm/m for an AWG in 20..28 (even), or -1. */
 double cable_ohm_per_m(int awg);
 double cable_r_loop(const struct cable_params *p);
@@ -56,8 +54,6 @@ double cable_r_loop(const struct cable_params *p);
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
 		struct evlog *log, cable_changed_cb changed, void *ctx);
 void cable_cleanup(struct cable *c);
-/* Params changed through a `set` event. */
-void cable_params_changed(struct cable *c);
 /* Open VBUS for `duration` (a "vbus_dropout" fault); logs cable/dropout and, at the
  * end, cable/dropout_end. A dropout during one extends it to now + duration. */
 void cable_dropout(struct cable *c, sim_time_t duration);

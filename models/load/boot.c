@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "models/load/boot.h"
+#include "models/model.h"
 #include "sim/evlog.h"
 
 static const char *const power_on_names[] = { "vbus", "always", NULL };
@@ -52,14 +53,9 @@ static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path
 	const cJSON *it;
 	int n = 0;
 
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > BOOT_MAX_STAGES) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected 1 to %d stages [{\"name\", \"current\", \"for\"}, ...]",
-			    path, found, BOOT_MAX_STAGES);
-		return false;
-	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > BOOT_MAX_STAGES)
+		return model_error_found(err, path, v, "expected 1 to %d stages [{\"name\", \"current\", \"for\"}, ...]",
+					 BOOT_MAX_STAGES);
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
@@ -68,38 +64,23 @@ static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path
 		struct boot_stage *st = &p->stages[n];
 		const cJSON *k;
 
-		if (cJSON_IsString(name) && strlen(name->valuestring) >= sizeof(st->name)) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s.name: found a name of %zu bytes, expected at most %zu", ip,
-				    strlen(name->valuestring), sizeof(st->name) - 1);
-			return false;
-		}
-		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur) {
-			g_autofree char *found = param_describe_json(it);
-
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %s, expected {\"name\": \"kernel\", \"current\": \"800 mA\", \"for\": \"20 s\"}",
-				    ip, found);
-			return false;
-		}
+		if (cJSON_IsString(name) && strlen(name->valuestring) >= sizeof(st->name))
+			return model_error(err, "%s.name: found a name of %zu bytes, expected at most %zu",
+					   ip, strlen(name->valuestring), sizeof(st->name) - 1);
+		if (!cJSON_IsObject(it) || !cJSON_IsString(name) || !cur || !dur)
+			return model_error_found(err, ip, it, "expected {\"name\": \"kernel\", \"current\": \"800 mA\", \"for\": \"20 s\"}");
 		cJSON_ArrayForEach(k, it)
-			if (strcmp(k->string, "name") && strcmp(k->string, "current") && strcmp(k->string, "for")) {
-				g_set_error(err, CS_PARAM_ERROR, 0,
-					    "%s.%s: found an unknown key \"%s\", expected name, current or for",
-					    ip, k->string, k->string);
-				return false;
-			}
+			if (strcmp(k->string, "name") && strcmp(k->string, "current") && strcmp(k->string, "for"))
+				return model_error(err, "%s.%s: found an unknown key \"%s\", expected name, current or for",
+						   ip, k->string, k->string);
 		g_autofree char *cp = g_strdup_printf("%s.current", ip);
 		g_autofree char *dp = g_strdup_printf("%s.for", ip);
 		if (!param_json_number(cur, UNIT_AMP, &st->current, cp, err) ||
 		    !param_json_time(dur, &st->duration, dp, err))
 			return false;
-		if (st->current < 0 || st->current > 10 || st->duration <= 0) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %g A for %g s, expected 0 to 10 A for a time above 0 s",
-				    ip, st->current, sim_time_to_s(st->duration));
-			return false;
-		}
+		if (st->current < 0 || st->current > 10 || st->duration <= 0)
+			return model_error(err, "%s: found %g A for %g s, expected 0 to 10 A for a time above 0 s",
+					   ip, st->current, sim_time_to_s(st->duration));
 		g_strlcpy(st->name, name->valuestring, sizeof(st->name));
 		n++;
 	}
@@ -115,13 +96,8 @@ bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const c
 	const cJSON *stages;
 
 	(void)d;
-	if (!cJSON_IsObject(v)) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected an object such as {\"stages\": [...]}", path, found);
-		return false;
-	}
+	if (!cJSON_IsObject(v))
+		return model_error_found(err, path, v, "expected an object such as {\"stages\": [...]}");
 	boot_params_default(p);
 	p->enabled = true;
 	if (!param_load_object(boot_keys_desc, v, p, path, skip, err))

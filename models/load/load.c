@@ -12,7 +12,50 @@
 #include "sim/evlog.h"
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err);
+			       const char *path, GError **err)
+{
+	struct load_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX)
+		return model_error_found(err, path, v, "expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
+					 LOAD_PROFILE_MAX);
+	cJSON_ArrayForEach(it, v) {
+		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
+		struct load_step *st = &p->profile[n];
+		const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
+		const cJSON *cur = cJSON_GetObjectItemCaseSensitive(it, "current");
+		const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
+		const cJSON *k;
+
+		if (!cJSON_IsObject(it) || !at || (!cur == !pow))
+			return model_error_found(err, ip, it, "expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}");
+		cJSON_ArrayForEach(k, it) {
+			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
+			    strcmp(k->string, "power"))
+				return model_error(err, "%s.%s: found an unknown key \"%s\", expected at, current or power",
+						   ip, k->string, k->string);
+		}
+		g_autofree char *atp = g_strdup_printf("%s.at", ip);
+		g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
+		if (!param_json_time(at, &st->at, atp, err))
+			return false;
+		st->is_power = pow != NULL;
+		if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
+			return false;
+		/* the ranges of "current" and "power" above */
+		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
+		    st->value > (st->is_power ? 100 : 20))
+			return model_error(err, "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
+					   ip, sim_time_to_s(st->at), st->value,
+					   st->is_power ? "W" : "A");
+		n++;
+	}
+	p->n_profile = n;
+	return true;
+}
 
 #define OFF(f) offsetof(struct load_params, f)
 const struct param_desc load_param_desc[] = {
@@ -36,68 +79,6 @@ void load_params_default(struct load_params *p)
 	p->current = 0.25;
 	p->vsys_min = 3.4;
 	boot_params_default(&p->boot);
-}
-
-static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
-			       const char *path, GError **err)
-{
-	struct load_params *p = field;
-	const cJSON *it;
-	int n = 0;
-
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
-			    path, found, LOAD_PROFILE_MAX);
-		return false;
-	}
-	cJSON_ArrayForEach(it, v) {
-		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
-		struct load_step *st = &p->profile[n];
-		const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
-		const cJSON *cur = cJSON_GetObjectItemCaseSensitive(it, "current");
-		const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
-		const cJSON *k;
-
-		if (!cJSON_IsObject(it) || !at || (!cur == !pow)) {
-			g_autofree char *found = param_describe_json(it);
-
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found %s, expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}",
-				    ip, found);
-			return false;
-		}
-		cJSON_ArrayForEach(k, it) {
-			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
-			    strcmp(k->string, "power")) {
-				g_set_error(err, CS_PARAM_ERROR, 0,
-					    "%s.%s: found an unknown key \"%s\", expected at, current or power",
-					    ip, k->string, k->string);
-				return false;
-			}
-		}
-		g_autofree char *atp = g_strdup_printf("%s.at", ip);
-		g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
-		if (!param_json_time(at, &st->at, atp, err))
-			return false;
-		st->is_power = pow != NULL;
-		if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
-			return false;
-		/* the ranges of "current" and "power" above */
-		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
-		    st->value > (st->is_power ? 100 : 20)) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
-				    ip, sim_time_to_s(st->at), st->value, st->is_power ? "W" : "A");
-			return false;
-		}
-		n++;
-	}
-	p->n_profile = n;
-	return true;
 }
 
 static void load_step_cb(struct sim_event *ev, void *data)
@@ -132,12 +113,6 @@ void load_init(struct load *l, struct load_params *p, struct sim *sim, struct ev
 	l->changed = changed;
 	l->ctx = ctx;
 	sim_event_init(&l->ev_step, load_step_cb, l);
-}
-
-void load_start(struct load *l)
-{
-	if (l->p->n_profile > 0)
-		sim_at(l->sim, &l->ev_step, l->p->profile[0].at);
 }
 
 void load_cleanup(struct load *l)
@@ -183,11 +158,6 @@ bool load_observe(struct load *l, double vsys, bool powered)
 	return false;
 }
 
-void load_observe_start(struct load *l, double vsys)
-{
-	l->browned_out = vsys < l->p->vsys_min;
-}
-
 double load_margin(const struct load *l, double vsys, bool powered)
 {
 	/* g >= 0: a brownout (or, once browned out, the re-arm) is due */
@@ -219,7 +189,8 @@ static void load_model_start(void *state)
 {
 	struct load_model *m = state;
 
-	load_start(&m->load);
+	if (m->load.p->n_profile > 0)
+		sim_at(m->load.sim, &m->load.ev_step, m->load.p->profile[0].at);
 	boot_start(&m->boot);
 }
 
@@ -266,7 +237,7 @@ static void load_model_observe(void *state, const struct model_point *pt)
 	bool power_good = model_wire(pt->wires->power_good);
 
 	if (!m->boot.p->enabled && sim_now(m->load.sim) == 0)
-		load_observe_start(&m->load, pt->op->vsys);
+		m->load.browned_out = pt->op->vsys < m->load.p->vsys_min;
 	else if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
 		boot_brownout(&m->boot);
 	if (power_good != m->boot.vbus)
@@ -275,23 +246,9 @@ static void load_model_observe(void *state, const struct model_point *pt)
 
 /* ---- its metrics ---- */
 
-static double load_brownouts(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->load.brownouts;
-}
-
-static double load_boots(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->boot.boots;
-}
-
-static double load_t_running(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct load_model *)state)->boot.t_running;
-}
+MODEL_STATE_FIELD(load_brownouts, struct load_model, load.brownouts)
+MODEL_STATE_FIELD(load_boots, struct load_model, boot.boots)
+MODEL_STATE_FIELD(load_t_running, struct load_model, boot.t_running)
 
 static const struct model_metric load_metrics[] = {
 	{ .rank = 5, .name = "brownouts", .write = MODEL_METRIC_COUNT,

@@ -7,7 +7,7 @@
  * falls below vsys_min the system browns out (a `brownout` event); it is re-armed
  * once VSYS is back above vsys_min + LOAD_BROWNOUT_HYST_V. A system running from
  * t = 0 (no boot model) with VSYS already below vsys_min has not browned out: the
- * detector starts disarmed then (load_observe_start). What a brownout does to a
+ * detector starts disarmed then (the load model's observe). What a brownout does to a
  * booting device is the boot model's business (models/load/boot.h).
  */
 #ifndef CS_MODELS_LOAD_H
@@ -63,16 +63,12 @@ extern const struct param_desc load_param_desc[];
 void load_params_default(struct load_params *p);
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
 	       load_changed_cb changed, void *ctx);
-void load_start(struct load *l);
 void load_cleanup(struct load *l);
 /* The draw right now: current (A) or power (W), one of them zero. */
 void load_demand(const struct load *l, double *iload, double *pload);
 /* React to VSYS; returns true when a brownout just happened. Only a powered device
  * browns out; while it is off the detector re-arms. */
 bool load_observe(struct load *l, double vsys, bool powered);
-/* The detector's state at the start of a run without a boot model: disarmed (no
- * brownout) when VSYS is already below vsys_min. */
-void load_observe_start(struct load *l, double vsys);
 double load_margin(const struct load *l, double vsys, bool powered);
 
 #endif

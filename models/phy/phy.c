@@ -215,23 +215,13 @@ static bool aca_present(const struct source_params *sp)
 	return (r >= 122e3 && r <= 126e3) || (r >= 67e3 && r <= 69e3) || (r >= 36e3 && r <= 37e3);
 }
 
-static double port_current(enum phy_port port)
-{
-	switch (port) {
-	case PHY_PORT_SDP: return 0.5;
-	case PHY_PORT_CDP: return 1.5;
-	case PHY_PORT_DCP: return 1.5;
-	case PHY_PORT_ACA: return 1.5;
-	case PHY_PORT_APPLE_1A: return 1.0;
-	case PHY_PORT_APPLE_2_1A: return 2.1;
-	case PHY_PORT_APPLE_2_4A: return 2.4;
-	case PHY_PORT_SAMSUNG_2A: return 2.0;
-	case PHY_PORT_PROPRIETARY: return 0.5;
-	case PHY_PORT_TYPEC_1A5: return 1.5;
-	case PHY_PORT_TYPEC_3A0: return 3.0;
-	default: return 0;
-	}
-}
+/* What each port type allows by spec, A (a PD port: its contract's PDO). */
+static const double port_current[PHY_PORT_COUNT] = {
+	[PHY_PORT_SDP] = 0.5, [PHY_PORT_CDP] = 1.5, [PHY_PORT_DCP] = 1.5, [PHY_PORT_ACA] = 1.5,
+	[PHY_PORT_APPLE_1A] = 1.0, [PHY_PORT_APPLE_2_1A] = 2.1, [PHY_PORT_APPLE_2_4A] = 2.4,
+	[PHY_PORT_SAMSUNG_2A] = 2.0, [PHY_PORT_PROPRIETARY] = 0.5, [PHY_PORT_TYPEC_1A5] = 1.5,
+	[PHY_PORT_TYPEC_3A0] = 3.0,
+};
 
 /* ---- logging and reporting ---- */
 
@@ -251,7 +241,7 @@ static void phy_report(struct phy *ph, enum phy_port port)
 	cJSON *rec;
 
 	ph->last.port = port;
-	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current(port);
+	ph->last.current_a = port == PHY_PORT_PD ? ph->sp->pdos[ph->pd_index].i : port_current[port];
 	ph->last.data = ph->sp->data && phy_contact(ph);
 	rec = evlog_begin(ph->log, sim_now(ph->sim), "phy", "detect");
 	evlog_put_string(rec, "type", phy_port_psy_type[port]);
@@ -455,9 +445,44 @@ static void phy_rp_cb(struct sim_event *ev, void *data)
 		start_bc12(ph);
 }
 
+/* The port's Rp advertisement changed (a `set` on source.rp). */
 static void phy_rp_changed_cb(void *ctx)
 {
-	phy_rp_changed(ctx);
+	struct phy *ph = ctx;
+
+	if (!ph->attached || ph->rp_seen < 0)
+		return;
+	sim_cancel(ph->sim, &ph->ev_rp);
+	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
+}
+
+/* Stop the detection in progress. */
+static void phy_stop(struct phy *ph)
+{
+	sim_cancel(ph->sim, &ph->ev_step);
+	sim_cancel(ph->sim, &ph->ev_rp);
+}
+
+/* Start detection (VBUS session begins) or stop it. */
+static void phy_attach(struct phy *ph, bool attached)
+{
+	if (attached == ph->attached)
+		return;
+	ph->attached = attached;
+	phy_stop(ph);
+	ph->rp_seen = -1;
+	memset(&ph->last, 0, sizeof(ph->last));
+	if (!attached) {
+		ph->stage = STAGE_IDLE;
+		phy_report(ph, PHY_PORT_NONE);
+		return;
+	}
+	/* A Type-C port on a cable with CC (or an A-to-C cable's 56 k Rp) is read on
+	 * CC first; everything else goes straight to BC1.2. */
+	if (ph->cp->cc && ph->sp->typec)
+		phy_next(ph, STAGE_CC, ph->p->t_cc_debounce);
+	else
+		start_bc12(ph);
 }
 
 /* The debounced comparator flips: the owner hears first, then detection follows. */
@@ -499,46 +524,10 @@ void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void 
 	ph->ctx = ctx;
 }
 
-/* Stop the detection in progress. */
-static void phy_stop(struct phy *ph)
-{
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_cancel(ph->sim, &ph->ev_rp);
-}
-
 void phy_cleanup(struct phy *ph)
 {
 	phy_stop(ph);
 	sim_cancel(ph->sim, &ph->ev_vbus);
-}
-
-void phy_attach(struct phy *ph, bool attached)
-{
-	if (attached == ph->attached)
-		return;
-	ph->attached = attached;
-	phy_stop(ph);
-	ph->rp_seen = -1;
-	memset(&ph->last, 0, sizeof(ph->last));
-	if (!attached) {
-		ph->stage = STAGE_IDLE;
-		phy_report(ph, PHY_PORT_NONE);
-		return;
-	}
-	/* A Type-C port on a cable with CC (or an A-to-C cable's 56 k Rp) is read on
-	 * CC first; everything else goes straight to BC1.2. */
-	if (ph->cp->cc && ph->sp->typec)
-		phy_next(ph, STAGE_CC, ph->p->t_cc_debounce);
-	else
-		start_bc12(ph);
-}
-
-void phy_rp_changed(struct phy *ph)
-{
-	if (!ph->attached || ph->rp_seen < 0)
-		return;
-	sim_cancel(ph->sim, &ph->ev_rp);
-	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
 }
 
 /* ---- the model descriptor (models/model.h) ---- */
@@ -560,11 +549,6 @@ static void phy_model_cleanup(void *state)
 	phy_cleanup(state);
 }
 
-static bool phy_vbus_valid(const struct phy *ph, const struct model_point *pt)
-{
-	return model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
-}
-
 /* VBUS crossing the comparator's threshold. */
 static void phy_model_margins(const void *state, const struct model_point *pt, double *g)
 {
@@ -577,7 +561,8 @@ static void phy_model_margins(const void *state, const struct model_point *pt, d
 static void phy_model_observe(void *state, const struct model_point *pt)
 {
 	struct phy *ph = state;
-	bool other = phy_vbus_valid(ph, pt) != ph->vbus_seen;
+	bool valid = model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
+	bool other = valid != ph->vbus_seen;
 
 	if (other && !ph->vbus_cond)
 		sim_after(ph->sim, &ph->ev_vbus, ph->p->t_vbus_debounce);

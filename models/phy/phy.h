@@ -95,10 +95,6 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 /* Who hears the VBUS comparator and the detection results (the board). */
 void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx);
 void phy_cleanup(struct phy *ph);
-/* Start detection (VBUS session begins) or stop it. */
-void phy_attach(struct phy *ph, bool attached);
-/* The port's Rp advertisement changed (a `set` on source.rp). */
-void phy_rp_changed(struct phy *ph);
 /* Type-C CC voltage for an Rp level across Rd (pull-up to 5 V), and its reading. */
 double phy_cc_voltage(int rp, double rd);
 int phy_cc_level(double v);      /* enum source_rp, or -1 outside every window */

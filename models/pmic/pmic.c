@@ -27,8 +27,6 @@
  *    12 V-capable switching one, with the hysteresis of the twl4030 and the bq25890);
  *    efficiency 0.92 (TI bq24190 datasheet SLUSAW5: 92 % at 2 A); VINDPM 4.5 V as on
  *    bq25601. Sources in docs/models.md, Charger IC.
- *  Input OVP hysteresis: bq24190 700 mV [SLUSAW5], bq25890 the same (assumed),
- *  twl4030 0.2 V (assumed: its datasheet gives none).
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +36,6 @@
 #include "models/pmic/pmic.h"
 #include "sim/evlog.h"
 
-enum { PMIC_TWL4030, PMIC_BQ24190, PMIC_BQ25890, PMIC_GENERIC_LINEAR, PMIC_GENERIC_SWITCHING };
 const char *const pmic_preset_names[] = {
 	"twl4030", "bq24190", "bq25890", "generic-linear", "generic-switching", NULL,
 };
@@ -69,7 +66,40 @@ static const struct param_desc iindpm_range_desc[] = {
 };
 
 static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	static const struct param_list_spec ladder_spec = {
+		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
+		.max_n = PMIC_LADDER_MAX,
+		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
+				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
+		.expected_item = "currents from 1 mA to 20 A, ascending",
+	};
+	struct pmic_params *p = field;
+	int n = 0;
+
+	(void)d;
+	if (cJSON_IsObject(v)) {
+		p->ladder_n = 0;
+		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
+			return false;
+		if (p->iindpm_min > p->iindpm_max)
+			return model_error(err, "%s: found min %g A above max %g A, expected min <= max",
+					   path, p->iindpm_min, p->iindpm_max);
+		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+			return model_error(err, "%s.default: found %g A, expected a value from min %g A to max %g A",
+					   path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
+		return true;
+	}
+	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
+		return false;
+	p->ladder_n = n;
+	p->iindpm_min = p->ladder[0];
+	p->iindpm_max = p->ladder[n - 1];
+	if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
+		p->iindpm_default = p->iindpm_min;
+	return true;
+}
 
 /* vindpm_reg as {"min", "max", "step"} */
 static const struct param_desc vindpm_reg_desc[] = {
@@ -288,8 +318,16 @@ static double preset_generic_switching(struct pmic_params *p)
 	return 0.7;
 }
 
-void pmic_params_default(struct pmic_params *p, int preset)
+/* In the order of pmic_preset_names. */
+static double (*const presets[])(struct pmic_params *p) = {
+	preset_twl4030, preset_bq24190, preset_bq25890, preset_generic_linear,
+	preset_generic_switching,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
+
+void pmic_params_default(void *params, int preset)
 {
+	struct pmic_params *p = params;
 	double ovp_hyst;
 
 	memset(p, 0, sizeof(*p));
@@ -314,96 +352,31 @@ void pmic_params_default(struct pmic_params *p, int preset)
 	 * sets its own, and returns its hysteresis (the datasheet's where it gives one). */
 	p->ovp_rising = 14.0;
 
-	switch (preset) {
-	case PMIC_TWL4030:
-		ovp_hyst = preset_twl4030(p);
-		break;
-	case PMIC_BQ24190:
-		ovp_hyst = preset_bq24190(p);
-		break;
-	case PMIC_BQ25890:
-		ovp_hyst = preset_bq25890(p);
-		break;
-	case PMIC_GENERIC_LINEAR:
-		ovp_hyst = preset_generic_linear(p);
-		break;
-	case PMIC_GENERIC_SWITCHING:
-	default:
-		ovp_hyst = preset_generic_switching(p);
-		break;
-	}
+	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
+									 preset_generic_switching(p);
 	p->ovp_falling = p->ovp_rising - ovp_hyst;
 }
 
-static bool pmic_parse_iindpm(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
+/* VREG is checked against the cell's v_max (device.battery). */
+static bool pmic_validate(const void *params, const struct model_lookup *others,
+			  const char *path, GError **err)
 {
-	static const struct param_list_spec ladder_spec = {
-		.dim = UNIT_AMP, .min = 1e-3, .max = 20, .ascending = true,
-		.max_n = PMIC_LADDER_MAX,
-		.expected_list = "{\"min\", \"max\", \"step\"} or a ladder of 1 to "
-				 G_STRINGIFY(PMIC_LADDER_MAX) " currents",
-		.expected_item = "currents from 1 mA to 20 A, ascending",
-	};
-	struct pmic_params *p = field;
-	int n = 0;
+	const struct pmic_params *p = params;
+	double vbat_max = ((const struct battery_params *)
+			   others->params_of(others, "device.battery"))->v_max;
 
-	(void)d;
-	if (cJSON_IsObject(v)) {
-		p->ladder_n = 0;
-		if (!param_load_object(iindpm_range_desc, v, p, path, NULL, err))
-			return false;
-		if (p->iindpm_min > p->iindpm_max) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s: found min %g A above max %g A, expected min <= max", path,
-				    p->iindpm_min, p->iindpm_max);
-			return false;
-		}
-		if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max) {
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s.default: found %g A, expected a value from min %g A to max %g A",
-				    path, p->iindpm_default, p->iindpm_min, p->iindpm_max);
-			return false;
-		}
-		return true;
-	}
-	if (!param_json_number_list(v, &ladder_spec, p->ladder, &n, path, err))
-		return false;
-	p->ladder_n = n;
-	p->iindpm_min = p->ladder[0];
-	p->iindpm_max = p->ladder[n - 1];
-	if (p->iindpm_default < p->iindpm_min || p->iindpm_default > p->iindpm_max)
-		p->iindpm_default = p->iindpm_min;
-	return true;
-}
-
-bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const char *path,
-			  GError **err)
-{
-	if (p->vreg > vbat_max + 1e-9) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
-			    path, p->vreg, vbat_max);
-		return false;
-	}
-	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
-			    path, p->ovp_falling, p->ovp_rising);
-		return false;
-	}
-	if (p->uvlo_rising < p->uvlo_falling) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
-			    path, p->uvlo_rising, p->uvlo_falling);
-		return false;
-	}
-	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min) {
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
-			    path, p->vindpm_max, p->vindpm_min);
-		return false;
-	}
+	if (p->vreg > vbat_max + 1e-9)
+		return model_error(err, "%s.vreg: found %.4g V, expected at most the battery's v_max %.4g V",
+				   path, p->vreg, vbat_max);
+	if (p->ovp_rising > 0 && p->ovp_falling > p->ovp_rising)
+		return model_error(err, "%s.ovp_falling: found %.4g V, expected at most ovp_rising (%.4g V)",
+				   path, p->ovp_falling, p->ovp_rising);
+	if (p->uvlo_rising < p->uvlo_falling)
+		return model_error(err, "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
+				   path, p->uvlo_rising, p->uvlo_falling);
+	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min)
+		return model_error(err, "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
+				   path, p->vindpm_max, p->vindpm_min);
 	return true;
 }
 
@@ -478,6 +451,16 @@ double pmic_write_iindpm(struct pmic *c, double amps)
 		pmic_notify(c);
 	}
 	return q;
+}
+
+void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps)
+{
+	double applied = pmic_write_iindpm(c, amps);
+	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), chip, "ilim_set");
+
+	evlog_put_number(rec, "request_mA", amps * 1000);
+	evlog_put_number(rec, "applied_mA", applied * 1000);
+	evlog_end(c->log, rec);
 }
 
 void pmic_set_charge_enable(struct pmic *c, bool on)
@@ -780,9 +763,11 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 
 /* The state as settled; logged only on change, once the world has re-solved the
  * operating point for the new discrete state (no zero-length states). */
-void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attached)
+static void pmic_model_settled(void *state, const struct model_point *pt)
 {
-	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
+	struct pmic *c = state;
+	bool vbus_gone = !model_wire(pt->wires->vbus_attached) ||
+			 pt->op->vbus < PMIC_VBUS_SESSION_V;
 	enum charger_state st;
 
 	if (!c->connected && c->ovp)
@@ -802,9 +787,13 @@ void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attac
 	pmic_log_state(c, st);
 }
 
-int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
+/* The thresholds of pmic_observe() and the entry into CV regulation (VBAT reaching
+ * VREG). */
+static void pmic_model_margins(const void *state, const struct model_point *pt, double *g)
 {
+	const struct pmic *c = state;
 	const struct pmic_params *p = c->p;
+	const struct net_out *op = pt->op;
 	bool charging = pmic_charging(c);
 
 	/* g >= 0 means "the condition holds"; constant -1 when it cannot change. */
@@ -815,7 +804,7 @@ int pmic_margins(const struct pmic *c, const struct net_out *op, double *g)
 	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
 					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;
 	g[5] = p->ovp_rising <= 0 ? -1 : c->ovp ? p->ovp_falling - op->vbus : op->vbus - p->ovp_rising;
-	return PMIC_N_MARGINS;
+	g[6] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - p->vreg) : -1;
 }
 
 void pmic_start_ico(struct pmic *c)
@@ -899,8 +888,11 @@ void pmic_adc_stick(struct pmic *c, enum pmic_adc_chan ch, double value, sim_tim
 	sim_after(c->sim, &c->stuck[ch].ev_end, dur);
 }
 
-void pmic_params_changed(struct pmic *c)
+static void pmic_model_params_changed(void *state, const struct param_desc *changed)
 {
+	struct pmic *c = state;
+
+	(void)changed;
 	c->cond_low = c->cond_good = c->cond_term = false;
 	sim_cancel(c->sim, &c->ev_uvlo);
 	sim_cancel(c->sim, &c->ev_connect);
@@ -910,29 +902,7 @@ void pmic_params_changed(struct pmic *c)
 
 /* ---- the model descriptor (models/model.h) ---- */
 
-static void pmic_defaults(void *params, int preset)
-{
-	pmic_params_default(params, preset);
-}
-
-/* VREG is checked against the cell's v_max (device.battery). */
-static bool pmic_validate(const void *params, const struct model_lookup *others,
-			  const char *path, GError **err)
-{
-	const struct battery_params *bat = others->params_of(others, "device.battery");
-
-	return pmic_params_validate(params, bat->v_max, path, err);
-}
-
 static const char *const pmic_needs[] = { "device.battery", NULL };
-
-double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell)
-{
-	struct battery_eff e;
-
-	battery_effective(cell, cell->temperature_c, &e);
-	return p->vreg - p->iterm * (e.r0 + e.r1 + e.r2);
-}
 
 static void pmic_model_init(void *state, void *params, const struct model_env *env)
 {
@@ -945,17 +915,21 @@ static void pmic_model_init(void *state, void *params, const struct model_env *e
 
 /* A pairing whose full charge ends beyond the cell's OCV table (a 'vreg' above what
  * the table's 100 % point holds at the termination current) reports SOC above 100 %:
- * say so at the start of the run, with the numbers. */
+ * say so at the start of the run, with the numbers. A charge that terminates at iterm
+ * leaves the cell at vreg - iterm*(R0 + R1 + R2) (the RC pairs settled), with its
+ * resistances at its capacity and temperature. */
 static void pmic_model_start(void *state)
 {
 	struct pmic *c = state;
+	struct battery_eff e;
 	double end, full;
 	cJSON *rec;
 	char msg[256];
 
 	if (!c->cell)
 		return;
-	end = pmic_full_charge_ocv(c->p, c->cell);
+	battery_effective(c->cell, c->cell->temperature_c, &e);
+	end = c->p->vreg - c->p->iterm * (e.r0 + e.r1 + e.r2);
 	full = battery_ocv(c->cell, 1.0);
 	if (end <= full + 1e-9)
 		return;
@@ -975,26 +949,10 @@ static void pmic_model_cleanup(void *state)
 	pmic_cleanup(state);
 }
 
-static void pmic_model_params_changed(void *state, const struct param_desc *changed)
-{
-	(void)changed;
-	pmic_params_changed(state);
-}
-
 static void pmic_model_net(void *state, const struct net_out *last, struct net_in *in)
 {
 	(void)last;
 	pmic_net(state, in);
-}
-
-/* pmic_margins(), and the entry into CV regulation (VBAT reaching VREG). */
-static void pmic_model_margins(const void *state, const struct model_point *pt, double *g)
-{
-	const struct pmic *c = state;
-	const struct net_out *op = pt->op;
-	int k = pmic_margins(c, op, g);
-
-	g[k] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - c->p->vreg) : -1;
 }
 
 static void pmic_model_observe(void *state, const struct model_point *pt)
@@ -1002,30 +960,11 @@ static void pmic_model_observe(void *state, const struct model_point *pt)
 	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
 }
 
-static void pmic_model_settled(void *state, const struct model_point *pt)
-{
-	pmic_report_state(state, pt->op, model_wire(pt->wires->vbus_attached));
-}
-
 /* ---- its trace columns and metrics ---- */
 
-static double pmic_col_ilim(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct pmic *)state)->iindpm;
-}
-
-static double pmic_col_state(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct pmic *)state)->state;
-}
-
-static double pmic_uvlo_events(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct pmic *)state)->uvlo_events;
-}
+MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
+MODEL_STATE_FIELD(pmic_col_state, struct pmic, state)
+MODEL_STATE_FIELD(pmic_uvlo_events, struct pmic, uvlo_events)
 
 /* the input limit while a port is attached (0 without one) */
 static double pmic_ilim_attached(const void *state, const struct model_point *pt)
@@ -1062,7 +1001,7 @@ const struct model_desc model_pmic = {
 	.params_size = sizeof(struct pmic_params),
 	.preset_key = "preset",
 	.default_preset = "generic-switching",
-	.defaults = pmic_defaults,
+	.defaults = pmic_params_default,
 	.validate = pmic_validate,
 	.needs = pmic_needs,
 	.list_name = "pmics",
@@ -1073,7 +1012,7 @@ const struct model_desc model_pmic = {
 	.cleanup = pmic_model_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,
-	.n_margins = PMIC_N_MARGINS + 1,
+	.n_margins = 7,
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,

@@ -117,33 +117,23 @@ extern const char *const pmic_preset_names[];
 extern const char *const charger_state_names[];
 extern const char *const pmic_adc_names[];
 
-void pmic_params_default(struct pmic_params *p, int preset);
-bool pmic_params_validate(const struct pmic_params *p, double vbat_max, const char *path,
-			  GError **err);
+/* params: a struct pmic_params */
+void pmic_params_default(void *params, int preset);
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
 	       pmic_changed_cb changed, void *ctx);
-struct battery_params;
-/* The open-circuit voltage a charge to vreg leaves the cell at when it terminates at
- * iterm (the RC pairs settled at iterm*Rk): vreg - iterm*(R0 + R1 + R2), with the
- * cell's resistances at its capacity and temperature. Above the cell's OCV at 100 %,
- * a full charge ends with SOC above 1. */
-double pmic_full_charge_ocv(const struct pmic_params *p, const struct battery_params *cell);
 void pmic_cleanup(struct pmic *c);
 /* Describe the input stage and the charge targets for the solver. */
 void pmic_net(const struct pmic *c, struct net_in *in);
 /* React to the operating point: UVLO, connect, termination, recharge, phases. */
 void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached);
-/* Log the charger state (charger_state event) if it changed; call once the
- * operating point is settled. */
-void pmic_report_state(struct pmic *c, const struct net_out *op, bool vbus_attached);
-/* Crossing margins used by the stepper to locate thresholds in time. */
-int pmic_margins(const struct pmic *c, const struct net_out *op, double *g);
-#define PMIC_N_MARGINS 6
 
 /* The register interface the stack uses. Values are rounded to the register. */
 double pmic_quantize_iindpm(const struct pmic_params *p, double amps);
 double pmic_write_iindpm(struct pmic *c, double amps);
+/* The same for a register-level chip model, logged as CHIP/ilim_set with the value
+ * asked and the one the register holds. */
+void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps);
 void pmic_set_charge_enable(struct pmic *c, bool on);
 void pmic_set_hiz(struct pmic *c, bool on);
 void pmic_write_ichg(struct pmic *c, double amps);
@@ -158,7 +148,5 @@ void pmic_start_ico(struct pmic *c);
  * or the stuck value while a fault is injected. */
 double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value);
 void pmic_adc_stick(struct pmic *c, enum pmic_adc_chan ch, double value, sim_time_t dur);
-/* Params changed through a `set` event. */
-void pmic_params_changed(struct pmic *c);
 
 #endif

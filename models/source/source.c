@@ -34,8 +34,54 @@ static const char *const rp_names[] = { "default", "1.5A", "3.0A", NULL };
 static const char *const rp_aliases[] = { "usb", "default", NULL };
 static const char *const port_names[] = { "root", "hub", NULL };
 
+/* "9V 3A", "9 V 3 A", "5V 1.5A": a fixed supply PDO. */
+static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
+{
+	g_auto(GStrv) parts = NULL;
+	g_autofree char *norm = g_strdup(s);
+	char *vpos;
+
+	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
+	vpos = strchr(norm, 'V');
+	if (!vpos)
+		return model_error(err, "no voltage in \"%s\"", s);
+	vpos[0] = '\0';
+	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
+		return false;
+	if (!units_parse(g_strstrip(vpos + 1), UNIT_AMP, &pdo->i, err))
+		return false;
+	return true;
+}
+
 static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err);
+			      const char *path, GError **err)
+{
+	struct source_params *p = field;
+	const cJSON *it;
+	int n = 0;
+
+	(void)d;
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
+	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS)
+		return model_error_found(err, path, v, "expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
+					 SOURCE_MAX_PDOS);
+	cJSON_ArrayForEach(it, v) {
+		g_autoptr(GError) e = NULL;
+		struct source_pdo pdo;
+
+		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
+		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
+		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
+			g_autofree char *found = param_describe_json(it);
+
+			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
+					   path, n, found, e ? ": " : "", e ? e->message : "");
+		}
+		p->pdos[n++] = pdo;
+	}
+	p->n_pdos = n;
+	return true;
+}
 
 #define OFF(f) offsetof(struct source_params, f)
 const struct param_desc source_param_desc[] = {
@@ -88,8 +134,10 @@ const struct param_desc source_param_desc[] = {
 };
 #undef OFF
 
-void source_params_default(struct source_params *p, int kind)
+void source_params_default(void *params, int kind)
 {
+	struct source_params *p = params;
+
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->voc = 5.10;
@@ -176,64 +224,6 @@ double source_rated_current(const struct source_params *p)
 	case SRC_KIND_NONE: return 0;
 	default: return p->ilim;
 	}
-}
-
-/* "9V 3A", "9 V 3 A", "5V 1.5A": a fixed supply PDO. */
-static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
-{
-	g_auto(GStrv) parts = NULL;
-	g_autofree char *norm = g_strdup(s);
-	char *vpos;
-
-	/* Split at the boundary after the "V": "9V 3A" -> "9V", "3A". */
-	vpos = strchr(norm, 'V');
-	if (!vpos) {
-		g_set_error(err, CS_PARAM_ERROR, 0, "no voltage in \"%s\"", s);
-		return false;
-	}
-	vpos[0] = '\0';
-	if (!units_parse(g_strstrip(norm), UNIT_VOLT, &pdo->v, err))
-		return false;
-	if (!units_parse(g_strstrip(vpos + 1), UNIT_AMP, &pdo->i, err))
-		return false;
-	return true;
-}
-
-static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
-			      const char *path, GError **err)
-{
-	struct source_params *p = field;
-	const cJSON *it;
-	int n = 0;
-
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
-	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS) {
-		g_autofree char *found = param_describe_json(v);
-
-		g_set_error(err, CS_PARAM_ERROR, 0,
-			    "%s: found %s, expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
-			    path, found, SOURCE_MAX_PDOS);
-		return false;
-	}
-	cJSON_ArrayForEach(it, v) {
-		g_autoptr(GError) e = NULL;
-		struct source_pdo pdo;
-
-		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
-		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
-		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
-			g_autofree char *found = param_describe_json(it);
-
-			g_set_error(err, CS_PARAM_ERROR, 0,
-				    "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
-				    path, n, found, e ? ": " : "", e ? e->message : "");
-			return false;
-		}
-		p->pdos[n++] = pdo;
-	}
-	p->n_pdos = n;
-	return true;
 }
 
 /* ---- runtime ---- */
@@ -346,12 +336,12 @@ void source_attach(struct source *s, bool attached)
 	source_notify(s);
 }
 
-bool source_output_on(const struct source *s)
+static bool source_output_on(const struct source *s)
 {
 	return s->attached && !s->tripped;
 }
 
-double source_voc_now(const struct source *s)
+static double source_voc_now(const struct source *s)
 {
 	/* A PD contract moves the output to the PDO voltage, keeping the adapter's
 	 * offset above the nominal level. */
@@ -367,7 +357,8 @@ void source_set_contract(struct source *s, double v, double i)
 	source_notify(s);
 }
 
-double source_ilim_now(const struct source *s)
+/* The current limit in force: ilim, or a PD contract's current. */
+static double source_ilim_now(const struct source *s)
 {
 	/* A PD source limits to its contract; the model keeps the adapter's own
 	 * ilim when that is lower. */
@@ -389,57 +380,24 @@ static void source_condition(struct source *s, bool *cond, bool now, bool armed,
 	*cond = now;
 }
 
-void source_observe(struct source *s, bool undervolt, bool limiting, bool overcurrent)
-{
-	const struct source_params *p = s->p;
-	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
-
-	if (!source_output_on(s))
-		undervolt = limiting = overcurrent = false;
-	source_condition(s, &s->cond_uv, undervolt, protects, &s->ev_uv, p->t_trip);
-	source_condition(s, &s->cond_limit, limiting, protects && p->t_limit_max > 0,
-			 &s->ev_limit, p->t_limit_max);
-	source_condition(s, &s->cond_oc, overcurrent, p->ocp > 0, &s->ev_oc, p->t_ocp);
-}
-
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
 {
 	s->rp_changed = rp_changed;
 	s->rp_ctx = ctx;
 }
 
-void source_params_changed(struct source *s)
-{
-	/* Re-arm the timers against the new thresholds at the next observation. */
-	source_disarm(s);
-	source_notify(s);
-}
-
-enum source_state source_state_of(const struct source *s, bool limiting)
-{
-	if (!s->attached)
-		return SRC_DETACHED;
-	if (s->tripped)
-		return SRC_TRIPPED;
-	return limiting ? SRC_LIMITING : SRC_ON;
-}
-
-bool source_params_validate(const struct source_params *p, const char *path, GError **err)
-{
-	if (p->ishort > p->ilim) {
-		g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID,
-			    "%s.ishort: found %g A, expected at most ilim (%g A)", path, p->ishort,
-			    p->ilim);
-		return false;
-	}
-	return true;
-}
-
 /* ---- the model descriptor (models/model.h) ---- */
 
-static void source_defaults(void *params, int kind)
+static bool source_validate(const void *params, const struct model_lookup *others,
+			    const char *path, GError **err)
 {
-	source_params_default(params, kind);
+	const struct source_params *p = params;
+
+	(void)others;
+	if (p->ishort > p->ilim)
+		return model_error(err, "%s.ishort: found %g A, expected at most ilim (%g A)", path,
+				   p->ishort, p->ilim);
+	return true;
 }
 
 /* A Type-C port's current follows its Rp unless ilim was given. */
@@ -451,13 +409,6 @@ static void source_loaded(void *params, const cJSON *obj)
 		p->ilim = source_rated_current(p);
 		p->ilim_from_rp = true;
 	}
-}
-
-static bool source_validate(const void *params, const struct model_lookup *others,
-			    const char *path, GError **err)
-{
-	(void)others;
-	return source_params_validate(params, path, err);
 }
 
 static void source_model_init(void *state, void *params, const struct model_env *env)
@@ -483,7 +434,9 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 		if (s->rp_changed)
 			s->rp_changed(s->rp_ctx);
 	}
-	source_params_changed(s);
+	/* Re-arm the timers against the new thresholds at the next observation. */
+	source_disarm(s);
+	source_notify(s);
 }
 
 /* The port as the circuit sees it: Voc behind Rout, with its current limit. */
@@ -521,14 +474,21 @@ static void source_margins(const void *state, const struct model_point *pt, doub
 	g[2] = on && s->p->ocp > 0 ? op->ibus - s->p->ocp : -1;
 }
 
+/* The conditions of the operating point start or cancel the protection timers. */
 static void source_model_observe(void *state, const struct model_point *pt)
 {
 	struct source *s = state;
+	const struct source_params *p = s->p;
 	const struct net_out *op = pt->op;
-	bool on = pt->in->src_on;
+	bool on = pt->in->src_on && source_output_on(s);
+	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
 
-	source_observe(s, on && op->vsrc < s->p->v_shutdown, on && (op->flags & NET_F_LIMITING),
-		       on && s->p->ocp > 0 && op->ibus > s->p->ocp);
+	source_condition(s, &s->cond_uv, on && op->vsrc < p->v_shutdown, protects, &s->ev_uv,
+			 p->t_trip);
+	source_condition(s, &s->cond_limit, on && (op->flags & NET_F_LIMITING),
+			 protects && p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
+	source_condition(s, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, p->ocp > 0,
+			 &s->ev_oc, p->t_ocp);
 }
 
 /* ---- its trace columns and metrics ---- */
@@ -536,7 +496,13 @@ static void source_model_observe(void *state, const struct model_point *pt)
 /* its state, limiting when the operating point has it in its limit while it is on */
 static double source_col_state(const void *state, const struct model_point *pt)
 {
-	return source_state_of(state, (pt->op->flags & NET_F_LIMITING) && pt->in->src_on);
+	const struct source *s = state;
+
+	if (!s->attached)
+		return SRC_DETACHED;
+	if (s->tripped)
+		return SRC_TRIPPED;
+	return (pt->op->flags & NET_F_LIMITING) && pt->in->src_on ? SRC_LIMITING : SRC_ON;
 }
 
 static double source_col_ilim(const void *state, const struct model_point *pt)
@@ -547,11 +513,7 @@ static double source_col_ilim(const void *state, const struct model_point *pt)
 	return s->attached ? source_ilim_now(s) : 0;
 }
 
-static double source_trips(const void *state, const struct model_point *pt)
-{
-	(void)pt;
-	return ((const struct source *)state)->trips;
-}
+MODEL_STATE_FIELD(source_trips, struct source, trips)
 
 static const struct model_column source_columns[] = {
 	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT, source_col_state },
@@ -569,7 +531,7 @@ const struct model_desc model_source = {
 	.params_size = sizeof(struct source_params),
 	.preset_key = "kind",
 	.default_preset = "dcp",
-	.defaults = source_defaults,
+	.defaults = source_params_default,
 	.loaded = source_loaded,
 	.validate = source_validate,
 	.list_name = "sources",

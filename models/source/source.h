@@ -89,29 +89,18 @@ extern const struct param_desc source_param_desc[];
 extern const char *const source_kind_names[];
 extern const char *const source_state_names[];
 
-void source_params_default(struct source_params *p, int kind);
-/* Check the values together (ishort <= ilim). */
-bool source_params_validate(const struct source_params *p, const char *path, GError **err);
+/* params: a struct source_params */
+void source_params_default(void *params, int kind);
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, source_changed_cb changed, void *ctx);
 void source_cleanup(struct source *s);
 void source_attach(struct source *s, bool attached);
-bool source_output_on(const struct source *s);
-double source_voc_now(const struct source *s);
-/* Report the conditions of the current operating point; starts or cancels the
- * protection timers. */
-void source_observe(struct source *s, bool undervolt, bool limiting, bool overcurrent);
 /* The port's rated current (what it advertises), for documentation and metrics. */
 double source_rated_current(const struct source_params *p);
-/* Called after a `set` event changed a parameter. */
-void source_params_changed(struct source *s);
 /* Who reads the Rp advertisement (the PHY's CC comparator) and must hear of a change. */
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx);
 /* PD: the source switches to voltage v (0 = back to its default level). */
 void source_set_contract(struct source *s, double v, double i);
-/* The current limit in force: ilim, or a PD contract's current. */
-double source_ilim_now(const struct source *s);
-enum source_state source_state_of(const struct source *s, bool limiting);
 
 #endif

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 #include "models/twl4030_bci/twl4030_bci.h"
-#include "sim/evlog.h"
 
 /* BCI block (MAIN_CHARGE) register offsets [TRM BCI register map] */
 #define BCIMDEN     0x00
@@ -111,16 +110,10 @@ static void apply_iref(struct twl4030_bci *c)
 	unsigned int code = c->reg[TWL4030_BLOCK_MAIN_CHARGE][BCIIREF1] |
 			    (c->reg[TWL4030_BLOCK_MAIN_CHARGE][BCIIREF2] & 0x03) << 8;
 	double amps = fmax(twl4030_bci_code_to_amps(code, cgain(c)), 0);
-	double applied;
-	cJSON *rec;
 
 	/* every write lands, also one of the value before an unplug reset the charger */
 	c->iref_a = amps;
-	applied = pmic_write_iindpm(c->env.pmic, amps);
-	rec = evlog_begin(c->env.log, sim_now(c->env.sim), "twl4030", "ilim_set");
-	evlog_put_number(rec, "request_mA", amps * 1000);
-	evlog_put_number(rec, "applied_mA", applied * 1000);
-	evlog_end(c->env.log, rec);
+	pmic_write_iindpm_as(c->env.pmic, "twl4030", amps);
 }
 
 static void apply_input(struct twl4030_bci *c)

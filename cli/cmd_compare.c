@@ -176,7 +176,7 @@ int cmd_compare(int argc, char **argv)
 	struct world_metrics *m = NULL;
 	char **labels = NULL;
 	bool removed = false;
-	int n, status = CLI_EXIT_OK;
+	int n = 0, status = CLI_EXIT_OK;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,

@@ -146,31 +146,42 @@ static int value_dim(const char *text)
 	return -1;
 }
 
-/* Try PATH=VALUE alone on the base scenario: loaded, then built into a run. */
+/* The base scenario with `set` (NULL: none) loaded and built into a run, not run; its
+ * metrics.json keys into names when asked. Errors are "SWEEP: WHAT: MESSAGE". */
+static bool build_base(const struct sweep *sw, const char *set, const char *what, char ***names,
+		       GError **err)
+{
+	const char *sets[] = { set, NULL };
+	g_autoptr(GError) inner = NULL;
+	struct world_options wo = { 0 };
+	struct scenario *sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets,
+						 &inner);
+	struct world *w = sc ? world_new(sc, &wo, &inner) : NULL;
+
+	if (w && names) {
+		cJSON *m = world_metrics_json(w), *k;
+		int i = 0;
+
+		*names = g_new0(char *, (gsize)cJSON_GetArraySize(m) + 1);
+		cJSON_ArrayForEach(k, m)
+			(*names)[i++] = g_strdup(k->string);
+		cJSON_Delete(m);
+	}
+	world_free(w);
+	scenario_free(sc);
+	if (!w)
+		sweep_error(err, sw->file, "%s: %s", what, inner->message);
+	return w != NULL;
+}
+
+/* Try PATH=VALUE alone on the base scenario. */
 static bool try_value(const struct sweep *sw, const char *path, const char *value,
 		      const char *where, GError **err)
 {
 	g_autofree char *set = g_strdup_printf("%s=%s", path, value);
-	const char *sets[] = { set, NULL };
-	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w;
+	g_autofree char *what = g_strdup_printf("%s: the base scenario rejects %s", where, set);
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
-	if (!sc) {
-		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
-		return false;
-	}
-	w = world_new(sc, &wo, &inner);
-	if (!w) {
-		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
-		scenario_free(sc);
-		return false;
-	}
-	world_free(w);
-	scenario_free(sc);
-	return true;
+	return build_base(sw, set, what, NULL, err);
 }
 
 static bool check_path(const struct sweep *sw, const char *key, const char *where, GError **err)
@@ -409,38 +420,6 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	return true;
 }
 
-/* metrics.json's keys, read from a run built (not run) from the base scenario. */
-static bool load_metric_names(struct sweep *sw, GError **err)
-{
-	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w;
-	cJSON *m, *k;
-	int i = 0;
-
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
-	if (!sc) {
-		sweep_error(err, sw->file, "base: %s", inner->message);
-		return false;
-	}
-	w = world_new(sc, &wo, &inner);
-	if (!w) {
-		sweep_error(err, sw->file, "base: %s", inner->message);
-		scenario_free(sc);
-		return false;
-	}
-	m = world_metrics_json(w);
-	sw->n_metrics = cJSON_GetArraySize(m);
-	sw->metric_names = g_new0(char *, (gsize)sw->n_metrics + 1);
-	cJSON_ArrayForEach(k, m)
-		sw->metric_names[i++] = g_strdup(k->string);
-	cJSON_Delete(m);
-	world_free(w);
-	scenario_free(sc);
-	return true;
-}
-
 /* A metric named like a varied path ("policy": the policy the run used, and the
  * varied policy) would be a second column of the same name in results.csv, and a
  * reader keyed by name (csv.DictReader, plot --heatmap --by policy) sees only one of
@@ -450,13 +429,8 @@ static void drop_varied_metrics(struct sweep *sw)
 	int k = 0;
 
 	for (int i = 0; i < sw->n_metrics; i++) {
-		bool varied = false;
-
-		for (int d = 0; d < sw->n_grid; d++)
-			varied |= strcmp(sw->grid[d].path, sw->metric_names[i]) == 0;
-		for (int j = 0; j < sw->n_random; j++)
-			varied |= strcmp(sw->random[j].path, sw->metric_names[i]) == 0;
-		if (varied)
+		if (path_in(sw->grid, sw->n_grid, sw->metric_names[i]) ||
+		    path_in(sw->random, sw->n_random, sw->metric_names[i]))
 			g_free(sw->metric_names[i]);
 		else
 			sw->metric_names[k++] = sw->metric_names[i];
@@ -536,9 +510,11 @@ struct sweep *sweep_load(const char *file, GError **err)
 	sw->seed = 1;
 	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
 		return NULL;
-	/* The base must load on its own before its variants are tried. */
-	if (!load_metric_names(sw, err))
+	/* The base must load on its own before its variants are tried; metrics.json's
+	 * keys are the metric columns. */
+	if (!build_base(sw, NULL, "base", &sw->metric_names, err))
 		return NULL;
+	sw->n_metrics = (int)g_strv_length(sw->metric_names);
 
 	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
 	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
@@ -681,7 +657,7 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 
 /*
  * The metric cells of a row, written as world_metrics_emit() gives the metrics: the
- * columns are metrics.json's keys in that order (load_metric_names), less the varied
+ * columns are metrics.json's keys in that order (build_base), less the varied
  * ones (drop_varied_metrics), so a metric either fills the next column or has none.
  * A cell holds the metric's metrics.json text (a string bare, null empty), without a
  * JSON tree.
@@ -790,6 +766,23 @@ static bool parse_u64(const char *s, const char *end, guint64 *out)
 	return true;
 }
 
+bool sweep_row_index(const char *row, const char *end, guint64 *idx)
+{
+	const char *comma = memchr(row, ',', (size_t)(end - row));
+
+	return comma && parse_u64(row, comma, idx);
+}
+
+const char *sweep_csv_record_end(const char *p, const char *end)
+{
+	bool quoted = false;
+
+	for (; p < end && (quoted || *p != '\n'); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	return p;
+}
+
 bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err)
 {
 	const char *slash = strchr(text, '/');
@@ -866,4 +859,21 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
 	cJSON_AddBoolToObject(o, "complete", complete);
 	return o;
+}
+
+bool sweep_manifest_write(const char *dir, cJSON *m, GError **err)
+{
+	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
+	char *t = cJSON_Print(m);
+	struct cs_outfile *f = cs_outfile_open(path, true, err);
+	bool ok = false;
+
+	if (f) {
+		fputs(t, f->fp);
+		fputc('\n', f->fp);
+		ok = cs_outfile_commit(f, err);
+	}
+	cJSON_free(t);
+	cJSON_Delete(m);
+	return ok;
 }

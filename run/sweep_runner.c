@@ -45,57 +45,23 @@ static char *part_path(const char *dir, guint64 k)
 	return g_strdup_printf("%s/" PART_PREFIX "%06" G_GUINT64_FORMAT ".csv", dir, k);
 }
 
-static bool write_manifest(const struct sweep *sw, const struct sweep_shard *sh, const char *dir,
-			   bool complete, GError **err)
-{
-	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
-	cJSON *m = sweep_manifest(sw, sh, complete);
-	char *t = cJSON_Print(m);
-	struct cs_outfile *f = cs_outfile_open(path, true, err);
-	bool ok = false;
-
-	if (f) {
-		fputs(t, f->fp);
-		fputc('\n', f->fp);
-		ok = cs_outfile_commit(f, err);
-	}
-	cJSON_free(t);
-	cJSON_Delete(m);
-	return ok;
-}
-
-/* Count the error cells of rows (the text after a row's last comma). */
+/* Count the error cells of rows: the text after a row's last comma, as the error cell
+ * holds none (run/sweep.c). */
 static int rows_status(const char *text, gsize len, guint64 *n_failed, char **first)
 {
-	const char *p = text, *end = text + len;
+	const char *end = text + len, *e;
 	int status = ROWS_OK;
-	bool quoted = false;
-	const char *start = p, *last_comma = NULL;
 
-	for (; p < end; p++) {
-		if (*p == '"') {
-			quoted = !quoted;
-		} else if (*p == ',' && !quoted) {
-			last_comma = p;
-		} else if (*p == '\n' && !quoted) {
-			if (last_comma && last_comma + 1 < p) {
-				bool internal = g_str_has_prefix(last_comma + 1, "internal error");
+	for (const char *p = text; (e = sweep_csv_record_end(p, end)) < end; p = e + 1) {
+		const char *cell = memrchr(p, ',', (size_t)(e - p));
 
-				(*n_failed)++;
-				if (internal)
-					status = ROWS_INTERNAL;
-				else if (status == ROWS_OK)
-					status = ROWS_INPUT;
-				if (first && !*first) {
-					const char *c = memchr(start, ',', (gsize)(p - start));
-
-					*first = g_strdup_printf("variant %.*s: %.*s", (int)(c - start), start,
-								 (int)(p - last_comma - 1), last_comma + 1);
-				}
-			}
-			start = p + 1;
-			last_comma = NULL;
-		}
+		if (!cell || ++cell == e)
+			continue;
+		(*n_failed)++;
+		status = MAX(status, g_str_has_prefix(cell, "internal error") ? ROWS_INTERNAL : ROWS_INPUT);
+		if (!*first)
+			*first = g_strdup_printf("variant %.*s: %.*s", (int)strcspn(p, ","), p,
+						 (int)(e - cell), cell);
 	}
 	return status;
 }
@@ -151,19 +117,11 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 			return false;
 		}
 		for (const char *p = text, *end = text + len; p < end;) {
-			const char *e = p, *c;
-			bool quoted = false;
-			guint64 idx = 0, want = sh->index + *done * sh->count;
+			const char *e = sweep_csv_record_end(p, end);
+			guint64 idx, want = sh->index + *done * sh->count;
 
-			while (e < end && (quoted || *e != '\n')) {
-				if (*e == '"')
-					quoted = !quoted;
-				e++;
-			}
 			line++;
-			for (c = p; c < e && g_ascii_isdigit(*c); c++)
-				idx = idx * 10 + (guint64)(*c - '0');
-			if (e == end || c == p || *c != ',' || idx != want || *done >= m) {
+			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m) {
 				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
 					    path, (unsigned long long)line, e == end ? "an unfinished row" : "another row",
@@ -256,7 +214,7 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 		if (s > *status)
 			*status = s;
 	}
-	if (!cs_outfile_commit(f, err) || !write_manifest(sw, sh, dir, true, err))
+	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
 		return false;
 	remove_parts(dir);
 	return true;
@@ -383,7 +341,7 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	}
 	if (!scan_chunks(sh, r->out->variants, dir, &r->n_chunks, &r->out->resumed, err))
 		return false;
-	return have_manifest || write_manifest(r->sw, sh, dir, false, err);
+	return have_manifest || sweep_manifest_write(dir, sweep_manifest(r->sw, sh, false), err);
 }
 
 static void catch_signals(struct sweep_run *r)

@@ -136,8 +136,9 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 /* err = CS_SCENARIO_ERROR_INVALID "FILE: MESSAGE". */
 void sweep_error(GError **err, const char *file, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
-/* `chargesim merge` (sweep_merge.c): check the shard directories' manifests and rows, write
- * outdir/results.csv (byte-identical to an unsharded run) and outdir/manifest.json.
+/* `chargesim merge` (sweep_merge.c): check the shard directories' (n_dirs >= 1) manifests
+ * and rows, write outdir/results.csv (byte-identical to an unsharded run) and
+ * outdir/manifest.json.
  * Errors are CS_SCENARIO_ERROR naming the directory, file and line. */
 bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err);
 

@@ -223,11 +223,6 @@ static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shar
 {
 	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
 
-	if (n_dirs == 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "merge: found no shard directories, expected DIR... -o DIR");
-		return false;
-	}
 	for (int i = 0; i < n_dirs; i++) {
 		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
 

@@ -220,37 +220,6 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 	return true;
 }
 
-/* Rows waiting to be written: a ring of slots, variant position pos in pos % n. At
- * most n variants past the last written one are handed to the pool, so memory stays
- * bounded whatever the size of the sweep. */
-struct ring {
-	char **slot;
-	guint64 n;
-};
-
-static char **ring_at(struct ring *r, guint64 pos)
-{
-	return &r->slot[pos % r->n];
-}
-
-static bool write_chunk(const char *dir, guint64 k, struct ring *rows, guint64 from, guint64 to,
-			GError **err)
-{
-	g_autofree char *path = part_path(dir, k);
-	struct cs_outfile *f = cs_outfile_open(path, true, err);
-
-	if (!f)
-		return false;
-	for (guint64 i = from; i < to; i++) {
-		char **row = ring_at(rows, i);
-
-		fputs(*row, f->fp);
-		g_free(*row);
-		*row = NULL;
-	}
-	return cs_outfile_commit(f, err);
-}
-
 /* ---- one run of the shard ---- */
 
 /* What the worker processes share with the calling one (a shared anonymous mapping):
@@ -284,7 +253,11 @@ struct sweep_run {
 	struct worker *workers;
 	int n_workers;
 	pid_t parent;
-	struct ring rows;
+	/* rows waiting to be written: variant position pos in rows[pos % n_rows]; at most
+	 * n_rows variants past the last chunk are handed to the pool, so memory stays
+	 * bounded whatever the size of the sweep */
+	char **rows;
+	guint64 n_rows;
 	struct sweep_progress pr;
 	/* variant positions in the shard: [0, flushed) in chunks, [flushed, ready) in
 	 * order in the ring */
@@ -294,6 +267,30 @@ struct sweep_run {
 	bool signals;
 	struct cs_outlock *lock;       /* one sweep writes into the directory at a time */
 };
+
+static char **ring_at(struct sweep_run *r, guint64 pos)
+{
+	return &r->rows[pos % r->n_rows];
+}
+
+/* The rows in order that no chunk holds yet, as the next chunk. */
+static bool write_chunk(struct sweep_run *r, GError **err)
+{
+	g_autofree char *path = part_path(r->o->dir, r->n_chunks);
+	struct cs_outfile *f = cs_outfile_open(path, true, err);
+
+	if (!f)
+		return false;
+	for (guint64 i = r->flushed; i < r->ready; i++) {
+		fputs(*ring_at(r, i), f->fp);
+		g_clear_pointer(ring_at(r, i), g_free);
+	}
+	if (!cs_outfile_commit(f, err))
+		return false;
+	r->n_chunks++;
+	r->flushed = r->ready;
+	return true;
+}
 
 /* A directory whose manifest says complete: the counts of results.csv's error cells. */
 static bool read_complete(const char *dir, struct sweep_outcome *out, GError **err)
@@ -370,15 +367,8 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
-/*
- * A worker process: claim positions until none is left or a signal came, run each,
- * send its row. It is a copy of the calling process, with its own copy of every
- * static variable, so workers never share a real Linux driver; and since a driver's
- * statics keep what a run left in them, a worker that ran one ends there and the
- * calling process starts a fresh copy of itself in its place: each run of a driver
- * starts from the statics the calling process has, whatever ran before it. SIGINT and
- * SIGTERM are the calling process's to act on; the worker dies with it.
- */
+/* A worker process: claim positions until none is left or a signal came, run each,
+ * send its row; after a real Linux driver ran, end (sweep_runner.h says why). */
 static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 {
 	struct pool *pl = r->pool;
@@ -444,8 +434,8 @@ static bool start_pool(struct sweep_run *r, GError **err)
 {
 	/* room for a chunk plus enough variants to keep every worker busy while the
 	 * calling process waits for fsync */
-	r->rows.n = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
-	r->rows.slot = g_new0(char *, r->rows.n);
+	r->n_rows = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
+	r->rows = g_new0(char *, r->n_rows);
 	r->ready = r->flushed = r->out->resumed;
 	r->last_flush = r->o->clock_us ? r->o->clock_us() : 0;
 	r->pool_size = sizeof(struct pool) + (size_t)r->o->jobs * sizeof(r->pool->running[0]);
@@ -457,7 +447,7 @@ static bool start_pool(struct sweep_run *r, GError **err)
 		return false;
 	}
 	atomic_init(&r->pool->next, r->ready);
-	atomic_init(&r->pool->limit, r->flushed + r->rows.n);
+	atomic_init(&r->pool->limit, r->flushed + r->n_rows);
 	r->parent = getpid();
 	r->n_workers = r->o->jobs;
 	r->workers = g_new0(struct worker, r->n_workers);
@@ -517,7 +507,7 @@ static bool collect(struct sweep_run *r, GError **err)
 			memcpy(&f, k->in->data, sizeof(f));
 			if (k->in->len - sizeof(f) < f.len)
 				break;
-			*ring_at(&r->rows, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
+			*ring_at(r, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
 			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
 			r->received++;
 			r->pr.done++;
@@ -535,8 +525,8 @@ static bool collect(struct sweep_run *r, GError **err)
 				ok = false;
 		}
 	}
-	while (r->ready < MIN(r->out->variants, r->flushed + r->rows.n) &&
-	       *ring_at(&r->rows, r->ready))
+	while (r->ready < MIN(r->out->variants, r->flushed + r->n_rows) &&
+	       *ring_at(r, r->ready))
 		r->ready++;
 	return ok;
 }
@@ -551,10 +541,8 @@ static bool flush_due(struct sweep_run *r, GError **err)
 	if (r->ready - r->flushed < (guint64)r->o->chunk_rows &&
 	    !(r->ready > r->flushed && (stale || r->ready == r->out->variants)))
 		return true;
-	if (!write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, err))
+	if (!write_chunk(r, err))
 		return false;
-	r->n_chunks++;
-	r->flushed = r->ready;
 	r->last_flush = now;
 	return true;
 }
@@ -584,9 +572,8 @@ static bool pump(struct sweep_run *r, GError **err)
 			return true;
 		if (!flush_due(r, err))
 			return false;
-		atomic_store(&r->pool->limit, r->flushed + r->rows.n);
-		if (r->o->progress)
-			r->o->progress(r->o->data, &r->pr);
+		atomic_store(&r->pool->limit, r->flushed + r->n_rows);
+		r->o->progress(r->o->data, &r->pr);
 	}
 	return true;
 }
@@ -616,9 +603,8 @@ static void stop_on_signal(struct sweep_run *r)
 {
 	r->out->signal = sweep_signal;
 	finish_workers(r);
-	if (r->ready > r->flushed &&
-	    write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, &r->out->save_error))
-		r->flushed = r->ready;
+	if (r->ready > r->flushed)
+		write_chunk(r, &r->out->save_error);
 	r->out->saved = r->flushed;
 }
 
@@ -637,9 +623,9 @@ static void sweep_run_clear(struct sweep_run *r)
 	g_free(r->workers);
 	if (r->pool)
 		munmap(r->pool, r->pool_size);
-	for (guint64 i = 0; i < r->rows.n; i++)
-		g_free(r->rows.slot[i]);
-	g_free(r->rows.slot);
+	for (guint64 i = 0; i < r->n_rows; i++)
+		g_free(r->rows[i]);
+	g_free(r->rows);
 	if (r->signals) {
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
@@ -662,8 +648,7 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		goto out;
 	}
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };
-	if (o->started)
-		o->started(o->data, &r.pr);
+	o->started(o->data, &r.pr);
 	sweep_signal = 0;
 	if (o->catch_signals)
 		catch_signals(&r);

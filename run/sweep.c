@@ -40,6 +40,16 @@ void sweep_error(GError **err, const char *file, const char *fmt, ...)
 	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m);
 }
 
+/* "FILE: WHERE: found <v described>, expected EXPECTED"; false. */
+static bool found_error(GError **err, const char *file, const char *where, const cJSON *v,
+			const char *expected)
+{
+	g_autofree char *found = param_describe_json(v);
+
+	sweep_error(err, file, "%s: found %s, expected %s", where, found, expected);
+	return false;
+}
+
 /* ---- hashing ---- */
 
 uint64_t sweep_mix64(uint64_t x)
@@ -123,12 +133,8 @@ static bool load_seed(const cJSON *v, const char *path, const char *file, guint3
 	if (!v)
 		return true;
 	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-	    v->valuedouble != floor(v->valuedouble)) {
-		g_autofree char *found = param_describe_json(v);
-
-		sweep_error(err, file, "%s: found %s, expected a whole number from 0 to 4294967295", path, found);
-		return false;
-	}
+	    v->valuedouble != floor(v->valuedouble))
+		return found_error(err, file, path, v, "a whole number from 0 to 4294967295");
 	*out = (guint32)v->valuedouble;
 	return true;
 }
@@ -216,12 +222,9 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 	const cJSON *k;
 	int i = 0;
 
-	if (!cJSON_IsObject(vary)) {
-		g_autofree char *found = param_describe_json(vary);
-
-		sweep_error(err, sw->file, "vary: found %s, expected an object of scenario path -> list of values", found);
-		return false;
-	}
+	if (!cJSON_IsObject(vary))
+		return found_error(err, sw->file, "vary", vary,
+				   "an object of scenario path -> list of values");
 	if (!check_dup_keys(vary, "vary", sw->file, err))
 		return false;
 	sw->n_grid = cJSON_GetArraySize(vary);
@@ -235,13 +238,9 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 		d->path = g_strdup(k->string);
 		if (!check_path(sw, k->string, where, err))
 			return false;
-		if (!cJSON_IsArray(k)) {
-			g_autofree char *found = param_describe_json(k);
-
-			sweep_error(err, sw->file, "%s: found %s, expected a list of values such as [\"0.5 A\", \"1 A\"]",
-			      where, found);
-			return false;
-		}
+		if (!cJSON_IsArray(k))
+			return found_error(err, sw->file, where, k,
+					   "a list of values such as [\"0.5 A\", \"1 A\"]");
 		d->n = cJSON_GetArraySize(k);
 		if (d->n == 0) {
 			sweep_error(err, sw->file, "%s: found an empty list, expected at least one value", where);
@@ -297,13 +296,8 @@ static bool range_end(const struct sweep *sw, const cJSON *v, const char *where,
 		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, &inner))
 			return true;
 	}
-	{
-		g_autofree char *found = param_describe_json(v);
-
-		sweep_error(err, sw->file, "%s: found %s, expected a number or a value with a unit such as \"0.5 m\"",
-		      where, found);
-	}
-	return false;
+	return found_error(err, sw->file, where, v,
+			   "a number or a value with a unit such as \"0.5 m\"");
 }
 
 static char *random_text(const struct sweep *sw, guint64 r, int j)
@@ -374,12 +368,9 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	const cJSON *n, *ranges, *k;
 	int i = 0;
 
-	if (!cJSON_IsObject(rnd)) {
-		g_autofree char *found = param_describe_json(rnd);
-
-		sweep_error(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
-		return false;
-	}
+	if (!cJSON_IsObject(rnd))
+		return found_error(err, sw->file, "random", rnd,
+				   "an object {\"n\", \"seed\", \"ranges\"}");
 	if (!check_dup_keys(rnd, "random", sw->file, err) ||
 	    !check_known_keys(rnd, random_keys, "random", sw->file, err))
 		return false;
@@ -474,13 +465,9 @@ static bool load_base(struct sweep *sw, GError **err)
 	g_autofree char *dir = g_path_get_dirname(sw->file);
 	g_autoptr(GError) inner = NULL;
 
-	if (!cJSON_IsString(base) || !*base->valuestring) {
-		g_autofree char *found = param_describe_json(base);
-
-		sweep_error(err, sw->file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
-		      found);
-		return false;
-	}
+	if (!cJSON_IsString(base) || !*base->valuestring)
+		return found_error(err, sw->file, "base", base,
+				   "the path of a scenario file (relative to the sweep file)");
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);

@@ -75,14 +75,15 @@ static bool is_part(const char *name)
 static void remove_parts(const char *dir)
 {
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func(g_free);
 	const char *name;
 
+	/* (readdir goes on past the entry just removed) */
 	while (d && (name = g_dir_read_name(d)))
-		if (is_part(name))
-			g_ptr_array_add(parts, g_build_filename(dir, name, NULL));
-	for (guint i = 0; i < parts->len; i++)
-		g_unlink(parts->pdata[i]);
+		if (is_part(name)) {
+			g_autofree char *path = g_build_filename(dir, name, NULL);
+
+			g_unlink(path);
+		}
 }
 
 /* Read the chunks of an interrupted run: *n_chunks files holding the first *done
@@ -261,7 +262,7 @@ struct sweep_run {
 	struct sweep_progress pr;
 	/* variant positions in the shard: [0, flushed) in chunks, [flushed, ready) in
 	 * order in the ring */
-	guint64 flushed, ready, received, n_chunks;
+	guint64 flushed, ready, n_chunks;
 	gint64 last_flush;
 	struct sigaction old_int, old_term;
 	bool signals;
@@ -509,7 +510,6 @@ static bool collect(struct sweep_run *r, GError **err)
 				break;
 			*ring_at(r, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
 			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
-			r->received++;
 			r->pr.done++;
 		}
 		if (!k->eof || !k->pid)
@@ -564,7 +564,7 @@ static void nap(const struct sweep_run *r)
  * most a ring's worth past the last chunk. */
 static bool pump(struct sweep_run *r, GError **err)
 {
-	while (r->received < r->out->variants - r->out->resumed) {
+	while (r->pr.done < r->out->variants) {
 		nap(r);
 		if (!collect(r, err))
 			return false;

@@ -95,31 +95,25 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 	return text;
 }
 
-static bool check_dup_keys(const cJSON *obj, const char *path, const char *file, GError **err)
+/* Each key of obj once, and (keys not NULL) one of keys (NULL-terminated); path names obj
+ * in messages, "" the top. */
+static bool check_keys(const cJSON *obj, const char *const *keys, const char *path,
+		       const char *file, GError **err)
 {
 	const cJSON *a;
 
 	cJSON_ArrayForEach(a, obj)
 		for (const cJSON *b = a->next; b; b = b->next)
-			if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+			if (strcmp(a->string, b->string) == 0) {
 				sweep_error(err, file, "%s: found the key \"%s\" twice, expected each key once",
-				      path, a->string);
+					    *path ? path : "(top)", a->string);
 				return false;
 			}
-	return true;
-}
-
-/* Every key of obj must be one of keys (NULL-terminated); path names obj in messages. */
-static bool check_known_keys(const cJSON *obj, const char *const *keys, const char *path,
-			     const char *file, GError **err)
-{
-	const cJSON *k;
-
-	cJSON_ArrayForEach(k, obj)
-		if (!g_strv_contains(keys, k->string)) {
+	cJSON_ArrayForEach(a, obj)
+		if (keys && !g_strv_contains(keys, a->string)) {
 			g_autoptr(GError) inner = NULL;
 
-			param_error_unknown_key(NULL, keys, k->string, path, &inner);
+			param_error_unknown_key(NULL, keys, a->string, path, &inner);
 			sweep_error(err, file, "%s", inner->message);
 			return false;
 		}
@@ -225,7 +219,7 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 	if (!cJSON_IsObject(vary))
 		return found_error(err, sw->file, "vary", vary,
 				   "an object of scenario path -> list of values");
-	if (!check_dup_keys(vary, "vary", sw->file, err))
+	if (!check_keys(vary, NULL, "vary", sw->file, err))
 		return false;
 	sw->n_grid = cJSON_GetArraySize(vary);
 	sw->grid = g_new0(struct sweep_dim, (gsize)sw->n_grid + 1);
@@ -371,8 +365,7 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	if (!cJSON_IsObject(rnd))
 		return found_error(err, sw->file, "random", rnd,
 				   "an object {\"n\", \"seed\", \"ranges\"}");
-	if (!check_dup_keys(rnd, "random", sw->file, err) ||
-	    !check_known_keys(rnd, random_keys, "random", sw->file, err))
+	if (!check_keys(rnd, random_keys, "random", sw->file, err))
 		return false;
 	n = cJSON_GetObjectItemCaseSensitive(rnd, "n");
 	if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > (double)SWEEP_MAX_VARIANTS ||
@@ -401,7 +394,7 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		      cJSON_IsObject(ranges) ? "an empty object" : found);
 		return false;
 	}
-	if (!check_dup_keys(ranges, "random.ranges", sw->file, err))
+	if (!check_keys(ranges, NULL, "random.ranges", sw->file, err))
 		return false;
 	sw->n_random = cJSON_GetArraySize(ranges);
 	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
@@ -454,8 +447,7 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
 		return false;
 	}
-	return check_dup_keys(sw->doc, "(top)", sw->file, err) &&
-	       check_known_keys(sw->doc, sweep_keys, "", sw->file, err);
+	return check_keys(sw->doc, sweep_keys, "", sw->file, err);
 }
 
 /* "base": the scenario file, relative to the sweep file, read once. */

@@ -144,6 +144,7 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
 	g_autofree char *text = NULL;
 	cJSON *have = NULL, *want = sweep_manifest(sw, sh, false);
+	const cJSON *hs, *hi, *hc;
 	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
 	gsize len;
 	bool ok = false;
@@ -164,19 +165,16 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 			goto out;
 		}
 	}
-	{
-		const cJSON *hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
-		const cJSON *hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
-		const cJSON *hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
-
-		if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
-		    hc->valuedouble != (double)sh->count) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
-				    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
-				    (unsigned long long)sh->index, (unsigned long long)sh->count);
-			goto out;
-		}
+	hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
+	hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
+	hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
+	if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
+	    hc->valuedouble != (double)sh->count) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
+			    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
+			    (unsigned long long)sh->index, (unsigned long long)sh->count);
+		goto out;
 	}
 	*complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(have, "complete"));
 	ok = true;

@@ -320,7 +320,7 @@ int cmd_merge(int argc, char **argv)
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD-DIR... -o DIR - join the shards of a sweep");
 	g_autoptr(GError) err = NULL;
-	int status = CLI_EXIT_OK;
+	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -329,22 +329,19 @@ int cmd_merge(int argc, char **argv)
 		"exactly its variants, then writes one results.csv, byte-identical to the\n"
 		"results.csv of the same sweep run unsharded.\n"
 		"Example: chargesim merge out/sweep/shard-* -o out/sweep/all");
-	if (!cli_parse(ctx, &argc, &argv)) {
-		status = CLI_EXIT_USAGE;
+	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
-	}
 	if (argc < 2 || !outdir) {
 		cli_error("merge: expected at least one shard directory and -o DIR (see --help)");
-		status = CLI_EXIT_USAGE;
 		goto out;
 	}
 	if (!sweep_merge(argv + 1, argc - 1, outdir, &err)) {
 		fprintf(stderr, "%s\n", err->message);
-		status = CLI_EXIT_USAGE;
 		goto out;
 	}
 	if (!quiet)
 		printf("merge: %d shard%s joined into %s/results.csv\n", argc - 1, argc == 2 ? "" : "s", outdir);
+	status = CLI_EXIT_OK;
 out:
 	g_free(outdir);
 	return status;

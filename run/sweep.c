@@ -40,6 +40,16 @@ void sweep_error(GError **err, const char *file, const char *fmt, ...)
 	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m);
 }
 
+/* "FILE: WHERE: found <v described>, expected EXPECTED"; false. */
+static bool found_error(GError **err, const char *file, const char *where, const cJSON *v,
+			const char *expected)
+{
+	g_autofree char *found = param_describe_json(v);
+
+	sweep_error(err, file, "%s: found %s, expected %s", where, found, expected);
+	return false;
+}
+
 /* ---- hashing ---- */
 
 uint64_t sweep_mix64(uint64_t x)
@@ -85,31 +95,25 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 	return text;
 }
 
-static bool check_dup_keys(const cJSON *obj, const char *path, const char *file, GError **err)
+/* Each key of obj once, and (keys not NULL) one of keys (NULL-terminated); path names obj
+ * in messages, "" the top. */
+static bool check_keys(const cJSON *obj, const char *const *keys, const char *path,
+		       const char *file, GError **err)
 {
 	const cJSON *a;
 
 	cJSON_ArrayForEach(a, obj)
 		for (const cJSON *b = a->next; b; b = b->next)
-			if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+			if (strcmp(a->string, b->string) == 0) {
 				sweep_error(err, file, "%s: found the key \"%s\" twice, expected each key once",
-				      path, a->string);
+					    *path ? path : "(top)", a->string);
 				return false;
 			}
-	return true;
-}
-
-/* Every key of obj must be one of keys (NULL-terminated); path names obj in messages. */
-static bool check_known_keys(const cJSON *obj, const char *const *keys, const char *path,
-			     const char *file, GError **err)
-{
-	const cJSON *k;
-
-	cJSON_ArrayForEach(k, obj)
-		if (!g_strv_contains(keys, k->string)) {
+	cJSON_ArrayForEach(a, obj)
+		if (keys && !g_strv_contains(keys, a->string)) {
 			g_autoptr(GError) inner = NULL;
 
-			param_error_unknown_key(NULL, keys, k->string, path, &inner);
+			param_error_unknown_key(NULL, keys, a->string, path, &inner);
 			sweep_error(err, file, "%s", inner->message);
 			return false;
 		}
@@ -123,12 +127,8 @@ static bool load_seed(const cJSON *v, const char *path, const char *file, guint3
 	if (!v)
 		return true;
 	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-	    v->valuedouble != floor(v->valuedouble)) {
-		g_autofree char *found = param_describe_json(v);
-
-		sweep_error(err, file, "%s: found %s, expected a whole number from 0 to 4294967295", path, found);
-		return false;
-	}
+	    v->valuedouble != floor(v->valuedouble))
+		return found_error(err, file, path, v, "a whole number from 0 to 4294967295");
 	*out = (guint32)v->valuedouble;
 	return true;
 }
@@ -146,31 +146,42 @@ static int value_dim(const char *text)
 	return -1;
 }
 
-/* Try PATH=VALUE alone on the base scenario: loaded, then built into a run. */
+/* The base scenario with `set` (NULL: none) loaded and built into a run, not run; its
+ * metrics.json keys into names when asked. Errors are "SWEEP: WHAT: MESSAGE". */
+static bool build_base(const struct sweep *sw, const char *set, const char *what, char ***names,
+		       GError **err)
+{
+	const char *sets[] = { set, NULL };
+	g_autoptr(GError) inner = NULL;
+	struct world_options wo = { 0 };
+	struct scenario *sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets,
+						 &inner);
+	struct world *w = sc ? world_new(sc, &wo, &inner) : NULL;
+
+	if (w && names) {
+		cJSON *m = world_metrics_json(w), *k;
+		int i = 0;
+
+		*names = g_new0(char *, (gsize)cJSON_GetArraySize(m) + 1);
+		cJSON_ArrayForEach(k, m)
+			(*names)[i++] = g_strdup(k->string);
+		cJSON_Delete(m);
+	}
+	world_free(w);
+	scenario_free(sc);
+	if (!w)
+		sweep_error(err, sw->file, "%s: %s", what, inner->message);
+	return w != NULL;
+}
+
+/* Try PATH=VALUE alone on the base scenario. */
 static bool try_value(const struct sweep *sw, const char *path, const char *value,
 		      const char *where, GError **err)
 {
 	g_autofree char *set = g_strdup_printf("%s=%s", path, value);
-	const char *sets[] = { set, NULL };
-	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w;
+	g_autofree char *what = g_strdup_printf("%s: the base scenario rejects %s", where, set);
 
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets, &inner);
-	if (!sc) {
-		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
-		return false;
-	}
-	w = world_new(sc, &wo, &inner);
-	if (!w) {
-		sweep_error(err, sw->file, "%s: the base scenario rejects %s: %s", where, set, inner->message);
-		scenario_free(sc);
-		return false;
-	}
-	world_free(w);
-	scenario_free(sc);
-	return true;
+	return build_base(sw, set, what, NULL, err);
 }
 
 static bool check_path(const struct sweep *sw, const char *key, const char *where, GError **err)
@@ -205,13 +216,10 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 	const cJSON *k;
 	int i = 0;
 
-	if (!cJSON_IsObject(vary)) {
-		g_autofree char *found = param_describe_json(vary);
-
-		sweep_error(err, sw->file, "vary: found %s, expected an object of scenario path -> list of values", found);
-		return false;
-	}
-	if (!check_dup_keys(vary, "vary", sw->file, err))
+	if (!cJSON_IsObject(vary))
+		return found_error(err, sw->file, "vary", vary,
+				   "an object of scenario path -> list of values");
+	if (!check_keys(vary, NULL, "vary", sw->file, err))
 		return false;
 	sw->n_grid = cJSON_GetArraySize(vary);
 	sw->grid = g_new0(struct sweep_dim, (gsize)sw->n_grid + 1);
@@ -224,13 +232,9 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 		d->path = g_strdup(k->string);
 		if (!check_path(sw, k->string, where, err))
 			return false;
-		if (!cJSON_IsArray(k)) {
-			g_autofree char *found = param_describe_json(k);
-
-			sweep_error(err, sw->file, "%s: found %s, expected a list of values such as [\"0.5 A\", \"1 A\"]",
-			      where, found);
-			return false;
-		}
+		if (!cJSON_IsArray(k))
+			return found_error(err, sw->file, where, k,
+					   "a list of values such as [\"0.5 A\", \"1 A\"]");
 		d->n = cJSON_GetArraySize(k);
 		if (d->n == 0) {
 			sweep_error(err, sw->file, "%s: found an empty list, expected at least one value", where);
@@ -286,13 +290,8 @@ static bool range_end(const struct sweep *sw, const cJSON *v, const char *where,
 		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, &inner))
 			return true;
 	}
-	{
-		g_autofree char *found = param_describe_json(v);
-
-		sweep_error(err, sw->file, "%s: found %s, expected a number or a value with a unit such as \"0.5 m\"",
-		      where, found);
-	}
-	return false;
+	return found_error(err, sw->file, where, v,
+			   "a number or a value with a unit such as \"0.5 m\"");
 }
 
 static char *random_text(const struct sweep *sw, guint64 r, int j)
@@ -363,14 +362,10 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 	const cJSON *n, *ranges, *k;
 	int i = 0;
 
-	if (!cJSON_IsObject(rnd)) {
-		g_autofree char *found = param_describe_json(rnd);
-
-		sweep_error(err, sw->file, "random: found %s, expected an object {\"n\", \"seed\", \"ranges\"}", found);
-		return false;
-	}
-	if (!check_dup_keys(rnd, "random", sw->file, err) ||
-	    !check_known_keys(rnd, random_keys, "random", sw->file, err))
+	if (!cJSON_IsObject(rnd))
+		return found_error(err, sw->file, "random", rnd,
+				   "an object {\"n\", \"seed\", \"ranges\"}");
+	if (!check_keys(rnd, random_keys, "random", sw->file, err))
 		return false;
 	n = cJSON_GetObjectItemCaseSensitive(rnd, "n");
 	if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > (double)SWEEP_MAX_VARIANTS ||
@@ -399,45 +394,13 @@ static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 		      cJSON_IsObject(ranges) ? "an empty object" : found);
 		return false;
 	}
-	if (!check_dup_keys(ranges, "random.ranges", sw->file, err))
+	if (!check_keys(ranges, NULL, "random.ranges", sw->file, err))
 		return false;
 	sw->n_random = cJSON_GetArraySize(ranges);
 	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
 	cJSON_ArrayForEach(k, ranges)
 		if (!load_range(sw, k, i++, err))
 			return false;
-	return true;
-}
-
-/* metrics.json's keys, read from a run built (not run) from the base scenario. */
-static bool load_metric_names(struct sweep *sw, GError **err)
-{
-	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
-	struct scenario *sc;
-	struct world *w;
-	cJSON *m, *k;
-	int i = 0;
-
-	sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, NULL, &inner);
-	if (!sc) {
-		sweep_error(err, sw->file, "base: %s", inner->message);
-		return false;
-	}
-	w = world_new(sc, &wo, &inner);
-	if (!w) {
-		sweep_error(err, sw->file, "base: %s", inner->message);
-		scenario_free(sc);
-		return false;
-	}
-	m = world_metrics_json(w);
-	sw->n_metrics = cJSON_GetArraySize(m);
-	sw->metric_names = g_new0(char *, (gsize)sw->n_metrics + 1);
-	cJSON_ArrayForEach(k, m)
-		sw->metric_names[i++] = g_strdup(k->string);
-	cJSON_Delete(m);
-	world_free(w);
-	scenario_free(sc);
 	return true;
 }
 
@@ -450,13 +413,8 @@ static void drop_varied_metrics(struct sweep *sw)
 	int k = 0;
 
 	for (int i = 0; i < sw->n_metrics; i++) {
-		bool varied = false;
-
-		for (int d = 0; d < sw->n_grid; d++)
-			varied |= strcmp(sw->grid[d].path, sw->metric_names[i]) == 0;
-		for (int j = 0; j < sw->n_random; j++)
-			varied |= strcmp(sw->random[j].path, sw->metric_names[i]) == 0;
-		if (varied)
+		if (path_in(sw->grid, sw->n_grid, sw->metric_names[i]) ||
+		    path_in(sw->random, sw->n_random, sw->metric_names[i]))
 			g_free(sw->metric_names[i]);
 		else
 			sw->metric_names[k++] = sw->metric_names[i];
@@ -489,8 +447,7 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
 		return false;
 	}
-	return check_dup_keys(sw->doc, "(top)", sw->file, err) &&
-	       check_known_keys(sw->doc, sweep_keys, "", sw->file, err);
+	return check_keys(sw->doc, sweep_keys, "", sw->file, err);
 }
 
 /* "base": the scenario file, relative to the sweep file, read once. */
@@ -500,13 +457,9 @@ static bool load_base(struct sweep *sw, GError **err)
 	g_autofree char *dir = g_path_get_dirname(sw->file);
 	g_autoptr(GError) inner = NULL;
 
-	if (!cJSON_IsString(base) || !*base->valuestring) {
-		g_autofree char *found = param_describe_json(base);
-
-		sweep_error(err, sw->file, "base: found %s, expected the path of a scenario file (relative to the sweep file)",
-		      found);
-		return false;
-	}
+	if (!cJSON_IsString(base) || !*base->valuestring)
+		return found_error(err, sw->file, "base", base,
+				   "the path of a scenario file (relative to the sweep file)");
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
@@ -536,9 +489,11 @@ struct sweep *sweep_load(const char *file, GError **err)
 	sw->seed = 1;
 	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
 		return NULL;
-	/* The base must load on its own before its variants are tried. */
-	if (!load_metric_names(sw, err))
+	/* The base must load on its own before its variants are tried; metrics.json's
+	 * keys are the metric columns. */
+	if (!build_base(sw, NULL, "base", &sw->metric_names, err))
 		return NULL;
+	sw->n_metrics = (int)g_strv_length(sw->metric_names);
 
 	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
 	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
@@ -681,7 +636,7 @@ static void error_cell(GString *out, const char *kind, const char *msg)
 
 /*
  * The metric cells of a row, written as world_metrics_emit() gives the metrics: the
- * columns are metrics.json's keys in that order (load_metric_names), less the varied
+ * columns are metrics.json's keys in that order (build_base), less the varied
  * ones (drop_varied_metrics), so a metric either fills the next column or has none.
  * A cell holds the metric's metrics.json text (a string bare, null empty), without a
  * JSON tree.
@@ -790,6 +745,23 @@ static bool parse_u64(const char *s, const char *end, guint64 *out)
 	return true;
 }
 
+bool sweep_row_index(const char *row, const char *end, guint64 *idx)
+{
+	const char *comma = memchr(row, ',', (size_t)(end - row));
+
+	return comma && parse_u64(row, comma, idx);
+}
+
+const char *sweep_csv_record_end(const char *p, const char *end)
+{
+	bool quoted = false;
+
+	for (; p < end && (quoted || *p != '\n'); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	return p;
+}
+
 bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err)
 {
 	const char *slash = strchr(text, '/');
@@ -866,4 +838,21 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
 	cJSON_AddBoolToObject(o, "complete", complete);
 	return o;
+}
+
+bool sweep_manifest_write(const char *dir, cJSON *m, GError **err)
+{
+	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
+	char *t = cJSON_Print(m);
+	struct cs_outfile *f = cs_outfile_open(path, true, err);
+	bool ok = false;
+
+	if (f) {
+		fputs(t, f->fp);
+		fputc('\n', f->fp);
+		ok = cs_outfile_commit(f, err);
+	}
+	cJSON_free(t);
+	cJSON_Delete(m);
+	return ok;
 }

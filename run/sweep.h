@@ -101,6 +101,10 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index);
 char *sweep_csv_header(const struct sweep *sw);
 /* Append one CSV cell (quoted when needed). */
 void sweep_csv_cell(GString *out, const char *text);
+/* The end of the CSV record at p: its newline (not one inside quotes), or end. */
+const char *sweep_csv_record_end(const char *p, const char *end);
+/* The variant index a row starts with: the digits before its first comma. */
+bool sweep_row_index(const char *row, const char *end, guint64 *idx);
 
 /* Run variant `index` (outdir NULL: no files) and return its results.csv row with its
  * newline. *failed is 0, or 2 (input error) or 3 (internal error) when the row's error
@@ -122,6 +126,8 @@ guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh);
 
 /* manifest.json of a shard directory. */
 cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool complete);
+/* Write m (which it frees) as dir/manifest.json, durably. */
+bool sweep_manifest_write(const char *dir, cJSON *m, GError **err);
 
 /* Read an input of a sweep (the sweep file, its base scenario, a shard manifest): a
  * regular file of at most 16 MiB; what names it in messages. NULL with a
@@ -130,8 +136,9 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 /* err = CS_SCENARIO_ERROR_INVALID "FILE: MESSAGE". */
 void sweep_error(GError **err, const char *file, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
-/* `chargesim merge` (sweep_merge.c): check the shard directories' manifests and rows, write
- * outdir/results.csv (byte-identical to an unsharded run) and outdir/manifest.json.
+/* `chargesim merge` (sweep_merge.c): check the shard directories' (n_dirs >= 1) manifests
+ * and rows, write outdir/results.csv (byte-identical to an unsharded run) and
+ * outdir/manifest.json.
  * Errors are CS_SCENARIO_ERROR naming the directory, file and line. */
 bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err);
 

@@ -181,12 +181,10 @@ static bool next_row(struct shard_in *s, guint64 i, GError **err)
 {
 	bool got = read_record(s->fp, s->rec);
 	const char *r = s->rec->str, *comma = got ? memchr(r, ',', s->rec->len) : NULL;
-	guint64 idx = 0;
+	guint64 idx;
 
-	if (comma)
-		for (const char *c = r; c < comma; c++)
-			idx = g_ascii_isdigit(*c) && idx < G_MAXUINT64 / 10 ? idx * 10 + (guint64)(*c - '0') : G_MAXUINT64;
-	if (!got || !comma || comma == r || idx != i || r[s->rec->len - 1] != '\n') {
+	if (!got || !comma || comma == r || !sweep_row_index(r, comma + 1, &idx) || idx != i ||
+	    r[s->rec->len - 1] != '\n') {
 		sweep_error(err, s->results, "line %llu: found %s, expected the row of variant %llu",
 			    (unsigned long long)s->rows + 2,
 			    !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
@@ -219,30 +217,12 @@ static bool interleave(struct shard_in **by_index, guint64 count, guint64 total,
 	return true;
 }
 
-static bool write_manifest(const char *path, const cJSON *first, struct shard_in **by_index,
-			   guint64 count, guint64 total, GError **err)
-{
-	cJSON *man = merged_manifest(first, by_index, count, total);
-	char *mt = cJSON_Print(man);
-	g_autofree char *mfull = g_strconcat(mt, "\n", NULL);
-	bool ok = cs_outfile_write_all(path, mfull, strlen(mfull), err);
-
-	cJSON_free(mt);
-	cJSON_Delete(man);
-	return ok;
-}
-
 /* Read every shard's manifest and header; the output directory is none of them. */
 static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shard_in *in,
 			GError **err)
 {
 	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
 
-	if (n_dirs == 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "merge: found no shard directories, expected DIR... -o DIR");
-		return false;
-	}
 	for (int i = 0; i < n_dirs; i++) {
 		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
 
@@ -264,7 +244,6 @@ bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
 	struct cs_outfile *out = NULL;
 	guint64 total = 0, count = 0;
 	g_autofree char *rpath = g_build_filename(outdir, "results.csv", NULL);
-	g_autofree char *mpath = g_build_filename(outdir, "manifest.json", NULL);
 	bool ok = false;
 
 	if (!open_shards(dirs, n_dirs, outdir, in, err))
@@ -283,7 +262,8 @@ bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
 		goto out;
 	ok = cs_outfile_commit(out, err);
 	out = NULL;
-	ok = ok && write_manifest(mpath, in[0].manifest, by_index, count, total, err);
+	ok = ok && sweep_manifest_write(outdir, merged_manifest(in[0].manifest, by_index, count, total),
+					err);
 out:
 	cs_outfile_abort(out);
 	for (int i = 0; i < n_dirs; i++) {

@@ -45,57 +45,23 @@ static char *part_path(const char *dir, guint64 k)
 	return g_strdup_printf("%s/" PART_PREFIX "%06" G_GUINT64_FORMAT ".csv", dir, k);
 }
 
-static bool write_manifest(const struct sweep *sw, const struct sweep_shard *sh, const char *dir,
-			   bool complete, GError **err)
-{
-	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
-	cJSON *m = sweep_manifest(sw, sh, complete);
-	char *t = cJSON_Print(m);
-	struct cs_outfile *f = cs_outfile_open(path, true, err);
-	bool ok = false;
-
-	if (f) {
-		fputs(t, f->fp);
-		fputc('\n', f->fp);
-		ok = cs_outfile_commit(f, err);
-	}
-	cJSON_free(t);
-	cJSON_Delete(m);
-	return ok;
-}
-
-/* Count the error cells of rows (the text after a row's last comma). */
+/* Count the error cells of rows: the text after a row's last comma, as the error cell
+ * holds none (run/sweep.c). */
 static int rows_status(const char *text, gsize len, guint64 *n_failed, char **first)
 {
-	const char *p = text, *end = text + len;
+	const char *end = text + len, *e;
 	int status = ROWS_OK;
-	bool quoted = false;
-	const char *start = p, *last_comma = NULL;
 
-	for (; p < end; p++) {
-		if (*p == '"') {
-			quoted = !quoted;
-		} else if (*p == ',' && !quoted) {
-			last_comma = p;
-		} else if (*p == '\n' && !quoted) {
-			if (last_comma && last_comma + 1 < p) {
-				bool internal = g_str_has_prefix(last_comma + 1, "internal error");
+	for (const char *p = text; (e = sweep_csv_record_end(p, end)) < end; p = e + 1) {
+		const char *cell = memrchr(p, ',', (size_t)(e - p));
 
-				(*n_failed)++;
-				if (internal)
-					status = ROWS_INTERNAL;
-				else if (status == ROWS_OK)
-					status = ROWS_INPUT;
-				if (first && !*first) {
-					const char *c = memchr(start, ',', (gsize)(p - start));
-
-					*first = g_strdup_printf("variant %.*s: %.*s", (int)(c - start), start,
-								 (int)(p - last_comma - 1), last_comma + 1);
-				}
-			}
-			start = p + 1;
-			last_comma = NULL;
-		}
+		if (!cell || ++cell == e)
+			continue;
+		(*n_failed)++;
+		status = MAX(status, g_str_has_prefix(cell, "internal error") ? ROWS_INTERNAL : ROWS_INPUT);
+		if (!*first)
+			*first = g_strdup_printf("variant %.*s: %.*s", (int)strcspn(p, ","), p,
+						 (int)(e - cell), cell);
 	}
 	return status;
 }
@@ -109,14 +75,15 @@ static bool is_part(const char *name)
 static void remove_parts(const char *dir)
 {
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func(g_free);
 	const char *name;
 
+	/* (readdir goes on past the entry just removed) */
 	while (d && (name = g_dir_read_name(d)))
-		if (is_part(name))
-			g_ptr_array_add(parts, g_build_filename(dir, name, NULL));
-	for (guint i = 0; i < parts->len; i++)
-		g_unlink(parts->pdata[i]);
+		if (is_part(name)) {
+			g_autofree char *path = g_build_filename(dir, name, NULL);
+
+			g_unlink(path);
+		}
 }
 
 /* Read the chunks of an interrupted run: *n_chunks files holding the first *done
@@ -151,19 +118,11 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 			return false;
 		}
 		for (const char *p = text, *end = text + len; p < end;) {
-			const char *e = p, *c;
-			bool quoted = false;
-			guint64 idx = 0, want = sh->index + *done * sh->count;
+			const char *e = sweep_csv_record_end(p, end);
+			guint64 idx, want = sh->index + *done * sh->count;
 
-			while (e < end && (quoted || *e != '\n')) {
-				if (*e == '"')
-					quoted = !quoted;
-				e++;
-			}
 			line++;
-			for (c = p; c < e && g_ascii_isdigit(*c); c++)
-				idx = idx * 10 + (guint64)(*c - '0');
-			if (e == end || c == p || *c != ',' || idx != want || *done >= m) {
+			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m) {
 				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 					    "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
 					    path, (unsigned long long)line, e == end ? "an unfinished row" : "another row",
@@ -185,6 +144,7 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
 	g_autofree char *text = NULL;
 	cJSON *have = NULL, *want = sweep_manifest(sw, sh, false);
+	const cJSON *hs, *hi, *hc;
 	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
 	gsize len;
 	bool ok = false;
@@ -205,19 +165,16 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 			goto out;
 		}
 	}
-	{
-		const cJSON *hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
-		const cJSON *hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
-		const cJSON *hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
-
-		if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
-		    hc->valuedouble != (double)sh->count) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
-				    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
-				    (unsigned long long)sh->index, (unsigned long long)sh->count);
-			goto out;
-		}
+	hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
+	hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
+	hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
+	if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
+	    hc->valuedouble != (double)sh->count) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
+			    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
+			    (unsigned long long)sh->index, (unsigned long long)sh->count);
+		goto out;
 	}
 	*complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(have, "complete"));
 	ok = true;
@@ -256,41 +213,10 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 		if (s > *status)
 			*status = s;
 	}
-	if (!cs_outfile_commit(f, err) || !write_manifest(sw, sh, dir, true, err))
+	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
 		return false;
 	remove_parts(dir);
 	return true;
-}
-
-/* Rows waiting to be written: a ring of slots, variant position pos in pos % n. At
- * most n variants past the last written one are handed to the pool, so memory stays
- * bounded whatever the size of the sweep. */
-struct ring {
-	char **slot;
-	guint64 n;
-};
-
-static char **ring_at(struct ring *r, guint64 pos)
-{
-	return &r->slot[pos % r->n];
-}
-
-static bool write_chunk(const char *dir, guint64 k, struct ring *rows, guint64 from, guint64 to,
-			GError **err)
-{
-	g_autofree char *path = part_path(dir, k);
-	struct cs_outfile *f = cs_outfile_open(path, true, err);
-
-	if (!f)
-		return false;
-	for (guint64 i = from; i < to; i++) {
-		char **row = ring_at(rows, i);
-
-		fputs(*row, f->fp);
-		g_free(*row);
-		*row = NULL;
-	}
-	return cs_outfile_commit(f, err);
 }
 
 /* ---- one run of the shard ---- */
@@ -326,16 +252,44 @@ struct sweep_run {
 	struct worker *workers;
 	int n_workers;
 	pid_t parent;
-	struct ring rows;
+	/* rows waiting to be written: variant position pos in rows[pos % n_rows]; at most
+	 * n_rows variants past the last chunk are handed to the pool, so memory stays
+	 * bounded whatever the size of the sweep */
+	char **rows;
+	guint64 n_rows;
 	struct sweep_progress pr;
 	/* variant positions in the shard: [0, flushed) in chunks, [flushed, ready) in
 	 * order in the ring */
-	guint64 flushed, ready, received, n_chunks;
+	guint64 flushed, ready, n_chunks;
 	gint64 last_flush;
 	struct sigaction old_int, old_term;
 	bool signals;
 	struct cs_outlock *lock;       /* one sweep writes into the directory at a time */
 };
+
+static char **ring_at(struct sweep_run *r, guint64 pos)
+{
+	return &r->rows[pos % r->n_rows];
+}
+
+/* The rows in order that no chunk holds yet, as the next chunk. */
+static bool write_chunk(struct sweep_run *r, GError **err)
+{
+	g_autofree char *path = part_path(r->o->dir, r->n_chunks);
+	struct cs_outfile *f = cs_outfile_open(path, true, err);
+
+	if (!f)
+		return false;
+	for (guint64 i = r->flushed; i < r->ready; i++) {
+		fputs(*ring_at(r, i), f->fp);
+		g_clear_pointer(ring_at(r, i), g_free);
+	}
+	if (!cs_outfile_commit(f, err))
+		return false;
+	r->n_chunks++;
+	r->flushed = r->ready;
+	return true;
+}
 
 /* A directory whose manifest says complete: the counts of results.csv's error cells. */
 static bool read_complete(const char *dir, struct sweep_outcome *out, GError **err)
@@ -383,7 +337,7 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	}
 	if (!scan_chunks(sh, r->out->variants, dir, &r->n_chunks, &r->out->resumed, err))
 		return false;
-	return have_manifest || write_manifest(r->sw, sh, dir, false, err);
+	return have_manifest || sweep_manifest_write(dir, sweep_manifest(r->sw, sh, false), err);
 }
 
 static void catch_signals(struct sweep_run *r)
@@ -412,15 +366,8 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
-/*
- * A worker process: claim positions until none is left or a signal came, run each,
- * send its row. It is a copy of the calling process, with its own copy of every
- * static variable, so workers never share a real Linux driver; and since a driver's
- * statics keep what a run left in them, a worker that ran one ends there and the
- * calling process starts a fresh copy of itself in its place: each run of a driver
- * starts from the statics the calling process has, whatever ran before it. SIGINT and
- * SIGTERM are the calling process's to act on; the worker dies with it.
- */
+/* A worker process: claim positions until none is left or a signal came, run each,
+ * send its row; after a real Linux driver ran, end (sweep_runner.h says why). */
 static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 {
 	struct pool *pl = r->pool;
@@ -486,8 +433,8 @@ static bool start_pool(struct sweep_run *r, GError **err)
 {
 	/* room for a chunk plus enough variants to keep every worker busy while the
 	 * calling process waits for fsync */
-	r->rows.n = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
-	r->rows.slot = g_new0(char *, r->rows.n);
+	r->n_rows = (guint64)r->o->chunk_rows + RING_SLACK + 64 * (guint64)r->o->jobs;
+	r->rows = g_new0(char *, r->n_rows);
 	r->ready = r->flushed = r->out->resumed;
 	r->last_flush = r->o->clock_us ? r->o->clock_us() : 0;
 	r->pool_size = sizeof(struct pool) + (size_t)r->o->jobs * sizeof(r->pool->running[0]);
@@ -499,7 +446,7 @@ static bool start_pool(struct sweep_run *r, GError **err)
 		return false;
 	}
 	atomic_init(&r->pool->next, r->ready);
-	atomic_init(&r->pool->limit, r->flushed + r->rows.n);
+	atomic_init(&r->pool->limit, r->flushed + r->n_rows);
 	r->parent = getpid();
 	r->n_workers = r->o->jobs;
 	r->workers = g_new0(struct worker, r->n_workers);
@@ -559,9 +506,8 @@ static bool collect(struct sweep_run *r, GError **err)
 			memcpy(&f, k->in->data, sizeof(f));
 			if (k->in->len - sizeof(f) < f.len)
 				break;
-			*ring_at(&r->rows, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
+			*ring_at(r, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
 			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
-			r->received++;
 			r->pr.done++;
 		}
 		if (!k->eof || !k->pid)
@@ -577,8 +523,8 @@ static bool collect(struct sweep_run *r, GError **err)
 				ok = false;
 		}
 	}
-	while (r->ready < MIN(r->out->variants, r->flushed + r->rows.n) &&
-	       *ring_at(&r->rows, r->ready))
+	while (r->ready < MIN(r->out->variants, r->flushed + r->n_rows) &&
+	       *ring_at(r, r->ready))
 		r->ready++;
 	return ok;
 }
@@ -593,10 +539,8 @@ static bool flush_due(struct sweep_run *r, GError **err)
 	if (r->ready - r->flushed < (guint64)r->o->chunk_rows &&
 	    !(r->ready > r->flushed && (stale || r->ready == r->out->variants)))
 		return true;
-	if (!write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, err))
+	if (!write_chunk(r, err))
 		return false;
-	r->n_chunks++;
-	r->flushed = r->ready;
 	r->last_flush = now;
 	return true;
 }
@@ -618,7 +562,7 @@ static void nap(const struct sweep_run *r)
  * most a ring's worth past the last chunk. */
 static bool pump(struct sweep_run *r, GError **err)
 {
-	while (r->received < r->out->variants - r->out->resumed) {
+	while (r->pr.done < r->out->variants) {
 		nap(r);
 		if (!collect(r, err))
 			return false;
@@ -626,9 +570,8 @@ static bool pump(struct sweep_run *r, GError **err)
 			return true;
 		if (!flush_due(r, err))
 			return false;
-		atomic_store(&r->pool->limit, r->flushed + r->rows.n);
-		if (r->o->progress)
-			r->o->progress(r->o->data, &r->pr);
+		atomic_store(&r->pool->limit, r->flushed + r->n_rows);
+		r->o->progress(r->o->data, &r->pr);
 	}
 	return true;
 }
@@ -658,9 +601,8 @@ static void stop_on_signal(struct sweep_run *r)
 {
 	r->out->signal = sweep_signal;
 	finish_workers(r);
-	if (r->ready > r->flushed &&
-	    write_chunk(r->o->dir, r->n_chunks, &r->rows, r->flushed, r->ready, &r->out->save_error))
-		r->flushed = r->ready;
+	if (r->ready > r->flushed)
+		write_chunk(r, &r->out->save_error);
 	r->out->saved = r->flushed;
 }
 
@@ -679,9 +621,9 @@ static void sweep_run_clear(struct sweep_run *r)
 	g_free(r->workers);
 	if (r->pool)
 		munmap(r->pool, r->pool_size);
-	for (guint64 i = 0; i < r->rows.n; i++)
-		g_free(r->rows.slot[i]);
-	g_free(r->rows.slot);
+	for (guint64 i = 0; i < r->n_rows; i++)
+		g_free(r->rows[i]);
+	g_free(r->rows);
 	if (r->signals) {
 		sigaction(SIGINT, &r->old_int, NULL);
 		sigaction(SIGTERM, &r->old_term, NULL);
@@ -704,8 +646,7 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		goto out;
 	}
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };
-	if (o->started)
-		o->started(o->data, &r.pr);
+	o->started(o->data, &r.pr);
 	sweep_signal = 0;
 	if (o->catch_signals)
 		catch_signals(&r);

@@ -59,7 +59,7 @@ struct sweep_runner_opts {
 	bool catch_signals;
 	gint64 (*clock_us)(void);      /* monotonic microseconds; NULL: chunks by rows only */
 	/* Called once before the first variant runs (not for a complete directory),
-	 * then after every poll of the finished rows. Either may be NULL. */
+	 * then after every poll of the finished rows. */
 	void (*started)(void *data, const struct sweep_progress *p);
 	void (*progress)(void *data, const struct sweep_progress *p);
 	void *data;

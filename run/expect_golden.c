@@ -94,7 +94,8 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 		return true;
 	run = cs_csv_read(trace_path, NULL, &gerr);
 	if (!run)
-		return expect_error(err, "%s: the run's trace cannot be read: %s", path, gerr->message);
+		return expect_error(err, "%s: the run's trace cannot be read: %s", path,
+				    gerr->message);
 	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 	opts.tol = tol;
 	d = cs_diff_traces(run, gold, &opts);

@@ -4,7 +4,8 @@
  *
  * The columns after time_s are the run's own (the circuit's voltages and currents)
  * and those the models declare (models/model.h), in rank order. A trace row is
- * written after every step and after the events of an instant when a value moved. With --trace-dt, at most one row per trace_dt between them, besides the
+ * written after every step and after the events of an instant when a value moved.
+ * With --trace-dt, at most one row per trace_dt between them, besides the
  * rows of state changes and events (both sides of a jump) and the last row.
  * A probe samples every trace column at one exact time without shortening any step:
  * inside a step the stepper gives the state there (interpolated along the step's

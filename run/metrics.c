@@ -167,9 +167,8 @@ static void tab_build(void)
 	}
 }
 
-/* Built once (the registry is constant) and kept for the process; the number of
- * metrics. */
-static int tab_ready(void)
+/* Built once (the registry is constant) and kept for the process. */
+static const struct metric_tab *metric_tab(void)
 {
 	static gsize once;
 
@@ -177,15 +176,16 @@ static int tab_ready(void)
 		tab_build();
 		g_once_init_leave(&once, 1);
 	}
-	return tab.n_all;
+	return &tab;
 }
 
 static int metric_index(const char *name)
 {
-	int n = tab_ready();
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++)
-		if (strcmp(tab.all[i].d->name, name) == 0)
+		if (strcmp(l[i].d->name, name) == 0)
 			return i;
 	g_error("no metric \"%s\"", name);
 }
@@ -202,7 +202,7 @@ const char *world_metric_text(const struct world_metrics *m, const char *name)
 
 static void metrics_alloc(struct world_metrics *m)
 {
-	int n = tab_ready();
+	int n = metric_tab()->n_all;
 
 	m->v = g_new0(double, (gsize)n);
 	m->s = g_new0(char *, (gsize)n);
@@ -210,7 +210,7 @@ static void metrics_alloc(struct world_metrics *m)
 
 void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src)
 {
-	int n = tab_ready();
+	int n = metric_tab()->n_all;
 
 	metrics_alloc(dst);
 	memcpy(dst->v, src->v, sizeof(double) * (size_t)n);
@@ -220,7 +220,7 @@ void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *s
 
 void world_metrics_clear(struct world_metrics *m)
 {
-	int n = tab_ready();
+	int n = metric_tab()->n_all;
 
 	for (int i = 0; m->s && i < n; i++)
 		g_free(m->s[i]);
@@ -232,22 +232,24 @@ void world_metrics_clear(struct world_metrics *m)
 
 void world_metrics_init(struct world *w)
 {
-	int n = tab_ready();
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	metrics_alloc(&w->m);
 	for (int i = 0; i < n; i++)
-		if (tab.all[i].d->rule == MODEL_METRIC_FIRST)
+		if (l[i].d->rule == MODEL_METRIC_FIRST)
 			w->m.v[i] = -1;   /* not yet */
 	w->acc.vbus_min_v = INFINITY;
 }
 
 void world_metrics_start(struct world *w, const struct model_point *pt)
 {
-	int n = tab_ready();
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++)
-		if (tab.all[i].d->rule == MODEL_METRIC_AT_START)
-			w->m.v[i] = tab.all[i].d->value(world_owner_state(w, tab.all[i].model), pt);
+		if (l[i].d->rule == MODEL_METRIC_AT_START)
+			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 }
 
@@ -327,8 +329,7 @@ void world_metrics_observe(struct world *w, const struct model_point *pt, bool s
 
 int world_metrics_n_margins(void)
 {
-	tab_ready();
-	return tab.n_cut;
+	return metric_tab()->n_cut;
 }
 
 /* The stepper cuts a step where a first time's condition starts to hold, so that it
@@ -344,12 +345,13 @@ void world_metrics_margins(const struct world *w, const struct model_point *pt, 
 
 void world_metrics_finish(struct world *w)
 {
-	int n = tab_ready();
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 	struct model_point pt = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
 
 	for (int i = 0; i < n; i++) {
-		const struct model_metric *d = tab.all[i].d;
-		const void *st = world_owner_state(w, tab.all[i].model);
+		const struct model_metric *d = l[i].d;
+		const void *st = world_owner_state(w, l[i].model);
 
 		if (d->write == MODEL_METRIC_STRING) {
 			g_free(w->m.s[i]);
@@ -380,10 +382,11 @@ static void emit_num(const struct world_metrics_sink *k, const char *key, double
 
 void world_metrics_emit(const struct world_metrics *m, const struct world_metrics_sink *k)
 {
-	int n = tab_ready();
+	const struct world_metric_ref *l = metric_tab()->all;
+	int n = tab.n_all;
 
 	for (int i = 0; i < n; i++) {
-		const struct model_metric *d = tab.all[i].d;
+		const struct model_metric *d = l[i].d;
 		double v = m ? m->v[i] : 0;
 
 		switch (d->write) {

@@ -203,9 +203,11 @@ void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 
 void world_probe_instant(struct world *w, sim_time_t now)
 {
+	int n = n_cols;   /* built in world_trace_init() */
+
 	for (int i = w->next_probe; i < w->opt.n_probes && w->opt.probe_at[i] <= now; i++)
 		if (w->opt.probe_at[i] == now)
-			world_row_values(w, &w->op, &world_cell(w)->x, w->probe_vals + i * n_cols);
+			world_row_values(w, &w->op, &world_cell(w)->x, w->probe_vals + i * n);
 	while (w->next_probe < w->opt.n_probes && w->opt.probe_at[w->next_probe] < now)
 		w->next_probe++;
 }

@@ -13,7 +13,9 @@
 #include "output/outfile.h"
 #include "output/outset.h"
 
-static void print_cell(double v, const char *fmt, int width)
+#define CELL_WIDTH 16   /* characters of a table cell */
+
+static void print_cell(double v, const char *fmt)
 {
 	char buf[32];
 
@@ -21,25 +23,21 @@ static void print_cell(double v, const char *fmt, int width)
 		snprintf(buf, sizeof(buf), "-");
 	else
 		snprintf(buf, sizeof(buf), fmt, v);
-	printf(" %*s", width, buf);
+	printf(" %*s", CELL_WIDTH, buf);
 }
-
-#define CELL_WIDTH 16   /* characters of a table cell */
 
 /* The metrics side by side, a row each, a column per policy. */
 static void print_table(const struct world_metrics *m, char **policies, int n)
 {
-	int width = CELL_WIDTH;
-
 	printf("%-24s", "metric");
 	for (int i = 0; i < n; i++)
-		printf(" %*s", width, policies[i]);
+		printf(" %*s", CELL_WIDTH, policies[i]);
 	printf("\n");
 #define ROW(label, expr, fmt) \
 	do { \
 		printf("%-24s", label); \
 		for (int i = 0; i < n; i++) \
-			print_cell((expr), fmt, width); \
+			print_cell((expr), fmt); \
 		printf("\n"); \
 	} while (0)
 	ROW("time to 80 % [min]", world_metric(&m[i], "time_to_soc_80_s") / 60, "%.1f");

@@ -118,7 +118,10 @@ static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 		d = table ? param_find(table, segs[k]) : NULL;
 		if (!d) {
 			param_error_unknown_key(table, NULL, segs[k], parent->str, &inner);
-			goto fail_where;
+			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file,
+				    where, inner->message);
+			g_error_free(inner);
+			return false;
 		}
 		g_string_append_printf(parent, ".%s", segs[k]);
 		if (d->kind == PARAM_OBJECT && segs[k + 1]) {
@@ -156,11 +159,6 @@ static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 	w->sev_desc[i] = d;
 	w->sev_off[i] = off;
 	return true;
-fail_where:
-	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file, where,
-		    inner->message);
-	g_error_free(inner);
-	return false;
 }
 
 bool world_events_init(struct world *w, const struct scenario *sc, GError **err)

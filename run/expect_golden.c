@@ -74,37 +74,29 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 
 	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
 		return false;
-	if (!trace_path) {
-		/* Validating before the run: an existing golden file must be a CSV trace. */
-		if (g_file_test(golden_path, G_FILE_TEST_IS_DIR))
-			return expect_error(err,
-					    "%s.golden: found a directory (%s), expected a CSV trace",
-					    path, golden_path);
-		if (g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
-			gold = cs_csv_read(golden_path, NULL, &gerr);
-			if (!gold)
-				return expect_error(err, "%s.golden: %s", path, gerr->message);
-		}
-		return true;
-	}
-	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
+	/* Validating before the run (no trace_path): an existing golden file must be a CSV
+	 * trace. */
+	if (!trace_path && g_file_test(golden_path, G_FILE_TEST_IS_DIR))
+		return expect_error(err, "%s.golden: found a directory (%s), expected a CSV trace",
+				    path, golden_path);
 	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
+		if (!trace_path)
+			return true;
+		r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 		r.got = g_strdup("no golden file yet (chargesim check --accept writes it)");
 		g_array_append_val(out, r);
 		return true;
 	}
 	gold = cs_csv_read(golden_path, NULL, &gerr);
-	if (!gold) {
-		expect_error(err, "%s.golden: %s", path, gerr->message);
-		g_free(r.what);
-		return false;
-	}
+	if (!gold)
+		return expect_error(err, "%s.golden: %s", path, gerr->message);
+	if (!trace_path)
+		return true;
 	run = cs_csv_read(trace_path, NULL, &gerr);
-	if (!run) {
-		expect_error(err, "%s: the run's trace cannot be read: %s", path, gerr->message);
-		g_free(r.what);
-		return false;
-	}
+	if (!run)
+		return expect_error(err, "%s: the run's trace cannot be read: %s", path,
+				    gerr->message);
+	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 	opts.tol = tol;
 	d = cs_diff_traces(run, gold, &opts);
 	r.pass = d->pass;

@@ -3,8 +3,9 @@
  * run/probes.c - what a run records of its state: trace rows and probes.
  *
  * The columns after time_s are the run's own (the circuit's voltages and currents)
- * and those the models declare (models/model.h), in rank order. A trace row is written after every step and after the events of an instant when a
- * value moved. With --trace-dt, at most one row per trace_dt between them, besides the
+ * and those the models declare (models/model.h), in rank order. A trace row is
+ * written after every step and after the events of an instant when a value moved.
+ * With --trace-dt, at most one row per trace_dt between them, besides the
  * rows of state changes and events (both sides of a jump) and the last row.
  * A probe samples every trace column at one exact time without shortening any step:
  * inside a step the stepper gives the state there (interpolated along the step's
@@ -96,19 +97,24 @@ int world_columns(const struct trace_col **cols)
 	return n_cols;
 }
 
-bool world_trace_column(const char *name, const char *const **labels)
+/* The index of a column after time_s, -1 for none. */
+static int column_index(const char *name)
 {
 	int n = world_columns(NULL);
 
-	if (labels)
-		*labels = NULL;
 	for (int i = 0; i < n; i++)
-		if (strcmp(col_list[i].d->name, name) == 0) {
-			if (labels)
-				*labels = col_list[i].d->labels;
-			return true;
-		}
-	return strcmp(name, "time_s") == 0;
+		if (strcmp(col_list[i].d->name, name) == 0)
+			return i;
+	return -1;
+}
+
+bool world_trace_column(const char *name, const char *const **labels)
+{
+	int i = column_index(name);
+
+	if (labels)
+		*labels = i >= 0 ? col_list[i].d->labels : NULL;
+	return i >= 0 || strcmp(name, "time_s") == 0;
 }
 
 void world_trace_init(struct world *w)
@@ -174,8 +180,6 @@ void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		      const struct net_out *op1, const struct battery_state *x1,
 		      world_sample_fn *sample)
 {
-	int n = n_cols;   /* built in world_trace_init() */
-
 	for (int i = w->next_probe; i < w->opt.n_probes; i++) {
 		sim_time_t tp = w->opt.probe_at[i];
 
@@ -184,13 +188,13 @@ void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		if (tp > t1)
 			break;
 		if (tp == t1) {
-			world_row_values(w, op1, x1, w->probe_vals + i * n);
+			world_row_values(w, op1, x1, w->probe_vals + i * n_cols);
 		} else {
 			struct battery_state xp;
 			struct net_out opp;
 
 			sample(w, t0, t1, tp, op1, &opp, &xp);
-			world_row_values(w, &opp, &xp, w->probe_vals + i * n);
+			world_row_values(w, &opp, &xp, w->probe_vals + i * n_cols);
 		}
 	}
 	while (w->next_probe < w->opt.n_probes && w->opt.probe_at[w->next_probe] < t1)
@@ -210,16 +214,13 @@ void world_probe_instant(struct world *w, sim_time_t now)
 
 bool world_probe_value(const struct world *w, int i, const char *column, double *value)
 {
-	int n = n_cols;   /* built in world_trace_init() */
+	int c = column_index(column);
 
-	for (int c = 0; c < n; c++)
-		if (strcmp(col_list[c].d->name, column) == 0) {
-			*value = w->probe_vals[i * n + c];
-			return true;
-		}
-	if (strcmp(column, "time_s") == 0) {
+	if (c >= 0)
+		*value = w->probe_vals[i * n_cols + c];
+	else if (strcmp(column, "time_s") == 0)
 		*value = sim_time_to_s(w->opt.probe_at[i]);
-		return true;
-	}
-	return false;
+	else
+		return false;
+	return true;
 }

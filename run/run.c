@@ -50,13 +50,6 @@ static int check(struct expect_run *er, const struct world *w, const struct run_
 	return res->status;
 }
 
-/* What the caller reads after the world is gone. */
-static void keep_outcome(struct run_result *res, const struct world *w)
-{
-	world_metrics_copy(&res->metrics, world_metrics(w));
-	res->policy = g_strdup(world_policy_name(w));
-}
-
 /* A run's output set (output/outset.h): staged, then committed when the run went through
  * (status 0 or 1), else dropped; the error names the final paths. */
 static bool open_set(const struct run_options *opt, struct world_options *wo,
@@ -146,7 +139,9 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 		fail(res, RUN_STAGE_FINISH);
 		goto out;
 	}
-	keep_outcome(res, w);
+	/* what the caller reads after the world is gone */
+	world_metrics_copy(&res->metrics, world_metrics(w));
+	res->policy = g_strdup(world_policy_name(w));
 	res->stage = RUN_STAGE_DONE;
 	res->status = 0;
 	if (er)

@@ -32,11 +32,6 @@ int world_error_status(const GError *err)
 	return err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ? 3 : 2;
 }
 
-static void world_enter(struct world *w)
-{
-	cs_kernel_current = &w->kernel;
-}
-
 /* ---- the models ---- */
 
 static void *env_params_of(const struct model_env *env, const char *key)
@@ -169,8 +164,7 @@ static void world_board_init(struct world *w)
 
 /* ---- the policy ---- */
 
-/* Does --policy name a plugin file rather than a built-in policy? A name ending in the
- * platform's module suffix (".so"); built-in names never do, though some have a '/'
+/* Built-in names never end in the module suffix, though some have a '/'
  * ("linux/twl4030_charger"). */
 bool world_policy_is_plugin(const char *policy)
 {
@@ -252,7 +246,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->kernel.sim = &w->sim;
 	w->log = evlog_new();
 	w->kernel.log = w->log;
-	world_enter(w);
+	cs_kernel_current = &w->kernel;
 	world_metrics_init(w);
 	world_trace_init(w);
 	if (!world_open_outputs(w, err))
@@ -284,7 +278,7 @@ bool world_run(struct world *w, GError **err)
 {
 	int rc;
 
-	world_enter(w);
+	cs_kernel_current = &w->kernel;
 	rc = w->pdesc->probe(w->pdesc, &w->board, w->pparams, &w->ppriv);
 	if (rc < 0) {
 		g_autofree char *why = cs_probe_error_text(rc);  /* "-EINVAL (first kernel error)" */
@@ -362,7 +356,7 @@ void world_free(struct world *w)
 {
 	if (!w)
 		return;
-	world_enter(w);
+	cs_kernel_current = &w->kernel;
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
 	linux_board_free(w->lb);

@@ -30,7 +30,6 @@
 GQuark cs_run_error_quark(void);
 enum {
 	CS_RUN_ERROR_INPUT,     /* bad input found while building the run: exit 2 */
-	CS_RUN_ERROR_OUTPUT,    /* an output file could not be written: exit 2 */
 	CS_RUN_ERROR_INTERNAL,  /* NaN/Inf or a broken invariant during the run: exit 3 */
 };
 

@@ -85,7 +85,6 @@ static bool axp288_setup(struct linux_board *lb, GError **err)
 		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim,
 		.vbus = linux_board_vbus, .adc = linux_board_adc, .irq = axp_irq, .ctx = lb,
 	};
-	int hwirqs[AXP288_NIRQ];
 
 	(void)err;
 	axp288_init(&a->axp, &env, lb->env.pmic->p->vreg, lb->env.pmic->p->ichg);
@@ -96,11 +95,9 @@ static bool axp288_setup(struct linux_board *lb, GError **err)
 	linux_board_i2c_adapter(lb, 7, &a->i2c);
 	lb->client = cs_i2c_client_new(lb->adap, "axp288", AXP288_I2C_ADDR, NULL, 0);
 	a->map = regmap_init_i2c(lb->client, &cfg);
-	for (int i = 0; i < AXP288_NIRQ; i++) {
+	for (int i = 0; i < AXP288_NIRQ; i++)
 		a->virq[i] = cs_irq_alloc(irq_names[i]);
-		hwirqs[i] = irq_bit[i];
-	}
-	a->irqc = cs_regmap_irq_chip_new(hwirqs, a->virq, AXP288_NIRQ);
+	a->irqc = cs_regmap_irq_chip_new(irq_bit, a->virq, AXP288_NIRQ);
 	a->mfd_dev.init_name = "axp288";
 	a->axp20x = (struct axp20x_dev){
 		.dev = &a->mfd_dev, .regmap = a->map, .regmap_irqc = a->irqc, .variant = AXP288_ID,
@@ -110,7 +107,7 @@ static bool axp288_setup(struct linux_board *lb, GError **err)
 	cs_extcon_init(&a->edev, "axp288_extcon", axp_cables);
 	/* the MFD cell: the charger's platform device with its interrupt bits */
 	linux_board_add_pdev(lb, cs_platform_device_new("axp288_charger", NULL, &a->mfd_dev,
-							hwirqs, AXP288_NIRQ));
+							irq_bit, AXP288_NIRQ));
 	return true;
 }
 

@@ -21,7 +21,7 @@
 struct twl4030_machine {
 	struct twl4030_bci bci;
 	struct cs_twl_provider twl;
-	int irq_chg, irq_bci;
+	int irq_bci;
 };
 
 /* twl_i2c_* module ids to the BCI model's register blocks [include/linux/mfd/twl.h] */
@@ -96,7 +96,7 @@ static bool twl4030_setup(struct linux_board *lb, GError **err)
 	twl4030_bci_init(&t->bci, &env);
 	t->twl = (struct cs_twl_provider){ .read = twl_read, .write = twl_write, .hw = t };
 	cs_twl_set_provider(&t->twl);
-	t->irq_chg = irqs[0] = cs_irq_alloc("twl4030-chg-pres");
+	irqs[0] = cs_irq_alloc("twl4030-chg-pres");
 	t->irq_bci = irqs[1] = cs_irq_alloc("twl4030-bci");
 	cs_iio_map_add("twl4030_bci", "vac", twl_read_vac, NULL, lb);
 	linux_board_add_phy(lb, usb);

@@ -356,28 +356,6 @@ int kstrtoll(const char *s, unsigned int base, long long *res)
 	return 0;
 }
 
-int kstrtol(const char *s, unsigned int base, long *res)
-{
-	long long v;
-	int rc = kstrtoll(s, base, &v);
-
-	if (rc)
-		return rc;
-	*res = (long)v;
-	return 0;
-}
-
-int kstrtoul(const char *s, unsigned int base, unsigned long *res)
-{
-	unsigned long long v;
-	int rc = kstrtoull(s, base, &v);
-
-	if (rc)
-		return rc;
-	*res = (unsigned long)v;
-	return 0;
-}
-
 int kstrtoint(const char *s, unsigned int base, int *res)
 {
 	long long v;
@@ -389,57 +367,6 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 		return -ERANGE;
 	*res = (int)v;
 	return 0;
-}
-
-int kstrtouint(const char *s, unsigned int base, unsigned int *res)
-{
-	unsigned long long v;
-	int rc = kstrtoull(s, base, &v);
-
-	if (rc)
-		return rc;
-	if (v > UINT_MAX)
-		return -ERANGE;
-	*res = (unsigned int)v;
-	return 0;
-}
-
-int kstrtou8(const char *s, unsigned int base, u8 *res)
-{
-	unsigned long long v;
-	int rc = kstrtoull(s, base, &v);
-
-	if (rc)
-		return rc;
-	if (v > 0xff)
-		return -ERANGE;
-	*res = (u8)v;
-	return 0;
-}
-
-int kstrtobool(const char *s, bool *res)
-{
-	if (!s)
-		return -EINVAL;
-	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*res = true;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*res = false;
-		return 0;
-	case 'o': case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
-			*res = true;
-			return 0;
-		}
-		if (s[1] == 'f' || s[1] == 'F') {
-			*res = false;
-			return 0;
-		}
-		break;
-	}
-	return -EINVAL;
 }
 
 /* sysfs input ends with the newline `echo` adds; compare without it. */
@@ -495,21 +422,6 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 	return n && size ? calloc(n, size) : ZERO_SIZE_PTR;
 }
 
-void *kmalloc_array(size_t n, size_t size, gfp_t flags)
-{
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	return kmalloc(n * size, flags);
-}
-
-void *krealloc(const void *p, size_t size, gfp_t flags)
-{
-	(void)flags;
-	if (ZERO_OR_NULL_PTR(p))
-		return kmalloc(size, 0);
-	return realloc((void *)p, size);
-}
-
 void *kmemdup(const void *src, size_t len, gfp_t flags)
 {
 	void *p = kmalloc(len, flags);
@@ -541,20 +453,10 @@ char *kstrdup(const char *s, gfp_t flags)
 	return s ? strdup(s) : NULL;
 }
 
-const char *kstrdup_const(const char *s, gfp_t flags)
-{
-	return kstrdup(s, flags);
-}
-
 void kfree(const void *p)
 {
 	if (!ZERO_OR_NULL_PTR(p))
 		free((void *)p);
-}
-
-void kfree_const(const void *p)
-{
-	kfree(p);
 }
 
 /* ---- ids ---- */
@@ -587,7 +489,3 @@ void *idr_remove(struct idr *idr, unsigned long id)
 	return p;
 }
 
-void *idr_find(const struct idr *idr, unsigned long id)
-{
-	return id < CS_IDR_MAX && idr->cs_used[id] ? idr->cs_ptr[id] : NULL;
-}

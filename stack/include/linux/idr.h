@@ -20,6 +20,5 @@ struct idr {
 /* end 0 means "no upper bound" (CS_IDR_MAX here); -ENOSPC when full. */
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 void *idr_remove(struct idr *idr, unsigned long id);
-void *idr_find(const struct idr *idr, unsigned long id);
 
 #endif

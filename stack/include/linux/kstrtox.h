@@ -12,11 +12,6 @@
 int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
-int kstrtouint(const char *s, unsigned int base, unsigned int *res);
-int kstrtol(const char *s, unsigned int base, long *res);
-int kstrtoul(const char *s, unsigned int base, unsigned long *res);
-int kstrtou8(const char *s, unsigned int base, u8 *res);
-int kstrtobool(const char *s, bool *res);
 /* The index of the string in the NULL-terminated or n-long array that buf equals
  * (ignoring one trailing newline), or -EINVAL. */
 int __sysfs_match_string(const char *const *array, size_t n, const char *buf);

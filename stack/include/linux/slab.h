@@ -16,13 +16,9 @@
 void *kmalloc(size_t size, gfp_t flags);
 void *kzalloc(size_t size, gfp_t flags);
 void *kcalloc(size_t n, size_t size, gfp_t flags);
-void *kmalloc_array(size_t n, size_t size, gfp_t flags);
-void *krealloc(const void *p, size_t size, gfp_t flags);
 void *kmemdup(const void *src, size_t len, gfp_t flags);
 char *kstrdup(const char *s, gfp_t flags);
-const char *kstrdup_const(const char *s, gfp_t flags);
 void kfree(const void *p);
-void kfree_const(const void *p);
 #define kvmalloc kmalloc
 #define kvzalloc kzalloc
 #define kvfree kfree

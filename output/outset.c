@@ -9,8 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
@@ -43,12 +41,6 @@ struct cs_outset {
 	char *name;      /* its last component */
 	char **own;
 };
-
-static void io_error(GError **err, const char *what, const char *path, int e)
-{
-	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
-		    g_strerror(e));
-}
 
 static bool exists_at(int fd, const char *name)
 {
@@ -94,21 +86,18 @@ static enum leftover leftover_kind(const char *name)
 static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 {
 	int fd = openat(sfd, MARKER, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	GString *text = g_string_new(NULL);
+	g_autoptr(GString) text = g_string_new(NULL);
 	char buf[4096];
 	ssize_t n;
 	g_auto(GStrv) lines = NULL;
 	bool whole;
 
-	if (fd < 0) {
-		g_string_free(text, TRUE);
+	if (fd < 0)
 		return false;
-	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		g_string_append_len(text, buf, n);
 	close(fd);
 	lines = g_strsplit(text->str, "\n", -1);
-	g_string_free(text, TRUE);
 	/* an empty marker (killed before its first write) splits into no lines */
 	whole = lines[0] && strcmp(lines[0], MARKER_HEAD_V1) == 0;
 	for (int i = 0; lines[i]; i++) {
@@ -153,7 +142,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
 	if (!have) {
-		io_error(err, "cannot read the staged outputs", dir, errno);
+		cs_io_error(err, "cannot read the staged outputs", dir, errno);
 		return false;
 	}
 	for (guint i = 0; i < have->len; i++) {
@@ -172,7 +161,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 		if (renameat(sfd, e, dfd, e) != 0 && (errno != ENOENT || exists_at(sfd, e))) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
-			io_error(err, "cannot put the output in place", path, errno);
+			cs_io_error(err, "cannot put the output in place", path, errno);
 			return false;
 		}
 	}
@@ -230,7 +219,7 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		return NULL;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		io_error(err, "cannot open the output directory", dir, errno);
+		cs_io_error(err, "cannot open the output directory", dir, errno);
 		return NULL;
 	}
 	l = g_new0(struct cs_outlock, 1);
@@ -270,9 +259,6 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 {
 	struct cs_outlock *l = cs_outdir_lock(dir, err);
 	struct cs_outset *set;
-	sigset_t block, old;
-	char *made;
-	int e;
 
 	if (!l)
 		return NULL;
@@ -280,18 +266,8 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 	set->lock = l;
 	set->own = g_strdupv((char **)own);
 	set->stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
-	/* no signal between making the directory and registering it for the cleanup */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	made = g_mkdtemp_full(set->stage, 0700);
-	e = errno;
-	if (made)
-		cs_outfile_register_tree(set->stage, true);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!made) {
-		io_error(err, "cannot create a staging directory for the outputs", dir, e);
+	if (!cs_outfile_mkdtemp(set->stage)) {
+		cs_io_error(err, "cannot create a staging directory for the outputs", dir, errno);
 		g_clear_pointer(&set->stage, g_free);
 		cs_outset_abort(set);
 		return NULL;
@@ -308,7 +284,7 @@ const char *cs_outset_path(const struct cs_outset *set)
 static void outset_free(struct cs_outset *set)
 {
 	if (set->stage)
-		cs_outfile_register_tree(set->stage, false);
+		cs_outfile_unregister_tree(set->stage);
 	cs_outdir_unlock(set->lock);
 	g_free(set->stage);
 	g_free(set->name);
@@ -357,39 +333,30 @@ static bool write_new_at(int dirfd, const char *name, const GString *text)
 static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GError **err)
 {
 	g_autoptr(GPtrArray) names = sfd >= 0 ? cs_dir_list(sfd) : NULL;
-	GString *text = g_string_new(MARKER_HEAD);
-	bool ok;
+	g_autoptr(GString) text = g_string_new(MARKER_HEAD);
+	g_autofree char *marker = NULL;
 
 	if (!names) {
-		io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
-		g_string_free(text, TRUE);
+		cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
 		return false;
 	}
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-	for (int i = 0; set->own && set->own[i]; i++) {
-		g_string_append(text, "own ");
-		g_string_append(text, set->own[i]);
-		g_string_append_c(text, '\n');
-	}
+	for (int i = 0; set->own && set->own[i]; i++)
+		g_string_append_printf(text, "own %s\n", set->own[i]);
 	for (guint i = 0; i < names->len; i++) {
 		const char *n = names->pdata[i];
 
 		if (n[0] == '.')
 			continue;   /* temporary files of writers that failed */
-		g_string_append(text, "new ");
-		g_string_append(text, n);
-		g_string_append_c(text, '\n');
+		g_string_append_printf(text, "new %s\n", n);
 		g_ptr_array_add(fresh, g_strdup(n));
 	}
 	g_string_append(text, MARKER_END "\n");
-	ok = write_new_at(sfd, MARKER, text);
-	if (!ok) {
-		g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
-
-		io_error(err, "cannot write output file", marker, errno);
-	}
-	g_string_free(text, TRUE);
-	return ok;
+	if (write_new_at(sfd, MARKER, text))
+		return true;
+	marker = g_build_filename(set->stage, MARKER, NULL);
+	cs_io_error(err, "cannot write output file", marker, errno);
+	return false;
 }
 
 bool cs_outset_commit(struct cs_outset *set, GError **err)
@@ -401,7 +368,7 @@ bool cs_outset_commit(struct cs_outset *set, GError **err)
 	/* From here on the signal handler leaves the staging directory alone: a run
 	 * stopped now either has no marker yet (the next run removes the directory) or
 	 * has one (the next run finishes the commit). */
-	if (!cs_outfile_register_tree(set->stage, false)) {
+	if (!cs_outfile_unregister_tree(set->stage)) {
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: interrupted", set->lock->dir);
 		cs_outset_abort(set);
 		return false;

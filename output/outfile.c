@@ -2,9 +2,9 @@
 /*
  * output/outfile.c - atomic output files (see outfile.h).
  *
- * Open temporary files and staging directories are also kept in a small fixed
- * registry so that a signal handler can remove them; entries are added when made and
- * removed at commit/abort, under a mutex for checks that write from several threads.
+ * Open temporary files are also kept in a small fixed registry so that a signal
+ * handler can unlink them; entries are added at open and removed at commit/abort.
+ * The registry is protected by a mutex for sweeps that write from several threads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,10 +20,11 @@
 
 G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 
-/* Temporary files and staging directories of output sets (output/outset.h) open at
- * once that a signal handler can remove: a check with -j 256 has up to three files
- * and a directory per thread. */
-#define REGISTRY_MAX 1536
+/* Temporary files open at once that a signal handler can remove: a sweep or a check
+ * with -j 256 has up to three per thread. */
+#define OUTFILE_REGISTRY_MAX 1024
+/* Staging directories of output sets (output/outset.h) open at once, one per run. */
+#define TREE_REGISTRY_MAX 512
 /* Symbolic links followed to the file a write replaces (as the kernel's MAXSYMLINKS). */
 #define OUTFILE_MAX_LINKS 40
 /* stdio buffer of an output file: most of them (events, metrics) are written whole in
@@ -33,26 +34,26 @@ G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
  * power_supply/NAME/... at most four deep). */
 #define RM_TREE_DEPTH 16
 
-/* What the signal handler removes (cs_rm_tree() takes files and trees alike). Slots
- * are written under the mutex and read by the handler without it, so every access is
- * atomic; `dying` is set by the handler before it reads them (see
- * cs_outfile_unregister_tree). */
-static char *registry[REGISTRY_MAX];
-static GMutex registry_lock;
+/* What the signal handler removes. Slots are written under the mutex and read by the
+ * handler without it, so every access is atomic; `dying` is set by the handler
+ * before it reads them (see cs_outfile_unregister_tree). */
+static char *outfile_registry[OUTFILE_REGISTRY_MAX];
+static char *tree_registry[TREE_REGISTRY_MAX];
+static GMutex outfile_registry_lock;
 static int dying;
 
-static void registry_set(char *path, bool add)
+static void registry_set(char **slots, int n, char *path, bool add)
 {
-	g_mutex_lock(&registry_lock);
-	for (int i = 0; i < REGISTRY_MAX; i++) {
-		char *cur = __atomic_load_n(&registry[i], __ATOMIC_SEQ_CST);
+	g_mutex_lock(&outfile_registry_lock);
+	for (int i = 0; i < n; i++) {
+		char *cur = __atomic_load_n(&slots[i], __ATOMIC_SEQ_CST);
 
 		if (add ? !cur : cur == path) {
-			__atomic_store_n(&registry[i], add ? path : NULL, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&slots[i], add ? path : NULL, __ATOMIC_SEQ_CST);
 			break;
 		}
 	}
-	g_mutex_unlock(&registry_lock);
+	g_mutex_unlock(&outfile_registry_lock);
 }
 
 /*
@@ -74,8 +75,10 @@ static int make_registered(char *tmpl, bool dir)
 	else
 		fd = g_mkstemp_full(tmpl, O_WRONLY | O_CLOEXEC, 0644);
 	e = errno;
-	if (fd >= 0)
-		registry_set(tmpl, true);
+	if (fd >= 0 && dir)
+		registry_set(tree_registry, TREE_REGISTRY_MAX, tmpl, true);
+	else if (fd >= 0)
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmpl, true);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = e;
 	return fd;
@@ -88,7 +91,7 @@ bool cs_outfile_mkdtemp(char *tmpl)
 
 bool cs_outfile_unregister_tree(char *path)
 {
-	registry_set(path, false);
+	registry_set(tree_registry, TREE_REGISTRY_MAX, path, false);
 	/* If the handler has not started, it will not see the path; if it has, the caller
 	 * must stop (the process is about to end). */
 	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
@@ -185,8 +188,14 @@ GPtrArray *cs_dir_list(int dirfd)
 void cs_outfile_cleanup_all(void)
 {
 	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
-	for (int i = 0; i < REGISTRY_MAX; i++) {
-		char *p = __atomic_load_n(&registry[i], __ATOMIC_SEQ_CST);
+	for (int i = 0; i < OUTFILE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&outfile_registry[i], __ATOMIC_SEQ_CST);
+
+		if (p)
+			unlink(p);
+	}
+	for (int i = 0; i < TREE_REGISTRY_MAX; i++) {
+		char *p = __atomic_load_n(&tree_registry[i], __ATOMIC_SEQ_CST);
 
 		if (p)
 			cs_rm_tree(AT_FDCWD, p, 0);
@@ -196,7 +205,7 @@ void cs_outfile_cleanup_all(void)
 static void outfile_free(struct cs_outfile *f)
 {
 	if (f->tmp_path)
-		registry_set(f->tmp_path, false);
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, f->tmp_path, false);
 	g_free(f->final_path);
 	g_free(f->tmp_path);
 	g_free(f);
@@ -235,15 +244,15 @@ static bool in_staging_dir(const char *path)
 {
 	size_t len = 0;
 
-	g_mutex_lock(&registry_lock);
-	for (int i = 0; i < REGISTRY_MAX && !len; i++) {
-		const char *t = registry[i];
+	g_mutex_lock(&outfile_registry_lock);
+	for (int i = 0; i < TREE_REGISTRY_MAX && !len; i++) {
+		const char *t = tree_registry[i];
 		size_t n = t ? strlen(t) : 0;
 
 		if (n && strncmp(path, t, n) == 0 && path[n] == '/')
 			len = n;
 	}
-	g_mutex_unlock(&registry_lock);
+	g_mutex_unlock(&outfile_registry_lock);
 	if (!len)
 		return false;
 	for (const char *c = path + len; *c; c++)
@@ -296,7 +305,7 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 			cs_io_error(err, "cannot create output file", path, e);
 			return NULL;
 		}
-		registry_set(tmp_path, false);
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, false);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot open output stream", path);
 		return NULL;

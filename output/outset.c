@@ -29,8 +29,7 @@
 #define RANDOM_LEN 6
 
 struct cs_outlock {
-	int fd;          /* the directory, flock()ed when `locked` */
-	bool locked;
+	int fd;          /* the directory, flock()ed where the file system can */
 	bool was_empty;  /* nothing in it when it was locked (a new directory, mostly) */
 	char *dir;
 };
@@ -51,8 +50,6 @@ static bool exists_at(int fd, const char *name)
 
 /* ---- what killed runs leave ---- */
 
-enum leftover { NOT_LEFTOVER, LEFT_STAGE, LEFT_TEMP };
-
 static bool all_alnum(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -61,25 +58,19 @@ static bool all_alnum(const char *s, size_t n)
 	return s[n] == '\0';
 }
 
-/* A staging directory (.chargesim-set.tmp-XXXXXX), a temporary file of outfile.c
- * (.NAME.tmp-XXXXXX) or of a gnuplot image (.NAME.tmp-PID.png|svg), or none of ours. */
-static enum leftover leftover_kind(const char *name)
+/* A temporary file of outfile.c (.NAME.tmp-XXXXXX) or of a gnuplot image
+ * (.NAME.tmp-PID.png|svg). */
+static bool is_temp(const char *name)
 {
 	const char *t;
 	size_t digits;
 
-	if (g_str_has_prefix(name, CS_OUTSET_STAGE_PREFIX))
-		return all_alnum(name + strlen(CS_OUTSET_STAGE_PREFIX), RANDOM_LEN) ? LEFT_STAGE :
-			NOT_LEFTOVER;
 	if (name[0] != '.' || !(t = g_strrstr(name, ".tmp-")) || t == name)
-		return NOT_LEFTOVER;
+		return false;
 	t += strlen(".tmp-");
-	if (all_alnum(t, RANDOM_LEN))
-		return LEFT_TEMP;
 	digits = strspn(t, "0123456789");
-	if (digits > 0 && (strcmp(t + digits, ".png") == 0 || strcmp(t + digits, ".svg") == 0))
-		return LEFT_TEMP;
-	return NOT_LEFTOVER;
+	return all_alnum(t, RANDOM_LEN) || (digits > 0 && (strcmp(t + digits, ".png") == 0 ||
+							    strcmp(t + digits, ".svg") == 0));
 }
 
 /* The marker's "own" and "new" lines; false when it cannot be read or is not whole. */
@@ -194,16 +185,13 @@ static void clean_leftovers(int dfd, const char *dir, const GPtrArray *names)
 	for (guint i = 0; names && i < names->len; i++) {
 		const char *n = names->pdata[i];
 
-		switch (leftover_kind(n)) {
-		case LEFT_STAGE:
-			recover_stage(dfd, dir, n);
-			break;
-		case LEFT_TEMP:
-			if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-				unlinkat(dfd, n, 0);
-			break;
-		default:
-			break;
+		/* a staging directory (.chargesim-set.tmp-XXXXXX) */
+		if (g_str_has_prefix(n, CS_OUTSET_STAGE_PREFIX)) {
+			if (all_alnum(n + strlen(CS_OUTSET_STAGE_PREFIX), RANDOM_LEN))
+				recover_stage(dfd, dir, n);
+		} else if (is_temp(n) && fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			   S_ISREG(st.st_mode)) {
+			unlinkat(dfd, n, 0);
 		}
 	}
 }
@@ -226,7 +214,10 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 	l->fd = fd;
 	l->dir = g_strdup(dir);
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		l->locked = true;
+		g_autoptr(GPtrArray) names = cs_dir_list(fd);
+
+		l->was_empty = names && names->len == 0;
+		clean_leftovers(fd, dir, names);
 	} else if (errno == EWOULDBLOCK) {
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY,
 			    "%s: another chargesim is writing into this directory; wait for it to finish, or choose another output directory",
@@ -235,12 +226,6 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		return NULL;
 	}
 	/* else: no flock here (NFS); nobody can be told apart, so nothing is cleaned */
-	if (l->locked) {
-		g_autoptr(GPtrArray) names = cs_dir_list(fd);
-
-		l->was_empty = names && names->len == 0;
-		clean_leftovers(fd, dir, names);
-	}
 	return l;
 }
 
@@ -259,20 +244,22 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 {
 	struct cs_outlock *l = cs_outdir_lock(dir, err);
 	struct cs_outset *set;
+	char *stage;
 
 	if (!l)
 		return NULL;
+	stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
+	if (!cs_outfile_mkdtemp(stage)) {
+		cs_io_error(err, "cannot create a staging directory for the outputs", dir, errno);
+		g_free(stage);
+		cs_outdir_unlock(l);
+		return NULL;
+	}
 	set = g_new0(struct cs_outset, 1);
 	set->lock = l;
 	set->own = g_strdupv((char **)own);
-	set->stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
-	if (!cs_outfile_mkdtemp(set->stage)) {
-		cs_io_error(err, "cannot create a staging directory for the outputs", dir, errno);
-		g_clear_pointer(&set->stage, g_free);
-		cs_outset_abort(set);
-		return NULL;
-	}
-	set->name = g_path_get_basename(set->stage);
+	set->stage = stage;
+	set->name = g_path_get_basename(stage);
 	return set;
 }
 
@@ -341,14 +328,19 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 		return false;
 	}
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-	for (int i = 0; set->own && set->own[i]; i++)
-		g_string_append_printf(text, "own %s\n", set->own[i]);
+	for (int i = 0; set->own && set->own[i]; i++) {
+		g_string_append(text, "own ");
+		g_string_append(text, set->own[i]);
+		g_string_append_c(text, '\n');
+	}
 	for (guint i = 0; i < names->len; i++) {
 		const char *n = names->pdata[i];
 
 		if (n[0] == '.')
 			continue;   /* temporary files of writers that failed */
-		g_string_append_printf(text, "new %s\n", n);
+		g_string_append(text, "new ");
+		g_string_append(text, n);
+		g_string_append_c(text, '\n');
 		g_ptr_array_add(fresh, g_strdup(n));
 	}
 	g_string_append(text, MARKER_END "\n");

@@ -268,33 +268,28 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 	struct cs_outfile *f;
 	struct stat st;
 	int fd = -1, e;
+	bool staged;
 	FILE *fp;
 
-	if (in_staging_dir(path)) {
-		/* written under its own name; a second time in one set: the usual way */
+	/* in a staging directory: under its own name; a second time in one set: as usual */
+	staged = in_staging_dir(path);
+	if (staged)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd < 0 && errno != EEXIST) {
-			cs_io_error(err, "cannot create output file", path, errno);
-			return NULL;
-		}
-		real = fd >= 0 ? g_strdup(path) : NULL;
+	if (fd >= 0) {
+		real = g_strdup(path);
+	} else if ((!staged || errno == EEXIST) && (real = follow_links(path))) {
+		g_autofree char *dir = g_path_get_dirname(real);
+		g_autofree char *base = g_path_get_basename(real);
+
+		tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+		fd = make_registered(tmp_path, false);
+		/* a file rewritten keeps its permissions */
+		if (fd >= 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			fchmod(fd, st.st_mode & 07777);
 	}
 	if (fd < 0) {
-		real = follow_links(path);
-		if (real) {
-			g_autofree char *dir = g_path_get_dirname(real);
-			g_autofree char *base = g_path_get_basename(real);
-
-			tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
-			fd = make_registered(tmp_path, false);
-		}
-		if (fd < 0) {
-			cs_io_error(err, "cannot create output file", path, errno);
-			return NULL;
-		}
-		/* a file rewritten keeps its permissions */
-		if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
-			fchmod(fd, st.st_mode & 07777);
+		cs_io_error(err, "cannot create output file", path, errno);
+		return NULL;
 	}
 	fp = fdopen(fd, "w");
 	if (!fp) {

@@ -36,7 +36,7 @@ G_DEFINE_QUARK(cs-output-error-quark, cs_output_error)
 
 /* What the signal handler removes. Slots are written under the mutex and read by the
  * handler without it, so every access is atomic; `dying` is set by the handler
- * before it reads them (see cs_outfile_register_tree). */
+ * before it reads them (see cs_outfile_unregister_tree). */
 static char *outfile_registry[OUTFILE_REGISTRY_MAX];
 static char *tree_registry[TREE_REGISTRY_MAX];
 static GMutex outfile_registry_lock;
@@ -56,17 +56,51 @@ static void registry_set(char **slots, int n, char *path, bool add)
 	g_mutex_unlock(&outfile_registry_lock);
 }
 
-static void outfile_register(char *tmp_path, bool add)
+/*
+ * Make the file (fd returned) or the directory (0 returned) named by the template
+ * tmpl and register it for the signal cleanup, with SIGINT and SIGTERM blocked in
+ * between: a signal there would leave it behind. -1 with errno set on failure.
+ */
+static int make_registered(char *tmpl, bool dir)
 {
-	registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, add);
+	sigset_t block, old;
+	int fd, e;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (dir)
+		fd = g_mkdtemp_full(tmpl, 0700) ? 0 : -1;
+	else
+		fd = g_mkstemp_full(tmpl, O_WRONLY | O_CLOEXEC, 0644);
+	e = errno;
+	if (fd >= 0 && dir)
+		registry_set(tree_registry, TREE_REGISTRY_MAX, tmpl, true);
+	else if (fd >= 0)
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmpl, true);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
 }
 
-bool cs_outfile_register_tree(char *path, bool add)
+bool cs_outfile_mkdtemp(char *tmpl)
 {
-	registry_set(tree_registry, TREE_REGISTRY_MAX, path, add);
-	/* After a removal: if the handler has not started, it will not see the path; if
-	 * it has, the caller must stop (the process is about to end). */
+	return make_registered(tmpl, true) == 0;
+}
+
+bool cs_outfile_unregister_tree(char *path)
+{
+	registry_set(tree_registry, TREE_REGISTRY_MAX, path, false);
+	/* If the handler has not started, it will not see the path; if it has, the caller
+	 * must stop (the process is about to end). */
 	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
+}
+
+void cs_io_error(GError **err, const char *what, const char *path, int e)
+{
+	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
+		    g_strerror(e));
 }
 
 struct dirent64_raw {
@@ -171,7 +205,7 @@ void cs_outfile_cleanup_all(void)
 static void outfile_free(struct cs_outfile *f)
 {
 	if (f->tmp_path)
-		outfile_register(f->tmp_path, false);
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, f->tmp_path, false);
 	g_free(f->final_path);
 	g_free(f->tmp_path);
 	g_free(f);
@@ -227,105 +261,57 @@ static bool in_staging_dir(const char *path)
 	return true;
 }
 
-/* The stream of a file opened for writing, buffered, as a cs_outfile (which takes
- * the two paths; tmp_path NULL: written in place). */
-static struct cs_outfile *outfile_wrap(FILE *fp, char *final_path, char *tmp_path,
-				       bool durable)
-{
-	struct cs_outfile *f = g_new0(struct cs_outfile, 1);
-
-	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
-	f->final_path = final_path;
-	f->tmp_path = tmp_path;
-	f->durable = durable;
-	f->fp = fp;
-	return f;
-}
-
-/* A new file written under its own name in a staging directory; NULL (errno set) when
- * it cannot be created so. */
-static struct cs_outfile *open_staged(const char *path, bool durable)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	FILE *fp;
-
-	if (fd < 0)
-		return NULL;
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		int e = errno;
-
-		close(fd);
-		unlink(path);
-		errno = e;
-		return NULL;
-	}
-	return outfile_wrap(fp, g_strdup(path), NULL, durable);
-}
-
 struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 {
 	g_autofree char *real = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *base = NULL;
 	g_autofree char *tmp_path = NULL;
 	struct cs_outfile *f;
-	sigset_t block, old;
 	struct stat st;
-	int fd = -1;
+	int fd = -1, e;
+	bool staged;
 	FILE *fp;
 
-	if (in_staging_dir(path)) {
-		f = open_staged(path, durable);
-		if (f || errno != EEXIST) {
-			if (!f)
-				g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-					    "%s: cannot create output file: %s", path,
-					    g_strerror(errno));
-			return f;
-		}
-		/* written twice in one set: replace it the usual way */
-	}
-	real = follow_links(path);
-	dir = real ? g_path_get_dirname(real) : NULL;
-	base = real ? g_path_get_basename(real) : NULL;
-	tmp_path = real ? g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base) : NULL;
-	/* No signal between creating the file and registering it for the handler's
-	 * cleanup (cs_outfile_cleanup_all): it would leave the file behind. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	if (real)
-		fd = g_mkstemp_full(tmp_path, O_WRONLY | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		outfile_register(tmp_path, true);
-	{
-		int e = errno;
+	/* in a staging directory: under its own name; a second time in one set: as usual */
+	staged = in_staging_dir(path);
+	if (staged)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0) {
+		real = g_strdup(path);
+	} else if ((!staged || errno == EEXIST) && (real = follow_links(path))) {
+		g_autofree char *dir = g_path_get_dirname(real);
+		g_autofree char *base = g_path_get_basename(real);
 
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		errno = e;
+		tmp_path = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+		fd = make_registered(tmp_path, false);
+		/* a file rewritten keeps its permissions */
+		if (fd >= 0 && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+			fchmod(fd, st.st_mode & 07777);
 	}
 	if (fd < 0) {
-		int e = errno;
-
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot create output file: %s", path, g_strerror(e));
+		cs_io_error(err, "cannot create output file", path, errno);
 		return NULL;
 	}
-	/* a file rewritten keeps its permissions */
-	if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
-		fchmod(fd, st.st_mode & 07777);
 	fp = fdopen(fd, "w");
 	if (!fp) {
+		e = errno;
 		close(fd);
-		unlink(tmp_path);
-		outfile_register(tmp_path, false);
+		unlink(tmp_path ? tmp_path : real);
+		if (!tmp_path) {
+			cs_io_error(err, "cannot create output file", path, e);
+			return NULL;
+		}
+		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, false);
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
 			    "%s: cannot open output stream", path);
 		return NULL;
 	}
-	return outfile_wrap(fp, g_steal_pointer(&real), g_steal_pointer(&tmp_path), durable);
+	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
+	f = g_new0(struct cs_outfile, 1);
+	f->final_path = g_steal_pointer(&real);
+	f->tmp_path = g_steal_pointer(&tmp_path);
+	f->durable = durable;
+	f->fp = fp;
+	return f;
 }
 
 static bool outfile_sync_dir(const char *path)
@@ -358,8 +344,7 @@ bool cs_outfile_commit(struct cs_outfile *f, GError **err)
 		e = errno ? errno : EIO;
 	if (e) {
 		unlink(f->tmp_path ? f->tmp_path : f->final_path);
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot write output file: %s", f->final_path, g_strerror(e));
+		cs_io_error(err, "cannot write output file", f->final_path, e);
 	}
 	outfile_free(f);
 	return e == 0;
@@ -385,8 +370,7 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 		int e = errno;
 
 		cs_outfile_abort(f);
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot write output file: %s", path, g_strerror(e));
+		cs_io_error(err, "cannot write output file", path, e);
 		return false;
 	}
 	return cs_outfile_commit(f, err);
@@ -419,12 +403,8 @@ bool cs_name_check(const char *name, const char **why)
 
 bool cs_mkdir_p(const char *dir, GError **err)
 {
-	if (g_mkdir_with_parents(dir, 0755) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot create output directory: %s", dir, g_strerror(e));
-		return false;
-	}
-	return true;
+	if (g_mkdir_with_parents(dir, 0755) == 0)
+		return true;
+	cs_io_error(err, "cannot create output directory", dir, errno);
+	return false;
 }

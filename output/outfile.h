@@ -28,6 +28,9 @@ enum {
 	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (output/outset.h) */
 };
 
+/* Set err (CS_OUTPUT_ERROR_IO) to "PATH: WHAT: strerror(e)". */
+void cs_io_error(GError **err, const char *what, const char *path, int e);
+
 struct cs_outfile {
 	char *final_path;
 	char *tmp_path;      /* NULL: written in place (in a staging directory) */
@@ -68,9 +71,12 @@ void cs_outfile_cleanup_all(void);
  * or NULL with errno set. Moves dirfd's offset. */
 GPtrArray *cs_dir_list(int dirfd);
 
-/* For output/outset.c: add (or remove) a directory tree the cleanup above removes. After
- * a removal, false when the cleanup has begun: the process is ending, go no further. */
-bool cs_outfile_register_tree(char *path, bool add);
+/* For output/outset.c: make the directory tmpl (mkdtemp) as a tree the cleanup above
+ * removes; false with errno set on failure. */
+bool cs_outfile_mkdtemp(char *tmpl);
+/* Take it off the cleanup's list; false when the cleanup has begun: the process is
+ * ending, go no further. */
+bool cs_outfile_unregister_tree(char *path);
 /* Remove name under dirfd (AT_FDCWD: a path), a file or a directory tree, without
  * following symbolic links; depth 0 at the top. Async-signal-safe. */
 void cs_rm_tree(int dirfd, const char *name, int depth);

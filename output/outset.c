@@ -9,8 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
@@ -31,8 +29,7 @@
 #define RANDOM_LEN 6
 
 struct cs_outlock {
-	int fd;          /* the directory, flock()ed when `locked` */
-	bool locked;
+	int fd;          /* the directory, flock()ed where the file system can */
 	bool was_empty;  /* nothing in it when it was locked (a new directory, mostly) */
 	char *dir;
 };
@@ -44,12 +41,6 @@ struct cs_outset {
 	char **own;
 };
 
-static void io_error(GError **err, const char *what, const char *path, int e)
-{
-	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
-		    g_strerror(e));
-}
-
 static bool exists_at(int fd, const char *name)
 {
 	struct stat st;
@@ -59,8 +50,6 @@ static bool exists_at(int fd, const char *name)
 
 /* ---- what killed runs leave ---- */
 
-enum leftover { NOT_LEFTOVER, LEFT_STAGE, LEFT_TEMP };
-
 static bool all_alnum(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -69,46 +58,37 @@ static bool all_alnum(const char *s, size_t n)
 	return s[n] == '\0';
 }
 
-/* A staging directory (.chargesim-set.tmp-XXXXXX), a temporary file of outfile.c
- * (.NAME.tmp-XXXXXX) or of a gnuplot image (.NAME.tmp-PID.png|svg), or none of ours. */
-static enum leftover leftover_kind(const char *name)
+/* A temporary file of outfile.c (.NAME.tmp-XXXXXX) or of a gnuplot image
+ * (.NAME.tmp-PID.png|svg). */
+static bool is_temp(const char *name)
 {
 	const char *t;
 	size_t digits;
 
-	if (g_str_has_prefix(name, CS_OUTSET_STAGE_PREFIX))
-		return all_alnum(name + strlen(CS_OUTSET_STAGE_PREFIX), RANDOM_LEN) ? LEFT_STAGE :
-			NOT_LEFTOVER;
 	if (name[0] != '.' || !(t = g_strrstr(name, ".tmp-")) || t == name)
-		return NOT_LEFTOVER;
+		return false;
 	t += strlen(".tmp-");
-	if (all_alnum(t, RANDOM_LEN))
-		return LEFT_TEMP;
 	digits = strspn(t, "0123456789");
-	if (digits > 0 && (strcmp(t + digits, ".png") == 0 || strcmp(t + digits, ".svg") == 0))
-		return LEFT_TEMP;
-	return NOT_LEFTOVER;
+	return all_alnum(t, RANDOM_LEN) || (digits > 0 && (strcmp(t + digits, ".png") == 0 ||
+							    strcmp(t + digits, ".svg") == 0));
 }
 
 /* The marker's "own" and "new" lines; false when it cannot be read or is not whole. */
 static bool read_marker(int sfd, GPtrArray *own, GPtrArray *fresh)
 {
 	int fd = openat(sfd, MARKER, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	GString *text = g_string_new(NULL);
+	g_autoptr(GString) text = g_string_new(NULL);
 	char buf[4096];
 	ssize_t n;
 	g_auto(GStrv) lines = NULL;
 	bool whole;
 
-	if (fd < 0) {
-		g_string_free(text, TRUE);
+	if (fd < 0)
 		return false;
-	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		g_string_append_len(text, buf, n);
 	close(fd);
 	lines = g_strsplit(text->str, "\n", -1);
-	g_string_free(text, TRUE);
 	/* an empty marker (killed before its first write) splits into no lines */
 	whole = lines[0] && strcmp(lines[0], MARKER_HEAD_V1) == 0;
 	for (int i = 0; lines[i]; i++) {
@@ -153,7 +133,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
 	if (!have) {
-		io_error(err, "cannot read the staged outputs", dir, errno);
+		cs_io_error(err, "cannot read the staged outputs", dir, errno);
 		return false;
 	}
 	for (guint i = 0; i < have->len; i++) {
@@ -172,7 +152,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 		if (renameat(sfd, e, dfd, e) != 0 && (errno != ENOENT || exists_at(sfd, e))) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
-			io_error(err, "cannot put the output in place", path, errno);
+			cs_io_error(err, "cannot put the output in place", path, errno);
 			return false;
 		}
 	}
@@ -205,16 +185,13 @@ static void clean_leftovers(int dfd, const char *dir, const GPtrArray *names)
 	for (guint i = 0; names && i < names->len; i++) {
 		const char *n = names->pdata[i];
 
-		switch (leftover_kind(n)) {
-		case LEFT_STAGE:
-			recover_stage(dfd, dir, n);
-			break;
-		case LEFT_TEMP:
-			if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-				unlinkat(dfd, n, 0);
-			break;
-		default:
-			break;
+		/* a staging directory (.chargesim-set.tmp-XXXXXX) */
+		if (g_str_has_prefix(n, CS_OUTSET_STAGE_PREFIX)) {
+			if (all_alnum(n + strlen(CS_OUTSET_STAGE_PREFIX), RANDOM_LEN))
+				recover_stage(dfd, dir, n);
+		} else if (is_temp(n) && fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			   S_ISREG(st.st_mode)) {
+			unlinkat(dfd, n, 0);
 		}
 	}
 }
@@ -230,14 +207,17 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		return NULL;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		io_error(err, "cannot open the output directory", dir, errno);
+		cs_io_error(err, "cannot open the output directory", dir, errno);
 		return NULL;
 	}
 	l = g_new0(struct cs_outlock, 1);
 	l->fd = fd;
 	l->dir = g_strdup(dir);
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		l->locked = true;
+		g_autoptr(GPtrArray) names = cs_dir_list(fd);
+
+		l->was_empty = names && names->len == 0;
+		clean_leftovers(fd, dir, names);
 	} else if (errno == EWOULDBLOCK) {
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY,
 			    "%s: another chargesim is writing into this directory; wait for it to finish, or choose another output directory",
@@ -246,12 +226,6 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		return NULL;
 	}
 	/* else: no flock here (NFS); nobody can be told apart, so nothing is cleaned */
-	if (l->locked) {
-		g_autoptr(GPtrArray) names = cs_dir_list(fd);
-
-		l->was_empty = names && names->len == 0;
-		clean_leftovers(fd, dir, names);
-	}
 	return l;
 }
 
@@ -270,33 +244,22 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 {
 	struct cs_outlock *l = cs_outdir_lock(dir, err);
 	struct cs_outset *set;
-	sigset_t block, old;
-	char *made;
-	int e;
+	char *stage;
 
 	if (!l)
 		return NULL;
+	stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
+	if (!cs_outfile_mkdtemp(stage)) {
+		cs_io_error(err, "cannot create a staging directory for the outputs", dir, errno);
+		g_free(stage);
+		cs_outdir_unlock(l);
+		return NULL;
+	}
 	set = g_new0(struct cs_outset, 1);
 	set->lock = l;
 	set->own = g_strdupv((char **)own);
-	set->stage = g_build_filename(dir, CS_OUTSET_STAGE_PREFIX "XXXXXX", NULL);
-	/* no signal between making the directory and registering it for the cleanup */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	made = g_mkdtemp_full(set->stage, 0700);
-	e = errno;
-	if (made)
-		cs_outfile_register_tree(set->stage, true);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!made) {
-		io_error(err, "cannot create a staging directory for the outputs", dir, e);
-		g_clear_pointer(&set->stage, g_free);
-		cs_outset_abort(set);
-		return NULL;
-	}
-	set->name = g_path_get_basename(set->stage);
+	set->stage = stage;
+	set->name = g_path_get_basename(stage);
 	return set;
 }
 
@@ -308,7 +271,7 @@ const char *cs_outset_path(const struct cs_outset *set)
 static void outset_free(struct cs_outset *set)
 {
 	if (set->stage)
-		cs_outfile_register_tree(set->stage, false);
+		cs_outfile_unregister_tree(set->stage);
 	cs_outdir_unlock(set->lock);
 	g_free(set->stage);
 	g_free(set->name);
@@ -357,12 +320,11 @@ static bool write_new_at(int dirfd, const char *name, const GString *text)
 static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GError **err)
 {
 	g_autoptr(GPtrArray) names = sfd >= 0 ? cs_dir_list(sfd) : NULL;
-	GString *text = g_string_new(MARKER_HEAD);
-	bool ok;
+	g_autoptr(GString) text = g_string_new(MARKER_HEAD);
+	g_autofree char *marker = NULL;
 
 	if (!names) {
-		io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
-		g_string_free(text, TRUE);
+		cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
 		return false;
 	}
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
@@ -382,14 +344,11 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 		g_ptr_array_add(fresh, g_strdup(n));
 	}
 	g_string_append(text, MARKER_END "\n");
-	ok = write_new_at(sfd, MARKER, text);
-	if (!ok) {
-		g_autofree char *marker = g_build_filename(set->stage, MARKER, NULL);
-
-		io_error(err, "cannot write output file", marker, errno);
-	}
-	g_string_free(text, TRUE);
-	return ok;
+	if (write_new_at(sfd, MARKER, text))
+		return true;
+	marker = g_build_filename(set->stage, MARKER, NULL);
+	cs_io_error(err, "cannot write output file", marker, errno);
+	return false;
 }
 
 bool cs_outset_commit(struct cs_outset *set, GError **err)
@@ -401,7 +360,7 @@ bool cs_outset_commit(struct cs_outset *set, GError **err)
 	/* From here on the signal handler leaves the staging directory alone: a run
 	 * stopped now either has no marker yet (the next run removes the directory) or
 	 * has one (the next run finishes the commit). */
-	if (!cs_outfile_register_tree(set->stage, false)) {
+	if (!cs_outfile_unregister_tree(set->stage)) {
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: interrupted", set->lock->dir);
 		cs_outset_abort(set);
 		return false;

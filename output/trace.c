@@ -21,11 +21,9 @@
 
 /*
  * Bytes collected before they go to the file in one write: enough that the per-call
- * cost vanishes, few enough pages that a short run does not pay for touching them.
- * A row is at most trace->row_max bytes and is only started with that much room left.
- * Whole `chargesim run` processes of a full charge (about 55 kB each of CSV and VCD,
- * on tmpfs), 201 alternating spawns twice: 4 kB 1.670 and 1.705 ms, 8 kB 1.640 and
- * 1.671 ms, 16 kB 1.659 and 1.703 ms, 32 kB 1.678 and 1.711 ms.
+ * cost vanishes, few enough pages that a short run does not pay for touching them
+ * (4 to 32 kB measured alike on a full charge). A row is at most trace->row_max bytes
+ * and is only started with that much room left.
  */
 #define TRACE_CHUNK (8 * 1024)
 
@@ -41,17 +39,6 @@ struct trace_out {
 };
 
 /*
- * A column's last CSV text: many columns keep their value from row to row (limits,
- * states, temperature), and copying the text is cheaper than formatting it again.
- */
-#define CSV_CACHE_W 24
-struct csv_cache {
-	uint64_t bits;         /* the value's bit pattern */
-	int len;               /* 0: nothing cached */
-	char text[CSV_CACHE_W];
-};
-
-/*
  * A state label as the CSV writes it: its length, and the text in a fixed-size,
  * zero-padded array so that a row copies it whole, without strlen or a call (a label
  * longer than the array is copied from the column's own string).
@@ -62,17 +49,26 @@ struct label_text {
 	size_t len;
 };
 
+#define CSV_CACHE_W 24
+struct trace_col_out {
+	struct trace_col c;
+	/* The last CSV text: many columns keep their value from row to row (limits,
+	 * states, temperature), and copying the text is cheaper than formatting it. */
+	uint64_t csv_bits;     /* the value's bit pattern */
+	int csv_len;           /* 0: nothing cached */
+	char csv_text[CSV_CACHE_W];
+	struct label_text *label_text;  /* with labels: each label padded */
+	double vcd_last;       /* the last value written to the VCD, NAN before the first */
+	char vcd_id[8];        /* VCD identifier code, zero-padded */
+	int vcd_id_len;
+};
+
 struct trace {
-	struct trace_col *cols;
-	struct csv_cache *csv_cache;
+	struct trace_col_out *cols;
 	int ncols;
 	size_t row_max;        /* the longest CSV row or VCD change block */
 	struct trace_out csv;
 	struct trace_out vcd;
-	double *vcd_last;      /* last values written to the VCD, NAN before the first */
-	char (*vcd_id)[8];     /* VCD identifier code of each column */
-	struct label_text **label_text; /* per column with labels: each label padded */
-	int *vcd_id_len;
 	sim_time_t vcd_last_t;
 	uint64_t rows;
 };
@@ -273,58 +269,29 @@ static inline int64_t round_half_away(double y)
 	return r;
 }
 
-/* The digits of x / scale with `decimals` decimals; scale is a constant at each call
- * site below, so the divisions become multiplications. */
-static inline __attribute__((always_inline))
-int fmt_scaled(char *buf, int64_t x, uint64_t scale, int decimals)
-{
-	uint64_t u;
-	int len = 0;
-
-	if (x == 0) {
-		buf[0] = '0';
-		buf[1] = '\0';
-		return 1;
-	}
-	if (x < 0) {
-		buf[len++] = '-';
-		u = (uint64_t)(-x);
-	} else {
-		u = (uint64_t)x;
-	}
-	len += fmt_u64(buf + len, u / scale);
-	len = fmt_frac(buf, len, (uint32_t)(u % scale), decimals);
-	buf[len] = '\0';
-	return len;
-}
-
 /* trace_fmt_fixed into a buffer of FIXED_MAX bytes: never cut. */
 static int fmt_fixed(char *buf, double v, int decimals)
 {
-	double scale, y;
+	uint64_t u, scale;
 	int64_t x;
+	int len = 0;
 
 	if (!isfinite(v)) {
 		memcpy(buf, "nan", 4);
 		return 3;
 	}
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 9)
-		decimals = 9;
-	scale = (double)pow10_tab[decimals];
-	if (fabs(v) * scale >= 9e18)
+	decimals = CLAMP(decimals, 0, 9);
+	scale = (uint64_t)pow10_tab[decimals];
+	if (fabs(v) * (double)scale >= 9e18)
 		return snprintf(buf, FIXED_MAX, "%.*f", decimals, v);
-	y = v * scale;
-	x = round_half_away(y);
-	switch (decimals) {
-	case 3:
-		return fmt_scaled(buf, x, 1000, 3);
-	case 6:
-		return fmt_scaled(buf, x, 1000000, 6);
-	default:
-		return fmt_scaled(buf, x, (uint64_t)pow10_tab[decimals], decimals);
-	}
+	x = round_half_away(v * (double)scale);
+	if (x < 0)
+		buf[len++] = '-';
+	u = x < 0 ? -(uint64_t)x : (uint64_t)x;
+	len += fmt_u64(buf + len, u / scale);
+	len = fmt_frac(buf, len, (uint32_t)(u % scale), decimals);
+	buf[len] = '\0';
+	return len;
 }
 
 /*
@@ -388,9 +355,10 @@ static const uint64_t pow5_tab[28] = {
 	1490116119384765625ull, 7450580596923828125ull,
 };
 
-/* 10^k as doubles for k = G9_POW_MIN .. G9_POW_MIN + 64 (inexact above 10^22: only
+/* 10^k as doubles for k = G9_POW_MIN .. G9_POW_MIN + 64 (exact up to 10^22; above, only
  * a first guess at the exponent, which g9_scale() then checks exactly). */
 #define G9_POW_MIN (-26)
+#define POW10(k) g9_pow10[(k) - G9_POW_MIN]
 static const double g9_pow10[] = {
 	1e-26, 1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15,
 	1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2,
@@ -454,12 +422,6 @@ static bool g9_scale(uint64_t m, int e2, int x, u128 *q, int *cmp)
 	return true;
 }
 
-/* 10^0 .. 10^22: exact as doubles. */
-static const double pow10_exact[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 /*
  * The usual case in floating point, for prec significant digits (1 to 9):
  * |v| * 10^(prec - 1 - x) with an exact power of ten is correctly rounded, so it is
@@ -476,8 +438,8 @@ bool g_fast(double v, int x, int prec, uint32_t *q)
 
 	if (p < -22 || p > 22)
 		return false;
-	qd = p >= 0 ? a * pow10_exact[p] : a / pow10_exact[-p];
-	if (!(qd >= pow10_exact[prec - 1] + 1.0 && qd < pow10_exact[prec] - 1.0))
+	qd = p >= 0 ? a * POW10(p) : a / POW10(-p);
+	if (!(qd >= POW10(prec - 1) + 1.0 && qd < POW10(prec) - 1.0))
 		return false;
 	fl = (double)(uint32_t)qd;
 	fr = qd - fl;
@@ -520,12 +482,6 @@ static __attribute__((noinline, cold)) bool g9_exact(uint64_t m, int e2, int *x,
 	return false;
 }
 
-/*
- * Style f of "%.9g" at o, for the nine digits q (10^8 <= q < 10^9) of a number whose
- * decimal exponent is x (-4 <= x <= 8): trailing zeros cut, no NUL; returns the end.
- * The eight digits after the first are one word of text, written whole: the bytes
- * past the digits that count are scratch, overwritten or past the end.
- */
 /* How many of the nine digits q count once trailing zeros are cut; *a gets the last
  * eight as text. */
 static inline int g9_digits(uint32_t q, uint64_t *a)
@@ -536,6 +492,12 @@ static inline int g9_digits(uint32_t q, uint64_t *a)
 	return w ? 1 + digits8_len(w) : 1;
 }
 
+/*
+ * Style f of "%.9g" at o, for the nine digits q (10^8 <= q < 10^9) of a number whose
+ * decimal exponent is x (-4 <= x <= 8): trailing zeros cut, no NUL; returns the end.
+ * The eight digits after the first are one word of text, written whole: the bytes
+ * past the digits that count are scratch, overwritten or past the end.
+ */
 static inline char *g9_style_f(char *o, uint32_t q, int x)
 {
 	uint64_t a;
@@ -582,7 +544,7 @@ int g_usual(char *buf, double v, int prec)
 	x = ((bexp - 1023) * 78913) >> 18;
 	if (bexp == 0 || bexp == 0x7ff || x < -5 || x >= prec)
 		return -1;
-	if (fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
+	if (fabs(v) >= POW10(x + 1))
 		x++;
 	if (x < -4 || x >= prec || !g_fast(v, x, prec, &q))
 		return -1;
@@ -625,7 +587,7 @@ int trace_fmt_g9(char *buf, double v)
 	 * (78913 / 2^18 is log10(2) to 6 digits, ample for |exponents| < 1100). */
 	x = ((63 - __builtin_clzll(m) + e2) * 78913) >> 18;
 	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
-	    fabs(v) >= g9_pow10[x + 1 - G9_POW_MIN])
+	    fabs(v) >= POW10(x + 1))
 		x++;
 	if (!g_fast(v, x, 9, &q) && !g9_exact(m, e2, &x, &q))
 		return snprintf(buf, 40, "%.9g", v);
@@ -679,52 +641,35 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	struct trace *tr = g_new0(struct trace, 1);
 	size_t csv_max = 21 + 1;        /* time_s ("-9223372036.854775808") and newline */
 
-	tr->cols = g_memdup2(cols, sizeof(*cols) * (size_t)ncols);
+	tr->cols = g_new0(struct trace_col_out, (size_t)ncols);
 	tr->ncols = ncols;
-	tr->vcd_last = g_new(double, (size_t)ncols);
-	tr->vcd_id = g_malloc0_n((gsize)ncols, sizeof(*tr->vcd_id));
-	tr->vcd_id_len = g_new(int, (size_t)ncols);
-	tr->csv_cache = g_new0(struct csv_cache, (size_t)ncols);
-	tr->label_text = g_new0(struct label_text *, (size_t)ncols);
 	tr->vcd_last_t = -1;
 	for (int i = 0; i < ncols; i++) {
+		struct trace_col_out *co = &tr->cols[i];
 		int k = i, n = 0;
 		size_t field = FIXED_MAX;
 
-		tr->vcd_last[i] = NAN;
+		co->c = cols[i];
+		co->vcd_last = NAN;
 		/* Identifier codes in base 94 over the printable ASCII range. */
 		do {
-			tr->vcd_id[i][n++] = (char)('!' + k % 94);
+			co->vcd_id[n++] = (char)('!' + k % 94);
 			k /= 94;
 		} while (k && n < 7);
-		tr->vcd_id_len[i] = n;
+		co->vcd_id_len = n;
 		if (cols[i].labels)
-			tr->label_text[i] = g_new0(struct label_text, (size_t)cols[i].n_labels);
+			co->label_text = g_new0(struct label_text, (size_t)cols[i].n_labels);
 		for (int l = 0; cols[i].labels && l < cols[i].n_labels; l++) {
 			size_t len = strlen(cols[i].labels[l]);
-			struct label_text *lt = &tr->label_text[i][l];
 
 			field = MAX(field, len);
-			lt->len = len;
-			memcpy(lt->text, cols[i].labels[l], MIN(len, LABEL_TEXT_W));
+			co->label_text[l].len = len;
+			memcpy(co->label_text[l].text, cols[i].labels[l], MIN(len, LABEL_TEXT_W));
 		}
 		csv_max += 1 + field;
 	}
 	tr->row_max = MAX(csv_max, VCD_STAMP_MAX + (size_t)ncols * VCD_COL_MAX);
 	return tr;
-}
-
-/*
- * The rows go to the file in TRACE_CHUNK pieces, so stdio's own buffer would only add
- * a copy and cut each piece into 4 KiB writes: the stream is made unbuffered before
- * anything is written to it, and every byte goes through o->buf.
- */
-static void out_start(struct trace *tr, struct trace_out *o, struct cs_outfile *f)
-{
-	setvbuf(f->fp, NULL, _IONBF, 0);
-	o->f = f;
-	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
-	o->len = 0;
 }
 
 /* Hand the collected rows to stdio (errors surface at commit, through ferror). */
@@ -735,17 +680,11 @@ static void out_flush(struct trace_out *o)
 	o->len = 0;
 }
 
-/* Queue text of any length (the headers). */
-static void out_put(struct trace_out *o, const char *text, size_t len)
+static void out_abort(struct trace_out *o)
 {
-	if (o->len + len > TRACE_CHUNK)
-		out_flush(o);
-	if (len > TRACE_CHUNK) {
-		fwrite(text, 1, len, o->f->fp);
-		return;
-	}
-	memcpy(o->buf + o->len, text, len);
-	o->len += len;
+	cs_outfile_abort(o->f);
+	o->f = NULL;
+	g_clear_pointer(&o->buf, g_free);
 }
 
 static bool out_commit(struct trace_out *o, GError **err)
@@ -755,15 +694,8 @@ static bool out_commit(struct trace_out *o, GError **err)
 	out_flush(o);
 	ok = cs_outfile_commit(o->f, err);
 	o->f = NULL;
-	g_clear_pointer(&o->buf, g_free);
+	out_abort(o);
 	return ok;
-}
-
-static void out_abort(struct trace_out *o)
-{
-	cs_outfile_abort(o->f);
-	o->f = NULL;
-	g_clear_pointer(&o->buf, g_free);
 }
 
 /* One CSV header field: plain when it needs no quoting, else quoted by libcsv. */
@@ -780,27 +712,23 @@ static void csv_append_field(GString *h, const char *s)
 	csv_write(h->str + h->len - need, need, s, n);
 }
 
-static void trace_write_csv_header(struct trace *tr)
+static void csv_header(const struct trace *tr, GString *h)
 {
-	g_autoptr(GString) h = g_string_new("time_s");
-
+	g_string_append(h, "time_s");
 	for (int i = 0; i < tr->ncols; i++) {
 		g_string_append_c(h, ',');
-		csv_append_field(h, tr->cols[i].name);
+		csv_append_field(h, tr->cols[i].c.name);
 	}
 	g_string_append_c(h, '\n');
-	out_put(&tr->csv, h->str, h->len);
 }
 
-static void trace_write_vcd_header(struct trace *tr)
+static void vcd_header(const struct trace *tr, GString *h)
 {
-	g_autoptr(GString) h = g_string_new(NULL);
-
 	g_string_append_printf(h, "$version chargesim %s $end\n$timescale 1 ns $end\n",
 			       CHARGESIM_VERSION);
 	g_string_append(h, "$scope module chargesim $end\n");
 	for (int i = 0; i < tr->ncols; i++) {
-		const struct trace_col *c = &tr->cols[i];
+		const struct trace_col *c = &tr->cols[i].c;
 
 		/* plain appends: printf's parsing would cost more than the header's text */
 		if (c->labels) {
@@ -811,7 +739,7 @@ static void trace_write_vcd_header(struct trace *tr)
 			g_string_append_c(h, ':');
 			for (int k = 0; k < c->n_labels; k++) {
 				g_string_append_c(h, ' ');
-				g_string_append_len(h, k_text, fmt_i64(k_text, k));
+				g_string_append_len(h, k_text, fmt_u32(k_text, (uint32_t)k));
 				g_string_append_c(h, '=');
 				g_string_append(h, c->labels[k]);
 			}
@@ -819,34 +747,47 @@ static void trace_write_vcd_header(struct trace *tr)
 		} else {
 			g_string_append(h, "$var real 64 ");
 		}
-		g_string_append(h, tr->vcd_id[i]);
+		g_string_append(h, tr->cols[i].vcd_id);
 		g_string_append_c(h, ' ');
 		g_string_append(h, c->name);
 		g_string_append(h, " $end\n");
 	}
 	g_string_append(h, "$upscope $end\n$enddefinitions $end\n");
-	out_put(&tr->vcd, h->str, h->len);
+}
+
+/*
+ * Open path as o and queue its header. The rows go to the file in TRACE_CHUNK pieces,
+ * so stdio's own buffer would only add a copy and cut each piece into 4 KiB writes:
+ * the stream is made unbuffered before anything is written to it, and every byte
+ * goes through o->buf.
+ */
+static bool out_open(struct trace *tr, struct trace_out *o, const char *path,
+		     void (*header)(const struct trace *, GString *), GError **err)
+{
+	g_autoptr(GString) h = g_string_new(NULL);
+
+	o->f = cs_outfile_open(path, false, err);
+	if (!o->f)
+		return false;
+	setvbuf(o->f->fp, NULL, _IONBF, 0);
+	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
+	header(tr, h);
+	if (h->len > TRACE_CHUNK) {
+		fwrite(h->str, 1, h->len, o->f->fp);
+	} else {
+		memcpy(o->buf, h->str, h->len);
+		o->len = h->len;
+	}
+	return true;
 }
 
 bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err)
 {
-	if (csv_path) {
-		struct cs_outfile *f = cs_outfile_open(csv_path, false, err);
-
-		if (!f)
-			return false;
-		out_start(tr, &tr->csv, f);
-		trace_write_csv_header(tr);
-	}
-	if (vcd_path) {
-		struct cs_outfile *f = cs_outfile_open(vcd_path, false, err);
-
-		if (!f) {
-			out_abort(&tr->csv);
-			return false;
-		}
-		out_start(tr, &tr->vcd, f);
-		trace_write_vcd_header(tr);
+	if (csv_path && !out_open(tr, &tr->csv, csv_path, csv_header, err))
+		return false;
+	if (vcd_path && !out_open(tr, &tr->vcd, vcd_path, vcd_header, err)) {
+		out_abort(&tr->csv);
+		return false;
 	}
 	return true;
 }
@@ -859,10 +800,9 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time 
 	bool stamped = false;
 
 	for (int i = 0; i < tr->ncols; i++) {
-		const char *id = tr->vcd_id[i];
-		size_t id_len = (size_t)tr->vcd_id_len[i];
+		struct trace_col_out *co = &tr->cols[i];
 
-		if (v[i] == tr->vcd_last[i])
+		if (v[i] == co->vcd_last)
 			continue;
 		if (!stamped && t != tr->vcd_last_t) {
 			*p++ = '#';
@@ -871,7 +811,7 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time 
 			tr->vcd_last_t = t;
 		}
 		stamped = true;
-		if (tr->cols[i].labels) {
+		if (co->c.labels) {
 			unsigned k = (unsigned)v[i];
 			bool lead = false;
 
@@ -888,10 +828,10 @@ static void trace_vcd_row(struct trace *tr, sim_time_t t, const struct row_time 
 			p += n >= 0 ? n : trace_fmt_g9(p, v[i]);
 		}
 		*p++ = ' ';
-		memcpy(p, id, sizeof(tr->vcd_id[0]));   /* whole (zero-padded) array */
-		p += id_len;
+		memcpy(p, co->vcd_id, sizeof(co->vcd_id));   /* whole (zero-padded) array */
+		p += co->vcd_id_len;
 		*p++ = '\n';
-		tr->vcd_last[i] = v[i];
+		co->vcd_last = v[i];
 	}
 	o->len = (size_t)(p - o->buf);
 	if (o->len >= TRACE_CHUNK)
@@ -904,48 +844,45 @@ static void trace_csv_row(struct trace *tr, sim_time_t t, const struct row_time 
 	struct trace_out *o = &tr->csv;
 	/* Locals, not tr->...: a store through p (char *) may alias anything, and the
 	 * compiler would load the trace's fields again after every byte written. */
-	const struct trace_col *cols = tr->cols;
-	struct csv_cache *cache = tr->csv_cache;
-	struct label_text *const *label_text = tr->label_text;
+	struct trace_col_out *cols = tr->cols;
 	const int ncols = tr->ncols;
 	char *p = o->buf + o->len;
 
 	p += rt ? row_time_csv(p, rt) : units_time_text(p, t);
 	for (int i = 0; i < ncols; i++) {
-		const struct trace_col *c = &cols[i];
+		struct trace_col_out *co = &cols[i];
 
 		*p++ = ',';
-		if (c->labels) {
+		if (co->c.labels) {
 			int k = (int)v[i];
 			const struct label_text *lt;
 
-			if (k < 0 || k >= c->n_labels) {
+			if (k < 0 || k >= co->c.n_labels) {
 				*p++ = '?';
 				continue;
 			}
-			lt = &label_text[i][k];
+			lt = &co->label_text[k];
 			if (lt->len <= LABEL_TEXT_W)
 				memcpy(p, lt->text, LABEL_TEXT_W);
 			else
-				memcpy(p, c->labels[k], lt->len);
+				memcpy(p, co->c.labels[k], lt->len);
 			p += lt->len;
 		} else {
-			struct csv_cache *cc = &cache[i];
 			uint64_t bits;
 			int n;
 
 			memcpy(&bits, &v[i], sizeof(bits));
-			if (cc->len && cc->bits == bits) {
-				memcpy(p, cc->text, CSV_CACHE_W);
-				p += cc->len;
+			if (co->csv_len && co->csv_bits == bits) {
+				memcpy(p, co->csv_text, CSV_CACHE_W);
+				p += co->csv_len;
 				continue;
 			}
-			n = csv_fixed(p, v[i], c->decimals);
+			n = csv_fixed(p, v[i], co->c.decimals);
 			/* Fixed-size copies; the bytes after the text are scratch. */
-			cc->len = n <= CSV_CACHE_W ? n : 0;
-			if (cc->len) {
-				memcpy(cc->text, p, CSV_CACHE_W);
-				cc->bits = bits;
+			co->csv_len = n <= CSV_CACHE_W ? n : 0;
+			if (co->csv_len) {
+				memcpy(co->csv_text, p, CSV_CACHE_W);
+				co->csv_bits = bits;
 			}
 			p += n;
 		}
@@ -979,16 +916,11 @@ uint64_t trace_rows(const struct trace *tr)
 
 bool trace_close(struct trace *tr, GError **err)
 {
-	bool ok = true;
+	bool ok = !tr->csv.f || out_commit(&tr->csv, err);
 
-	if (tr->csv.f)
-		ok = out_commit(&tr->csv, err);
-	if (tr->vcd.f) {
-		if (ok)
-			ok = out_commit(&tr->vcd, err);
-		else
-			out_abort(&tr->vcd);
-	}
+	if (ok && tr->vcd.f)
+		return out_commit(&tr->vcd, err);
+	out_abort(&tr->vcd);
 	return ok;
 }
 
@@ -998,13 +930,8 @@ void trace_free(struct trace *tr)
 		return;
 	out_abort(&tr->csv);
 	out_abort(&tr->vcd);
-	g_free(tr->cols);
-	g_free(tr->vcd_last);
-	g_free(tr->vcd_id);
-	g_free(tr->vcd_id_len);
-	g_free(tr->csv_cache);
 	for (int i = 0; i < tr->ncols; i++)
-		g_free(tr->label_text[i]);
-	g_free(tr->label_text);
+		g_free(tr->cols[i].label_text);
+	g_free(tr->cols);
 	g_free(tr);
 }

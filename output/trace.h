@@ -47,8 +47,7 @@ int trace_fmt_fixed(char *buf, double v, int decimals);
 /* Exactly what snprintf(buf, 40, "%.9g", v) writes, for every double (the VCD's reals). */
 int trace_fmt_g9(char *buf, double v);
 /* Exactly what snprintf(buf, 40, "%.*g", prec, v) writes, for every double and
- * 1 <= prec <= 9 (the metrics' numbers: 1.02x of a sweep's instructions against
- * snprintf); other precisions go to snprintf itself. */
+ * 1 <= prec <= 9 (the metrics' numbers); other precisions go to snprintf itself. */
 int trace_fmt_g(char *buf, double v, int prec);
 
 #endif

@@ -74,6 +74,10 @@ struct model_point {
 	const struct battery_state *x;       /* the cell's state there (a step's end, a probe's) */
 };
 
+/* A column's or a metric's value at a point: the model's state is the current one,
+ * pt->op and pt->x those of the point (a probe inside a step is interpolated). */
+typedef double model_value_fn(const void *state, const struct model_point *pt);
+
 /* A column a model adds to trace.csv and trace.vcd. The columns after time_s are
  * every model's and the run's own (run/probes.c), in rank order. */
 struct model_column {
@@ -83,9 +87,7 @@ struct model_column {
 	int decimals;                        /* fixed decimals in the CSV (not for labels) */
 	const char *const *labels;           /* non-NULL: the value indexes these state names */
 	int n_labels;
-	/* The value at a point: the model's state is the current one, pt->op and pt->x
-	 * those of the point (a probe inside a step is interpolated). */
-	double (*value)(const void *state, const struct model_point *pt);
+	model_value_fn *value;
 };
 
 /* Defines fn, a value() that reads one field of the model's state (struct type). */

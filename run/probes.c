@@ -124,6 +124,13 @@ void world_trace_init(struct world *w)
 	g_assert(n <= ROW_MAX);
 	w->last_row = g_new0(double, (gsize)n);
 	w->skipped_row = g_new0(double, (gsize)n);
+	/* each column's hook and owner resolved once: a row reads every column */
+	w->col_value = g_new(model_value_fn *, (gsize)n);
+	w->col_state = g_new(const void *, (gsize)n);
+	for (int i = 0; i < n; i++) {
+		w->col_value[i] = col_list[i].d->value;
+		w->col_state[i] = world_owner_state(w, col_list[i].model);
+	}
 	if (w->opt.n_probes > 0)
 		w->probe_vals = g_new0(double, (gsize)w->opt.n_probes * (gsize)n);
 }
@@ -134,7 +141,7 @@ static void world_row_values(const struct world *w, const struct net_out *op,
 	const struct model_point pt = { &w->net, op, &w->wires, x };
 
 	for (int i = 0; i < n_cols; i++)
-		v[i] = col_list[i].d->value(world_owner_state(w, col_list[i].model), &pt);
+		v[i] = w->col_value[i](w->col_state[i], &pt);
 }
 
 /* Does a state column (charger_state, source_state, ...) differ from the last row's? */

@@ -248,11 +248,11 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->kernel.log = w->log;
 	cs_kernel_current = &w->kernel;
 	world_metrics_init(w);
-	world_trace_init(w);
 	if (!world_open_outputs(w, err))
 		goto fail;
 
 	world_models_init(w, sc);
+	world_trace_init(w);   /* after the models: it keeps their states */
 	w->vindpm_hw = ((const struct pmic *)world_model(w, "device.pmic"))->p->vindpm > 0;
 	world_metrics_start(w, &(struct model_point){ &w->net, &w->op, &w->wires,
 						      &world_cell(w)->x });
@@ -377,6 +377,8 @@ void world_free(struct world *w)
 	g_free(w->sev_off);
 	g_free(w->probe_vals);
 	g_free(w->last_row);
+	g_free(w->col_value);
+	g_free(w->col_state);
 	g_free(w->skipped_row);
 	world_metrics_clear(&w->m);
 	g_free(w->g);

@@ -109,6 +109,8 @@ struct world {
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
 	double *last_row;
+	model_value_fn **col_value;   /* each column's hook and its owner's state */
+	const void **col_state;
 	sim_time_t last_row_t;
 	bool have_row;
 	/* --trace-dt: the last row left out, written after all when an event makes a

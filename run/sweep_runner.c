@@ -19,7 +19,6 @@
 #include "run/scenario.h"
 #include "run/sweep_runner.h"
 #include "run/world.h"
-#include <chargesim/policy.h>
 #include "output/outfile.h"
 #include "output/outset.h"
 
@@ -367,7 +366,7 @@ static bool write_all(int fd, const void *buf, size_t len)
 }
 
 /* A worker process: claim positions until none is left or a signal came, run each,
- * send its row; after a real Linux driver ran, end (sweep_runner.h says why). */
+ * send its row. */
 static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 {
 	struct pool *pl = r->pool;
@@ -402,8 +401,6 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 		if (!write_all(fd, &f, sizeof(f)) || !write_all(fd, row, f.len))
 			_exit(1);
 		atomic_store(&pl->running[w], 0);
-		if (cs_linux_driver_loaded())
-			break;
 	}
 	_exit(0);
 }
@@ -512,16 +509,8 @@ static bool collect(struct sweep_run *r, GError **err)
 		}
 		if (!k->eof || !k->pid)
 			continue;
-		if (!reap(r, k, ok ? err : NULL)) {
+		if (!reap(r, k, ok ? err : NULL))
 			ok = false;
-		} else if (!atomic_load(&r->pool->stop) &&
-			   atomic_load(&r->pool->next) < r->out->variants) {
-			/* it ran a real driver: a fresh copy takes its place */
-			close(k->fd);
-			k->fd = -1;
-			if (!spawn(r, k, ok ? err : NULL))
-				ok = false;
-		}
 	}
 	while (r->ready < MIN(r->out->variants, r->flushed + r->n_rows) &&
 	       *ring_at(r, r->ready))
@@ -547,8 +536,7 @@ static bool flush_due(struct sweep_run *r, GError **err)
 
 /* Wait POLL_US for rows rather than wake up for each (that would cost more than a
  * short variant), but no longer once a worker ended: its pipe hangs up, which poll()
- * reports even with no event asked for, and a worker that ran a real driver is
- * replaced at once. */
+ * reports even with no event asked for. */
 static void nap(const struct sweep_run *r)
 {
 	struct pollfd *p = g_newa(struct pollfd, r->n_workers);

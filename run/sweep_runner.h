@@ -9,10 +9,9 @@
  * memory), runs it and writes its row into its pipe, which the calling process reads
  * every POLL_US (a wake-up per row would cost more than a short variant). Processes
  * rather than threads because a real Linux driver's static variables exist once per
- * process (stack/linux/policy.c): each worker has its own, and a worker that ran a
- * driver ends after that variant and a fresh copy takes its place, so every run of a
- * driver starts from the statics the calling process has and a row depends on neither
- * the worker count nor the variants run before it.
+ * process: each worker has its own, and stack/linux/policy.c puts them back to their
+ * first state before every run of the driver, so a row depends on neither the worker
+ * count nor the variants run before it.
  *
  * The calling process keeps the rows (in a bounded ring) until every earlier variant
  * of the shard is done, then writes the in-order prefix as a durable chunk,

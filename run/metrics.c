@@ -251,6 +251,15 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 		if (l[i].d->rule == MODEL_METRIC_AT_START)
 			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
+	/* what every operating point updates, resolved once: it is read at every step */
+	w->watch = g_new(struct metric_watch, (gsize)tab.n_observed);
+	for (int k = 0; k < tab.n_observed; k++) {
+		const struct world_metric_ref *r = &l[tab.observed[k]];
+
+		w->watch[k] = (struct metric_watch){ r->d->value, world_owner_state(w, r->model),
+						     &w->m.v[tab.observed[k]],
+						     r->d->rule == MODEL_METRIC_FIRST };
+	}
 }
 
 /* The part of a step of dt seconds during which a quantity going linearly from a to b
@@ -311,18 +320,16 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
 	for (int k = 0; k < tab.n_observed; k++) {
-		int i = tab.observed[k];
-		const struct model_metric *d = tab.all[i].d;
-		const void *st = world_owner_state(w, tab.all[i].model);
-		double *v = &w->m.v[i], x;
+		const struct metric_watch *m = &w->watch[k];
 
-		if (d->rule == MODEL_METRIC_FIRST && *v < 0) {
-			if (d->value(st, pt) >= 0)
-				*v = sim_time_to_s(sim_now(&w->sim));
-		} else if (d->rule == MODEL_METRIC_MAX && !settled) {
-			x = d->value(st, pt);
-			if (x > *v)
-				*v = x;
+		if (m->first) {
+			if (*m->v < 0 && m->value(m->state, pt) >= 0)
+				*m->v = sim_time_to_s(sim_now(&w->sim));
+		} else if (!settled) {
+			double x = m->value(m->state, pt);
+
+			if (x > *m->v)
+				*m->v = x;
 		}
 	}
 }

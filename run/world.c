@@ -381,6 +381,7 @@ void world_free(struct world *w)
 	g_free(w->col_state);
 	g_free(w->skipped_row);
 	world_metrics_clear(&w->m);
+	g_free(w->watch);
 	g_free(w->g);
 	g_free(w->g_try);
 	g_free(w->policy_name);

@@ -124,6 +124,12 @@ struct world {
 	/* the metrics: every one's value (world_metrics_list() order), and what the run's
 	 * own accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
+	struct metric_watch {        /* an observed metric (FIRST or MAX), resolved */
+		model_value_fn *value;
+		const void *state;
+		double *v;
+		bool first;
+	} *watch;
 	struct world_acc {
 		double vbus_min_v, time_below_4v75_s;
 		double discharged_s, discharged_mah, time_limiting_s;

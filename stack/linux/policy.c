@@ -148,12 +148,6 @@ static void kparam_from_slot(const struct cs_modinfo *mi, const void *slot)
 	}
 }
 
-static void kparams_restore(const struct lx_policy *lp)
-{
-	for (int i = 0; i < lp->n_kparams; i++)
-		memcpy(lp->kparams[i]->arg, lp->kparams[i]->dflt, lp->kparams[i]->size);
-}
-
 /* Apply "name=value" words to the defaults of the parameter struct. */
 static void apply_cmdline(const struct lx_policy *lp, const char *cmdline, void *params)
 {
@@ -231,7 +225,8 @@ static void run_unload(struct lx_run *r)
 			if (mi->kind == CS_MODINFO_EXIT && strcmp(mi->modname, lp->mod->modname) == 0)
 				mi->exit();
 	}
-	kparams_restore(lp);
+	/* the module parameters, with every other static, go back to their first state
+	 * when the driver is next probed (statics_reset) */
 	if (cs_kernel()->dyndbg == lp->mod->modname)
 		cs_kernel()->dyndbg = NULL;
 	g_atomic_int_set(&lp->loaded, 0);

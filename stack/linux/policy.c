@@ -8,8 +8,9 @@
  * and probes; a failed probe is the policy's error); removing it runs the module's exit.
  *
  * A driver file's static variables exist once per process as they exist once per
- * kernel, so a probe while another run has the driver loaded is refused with -EBUSY
- * (section 5; sweep variants run in worker processes, run/sweep_runner.c).
+ * kernel: every probe starts them from their first state (statics_reset), and a probe
+ * while another run has the driver loaded is refused with -EBUSY (docs/linux-drivers.md
+ * section 5; sweep variants run in worker processes, run/sweep_runner.c).
  */
 #include <stdlib.h>
 #include <string.h>

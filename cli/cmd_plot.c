@@ -6,7 +6,7 @@
  *   chargesim plot TRACE.csv [TRACE.csv]... -o FILE.png|FILE.svg
  *   chargesim plot --heatmap results.csv --x PARAM --y PARAM --z METRIC [--by COLUMN] -o FILE.png
  *
- * The drawing is cli/plot.c's; this file turns options into a plot_spec, finds the
+ * The drawing is in plots/; this file turns options into a plot_spec, finds the
  * events.jsonl and metrics.json beside each trace, and maps errors to exit statuses
  * (2 for bad input, a missing gnuplot or a gnuplot failure).
  */
@@ -55,55 +55,55 @@ bool cli_plot_exists(const char *outdir)
 	return found;
 }
 
-bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario_name,
-			 const char *policy, double uvlo_v, GError **err)
+/* dir/plot.gp and its images of the runs written into dir (one, as `run` writes it)
+ * or into dir/NAME (each of names, as `compare` does), labelled by names; on failure
+ * the staged outputs are named as shown. */
+static bool render_runs(const char *dir, const char *shown, const char *title, char **names,
+			bool subdirs, enum plot_zoom zoom, double uvlo_v, GError **err)
 {
-	g_autofree char *trace = g_build_filename(dir, "trace.csv", NULL);
-	g_autofree char *events = g_build_filename(dir, "events.jsonl", NULL);
-	g_autofree char *metrics = g_build_filename(dir, "metrics.json", NULL);
-	g_autofree char *script = g_build_filename(dir, "plot.gp", NULL);
-	g_autofree char *title = g_strdup_printf("%s, policy %s", scenario_name, policy);
-	struct plot_trace t = { trace, policy, events, metrics };
-	struct plot_spec spec = {
-		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
-		.zoom = PLOT_ZOOM_NONE, .render = true, .n = 1, .traces = &t,
-	};
-	bool ok = plot_traces(&spec, err);
-
-	if (!ok && err)
-		cs_path_unstage(*err, dir, shown);
-	return ok;
-}
-
-bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario_name,
-			     char **policies, double uvlo_v, GError **err)
-{
-	int n = (int)g_strv_length(policies);
+	int n = (int)g_strv_length(names);
 	g_autofree struct plot_trace *t = g_new0(struct plot_trace, (gsize)n);
 	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *script = g_build_filename(dir, "plot.gp", NULL);
-	g_autofree char *title = g_strdup_printf("%s: policies compared", scenario_name);
 	struct plot_spec spec = {
 		.script = script, .png = true, .svg = true, .title = title, .uvlo_v = uvlo_v,
-		.zoom = PLOT_ZOOM_AUTO, .render = true, .n = n, .traces = t,
+		.zoom = zoom, .render = true, .n = n, .traces = t,
 	};
 	bool ok;
 
 	for (int i = 0; i < n; i++) {
+		const char *sub = subdirs ? names[i] : "";
 		char *p[3] = {
-			g_build_filename(dir, policies[i], "trace.csv", NULL),
-			g_build_filename(dir, policies[i], "events.jsonl", NULL),
-			g_build_filename(dir, policies[i], "metrics.json", NULL),
+			g_build_filename(dir, sub, "trace.csv", NULL),
+			g_build_filename(dir, sub, "events.jsonl", NULL),
+			g_build_filename(dir, sub, "metrics.json", NULL),
 		};
 
 		for (int k = 0; k < 3; k++)
 			g_ptr_array_add(paths, p[k]);
-		t[i] = (struct plot_trace){ p[0], policies[i], p[1], p[2] };
+		t[i] = (struct plot_trace){ p[0], names[i], p[1], p[2] };
 	}
 	ok = plot_traces(&spec, err);
 	if (!ok && err)
 		cs_path_unstage(*err, dir, shown);
 	return ok;
+}
+
+bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario_name,
+			 const char *policy, double uvlo_v, GError **err)
+{
+	g_autofree char *title = g_strdup_printf("%s, policy %s", scenario_name, policy);
+	char *names[] = { (char *)policy, NULL };
+
+	return render_runs(dir, shown, title, names, false, PLOT_ZOOM_NONE, uvlo_v, err);
+}
+
+bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario_name,
+			     char **policies, double uvlo_v, GError **err)
+{
+	g_autofree char *title = g_strdup_printf("%s: policies compared", scenario_name);
+
+	return render_runs(dir, shown, title, policies, true, PLOT_ZOOM_AUTO, uvlo_v, err);
 }
 
 int cli_plot_report(const char *outdir, const GError *err, bool compare, bool quiet, int status)
@@ -234,22 +234,6 @@ static int plot_heatmap_cmd(const struct plot_cli *c)
 	return CLI_EXIT_OK;
 }
 
-static void plot_cli_clear(struct plot_cli *c)
-{
-	g_free(c->out);
-	g_strfreev(c->labels);
-	g_free(c->title);
-	g_free(c->scenario_file);
-	g_free(c->uvlo);
-	g_free(c->zoom);
-	g_free(c->heatmap);
-	g_free(c->hx);
-	g_free(c->hy);
-	g_free(c->hz);
-	g_free(c->by);
-	g_free(c->agg);
-}
-
 /* The UVLO line and the title from --scenario, then --uvlo. */
 static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, scenario **sc)
 {
@@ -372,6 +356,10 @@ int cmd_plot(int argc, char **argv)
 	}
 	status = trace_plot_cmd(&c, argc - 1, argv + 1);
 out:
-	plot_cli_clear(&c);
+	for (GOptionEntry *e = entries; e->long_name; e++)
+		if (e->arg == G_OPTION_ARG_STRING_ARRAY)
+			g_strfreev(*(char ***)e->arg_data);
+		else if (e->arg != G_OPTION_ARG_NONE)
+			g_free(*(char **)e->arg_data);
 	return status;
 }

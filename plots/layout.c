@@ -505,41 +505,23 @@ static void title_lines(struct plot *pl)
 	}
 }
 
-/* The extremes of every series over all runs. */
-struct extent {
-	double vmin, vmax, imin, imax, ilim, srcmax, srcmin_on, bmin, bmax, smin, smax;
-};
-
-static void runs_extent(struct plot *pl, struct extent *x)
+/* The time span of the runs; whether some run has a PD contract. */
+static void runs_extent(struct plot *pl)
 {
-	*x = (struct extent){ INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY, INFINITY,
-			      INFINITY, -INFINITY, INFINITY, -INFINITY };
 	pl->t_min = INFINITY;
 	pl->t_max = -INFINITY;
 	for (int i = 0; i < pl->n; i++) {
-		const struct plot_run *r = &pl->runs[i];
-
-		pl->t_min = fmin(pl->t_min, r->t_min);
-		pl->t_max = fmax(pl->t_max, r->t_max);
-		x->vmin = fmin(x->vmin, r->vbus_min_on);
-		x->vmax = fmax(x->vmax, r->v_max);
-		x->imin = fmin(x->imin, fmin(r->ibus_min, r->ibat_min));
-		x->imax = fmax(x->imax, fmax(r->ibus_max, r->ibat_max));
-		x->ilim = fmax(x->ilim, r->ilim_max);
-		x->srcmax = fmax(x->srcmax, r->src_ilim_max);
-		x->srcmin_on = fmin(x->srcmin_on, r->src_ilim_min_on);
-		x->bmin = fmin(x->bmin, r->vbat_min);
-		x->bmax = fmax(x->bmax, r->vbat_max);
-		x->smin = fmin(x->smin, r->soc_min);
-		x->smax = fmax(x->smax, r->soc_max);
-		pl->contract |= r->pd;
+		pl->t_min = fmin(pl->t_min, pl->runs[i].t_min);
+		pl->t_max = fmax(pl->t_max, pl->runs[i].t_max);
+		pl->contract |= pl->runs[i].pd;
 	}
 	if (pl->t_max <= pl->t_min)
 		pl->t_max = pl->t_min + 1;
 }
 
-static void axis_ranges(struct plot *pl, const struct extent *x)
+static void axis_ranges(struct plot *pl)
 {
+	const struct extent *x = &pl->x;
 	double top;
 
 	/* VBUS: from below the lowest powered VBUS, the UVLO and 4.75 V lines, to above
@@ -667,7 +649,7 @@ static void band_and_margins(struct plot *pl)
 
 	pl->band_used[BAND_CHARGER] = pl->band_used[BAND_SOURCE] = true;
 	for (int i = 0; i < pl->n; i++) {
-		if (pl->runs[i].events)
+		if (pl->runs[i].in->events)
 			pl->band_used[BAND_DETECTED] = pl->band_used[BAND_PSY] = true;
 		longest = MAX(longest, strlen(pl->runs[i].label) +
 			      (pl->runs[i].same_as >= 0 ? strlen(pl->runs[pl->runs[i].same_as].label) + 16 : 0));
@@ -695,16 +677,14 @@ static void band_and_margins(struct plot *pl)
 
 void plot_layout(struct plot *pl)
 {
-	struct extent x;
-
-	runs_extent(pl, &x);
+	runs_extent(pl);
 	find_identical(pl);
 	g_array_sort(pl->marks, mark_cmp);
 	g_array_sort(pl->sags, sag_cmp);
 	g_array_sort(pl->ilim_sets, sag_cmp);
 	g_array_sort(pl->attaches, sag_cmp);
 	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
-	axis_ranges(pl, &x);
+	axis_ranges(pl);
 	band_and_margins(pl);
 	title_lines(pl);
 	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);

@@ -4,6 +4,7 @@
  * run (scan.c), lay out (layout.c), write the data files and the script (script.c),
  * render with gnuplot (gnuplot.c). See stacked.h for the steps.
  */
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "plots/gp.h"
@@ -97,7 +98,11 @@ static bool write_data(struct plot *pl, const char *base_path, GError **err)
 
 bool plot_traces(const struct plot_spec *spec, GError **err)
 {
-	struct plot pl = { .spec = spec, .n = spec->n };
+	struct plot pl = {
+		.spec = spec, .n = spec->n,
+		.x = { INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY, INFINITY, INFINITY,
+		       -INFINITY, INFINITY, -INFINITY },
+	};
 	g_autofree char *dir = g_path_get_dirname(spec->script);
 	g_autofree char *base_path = gp_strip_ext(spec->script);
 	g_autofree char *base_name = g_path_get_basename(base_path);

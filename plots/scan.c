@@ -38,10 +38,7 @@ static void band_close(struct band *b, double t)
 
 void plot_run_clear(struct plot_run *r)
 {
-	g_free(r->trace);
 	g_free(r->label);
-	g_free(r->events);
-	g_free(r->metrics);
 	g_free(r->trace_rel);
 	g_free(r->data_rel);
 	cs_csv_trace_free(r->tr);
@@ -156,26 +153,30 @@ static void track_sag(struct plot *pl, int ri, double t, double vbus, const char
 static void scan_row(struct plot *pl, int ri, const cs_csv_trace *tr, const int *col, size_t i)
 {
 	struct plot_run *r = &pl->runs[ri];
+	struct extent *x = &pl->x;
 	double t = tr->t[i], vbus = cell(tr, col, COL_VBUS, i);
+	double src_ilim = cell(tr, col, COL_SRC_ILIM, i);
 	g_autofree char *chg = state_cell(tr, col, COL_CHG, i);
 	g_autofree char *src = state_cell(tr, col, COL_SRC, i);
 
 	if (vbus > 1.0)
-		UPDATE_MIN(r->vbus_min_on, vbus);
-	UPDATE_MAX(r->v_max, vbus);
-	UPDATE_MAX(r->v_max, cell(tr, col, COL_VSRC, i));
-	UPDATE_MIN(r->ibus_min, cell(tr, col, COL_IBUS, i));
-	UPDATE_MAX(r->ibus_max, cell(tr, col, COL_IBUS, i));
-	UPDATE_MAX(r->ilim_max, cell(tr, col, COL_ILIM, i));
-	UPDATE_MAX(r->src_ilim_max, cell(tr, col, COL_SRC_ILIM, i));
-	if (cell(tr, col, COL_SRC_ILIM, i) > 0)   /* 0 while detached: no limit */
-		UPDATE_MIN(r->src_ilim_min_on, cell(tr, col, COL_SRC_ILIM, i));
-	UPDATE_MIN(r->ibat_min, cell(tr, col, COL_IBAT, i));
-	UPDATE_MAX(r->ibat_max, cell(tr, col, COL_IBAT, i));
-	UPDATE_MIN(r->vbat_min, cell(tr, col, COL_VBAT, i));
-	UPDATE_MAX(r->vbat_max, cell(tr, col, COL_VBAT, i));
-	UPDATE_MIN(r->soc_min, cell(tr, col, COL_SOC, i));
-	UPDATE_MAX(r->soc_max, cell(tr, col, COL_SOC, i));
+		UPDATE_MIN(x->vmin, vbus);
+	UPDATE_MAX(x->vmax, vbus);
+	UPDATE_MAX(x->vmax, cell(tr, col, COL_VSRC, i));
+	UPDATE_MIN(x->imin, cell(tr, col, COL_IBUS, i));
+	UPDATE_MAX(x->imax, cell(tr, col, COL_IBUS, i));
+	UPDATE_MAX(x->ilim, cell(tr, col, COL_ILIM, i));
+	UPDATE_MAX(x->srcmax, src_ilim);
+	if (src_ilim > 0) {   /* 0 while detached: no limit */
+		UPDATE_MIN(r->src_ilim_min_on, src_ilim);
+		UPDATE_MIN(x->srcmin_on, src_ilim);
+	}
+	UPDATE_MIN(x->imin, cell(tr, col, COL_IBAT, i));
+	UPDATE_MAX(x->imax, cell(tr, col, COL_IBAT, i));
+	UPDATE_MIN(x->bmin, cell(tr, col, COL_VBAT, i));
+	UPDATE_MAX(x->bmax, cell(tr, col, COL_VBAT, i));
+	UPDATE_MIN(x->smin, cell(tr, col, COL_SOC, i));
+	UPDATE_MAX(x->smax, cell(tr, col, COL_SOC, i));
 	band_switch(&r->band[BAND_CHARGER], t, chg);
 	band_switch(&r->band[BAND_SOURCE], t, src);
 	track_sag(pl, ri, t, vbus, src);
@@ -189,12 +190,12 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	cs_csv_trace *tr;
 	int col[COL_COUNT];
 
-	if (!check_trace(r->trace, err))
+	if (!check_trace(r->in->trace, err))
 		return false;
-	tr = cs_csv_read(r->trace, &trace_opts, &inner);
+	tr = cs_csv_read(r->in->trace, &trace_opts, &inner);
 	if (!tr && g_error_matches(inner, CS_CSV_ERROR, CS_CSV_ERROR_EMPTY)) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
-			    "%s: the header is fine but there are no data rows", r->trace);
+			    "%s: the header is fine but there are no data rows", r->in->trace);
 		return false;
 	}
 	if (!tr) {
@@ -405,7 +406,7 @@ static bool scan_events(struct plot *pl, int ri, GError **err)
 	struct event_scan es = { pl, ri };
 	g_autoptr(GError) inner = NULL;
 
-	if (cs_events_read(pl->runs[ri].events, event_cb, &es, &inner))
+	if (cs_events_read(pl->runs[ri].in->events, event_cb, &es, &inner))
 		return true;
 	g_set_error_literal(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, inner->message);
 	return false;
@@ -417,15 +418,15 @@ static bool read_metrics(struct plot_run *r, GError **err)
 	gsize len;
 	g_autoptr(GError) e = NULL;
 
-	if (!g_file_get_contents(r->metrics, &text, &len, &e)) {
+	if (!g_file_get_contents(r->in->metrics, &text, &len, &e)) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, "%s: cannot read: %s",
-			    r->metrics, e->message);
+			    r->in->metrics, e->message);
 		return false;
 	}
 	r->metrics_json = cJSON_ParseWithLength(text, len);
 	if (!cJSON_IsObject(r->metrics_json)) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
-			    "%s: found something else, expected a JSON object of metrics", r->metrics);
+			    "%s: found something else, expected a JSON object of metrics", r->in->metrics);
 		return false;
 	}
 	return true;
@@ -452,14 +453,9 @@ bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError 
 {
 	struct plot_run *r = &pl->runs[ri];
 
-	r->trace = g_strdup(in->trace);
+	r->in = in;
 	r->label = in->label ? g_strdup(in->label) : default_label(in->trace);
-	r->events = in->events ? g_strdup(in->events) : NULL;
-	r->metrics = in->metrics ? g_strdup(in->metrics) : NULL;
-	r->vbus_min_on = r->vbat_min = r->soc_min = r->ibus_min = INFINITY;
-	r->v_max = r->ibus_max = r->ilim_max = r->src_ilim_max = r->vbat_max = r->soc_max = -INFINITY;
-	r->src_ilim_min_on = r->ibat_min = INFINITY;
-	r->ibat_max = -INFINITY;
+	r->src_ilim_min_on = INFINITY;
 	r->pd_accept_v = NAN;
 	r->same_as = -1;
 	r->contract = g_array_new(FALSE, FALSE, sizeof(struct contract_pt));
@@ -468,9 +464,9 @@ bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError 
 	if (!scan_trace(pl, ri, err))
 		return false;
 	contract_at(r, r->t_min, VBUS_NOMINAL);
-	if (r->events && !scan_events(pl, ri, err))
+	if (r->in->events && !scan_events(pl, ri, err))
 		return false;
-	if (r->metrics && !read_metrics(r, err))
+	if (r->in->metrics && !read_metrics(r, err))
 		return false;
 	for (int k = 0; k < BAND_COUNT; k++)
 		band_close(&r->band[k], r->t_max);

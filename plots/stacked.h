@@ -123,20 +123,15 @@ struct contract_pt {
 
 /* One trace and what the scan found in it. */
 struct plot_run {
-	char *trace;
+	const struct plot_trace *in;   /* as the caller gave it */
 	char *label;
-	char *events;
-	char *metrics;
 	char *trace_rel;         /* the trace relative to the script's directory */
 	char *data_rel;          /* its thinned copy (thin.c), relative the same way */
 	cs_csv_trace *tr;        /* the trace as read (the thinned copy is made from it) */
 	bool has_src_ilim, has_ibat;
 	bool src_ilim_drawn;     /* some of the source's limit lies on the current axis */
 	double t_min, t_max;
-	double vbus_min_on, v_max, ibus_min, ibus_max, ilim_max, src_ilim_max;
 	double src_ilim_min_on;  /* the lowest source limit while attached */
-	double ibat_min, ibat_max;
-	double vbat_min, vbat_max, soc_min, soc_max;
 	GArray *contract;        /* struct contract_pt: 5 V at the start, then each PD
 				  * contract from its PS_RDY, 5 V again after a detach */
 	double pd_accept_v;      /* the last Accepted request's voltage, NAN none */
@@ -150,9 +145,15 @@ struct plot_run {
 	cJSON *metrics_json;
 };
 
+/* The extremes of every series over all runs (the scan keeps them). */
+struct extent {
+	double vmin, vmax, imin, imax, ilim, srcmax, srcmin_on, bmin, bmax, smin, smax;
+};
+
 struct plot {
 	const struct plot_spec *spec;
 	int n;
+	struct extent x;
 	bool contract;           /* some run has a PD contract other than 5 V: panel (a)
 				  * draws each run's contract and its minimum instead of
 				  * the fixed 4.75 V line */

@@ -41,23 +41,13 @@ void gp_quote(GString *s, const char *text)
 	g_string_append_c(s, '\'');
 }
 
-/* Whether escape() leaves text as it is but for doubled quotes (UTF-8 without control
- * characters): a file name gnuplot opens must be, or it would read another. */
-static bool text_exact(const char *text)
-{
-	if (!g_utf8_validate(text, -1, NULL))
-		return false;
-	for (const char *c = text; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			return false;
-	return !g_str_has_suffix(text, "\\");
-}
-
 bool gp_check_file_name(const char *name, GError **err)
 {
+	g_autoptr(GString) s = g_string_new(NULL);
 	g_autofree char *shown = NULL;
 
-	if (text_exact(name))
+	escape(s, name, false);   /* quotes kept: the rest must come out as it went in */
+	if (strcmp(s->str, name) == 0)
 		return true;
 	shown = g_strescape(name, NULL);
 	g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
@@ -84,7 +74,6 @@ unsigned gp_rgb(const char *hex)
 	return (unsigned)strtoul(hex + 1, NULL, 16);
 }
 
-/* The path of `file` relative to directory `dir` (both made absolute first). */
 char *gp_relative_path(const char *dir, const char *file)
 {
 	g_autofree char *d = g_canonicalize_filename(dir, NULL);
@@ -107,7 +96,6 @@ char *gp_relative_path(const char *dir, const char *file)
 	return g_string_free(r, FALSE);
 }
 
-/* "DIR/NAME.gp" -> "DIR/NAME" */
 char *gp_strip_ext(const char *script)
 {
 	if (g_str_has_suffix(script, ".gp"))
@@ -115,7 +103,6 @@ char *gp_strip_ext(const char *script)
 	return g_strdup(script);
 }
 
-/* A number written for gnuplot (always with a point, never "nan"). */
 void gp_num(GString *s, double v)
 {
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -134,13 +121,11 @@ void gp_num_then(GString *s, double v, const char *after)
 	g_string_append(s, after);
 }
 
-/* The script's FORMATS: "png", "svg" or "png svg". */
 const char *gp_formats(bool png, bool svg)
 {
 	return png && svg ? "png svg" : png ? "png" : svg ? "svg" : "";
 }
 
-/* Screen fraction of a pixel position (x from the left, y from the bottom). */
 double gp_frac(double px, double total)
 {
 	return floor(px / total * 1e5 + 0.5) / 1e5;

@@ -5,6 +5,7 @@
  * render with gnuplot (gnuplot.c). See stacked.h for the steps.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "plots/gp.h"
@@ -47,17 +48,14 @@ static void distinct_labels(struct plot *pl)
 static bool plot_data_file(const char *name, const char *base)
 {
 	size_t n = strlen(base);
-	const char *rest = name + n, *digits;
+	int end = -1;
 
 	if (strncmp(name, base, n) != 0)
 		return false;
-	if (strcmp(rest, "-contract.dat") == 0)
+	if (strcmp(name + n, "-contract.dat") == 0)
 		return true;
-	if (!g_str_has_prefix(rest, "-trace-") || !g_str_has_suffix(rest, ".csv"))
-		return false;
-	digits = rest + strlen("-trace-");
-	return strspn(digits, "0123456789") == strlen(digits) - strlen(".csv") &&
-	       strlen(digits) > strlen(".csv");
+	sscanf(name + n, "-trace-%*[0-9].csv%n", &end);
+	return end > 0 && name[n + (size_t)end] == '\0';
 }
 
 static void remove_data_files(const char *script)

@@ -18,27 +18,10 @@
 #include "plots/templates.h"
 #include "output/outfile.h"
 
-/* The y of a band row (runs in order, each with its rows top to bottom; a run
- * identical to an earlier one has none). */
-static double row_y(const struct plot *pl, int run, int band)
-{
-	int idx = 0;
-
-	for (int i = 0; i < pl->n; i++)
-		for (int k = 0; k < BAND_COUNT; k++) {
-			if (!pl->band_used[k] || pl->runs[i].same_as >= 0)
-				continue;
-			if (i == run && k == band)
-				return pl->n_rows - idx;
-			idx++;
-		}
-	return 0;
-}
-
-
 bool plot_write_states(const struct plot *pl, const char *path, GError **err)
 {
 	g_autoptr(GString) s = g_string_new(NULL);
+	int row = pl->n_rows;   /* runs in order, each with its rows top to bottom */
 
 	g_string_append(s, "# chargesim state band: one segment per row (state columns of the traces,\n"
 			   "# detected type and power-supply type and boot stage from events.jsonl)\n"
@@ -55,9 +38,10 @@ bool plot_write_states(const struct plot *pl, const char *path, GError **err)
 
 				gp_num_then(s, sg->t0, ",");
 				gp_num_then(s, sg->t1, ",");
-				g_string_append_printf(s, "%g,%u,%s\n", row_y(pl, i, k),
+				g_string_append_printf(s, "%d,%u,%s\n", row,
 						       gp_rgb(plot_state_colour(k, sg->state)), f);
 			}
+			row--;
 		}
 	return cs_outfile_write_all(path, s->str, s->len, err);
 }
@@ -287,6 +271,7 @@ static void signal_panel(GString *s, const struct plot *pl, const struct panel *
 static char *band_rows(const struct plot *pl)
 {
 	GString *s = g_string_new(NULL);
+	int row = pl->n_rows;   /* as plot_write_states() numbers them */
 
 	for (int i = 0; i < pl->n; i++)
 		for (int k = 0; k < BAND_COUNT; k++) {
@@ -303,7 +288,7 @@ static char *band_rows(const struct plot *pl)
 			}
 			g_string_append(s, s->len ? ", " : "");
 			gp_quote(s, name);
-			g_string_append_printf(s, " %g", row_y(pl, i, k));
+			g_string_append_printf(s, " %d", row--);
 		}
 	return g_string_free(s, FALSE);
 }
@@ -367,16 +352,13 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_set(v, "ZOOM_PANEL", pl->zoom ? ", (e) zoom" : "");
 	if (pl->contract) {
-		GString *c = g_string_new(",\n# ");
-
-		gp_escape(c, si->base);
-		g_string_append(c, "-contract.dat (each run's PD contract)");
-		gp_set(v, "CONTRACT_FILE", c->str);
-		g_string_free(c, TRUE);
-	} else {
-		gp_set(v, "CONTRACT_FILE", "");
+		g_string_append(list, ",\n# ");
+		gp_escape(list, si->base);
+		g_string_append(list, "-contract.dat (each run's PD contract)");
 	}
+	gp_set(v, "CONTRACT_FILE", list->str);
 	gp_expand(s, plot_tpl_stacked_head, v);
+	g_string_truncate(list, 0);
 
 	gp_setf(v, "W", "%d", PX_W);
 	gp_setf(v, "H", "%d", (int)pl->px_h);

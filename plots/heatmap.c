@@ -37,7 +37,7 @@ struct heat {
 	const struct plot_heatmap_spec *sp;
 	struct table t;
 	int col[4];               /* x, y, z, by (-1: no by) */
-	GArray *xs, *ys, *bs;     /* struct category */
+	GPtrArray *xs, *ys, *bs;  /* the categories of x, y and by */
 	gsize n_cells;            /* maps x rows x columns */
 	struct cell *cells;
 	double zmin, zmax;
@@ -133,85 +133,52 @@ static bool find_columns(struct heat *h, GError **err)
 
 /* The distinct values of a column in order of first appearance; sorted by their
  * leading number when every one starts with a number ("0.5 m", "1.1 A", "2"). */
-struct category {
-	char *text;
-	double num;
-};
-
 static int category_cmp(const void *a, const void *b)
 {
-	const struct category *x = a, *y = b;
+	double x = g_ascii_strtod(*(char *const *)a, NULL), y = g_ascii_strtod(*(char *const *)b, NULL);
 
-	return x->num < y->num ? -1 : x->num > y->num;
+	return x < y ? -1 : x > y;
 }
 
-static GArray *categories(const struct table *t, int col)
-{
-	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct category));
-	bool numeric = true;
-
-	for (guint i = 0; i < t->nrows; i++) {
-		const char *v = table_cell(t, i, col);
-		struct category c;
-		char *end;
-		bool seen = false;
-
-		for (guint k = 0; k < a->len && !seen; k++)
-			seen = strcmp(g_array_index(a, struct category, k).text, v) == 0;
-		if (seen)
-			continue;
-		c.text = g_strdup(v);
-		c.num = g_ascii_strtod(v, &end);
-		if (end == v)
-			numeric = false;
-		g_array_append_val(a, c);
-	}
-	if (numeric)
-		g_array_sort(a, category_cmp);
-	return a;
-}
-
-static int category_index(const GArray *a, const char *v)
+static int category_index(const GPtrArray *a, const char *v)
 {
 	for (guint k = 0; k < a->len; k++)
-		if (strcmp(g_array_index(a, struct category, k).text, v) == 0)
+		if (strcmp(g_ptr_array_index(a, k), v) == 0)
 			return (int)k;
 	return -1;
 }
 
-static void categories_free(GArray *a)
+static GPtrArray *categories(const struct table *t, int col)
 {
-	for (guint k = 0; a && k < a->len; k++)
-		g_free(g_array_index(a, struct category, k).text);
-	if (a)
-		g_array_free(a, TRUE);
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	bool numeric = true;
+
+	for (guint i = 0; i < t->nrows; i++) {
+		const char *v = table_cell(t, i, col);
+		char *end;
+
+		if (category_index(a, v) >= 0)
+			continue;
+		g_ascii_strtod(v, &end);
+		numeric &= end != v;
+		g_ptr_array_add(a, g_strdup(v));
+	}
+	if (numeric)
+		g_ptr_array_sort(a, category_cmp);
+	return a;
 }
 
 /* A category axis: "'0.5 m' 0, '2 m' 1". */
-static char *category_tics(const GArray *a)
+static char *category_tics(const GPtrArray *a)
 {
 	GString *s = g_string_new(NULL);
 
 	for (guint k = 0; k < a->len; k++) {
 		g_string_append(s, k ? ", " : "");
-		gp_quote(s, g_array_index(a, struct category, k).text);
+		gp_quote(s, g_ptr_array_index(a, k));
 		g_string_append_printf(s, " %u", k);
 	}
 	return g_string_free(s, FALSE);
-}
-
-static bool parse_double(const char *s, double *v)
-{
-	char *end;
-
-	while (g_ascii_isspace(*s))
-		s++;
-	if (!*s)
-		return false;
-	*v = g_ascii_strtod(s, &end);
-	while (g_ascii_isspace(*end))
-		end++;
-	return *end == '\0' && end != s;
 }
 
 static void heat_categories(struct heat *h)
@@ -221,10 +188,8 @@ static void heat_categories(struct heat *h)
 	if (h->col[3] >= 0) {
 		h->bs = categories(&h->t, h->col[3]);
 	} else {
-		struct category c = { g_strdup(""), 0 };
-
-		h->bs = g_array_new(FALSE, FALSE, sizeof(struct category));
-		g_array_append_val(h->bs, c);
+		h->bs = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(h->bs, g_strdup(""));
 	}
 	h->n_cells = (gsize)h->bs->len * h->xs->len * h->ys->len;
 	h->cells = g_new0(struct cell, h->n_cells);
@@ -271,6 +236,7 @@ static bool fill_cells(struct heat *h, GError **err)
 		gsize k = ((gsize)bi * h->ys->len + (gsize)yi) * h->xs->len + (gsize)xi;
 		struct cell *c = &h->cells[k];
 		const char *zv = table_cell(t, i, col[2]);
+		char *end;
 		double z;
 
 		if (c->row >= 0 && sp->agg == PLOT_AGG_NONE) {
@@ -282,7 +248,8 @@ static bool fill_cells(struct heat *h, GError **err)
 		if (!*zv || strcmp(zv, "null") == 0 || strcmp(zv, "-") == 0 ||
 		    g_ascii_strcasecmp(zv, "nan") == 0)
 			continue;
-		if (!parse_double(zv, &z)) {
+		z = g_ascii_strtod(zv, &end);   /* zv is stripped (table_strip()) */
+		if (*end) {
 			g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
 				    "%s: line %zu: %s: found \"%s\", expected a number (a heat map "
 				    "needs a numeric metric)", sp->results, t->tr->line[i], sp->z, zv);
@@ -306,12 +273,8 @@ static void cell_values(struct heat *h)
 
 		if (!c->n)
 			continue;
-		switch (h->sp->agg) {
-		case PLOT_AGG_MEAN: c->z = c->sum / c->n; break;
-		case PLOT_AGG_MIN: c->z = c->min; break;
-		case PLOT_AGG_MAX: c->z = c->max; break;
-		default: c->z = c->sum; break;   /* one row */
-		}
+		c->z = h->sp->agg == PLOT_AGG_MEAN ? c->sum / c->n : h->sp->agg == PLOT_AGG_MIN ? c->min :
+		       h->sp->agg == PLOT_AGG_MAX ? c->max : c->sum;   /* none: one row */
 		h->zmin = fmin(h->zmin, c->z);
 		h->zmax = fmax(h->zmax, c->z);
 	}
@@ -334,7 +297,7 @@ static bool write_data(const struct heat *h, const char *path, GError **err)
 	g_string_append_printf(dat, "# chargesim heat map of %s over %s and %s from %s\n# ix,iy,z,label\n",
 			       z, x, y, results);
 	for (guint bi = 0; bi < h->bs->len; bi++) {
-		g_autofree char *map = gp_dat_field(g_array_index(h->bs, struct category, bi).text);
+		g_autofree char *map = gp_dat_field((const char *)g_ptr_array_index(h->bs, bi));
 
 		if (bi)
 			g_string_append(dat, "\n\n");
@@ -375,7 +338,7 @@ static char *script_text(const struct heat *h, const char *base_name)
 
 	for (int bi = 0; bi < nmaps; bi++) {
 		g_autofree char *name = sp->by ? g_strdup_printf("%s = %s", sp->by,
-					g_array_index(h->bs, struct category, bi).text) : g_strdup("");
+					(const char *)g_ptr_array_index(h->bs, bi)) : g_strdup("");
 
 		g_string_append(maps, bi ? ", " : "");
 		gp_quote(maps, name);
@@ -418,9 +381,9 @@ static char *script_text(const struct heat *h, const char *base_name)
 
 static void heat_clear(struct heat *h)
 {
-	categories_free(h->xs);
-	categories_free(h->ys);
-	categories_free(h->bs);
+	g_clear_pointer(&h->xs, g_ptr_array_unref);
+	g_clear_pointer(&h->ys, g_ptr_array_unref);
+	g_clear_pointer(&h->bs, g_ptr_array_unref);
 	g_free(h->cells);
 	g_strfreev(h->t.names);
 	cs_csv_trace_free(h->t.tr);

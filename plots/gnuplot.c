@@ -38,25 +38,18 @@ static char *find_gnuplot(GError **err)
 	return path;
 }
 
-/* Indent captured output for a message. */
+/* Indent captured output for a message: its first max_lines non-blank lines. */
 static char *indent_output(const char *out, int max_lines)
 {
 	g_auto(GStrv) lines = g_strsplit(out ? out : "", "\n", -1);
 	GString *s = g_string_new(NULL);
-	int n = 0, total = 0;
+	int n = 0;
 
 	for (int i = 0; lines[i]; i++)
-		if (*g_strchomp(lines[i]))
-			total++;
-	for (int i = 0; lines[i]; i++) {
-		if (!*lines[i])
-			continue;
-		if (n++ == max_lines) {
-			g_string_append_printf(s, "\n    ... (%d more lines)", total - max_lines);
-			break;
-		}
-		g_string_append_printf(s, "%s    %s", s->len ? "\n" : "", lines[i]);
-	}
+		if (*g_strchomp(lines[i]) && n++ < max_lines)
+			g_string_append_printf(s, "%s    %s", s->len ? "\n" : "", lines[i]);
+	if (n > max_lines)
+		g_string_append_printf(s, "\n    ... (%d more lines)", n - max_lines);
 	return g_string_free(s, FALSE);
 }
 
@@ -67,29 +60,23 @@ static bool spawn_gnuplot(const char *script, const char *dir, const char *tmpba
 {
 	g_autofree char *name = g_path_get_basename(script);
 	g_autofree char *prog = find_gnuplot(err);
-	g_autofree char *sets = NULL, *out = NULL, *errout = NULL;
+	g_autoptr(GString) sets = g_string_new("OUTBASE=");
+	g_autofree char *out = NULL, *errout = NULL;
 	g_autoptr(GError) e = NULL;
 	int wait_status = 0;
+	char *argv[] = { prog, "-e", NULL, name, NULL };
 
 	if (!prog)
 		return false;
-	{
-		GString *cmd = g_string_new("OUTBASE=");
-
-		gp_quote(cmd, tmpbase);   /* the script's name is the user's */
-		g_string_append_printf(cmd, "; FORMATS='%s'", gp_formats(png, svg));
-		sets = g_string_free(cmd, FALSE);
-	}
-	{
-		char *argv[] = { prog, "-e", sets, name, NULL };
-
-		if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out,
-				  &errout, &wait_status, &e)) {
-			g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_NO_GNUPLOT,
-				    "cannot run %s: %s; install gnuplot with: %s", prog, e->message,
-				    PLOT_INSTALL_HINT);
-			return false;
-		}
+	gp_quote(sets, tmpbase);   /* the script's name is the user's */
+	g_string_append_printf(sets, "; FORMATS='%s'", gp_formats(png, svg));
+	argv[2] = sets->str;
+	if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out, &errout,
+			  &wait_status, &e)) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_NO_GNUPLOT,
+			    "cannot run %s: %s; install gnuplot with: %s", prog, e->message,
+			    PLOT_INSTALL_HINT);
+		return false;
 	}
 	if (!g_spawn_check_wait_status(wait_status, &e)) {
 		g_autofree char *text = indent_output(errout && *errout ? errout : out, 30);

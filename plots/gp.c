@@ -185,81 +185,53 @@ void gp_set_escaped(GPtrArray *vars, const char *name, const char *text)
 	gp_set(vars, name, s->str);
 }
 
-/* The value of the name at n (len bytes), NULL when not given. */
-static const char *var_value(const GPtrArray *vars, const char *n, size_t len)
+/* The value of name, NULL when not given. */
+static const char *var_value(const GPtrArray *vars, const char *name)
 {
 	for (guint i = 0; vars && i + 1 < vars->len; i += 2)
-		if (strlen(vars->pdata[i]) == len && strncmp(vars->pdata[i], n, len) == 0)
+		if (strcmp(vars->pdata[i], name) == 0)
 			return vars->pdata[i + 1];
 	return NULL;
 }
 
-/* The end of a placeholder name starting at n (before end), or n when none starts. */
-static const char *name_end(const char *n, const char *end)
+/* A line starting with @?NAME@: the rest of it when NAME is given, else nothing. */
+static gboolean fill_line(const GMatchInfo *mi, GString *out, gpointer vars)
 {
-	const char *e = n;
+	g_autofree char *name = g_match_info_fetch(mi, 1);
 
-	if (e < end && g_ascii_isupper(*e))
-		while (e < end && (g_ascii_isupper(*e) || g_ascii_isdigit(*e) || *e == '_'))
-			e++;
-	return e;
-}
+	if (var_value(vars, name)) {
+		g_autofree char *rest = g_match_info_fetch(mi, 2);
 
-/* One line (or the part after a @?NAME@ marker) with its placeholders filled in. */
-static void expand_span(GString *out, const char *p, const char *end, const GPtrArray *vars)
-{
-	while (p < end) {
-		const char *at = memchr(p, '@', (size_t)(end - p));
-		const char *n, *e, *close, *v;
-
-		if (!at) {
-			g_string_append_len(out, p, end - p);
-			return;
-		}
-		g_string_append_len(out, p, at - p);
-		n = at + 1;
-		e = name_end(n, end);
-		close = e < end && *e == '|' ? memchr(e, '@', (size_t)(end - e)) : e;
-		if (e == n || !close || close >= end || *close != '@') {
-			g_string_append_c(out, '@');   /* not a placeholder */
-			p = at + 1;
-			continue;
-		}
-		v = var_value(vars, n, (size_t)(e - n));
-		if (v)
-			g_string_append(out, v);
-		else if (*e == '|')
-			g_string_append_len(out, e + 1, close - e - 1);
-		else {
-			g_critical("gp_expand: no value for @%.*s@", (int)(e - n), n);
-			g_string_append_len(out, at, close + 1 - at);   /* left for the tests to see */
-		}
-		p = close + 1;
+		g_string_append(out, rest);
 	}
+	return FALSE;
 }
 
+/* @NAME@ or @NAME|TEXT@: the value, else TEXT, else the placeholder for the tests. */
+static gboolean fill(const GMatchInfo *mi, GString *out, gpointer vars)
+{
+	g_autofree char *all = g_match_info_fetch(mi, 0);
+	g_autofree char *name = g_match_info_fetch(mi, 1);
+	g_autofree char *text = g_match_info_fetch(mi, 2);   /* "|TEXT", "" without */
+	const char *v = var_value(vars, name);
+
+	if (!v && !*text)
+		g_critical("gp_expand: no value for %s", all);
+	g_string_append(out, v ? v : *text ? text + 1 : all);
+	return FALSE;
+}
+
+/* The lines first, then the placeholders, each in one pass: a value is never expanded. */
 void gp_expand(GString *out, const char *tpl, const GPtrArray *vars)
 {
-	const char *p = tpl;
+	g_autoptr(GRegex) line = g_regex_new("^@\\?([A-Z][A-Z0-9_]*)@(.*\\n?)",
+					     G_REGEX_MULTILINE | G_REGEX_NEWLINE_LF, 0, NULL);
+	g_autoptr(GRegex) ph = g_regex_new("@([A-Z][A-Z0-9_]*)(\\|[^@\\n]*)?@", 0, 0, NULL);
+	g_autofree char *kept = g_regex_replace_eval(line, tpl, -1, 0, 0, fill_line,
+						     (gpointer)vars, NULL);
+	g_autofree char *text = g_regex_replace_eval(ph, kept, -1, 0, 0, fill, (gpointer)vars, NULL);
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		const char *end = nl ? nl + 1 : p + strlen(p);
-
-		if (p[0] == '@' && p[1] == '?') {
-			const char *e = name_end(p + 2, end);
-
-			if (e > p + 2 && e < end && *e == '@') {
-				if (!var_value(vars, p + 2, (size_t)(e - p - 2))) {
-					p = end;
-					continue;
-				}
-				p = e + 1;
-			}
-		}
-		expand_span(out, p, end, vars);
-		p = end;
-	}
+	g_string_append(out, text);
 }
 
 char *gp_expand_block(const char *tpl, const GPtrArray *vars)

@@ -117,13 +117,14 @@ static void cmd_add(GString *cmd, const char *tpl, const GPtrArray *vars)
 	}
 }
 
-/* A panel's place: top and bottom in pixels from the top of the canvas. */
+/* A panel: its templates, its height and its place (top and bottom in pixels from the
+ * top of the canvas), its ranges. */
 struct panel {
 	const char *name;            /* "a" .. "e" */
 	const char *tf;              /* its time axis function: "T" (main) or "Z" (zoom) */
 	const char *tpl, *series, *legend;
 	const char *last;            /* a series template drawn after all others, or NULL */
-	double top, bottom;
+	double height, top, bottom;
 	double ylo, yhi, y2lo, y2hi;
 	bool limits;                 /* the USB minimum and UVLO lines */
 };
@@ -131,16 +132,14 @@ struct panel {
 /* The lines every panel has: its margins, its key at its top, its report line. */
 static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel *p)
 {
-	g_autoptr(GPtrArray) f = gp_vars_new();
-
-	gp_set_num(f, "TOP", gp_frac(pl->px_h - p->top, pl->px_h));
-	gp_set_num(f, "BOTTOM", gp_frac(pl->px_h - p->bottom, pl->px_h));
-	gp_set_num(f, "X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
-	gp_set_num(f, "Y", gp_frac(pl->px_h - p->top, pl->px_h));
-	gp_set(f, "PANEL", p->name);
-	set_block(v, "MARGINS", plot_tpl_panels_margins, f);
-	set_block(v, "KEY", plot_tpl_panels_key, f);
-	set_block(v, "REPORT", plot_tpl_panels_report, f);
+	gp_set_num(v, "TOP", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set_num(v, "BOTTOM", gp_frac(pl->px_h - p->bottom, pl->px_h));
+	gp_set_num(v, "KEY_X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
+	gp_set_num(v, "KEY_Y", gp_frac(pl->px_h - p->top, pl->px_h));
+	gp_set(v, "PANEL", p->name);
+	set_block(v, "MARGINS", plot_tpl_panels_margins, v);
+	set_block(v, "KEY", plot_tpl_panels_key, v);
+	set_block(v, "REPORT", plot_tpl_panels_report, v);
 	gp_set_num(v, "YLO", p->ylo);
 	gp_set_num(v, "YHI", p->yhi);
 	gp_set_num(v, "Y2LO", p->y2lo);
@@ -308,8 +307,6 @@ static void band_panel(GString *s, const struct plot *pl, const struct panel *p,
 	gp_set(v, "LABELS", si->n_events > 0 && si->any_mlabel ? "" : NULL);
 	gp_set_num(v, "STRIP", BAND_STRIP);
 	gp_set(v, "ROWS", rows);
-	gp_set_num(v, "KEY_X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
-	gp_set_num(v, "KEY_Y", gp_frac(pl->px_h - p->top, pl->px_h));
 	gp_setf(v, "MAXROWS", "%d", MAX(4, (int)(pl->px_band / 13)));
 	cmd_add(cmd, plot_tpl_panels_d_series, v);
 	for (int g = 0; pl->n == 1 && g < MG_COUNT; g++) {
@@ -458,53 +455,43 @@ char *plot_script_text(const struct plot *pl, const char *base_name, int n_event
 {
 	struct script_info si = { .base = base_name, .n_events = n_events };
 	GString *s = g_string_new(NULL);
-	double top = pl->px_title;
-	struct panel a = {
-		"a", "T", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend, NULL,
-		top, top + PX_PANEL_A, pl->vlo, pl->vhi, 0, 0, true,
+	struct panel p[] = {
+		{ "a", "T", plot_tpl_panels_a, plot_tpl_panels_a_series, plot_tpl_panels_a_legend,
+		  NULL, PX_PANEL_A, 0, 0, pl->vlo, pl->vhi, 0, 0, true },
+		{ "b", "T", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend,
+		  NULL, PX_PANEL_B, 0, 0, pl->ilo, pl->ihi, 0, 0, false },
+		{ "c", "T", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend,
+		  NULL, PX_PANEL_C, 0, 0, pl->blo, pl->bhi, pl->slo, pl->shi, false },
+		{ "d", "T", plot_tpl_panels_d, NULL, NULL, NULL, pl->px_band, 0, 0, 0, 0, 0, 0, false },
+		{ "e", "Z", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
+		  plot_tpl_panels_e_labels, PX_ZOOM, 0, 0, pl->vlo, pl->vhi, pl->ilo,
+		  pl->ihi, true },
 	};
-	struct panel b = {
-		"b", "T", plot_tpl_panels_b, plot_tpl_panels_b_series, plot_tpl_panels_b_legend, NULL,
-		a.bottom + PX_PANEL_GAP, a.bottom + PX_PANEL_GAP + PX_PANEL_B, pl->ilo, pl->ihi,
-		0, 0, false,
-	};
-	struct panel c = {
-		"c", "T", plot_tpl_panels_c, plot_tpl_panels_c_series, plot_tpl_panels_c_legend, NULL,
-		b.bottom + PX_PANEL_GAP, b.bottom + PX_PANEL_GAP + PX_PANEL_C, pl->blo, pl->bhi,
-		pl->slo, pl->shi, false,
-	};
-	struct panel d = {
-		"d", "T", plot_tpl_panels_d, NULL, NULL, NULL,
-		c.bottom + PX_PANEL_GAP, c.bottom + PX_PANEL_GAP + pl->px_band, 0, 0, 0, 0, false,
-	};
-	struct panel e = {
-		"e", "Z", plot_tpl_panels_e, plot_tpl_panels_e_series, plot_tpl_panels_e_legend,
-		plot_tpl_panels_e_labels, d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6,
-		d.bottom + PX_ZOOM_GAP + PX_XAXIS - 6 + PX_ZOOM, pl->vlo, pl->vhi, pl->ilo, pl->ihi,
-		true,
-	};
-	g_autoptr(GPtrArray) va = gp_vars_new();
-	g_autoptr(GPtrArray) vb = gp_vars_new();
-	g_autoptr(GPtrArray) vc = gp_vars_new();
-	g_autoptr(GPtrArray) ve = gp_vars_new();
 
 	script_info(&si, pl);
 	script_head(s, pl, &si);
 	script_frame(s, pl, &si);
-	signal_panel(s, pl, &a, va);
-	signal_panel(s, pl, &b, vb);
-	signal_panel(s, pl, &c, vc);
-	band_panel(s, pl, &d, &si);
-	if (pl->zoom) {
-		bool labels = n_events > 0 && si.any_zlabel;
+	for (int k = 0; k < (pl->zoom ? 5 : 4); k++) {
+		g_autoptr(GPtrArray) v = gp_vars_new();
 
-		gp_set(ve, "EVENTS", n_events > 0 ? "" : NULL);
-		gp_set(ve, "LABELS", labels ? "" : NULL);
-		gp_set_num(ve, "ZLAB_TOP", pl->vhi);
-		gp_set_num(ve, "ZLAB_SPAN", pl->vhi - pl->vlo);
-		if (!labels)
-			e.last = NULL;
-		signal_panel(s, pl, &e, ve);
+		/* the panels one under the other; the zoom below the time axis labels */
+		p[k].top = k == 0 ? pl->px_title : k == 4 ? p[3].bottom + PX_ZOOM_GAP + PX_XAXIS - 6 :
+			   p[k - 1].bottom + PX_PANEL_GAP;
+		p[k].bottom = p[k].top + p[k].height;
+		if (k == 3) {
+			band_panel(s, pl, &p[k], &si);
+			continue;
+		}
+		if (k == 4) {
+			bool labels = n_events > 0 && si.any_zlabel;
+
+			gp_set(v, "EVENTS", n_events > 0 ? "" : NULL);
+			gp_set(v, "LABELS", labels ? "" : NULL);
+			p[k].last = labels ? p[k].last : NULL;
+			gp_set_num(v, "ZLAB_TOP", pl->vhi);
+			gp_set_num(v, "ZLAB_SPAN", pl->vhi - pl->vlo);
+		}
+		signal_panel(s, pl, &p[k], v);
 	}
 	gp_expand(s, plot_tpl_stacked_end, NULL);
 	g_free(si.title);

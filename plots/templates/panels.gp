@@ -16,7 +16,7 @@
 ##[margins] the panel's top and bottom, screen fractions
 	set tmargin at screen @TOP@; set bmargin at screen @BOTTOM@
 ##[key] the key beside a signal panel, at its top
-	set key at screen @X@, screen @Y@ left top Left reverse samplen 2.5 spacing 1.05 font ',9' nobox
+	set key at screen @KEY_X@, screen @KEY_Y@ left top Left reverse samplen 2.5 spacing 1.05 font ',9' nobox
 ##[report] with REPORT set, each panel prints its axes and where they are drawn (tests)
 	if (REPORT ne '') { print sprintf('panel @PANEL@ %s x %.10g %.10g y %.10g %.10g term %g %g %g %g canvas %d %d', FMT, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, W, H) }
 ##

@@ -33,16 +33,8 @@ static int sag_cmp(const void *a, const void *b)
 
 static void choose_unit(double span, double *unit, const char **name)
 {
-	if (span <= 300) {
-		*unit = 1;
-		*name = "s";
-	} else if (span <= 3 * 3600) {
-		*unit = 60;
-		*name = "min";
-	} else {
-		*unit = 3600;
-		*name = "h";
-	}
+	*unit = span <= 300 ? 1 : span <= 3 * 3600 ? 60 : 3600;
+	*name = span <= 300 ? "s" : span <= 3 * 3600 ? "min" : "h";
 }
 
 /* The zoom window (docs/plots.md, "The zoom window"):
@@ -262,9 +254,11 @@ struct mark_view {
 	double t0, t1, px_per_s;
 	double dense_limit;          /* lines per run and kind that hide the signals */
 	double level_end[LABEL_LEVELS];
-	double *last_line;           /* pixel of the last line */
-	int *last_label;             /* mark of the last label, -1 none */
-	int *lines, *events;
+	struct {
+		double last_line;    /* pixel of the last line */
+		int last_label;      /* mark of the last label, -1 none */
+		int lines, events;
+	} *k;                        /* per key */
 };
 
 /* Lines: one per 2 pixels per run and kind; count the lines and the events. */
@@ -284,12 +278,12 @@ static void mark_lines(struct plot *pl, struct mark_view *mv)
 		m->dense[view] = false;
 		if (m->t < mv->t0 || m->t > mv->t1)
 			continue;
-		mv->events[key]++;
+		mv->k[key].events++;
 		px = (m->t - mv->t0) * mv->px_per_s;
-		if (px - mv->last_line[key] >= 2.0) {
+		if (px - mv->k[key].last_line >= 2.0) {
 			m->line[view] = 1;
-			mv->last_line[key] = px;
-			mv->lines[key]++;
+			mv->k[key].last_line = px;
+			mv->k[key].lines++;
 		}
 	}
 }
@@ -326,13 +320,13 @@ static void place_label(struct plot *pl, struct mark_view *mv, guint i, bool den
 			break;
 	if (l < LABEL_LEVELS) {
 		m->level[view] = l;
-		m->count[view] = dense ? mv->events[key] : 1;
+		m->count[view] = dense ? mv->k[key].events : 1;
 		m->dense[view] = dense;
 		/* room for a " xNN" the label may gain below */
 		mv->level_end[l] = px + label_px(m, dense ? m->count[view] : 99);
-		mv->last_label[key] = (int)i;
-	} else if (mv->last_label[key] >= 0) {
-		struct mark *lm = &g_array_index(pl->marks, struct mark, mv->last_label[key]);
+		mv->k[key].last_label = (int)i;
+	} else if (mv->k[key].last_label >= 0) {
+		struct mark *lm = &g_array_index(pl->marks, struct mark, mv->k[key].last_label);
 		double lpx = (lm->t - mv->t0) * mv->px_per_s;
 
 		if (strcmp(lm->label, m->label) == 0 &&
@@ -351,13 +345,12 @@ static void layout_marks(struct plot *pl, int view, double t0, double t1)
 		.view = view, .t0 = t0, .t1 = t1,
 		.px_per_s = (PX_W - pl->px_left - pl->px_right) / (t1 - t0),
 		.dense_limit = (PX_W - pl->px_left - pl->px_right) / 12,
-		.last_line = g_new(double, n), .last_label = g_new(int, n),
-		.lines = g_new0(int, n), .events = g_new0(int, n),
+		.k = g_new0(typeof(*mv.k), n),
 	};
 
 	for (gsize i = 0; i < n; i++) {
-		mv.last_line[i] = -INFINITY;
-		mv.last_label[i] = -1;
+		mv.k[i].last_line = -INFINITY;
+		mv.k[i].last_label = -1;
 	}
 	for (int l = 0; l < LABEL_LEVELS; l++)
 		mv.level_end[l] = -INFINITY;
@@ -365,20 +358,17 @@ static void layout_marks(struct plot *pl, int view, double t0, double t1)
 	for (guint i = 0; i < pl->marks->len; i++) {
 		struct mark *m = &g_array_index(pl->marks, struct mark, i);
 		int key = m->run * MG_COUNT + m->group;
-		bool dense = mv.lines[key] > mv.dense_limit || mv.events[key] > DENSE_LABELS;
+		bool dense = mv.k[key].lines > mv.dense_limit || mv.k[key].events > DENSE_LABELS;
 
 		if (m->t < t0 || m->t > t1)
 			continue;
-		if (mv.lines[key] > mv.dense_limit && view == 0 && m->line[view])
+		if (mv.k[key].lines > mv.dense_limit && view == 0 && m->line[view])
 			m->line[view] = 2;
-		if ((dense && mv.last_label[key] >= 0) || shared_label(pl, &mv, i))
+		if ((dense && mv.k[key].last_label >= 0) || shared_label(pl, &mv, i))
 			continue;
 		place_label(pl, &mv, i, dense);
 	}
-	g_free(mv.last_line);
-	g_free(mv.last_label);
-	g_free(mv.lines);
-	g_free(mv.events);
+	g_free(mv.k);
 }
 
 static void pad_range(double lo, double hi, double min_span, double frac_pad, double *a, double *b)

@@ -31,11 +31,6 @@ static void band_switch(struct band *b, double t, const char *state)
 	b->cur_t0 = t;
 }
 
-static void band_close(struct band *b, double t)
-{
-	band_switch(b, t, NULL);
-}
-
 void plot_run_clear(struct plot_run *r)
 {
 	g_free(r->label);
@@ -469,6 +464,6 @@ bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError 
 	if (r->in->metrics && !read_metrics(r, err))
 		return false;
 	for (int k = 0; k < BAND_COUNT; k++)
-		band_close(&r->band[k], r->t_max);
+		band_switch(&r->band[k], r->t_max, NULL);   /* close the last segment */
 	return true;
 }

@@ -51,34 +51,6 @@ void plot_run_clear(struct plot_run *r)
 
 /* ---- the trace ---- */
 
-/* The header has every required column; the message names every missing one. */
-static bool check_columns(const char *path, char **names, GError **err)
-{
-	GString *missing = g_string_new(NULL);
-	int n_missing = 0;
-
-	for (int c = 0; c < COL_REQUIRED; c++)
-		if (!g_strv_contains((const char *const *)names, plot_column_names[c])) {
-			g_string_append_printf(missing, "%s%s", n_missing ? ", " : "",
-					       plot_column_names[c]);
-			n_missing++;
-		}
-	if (n_missing) {
-		g_autofree char *found = g_strjoinv(",", names);
-		GString *want = g_string_new(NULL);
-
-		for (int c = 0; c < COL_REQUIRED; c++)
-			g_string_append_printf(want, "%s%s", c ? "," : "", plot_column_names[c]);
-		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
-			    "%s: not a chargesim trace: missing column%s %s (its header is \"%.200s\"; "
-			    "a trace needs at least %s, in any order)",
-			    path, n_missing > 1 ? "s" : "", missing->str, found, want->str);
-		g_string_free(want, TRUE);
-	}
-	g_string_free(missing, TRUE);
-	return n_missing == 0;
-}
-
 static const struct cs_csv_read_opts trace_opts = {
 	.time_column = "time_s", .delim = ',', .text_columns = state_columns,
 };
@@ -89,6 +61,10 @@ static bool check_trace(const char *path, GError **err)
 {
 	g_autoptr(GError) inner = NULL;
 	g_auto(GStrv) names = cs_csv_read_header(path, &trace_opts, &inner);
+	g_autoptr(GString) missing = g_string_new(NULL);
+	g_autoptr(GString) want = g_string_new(NULL);
+	g_autofree char *found = NULL;
+	int n_missing = 0;
 
 	if (!names) {
 		g_set_error_literal(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, inner->message);
@@ -100,7 +76,21 @@ static bool check_trace(const char *path, GError **err)
 			    path);
 		return false;
 	}
-	return check_columns(path, names, err);
+	for (int c = 0; c < COL_REQUIRED; c++) {
+		const char *name = plot_column_names[c];
+
+		g_string_append_printf(want, "%s%s", c ? "," : "", name);
+		if (!g_strv_contains((const char *const *)names, name))
+			g_string_append_printf(missing, "%s%s", n_missing++ ? ", " : "", name);
+	}
+	if (!n_missing)
+		return true;
+	found = g_strjoinv(",", names);
+	g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+		    "%s: not a chargesim trace: missing column%s %s (its header is \"%.200s\"; "
+		    "a trace needs at least %s, in any order)",
+		    path, n_missing > 1 ? "s" : "", missing->str, found, want->str);
+	return false;
 }
 
 /* The columns' values at row i: NAN where a column is absent or not numeric. */

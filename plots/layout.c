@@ -37,18 +37,8 @@ static void choose_unit(double span, double *unit, const char **name)
 	*name = span <= 300 ? "s" : span <= 3 * 3600 ? "min" : "h";
 }
 
-/* The zoom window (docs/plots.md, "The zoom window"):
- *  1. the first source trip, UVLO or brownout of any run, up to the third such
- *     occurrence (events within 50 ms count once) as long as they follow each other
- *     within 30 s and stay within 60 s of the first, starting earlier where a VBUS
- *     sag below 4.75 V led up to the first (at most 120 s earlier);
- *  2. else the first VBUS sag below 4.75 V (with the source on) of any run, to its
- *     end (at most 300 s);
- *  3. else the input-limit ramp: from the first attach to the last ilim_set within
- *     300 s of it.
- * Padded by a quarter of its length before and half after (for 1: at least 2 s
- * before and 5 s after; for 2 and 3: at least 1 s in all), clipped to the runs. */
-/* A candidate zoom window, in seconds, and why it was chosen. */
+/* A candidate zoom window, in seconds, and why it was chosen: rules 1 to 3 below, in
+ * order (docs/plots.md, "The zoom window"). */
 struct window {
 	double t1, t2;
 	char *why;

@@ -2,12 +2,7 @@
 /*
  * plots/script.c - writing a stacked plot (see stacked.h): NAME-states.dat (the
  * segments of the state band), NAME-events.dat (the event markers and where their
- * lines and labels go) and NAME.gp, the script.
- *
- * The script reads the traces by column name, keeps every choice in a named variable
- * near its top, and renders every format in FORMATS; the command line passes OUTBASE
- * so that the images are written under temporary names and renamed into place only
- * when gnuplot succeeded.
+ * lines and labels go) and NAME.gp, the script, from plots/templates/.
  */
 #include <math.h>
 #include <stddef.h>

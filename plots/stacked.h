@@ -2,19 +2,8 @@
 /*
  * plots/stacked.h - the stacked plot of traces (plot_traces() in plot.h), inside
  * plots/: what the scan finds, what the layout decides and what the script writer
- * reads, in one struct plot.
- *
- * The work is in three steps. Scan (scan.c): each trace is read once through the
- * trace reader (traces/csv.h) for the ranges of its series, the segments of its state
- * columns and the intervals where VBUS sags below 4.75 V (and kept, for the thinned
- * copy); its events.jsonl (traces/events.h) for the events worth a marker, the
- * detected port type, the boot stages and the PD contracts; its metrics.json for the
- * title. Lay out (layout.c): the time unit, the
- * panels' pixel geometry, the axis ranges, the zoom window (docs/plots.md gives the
- * rule), which runs are identical to an earlier one and which event markers get a
- * line and a label at each scale. Write: the thinned copies of the traces and the PD
- * contracts (thin.c), NAME-events.dat, NAME-states.dat and NAME.gp from the templates
- * in plots/templates/ (script.c); plot.c runs gnuplot on it.
+ * reads, in one struct plot. The steps: scan.c reads each run, layout.c lays the plot
+ * out, thin.c and script.c write the data and the script, plot.c runs them in turn.
  */
 #ifndef CS_PLOTS_STACKED_H
 #define CS_PLOTS_STACKED_H

@@ -39,7 +39,7 @@ endif
 OPT       ?= -O2
 CFLAGS    ?= $(OPT) -g
 SAN       ?=
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -Istack/include \
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(SAN) $(WARN) -I. -I$(BUILD)/gen -Istack/include \
              -DCHARGESIM_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LDLIBS    = $(PKG_LIBS) -lcsv -lm
 # The chargesim binary links GLib (with GModule and PCRE2, which GLib uses) and libcsv
@@ -114,6 +114,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
 # plots/templates/gp2c.sh, so that the binary needs no template file at run time.
 TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
 TPL_C     := $(BUILD)/gen/plots/templates.c
+TPL_H     := $(BUILD)/gen/plots/templates.h
 LIB_OBJ   += $(BUILD)/obj/gen/plots/templates.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
@@ -137,6 +138,9 @@ $(BUILD)/obj/%.o: %.c
 $(TPL_C): $(TPL_SRC) plots/templates/gp2c.sh
 	@mkdir -p $(dir $@)
 	plots/templates/gp2c.sh $@ $(TPL_SRC)
+# gp2c.sh writes the header that declares the templates beside them
+$(TPL_H): $(TPL_C) ;
+$(filter $(BUILD)/obj/plots/% $(BUILD)/obj/gen/plots/%,$(LIB_OBJ)): $(TPL_H)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

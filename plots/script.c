@@ -141,21 +141,13 @@ static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel 
 	gp_set_num(v, "Y2HI", p->y2hi);
 }
 
-/* The dash pattern of a run drawn over an identical earlier one: with m such runs
+/* Every run's series of a panel; with several runs the colour is the run's, its label
+ * goes into the key once, and the legend of line styles follows. A run identical to an
+ * earlier one draws only its first series, dashed over the other's: with m such runs
  * over one, run j (1..m) is solid for D (m + 1 - j) units of a D (m + 1) period, and
  * drawn after the runs before it, so that each shows in a stripe of its own (D =
  * DUP_DASH, in gnuplot's dash units: about 12 px stripes at the plots' line widths). */
 #define DUP_DASH 12
-static char *dup_dash(const struct plot *pl, const struct plot_run *r)
-{
-	int m = pl->runs[r->same_as].n_same, j = r->dup_index;
-
-	return g_strdup_printf("(%d,%d)", DUP_DASH * (m + 1 - j), DUP_DASH * j);
-}
-
-/* Every run's series of a panel; with several runs the colour is the run's, its label
- * goes into the key once, and the legend of line styles follows. A run identical to an
- * earlier one draws only its first series, dashed over the other's. */
 static void run_series(GString *cmd, const struct plot *pl, const struct panel *p)
 {
 	g_autoptr(GPtrArray) none = gp_vars_new();
@@ -168,37 +160,27 @@ static void run_series(GString *cmd, const struct plot *pl, const struct panel *
 		gp_set(v, "SRC_ILIM", r->src_ilim_drawn && r->same_as < 0 ? "" : NULL);
 		gp_set(v, "IBAT", r->has_ibat && r->same_as < 0 ? "" : NULL);
 		gp_set(v, "FULL", r->same_as < 0 ? "" : NULL);
-		if (r->same_as >= 0) {
-			g_autofree char *dash = dup_dash(pl, r);
-
-			gp_set(v, "DASH", dash);
-		}
+		if (r->same_as >= 0)
+			gp_setf(v, "DASH", "(%d,%d)",
+				DUP_DASH * (pl->runs[r->same_as].n_same + 1 - r->dup_index),
+				DUP_DASH * r->dup_index);
 		if (pl->n > 1) {
+			g_autoptr(GString) title = g_string_new("title ");
 			g_autofree char *label = pl->index_names ?
 				g_strdup_printf("%d: %s", i + 1, r->label) : g_strdup(r->label);
-			GString *title = g_string_new("title ");
+			g_autofree char *other = r->same_as < 0 ? NULL : pl->index_names ?
+				g_strdup_printf("%d", r->same_as + 1) : g_strdup(pl->runs[r->same_as].label);
+			g_autofree char *same = other ? g_strdup_printf("%s = %s", label, other) : NULL;
 
-			if (r->same_as >= 0) {
-				g_autofree char *other = pl->index_names ?
-					g_strdup_printf("%d", r->same_as + 1) :
-					g_strdup(pl->runs[r->same_as].label);
-				char *l = g_strdup_printf("%s = %s", label, other);
-
-				g_free(label);
-				label = l;
-			}
-			gp_quote(title, label);
+			gp_quote(title, same ? same : label);
 			gp_set(v, "C", plot_run_colour(i));
 			gp_set(v, "LEGEND", title->str);
 			gp_set(v, "NOLEGEND", "notitle");
-			g_string_free(title, TRUE);
 		}
 		cmd_add(cmd, p->series, v);
-	}
-	for (int i = 0; i < pl->n; i++) {
-		if (pl->runs[i].src_ilim_drawn)
+		if (r->src_ilim_drawn)
 			gp_set(none, "SRC_ILIM", "");
-		if (pl->runs[i].has_ibat)
+		if (r->has_ibat)
 			gp_set(none, "IBAT", "");
 	}
 	if (pl->n > 1)

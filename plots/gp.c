@@ -8,7 +8,6 @@
 #include <string.h>
 #include "plots/gp.h"
 #include "plots/plot.h"
-#include "plots/templates.h"
 
 /* The one escaping path for outside text (see gp.h); quotes doubled for a script, as
  * they are for a data file (whose fields are not gnuplot strings). */
@@ -244,9 +243,9 @@ char *gp_expand_block(const char *tpl, const GPtrArray *vars)
 	return g_string_free(s, FALSE);
 }
 
-void gp_set_terminal(GPtrArray *vars)
+void gp_set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtrArray *tvars)
 {
-	g_autofree char *block = gp_expand_block(plot_tpl_terminal_select, NULL);
+	g_autofree char *block = gp_expand_block(tpl, tvars);
 
-	gp_set(vars, "TERMINAL", block);
+	gp_set(vars, name, block);
 }

@@ -73,8 +73,8 @@ void gp_expand(GString *out, const char *tpl, const GPtrArray *vars);
  * place of a @NAME@ line of another template. Caller frees. */
 char *gp_expand_block(const char *tpl, const GPtrArray *vars);
 
-/* TERMINAL: the terminal of each format (plots/templates/terminal.gp). */
-void gp_set_terminal(GPtrArray *vars);
+/* vars[name] = gp_expand_block(tpl, tvars). */
+void gp_set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtrArray *tvars);
 
 /* Run gnuplot on script (in its directory) for the formats, writing the images under
  * temporary names and renaming them to the script's name with .png/.svg. Errors are

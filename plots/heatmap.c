@@ -331,6 +331,7 @@ static char *script_text(const struct heat *h, const char *base_name)
 				sp->results);
 	g_autofree char *xtics = category_tics(h->xs);
 	g_autofree char *ytics = category_tics(h->ys);
+	g_autofree char *by = sp->by ? g_strdup_printf(", one map per %s", sp->by) : g_strdup("");
 	int nmaps = (int)h->bs->len, ncols = MIN(nmaps, 3);
 	int pw = (int)CLAMP(60 * h->xs->len + 40, 300, 520);
 	int ph = (int)CLAMP(44 * h->ys->len + 40, 220, 480);
@@ -347,13 +348,7 @@ static char *script_text(const struct heat *h, const char *base_name)
 	gp_set_escaped(v, "X", sp->x);
 	gp_set_escaped(v, "Y", sp->y);
 	gp_set_escaped(v, "Z", sp->z);
-	if (sp->by) {
-		g_autofree char *by = g_strdup_printf(", one map per %s", sp->by);
-
-		gp_set_escaped(v, "BY", by);
-	} else {
-		gp_set(v, "BY", "");
-	}
+	gp_set_escaped(v, "BY", by);
 	gp_set_escaped(v, "RESULTS", sp->results);
 	gp_set(v, "FORMATS", gp_formats(sp->png, sp->svg));
 	gp_setf(v, "W", "%d", 110 + ncols * (pw + 120) + 60);
@@ -367,7 +362,7 @@ static char *script_text(const struct heat *h, const char *base_name)
 	gp_set_num(v, "ZMAX", h->zmax);
 	gp_setf(v, "PW", "%d", pw);
 	gp_setf(v, "PH", "%d", ph);
-	gp_set_terminal(v);
+	gp_set_block(v, "TERMINAL", plot_tpl_terminal_select, NULL);
 	gp_setf(v, "XLAST", "%u", h->xs->len - 1);
 	gp_setf(v, "YLAST", "%u", h->ys->len - 1);
 	gp_set(v, "XTICS", xtics);

@@ -173,7 +173,7 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	struct plot_run *r = &pl->runs[ri];
 	g_autoptr(GError) inner = NULL;
 	cs_csv_trace *tr;
-	int col[COL_COUNT];
+	int *col = r->col;
 
 	if (!check_trace(r->in->trace, err))
 		return false;

@@ -89,14 +89,6 @@ struct script_info {
 	char *title;
 };
 
-/* vars[name] = the expansion of tpl with tvars, without its last line break. */
-static void set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtrArray *tvars)
-{
-	g_autofree char *block = gp_expand_block(tpl, tvars);
-
-	gp_set(vars, name, block);
-}
-
 /* Add the series of a plot command: one per line of the expanded template, joined by
  * ", \" after "\tplot \". */
 static void cmd_add(GString *cmd, const char *tpl, const GPtrArray *vars)
@@ -132,9 +124,9 @@ static void panel_frame(GPtrArray *v, const struct plot *pl, const struct panel 
 	gp_set_num(v, "KEY_X", gp_frac(PX_W - pl->px_right + PX_KEY_OFFSET, PX_W));
 	gp_set_num(v, "KEY_Y", gp_frac(pl->px_h - p->top, pl->px_h));
 	gp_set(v, "PANEL", p->name);
-	set_block(v, "MARGINS", plot_tpl_panels_margins, v);
-	set_block(v, "KEY", plot_tpl_panels_key, v);
-	set_block(v, "REPORT", plot_tpl_panels_report, v);
+	gp_set_block(v, "MARGINS", plot_tpl_panels_margins, v);
+	gp_set_block(v, "KEY", plot_tpl_panels_key, v);
+	gp_set_block(v, "REPORT", plot_tpl_panels_report, v);
 	gp_set_num(v, "YLO", p->ylo);
 	gp_set_num(v, "YHI", p->yhi);
 	gp_set_num(v, "Y2LO", p->y2lo);
@@ -401,7 +393,7 @@ static void script_frame(GString *s, const struct plot *pl, const struct script_
 	g_autoptr(GPtrArray) v = gp_vars_new();
 	g_autofree char *titles = title_labels(pl);
 
-	gp_set_terminal(v);
+	gp_set_block(v, "TERMINAL", plot_tpl_terminal_select, NULL);
 	gp_set(v, "TITLES", titles);
 	gp_set(v, "ZOOM", pl->zoom ? "" : NULL);
 	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);

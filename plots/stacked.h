@@ -117,6 +117,7 @@ struct plot_run {
 	char *trace_rel;         /* the trace relative to the script's directory */
 	char *data_rel;          /* its thinned copy (thin.c), relative the same way */
 	cs_csv_trace *tr;        /* the trace as read (the thinned copy is made from it) */
+	int col[COL_COUNT];      /* the index in tr of each plot column, -1 absent */
 	bool has_src_ilim, has_ibat;
 	bool src_ilim_drawn;     /* some of the source's limit lies on the current axis */
 	double t_min, t_max;

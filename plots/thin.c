@@ -139,10 +139,8 @@ bool plot_write_thinned(const struct plot *pl, int ri, const char *path, GError 
 	g_autofree bool *keep = g_new0(bool, tr->nrows);
 	g_autofree char *source = gp_dat_field(r->trace_rel);
 	g_autoptr(GString) s = g_string_new(NULL);
-	int col[COL_COUNT];
+	const int *col = r->col;
 
-	for (int c = 0; c < COL_COUNT; c++)
-		col[c] = cs_csv_find_col(tr, plot_column_names[c]);
 	choose_rows(pl, tr, col, keep);
 	g_string_append_printf(s, "# %s, thinned for plotting (plots/thin.c): the rows that differ by\n"
 			       "# more than %g pixel from a straight line between their neighbours\n",

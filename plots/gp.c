@@ -55,8 +55,6 @@ bool gp_check_file_name(const char *name, GError **err)
 	return false;
 }
 
-/* A field for the comma-separated data files: escaped as for a script but for the
- * quotes, then no commas or '#' (which would split the row or start a comment). */
 char *gp_dat_field(const char *text)
 {
 	GString *s = g_string_new(NULL);

@@ -440,11 +440,6 @@ static char *metrics_line(const struct plot_run *r)
 	return g_string_free(s, FALSE);
 }
 
-static const char *run_policy(const struct plot_run *r)
-{
-	return r->metrics_json ? plot_json_str(r->metrics_json, "policy") : NULL;
-}
-
 /* The lines under the title: per run, its label, policy and metrics; split at a comma
  * near the middle when too wide for the canvas. */
 static void title_lines(struct plot *pl)
@@ -456,7 +451,7 @@ static void title_lines(struct plot *pl)
 	for (int i = 0; i < pl->n; i++) {
 		const struct plot_run *r = &pl->runs[i];
 		g_autofree char *ml = metrics_line(r);
-		const char *pol = run_policy(r);
+		const char *pol = r->metrics_json ? plot_json_str(r->metrics_json, "policy") : NULL;
 		char *line;
 
 		if (r->same_as >= 0)

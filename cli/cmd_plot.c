@@ -131,15 +131,6 @@ int cli_plot_report(const char *outdir, const GError *err, bool compare, bool qu
 	return status;
 }
 
-/* What `chargesim plot` wrote: the image, or only the script. */
-static void print_written(const char *out, const char *script, bool render)
-{
-	if (render)
-		printf("%s (script %s)\n", out, script);
-	else
-		printf("%s (not rendered: gnuplot %s)\n", script, script);
-}
-
 /* -o FILE.png|FILE.svg -> FILE.gp and the format. */
 static bool output_format(const char *out, char **script, bool *png, bool *svg)
 {
@@ -199,6 +190,21 @@ struct plot_cli {
 	gboolean no_render;
 };
 
+/* The end of `chargesim plot`: the error, or what it wrote (the image, or only the
+ * script). */
+static int plot_done(const struct plot_cli *c, const char *script, const GError *err)
+{
+	if (err) {
+		cli_error("plot: %s", err->message);
+		return CLI_EXIT_USAGE;
+	}
+	if (!c->no_render)
+		printf("%s (script %s)\n", c->out, script);
+	else
+		printf("%s (not rendered: gnuplot %s)\n", script, script);
+	return CLI_EXIT_OK;
+}
+
 /* `chargesim plot --heatmap RESULTS.csv`. */
 static int plot_heatmap_cmd(const struct plot_cli *c)
 {
@@ -226,12 +232,8 @@ static int plot_heatmap_cmd(const struct plot_cli *c)
 	if (!output_format(c->out, &script, &spec.png, &spec.svg))
 		return CLI_EXIT_USAGE;
 	spec.script = script;
-	if (!plot_heatmap(&spec, &err)) {
-		cli_error("plot: %s", err->message);
-		return CLI_EXIT_USAGE;
-	}
-	print_written(c->out, script, !c->no_render);
-	return CLI_EXIT_OK;
+	plot_heatmap(&spec, &err);
+	return plot_done(c, script, err);
 }
 
 /* The UVLO line and the title from --scenario, then --uvlo. */
@@ -292,12 +294,8 @@ static int trace_plot_cmd(const struct plot_cli *c, int n, char **files)
 	spec.script = script;
 	spec.n = n;
 	spec.traces = traces;
-	if (!plot_traces(&spec, &err)) {
-		cli_error("plot: %s", err->message);
-		return CLI_EXIT_USAGE;
-	}
-	print_written(c->out, script, !c->no_render);
-	return CLI_EXIT_OK;
+	plot_traces(&spec, &err);
+	return plot_done(c, script, err);
 }
 
 int cmd_plot(int argc, char **argv)

@@ -366,35 +366,28 @@ static void script_head(GString *s, const struct plot *pl, const struct script_i
 	g_string_free(list, TRUE);
 }
 
-/* The title lines: the title, then the runs' metrics in their colours. */
-static char *title_labels(const struct plot *pl)
-{
-	g_autoptr(GPtrArray) v = gp_vars_new();
-	GString *s = g_string_new(NULL);
-
-	gp_set_num(v, "Y", gp_frac(pl->px_h - 20, pl->px_h));
-	gp_expand(s, plot_tpl_stacked_title, v);
-	for (guint i = 0; i < pl->sub_lines->len; i++) {
-		gp_setf(v, "LABEL", "%u", i + 2);
-		gp_setf(v, "I", "%u", i + 1);
-		gp_set_num(v, "Y", gp_frac(pl->px_h - 20 - PX_TITLE_LINE * (i + 1.2), pl->px_h));
-		gp_set(v, "RGB", pl->n > 1 ?
-		       plot_run_colour(g_array_index(pl->sub_runs, int, i)) : "#333333");
-		gp_expand(s, plot_tpl_stacked_subtitle_label, v);
-	}
-	g_string_truncate(s, s->len - 1);
-	return g_string_free(s, FALSE);
-}
-
-/* The frame: the loop over the formats, the settings every panel shares, the title,
- * the zoom window shaded and the event lines. */
+/* The frame: the loop over the formats, the settings every panel shares, the title
+ * lines (the title, then the runs' metrics in their colours), the zoom window shaded
+ * and the event lines. */
 static void script_frame(GString *s, const struct plot *pl, const struct script_info *si)
 {
 	g_autoptr(GPtrArray) v = gp_vars_new();
-	g_autofree char *titles = title_labels(pl);
+	g_autoptr(GPtrArray) t = gp_vars_new();
+	g_autoptr(GString) titles = g_string_new(NULL);
 
+	gp_set_num(t, "Y", gp_frac(pl->px_h - 20, pl->px_h));
+	gp_expand(titles, plot_tpl_stacked_title, t);
+	for (guint i = 0; i < pl->sub_lines->len; i++) {
+		gp_setf(t, "LABEL", "%u", i + 2);
+		gp_setf(t, "I", "%u", i + 1);
+		gp_set_num(t, "Y", gp_frac(pl->px_h - 20 - PX_TITLE_LINE * (i + 1.2), pl->px_h));
+		gp_set(t, "RGB", pl->n > 1 ?
+		       plot_run_colour(g_array_index(pl->sub_runs, int, i)) : "#333333");
+		gp_expand(titles, plot_tpl_stacked_subtitle_label, t);
+	}
+	g_string_truncate(titles, titles->len - 1);
 	gp_set_block(v, "TERMINAL", plot_tpl_terminal_select, NULL);
-	gp_set(v, "TITLES", titles);
+	gp_set(v, "TITLES", titles->str);
 	gp_set(v, "ZOOM", pl->zoom ? "" : NULL);
 	gp_set(v, "EVENTS", si->n_events > 0 ? "" : NULL);
 	gp_expand(s, plot_tpl_stacked_frame, v);

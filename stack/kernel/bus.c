@@ -246,21 +246,6 @@ int platform_get_irq(struct platform_device *pdev, unsigned int num)
 	return irq;
 }
 
-int platform_get_irq_byname(struct platform_device *pdev, const char *name)
-{
-	for (u32 i = 0; i < pdev->num_resources; i++) {
-		struct resource *r = &pdev->resource[i];
-
-		if ((r->flags & IORESOURCE_IRQ) && r->name && strcmp(r->name, name) == 0) {
-			if (r->start > 0)
-				return (int)r->start;
-			break;
-		}
-	}
-	dev_err(&pdev->dev, "IRQ %s not found", name);
-	return -ENXIO;
-}
-
 struct platform_device *cs_platform_device_new(const char *name, struct device_node *np,
 					       struct device *parent, const int *irqs, int n_irq)
 {

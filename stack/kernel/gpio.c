@@ -116,17 +116,6 @@ static void *optional(void *d)
 	return PTR_ERR(d) == -ENOENT ? NULL : d;
 }
 
-struct gpio_desc *gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags)
-{
-	return gpiod_get_index(dev, con_id, 0, flags);
-}
-
-struct gpio_desc *gpiod_get_optional(struct device *dev, const char *con_id,
-				     enum gpiod_flags flags)
-{
-	return optional(gpiod_get(dev, con_id, flags));
-}
-
 void gpiod_put(struct gpio_desc *desc)
 {
 	if (!IS_ERR_OR_NULL(desc))

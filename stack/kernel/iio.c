@@ -62,10 +62,3 @@ int iio_read_channel_processed(struct iio_channel *chan, int *val)
 		return -EINVAL;
 	return chan->read_processed(chan->hw, val);
 }
-
-int iio_read_channel_raw(struct iio_channel *chan, int *val)
-{
-	if (!chan->read_raw)
-		return -EINVAL;
-	return chan->read_raw(chan->hw, val);
-}

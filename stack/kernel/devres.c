@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <glib.h>
 #include <linux/device.h>
-#include <linux/devm-helpers.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "stack/kernel/kformat.h"
@@ -142,30 +141,6 @@ int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *d
 	if (ret)
 		action(data);
 	return ret;
-}
-
-/* ---- work items cancelled with the driver ---- */
-
-static void cancel_delayed_work_action(void *w)
-{
-	cancel_delayed_work_sync(w);
-}
-
-static void cancel_work_action(void *w)
-{
-	cancel_work_sync(w);
-}
-
-int devm_delayed_work_autocancel(struct device *dev, struct delayed_work *w, work_func_t worker)
-{
-	INIT_DELAYED_WORK(w, worker);
-	return devm_add_action(dev, cancel_delayed_work_action, w);
-}
-
-int devm_work_autocancel(struct device *dev, struct work_struct *w, work_func_t worker)
-{
-	INIT_WORK(w, worker);
-	return devm_add_action(dev, cancel_work_action, w);
 }
 
 /* ---- names, attributes, messages ---- */

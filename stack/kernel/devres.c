@@ -73,7 +73,7 @@ void devres_release_all(struct device *dev)
 	}
 }
 
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
+static void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
 {
 	void *p = devres_alloc(NULL, size, gfp);
 

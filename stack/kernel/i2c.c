@@ -77,7 +77,7 @@ const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id,
 	return NULL;
 }
 
-int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+static int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 {
 	if (!adap || !adap->algo || !adap->algo->master_xfer)
 		return -EOPNOTSUPP;

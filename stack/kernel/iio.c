@@ -42,18 +42,13 @@ void cs_iio_exit(struct cs_kernel *k)
 	}
 }
 
-struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel)
+struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel)
 {
 	for (struct cs_iio_map *m = cs_kernel()->iio_maps; m; m = m->next)
 		if ((!m->consumer || (dev && strcmp(m->consumer, dev_name(dev)) == 0)) &&
 		    consumer_channel && strcmp(m->chan.name, consumer_channel) == 0)
 			return &m->chan;
 	return ERR_PTR(-ENODEV);
-}
-
-struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel)
-{
-	return iio_channel_get(dev, consumer_channel);
 }
 
 int iio_read_channel_processed(struct iio_channel *chan, int *val)

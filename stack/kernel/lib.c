@@ -254,7 +254,7 @@ int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return (int)b.len;
 }
 
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+static int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	int n = cs_vsnprintf(buf, size, fmt, ap);
 
@@ -289,7 +289,7 @@ int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
 
 /* ---- strings to numbers ---- */
 
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+static int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
 {
 	char *end;
 	unsigned long long v;

@@ -233,8 +233,8 @@ int of_property_read_string_helper(const struct device_node *np, const char *pro
 	return (int)n;
 }
 
-int of_property_match_string(const struct device_node *np, const char *propname,
-			     const char *string)
+static int of_property_match_string(const struct device_node *np, const char *propname,
+				    const char *string)
 {
 	struct property *p;
 	const char *s, *end;

@@ -384,7 +384,7 @@ int power_supply_get_property_from_supplier(struct power_supply *psy,
 	return -ENODEV;
 }
 
-void power_supply_external_power_changed(struct power_supply *psy)
+static void power_supply_external_power_changed(struct power_supply *psy)
 {
 	if (psy->desc->external_power_changed)
 		psy->desc->external_power_changed(psy);

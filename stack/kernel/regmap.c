@@ -212,8 +212,8 @@ void regmap_field_free(struct regmap_field *field)
 	g_free(field);
 }
 
-int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
-			    const struct reg_field *reg_field, int num_fields)
+static int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
+				   const struct reg_field *reg_field, int num_fields)
 {
 	for (int i = 0; i < num_fields; i++)
 		rm_field[i] = regmap_field_alloc(regmap, reg_field[i]);

@@ -148,7 +148,6 @@ void cs_device_attrs_clear(struct device *dev);
 /* ---- device-managed resources ---- */
 typedef void (*dr_release_t)(struct device *dev, void *res);
 
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp);
 void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp);
 void *devm_kcalloc(struct device *dev, size_t n, size_t size, gfp_t gfp);
 void *devm_kmalloc_array(struct device *dev, size_t n, size_t size, gfp_t gfp);

@@ -10,7 +10,6 @@
 #include <linux/kernel_types.h>
 
 int kstrtoll(const char *s, unsigned int base, long long *res);
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 /* The index of the string in the NULL-terminated or n-long array that buf equals
  * (ignoring one trailing newline), or -EINVAL. */
@@ -20,6 +19,5 @@ int __sysfs_match_string(const char *const *array, size_t n, const char *buf);
 #define PAGE_SIZE 4096
 __printf(2, 3) int sysfs_emit(char *buf, const char *fmt, ...);
 __printf(3, 4) int sysfs_emit_at(char *buf, int at, const char *fmt, ...);
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 #endif

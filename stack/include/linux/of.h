@@ -64,8 +64,6 @@ int of_property_read_string(const struct device_node *np, const char *propname,
 			    const char **out_string);
 int of_property_read_string_helper(const struct device_node *np, const char *propname,
 				   const char **out_strs, size_t sz, int skip);
-int of_property_match_string(const struct device_node *np, const char *propname,
-			     const char *string);
 
 static inline int of_property_read_u32_array(const struct device_node *np, const char *propname,
 					     u32 *out_values, size_t sz)

@@ -277,7 +277,6 @@ int power_supply_set_property(struct power_supply *psy, enum power_supply_proper
 int power_supply_get_property_from_supplier(struct power_supply *psy,
 					    enum power_supply_property psp,
 					    union power_supply_propval *val);
-void power_supply_external_power_changed(struct power_supply *psy);
 void *power_supply_get_drvdata(struct power_supply *psy);
 int power_supply_reg_notifier(struct notifier_block *nb);
 void power_supply_unreg_notifier(struct notifier_block *nb);

@@ -92,8 +92,6 @@ static inline int regmap_update_bits(struct regmap *map, unsigned int reg, unsig
 /* fields */
 struct regmap_field *regmap_field_alloc(struct regmap *regmap, struct reg_field reg_field);
 void regmap_field_free(struct regmap_field *field);
-int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
-			    const struct reg_field *reg_field, int num_fields);
 int devm_regmap_field_bulk_alloc(struct device *dev, struct regmap *regmap,
 				 struct regmap_field **field, const struct reg_field *reg_field,
 				 int num_fields);

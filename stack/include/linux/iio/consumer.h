@@ -21,7 +21,6 @@ struct iio_channel {
 	void *hw;
 };
 
-struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel);
 struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel);
 int iio_read_channel_processed(struct iio_channel *chan, int *val);
 

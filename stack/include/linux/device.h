@@ -50,9 +50,6 @@ struct device_attribute {
 
 #define __ATTR(_name, _mode, _show, _store) { \
 	.attr = { .name = __stringify(_name), .mode = (_mode) }, .show = (_show), .store = (_store) }
-#define __ATTR_RO(_name) __ATTR(_name, 0444, _name##_show, NULL)
-#define __ATTR_RW(_name) __ATTR(_name, 0644, _name##_show, _name##_store)
-#define __ATTR_WO(_name) __ATTR(_name, 0200, NULL, _name##_store)
 #define DEVICE_ATTR(_name, _mode, _show, _store) \
 	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
 

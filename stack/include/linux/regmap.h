@@ -102,11 +102,6 @@ static inline int regmap_field_write(struct regmap_field *field, unsigned int va
 {
 	return regmap_field_update_bits_base(field, ~0u, val, NULL, false, false);
 }
-static inline int regmap_field_update_bits(struct regmap_field *field, unsigned int mask,
-					   unsigned int val)
-{
-	return regmap_field_update_bits_base(field, mask, val, NULL, false, false);
-}
 
 /* Interrupt chips behind a register map (regmap-irq): the board maps each of the
  * chip's interrupt bits (hwirq) to an interrupt line a driver can request. */

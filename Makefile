@@ -80,9 +80,11 @@ KDIR           := build/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
 # machine run/linux/<name>.c (listed in run/linux/machines.c)
 KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
-# headers of the tree a driver file includes as its own (its struct definitions), taken
-# with the drivers; the layer's headers (stack/include) come first on the include path
-KHEADERS       := include/linux/power/charger-manager.h
+# headers of the tree a driver file includes that need nothing the layer lacks (its own
+# struct definitions, small helpers), taken with the drivers; the layer's headers
+# (stack/include) come first on the include path
+KHEADERS       := include/linux/power/charger-manager.h include/linux/power/bq25890_charger.h \
+                  include/linux/power/gpio-charger.h include/linux/devm-helpers.h
 KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
@@ -150,19 +152,23 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
 
-# Which kernel source the files come from; rewritten only when it changes, so that
-# switching between the tarball and KERNEL_SRC extracts again.
+# Which kernel source the files come from, and which files (.kfiles); rewritten only
+# when they change, so that switching between the tarball and KERNEL_SRC, or a new
+# header in KHEADERS, extracts again.
 $(KDIR)/.origin: FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = "$(KORIGIN) $(KDRIVERS)" ] || echo "$(KORIGIN) $(KDRIVERS)" > $@
+$(KDIR)/.kfiles: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(KFILES)" ] || echo "$(KFILES)" > $@
 
 # One pass over the tarball (it takes ~13 s to scan) extracts every driver file.
 ifneq ($(KERNEL_SRC),)
-$(KDIR)/.extracted: $(KDIR)/.origin $(KFILES:%=$(KERNEL_SRC)/%)
+$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KFILES:%=$(KERNEL_SRC)/%)
 	@for f in $(KFILES); do mkdir -p $(KDIR)/$$(dirname $$f) && cp $(KERNEL_SRC)/$$f $(KDIR)/$$f || exit 1; done
 	@touch $@
 else
-$(KDIR)/.extracted: $(KDIR)/.origin $(wildcard $(KERNEL_TARBALL))
+$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(wildcard $(KERNEL_TARBALL))
 	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
 	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
 	@touch $(KDRIVER_SRC) $@

@@ -218,46 +218,16 @@ void platform_driver_unregister(struct platform_driver *drv)
 	cs_driver_unregister(&drv->driver);
 }
 
-struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type,
-				       unsigned int num)
-{
-	for (u32 i = 0; i < pdev->num_resources; i++) {
-		struct resource *r = &pdev->resource[i];
-
-		if ((r->flags & type) && num-- == 0)
-			return r;
-	}
-	return NULL;
-}
-
-int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
-{
-	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
-
-	return r && r->start > 0 ? (int)r->start : -ENXIO;
-}
-
 int platform_get_irq(struct platform_device *pdev, unsigned int num)
 {
-	int irq = platform_get_irq_optional(pdev, num);
+	struct resource *r = NULL;
 
-	if (irq < 0)
-		dev_err(&pdev->dev, "IRQ index %u not found", num);
-	return irq;
-}
-
-int platform_get_irq_byname(struct platform_device *pdev, const char *name)
-{
-	for (u32 i = 0; i < pdev->num_resources; i++) {
-		struct resource *r = &pdev->resource[i];
-
-		if ((r->flags & IORESOURCE_IRQ) && r->name && strcmp(r->name, name) == 0) {
-			if (r->start > 0)
-				return (int)r->start;
-			break;
-		}
-	}
-	dev_err(&pdev->dev, "IRQ %s not found", name);
+	for (u32 i = 0, n = num; i < pdev->num_resources && !r; i++)
+		if ((pdev->resource[i].flags & IORESOURCE_IRQ) && n-- == 0)
+			r = &pdev->resource[i];
+	if (r && r->start > 0)
+		return (int)r->start;
+	dev_err(&pdev->dev, "IRQ index %u not found", num);
 	return -ENXIO;
 }
 

@@ -221,12 +221,3 @@ void flush_work(struct work_struct *w)
 	if (cancel_work_sync(w))
 		w->func(w);
 }
-
-bool flush_delayed_work(struct delayed_work *dw)
-{
-	bool was = cancel_work_sync(&dw->work);
-
-	if (was)
-		dw->work.func(&dw->work);
-	return was;
-}

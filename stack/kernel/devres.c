@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <glib.h>
 #include <linux/device.h>
-#include <linux/devm-helpers.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "stack/kernel/kformat.h"
@@ -74,7 +73,7 @@ void devres_release_all(struct device *dev)
 	}
 }
 
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
+static void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
 {
 	void *p = devres_alloc(NULL, size, gfp);
 
@@ -103,20 +102,6 @@ void *devm_kcalloc(struct device *dev, size_t n, size_t size, gfp_t gfp)
 	return devm_kmalloc_array(dev, n, size, gfp | __GFP_ZERO);
 }
 
-void *devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp)
-{
-	void *p = devm_kmalloc(dev, len, gfp);
-
-	if (p)
-		memcpy(p, src, len);
-	return p;
-}
-
-char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp)
-{
-	return s ? devm_kmemdup(dev, s, strlen(s) + 1, gfp) : NULL;
-}
-
 char *devm_kasprintf(struct device *dev, gfp_t gfp, const char *fmt, ...)
 {
 	va_list ap;
@@ -133,18 +118,6 @@ char *devm_kasprintf(struct device *dev, gfp_t gfp, const char *fmt, ...)
 	cs_vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
-}
-
-void devm_kfree(struct device *dev, const void *p)
-{
-	for (struct cs_devres **pp = &dev->cs_devres; *pp; pp = &(*pp)->next)
-		if ((*pp)->data == p) {
-			struct cs_devres *dr = *pp;
-
-			*pp = dr->next;
-			free(dr);
-			return;
-		}
 }
 
 int devm_add_action(struct device *dev, void (*action)(void *), void *data)
@@ -168,59 +141,6 @@ int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *d
 	if (ret)
 		action(data);
 	return ret;
-}
-
-static struct cs_devres *find_action(struct device *dev, void (*action)(void *), void *data,
-				     bool unlink)
-{
-	for (struct cs_devres **pp = &dev->cs_devres; *pp; pp = &(*pp)->next)
-		if ((*pp)->action == action && (*pp)->action_data == data) {
-			struct cs_devres *dr = *pp;
-
-			if (unlink)
-				*pp = dr->next;
-			return dr;
-		}
-	return NULL;
-}
-
-void devm_remove_action(struct device *dev, void (*action)(void *), void *data)
-{
-	free(find_action(dev, action, data, true));
-}
-
-void devm_release_action(struct device *dev, void (*action)(void *), void *data)
-{
-	struct cs_devres *dr = find_action(dev, action, data, true);
-
-	if (dr) {
-		action(data);
-		free(dr);
-	}
-}
-
-/* ---- work items cancelled with the driver ---- */
-
-static void cancel_delayed_work_action(void *w)
-{
-	cancel_delayed_work_sync(w);
-}
-
-static void cancel_work_action(void *w)
-{
-	cancel_work_sync(w);
-}
-
-int devm_delayed_work_autocancel(struct device *dev, struct delayed_work *w, work_func_t worker)
-{
-	INIT_DELAYED_WORK(w, worker);
-	return devm_add_action(dev, cancel_delayed_work_action, w);
-}
-
-int devm_work_autocancel(struct device *dev, struct work_struct *w, work_func_t worker)
-{
-	INIT_WORK(w, worker);
-	return devm_add_action(dev, cancel_work_action, w);
 }
 
 /* ---- names, attributes, messages ---- */
@@ -278,41 +198,6 @@ int device_add_groups(struct device *dev, const struct attribute_group **groups)
 			if (ret)
 				return ret;
 		}
-	return 0;
-}
-
-static void device_remove_groups(struct device *dev, const struct attribute_group **groups)
-{
-	for (int g = 0; groups && groups[g]; g++)
-		for (struct attribute **at = groups[g]->attrs; at && *at; at++)
-			device_remove_file(dev, container_of(*at, struct device_attribute, attr));
-}
-
-struct group_res {
-	const struct attribute_group *groups[2];
-};
-
-static void group_release(struct device *dev, void *res)
-{
-	struct group_res *gr = res;
-
-	device_remove_groups(dev, gr->groups);
-}
-
-int devm_device_add_group(struct device *dev, const struct attribute_group *grp)
-{
-	struct group_res *gr = devres_alloc(group_release, sizeof(*gr), GFP_KERNEL);
-	int ret;
-
-	if (!gr)
-		return -ENOMEM;
-	gr->groups[0] = grp;
-	ret = device_add_groups(dev, gr->groups);
-	if (ret) {
-		devres_free(gr);
-		return ret;
-	}
-	devres_add(dev, gr);
 	return 0;
 }
 

@@ -86,18 +86,8 @@ static int gpio_lookup(struct device *dev, const char *con_id, unsigned int idx,
 	return 0;
 }
 
-static void gpio_apply_flags(struct gpio_desc *d, enum gpiod_flags flags)
-{
-	if (!(flags & GPIOD_FLAGS_BIT_DIR_SET))
-		return;
-	if (flags & GPIOD_FLAGS_BIT_DIR_OUT)
-		gpiod_direction_output(d, !!(flags & GPIOD_FLAGS_BIT_DIR_VAL));
-	else
-		gpiod_direction_input(d);
-}
-
-struct gpio_desc *gpiod_get_index(struct device *dev, const char *con_id, unsigned int idx,
-				  enum gpiod_flags flags)
+static struct gpio_desc *gpiod_get_index(struct device *dev, const char *con_id, unsigned int idx,
+					 enum gpiod_flags flags)
 {
 	struct gpio_desc tmp = { 0 }, *d;
 	int ret = gpio_lookup(dev, con_id, idx, &tmp);
@@ -106,7 +96,9 @@ struct gpio_desc *gpiod_get_index(struct device *dev, const char *con_id, unsign
 		return ERR_PTR(ret);
 	d = g_new(struct gpio_desc, 1);
 	*d = tmp;
-	gpio_apply_flags(d, flags);
+	/* an input needs nothing set */
+	if ((flags & GPIOD_FLAGS_BIT_DIR_SET) && (flags & GPIOD_FLAGS_BIT_DIR_OUT))
+		gpiod_direction_output(d, !!(flags & GPIOD_FLAGS_BIT_DIR_VAL));
 	return d;
 }
 
@@ -116,18 +108,7 @@ static void *optional(void *d)
 	return PTR_ERR(d) == -ENOENT ? NULL : d;
 }
 
-struct gpio_desc *gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags)
-{
-	return gpiod_get_index(dev, con_id, 0, flags);
-}
-
-struct gpio_desc *gpiod_get_optional(struct device *dev, const char *con_id,
-				     enum gpiod_flags flags)
-{
-	return optional(gpiod_get(dev, con_id, flags));
-}
-
-void gpiod_put(struct gpio_desc *desc)
+static void gpiod_put(struct gpio_desc *desc)
 {
 	if (!IS_ERR_OR_NULL(desc))
 		g_free(desc);
@@ -139,15 +120,14 @@ static void devm_gpiod_release(struct device *dev, void *res)
 	gpiod_put(*(struct gpio_desc **)res);
 }
 
-struct gpio_desc *devm_gpiod_get_index(struct device *dev, const char *con_id, unsigned int idx,
-				       enum gpiod_flags flags)
+struct gpio_desc *devm_gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags)
 {
 	struct gpio_desc **r = devres_alloc(devm_gpiod_release, sizeof(*r), GFP_KERNEL);
 	struct gpio_desc *d;
 
 	if (!r)
 		return ERR_PTR(-ENOMEM);
-	d = gpiod_get_index(dev, con_id, idx, flags);
+	d = gpiod_get_index(dev, con_id, 0, flags);
 	if (IS_ERR(d)) {
 		devres_free(r);
 		return d;
@@ -155,11 +135,6 @@ struct gpio_desc *devm_gpiod_get_index(struct device *dev, const char *con_id, u
 	*r = d;
 	devres_add(dev, r);
 	return d;
-}
-
-struct gpio_desc *devm_gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags)
-{
-	return devm_gpiod_get_index(dev, con_id, 0, flags);
 }
 
 struct gpio_desc *devm_gpiod_get_optional(struct device *dev, const char *con_id,
@@ -187,8 +162,8 @@ static void devm_gpiod_array_release(struct device *dev, void *res)
 	g_free(descs);
 }
 
-struct gpio_descs *devm_gpiod_get_array(struct device *dev, const char *con_id,
-					enum gpiod_flags flags)
+static struct gpio_descs *devm_gpiod_get_array(struct device *dev, const char *con_id,
+					       enum gpiod_flags flags)
 {
 	int n = gpiod_count(dev, con_id);
 	struct gpio_descs *descs, **r;
@@ -219,41 +194,23 @@ struct gpio_descs *devm_gpiod_get_array_optional(struct device *dev, const char 
 	return optional(devm_gpiod_get_array(dev, con_id, flags));
 }
 
-int gpiod_get_raw_value(const struct gpio_desc *desc)
-{
-	if (IS_ERR_OR_NULL(desc))
-		return -EINVAL;
-	return desc->chip->get(desc->chip->hw, desc->line);
-}
-
 int gpiod_get_value(const struct gpio_desc *desc)
 {
-	int v = gpiod_get_raw_value(desc);
+	int v;
 
+	if (IS_ERR_OR_NULL(desc))
+		return -EINVAL;
+	v = desc->chip->get(desc->chip->hw, desc->line);
 	if (v < 0)
 		return v;
 	return desc->active_low ? !v : v;
 }
 
-void gpiod_set_raw_value(struct gpio_desc *desc, int value)
+void gpiod_set_value(struct gpio_desc *desc, int value)
 {
 	if (IS_ERR_OR_NULL(desc) || !desc->chip->set)
 		return;
-	desc->chip->set(desc->chip->hw, desc->line, !!value);
-}
-
-void gpiod_set_value(struct gpio_desc *desc, int value)
-{
-	if (IS_ERR_OR_NULL(desc))
-		return;
-	gpiod_set_raw_value(desc, desc->active_low ? !value : !!value);
-}
-
-int gpiod_direction_input(struct gpio_desc *desc)
-{
-	if (IS_ERR_OR_NULL(desc))
-		return -EINVAL;
-	return 0;
+	desc->chip->set(desc->chip->hw, desc->line, desc->active_low ? !value : !!value);
 }
 
 int gpiod_direction_output(struct gpio_desc *desc, int value)

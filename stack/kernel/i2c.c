@@ -77,25 +77,7 @@ const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id,
 	return NULL;
 }
 
-static const struct i2c_device_id *i2c_client_get_device_id(const struct i2c_client *client)
-{
-	const struct device_driver *drv = client->dev.driver;
-
-	return drv ? i2c_match_id(to_i2c_driver(drv)->id_table, client) : NULL;
-}
-
-const void *i2c_get_match_data(const struct i2c_client *client)
-{
-	const void *data = device_get_match_data(&client->dev);
-	const struct i2c_device_id *id;
-
-	if (data)
-		return data;
-	id = i2c_client_get_device_id(client);
-	return id ? (const void *)id->driver_data : NULL;
-}
-
-int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
+static int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 {
 	if (!adap || !adap->algo || !adap->algo->master_xfer)
 		return -EOPNOTSUPP;
@@ -143,19 +125,4 @@ s32 i2c_smbus_read_byte_data(const struct i2c_client *client, u8 command)
 s32 i2c_smbus_write_byte_data(const struct i2c_client *client, u8 command, u8 value)
 {
 	return smbus_write(client, command, &value, 1);
-}
-
-s32 i2c_smbus_read_word_data(const struct i2c_client *client, u8 command)
-{
-	u8 v[2];
-	int ret = smbus_read(client, command, v, 2);
-
-	return ret < 0 ? ret : v[0] | (v[1] << 8);
-}
-
-s32 i2c_smbus_write_word_data(const struct i2c_client *client, u8 command, u16 value)
-{
-	u8 v[2] = { (u8)(value & 0xff), (u8)(value >> 8) };
-
-	return smbus_write(client, command, v, 2);
 }

@@ -42,7 +42,7 @@ void cs_iio_exit(struct cs_kernel *k)
 	}
 }
 
-struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel)
+struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel)
 {
 	for (struct cs_iio_map *m = cs_kernel()->iio_maps; m; m = m->next)
 		if ((!m->consumer || (dev && strcmp(m->consumer, dev_name(dev)) == 0)) &&
@@ -51,21 +51,9 @@ struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_cha
 	return ERR_PTR(-ENODEV);
 }
 
-struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel)
-{
-	return iio_channel_get(dev, consumer_channel);
-}
-
 int iio_read_channel_processed(struct iio_channel *chan, int *val)
 {
 	if (!chan->read_processed)
 		return -EINVAL;
 	return chan->read_processed(chan->hw, val);
-}
-
-int iio_read_channel_raw(struct iio_channel *chan, int *val)
-{
-	if (!chan->read_raw)
-		return -EINVAL;
-	return chan->read_raw(chan->hw, val);
 }

@@ -111,14 +111,6 @@ int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t 
 	return 0;
 }
 
-int request_any_context_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-			    const char *name, void *dev_id)
-{
-	int ret = request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
-
-	return ret < 0 ? ret : 1;   /* IRQC_IS_NESTED: handled in thread context */
-}
-
 const void *free_irq(unsigned int irq, void *dev_id)
 {
 	struct cs_irq_desc *d = irq_desc(irq);
@@ -183,11 +175,6 @@ void disable_irq(unsigned int irq)
 
 	if (d)
 		d->depth++;
-}
-
-void disable_irq_nosync(unsigned int irq)
-{
-	disable_irq(irq);
 }
 
 void enable_irq(unsigned int irq)

@@ -2,7 +2,7 @@
 /*
  * stack/kernel/lib.c - the kernel's library routines drivers call: printk-style
  * formatting (with the %pe and %pOF extensions), kstrto*, sysfs show() helpers,
- * string matching, kmalloc and friends, errno names, small id allocators.
+ * string matching, strscpy, errno names, small id allocators.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -254,24 +254,13 @@ int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return (int)b.len;
 }
 
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+static int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	int n = cs_vsnprintf(buf, size, fmt, ap);
 
 	if (size == 0)
 		return 0;
 	return n < (int)size ? n : (int)size - 1;
-}
-
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vscnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 int sysfs_emit(char *buf, const char *fmt, ...)
@@ -298,28 +287,9 @@ int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
 	return n;
 }
 
-char *kasprintf(gfp_t gfp, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	(void)gfp;
-	va_start(ap, fmt);
-	n = cs_vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	va_start(ap, fmt);
-	cs_vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* ---- strings to numbers ---- */
 
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+static int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
 {
 	char *end;
 	unsigned long long v;
@@ -391,46 +361,6 @@ int __sysfs_match_string(const char *const *array, size_t n, const char *buf)
 	return -EINVAL;
 }
 
-int match_string(const char *const *array, size_t n, const char *string)
-{
-	for (size_t i = 0; i < n && array[i]; i++)
-		if (strcmp(array[i], string) == 0)
-			return (int)i;
-	return -EINVAL;
-}
-
-/* ---- memory ---- */
-
-void *kmalloc(size_t size, gfp_t flags)
-{
-	if (flags & __GFP_ZERO)
-		return kzalloc(size, 0);
-	return size ? malloc(size) : ZERO_SIZE_PTR;
-}
-
-void *kzalloc(size_t size, gfp_t flags)
-{
-	(void)flags;
-	return size ? calloc(1, size) : ZERO_SIZE_PTR;
-}
-
-void *kcalloc(size_t n, size_t size, gfp_t flags)
-{
-	(void)flags;
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	return n && size ? calloc(n, size) : ZERO_SIZE_PTR;
-}
-
-void *kmemdup(const void *src, size_t len, gfp_t flags)
-{
-	void *p = kmalloc(len, flags);
-
-	if (p && len)
-		memcpy(p, src, len);
-	return p;
-}
-
 ssize_t strscpy(char *dest, const char *src, size_t count)
 {
 	size_t len;
@@ -445,18 +375,6 @@ ssize_t strscpy(char *dest, const char *src, size_t count)
 	}
 	memcpy(dest, src, len + 1);
 	return (ssize_t)len;
-}
-
-char *kstrdup(const char *s, gfp_t flags)
-{
-	(void)flags;
-	return s ? strdup(s) : NULL;
-}
-
-void kfree(const void *p)
-{
-	if (!ZERO_OR_NULL_PTR(p))
-		free((void *)p);
 }
 
 /* ---- ids ---- */

@@ -135,21 +135,9 @@ struct property *of_find_property(const struct device_node *np, const char *name
 	return p;
 }
 
-const void *of_get_property(const struct device_node *np, const char *name, int *lenp)
-{
-	struct property *p = of_find_property(np, name, lenp);
-
-	return p ? p->value : NULL;
-}
-
 bool of_property_read_bool(const struct device_node *np, const char *propname)
 {
 	return of_find_property(np, propname, NULL) != NULL;
-}
-
-bool of_property_present(const struct device_node *np, const char *propname)
-{
-	return of_property_read_bool(np, propname);
 }
 
 /* The property with a value: 0, -EINVAL when absent, -ENODATA when it is a boolean. */
@@ -206,20 +194,6 @@ int of_property_read_variable_u32_array(const struct device_node *np, const char
 	return (int)n;
 }
 
-int of_property_read_u8_array(const struct device_node *np, const char *propname,
-			      u8 *out_values, size_t sz)
-{
-	struct property *p;
-	int err = prop_with_value(np, propname, &p);
-
-	if (err)
-		return err;
-	if (sz > (size_t)p->length)
-		return -EOVERFLOW;
-	memcpy(out_values, p->value, sz);
-	return 0;
-}
-
 int of_property_read_string(const struct device_node *np, const char *propname,
 			    const char **out_string)
 {
@@ -259,8 +233,8 @@ int of_property_read_string_helper(const struct device_node *np, const char *pro
 	return (int)n;
 }
 
-int of_property_match_string(const struct device_node *np, const char *propname,
-			     const char *string)
+static int of_property_match_string(const struct device_node *np, const char *propname,
+				    const char *string)
 {
 	struct property *p;
 	const char *s, *end;
@@ -281,30 +255,11 @@ int of_device_is_compatible(const struct device_node *np, const char *compat)
 	return np && of_property_match_string(np, "compatible", compat) >= 0;
 }
 
-bool of_device_is_available(const struct device_node *np)
-{
-	const char *status;
-
-	if (!np)
-		return false;
-	if (of_property_read_string(np, "status", &status))
-		return true;
-	return strcmp(status, "okay") == 0 || strcmp(status, "ok") == 0;
-}
-
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev)
 {
 	if (!np)
 		return NULL;
 	return prev ? prev->sibling : np->child;
-}
-
-struct device_node *of_get_child_by_name(const struct device_node *np, const char *name)
-{
-	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
 }
 
 int of_get_child_count(const struct device_node *np)
@@ -313,15 +268,6 @@ int of_get_child_count(const struct device_node *np)
 
 	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
 		n++;
-	return n;
-}
-
-int of_get_available_child_count(const struct device_node *np)
-{
-	int n = 0;
-
-	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
-		n += of_device_is_available(c);
 	return n;
 }
 
@@ -344,18 +290,6 @@ static struct device_node *next_node(struct device_node *np)
 			return np->sibling;
 		np = np->parent;
 	}
-	return NULL;
-}
-
-struct device_node *of_find_compatible_node(struct device_node *from, const char *type,
-					    const char *compat)
-{
-	struct device_node *np = from ? next_node(from) : cs_kernel()->of_root;
-
-	(void)type;
-	for (; np; np = next_node(np))
-		if (of_device_is_compatible(np, compat))
-			return np;
 	return NULL;
 }
 
@@ -396,23 +330,11 @@ const struct of_device_id *of_match_node(const struct of_device_id *matches,
 	return NULL;
 }
 
-int of_alias_get_id(struct device_node *np, const char *stem)
-{
-	(void)np;
-	(void)stem;
-	return -ENODEV;
-}
-
 /* ---- device properties: the device's node ---- */
 
 static const struct device_node *dev_node(const struct device *dev)
 {
 	return dev ? dev->of_node : NULL;
-}
-
-bool device_property_present(const struct device *dev, const char *propname)
-{
-	return of_property_present(dev_node(dev), propname);
 }
 
 bool device_property_read_bool(const struct device *dev, const char *propname)
@@ -430,60 +352,9 @@ int device_property_read_u32_array(const struct device *dev, const char *propnam
 	return of_property_read_u32_array(np, propname, val, nval);
 }
 
-int device_property_read_u8_array(const struct device *dev, const char *propname, u8 *val,
-				  size_t nval)
-{
-	const struct device_node *np = dev_node(dev);
-
-	if (!val)
-		return of_property_count_elems_of_size(np, propname, 1);
-	return of_property_read_u8_array(np, propname, val, nval);
-}
-
 int device_property_read_string(const struct device *dev, const char *propname, const char **val)
 {
 	return of_property_read_string(dev_node(dev), propname, val);
-}
-
-int device_property_read_string_array(const struct device *dev, const char *propname,
-				      const char **val, size_t nval)
-{
-	return of_property_read_string_helper(dev_node(dev), propname, val, nval, 0);
-}
-
-int device_property_match_string(const struct device *dev, const char *propname,
-				 const char *string)
-{
-	return of_property_match_string(dev_node(dev), propname, string);
-}
-
-const void *device_get_match_data(const struct device *dev)
-{
-	const struct of_device_id *id;
-
-	if (!dev || !dev->driver)
-		return NULL;
-	id = of_match_node(dev->driver->of_match_table, dev->of_node);
-	return id ? id->data : NULL;
-}
-
-bool fwnode_property_present(const struct fwnode_handle *fwnode, const char *propname)
-{
-	return of_property_present(to_of_node(fwnode), propname);
-}
-
-int fwnode_property_read_u32_array(const struct fwnode_handle *fwnode, const char *propname,
-				   u32 *val, size_t nval)
-{
-	if (!val)
-		return of_property_count_u32_elems(to_of_node(fwnode), propname);
-	return of_property_read_u32_array(to_of_node(fwnode), propname, val, nval);
-}
-
-int fwnode_property_read_string(const struct fwnode_handle *fwnode, const char *propname,
-				const char **val)
-{
-	return of_property_read_string(to_of_node(fwnode), propname, val);
 }
 
 /* ---- .dts property statements ---- */

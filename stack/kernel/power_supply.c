@@ -315,18 +315,6 @@ struct power_supply *power_supply_get_by_name(const char *name)
 	return NULL;
 }
 
-struct power_supply *power_supply_get_by_phandle(struct device_node *np, const char *property)
-{
-	struct device_node *node = of_parse_phandle(np, property, 0);
-
-	if (!node)
-		return ERR_PTR(-ENODEV);
-	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
-		if (p->of_node == node)
-			return p;
-	return NULL;
-}
-
 void power_supply_put(struct power_supply *psy)
 {
 	(void)psy;
@@ -396,36 +384,7 @@ int power_supply_get_property_from_supplier(struct power_supply *psy,
 	return -ENODEV;
 }
 
-int power_supply_am_i_supplied(struct power_supply *psy)
-{
-	union power_supply_propval v;
-	int found = -ENODEV;
-
-	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next)
-		if (p != psy && psy_supplies(p, psy)) {
-			found = 0;
-			if (power_supply_get_property(p, POWER_SUPPLY_PROP_ONLINE, &v) == 0 && v.intval)
-				return 1;
-		}
-	return found;
-}
-
-int power_supply_is_system_supplied(void)
-{
-	union power_supply_propval v;
-	int count = 0;
-
-	for (struct power_supply *p = cs_power_supply_first(); p; p = p->cs_next) {
-		if (p->desc->type == POWER_SUPPLY_TYPE_BATTERY)
-			continue;
-		count++;
-		if (power_supply_get_property(p, POWER_SUPPLY_PROP_ONLINE, &v) == 0 && v.intval)
-			return 1;
-	}
-	return count ? 0 : -ENODEV;
-}
-
-void power_supply_external_power_changed(struct power_supply *psy)
+static void power_supply_external_power_changed(struct power_supply *psy)
 {
 	if (psy->desc->external_power_changed)
 		psy->desc->external_power_changed(psy);

@@ -13,10 +13,8 @@ struct regmap {
 	struct i2c_client *client;
 	struct regmap_config cfg;
 	bool cached;
-	bool cache_only, cache_bypass;
 	unsigned int *cache;       /* max_register + 1 values */
 	bool *valid;
-	bool *dirty;
 };
 
 struct regmap_field {
@@ -82,7 +80,6 @@ static struct regmap *regmap_new(struct i2c_client *i2c, const struct regmap_con
 
 		map->cache = g_new0(unsigned int, n);
 		map->valid = g_new0(bool, n);
-		map->dirty = g_new0(bool, n);
 		for (unsigned int i = 0; i < config->num_reg_defaults; i++) {
 			unsigned int r = config->reg_defaults[i].reg;
 
@@ -106,7 +103,6 @@ void regmap_exit(struct regmap *map)
 		return;
 	g_free(map->cache);
 	g_free(map->valid);
-	g_free(map->dirty);
 	g_free(map);
 }
 
@@ -154,14 +150,12 @@ int regmap_read(struct regmap *map, unsigned int reg, unsigned int *val)
 
 	if (!reg_allowed(map, reg, map->cfg.readable_reg, map->cfg.rd_table))
 		return -EIO;
-	if (!reg_volatile(map, reg) && !map->cache_bypass && map->valid[reg]) {
+	if (!reg_volatile(map, reg) && map->valid[reg]) {
 		*val = map->cache[reg];
 		return 0;
 	}
-	if (map->cache_only)
-		return -EBUSY;
 	ret = hw_read(map, reg, val);
-	if (ret == 0 && !reg_volatile(map, reg) && !map->cache_bypass) {
+	if (ret == 0 && !reg_volatile(map, reg)) {
 		map->cache[reg] = *val;
 		map->valid[reg] = true;
 	}
@@ -172,13 +166,9 @@ int regmap_write(struct regmap *map, unsigned int reg, unsigned int val)
 {
 	if (!reg_allowed(map, reg, map->cfg.writeable_reg, map->cfg.wr_table))
 		return -EIO;
-	if (map->cached && !map->cache_bypass && !reg_volatile(map, reg)) {
+	if (map->cached && !reg_volatile(map, reg)) {
 		map->cache[reg] = val & 0xff;
 		map->valid[reg] = true;
-		if (map->cache_only) {
-			map->dirty[reg] = true;
-			return 0;
-		}
 	}
 	return hw_write(map, reg, val & 0xff);
 }
@@ -204,76 +194,6 @@ int regmap_update_bits_base(struct regmap *map, unsigned int reg, unsigned int m
 	return ret;
 }
 
-int regmap_test_bits(struct regmap *map, unsigned int reg, unsigned int bits)
-{
-	unsigned int val;
-	int ret = regmap_read(map, reg, &val);
-
-	return ret ? ret : (val & bits) == bits;
-}
-
-int regmap_bulk_read(struct regmap *map, unsigned int reg, void *val, size_t val_count)
-{
-	u8 *out = val;
-
-	for (size_t i = 0; i < val_count; i++) {
-		unsigned int v;
-		int ret = regmap_read(map, reg + (unsigned int)i, &v);
-
-		if (ret)
-			return ret;
-		out[i] = (u8)v;
-	}
-	return 0;
-}
-
-int regmap_bulk_write(struct regmap *map, unsigned int reg, const void *val, size_t val_count)
-{
-	const u8 *in = val;
-
-	for (size_t i = 0; i < val_count; i++) {
-		int ret = regmap_write(map, reg + (unsigned int)i, in[i]);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-void regcache_cache_only(struct regmap *map, bool enable)
-{
-	map->cache_only = enable;
-}
-
-void regcache_cache_bypass(struct regmap *map, bool enable)
-{
-	map->cache_bypass = enable;
-}
-
-void regcache_mark_dirty(struct regmap *map)
-{
-	if (!map->cached)
-		return;
-	for (unsigned int r = 0; r <= (map->cfg.max_register ? map->cfg.max_register : 0xff); r++)
-		if (map->valid[r])
-			map->dirty[r] = true;
-}
-
-int regcache_sync(struct regmap *map)
-{
-	if (!map->cached)
-		return 0;
-	for (unsigned int r = 0; r <= (map->cfg.max_register ? map->cfg.max_register : 0xff); r++)
-		if (map->dirty[r]) {
-			int ret = hw_write(map, r, map->cache[r]);
-
-			if (ret)
-				return ret;
-			map->dirty[r] = false;
-		}
-	return 0;
-}
-
 /* ---- fields ---- */
 
 struct regmap_field *regmap_field_alloc(struct regmap *regmap, struct reg_field reg_field)
@@ -292,26 +212,8 @@ void regmap_field_free(struct regmap_field *field)
 	g_free(field);
 }
 
-static void devm_field_release(struct device *dev, void *res)
-{
-	(void)dev;
-	regmap_field_free(*(struct regmap_field **)res);
-}
-
-struct regmap_field *devm_regmap_field_alloc(struct device *dev, struct regmap *regmap,
-					     struct reg_field reg_field)
-{
-	struct regmap_field **r = devres_alloc(devm_field_release, sizeof(*r), GFP_KERNEL);
-
-	if (!r)
-		return ERR_PTR(-ENOMEM);
-	*r = regmap_field_alloc(regmap, reg_field);
-	devres_add(dev, r);
-	return *r;
-}
-
-int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
-			    const struct reg_field *reg_field, int num_fields)
+static int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
+				   const struct reg_field *reg_field, int num_fields)
 {
 	for (int i = 0; i < num_fields; i++)
 		rm_field[i] = regmap_field_alloc(regmap, reg_field[i]);

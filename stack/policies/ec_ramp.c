@@ -427,13 +427,5 @@ static void ec_remove(void *priv)
 	free(e);
 }
 
-const struct cs_policy_desc policy_ec_ramp = {
-	.abi = CS_POLICY_ABI,
-	.name = "ec-ramp",
-	.summary = "Chromium EC software ramp: +64 mA / 500 ms from 500 mA, back off 128 mA on low VBUS, three-trip memory",
-	.params = ec_param_desc,
-	.params_size = sizeof(struct ec_params),
-	.params_default = ec_params_default,
-	.probe = ec_probe,
-	.remove = ec_remove,
-};
+const struct cs_policy_desc policy_ec_ramp = CS_POLICY_DESC(ec, "ec-ramp",
+	"Chromium EC software ramp: +64 mA / 500 ms from 500 mA, back off 128 mA on low VBUS, three-trip memory");

@@ -196,13 +196,5 @@ static void fixed_remove(void *priv)
 	free(f);
 }
 
-const struct cs_policy_desc policy_fixed = {
-	.abi = CS_POLICY_ABI,
-	.name = "fixed",
-	.summary = "charger-manager style: a fixed limit per extcon cable (or one ilim at VBUS), stop at full, restart after fullbatt_vchkdrop",
-	.params = fixed_param_desc,
-	.params_size = sizeof(struct fixed_params),
-	.params_default = fixed_params_default,
-	.probe = fixed_probe,
-	.remove = fixed_remove,
-};
+const struct cs_policy_desc policy_fixed = CS_POLICY_DESC(fixed, "fixed",
+	"charger-manager style: a fixed limit per extcon cable (or one ilim at VBUS), stop at full, restart after fullbatt_vchkdrop");

@@ -1202,13 +1202,5 @@ static void sr_remove(void *priv)
 	free(s);
 }
 
-const struct cs_policy_desc policy_safe_ramp = {
-	.abi = CS_POLICY_ABI,
-	.name = "safe-ramp",
-	.summary = "this project's ramp: probe only while drawing the limit, stop at the adapter's knee (VBUS below the source line), honour the USB budget, back off fast, re-ramp after trips",
-	.params = sr_param_desc,
-	.params_size = sizeof(struct sr_params),
-	.params_default = sr_params_default,
-	.probe = sr_probe,
-	.remove = sr_remove,
-};
+const struct cs_policy_desc policy_safe_ramp = CS_POLICY_DESC(sr, "safe-ramp",
+	"this project's ramp: probe only while drawing the limit, stop at the adapter's knee (VBUS below the source line), honour the USB budget, back off fast, re-ramp after trips");

@@ -202,13 +202,5 @@ static void twl4030_remove(void *priv)
 	free(t);
 }
 
-const struct cs_policy_desc policy_twl4030 = {
-	.abi = CS_POLICY_ABI,
-	.name = "twl4030",
-	.summary = "twl4030 ramp: +20 mA / 100 ms while VBUS >= 4.75 V, stop at the first dip; every usb_phy notification resets the target to 500 mA",
-	.params = twl4030_param_desc,
-	.params_size = sizeof(struct twl4030_params),
-	.params_default = twl4030_params_default,
-	.probe = twl4030_probe,
-	.remove = twl4030_remove,
-};
+const struct cs_policy_desc policy_twl4030 = CS_POLICY_DESC(twl4030, "twl4030",
+	"twl4030 ramp: +20 mA / 100 ms while VBUS >= 4.75 V, stop at the first dip; every usb_phy notification resets the target to 500 mA");

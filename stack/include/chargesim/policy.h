@@ -69,6 +69,14 @@ struct cs_policy_desc {
 	void (*params_changed)(void *priv);
 };
 
+/* The descriptor of a policy whose parts are named PFX_param_desc, struct PFX_params,
+ * PFX_params_default, PFX_probe and PFX_remove. */
+#define CS_POLICY_DESC(pfx, name_, summary_) {						\
+	.abi = CS_POLICY_ABI, .name = (name_), .summary = (summary_),			\
+	.params = pfx##_param_desc, .params_size = sizeof(struct pfx##_params),		\
+	.params_default = pfx##_params_default, .probe = pfx##_probe, .remove = pfx##_remove, \
+}
+
 extern const struct cs_policy_desc *const cs_builtin_policies[];
 /* Every policy this build has: the built-in ones, then the real Linux drivers
  * ("linux/<file>", stack/linux/policy.c). NULL-terminated. */

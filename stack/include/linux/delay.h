@@ -18,9 +18,7 @@
 void cs_sleep_us(unsigned long us, const char *caller);
 #define msleep(ms) cs_sleep_us((unsigned long)(ms) * 1000UL, __func__)
 #define usleep_range(min, max) cs_sleep_us((unsigned long)(min), __func__)
-#define fsleep(us) cs_sleep_us((unsigned long)(us), __func__)
 /* Busy-waits are too short to log. */
 #define udelay(us) ((void)(us))
-#define mdelay(ms) cs_sleep_us((unsigned long)(ms) * 1000UL, __func__)
 
 #endif

@@ -50,17 +50,8 @@ struct device_attribute {
 
 #define __ATTR(_name, _mode, _show, _store) { \
 	.attr = { .name = __stringify(_name), .mode = (_mode) }, .show = (_show), .store = (_store) }
-#define __ATTR_RO(_name) __ATTR(_name, 0444, _name##_show, NULL)
-#define __ATTR_RW(_name) __ATTR(_name, 0644, _name##_show, _name##_store)
-#define __ATTR_WO(_name) __ATTR(_name, 0200, NULL, _name##_store)
 #define DEVICE_ATTR(_name, _mode, _show, _store) \
 	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
-#define DEVICE_ATTR_RO(_name) struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
-#define DEVICE_ATTR_RW(_name) struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
-#define DEVICE_ATTR_WO(_name) struct device_attribute dev_attr_##_name = __ATTR_WO(_name)
-#define ATTRIBUTE_GROUPS(_name) \
-	static const struct attribute_group _name##_group = { .attrs = _name##_attrs }; \
-	static const struct attribute_group *_name##_groups[] = { &_name##_group, NULL }
 
 struct bus_type {
 	const char *name;
@@ -123,16 +114,6 @@ static inline void *dev_get_platdata(const struct device *dev)
 	return dev->platform_data;
 }
 
-static inline struct device *get_device(struct device *dev)
-{
-	return dev;
-}
-
-static inline void put_device(struct device *dev)
-{
-	(void)dev;
-}
-
 /* Wakeup sources: recorded, never used (no system suspend here). */
 static inline int device_init_wakeup(struct device *dev, bool enable)
 {
@@ -152,7 +133,6 @@ static inline int device_set_wakeup_capable(struct device *dev, bool capable)
 /* sysfs attributes of a device */
 int device_create_file(struct device *dev, const struct device_attribute *attr);
 void device_remove_file(struct device *dev, const struct device_attribute *attr);
-int devm_device_add_group(struct device *dev, const struct attribute_group *grp);
 int device_add_groups(struct device *dev, const struct attribute_group **groups);
 
 /* chargesim: the attributes made with device_create_file(), in order (prev NULL:
@@ -165,18 +145,12 @@ void cs_device_attrs_clear(struct device *dev);
 /* ---- device-managed resources ---- */
 typedef void (*dr_release_t)(struct device *dev, void *res);
 
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp);
 void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp);
 void *devm_kcalloc(struct device *dev, size_t n, size_t size, gfp_t gfp);
 void *devm_kmalloc_array(struct device *dev, size_t n, size_t size, gfp_t gfp);
-void *devm_kmemdup(struct device *dev, const void *src, size_t len, gfp_t gfp);
-char *devm_kstrdup(struct device *dev, const char *s, gfp_t gfp);
 __printf(3, 4) char *devm_kasprintf(struct device *dev, gfp_t gfp, const char *fmt, ...);
-void devm_kfree(struct device *dev, const void *p);
 int devm_add_action(struct device *dev, void (*action)(void *), void *data);
 int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *data);
-void devm_remove_action(struct device *dev, void (*action)(void *), void *data);
-void devm_release_action(struct device *dev, void (*action)(void *), void *data);
 /* A resource with its own release function (the base of the devm_* helpers). */
 void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp);
 void devres_add(struct device *dev, void *res);
@@ -193,18 +167,10 @@ bool cs_dyndbg_enabled(const char *modname);
 #define CS_MODNAME NULL
 #endif
 
-#define dev_emerg(d, ...)  cs_printk("emerg", dev_name(d), __VA_ARGS__)
-#define dev_alert(d, ...)  cs_printk("alert", dev_name(d), __VA_ARGS__)
 #define dev_crit(d, ...)   cs_printk("crit", dev_name(d), __VA_ARGS__)
 #define dev_err(d, ...)    cs_printk("err", dev_name(d), __VA_ARGS__)
 #define dev_warn(d, ...)   cs_printk("warn", dev_name(d), __VA_ARGS__)
-#define dev_notice(d, ...) cs_printk("notice", dev_name(d), __VA_ARGS__)
 #define dev_info(d, ...)   cs_printk("info", dev_name(d), __VA_ARGS__)
-#define dev_err_once dev_err
-#define dev_warn_once dev_warn
-#define dev_info_once dev_info
-#define dev_err_ratelimited dev_err
-#define dev_warn_ratelimited dev_warn
 #ifdef DEBUG
 #define dev_dbg(d, ...) cs_printk("debug", dev_name(d), __VA_ARGS__)
 #else
@@ -215,11 +181,9 @@ bool cs_dyndbg_enabled(const char *modname);
 		cs_no_printk(__VA_ARGS__); \
 } while (0)
 #endif
-#define dev_vdbg(d, ...) cs_no_printk(__VA_ARGS__)
 
 /* Log "error <errno name>: <message>" (debug level for -EPROBE_DEFER) and return err. */
 __printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
-#define dev_warn_probe dev_err_probe
 
 /* What the kernel's device.h brings along (kobject, sysfs, mutex, pm, idr, jiffies,
  * lists). */

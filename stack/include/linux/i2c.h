@@ -71,13 +71,9 @@ void i2c_del_driver(struct i2c_driver *driver);
 
 const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id,
 					 const struct i2c_client *client);
-const void *i2c_get_match_data(const struct i2c_client *client);
 
-int i2c_transfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num);
 s32 i2c_smbus_read_byte_data(const struct i2c_client *client, u8 command);
 s32 i2c_smbus_write_byte_data(const struct i2c_client *client, u8 command, u8 value);
-s32 i2c_smbus_read_word_data(const struct i2c_client *client, u8 command);
-s32 i2c_smbus_write_word_data(const struct i2c_client *client, u8 command, u16 value);
 
 /* ---- chargesim: the board side ---- */
 struct i2c_adapter *cs_i2c_adapter_new(int nr, const struct i2c_algorithm *algo, void *data);

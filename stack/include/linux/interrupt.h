@@ -17,40 +17,22 @@
 #include <linux/irqreturn.h>
 #include <linux/workqueue.h>
 
-#define IRQF_TRIGGER_NONE     0x00000000
 #define IRQF_TRIGGER_RISING   0x00000001
 #define IRQF_TRIGGER_FALLING  0x00000002
-#define IRQF_TRIGGER_HIGH     0x00000004
-#define IRQF_TRIGGER_LOW      0x00000008
-#define IRQF_SHARED           0x00000080
 #define IRQF_ONESHOT          0x00002000
-#define IRQF_NO_SUSPEND       0x00004000
 #define IRQF_NO_AUTOEN        0x00080000
 
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t thread_fn,
 			 unsigned long flags, const char *name, void *dev_id);
-static inline int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-			      const char *name, void *dev_id)
-{
-	return request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
-}
-int request_any_context_irq(unsigned int irq, irq_handler_t handler, unsigned long flags,
-			    const char *name, void *dev_id);
 const void *free_irq(unsigned int irq, void *dev_id);
 int devm_request_threaded_irq(struct device *dev, unsigned int irq, irq_handler_t handler,
 			      irq_handler_t thread_fn, unsigned long irqflags,
 			      const char *devname, void *dev_id);
-static inline int devm_request_irq(struct device *dev, unsigned int irq, irq_handler_t handler,
-				   unsigned long irqflags, const char *devname, void *dev_id)
-{
-	return devm_request_threaded_irq(dev, irq, handler, NULL, irqflags, devname, dev_id);
-}
 int devm_request_any_context_irq(struct device *dev, unsigned int irq, irq_handler_t handler,
 				 unsigned long irqflags, const char *devname, void *dev_id);
 void disable_irq(unsigned int irq);
-void disable_irq_nosync(unsigned int irq);
 void enable_irq(unsigned int irq);
 static inline int enable_irq_wake(unsigned int irq)
 {
@@ -61,10 +43,6 @@ static inline int disable_irq_wake(unsigned int irq)
 {
 	(void)irq;
 	return 0;
-}
-static inline void synchronize_irq(unsigned int irq)
-{
-	(void)irq;
 }
 
 /* ---- chargesim: the interrupt controller side ---- */

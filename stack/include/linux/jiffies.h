@@ -26,7 +26,6 @@ ktime_t ktime_get(void);
 
 /* include/vdso/time64.h */
 #define MSEC_PER_SEC 1000L
-#define NSEC_PER_USEC 1000L
 #define NSEC_PER_MSEC 1000000L
 #define NSEC_PER_SEC 1000000000L
 

@@ -59,7 +59,6 @@ struct list_head {
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
-#define noinline __attribute__((__noinline__))
 #define __stringify_1(x) #x
 #define __stringify(x) __stringify_1(x)
 #define __CS_CAT2(a, b) a##b
@@ -127,30 +126,15 @@ const char *cs_errname(int err);
 ssize_t strscpy(char *dest, const char *src, size_t count);
 
 /* printk: levels as log records; pr_debug only with DEBUG (as without dynamic debug). */
-#define KERN_EMERG   ""
-#define KERN_ALERT   ""
-#define KERN_CRIT    ""
-#define KERN_ERR     ""
-#define KERN_WARNING ""
-#define KERN_NOTICE  ""
-#define KERN_INFO    ""
-#define KERN_DEBUG   ""
 #define printk(...) cs_printk("info", NULL, __VA_ARGS__)
 /* A file may define pr_fmt(fmt) before its includes to prefix its pr_*() messages
  * (commonly KBUILD_MODNAME ": " fmt). */
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
 #endif
-#define pr_emerg(fmt, ...)  cs_printk("emerg", NULL, pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_alert(fmt, ...)  cs_printk("alert", NULL, pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_crit(fmt, ...)   cs_printk("crit", NULL, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_err(fmt, ...)    cs_printk("err", NULL, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn(fmt, ...)   cs_printk("warn", NULL, pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_notice(fmt, ...) cs_printk("notice", NULL, pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...)   cs_printk("info", NULL, pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_warn_once pr_warn
-#define pr_err_once pr_err
-#define pr_info_once pr_info
 /* Checks the format without printing (the kernel's no_printk). */
 static inline __printf(1, 2) int cs_no_printk(const char *fmt, ...)
 {

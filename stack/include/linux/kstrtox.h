@@ -10,19 +10,14 @@
 #include <linux/kernel_types.h>
 
 int kstrtoll(const char *s, unsigned int base, long long *res);
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 /* The index of the string in the NULL-terminated or n-long array that buf equals
  * (ignoring one trailing newline), or -EINVAL. */
 int __sysfs_match_string(const char *const *array, size_t n, const char *buf);
 #define sysfs_match_string(_a, _s) __sysfs_match_string(_a, ARRAY_SIZE(_a), _s)
-int match_string(const char *const *array, size_t n, const char *string);
 /* sysfs show() helpers: format into a PAGE_SIZE buffer. */
 #define PAGE_SIZE 4096
 __printf(2, 3) int sysfs_emit(char *buf, const char *fmt, ...);
 __printf(3, 4) int sysfs_emit_at(char *buf, int at, const char *fmt, ...);
-__printf(3, 4) int scnprintf(char *buf, size_t size, const char *fmt, ...);
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-__printf(2, 3) char *kasprintf(gfp_t gfp, const char *fmt, ...);
 
 #endif

@@ -31,8 +31,6 @@ typedef char *cs_kparam_ctype_charp;
 		       "module_param " #pname ": the variable's type does not match"); \
 	__CS_MODINFO(.modname = KBUILD_MODNAME, .kind = CS_MODINFO_PARAM, .name = #pname, \
 		     .type = ktype, .arg = &(var), .size = sizeof(var), .perm = (mode))
-#define module_param_named(pname, var, type, mode) \
-	__cs_module_param(pname, var, cs_kparam_ctype_##type, CS_KPARAM_##type, mode)
 #define module_param(pname, type, mode) \
 	__cs_module_param(pname, pname, cs_kparam_ctype_##type, CS_KPARAM_##type, mode)
 #define MODULE_PARM_DESC(pname, desc) \

@@ -28,12 +28,5 @@ static inline void mutex_unlock(struct mutex *m)
 	m->cs_held = 0;
 }
 #define mutex_lock(m) cs_mutex_lock((m), __func__)
-static inline int mutex_trylock(struct mutex *m)
-{
-	if (m->cs_held)
-		return 0;
-	m->cs_held = 1;
-	return 1;
-}
 
 #endif

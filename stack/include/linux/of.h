@@ -47,33 +47,23 @@ static inline struct device_node *to_of_node(const struct fwnode_handle *fwnode)
 }
 #define of_fwnode_handle(np) ((np) ? &(np)->fwnode : NULL)
 
-static inline struct device_node *of_node_get(struct device_node *np)
-{
-	return np;
-}
 static inline void of_node_put(struct device_node *np)
 {
 	(void)np;
 }
 
 struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
-const void *of_get_property(const struct device_node *np, const char *name, int *lenp);
 bool of_property_read_bool(const struct device_node *np, const char *propname);
-bool of_property_present(const struct device_node *np, const char *propname);
 int of_property_count_elems_of_size(const struct device_node *np, const char *propname,
 				    int elem_size);
 int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,
 			       u32 *out_value);
 int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
 					u32 *out_values, size_t sz_min, size_t sz_max);
-int of_property_read_u8_array(const struct device_node *np, const char *propname,
-			      u8 *out_values, size_t sz);
 int of_property_read_string(const struct device_node *np, const char *propname,
 			    const char **out_string);
 int of_property_read_string_helper(const struct device_node *np, const char *propname,
 				   const char **out_strs, size_t sz, int skip);
-int of_property_match_string(const struct device_node *np, const char *propname,
-			     const char *string);
 
 static inline int of_property_read_u32_array(const struct device_node *np, const char *propname,
 					     u32 *out_values, size_t sz)
@@ -86,11 +76,6 @@ static inline int of_property_read_u32(const struct device_node *np, const char 
 				       u32 *out_value)
 {
 	return of_property_read_u32_array(np, propname, out_value, 1);
-}
-static inline int of_property_read_s32(const struct device_node *np, const char *propname,
-				       s32 *out_value)
-{
-	return of_property_read_u32(np, propname, (u32 *)out_value);
 }
 static inline int of_property_count_u32_elems(const struct device_node *np, const char *propname)
 {
@@ -110,22 +95,16 @@ static inline int of_property_count_strings(const struct device_node *np, const 
 }
 
 int of_device_is_compatible(const struct device_node *np, const char *compat);
-bool of_device_is_available(const struct device_node *np);
 struct device_node *of_get_next_child(const struct device_node *np, struct device_node *prev);
-struct device_node *of_get_child_by_name(const struct device_node *np, const char *name);
 struct device_node *of_get_compatible_child(const struct device_node *parent,
 					    const char *compatible);
-struct device_node *of_find_compatible_node(struct device_node *from, const char *type,
-					    const char *compat);
 struct device_node *of_find_node_by_phandle(phandle handle);
 struct device_node *of_parse_phandle(const struct device_node *np, const char *phandle_name,
 				     int index);
 const struct of_device_id *of_match_node(const struct of_device_id *matches,
 					 const struct device_node *node);
-int of_alias_get_id(struct device_node *np, const char *stem);
 /* The number of children of np (0 for NULL). */
 int of_get_child_count(const struct device_node *np);
-int of_get_available_child_count(const struct device_node *np);
 
 #define for_each_child_of_node(parent, child) \
 	for (child = of_get_next_child(parent, NULL); child != NULL; \

@@ -57,12 +57,8 @@ static inline void platform_set_drvdata(struct platform_device *pdev, void *data
 	dev_set_drvdata(&pdev->dev, data);
 }
 
-struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type,
-				       unsigned int num);
 /* The num'th interrupt of the device: its number, or -ENXIO (logged) when it has none. */
 int platform_get_irq(struct platform_device *pdev, unsigned int num);
-int platform_get_irq_optional(struct platform_device *pdev, unsigned int num);
-int platform_get_irq_byname(struct platform_device *pdev, const char *name);
 
 /* ---- chargesim: the board side ---- */
 /* A platform device for node np (may be NULL), named name, with n_irq interrupts. */

@@ -10,17 +10,7 @@
 #include <linux/pm.h>
 
 static inline int pm_runtime_get_sync(struct device *dev) { (void)dev; return 0; }
-static inline int pm_runtime_resume_and_get(struct device *dev) { (void)dev; return 0; }
-static inline int pm_runtime_get(struct device *dev) { (void)dev; return 0; }
-static inline int pm_runtime_put(struct device *dev) { (void)dev; return 0; }
-static inline int pm_runtime_put_sync(struct device *dev) { (void)dev; return 0; }
 static inline int pm_runtime_put_autosuspend(struct device *dev) { (void)dev; return 0; }
-static inline void pm_runtime_put_noidle(struct device *dev) { (void)dev; }
 static inline void pm_runtime_mark_last_busy(struct device *dev) { (void)dev; }
-static inline void pm_runtime_enable(struct device *dev) { (void)dev; }
-static inline void pm_runtime_disable(struct device *dev) { (void)dev; }
-static inline int pm_runtime_set_active(struct device *dev) { (void)dev; return 0; }
-static inline void pm_runtime_use_autosuspend(struct device *dev) { (void)dev; }
-static inline void pm_runtime_set_autosuspend_delay(struct device *dev, int d) { (void)dev; (void)d; }
 
 #endif

@@ -268,7 +268,6 @@ struct power_supply *devm_power_supply_register(struct device *parent,
 void power_supply_unregister(struct power_supply *psy);
 void power_supply_changed(struct power_supply *psy);
 struct power_supply *power_supply_get_by_name(const char *name);
-struct power_supply *power_supply_get_by_phandle(struct device_node *np, const char *property);
 void power_supply_put(struct power_supply *psy);
 int power_supply_get_property(struct power_supply *psy, enum power_supply_property psp,
 			      union power_supply_propval *val);
@@ -278,9 +277,6 @@ int power_supply_set_property(struct power_supply *psy, enum power_supply_proper
 int power_supply_get_property_from_supplier(struct power_supply *psy,
 					    enum power_supply_property psp,
 					    union power_supply_propval *val);
-int power_supply_am_i_supplied(struct power_supply *psy);
-int power_supply_is_system_supplied(void);
-void power_supply_external_power_changed(struct power_supply *psy);
 void *power_supply_get_drvdata(struct power_supply *psy);
 int power_supply_reg_notifier(struct notifier_block *nb);
 void power_supply_unreg_notifier(struct notifier_block *nb);

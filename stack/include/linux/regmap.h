@@ -82,42 +82,16 @@ int regmap_read(struct regmap *map, unsigned int reg, unsigned int *val);
 int regmap_write(struct regmap *map, unsigned int reg, unsigned int val);
 int regmap_update_bits_base(struct regmap *map, unsigned int reg, unsigned int mask,
 			    unsigned int val, bool *change, bool async, bool force);
-int regmap_bulk_read(struct regmap *map, unsigned int reg, void *val, size_t val_count);
-int regmap_bulk_write(struct regmap *map, unsigned int reg, const void *val, size_t val_count);
 
 static inline int regmap_update_bits(struct regmap *map, unsigned int reg, unsigned int mask,
 				     unsigned int val)
 {
 	return regmap_update_bits_base(map, reg, mask, val, NULL, false, false);
 }
-static inline int regmap_write_bits(struct regmap *map, unsigned int reg, unsigned int mask,
-				    unsigned int val)
-{
-	return regmap_update_bits_base(map, reg, mask, val, NULL, false, true);
-}
-static inline int regmap_set_bits(struct regmap *map, unsigned int reg, unsigned int bits)
-{
-	return regmap_update_bits(map, reg, bits, bits);
-}
-static inline int regmap_clear_bits(struct regmap *map, unsigned int reg, unsigned int bits)
-{
-	return regmap_update_bits(map, reg, bits, 0);
-}
-int regmap_test_bits(struct regmap *map, unsigned int reg, unsigned int bits);
-
-/* cache control */
-void regcache_cache_only(struct regmap *map, bool enable);
-void regcache_cache_bypass(struct regmap *map, bool enable);
-void regcache_mark_dirty(struct regmap *map);
-int regcache_sync(struct regmap *map);
 
 /* fields */
 struct regmap_field *regmap_field_alloc(struct regmap *regmap, struct reg_field reg_field);
 void regmap_field_free(struct regmap_field *field);
-struct regmap_field *devm_regmap_field_alloc(struct device *dev, struct regmap *regmap,
-					     struct reg_field reg_field);
-int regmap_field_bulk_alloc(struct regmap *regmap, struct regmap_field **rm_field,
-			    const struct reg_field *reg_field, int num_fields);
 int devm_regmap_field_bulk_alloc(struct device *dev, struct regmap *regmap,
 				 struct regmap_field **field, const struct reg_field *reg_field,
 				 int num_fields);
@@ -127,23 +101,6 @@ int regmap_field_update_bits_base(struct regmap_field *field, unsigned int mask,
 static inline int regmap_field_write(struct regmap_field *field, unsigned int val)
 {
 	return regmap_field_update_bits_base(field, ~0u, val, NULL, false, false);
-}
-static inline int regmap_field_force_write(struct regmap_field *field, unsigned int val)
-{
-	return regmap_field_update_bits_base(field, ~0u, val, NULL, false, true);
-}
-static inline int regmap_field_update_bits(struct regmap_field *field, unsigned int mask,
-					   unsigned int val)
-{
-	return regmap_field_update_bits_base(field, mask, val, NULL, false, false);
-}
-static inline int regmap_field_set_bits(struct regmap_field *field, unsigned int bits)
-{
-	return regmap_field_update_bits(field, bits, bits);
-}
-static inline int regmap_field_clear_bits(struct regmap_field *field, unsigned int bits)
-{
-	return regmap_field_update_bits(field, bits, 0);
 }
 
 /* Interrupt chips behind a register map (regmap-irq): the board maps each of the
@@ -178,8 +135,6 @@ void cs_regmap_irq_chip_free(struct regmap_irq_chip_data *data);
 		__cs_left = __cs_left > __cs_step ? __cs_left - __cs_step : 0; \
 	} \
 	__cs_ret < 0 ? __cs_ret : 0; })
-#define regmap_read_poll_timeout(map, addr, val, cond, sleep_us, timeout_us) \
-	cs_regmap_poll(regmap_read((map), (addr), &(val)), val, cond, sleep_us, timeout_us)
 #define regmap_field_read_poll_timeout(field, val, cond, sleep_us, timeout_us) \
 	cs_regmap_poll(regmap_field_read((field), &(val)), val, cond, sleep_us, timeout_us)
 

@@ -31,22 +31,9 @@ struct workqueue_struct;   /* one queue of work items on virtual time; the type 
 extern struct workqueue_struct *system_wq;
 /* The kernel's other system queues are the same queue here. */
 #define system_power_efficient_wq system_wq
-#define system_freezable_wq system_wq
-#define system_long_wq system_wq
-#define system_unbound_wq system_wq
-#define system_highpri_wq system_wq
-#define system_freezable_power_efficient_wq system_wq
-#define WQ_FREEZABLE 0x4
-#define WQ_MEM_RECLAIM 0x8
-#define WQ_POWER_EFFICIENT 0x80
 /* A driver's own queue is the system queue too (work runs in order either way). */
-#define alloc_workqueue(fmt, flags, max, ...) (system_wq)
 #define create_freezable_workqueue(name) (system_wq)
 static inline void destroy_workqueue(struct workqueue_struct *wq)
-{
-	(void)wq;
-}
-static inline void flush_workqueue(struct workqueue_struct *wq)
 {
 	(void)wq;
 }
@@ -76,7 +63,6 @@ bool cancel_delayed_work_sync(struct delayed_work *dw);
 bool work_pending(const struct work_struct *w);
 bool delayed_work_pending(const struct delayed_work *dw);
 void flush_work(struct work_struct *w);
-bool flush_delayed_work(struct delayed_work *dw);
 
 static inline struct delayed_work *to_delayed_work(struct work_struct *work)
 {

@@ -39,31 +39,16 @@ struct gpio_descs {
 	struct gpio_desc *desc[];
 };
 
-struct gpio_desc *gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags);
-struct gpio_desc *gpiod_get_index(struct device *dev, const char *con_id, unsigned int idx,
-				  enum gpiod_flags flags);
-struct gpio_desc *gpiod_get_optional(struct device *dev, const char *con_id,
-				     enum gpiod_flags flags);
-void gpiod_put(struct gpio_desc *desc);
 struct gpio_desc *devm_gpiod_get(struct device *dev, const char *con_id, enum gpiod_flags flags);
-struct gpio_desc *devm_gpiod_get_index(struct device *dev, const char *con_id, unsigned int idx,
-				       enum gpiod_flags flags);
 struct gpio_desc *devm_gpiod_get_optional(struct device *dev, const char *con_id,
 					  enum gpiod_flags flags);
-struct gpio_descs *devm_gpiod_get_array(struct device *dev, const char *con_id,
-					enum gpiod_flags flags);
 struct gpio_descs *devm_gpiod_get_array_optional(struct device *dev, const char *con_id,
 						 enum gpiod_flags flags);
 
 int gpiod_get_value(const struct gpio_desc *desc);
-int gpiod_get_raw_value(const struct gpio_desc *desc);
 void gpiod_set_value(struct gpio_desc *desc, int value);
-void gpiod_set_raw_value(struct gpio_desc *desc, int value);
 #define gpiod_get_value_cansleep gpiod_get_value
-#define gpiod_get_raw_value_cansleep gpiod_get_raw_value
 #define gpiod_set_value_cansleep gpiod_set_value
-#define gpiod_set_raw_value_cansleep gpiod_set_raw_value
-int gpiod_direction_input(struct gpio_desc *desc);
 int gpiod_direction_output(struct gpio_desc *desc, int value);
 int gpiod_to_irq(const struct gpio_desc *desc);
 

@@ -21,10 +21,8 @@ struct iio_channel {
 	void *hw;
 };
 
-struct iio_channel *iio_channel_get(struct device *dev, const char *consumer_channel);
 struct iio_channel *devm_iio_channel_get(struct device *dev, const char *consumer_channel);
 int iio_read_channel_processed(struct iio_channel *chan, int *val);
-int iio_read_channel_raw(struct iio_channel *chan, int *val);
 
 /* ---- chargesim: the board side ---- */
 /* Channel `name` read by the device named `consumer` (NULL: any device). */

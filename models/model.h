@@ -90,6 +90,25 @@ struct model_column {
 	model_value_fn *value;
 };
 
+/* Tell the run that a model's part of the circuit changed (x has changed and ctx). */
+#define MODEL_NOTIFY(x)                          \
+	do {                                     \
+		if ((x)->changed)                \
+			(x)->changed((x)->ctx);  \
+	} while (0)
+
+/* A condition that must hold for delay before ev fires: arm ev when it starts to hold,
+ * cancel it when it stops; *cond keeps whether it held. */
+static inline void model_timer(struct sim *sim, bool *cond, bool now, struct sim_event *ev,
+			       sim_time_t delay)
+{
+	if (now && !*cond)
+		sim_after(sim, ev, delay);
+	else if (!now)
+		sim_cancel(sim, ev);
+	*cond = now;
+}
+
 /* Defines fn, a value() that reads one field of the model's state (struct type). */
 #define MODEL_STATE_FIELD(fn, type, field)                                  \
 	static double fn(const void *state, const struct model_point *pt)    \
@@ -128,6 +147,12 @@ struct model_metric {
 	double (*value)(const void *state, const struct model_point *pt);
 	const char *(*text)(const void *state);   /* MODEL_METRIC_STRING, at the end */
 };
+
+/* One row of a model's metrics table: MODEL_METRIC(13, "soc_initial", DIGITS, 7, AT_START,
+ * false, fn). */
+#define MODEL_METRIC(r, n, w, d, ru, c, v)                                                 \
+	{ .rank = (r), .name = (n), .write = MODEL_METRIC_##w, .digits = (d),              \
+	  .rule = MODEL_METRIC_##ru, .cut = (c), .value = (v) }
 
 /* A validator's view of the other scenario objects' parameters, by key. */
 struct model_lookup {
@@ -189,6 +214,9 @@ struct model_desc {
 	const struct model_metric *metrics;  /* what it adds to metrics.json */
 	int n_metrics;
 };
+
+/* In a struct model_desc: a table and its length (columns, metrics). */
+#define MODEL_TABLE(name, table) .name = (table), .n_##name = G_N_ELEMENTS(table)
 
 /* Sets *err to a CS_PARAM_ERROR with this message; returns false, for
  * `return model_error(err, ...)` in a parser or validator. */

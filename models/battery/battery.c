@@ -394,8 +394,7 @@ static void battery_protect(struct battery *b, bool open, const char *reason)
 			evlog_put_string(rec, "reason", reason);
 		evlog_end(b->log, rec);
 	}
-	if (b->changed)
-		b->changed(b->ctx);
+	MODEL_NOTIFY(b);
 }
 
 /* Open when the cell is empty or at uvp while discharging; close as soon as a charger
@@ -476,12 +475,9 @@ static const struct model_column battery_columns[] = {
 };
 
 static const struct model_metric battery_metrics[] = {
-	{ .rank = 13, .name = "soc_initial", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_START, .value = battery_soc_now },
-	{ .rank = 14, .name = "soc_final", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_END, .value = battery_soc_now },
-	{ .rank = 15, .name = "time_to_soc_80_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_FIRST, .cut = true, .value = battery_soc_past_mark },
+	MODEL_METRIC(13, "soc_initial", DIGITS, 7, AT_START, false, battery_soc_now),
+	MODEL_METRIC(14, "soc_final", DIGITS, 7, AT_END, false, battery_soc_now),
+	MODEL_METRIC(15, "time_to_soc_80_s", TIME, 9, FIRST, true, battery_soc_past_mark),
 };
 
 const struct model_desc model_battery = {
@@ -502,8 +498,6 @@ const struct model_desc model_battery = {
 	.n_margins = 1,
 	.margins = battery_model_margins,
 	.observe = battery_model_observe,
-	.columns = battery_columns,
-	.n_columns = G_N_ELEMENTS(battery_columns),
-	.metrics = battery_metrics,
-	.n_metrics = G_N_ELEMENTS(battery_metrics),
+	MODEL_TABLE(columns, battery_columns),
+	MODEL_TABLE(metrics, battery_metrics),
 };

@@ -119,19 +119,13 @@ static bool cable_validate(const void *params, const struct model_lookup *others
 	return true;
 }
 
-static void cable_notify(struct cable *c)
-{
-	if (c->changed)
-		c->changed(c->ctx);
-}
-
 static void cable_dropout_end_cb(struct sim_event *ev, void *data)
 {
 	struct cable *c = data;
 
 	(void)ev;
 	c->dropout = false;
-	cable_notify(c);
+	MODEL_NOTIFY(c);
 	evlog_emit(c->log, sim_now(c->sim), "cable", "dropout_end", NULL, NULL);
 }
 
@@ -160,7 +154,7 @@ void cable_dropout(struct cable *c, sim_time_t duration)
 	evlog_put_number(rec, "for_s", sim_time_to_s(duration));
 	evlog_end(c->log, rec);
 	c->dropout = true;
-	cable_notify(c);
+	MODEL_NOTIFY(c);
 	sim_reschedule(c->sim, &c->ev_dropout_end, sim_now(c->sim) + duration);
 }
 

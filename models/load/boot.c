@@ -121,8 +121,7 @@ static void boot_log(struct boot *b, const char *reason)
 	if (reason)
 		evlog_put_string(rec, "reason", reason);
 	evlog_end(b->log, rec);
-	if (b->changed)
-		b->changed(b->ctx);
+	MODEL_NOTIFY(b);
 }
 
 static void boot_enter(struct boot *b, int stage, const char *reason)

@@ -99,8 +99,7 @@ static void load_step_cb(struct sim_event *ev, void *data)
 	}
 	if (l->next_step < p->n_profile)
 		sim_at(l->sim, &l->ev_step, p->profile[l->next_step].at);
-	if (l->changed)
-		l->changed(l->ctx);
+	MODEL_NOTIFY(l);
 }
 
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
@@ -251,12 +250,9 @@ MODEL_STATE_FIELD(load_boots, struct load_model, boot.boots)
 MODEL_STATE_FIELD(load_t_running, struct load_model, boot.t_running)
 
 static const struct model_metric load_metrics[] = {
-	{ .rank = 5, .name = "brownouts", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = load_brownouts },
-	{ .rank = 6, .name = "boots", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = load_boots },
-	{ .rank = 7, .name = "time_to_running_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_AT_END, .value = load_t_running },
+	MODEL_METRIC(5, "brownouts", COUNT, 0, AT_END, false, load_brownouts),
+	MODEL_METRIC(6, "boots", COUNT, 0, AT_END, false, load_boots),
+	MODEL_METRIC(7, "time_to_running_s", TIME, 9, AT_END, false, load_t_running),
 };
 
 const struct model_desc model_load = {
@@ -272,6 +268,5 @@ const struct model_desc model_load = {
 	.n_margins = 1,
 	.margins = load_model_margins,
 	.observe = load_model_observe,
-	.metrics = load_metrics,
-	.n_metrics = G_N_ELEMENTS(load_metrics),
+	MODEL_TABLE(metrics, load_metrics),
 };

@@ -562,13 +562,9 @@ static void phy_model_observe(void *state, const struct model_point *pt)
 {
 	struct phy *ph = state;
 	bool valid = model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
-	bool other = valid != ph->vbus_seen;
 
-	if (other && !ph->vbus_cond)
-		sim_after(ph->sim, &ph->ev_vbus, ph->p->t_vbus_debounce);
-	else if (!other)
-		sim_cancel(ph->sim, &ph->ev_vbus);
-	ph->vbus_cond = other;
+	model_timer(ph->sim, &ph->vbus_cond, valid != ph->vbus_seen, &ph->ev_vbus,
+		    ph->p->t_vbus_debounce);
 }
 
 const struct model_desc model_phy = {

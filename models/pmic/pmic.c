@@ -406,12 +406,6 @@ double pmic_quantize_iindpm(const struct pmic_params *p, double amps)
 
 /* ---- runtime ---- */
 
-static void pmic_notify(struct pmic *c)
-{
-	if (c->changed)
-		c->changed(c->ctx);
-}
-
 static void pmic_reg_cb(struct sim_event *ev, void *data)
 {
 	struct pmic *c = data;
@@ -422,7 +416,7 @@ static void pmic_reg_cb(struct sim_event *ev, void *data)
 	memmove(&c->reg_q[0], &c->reg_q[1], c->reg_n * sizeof(c->reg_q[0]));
 	if (c->reg_n > 0)
 		sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 /* A register reset or an ICO result overrides the writes still in flight. */
@@ -448,7 +442,7 @@ double pmic_write_iindpm(struct pmic *c, double amps)
 			sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
 	} else {
 		c->iindpm = q;
-		pmic_notify(c);
+		MODEL_NOTIFY(c);
 	}
 	return q;
 }
@@ -466,7 +460,7 @@ void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps)
 void pmic_set_charge_enable(struct pmic *c, bool on)
 {
 	c->charge_enabled = on;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_set_hiz(struct pmic *c, bool on)
@@ -475,19 +469,19 @@ void pmic_set_hiz(struct pmic *c, bool on)
 	if (c->hiz && !on)
 		c->replug_wait = false;
 	c->hiz = on;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_write_ichg(struct pmic *c, double amps)
 {
 	c->p->ichg = amps;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_write_vreg(struct pmic *c, double volts)
 {
 	c->p->vreg = volts;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 double pmic_vindpm_register(const struct pmic_params *p, double volts)
@@ -505,7 +499,7 @@ double pmic_vindpm_register(const struct pmic_params *p, double volts)
 void pmic_write_vindpm(struct pmic *c, double volts)
 {
 	c->p->vindpm = volts;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_log_state(struct pmic *c, enum charger_state st)
@@ -532,7 +526,7 @@ static void pmic_uvlo_cb(struct sim_event *ev, void *data)
 		c->replug_wait = true;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "uvlo", "restart",
 		   c->p->restart == PMIC_RESTART_REPLUG ? "replug" : "auto");
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_connect_cb(struct sim_event *ev, void *data)
@@ -550,7 +544,7 @@ static void pmic_connect_cb(struct sim_event *ev, void *data)
 		sim_after(c->sim, &c->ev_safety, c->p->safety_timer);
 	}
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "input_connect", NULL, NULL);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 /* VBUS stayed below session-valid for t_replug: as far as the chip can tell, the
@@ -566,7 +560,7 @@ static void pmic_gone_cb(struct sim_event *ev, void *data)
 	c->uvlo = false;
 	pmic_reg_drop(c);
 	c->iindpm = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_term_cb(struct sim_event *ev, void *data)
@@ -577,7 +571,7 @@ static void pmic_term_cb(struct sim_event *ev, void *data)
 	c->done = true;
 	c->cond_term = false;
 	sim_cancel(c->sim, &c->ev_safety);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_safety_cb(struct sim_event *ev, void *data)
@@ -587,7 +581,7 @@ static void pmic_safety_cb(struct sim_event *ev, void *data)
 	(void)ev;
 	c->fault = true;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "charger_fault", "reason", "safety_timer");
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_stuck_end_cb(struct sim_event *ev, void *data)
@@ -668,16 +662,6 @@ void pmic_net(const struct pmic *c, struct net_in *in)
 	in->vreg = p->vreg;
 }
 
-static void pmic_condition(struct pmic *c, bool *cond, bool now, struct sim_event *ev,
-			   sim_time_t delay)
-{
-	if (now && !*cond)
-		sim_after(c->sim, ev, delay);
-	else if (!now)
-		sim_cancel(c->sim, ev);
-	*cond = now;
-}
-
 /* The input stage is switched off, for whatever reason but UVLO: no report, the
  * charge cycle's timers stop. */
 static void pmic_input_off(struct pmic *c)
@@ -707,10 +691,10 @@ static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_a
 		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
 		evlog_put_number(rec, "vbus_V", op->vbus);
 		evlog_end(c->log, rec);
-		pmic_notify(c);
+		MODEL_NOTIFY(c);
 	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
 		c->ovp = false;
-		pmic_notify(c);
+		MODEL_NOTIFY(c);
 	}
 }
 
@@ -720,18 +704,18 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 
 	pmic_check_ovp(c, op, vbus_attached);
-	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
+	model_timer(c->sim, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
 		/* Unplugged: the input simply goes away, no UVLO report. */
 		pmic_input_off(c);
 	}
 	if (c->connected) {
-		pmic_condition(c, &c->cond_good, false, &c->ev_connect, 0);
-		pmic_condition(c, &c->cond_low, op->vbus < p->uvlo_falling, &c->ev_uvlo,
+		model_timer(c->sim, &c->cond_good, false, &c->ev_connect, 0);
+		model_timer(c->sim, &c->cond_low, op->vbus < p->uvlo_falling, &c->ev_uvlo,
 			       p->uvlo_deglitch);
 	} else {
-		pmic_condition(c, &c->cond_low, false, &c->ev_uvlo, 0);
-		pmic_condition(c, &c->cond_good,
+		model_timer(c->sim, &c->cond_low, false, &c->ev_uvlo, 0);
+		model_timer(c->sim, &c->cond_good,
 			       vbus_attached && !c->replug_wait && !c->ovp &&
 				       op->vbus >= p->uvlo_rising,
 			       &c->ev_connect, p->t_restart);
@@ -751,7 +735,7 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 			c->precharge = true;
 	}
 	c->last_flags = op->flags;
-	pmic_condition(c, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
+	model_timer(c->sim, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
 		       &c->ev_term, p->t_term);
 	if (c->done && c->connected && op->vbat < p->vreg - p->vrechg_delta) {
 		c->done = false;
@@ -816,7 +800,7 @@ void pmic_start_ico(struct pmic *c)
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "ico_start", NULL, NULL);
 	sim_cancel(c->sim, &c->ev_ico);
 	sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_ico_cb(struct sim_event *ev, void *data)
@@ -849,7 +833,7 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 	} else {
 		sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
 	}
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
@@ -897,7 +881,7 @@ static void pmic_model_params_changed(void *state, const struct param_desc *chan
 	sim_cancel(c->sim, &c->ev_uvlo);
 	sim_cancel(c->sim, &c->ev_connect);
 	sim_cancel(c->sim, &c->ev_term);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 /* ---- the model descriptor (models/model.h) ---- */
@@ -985,14 +969,10 @@ static const struct model_column pmic_columns[] = {
 };
 
 static const struct model_metric pmic_metrics[] = {
-	{ .rank = 4, .name = "uvlo_events", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = pmic_uvlo_events },
-	{ .rank = 8, .name = "ilim_final_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_END, .value = pmic_col_ilim },
-	{ .rank = 9, .name = "ilim_max_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_MAX, .value = pmic_ilim_attached },
-	{ .rank = 16, .name = "time_to_full_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_FIRST, .value = pmic_done },
+	MODEL_METRIC(4, "uvlo_events", COUNT, 0, AT_END, false, pmic_uvlo_events),
+	MODEL_METRIC(8, "ilim_final_A", DIGITS, 7, AT_END, false, pmic_col_ilim),
+	MODEL_METRIC(9, "ilim_max_A", DIGITS, 7, MAX, false, pmic_ilim_attached),
+	MODEL_METRIC(16, "time_to_full_s", TIME, 9, FIRST, false, pmic_done),
 };
 
 const struct model_desc model_pmic = {
@@ -1016,8 +996,6 @@ const struct model_desc model_pmic = {
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,
-	.columns = pmic_columns,
-	.n_columns = G_N_ELEMENTS(pmic_columns),
-	.metrics = pmic_metrics,
-	.n_metrics = G_N_ELEMENTS(pmic_metrics),
+	MODEL_TABLE(columns, pmic_columns),
+	MODEL_TABLE(metrics, pmic_metrics),
 };

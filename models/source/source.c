@@ -228,12 +228,6 @@ double source_rated_current(const struct source_params *p)
 
 /* ---- runtime ---- */
 
-static void source_notify(struct source *s)
-{
-	if (s->changed)
-		s->changed(s->ctx);
-}
-
 static void source_recover_cb(struct sim_event *ev, void *data)
 {
 	struct source *s = data;
@@ -244,7 +238,7 @@ static void source_recover_cb(struct sim_event *ev, void *data)
 	s->v_contract = 0;
 	s->i_contract = 0;
 	evlog_emit(s->log, sim_now(s->sim), "source", "source_recover", NULL, NULL);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* Stop the protection timers; the next observation re-arms them. */
@@ -275,7 +269,7 @@ static void source_trip(struct source *s, const char *reason, bool by_switch)
 		sim_after(s->sim, &s->ev_recover, p->t_off);
 	else if (p->t_recover > 0)
 		sim_after(s->sim, &s->ev_recover, p->t_recover);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 static void source_uv_cb(struct sim_event *ev, void *data)
@@ -333,7 +327,7 @@ void source_attach(struct source *s, bool attached)
 		s->v_contract = 0;
 		s->i_contract = 0;
 	}
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 static bool source_output_on(const struct source *s)
@@ -354,7 +348,7 @@ void source_set_contract(struct source *s, double v, double i)
 {
 	s->v_contract = v;
 	s->i_contract = i;
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* The current limit in force: ilim, or a PD contract's current. */
@@ -365,19 +359,6 @@ static double source_ilim_now(const struct source *s)
 	if (s->i_contract > 0 && s->i_contract < s->p->ilim)
 		return s->i_contract;
 	return s->p->ilim;
-}
-
-static void source_condition(struct source *s, bool *cond, bool now, bool armed,
-			     struct sim_event *ev, sim_time_t delay)
-{
-	if (now && armed) {
-		if (!*cond)
-			sim_after(s->sim, ev, delay);
-	} else {
-		sim_cancel(s->sim, ev);
-		now = false;
-	}
-	*cond = now;
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
@@ -436,7 +417,7 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 	}
 	/* Re-arm the timers against the new thresholds at the next observation. */
 	source_disarm(s);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* The port as the circuit sees it: Voc behind Rout, with its current limit. */
@@ -483,12 +464,12 @@ static void source_model_observe(void *state, const struct model_point *pt)
 	bool on = pt->in->src_on && source_output_on(s);
 	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
 
-	source_condition(s, &s->cond_uv, on && op->vsrc < p->v_shutdown, protects, &s->ev_uv,
-			 p->t_trip);
-	source_condition(s, &s->cond_limit, on && (op->flags & NET_F_LIMITING),
-			 protects && p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
-	source_condition(s, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, p->ocp > 0,
-			 &s->ev_oc, p->t_ocp);
+	model_timer(s->sim, &s->cond_uv, on && op->vsrc < p->v_shutdown && protects, &s->ev_uv,
+		    p->t_trip);
+	model_timer(s->sim, &s->cond_limit, on && (op->flags & NET_F_LIMITING) && protects &&
+		    p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
+	model_timer(s->sim, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, &s->ev_oc,
+		    p->t_ocp);
 }
 
 /* ---- its trace columns and metrics ---- */
@@ -521,8 +502,7 @@ static const struct model_column source_columns[] = {
 };
 
 static const struct model_metric source_metrics[] = {
-	{ .rank = 3, .name = "source_trips", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = source_trips },
+	MODEL_METRIC(3, "source_trips", COUNT, 0, AT_END, false, source_trips),
 };
 
 const struct model_desc model_source = {
@@ -544,8 +524,6 @@ const struct model_desc model_source = {
 	.n_margins = SOURCE_N_MARGINS,
 	.margins = source_margins,
 	.observe = source_model_observe,
-	.columns = source_columns,
-	.n_columns = G_N_ELEMENTS(source_columns),
-	.metrics = source_metrics,
-	.n_metrics = G_N_ELEMENTS(source_metrics),
+	MODEL_TABLE(columns, source_columns),
+	MODEL_TABLE(metrics, source_metrics),
 };

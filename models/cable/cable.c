@@ -142,8 +142,10 @@ void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
 	sim_event_init(&c->ev_dropout_end, cable_dropout_end_cb, c);
 }
 
-void cable_cleanup(struct cable *c)
+void cable_cleanup(void *cable)
 {
+	struct cable *c = cable;
+
 	sim_cancel(c->sim, &c->ev_dropout_end);
 }
 
@@ -169,11 +171,6 @@ static void cable_defaults(void *params, int preset)
 static void cable_model_init(void *state, void *params, const struct model_env *env)
 {
 	cable_init(state, params, env->sim, env->log, env->changed, env->ctx);
-}
-
-static void cable_model_cleanup(void *state)
-{
-	cable_cleanup(state);
 }
 
 static void cable_model_params_changed(void *state, const struct param_desc *changed)
@@ -204,7 +201,7 @@ const struct model_desc model_cable = {
 	.validate = cable_validate,
 	.state_size = sizeof(struct cable),
 	.init = cable_model_init,
-	.cleanup = cable_model_cleanup,
+	.cleanup = cable_cleanup,
 	.params_changed = cable_model_params_changed,
 	.net = cable_net,
 };

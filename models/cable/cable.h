@@ -53,7 +53,7 @@ double cable_r_loop(const struct cable_params *p);
 
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
 		struct evlog *log, cable_changed_cb changed, void *ctx);
-void cable_cleanup(struct cable *c);
+void cable_cleanup(void *cable);   /* a struct cable; also its model_desc cleanup */
 /* Open VBUS for `duration` (a "vbus_dropout" fault); logs cable/dropout and, at the
  * end, cable/dropout_end. A dropout during one extends it to now + duration. */
 void cable_dropout(struct cable *c, sim_time_t duration);

@@ -524,8 +524,10 @@ void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void 
 	ph->ctx = ctx;
 }
 
-void phy_cleanup(struct phy *ph)
+void phy_cleanup(void *phy)
 {
+	struct phy *ph = phy;
+
 	phy_stop(ph);
 	sim_cancel(ph->sim, &ph->ev_vbus);
 }
@@ -542,11 +544,6 @@ static void phy_model_init(void *state, void *params, const struct model_env *en
 {
 	phy_init(state, params, env->params_of(env, "source"), env->params_of(env, "cable"),
 		 env->state_of(env, "source"), env->sim, env->log);
-}
-
-static void phy_model_cleanup(void *state)
-{
-	phy_cleanup(state);
 }
 
 /* VBUS crossing the comparator's threshold. */
@@ -574,7 +571,7 @@ const struct model_desc model_phy = {
 	.defaults = phy_defaults,
 	.state_size = sizeof(struct phy),
 	.init = phy_model_init,
-	.cleanup = phy_model_cleanup,
+	.cleanup = phy_cleanup,
 	.n_margins = 1,
 	.margins = phy_model_margins,
 	.observe = phy_model_observe,

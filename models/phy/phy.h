@@ -94,7 +94,7 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 	      struct evlog *log);
 /* Who hears the VBUS comparator and the detection results (the board). */
 void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx);
-void phy_cleanup(struct phy *ph);
+void phy_cleanup(void *phy);   /* a struct phy; also its model_desc cleanup */
 /* Type-C CC voltage for an Rp level across Rd (pull-up to 5 V), and its reading. */
 double phy_cc_voltage(int rp, double rd);
 int phy_cc_level(double v);      /* enum source_rp, or -1 outside every window */

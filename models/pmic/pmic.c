@@ -620,8 +620,10 @@ void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct ev
 		sim_event_init(&c->stuck[i].ev_end, pmic_stuck_end_cb, c);
 }
 
-void pmic_cleanup(struct pmic *c)
+void pmic_cleanup(void *pmic)
 {
+	struct pmic *c = pmic;
+
 	sim_cancel(c->sim, &c->ev_reg);
 	sim_cancel(c->sim, &c->ev_uvlo);
 	sim_cancel(c->sim, &c->ev_connect);
@@ -928,11 +930,6 @@ static void pmic_model_start(void *state)
 	evlog_end(c->log, rec);
 }
 
-static void pmic_model_cleanup(void *state)
-{
-	pmic_cleanup(state);
-}
-
 static void pmic_model_net(void *state, const struct net_out *last, struct net_in *in)
 {
 	(void)last;
@@ -989,7 +986,7 @@ const struct model_desc model_pmic = {
 	.state_size = sizeof(struct pmic),
 	.init = pmic_model_init,
 	.start = pmic_model_start,
-	.cleanup = pmic_model_cleanup,
+	.cleanup = pmic_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,
 	.n_margins = 7,

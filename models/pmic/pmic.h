@@ -122,7 +122,7 @@ void pmic_params_default(void *params, int preset);
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
 	       pmic_changed_cb changed, void *ctx);
-void pmic_cleanup(struct pmic *c);
+void pmic_cleanup(void *pmic);   /* a struct pmic; also its model_desc cleanup */
 /* Describe the input stage and the charge targets for the solver. */
 void pmic_net(const struct pmic *c, struct net_in *in);
 /* React to the operating point: UVLO, connect, termination, recharge, phases. */

@@ -305,8 +305,10 @@ void source_init(struct source *s, struct source_params *p, struct sim *sim,
 	sim_event_init(&s->ev_recover, source_recover_cb, s);
 }
 
-void source_cleanup(struct source *s)
+void source_cleanup(void *source)
 {
+	struct source *s = source;
+
 	source_disarm(s);
 	sim_cancel(s->sim, &s->ev_recover);
 }
@@ -398,11 +400,6 @@ static void source_model_init(void *state, void *params, const struct model_env 
 
 	source_init(s, params, env->sim, env->log, env->changed, env->ctx);
 	env->wires->vbus_attached = &s->attached;
-}
-
-static void source_model_cleanup(void *state)
-{
-	source_cleanup(state);
 }
 
 static void source_model_params_changed(void *state, const struct param_desc *changed)
@@ -518,7 +515,7 @@ const struct model_desc model_source = {
 	.list_title = "Source kinds (\"source\": {\"kind\": ...}) and their defaults:",
 	.state_size = sizeof(struct source),
 	.init = source_model_init,
-	.cleanup = source_model_cleanup,
+	.cleanup = source_cleanup,
 	.params_changed = source_model_params_changed,
 	.net = source_net,
 	.n_margins = SOURCE_N_MARGINS,

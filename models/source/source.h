@@ -94,7 +94,7 @@ void source_params_default(void *params, int kind);
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, source_changed_cb changed, void *ctx);
-void source_cleanup(struct source *s);
+void source_cleanup(void *source);   /* a struct source; also its model_desc cleanup */
 void source_attach(struct source *s, bool attached);
 /* The port's rated current (what it advertises), for documentation and metrics. */
 double source_rated_current(const struct source_params *p);

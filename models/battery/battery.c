@@ -103,34 +103,22 @@ void battery_params_default(void *params, int preset)
 {
 	struct battery_params *p = params;
 
-	memset(p, 0, sizeof(*p));
-	p->preset = preset;
-	p->capacity_ah = 1.5;
-	p->ref_capacity_ah = 1.5;
-	p->soc = 0.5;
-	p->r0 = 0.10;
-	p->r1 = 0.047;
-	p->c1 = 703;
-	p->r2 = 0.050;
-	p->c2 = 4475;
-	p->rc_scaled = BATTERY_RC_ALL;
-	p->ocv_n = G_N_ELEMENTS(eb425161lu_soc);
+	*p = (struct battery_params){
+		.preset = preset, .capacity_ah = 1.5, .ref_capacity_ah = 1.5, .soc = 0.5,
+		.r0 = 0.10, .r1 = 0.047, .c1 = 703, .r2 = 0.050, .c2 = 4475,
+		.rc_scaled = BATTERY_RC_ALL, .ocv_n = G_N_ELEMENTS(eb425161lu_soc),
+		.temperature_c = 25, .ref_temp_c = 25, .ea_j_mol = 20000,
+		/* ~30 g pouch cell at ~1 J/(g K); ~25 K/W to air inside a phone (assumed). */
+		.thermal_mass_j_k = 30, .r_thermal_k_w = 25,
+		.self_discharge = 0.02, .v_max = 4.40,
+		/* The battery depletion threshold at which TI's bq24190 opens its BATFET
+		 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off
+		 * around 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches
+		 * it before the cell is empty. */
+		.uvp = 2.4,
+	};
 	memcpy(p->ocv_soc, eb425161lu_soc, sizeof(eb425161lu_soc));
 	memcpy(p->ocv_v, eb425161lu_v, sizeof(eb425161lu_v));
-	p->temperature_c = 25;
-	p->ref_temp_c = 25;
-	p->ea_j_mol = 20000;
-	p->thermal = false;
-	/* ~30 g pouch cell at ~1 J/(g K); ~25 K/W to air inside a phone (assumed). */
-	p->thermal_mass_j_k = 30;
-	p->r_thermal_k_w = 25;
-	p->self_discharge = 0.02;
-	p->v_max = 4.40;
-	/* The battery depletion threshold at which TI's bq24190 opens its BATFET
-	 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off around
-	 * 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches it before
-	 * the cell is empty. */
-	p->uvp = 2.4;
 	if (preset == BAT_PRESET_GENERIC_4V2) {
 		/* A 4.2 V-class cell: the same curve scaled so 100 % reads 4.2 V. */
 		for (int i = 0; i < p->ocv_n; i++)

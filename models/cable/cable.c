@@ -78,13 +78,8 @@ const struct param_desc cable_param_desc[] = {
 
 void cable_params_default(struct cable_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->length_m = 1.0;
-	p->awg = 28;
-	p->contacts = 4;
-	p->r_contact = 0.010;
-	p->data = CABLE_DATA_CONNECTED;
-	p->cc = true;
+	*p = (struct cable_params){ .length_m = 1.0, .awg = 28, .contacts = 4, .r_contact = 0.010,
+				    .data = CABLE_DATA_CONNECTED, .cc = true };
 }
 
 double cable_ohm_per_m(int awg)

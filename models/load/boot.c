@@ -33,19 +33,12 @@ const struct param_desc boot_keys_desc[] = {
 
 void boot_params_default(struct boot_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->n_stages = 2;
-	strcpy(p->stages[0].name, "bootloader");
-	p->stages[0].current = 0.15;
-	p->stages[0].duration = 3 * SIM_S;
-	strcpy(p->stages[1].name, "kernel");
-	p->stages[1].current = 0.8;
-	p->stages[1].duration = 20 * SIM_S;
-	p->off_current = 0.001;
-	p->hold_current = 0.1;
-	p->restart = 3 * SIM_S;
-	p->gate_poll = 1 * SIM_S;
-	p->power_on = BOOT_ON_VBUS;
+	*p = (struct boot_params){
+		.n_stages = 2,
+		.stages = { { "bootloader", 0.15, 3 * SIM_S }, { "kernel", 0.8, 20 * SIM_S } },
+		.off_current = 0.001, .hold_current = 0.1, .restart = 3 * SIM_S,
+		.gate_poll = 1 * SIM_S, .power_on = BOOT_ON_VBUS,
+	};
 }
 
 static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path, GError **err)

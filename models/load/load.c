@@ -75,9 +75,7 @@ const struct param_desc load_param_desc[] = {
 
 void load_params_default(struct load_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->current = 0.25;
-	p->vsys_min = 3.4;
+	*p = (struct load_params){ .current = 0.25, .vsys_min = 3.4 };
 	boot_params_default(&p->boot);
 }
 

@@ -84,32 +84,17 @@ const struct param_desc phy_param_desc[] = {
 
 void phy_params_default(struct phy_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->vbus_valid = 2.0;
-	p->t_vbus_debounce = 10 * SIM_MS;
-	p->bc12 = true;
-	p->dcd = true;
-	p->t_dcd_dbnc = 10 * SIM_MS;
-	p->t_dcd_timeout = 600 * SIM_MS;
-	p->t_vdpsrc_on = 40 * SIM_MS;
-	p->t_vdmsrc_on = 40 * SIM_MS;
-	p->t_margin = 1 * SIM_MS;
-	p->vdat_ref = 0.325;
-	p->vlgc = 0.8;
-	p->vdp_src = 0.6;
-	p->idp_src = 10e-6;
-	p->idm_sink = 100e-6;
-	p->rdm_dwn = 15000;
-	p->t_cc_debounce = 150 * SIM_MS;
-	p->t_sink_adj = 40 * SIM_MS;
-	p->rd = 5100;
-	p->t_pd_caps = 50 * SIM_MS;
-	p->t_pd_request = 10 * SIM_MS;
-	p->t_pd_accept = 5 * SIM_MS;
-	p->t_src_transition = 30 * SIM_MS;
-	p->t_ps_ready = 50 * SIM_MS;
-	p->pd_rule = PHY_PD_MAX_POWER;
-	p->pd_max_v = 9.0;
+	*p = (struct phy_params){
+		.vbus_valid = 2.0, .t_vbus_debounce = 10 * SIM_MS, .bc12 = true, .dcd = true,
+		.t_dcd_dbnc = 10 * SIM_MS, .t_dcd_timeout = 600 * SIM_MS,
+		.t_vdpsrc_on = 40 * SIM_MS, .t_vdmsrc_on = 40 * SIM_MS, .t_margin = 1 * SIM_MS,
+		.vdat_ref = 0.325, .vlgc = 0.8, .vdp_src = 0.6, .idp_src = 10e-6,
+		.idm_sink = 100e-6, .rdm_dwn = 15000, .t_cc_debounce = 150 * SIM_MS,
+		.t_sink_adj = 40 * SIM_MS, .rd = 5100, .t_pd_caps = 50 * SIM_MS,
+		.t_pd_request = 10 * SIM_MS, .t_pd_accept = 5 * SIM_MS,
+		.t_src_transition = 30 * SIM_MS, .t_ps_ready = 50 * SIM_MS,
+		.pd_rule = PHY_PD_MAX_POWER, .pd_max_v = 9.0,
+	};
 }
 
 double phy_cc_voltage(int rp, double rd)

@@ -193,12 +193,6 @@ const struct param_desc pmic_param_desc[] = {
 };
 #undef OFF
 
-static void adc_ideal(struct pmic_params *p)
-{
-	for (int i = 0; i < PMIC_ADC_COUNT; i++)
-		p->adc[i] = (struct pmic_adc_params){ .average = 1 };
-}
-
 /* TWL4030: a linear charger with a 10-bit input limit; returns its input OVP hysteresis. */
 static double preset_twl4030(struct pmic_params *p)
 {
@@ -330,27 +324,20 @@ void pmic_params_default(void *params, int preset)
 	struct pmic_params *p = params;
 	double ovp_hyst;
 
-	memset(p, 0, sizeof(*p));
-	p->preset = preset;
-	adc_ideal(p);
-	p->uvlo_falling = 3.6;
-	p->uvlo_rising = 3.8;
-	p->uvlo_deglitch = 1 * SIM_MS;
-	p->t_restart = 100 * SIM_MS;
-	p->t_replug = 50 * SIM_MS;
-	p->restart = PMIC_RESTART_AUTO;
-	p->vlowv = 3.0;
-	p->vrechg_delta = 0.1;
-	p->t_term = 1 * SIM_S;
-	p->safety_timer = 12 * SIM_HOUR;
-	p->efficiency = 0.92;
-	p->r_on = 0.3;
-	p->ico_start = 0.5;
-	p->ico_step = 0.05;
-	p->ico_interval = 50 * SIM_MS;
-	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
-	 * sets its own, and returns its hysteresis (the datasheet's where it gives one). */
-	p->ovp_rising = 14.0;
+	*p = (struct pmic_params){
+		.preset = preset, .uvlo_falling = 3.6, .uvlo_rising = 3.8,
+		.uvlo_deglitch = 1 * SIM_MS, .t_restart = 100 * SIM_MS, .t_replug = 50 * SIM_MS,
+		.restart = PMIC_RESTART_AUTO, .vlowv = 3.0, .vrechg_delta = 0.1,
+		.t_term = 1 * SIM_S, .safety_timer = 12 * SIM_HOUR, .efficiency = 0.92,
+		.r_on = 0.3, .ico_start = 0.5, .ico_step = 0.05, .ico_interval = 50 * SIM_MS,
+		/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each
+		 * preset sets its own, and returns its hysteresis (the datasheet's where it
+		 * gives one). */
+		.ovp_rising = 14.0,
+		/* ideal ADC channels */
+		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
+	};
+	G_STATIC_ASSERT(PMIC_ADC_COUNT == 4);
 
 	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
 									 preset_generic_switching(p);

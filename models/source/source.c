@@ -138,18 +138,11 @@ void source_params_default(void *params, int kind)
 {
 	struct source_params *p = params;
 
-	memset(p, 0, sizeof(*p));
-	p->kind = kind;
-	p->voc = 5.10;
-	p->rout = 0.13;
-	p->ilim = 2.0;
-	p->overload = SRC_OVL_HICCUP;
-	p->v_shutdown = 2.0;
-	p->t_trip = 10 * SIM_MS;
-	p->t_off = 1 * SIM_S;
-	p->t_ocp = 10 * SIM_MS;
-	p->t_enumerate = 100 * SIM_MS;
-	p->port = SRC_PORT_ROOT;
+	*p = (struct source_params){
+		.kind = kind, .voc = 5.10, .rout = 0.13, .ilim = 2.0, .overload = SRC_OVL_HICCUP,
+		.v_shutdown = 2.0, .t_trip = 10 * SIM_MS, .t_off = 1 * SIM_S, .t_ocp = 10 * SIM_MS,
+		.t_enumerate = 100 * SIM_MS, .port = SRC_PORT_ROOT,
+	};
 
 	switch (kind) {
 	case SRC_KIND_NONE:

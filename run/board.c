@@ -422,15 +422,8 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 {
 	struct power_supply_config cfg = { .drv_data = b };
 
-	memset(b, 0, sizeof(*b));
-	b->sim = sim;
-	b->log = log;
-	b->sp = sp;
-	b->gp = gp;
-	b->kp = kp;
-	b->read = read;
-	b->read_ctx = read_ctx;
-	b->phy = phy;
+	*b = (struct board){ .sim = sim, .log = log, .sp = sp, .gp = gp, .kp = kp, .read = read,
+			     .read_ctx = read_ctx, .phy = phy };
 	phy->cs_payload = kp->payload;
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;

@@ -335,14 +335,12 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
 	struct battery *b = state;
+	struct battery_params *p = params;
 
-	b->p = params;
-	b->x = (struct battery_state){ .soc = b->p->soc, .temp_c = b->p->temperature_c };
-	battery_effective(b->p, b->x.temp_c, &b->eff);
-	b->sim = env->sim;
-	b->log = env->log;
-	b->changed = env->changed;
-	b->ctx = env->ctx;
+	*b = (struct battery){ .p = p, .x = { .soc = p->soc, .temp_c = p->temperature_c },
+			       .sim = env->sim, .log = env->log, .changed = env->changed,
+			       .ctx = env->ctx };
+	battery_effective(p, b->x.temp_c, &b->eff);
 }
 
 /* A `set` event: the derived values again; without the thermal model the cell is at

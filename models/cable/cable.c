@@ -127,13 +127,8 @@ static void cable_dropout_end_cb(struct sim_event *ev, void *data)
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
 		struct evlog *log, cable_changed_cb changed, void *ctx)
 {
-	memset(c, 0, sizeof(*c));
-	c->p = p;
-	c->sim = sim;
-	c->log = log;
-	c->changed = changed;
-	c->ctx = ctx;
-	c->r_loop = cable_r_loop(p);
+	*c = (struct cable){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			     .r_loop = cable_r_loop(p) };
 	sim_event_init(&c->ev_dropout_end, cable_dropout_end_cb, c);
 }
 

@@ -164,14 +164,9 @@ static void boot_restart_cb(struct sim_event *ev, void *data)
 void boot_init(struct boot *b, const struct boot_params *p, struct sim *sim,
 	       struct evlog *log, boot_changed_cb changed, void *ctx)
 {
-	memset(b, 0, sizeof(*b));
-	b->p = p;
-	b->sim = sim;
-	b->log = log;
-	b->changed = changed;
-	b->ctx = ctx;
-	b->stage = p->n_stages;   /* without a boot model the device is simply running */
-	b->t_running = -1;
+	/* without a boot model the device is simply running (stage n_stages) */
+	*b = (struct boot){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			    .stage = p->n_stages, .t_running = -1 };
 	sim_event_init(&b->ev_stage, boot_stage_cb, b);
 	sim_event_init(&b->ev_restart, boot_restart_cb, b);
 }

@@ -103,12 +103,7 @@ static void load_step_cb(struct sim_event *ev, void *data)
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
 	       load_changed_cb changed, void *ctx)
 {
-	memset(l, 0, sizeof(*l));
-	l->p = p;
-	l->sim = sim;
-	l->log = log;
-	l->changed = changed;
-	l->ctx = ctx;
+	*l = (struct load){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
 	sim_event_init(&l->ev_step, load_step_cb, l);
 }
 

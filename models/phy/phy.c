@@ -487,14 +487,8 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 	      const struct cable_params *cp, struct source *src, struct sim *sim,
 	      struct evlog *log)
 {
-	memset(ph, 0, sizeof(*ph));
-	ph->p = p;
-	ph->sp = sp;
-	ph->cp = cp;
-	ph->src = src;
-	ph->sim = sim;
-	ph->log = log;
-	ph->rp_seen = -1;
+	*ph = (struct phy){ .p = p, .sp = sp, .cp = cp, .src = src, .sim = sim, .log = log,
+			    .rp_seen = -1 };
 	sim_event_init(&ph->ev_step, phy_step_cb, ph);
 	sim_event_init(&ph->ev_rp, phy_rp_cb, ph);
 	sim_event_init(&ph->ev_vbus, phy_debounced_cb, ph);

@@ -587,15 +587,9 @@ static void pmic_ico_cb(struct sim_event *ev, void *data);
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
 	       pmic_changed_cb changed, void *ctx)
 {
-	memset(c, 0, sizeof(*c));
-	c->p = p;
-	c->sim = sim;
-	c->log = log;
-	c->changed = changed;
-	c->ctx = ctx;
-	c->charge_enabled = true;
-	c->iindpm = pmic_quantize_iindpm(p, p->iindpm_default);
-	c->state = CHG_OFF;
+	*c = (struct pmic){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			    .charge_enabled = true, .state = CHG_OFF,
+			    .iindpm = pmic_quantize_iindpm(p, p->iindpm_default) };
 	sim_event_init(&c->ev_reg, pmic_reg_cb, c);
 	sim_event_init(&c->ev_uvlo, pmic_uvlo_cb, c);
 	sim_event_init(&c->ev_connect, pmic_connect_cb, c);

@@ -286,12 +286,7 @@ static void source_oc_cb(struct sim_event *ev, void *data)
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, source_changed_cb changed, void *ctx)
 {
-	memset(s, 0, sizeof(*s));
-	s->p = p;
-	s->sim = sim;
-	s->log = log;
-	s->changed = changed;
-	s->ctx = ctx;
+	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
 	sim_event_init(&s->ev_uv, source_uv_cb, s);
 	sim_event_init(&s->ev_limit, source_limit_cb, s);
 	sim_event_init(&s->ev_oc, source_oc_cb, s);

@@ -14,15 +14,12 @@
 #include "models/pmic/pmic.h"
 #include "run/world_priv.h"
 
-static struct world *ic_world(void *hw)
-{
-	return hw;
-}
-
-/* The charger IC behind the ops. */
+/* The charger IC behind the ops (hw is the world). */
 static struct pmic *ic_pmic(void *hw)
 {
-	return ic_world(hw)->state[ic_world(hw)->chip];
+	struct world *w = hw;
+
+	return w->state[w->chip];
 }
 
 static int ic_set_ilim(void *hw, int ua)
@@ -48,7 +45,7 @@ static void ic_range(void *hw, int *min_ua, int *max_ua, int *step_ua)
 
 static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
 {
-	struct world *w = ic_world(hw);
+	struct world *w = hw;
 	double truth, x;
 
 	world_refresh(w);
@@ -93,7 +90,7 @@ static int ic_set_ichg(void *hw, int ua)
 
 static int ic_set_vreg(void *hw, int uv)
 {
-	struct world *w = ic_world(hw);
+	struct world *w = hw;
 
 	/* The chip refuses what the cell cannot take, as a register range would. */
 	if (uv <= 3000000 || uv * 1e-6 > world_cell(w)->p->v_max + 1e-9)
@@ -104,7 +101,7 @@ static int ic_set_vreg(void *hw, int uv)
 
 static int ic_get_vindpm(void *hw)
 {
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	return (int)lround(ic_pmic(hw)->p->vindpm * 1e6);
 }
@@ -112,7 +109,7 @@ static int ic_get_vindpm(void *hw)
 static int ic_set_vindpm(void *hw, int uv)
 {
 	/* Only a chip that has a VINDPM loop (its preset or scenario set one) can take it. */
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	if (uv < 0)
 		return -EINVAL;
@@ -125,7 +122,7 @@ static int ic_vindpm_range(void *hw, int *min_uv, int *max_uv, int *step_uv)
 {
 	const struct pmic_params *p = ic_pmic(hw)->p;
 
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	*min_uv = (int)lround(p->vindpm_min * 1e6);
 	*max_uv = (int)lround(p->vindpm_max * 1e6);
@@ -166,7 +163,7 @@ static enum cs_chg_status ic_status(void *hw)
 
 static bool ic_vbus_present(void *hw)
 {
-	struct world *w = ic_world(hw);
+	struct world *w = hw;
 
 	world_refresh(w);
 	return model_wire(w->wires.vbus_attached) && w->op.vbus >= ic_pmic(hw)->p->uvlo_falling;

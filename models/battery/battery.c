@@ -165,7 +165,7 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 
 /* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
  * segment beyond the table's ends. */
-static int ocv_segment(const struct battery_params *p, double soc)
+int battery_ocv_segment(const struct battery_params *p, double soc)
 {
 	int lo = 0, hi = p->ocv_n - 1;
 
@@ -184,17 +184,12 @@ static int ocv_segment(const struct battery_params *p, double soc)
 	return lo;
 }
 
-int battery_ocv_segment(const struct battery_params *p, double soc)
-{
-	return ocv_segment(p, soc);
-}
-
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */
 double battery_ocv(const struct battery_params *p, double soc)
 {
-	return battery_ocv_on(p, ocv_segment(p, soc), soc);
+	return battery_ocv_on(p, battery_ocv_segment(p, soc), soc);
 }
 
 static double ocv_slope_on(const struct battery_params *p, int lo)
@@ -309,7 +304,8 @@ void battery_end_line(const struct battery_params *p, const struct battery_eff *
 	struct battery_rc_step k;
 
 	battery_rc_step(e, dt, &k);
-	battery_end_line_step(p, e, &k, s0, i0, ramp, soc_at, ocv_segment(p, soc_at), emf, r);
+	battery_end_line_step(p, e, &k, s0, i0, ramp, soc_at, battery_ocv_segment(p, soc_at), emf,
+			      r);
 }
 
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,

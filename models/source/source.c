@@ -265,31 +265,22 @@ static void source_trip(struct source *s, const char *reason, bool by_switch)
 	MODEL_NOTIFY(s);
 }
 
-static void source_uv_cb(struct sim_event *ev, void *data)
+/* ev_uv, ev_limit or ev_oc (the host switch's) fired */
+static void source_trip_cb(struct sim_event *ev, void *data)
 {
-	(void)ev;
-	source_trip(data, "undervoltage", false);
-}
+	struct source *s = data;
 
-static void source_limit_cb(struct sim_event *ev, void *data)
-{
-	(void)ev;
-	source_trip(data, "overload_timer", false);
-}
-
-static void source_oc_cb(struct sim_event *ev, void *data)
-{
-	(void)ev;
-	source_trip(data, "overcurrent", true);
+	source_trip(s, ev == &s->ev_uv ? "undervoltage" : ev == &s->ev_limit ? "overload_timer" :
+		    "overcurrent", ev == &s->ev_oc);
 }
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, source_changed_cb changed, void *ctx)
 {
 	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
-	sim_event_init(&s->ev_uv, source_uv_cb, s);
-	sim_event_init(&s->ev_limit, source_limit_cb, s);
-	sim_event_init(&s->ev_oc, source_oc_cb, s);
+	sim_event_init(&s->ev_uv, source_trip_cb, s);
+	sim_event_init(&s->ev_limit, source_trip_cb, s);
+	sim_event_init(&s->ev_oc, source_trip_cb, s);
 	sim_event_init(&s->ev_recover, source_recover_cb, s);
 }
 

@@ -35,6 +35,9 @@
 
 struct evlog;
 
+/* Told that a model's part of the circuit changed (the run re-solves). */
+typedef void model_changed_fn(void *ctx);
+
 /* The signals models read from one another besides the operating point. Each points
  * at the state of the model that drives it (set in its init()); NULL while no model
  * drives it, which reads as false. */
@@ -52,8 +55,7 @@ static inline bool model_wire(const bool *wire)
 struct model_env {
 	struct sim *sim;
 	struct evlog *log;
-	/* Call when the model's part of the circuit changed (the run re-solves). */
-	void (*changed)(void *ctx);
+	model_changed_fn *changed;
 	void *ctx;
 	struct model_wires *wires;   /* set the wires it drives, keep the pointer to read */
 	/* Another model of the run by scenario key ("source", "device.pmic"): its

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <string.h>
 #include "models/battery/battery.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };

@@ -9,7 +9,6 @@
  */
 #include <string.h>
 #include "models/cable/cable.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
@@ -125,7 +124,7 @@ static void cable_dropout_end_cb(struct sim_event *ev, void *data)
 }
 
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
-		struct evlog *log, cable_changed_cb changed, void *ctx)
+		struct evlog *log, model_changed_fn *changed, void *ctx)
 {
 	*c = (struct cable){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
 			     .r_loop = cable_r_loop(p) };

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 #include "models/load/boot.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static const char *const power_on_names[] = { "vbus", "always", NULL };
@@ -162,7 +161,7 @@ static void boot_restart_cb(struct sim_event *ev, void *data)
 }
 
 void boot_init(struct boot *b, const struct boot_params *p, struct sim *sim,
-	       struct evlog *log, boot_changed_cb changed, void *ctx)
+	       struct evlog *log, model_changed_fn *changed, void *ctx)
 {
 	/* without a boot model the device is simply running (stage n_stages) */
 	*b = (struct boot){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,

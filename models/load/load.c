@@ -8,7 +8,6 @@
  */
 #include <string.h>
 #include "models/load/load.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
@@ -101,7 +100,7 @@ static void load_step_cb(struct sim_event *ev, void *data)
 }
 
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
-	       load_changed_cb changed, void *ctx)
+	       model_changed_fn *changed, void *ctx)
 {
 	*l = (struct load){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
 	sim_event_init(&l->ev_step, load_step_cb, l);

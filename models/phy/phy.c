@@ -23,7 +23,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include "models/model.h"
 #include "models/phy/phy.h"
 #include "sim/evlog.h"
 

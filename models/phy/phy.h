@@ -24,11 +24,8 @@
 #ifndef CS_MODELS_PHY_H
 #define CS_MODELS_PHY_H
 
-#include <stdbool.h>
 #include "models/cable/cable.h"
 #include "models/source/source.h"
-#include "sim/param.h"
-#include "sim/sim.h"
 
 enum phy_port {
 	PHY_PORT_NONE, PHY_PORT_SDP, PHY_PORT_CDP, PHY_PORT_DCP, PHY_PORT_ACA,

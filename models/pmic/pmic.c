@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "models/battery/battery.h"
-#include "models/model.h"
 #include "models/pmic/pmic.h"
 #include "sim/evlog.h"
 
@@ -585,7 +584,7 @@ static void pmic_stuck_end_cb(struct sim_event *ev, void *data)
 static void pmic_ico_cb(struct sim_event *ev, void *data);
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
-	       pmic_changed_cb changed, void *ctx)
+	       model_changed_fn *changed, void *ctx)
 {
 	*c = (struct pmic){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
 			    .charge_enabled = true, .state = CHG_OFF,

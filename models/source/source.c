@@ -14,7 +14,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include "models/model.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
 
@@ -275,7 +274,7 @@ static void source_trip_cb(struct sim_event *ev, void *data)
 }
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
-		 struct evlog *log, source_changed_cb changed, void *ctx)
+		 struct evlog *log, model_changed_fn *changed, void *ctx)
 {
 	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
 	sim_event_init(&s->ev_uv, source_trip_cb, s);

@@ -192,155 +192,95 @@ const struct param_desc pmic_param_desc[] = {
 };
 #undef OFF
 
-/* TWL4030: a linear charger with a 10-bit input limit; returns its input OVP hysteresis. */
-static double preset_twl4030(struct pmic_params *p)
-{
-	p->topology = PMIC_LINEAR;
-	p->iindpm_min = 0;
-	p->iindpm_max = 1.7;
-	p->iindpm_step = 1.7 / 1023;
-	p->iindpm_default = 0.1;
-	p->uvlo_falling = 3.5;
-	p->uvlo_rising = 3.7;
-	p->restart = PMIC_RESTART_REPLUG;
-	p->ichg = 1.7;
-	p->ipre = 0.1;
-	p->vreg = 4.2;
-	p->iterm = 0.08;
-	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
-	/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
-	 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
-	 * input range is 4.4 to 6 V (Table 8-1). */
-	p->ovp_rising = 6.8;
-	return PMIC_OVP_HYST_V;
-}
+/* What a preset sets over the common defaults of pmic_params_default(). */
+struct pmic_preset {
+	int topology;
+	double iindpm[4];       /* min, max, step (0 with a ladder), default */
+	double vindpm[4];       /* the threshold (0: none), the register's min, max, step */
+	double charge[4];       /* ichg, ipre, iterm, vreg */
+	double vsys_min;
+	double ovp[2];          /* input OVP rising, hysteresis (the datasheet's where it gives one) */
+};
 
-/* bq24190: a switching charger with an input limit ladder; returns its input OVP hysteresis. */
-static double preset_bq24190(struct pmic_params *p)
-{
-	static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
-
-	p->topology = PMIC_SWITCHING;
-	p->ladder_n = G_N_ELEMENTS(ladder);
-	memcpy(p->ladder, ladder, sizeof(ladder));
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.0;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.36;
-	/* SLUSAW5, REG00 VINDPM[3:0]: 3.88 V offset, 80 mV per code, 3.88-5.08 V. */
-	p->vindpm_min = 3.88;
-	p->vindpm_max = 5.08;
-	p->vindpm_step = 0.08;
-	p->ichg = 2.048;
-	p->ipre = 0.256;
-	p->iterm = 0.256;
-	p->vreg = 4.208;
-	p->vsys_min = 3.5;
-	p->safety_timer = 8 * SIM_HOUR;
-	/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
-	 * falling 700 mV lower (VACOV_HYST). */
-	p->ovp_rising = 18.0;
-	return 0.7;
-}
-
-/* bq25890: a switching charger with ICO and coarse ADCs; returns its input OVP hysteresis. */
-static double preset_bq25890(struct pmic_params *p)
-{
-	p->topology = PMIC_SWITCHING;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.25;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.4;
-	/* SLUSC86, REG0D VINDPM[6:0]: 2.6 V offset, 100 mV per code, codes under
-	 * 3.9 V clamped to it, up to 15.3 V. */
-	p->vindpm_min = 3.9;
-	p->vindpm_max = 15.3;
-	p->vindpm_step = 0.1;
-	p->ichg = 2.048;
-	p->ipre = 0.128;
-	p->iterm = 0.256;
-	p->vreg = 4.208;
-	p->vsys_min = 3.5;
-	p->ico = true;
-	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
-	p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
-	p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
-	/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
-	 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
-	p->ovp_rising = 14.0;
-	return 0.7;
-}
-
-/* A generic linear charger; returns its input OVP hysteresis. */
-static double preset_generic_linear(struct pmic_params *p)
-{
-	p->topology = PMIC_LINEAR;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 1.5;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->ichg = 1.0;
-	p->ipre = 0.1;
-	p->iterm = 0.1;
-	p->vreg = 4.2;
-	/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
-	p->ovp_rising = 6.8;
-	return PMIC_OVP_HYST_V;
-}
-
-/* A generic switching charger, also for an unknown preset; returns its input OVP hysteresis. */
-static double preset_generic_switching(struct pmic_params *p)
-{
-	p->topology = PMIC_SWITCHING;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.0;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.5;
-	/* As the bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per
-	 * code, 3.9-5.4 V. */
-	p->vindpm_min = 3.9;
-	p->vindpm_max = 5.4;
-	p->vindpm_step = 0.1;
-	p->ichg = 2.0;
-	p->ipre = 0.2;
-	p->iterm = 0.2;
-	p->vreg = 4.2;
-	p->vsys_min = 3.5;
-	return 0.7;
-}
-
-/* In the order of pmic_preset_names. */
-static double (*const presets[])(struct pmic_params *p) = {
-	preset_twl4030, preset_bq24190, preset_bq25890, preset_generic_linear,
-	preset_generic_switching,
+/* In the order of pmic_preset_names; the ladder, UVLO, restart, timer, ICO and ADC
+ * values of the presets that differ are set in pmic_params_default(). */
+static const struct pmic_preset presets[] = {
+	/* TWL4030: linear, a 10-bit input limit. TPS65950 (TWL4030 family) datasheet
+	 * SWCS032E, Table 8-2: VBUS overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ /
+	 * max); the VBUS input range is 4.4 to 6 V (Table 8-1). */
+	{ PMIC_LINEAR, { 0, 1.7, 1.7 / 1023, 0.1 }, { 0 }, { 1.7, 0.1, 0.08, 4.2 }, 0,
+	  { 6.8, PMIC_OVP_HYST_V } },
+	/* bq24190: switching, an input limit ladder. SLUSAW5, REG00 VINDPM[3:0]: 3.88 V
+	 * offset, 80 mV per code, 3.88-5.08 V; Electrical Characteristics: VACOV 18 V
+	 * rising (17.4 V min), falling 700 mV lower (VACOV_HYST). */
+	{ PMIC_SWITCHING, { 0.1, 3.0, 0, 0.5 }, { 4.36, 3.88, 5.08, 0.08 },
+	  { 2.048, 0.256, 0.256, 4.208 }, 3.5, { 18.0, 0.7 } },
+	/* bq25890: switching, ICO and coarse ADCs. SLUSC86, REG0D VINDPM[6:0]: 2.6 V
+	 * offset, 100 mV per code, codes under 3.9 V clamped to it, up to 15.3 V.
+	 * SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising (14.6 V
+	 * max); the hysteresis as the bq24190's 700 mV (assumed). */
+	{ PMIC_SWITCHING, { 0.1, 3.25, 0.05, 0.5 }, { 4.4, 3.9, 15.3, 0.1 },
+	  { 2.048, 0.128, 0.256, 4.208 }, 3.5, { 14.0, 0.7 } },
+	/* A generic linear charger, 5 V only: the twl4030's 6.8 V OVP (assumed). */
+	{ PMIC_LINEAR, { 0.1, 1.5, 0.05, 0.5 }, { 0 }, { 1.0, 0.1, 0.1, 4.2 }, 0,
+	  { 6.8, PMIC_OVP_HYST_V } },
+	/* A generic switching charger, also for an unknown preset. VINDPM as the
+	 * bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per code,
+	 * 3.9-5.4 V; the input OVP of a 12 V-capable switching charger (as the
+	 * bq25890's). */
+	{ PMIC_SWITCHING, { 0.1, 3.0, 0.05, 0.5 }, { 4.5, 3.9, 5.4, 0.1 },
+	  { 2.0, 0.2, 0.2, 4.2 }, 3.5, { 14.0, 0.7 } },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
+enum { PRESET_TWL4030, PRESET_BQ24190, PRESET_BQ25890, PRESET_GENERIC_SWITCHING = 4 };
 
 void pmic_params_default(void *params, int preset)
 {
+	static const double bq24190_ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
+	const struct pmic_preset *s = &presets[preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ?
+					       preset : PRESET_GENERIC_SWITCHING];
 	struct pmic_params *p = params;
-	double ovp_hyst;
 
 	*p = (struct pmic_params){
-		.preset = preset, .uvlo_falling = 3.6, .uvlo_rising = 3.8,
+		.preset = preset, .topology = s->topology,
+		.iindpm_min = s->iindpm[0], .iindpm_max = s->iindpm[1],
+		.iindpm_step = s->iindpm[2], .iindpm_default = s->iindpm[3],
+		.vindpm = s->vindpm[0], .vindpm_min = s->vindpm[1], .vindpm_max = s->vindpm[2],
+		.vindpm_step = s->vindpm[3], .uvlo_falling = 3.6, .uvlo_rising = 3.8,
 		.uvlo_deglitch = 1 * SIM_MS, .t_restart = 100 * SIM_MS, .t_replug = 50 * SIM_MS,
-		.restart = PMIC_RESTART_AUTO, .vlowv = 3.0, .vrechg_delta = 0.1,
+		.restart = PMIC_RESTART_AUTO, .ichg = s->charge[0], .ipre = s->charge[1],
+		.vlowv = 3.0, .vreg = s->charge[3], .iterm = s->charge[2], .vrechg_delta = 0.1,
 		.t_term = 1 * SIM_S, .safety_timer = 12 * SIM_HOUR, .efficiency = 0.92,
-		.r_on = 0.3, .ico_start = 0.5, .ico_step = 0.05, .ico_interval = 50 * SIM_MS,
-		/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each
-		 * preset sets its own, and returns its hysteresis (the datasheet's where it
-		 * gives one). */
-		.ovp_rising = 14.0,
+		.r_on = 0.3, .vsys_min = s->vsys_min, .ico_start = 0.5, .ico_step = 0.05,
+		.ico_interval = 50 * SIM_MS, .ovp_rising = s->ovp[0],
+		.ovp_falling = s->ovp[0] - s->ovp[1],
 		/* ideal ADC channels */
 		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
 	};
 	G_STATIC_ASSERT(PMIC_ADC_COUNT == 4);
-
-	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
-									 preset_generic_switching(p);
-	p->ovp_falling = p->ovp_rising - ovp_hyst;
+	switch (preset) {
+	case PRESET_TWL4030:
+		p->uvlo_falling = 3.5;
+		p->uvlo_rising = 3.7;
+		p->restart = PMIC_RESTART_REPLUG;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023,
+								  .full_scale = 7.0, .average = 1 };
+		break;
+	case PRESET_BQ24190:
+		p->ladder_n = G_N_ELEMENTS(bq24190_ladder);
+		memcpy(p->ladder, bq24190_ladder, sizeof(bq24190_ladder));
+		p->safety_timer = 8 * SIM_HOUR;
+		break;
+	case PRESET_BQ25890:
+		p->ico = true;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6,
+								  .full_scale = 15.3, .average = 1 };
+		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304,
+								  .full_scale = 4.848, .average = 1 };
+		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35,
+								  .average = 1 };
+		break;
+	}
 }
 
 /* VREG is checked against the cell's v_max (device.battery). */

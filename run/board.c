@@ -76,26 +76,18 @@ static const struct param_desc kernel_param_desc[] = {
 
 static void gadget_defaults(void *params, int preset)
 {
-	struct gadget_params *p = params;
-
 	(void)preset;
-	memset(p, 0, sizeof(*p));
-	p->n_configs = 1;
-	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
+	*(struct gadget_params *)params = (struct gadget_params){
+		.n_configs = 1, .configs_ma = { CONFIG_USB_GADGET_VBUS_DRAW } };
 }
 
 static void kernel_defaults(void *params, int preset)
 {
-	struct kernel_params *p = params;
-
 	(void)preset;
-	memset(p, 0, sizeof(*p));
-	p->extcon = BOARD_EXTCON_CONSISTENT;
-	p->payload = CS_PHY_PAYLOAD_MA;
-	p->framework = BOARD_FW_MERGED;
-	p->udc_vbus_draw = true;
-	p->phy_set_power = true;
-	p->usb_psy_name = NULL;   /* "usb" */
+	/* usb_psy_name NULL: "usb" */
+	*(struct kernel_params *)params = (struct kernel_params){
+		.extcon = BOARD_EXTCON_CONSISTENT, .payload = CS_PHY_PAYLOAD_MA,
+		.framework = BOARD_FW_MERGED, .udc_vbus_draw = true, .phy_set_power = true };
 }
 
 static const struct model_desc board_gadget = {
@@ -135,19 +127,21 @@ static const enum power_supply_property bat_props[] = {
 	POWER_SUPPLY_PROP_CAPACITY, POWER_SUPPLY_PROP_TEMP, POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN,
 };
 
-static int usb_get_property(struct power_supply *psy, enum power_supply_property psp,
-			    union power_supply_propval *val)
+/* Both power supplies' properties (the core asks each only for those it lists). */
+static int get_property(struct power_supply *psy, enum power_supply_property psp,
+			union power_supply_propval *val)
 {
 	struct board *b = power_supply_get_drvdata(psy);
 	struct board_readings r = { 0 };
+	bool bat = psy->desc == &b->bat_desc;
 
 	b->read(b->read_ctx, &r);
 	switch (psp) {
 	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
 	case POWER_SUPPLY_PROP_ONLINE: val->intval = r.vbus_online; break;
 	case POWER_SUPPLY_PROP_USB_TYPE: val->intval = b->usb_type; break;
-	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.vbus_uv; break;
-	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.ibus_ua; break;
+	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = bat ? r.bat_uv : r.vbus_uv; break;
+	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = bat ? r.bat_ua : r.ibus_ua; break;
 	case POWER_SUPPLY_PROP_CURRENT_MAX:
 		val->intval = r.vbus_online ? (int)lround(b->det.current_a * 1e6) : 0;
 		break;
@@ -156,25 +150,9 @@ static int usb_get_property(struct power_supply *psy, enum power_supply_property
 	case POWER_SUPPLY_PROP_CONSTANT_CHARGE_VOLTAGE: val->intval = r.vreg_uv; break;
 	case POWER_SUPPLY_PROP_MODEL_NAME: val->strval = r.chip; break;
 	case POWER_SUPPLY_PROP_MANUFACTURER: val->strval = "chargesim"; break;
-	default: return -EINVAL;
-	}
-	return 0;
-}
-
-static int bat_get_property(struct power_supply *psy, enum power_supply_property psp,
-			    union power_supply_propval *val)
-{
-	struct board *b = power_supply_get_drvdata(psy);
-	struct board_readings r = { 0 };
-
-	b->read(b->read_ctx, &r);
-	switch (psp) {
-	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
 	case POWER_SUPPLY_PROP_CHARGE_TYPE: val->intval = r.charge_type; break;
 	case POWER_SUPPLY_PROP_HEALTH: val->intval = POWER_SUPPLY_HEALTH_GOOD; break;
 	case POWER_SUPPLY_PROP_PRESENT: val->intval = 1; break;
-	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.bat_uv; break;
-	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.bat_ua; break;
 	case POWER_SUPPLY_PROP_CAPACITY: val->intval = r.bat_capacity; break;
 	case POWER_SUPPLY_PROP_TEMP: val->intval = r.bat_temp_decic; break;
 	case POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN: val->intval = r.bat_full_design_uah; break;
@@ -436,14 +414,14 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 		.type = POWER_SUPPLY_TYPE_USB,
 		.usb_types = usb_types,
 		.properties = usb_props, .num_properties = G_N_ELEMENTS(usb_props),
-		.get_property = usb_get_property,
+		.get_property = get_property,
 	};
 	b->psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB;
 	b->usb_desc.type = b->psy_type;
 	b->bat_desc = (struct power_supply_desc){
 		.name = "battery", .type = POWER_SUPPLY_TYPE_BATTERY,
 		.properties = bat_props, .num_properties = G_N_ELEMENTS(bat_props),
-		.get_property = bat_get_property,
+		.get_property = get_property,
 	};
 	b->usb_psy = power_supply_register(NULL, &b->usb_desc, &cfg);
 	b->bat_psy = power_supply_register(NULL, &b->bat_desc, &cfg);

@@ -17,12 +17,10 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 	struct cable_params *p = field;
 
 	(void)d;
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
-		p->data = CABLE_DATA_CONNECTED;
-		return true;
-	}
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
-		p->data = CABLE_DATA_FLOATING;
+	if (cJSON_IsString(v) && (strcmp(v->valuestring, "connected") == 0 ||
+				  strcmp(v->valuestring, "floating") == 0)) {
+		p->data = strcmp(v->valuestring, "connected") == 0 ? CABLE_DATA_CONNECTED :
+								   CABLE_DATA_FLOATING;
 		return true;
 	}
 	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&

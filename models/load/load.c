@@ -113,18 +113,10 @@ void load_cleanup(struct load *l)
 
 void load_demand(const struct load *l, double *iload, double *pload)
 {
-	if (l->override) {
-		*iload = l->override_current;
-		*pload = 0;
-		return;
-	}
-	if (l->p->power > 0) {
-		*iload = 0;
-		*pload = l->p->power;
-	} else {
-		*iload = l->p->current;
-		*pload = 0;
-	}
+	bool power = !l->override && l->p->power > 0;
+
+	*iload = l->override ? l->override_current : power ? 0 : l->p->current;
+	*pload = power ? l->p->power : 0;
 }
 
 bool load_observe(struct load *l, double vsys, bool powered)

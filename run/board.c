@@ -271,49 +271,31 @@ static const struct {
 };
 #undef DCP_REPORT
 
+/* The charger cable each port type is reported as (EXTCON_NONE: none). */
+static const unsigned int port_cable[PHY_PORT_COUNT] = {
+	[PHY_PORT_SDP] = EXTCON_CHG_USB_SDP, [PHY_PORT_CDP] = EXTCON_CHG_USB_CDP,
+	[PHY_PORT_DCP] = EXTCON_CHG_USB_DCP, [PHY_PORT_APPLE_1A] = EXTCON_CHG_USB_DCP,
+	[PHY_PORT_ACA] = EXTCON_CHG_USB_ACA, [PHY_PORT_APPLE_2_1A] = EXTCON_CHG_USB_FAST,
+	[PHY_PORT_APPLE_2_4A] = EXTCON_CHG_USB_FAST, [PHY_PORT_SAMSUNG_2A] = EXTCON_CHG_USB_FAST,
+	[PHY_PORT_PROPRIETARY] = EXTCON_CHG_USB_SLOW, [PHY_PORT_PD] = EXTCON_CHG_USB_PD,
+};
+
 /* The extcon cables a detected port is reported as, under each habit. */
 static int port_cables(const struct board *b, const struct phy_result *r, unsigned int *out)
 {
 	bool consistent = b->kp->extcon == BOARD_EXTCON_CONSISTENT;
+	bool aca = consistent && r->port == PHY_PORT_ACA;
 	int n = 0;
 
-	switch (r->port) {
-	case PHY_PORT_SDP:
+	/* ACA-A (RID_A) makes the device the host, ACA-C (RID_C) a device with data,
+	 * ACA-B (RID_B) charging only [BC1.2]. */
+	if (aca && b->sp->rid_ohm >= 122e3)
+		out[n++] = EXTCON_USB_HOST;
+	else if (r->port == PHY_PORT_SDP || (consistent && r->port == PHY_PORT_CDP) ||
+		 (aca && b->sp->rid_ohm < 40e3))
 		out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_SDP;
-		break;
-	case PHY_PORT_CDP:
-		if (consistent)
-			out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_CDP;
-		break;
-	case PHY_PORT_DCP:
-	case PHY_PORT_APPLE_1A:
-		out[n++] = EXTCON_CHG_USB_DCP;
-		break;
-	case PHY_PORT_ACA:
-		/* ACA-A (RID_A) makes the device the host, ACA-C (RID_C) a device with
-		 * data, ACA-B (RID_B) charging only [BC1.2]. */
-		if (consistent && b->sp->rid_ohm >= 122e3)
-			out[n++] = EXTCON_USB_HOST;
-		else if (consistent && b->sp->rid_ohm < 40e3)
-			out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_ACA;
-		break;
-	case PHY_PORT_APPLE_2_1A:
-	case PHY_PORT_APPLE_2_4A:
-	case PHY_PORT_SAMSUNG_2A:
-		out[n++] = EXTCON_CHG_USB_FAST;
-		break;
-	case PHY_PORT_PROPRIETARY:
-		out[n++] = EXTCON_CHG_USB_SLOW;
-		break;
-	case PHY_PORT_PD:
-		out[n++] = EXTCON_CHG_USB_PD;
-		break;
-	default:
-		break;
-	}
+	if (port_cable[r->port] != EXTCON_NONE)
+		out[n++] = port_cable[r->port];
 	if ((r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
 	     r->port == PHY_PORT_PD) && r->data)
 		out[n++] = EXTCON_USB;

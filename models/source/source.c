@@ -135,6 +135,11 @@ const struct param_desc source_param_desc[] = {
 
 void source_params_default(void *params, int kind)
 {
+	/* proprietary chargers: current, D+ and D- divider voltages */
+	static const struct { double ilim, dp_v, dm_v; } divider[SRC_KIND_COUNT] = {
+		[SRC_KIND_APPLE_1A] = { 1.0, 2.0, 2.7 }, [SRC_KIND_APPLE_2_1A] = { 2.1, 2.7, 2.0 },
+		[SRC_KIND_APPLE_2_4A] = { 2.4, 2.7, 2.7 }, [SRC_KIND_SAMSUNG_2A] = { 2.0, 1.2, 1.2 },
+	};
 	struct source_params *p = params;
 
 	*p = (struct source_params){
@@ -162,44 +167,29 @@ void source_params_default(void *params, int kind)
 		p->dcp_short_ohm = 20;
 		break;
 	case SRC_KIND_APPLE_1A:
-		p->ilim = 1.0;
-		p->dp_v = 2.0;
-		p->dm_v = 2.7;
-		break;
 	case SRC_KIND_APPLE_2_1A:
-		p->ilim = 2.1;
-		p->dp_v = 2.7;
-		p->dm_v = 2.0;
-		break;
 	case SRC_KIND_APPLE_2_4A:
-		p->ilim = 2.4;
-		p->dp_v = 2.7;
-		p->dm_v = 2.7;
-		break;
 	case SRC_KIND_SAMSUNG_2A:
-		p->ilim = 2.0;
-		p->dp_v = 1.2;
-		p->dm_v = 1.2;
+		p->ilim = divider[kind].ilim;
+		p->dp_v = divider[kind].dp_v;
+		p->dm_v = divider[kind].dm_v;
 		break;
 	case SRC_KIND_ACA:
 		p->ilim = 1.5;
 		p->rid_ohm = 36500;
 		break;
 	case SRC_KIND_TYPEC:
+	case SRC_KIND_PD:
 		/* Type-C chargers short D+/D- like a DCP for legacy sinks. */
 		p->dcp_short_ohm = 20;
 		p->typec = true;
-		p->rp = SRC_RP_DEFAULT;
-		p->ilim = 0.5;
-		break;
-	case SRC_KIND_PD:
-		p->dcp_short_ohm = 20;
-		p->typec = true;
-		p->rp = SRC_RP_3A0;
-		p->ilim = 3.0;
-		p->n_pdos = 2;
-		p->pdos[0] = (struct source_pdo){ 5.0, 3.0 };
-		p->pdos[1] = (struct source_pdo){ 9.0, 3.0 };
+		p->rp = kind == SRC_KIND_PD ? SRC_RP_3A0 : SRC_RP_DEFAULT;
+		p->ilim = kind == SRC_KIND_PD ? 3.0 : 0.5;
+		if (kind == SRC_KIND_PD) {
+			p->n_pdos = 2;
+			p->pdos[0] = (struct source_pdo){ 5.0, 3.0 };
+			p->pdos[1] = (struct source_pdo){ 9.0, 3.0 };
+		}
 		break;
 	}
 }

@@ -192,20 +192,18 @@ const struct cs_charger_ic_ops world_ic_ops = {
 void world_board_read_cb(void *ctx, struct board_readings *r)
 {
 	struct world *w = ctx;
-	static const int status_of[] = {
-		[CHG_OFF] = POWER_SUPPLY_STATUS_DISCHARGING, [CHG_PRECHARGE] = POWER_SUPPLY_STATUS_CHARGING,
-		[CHG_CC] = POWER_SUPPLY_STATUS_CHARGING, [CHG_CV] = POWER_SUPPLY_STATUS_CHARGING,
-		[CHG_DONE] = POWER_SUPPLY_STATUS_FULL, [CHG_UVLO] = POWER_SUPPLY_STATUS_NOT_CHARGING,
-		[CHG_FAULT] = POWER_SUPPLY_STATUS_NOT_CHARGING, [CHG_OVP] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+	/* the charger's state as POWER_SUPPLY_STATUS_* and POWER_SUPPLY_CHARGE_TYPE_* */
+	static const struct { int status, type; } of[] = {
+		[CHG_OFF] = { POWER_SUPPLY_STATUS_DISCHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_PRECHARGE] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_TRICKLE },
+		[CHG_CC] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_FAST },
+		[CHG_CV] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_FAST },
+		[CHG_DONE] = { POWER_SUPPLY_STATUS_FULL, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_UVLO] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_FAULT] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_OVP] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
 	};
-	static const int type_of[] = {
-		[CHG_OFF] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_PRECHARGE] = POWER_SUPPLY_CHARGE_TYPE_TRICKLE,
-		[CHG_CC] = POWER_SUPPLY_CHARGE_TYPE_FAST, [CHG_CV] = POWER_SUPPLY_CHARGE_TYPE_FAST,
-		[CHG_DONE] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_UVLO] = POWER_SUPPLY_CHARGE_TYPE_NONE,
-		[CHG_FAULT] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_OVP] = POWER_SUPPLY_CHARGE_TYPE_NONE,
-	};
-	G_STATIC_ASSERT(G_N_ELEMENTS(status_of) == CHG_STATE_COUNT);
-	G_STATIC_ASSERT(G_N_ELEMENTS(type_of) == CHG_STATE_COUNT);
+	G_STATIC_ASSERT(G_N_ELEMENTS(of) == CHG_STATE_COUNT);
 	const struct pmic *c = ic_pmic(w);
 	const struct battery *b = world_cell(w);
 	double soc = b->x.soc;
@@ -217,8 +215,8 @@ void world_board_read_cb(void *ctx, struct board_readings *r)
 	r->ilim_ua = (int)lround(c->iindpm * 1e6);
 	r->ichg_ua = (int)lround(c->p->ichg * 1e6);
 	r->vreg_uv = (int)lround(c->p->vreg * 1e6);
-	r->status = status_of[c->state];
-	r->charge_type = type_of[c->state];
+	r->status = of[c->state].status;
+	r->charge_type = of[c->state].type;
 	r->bat_uv = (int)lround(w->op.vbat * 1e6);
 	r->bat_ua = (int)lround(w->op.ibat * 1e6);
 	r->bat_capacity = (int)lround(fmin(fmax(soc, 0), 1) * 100);

@@ -265,20 +265,10 @@ static int pd_pick(const struct phy *ph)
 	for (int i = 0; i < sp->n_pdos; i++) {
 		const struct source_pdo *c = &sp->pdos[i], *b = &sp->pdos[best];
 
-		if (c->v > ph->p->pd_max_v + 1e-9)
-			continue;
-		switch (ph->p->pd_rule) {
-		case PHY_PD_MAX_POWER:
-			if (c->v * c->i > b->v * b->i + 1e-9)
-				best = i;
-			break;
-		case PHY_PD_MAX_VOLTAGE:
-			if (c->v > b->v)
-				best = i;
-			break;
-		default:
-			break;
-		}
+		if (c->v <= ph->p->pd_max_v + 1e-9 &&
+		    ((ph->p->pd_rule == PHY_PD_MAX_POWER && c->v * c->i > b->v * b->i + 1e-9) ||
+		     (ph->p->pd_rule == PHY_PD_MAX_VOLTAGE && c->v > b->v)))
+			best = i;
 	}
 	return best;
 }
@@ -366,19 +356,16 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 		phy_next(ph, STAGE_PRIMARY, p->t_vdpsrc_on);
 		break;
 	case STAGE_PRIMARY:
+		/* below VDAT_REF an SDP, up to VLGC a CDP or DCP, above a divider */
 		v = primary_dm(ph);
-		if (v < p->vdat_ref) {
-			log_step(ph, "primary", "dm_V", v, "sdp");
-			phy_next(ph, STAGE_DONE, p->t_margin);
-			ph->last.port = PHY_PORT_SDP;
-		} else if (v <= p->vlgc) {
+		if (v >= p->vdat_ref && v <= p->vlgc) {
 			log_step(ph, "primary", "dm_V", v, "cdp_or_dcp");
 			phy_next(ph, STAGE_SECONDARY, p->t_vdmsrc_on);
-		} else {
-			log_step(ph, "primary", "dm_V", v, "proprietary");
-			phy_next(ph, STAGE_DONE, p->t_margin);
-			ph->last.port = classify_divider(ph->sp);
+			break;
 		}
+		log_step(ph, "primary", "dm_V", v, v < p->vdat_ref ? "sdp" : "proprietary");
+		phy_next(ph, STAGE_DONE, p->t_margin);
+		ph->last.port = v < p->vdat_ref ? PHY_PORT_SDP : classify_divider(ph->sp);
 		break;
 	case STAGE_SECONDARY:
 		v = secondary_dp(ph);

@@ -6,11 +6,11 @@
  * file and how its parameters load and check (the scenario object), and what it does
  * in a run (its state, its part of the circuit, the thresholds it watches, how it
  * reacts to an operating point), and what it adds to the outputs (trace columns and
- * metrics). models/registry.c lists the descriptors; the
- * scenario loader, `set` (file events and --set), `chargesim list` and the world's
- * loops (circuit, margins, observation, trace columns, metrics) go through that list
- * and never name a model. Code that does need one model in particular (the stepper
- * integrating the battery, the charger-IC adapter talking to the pmic) finds it by key.
+ * metrics). models/registry.c lists the descriptors; the scenario loader, `set` (file
+ * events and --set), `chargesim list` and the world's loops (circuit, margins,
+ * observation, trace columns, metrics) go through that list and never name a model.
+ * Code that does need one model in particular (the stepper integrating the battery,
+ * the charger-IC adapter talking to the pmic) finds it by key.
  *
  * The registry's order is the order of every loop: loading and checking the scenario
  * objects, initialising the models, building the circuit (a later model's part may

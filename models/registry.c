@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * models/registry.c - the models of a run, in the order of every loop over them.
- *
- * A new model adds its folder under models/ (its parameters and a const struct
- * model_desc, models/model.h), its extern line and its line in the list. The order is the order in which the
- * scenario loads and checks them, the run initialises them, builds the circuit from
- * their parts and lets them observe an operating point; moving a line changes which
- * of two equal-time events fires first, so outputs can change.
+ * models/registry.c - the models of a run, in the order of every loop over them (which
+ * is part of a run's outputs: models/model.h). A new model adds its folder under
+ * models/, its extern line and its line in the list.
  */
 #include <stdarg.h>
 #include <string.h>

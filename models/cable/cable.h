@@ -7,8 +7,6 @@
  * The data lines may be connected, floating (never make contact) or late (contact a
  * given time after VBUS); the CC line may be present or not. An injected dropout
  * (intermittent contact, a scenario fault) opens VBUS for a while.
- *
- * Ownership: struct cable_params is the scenario's; struct cable is the run's.
  */
 #ifndef CS_MODELS_CABLE_H
 #define CS_MODELS_CABLE_H

@@ -19,7 +19,6 @@
  * a callback. The PHY's VBUS comparator is debounced (t_vbus_debounce): a trip or a
  * collapse below vbus_valid looks like an unplug to the device, a return like a new
  * plug; the owner hears of it first, then detection starts or stops.
- * Ownership: params are the scenario's; struct phy is the run's.
  */
 #ifndef CS_MODELS_PHY_H
 #define CS_MODELS_PHY_H

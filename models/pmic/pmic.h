@@ -12,8 +12,8 @@
  *
  * The electrical operating point is not computed here: the pmic describes its input
  * stage and charge targets to sim/solver.c (pmic_net()) and reacts to what the
- * solution shows (pmic_observe()). Ownership: params are the scenario's; struct pmic
- * is the run's. Register writes come from the stack (policy code) only.
+ * solution shows (pmic_observe()). Register writes come from the stack (policy code)
+ * only.
  */
 #ifndef CS_MODELS_PMIC_H
 #define CS_MODELS_PMIC_H

@@ -13,9 +13,6 @@
  *
  * The port also carries what the PHY reads (data-line signature, Rp, PDOs); the
  * detection that reads them is in models/phy.
- *
- * Ownership: struct source_params is the scenario's (a `set` event may change any
- * value mid-run); struct source is the run's and holds the protection state.
  */
 #ifndef CS_MODELS_SOURCE_H
 #define CS_MODELS_SOURCE_H

@@ -183,13 +183,6 @@ static int board_phy_set_power(struct usb_phy *phy, unsigned int mA)
 	return 0;
 }
 
-static unsigned int host_budget_ma(const struct board *b, bool superspeed)
-{
-	if (b->sp->port == SRC_PORT_HUB)
-		return superspeed ? 150 : 100;
-	return superspeed ? 900 : 500;
-}
-
 /* Configuration i's MaxPower as the host reads it from the descriptor at the
  * gadget's speed, mA. */
 static unsigned int config_ma(const struct board *b, int i)
@@ -202,7 +195,8 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 {
 	struct board *b = data;
 	bool ss = b->sp->usb3 && b->gp->usb3;
-	unsigned int budget = host_budget_ma(b, ss);
+	/* the host port's budget: a bus-powered hub's or a root port's, mA */
+	unsigned int budget = b->sp->port == SRC_PORT_HUB ? (ss ? 150 : 100) : (ss ? 900 : 500);
 	cJSON *rec;
 
 	(void)ev;

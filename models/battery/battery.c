@@ -398,8 +398,6 @@ static void battery_model_net(void *state, const struct net_out *last, struct ne
 	in->bat_open = b->open;
 }
 
-/* ---- the model descriptor (models/model.h) ---- */
-
 /* A resistance or capacitance the scenario writes is the cell's own: only the preset's
  * values scale with capacity. */
 static void battery_loaded(void *params, const cJSON *obj)
@@ -424,8 +422,6 @@ static void battery_model_margins(const void *state, const struct model_point *p
 {
 	g[0] = battery_cutoff_margin(state, pt->x, pt->op->vbat, pt->op->ibat);
 }
-
-/* ---- its trace columns and metrics ---- */
 
 #define BATTERY_SOC_MARK 0.8   /* time_to_soc_80_s: the state of charge it times */
 

@@ -147,8 +147,6 @@ void cable_dropout(struct cable *c, sim_time_t duration)
 	sim_reschedule(c->sim, &c->ev_dropout_end, sim_now(c->sim) + duration);
 }
 
-/* ---- the model descriptor (models/model.h) ---- */
-
 static void cable_defaults(void *params, int preset)
 {
 	(void)preset;

@@ -103,8 +103,6 @@ bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const c
 	return true;
 }
 
-/* ---- runtime ---- */
-
 static void boot_log(struct boot *b, const char *reason)
 {
 	cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "boot", "boot_state");

@@ -151,8 +151,6 @@ double load_margin(const struct load *l, double vsys, bool powered)
 	return vsys - (l->p->vsys_min + LOAD_BROWNOUT_HYST_V);
 }
 
-/* ---- the model descriptor (models/model.h): the load with its boot ---- */
-
 static void load_defaults(void *params, int preset)
 {
 	(void)preset;
@@ -226,8 +224,6 @@ static void load_model_observe(void *state, const struct model_point *pt)
 	if (power_good != m->boot.vbus)
 		boot_vbus(&m->boot, power_good);
 }
-
-/* ---- its metrics ---- */
 
 MODEL_STATE_FIELD(load_brownouts, struct load_model, load.brownouts)
 MODEL_STATE_FIELD(load_boots, struct load_model, boot.boots)

@@ -497,8 +497,6 @@ void phy_cleanup(void *phy)
 	sim_cancel(ph->sim, &ph->ev_vbus);
 }
 
-/* ---- the model descriptor (models/model.h) ---- */
-
 static void phy_defaults(void *params, int preset)
 {
 	(void)preset;

@@ -330,8 +330,6 @@ double pmic_quantize_iindpm(const struct pmic_params *p, double amps)
 	return amps;
 }
 
-/* ---- runtime ---- */
-
 static void pmic_reg_cb(struct sim_event *ev, void *data)
 {
 	struct pmic *c = data;
@@ -806,8 +804,6 @@ static void pmic_model_params_changed(void *state, const struct param_desc *chan
 	MODEL_NOTIFY(c);
 }
 
-/* ---- the model descriptor (models/model.h) ---- */
-
 static const char *const pmic_needs[] = { "device.battery", NULL };
 
 static void pmic_model_init(void *state, void *params, const struct model_env *env)
@@ -860,8 +856,6 @@ static void pmic_model_observe(void *state, const struct model_point *pt)
 {
 	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
 }
-
-/* ---- its trace columns and metrics ---- */
 
 MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
 MODEL_STATE_FIELD(pmic_col_state, struct pmic, state)

@@ -208,8 +208,6 @@ double source_rated_current(const struct source_params *p)
 	}
 }
 
-/* ---- runtime ---- */
-
 static void source_recover_cb(struct sim_event *ev, void *data)
 {
 	struct source *s = data;
@@ -337,8 +335,6 @@ void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
 	s->rp_ctx = ctx;
 }
 
-/* ---- the model descriptor (models/model.h) ---- */
-
 static bool source_validate(const void *params, const struct model_lookup *others,
 			    const char *path, GError **err)
 {
@@ -436,8 +432,6 @@ static void source_model_observe(void *state, const struct model_point *pt)
 	model_timer(s->sim, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, &s->ev_oc,
 		    p->t_ocp);
 }
-
-/* ---- its trace columns and metrics ---- */
 
 /* its state, limiting when the operating point has it in its limit while it is on */
 static double source_col_state(const void *state, const struct model_point *pt)

@@ -343,11 +343,13 @@ static void pmic_reg_cb(struct sim_event *ev, void *data)
 	MODEL_NOTIFY(c);
 }
 
-/* A register reset or an ICO result overrides the writes still in flight. */
-static void pmic_reg_drop(struct pmic *c)
+/* A register reset or an ICO result: the input limit is now `amps` (quantized), over
+ * the writes still in flight. */
+static void pmic_reg_force(struct pmic *c, double amps)
 {
 	c->reg_n = 0;
 	sim_cancel(c->sim, &c->ev_reg);
+	c->iindpm = pmic_quantize_iindpm(c->p, amps);
 }
 
 double pmic_write_iindpm(struct pmic *c, double amps)
@@ -482,8 +484,7 @@ static void pmic_gone_cb(struct sim_event *ev, void *data)
 	/* cond_gone stays set: the timer re-arms only after VBUS has come back. */
 	c->replug_wait = false;
 	c->uvlo = false;
-	pmic_reg_drop(c);
-	c->iindpm = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
+	pmic_reg_force(c, c->p->iindpm_default);
 	MODEL_NOTIFY(c);
 }
 
@@ -745,8 +746,7 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 
 		c->ico_running = false;
 		c->ico_result = fmin(c->ico_limit, c->iindpm);
-		pmic_reg_drop(c);
-		c->iindpm = pmic_quantize_iindpm(c->p, c->ico_result);
+		pmic_reg_force(c, c->ico_result);
 		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
 		evlog_put_number(rec, "ilim_A", c->ico_result);
 		evlog_end(c->log, rec);

@@ -376,8 +376,14 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 {
 	struct power_supply_config cfg = { .drv_data = b };
 
-	*b = (struct board){ .sim = sim, .log = log, .sp = sp, .gp = gp, .kp = kp, .read = read,
-			     .read_ctx = read_ctx, .phy = phy };
+	*b = (struct board){
+		.sim = sim, .log = log, .sp = sp, .gp = gp, .kp = kp, .read = read,
+		.read_ctx = read_ctx, .phy = phy,
+		.psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB,
+		.gadget_ops = { .vbus_draw = board_udc_vbus_draw },
+		.gadget = { .name = "udc", .ops = &b->gadget_ops, .cs_priv = b, .cs_selected = -1,
+			    .speed = USB_SPEED_HIGH, .cs_n_configs = gp->n_configs },
+	};
 	phy->cs_payload = kp->payload;
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
@@ -387,13 +393,11 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 
 	b->usb_desc = (struct power_supply_desc){
 		.name = kp->usb_psy_name ? kp->usb_psy_name : "usb",
-		.type = POWER_SUPPLY_TYPE_USB,
+		.type = b->psy_type,
 		.usb_types = usb_types,
 		.properties = usb_props, .num_properties = G_N_ELEMENTS(usb_props),
 		.get_property = get_property,
 	};
-	b->psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB;
-	b->usb_desc.type = b->psy_type;
 	b->bat_desc = (struct power_supply_desc){
 		.name = "battery", .type = POWER_SUPPLY_TYPE_BATTERY,
 		.properties = bat_props, .num_properties = G_N_ELEMENTS(bat_props),
@@ -402,13 +406,6 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	b->usb_psy = power_supply_register(NULL, &b->usb_desc, &cfg);
 	b->bat_psy = power_supply_register(NULL, &b->bat_desc, &cfg);
 
-	b->gadget_ops.vbus_draw = board_udc_vbus_draw;
-	b->gadget.name = "udc";
-	b->gadget.ops = &b->gadget_ops;
-	b->gadget.cs_priv = b;
-	b->gadget.cs_selected = -1;
-	b->gadget.speed = USB_SPEED_HIGH;
-	b->gadget.cs_n_configs = gp->n_configs;
 	for (int i = 0; i < gp->n_configs; i++) {
 		b->gadget.cs_configs[i].label = "c";
 		b->gadget.cs_configs[i].bConfigurationValue = (u8)(i + 1);

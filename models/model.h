@@ -217,6 +217,8 @@ struct model_desc {
 	int n_metrics;
 };
 
+/* In a struct model_desc: its scenario key, parameter table and parameter struct. */
+#define MODEL_PARAMS(k, table, type) .key = (k), .params = (table), .params_size = sizeof(type)
 /* In a struct model_desc: a table and its length (columns, metrics). */
 #define MODEL_TABLE(name, table) .name = (table), .n_##name = G_N_ELEMENTS(table)
 

@@ -91,16 +91,12 @@ static void kernel_defaults(void *params, int preset)
 }
 
 static const struct model_desc board_gadget = {
-	.key = "device.gadget",
-	.params = gadget_param_desc,
-	.params_size = sizeof(struct gadget_params),
+	MODEL_PARAMS("device.gadget", gadget_param_desc, struct gadget_params),
 	.defaults = gadget_defaults,
 };
 
 static const struct model_desc board_kernel = {
-	.key = "device.kernel",
-	.params = kernel_param_desc,
-	.params_size = sizeof(struct kernel_params),
+	MODEL_PARAMS("device.kernel", kernel_param_desc, struct kernel_params),
 	.defaults = kernel_defaults,
 };
 

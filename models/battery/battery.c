@@ -458,9 +458,7 @@ static const struct model_metric battery_metrics[] = {
 };
 
 const struct model_desc model_battery = {
-	.key = "device.battery",
-	.params = battery_param_desc,
-	.params_size = sizeof(struct battery_params),
+	MODEL_PARAMS("device.battery", battery_param_desc, struct battery_params),
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
 	.defaults = battery_params_default,

@@ -179,9 +179,7 @@ static void cable_net(void *state, const struct net_out *last, struct net_in *in
 }
 
 const struct model_desc model_cable = {
-	.key = "cable",
-	.params = cable_param_desc,
-	.params_size = sizeof(struct cable_params),
+	MODEL_PARAMS("cable", cable_param_desc, struct cable_params),
 	.defaults = cable_defaults,
 	.validate = cable_validate,
 	.state_size = sizeof(struct cable),

@@ -236,9 +236,7 @@ static const struct model_metric load_metrics[] = {
 };
 
 const struct model_desc model_load = {
-	.key = "device.load",
-	.params = load_param_desc,
-	.params_size = sizeof(struct load_params),
+	MODEL_PARAMS("device.load", load_param_desc, struct load_params),
 	.defaults = load_defaults,
 	.state_size = sizeof(struct load_model),
 	.init = load_model_init,

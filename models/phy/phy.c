@@ -528,9 +528,7 @@ static void phy_model_observe(void *state, const struct model_point *pt)
 }
 
 const struct model_desc model_phy = {
-	.key = "device.phy",
-	.params = phy_param_desc,
-	.params_size = sizeof(struct phy_params),
+	MODEL_PARAMS("device.phy", phy_param_desc, struct phy_params),
 	.defaults = phy_defaults,
 	.state_size = sizeof(struct phy),
 	.init = phy_model_init,

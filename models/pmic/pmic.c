@@ -887,9 +887,7 @@ static const struct model_metric pmic_metrics[] = {
 };
 
 const struct model_desc model_pmic = {
-	.key = "device.pmic",
-	.params = pmic_param_desc,
-	.params_size = sizeof(struct pmic_params),
+	MODEL_PARAMS("device.pmic", pmic_param_desc, struct pmic_params),
 	.preset_key = "preset",
 	.default_preset = "generic-switching",
 	.defaults = pmic_params_default,

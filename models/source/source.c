@@ -465,9 +465,7 @@ static const struct model_metric source_metrics[] = {
 };
 
 const struct model_desc model_source = {
-	.key = "source",
-	.params = source_param_desc,
-	.params_size = sizeof(struct source_params),
+	MODEL_PARAMS("source", source_param_desc, struct source_params),
 	.preset_key = "kind",
 	.default_preset = "dcp",
 	.defaults = source_params_default,

@@ -229,6 +229,10 @@ bool model_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
 
+/* Log event ev of src now with one number, key: value. */
+void model_log_number(struct evlog *log, struct sim *sim, const char *src, const char *ev,
+		      const char *key, double value);
+
 /* The models, in registry order, NULL-terminated (models/registry.c). */
 extern const struct model_desc *const model_registry[];
 int model_count(void);

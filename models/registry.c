@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "models/model.h"
+#include "sim/evlog.h"
 
 extern const struct model_desc model_source;
 extern const struct model_desc model_cable;
@@ -36,6 +37,15 @@ int model_index(const char *key)
 		if (strcmp(model_registry[i]->key, key) == 0)
 			return i;
 	return -1;
+}
+
+void model_log_number(struct evlog *log, struct sim *sim, const char *src, const char *ev,
+		      const char *key, double value)
+{
+	cJSON *rec = evlog_begin(log, sim_now(sim), src, ev);
+
+	evlog_put_number(rec, key, value);
+	evlog_end(log, rec);
 }
 
 bool model_error(GError **err, const char *fmt, ...)

@@ -222,17 +222,14 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 
 void board_suspend(struct board *b, bool suspend)
 {
-	cJSON *rec;
-
 	if (suspend == b->suspended || !b->sp->data)
 		return;   /* only a USB host suspends the bus */
 	b->suspended = suspend;
 	/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
 	 * configured MaxPower (100 mA unconfigured). */
-	rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
-	evlog_put_number(rec, "allowance_mA", suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
+	model_log_number(b->log, b->sim, "host", suspend ? "suspend" : "resume", "allowance_mA",
+			 suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
 			 config_ma(b, b->gadget.cs_selected) : 100);
-	evlog_end(b->log, rec);
 	if (!b->attached || b->gadget.cs_selected < 0)
 		return;
 	/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */

@@ -24,9 +24,7 @@ static struct pmic *ic_pmic(void *hw)
 
 static int ic_set_ilim(void *hw, int ua)
 {
-	double applied = pmic_write_iindpm(ic_pmic(hw), ua * 1e-6);
-
-	return (int)lround(applied * 1e6);
+	return (int)lround(pmic_write_iindpm(ic_pmic(hw), ua * 1e-6) * 1e6);
 }
 
 static int ic_get_ilim(void *hw)
@@ -90,10 +88,8 @@ static int ic_set_ichg(void *hw, int ua)
 
 static int ic_set_vreg(void *hw, int uv)
 {
-	struct world *w = hw;
-
 	/* The chip refuses what the cell cannot take, as a register range would. */
-	if (uv <= 3000000 || uv * 1e-6 > world_cell(w)->p->v_max + 1e-9)
+	if (uv <= 3000000 || uv * 1e-6 > world_cell(hw)->p->v_max + 1e-9)
 		return -EINVAL;
 	pmic_write_vreg(ic_pmic(hw), uv * 1e-6);
 	return 0;

@@ -392,10 +392,8 @@ static void battery_model_observe(void *state, const struct model_point *pt)
 
 static void battery_model_net(void *state, const struct net_out *last, struct net_in *in)
 {
-	const struct battery *b = state;
-
 	(void)last;
-	in->bat_open = b->open;
+	in->bat_open = ((const struct battery *)state)->open;
 }
 
 /* A resistance or capacitance the scenario writes is the cell's own: only the preset's

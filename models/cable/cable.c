@@ -138,10 +138,7 @@ void cable_cleanup(void *cable)
 
 void cable_dropout(struct cable *c, sim_time_t duration)
 {
-	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
-
-	evlog_put_number(rec, "for_s", sim_time_to_s(duration));
-	evlog_end(c->log, rec);
+	model_log_number(c->log, c->sim, "cable", "dropout", "for_s", sim_time_to_s(duration));
 	c->dropout = true;
 	MODEL_NOTIFY(c);
 	sim_reschedule(c->sim, &c->ev_dropout_end, sim_now(c->sim) + duration);

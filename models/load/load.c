@@ -127,13 +127,9 @@ bool load_observe(struct load *l, double vsys, bool powered)
 	}
 
 	if (!l->browned_out && vsys < l->p->vsys_min) {
-		cJSON *rec;
-
 		l->browned_out = true;
 		l->brownouts++;
-		rec = evlog_begin(l->log, sim_now(l->sim), "load", "brownout");
-		evlog_put_number(rec, "vsys_V", vsys);
-		evlog_end(l->log, rec);
+		model_log_number(l->log, l->sim, "load", "brownout", "vsys_V", vsys);
 		return true;
 	}
 	if (l->browned_out && vsys >= l->p->vsys_min + LOAD_BROWNOUT_HYST_V)

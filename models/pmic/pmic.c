@@ -604,14 +604,10 @@ static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_a
 	const struct pmic_params *p = c->p;
 
 	if (!c->ovp && p->ovp_rising > 0 && vbus_attached && op->vbus >= p->ovp_rising) {
-		cJSON *rec;
-
 		c->ovp = true;
 		if (c->connected)
 			pmic_input_off(c);
-		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
-		evlog_put_number(rec, "vbus_V", op->vbus);
-		evlog_end(c->log, rec);
+		model_log_number(c->log, c->sim, "pmic", "ovp", "vbus_V", op->vbus);
 		MODEL_NOTIFY(c);
 	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
 		c->ovp = false;
@@ -742,14 +738,10 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 		c->ico_limit += c->p->ico_step;
 	}
 	if ((c->last_flags & NET_F_VINDPM) || c->ico_limit >= c->iindpm) {
-		cJSON *rec;
-
 		c->ico_running = false;
 		c->ico_result = fmin(c->ico_limit, c->iindpm);
 		pmic_reg_force(c, c->ico_result);
-		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
-		evlog_put_number(rec, "ilim_A", c->ico_result);
-		evlog_end(c->log, rec);
+		model_log_number(c->log, c->sim, "pmic", "ico_done", "ilim_A", c->ico_result);
 	} else {
 		sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
 	}

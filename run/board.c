@@ -343,10 +343,8 @@ void board_detected(struct board *b, const struct phy_result *r)
 	/* A data port: the gadget connects and the host enumerates it. */
 	if (r->data && (r->port == PHY_PORT_SDP || r->port == PHY_PORT_CDP ||
 			r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
-			r->port == PHY_PORT_PD)) {
-		sim_cancel(b->sim, &b->ev_enumerate);
-		sim_after(b->sim, &b->ev_enumerate, b->sp->t_enumerate);
-	}
+			r->port == PHY_PORT_PD))
+		sim_reschedule(b->sim, &b->ev_enumerate, sim_now(b->sim) + b->sp->t_enumerate);
 }
 
 void board_vbus(struct board *b, bool on)

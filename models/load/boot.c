@@ -203,8 +203,7 @@ void boot_brownout(struct boot *b)
 	if (!b->p->enabled || b->stage < 0)
 		return;
 	boot_enter(b, -1, "brownout");
-	sim_cancel(b->sim, &b->ev_restart);
-	sim_after(b->sim, &b->ev_restart, b->p->restart);
+	sim_reschedule(b->sim, &b->ev_restart, sim_now(b->sim) + b->p->restart);
 }
 
 bool boot_current(const struct boot *b, double *amps)

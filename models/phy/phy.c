@@ -239,8 +239,7 @@ static void phy_report(struct phy *ph, enum phy_port port)
 static void phy_next(struct phy *ph, int stage, sim_time_t delay)
 {
 	ph->stage = stage;
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_after(ph->sim, &ph->ev_step, delay);
+	sim_reschedule(ph->sim, &ph->ev_step, sim_now(ph->sim) + delay);
 }
 
 static void pd_msg(struct phy *ph, const char *msg, const char *from)
@@ -423,8 +422,7 @@ static void phy_rp_changed_cb(void *ctx)
 
 	if (!ph->attached || ph->rp_seen < 0)
 		return;
-	sim_cancel(ph->sim, &ph->ev_rp);
-	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
+	sim_reschedule(ph->sim, &ph->ev_rp, sim_now(ph->sim) + ph->p->t_sink_adj);
 }
 
 /* Stop the detection in progress. */

@@ -465,10 +465,8 @@ static void pmic_connect_cb(struct sim_event *ev, void *data)
 	/* A new connection starts a new charge cycle. */
 	c->done = false;
 	c->fault = false;
-	if (c->p->safety_timer > 0) {
-		sim_cancel(c->sim, &c->ev_safety);
-		sim_after(c->sim, &c->ev_safety, c->p->safety_timer);
-	}
+	if (c->p->safety_timer > 0)
+		sim_reschedule(c->sim, &c->ev_safety, sim_now(c->sim) + c->p->safety_timer);
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "input_connect", NULL, NULL);
 	MODEL_NOTIFY(c);
 }
@@ -715,8 +713,7 @@ void pmic_start_ico(struct pmic *c)
 	c->ico_running = true;
 	c->ico_limit = c->p->ico_start;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "ico_start", NULL, NULL);
-	sim_cancel(c->sim, &c->ev_ico);
-	sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
+	sim_reschedule(c->sim, &c->ev_ico, sim_now(c->sim) + c->p->ico_interval);
 	MODEL_NOTIFY(c);
 }
 

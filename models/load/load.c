@@ -189,16 +189,11 @@ static void load_model_net(void *state, const struct net_out *last, struct net_i
 	load_demand(&m->load, &in->iload, &in->pload);
 }
 
-static bool load_model_powered(const struct load_model *m)
-{
-	return m->boot.stage >= 0;
-}
-
 static void load_model_margins(const void *state, const struct model_point *pt, double *g)
 {
 	const struct load_model *m = state;
 
-	g[0] = load_margin(&m->load, pt->op->vsys, load_model_powered(m));
+	g[0] = load_margin(&m->load, pt->op->vsys, m->boot.stage >= 0);
 }
 
 /* A brownout resets the boot; the system powers on from the charger's "power good"
@@ -215,7 +210,7 @@ static void load_model_observe(void *state, const struct model_point *pt)
 
 	if (!m->boot.p->enabled && sim_now(m->load.sim) == 0)
 		m->load.browned_out = pt->op->vsys < m->load.p->vsys_min;
-	else if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
+	else if (load_observe(&m->load, pt->op->vsys, m->boot.stage >= 0))
 		boot_brownout(&m->boot);
 	if (power_good != m->boot.vbus)
 		boot_vbus(&m->boot, power_good);

@@ -786,10 +786,9 @@ static void pmic_model_params_changed(void *state, const struct param_desc *chan
 	struct pmic *c = state;
 
 	(void)changed;
-	c->cond_low = c->cond_good = c->cond_term = false;
-	sim_cancel(c->sim, &c->ev_uvlo);
-	sim_cancel(c->sim, &c->ev_connect);
-	sim_cancel(c->sim, &c->ev_term);
+	model_timer(c->sim, &c->cond_low, false, &c->ev_uvlo, 0);
+	model_timer(c->sim, &c->cond_good, false, &c->ev_connect, 0);
+	model_timer(c->sim, &c->cond_term, false, &c->ev_term, 0);
 	MODEL_NOTIFY(c);
 }
 

@@ -224,10 +224,9 @@ static void source_recover_cb(struct sim_event *ev, void *data)
 /* Stop the protection timers; the next observation re-arms them. */
 static void source_disarm(struct source *s)
 {
-	sim_cancel(s->sim, &s->ev_uv);
-	sim_cancel(s->sim, &s->ev_limit);
-	sim_cancel(s->sim, &s->ev_oc);
-	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	model_timer(s->sim, &s->cond_uv, false, &s->ev_uv, 0);
+	model_timer(s->sim, &s->cond_limit, false, &s->ev_limit, 0);
+	model_timer(s->sim, &s->cond_oc, false, &s->ev_oc, 0);
 }
 
 /* Turn the output off. A host-port switch (ocp) always auto-retries after t_off; an

@@ -93,9 +93,8 @@ double cable_ohm_per_m(int awg)
 
 double cable_r_loop(const struct cable_params *p)
 {
-	if (p->r_loop_given)
-		return p->r_loop;
-	return 2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
+	return p->r_loop_given ? p->r_loop :
+	       2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
 }
 
 /* A gauge with a known resistance. */

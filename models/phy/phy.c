@@ -425,20 +425,14 @@ static void phy_rp_changed_cb(void *ctx)
 	sim_reschedule(ph->sim, &ph->ev_rp, sim_now(ph->sim) + ph->p->t_sink_adj);
 }
 
-/* Stop the detection in progress. */
-static void phy_stop(struct phy *ph)
-{
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_cancel(ph->sim, &ph->ev_rp);
-}
-
 /* Start detection (VBUS session begins) or stop it. */
 static void phy_attach(struct phy *ph, bool attached)
 {
 	if (attached == ph->attached)
 		return;
 	ph->attached = attached;
-	phy_stop(ph);
+	sim_cancel(ph->sim, &ph->ev_step);   /* the detection in progress stops */
+	sim_cancel(ph->sim, &ph->ev_rp);
 	ph->rp_seen = -1;
 	memset(&ph->last, 0, sizeof(ph->last));
 	if (!attached) {
@@ -491,7 +485,8 @@ void phy_cleanup(void *phy)
 {
 	struct phy *ph = phy;
 
-	phy_stop(ph);
+	sim_cancel(ph->sim, &ph->ev_step);
+	sim_cancel(ph->sim, &ph->ev_rp);
 	sim_cancel(ph->sim, &ph->ev_vbus);
 }
 

@@ -87,12 +87,9 @@ static void load_step_cb(struct sim_event *ev, void *data)
 	while (l->next_step < p->n_profile && p->profile[l->next_step].at <= sim_now(l->sim)) {
 		const struct load_step *st = &p->profile[l->next_step++];
 
-		if (st->is_power) {
-			p->power = st->value;
-		} else {
-			p->power = 0;
+		p->power = st->is_power ? st->value : 0;
+		if (!st->is_power)
 			p->current = st->value;
-		}
 	}
 	if (l->next_step < p->n_profile)
 		sim_at(l->sim, &l->ev_step, p->profile[l->next_step].at);

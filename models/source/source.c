@@ -389,11 +389,8 @@ static void source_net(void *state, const struct net_out *last, struct net_in *i
 	in->src_on = source_output_on(s);
 	in->voc = source_voc_now(s);
 	in->r_src = p->rout;
-	switch (p->overload) {
-	case SRC_OVL_NONE: in->limit = NET_LIMIT_NONE; break;
-	case SRC_OVL_FOLDBACK: in->limit = NET_LIMIT_FOLDBACK; break;
-	default: in->limit = NET_LIMIT_BRICK; break;
-	}
+	in->limit = p->overload == SRC_OVL_NONE ? NET_LIMIT_NONE :
+		    p->overload == SRC_OVL_FOLDBACK ? NET_LIMIT_FOLDBACK : NET_LIMIT_BRICK;
 	in->ilim = source_ilim_now(s);
 	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
 	in->ishort = p->ishort;

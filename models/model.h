@@ -6,11 +6,11 @@
  * file and how its parameters load and check (the scenario object), and what it does
  * in a run (its state, its part of the circuit, the thresholds it watches, how it
  * reacts to an operating point), and what it adds to the outputs (trace columns and
- * metrics). models/registry.c lists the descriptors; the
- * scenario loader, `set` (file events and --set), `chargesim list` and the world's
- * loops (circuit, margins, observation, trace columns, metrics) go through that list
- * and never name a model. Code that does need one model in particular (the stepper
- * integrating the battery, the charger-IC adapter talking to the pmic) finds it by key.
+ * metrics). models/registry.c lists the descriptors; the scenario loader, `set` (file
+ * events and --set), `chargesim list` and the world's loops (circuit, margins,
+ * observation, trace columns, metrics) go through that list and never name a model.
+ * Code that does need one model in particular (the stepper integrating the battery,
+ * the charger-IC adapter talking to the pmic) finds it by key.
  *
  * The registry's order is the order of every loop: loading and checking the scenario
  * objects, initialising the models, building the circuit (a later model's part may
@@ -35,6 +35,9 @@
 
 struct evlog;
 
+/* Told that a model's part of the circuit changed (the run re-solves). */
+typedef void model_changed_fn(void *ctx);
+
 /* The signals models read from one another besides the operating point. Each points
  * at the state of the model that drives it (set in its init()); NULL while no model
  * drives it, which reads as false. */
@@ -52,8 +55,7 @@ static inline bool model_wire(const bool *wire)
 struct model_env {
 	struct sim *sim;
 	struct evlog *log;
-	/* Call when the model's part of the circuit changed (the run re-solves). */
-	void (*changed)(void *ctx);
+	model_changed_fn *changed;
 	void *ctx;
 	struct model_wires *wires;   /* set the wires it drives, keep the pointer to read */
 	/* Another model of the run by scenario key ("source", "device.pmic"): its
@@ -89,6 +91,25 @@ struct model_column {
 	int n_labels;
 	model_value_fn *value;
 };
+
+/* Tell the run that a model's part of the circuit changed (x has changed and ctx). */
+#define MODEL_NOTIFY(x)                          \
+	do {                                     \
+		if ((x)->changed)                \
+			(x)->changed((x)->ctx);  \
+	} while (0)
+
+/* A condition that must hold for delay before ev fires: arm ev when it starts to hold,
+ * cancel it when it stops; *cond keeps whether it held. */
+static inline void model_timer(struct sim *sim, bool *cond, bool now, struct sim_event *ev,
+			       sim_time_t delay)
+{
+	if (now && !*cond)
+		sim_after(sim, ev, delay);
+	else if (!now)
+		sim_cancel(sim, ev);
+	*cond = now;
+}
 
 /* Defines fn, a value() that reads one field of the model's state (struct type). */
 #define MODEL_STATE_FIELD(fn, type, field)                                  \
@@ -128,6 +149,12 @@ struct model_metric {
 	double (*value)(const void *state, const struct model_point *pt);
 	const char *(*text)(const void *state);   /* MODEL_METRIC_STRING, at the end */
 };
+
+/* One row of a model's metrics table: MODEL_METRIC(13, "soc_initial", DIGITS, 7, AT_START,
+ * false, fn). */
+#define MODEL_METRIC(r, n, w, d, ru, c, v)                                                 \
+	{ .rank = (r), .name = (n), .write = MODEL_METRIC_##w, .digits = (d),              \
+	  .rule = MODEL_METRIC_##ru, .cut = (c), .value = (v) }
 
 /* A validator's view of the other scenario objects' parameters, by key. */
 struct model_lookup {
@@ -190,12 +217,21 @@ struct model_desc {
 	int n_metrics;
 };
 
+/* In a struct model_desc: its scenario key, parameter table and parameter struct. */
+#define MODEL_PARAMS(k, table, type) .key = (k), .params = (table), .params_size = sizeof(type)
+/* In a struct model_desc: a table and its length (columns, metrics). */
+#define MODEL_TABLE(name, table) .name = (table), .n_##name = G_N_ELEMENTS(table)
+
 /* Sets *err to a CS_PARAM_ERROR with this message; returns false, for
  * `return model_error(err, ...)` in a parser or validator. */
 bool model_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* The same with the message "PATH: found <v described>, <fmt...>". */
 bool model_error_found(GError **err, const char *path, const cJSON *v, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
+
+/* Log event ev of src now with one number, key: value. */
+void model_log_number(struct evlog *log, struct sim *sim, const char *src, const char *ev,
+		      const char *key, double value);
 
 /* The models, in registry order, NULL-terminated (models/registry.c). */
 extern const struct model_desc *const model_registry[];

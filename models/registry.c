@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * models/registry.c - the models of a run, in the order of every loop over them.
- *
- * A new model adds its folder under models/ (its parameters and a const struct
- * model_desc, models/model.h), its extern line and its line in the list. The order is the order in which the
- * scenario loads and checks them, the run initialises them, builds the circuit from
- * their parts and lets them observe an operating point; moving a line changes which
- * of two equal-time events fires first, so outputs can change.
+ * models/registry.c - the models of a run, in the order of every loop over them (which
+ * is part of a run's outputs: models/model.h). A new model adds its folder under
+ * models/, its extern line and its line in the list.
  */
 #include <stdarg.h>
 #include <string.h>
 #include "models/model.h"
+#include "sim/evlog.h"
 
 extern const struct model_desc model_source;
 extern const struct model_desc model_cable;
@@ -40,6 +37,15 @@ int model_index(const char *key)
 		if (strcmp(model_registry[i]->key, key) == 0)
 			return i;
 	return -1;
+}
+
+void model_log_number(struct evlog *log, struct sim *sim, const char *src, const char *ev,
+		      const char *key, double value)
+{
+	cJSON *rec = evlog_begin(log, sim_now(sim), src, ev);
+
+	evlog_put_number(rec, key, value);
+	evlog_end(log, rec);
 }
 
 bool model_error(GError **err, const char *fmt, ...)

@@ -76,39 +76,27 @@ static const struct param_desc kernel_param_desc[] = {
 
 static void gadget_defaults(void *params, int preset)
 {
-	struct gadget_params *p = params;
-
 	(void)preset;
-	memset(p, 0, sizeof(*p));
-	p->n_configs = 1;
-	p->configs_ma[0] = CONFIG_USB_GADGET_VBUS_DRAW;
+	*(struct gadget_params *)params = (struct gadget_params){
+		.n_configs = 1, .configs_ma = { CONFIG_USB_GADGET_VBUS_DRAW } };
 }
 
 static void kernel_defaults(void *params, int preset)
 {
-	struct kernel_params *p = params;
-
 	(void)preset;
-	memset(p, 0, sizeof(*p));
-	p->extcon = BOARD_EXTCON_CONSISTENT;
-	p->payload = CS_PHY_PAYLOAD_MA;
-	p->framework = BOARD_FW_MERGED;
-	p->udc_vbus_draw = true;
-	p->phy_set_power = true;
-	p->usb_psy_name = NULL;   /* "usb" */
+	/* usb_psy_name NULL: "usb" */
+	*(struct kernel_params *)params = (struct kernel_params){
+		.extcon = BOARD_EXTCON_CONSISTENT, .payload = CS_PHY_PAYLOAD_MA,
+		.framework = BOARD_FW_MERGED, .udc_vbus_draw = true, .phy_set_power = true };
 }
 
 static const struct model_desc board_gadget = {
-	.key = "device.gadget",
-	.params = gadget_param_desc,
-	.params_size = sizeof(struct gadget_params),
+	MODEL_PARAMS("device.gadget", gadget_param_desc, struct gadget_params),
 	.defaults = gadget_defaults,
 };
 
 static const struct model_desc board_kernel = {
-	.key = "device.kernel",
-	.params = kernel_param_desc,
-	.params_size = sizeof(struct kernel_params),
+	MODEL_PARAMS("device.kernel", kernel_param_desc, struct kernel_params),
 	.defaults = kernel_defaults,
 };
 
@@ -135,19 +123,21 @@ static const enum power_supply_property bat_props[] = {
 	POWER_SUPPLY_PROP_CAPACITY, POWER_SUPPLY_PROP_TEMP, POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN,
 };
 
-static int usb_get_property(struct power_supply *psy, enum power_supply_property psp,
-			    union power_supply_propval *val)
+/* Both power supplies' properties (the core asks each only for those it lists). */
+static int get_property(struct power_supply *psy, enum power_supply_property psp,
+			union power_supply_propval *val)
 {
 	struct board *b = power_supply_get_drvdata(psy);
 	struct board_readings r = { 0 };
+	bool bat = psy->desc == &b->bat_desc;
 
 	b->read(b->read_ctx, &r);
 	switch (psp) {
 	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
 	case POWER_SUPPLY_PROP_ONLINE: val->intval = r.vbus_online; break;
 	case POWER_SUPPLY_PROP_USB_TYPE: val->intval = b->usb_type; break;
-	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.vbus_uv; break;
-	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.ibus_ua; break;
+	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = bat ? r.bat_uv : r.vbus_uv; break;
+	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = bat ? r.bat_ua : r.ibus_ua; break;
 	case POWER_SUPPLY_PROP_CURRENT_MAX:
 		val->intval = r.vbus_online ? (int)lround(b->det.current_a * 1e6) : 0;
 		break;
@@ -156,25 +146,9 @@ static int usb_get_property(struct power_supply *psy, enum power_supply_property
 	case POWER_SUPPLY_PROP_CONSTANT_CHARGE_VOLTAGE: val->intval = r.vreg_uv; break;
 	case POWER_SUPPLY_PROP_MODEL_NAME: val->strval = r.chip; break;
 	case POWER_SUPPLY_PROP_MANUFACTURER: val->strval = "chargesim"; break;
-	default: return -EINVAL;
-	}
-	return 0;
-}
-
-static int bat_get_property(struct power_supply *psy, enum power_supply_property psp,
-			    union power_supply_propval *val)
-{
-	struct board *b = power_supply_get_drvdata(psy);
-	struct board_readings r = { 0 };
-
-	b->read(b->read_ctx, &r);
-	switch (psp) {
-	case POWER_SUPPLY_PROP_STATUS: val->intval = r.status; break;
 	case POWER_SUPPLY_PROP_CHARGE_TYPE: val->intval = r.charge_type; break;
 	case POWER_SUPPLY_PROP_HEALTH: val->intval = POWER_SUPPLY_HEALTH_GOOD; break;
 	case POWER_SUPPLY_PROP_PRESENT: val->intval = 1; break;
-	case POWER_SUPPLY_PROP_VOLTAGE_NOW: val->intval = r.bat_uv; break;
-	case POWER_SUPPLY_PROP_CURRENT_NOW: val->intval = r.bat_ua; break;
 	case POWER_SUPPLY_PROP_CAPACITY: val->intval = r.bat_capacity; break;
 	case POWER_SUPPLY_PROP_TEMP: val->intval = r.bat_temp_decic; break;
 	case POWER_SUPPLY_PROP_CHARGE_FULL_DESIGN: val->intval = r.bat_full_design_uah; break;
@@ -205,13 +179,6 @@ static int board_phy_set_power(struct usb_phy *phy, unsigned int mA)
 	return 0;
 }
 
-static unsigned int host_budget_ma(const struct board *b, bool superspeed)
-{
-	if (b->sp->port == SRC_PORT_HUB)
-		return superspeed ? 150 : 100;
-	return superspeed ? 900 : 500;
-}
-
 /* Configuration i's MaxPower as the host reads it from the descriptor at the
  * gadget's speed, mA. */
 static unsigned int config_ma(const struct board *b, int i)
@@ -224,7 +191,8 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 {
 	struct board *b = data;
 	bool ss = b->sp->usb3 && b->gp->usb3;
-	unsigned int budget = host_budget_ma(b, ss);
+	/* the host port's budget: a bus-powered hub's or a root port's, mA */
+	unsigned int budget = b->sp->port == SRC_PORT_HUB ? (ss ? 150 : 100) : (ss ? 900 : 500);
 	cJSON *rec;
 
 	(void)ev;
@@ -254,17 +222,14 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 
 void board_suspend(struct board *b, bool suspend)
 {
-	cJSON *rec;
-
 	if (suspend == b->suspended || !b->sp->data)
 		return;   /* only a USB host suspends the bus */
 	b->suspended = suspend;
 	/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
 	 * configured MaxPower (100 mA unconfigured). */
-	rec = evlog_begin(b->log, sim_now(b->sim), "host", suspend ? "suspend" : "resume");
-	evlog_put_number(rec, "allowance_mA", suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
+	model_log_number(b->log, b->sim, "host", suspend ? "suspend" : "resume", "allowance_mA",
+			 suspend ? 2.5 : b->gadget.cs_selected >= 0 ?
 			 config_ma(b, b->gadget.cs_selected) : 100);
-	evlog_end(b->log, rec);
 	if (!b->attached || b->gadget.cs_selected < 0)
 		return;
 	/* USB 2.0 allows 2.5 mA in suspend; the composite core passes 2. */
@@ -293,49 +258,31 @@ static const struct {
 };
 #undef DCP_REPORT
 
+/* The charger cable each port type is reported as (EXTCON_NONE: none). */
+static const unsigned int port_cable[PHY_PORT_COUNT] = {
+	[PHY_PORT_SDP] = EXTCON_CHG_USB_SDP, [PHY_PORT_CDP] = EXTCON_CHG_USB_CDP,
+	[PHY_PORT_DCP] = EXTCON_CHG_USB_DCP, [PHY_PORT_APPLE_1A] = EXTCON_CHG_USB_DCP,
+	[PHY_PORT_ACA] = EXTCON_CHG_USB_ACA, [PHY_PORT_APPLE_2_1A] = EXTCON_CHG_USB_FAST,
+	[PHY_PORT_APPLE_2_4A] = EXTCON_CHG_USB_FAST, [PHY_PORT_SAMSUNG_2A] = EXTCON_CHG_USB_FAST,
+	[PHY_PORT_PROPRIETARY] = EXTCON_CHG_USB_SLOW, [PHY_PORT_PD] = EXTCON_CHG_USB_PD,
+};
+
 /* The extcon cables a detected port is reported as, under each habit. */
 static int port_cables(const struct board *b, const struct phy_result *r, unsigned int *out)
 {
 	bool consistent = b->kp->extcon == BOARD_EXTCON_CONSISTENT;
+	bool aca = consistent && r->port == PHY_PORT_ACA;
 	int n = 0;
 
-	switch (r->port) {
-	case PHY_PORT_SDP:
+	/* ACA-A (RID_A) makes the device the host, ACA-C (RID_C) a device with data,
+	 * ACA-B (RID_B) charging only [BC1.2]. */
+	if (aca && b->sp->rid_ohm >= 122e3)
+		out[n++] = EXTCON_USB_HOST;
+	else if (r->port == PHY_PORT_SDP || (consistent && r->port == PHY_PORT_CDP) ||
+		 (aca && b->sp->rid_ohm < 40e3))
 		out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_SDP;
-		break;
-	case PHY_PORT_CDP:
-		if (consistent)
-			out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_CDP;
-		break;
-	case PHY_PORT_DCP:
-	case PHY_PORT_APPLE_1A:
-		out[n++] = EXTCON_CHG_USB_DCP;
-		break;
-	case PHY_PORT_ACA:
-		/* ACA-A (RID_A) makes the device the host, ACA-C (RID_C) a device with
-		 * data, ACA-B (RID_B) charging only [BC1.2]. */
-		if (consistent && b->sp->rid_ohm >= 122e3)
-			out[n++] = EXTCON_USB_HOST;
-		else if (consistent && b->sp->rid_ohm < 40e3)
-			out[n++] = EXTCON_USB;
-		out[n++] = EXTCON_CHG_USB_ACA;
-		break;
-	case PHY_PORT_APPLE_2_1A:
-	case PHY_PORT_APPLE_2_4A:
-	case PHY_PORT_SAMSUNG_2A:
-		out[n++] = EXTCON_CHG_USB_FAST;
-		break;
-	case PHY_PORT_PROPRIETARY:
-		out[n++] = EXTCON_CHG_USB_SLOW;
-		break;
-	case PHY_PORT_PD:
-		out[n++] = EXTCON_CHG_USB_PD;
-		break;
-	default:
-		break;
-	}
+	if (port_cable[r->port] != EXTCON_NONE)
+		out[n++] = port_cable[r->port];
 	if ((r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
 	     r->port == PHY_PORT_PD) && r->data)
 		out[n++] = EXTCON_USB;
@@ -396,10 +343,8 @@ void board_detected(struct board *b, const struct phy_result *r)
 	/* A data port: the gadget connects and the host enumerates it. */
 	if (r->data && (r->port == PHY_PORT_SDP || r->port == PHY_PORT_CDP ||
 			r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
-			r->port == PHY_PORT_PD)) {
-		sim_cancel(b->sim, &b->ev_enumerate);
-		sim_after(b->sim, &b->ev_enumerate, b->sp->t_enumerate);
-	}
+			r->port == PHY_PORT_PD))
+		sim_reschedule(b->sim, &b->ev_enumerate, sim_now(b->sim) + b->sp->t_enumerate);
 }
 
 void board_vbus(struct board *b, bool on)
@@ -422,15 +367,14 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 {
 	struct power_supply_config cfg = { .drv_data = b };
 
-	memset(b, 0, sizeof(*b));
-	b->sim = sim;
-	b->log = log;
-	b->sp = sp;
-	b->gp = gp;
-	b->kp = kp;
-	b->read = read;
-	b->read_ctx = read_ctx;
-	b->phy = phy;
+	*b = (struct board){
+		.sim = sim, .log = log, .sp = sp, .gp = gp, .kp = kp, .read = read,
+		.read_ctx = read_ctx, .phy = phy,
+		.psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB,
+		.gadget_ops = { .vbus_draw = board_udc_vbus_draw },
+		.gadget = { .name = "udc", .ops = &b->gadget_ops, .cs_priv = b, .cs_selected = -1,
+			    .speed = USB_SPEED_HIGH, .cs_n_configs = gp->n_configs },
+	};
 	phy->cs_payload = kp->payload;
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
@@ -440,28 +384,19 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 
 	b->usb_desc = (struct power_supply_desc){
 		.name = kp->usb_psy_name ? kp->usb_psy_name : "usb",
-		.type = POWER_SUPPLY_TYPE_USB,
+		.type = b->psy_type,
 		.usb_types = usb_types,
 		.properties = usb_props, .num_properties = G_N_ELEMENTS(usb_props),
-		.get_property = usb_get_property,
+		.get_property = get_property,
 	};
-	b->psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB;
-	b->usb_desc.type = b->psy_type;
 	b->bat_desc = (struct power_supply_desc){
 		.name = "battery", .type = POWER_SUPPLY_TYPE_BATTERY,
 		.properties = bat_props, .num_properties = G_N_ELEMENTS(bat_props),
-		.get_property = bat_get_property,
+		.get_property = get_property,
 	};
 	b->usb_psy = power_supply_register(NULL, &b->usb_desc, &cfg);
 	b->bat_psy = power_supply_register(NULL, &b->bat_desc, &cfg);
 
-	b->gadget_ops.vbus_draw = board_udc_vbus_draw;
-	b->gadget.name = "udc";
-	b->gadget.ops = &b->gadget_ops;
-	b->gadget.cs_priv = b;
-	b->gadget.cs_selected = -1;
-	b->gadget.speed = USB_SPEED_HIGH;
-	b->gadget.cs_n_configs = gp->n_configs;
 	for (int i = 0; i < gp->n_configs; i++) {
 		b->gadget.cs_configs[i].label = "c";
 		b->gadget.cs_configs[i].bConfigurationValue = (u8)(i + 1);

@@ -14,22 +14,17 @@
 #include "models/pmic/pmic.h"
 #include "run/world_priv.h"
 
-static struct world *ic_world(void *hw)
-{
-	return hw;
-}
-
-/* The charger IC behind the ops. */
+/* The charger IC behind the ops (hw is the world). */
 static struct pmic *ic_pmic(void *hw)
 {
-	return ic_world(hw)->state[ic_world(hw)->chip];
+	struct world *w = hw;
+
+	return w->state[w->chip];
 }
 
 static int ic_set_ilim(void *hw, int ua)
 {
-	double applied = pmic_write_iindpm(ic_pmic(hw), ua * 1e-6);
-
-	return (int)lround(applied * 1e6);
+	return (int)lround(pmic_write_iindpm(ic_pmic(hw), ua * 1e-6) * 1e6);
 }
 
 static int ic_get_ilim(void *hw)
@@ -48,7 +43,7 @@ static void ic_range(void *hw, int *min_ua, int *max_ua, int *step_ua)
 
 static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
 {
-	struct world *w = ic_world(hw);
+	struct world *w = hw;
 	double truth, x;
 
 	world_refresh(w);
@@ -93,10 +88,8 @@ static int ic_set_ichg(void *hw, int ua)
 
 static int ic_set_vreg(void *hw, int uv)
 {
-	struct world *w = ic_world(hw);
-
 	/* The chip refuses what the cell cannot take, as a register range would. */
-	if (uv <= 3000000 || uv * 1e-6 > world_cell(w)->p->v_max + 1e-9)
+	if (uv <= 3000000 || uv * 1e-6 > world_cell(hw)->p->v_max + 1e-9)
 		return -EINVAL;
 	pmic_write_vreg(ic_pmic(hw), uv * 1e-6);
 	return 0;
@@ -104,7 +97,7 @@ static int ic_set_vreg(void *hw, int uv)
 
 static int ic_get_vindpm(void *hw)
 {
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	return (int)lround(ic_pmic(hw)->p->vindpm * 1e6);
 }
@@ -112,7 +105,7 @@ static int ic_get_vindpm(void *hw)
 static int ic_set_vindpm(void *hw, int uv)
 {
 	/* Only a chip that has a VINDPM loop (its preset or scenario set one) can take it. */
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	if (uv < 0)
 		return -EINVAL;
@@ -125,7 +118,7 @@ static int ic_vindpm_range(void *hw, int *min_uv, int *max_uv, int *step_uv)
 {
 	const struct pmic_params *p = ic_pmic(hw)->p;
 
-	if (!ic_world(hw)->vindpm_hw)
+	if (!((struct world *)hw)->vindpm_hw)
 		return -EOPNOTSUPP;
 	*min_uv = (int)lround(p->vindpm_min * 1e6);
 	*max_uv = (int)lround(p->vindpm_max * 1e6);
@@ -166,7 +159,7 @@ static enum cs_chg_status ic_status(void *hw)
 
 static bool ic_vbus_present(void *hw)
 {
-	struct world *w = ic_world(hw);
+	struct world *w = hw;
 
 	world_refresh(w);
 	return model_wire(w->wires.vbus_attached) && w->op.vbus >= ic_pmic(hw)->p->uvlo_falling;
@@ -195,20 +188,18 @@ const struct cs_charger_ic_ops world_ic_ops = {
 void world_board_read_cb(void *ctx, struct board_readings *r)
 {
 	struct world *w = ctx;
-	static const int status_of[] = {
-		[CHG_OFF] = POWER_SUPPLY_STATUS_DISCHARGING, [CHG_PRECHARGE] = POWER_SUPPLY_STATUS_CHARGING,
-		[CHG_CC] = POWER_SUPPLY_STATUS_CHARGING, [CHG_CV] = POWER_SUPPLY_STATUS_CHARGING,
-		[CHG_DONE] = POWER_SUPPLY_STATUS_FULL, [CHG_UVLO] = POWER_SUPPLY_STATUS_NOT_CHARGING,
-		[CHG_FAULT] = POWER_SUPPLY_STATUS_NOT_CHARGING, [CHG_OVP] = POWER_SUPPLY_STATUS_NOT_CHARGING,
+	/* the charger's state as POWER_SUPPLY_STATUS_* and POWER_SUPPLY_CHARGE_TYPE_* */
+	static const struct { int status, type; } of[] = {
+		[CHG_OFF] = { POWER_SUPPLY_STATUS_DISCHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_PRECHARGE] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_TRICKLE },
+		[CHG_CC] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_FAST },
+		[CHG_CV] = { POWER_SUPPLY_STATUS_CHARGING, POWER_SUPPLY_CHARGE_TYPE_FAST },
+		[CHG_DONE] = { POWER_SUPPLY_STATUS_FULL, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_UVLO] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_FAULT] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
+		[CHG_OVP] = { POWER_SUPPLY_STATUS_NOT_CHARGING, POWER_SUPPLY_CHARGE_TYPE_NONE },
 	};
-	static const int type_of[] = {
-		[CHG_OFF] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_PRECHARGE] = POWER_SUPPLY_CHARGE_TYPE_TRICKLE,
-		[CHG_CC] = POWER_SUPPLY_CHARGE_TYPE_FAST, [CHG_CV] = POWER_SUPPLY_CHARGE_TYPE_FAST,
-		[CHG_DONE] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_UVLO] = POWER_SUPPLY_CHARGE_TYPE_NONE,
-		[CHG_FAULT] = POWER_SUPPLY_CHARGE_TYPE_NONE, [CHG_OVP] = POWER_SUPPLY_CHARGE_TYPE_NONE,
-	};
-	G_STATIC_ASSERT(G_N_ELEMENTS(status_of) == CHG_STATE_COUNT);
-	G_STATIC_ASSERT(G_N_ELEMENTS(type_of) == CHG_STATE_COUNT);
+	G_STATIC_ASSERT(G_N_ELEMENTS(of) == CHG_STATE_COUNT);
 	const struct pmic *c = ic_pmic(w);
 	const struct battery *b = world_cell(w);
 	double soc = b->x.soc;
@@ -220,8 +211,8 @@ void world_board_read_cb(void *ctx, struct board_readings *r)
 	r->ilim_ua = (int)lround(c->iindpm * 1e6);
 	r->ichg_ua = (int)lround(c->p->ichg * 1e6);
 	r->vreg_uv = (int)lround(c->p->vreg * 1e6);
-	r->status = status_of[c->state];
-	r->charge_type = type_of[c->state];
+	r->status = of[c->state].status;
+	r->charge_type = of[c->state].type;
 	r->bat_uv = (int)lround(w->op.vbat * 1e6);
 	r->bat_ua = (int)lround(w->op.ibat * 1e6);
 	r->bat_capacity = (int)lround(fmin(fmax(soc, 0), 1) * 100);

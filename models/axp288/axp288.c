@@ -25,20 +25,16 @@ static const double cv_v[] = { 4.10, 4.15, 4.20, 4.35 };
 #define VHOLD_V(code) (4.0 + 0.1 * (code))
 #define CC_A(code)    (0.2 + 0.2 * (code))
 
-static double input_limit(const struct axp288 *c)
-{
-	double a = ipsout_lim_a[c->reg[VBUS_IPSOUT_MGMT] & 0x03];
-	unsigned int bak = c->reg[CHRG_BAK_CTRL] >> 4;
-
-	return fmin(a, bak < 8 ? bak_lim_a[bak] : 4.0);
-}
-
 /* Registers to the charger model; the limit also after an unplug reset it. */
 static void apply(struct axp288 *c)
 {
 	struct pmic *p = c->env.pmic;
 	uint8_t c1 = c->reg[CHRG_CTRL1];
-	double ichg = CC_A(c1 & 0x0f), lim = input_limit(c);
+	unsigned int bak = c->reg[CHRG_BAK_CTRL] >> 4;
+	double ichg = CC_A(c1 & 0x0f);
+	/* the input limit: the lower of the two VBUS limits */
+	double lim = fmin(ipsout_lim_a[c->reg[VBUS_IPSOUT_MGMT] & 0x03],
+			  bak < 8 ? bak_lim_a[bak] : 4.0);
 	bool hiz = c->reg[VBUS_IPSOUT_MGMT] & PATH_DIS;
 
 	p->p->iterm = ichg * ((c1 & ITERM_20P) ? 0.2 : 0.1);

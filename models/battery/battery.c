@@ -11,7 +11,6 @@
 #include <math.h>
 #include <string.h>
 #include "models/battery/battery.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 enum { BAT_PRESET_EB425161LU, BAT_PRESET_GENERIC_4V2 };
@@ -103,34 +102,22 @@ void battery_params_default(void *params, int preset)
 {
 	struct battery_params *p = params;
 
-	memset(p, 0, sizeof(*p));
-	p->preset = preset;
-	p->capacity_ah = 1.5;
-	p->ref_capacity_ah = 1.5;
-	p->soc = 0.5;
-	p->r0 = 0.10;
-	p->r1 = 0.047;
-	p->c1 = 703;
-	p->r2 = 0.050;
-	p->c2 = 4475;
-	p->rc_scaled = BATTERY_RC_ALL;
-	p->ocv_n = G_N_ELEMENTS(eb425161lu_soc);
+	*p = (struct battery_params){
+		.preset = preset, .capacity_ah = 1.5, .ref_capacity_ah = 1.5, .soc = 0.5,
+		.r0 = 0.10, .r1 = 0.047, .c1 = 703, .r2 = 0.050, .c2 = 4475,
+		.rc_scaled = BATTERY_RC_ALL, .ocv_n = G_N_ELEMENTS(eb425161lu_soc),
+		.temperature_c = 25, .ref_temp_c = 25, .ea_j_mol = 20000,
+		/* ~30 g pouch cell at ~1 J/(g K); ~25 K/W to air inside a phone (assumed). */
+		.thermal_mass_j_k = 30, .r_thermal_k_w = 25,
+		.self_discharge = 0.02, .v_max = 4.40,
+		/* The battery depletion threshold at which TI's bq24190 opens its BATFET
+		 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off
+		 * around 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches
+		 * it before the cell is empty. */
+		.uvp = 2.4,
+	};
 	memcpy(p->ocv_soc, eb425161lu_soc, sizeof(eb425161lu_soc));
 	memcpy(p->ocv_v, eb425161lu_v, sizeof(eb425161lu_v));
-	p->temperature_c = 25;
-	p->ref_temp_c = 25;
-	p->ea_j_mol = 20000;
-	p->thermal = false;
-	/* ~30 g pouch cell at ~1 J/(g K); ~25 K/W to air inside a phone (assumed). */
-	p->thermal_mass_j_k = 30;
-	p->r_thermal_k_w = 25;
-	p->self_discharge = 0.02;
-	p->v_max = 4.40;
-	/* The battery depletion threshold at which TI's bq24190 opens its BATFET
-	 * (VBAT_DPL 2.4 V falling, SLUSAW5); single-cell protection ICs cut off around
-	 * 2.3-3.0 V. With the OCV at 3.3 V at 0 %, only a heavy load reaches it before
-	 * the cell is empty. */
-	p->uvp = 2.4;
 	if (preset == BAT_PRESET_GENERIC_4V2) {
 		/* A 4.2 V-class cell: the same curve scaled so 100 % reads 4.2 V. */
 		for (int i = 0; i < p->ocv_n; i++)
@@ -177,7 +164,7 @@ void battery_effective(const struct battery_params *p, double temp_c, struct bat
 
 /* The table segment [lo, lo + 1] that serves soc: the one containing it, or an end
  * segment beyond the table's ends. */
-static int ocv_segment(const struct battery_params *p, double soc)
+int battery_ocv_segment(const struct battery_params *p, double soc)
 {
 	int lo = 0, hi = p->ocv_n - 1;
 
@@ -196,17 +183,12 @@ static int ocv_segment(const struct battery_params *p, double soc)
 	return lo;
 }
 
-int battery_ocv_segment(const struct battery_params *p, double soc)
-{
-	return ocv_segment(p, soc);
-}
-
 /* Piecewise-linear in SOC; beyond the table's ends the end segments are extended, so
  * a cell charged past its nominal 100 % (CV above the table's top voltage) keeps
  * rising instead of accepting charge at a constant voltage. */
 double battery_ocv(const struct battery_params *p, double soc)
 {
-	return battery_ocv_on(p, ocv_segment(p, soc), soc);
+	return battery_ocv_on(p, battery_ocv_segment(p, soc), soc);
 }
 
 static double ocv_slope_on(const struct battery_params *p, int lo)
@@ -321,7 +303,8 @@ void battery_end_line(const struct battery_params *p, const struct battery_eff *
 	struct battery_rc_step k;
 
 	battery_rc_step(e, dt, &k);
-	battery_end_line_step(p, e, &k, s0, i0, ramp, soc_at, ocv_segment(p, soc_at), emf, r);
+	battery_end_line_step(p, e, &k, s0, i0, ramp, soc_at, battery_ocv_segment(p, soc_at), emf,
+			      r);
 }
 
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,
@@ -347,14 +330,12 @@ double battery_rc_energy(const struct battery_eff *e, const struct battery_state
 static void battery_model_init(void *state, void *params, const struct model_env *env)
 {
 	struct battery *b = state;
+	struct battery_params *p = params;
 
-	b->p = params;
-	b->x = (struct battery_state){ .soc = b->p->soc, .temp_c = b->p->temperature_c };
-	battery_effective(b->p, b->x.temp_c, &b->eff);
-	b->sim = env->sim;
-	b->log = env->log;
-	b->changed = env->changed;
-	b->ctx = env->ctx;
+	*b = (struct battery){ .p = p, .x = { .soc = p->soc, .temp_c = p->temperature_c },
+			       .sim = env->sim, .log = env->log, .changed = env->changed,
+			       .ctx = env->ctx };
+	battery_effective(p, b->x.temp_c, &b->eff);
 }
 
 /* A `set` event: the derived values again; without the thermal model the cell is at
@@ -394,8 +375,7 @@ static void battery_protect(struct battery *b, bool open, const char *reason)
 			evlog_put_string(rec, "reason", reason);
 		evlog_end(b->log, rec);
 	}
-	if (b->changed)
-		b->changed(b->ctx);
+	MODEL_NOTIFY(b);
 }
 
 /* Open when the cell is empty or at uvp while discharging; close as soon as a charger
@@ -412,13 +392,9 @@ static void battery_model_observe(void *state, const struct model_point *pt)
 
 static void battery_model_net(void *state, const struct net_out *last, struct net_in *in)
 {
-	const struct battery *b = state;
-
 	(void)last;
-	in->bat_open = b->open;
+	in->bat_open = ((const struct battery *)state)->open;
 }
-
-/* ---- the model descriptor (models/model.h) ---- */
 
 /* A resistance or capacitance the scenario writes is the cell's own: only the preset's
  * values scale with capacity. */
@@ -444,8 +420,6 @@ static void battery_model_margins(const void *state, const struct model_point *p
 {
 	g[0] = battery_cutoff_margin(state, pt->x, pt->op->vbat, pt->op->ibat);
 }
-
-/* ---- its trace columns and metrics ---- */
 
 #define BATTERY_SOC_MARK 0.8   /* time_to_soc_80_s: the state of charge it times */
 
@@ -476,18 +450,13 @@ static const struct model_column battery_columns[] = {
 };
 
 static const struct model_metric battery_metrics[] = {
-	{ .rank = 13, .name = "soc_initial", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_START, .value = battery_soc_now },
-	{ .rank = 14, .name = "soc_final", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_END, .value = battery_soc_now },
-	{ .rank = 15, .name = "time_to_soc_80_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_FIRST, .cut = true, .value = battery_soc_past_mark },
+	MODEL_METRIC(13, "soc_initial", DIGITS, 7, AT_START, false, battery_soc_now),
+	MODEL_METRIC(14, "soc_final", DIGITS, 7, AT_END, false, battery_soc_now),
+	MODEL_METRIC(15, "time_to_soc_80_s", TIME, 9, FIRST, true, battery_soc_past_mark),
 };
 
 const struct model_desc model_battery = {
-	.key = "device.battery",
-	.params = battery_param_desc,
-	.params_size = sizeof(struct battery_params),
+	MODEL_PARAMS("device.battery", battery_param_desc, struct battery_params),
 	.preset_key = "preset",
 	.default_preset = "eb425161lu",
 	.defaults = battery_params_default,
@@ -502,8 +471,6 @@ const struct model_desc model_battery = {
 	.n_margins = 1,
 	.margins = battery_model_margins,
 	.observe = battery_model_observe,
-	.columns = battery_columns,
-	.n_columns = G_N_ELEMENTS(battery_columns),
-	.metrics = battery_metrics,
-	.n_metrics = G_N_ELEMENTS(battery_metrics),
+	MODEL_TABLE(columns, battery_columns),
+	MODEL_TABLE(metrics, battery_metrics),
 };

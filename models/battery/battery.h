@@ -16,8 +16,7 @@
 #ifndef CS_MODELS_BATTERY_H
 #define CS_MODELS_BATTERY_H
 
-#include <stdbool.h>
-#include "sim/param.h"
+#include "models/model.h"
 
 #define BATTERY_OCV_MAX 64
 
@@ -74,7 +73,7 @@ struct battery {
 	bool open;
 	struct sim *sim;           /* for the protection's events (NULL: none logged) */
 	struct evlog *log;
-	void (*changed)(void *ctx);
+	model_changed_fn *changed;
 	void *ctx;
 };
 

@@ -9,7 +9,7 @@
 #define USB100_A 0.1
 #define USB500_A 0.5
 
-static int pin_level(const struct bq2407x *c, enum bq2407x_line line)
+int bq2407x_get(const struct bq2407x *c, enum bq2407x_line line)
 {
 	const struct pmic *p = c->env.pmic;
 
@@ -49,12 +49,7 @@ void bq2407x_init(struct bq2407x *c, const struct bq2407x_env *env)
 	c->ilim_applied = -1;
 	apply_en(c);   /* EN pins pulled low: USB100 */
 	for (int i = 0; i < BQ2407X_NLINES; i++)
-		c->level[i] = pin_level(c, i);
-}
-
-int bq2407x_get(struct bq2407x *c, enum bq2407x_line line)
-{
-	return pin_level(c, line);
+		c->level[i] = bq2407x_get(c, i);
 }
 
 void bq2407x_set(struct bq2407x *c, enum bq2407x_line line, int value)
@@ -72,7 +67,7 @@ void bq2407x_update(struct bq2407x *c)
 {
 	apply_en(c);
 	for (int i = BQ2407X_PGOOD; i <= BQ2407X_CHG; i++) {
-		int v = pin_level(c, i);
+		int v = bq2407x_get(c, i);
 
 		if (v != c->level[i]) {
 			c->level[i] = v;

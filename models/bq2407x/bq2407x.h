@@ -42,7 +42,7 @@ struct bq2407x {
 
 void bq2407x_init(struct bq2407x *c, const struct bq2407x_env *env);
 /* The level on a line (0/1). */
-int bq2407x_get(struct bq2407x *c, enum bq2407x_line line);
+int bq2407x_get(const struct bq2407x *c, enum bq2407x_line line);
 /* Drive an EN line (writes to the status lines are ignored). */
 void bq2407x_set(struct bq2407x *c, enum bq2407x_line line, int value);
 /* The world has settled: status pins follow the charger; edges are reported. */

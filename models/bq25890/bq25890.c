@@ -252,13 +252,11 @@ int bq25890_read(struct bq25890 *c, uint8_t reg, uint8_t *val)
 		c->fault_latch = 0;
 		break;
 	case REG0E:
-		c->reg[REG0E] = code_of(c->env.adc(c->env.ctx, PMIC_ADC_VBAT), BATV_OFFSET_V,
-					BATV_LSB_V, 0x7f);
-		break;
 	case REG0F:
-		/* SYS follows the battery within the BATFET's drop (not in the model) */
-		c->reg[REG0F] = code_of(c->env.adc(c->env.ctx, PMIC_ADC_VBAT), BATV_OFFSET_V,
-					BATV_LSB_V, 0x7f);
+		/* BATV; SYS (REG0F) follows the battery within the BATFET's drop (not in
+		 * the model) */
+		c->reg[reg] = code_of(c->env.adc(c->env.ctx, PMIC_ADC_VBAT), BATV_OFFSET_V,
+				      BATV_LSB_V, 0x7f);
 		break;
 	case REG10:
 		c->reg[REG10] = ts_code(c);
@@ -293,22 +291,12 @@ int bq25890_write(struct bq25890 *c, uint8_t reg, uint8_t val)
 {
 	if (reg >= BQ25890_NREGS)
 		return -ENXIO;
-	switch (reg) {
-	case REG0B:
-	case REG0C:
-	case REG0E:
-	case REG0F:
-	case REG10:
-	case REG11:
-	case REG12:
-	case REG13:
+	if (reg >= REG0B && reg <= REG13 && reg != REG0D)
 		return 0;   /* read-only */
-	case REG14:
+	if (reg == REG14) {
 		if (val & REG_RST)
 			chip_reset(c);   /* REG_RST reads back 0: the reset is immediate */
 		return 0;
-	default:
-		break;
 	}
 	c->reg[reg] = val;
 	switch (reg) {

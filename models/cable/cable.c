@@ -9,7 +9,6 @@
  */
 #include <string.h>
 #include "models/cable/cable.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *field,
@@ -18,12 +17,10 @@ static bool cable_parse_data(const struct param_desc *d, const cJSON *v, void *f
 	struct cable_params *p = field;
 
 	(void)d;
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "connected") == 0) {
-		p->data = CABLE_DATA_CONNECTED;
-		return true;
-	}
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "floating") == 0) {
-		p->data = CABLE_DATA_FLOATING;
+	if (cJSON_IsString(v) && (strcmp(v->valuestring, "connected") == 0 ||
+				  strcmp(v->valuestring, "floating") == 0)) {
+		p->data = strcmp(v->valuestring, "connected") == 0 ? CABLE_DATA_CONNECTED :
+								   CABLE_DATA_FLOATING;
 		return true;
 	}
 	if (cJSON_IsObject(v) && cJSON_GetArraySize(v) == 1 &&
@@ -78,13 +75,8 @@ const struct param_desc cable_param_desc[] = {
 
 void cable_params_default(struct cable_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->length_m = 1.0;
-	p->awg = 28;
-	p->contacts = 4;
-	p->r_contact = 0.010;
-	p->data = CABLE_DATA_CONNECTED;
-	p->cc = true;
+	*p = (struct cable_params){ .length_m = 1.0, .awg = 28, .contacts = 4, .r_contact = 0.010,
+				    .data = CABLE_DATA_CONNECTED, .cc = true };
 }
 
 double cable_ohm_per_m(int awg)
@@ -101,9 +93,8 @@ double cable_ohm_per_m(int awg)
 
 double cable_r_loop(const struct cable_params *p)
 {
-	if (p->r_loop_given)
-		return p->r_loop;
-	return 2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
+	return p->r_loop_given ? p->r_loop :
+	       2.0 * cable_ohm_per_m(p->awg) * p->length_m + p->contacts * p->r_contact;
 }
 
 /* A gauge with a known resistance. */
@@ -119,52 +110,38 @@ static bool cable_validate(const void *params, const struct model_lookup *others
 	return true;
 }
 
-static void cable_notify(struct cable *c)
-{
-	if (c->changed)
-		c->changed(c->ctx);
-}
-
 static void cable_dropout_end_cb(struct sim_event *ev, void *data)
 {
 	struct cable *c = data;
 
 	(void)ev;
 	c->dropout = false;
-	cable_notify(c);
+	MODEL_NOTIFY(c);
 	evlog_emit(c->log, sim_now(c->sim), "cable", "dropout_end", NULL, NULL);
 }
 
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
-		struct evlog *log, cable_changed_cb changed, void *ctx)
+		struct evlog *log, model_changed_fn *changed, void *ctx)
 {
-	memset(c, 0, sizeof(*c));
-	c->p = p;
-	c->sim = sim;
-	c->log = log;
-	c->changed = changed;
-	c->ctx = ctx;
-	c->r_loop = cable_r_loop(p);
+	*c = (struct cable){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			     .r_loop = cable_r_loop(p) };
 	sim_event_init(&c->ev_dropout_end, cable_dropout_end_cb, c);
 }
 
-void cable_cleanup(struct cable *c)
+void cable_cleanup(void *cable)
 {
+	struct cable *c = cable;
+
 	sim_cancel(c->sim, &c->ev_dropout_end);
 }
 
 void cable_dropout(struct cable *c, sim_time_t duration)
 {
-	cJSON *rec = evlog_begin(c->log, sim_now(c->sim), "cable", "dropout");
-
-	evlog_put_number(rec, "for_s", sim_time_to_s(duration));
-	evlog_end(c->log, rec);
+	model_log_number(c->log, c->sim, "cable", "dropout", "for_s", sim_time_to_s(duration));
 	c->dropout = true;
-	cable_notify(c);
+	MODEL_NOTIFY(c);
 	sim_reschedule(c->sim, &c->ev_dropout_end, sim_now(c->sim) + duration);
 }
-
-/* ---- the model descriptor (models/model.h) ---- */
 
 static void cable_defaults(void *params, int preset)
 {
@@ -175,11 +152,6 @@ static void cable_defaults(void *params, int preset)
 static void cable_model_init(void *state, void *params, const struct model_env *env)
 {
 	cable_init(state, params, env->sim, env->log, env->changed, env->ctx);
-}
-
-static void cable_model_cleanup(void *state)
-{
-	cable_cleanup(state);
 }
 
 static void cable_model_params_changed(void *state, const struct param_desc *changed)
@@ -203,14 +175,12 @@ static void cable_net(void *state, const struct net_out *last, struct net_in *in
 }
 
 const struct model_desc model_cable = {
-	.key = "cable",
-	.params = cable_param_desc,
-	.params_size = sizeof(struct cable_params),
+	MODEL_PARAMS("cable", cable_param_desc, struct cable_params),
 	.defaults = cable_defaults,
 	.validate = cable_validate,
 	.state_size = sizeof(struct cable),
 	.init = cable_model_init,
-	.cleanup = cable_model_cleanup,
+	.cleanup = cable_cleanup,
 	.params_changed = cable_model_params_changed,
 	.net = cable_net,
 };

@@ -7,15 +7,11 @@
  * The data lines may be connected, floating (never make contact) or late (contact a
  * given time after VBUS); the CC line may be present or not. An injected dropout
  * (intermittent contact, a scenario fault) opens VBUS for a while.
- *
- * Ownership: struct cable_params is the scenario's; struct cable is the run's.
  */
 #ifndef CS_MODELS_CABLE_H
 #define CS_MODELS_CABLE_H
 
-#include <stdbool.h>
-#include "sim/param.h"
-#include "sim/sim.h"
+#include "models/model.h"
 
 enum cable_data { CABLE_DATA_CONNECTED, CABLE_DATA_FLOATING, CABLE_DATA_LATE };
 
@@ -31,13 +27,11 @@ struct cable_params {
 	bool cc;                 /* CC wire present (Type-C) */
 };
 
-typedef void (*cable_changed_cb)(void *ctx);
-
 struct cable {
 	const struct cable_params *p;
 	struct sim *sim;
 	struct evlog *log;
-	cable_changed_cb changed;
+	model_changed_fn *changed;
 	void *ctx;
 	double r_loop;           /* VBUS/GND loop resistance now */
 	bool dropout;            /* an injected intermittent contact holds VBUS open */
@@ -52,8 +46,8 @@ double cable_ohm_per_m(int awg);
 double cable_r_loop(const struct cable_params *p);
 
 void cable_init(struct cable *c, const struct cable_params *p, struct sim *sim,
-		struct evlog *log, cable_changed_cb changed, void *ctx);
-void cable_cleanup(struct cable *c);
+		struct evlog *log, model_changed_fn *changed, void *ctx);
+void cable_cleanup(void *cable);   /* a struct cable; also its model_desc cleanup */
 /* Open VBUS for `duration` (a "vbus_dropout" fault); logs cable/dropout and, at the
  * end, cable/dropout_end. A dropout during one extends it to now + duration. */
 void cable_dropout(struct cable *c, sim_time_t duration);

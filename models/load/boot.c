@@ -8,7 +8,6 @@
  */
 #include <string.h>
 #include "models/load/boot.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static const char *const power_on_names[] = { "vbus", "always", NULL };
@@ -33,19 +32,12 @@ const struct param_desc boot_keys_desc[] = {
 
 void boot_params_default(struct boot_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->n_stages = 2;
-	strcpy(p->stages[0].name, "bootloader");
-	p->stages[0].current = 0.15;
-	p->stages[0].duration = 3 * SIM_S;
-	strcpy(p->stages[1].name, "kernel");
-	p->stages[1].current = 0.8;
-	p->stages[1].duration = 20 * SIM_S;
-	p->off_current = 0.001;
-	p->hold_current = 0.1;
-	p->restart = 3 * SIM_S;
-	p->gate_poll = 1 * SIM_S;
-	p->power_on = BOOT_ON_VBUS;
+	*p = (struct boot_params){
+		.n_stages = 2,
+		.stages = { { "bootloader", 0.15, 3 * SIM_S }, { "kernel", 0.8, 20 * SIM_S } },
+		.off_current = 0.001, .hold_current = 0.1, .restart = 3 * SIM_S,
+		.gate_poll = 1 * SIM_S, .power_on = BOOT_ON_VBUS,
+	};
 }
 
 static bool parse_stages(const cJSON *v, struct boot_params *p, const char *path, GError **err)
@@ -111,8 +103,6 @@ bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const c
 	return true;
 }
 
-/* ---- runtime ---- */
-
 static void boot_log(struct boot *b, const char *reason)
 {
 	cJSON *rec = evlog_begin(b->log, sim_now(b->sim), "boot", "boot_state");
@@ -121,8 +111,7 @@ static void boot_log(struct boot *b, const char *reason)
 	if (reason)
 		evlog_put_string(rec, "reason", reason);
 	evlog_end(b->log, rec);
-	if (b->changed)
-		b->changed(b->ctx);
+	MODEL_NOTIFY(b);
 }
 
 static void boot_enter(struct boot *b, int stage, const char *reason)
@@ -170,16 +159,11 @@ static void boot_restart_cb(struct sim_event *ev, void *data)
 }
 
 void boot_init(struct boot *b, const struct boot_params *p, struct sim *sim,
-	       struct evlog *log, boot_changed_cb changed, void *ctx)
+	       struct evlog *log, model_changed_fn *changed, void *ctx)
 {
-	memset(b, 0, sizeof(*b));
-	b->p = p;
-	b->sim = sim;
-	b->log = log;
-	b->changed = changed;
-	b->ctx = ctx;
-	b->stage = p->n_stages;   /* without a boot model the device is simply running */
-	b->t_running = -1;
+	/* without a boot model the device is simply running (stage n_stages) */
+	*b = (struct boot){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			    .stage = p->n_stages, .t_running = -1 };
 	sim_event_init(&b->ev_stage, boot_stage_cb, b);
 	sim_event_init(&b->ev_restart, boot_restart_cb, b);
 }
@@ -219,8 +203,7 @@ void boot_brownout(struct boot *b)
 	if (!b->p->enabled || b->stage < 0)
 		return;
 	boot_enter(b, -1, "brownout");
-	sim_cancel(b->sim, &b->ev_restart);
-	sim_after(b->sim, &b->ev_restart, b->p->restart);
+	sim_reschedule(b->sim, &b->ev_restart, sim_now(b->sim) + b->p->restart);
 }
 
 bool boot_current(const struct boot *b, double *amps)

@@ -16,9 +16,7 @@
 #ifndef CS_MODELS_BOOT_H
 #define CS_MODELS_BOOT_H
 
-#include <stdbool.h>
-#include "sim/param.h"
-#include "sim/sim.h"
+#include "models/model.h"
 
 #define BOOT_MAX_STAGES 8
 
@@ -42,13 +40,12 @@ struct boot_params {
 };
 
 typedef bool (*boot_gate_cb)(void *ctx);
-typedef void (*boot_changed_cb)(void *ctx);
 
 struct boot {
 	const struct boot_params *p;
 	struct sim *sim;
 	struct evlog *log;
-	boot_changed_cb changed;
+	model_changed_fn *changed;
 	void *ctx;
 	boot_gate_cb gate;
 	void *gate_ctx;
@@ -67,7 +64,7 @@ bool boot_parse(const struct param_desc *d, const cJSON *v, void *field, const c
 		GError **err);
 
 void boot_init(struct boot *b, const struct boot_params *p, struct sim *sim,
-	       struct evlog *log, boot_changed_cb changed, void *ctx);
+	       struct evlog *log, model_changed_fn *changed, void *ctx);
 void boot_start(struct boot *b);
 void boot_cleanup(struct boot *b);
 void boot_set_gate(struct boot *b, boot_gate_cb gate, void *ctx);

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 #include "models/load/load.h"
-#include "models/model.h"
 #include "sim/evlog.h"
 
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
@@ -75,9 +74,7 @@ const struct param_desc load_param_desc[] = {
 
 void load_params_default(struct load_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->current = 0.25;
-	p->vsys_min = 3.4;
+	*p = (struct load_params){ .current = 0.25, .vsys_min = 3.4 };
 	boot_params_default(&p->boot);
 }
 
@@ -90,28 +87,19 @@ static void load_step_cb(struct sim_event *ev, void *data)
 	while (l->next_step < p->n_profile && p->profile[l->next_step].at <= sim_now(l->sim)) {
 		const struct load_step *st = &p->profile[l->next_step++];
 
-		if (st->is_power) {
-			p->power = st->value;
-		} else {
-			p->power = 0;
+		p->power = st->is_power ? st->value : 0;
+		if (!st->is_power)
 			p->current = st->value;
-		}
 	}
 	if (l->next_step < p->n_profile)
 		sim_at(l->sim, &l->ev_step, p->profile[l->next_step].at);
-	if (l->changed)
-		l->changed(l->ctx);
+	MODEL_NOTIFY(l);
 }
 
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
-	       load_changed_cb changed, void *ctx)
+	       model_changed_fn *changed, void *ctx)
 {
-	memset(l, 0, sizeof(*l));
-	l->p = p;
-	l->sim = sim;
-	l->log = log;
-	l->changed = changed;
-	l->ctx = ctx;
+	*l = (struct load){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
 	sim_event_init(&l->ev_step, load_step_cb, l);
 }
 
@@ -122,18 +110,10 @@ void load_cleanup(struct load *l)
 
 void load_demand(const struct load *l, double *iload, double *pload)
 {
-	if (l->override) {
-		*iload = l->override_current;
-		*pload = 0;
-		return;
-	}
-	if (l->p->power > 0) {
-		*iload = 0;
-		*pload = l->p->power;
-	} else {
-		*iload = l->p->current;
-		*pload = 0;
-	}
+	bool power = !l->override && l->p->power > 0;
+
+	*iload = l->override ? l->override_current : power ? 0 : l->p->current;
+	*pload = power ? l->p->power : 0;
 }
 
 bool load_observe(struct load *l, double vsys, bool powered)
@@ -144,13 +124,9 @@ bool load_observe(struct load *l, double vsys, bool powered)
 	}
 
 	if (!l->browned_out && vsys < l->p->vsys_min) {
-		cJSON *rec;
-
 		l->browned_out = true;
 		l->brownouts++;
-		rec = evlog_begin(l->log, sim_now(l->sim), "load", "brownout");
-		evlog_put_number(rec, "vsys_V", vsys);
-		evlog_end(l->log, rec);
+		model_log_number(l->log, l->sim, "load", "brownout", "vsys_V", vsys);
 		return true;
 	}
 	if (l->browned_out && vsys >= l->p->vsys_min + LOAD_BROWNOUT_HYST_V)
@@ -167,8 +143,6 @@ double load_margin(const struct load *l, double vsys, bool powered)
 		return l->p->vsys_min - vsys;
 	return vsys - (l->p->vsys_min + LOAD_BROWNOUT_HYST_V);
 }
-
-/* ---- the model descriptor (models/model.h): the load with its boot ---- */
 
 static void load_defaults(void *params, int preset)
 {
@@ -212,16 +186,11 @@ static void load_model_net(void *state, const struct net_out *last, struct net_i
 	load_demand(&m->load, &in->iload, &in->pload);
 }
 
-static bool load_model_powered(const struct load_model *m)
-{
-	return m->boot.stage >= 0;
-}
-
 static void load_model_margins(const void *state, const struct model_point *pt, double *g)
 {
 	const struct load_model *m = state;
 
-	g[0] = load_margin(&m->load, pt->op->vsys, load_model_powered(m));
+	g[0] = load_margin(&m->load, pt->op->vsys, m->boot.stage >= 0);
 }
 
 /* A brownout resets the boot; the system powers on from the charger's "power good"
@@ -238,31 +207,24 @@ static void load_model_observe(void *state, const struct model_point *pt)
 
 	if (!m->boot.p->enabled && sim_now(m->load.sim) == 0)
 		m->load.browned_out = pt->op->vsys < m->load.p->vsys_min;
-	else if (load_observe(&m->load, pt->op->vsys, load_model_powered(m)))
+	else if (load_observe(&m->load, pt->op->vsys, m->boot.stage >= 0))
 		boot_brownout(&m->boot);
 	if (power_good != m->boot.vbus)
 		boot_vbus(&m->boot, power_good);
 }
-
-/* ---- its metrics ---- */
 
 MODEL_STATE_FIELD(load_brownouts, struct load_model, load.brownouts)
 MODEL_STATE_FIELD(load_boots, struct load_model, boot.boots)
 MODEL_STATE_FIELD(load_t_running, struct load_model, boot.t_running)
 
 static const struct model_metric load_metrics[] = {
-	{ .rank = 5, .name = "brownouts", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = load_brownouts },
-	{ .rank = 6, .name = "boots", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = load_boots },
-	{ .rank = 7, .name = "time_to_running_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_AT_END, .value = load_t_running },
+	MODEL_METRIC(5, "brownouts", COUNT, 0, AT_END, false, load_brownouts),
+	MODEL_METRIC(6, "boots", COUNT, 0, AT_END, false, load_boots),
+	MODEL_METRIC(7, "time_to_running_s", TIME, 9, AT_END, false, load_t_running),
 };
 
 const struct model_desc model_load = {
-	.key = "device.load",
-	.params = load_param_desc,
-	.params_size = sizeof(struct load_params),
+	MODEL_PARAMS("device.load", load_param_desc, struct load_params),
 	.defaults = load_defaults,
 	.state_size = sizeof(struct load_model),
 	.init = load_model_init,
@@ -272,6 +234,5 @@ const struct model_desc model_load = {
 	.n_margins = 1,
 	.margins = load_model_margins,
 	.observe = load_model_observe,
-	.metrics = load_metrics,
-	.n_metrics = G_N_ELEMENTS(load_metrics),
+	MODEL_TABLE(metrics, load_metrics),
 };

@@ -13,10 +13,7 @@
 #ifndef CS_MODELS_LOAD_H
 #define CS_MODELS_LOAD_H
 
-#include <stdbool.h>
 #include "models/load/boot.h"
-#include "sim/param.h"
-#include "sim/sim.h"
 
 #define LOAD_PROFILE_MAX 256
 #define LOAD_BROWNOUT_HYST_V 0.1
@@ -36,13 +33,11 @@ struct load_params {
 	struct boot_params boot;
 };
 
-typedef void (*load_changed_cb)(void *ctx);
-
 struct load {
 	struct load_params *p;
 	struct sim *sim;
 	struct evlog *log;
-	load_changed_cb changed;
+	model_changed_fn *changed;
 	void *ctx;
 	int next_step;
 	struct sim_event ev_step;
@@ -62,7 +57,7 @@ extern const struct param_desc load_param_desc[];
 
 void load_params_default(struct load_params *p);
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
-	       load_changed_cb changed, void *ctx);
+	       model_changed_fn *changed, void *ctx);
 void load_cleanup(struct load *l);
 /* The draw right now: current (A) or power (W), one of them zero. */
 void load_demand(const struct load *l, double *iload, double *pload);

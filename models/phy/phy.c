@@ -23,7 +23,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include "models/model.h"
 #include "models/phy/phy.h"
 #include "sim/evlog.h"
 
@@ -84,32 +83,17 @@ const struct param_desc phy_param_desc[] = {
 
 void phy_params_default(struct phy_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->vbus_valid = 2.0;
-	p->t_vbus_debounce = 10 * SIM_MS;
-	p->bc12 = true;
-	p->dcd = true;
-	p->t_dcd_dbnc = 10 * SIM_MS;
-	p->t_dcd_timeout = 600 * SIM_MS;
-	p->t_vdpsrc_on = 40 * SIM_MS;
-	p->t_vdmsrc_on = 40 * SIM_MS;
-	p->t_margin = 1 * SIM_MS;
-	p->vdat_ref = 0.325;
-	p->vlgc = 0.8;
-	p->vdp_src = 0.6;
-	p->idp_src = 10e-6;
-	p->idm_sink = 100e-6;
-	p->rdm_dwn = 15000;
-	p->t_cc_debounce = 150 * SIM_MS;
-	p->t_sink_adj = 40 * SIM_MS;
-	p->rd = 5100;
-	p->t_pd_caps = 50 * SIM_MS;
-	p->t_pd_request = 10 * SIM_MS;
-	p->t_pd_accept = 5 * SIM_MS;
-	p->t_src_transition = 30 * SIM_MS;
-	p->t_ps_ready = 50 * SIM_MS;
-	p->pd_rule = PHY_PD_MAX_POWER;
-	p->pd_max_v = 9.0;
+	*p = (struct phy_params){
+		.vbus_valid = 2.0, .t_vbus_debounce = 10 * SIM_MS, .bc12 = true, .dcd = true,
+		.t_dcd_dbnc = 10 * SIM_MS, .t_dcd_timeout = 600 * SIM_MS,
+		.t_vdpsrc_on = 40 * SIM_MS, .t_vdmsrc_on = 40 * SIM_MS, .t_margin = 1 * SIM_MS,
+		.vdat_ref = 0.325, .vlgc = 0.8, .vdp_src = 0.6, .idp_src = 10e-6,
+		.idm_sink = 100e-6, .rdm_dwn = 15000, .t_cc_debounce = 150 * SIM_MS,
+		.t_sink_adj = 40 * SIM_MS, .rd = 5100, .t_pd_caps = 50 * SIM_MS,
+		.t_pd_request = 10 * SIM_MS, .t_pd_accept = 5 * SIM_MS,
+		.t_src_transition = 30 * SIM_MS, .t_ps_ready = 50 * SIM_MS,
+		.pd_rule = PHY_PD_MAX_POWER, .pd_max_v = 9.0,
+	};
 }
 
 double phy_cc_voltage(int rp, double rd)
@@ -255,8 +239,7 @@ static void phy_report(struct phy *ph, enum phy_port port)
 static void phy_next(struct phy *ph, int stage, sim_time_t delay)
 {
 	ph->stage = stage;
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_after(ph->sim, &ph->ev_step, delay);
+	sim_reschedule(ph->sim, &ph->ev_step, sim_now(ph->sim) + delay);
 }
 
 static void pd_msg(struct phy *ph, const char *msg, const char *from)
@@ -281,20 +264,10 @@ static int pd_pick(const struct phy *ph)
 	for (int i = 0; i < sp->n_pdos; i++) {
 		const struct source_pdo *c = &sp->pdos[i], *b = &sp->pdos[best];
 
-		if (c->v > ph->p->pd_max_v + 1e-9)
-			continue;
-		switch (ph->p->pd_rule) {
-		case PHY_PD_MAX_POWER:
-			if (c->v * c->i > b->v * b->i + 1e-9)
-				best = i;
-			break;
-		case PHY_PD_MAX_VOLTAGE:
-			if (c->v > b->v)
-				best = i;
-			break;
-		default:
-			break;
-		}
+		if (c->v <= ph->p->pd_max_v + 1e-9 &&
+		    ((ph->p->pd_rule == PHY_PD_MAX_POWER && c->v * c->i > b->v * b->i + 1e-9) ||
+		     (ph->p->pd_rule == PHY_PD_MAX_VOLTAGE && c->v > b->v)))
+			best = i;
 	}
 	return best;
 }
@@ -382,19 +355,16 @@ static void phy_step_cb(struct sim_event *ev, void *data)
 		phy_next(ph, STAGE_PRIMARY, p->t_vdpsrc_on);
 		break;
 	case STAGE_PRIMARY:
+		/* below VDAT_REF an SDP, up to VLGC a CDP or DCP, above a divider */
 		v = primary_dm(ph);
-		if (v < p->vdat_ref) {
-			log_step(ph, "primary", "dm_V", v, "sdp");
-			phy_next(ph, STAGE_DONE, p->t_margin);
-			ph->last.port = PHY_PORT_SDP;
-		} else if (v <= p->vlgc) {
+		if (v >= p->vdat_ref && v <= p->vlgc) {
 			log_step(ph, "primary", "dm_V", v, "cdp_or_dcp");
 			phy_next(ph, STAGE_SECONDARY, p->t_vdmsrc_on);
-		} else {
-			log_step(ph, "primary", "dm_V", v, "proprietary");
-			phy_next(ph, STAGE_DONE, p->t_margin);
-			ph->last.port = classify_divider(ph->sp);
+			break;
 		}
+		log_step(ph, "primary", "dm_V", v, v < p->vdat_ref ? "sdp" : "proprietary");
+		phy_next(ph, STAGE_DONE, p->t_margin);
+		ph->last.port = v < p->vdat_ref ? PHY_PORT_SDP : classify_divider(ph->sp);
 		break;
 	case STAGE_SECONDARY:
 		v = secondary_dp(ph);
@@ -452,15 +422,7 @@ static void phy_rp_changed_cb(void *ctx)
 
 	if (!ph->attached || ph->rp_seen < 0)
 		return;
-	sim_cancel(ph->sim, &ph->ev_rp);
-	sim_after(ph->sim, &ph->ev_rp, ph->p->t_sink_adj);
-}
-
-/* Stop the detection in progress. */
-static void phy_stop(struct phy *ph)
-{
-	sim_cancel(ph->sim, &ph->ev_step);
-	sim_cancel(ph->sim, &ph->ev_rp);
+	sim_reschedule(ph->sim, &ph->ev_rp, sim_now(ph->sim) + ph->p->t_sink_adj);
 }
 
 /* Start detection (VBUS session begins) or stop it. */
@@ -469,7 +431,8 @@ static void phy_attach(struct phy *ph, bool attached)
 	if (attached == ph->attached)
 		return;
 	ph->attached = attached;
-	phy_stop(ph);
+	sim_cancel(ph->sim, &ph->ev_step);   /* the detection in progress stops */
+	sim_cancel(ph->sim, &ph->ev_rp);
 	ph->rp_seen = -1;
 	memset(&ph->last, 0, sizeof(ph->last));
 	if (!attached) {
@@ -502,14 +465,8 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 	      const struct cable_params *cp, struct source *src, struct sim *sim,
 	      struct evlog *log)
 {
-	memset(ph, 0, sizeof(*ph));
-	ph->p = p;
-	ph->sp = sp;
-	ph->cp = cp;
-	ph->src = src;
-	ph->sim = sim;
-	ph->log = log;
-	ph->rp_seen = -1;
+	*ph = (struct phy){ .p = p, .sp = sp, .cp = cp, .src = src, .sim = sim, .log = log,
+			    .rp_seen = -1 };
 	sim_event_init(&ph->ev_step, phy_step_cb, ph);
 	sim_event_init(&ph->ev_rp, phy_rp_cb, ph);
 	sim_event_init(&ph->ev_vbus, phy_debounced_cb, ph);
@@ -524,13 +481,14 @@ void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void 
 	ph->ctx = ctx;
 }
 
-void phy_cleanup(struct phy *ph)
+void phy_cleanup(void *phy)
 {
-	phy_stop(ph);
+	struct phy *ph = phy;
+
+	sim_cancel(ph->sim, &ph->ev_step);
+	sim_cancel(ph->sim, &ph->ev_rp);
 	sim_cancel(ph->sim, &ph->ev_vbus);
 }
-
-/* ---- the model descriptor (models/model.h) ---- */
 
 static void phy_defaults(void *params, int preset)
 {
@@ -542,11 +500,6 @@ static void phy_model_init(void *state, void *params, const struct model_env *en
 {
 	phy_init(state, params, env->params_of(env, "source"), env->params_of(env, "cable"),
 		 env->state_of(env, "source"), env->sim, env->log);
-}
-
-static void phy_model_cleanup(void *state)
-{
-	phy_cleanup(state);
 }
 
 /* VBUS crossing the comparator's threshold. */
@@ -562,23 +515,17 @@ static void phy_model_observe(void *state, const struct model_point *pt)
 {
 	struct phy *ph = state;
 	bool valid = model_wire(pt->wires->vbus_attached) && pt->op->vbus >= ph->p->vbus_valid;
-	bool other = valid != ph->vbus_seen;
 
-	if (other && !ph->vbus_cond)
-		sim_after(ph->sim, &ph->ev_vbus, ph->p->t_vbus_debounce);
-	else if (!other)
-		sim_cancel(ph->sim, &ph->ev_vbus);
-	ph->vbus_cond = other;
+	model_timer(ph->sim, &ph->vbus_cond, valid != ph->vbus_seen, &ph->ev_vbus,
+		    ph->p->t_vbus_debounce);
 }
 
 const struct model_desc model_phy = {
-	.key = "device.phy",
-	.params = phy_param_desc,
-	.params_size = sizeof(struct phy_params),
+	MODEL_PARAMS("device.phy", phy_param_desc, struct phy_params),
 	.defaults = phy_defaults,
 	.state_size = sizeof(struct phy),
 	.init = phy_model_init,
-	.cleanup = phy_model_cleanup,
+	.cleanup = phy_cleanup,
 	.n_margins = 1,
 	.margins = phy_model_margins,
 	.observe = phy_model_observe,

@@ -19,16 +19,12 @@
  * a callback. The PHY's VBUS comparator is debounced (t_vbus_debounce): a trip or a
  * collapse below vbus_valid looks like an unplug to the device, a return like a new
  * plug; the owner hears of it first, then detection starts or stops.
- * Ownership: params are the scenario's; struct phy is the run's.
  */
 #ifndef CS_MODELS_PHY_H
 #define CS_MODELS_PHY_H
 
-#include <stdbool.h>
 #include "models/cable/cable.h"
 #include "models/source/source.h"
-#include "sim/param.h"
-#include "sim/sim.h"
 
 enum phy_port {
 	PHY_PORT_NONE, PHY_PORT_SDP, PHY_PORT_CDP, PHY_PORT_DCP, PHY_PORT_ACA,
@@ -94,7 +90,7 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 	      struct evlog *log);
 /* Who hears the VBUS comparator and the detection results (the board). */
 void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx);
-void phy_cleanup(struct phy *ph);
+void phy_cleanup(void *phy);   /* a struct phy; also its model_desc cleanup */
 /* Type-C CC voltage for an Rp level across Rd (pull-up to 5 V), and its reading. */
 double phy_cc_voltage(int rp, double rd);
 int phy_cc_level(double v);      /* enum source_rp, or -1 outside every window */

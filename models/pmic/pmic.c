@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "models/battery/battery.h"
-#include "models/model.h"
 #include "models/pmic/pmic.h"
 #include "sim/evlog.h"
 
@@ -193,168 +192,95 @@ const struct param_desc pmic_param_desc[] = {
 };
 #undef OFF
 
-static void adc_ideal(struct pmic_params *p)
-{
-	for (int i = 0; i < PMIC_ADC_COUNT; i++)
-		p->adc[i] = (struct pmic_adc_params){ .average = 1 };
-}
+/* What a preset sets over the common defaults of pmic_params_default(). */
+struct pmic_preset {
+	int topology;
+	double iindpm[4];       /* min, max, step (0 with a ladder), default */
+	double vindpm[4];       /* the threshold (0: none), the register's min, max, step */
+	double charge[4];       /* ichg, ipre, iterm, vreg */
+	double vsys_min;
+	double ovp[2];          /* input OVP rising, hysteresis (the datasheet's where it gives one) */
+};
 
-/* TWL4030: a linear charger with a 10-bit input limit; returns its input OVP hysteresis. */
-static double preset_twl4030(struct pmic_params *p)
-{
-	p->topology = PMIC_LINEAR;
-	p->iindpm_min = 0;
-	p->iindpm_max = 1.7;
-	p->iindpm_step = 1.7 / 1023;
-	p->iindpm_default = 0.1;
-	p->uvlo_falling = 3.5;
-	p->uvlo_rising = 3.7;
-	p->restart = PMIC_RESTART_REPLUG;
-	p->ichg = 1.7;
-	p->ipre = 0.1;
-	p->vreg = 4.2;
-	p->iterm = 0.08;
-	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0, .average = 1 };
-	/* TPS65950 (TWL4030 family) datasheet SWCS032E, Table 8-2: VBUS
-	 * overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ / max); the VBUS
-	 * input range is 4.4 to 6 V (Table 8-1). */
-	p->ovp_rising = 6.8;
-	return PMIC_OVP_HYST_V;
-}
-
-/* bq24190: a switching charger with an input limit ladder; returns its input OVP hysteresis. */
-static double preset_bq24190(struct pmic_params *p)
-{
-	static const double ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
-
-	p->topology = PMIC_SWITCHING;
-	p->ladder_n = G_N_ELEMENTS(ladder);
-	memcpy(p->ladder, ladder, sizeof(ladder));
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.0;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.36;
-	/* SLUSAW5, REG00 VINDPM[3:0]: 3.88 V offset, 80 mV per code, 3.88-5.08 V. */
-	p->vindpm_min = 3.88;
-	p->vindpm_max = 5.08;
-	p->vindpm_step = 0.08;
-	p->ichg = 2.048;
-	p->ipre = 0.256;
-	p->iterm = 0.256;
-	p->vreg = 4.208;
-	p->vsys_min = 3.5;
-	p->safety_timer = 8 * SIM_HOUR;
-	/* SLUSAW5, Electrical Characteristics: VACOV 18 V rising (17.4 V min),
-	 * falling 700 mV lower (VACOV_HYST). */
-	p->ovp_rising = 18.0;
-	return 0.7;
-}
-
-/* bq25890: a switching charger with ICO and coarse ADCs; returns its input OVP hysteresis. */
-static double preset_bq25890(struct pmic_params *p)
-{
-	p->topology = PMIC_SWITCHING;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.25;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.4;
-	/* SLUSC86, REG0D VINDPM[6:0]: 2.6 V offset, 100 mV per code, codes under
-	 * 3.9 V clamped to it, up to 15.3 V. */
-	p->vindpm_min = 3.9;
-	p->vindpm_max = 15.3;
-	p->vindpm_step = 0.1;
-	p->ichg = 2.048;
-	p->ipre = 0.128;
-	p->iterm = 0.256;
-	p->vreg = 4.208;
-	p->vsys_min = 3.5;
-	p->ico = true;
-	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6, .full_scale = 15.3, .average = 1 };
-	p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304, .full_scale = 4.848, .average = 1 };
-	p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35, .average = 1 };
-	/* SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising
-	 * (14.6 V max); the hysteresis as the bq24190's 700 mV (assumed). */
-	p->ovp_rising = 14.0;
-	return 0.7;
-}
-
-/* A generic linear charger; returns its input OVP hysteresis. */
-static double preset_generic_linear(struct pmic_params *p)
-{
-	p->topology = PMIC_LINEAR;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 1.5;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->ichg = 1.0;
-	p->ipre = 0.1;
-	p->iterm = 0.1;
-	p->vreg = 4.2;
-	/* A 5 V-only linear charger: the twl4030's 6.8 V (assumed). */
-	p->ovp_rising = 6.8;
-	return PMIC_OVP_HYST_V;
-}
-
-/* A generic switching charger, also for an unknown preset; returns its input OVP hysteresis. */
-static double preset_generic_switching(struct pmic_params *p)
-{
-	p->topology = PMIC_SWITCHING;
-	p->iindpm_min = 0.1;
-	p->iindpm_max = 3.0;
-	p->iindpm_step = 0.05;
-	p->iindpm_default = 0.5;
-	p->vindpm = 4.5;
-	/* As the bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per
-	 * code, 3.9-5.4 V. */
-	p->vindpm_min = 3.9;
-	p->vindpm_max = 5.4;
-	p->vindpm_step = 0.1;
-	p->ichg = 2.0;
-	p->ipre = 0.2;
-	p->iterm = 0.2;
-	p->vreg = 4.2;
-	p->vsys_min = 3.5;
-	return 0.7;
-}
-
-/* In the order of pmic_preset_names. */
-static double (*const presets[])(struct pmic_params *p) = {
-	preset_twl4030, preset_bq24190, preset_bq25890, preset_generic_linear,
-	preset_generic_switching,
+/* In the order of pmic_preset_names; the ladder, UVLO, restart, timer, ICO and ADC
+ * values of the presets that differ are set in pmic_params_default(). */
+static const struct pmic_preset presets[] = {
+	/* TWL4030: linear, a 10-bit input limit. TPS65950 (TWL4030 family) datasheet
+	 * SWCS032E, Table 8-2: VBUS overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ /
+	 * max); the VBUS input range is 4.4 to 6 V (Table 8-1). */
+	{ PMIC_LINEAR, { 0, 1.7, 1.7 / 1023, 0.1 }, { 0 }, { 1.7, 0.1, 0.08, 4.2 }, 0,
+	  { 6.8, PMIC_OVP_HYST_V } },
+	/* bq24190: switching, an input limit ladder. SLUSAW5, REG00 VINDPM[3:0]: 3.88 V
+	 * offset, 80 mV per code, 3.88-5.08 V; Electrical Characteristics: VACOV 18 V
+	 * rising (17.4 V min), falling 700 mV lower (VACOV_HYST). */
+	{ PMIC_SWITCHING, { 0.1, 3.0, 0, 0.5 }, { 4.36, 3.88, 5.08, 0.08 },
+	  { 2.048, 0.256, 0.256, 4.208 }, 3.5, { 18.0, 0.7 } },
+	/* bq25890: switching, ICO and coarse ADCs. SLUSC86, REG0D VINDPM[6:0]: 2.6 V
+	 * offset, 100 mV per code, codes under 3.9 V clamped to it, up to 15.3 V.
+	 * SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising (14.6 V
+	 * max); the hysteresis as the bq24190's 700 mV (assumed). */
+	{ PMIC_SWITCHING, { 0.1, 3.25, 0.05, 0.5 }, { 4.4, 3.9, 15.3, 0.1 },
+	  { 2.048, 0.128, 0.256, 4.208 }, 3.5, { 14.0, 0.7 } },
+	/* A generic linear charger, 5 V only: the twl4030's 6.8 V OVP (assumed). */
+	{ PMIC_LINEAR, { 0.1, 1.5, 0.05, 0.5 }, { 0 }, { 1.0, 0.1, 0.1, 4.2 }, 0,
+	  { 6.8, PMIC_OVP_HYST_V } },
+	/* A generic switching charger, also for an unknown preset. VINDPM as the
+	 * bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per code,
+	 * 3.9-5.4 V; the input OVP of a 12 V-capable switching charger (as the
+	 * bq25890's). */
+	{ PMIC_SWITCHING, { 0.1, 3.0, 0.05, 0.5 }, { 4.5, 3.9, 5.4, 0.1 },
+	  { 2.0, 0.2, 0.2, 4.2 }, 3.5, { 14.0, 0.7 } },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
+enum { PRESET_TWL4030, PRESET_BQ24190, PRESET_BQ25890, PRESET_GENERIC_SWITCHING = 4 };
 
 void pmic_params_default(void *params, int preset)
 {
+	static const double bq24190_ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
+	const struct pmic_preset *s = &presets[preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ?
+					       preset : PRESET_GENERIC_SWITCHING];
 	struct pmic_params *p = params;
-	double ovp_hyst;
 
-	memset(p, 0, sizeof(*p));
-	p->preset = preset;
-	adc_ideal(p);
-	p->uvlo_falling = 3.6;
-	p->uvlo_rising = 3.8;
-	p->uvlo_deglitch = 1 * SIM_MS;
-	p->t_restart = 100 * SIM_MS;
-	p->t_replug = 50 * SIM_MS;
-	p->restart = PMIC_RESTART_AUTO;
-	p->vlowv = 3.0;
-	p->vrechg_delta = 0.1;
-	p->t_term = 1 * SIM_S;
-	p->safety_timer = 12 * SIM_HOUR;
-	p->efficiency = 0.92;
-	p->r_on = 0.3;
-	p->ico_start = 0.5;
-	p->ico_step = 0.05;
-	p->ico_interval = 50 * SIM_MS;
-	/* Input OVP of a 12 V-capable switching charger (as the bq25890's); each preset
-	 * sets its own, and returns its hysteresis (the datasheet's where it gives one). */
-	p->ovp_rising = 14.0;
-
-	ovp_hyst = preset >= 0 && preset < (int)G_N_ELEMENTS(presets) ? presets[preset](p) :
-									 preset_generic_switching(p);
-	p->ovp_falling = p->ovp_rising - ovp_hyst;
+	*p = (struct pmic_params){
+		.preset = preset, .topology = s->topology,
+		.iindpm_min = s->iindpm[0], .iindpm_max = s->iindpm[1],
+		.iindpm_step = s->iindpm[2], .iindpm_default = s->iindpm[3],
+		.vindpm = s->vindpm[0], .vindpm_min = s->vindpm[1], .vindpm_max = s->vindpm[2],
+		.vindpm_step = s->vindpm[3], .uvlo_falling = 3.6, .uvlo_rising = 3.8,
+		.uvlo_deglitch = 1 * SIM_MS, .t_restart = 100 * SIM_MS, .t_replug = 50 * SIM_MS,
+		.restart = PMIC_RESTART_AUTO, .ichg = s->charge[0], .ipre = s->charge[1],
+		.vlowv = 3.0, .vreg = s->charge[3], .iterm = s->charge[2], .vrechg_delta = 0.1,
+		.t_term = 1 * SIM_S, .safety_timer = 12 * SIM_HOUR, .efficiency = 0.92,
+		.r_on = 0.3, .vsys_min = s->vsys_min, .ico_start = 0.5, .ico_step = 0.05,
+		.ico_interval = 50 * SIM_MS, .ovp_rising = s->ovp[0],
+		.ovp_falling = s->ovp[0] - s->ovp[1],
+		/* ideal ADC channels */
+		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
+	};
+	G_STATIC_ASSERT(PMIC_ADC_COUNT == 4);
+	switch (preset) {
+	case PRESET_TWL4030:
+		p->uvlo_falling = 3.5;
+		p->uvlo_rising = 3.7;
+		p->restart = PMIC_RESTART_REPLUG;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023,
+								  .full_scale = 7.0, .average = 1 };
+		break;
+	case PRESET_BQ24190:
+		p->ladder_n = G_N_ELEMENTS(bq24190_ladder);
+		memcpy(p->ladder, bq24190_ladder, sizeof(bq24190_ladder));
+		p->safety_timer = 8 * SIM_HOUR;
+		break;
+	case PRESET_BQ25890:
+		p->ico = true;
+		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6,
+								  .full_scale = 15.3, .average = 1 };
+		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304,
+								  .full_scale = 4.848, .average = 1 };
+		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35,
+								  .average = 1 };
+		break;
+	}
 }
 
 /* VREG is checked against the cell's v_max (device.battery). */
@@ -404,14 +330,6 @@ double pmic_quantize_iindpm(const struct pmic_params *p, double amps)
 	return amps;
 }
 
-/* ---- runtime ---- */
-
-static void pmic_notify(struct pmic *c)
-{
-	if (c->changed)
-		c->changed(c->ctx);
-}
-
 static void pmic_reg_cb(struct sim_event *ev, void *data)
 {
 	struct pmic *c = data;
@@ -422,14 +340,16 @@ static void pmic_reg_cb(struct sim_event *ev, void *data)
 	memmove(&c->reg_q[0], &c->reg_q[1], c->reg_n * sizeof(c->reg_q[0]));
 	if (c->reg_n > 0)
 		sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
-/* A register reset or an ICO result overrides the writes still in flight. */
-static void pmic_reg_drop(struct pmic *c)
+/* A register reset or an ICO result: the input limit is now `amps` (quantized), over
+ * the writes still in flight. */
+static void pmic_reg_force(struct pmic *c, double amps)
 {
 	c->reg_n = 0;
 	sim_cancel(c->sim, &c->ev_reg);
+	c->iindpm = pmic_quantize_iindpm(c->p, amps);
 }
 
 double pmic_write_iindpm(struct pmic *c, double amps)
@@ -448,7 +368,7 @@ double pmic_write_iindpm(struct pmic *c, double amps)
 			sim_at(c->sim, &c->ev_reg, c->reg_q[0].at);
 	} else {
 		c->iindpm = q;
-		pmic_notify(c);
+		MODEL_NOTIFY(c);
 	}
 	return q;
 }
@@ -466,7 +386,7 @@ void pmic_write_iindpm_as(struct pmic *c, const char *chip, double amps)
 void pmic_set_charge_enable(struct pmic *c, bool on)
 {
 	c->charge_enabled = on;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_set_hiz(struct pmic *c, bool on)
@@ -475,19 +395,19 @@ void pmic_set_hiz(struct pmic *c, bool on)
 	if (c->hiz && !on)
 		c->replug_wait = false;
 	c->hiz = on;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_write_ichg(struct pmic *c, double amps)
 {
 	c->p->ichg = amps;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 void pmic_write_vreg(struct pmic *c, double volts)
 {
 	c->p->vreg = volts;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 double pmic_vindpm_register(const struct pmic_params *p, double volts)
@@ -505,7 +425,7 @@ double pmic_vindpm_register(const struct pmic_params *p, double volts)
 void pmic_write_vindpm(struct pmic *c, double volts)
 {
 	c->p->vindpm = volts;
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_log_state(struct pmic *c, enum charger_state st)
@@ -532,7 +452,7 @@ static void pmic_uvlo_cb(struct sim_event *ev, void *data)
 		c->replug_wait = true;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "uvlo", "restart",
 		   c->p->restart == PMIC_RESTART_REPLUG ? "replug" : "auto");
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_connect_cb(struct sim_event *ev, void *data)
@@ -545,12 +465,10 @@ static void pmic_connect_cb(struct sim_event *ev, void *data)
 	/* A new connection starts a new charge cycle. */
 	c->done = false;
 	c->fault = false;
-	if (c->p->safety_timer > 0) {
-		sim_cancel(c->sim, &c->ev_safety);
-		sim_after(c->sim, &c->ev_safety, c->p->safety_timer);
-	}
+	if (c->p->safety_timer > 0)
+		sim_reschedule(c->sim, &c->ev_safety, sim_now(c->sim) + c->p->safety_timer);
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "input_connect", NULL, NULL);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 /* VBUS stayed below session-valid for t_replug: as far as the chip can tell, the
@@ -564,9 +482,8 @@ static void pmic_gone_cb(struct sim_event *ev, void *data)
 	/* cond_gone stays set: the timer re-arms only after VBUS has come back. */
 	c->replug_wait = false;
 	c->uvlo = false;
-	pmic_reg_drop(c);
-	c->iindpm = pmic_quantize_iindpm(c->p, c->p->iindpm_default);
-	pmic_notify(c);
+	pmic_reg_force(c, c->p->iindpm_default);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_term_cb(struct sim_event *ev, void *data)
@@ -577,7 +494,7 @@ static void pmic_term_cb(struct sim_event *ev, void *data)
 	c->done = true;
 	c->cond_term = false;
 	sim_cancel(c->sim, &c->ev_safety);
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_safety_cb(struct sim_event *ev, void *data)
@@ -587,7 +504,7 @@ static void pmic_safety_cb(struct sim_event *ev, void *data)
 	(void)ev;
 	c->fault = true;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "charger_fault", "reason", "safety_timer");
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_stuck_end_cb(struct sim_event *ev, void *data)
@@ -604,17 +521,11 @@ static void pmic_stuck_end_cb(struct sim_event *ev, void *data)
 static void pmic_ico_cb(struct sim_event *ev, void *data);
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
-	       pmic_changed_cb changed, void *ctx)
+	       model_changed_fn *changed, void *ctx)
 {
-	memset(c, 0, sizeof(*c));
-	c->p = p;
-	c->sim = sim;
-	c->log = log;
-	c->changed = changed;
-	c->ctx = ctx;
-	c->charge_enabled = true;
-	c->iindpm = pmic_quantize_iindpm(p, p->iindpm_default);
-	c->state = CHG_OFF;
+	*c = (struct pmic){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			    .charge_enabled = true, .state = CHG_OFF,
+			    .iindpm = pmic_quantize_iindpm(p, p->iindpm_default) };
 	sim_event_init(&c->ev_reg, pmic_reg_cb, c);
 	sim_event_init(&c->ev_uvlo, pmic_uvlo_cb, c);
 	sim_event_init(&c->ev_connect, pmic_connect_cb, c);
@@ -626,8 +537,10 @@ void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct ev
 		sim_event_init(&c->stuck[i].ev_end, pmic_stuck_end_cb, c);
 }
 
-void pmic_cleanup(struct pmic *c)
+void pmic_cleanup(void *pmic)
 {
+	struct pmic *c = pmic;
+
 	sim_cancel(c->sim, &c->ev_reg);
 	sim_cancel(c->sim, &c->ev_uvlo);
 	sim_cancel(c->sim, &c->ev_connect);
@@ -668,16 +581,6 @@ void pmic_net(const struct pmic *c, struct net_in *in)
 	in->vreg = p->vreg;
 }
 
-static void pmic_condition(struct pmic *c, bool *cond, bool now, struct sim_event *ev,
-			   sim_time_t delay)
-{
-	if (now && !*cond)
-		sim_after(c->sim, ev, delay);
-	else if (!now)
-		sim_cancel(c->sim, ev);
-	*cond = now;
-}
-
 /* The input stage is switched off, for whatever reason but UVLO: no report, the
  * charge cycle's timers stop. */
 static void pmic_input_off(struct pmic *c)
@@ -699,18 +602,14 @@ static void pmic_check_ovp(struct pmic *c, const struct net_out *op, bool vbus_a
 	const struct pmic_params *p = c->p;
 
 	if (!c->ovp && p->ovp_rising > 0 && vbus_attached && op->vbus >= p->ovp_rising) {
-		cJSON *rec;
-
 		c->ovp = true;
 		if (c->connected)
 			pmic_input_off(c);
-		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ovp");
-		evlog_put_number(rec, "vbus_V", op->vbus);
-		evlog_end(c->log, rec);
-		pmic_notify(c);
+		model_log_number(c->log, c->sim, "pmic", "ovp", "vbus_V", op->vbus);
+		MODEL_NOTIFY(c);
 	} else if (c->ovp && (p->ovp_rising <= 0 || !vbus_attached || op->vbus <= p->ovp_falling)) {
 		c->ovp = false;
-		pmic_notify(c);
+		MODEL_NOTIFY(c);
 	}
 }
 
@@ -720,18 +619,18 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 	bool vbus_gone = !vbus_attached || op->vbus < PMIC_VBUS_SESSION_V;
 
 	pmic_check_ovp(c, op, vbus_attached);
-	pmic_condition(c, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
+	model_timer(c->sim, &c->cond_gone, vbus_gone, &c->ev_gone, p->t_replug);
 	if (!vbus_attached && c->connected) {
 		/* Unplugged: the input simply goes away, no UVLO report. */
 		pmic_input_off(c);
 	}
 	if (c->connected) {
-		pmic_condition(c, &c->cond_good, false, &c->ev_connect, 0);
-		pmic_condition(c, &c->cond_low, op->vbus < p->uvlo_falling, &c->ev_uvlo,
+		model_timer(c->sim, &c->cond_good, false, &c->ev_connect, 0);
+		model_timer(c->sim, &c->cond_low, op->vbus < p->uvlo_falling, &c->ev_uvlo,
 			       p->uvlo_deglitch);
 	} else {
-		pmic_condition(c, &c->cond_low, false, &c->ev_uvlo, 0);
-		pmic_condition(c, &c->cond_good,
+		model_timer(c->sim, &c->cond_low, false, &c->ev_uvlo, 0);
+		model_timer(c->sim, &c->cond_good,
 			       vbus_attached && !c->replug_wait && !c->ovp &&
 				       op->vbus >= p->uvlo_rising,
 			       &c->ev_connect, p->t_restart);
@@ -751,7 +650,7 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 			c->precharge = true;
 	}
 	c->last_flags = op->flags;
-	pmic_condition(c, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
+	model_timer(c->sim, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
 		       &c->ev_term, p->t_term);
 	if (c->done && c->connected && op->vbat < p->vreg - p->vrechg_delta) {
 		c->done = false;
@@ -814,9 +713,8 @@ void pmic_start_ico(struct pmic *c)
 	c->ico_running = true;
 	c->ico_limit = c->p->ico_start;
 	evlog_emit(c->log, sim_now(c->sim), "pmic", "ico_start", NULL, NULL);
-	sim_cancel(c->sim, &c->ev_ico);
-	sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
-	pmic_notify(c);
+	sim_reschedule(c->sim, &c->ev_ico, sim_now(c->sim) + c->p->ico_interval);
+	MODEL_NOTIFY(c);
 }
 
 static void pmic_ico_cb(struct sim_event *ev, void *data)
@@ -837,19 +735,14 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 		c->ico_limit += c->p->ico_step;
 	}
 	if ((c->last_flags & NET_F_VINDPM) || c->ico_limit >= c->iindpm) {
-		cJSON *rec;
-
 		c->ico_running = false;
 		c->ico_result = fmin(c->ico_limit, c->iindpm);
-		pmic_reg_drop(c);
-		c->iindpm = pmic_quantize_iindpm(c->p, c->ico_result);
-		rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ico_done");
-		evlog_put_number(rec, "ilim_A", c->ico_result);
-		evlog_end(c->log, rec);
+		pmic_reg_force(c, c->ico_result);
+		model_log_number(c->log, c->sim, "pmic", "ico_done", "ilim_A", c->ico_result);
 	} else {
 		sim_after(c->sim, &c->ev_ico, c->p->ico_interval);
 	}
-	pmic_notify(c);
+	MODEL_NOTIFY(c);
 }
 
 double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
@@ -893,14 +786,11 @@ static void pmic_model_params_changed(void *state, const struct param_desc *chan
 	struct pmic *c = state;
 
 	(void)changed;
-	c->cond_low = c->cond_good = c->cond_term = false;
-	sim_cancel(c->sim, &c->ev_uvlo);
-	sim_cancel(c->sim, &c->ev_connect);
-	sim_cancel(c->sim, &c->ev_term);
-	pmic_notify(c);
+	model_timer(c->sim, &c->cond_low, false, &c->ev_uvlo, 0);
+	model_timer(c->sim, &c->cond_good, false, &c->ev_connect, 0);
+	model_timer(c->sim, &c->cond_term, false, &c->ev_term, 0);
+	MODEL_NOTIFY(c);
 }
-
-/* ---- the model descriptor (models/model.h) ---- */
 
 static const char *const pmic_needs[] = { "device.battery", NULL };
 
@@ -944,11 +834,6 @@ static void pmic_model_start(void *state)
 	evlog_end(c->log, rec);
 }
 
-static void pmic_model_cleanup(void *state)
-{
-	pmic_cleanup(state);
-}
-
 static void pmic_model_net(void *state, const struct net_out *last, struct net_in *in)
 {
 	(void)last;
@@ -959,8 +844,6 @@ static void pmic_model_observe(void *state, const struct model_point *pt)
 {
 	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
 }
-
-/* ---- its trace columns and metrics ---- */
 
 MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
 MODEL_STATE_FIELD(pmic_col_state, struct pmic, state)
@@ -985,20 +868,14 @@ static const struct model_column pmic_columns[] = {
 };
 
 static const struct model_metric pmic_metrics[] = {
-	{ .rank = 4, .name = "uvlo_events", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = pmic_uvlo_events },
-	{ .rank = 8, .name = "ilim_final_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_AT_END, .value = pmic_col_ilim },
-	{ .rank = 9, .name = "ilim_max_A", .write = MODEL_METRIC_DIGITS, .digits = 7,
-	  .rule = MODEL_METRIC_MAX, .value = pmic_ilim_attached },
-	{ .rank = 16, .name = "time_to_full_s", .write = MODEL_METRIC_TIME, .digits = 9,
-	  .rule = MODEL_METRIC_FIRST, .value = pmic_done },
+	MODEL_METRIC(4, "uvlo_events", COUNT, 0, AT_END, false, pmic_uvlo_events),
+	MODEL_METRIC(8, "ilim_final_A", DIGITS, 7, AT_END, false, pmic_col_ilim),
+	MODEL_METRIC(9, "ilim_max_A", DIGITS, 7, MAX, false, pmic_ilim_attached),
+	MODEL_METRIC(16, "time_to_full_s", TIME, 9, FIRST, false, pmic_done),
 };
 
 const struct model_desc model_pmic = {
-	.key = "device.pmic",
-	.params = pmic_param_desc,
-	.params_size = sizeof(struct pmic_params),
+	MODEL_PARAMS("device.pmic", pmic_param_desc, struct pmic_params),
 	.preset_key = "preset",
 	.default_preset = "generic-switching",
 	.defaults = pmic_params_default,
@@ -1009,15 +886,13 @@ const struct model_desc model_pmic = {
 	.state_size = sizeof(struct pmic),
 	.init = pmic_model_init,
 	.start = pmic_model_start,
-	.cleanup = pmic_model_cleanup,
+	.cleanup = pmic_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,
 	.n_margins = 7,
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,
-	.columns = pmic_columns,
-	.n_columns = G_N_ELEMENTS(pmic_columns),
-	.metrics = pmic_metrics,
-	.n_metrics = G_N_ELEMENTS(pmic_metrics),
+	MODEL_TABLE(columns, pmic_columns),
+	MODEL_TABLE(metrics, pmic_metrics),
 };

@@ -12,16 +12,13 @@
  *
  * The electrical operating point is not computed here: the pmic describes its input
  * stage and charge targets to sim/solver.c (pmic_net()) and reacts to what the
- * solution shows (pmic_observe()). Ownership: params are the scenario's; struct pmic
- * is the run's. Register writes come from the stack (policy code) only.
+ * solution shows (pmic_observe()). Register writes come from the stack (policy code)
+ * only.
  */
 #ifndef CS_MODELS_PMIC_H
 #define CS_MODELS_PMIC_H
 
-#include <stdbool.h>
-#include "sim/param.h"
-#include "sim/sim.h"
-#include "sim/solver.h"
+#include "models/model.h"
 
 enum pmic_topology { PMIC_LINEAR, PMIC_SWITCHING };
 enum pmic_restart { PMIC_RESTART_AUTO, PMIC_RESTART_REPLUG };
@@ -70,13 +67,11 @@ struct pmic_params {
 	double ovp_falling;      /* input OVP cleared below this */
 };
 
-typedef void (*pmic_changed_cb)(void *ctx);
-
 struct pmic {
 	struct pmic_params *p;
 	struct sim *sim;
 	struct evlog *log;
-	pmic_changed_cb changed;
+	model_changed_fn *changed;
 	void *ctx;
 
 	bool connected;        /* input stage on */
@@ -121,8 +116,8 @@ extern const char *const pmic_adc_names[];
 void pmic_params_default(void *params, int preset);
 
 void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct evlog *log,
-	       pmic_changed_cb changed, void *ctx);
-void pmic_cleanup(struct pmic *c);
+	       model_changed_fn *changed, void *ctx);
+void pmic_cleanup(void *pmic);   /* a struct pmic; also its model_desc cleanup */
 /* Describe the input stage and the charge targets for the solver. */
 void pmic_net(const struct pmic *c, struct net_in *in);
 /* React to the operating point: UVLO, connect, termination, recharge, phases. */

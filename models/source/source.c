@@ -14,7 +14,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include "models/model.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
 
@@ -136,20 +135,18 @@ const struct param_desc source_param_desc[] = {
 
 void source_params_default(void *params, int kind)
 {
+	/* proprietary chargers: current, D+ and D- divider voltages */
+	static const struct { double ilim, dp_v, dm_v; } divider[SRC_KIND_COUNT] = {
+		[SRC_KIND_APPLE_1A] = { 1.0, 2.0, 2.7 }, [SRC_KIND_APPLE_2_1A] = { 2.1, 2.7, 2.0 },
+		[SRC_KIND_APPLE_2_4A] = { 2.4, 2.7, 2.7 }, [SRC_KIND_SAMSUNG_2A] = { 2.0, 1.2, 1.2 },
+	};
 	struct source_params *p = params;
 
-	memset(p, 0, sizeof(*p));
-	p->kind = kind;
-	p->voc = 5.10;
-	p->rout = 0.13;
-	p->ilim = 2.0;
-	p->overload = SRC_OVL_HICCUP;
-	p->v_shutdown = 2.0;
-	p->t_trip = 10 * SIM_MS;
-	p->t_off = 1 * SIM_S;
-	p->t_ocp = 10 * SIM_MS;
-	p->t_enumerate = 100 * SIM_MS;
-	p->port = SRC_PORT_ROOT;
+	*p = (struct source_params){
+		.kind = kind, .voc = 5.10, .rout = 0.13, .ilim = 2.0, .overload = SRC_OVL_HICCUP,
+		.v_shutdown = 2.0, .t_trip = 10 * SIM_MS, .t_off = 1 * SIM_S, .t_ocp = 10 * SIM_MS,
+		.t_enumerate = 100 * SIM_MS, .port = SRC_PORT_ROOT,
+	};
 
 	switch (kind) {
 	case SRC_KIND_NONE:
@@ -170,44 +167,29 @@ void source_params_default(void *params, int kind)
 		p->dcp_short_ohm = 20;
 		break;
 	case SRC_KIND_APPLE_1A:
-		p->ilim = 1.0;
-		p->dp_v = 2.0;
-		p->dm_v = 2.7;
-		break;
 	case SRC_KIND_APPLE_2_1A:
-		p->ilim = 2.1;
-		p->dp_v = 2.7;
-		p->dm_v = 2.0;
-		break;
 	case SRC_KIND_APPLE_2_4A:
-		p->ilim = 2.4;
-		p->dp_v = 2.7;
-		p->dm_v = 2.7;
-		break;
 	case SRC_KIND_SAMSUNG_2A:
-		p->ilim = 2.0;
-		p->dp_v = 1.2;
-		p->dm_v = 1.2;
+		p->ilim = divider[kind].ilim;
+		p->dp_v = divider[kind].dp_v;
+		p->dm_v = divider[kind].dm_v;
 		break;
 	case SRC_KIND_ACA:
 		p->ilim = 1.5;
 		p->rid_ohm = 36500;
 		break;
 	case SRC_KIND_TYPEC:
+	case SRC_KIND_PD:
 		/* Type-C chargers short D+/D- like a DCP for legacy sinks. */
 		p->dcp_short_ohm = 20;
 		p->typec = true;
-		p->rp = SRC_RP_DEFAULT;
-		p->ilim = 0.5;
-		break;
-	case SRC_KIND_PD:
-		p->dcp_short_ohm = 20;
-		p->typec = true;
-		p->rp = SRC_RP_3A0;
-		p->ilim = 3.0;
-		p->n_pdos = 2;
-		p->pdos[0] = (struct source_pdo){ 5.0, 3.0 };
-		p->pdos[1] = (struct source_pdo){ 9.0, 3.0 };
+		p->rp = kind == SRC_KIND_PD ? SRC_RP_3A0 : SRC_RP_DEFAULT;
+		p->ilim = kind == SRC_KIND_PD ? 3.0 : 0.5;
+		if (kind == SRC_KIND_PD) {
+			p->n_pdos = 2;
+			p->pdos[0] = (struct source_pdo){ 5.0, 3.0 };
+			p->pdos[1] = (struct source_pdo){ 9.0, 3.0 };
+		}
 		break;
 	}
 }
@@ -226,14 +208,6 @@ double source_rated_current(const struct source_params *p)
 	}
 }
 
-/* ---- runtime ---- */
-
-static void source_notify(struct source *s)
-{
-	if (s->changed)
-		s->changed(s->ctx);
-}
-
 static void source_recover_cb(struct sim_event *ev, void *data)
 {
 	struct source *s = data;
@@ -244,16 +218,15 @@ static void source_recover_cb(struct sim_event *ev, void *data)
 	s->v_contract = 0;
 	s->i_contract = 0;
 	evlog_emit(s->log, sim_now(s->sim), "source", "source_recover", NULL, NULL);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* Stop the protection timers; the next observation re-arms them. */
 static void source_disarm(struct source *s)
 {
-	sim_cancel(s->sim, &s->ev_uv);
-	sim_cancel(s->sim, &s->ev_limit);
-	sim_cancel(s->sim, &s->ev_oc);
-	s->cond_uv = s->cond_limit = s->cond_oc = false;
+	model_timer(s->sim, &s->cond_uv, false, &s->ev_uv, 0);
+	model_timer(s->sim, &s->cond_limit, false, &s->ev_limit, 0);
+	model_timer(s->sim, &s->cond_oc, false, &s->ev_oc, 0);
 }
 
 /* Turn the output off. A host-port switch (ocp) always auto-retries after t_off; an
@@ -275,44 +248,32 @@ static void source_trip(struct source *s, const char *reason, bool by_switch)
 		sim_after(s->sim, &s->ev_recover, p->t_off);
 	else if (p->t_recover > 0)
 		sim_after(s->sim, &s->ev_recover, p->t_recover);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
-static void source_uv_cb(struct sim_event *ev, void *data)
+/* ev_uv, ev_limit or ev_oc (the host switch's) fired */
+static void source_trip_cb(struct sim_event *ev, void *data)
 {
-	(void)ev;
-	source_trip(data, "undervoltage", false);
-}
+	struct source *s = data;
 
-static void source_limit_cb(struct sim_event *ev, void *data)
-{
-	(void)ev;
-	source_trip(data, "overload_timer", false);
-}
-
-static void source_oc_cb(struct sim_event *ev, void *data)
-{
-	(void)ev;
-	source_trip(data, "overcurrent", true);
+	source_trip(s, ev == &s->ev_uv ? "undervoltage" : ev == &s->ev_limit ? "overload_timer" :
+		    "overcurrent", ev == &s->ev_oc);
 }
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
-		 struct evlog *log, source_changed_cb changed, void *ctx)
+		 struct evlog *log, model_changed_fn *changed, void *ctx)
 {
-	memset(s, 0, sizeof(*s));
-	s->p = p;
-	s->sim = sim;
-	s->log = log;
-	s->changed = changed;
-	s->ctx = ctx;
-	sim_event_init(&s->ev_uv, source_uv_cb, s);
-	sim_event_init(&s->ev_limit, source_limit_cb, s);
-	sim_event_init(&s->ev_oc, source_oc_cb, s);
+	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
+	sim_event_init(&s->ev_uv, source_trip_cb, s);
+	sim_event_init(&s->ev_limit, source_trip_cb, s);
+	sim_event_init(&s->ev_oc, source_trip_cb, s);
 	sim_event_init(&s->ev_recover, source_recover_cb, s);
 }
 
-void source_cleanup(struct source *s)
+void source_cleanup(void *source)
 {
+	struct source *s = source;
+
 	source_disarm(s);
 	sim_cancel(s->sim, &s->ev_recover);
 }
@@ -333,7 +294,7 @@ void source_attach(struct source *s, bool attached)
 		s->v_contract = 0;
 		s->i_contract = 0;
 	}
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 static bool source_output_on(const struct source *s)
@@ -354,7 +315,7 @@ void source_set_contract(struct source *s, double v, double i)
 {
 	s->v_contract = v;
 	s->i_contract = i;
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* The current limit in force: ilim, or a PD contract's current. */
@@ -367,26 +328,11 @@ static double source_ilim_now(const struct source *s)
 	return s->p->ilim;
 }
 
-static void source_condition(struct source *s, bool *cond, bool now, bool armed,
-			     struct sim_event *ev, sim_time_t delay)
-{
-	if (now && armed) {
-		if (!*cond)
-			sim_after(s->sim, ev, delay);
-	} else {
-		sim_cancel(s->sim, ev);
-		now = false;
-	}
-	*cond = now;
-}
-
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
 {
 	s->rp_changed = rp_changed;
 	s->rp_ctx = ctx;
 }
-
-/* ---- the model descriptor (models/model.h) ---- */
 
 static bool source_validate(const void *params, const struct model_lookup *others,
 			    const char *path, GError **err)
@@ -419,11 +365,6 @@ static void source_model_init(void *state, void *params, const struct model_env 
 	env->wires->vbus_attached = &s->attached;
 }
 
-static void source_model_cleanup(void *state)
-{
-	source_cleanup(state);
-}
-
 static void source_model_params_changed(void *state, const struct param_desc *changed)
 {
 	struct source *s = state;
@@ -436,7 +377,7 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 	}
 	/* Re-arm the timers against the new thresholds at the next observation. */
 	source_disarm(s);
-	source_notify(s);
+	MODEL_NOTIFY(s);
 }
 
 /* The port as the circuit sees it: Voc behind Rout, with its current limit. */
@@ -448,11 +389,8 @@ static void source_net(void *state, const struct net_out *last, struct net_in *i
 	in->src_on = source_output_on(s);
 	in->voc = source_voc_now(s);
 	in->r_src = p->rout;
-	switch (p->overload) {
-	case SRC_OVL_NONE: in->limit = NET_LIMIT_NONE; break;
-	case SRC_OVL_FOLDBACK: in->limit = NET_LIMIT_FOLDBACK; break;
-	default: in->limit = NET_LIMIT_BRICK; break;
-	}
+	in->limit = p->overload == SRC_OVL_NONE ? NET_LIMIT_NONE :
+		    p->overload == SRC_OVL_FOLDBACK ? NET_LIMIT_FOLDBACK : NET_LIMIT_BRICK;
 	in->ilim = source_ilim_now(s);
 	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
 	in->ishort = p->ishort;
@@ -483,15 +421,13 @@ static void source_model_observe(void *state, const struct model_point *pt)
 	bool on = pt->in->src_on && source_output_on(s);
 	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
 
-	source_condition(s, &s->cond_uv, on && op->vsrc < p->v_shutdown, protects, &s->ev_uv,
-			 p->t_trip);
-	source_condition(s, &s->cond_limit, on && (op->flags & NET_F_LIMITING),
-			 protects && p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
-	source_condition(s, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, p->ocp > 0,
-			 &s->ev_oc, p->t_ocp);
+	model_timer(s->sim, &s->cond_uv, on && op->vsrc < p->v_shutdown && protects, &s->ev_uv,
+		    p->t_trip);
+	model_timer(s->sim, &s->cond_limit, on && (op->flags & NET_F_LIMITING) && protects &&
+		    p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
+	model_timer(s->sim, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, &s->ev_oc,
+		    p->t_ocp);
 }
-
-/* ---- its trace columns and metrics ---- */
 
 /* its state, limiting when the operating point has it in its limit while it is on */
 static double source_col_state(const void *state, const struct model_point *pt)
@@ -521,14 +457,11 @@ static const struct model_column source_columns[] = {
 };
 
 static const struct model_metric source_metrics[] = {
-	{ .rank = 3, .name = "source_trips", .write = MODEL_METRIC_COUNT,
-	  .rule = MODEL_METRIC_AT_END, .value = source_trips },
+	MODEL_METRIC(3, "source_trips", COUNT, 0, AT_END, false, source_trips),
 };
 
 const struct model_desc model_source = {
-	.key = "source",
-	.params = source_param_desc,
-	.params_size = sizeof(struct source_params),
+	MODEL_PARAMS("source", source_param_desc, struct source_params),
 	.preset_key = "kind",
 	.default_preset = "dcp",
 	.defaults = source_params_default,
@@ -538,14 +471,12 @@ const struct model_desc model_source = {
 	.list_title = "Source kinds (\"source\": {\"kind\": ...}) and their defaults:",
 	.state_size = sizeof(struct source),
 	.init = source_model_init,
-	.cleanup = source_model_cleanup,
+	.cleanup = source_cleanup,
 	.params_changed = source_model_params_changed,
 	.net = source_net,
 	.n_margins = SOURCE_N_MARGINS,
 	.margins = source_margins,
 	.observe = source_model_observe,
-	.columns = source_columns,
-	.n_columns = G_N_ELEMENTS(source_columns),
-	.metrics = source_metrics,
-	.n_metrics = G_N_ELEMENTS(source_metrics),
+	MODEL_TABLE(columns, source_columns),
+	MODEL_TABLE(metrics, source_metrics),
 };

@@ -13,16 +13,11 @@
  *
  * The port also carries what the PHY reads (data-line signature, Rp, PDOs); the
  * detection that reads them is in models/phy.
- *
- * Ownership: struct source_params is the scenario's (a `set` event may change any
- * value mid-run); struct source is the run's and holds the protection state.
  */
 #ifndef CS_MODELS_SOURCE_H
 #define CS_MODELS_SOURCE_H
 
-#include <stdbool.h>
-#include "sim/param.h"
-#include "sim/sim.h"
+#include "models/model.h"
 
 enum source_kind {
 	SRC_KIND_NONE, SRC_KIND_SDP, SRC_KIND_SDP_USB3, SRC_KIND_CDP, SRC_KIND_DCP,
@@ -64,14 +59,11 @@ struct source_params {
 	bool ilim_from_rp;         /* Type-C: ilim follows the Rp advertisement */
 };
 
-struct source;
-typedef void (*source_changed_cb)(void *ctx);
-
 struct source {
 	struct source_params *p;
 	struct sim *sim;
 	struct evlog *log;
-	source_changed_cb changed;
+	model_changed_fn *changed;
 	void *ctx;
 	bool attached;
 	sim_time_t t_attached;     /* when the cable was last plugged in */
@@ -93,8 +85,8 @@ extern const char *const source_state_names[];
 void source_params_default(void *params, int kind);
 
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
-		 struct evlog *log, source_changed_cb changed, void *ctx);
-void source_cleanup(struct source *s);
+		 struct evlog *log, model_changed_fn *changed, void *ctx);
+void source_cleanup(void *source);   /* a struct source; also its model_desc cleanup */
 void source_attach(struct source *s, bool attached);
 /* The port's rated current (what it advertises), for documentation and metrics. */
 double source_rated_current(const struct source_params *p);

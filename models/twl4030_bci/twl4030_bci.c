@@ -74,36 +74,11 @@ static unsigned int amps_to_code(double amps, bool cgain)
 	return (unsigned int)lround(code);
 }
 
-static uint8_t *r(struct twl4030_bci *c, enum twl4030_bci_block b, uint8_t reg)
-{
-	return &c->reg[b][reg];
-}
-
 static bool cgain(const struct twl4030_bci *c)
 {
 	return c->reg[TWL4030_BLOCK_MAIN_CHARGE][BCICTL1] & CGAIN;
 }
 
-void twl4030_bci_init(struct twl4030_bci *c, const struct twl4030_bci_env *env)
-{
-	memset(c, 0, sizeof(*c));
-	c->env = *env;
-	/* reset values: interrupts masked, charging from USB not enabled, current
-	 * reference at the charger model's reset value */
-	*r(c, TWL4030_BLOCK_INTERRUPTS, BCIIMR1A) = 0xff;
-	*r(c, TWL4030_BLOCK_INTERRUPTS, BCIIMR2A) = 0xff;
-	{
-		unsigned int code = amps_to_code(c->env.pmic->iindpm, false);
-
-		*r(c, TWL4030_BLOCK_MAIN_CHARGE, BCIIREF1) = code & 0xff;
-		*r(c, TWL4030_BLOCK_MAIN_CHARGE, BCIIREF2) = (code >> 8) & 0x03;
-	}
-	c->iref_a = c->env.pmic->iindpm;
-	c->hiz = true;
-	pmic_set_hiz(c->env.pmic, true);
-	pmic_set_charge_enable(c->env.pmic, false);
-	c->last_state = MSTATE_NO_DEVICE;
-}
 
 static void apply_iref(struct twl4030_bci *c)
 {
@@ -127,6 +102,23 @@ static void apply_input(struct twl4030_bci *c)
 	/* no power path: with USB charging off the input carries nothing at all */
 	pmic_set_hiz(c->env.pmic, hiz);
 	pmic_set_charge_enable(c->env.pmic, !hiz);
+}
+
+void twl4030_bci_init(struct twl4030_bci *c, const struct twl4030_bci_env *env)
+{
+	unsigned int code = amps_to_code(env->pmic->iindpm, false);
+
+	memset(c, 0, sizeof(*c));
+	c->env = *env;
+	/* reset values: interrupts masked, charging from USB not enabled, current
+	 * reference at the charger model's reset value */
+	c->reg[TWL4030_BLOCK_INTERRUPTS][BCIIMR1A] = 0xff;
+	c->reg[TWL4030_BLOCK_INTERRUPTS][BCIIMR2A] = 0xff;
+	c->reg[TWL4030_BLOCK_MAIN_CHARGE][BCIIREF1] = code & 0xff;
+	c->reg[TWL4030_BLOCK_MAIN_CHARGE][BCIIREF2] = (code >> 8) & 0x03;
+	c->iref_a = c->env.pmic->iindpm;
+	apply_input(c);   /* BCIAUTOUSB clear: the input off */
+	c->last_state = MSTATE_NO_DEVICE;
 }
 
 /* The ADC registers are filled when their low byte is read. */

@@ -546,6 +546,15 @@ out:
 	return tr;
 }
 
+/* "PATH: cannot read: WHY" for errno; NULL. */
+static void *read_failed(GError **err, const char *path)
+{
+	int e = errno;
+
+	g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path, g_strerror(e));
+	return NULL;
+}
+
 /* The first row of a file (up to the first line break outside quotes), at most cap
  * bytes; "" for an empty file. NULL with err when it cannot be read. */
 static char *read_first_row(const char *path, size_t cap, gsize *len, GError **err)
@@ -555,13 +564,8 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 	bool quoted = false, content = false, done = false;
 	int c;
 
-	if (!fp) {
-		int e = errno;
-
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    g_strerror(e));
-		return NULL;
-	}
+	if (!fp)
+		return read_failed(err, path);
 	s = g_string_new(NULL);
 	while (!done && s->len < cap && (c = getc(fp)) != EOF) {
 		g_string_append_c(s, (char)c);
@@ -625,20 +629,18 @@ static cs_csv_trace *read_file(const char *path, const GStatBuf *sb, size_t cap,
 	size_t n;
 	bool failed;
 
-	if (!fp) {
+	if (fp == NULL && S_ISREG(sb->st_mode)) {
 		int e = errno;
 		g_autofree char *shown = g_filename_display_name(path);
 
 		/* a regular file's message in the words of GLib, which used to open it */
-		if (S_ISREG(sb->st_mode))
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
-				    "%s: cannot read: Failed to open file \xe2\x80\x9c%s\xe2\x80\x9d: open() failed: %s",
-				    path, shown, g_strerror(e));
-		else
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-				    g_strerror(e));
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
+			    "%s: cannot read: Failed to open file \xe2\x80\x9c%s\xe2\x80\x9d: open() failed: %s",
+			    path, shown, g_strerror(e));
 		return NULL;
 	}
+	if (!fp)
+		return read_failed(err, path);
 	buf = g_byte_array_new();
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0 && buf->len + n <= cap)
 		g_byte_array_append(buf, (const guint8 *)chunk, (guint)n);
@@ -659,13 +661,8 @@ cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts,
 	size_t cap = opts && opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 	GStatBuf sb;
 
-	if (g_stat(path, &sb) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    g_strerror(e));
-		return NULL;
-	}
+	if (g_stat(path, &sb) != 0)
+		return read_failed(err, path);
 	if (S_ISDIR(sb.st_mode)) {
 		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
 			    "%s: is a directory, expected a CSV file", path);

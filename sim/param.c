@@ -62,7 +62,6 @@ bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const cha
 		       GError **err)
 {
 	g_autoptr(GError) uerr = NULL;
-
 	double x;
 
 	if (cJSON_IsNumber(v)) {
@@ -295,12 +294,12 @@ static int enum_match(const struct param_desc *d, const char *s)
 bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		      const char *path, GError **err)
 {
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_NUM) {
-		*PARAM_FIELD(base, d, double) = 0;
-		return true;
-	}
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_TIME) {
-		*PARAM_FIELD(base, d, sim_time_t) = 0;
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) &&
+	    (d->kind == PARAM_NUM || d->kind == PARAM_TIME)) {
+		if (d->kind == PARAM_NUM)
+			*PARAM_FIELD(base, d, double) = 0;
+		else
+			*PARAM_FIELD(base, d, sim_time_t) = 0;
 		return true;
 	}
 	switch (d->kind) {

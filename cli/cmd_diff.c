@@ -248,9 +248,10 @@ static void print_report(const struct cs_diff *d, const cs_csv_trace *a, const c
 
 int cmd_diff(int argc, char **argv)
 {
-	char **tols = NULL;
-	char *time_column = NULL, *time_shift = NULL;
-	char **maps = NULL;
+	g_auto(GStrv) tols = NULL;
+	g_auto(GStrv) maps = NULL;
+	g_autofree char *time_column = NULL;
+	g_autofree char *time_shift = NULL;
 	gboolean overlap_only = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "tol", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tols, "Tolerance of a column, e.g. vbus_V=abs:5mV,rel:1e-3 or *=abs:1e-6 (repeatable)", "COLUMN=abs:X,rel:Y" },
@@ -268,7 +269,6 @@ int cmd_diff(int argc, char **argv)
 	g_autoptr(cs_diff) d = NULL;
 	struct cs_csv_read_opts ro = { 0 };
 	struct cs_diff_opts dopts = { 0 };
-	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -299,11 +299,11 @@ int cmd_diff(int argc, char **argv)
 		"Exit status: 0 every compared column within tolerance, 1 a column (or the time\n"
 		"range) is not, 2 bad usage or an unreadable file. See docs/diff.md.");
 	if (!cli_parse(ctx, &argc, &argv))
-		goto out;
+		return CLI_EXIT_USAGE;
 	if (argc != 3) {
 		cli_error("diff: expected two CSV files A and B, found %d argument%s (see --help)",
 			  argc - 1, argc == 2 ? "" : "s");
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	if (time_shift) {
 		g_autoptr(GError) err = NULL;
@@ -312,31 +312,21 @@ int cmd_diff(int argc, char **argv)
 		if (!units_parse_time(time_shift, &ts, &err) || ts < 0) {
 			cli_error("--time-shift: %s", err ? err->message :
 				  "expected a time of at least 0 such as \"100 ms\"");
-			goto out;
+			return CLI_EXIT_USAGE;
 		}
 		dopts.time_shift = sim_time_to_s(ts);
 	}
 	ro.time_column = time_column;
 	a = read_trace(argv[1], &ro);
-	if (!a)
-		goto out;
-	b = read_trace(argv[2], &ro);
-	if (!b)
-		goto out;
-	if (!apply_maps(a, maps) || !add_tolerances(tol, tols, a, b))
-		goto out;
+	b = a ? read_trace(argv[2], &ro) : NULL;
+	if (!b || !apply_maps(a, maps) || !add_tolerances(tol, tols, a, b))
+		return CLI_EXIT_USAGE;
 	dopts.tol = tol;
 	dopts.overlap_only = overlap_only;
 	d = cs_diff_traces(a, b, &dopts);
-	status = d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 	if (quiet)
 		print_verdict(d);
 	else
 		print_report(d, a, b);
-out:
-	g_strfreev(tols);
-	g_strfreev(maps);
-	g_free(time_column);
-	g_free(time_shift);
-	return status;
+	return d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }

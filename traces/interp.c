@@ -82,6 +82,12 @@ static double lerp_at(const double *ref_t, const double *v, size_t j, double t)
 	return v[j - 1] + w * (v[j] - v[j - 1]);
 }
 
+static void widen(double *lo, double *hi, double y)
+{
+	*lo = fmin(*lo, y);
+	*hi = fmax(*hi, y);
+}
+
 bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0, double t1,
 		     size_t *hint, double *lo, double *hi)
 {
@@ -99,23 +105,13 @@ bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0,
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	/* the window's start between two rows */
-	if (j > 0 && j < nb && ref_t[j] > t0) {
-		double y = lerp_at(ref_t, v, j, t0);
-
-		*lo = fmin(*lo, y);
-		*hi = fmax(*hi, y);
-	}
-	for (k = j; k < nb && ref_t[k] <= t1; k++) {
-		*lo = fmin(*lo, v[k]);
-		*hi = fmax(*hi, v[k]);
-	}
+	if (j > 0 && j < nb && ref_t[j] > t0)
+		widen(lo, hi, lerp_at(ref_t, v, j, t0));
+	for (k = j; k < nb && ref_t[k] <= t1; k++)
+		widen(lo, hi, v[k]);
 	/* its end between two rows */
-	if (k > 0 && k < nb && ref_t[k - 1] < t1) {
-		double y = lerp_at(ref_t, v, k, t1);
-
-		*lo = fmin(*lo, y);
-		*hi = fmax(*hi, y);
-	}
+	if (k > 0 && k < nb && ref_t[k - 1] < t1)
+		widen(lo, hi, lerp_at(ref_t, v, k, t1));
 	return *lo <= *hi;
 }
 

@@ -62,14 +62,10 @@ bool cs_tolerances_set(struct cs_tolerances *tol, const char *column, double abs
 		return false;
 	}
 	e = tol_find(tol, column);
-	if (!e) {
-		struct tol_entry n = { g_strdup(column), 0, 0 };
-
-		g_array_append_val(tol->entries, n);
-		e = &g_array_index(tol->entries, struct tol_entry, tol->entries->len - 1);
-	}
-	e->abs = abs;
-	e->rel = rel;
+	if (e)
+		*e = (struct tol_entry){ e->column, abs, rel };
+	else
+		g_array_append_val(tol->entries, ((struct tol_entry){ g_strdup(column), abs, rel }));
 	return true;
 }
 

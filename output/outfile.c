@@ -269,7 +269,6 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 	struct stat st;
 	int fd = -1, e;
 	bool staged;
-	FILE *fp;
 
 	/* in a staging directory: under its own name; a second time in one set: as usual */
 	staged = in_staging_dir(path);
@@ -291,26 +290,21 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 		cs_io_error(err, "cannot create output file", path, errno);
 		return NULL;
 	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
+	f = g_new(struct cs_outfile, 1);
+	*f = (struct cs_outfile){ g_steal_pointer(&real), g_steal_pointer(&tmp_path),
+				  fdopen(fd, "w"), durable };
+	if (!f->fp) {
 		e = errno;
 		close(fd);
-		unlink(tmp_path ? tmp_path : real);
-		if (!tmp_path) {
+		if (f->tmp_path)
+			g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+				    "%s: cannot open output stream", path);
+		else
 			cs_io_error(err, "cannot create output file", path, e);
-			return NULL;
-		}
-		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, false);
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot open output stream", path);
+		cs_outfile_abort(f);
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
-	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_steal_pointer(&real);
-	f->tmp_path = g_steal_pointer(&tmp_path);
-	f->durable = durable;
-	f->fp = fp;
+	setvbuf(f->fp, NULL, _IOFBF, OUTFILE_BUFFER);
 	return f;
 }
 

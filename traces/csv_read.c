@@ -21,6 +21,9 @@
 
 G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
+/* Set err; false, for `return csv_fail(...)`. */
+#define csv_fail(err, code, ...) (g_set_error(err, CS_CSV_ERROR, code, __VA_ARGS__), false)
+
 /* cs_csv_read_header() reads at most this much: a header row longer than 1 MiB is not
  * a row of column names. */
 #define CSV_MAX_HEADER_BYTES ((size_t)1 << 20)
@@ -476,16 +479,12 @@ static bool check_text(const char *name, const char **data, size_t *len,
 {
 	size_t cap = opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 
-	if (memchr(*data, '\0', *len)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
-			    "%s: found a NUL byte (a binary file?), expected CSV text", name);
-		return false;
-	}
-	if (*len > cap) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-			    "%s: the file is %zu bytes, over the limit of %zu bytes", name, *len, cap);
-		return false;
-	}
+	if (memchr(*data, '\0', *len))
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX,
+				"%s: found a NUL byte (a binary file?), expected CSV text", name);
+	if (*len > cap)
+		return csv_fail(err, CS_CSV_ERROR_TOO_BIG,
+				"%s: the file is %zu bytes, over the limit of %zu bytes", name, *len, cap);
 	if (*len >= 3 && memcmp(*data, "\xEF\xBB\xBF", 3) == 0) {
 		*data += 3;
 		*len -= 3;
@@ -689,17 +688,13 @@ bool cs_csv_rename_col(cs_csv_trace *tr, const char *from, const char *to, GErro
 {
 	int i = cs_csv_find_col(tr, from);
 
-	if (i < 0) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX, "%s: no column \"%s\" to rename",
-			    tr->file, from);
-		return false;
-	}
-	if (!*to || (strcmp(from, to) != 0 && cs_csv_find_col(tr, to) >= 0)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
-			    "%s: cannot rename \"%s\" to \"%s\": %s", tr->file, from, to,
-			    *to ? "a column has that name already" : "the new name is empty");
-		return false;
-	}
+	if (i < 0)
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX, "%s: no column \"%s\" to rename",
+				tr->file, from);
+	if (!*to || (strcmp(from, to) != 0 && cs_csv_find_col(tr, to) >= 0))
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX, "%s: cannot rename \"%s\" to \"%s\": %s",
+				tr->file, from, to,
+				*to ? "a column has that name already" : "the new name is empty");
 	tr->cols[i].name = g_string_chunk_insert(tr->strings, to);
 	return true;
 }

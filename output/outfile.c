@@ -97,10 +97,11 @@ bool cs_outfile_unregister_tree(char *path)
 	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
 }
 
-void cs_io_error(GError **err, const char *what, const char *path, int e)
+bool cs_io_error(GError **err, const char *what, const char *path, int e)
 {
 	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
 		    g_strerror(e));
+	return false;
 }
 
 struct dirent64_raw {
@@ -364,8 +365,7 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 		int e = errno;
 
 		cs_outfile_abort(f);
-		cs_io_error(err, "cannot write output file", path, e);
-		return false;
+		return cs_io_error(err, "cannot write output file", path, e);
 	}
 	return cs_outfile_commit(f, err);
 }
@@ -399,6 +399,5 @@ bool cs_mkdir_p(const char *dir, GError **err)
 {
 	if (g_mkdir_with_parents(dir, 0755) == 0)
 		return true;
-	cs_io_error(err, "cannot create output directory", dir, errno);
-	return false;
+	return cs_io_error(err, "cannot create output directory", dir, errno);
 }

@@ -132,10 +132,8 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 	/* a directory empty when locked holds no old set: nothing to list and remove */
 	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
-	if (!have) {
-		cs_io_error(err, "cannot read the staged outputs", dir, errno);
-		return false;
-	}
+	if (!have)
+		return cs_io_error(err, "cannot read the staged outputs", dir, errno);
 	for (guint i = 0; i < have->len; i++) {
 		const char *e = have->pdata[i];
 
@@ -152,8 +150,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 		if (renameat(sfd, e, dfd, e) != 0 && (errno != ENOENT || exists_at(sfd, e))) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
-			cs_io_error(err, "cannot put the output in place", path, errno);
-			return false;
+			return cs_io_error(err, "cannot put the output in place", path, errno);
 		}
 	}
 	unlinkat(sfd, MARKER, 0);
@@ -323,10 +320,8 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 	g_autoptr(GString) text = g_string_new(MARKER_HEAD);
 	g_autofree char *marker = NULL;
 
-	if (!names) {
-		cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
-		return false;
-	}
+	if (!names)
+		return cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
 	for (int i = 0; set->own && set->own[i]; i++) {
 		g_string_append(text, "own ");
@@ -347,8 +342,7 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 	if (write_new_at(sfd, MARKER, text))
 		return true;
 	marker = g_build_filename(set->stage, MARKER, NULL);
-	cs_io_error(err, "cannot write output file", marker, errno);
-	return false;
+	return cs_io_error(err, "cannot write output file", marker, errno);
 }
 
 bool cs_outset_commit(struct cs_outset *set, GError **err)

@@ -101,19 +101,21 @@ struct reader {
 	GStringChunk *cells;       /* the cells' text until the trace is built */
 };
 
-static void rd_fail(struct reader *r, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static bool rd_fail(struct reader *r, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
-static void rd_fail(struct reader *r, int code, const char *fmt, ...)
+/* The reader's first error (later ones are dropped); false. */
+static bool rd_fail(struct reader *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 	g_autofree char *msg = NULL;
 
 	if (r->error)
-		return;
+		return false;
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	g_set_error(&r->error, CS_CSV_ERROR, code, "%s: %s", r->file, msg);
+	return false;
 }
 
 static const char *const default_time_names[] = { "time_s", "time", "t", "time[s]", "time(s)" };
@@ -221,25 +223,24 @@ static void header_done(struct reader *r)
 }
 
 /* The time column: a finite number, never less than the row before. */
-static void check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
+static bool check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
 		       size_t len)
 {
 	if (kind != CELL_NUMBER) {
 		g_autofree char *txt = cell_text(cell, len);
 
-		rd_fail(r, CS_CSV_ERROR_TIME,
-			"line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
-			r->line, (char *)r->names->pdata[c], kind == CELL_EMPTY ? "an empty cell" : txt);
-		return;
+		return rd_fail(r, CS_CSV_ERROR_TIME,
+			       "line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
+			       r->line, (char *)r->names->pdata[c],
+			       kind == CELL_EMPTY ? "an empty cell" : txt);
 	}
-	if (r->nrows > 0 && v < r->last_t) {
-		rd_fail(r, CS_CSV_ERROR_TIME,
-			"line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
-			r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
-		return;
-	}
+	if (r->nrows > 0 && v < r->last_t)
+		return rd_fail(r, CS_CSV_ERROR_TIME,
+			       "line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
+			       r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
 	r->last_t = v;
 	r->last_t_line = r->line;
+	return true;
 }
 
 /* Count the kinds of cells of the column, keeping the first odd one for the message. */
@@ -291,11 +292,8 @@ static void on_field(void *s, size_t len, void *data)
 		return;                         /* reported at the end of the row */
 	g_ptr_array_add(r->st[c].cells, g_string_chunk_insert(r->cells, cell));
 	kind = classify_cell(cell, len, &v);
-	if (c == r->time_col) {
-		check_time(r, c, kind, v, cell, len);
-		if (r->error)
-			return;
-	}
+	if (c == r->time_col && !check_time(r, c, kind, v, cell, len))
+		return;
 	count_cell(&r->st[c], r->line, kind, cell, len);
 }
 
@@ -353,10 +351,8 @@ static bool run_parser(struct reader *r, const char *data, size_t len, char deli
 	struct csv_parser p;
 	size_t pos = 0;
 
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		rd_fail(r, CS_CSV_ERROR_IO, "out of memory starting the CSV parser");
-		return false;
-	}
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return rd_fail(r, CS_CSV_ERROR_IO, "out of memory starting the CSV parser");
 	csv_set_delim(&p, (unsigned char)delim);
 	r->line = 1;
 	while (pos < len && !r->error && !(r->header_only && r->header_done)) {
@@ -419,22 +415,19 @@ static bool check_columns(struct reader *r)
 			continue;
 		/* A column of numbers with a stray word in it is a number column with a
 		 * bad cell, not a column of labels. */
-		if (st->n_text && st->n_number > st->n_text) {
-			rd_fail(r, CS_CSV_ERROR_VALUE,
-				"line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
-				st->text_line, (char *)r->names->pdata[c], st->first_text);
-			return false;
-		}
+		if (st->n_text && st->n_number > st->n_text)
+			return rd_fail(r, CS_CSV_ERROR_VALUE,
+				       "line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
+				       st->text_line, (char *)r->names->pdata[c], st->first_text);
 		if (st->n_text || !st->bad)
 			continue;
 		/* All cells empty: a column of empty labels. */
 		if (!st->n_number && !st->bad_text)
 			continue;
-		rd_fail(r, CS_CSV_ERROR_VALUE,
-			"line %zu, column \"%s\": found %s, expected a finite number (the column's other cells are numbers)",
-			st->bad_line, (char *)r->names->pdata[c],
-			st->bad_text ? st->bad_text : "an empty cell");
-		return false;
+		return rd_fail(r, CS_CSV_ERROR_VALUE,
+			       "line %zu, column \"%s\": found %s, expected a finite number (the column's other cells are numbers)",
+			       st->bad_line, (char *)r->names->pdata[c],
+			       st->bad_text ? st->bad_text : "an empty cell");
 	}
 	return true;
 }
@@ -526,19 +519,13 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 	r.cells = g_string_chunk_new(65536);
 	delim = opts->delim ? opts->delim : sniff_delim(data, len);
 
-	if (!run_parser(&r, data, len, delim))
-		goto out;
-	if (!r.header_done) {
-		rd_fail(&r, CS_CSV_ERROR_EMPTY, "the file is empty, expected a header row of column names");
-		goto out;
-	}
-	if (r.nrows == 0) {
-		rd_fail(&r, CS_CSV_ERROR_EMPTY, "no data rows after the header on line %zu", r.header_line);
-		goto out;
-	}
-	if (check_columns(&r))
+	if (run_parser(&r, data, len, delim) &&
+	    (r.header_done || rd_fail(&r, CS_CSV_ERROR_EMPTY,
+				      "the file is empty, expected a header row of column names")) &&
+	    (r.nrows > 0 || rd_fail(&r, CS_CSV_ERROR_EMPTY,
+				    "no data rows after the header on line %zu", r.header_line)) &&
+	    check_columns(&r))
 		tr = trace_new(&r, name, delim);
-out:
 	if (r.error)
 		g_propagate_error(err, r.error);
 	reader_clear(&r);

@@ -97,9 +97,8 @@ static bool labels_ok(char **labels, int n)
 		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
 			continue;
 		shown = g_strescape(labels[i], NULL);
-		cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
-			  shown, why);
-		return false;
+		return cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+				 shown, why);
 	}
 	return true;
 }

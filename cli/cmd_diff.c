@@ -174,15 +174,11 @@ static bool apply_maps(cs_csv_trace *a, char **maps)
 		g_autofree char *from = eq ? g_strstrip(g_strndup(maps[i], (gsize)(eq - maps[i]))) : NULL;
 		g_autofree char *to = eq ? g_strstrip(g_strdup(eq + 1)) : NULL;
 
-		if (!eq || !*from || !*to) {
-			cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
-				  maps[i]);
-			return false;
-		}
-		if (!cs_csv_rename_col(a, from, to, &err)) {
-			cli_error("--map: %s", err->message);
-			return false;
-		}
+		if (!eq || !*from || !*to)
+			return cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
+					 maps[i]);
+		if (!cs_csv_rename_col(a, from, to, &err))
+			return cli_error("--map: %s", err->message);
 	}
 	return true;
 }
@@ -205,15 +201,12 @@ static bool add_tolerances(struct cs_tolerances *tol, char **tols, const cs_csv_
 
 			names = all_names(a, b, &n);
 			dym = cs_did_you_mean(col, names, n);
-			cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i], col,
-				  a->file, b->file, dym ? " (did you mean \"" : "", dym ? dym : "",
-				  dym ? "\"?)" : "");
-			return false;
+			return cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i],
+					 col, a->file, b->file, dym ? " (did you mean \"" : "",
+					 dym ? dym : "", dym ? "\"?)" : "");
 		}
-		if (!cs_tolerances_parse(tol, tols[i], &err)) {
-			cli_error("--tol: %s", err->message);
-			return false;
-		}
+		if (!cs_tolerances_parse(tol, tols[i], &err))
+			return cli_error("--tol: %s", err->message);
 	}
 	return true;
 }

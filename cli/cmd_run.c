@@ -28,14 +28,11 @@ static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 {
 	g_autoptr(GError) err = NULL;
 
-	if (!units_parse_time(text, out, &err)) {
-		cli_error("%s: %s", opt, err->message);
-		return false;
-	}
-	if (*out <= 0) {
-		cli_error("%s: found \"%s\", expected a time above 0 such as \"1 ms\"", opt, text);
-		return false;
-	}
+	if (!units_parse_time(text, out, &err))
+		return cli_error("%s: %s", opt, err->message);
+	if (*out <= 0)
+		return cli_error("%s: found \"%s\", expected a time above 0 such as \"1 ms\"", opt,
+				 text);
 	return true;
 }
 
@@ -191,10 +188,9 @@ static bool parse_sysfs_at(char **texts, struct world_options *wo, sim_time_t **
 		g_autoptr(GError) terr = NULL;
 		GString *lab;
 
-		if (!units_parse_time(texts[i], &(*times)[i], &terr) || (*times)[i] < 0) {
-			cli_error("--sysfs-at: %s", terr ? terr->message : "expected a time of at least 0 s");
-			return false;
-		}
+		if (!units_parse_time(texts[i], &(*times)[i], &terr) || (*times)[i] < 0)
+			return cli_error("--sysfs-at: %s",
+					 terr ? terr->message : "expected a time of at least 0 s");
 		lab = g_string_new(NULL);
 		for (const char *c = texts[i]; *c; c++)
 			if (g_ascii_isalnum(*c) || *c == '.' || *c == '-' || *c == '_')

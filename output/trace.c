@@ -309,10 +309,6 @@ static inline int csv_fixed(char *buf, double v, int decimals)
 	if (decimals != 6 || !(fabs(v) < 4e9))
 		return fmt_fixed(buf, v, decimals);
 	x = round_half_away(v * 1e6);
-	if (x == 0) {
-		*o = '0';
-		return 1;
-	}
 	if (x < 0)
 		*o++ = '-';
 	u = (uint64_t)(x < 0 ? -x : x);

@@ -174,19 +174,12 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 			compare_column(d, &d->cols[n++], cand, ca, ref, opts, map);
 	/* the reference's columns the candidate lacks */
 	for (int cb = 0; cb < ref->ncols; cb++) {
-		struct cs_diff_col *c;
-		int ca;
+		int ca = cs_csv_find_col(cand, ref->cols[cb].name);
 
-		if (cb == ref->time_col)
-			continue;
-		ca = cs_csv_find_col(cand, ref->cols[cb].name);
-		if (ca >= 0 && ca != cand->time_col)
-			continue;
-		c = &d->cols[n++];
-		c->name = ref->cols[cb].name;
-		c->presence = CS_DIFF_ONLY_REF;
-		c->is_label = ref->cols[cb].is_label;
-		c->pass = true;
+		if (cb != ref->time_col && (ca < 0 || ca == cand->time_col))
+			d->cols[n++] = (struct cs_diff_col){ .name = ref->cols[cb].name,
+				.presence = CS_DIFF_ONLY_REF, .is_label = ref->cols[cb].is_label,
+				.pass = true };
 	}
 	d->ncols = n;
 	d->pass = d->span_ok && d->n_rows > 0 && d->n_compared > 0 && d->n_failed == 0;

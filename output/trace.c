@@ -320,12 +320,9 @@ static inline int csv_fixed(char *buf, double v, int decimals)
 int trace_fmt_fixed(char *buf, double v, int decimals)
 {
 	char tmp[FIXED_MAX];
-	int n;
+	/* cut to fit 40 bytes (only numbers of 9e18 units of the last decimal or more) */
+	int n = MIN(fmt_fixed(tmp, v, decimals), 39);
 
-	if (!isfinite(v) || fabs(v) * (double)pow10_tab[CLAMP(decimals, 0, 9)] < 9e18)
-		return fmt_fixed(buf, v, decimals);
-	/* Only beyond 9e18 in units of the last decimal: cut to fit 40 bytes. */
-	n = MIN(fmt_fixed(tmp, v, decimals), 39);
 	memcpy(buf, tmp, (size_t)n);
 	buf[n] = '\0';
 	return n;

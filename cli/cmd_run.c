@@ -314,11 +314,9 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
-	if (sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels))
-		goto out;
-	if (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step))
-		goto out;
-	if (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt))
+	if ((sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels)) ||
+	    (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step)) ||
+	    (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt)))
 		goto out;
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {

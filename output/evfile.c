@@ -41,10 +41,8 @@ struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
 
 	if (!out)
 		return NULL;
-	f = g_new0(struct evfile, 1);
-	f->out = out;
-	f->size = 1024;
-	f->buf = g_malloc((gsize)f->size);
+	f = g_new(struct evfile, 1);
+	*f = (struct evfile){ out, g_malloc(1024), 1024 };
 	evlog_add_listener(log, evfile_write, f);
 	return f;
 }

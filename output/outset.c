@@ -112,14 +112,6 @@ static bool matches(const char *name, char *const *patterns)
 	return false;
 }
 
-static bool in_list(const char *name, const GPtrArray *list)
-{
-	for (guint i = 0; i < list->len; i++)
-		if (strcmp(name, list->pdata[i]) == 0)
-			return true;
-	return false;
-}
-
 /*
  * Steps 2 to 4 of the commit (outset.h), for a staging directory whose marker is
  * written: first every old entry goes, then every new one comes, so that a reader
@@ -139,7 +131,8 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 
 		if (e[0] == '.')
 			continue;   /* never part of a set */
-		if (in_list(e, fresh) ? exists_at(sfd, e) : matches(e, own))
+		if (g_ptr_array_find_with_equal_func((GPtrArray *)fresh, e, g_str_equal, NULL) ?
+		    exists_at(sfd, e) : matches(e, own))
 			cs_rm_tree(dfd, e, 0);
 	}
 	for (guint i = 0; i < fresh->len; i++) {
@@ -207,9 +200,8 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		cs_io_error(err, "cannot open the output directory", dir, errno);
 		return NULL;
 	}
-	l = g_new0(struct cs_outlock, 1);
-	l->fd = fd;
-	l->dir = g_strdup(dir);
+	l = g_new(struct cs_outlock, 1);
+	*l = (struct cs_outlock){ .fd = fd, .dir = g_strdup(dir) };
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		g_autoptr(GPtrArray) names = cs_dir_list(fd);
 
@@ -252,11 +244,8 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 		cs_outdir_unlock(l);
 		return NULL;
 	}
-	set = g_new0(struct cs_outset, 1);
-	set->lock = l;
-	set->own = g_strdupv((char **)own);
-	set->stage = stage;
-	set->name = g_path_get_basename(stage);
+	set = g_new(struct cs_outset, 1);
+	*set = (struct cs_outset){ l, stage, g_path_get_basename(stage), g_strdupv((char **)own) };
 	return set;
 }
 

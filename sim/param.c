@@ -387,14 +387,6 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 		   list->str, hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; list && *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
 bool param_load_object(const struct param_desc *table, const cJSON *obj, void *base,
 		       const char *path, const char *const *skip, GError **err)
 {
@@ -406,7 +398,7 @@ bool param_load_object(const struct param_desc *table, const cJSON *obj, void *b
 		const struct param_desc *d;
 		g_autofree char *full = NULL;
 
-		if (in_list(skip, v->string))
+		if (skip && g_strv_contains(skip, v->string))
 			continue;
 		d = param_find(table, v->string);
 		if (!d) {

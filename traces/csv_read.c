@@ -436,16 +436,12 @@ static bool check_columns(struct reader *r)
  * labels. */
 static cs_csv_trace *trace_new(struct reader *r, const char *name, char delim)
 {
-	cs_csv_trace *tr = g_new0(cs_csv_trace, 1);
+	cs_csv_trace *tr = g_new(cs_csv_trace, 1);
 
-	tr->file = g_strdup(name);
-	tr->nrows = r->nrows;
-	tr->ncols = r->ncols;
-	tr->cols = g_new0(struct cs_csv_col, (gsize)r->ncols);
-	tr->time_col = r->time_col;
-	tr->line = (size_t *)(void *)g_array_free(g_steal_pointer(&r->lines), FALSE);
-	tr->delim = delim;
-	tr->strings = g_string_chunk_new(4096);
+	*tr = (cs_csv_trace){ .file = g_strdup(name), .nrows = r->nrows, .ncols = r->ncols,
+		.cols = g_new0(struct cs_csv_col, (gsize)r->ncols), .time_col = r->time_col,
+		.line = (size_t *)(void *)g_array_free(g_steal_pointer(&r->lines), FALSE),
+		.delim = delim, .strings = g_string_chunk_new(4096) };
 	for (int c = 0; c < r->ncols; c++) {
 		struct cs_csv_col *col = &tr->cols[c];
 		const char *const *cells = (const char *const *)r->st[c].cells->pdata;

@@ -150,18 +150,16 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 			       const struct cs_diff_opts *opts)
 {
 	static const struct cs_diff_opts defaults = { 0 };
-	struct cs_diff *d = g_new0(struct cs_diff, 1);
+	struct cs_diff *d = g_new(struct cs_diff, 1);
 	struct cs_interp_pos *map;
 	double ta, tr;
 	int n = 0;
 
 	if (!opts)
 		opts = &defaults;
-	d->time_shift = opts->time_shift;
-	d->cand_t0 = cand->t[0];
-	d->cand_t1 = cand->t[cand->nrows - 1];
-	d->ref_t0 = ref->t[0];
-	d->ref_t1 = ref->t[ref->nrows - 1];
+	*d = (struct cs_diff){ .cand_t0 = cand->t[0], .cand_t1 = cand->t[cand->nrows - 1],
+		.ref_t0 = ref->t[0], .ref_t1 = ref->t[ref->nrows - 1],
+		.time_shift = opts->time_shift };
 	cs_tolerances_lookup(opts->tol, cand->cols[cand->time_col].name, &ta, &tr);
 	d->span_ok = opts->overlap_only ||
 		     (within(d->cand_t0, d->ref_t0, ta, tr) && within(d->cand_t1, d->ref_t1, ta, tr));

@@ -140,19 +140,6 @@ static void print_verdict(const struct cs_diff *d)
 	printf("\n");
 }
 
-/* Names of every column of both files (for "did you mean"). */
-static const char **all_names(const cs_csv_trace *a, const cs_csv_trace *b, size_t *n)
-{
-	const char **v = g_new0(const char *, (gsize)(a->ncols + b->ncols) + 1);
-
-	*n = 0;
-	for (int i = 0; i < a->ncols; i++)
-		v[(*n)++] = a->cols[i].name;
-	for (int i = 0; i < b->ncols; i++)
-		v[(*n)++] = b->cols[i].name;
-	return v;
-}
-
 static cs_csv_trace *read_trace(const char *path, const struct cs_csv_read_opts *ro)
 {
 	g_autoptr(GError) err = NULL;
@@ -195,12 +182,13 @@ static bool add_tolerances(struct cs_tolerances *tol, char **tols, const cs_csv_
 
 		if (col && *col && strcmp(col, "*") != 0 && cs_csv_find_col(a, col) < 0 &&
 		    cs_csv_find_col(b, col) < 0) {
-			g_autofree const char **names = NULL;
+			g_autoptr(GPtrArray) names = g_ptr_array_new();
 			const char *dym;
-			size_t n;
 
-			names = all_names(a, b, &n);
-			dym = cs_did_you_mean(col, names, n);
+			for (int k = 0; k < a->ncols + b->ncols; k++)
+				g_ptr_array_add(names, (char *)(k < a->ncols ? a->cols[k] :
+								b->cols[k - a->ncols]).name);
+			dym = cs_did_you_mean(col, (const char *const *)names->pdata, names->len);
 			return cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i],
 					 col, a->file, b->file, dym ? " (did you mean \"" : "",
 					 dym ? dym : "", dym ? "\"?)" : "");

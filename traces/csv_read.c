@@ -28,6 +28,8 @@ G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
  * a row of column names. */
 #define CSV_MAX_HEADER_BYTES ((size_t)1 << 20)
 
+static const struct cs_csv_read_opts default_opts;
+
 /* ---- cells ---- */
 
 enum cell_kind { CELL_NUMBER, CELL_NONFINITE, CELL_EMPTY, CELL_TEXT };
@@ -499,20 +501,17 @@ static void reader_clear(struct reader *r)
 cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 			   const struct cs_csv_read_opts *opts, GError **err)
 {
-	static const struct cs_csv_read_opts defaults = { 0 };
-	struct reader r = { 0 };
+	struct reader r;
 	cs_csv_trace *tr = NULL;
 	char delim;
 
 	if (!opts)
-		opts = &defaults;
+		opts = &default_opts;
 	if (!check_text(name, &data, &len, opts, err))
 		return NULL;
-	r.file = name;
-	r.opts = opts;
-	r.names = g_ptr_array_new_with_free_func(g_free);
-	r.lines = g_array_new(FALSE, FALSE, sizeof(size_t));
-	r.cells = g_string_chunk_new(65536);
+	r = (struct reader){ .file = name, .opts = opts,
+		.names = g_ptr_array_new_with_free_func(g_free),
+		.lines = g_array_new(FALSE, FALSE, sizeof(size_t)), .cells = g_string_chunk_new(65536) };
 	delim = opts->delim ? opts->delim : sniff_delim(data, len);
 
 	if (run_parser(&r, data, len, delim) &&
@@ -571,15 +570,14 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 
 char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts, GError **err)
 {
-	static const struct cs_csv_read_opts defaults = { 0 };
-	struct reader r = { 0 };
+	struct reader r;
 	g_autofree char *text = NULL;
 	const char *data;
 	gsize len = 0;
 	char **names = NULL;
 
 	if (!opts)
-		opts = &defaults;
+		opts = &default_opts;
 	text = read_first_row(path, MIN(opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES,
 					CSV_MAX_HEADER_BYTES), &len, err);
 	if (!text)
@@ -587,10 +585,8 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 	data = text;
 	if (!check_text(path, &data, &len, opts, err))
 		return NULL;
-	r.file = path;
-	r.opts = opts;
-	r.header_only = true;
-	r.names = g_ptr_array_new_with_free_func(g_free);
+	r = (struct reader){ .file = path, .opts = opts, .header_only = true,
+		.names = g_ptr_array_new_with_free_func(g_free) };
 	if (run_parser(&r, data, len, opts->delim ? opts->delim : sniff_delim(data, len))) {
 		g_ptr_array_add(r.names, NULL);
 		names = g_strdupv((char **)r.names->pdata);

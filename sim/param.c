@@ -439,24 +439,18 @@ char *param_format_value(const struct param_desc *d, const void *base)
 		sym = units_dim_symbol(d->dim);
 		return g_strdup_printf("%.6g%s%s", x, *sym ? " " : "", sym);
 	}
-	case PARAM_TIME: {
-		sim_time_t t = *PARAM_FIELD(base, d, sim_time_t);
-
-		if (t == 0 && (d->flags & PARAM_F_NULL_ZERO))
+	case PARAM_TIME:
+		if (*PARAM_FIELD(base, d, sim_time_t) == 0 && (d->flags & PARAM_F_NULL_ZERO))
 			return g_strdup("none");
-		return units_format_time(t);
-	}
+		return units_format_time(*PARAM_FIELD(base, d, sim_time_t));
 	case PARAM_INT:
 		return g_strdup_printf("%d", *PARAM_FIELD(base, d, int));
 	case PARAM_BOOL:
 		return g_strdup(*PARAM_FIELD(base, d, bool) ? "true" : "false");
 	case PARAM_ENUM:
 		return g_strdup(d->choices[*PARAM_FIELD(base, d, int)]);
-	case PARAM_STR: {
-		const char *s = *PARAM_FIELD(base, d, char *);
-
-		return g_strdup(s ? s : "");
-	}
+	case PARAM_STR:
+		return g_strdup(*PARAM_FIELD(base, d, char *) ?: "");
 	case PARAM_OBJECT:
 		return g_strdup("{...}");
 	case PARAM_CUSTOM:

@@ -73,8 +73,13 @@ struct trace {
 	uint64_t rows;
 };
 
-static const int64_t pow10_tab[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+/* 10^k as doubles for |k| <= 22, all exact. */
+#define POW10(k) g_pow10[(k) + 22]
+static const double g_pow10[] = {
+	1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11,
+	1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
+	1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+	1e20, 1e21, 1e22,
 };
 
 static const char digit_pairs[] =
@@ -192,7 +197,7 @@ static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
 		if (frac == 0)
 			return len;
 	} else {
-		frac *= (uint32_t)pow10_tab[8 - digits];
+		frac *= (uint32_t)POW10(8 - digits);
 	}
 	w = digits8(frac);
 	memcpy(buf + len, &(uint64_t){ w + ASCII_ZEROS }, 8);
@@ -281,7 +286,7 @@ static int fmt_fixed(char *buf, double v, int decimals)
 		return 3;
 	}
 	decimals = CLAMP(decimals, 0, 9);
-	scale = (uint64_t)pow10_tab[decimals];
+	scale = (uint64_t)POW10(decimals);
 	if (fabs(v) * (double)scale >= 9e18)
 		return snprintf(buf, FIXED_MAX, "%.*f", decimals, v);
 	x = round_half_away(v * (double)scale);
@@ -328,15 +333,6 @@ int trace_fmt_fixed(char *buf, double v, int decimals)
 	return n;
 }
 
-/* 10^k as doubles for |k| <= 22, all exact. */
-#define POW10(k) g_pow10[(k) + 22]
-static const double g_pow10[] = {
-	1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11,
-	1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
-	1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-	1e20, 1e21, 1e22,
-};
-
 /*
  * The usual case in floating point, for prec significant digits (1 to 9):
  * |v| * 10^(prec - 1 - x) with an exact power of ten is correctly rounded, so it is
@@ -360,7 +356,7 @@ bool g_fast(double v, int x, int prec, uint32_t *q)
 	fr = qd - fl;
 	if (fabs(fr - 0.5) <= 0x1p-20)
 		return false;
-	*q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)pow10_tab[9 - prec];
+	*q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)POW10(9 - prec);
 	return true;
 }
 

@@ -37,7 +37,7 @@ static void print_table(GPtrArray *rows)
 	}
 	for (guint i = 0; i <= rows->len; i++) {
 		const char *const *r = i == 0 ? t_head : (const char *const *)rows->pdata[i - 1];
-		GString *line = g_string_new(NULL);
+		g_autoptr(GString) line = g_string_new(NULL);
 
 		for (int k = 0; k < T_N; k++) {
 			int pad = w[k] - (int)g_utf8_strlen(r[k], -1);
@@ -53,7 +53,6 @@ static void print_table(GPtrArray *rows)
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
 		printf("%s\n", line->str);
-		g_string_free(line, TRUE);
 	}
 }
 

@@ -513,8 +513,7 @@ static bool out_commit(struct trace_out *o, GError **err)
 	bool ok;
 
 	out_flush(o);
-	ok = cs_outfile_commit(o->f, err);
-	o->f = NULL;
+	ok = cs_outfile_commit(g_steal_pointer(&o->f), err);
 	out_abort(o);
 	return ok;
 }

@@ -249,24 +249,17 @@ static bool check_time(struct reader *r, int c, enum cell_kind kind, double v, c
 static void count_cell(struct colstat *st, size_t line, enum cell_kind kind, const char *cell,
 		       size_t len)
 {
-	switch (kind) {
-	case CELL_NUMBER:
+	if (kind == CELL_NUMBER) {
 		st->n_number++;
-		break;
-	case CELL_TEXT:
+	} else if (kind == CELL_TEXT) {
 		if (!st->n_text++) {
 			st->text_line = line;
 			st->first_text = cell_text(cell, len);
 		}
-		break;
-	case CELL_EMPTY:
-	case CELL_NONFINITE:
-		if (!st->bad) {
-			st->bad = true;
-			st->bad_line = line;
-			st->bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
-		}
-		break;
+	} else if (!st->bad) {          /* empty or not finite */
+		st->bad = true;
+		st->bad_line = line;
+		st->bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
 	}
 }
 

@@ -15,11 +15,7 @@ static double lerp_w(double t, double t0, double t1)
 
 	if (!isfinite(w))
 		w = (t / 2 - t0 / 2) / (t1 / 2 - t0 / 2);
-	if (!(w >= 0))
-		w = 0;
-	if (w > 1)
-		w = 1;
-	return w;
+	return w > 1 ? 1 : w >= 0 ? w : 0;
 }
 
 struct cs_interp_pos *cs_interp_map(const double *t, size_t na, const double *ref_t, size_t nb,

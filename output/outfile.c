@@ -75,10 +75,9 @@ static int make_registered(char *tmpl, bool dir)
 	else
 		fd = g_mkstemp_full(tmpl, O_WRONLY | O_CLOEXEC, 0644);
 	e = errno;
-	if (fd >= 0 && dir)
-		registry_set(tree_registry, TREE_REGISTRY_MAX, tmpl, true);
-	else if (fd >= 0)
-		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmpl, true);
+	if (fd >= 0)
+		registry_set(dir ? tree_registry : outfile_registry,
+			     dir ? TREE_REGISTRY_MAX : OUTFILE_REGISTRY_MAX, tmpl, true);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = e;
 	return fd;

@@ -40,20 +40,14 @@ enum unit_dim cs_csv_col_dim(const char *name)
 /* The shortest "%.Ng" that reads back as v (digits 0), or "%.{digits}g". */
 static void fmt_num(char *buf, size_t size, double v, int digits)
 {
-	char fmt[8];
-
-	if (digits > 0) {
-		g_snprintf(fmt, sizeof fmt, "%%.%dg", MIN(digits, 17));
-		g_ascii_formatd(buf, (gint)size, fmt, v);
-		return;
-	}
 	/* At least the integer digits, so that 7200 does not come out as 7.2e+03. */
 	int p0 = fabs(v) >= 1 && fabs(v) < 1e15 ? (int)floor(log10(fabs(v))) + 1 : 1;
+	char fmt[8];
 
-	for (int p = MAX(p0, 1); p <= 17; p++) {
+	for (int p = digits > 0 ? MIN(digits, 17) : p0; p <= 17; p++) {
 		g_snprintf(fmt, sizeof fmt, "%%.%dg", p);
 		g_ascii_formatd(buf, (gint)size, fmt, v);
-		if (g_ascii_strtod(buf, NULL) == v)
+		if (digits > 0 || g_ascii_strtod(buf, NULL) == v)
 			return;
 	}
 }

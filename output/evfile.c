@@ -49,10 +49,7 @@ struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
 
 bool evfile_commit(struct evfile *f, GError **err)
 {
-	struct cs_outfile *out = f->out;
-
-	f->out = NULL;
-	return cs_outfile_commit(out, err);
+	return cs_outfile_commit(g_steal_pointer(&f->out), err);
 }
 
 void evfile_free(struct evfile *f)

@@ -82,16 +82,6 @@ static const double g_pow10[] = {
 	1e20, 1e21, 1e22,
 };
 
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static inline void put2(char *buf, uint32_t v)
-{
-	memcpy(buf, &digit_pairs[2 * v], 2);
-}
-
 /* '0' in every byte: added to a word of digits (0..9 a byte) it makes their text. */
 #define ASCII_ZEROS 0x3030303030303030ull
 
@@ -125,6 +115,7 @@ static inline int digits8_len(uint64_t w)
 static inline int fmt_u32(char *buf, uint32_t u)
 {
 	uint64_t w;
+	uint32_t hi;
 	int lead, n;
 
 	if (u < 10) {
@@ -139,11 +130,11 @@ static inline int fmt_u32(char *buf, uint32_t u)
 		memcpy(buf, &w, 8);
 		return 8 - lead;
 	}
-	n = u >= 1000000000u ? 2 : 1;
-	if (n == 2)
-		put2(buf, u / 100000000u);
-	else
-		buf[0] = (char)('0' + u / 100000000u);
+	/* one or two leading digits; with one, the eight that follow overwrite buf[1] */
+	hi = u / 100000000u;
+	n = hi >= 10 ? 2 : 1;
+	buf[0] = (char)('0' + (n == 2 ? hi / 10 : hi));
+	buf[1] = (char)('0' + hi % 10);
 	w = digits8(u % 100000000u) + ASCII_ZEROS;
 	memcpy(buf + n, &w, 8);
 	return n + 8;

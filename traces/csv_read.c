@@ -535,7 +535,7 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 {
 	FILE *fp = fopen(path, "rb");
 	GString *s;
-	bool quoted = false, content = false, done = false;
+	bool quoted = false, content = false, done = false, failed;
 	int c;
 
 	if (!fp)
@@ -550,15 +550,12 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 		else if (!g_ascii_isspace(c) && !(s->len <= 3 && g_str_has_prefix("\xEF\xBB\xBF", s->str)))
 			content = true;   /* nor does a byte order mark */
 	}
-	if (ferror(fp)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
-		fclose(fp);
-		g_string_free(s, TRUE);
-		return NULL;
-	}
+	failed = ferror(fp);
 	fclose(fp);
+	if (failed)
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
 	*len = s->len;
-	return g_string_free(s, FALSE);
+	return g_string_free(s, failed);   /* NULL when it failed */
 }
 
 char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts, GError **err)

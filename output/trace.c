@@ -450,12 +450,11 @@ int trace_fmt_g9(char *buf, double v)
 
 struct trace *trace_new(const struct trace_col *cols, int ncols)
 {
-	struct trace *tr = g_new0(struct trace, 1);
+	struct trace *tr = g_new(struct trace, 1);
 	size_t csv_max = 21 + 1;        /* time_s ("-9223372036.854775808") and newline */
 
-	tr->cols = g_new0(struct trace_col_out, (size_t)ncols);
-	tr->ncols = ncols;
-	tr->vcd_last_t = -1;
+	*tr = (struct trace){ .cols = g_new0(struct trace_col_out, (size_t)ncols), .ncols = ncols,
+			      .vcd_last_t = -1 };
 	for (int i = 0; i < ncols; i++) {
 		struct trace_col_out *co = &tr->cols[i];
 		int k = i, n = 0;

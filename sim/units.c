@@ -276,11 +276,6 @@ static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 	return false;
 }
 
-static bool starts_with_ci(const char *s, const char *word)
-{
-	return g_ascii_strncasecmp(s, word, strlen(word)) == 0;
-}
-
 /*
  * Scan [+-] digits [. digits] [(e|E) [+-] digits], at least one digit before the
  * exponent. On success *end points past the number; on failure *why says what is
@@ -305,7 +300,7 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 		n->fn = p - n->fp;
 	}
 	if (n->in + n->fn == 0) {
-		if (starts_with_ci(p, "nan") || starts_with_ci(p, "inf"))
+		if (g_ascii_strncasecmp(p, "nan", 3) == 0 || g_ascii_strncasecmp(p, "inf", 3) == 0)
 			*why = "not a finite number";
 		else
 			*why = "no number";

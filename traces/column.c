@@ -35,8 +35,6 @@ enum unit_dim cs_csv_col_dim(const char *name)
 	return UNIT_NONE;
 }
 
-/* ---- formatting ---- */
-
 /* The shortest "%.Ng" that reads back as v (digits 0), or "%.{digits}g". */
 static void fmt_num(char *buf, size_t size, double v, int digits)
 {

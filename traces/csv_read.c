@@ -30,8 +30,6 @@ G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
 static const struct cs_csv_read_opts default_opts;
 
-/* ---- cells ---- */
-
 enum cell_kind { CELL_NUMBER, CELL_NONFINITE, CELL_EMPTY, CELL_TEXT };
 
 /* A cell as libcsv gives it (NUL-terminated at len; the text has no NUL byte, see
@@ -69,8 +67,6 @@ static char *cell_text(const char *s, size_t len)
 
 	return g_strdup_printf("\"%s\"%s", esc, len > 40 ? "..." : "");
 }
-
-/* ---- reading ---- */
 
 struct colstat {
 	bool bad;                  /* some cell is NaN/Inf or empty */

@@ -188,9 +188,10 @@ static bool add_tolerances(struct cs_tolerances *tol, char **tols, const cs_csv_
 				g_ptr_array_add(names, (char *)(k < a->ncols ? a->cols[k] :
 								b->cols[k - a->ncols]).name);
 			dym = cs_did_you_mean(col, (const char *const *)names->pdata, names->len);
-			return cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i],
-					 col, a->file, b->file, dym ? " (did you mean \"" : "",
-					 dym ? dym : "", dym ? "\"?)" : "");
+			return cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s",
+					 tols[i], col, a->file, b->file,
+					 dym ? " (did you mean \"" : "", dym ? dym : "",
+					 dym ? "\"?)" : "");
 		}
 		if (!cs_tolerances_parse(tol, tols[i], &err))
 			return cli_error("--tol: %s", err->message);

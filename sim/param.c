@@ -122,8 +122,8 @@ bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError *
 		double ns = v->valuedouble * 1e9;
 
 		if (!isfinite(ns) || fabs(ns) >= 9.2e18)
-			return perr(err, "%s: found %.10g, expected a time such as \"100 ms\"", path,
-				    v->valuedouble);
+			return perr(err, "%s: found %.10g, expected a time such as \"100 ms\"",
+				    path, v->valuedouble);
 		*out = sim_time_from_s(v->valuedouble);
 		return true;
 	}
@@ -384,7 +384,8 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
 	hint = cs_did_you_mean(key, (const char *const *)names->pdata, names->len);
 	(void)perr(err, "%s: found an unknown key \"%s\", expected one of: %s%s%s%s", full, key,
-		   list->str, hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+		   list->str, hint ? " (did you mean \"" : "", hint ? hint : "",
+		   hint ? "\"?)" : "");
 }
 
 bool param_load_object(const struct param_desc *table, const cJSON *obj, void *base,

@@ -464,7 +464,8 @@ static bool check_text(const char *name, const char **data, size_t *len,
 				"%s: found a NUL byte (a binary file?), expected CSV text", name);
 	if (*len > cap)
 		return csv_fail(err, CS_CSV_ERROR_TOO_BIG,
-				"%s: the file is %zu bytes, over the limit of %zu bytes", name, *len, cap);
+				"%s: the file is %zu bytes, over the limit of %zu bytes", name, *len,
+				cap);
 	if (*len >= 3 && memcmp(*data, "\xEF\xBB\xBF", 3) == 0) {
 		*data += 3;
 		*len -= 3;
@@ -500,7 +501,8 @@ cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 		return NULL;
 	r = (struct reader){ .file = name, .opts = opts,
 		.names = g_ptr_array_new_with_free_func(g_free),
-		.lines = g_array_new(FALSE, FALSE, sizeof(size_t)), .cells = g_string_chunk_new(65536) };
+		.lines = g_array_new(FALSE, FALSE, sizeof(size_t)),
+		.cells = g_string_chunk_new(65536) };
 	delim = opts->delim ? opts->delim : sniff_delim(data, len);
 
 	if (run_parser(&r, data, len, delim) &&

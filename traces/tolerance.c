@@ -64,7 +64,8 @@ bool cs_tolerances_set(struct cs_tolerances *tol, const char *column, double abs
 	if (e)
 		*e = (struct tol_entry){ e->column, abs, rel };
 	else
-		g_array_append_val(tol->entries, ((struct tol_entry){ g_strdup(column), abs, rel }));
+		g_array_append_val(tol->entries,
+				   ((struct tol_entry){ g_strdup(column), abs, rel }));
 	return true;
 }
 
@@ -83,7 +84,8 @@ bool cs_tolerance_value_parse(const char *column, bool is_rel, const char *text,
 				"");
 	if (!isfinite(v) || v < 0)
 		return tol_fail(err,
-				"%s: found \"%s\", expected a tolerance of at least 0", where, text);
+				"%s: found \"%s\", expected a tolerance of at least 0", where,
+				text);
 	*out = v;
 	return true;
 }
@@ -103,7 +105,8 @@ bool cs_tolerances_parse(struct cs_tolerances *tol, const char *text, GError **e
 	column = g_strstrip(g_strndup(text, (gsize)(eq - text)));
 	if (!*column)
 		return tol_fail(err,
-				"\"%s\": no column name before '=' (use \"*\" for every column)", text);
+				"\"%s\": no column name before '=' (use \"*\" for every column)",
+				text);
 	items = g_strsplit(eq + 1, ",", -1);
 	for (int i = 0; items[i]; i++) {
 		char *item = g_strstrip(items[i]);
@@ -136,13 +139,15 @@ bool cs_tolerances_parse(struct cs_tolerances *tol, const char *text, GError **e
 		} else {
 			return tol_fail(err,
 					"\"%s\": found \"%s\"%s, expected abs:VALUE and/or rel:VALUE (each once), or exact",
-					text, key, (g_ascii_strcasecmp(key, "abs") == 0 ||
-						    g_ascii_strcasecmp(key, "rel") == 0) ? " twice" : "");
+					text, key,
+					(g_ascii_strcasecmp(key, "abs") == 0 ||
+					 g_ascii_strcasecmp(key, "rel") == 0) ? " twice" : "");
 		}
 	}
 	if (exact == (have_abs || have_rel))
 		return tol_fail(err,
-				"\"%s\": expected abs:VALUE and/or rel:VALUE, or exact alone", text);
+				"\"%s\": expected abs:VALUE and/or rel:VALUE, or exact alone",
+				text);
 	return cs_tolerances_set(tol, column, abs, rel, err);
 }
 

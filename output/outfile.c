@@ -136,12 +136,10 @@ static void rm_entry(int fd, const char *name, unsigned char type, void *ctx)
 {
 	int depth = *(int *)ctx;
 
-	if (type == DT_DIR || type == DT_UNKNOWN) {
-		if (depth < RM_TREE_DEPTH)
-			cs_rm_tree(fd, name, depth + 1);
-	} else {
+	if (type != DT_DIR && type != DT_UNKNOWN)
 		unlinkat(fd, name, 0);
-	}
+	else if (depth < RM_TREE_DEPTH)
+		cs_rm_tree(fd, name, depth + 1);
 }
 
 void cs_rm_tree(int dirfd, const char *name, int depth)
@@ -268,10 +266,9 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 	struct cs_outfile *f;
 	struct stat st;
 	int fd = -1, e;
-	bool staged;
+	bool staged = in_staging_dir(path);
 
 	/* in a staging directory: under its own name; a second time in one set: as usual */
-	staged = in_staging_dir(path);
 	if (staged)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd >= 0) {

@@ -390,10 +390,8 @@ void cs_csv_trace_free(cs_csv_trace *tr)
  * caller names (never the time column). */
 static bool kept_as_text(const struct reader *r, int c)
 {
-	if (r->opts->table)
-		return true;
-	return c != r->time_col && r->opts->text_columns &&
-	       g_strv_contains(r->opts->text_columns, r->names->pdata[c]);
+	return r->opts->table || (c != r->time_col && r->opts->text_columns &&
+				  g_strv_contains(r->opts->text_columns, r->names->pdata[c]));
 }
 
 /* After the last row: every numeric column holds finite numbers only. */

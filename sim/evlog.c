@@ -74,7 +74,6 @@ cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char 
 			return rec;
 		}
 	g_error("evlog: more than %d records built at once", EVLOG_MAX_OPEN);
-	return rec;
 }
 
 void evlog_end(struct evlog *log, cJSON *rec)

@@ -161,10 +161,7 @@ static bool range_fit(const struct param_desc *d, double *x)
 		return false;
 	if (!(*x <= d->max + hi_tol))
 		return false;
-	if (*x < d->min)
-		*x = d->min;
-	if (*x > d->max)
-		*x = d->max;
+	*x = CLAMP(*x, d->min, d->max);
 	return true;
 }
 

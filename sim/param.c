@@ -157,9 +157,8 @@ static bool range_fit(const struct param_desc *d, double *x)
 
 	if (no_range(d))
 		return true;
-	if (d->flags & PARAM_F_MIN_EXCL ? !(*x > d->min) : !(*x >= d->min - lo_tol))
-		return false;
-	if (!(*x <= d->max + hi_tol))
+	if ((d->flags & PARAM_F_MIN_EXCL ? !(*x > d->min) : !(*x >= d->min - lo_tol)) ||
+	    !(*x <= d->max + hi_tol))
 		return false;
 	*x = CLAMP(*x, d->min, d->max);
 	return true;
@@ -167,12 +166,10 @@ static bool range_fit(const struct param_desc *d, double *x)
 
 static bool time_range_ok(const struct param_desc *d, sim_time_t t)
 {
-	if (no_range(d))
-		return true;
-	if (d->flags & PARAM_F_MIN_EXCL ? !(t > sim_time_from_s(d->min)) :
-	    !(t >= sim_time_from_s(d->min)))
-		return false;
-	return t <= sim_time_from_s(d->max);
+	sim_time_t min = sim_time_from_s(d->min);
+
+	return no_range(d) || ((d->flags & PARAM_F_MIN_EXCL ? t > min : t >= min) &&
+			       t <= sim_time_from_s(d->max));
 }
 
 /* A bound in the parameter's own unit: "1 mAh", "100 %", "1 min". */

@@ -47,8 +47,8 @@ bool cli_plot_exists(const char *outdir);
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
-/* Print "chargesim: MESSAGE" to stderr. */
-void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* Print "chargesim: MESSAGE" to stderr; false, for `return cli_error(...)`. */
+bool cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
 /* Append the *.json files under dir (recursively, each directory in name order) to

@@ -97,9 +97,8 @@ static bool labels_ok(char **labels, int n)
 		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
 			continue;
 		shown = g_strescape(labels[i], NULL);
-		cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
-			  shown, why);
-		return false;
+		return cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+				 shown, why);
 	}
 	return true;
 }
@@ -153,8 +152,9 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 
 int cmd_compare(int argc, char **argv)
 {
-	char **policies = NULL, **sets = NULL;
-	char *outdir_opt = NULL;
+	g_auto(GStrv) policies = NULL;
+	g_auto(GStrv) sets = NULL;
+	g_autofree char *outdir_opt = NULL;
 	gboolean quiet = FALSE, plot = FALSE;
 	GOptionEntry entries[] = {
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
@@ -170,9 +170,9 @@ int cmd_compare(int argc, char **argv)
 	g_autofree char *outdir = NULL;
 	g_autoptr(GError) plot_err = NULL;
 	g_auto(GStrv) own = NULL;
+	g_auto(GStrv) labels = NULL;
 	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
-	char **labels = NULL;
 	bool removed = false;
 	int n = 0, status = CLI_EXIT_OK;
 
@@ -189,22 +189,18 @@ int cmd_compare(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (argc != 2 || !policies || !policies[0]) {
 		cli_error("compare: expected one scenario file and at least one --policy (see --help)");
-		status = CLI_EXIT_USAGE;
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
 		fprintf(stderr, "%s\n", err->message);
-		status = CLI_EXIT_USAGE;
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
 	n = (int)g_strv_length(policies);
 	labels = policy_labels(policies, n);
-	if (!labels || !labels_ok(labels, n)) {
-		status = CLI_EXIT_USAGE;
-		goto out;
-	}
+	if (!labels || !labels_ok(labels, n))
+		return CLI_EXIT_USAGE;
 	/* the compare's outputs are one set: the runs, then the plot, put in place
 	 * together; the plots the new runs make out of date (an earlier compare's, unless
 	 * --plot draws it again, and each policy's own, from an earlier run --plot -o
@@ -219,8 +215,7 @@ int cmd_compare(int argc, char **argv)
 	set = cs_outset_begin(outdir, (const char *const *)own, &err);
 	if (!set) {
 		cli_error("%s", err->message);
-		status = CLI_EXIT_USAGE;
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	m = g_new0(struct world_metrics, (gsize)n);
 	status = run_policies(sc, set, policies, labels, m, n);
@@ -244,12 +239,8 @@ int cmd_compare(int argc, char **argv)
 		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
 	cs_outset_abort(set);
-	g_strfreev(labels);
 	for (int i = 0; m && i < n; i++)
 		world_metrics_clear(&m[i]);
 	g_free(m);
-	g_strfreev(policies);
-	g_strfreev(sets);
-	g_free(outdir_opt);
 	return status;
 }

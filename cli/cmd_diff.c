@@ -37,7 +37,7 @@ static void print_table(GPtrArray *rows)
 	}
 	for (guint i = 0; i <= rows->len; i++) {
 		const char *const *r = i == 0 ? t_head : (const char *const *)rows->pdata[i - 1];
-		GString *line = g_string_new(NULL);
+		g_autoptr(GString) line = g_string_new(NULL);
 
 		for (int k = 0; k < T_N; k++) {
 			int pad = w[k] - (int)g_utf8_strlen(r[k], -1);
@@ -53,7 +53,6 @@ static void print_table(GPtrArray *rows)
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
 		printf("%s\n", line->str);
-		g_string_free(line, TRUE);
 	}
 }
 
@@ -140,19 +139,6 @@ static void print_verdict(const struct cs_diff *d)
 	printf("\n");
 }
 
-/* Names of every column of both files (for "did you mean"). */
-static const char **all_names(const cs_csv_trace *a, const cs_csv_trace *b, size_t *n)
-{
-	const char **v = g_new0(const char *, (gsize)(a->ncols + b->ncols) + 1);
-
-	*n = 0;
-	for (int i = 0; i < a->ncols; i++)
-		v[(*n)++] = a->cols[i].name;
-	for (int i = 0; i < b->ncols; i++)
-		v[(*n)++] = b->cols[i].name;
-	return v;
-}
-
 static cs_csv_trace *read_trace(const char *path, const struct cs_csv_read_opts *ro)
 {
 	g_autoptr(GError) err = NULL;
@@ -174,15 +160,11 @@ static bool apply_maps(cs_csv_trace *a, char **maps)
 		g_autofree char *from = eq ? g_strstrip(g_strndup(maps[i], (gsize)(eq - maps[i]))) : NULL;
 		g_autofree char *to = eq ? g_strstrip(g_strdup(eq + 1)) : NULL;
 
-		if (!eq || !*from || !*to) {
-			cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
-				  maps[i]);
-			return false;
-		}
-		if (!cs_csv_rename_col(a, from, to, &err)) {
-			cli_error("--map: %s", err->message);
-			return false;
-		}
+		if (!eq || !*from || !*to)
+			return cli_error("--map: found \"%s\", expected A_NAME=B_NAME such as \"Voltage(V)=vbus_V\"",
+					 maps[i]);
+		if (!cs_csv_rename_col(a, from, to, &err))
+			return cli_error("--map: %s", err->message);
 	}
 	return true;
 }
@@ -199,21 +181,20 @@ static bool add_tolerances(struct cs_tolerances *tol, char **tols, const cs_csv_
 
 		if (col && *col && strcmp(col, "*") != 0 && cs_csv_find_col(a, col) < 0 &&
 		    cs_csv_find_col(b, col) < 0) {
-			g_autofree const char **names = NULL;
+			g_autoptr(GPtrArray) names = g_ptr_array_new();
 			const char *dym;
-			size_t n;
 
-			names = all_names(a, b, &n);
-			dym = cs_did_you_mean(col, names, n);
-			cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s", tols[i], col,
-				  a->file, b->file, dym ? " (did you mean \"" : "", dym ? dym : "",
-				  dym ? "\"?)" : "");
-			return false;
+			for (int k = 0; k < a->ncols + b->ncols; k++)
+				g_ptr_array_add(names, (char *)(k < a->ncols ? a->cols[k] :
+								b->cols[k - a->ncols]).name);
+			dym = cs_did_you_mean(col, (const char *const *)names->pdata, names->len);
+			return cli_error("--tol \"%s\": no column \"%s\" in %s or %s%s%s%s",
+					 tols[i], col, a->file, b->file,
+					 dym ? " (did you mean \"" : "", dym ? dym : "",
+					 dym ? "\"?)" : "");
 		}
-		if (!cs_tolerances_parse(tol, tols[i], &err)) {
-			cli_error("--tol: %s", err->message);
-			return false;
-		}
+		if (!cs_tolerances_parse(tol, tols[i], &err))
+			return cli_error("--tol: %s", err->message);
 	}
 	return true;
 }
@@ -248,9 +229,10 @@ static void print_report(const struct cs_diff *d, const cs_csv_trace *a, const c
 
 int cmd_diff(int argc, char **argv)
 {
-	char **tols = NULL;
-	char *time_column = NULL, *time_shift = NULL;
-	char **maps = NULL;
+	g_auto(GStrv) tols = NULL;
+	g_auto(GStrv) maps = NULL;
+	g_autofree char *time_column = NULL;
+	g_autofree char *time_shift = NULL;
 	gboolean overlap_only = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "tol", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tols, "Tolerance of a column, e.g. vbus_V=abs:5mV,rel:1e-3 or *=abs:1e-6 (repeatable)", "COLUMN=abs:X,rel:Y" },
@@ -268,7 +250,6 @@ int cmd_diff(int argc, char **argv)
 	g_autoptr(cs_diff) d = NULL;
 	struct cs_csv_read_opts ro = { 0 };
 	struct cs_diff_opts dopts = { 0 };
-	int status = CLI_EXIT_USAGE;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -299,11 +280,11 @@ int cmd_diff(int argc, char **argv)
 		"Exit status: 0 every compared column within tolerance, 1 a column (or the time\n"
 		"range) is not, 2 bad usage or an unreadable file. See docs/diff.md.");
 	if (!cli_parse(ctx, &argc, &argv))
-		goto out;
+		return CLI_EXIT_USAGE;
 	if (argc != 3) {
 		cli_error("diff: expected two CSV files A and B, found %d argument%s (see --help)",
 			  argc - 1, argc == 2 ? "" : "s");
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	if (time_shift) {
 		g_autoptr(GError) err = NULL;
@@ -312,31 +293,21 @@ int cmd_diff(int argc, char **argv)
 		if (!units_parse_time(time_shift, &ts, &err) || ts < 0) {
 			cli_error("--time-shift: %s", err ? err->message :
 				  "expected a time of at least 0 such as \"100 ms\"");
-			goto out;
+			return CLI_EXIT_USAGE;
 		}
 		dopts.time_shift = sim_time_to_s(ts);
 	}
 	ro.time_column = time_column;
 	a = read_trace(argv[1], &ro);
-	if (!a)
-		goto out;
-	b = read_trace(argv[2], &ro);
-	if (!b)
-		goto out;
-	if (!apply_maps(a, maps) || !add_tolerances(tol, tols, a, b))
-		goto out;
+	b = a ? read_trace(argv[2], &ro) : NULL;
+	if (!b || !apply_maps(a, maps) || !add_tolerances(tol, tols, a, b))
+		return CLI_EXIT_USAGE;
 	dopts.tol = tol;
 	dopts.overlap_only = overlap_only;
 	d = cs_diff_traces(a, b, &dopts);
-	status = d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 	if (quiet)
 		print_verdict(d);
 	else
 		print_report(d, a, b);
-out:
-	g_strfreev(tols);
-	g_strfreev(maps);
-	g_free(time_column);
-	g_free(time_shift);
-	return status;
+	return d->pass ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }

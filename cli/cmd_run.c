@@ -11,31 +11,15 @@
 #include "run/scenario.h"
 #include "sim/units.h"
 
-/* The options as given (GOption fills them). */
-struct run_opts {
-	char *outdir;
-	char *policy;
-	char **sets;
-	gboolean plot;
-	gboolean vcd;
-	char **sysfs_at;
-	char *max_step;
-	char *trace_dt;
-	gboolean quiet;
-};
-
 static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 {
 	g_autoptr(GError) err = NULL;
 
-	if (!units_parse_time(text, out, &err)) {
-		cli_error("%s: %s", opt, err->message);
-		return false;
-	}
-	if (*out <= 0) {
-		cli_error("%s: found \"%s\", expected a time above 0 such as \"1 ms\"", opt, text);
-		return false;
-	}
+	if (!units_parse_time(text, out, &err))
+		return cli_error("%s: %s", opt, err->message);
+	if (*out <= 0)
+		return cli_error("%s: found \"%s\", expected a time above 0 such as \"1 ms\"", opt,
+				 text);
 	return true;
 }
 
@@ -191,10 +175,9 @@ static bool parse_sysfs_at(char **texts, struct world_options *wo, sim_time_t **
 		g_autoptr(GError) terr = NULL;
 		GString *lab;
 
-		if (!units_parse_time(texts[i], &(*times)[i], &terr) || (*times)[i] < 0) {
-			cli_error("--sysfs-at: %s", terr ? terr->message : "expected a time of at least 0 s");
-			return false;
-		}
+		if (!units_parse_time(texts[i], &(*times)[i], &terr) || (*times)[i] < 0)
+			return cli_error("--sysfs-at: %s",
+					 terr ? terr->message : "expected a time of at least 0 s");
 		lab = g_string_new(NULL);
 		for (const char *c = texts[i]; *c; c++)
 			if (g_ascii_isalnum(*c) || *c == '.' || *c == '-' || *c == '_')
@@ -212,7 +195,7 @@ static bool parse_sysfs_at(char **texts, struct world_options *wo, sim_time_t **
 #define RUN_TRACE_ROW_BYTES 75            /* a trace.csv row of the demo, 14 columns */
 #define RUN_TRACE_WARN_BYTES 100000000.0  /* 100 MB: more than a check needs */
 
-static void warn_trace_size(const struct run_opts *o, const struct world_options *wo,
+static void warn_trace_size(const char *max_step, const struct world_options *wo,
 			    const struct scenario *sc)
 {
 	double rows = (double)sc->duration / (double)wo->max_step;
@@ -224,14 +207,15 @@ static void warn_trace_size(const struct run_opts *o, const struct world_options
 	dur = fmt_duration(sim_time_to_s(sc->duration));
 	cli_error("warning: --max-step %s over the scenario's %s writes about %.2g million "
 		  "trace rows (about %.0f MB) to trace.csv; add --trace-dt 1s to keep one row per "
-		  "second (state changes and the last row are always kept)", o->max_step, dur,
+		  "second (state changes and the last row are always kept)", max_step, dur,
 		  rows / 1e6, bytes / 1e6);
 }
 
 /* The ready hook: the options that need the scenario's duration, then the clock
  * starts (the summary times the world alone, not the loading). */
 struct run_ready {
-	const struct run_opts *o;
+	const char *max_step;      /* the options as given */
+	char **sysfs_at;
 	const struct world_options *wo;
 	gint64 t0;
 };
@@ -244,15 +228,15 @@ static bool check_against_scenario(const struct scenario *sc, void *data, GError
 	if (wo->max_step > 0 && (wo->max_step < SIM_US || sc->duration / wo->max_step > 1000000000)) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 			    "--max-step: found %s, expected at least 1 us and at most 10^9 steps over the scenario's %g s",
-			    r->o->max_step, sim_time_to_s(sc->duration));
+			    r->max_step, sim_time_to_s(sc->duration));
 		return false;
 	}
-	warn_trace_size(r->o, wo, sc);
+	warn_trace_size(r->max_step, wo, sc);
 	for (int i = 0; i < wo->n_sysfs; i++)
 		if (wo->sysfs_at[i] > sc->duration) {
 			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
 				    "--sysfs-at: found %s, expected a time within the scenario's duration (%g s)",
-				    r->o->sysfs_at[i], sim_time_to_s(sc->duration));
+				    r->sysfs_at[i], sim_time_to_s(sc->duration));
 			return false;
 		}
 	r->t0 = g_get_monotonic_time();
@@ -290,29 +274,21 @@ static void plot_staged(const struct run_result *res, const char *dir, void *dat
 	cli_plot_render_run(dir, p->outdir, sc->name, res->policy, scenario_uvlo_v(sc), &p->err);
 }
 
-static void run_opts_clear(struct run_opts *o)
-{
-	g_free(o->outdir);
-	g_free(o->policy);
-	g_strfreev(o->sets);
-	g_strfreev(o->sysfs_at);
-	g_free(o->max_step);
-	g_free(o->trace_dt);
-}
-
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	g_autofree char *outdir_opt = NULL, *policy = NULL, *max_step = NULL, *trace_dt = NULL;
+	g_auto(GStrv) sets = NULL, sysfs_at = NULL;
+	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.outdir, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &o.policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
-		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
-		{ "plot", 0, 0, G_OPTION_ARG_NONE, &o.plot, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
-		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &o.vcd, "Also write trace.vcd (for GTKWave)", NULL },
-		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
-		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &o.max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
-		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &o.trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but errors", NULL },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
+		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
+		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot_opt, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
+		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &vcd, "Also write trace.vcd (for GTKWave)", NULL },
+		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
+		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
+		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario");
@@ -322,7 +298,7 @@ int cmd_run(int argc, char **argv)
 	g_autofree sim_time_t *sysfs_times = NULL;
 	g_auto(GStrv) sysfs_labels = NULL;
 	struct run_options ro = { .expect = true };
-	struct run_ready ready = { .o = &o, .wo = &ro.world };
+	struct run_ready ready = { .wo = &ro.world };
 	struct run_result res = { 0 };
 	struct run_plot plot = { 0 };
 	bool stale_plot;
@@ -338,27 +314,27 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
-	if (o.sysfs_at && !parse_sysfs_at(o.sysfs_at, &ro.world, &sysfs_times, &sysfs_labels))
+	if ((sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels)) ||
+	    (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step)) ||
+	    (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt)))
 		goto out;
-	if (o.max_step && !parse_time_opt("--max-step", o.max_step, &ro.world.max_step))
-		goto out;
-	if (o.trace_dt && !parse_time_opt("--trace-dt", o.trace_dt, &ro.world.trace_dt))
-		goto out;
-	sc = scenario_load(argv[1], (const char *const *)o.sets, &err);
+	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
 		fprintf(stderr, "%s\n", err->message);
 		goto out;
 	}
-	outdir = o.outdir ? g_strdup(o.outdir) : g_build_filename("out", sc->name, NULL);
+	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);
 	ro.world.outdir = outdir;
-	ro.world.vcd = o.vcd;
-	ro.world.policy = o.policy;
+	ro.world.vcd = vcd;
+	ro.world.policy = policy;
+	ready.max_step = max_step;
+	ready.sysfs_at = sysfs_at;
 	ro.ready = check_against_scenario;
 	ro.ready_data = &ready;
 	/* an earlier plot goes with the outputs it showed (they are one set); said only
 	 * when not quiet, so only looked for then */
-	stale_plot = !o.plot && !o.quiet && cli_plot_exists(outdir);
-	if (o.plot) {
+	stale_plot = !plot_opt && !quiet && cli_plot_exists(outdir);
+	if (plot_opt) {
 		plot.outdir = outdir;
 		ro.staged = plot_staged;
 		ro.staged_data = &plot;
@@ -368,18 +344,17 @@ int cmd_run(int argc, char **argv)
 		print_failure(&res);
 		goto out;
 	}
-	if (!o.quiet)
+	if (!quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
-	for (guint i = 0; !o.quiet && res.warnings && i < res.warnings->len; i++)
+	for (guint i = 0; !quiet && res.warnings && i < res.warnings->len; i++)
 		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
-	if (stale_plot && !o.quiet)
+	if (stale_plot && !quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);
-	if (o.plot)
-		status = cli_plot_report(outdir, plot.err, false, o.quiet, status);
+	if (plot_opt)
+		status = cli_plot_report(outdir, plot.err, false, quiet, status);
 out:
 	g_clear_error(&plot.err);
 	run_result_clear(&res);
-	run_opts_clear(&o);
 	return status;
 }

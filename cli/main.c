@@ -65,8 +65,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
+	if (g_strv_contains((const char *const[]){ "--help", "-h", "help", NULL }, argv[1])) {
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 
-void cli_error(const char *fmt, ...)
+bool cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -18,6 +18,7 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	return false;
 }
 
 /* The split argument vector, when cli_split_jobs() made one, and its strings
@@ -99,10 +100,8 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 
 	cli_split_jobs(argc, argv);
 	cli_help_if_asked(ctx, *argc, *argv);
-	if (!g_option_context_parse(ctx, argc, argv, &err)) {
-		cli_error("%s (see --help)", err->message);
-		return false;
-	}
+	if (!g_option_context_parse(ctx, argc, argv, &err))
+		return cli_error("%s (see --help)", err->message);
 	return true;
 }
 

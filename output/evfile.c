@@ -41,20 +41,15 @@ struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
 
 	if (!out)
 		return NULL;
-	f = g_new0(struct evfile, 1);
-	f->out = out;
-	f->size = 1024;
-	f->buf = g_malloc((gsize)f->size);
+	f = g_new(struct evfile, 1);
+	*f = (struct evfile){ out, g_malloc(1024), 1024 };
 	evlog_add_listener(log, evfile_write, f);
 	return f;
 }
 
 bool evfile_commit(struct evfile *f, GError **err)
 {
-	struct cs_outfile *out = f->out;
-
-	f->out = NULL;
-	return cs_outfile_commit(out, err);
+	return cs_outfile_commit(g_steal_pointer(&f->out), err);
 }
 
 void evfile_free(struct evfile *f)

@@ -75,10 +75,9 @@ static int make_registered(char *tmpl, bool dir)
 	else
 		fd = g_mkstemp_full(tmpl, O_WRONLY | O_CLOEXEC, 0644);
 	e = errno;
-	if (fd >= 0 && dir)
-		registry_set(tree_registry, TREE_REGISTRY_MAX, tmpl, true);
-	else if (fd >= 0)
-		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmpl, true);
+	if (fd >= 0)
+		registry_set(dir ? tree_registry : outfile_registry,
+			     dir ? TREE_REGISTRY_MAX : OUTFILE_REGISTRY_MAX, tmpl, true);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = e;
 	return fd;
@@ -97,10 +96,11 @@ bool cs_outfile_unregister_tree(char *path)
 	return !__atomic_load_n(&dying, __ATOMIC_SEQ_CST);
 }
 
-void cs_io_error(GError **err, const char *what, const char *path, int e)
+bool cs_io_error(GError **err, const char *what, const char *path, int e)
 {
 	g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: %s: %s", path, what,
 		    g_strerror(e));
+	return false;
 }
 
 struct dirent64_raw {
@@ -136,12 +136,10 @@ static void rm_entry(int fd, const char *name, unsigned char type, void *ctx)
 {
 	int depth = *(int *)ctx;
 
-	if (type == DT_DIR || type == DT_UNKNOWN) {
-		if (depth < RM_TREE_DEPTH)
-			cs_rm_tree(fd, name, depth + 1);
-	} else {
+	if (type != DT_DIR && type != DT_UNKNOWN)
 		unlinkat(fd, name, 0);
-	}
+	else if (depth < RM_TREE_DEPTH)
+		cs_rm_tree(fd, name, depth + 1);
 }
 
 void cs_rm_tree(int dirfd, const char *name, int depth)
@@ -268,11 +266,9 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 	struct cs_outfile *f;
 	struct stat st;
 	int fd = -1, e;
-	bool staged;
-	FILE *fp;
+	bool staged = in_staging_dir(path);
 
 	/* in a staging directory: under its own name; a second time in one set: as usual */
-	staged = in_staging_dir(path);
 	if (staged)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd >= 0) {
@@ -291,26 +287,21 @@ struct cs_outfile *cs_outfile_open(const char *path, bool durable, GError **err)
 		cs_io_error(err, "cannot create output file", path, errno);
 		return NULL;
 	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
+	f = g_new(struct cs_outfile, 1);
+	*f = (struct cs_outfile){ g_steal_pointer(&real), g_steal_pointer(&tmp_path),
+				  fdopen(fd, "w"), durable };
+	if (!f->fp) {
 		e = errno;
 		close(fd);
-		unlink(tmp_path ? tmp_path : real);
-		if (!tmp_path) {
+		if (f->tmp_path)
+			g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+				    "%s: cannot open output stream", path);
+		else
 			cs_io_error(err, "cannot create output file", path, e);
-			return NULL;
-		}
-		registry_set(outfile_registry, OUTFILE_REGISTRY_MAX, tmp_path, false);
-		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
-			    "%s: cannot open output stream", path);
+		cs_outfile_abort(f);
 		return NULL;
 	}
-	setvbuf(fp, NULL, _IOFBF, OUTFILE_BUFFER);
-	f = g_new0(struct cs_outfile, 1);
-	f->final_path = g_steal_pointer(&real);
-	f->tmp_path = g_steal_pointer(&tmp_path);
-	f->durable = durable;
-	f->fp = fp;
+	setvbuf(f->fp, NULL, _IOFBF, OUTFILE_BUFFER);
 	return f;
 }
 
@@ -370,8 +361,7 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 		int e = errno;
 
 		cs_outfile_abort(f);
-		cs_io_error(err, "cannot write output file", path, e);
-		return false;
+		return cs_io_error(err, "cannot write output file", path, e);
 	}
 	return cs_outfile_commit(f, err);
 }
@@ -405,6 +395,5 @@ bool cs_mkdir_p(const char *dir, GError **err)
 {
 	if (g_mkdir_with_parents(dir, 0755) == 0)
 		return true;
-	cs_io_error(err, "cannot create output directory", dir, errno);
-	return false;
+	return cs_io_error(err, "cannot create output directory", dir, errno);
 }

@@ -28,8 +28,8 @@ enum {
 	CS_OUTPUT_ERROR_BUSY,   /* the output directory is in use by another run (output/outset.h) */
 };
 
-/* Set err (CS_OUTPUT_ERROR_IO) to "PATH: WHAT: strerror(e)". */
-void cs_io_error(GError **err, const char *what, const char *path, int e);
+/* Set err (CS_OUTPUT_ERROR_IO) to "PATH: WHAT: strerror(e)"; false. */
+bool cs_io_error(GError **err, const char *what, const char *path, int e);
 
 struct cs_outfile {
 	char *final_path;

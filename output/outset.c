@@ -112,14 +112,6 @@ static bool matches(const char *name, char *const *patterns)
 	return false;
 }
 
-static bool in_list(const char *name, const GPtrArray *list)
-{
-	for (guint i = 0; i < list->len; i++)
-		if (strcmp(name, list->pdata[i]) == 0)
-			return true;
-	return false;
-}
-
 /*
  * Steps 2 to 4 of the commit (outset.h), for a staging directory whose marker is
  * written: first every old entry goes, then every new one comes, so that a reader
@@ -132,16 +124,15 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 	/* a directory empty when locked holds no old set: nothing to list and remove */
 	g_autoptr(GPtrArray) have = dir_was_empty ? g_ptr_array_new() : cs_dir_list(dfd);
 
-	if (!have) {
-		cs_io_error(err, "cannot read the staged outputs", dir, errno);
-		return false;
-	}
+	if (!have)
+		return cs_io_error(err, "cannot read the staged outputs", dir, errno);
 	for (guint i = 0; i < have->len; i++) {
 		const char *e = have->pdata[i];
 
 		if (e[0] == '.')
 			continue;   /* never part of a set */
-		if (in_list(e, fresh) ? exists_at(sfd, e) : matches(e, own))
+		if (g_ptr_array_find_with_equal_func((GPtrArray *)fresh, e, g_str_equal, NULL) ?
+		    exists_at(sfd, e) : matches(e, own))
 			cs_rm_tree(dfd, e, 0);
 	}
 	for (guint i = 0; i < fresh->len; i++) {
@@ -152,8 +143,7 @@ static bool move_in(int dfd, const char *dir, int sfd, const char *stage_name,
 		if (renameat(sfd, e, dfd, e) != 0 && (errno != ENOENT || exists_at(sfd, e))) {
 			g_autofree char *path = g_build_filename(dir, e, NULL);
 
-			cs_io_error(err, "cannot put the output in place", path, errno);
-			return false;
+			return cs_io_error(err, "cannot put the output in place", path, errno);
 		}
 	}
 	unlinkat(sfd, MARKER, 0);
@@ -210,9 +200,8 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 		cs_io_error(err, "cannot open the output directory", dir, errno);
 		return NULL;
 	}
-	l = g_new0(struct cs_outlock, 1);
-	l->fd = fd;
-	l->dir = g_strdup(dir);
+	l = g_new(struct cs_outlock, 1);
+	*l = (struct cs_outlock){ .fd = fd, .dir = g_strdup(dir) };
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		g_autoptr(GPtrArray) names = cs_dir_list(fd);
 
@@ -255,11 +244,8 @@ struct cs_outset *cs_outset_begin(const char *dir, const char *const *own, GErro
 		cs_outdir_unlock(l);
 		return NULL;
 	}
-	set = g_new0(struct cs_outset, 1);
-	set->lock = l;
-	set->own = g_strdupv((char **)own);
-	set->stage = stage;
-	set->name = g_path_get_basename(stage);
+	set = g_new(struct cs_outset, 1);
+	*set = (struct cs_outset){ l, stage, g_path_get_basename(stage), g_strdupv((char **)own) };
 	return set;
 }
 
@@ -323,10 +309,8 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 	g_autoptr(GString) text = g_string_new(MARKER_HEAD);
 	g_autofree char *marker = NULL;
 
-	if (!names) {
-		cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
-		return false;
-	}
+	if (!names)
+		return cs_io_error(err, "cannot read the staged outputs", set->lock->dir, errno);
 	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
 	for (int i = 0; set->own && set->own[i]; i++) {
 		g_string_append(text, "own ");
@@ -347,8 +331,7 @@ static bool write_marker(struct cs_outset *set, int sfd, GPtrArray *fresh, GErro
 	if (write_new_at(sfd, MARKER, text))
 		return true;
 	marker = g_build_filename(set->stage, MARKER, NULL);
-	cs_io_error(err, "cannot write output file", marker, errno);
-	return false;
+	return cs_io_error(err, "cannot write output file", marker, errno);
 }
 
 bool cs_outset_commit(struct cs_outset *set, GError **err)

@@ -5,8 +5,8 @@
  * Numbers are formatted by hand rather than with printf: a full-charge run writes tens
  * of thousands of values and printf would dominate its run time. The CSV has fixed
  * decimals via integer arithmetic; the VCD has reals as printf's "%.9g" would print
- * them, byte for byte (trace_fmt_g9, exact binary-to-decimal rounding on 128-bit
- * integers, printf itself for the magnitudes that do not fit). Each output collects
+ * them, byte for byte (trace_fmt_g9: the usual values in floating point, printf itself
+ * for the rest). Each output collects
  * whole rows in its own buffer and hands it to stdio in large chunks, so that a row
  * costs no stdio call per field. Header fields go through libcsv so that any name
  * that needs quoting is quoted the standard way.
@@ -73,19 +73,14 @@ struct trace {
 	uint64_t rows;
 };
 
-static const int64_t pow10_tab[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+/* 10^k as doubles for |k| <= 22, all exact. */
+#define POW10(k) g_pow10[(k) + 22]
+static const double g_pow10[] = {
+	1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11,
+	1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
+	1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+	1e20, 1e21, 1e22,
 };
-
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static inline void put2(char *buf, uint32_t v)
-{
-	memcpy(buf, &digit_pairs[2 * v], 2);
-}
 
 /* '0' in every byte: added to a word of digits (0..9 a byte) it makes their text. */
 #define ASCII_ZEROS 0x3030303030303030ull
@@ -120,6 +115,7 @@ static inline int digits8_len(uint64_t w)
 static inline int fmt_u32(char *buf, uint32_t u)
 {
 	uint64_t w;
+	uint32_t hi;
 	int lead, n;
 
 	if (u < 10) {
@@ -134,11 +130,11 @@ static inline int fmt_u32(char *buf, uint32_t u)
 		memcpy(buf, &w, 8);
 		return 8 - lead;
 	}
-	n = u >= 1000000000u ? 2 : 1;
-	if (n == 2)
-		put2(buf, u / 100000000u);
-	else
-		buf[0] = (char)('0' + u / 100000000u);
+	/* one or two leading digits; with one, the eight that follow overwrite buf[1] */
+	hi = u / 100000000u;
+	n = hi >= 10 ? 2 : 1;
+	buf[0] = (char)('0' + (n == 2 ? hi / 10 : hi));
+	buf[1] = (char)('0' + hi % 10);
 	w = digits8(u % 100000000u) + ASCII_ZEROS;
 	memcpy(buf + n, &w, 8);
 	return n + 8;
@@ -192,7 +188,7 @@ static inline int fmt_frac(char *buf, int len, uint32_t frac, int digits)
 		if (frac == 0)
 			return len;
 	} else {
-		frac *= (uint32_t)pow10_tab[8 - digits];
+		frac *= (uint32_t)POW10(8 - digits);
 	}
 	w = digits8(frac);
 	memcpy(buf + len, &(uint64_t){ w + ASCII_ZEROS }, 8);
@@ -281,7 +277,7 @@ static int fmt_fixed(char *buf, double v, int decimals)
 		return 3;
 	}
 	decimals = CLAMP(decimals, 0, 9);
-	scale = (uint64_t)pow10_tab[decimals];
+	scale = (uint64_t)POW10(decimals);
 	if (fabs(v) * (double)scale >= 9e18)
 		return snprintf(buf, FIXED_MAX, "%.*f", decimals, v);
 	x = round_half_away(v * (double)scale);
@@ -309,10 +305,6 @@ static inline int csv_fixed(char *buf, double v, int decimals)
 	if (decimals != 6 || !(fabs(v) < 4e9))
 		return fmt_fixed(buf, v, decimals);
 	x = round_half_away(v * 1e6);
-	if (x == 0) {
-		*o = '0';
-		return 1;
-	}
 	if (x < 0)
 		*o++ = '-';
 	u = (uint64_t)(x < 0 ? -x : x);
@@ -324,102 +316,12 @@ static inline int csv_fixed(char *buf, double v, int decimals)
 int trace_fmt_fixed(char *buf, double v, int decimals)
 {
 	char tmp[FIXED_MAX];
-	int n;
+	/* cut to fit 40 bytes (only numbers of 9e18 units of the last decimal or more) */
+	int n = MIN(fmt_fixed(tmp, v, decimals), 39);
 
-	if (!isfinite(v) || fabs(v) * (double)pow10_tab[CLAMP(decimals, 0, 9)] < 9e18)
-		return fmt_fixed(buf, v, decimals);
-	/* Only beyond 9e18 in units of the last decimal: cut to fit 40 bytes. */
-	n = MIN(fmt_fixed(tmp, v, decimals), 39);
 	memcpy(buf, tmp, (size_t)n);
 	buf[n] = '\0';
 	return n;
-}
-
-/*
- * "%.9g" by hand. A finite nonzero |v| is m * 2^e2 exactly (m < 2^53). With X the
- * decimal exponent (10^X <= |v| < 10^(X+1)), the nine significant digits are
- * q = |v| * 10^(8 - X) rounded to nearest, ties to even (printf rounds the exact
- * binary value in the default rounding mode). For 10^-24 <= |v| < 10^36 that product
- * is exact in 128-bit integers: m * 5^p shifted by p + e2 when p = 8 - X >= 0, or
- * m * 2^e2 divided by 10^-p otherwise; the remainder against half the divisor decides
- * the rounding. Other magnitudes, infinities and NaN go to snprintf itself.
- */
-typedef unsigned __int128 u128;
-
-static const uint64_t pow5_tab[28] = {
-	1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
-	1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
-	30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
-	19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull,
-	11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
-	1490116119384765625ull, 7450580596923828125ull,
-};
-
-/* 10^k as doubles for k = G9_POW_MIN .. G9_POW_MIN + 64 (exact up to 10^22; above, only
- * a first guess at the exponent, which g9_scale() then checks exactly). */
-#define G9_POW_MIN (-26)
-#define POW10(k) g9_pow10[(k) - G9_POW_MIN]
-static const double g9_pow10[] = {
-	1e-26, 1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15,
-	1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2,
-	1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
-	1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
-	1e29, 1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38,
-};
-
-#define G9_LO 100000000u    /* 10^8: nine digits */
-#define G9_HI 1000000000u   /* 10^9 */
-
-/* q = |v| * 10^(8 - x) truncated; *cmp = sign of (remainder - 1/2 ulp). */
-static bool g9_scale(uint64_t m, int e2, int x, u128 *q, int *cmp)
-{
-	int p = 8 - x;
-	u128 n, rem, half;
-
-	if (p >= 0) {
-		int s;
-
-		if (p > 32)
-			return false;
-		n = (u128)m * (p <= 27 ? pow5_tab[p] : (u128)pow5_tab[27] * pow5_tab[p - 27]);
-		s = p + e2;
-		if (s >= 0) {
-			/* An integer: |v| * 10^p >= 2^52 * 2^e2 * 10^p, so s stays small. */
-			if (s > 40)
-				return false;
-			*q = n << s;
-			*cmp = -1;
-			return true;
-		}
-		if (-s >= 128)
-			return false;
-		*q = n >> -s;
-		rem = n & (((u128)1 << -s) - 1);
-		half = (u128)1 << (-s - 1);
-	} else {
-		u128 den;
-		int k = -p, t = e2 - k;
-
-		if (k > 27)
-			return false;
-		den = pow5_tab[k];
-		if (t >= 0) {
-			if (t > 74)
-				return false;
-			n = (u128)m << t;
-		} else {
-			if (-t > 64)
-				return false;
-			n = m;
-			den <<= -t;
-		}
-		*q = n / den;
-		/* Twice the remainder against the divisor (both below 2^127). */
-		rem = (n - *q * den) << 1;
-		half = den;
-	}
-	*cmp = rem < half ? -1 : rem > half;
-	return true;
 }
 
 /*
@@ -427,8 +329,8 @@ static bool g9_scale(uint64_t m, int e2, int x, u128 *q, int *cmp)
  * |v| * 10^(prec - 1 - x) with an exact power of ten is correctly rounded, so it is
  * within 2^-53 * 10^prec < 2^-23 of the exact product. Unless its fraction lies within
  * 2^-20 of one half, rounding it gives the exact product's rounding. Near a half, near
- * the ends of the prec-digit range, or when x was not the exponent: false, and the
- * exact path (or printf) decides. *q gets the digits padded with zeros to nine.
+ * the ends of the prec-digit range, or when x was not the exponent: false, and printf
+ * decides. *q gets the digits padded with zeros to nine.
  */
 static inline __attribute__((always_inline))
 bool g_fast(double v, int x, int prec, uint32_t *q)
@@ -445,41 +347,8 @@ bool g_fast(double v, int x, int prec, uint32_t *q)
 	fr = qd - fl;
 	if (fabs(fr - 0.5) <= 0x1p-20)
 		return false;
-	*q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)pow10_tab[9 - prec];
+	*q = ((uint32_t)fl + (fr > 0.5)) * (uint32_t)POW10(9 - prec);
 	return true;
-}
-
-/*
- * The exact path: q and the exponent *x (a first guess on entry) from 128-bit integer
- * arithmetic, the guess corrected by one either way. False when the magnitude is out
- * of its range. Kept out of line: the fast path then needs few registers.
- */
-static __attribute__((noinline, cold)) bool g9_exact(uint64_t m, int e2, int *x, uint32_t *q)
-{
-	for (int tries = 0; tries < 3; tries++) {
-		u128 qq;
-		int cmp;
-
-		if (!g9_scale(m, e2, *x, &qq, &cmp))
-			return false;
-		if (qq >= G9_HI) {
-			(*x)++;
-			continue;
-		}
-		if (qq < G9_LO) {
-			(*x)--;
-			continue;
-		}
-		*q = (uint32_t)qq;
-		if (cmp > 0 || (cmp == 0 && (*q & 1u)))
-			(*q)++;
-		if (*q == G9_HI) {
-			*q = G9_LO;
-			(*x)++;
-		}
-		return true;
-	}
-	return false;
 }
 
 /* How many of the nine digits q count once trailing zeros are cut; *a gets the last
@@ -524,11 +393,11 @@ static inline char *g9_style_f(char *o, uint32_t q, int x)
 }
 
 /*
- * The usual value, inline: a normal number from 10^-4 to below 10^prec whose prec
- * digits the floating-point path settles, in style f (the digits padded to nine, whose
- * trailing zeros style f cuts); the length written (no NUL), or -1 for any other,
- * which the general path takes. The VCD writer calls it first with nine digits, and so
- * does trace_fmt_g9() (whose tests therefore cover it).
+ * The usual value, inline: zero, or a normal number from 10^-4 to below 10^prec whose
+ * prec digits the floating-point path settles, in style f (the digits padded to nine,
+ * whose trailing zeros style f cuts); the length written (no NUL), or -1 for any
+ * other, which printf takes. The VCD writer calls it first, and so does trace_fmt_g()
+ * (whose tests therefore cover it).
  */
 static inline __attribute__((always_inline))
 int g_usual(char *buf, double v, int prec)
@@ -539,8 +408,15 @@ int g_usual(char *buf, double v, int prec)
 	char *o = buf;
 
 	memcpy(&bits, &v, sizeof(bits));
+	if (bits >> 63)
+		*o++ = '-';
+	if (!(bits << 1)) {
+		*o = '0';
+		return (int)(o + 1 - buf);
+	}
 	bexp = (int)(bits >> 52) & 0x7ff;
-	/* as in trace_fmt_g9(): floor(log2 |v|) of a normal number is bexp - 1023 */
+	/* floor(log10 |v|) or one less: floor(log2 |v|) (bexp - 1023 for a normal number)
+	 * times log10(2), rounded down (78913 / 2^18 is log10(2) to 6 digits) */
 	x = ((bexp - 1023) * 78913) >> 18;
 	if (bexp == 0 || bexp == 0x7ff || x < -5 || x >= prec)
 		return -1;
@@ -548,86 +424,22 @@ int g_usual(char *buf, double v, int prec)
 		x++;
 	if (x < -4 || x >= prec || !g_fast(v, x, prec, &q))
 		return -1;
-	if (bits >> 63)
-		*o++ = '-';
 	return (int)(g9_style_f(o, q, x) - buf);
-}
-
-int trace_fmt_g9(char *buf, double v)
-{
-	uint64_t bits, m;
-	int bexp, e2, x;
-	char *o = buf;
-	uint32_t q = 0;
-	int n = g_usual(buf, v, 9);
-
-	if (n >= 0) {
-		buf[n] = '\0';
-		return n;
-	}
-	memcpy(&bits, &v, sizeof(bits));
-	bexp = (int)(bits >> 52) & 0x7ff;
-	m = bits & ((1ull << 52) - 1);
-	if (bexp == 0x7ff)
-		return snprintf(buf, 40, "%.9g", v);
-	if (bits >> 63)
-		*o++ = '-';
-	if (bexp == 0 && m == 0) {
-		*o++ = '0';
-		*o = '\0';
-		return (int)(o - buf);
-	}
-	if (bexp == 0) {
-		e2 = -1074;
-	} else {
-		m |= 1ull << 52;
-		e2 = bexp - 1075;
-	}
-	/* floor(log10 |v|) or one less: floor(log2 |v|) * log10(2), rounded down
-	 * (78913 / 2^18 is log10(2) to 6 digits, ample for |exponents| < 1100). */
-	x = ((63 - __builtin_clzll(m) + e2) * 78913) >> 18;
-	if (x >= G9_POW_MIN && x + 1 - G9_POW_MIN < (int)G_N_ELEMENTS(g9_pow10) &&
-	    fabs(v) >= POW10(x + 1))
-		x++;
-	if (!g_fast(v, x, 9, &q) && !g9_exact(m, e2, &x, &q))
-		return snprintf(buf, 40, "%.9g", v);
-
-	if (x >= -4 && x < 9) {
-		o = g9_style_f(o, q, x);
-	} else {
-		/* Style e: d.dddddddde+XX, trailing zeros cut, two exponent digits or more. */
-		int ax = x < 0 ? -x : x;
-		uint64_t a;
-		int nd = g9_digits(q, &a);
-
-		*o++ = (char)('0' + q / 100000000u);
-		if (nd > 1) {
-			*o++ = '.';
-			memcpy(o, &a, 8);
-			o += nd - 1;
-		}
-		*o++ = 'e';
-		*o++ = x < 0 ? '-' : '+';
-		if (ax >= 100)
-			*o++ = (char)('0' + ax / 100);
-		memcpy(o, &digit_pairs[2 * (ax % 100)], 2);
-		o += 2;
-	}
-	*o = '\0';
-	return (int)(o - buf);
 }
 
 int trace_fmt_g(char *buf, double v, int prec)
 {
-	int n;
+	int n = prec >= 1 && prec <= 9 ? g_usual(buf, v, prec) : -1;
 
-	if (prec == 9)
-		return trace_fmt_g9(buf, v);
-	n = prec >= 1 && prec < 9 ? g_usual(buf, v, prec) : -1;
 	if (n < 0)
 		return snprintf(buf, 40, "%.*g", prec, v);
 	buf[n] = '\0';
 	return n;
+}
+
+int trace_fmt_g9(char *buf, double v)
+{
+	return trace_fmt_g(buf, v, 9);
 }
 
 /* Longest VCD line for one column: 'r', a number (snprintf into 40 bytes at most), a
@@ -638,12 +450,11 @@ int trace_fmt_g(char *buf, double v, int prec)
 
 struct trace *trace_new(const struct trace_col *cols, int ncols)
 {
-	struct trace *tr = g_new0(struct trace, 1);
+	struct trace *tr = g_new(struct trace, 1);
 	size_t csv_max = 21 + 1;        /* time_s ("-9223372036.854775808") and newline */
 
-	tr->cols = g_new0(struct trace_col_out, (size_t)ncols);
-	tr->ncols = ncols;
-	tr->vcd_last_t = -1;
+	*tr = (struct trace){ .cols = g_new0(struct trace_col_out, (size_t)ncols), .ncols = ncols,
+			      .vcd_last_t = -1 };
 	for (int i = 0; i < ncols; i++) {
 		struct trace_col_out *co = &tr->cols[i];
 		int k = i, n = 0;
@@ -692,8 +503,7 @@ static bool out_commit(struct trace_out *o, GError **err)
 	bool ok;
 
 	out_flush(o);
-	ok = cs_outfile_commit(o->f, err);
-	o->f = NULL;
+	ok = cs_outfile_commit(g_steal_pointer(&o->f), err);
 	out_abort(o);
 	return ok;
 }

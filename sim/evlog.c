@@ -11,14 +11,14 @@
 
 struct evlog {
 	uint64_t count;
-	struct {
+	struct listener {
 		evlog_listener_cb cb;
 		void *data;
 		const char *ev;   /* NULL: every kind */
 	} listeners[EVLOG_MAX_LISTENERS];
 	int n_listeners;
 	/* records being built: each one's time, source and kind */
-	struct {
+	struct open_rec {
 		cJSON *rec;
 		sim_time_t t;
 		const char *src;
@@ -35,10 +35,7 @@ void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb
 			    void *data)
 {
 	g_assert(log->n_listeners < EVLOG_MAX_LISTENERS);
-	log->listeners[log->n_listeners].cb = cb;
-	log->listeners[log->n_listeners].data = data;
-	log->listeners[log->n_listeners].ev = ev;
-	log->n_listeners++;
+	log->listeners[log->n_listeners++] = (struct listener){ cb, data, ev };
 }
 
 void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data)
@@ -73,38 +70,28 @@ cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char 
 	cJSON_AddStringToObject(rec, "ev", ev);
 	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
 		if (!log->open[i].rec) {
-			log->open[i].rec = rec;
-			log->open[i].t = t;
-			log->open[i].src = src;
-			log->open[i].ev = ev;
+			log->open[i] = (struct open_rec){ rec, t, src, ev };
 			return rec;
 		}
 	g_error("evlog: more than %d records built at once", EVLOG_MAX_OPEN);
-	return rec;
 }
 
 void evlog_end(struct evlog *log, cJSON *rec)
 {
-	sim_time_t t = 0;
-	const char *src = NULL, *ev = NULL;
+	struct open_rec o = { 0 };
 
-	if (!rec) {
-		log->count++;
-		return;
-	}
-	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
-		if (log->open[i].rec == rec) {
-			t = log->open[i].t;
-			src = log->open[i].src;
-			ev = log->open[i].ev;
-			log->open[i].rec = NULL;
-			break;
-		}
-	g_assert(src);
 	log->count++;
+	if (!rec)
+		return;
+	for (int i = 0; i < EVLOG_MAX_OPEN && !o.rec; i++)
+		if (log->open[i].rec == rec) {
+			o = log->open[i];
+			log->open[i].rec = NULL;
+		}
+	g_assert(o.src);
 	for (int i = 0; i < log->n_listeners; i++)
-		if (listener_hears(log, i, ev))
-			log->listeners[i].cb(log->listeners[i].data, t, src, ev, rec);
+		if (listener_hears(log, i, o.ev))
+			log->listeners[i].cb(log->listeners[i].data, o.t, o.src, o.ev, rec);
 	cJSON_Delete(rec);
 }
 
@@ -125,7 +112,5 @@ uint64_t evlog_count(const struct evlog *log)
 
 void evlog_free(struct evlog *log)
 {
-	if (!log)
-		return;
 	g_free(log);
 }

@@ -9,7 +9,9 @@
 
 G_DEFINE_QUARK(cs-param-error-quark, cs_param_error)
 
-#define perr(err, ...) g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID, __VA_ARGS__)
+/* Set err; false, for `return perr(...)`. */
+#define perr(err, ...) \
+	(g_set_error(err, CS_PARAM_ERROR, CS_PARAM_ERROR_INVALID, __VA_ARGS__), false)
 
 char *param_describe_json(const cJSON *v)
 {
@@ -49,8 +51,7 @@ bool param_error_found(GError **err, const char *path, const cJSON *v, const cha
 {
 	g_autofree char *found = param_describe_json(v);
 
-	perr(err, "%s: found %s, expected %s", path, found, expected);
-	return false;
+	return perr(err, "%s: found %s, expected %s", path, found, expected);
 }
 
 char *param_join_path(const char *path, const char *key)
@@ -62,36 +63,29 @@ bool param_json_number(const cJSON *v, enum unit_dim dim, double *out, const cha
 		       GError **err)
 {
 	g_autoptr(GError) uerr = NULL;
-
 	double x;
 
 	if (cJSON_IsNumber(v)) {
-		if (!isfinite(v->valuedouble)) {
-			perr(err, "%s: found a number out of range, expected a %s such as \"%s\"",
-			     path, units_dim_name(dim), units_dim_example(dim));
-			return false;
-		}
+		if (!isfinite(v->valuedouble))
+			return perr(err, "%s: found a number out of range, expected a %s such as \"%s\"",
+				    path, units_dim_name(dim), units_dim_example(dim));
 		x = v->valuedouble;
 	} else if (cJSON_IsString(v)) {
-		if (!units_parse(v->valuestring, dim, &x, &uerr)) {
-			perr(err, "%s: %s", path, uerr->message);
-			return false;
-		}
+		if (!units_parse(v->valuestring, dim, &x, &uerr))
+			return perr(err, "%s: %s", path, uerr->message);
 	} else {
 		g_autofree char *found = param_describe_json(v);
 
-		perr(err, "%s: found %s, expected a %s such as \"%s\"", path, found,
-		     units_dim_name(dim), units_dim_example(dim));
-		return false;
+		return perr(err, "%s: found %s, expected a %s such as \"%s\"", path, found,
+			    units_dim_name(dim), units_dim_example(dim));
 	}
 	/* Temperatures are an offset scale: 1e-12 C is as good as 0 C. */
 	if (x != 0 && fabs(x) < PARAM_SMALLEST && dim != UNIT_CELSIUS) {
 		g_autofree char *found = param_describe_json(v);
 		g_autofree char *least = units_format(PARAM_SMALLEST, dim);
 
-		perr(err, "%s: found %s, expected 0 or a %s of at least %s (in magnitude)", path,
-		     found, units_dim_name(dim), least);
-		return false;
+		return perr(err, "%s: found %s, expected 0 or a %s of at least %s (in magnitude)",
+			    path, found, units_dim_name(dim), least);
 	}
 	*out = x;
 	return true;
@@ -127,19 +121,16 @@ bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError *
 	if (cJSON_IsNumber(v)) {
 		double ns = v->valuedouble * 1e9;
 
-		if (!isfinite(ns) || fabs(ns) >= 9.2e18) {
-			perr(err, "%s: found %.10g, expected a time such as \"100 ms\"", path,
-			     v->valuedouble);
-			return false;
-		}
+		if (!isfinite(ns) || fabs(ns) >= 9.2e18)
+			return perr(err, "%s: found %.10g, expected a time such as \"100 ms\"",
+				    path, v->valuedouble);
 		*out = sim_time_from_s(v->valuedouble);
 		return true;
 	}
 	if (cJSON_IsString(v)) {
 		if (units_parse_time(v->valuestring, out, &uerr))
 			return true;
-		perr(err, "%s: %s", path, uerr->message);
-		return false;
+		return perr(err, "%s: %s", path, uerr->message);
 	}
 	return param_error_found(err, path, v, "a time such as \"100 ms\"");
 }
@@ -166,25 +157,19 @@ static bool range_fit(const struct param_desc *d, double *x)
 
 	if (no_range(d))
 		return true;
-	if (d->flags & PARAM_F_MIN_EXCL ? !(*x > d->min) : !(*x >= d->min - lo_tol))
+	if ((d->flags & PARAM_F_MIN_EXCL ? !(*x > d->min) : !(*x >= d->min - lo_tol)) ||
+	    !(*x <= d->max + hi_tol))
 		return false;
-	if (!(*x <= d->max + hi_tol))
-		return false;
-	if (*x < d->min)
-		*x = d->min;
-	if (*x > d->max)
-		*x = d->max;
+	*x = CLAMP(*x, d->min, d->max);
 	return true;
 }
 
 static bool time_range_ok(const struct param_desc *d, sim_time_t t)
 {
-	if (no_range(d))
-		return true;
-	if (d->flags & PARAM_F_MIN_EXCL ? !(t > sim_time_from_s(d->min)) :
-	    !(t >= sim_time_from_s(d->min)))
-		return false;
-	return t <= sim_time_from_s(d->max);
+	sim_time_t min = sim_time_from_s(d->min);
+
+	return no_range(d) || ((d->flags & PARAM_F_MIN_EXCL ? t > min : t >= min) &&
+			       t <= sim_time_from_s(d->max));
 }
 
 /* A bound in the parameter's own unit: "1 mAh", "100 %", "1 min". */
@@ -197,15 +182,15 @@ static char *format_bound(const struct param_desc *d, double x)
 	return units_format(x, d->dim);
 }
 
-static void range_error(const struct param_desc *d, const char *path, const cJSON *v,
+static bool range_error(const struct param_desc *d, const char *path, const cJSON *v,
 			GError **err)
 {
 	g_autofree char *found = param_describe_json(v);
 	g_autofree char *lo = format_bound(d, d->min);
 	g_autofree char *hi = format_bound(d, d->max);
 
-	perr(err, "%s: found %s, expected a value %s %s and at most %s", path, found,
-	     d->flags & PARAM_F_MIN_EXCL ? "above" : "of at least", lo, hi);
+	return perr(err, "%s: found %s, expected a value %s %s and at most %s", path, found,
+		    d->flags & PARAM_F_MIN_EXCL ? "above" : "of at least", lo, hi);
 }
 
 /*
@@ -237,13 +222,13 @@ static bool unit_missing(const struct param_desc *d, const cJSON *v, const char 
 			g_string_append_printf(hint, "%s\"%.10g %s%s\"", hint->len ? " or " : "",
 					       x, prefix[i], sym);
 	}
-	perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"%s%s%s",
-	     path, found, units_dim_name(d->dim), units_dim_example(d->dim),
-	     hint->len ? " (did you mean " : "", hint->str, hint->len ? "?)" : "");
+	(void)perr(err, "%s: found %s without a unit, expected a %s with its unit such as \"%s\"%s%s%s",
+		   path, found, units_dim_name(d->dim), units_dim_example(d->dim),
+		   hint->len ? " (did you mean " : "", hint->str, hint->len ? "?)" : "");
 	return true;
 }
 
-static void enum_error(const struct param_desc *d, const char *path, const cJSON *v,
+static bool enum_error(const struct param_desc *d, const char *path, const cJSON *v,
 		       GError **err)
 {
 	g_autofree char *found = param_describe_json(v);
@@ -255,8 +240,8 @@ static void enum_error(const struct param_desc *d, const char *path, const cJSON
 		g_string_append_printf(list, "%s\"%s\"", n ? ", " : "", d->choices[n]);
 	if (cJSON_IsString(v))
 		hint = cs_did_you_mean(v->valuestring, (const char *const *)d->choices, n);
-	perr(err, "%s: found %s, expected one of %s%s%s%s", path, found, list->str,
-	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+	return perr(err, "%s: found %s, expected one of %s%s%s%s", path, found, list->str,
+		    hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
 }
 
 /* Two spellings of one value with a unit: "3A", "3.0A", "3 A" and "3000 mA". */
@@ -295,12 +280,12 @@ static int enum_match(const struct param_desc *d, const char *s)
 bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		      const char *path, GError **err)
 {
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_NUM) {
-		*PARAM_FIELD(base, d, double) = 0;
-		return true;
-	}
-	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) && d->kind == PARAM_TIME) {
-		*PARAM_FIELD(base, d, sim_time_t) = 0;
+	if (cJSON_IsNull(v) && (d->flags & PARAM_F_NULL_ZERO) &&
+	    (d->kind == PARAM_NUM || d->kind == PARAM_TIME)) {
+		if (d->kind == PARAM_NUM)
+			*PARAM_FIELD(base, d, double) = 0;
+		else
+			*PARAM_FIELD(base, d, sim_time_t) = 0;
 		return true;
 	}
 	switch (d->kind) {
@@ -311,10 +296,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 			return false;
 		if (!param_json_number(v, d->dim, &x, path, err))
 			return false;
-		if (!range_fit(d, &x)) {
-			range_error(d, path, v, err);
-			return false;
-		}
+		if (!range_fit(d, &x))
+			return range_error(d, path, v, err);
 		*PARAM_FIELD(base, d, double) = x;
 		return true;
 	}
@@ -323,10 +306,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 
 		if (!param_json_time(v, &t, path, err))
 			return false;
-		if (!time_range_ok(d, t)) {
-			range_error(d, path, v, err);
-			return false;
-		}
+		if (!time_range_ok(d, t))
+			return range_error(d, path, v, err);
 		*PARAM_FIELD(base, d, sim_time_t) = t;
 		return true;
 	}
@@ -335,10 +316,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 
 		if (!isfinite(x) || x != floor(x) || fabs(x) > 1e9)
 			return param_error_found(err, path, v, "a whole number");
-		if (!range_fit(d, &x) || x != floor(x)) {
-			range_error(d, path, v, err);
-			return false;
-		}
+		if (!range_fit(d, &x) || x != floor(x))
+			return range_error(d, path, v, err);
 		*PARAM_FIELD(base, d, int) = (int)x;
 		return true;
 	}
@@ -350,10 +329,8 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 	case PARAM_ENUM: {
 		int i = cJSON_IsString(v) ? enum_match(d, v->valuestring) : -1;
 
-		if (i < 0) {
-			enum_error(d, path, v, err);
-			return false;
-		}
+		if (i < 0)
+			return enum_error(d, path, v, err);
 		*PARAM_FIELD(base, d, int) = i;
 		return true;
 	}
@@ -400,16 +377,9 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 	for (guint i = 0; i < names->len; i++)
 		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
 	hint = cs_did_you_mean(key, (const char *const *)names->pdata, names->len);
-	perr(err, "%s: found an unknown key \"%s\", expected one of: %s%s%s%s", full, key, list->str,
-	     hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
-}
-
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; list && *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
+	(void)perr(err, "%s: found an unknown key \"%s\", expected one of: %s%s%s%s", full, key,
+		   list->str, hint ? " (did you mean \"" : "", hint ? hint : "",
+		   hint ? "\"?)" : "");
 }
 
 bool param_load_object(const struct param_desc *table, const cJSON *obj, void *base,
@@ -423,7 +393,7 @@ bool param_load_object(const struct param_desc *table, const cJSON *obj, void *b
 		const struct param_desc *d;
 		g_autofree char *full = NULL;
 
-		if (in_list(skip, v->string))
+		if (skip && g_strv_contains(skip, v->string))
 			continue;
 		d = param_find(table, v->string);
 		if (!d) {
@@ -464,24 +434,18 @@ char *param_format_value(const struct param_desc *d, const void *base)
 		sym = units_dim_symbol(d->dim);
 		return g_strdup_printf("%.6g%s%s", x, *sym ? " " : "", sym);
 	}
-	case PARAM_TIME: {
-		sim_time_t t = *PARAM_FIELD(base, d, sim_time_t);
-
-		if (t == 0 && (d->flags & PARAM_F_NULL_ZERO))
+	case PARAM_TIME:
+		if (*PARAM_FIELD(base, d, sim_time_t) == 0 && (d->flags & PARAM_F_NULL_ZERO))
 			return g_strdup("none");
-		return units_format_time(t);
-	}
+		return units_format_time(*PARAM_FIELD(base, d, sim_time_t));
 	case PARAM_INT:
 		return g_strdup_printf("%d", *PARAM_FIELD(base, d, int));
 	case PARAM_BOOL:
 		return g_strdup(*PARAM_FIELD(base, d, bool) ? "true" : "false");
 	case PARAM_ENUM:
 		return g_strdup(d->choices[*PARAM_FIELD(base, d, int)]);
-	case PARAM_STR: {
-		const char *s = *PARAM_FIELD(base, d, char *);
-
-		return g_strdup(s ? s : "");
-	}
+	case PARAM_STR:
+		return g_strdup(*PARAM_FIELD(base, d, char *) ?: "");
 	case PARAM_OBJECT:
 		return g_strdup("{...}");
 	case PARAM_CUSTOM:

@@ -15,20 +15,14 @@ void sim_init(struct sim *s, guint32 seed)
 	/* No reserve: the first push makes room for 64 events, which is more than a run
 	 * has pending at once (a few timers per model and driver); the queue grows by
 	 * doubling when it must. */
+	*s = (struct sim){ .rng = g_rand_new_with_seed(seed) };
 	sim_queue_init(&s->queue);
-	s->now = 0;
-	s->stopped = false;
-	s->rng = g_rand_new_with_seed(seed);
-	s->cont = NULL;
-	s->cont_ctx = NULL;
-	s->stalled = false;
 }
 
 void sim_destroy(struct sim *s)
 {
 	sim_queue_destroy(&s->queue);
-	g_rand_free(s->rng);
-	s->rng = NULL;
+	g_clear_pointer(&s->rng, g_rand_free);
 }
 
 void sim_set_cont(struct sim *s, const struct sim_cont_ops *ops, void *ctx)

@@ -40,27 +40,7 @@ static double foldback_k(const struct net_in *in)
 	return (in->ilim - in->ishort) / vknee;
 }
 
-double net_supply_current(const struct net_in *in, double v)
-{
-	double ir = (in->voc - v) / path_r(in);
-
-	if (ir < 0)
-		return 0;
-	if (in->limit == NET_LIMIT_NONE || ir <= in->ilim)
-		return ir;
-	if (in->limit == NET_LIMIT_BRICK)
-		return in->ilim;
-	/* foldback: I = ishort + k*(v + r_cable*I) */
-	{
-		double k = foldback_k(in);
-		double den = 1.0 - k * in->r_cable;
-		double i = den > 1e-9 ? (in->ishort + k * v) / den : in->ishort;
-
-		return fmin(fmax(i, in->ishort), in->ilim);
-	}
-}
-
-/* Intersection of the supply curve with the line V = a + b*I (b > 0): the point a
+/* Intersection of the supply curve with the line V = a + b*I (b >= 0): the point a
  * saturated linear pass element settles at; r is path_r(in). Returns I, sets *v. */
 static double supply_meet_line(const struct net_in *in, double r, double a, double b,
 			       double *v)
@@ -86,6 +66,13 @@ static double supply_meet_line(const struct net_in *in, double r, double a, doub
 	}
 	*v = a + b * i;
 	return i;
+}
+
+double net_supply_current(const struct net_in *in, double v)
+{
+	double vv;
+
+	return supply_meet_line(in, path_r(in), v, 0, &vv);
 }
 
 /* Larger root of r0 y^2 + B y + C = 0 (r0 > 0); on a negative discriminant returns

@@ -251,7 +251,7 @@ G_GNUC_PRINTF(6, 7)
 static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 		 enum unit_dim found, const char *reason_fmt, ...)
 {
-	GString *s;
+	g_autoptr(GString) s = NULL;
 	const char *name = units_dim_name(want);
 
 	if (!err)	/* a caller trying a reading: no message to build */
@@ -273,13 +273,7 @@ static bool fail(GError **err, int code, const char *text, enum unit_dim want,
 		g_string_append_c(s, ')');
 	}
 	g_set_error_literal(err, CS_UNITS_ERROR, code, s->str);
-	g_string_free(s, TRUE);
 	return false;
-}
-
-static bool starts_with_ci(const char *s, const char *word)
-{
-	return g_ascii_strncasecmp(s, word, strlen(word)) == 0;
 }
 
 /*
@@ -306,7 +300,7 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 		n->fn = p - n->fp;
 	}
 	if (n->in + n->fn == 0) {
-		if (starts_with_ci(p, "nan") || starts_with_ci(p, "inf"))
+		if (g_ascii_strncasecmp(p, "nan", 3) == 0 || g_ascii_strncasecmp(p, "inf", 3) == 0)
 			*why = "not a finite number";
 		else
 			*why = "no number";
@@ -389,9 +383,8 @@ static const struct unit *find_unit(const char *tok, int *pexp, const struct uni
  */
 static char *suggest_unit(const char *tok, enum unit_dim want)
 {
-	GPtrArray *cand = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) cand = g_ptr_array_new_with_free_func(g_free);
 	const char *best = NULL;
-	char *res = NULL;
 
 	for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
 		if (units[i].dim != want)
@@ -409,10 +402,7 @@ static char *suggest_unit(const char *tok, enum unit_dim want)
 	} else {
 		best = cs_did_you_mean(tok, (const char *const *)cand->pdata, cand->len);
 	}
-	if (best)
-		res = g_strdup(best);
-	g_ptr_array_free(cand, TRUE);
-	return res;
+	return g_strdup(best);
 }
 
 /* Split text into number and unit and check the unit's dimension against want. */
@@ -595,9 +585,8 @@ bool units_parse_time(const char *text, sim_time_t *out, GError **err)
  * which is the commonest typo ("ilmi" for "ilim"). */
 static size_t edit_distance(const char *a, size_t al, const char *b, size_t bl)
 {
-	size_t *rows = g_new(size_t, 3 * (bl + 1));
+	g_autofree size_t *rows = g_new(size_t, 3 * (bl + 1));
 	size_t *pp = rows, *prev = rows + bl + 1, *cur = rows + 2 * (bl + 1), *tmp;
-	size_t d;
 
 	for (size_t j = 0; j <= bl; j++)
 		prev[j] = j;
@@ -617,9 +606,7 @@ static size_t edit_distance(const char *a, size_t al, const char *b, size_t bl)
 		prev = cur;
 		cur = tmp;
 	}
-	d = prev[bl];
-	g_free(rows);
-	return d;
+	return prev[bl];
 }
 
 const char *cs_did_you_mean(const char *word, const char *const *candidates, size_t n)

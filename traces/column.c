@@ -35,50 +35,38 @@ enum unit_dim cs_csv_col_dim(const char *name)
 	return UNIT_NONE;
 }
 
-/* ---- formatting ---- */
-
 /* The shortest "%.Ng" that reads back as v (digits 0), or "%.{digits}g". */
 static void fmt_num(char *buf, size_t size, double v, int digits)
 {
-	char fmt[8];
-
-	if (digits > 0) {
-		g_snprintf(fmt, sizeof fmt, "%%.%dg", MIN(digits, 17));
-		g_ascii_formatd(buf, (gint)size, fmt, v);
-		return;
-	}
 	/* At least the integer digits, so that 7200 does not come out as 7.2e+03. */
 	int p0 = fabs(v) >= 1 && fabs(v) < 1e15 ? (int)floor(log10(fabs(v))) + 1 : 1;
+	char fmt[8];
 
-	for (int p = MAX(p0, 1); p <= 17; p++) {
+	for (int p = digits > 0 ? MIN(digits, 17) : p0; p <= 17; p++) {
 		g_snprintf(fmt, sizeof fmt, "%%.%dg", p);
 		g_ascii_formatd(buf, (gint)size, fmt, v);
-		if (g_ascii_strtod(buf, NULL) == v)
+		if (digits > 0 || g_ascii_strtod(buf, NULL) == v)
 			return;
 	}
 }
 
 char *cs_csv_fmt_value(const char *column, double v, int digits)
 {
+	static const struct { double below, scale; const char *prefix; } si[] = {
+		{ 1e-6, 1e9, "n" }, { 1e-3, 1e6, "u" }, { 1, 1e3, "m" },
+	};
 	enum unit_dim dim = cs_csv_col_dim(column);
 	const char *sym = "", *prefix = "";
 	double x = v;
 	char num[64];
 
 	if (dim == UNIT_VOLT || dim == UNIT_AMP || dim == UNIT_WATT) {
-		double m = fabs(v);
-
 		sym = units_dim_symbol(dim);
-		if (m > 0 && m < 1e-6) {
-			prefix = "n";
-			x = v * 1e9;
-		} else if (m > 0 && m < 1e-3) {
-			prefix = "u";
-			x = v * 1e6;
-		} else if (m > 0 && m < 1) {
-			prefix = "m";
-			x = v * 1e3;
-		}
+		for (size_t i = 0; i < G_N_ELEMENTS(si) && fabs(v) > 0 && !*prefix; i++)
+			if (fabs(v) < si[i].below) {
+				prefix = si[i].prefix;
+				x = v * si[i].scale;
+			}
 	} else if (dim == UNIT_SECOND) {
 		sym = "s";
 	}

@@ -21,11 +21,14 @@
 
 G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
+/* Set err; false, for `return csv_fail(...)`. */
+#define csv_fail(err, code, ...) (g_set_error(err, CS_CSV_ERROR, code, __VA_ARGS__), false)
+
 /* cs_csv_read_header() reads at most this much: a header row longer than 1 MiB is not
  * a row of column names. */
 #define CSV_MAX_HEADER_BYTES ((size_t)1 << 20)
 
-/* ---- cells ---- */
+static const struct cs_csv_read_opts default_opts;
 
 enum cell_kind { CELL_NUMBER, CELL_NONFINITE, CELL_EMPTY, CELL_TEXT };
 
@@ -65,8 +68,6 @@ static char *cell_text(const char *s, size_t len)
 	return g_strdup_printf("\"%s\"%s", esc, len > 40 ? "..." : "");
 }
 
-/* ---- reading ---- */
-
 struct colstat {
 	bool bad;                  /* some cell is NaN/Inf or empty */
 	size_t bad_line;           /* the first such cell */
@@ -98,19 +99,21 @@ struct reader {
 	GStringChunk *cells;       /* the cells' text until the trace is built */
 };
 
-static void rd_fail(struct reader *r, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static bool rd_fail(struct reader *r, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
-static void rd_fail(struct reader *r, int code, const char *fmt, ...)
+/* The reader's first error (later ones are dropped); false. */
+static bool rd_fail(struct reader *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 	g_autofree char *msg = NULL;
 
 	if (r->error)
-		return;
+		return false;
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	g_set_error(&r->error, CS_CSV_ERROR, code, "%s: %s", r->file, msg);
+	return false;
 }
 
 static const char *const default_time_names[] = { "time_s", "time", "t", "time[s]", "time(s)" };
@@ -218,49 +221,41 @@ static void header_done(struct reader *r)
 }
 
 /* The time column: a finite number, never less than the row before. */
-static void check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
+static bool check_time(struct reader *r, int c, enum cell_kind kind, double v, const char *cell,
 		       size_t len)
 {
 	if (kind != CELL_NUMBER) {
 		g_autofree char *txt = cell_text(cell, len);
 
-		rd_fail(r, CS_CSV_ERROR_TIME,
-			"line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
-			r->line, (char *)r->names->pdata[c], kind == CELL_EMPTY ? "an empty cell" : txt);
-		return;
+		return rd_fail(r, CS_CSV_ERROR_TIME,
+			       "line %zu, column \"%s\": found %s, expected a time in seconds (a finite number)",
+			       r->line, (char *)r->names->pdata[c],
+			       kind == CELL_EMPTY ? "an empty cell" : txt);
 	}
-	if (r->nrows > 0 && v < r->last_t) {
-		rd_fail(r, CS_CSV_ERROR_TIME,
-			"line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
-			r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
-		return;
-	}
+	if (r->nrows > 0 && v < r->last_t)
+		return rd_fail(r, CS_CSV_ERROR_TIME,
+			       "line %zu, column \"%s\": time goes backwards: %.17g s after %.17g s on line %zu",
+			       r->line, (char *)r->names->pdata[c], v, r->last_t, r->last_t_line);
 	r->last_t = v;
 	r->last_t_line = r->line;
+	return true;
 }
 
 /* Count the kinds of cells of the column, keeping the first odd one for the message. */
 static void count_cell(struct colstat *st, size_t line, enum cell_kind kind, const char *cell,
 		       size_t len)
 {
-	switch (kind) {
-	case CELL_NUMBER:
+	if (kind == CELL_NUMBER) {
 		st->n_number++;
-		break;
-	case CELL_TEXT:
+	} else if (kind == CELL_TEXT) {
 		if (!st->n_text++) {
 			st->text_line = line;
 			st->first_text = cell_text(cell, len);
 		}
-		break;
-	case CELL_EMPTY:
-	case CELL_NONFINITE:
-		if (!st->bad) {
-			st->bad = true;
-			st->bad_line = line;
-			st->bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
-		}
-		break;
+	} else if (!st->bad) {          /* empty or not finite */
+		st->bad = true;
+		st->bad_line = line;
+		st->bad_text = kind == CELL_EMPTY ? NULL : cell_text(cell, len);
 	}
 }
 
@@ -288,11 +283,8 @@ static void on_field(void *s, size_t len, void *data)
 		return;                         /* reported at the end of the row */
 	g_ptr_array_add(r->st[c].cells, g_string_chunk_insert(r->cells, cell));
 	kind = classify_cell(cell, len, &v);
-	if (c == r->time_col) {
-		check_time(r, c, kind, v, cell, len);
-		if (r->error)
-			return;
-	}
+	if (c == r->time_col && !check_time(r, c, kind, v, cell, len))
+		return;
 	count_cell(&r->st[c], r->line, kind, cell, len);
 }
 
@@ -350,10 +342,8 @@ static bool run_parser(struct reader *r, const char *data, size_t len, char deli
 	struct csv_parser p;
 	size_t pos = 0;
 
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		rd_fail(r, CS_CSV_ERROR_IO, "out of memory starting the CSV parser");
-		return false;
-	}
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return rd_fail(r, CS_CSV_ERROR_IO, "out of memory starting the CSV parser");
 	csv_set_delim(&p, (unsigned char)delim);
 	r->line = 1;
 	while (pos < len && !r->error && !(r->header_only && r->header_done)) {
@@ -400,10 +390,8 @@ void cs_csv_trace_free(cs_csv_trace *tr)
  * caller names (never the time column). */
 static bool kept_as_text(const struct reader *r, int c)
 {
-	if (r->opts->table)
-		return true;
-	return c != r->time_col && r->opts->text_columns &&
-	       g_strv_contains(r->opts->text_columns, r->names->pdata[c]);
+	return r->opts->table || (c != r->time_col && r->opts->text_columns &&
+				  g_strv_contains(r->opts->text_columns, r->names->pdata[c]));
 }
 
 /* After the last row: every numeric column holds finite numbers only. */
@@ -416,22 +404,19 @@ static bool check_columns(struct reader *r)
 			continue;
 		/* A column of numbers with a stray word in it is a number column with a
 		 * bad cell, not a column of labels. */
-		if (st->n_text && st->n_number > st->n_text) {
-			rd_fail(r, CS_CSV_ERROR_VALUE,
-				"line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
-				st->text_line, (char *)r->names->pdata[c], st->first_text);
-			return false;
-		}
+		if (st->n_text && st->n_number > st->n_text)
+			return rd_fail(r, CS_CSV_ERROR_VALUE,
+				       "line %zu, column \"%s\": found %s, expected a number (the column's other cells are numbers)",
+				       st->text_line, (char *)r->names->pdata[c], st->first_text);
 		if (st->n_text || !st->bad)
 			continue;
 		/* All cells empty: a column of empty labels. */
 		if (!st->n_number && !st->bad_text)
 			continue;
-		rd_fail(r, CS_CSV_ERROR_VALUE,
-			"line %zu, column \"%s\": found %s, expected a finite number (the column's other cells are numbers)",
-			st->bad_line, (char *)r->names->pdata[c],
-			st->bad_text ? st->bad_text : "an empty cell");
-		return false;
+		return rd_fail(r, CS_CSV_ERROR_VALUE,
+			       "line %zu, column \"%s\": found %s, expected a finite number (the column's other cells are numbers)",
+			       st->bad_line, (char *)r->names->pdata[c],
+			       st->bad_text ? st->bad_text : "an empty cell");
 	}
 	return true;
 }
@@ -440,16 +425,12 @@ static bool check_columns(struct reader *r)
  * labels. */
 static cs_csv_trace *trace_new(struct reader *r, const char *name, char delim)
 {
-	cs_csv_trace *tr = g_new0(cs_csv_trace, 1);
+	cs_csv_trace *tr = g_new(cs_csv_trace, 1);
 
-	tr->file = g_strdup(name);
-	tr->nrows = r->nrows;
-	tr->ncols = r->ncols;
-	tr->cols = g_new0(struct cs_csv_col, (gsize)r->ncols);
-	tr->time_col = r->time_col;
-	tr->line = (size_t *)(void *)g_array_free(g_steal_pointer(&r->lines), FALSE);
-	tr->delim = delim;
-	tr->strings = g_string_chunk_new(4096);
+	*tr = (cs_csv_trace){ .file = g_strdup(name), .nrows = r->nrows, .ncols = r->ncols,
+		.cols = g_new0(struct cs_csv_col, (gsize)r->ncols), .time_col = r->time_col,
+		.line = (size_t *)(void *)g_array_free(g_steal_pointer(&r->lines), FALSE),
+		.delim = delim, .strings = g_string_chunk_new(4096) };
 	for (int c = 0; c < r->ncols; c++) {
 		struct cs_csv_col *col = &tr->cols[c];
 		const char *const *cells = (const char *const *)r->st[c].cells->pdata;
@@ -476,16 +457,13 @@ static bool check_text(const char *name, const char **data, size_t *len,
 {
 	size_t cap = opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 
-	if (memchr(*data, '\0', *len)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
-			    "%s: found a NUL byte (a binary file?), expected CSV text", name);
-		return false;
-	}
-	if (*len > cap) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOO_BIG,
-			    "%s: the file is %zu bytes, over the limit of %zu bytes", name, *len, cap);
-		return false;
-	}
+	if (memchr(*data, '\0', *len))
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX,
+				"%s: found a NUL byte (a binary file?), expected CSV text", name);
+	if (*len > cap)
+		return csv_fail(err, CS_CSV_ERROR_TOO_BIG,
+				"%s: the file is %zu bytes, over the limit of %zu bytes", name, *len,
+				cap);
 	if (*len >= 3 && memcmp(*data, "\xEF\xBB\xBF", 3) == 0) {
 		*data += 3;
 		*len -= 3;
@@ -511,39 +489,40 @@ static void reader_clear(struct reader *r)
 cs_csv_trace *cs_csv_parse(const char *name, const char *data, size_t len,
 			   const struct cs_csv_read_opts *opts, GError **err)
 {
-	static const struct cs_csv_read_opts defaults = { 0 };
-	struct reader r = { 0 };
+	struct reader r;
 	cs_csv_trace *tr = NULL;
 	char delim;
 
 	if (!opts)
-		opts = &defaults;
+		opts = &default_opts;
 	if (!check_text(name, &data, &len, opts, err))
 		return NULL;
-	r.file = name;
-	r.opts = opts;
-	r.names = g_ptr_array_new_with_free_func(g_free);
-	r.lines = g_array_new(FALSE, FALSE, sizeof(size_t));
-	r.cells = g_string_chunk_new(65536);
+	r = (struct reader){ .file = name, .opts = opts,
+		.names = g_ptr_array_new_with_free_func(g_free),
+		.lines = g_array_new(FALSE, FALSE, sizeof(size_t)),
+		.cells = g_string_chunk_new(65536) };
 	delim = opts->delim ? opts->delim : sniff_delim(data, len);
 
-	if (!run_parser(&r, data, len, delim))
-		goto out;
-	if (!r.header_done) {
-		rd_fail(&r, CS_CSV_ERROR_EMPTY, "the file is empty, expected a header row of column names");
-		goto out;
-	}
-	if (r.nrows == 0) {
-		rd_fail(&r, CS_CSV_ERROR_EMPTY, "no data rows after the header on line %zu", r.header_line);
-		goto out;
-	}
-	if (check_columns(&r))
+	if (run_parser(&r, data, len, delim) &&
+	    (r.header_done || rd_fail(&r, CS_CSV_ERROR_EMPTY,
+				      "the file is empty, expected a header row of column names")) &&
+	    (r.nrows > 0 || rd_fail(&r, CS_CSV_ERROR_EMPTY,
+				    "no data rows after the header on line %zu", r.header_line)) &&
+	    check_columns(&r))
 		tr = trace_new(&r, name, delim);
-out:
 	if (r.error)
 		g_propagate_error(err, r.error);
 	reader_clear(&r);
 	return tr;
+}
+
+/* "PATH: cannot read: WHY" for errno; NULL. */
+static void *read_failed(GError **err, const char *path)
+{
+	int e = errno;
+
+	g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path, g_strerror(e));
+	return NULL;
 }
 
 /* The first row of a file (up to the first line break outside quotes), at most cap
@@ -552,16 +531,11 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 {
 	FILE *fp = fopen(path, "rb");
 	GString *s;
-	bool quoted = false, content = false, done = false;
+	bool quoted = false, content = false, done = false, failed;
 	int c;
 
-	if (!fp) {
-		int e = errno;
-
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    g_strerror(e));
-		return NULL;
-	}
+	if (!fp)
+		return read_failed(err, path);
 	s = g_string_new(NULL);
 	while (!done && s->len < cap && (c = getc(fp)) != EOF) {
 		g_string_append_c(s, (char)c);
@@ -572,28 +546,24 @@ static char *read_first_row(const char *path, size_t cap, gsize *len, GError **e
 		else if (!g_ascii_isspace(c) && !(s->len <= 3 && g_str_has_prefix("\xEF\xBB\xBF", s->str)))
 			content = true;   /* nor does a byte order mark */
 	}
-	if (ferror(fp)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
-		fclose(fp);
-		g_string_free(s, TRUE);
-		return NULL;
-	}
+	failed = ferror(fp);
 	fclose(fp);
+	if (failed)
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: read error", path);
 	*len = s->len;
-	return g_string_free(s, FALSE);
+	return g_string_free(s, failed);   /* NULL when it failed */
 }
 
 char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts, GError **err)
 {
-	static const struct cs_csv_read_opts defaults = { 0 };
-	struct reader r = { 0 };
+	struct reader r;
 	g_autofree char *text = NULL;
 	const char *data;
 	gsize len = 0;
 	char **names = NULL;
 
 	if (!opts)
-		opts = &defaults;
+		opts = &default_opts;
 	text = read_first_row(path, MIN(opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES,
 					CSV_MAX_HEADER_BYTES), &len, err);
 	if (!text)
@@ -601,10 +571,8 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 	data = text;
 	if (!check_text(path, &data, &len, opts, err))
 		return NULL;
-	r.file = path;
-	r.opts = opts;
-	r.header_only = true;
-	r.names = g_ptr_array_new_with_free_func(g_free);
+	r = (struct reader){ .file = path, .opts = opts, .header_only = true,
+		.names = g_ptr_array_new_with_free_func(g_free) };
 	if (run_parser(&r, data, len, opts->delim ? opts->delim : sniff_delim(data, len))) {
 		g_ptr_array_add(r.names, NULL);
 		names = g_strdupv((char **)r.names->pdata);
@@ -625,20 +593,18 @@ static cs_csv_trace *read_file(const char *path, const GStatBuf *sb, size_t cap,
 	size_t n;
 	bool failed;
 
-	if (!fp) {
+	if (fp == NULL && S_ISREG(sb->st_mode)) {
 		int e = errno;
 		g_autofree char *shown = g_filename_display_name(path);
 
 		/* a regular file's message in the words of GLib, which used to open it */
-		if (S_ISREG(sb->st_mode))
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
-				    "%s: cannot read: Failed to open file \xe2\x80\x9c%s\xe2\x80\x9d: open() failed: %s",
-				    path, shown, g_strerror(e));
-		else
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-				    g_strerror(e));
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
+			    "%s: cannot read: Failed to open file \xe2\x80\x9c%s\xe2\x80\x9d: open() failed: %s",
+			    path, shown, g_strerror(e));
 		return NULL;
 	}
+	if (!fp)
+		return read_failed(err, path);
 	buf = g_byte_array_new();
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0 && buf->len + n <= cap)
 		g_byte_array_append(buf, (const guint8 *)chunk, (guint)n);
@@ -659,13 +625,8 @@ cs_csv_trace *cs_csv_read(const char *path, const struct cs_csv_read_opts *opts,
 	size_t cap = opts && opts->max_bytes ? opts->max_bytes : CS_CSV_MAX_BYTES;
 	GStatBuf sb;
 
-	if (g_stat(path, &sb) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO, "%s: cannot read: %s", path,
-			    g_strerror(e));
-		return NULL;
-	}
+	if (g_stat(path, &sb) != 0)
+		return read_failed(err, path);
 	if (S_ISDIR(sb.st_mode)) {
 		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
 			    "%s: is a directory, expected a CSV file", path);
@@ -692,17 +653,13 @@ bool cs_csv_rename_col(cs_csv_trace *tr, const char *from, const char *to, GErro
 {
 	int i = cs_csv_find_col(tr, from);
 
-	if (i < 0) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX, "%s: no column \"%s\" to rename",
-			    tr->file, from);
-		return false;
-	}
-	if (!*to || (strcmp(from, to) != 0 && cs_csv_find_col(tr, to) >= 0)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_SYNTAX,
-			    "%s: cannot rename \"%s\" to \"%s\": %s", tr->file, from, to,
-			    *to ? "a column has that name already" : "the new name is empty");
-		return false;
-	}
+	if (i < 0)
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX, "%s: no column \"%s\" to rename",
+				tr->file, from);
+	if (!*to || (strcmp(from, to) != 0 && cs_csv_find_col(tr, to) >= 0))
+		return csv_fail(err, CS_CSV_ERROR_SYNTAX, "%s: cannot rename \"%s\" to \"%s\": %s",
+				tr->file, from, to,
+				*to ? "a column has that name already" : "the new name is empty");
 	tr->cols[i].name = g_string_chunk_insert(tr->strings, to);
 	return true;
 }

@@ -150,18 +150,16 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 			       const struct cs_diff_opts *opts)
 {
 	static const struct cs_diff_opts defaults = { 0 };
-	struct cs_diff *d = g_new0(struct cs_diff, 1);
+	struct cs_diff *d = g_new(struct cs_diff, 1);
 	struct cs_interp_pos *map;
 	double ta, tr;
 	int n = 0;
 
 	if (!opts)
 		opts = &defaults;
-	d->time_shift = opts->time_shift;
-	d->cand_t0 = cand->t[0];
-	d->cand_t1 = cand->t[cand->nrows - 1];
-	d->ref_t0 = ref->t[0];
-	d->ref_t1 = ref->t[ref->nrows - 1];
+	*d = (struct cs_diff){ .cand_t0 = cand->t[0], .cand_t1 = cand->t[cand->nrows - 1],
+		.ref_t0 = ref->t[0], .ref_t1 = ref->t[ref->nrows - 1],
+		.time_shift = opts->time_shift };
 	cs_tolerances_lookup(opts->tol, cand->cols[cand->time_col].name, &ta, &tr);
 	d->span_ok = opts->overlap_only ||
 		     (within(d->cand_t0, d->ref_t0, ta, tr) && within(d->cand_t1, d->ref_t1, ta, tr));
@@ -174,19 +172,12 @@ struct cs_diff *cs_diff_traces(const cs_csv_trace *cand, const cs_csv_trace *ref
 			compare_column(d, &d->cols[n++], cand, ca, ref, opts, map);
 	/* the reference's columns the candidate lacks */
 	for (int cb = 0; cb < ref->ncols; cb++) {
-		struct cs_diff_col *c;
-		int ca;
+		int ca = cs_csv_find_col(cand, ref->cols[cb].name);
 
-		if (cb == ref->time_col)
-			continue;
-		ca = cs_csv_find_col(cand, ref->cols[cb].name);
-		if (ca >= 0 && ca != cand->time_col)
-			continue;
-		c = &d->cols[n++];
-		c->name = ref->cols[cb].name;
-		c->presence = CS_DIFF_ONLY_REF;
-		c->is_label = ref->cols[cb].is_label;
-		c->pass = true;
+		if (cb != ref->time_col && (ca < 0 || ca == cand->time_col))
+			d->cols[n++] = (struct cs_diff_col){ .name = ref->cols[cb].name,
+				.presence = CS_DIFF_ONLY_REF, .is_label = ref->cols[cb].is_label,
+				.pass = true };
 	}
 	d->ncols = n;
 	d->pass = d->span_ok && d->n_rows > 0 && d->n_compared > 0 && d->n_failed == 0;

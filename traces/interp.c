@@ -15,11 +15,7 @@ static double lerp_w(double t, double t0, double t1)
 
 	if (!isfinite(w))
 		w = (t / 2 - t0 / 2) / (t1 / 2 - t0 / 2);
-	if (!(w >= 0))
-		w = 0;
-	if (w > 1)
-		w = 1;
-	return w;
+	return w > 1 ? 1 : w >= 0 ? w : 0;
 }
 
 struct cs_interp_pos *cs_interp_map(const double *t, size_t na, const double *ref_t, size_t nb,
@@ -82,6 +78,12 @@ static double lerp_at(const double *ref_t, const double *v, size_t j, double t)
 	return v[j - 1] + w * (v[j] - v[j - 1]);
 }
 
+static void widen(double *lo, double *hi, double y)
+{
+	*lo = fmin(*lo, y);
+	*hi = fmax(*hi, y);
+}
+
 bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0, double t1,
 		     size_t *hint, double *lo, double *hi)
 {
@@ -99,23 +101,13 @@ bool cs_interp_range(const double *ref_t, const double *v, size_t nb, double t0,
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	/* the window's start between two rows */
-	if (j > 0 && j < nb && ref_t[j] > t0) {
-		double y = lerp_at(ref_t, v, j, t0);
-
-		*lo = fmin(*lo, y);
-		*hi = fmax(*hi, y);
-	}
-	for (k = j; k < nb && ref_t[k] <= t1; k++) {
-		*lo = fmin(*lo, v[k]);
-		*hi = fmax(*hi, v[k]);
-	}
+	if (j > 0 && j < nb && ref_t[j] > t0)
+		widen(lo, hi, lerp_at(ref_t, v, j, t0));
+	for (k = j; k < nb && ref_t[k] <= t1; k++)
+		widen(lo, hi, v[k]);
 	/* its end between two rows */
-	if (k > 0 && k < nb && ref_t[k - 1] < t1) {
-		double y = lerp_at(ref_t, v, k, t1);
-
-		*lo = fmin(*lo, y);
-		*hi = fmax(*hi, y);
-	}
+	if (k > 0 && k < nb && ref_t[k - 1] < t1)
+		widen(lo, hi, lerp_at(ref_t, v, k, t1));
 	return *lo <= *hi;
 }
 

@@ -7,6 +7,10 @@
 #include "traces/column.h"
 #include "traces/tolerance.h"
 
+/* Set err (CS_CSV_ERROR_TOLERANCE); false, for `return tol_fail(...)`. */
+#define tol_fail(err, ...) \
+	(g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE, __VA_ARGS__), false)
+
 struct tol_entry {
 	char *column;
 	double abs, rel;
@@ -50,26 +54,18 @@ bool cs_tolerances_set(struct cs_tolerances *tol, const char *column, double abs
 {
 	struct tol_entry *e;
 
-	if (!column || !*column) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "a tolerance needs a column name (or \"*\")");
-		return false;
-	}
-	if (!isfinite(abs) || abs < 0 || !isfinite(rel) || rel < 0) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "%s: found abs %g, rel %g, expected finite tolerances of at least 0",
-			    column, abs, rel);
-		return false;
-	}
+	if (!column || !*column)
+		return tol_fail(err, "a tolerance needs a column name (or \"*\")");
+	if (!isfinite(abs) || abs < 0 || !isfinite(rel) || rel < 0)
+		return tol_fail(err,
+				"%s: found abs %g, rel %g, expected finite tolerances of at least 0",
+				column, abs, rel);
 	e = tol_find(tol, column);
-	if (!e) {
-		struct tol_entry n = { g_strdup(column), 0, 0 };
-
-		g_array_append_val(tol->entries, n);
-		e = &g_array_index(tol->entries, struct tol_entry, tol->entries->len - 1);
-	}
-	e->abs = abs;
-	e->rel = rel;
+	if (e)
+		*e = (struct tol_entry){ e->column, abs, rel };
+	else
+		g_array_append_val(tol->entries,
+				   ((struct tol_entry){ g_strdup(column), abs, rel }));
 	return true;
 }
 
@@ -81,18 +77,15 @@ bool cs_tolerance_value_parse(const char *column, bool is_rel, const char *text,
 	enum unit_dim dim = is_rel ? UNIT_FRACTION : star ? UNIT_NONE : cs_csv_col_dim(column);
 	double v;
 
-	if (!units_parse(text, dim, &v, &uerr)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE, "%s: %s%s", where, uerr->message,
-			    star && !is_rel ? " (the \"*\" default applies to columns of every unit: give a plain number)" :
-			    !is_rel && dim == UNIT_NONE ? " (the column's name shows no unit: give a plain number)" :
-			    "");
-		return false;
-	}
-	if (!isfinite(v) || v < 0) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "%s: found \"%s\", expected a tolerance of at least 0", where, text);
-		return false;
-	}
+	if (!units_parse(text, dim, &v, &uerr))
+		return tol_fail(err, "%s: %s%s", where, uerr->message,
+				star && !is_rel ? " (the \"*\" default applies to columns of every unit: give a plain number)" :
+				!is_rel && dim == UNIT_NONE ? " (the column's name shows no unit: give a plain number)" :
+				"");
+	if (!isfinite(v) || v < 0)
+		return tol_fail(err,
+				"%s: found \"%s\", expected a tolerance of at least 0", where,
+				text);
 	*out = v;
 	return true;
 }
@@ -105,18 +98,15 @@ bool cs_tolerances_parse(struct cs_tolerances *tol, const char *text, GError **e
 	bool have_abs = false, have_rel = false, exact = false;
 	double abs = 0, rel = 0;
 
-	if (!eq) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "found \"%s\", expected COLUMN=abs:VALUE,rel:VALUE such as vbus_V=abs:5mV,rel:1e-3",
-			    text);
-		return false;
-	}
+	if (!eq)
+		return tol_fail(err,
+				"found \"%s\", expected COLUMN=abs:VALUE,rel:VALUE such as vbus_V=abs:5mV,rel:1e-3",
+				text);
 	column = g_strstrip(g_strndup(text, (gsize)(eq - text)));
-	if (!*column) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "\"%s\": no column name before '=' (use \"*\" for every column)", text);
-		return false;
-	}
+	if (!*column)
+		return tol_fail(err,
+				"\"%s\": no column name before '=' (use \"*\" for every column)",
+				text);
 	items = g_strsplit(eq + 1, ",", -1);
 	for (int i = 0; items[i]; i++) {
 		char *item = g_strstrip(items[i]);
@@ -129,12 +119,10 @@ bool cs_tolerances_parse(struct cs_tolerances *tol, const char *text, GError **e
 			exact = true;
 			continue;
 		}
-		if (!colon) {
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-				    "\"%s\": found \"%s\", expected abs:VALUE, rel:VALUE or exact",
-				    text, item);
-			return false;
-		}
+		if (!colon)
+			return tol_fail(err,
+					"\"%s\": found \"%s\", expected abs:VALUE, rel:VALUE or exact",
+					text, item);
 		key = g_strstrip(g_strndup(item, (gsize)(colon - item)));
 		val = colon + 1;
 		while (g_ascii_isspace(*val))
@@ -149,18 +137,17 @@ bool cs_tolerances_parse(struct cs_tolerances *tol, const char *text, GError **e
 				return false;
 			have_rel = true;
 		} else {
-			g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-				    "\"%s\": found \"%s\"%s, expected abs:VALUE and/or rel:VALUE (each once), or exact",
-				    text, key, (g_ascii_strcasecmp(key, "abs") == 0 ||
-						g_ascii_strcasecmp(key, "rel") == 0) ? " twice" : "");
-			return false;
+			return tol_fail(err,
+					"\"%s\": found \"%s\"%s, expected abs:VALUE and/or rel:VALUE (each once), or exact",
+					text, key,
+					(g_ascii_strcasecmp(key, "abs") == 0 ||
+					 g_ascii_strcasecmp(key, "rel") == 0) ? " twice" : "");
 		}
 	}
-	if (exact == (have_abs || have_rel)) {
-		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_TOLERANCE,
-			    "\"%s\": expected abs:VALUE and/or rel:VALUE, or exact alone", text);
-		return false;
-	}
+	if (exact == (have_abs || have_rel))
+		return tol_fail(err,
+				"\"%s\": expected abs:VALUE and/or rel:VALUE, or exact alone",
+				text);
 	return cs_tolerances_set(tol, column, abs, rel, err);
 }
 

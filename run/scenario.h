@@ -92,6 +92,15 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at);
 
+/* err = CS_SCENARIO_ERROR_INVALID with the formatted message; returns false. */
+G_GNUC_PRINTF(2, 3)
+bool scenario_error(GError **err, const char *fmt, ...);
+/* err = CS_SCENARIO_ERROR_INVALID "FILE: " and inner's message (which it frees); false. */
+bool scenario_error_in_file(GError **err, const char *file, GError *inner);
+
+/* A seed at path (v NULL: *out stays as it is): a whole number from 0 to 2^32 - 1. */
+bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError **err);
+
 /* The scenario objects: the models (models/registry.c, same indices), then the
  * board's (board_objects). */
 int scenario_n_objects(void);

@@ -20,18 +20,6 @@
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };
 
-bool expect_error(GError **err, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, msg);
-	return false;
-}
-
 static enum unit_dim dim_of_name(const char *name)
 {
 	if (g_str_has_suffix(name, "_V"))
@@ -62,19 +50,19 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 		*out = v->valuedouble;
 		if (isfinite(*out))
 			return true;
-		return expect_error(err, "%s: found a number out of range", path);
+		return scenario_error(err, "%s: found a number out of range", path);
 	}
 	if (!cJSON_IsString(v)) {
 		char *found = cJSON_PrintUnformatted(v);
 
-		expect_error(err, "%s: found %s, expected a number or a value with a unit", path,
+		scenario_error(err, "%s: found %s, expected a number or a value with a unit", path,
 			     found);
 		cJSON_free(found);
 		return false;
 	}
 	if (dim == UNIT_SECOND ? !units_parse_time(v->valuestring, &t, &uerr) :
 	    !units_parse(v->valuestring, dim, out, &uerr))
-		return expect_error(err, "%s: %s", path, uerr->message);
+		return scenario_error(err, "%s: %s", path, uerr->message);
 	if (dim == UNIT_SECOND)
 		*out = sim_time_to_s(t);
 	if (dim == UNIT_AH)
@@ -114,23 +102,20 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 		n_ops++;
 		if (strcmp(ops[k], "between") == 0) {
 			if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
-				return expect_error(err,
-						    "%s: found something else, expected [LO, HI]",
+				return scenario_error(err, "%s: found something else, expected [LO, HI]",
 						    opath);
 			if (!expected_number(name, cJSON_GetArrayItem(v, 0), &lo, opath, err) ||
 			    !expected_number(name, cJSON_GetArrayItem(v, 1), &hi, opath, err))
 				return false;
 			if (lo > hi)
-				return expect_error(err,
-						    "%s: found a range from %g to %g, expected LO <= HI",
+				return scenario_error(err, "%s: found a range from %g to %g, expected LO <= HI",
 						    opath, lo, hi);
 			pass = !got_null && got >= lo && got <= hi;
 			g_autofree char *a = fmt_value(name, lo), *b = fmt_value(name, hi);
 			what = g_strdup_printf("%s between %s and %s", label, a, b);
 		} else if (cJSON_IsNull(v)) {
 			if (k > 1)
-				return expect_error(err,
-						    "%s: found null, expected a value (null only with == or !=)",
+				return scenario_error(err, "%s: found null, expected a value (null only with == or !=)",
 						    opath);
 			pass = k == 0 ? got_null : !got_null;
 			what = g_strdup_printf("%s %s null", label, ops[k]);
@@ -151,8 +136,7 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_value(name, got));
 	}
 	if (n_ops == 0)
-		return expect_error(err,
-				    "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
+		return scenario_error(err, "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
 				    path);
 	return true;
 }
@@ -170,8 +154,7 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 			continue;
 		n_ops++;
 		if (!cJSON_IsString(v) && !cJSON_IsNull(v))
-			return expect_error(err,
-					    "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
+			return scenario_error(err, "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
 					    path, ops[k]);
 		eq = cJSON_IsNull(v) ? got == NULL : got && strcmp(got, v->valuestring) == 0;
 		add_result(out, k == 0 ? eq : !eq,
@@ -180,11 +163,10 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 	}
 	for (int k = 2; ops[k]; k++)
 		if (cJSON_GetObjectItemCaseSensitive(item, ops[k]))
-			return expect_error(err,
-					    "%s.%s: found an ordering on a text value, expected == or !=",
+			return scenario_error(err, "%s.%s: found an ordering on a text value, expected == or !=",
 					    path, ops[k]);
 	if (n_ops == 0)
-		return expect_error(err, "%s: found no comparison, expected == or !=", path);
+		return scenario_error(err, "%s: found no comparison, expected == or !=", path);
 	return true;
 }
 
@@ -210,7 +192,7 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 		for (n = 0; keys[n]; n++)
 			g_string_append_printf(list, "%s%s", n ? ", " : "", keys[n]);
 		hint = cs_did_you_mean(k->string, keys, n);
-		return expect_error(err, "%s.%s: found an unknown key, expected one of %s%s%s%s",
+		return scenario_error(err, "%s.%s: found an unknown key, expected one of %s%s%s%s",
 				    path, k->string, list->str, hint ? " (did you mean \"" : "",
 				    hint ? hint : "", hint ? "\"?)" : "");
 	}
@@ -225,7 +207,7 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 	if (!cJSON_IsString(v)) {
 		g_autofree char *found = param_describe_json(v);
 
-		return expect_error(err, "%s.%s: found %s, expected %s", path, kind, found,
+		return scenario_error(err, "%s.%s: found %s, expected %s", path, kind, found,
 				    expected);
 	}
 	return item_keys_ok(item, path, kind, err);
@@ -303,8 +285,8 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 
 /* ---- preparing ---- */
 
-static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
-			GArray *out, GError **inner);
+static GArray *expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			   GError **err);
 
 static bool parse_time_value(const cJSON *at, sim_time_t *t, GError **uerr)
 {
@@ -335,7 +317,7 @@ static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_
 	if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
 		g_autofree char *found = param_describe_json(at);
 
-		return expect_error(err, "%s: expect[%d].at: %s%s%s", er->file, i,
+		return scenario_error(err, "expect[%d].at: %s%s%s", i,
 				    uerr ? uerr->message : "found ", uerr ? "" : found,
 				    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
 	}
@@ -343,11 +325,12 @@ static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_
 	return true;
 }
 
-/* A fingerprint's "of": which ingredients it hashes (all when absent). */
-static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int i,
-			     unsigned *mask, GError **err)
+/* A fingerprint's "of" (in item, at path ip): which ingredients it hashes (all when
+ * absent). */
+static bool fingerprint_mask(const cJSON *item, const char *ip, unsigned *mask, GError **err)
 {
 	const cJSON *of = cJSON_GetObjectItemCaseSensitive(item, "of"), *o;
+	g_autofree char *path = g_strdup_printf("%s.of", ip);
 
 	*mask = FP_ALL;
 	if (!of)
@@ -367,14 +350,7 @@ static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int
 		if (!o)
 			return true;
 	}
-	{
-		g_autofree char *found = param_describe_json(of);
-
-		expect_error(err,
-			     "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
-			     er->file, i, found);
-	}
-	return false;
+	return param_error_found(err, path, of, "a list of time, src, kind, payload");
 }
 
 /* A fingerprint expectation: a hex string and what it hashes; its hash starts. */
@@ -383,25 +359,17 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 {
 	struct fingerprint f = { .item = i };
 	g_autofree char *ip = g_strdup_printf("expect[%d]", i);
+	g_autofree char *fpp = g_strdup_printf("%s.fingerprint", ip);
 
 	if (!cJSON_IsString(fp) || strlen(fp->valuestring) < 1 ||
-	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
-		g_autofree char *found = param_describe_json(fp);
-
-		return expect_error(err,
-				    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
-				    er->file, i, found);
-	}
-	if (!fingerprint_mask(er, item, i, &f.mask, err))
+	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring))
+		return param_error_found(err, fpp, fp, "a hex string (run `chargesim check --accept` to fill it in)");
+	if (!fingerprint_mask(item, ip, &f.mask, err))
 		return false;
 	f.sum = g_checksum_new(G_CHECKSUM_SHA256);
 	f.expected = g_ascii_strdown(fp->valuestring, -1);
 	g_array_append_val(er->fps, f);
-	if (!item_keys_ok(item, ip, "fingerprint", err)) {
-		g_prefix_error(err, "%s: ", er->file);
-		return false;
-	}
-	return true;
+	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
 /* The times the world samples: the probes sorted, each once. */
@@ -417,24 +385,13 @@ static void sort_probes(struct expect_run *er)
 	}
 }
 
-/* Validate every expectation now, against zero values. */
-static bool dry_run(struct expect_run *er, GError **err)
-{
-	GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-	g_autoptr(GError) inner = NULL;
-	bool ok = expect_eval(er, NULL, NULL, dry, &inner);
-
-	expect_results_free(dry);
-	if (!ok)
-		expect_error(err, "%s: %s", er->file, inner->message);
-	return ok;
-}
-
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
 				  GError **err)
 {
 	struct expect_run *er = g_new0(struct expect_run, 1);
+	GError *inner = NULL;
 	const cJSON *item;
+	GArray *dry;
 	int i = 0;
 
 	er->expect = expect;
@@ -447,24 +404,26 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
 		bool ok = true;
 
-		if (cJSON_GetObjectItemCaseSensitive(item, "signal")) {
-			ok = prepare_signal(er, item, i, duration, err);
-		} else if (fp) {
-			ok = prepare_fingerprint(er, item, fp, i, err);
-		} else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring)) {
-			expect_error(err,
-				     "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
-				     file, i);
-			ok = false;
-		}
-		if (!ok)
+		if (cJSON_GetObjectItemCaseSensitive(item, "signal"))
+			ok = prepare_signal(er, item, i, duration, &inner);
+		else if (fp)
+			ok = prepare_fingerprint(er, item, fp, i, &inner);
+		else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring))
+			ok = scenario_error(&inner, "expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
+					    i);
+		if (!ok) {
+			scenario_error_in_file(err, file, inner);
 			goto fail;
+		}
 		i++;
 	}
 	sort_probes(er);
-	if (!dry_run(er, err))
-		goto fail;
-	return er;
+	/* Every expectation validated now, against zero values. */
+	dry = expect_eval(er, NULL, NULL, err);
+	if (dry) {
+		expect_results_free(dry);
+		return er;
+	}
 fail:
 	expect_run_free(er);
 	return NULL;
@@ -503,8 +462,7 @@ static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, con
 		return false;
 	val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
 	if (!val)
-		return expect_error(inner,
-				    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
+		return scenario_error(inner, "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
 				    path, m->valuestring);
 	label = g_strdup_printf("metric %s", m->valuestring);
 	if (cJSON_IsString(val))
@@ -534,8 +492,7 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 		pi++;
 	if (!world_trace_column(s->valuestring, &names) ||
 	    (w && !world_probe_value(w, pi, s->valuestring, &got)))
-		return expect_error(inner,
-				    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
+		return scenario_error(inner, "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 				    path, s->valuestring);
 	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
 	if (names)
@@ -559,10 +516,14 @@ static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 	g_string_free(of, TRUE);
 }
 
-static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
-			GArray *out, GError **inner)
+/* Decide (or, with w NULL, only validate) every expectation: the results, or NULL with
+ * err ("FILE: ..."). */
+static GArray *expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			   GError **err)
 {
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
 	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(NULL);
+	GError *inner = NULL;
 	const cJSON *item;
 	int i = 0, probe = 0, fpi = 0;
 	bool ok = true;
@@ -575,15 +536,15 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 		guint before = out->len;
 
 		if (m) {
-			ok = eval_metric(item, m, path, metrics, out, inner);
+			ok = eval_metric(item, m, path, metrics, out, &inner);
 		} else if (s) {
 			ok = eval_signal(er, w, item, s, path,
-					 g_array_index(er->probes, sim_time_t, probe++), out, inner);
+					 g_array_index(er->probes, sim_time_t, probe++), out, &inner);
 		} else if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
 
-			ok = item_keys_ok(item, path, "golden", inner) &&
-			     expect_check_golden(item, path, gp, trace_path, out, inner);
+			ok = item_keys_ok(item, path, "golden", &inner) &&
+			     expect_check_golden(item, path, gp, trace_path, out, &inner);
 		} else if (w) {
 			eval_fingerprint(&g_array_index(er->fps, struct fingerprint, fpi++), out);
 		}
@@ -593,21 +554,18 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 			g_array_index(out, struct expect_result, k).item = i - 1;
 	}
 	cJSON_Delete(metrics);
-	return ok;
+	if (ok)
+		return out;
+	expect_results_free(out);
+	scenario_error_in_file(err, er->file, inner);
+	return NULL;
 }
 
 bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
 		  GArray **results, GError **err)
 {
-	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-	g_autoptr(GError) inner = NULL;
-
-	if (!expect_eval(er, w, trace_path, out, &inner)) {
-		expect_results_free(out);
-		return expect_error(err, "%s: %s", er->file, inner->message);
-	}
-	*results = out;
-	return true;
+	*results = expect_eval(er, w, trace_path, err);
+	return *results != NULL;
 }
 
 /* ---- accepting ---- */
@@ -674,8 +632,7 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			if (!text)
 				text = g_string_new_len(data, (gssize)len);
 			if (!replace_fingerprint(text, fp))
-				return expect_error(err,
-						    "%s: cannot find the fingerprint %s to replace",
+				return scenario_error(err, "%s: cannot find the fingerprint %s to replace",
 						    er->file, fp->expected);
 			g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
 					       fp->expected, fp->got);

@@ -46,10 +46,6 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 void expect_run_free(struct expect_run *er);
 void expect_results_free(GArray *results);
 
-/* Set err (CS_SCENARIO_ERROR_INVALID) to the formatted message; returns false. */
-G_GNUC_PRINTF(2, 3)
-bool expect_error(GError **err, const char *fmt, ...);
-
 /* Golden comparison (run/expect_golden.c). */
 bool expect_check_golden(const cJSON *item, const char *path, const char *golden_path,
 			 const char *trace_path, GArray *out, GError **err);

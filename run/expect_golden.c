@@ -23,16 +23,14 @@ static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_toler
 	if (!tobj)
 		return true;
 	if (!cJSON_IsObject(tobj))
-		return expect_error(err,
-				    "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
+		return scenario_error(err, "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
 				    path);
 	cJSON_ArrayForEach(col, tobj) {
 		double v[2] = { 0, 0 };   /* abs, rel */
 		const cJSON *k;
 
 		if (!cJSON_IsObject(col))
-			return expect_error(err,
-					    "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}",
+			return scenario_error(err, "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}",
 					    path, col->string);
 		cJSON_ArrayForEach(k, col) {
 			int i = strcmp(k->string, "abs") == 0 ? 0 : strcmp(k->string, "rel") == 0 ? 1 : -1;
@@ -41,16 +39,14 @@ static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_toler
 			g_autofree char *text = NULL;
 
 			if (i < 0)
-				return expect_error(err,
-						    "%s: found an unknown key, expected abs or rel",
+				return scenario_error(err, "%s: found an unknown key, expected abs or rel",
 						    where);
 			if (cJSON_IsNumber(k))
 				text = g_strdup_printf("%.17g", k->valuedouble);
 			else if (cJSON_IsString(k))
 				text = g_strdup(k->valuestring);
 			else
-				return expect_error(err,
-						    "%s: expected a number or a value with a unit",
+				return scenario_error(err, "%s: expected a number or a value with a unit",
 						    where);
 			if (!cs_tolerance_value_parse(col->string, i == 1, text, &v[i], where, err))
 				return false;
@@ -77,7 +73,7 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 	/* Validating before the run (no trace_path): an existing golden file must be a CSV
 	 * trace. */
 	if (!trace_path && g_file_test(golden_path, G_FILE_TEST_IS_DIR))
-		return expect_error(err, "%s.golden: found a directory (%s), expected a CSV trace",
+		return scenario_error(err, "%s.golden: found a directory (%s), expected a CSV trace",
 				    path, golden_path);
 	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
 		if (!trace_path)
@@ -89,12 +85,12 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 	}
 	gold = cs_csv_read(golden_path, NULL, &gerr);
 	if (!gold)
-		return expect_error(err, "%s.golden: %s", path, gerr->message);
+		return scenario_error(err, "%s.golden: %s", path, gerr->message);
 	if (!trace_path)
 		return true;
 	run = cs_csv_read(trace_path, NULL, &gerr);
 	if (!run)
-		return expect_error(err, "%s: the run's trace cannot be read: %s", path,
+		return scenario_error(err, "%s: the run's trace cannot be read: %s", path,
 				    gerr->message);
 	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 	opts.tol = tol;

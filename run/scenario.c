@@ -141,8 +141,7 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		g_autofree char *q = cs_quote(assignment);
 
 		if (!utf8)
-			return scenario_error(err,
-				    "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+			return scenario_error(err, "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
 				    q);
 		return scenario_error(err, "--set: found %s, expected PATH=VALUE such as source.ilim=1.5A",
 			    q);
@@ -171,8 +170,7 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			*br = '\0';
 		}
 		if (!*seg || !cJSON_IsObject(node))
-			return scenario_error(err,
-				    "%s: found %s, expected a dotted path of object keys such as device.load.current",
+			return scenario_error(err, "%s: found %s, expected a dotted path of object keys such as device.load.current",
 				    where, !*seg ? "an empty name" :
 				    "a value that is not an object on the way");
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
@@ -180,12 +178,10 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
 
 			if (idx >= len && len > 0)
-				return scenario_error(err,
-					    "%s: found no element %s in \"%s\", expected an index from 0 to %d",
+				return scenario_error(err, "%s: found no element %s in \"%s\", expected an index from 0 to %d",
 					    where, written, seg, len - 1);
 			if (idx >= len)
-				return scenario_error(err,
-					    "%s: found no element %s in \"%s\" (%s), expected an index into an existing list",
+				return scenario_error(err, "%s: found no element %s in \"%s\" (%s), expected an index into an existing list",
 					    where, written, seg, cJSON_IsArray(child) ? "an empty list" :
 					    "not a list in the scenario");
 			if (i == n - 1) {
@@ -313,8 +309,7 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, GError
 				if (strcmp(a->string, b->string) == 0) {
 					g_autofree char *path = json_at_path(&sub);
 
-					return scenario_error(err,
-						    "%s: found the key \"%s\" twice, expected each key once",
+					return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
 						    path, a->string);
 				}
 			if (!check_duplicates(a, &sub, err))
@@ -549,8 +544,7 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 		}
 	}
 	if (!sc->policy.name == !sc->policy.plugin)
-		return scenario_error(err,
-			    "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+		return scenario_error(err, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
 			    sc->policy.name ? "both" : "neither");
 	return true;
 }
@@ -584,8 +578,7 @@ static bool resolve_set_path(struct scenario_event *e, const char *path,
 
 		for (int i = 0; i < model_count(); i++)
 			g_string_append_printf(roots, "%s%s.", i ? ", " : "", model_registry[i]->key);
-		return scenario_error(err,
-			    "%s: found the path \"%s\", expected one starting with %s or %s",
+		return scenario_error(err, "%s: found the path \"%s\", expected one starting with %s or %s",
 			    where, path, roots->str, policy_prefix);
 	}
 	if (e->obj == SCN_OBJ_POLICY)
@@ -608,14 +601,12 @@ static bool resolve_set_path(struct scenario_event *e, const char *path,
 			continue;
 		}
 		if (segs[i + 1])
-			return scenario_error(err,
-				    "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+			return scenario_error(err, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
 				    where, segs[i + 1], d->key, d->key);
 	}
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
 	    d->kind == PARAM_OBJECT)
-		return scenario_error(err,
-			    "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
+		return scenario_error(err, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
 			    where, path);
 	e->desc = d;
 	e->base_off = off;
@@ -792,8 +783,7 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 		return fail_found(err, v, "a list of {\"at\", \"do\", ...}", "events");
 	n = cJSON_GetArraySize(v);
 	if (n > SCENARIO_MAX_EVENTS)
-		return scenario_error(err,
-			    "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
+		return scenario_error(err, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
 	sc->events = g_new0(struct scenario_event, (gsize)n + 1);
 	cJSON_ArrayForEach(it, v) {
 		sc->n_events = i + 1;
@@ -824,8 +814,7 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
 		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
 		if (!cJSON_IsObject(it) || kinds != 1)
-			return scenario_error(err,
-				    "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
+			return scenario_error(err, "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
 				    i, !cJSON_IsObject(it) ? "something else" :
 				    kinds ? "several kinds" : "none of them");
 		i++;
@@ -869,8 +858,7 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 		if (!cs_name_check(v->valuestring, &why)) {
 			g_autofree char *found = shown_name(v->valuestring);
 
-			return scenario_error(err,
-				    "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+			return scenario_error(err, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
 				    found, why);
 		}
 		sc->name = g_strdup(v->valuestring);
@@ -882,8 +870,7 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 	if (!cs_name_check(base, &why)) {
 		g_autofree char *shown = shown_name(base);
 
-		return scenario_error(err,
-			    "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+		return scenario_error(err, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
 			    shown, why);
 	}
 	sc->name = g_steal_pointer(&base);

@@ -133,8 +133,6 @@ bool sweep_manifest_write(const char *dir, cJSON *m, GError **err);
  * regular file of at most 16 MiB; what names it in messages. NULL with a
  * CS_SCENARIO_ERROR_IO naming the file. */
 char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err);
-/* err = CS_SCENARIO_ERROR_INVALID "FILE: MESSAGE". */
-void sweep_error(GError **err, const char *file, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 /* `chargesim merge` (sweep_merge.c): check the shard directories' (n_dirs >= 1) manifests
  * and rows, write outdir/results.csv (byte-identical to an unsharded run) and

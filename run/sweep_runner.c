@@ -110,24 +110,19 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 		gsize len;
 		guint64 line = 0;
 
-		if (!g_file_get_contents(path, &text, &len, &inner)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: found %llu chunk files, expected them numbered from 0 without gaps (%s)",
-				    dir, (unsigned long long)found, inner->message);
-			return false;
-		}
+		if (!g_file_get_contents(path, &text, &len, &inner))
+			return scenario_error(err, "%s: found %llu chunk files, expected them numbered from 0 without gaps (%s)",
+					      dir, (unsigned long long)found, inner->message);
 		for (const char *p = text, *end = text + len; p < end;) {
 			const char *e = sweep_csv_record_end(p, end);
 			guint64 idx, want = sh->index + *done * sh->count;
 
 			line++;
-			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
-					    path, (unsigned long long)line, e == end ? "an unfinished row" : "another row",
-					    (unsigned long long)want);
-				return false;
-			}
+			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m)
+				return scenario_error(err, "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
+						      path, (unsigned long long)line,
+						      e == end ? "an unfinished row" : "another row",
+						      (unsigned long long)want);
 			(*done)++;
 			p = e + 1;
 		}
@@ -142,44 +137,36 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 {
 	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
 	g_autofree char *text = NULL;
-	cJSON *have = NULL, *want = sweep_manifest(sw, sh, false);
+	const char *const keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
+	const char *const want[] = { sw->sha256, sw->base_sha256, CHARGESIM_VERSION };
 	const cJSON *hs, *hi, *hc;
-	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
+	cJSON *have = NULL;
 	gsize len;
 	bool ok = false;
 
-	if (!g_file_get_contents(path, &text, &len, NULL) || !(have = cJSON_ParseWithLength(text, len))) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: found an unreadable manifest, expected the manifest of this sweep", path);
-		goto out;
-	}
+	if (!g_file_get_contents(path, &text, &len, NULL) || !(have = cJSON_ParseWithLength(text, len)))
+		return scenario_error(err, "%s: found an unreadable manifest, expected the manifest of this sweep",
+				      path);
 	for (int i = 0; keys[i]; i++) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(have, keys[i]);
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(want, keys[i]);
 
-		if (!cJSON_IsString(a) || strcmp(a->valuestring, b->valuestring) != 0) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: %s: found %s, expected %s (the sweep file, its base scenario or chargesim changed since this directory was started; use a new directory)",
-				    path, keys[i], cJSON_IsString(a) ? a->valuestring : "nothing", b->valuestring);
+		if (!cJSON_IsString(a) || strcmp(a->valuestring, want[i]) != 0) {
+			scenario_error(err, "%s: %s: found %s, expected %s (the sweep file, its base scenario or chargesim changed since this directory was started; use a new directory)",
+				       path, keys[i], cJSON_IsString(a) ? a->valuestring : "nothing", want[i]);
 			goto out;
 		}
 	}
 	hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
 	hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
 	hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
-	if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
-	    hc->valuedouble != (double)sh->count) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
+	ok = (cJSON_IsNumber(hi) && cJSON_IsNumber(hc) && hi->valuedouble == (double)sh->index &&
+	      hc->valuedouble == (double)sh->count) ||
+	     scenario_error(err, "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
 			    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
 			    (unsigned long long)sh->index, (unsigned long long)sh->count);
-		goto out;
-	}
 	*complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(have, "complete"));
-	ok = true;
 out:
 	cJSON_Delete(have);
-	cJSON_Delete(want);
 	return ok;
 }
 
@@ -321,12 +308,9 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	if (!r->lock)
 		return false;
 	have_manifest = g_file_test(mp, G_FILE_TEST_EXISTS);
-	if (!r->o->resume && (have_manifest || g_file_test(p0, G_FILE_TEST_EXISTS))) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "sweep: %s already holds a sweep (manifest.json); pass --resume to continue it, or choose another directory",
-			    dir);
-		return false;
-	}
+	if (!r->o->resume && (have_manifest || g_file_test(p0, G_FILE_TEST_EXISTS)))
+		return scenario_error(err, "sweep: %s already holds a sweep (manifest.json); pass --resume to continue it, or choose another directory",
+				      dir);
 	if (have_manifest && !manifest_matches(r->sw, sh, dir, &complete, err))
 		return false;
 	if (complete) {

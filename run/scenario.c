@@ -549,15 +549,46 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 	return true;
 }
 
+const struct param_desc *scenario_param_at(const struct param_desc *table, const char *path,
+					  const char *rest, bool full_after, const char *where,
+					  size_t *off, GError **err)
+{
+	g_auto(GStrv) segs = g_strsplit(rest, ".", -1);
+	g_autoptr(GString) at = g_string_new_len(path, rest - path - 1);
+	const struct param_desc *d = NULL;
+	GError *inner = NULL;
+
+	*off = 0;
+	for (int i = 0; segs[i]; i++) {
+		d = param_find(table, segs[i]);
+		if (!d) {
+			param_error_unknown_key(table, NULL, segs[i], at->str, &inner);
+			scenario_error_in_file(err, where, inner);
+			return NULL;
+		}
+		g_string_append_printf(at, ".%s", segs[i]);
+		if (segs[i + 1] && d->kind != PARAM_OBJECT) {
+			scenario_error(err, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+				       where, segs[i + 1], full_after ? at->str : d->key, d->key);
+			return NULL;
+		}
+		if (segs[i + 1]) {
+			*off += d->off;
+			table = d->sub;
+		}
+	}
+	return d;
+}
+
 /* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). Only
  * the models' parameters and the policy's can change during a run. */
 static bool resolve_set_path(struct scenario_event *e, const char *path,
 			     const char *where, GError **err)
 {
 	static const char policy_prefix[] = "policy.params.";
-	const struct param_desc *table = NULL, *d = NULL;
+	const struct param_desc *table = NULL, *d;
 	const char *rest = NULL;
-	size_t off = 0;
+	size_t off;
 
 	for (int i = 0; i < model_count(); i++) {
 		const char *key = model_registry[i]->key;
@@ -583,27 +614,9 @@ static bool resolve_set_path(struct scenario_event *e, const char *path,
 	}
 	if (e->obj == SCN_OBJ_POLICY)
 		return true; /* checked against the policy's table when the run is built */
-	g_auto(GStrv) segs = g_strsplit(rest, ".", -1);
-	for (int i = 0; segs[i]; i++) {
-		d = param_find(table, segs[i]);
-		if (!d) {
-			GError *inner = NULL;
-			g_autoptr(GString) parent = g_string_new_len(path, rest - path - 1);
-
-			for (int k = 0; k < i; k++)
-				g_string_append_printf(parent, ".%s", segs[k]);
-			param_error_unknown_key(table, NULL, segs[i], parent->str, &inner);
-			return scenario_error_in_file(err, where, inner);
-		}
-		if (d->kind == PARAM_OBJECT && segs[i + 1]) {
-			off += d->off;
-			table = d->sub;
-			continue;
-		}
-		if (segs[i + 1])
-			return scenario_error(err, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
-				    where, segs[i + 1], d->key, d->key);
-	}
+	d = scenario_param_at(table, path, rest, false, where, &off, err);
+	if (!d)
+		return false;
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
 	    d->kind == PARAM_OBJECT)
 		return scenario_error(err, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",

@@ -101,6 +101,14 @@ bool scenario_error_in_file(GError **err, const char *file, GError *inner);
 /* A seed at path (v NULL: *out stays as it is): a whole number from 0 to 2^32 - 1. */
 bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError **err);
 
+/* The parameter at `rest`, the dotted tail of `path` ("noise" of "device.pmic.adc.vbus.noise")
+ * below the object `table` describes, and the offset of its struct in the object; NULL
+ * with err "WHERE: ..." for an unknown key or one after a parameter without fields (which
+ * the message names by its key, or with full_after by its path). */
+const struct param_desc *scenario_param_at(const struct param_desc *table, const char *path,
+					  const char *rest, bool full_after, const char *where,
+					  size_t *off, GError **err);
+
 /* The scenario objects: the models (models/registry.c, same indices), then the
  * board's (board_objects). */
 int scenario_n_objects(void);

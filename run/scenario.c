@@ -74,6 +74,16 @@ double scenario_uvlo_v(const struct scenario *sc)
 	return p->uvlo_falling;
 }
 
+void *scenario_fail(GError **err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_propagate_error(err, g_error_new_valist(CS_SCENARIO_ERROR, code, fmt, ap));
+	va_end(ap);
+	return NULL;
+}
+
 bool scenario_error(GError **err, const char *fmt, ...)
 {
 	va_list ap;
@@ -956,18 +966,6 @@ static const char *wide_encoding(const char *text, size_t len)
 	return NULL;
 }
 
-/* err = CS_SCENARIO_ERROR `code` with the formatted message; NULL. */
-G_GNUC_PRINTF(3, 4)
-static void *load_error(GError **err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	g_propagate_error(err, g_error_new_valist(CS_SCENARIO_ERROR, code, fmt, ap));
-	va_end(ap);
-	return NULL;
-}
-
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
 				    const char *const *sets, GError **err)
 {
@@ -978,20 +976,20 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 	int line, col;
 
 	if (wide_encoding(text, len))
-		return load_error(err, CS_SCENARIO_ERROR_SYNTAX,
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 				  "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
 				  file, wide_encoding(text, len), wide_encoding(text, len));
 	if (memchr(text, '\0', len))
-		return load_error(err, CS_SCENARIO_ERROR_SYNTAX,
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 				  "%s: found a NUL byte, expected a JSON text", file);
 	if (g_strstr_len(text, (gssize)len, "\\u0000"))	/* cJSON would cut the string there */
-		return load_error(err, CS_SCENARIO_ERROR_SYNTAX,
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 				  "%s: found \\u0000 in a string, expected text without NUL characters",
 				  file);
 	for (p = text; p < text + len && g_ascii_isspace(*p); p++)
 		;
 	if (p == text + len)
-		return load_error(err, CS_SCENARIO_ERROR_SYNTAX,
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 				  "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
 				  file);
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
@@ -1003,7 +1001,7 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 		if (!g_ascii_isspace(*p)) {
 			position_of(text, p, &line, &col);
 			cJSON_Delete(doc);
-			return load_error(err, CS_SCENARIO_ERROR_SYNTAX,
+			return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 					  "%s:%d:%d: found text after the JSON document, expected the end of the file",
 					  file, line, col);
 		}
@@ -1037,7 +1035,7 @@ static char *read_bounded(const char *file, gsize *len, GError **err)
 	int fd = open(file, O_RDONLY), e = errno;
 
 	if (fd < 0)
-		return load_error(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(e));
 	buf = g_string_new(NULL);
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
@@ -1051,9 +1049,9 @@ static char *read_bounded(const char *file, gsize *len, GError **err)
 	}
 	g_string_free(buf, TRUE);
 	if (n < 0)
-		return load_error(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(e));
-	return load_error(err, CS_SCENARIO_ERROR_IO,
+	return scenario_fail(err, CS_SCENARIO_ERROR_IO,
 			  "%s: found more than %u MiB, expected a scenario of at most %u MiB",
 			  file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
 }
@@ -1065,13 +1063,13 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 	gsize len = 0;
 
 	if (stat(file, &st) != 0)
-		return load_error(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return load_error(err, CS_SCENARIO_ERROR_IO,
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO,
 				  "%s: found a directory, expected a scenario file (.json)", file);
 	if (st.st_size > SCENARIO_MAX_BYTES)
-		return load_error(err, CS_SCENARIO_ERROR_IO,
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO,
 				  "%s: found a file of %lld bytes, expected a scenario of at most %u MiB",
 				  file, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
 	text = read_bounded(file, &len, err);

@@ -92,7 +92,10 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at);
 
-/* err = CS_SCENARIO_ERROR_INVALID with the formatted message; returns false. */
+/* err = CS_SCENARIO_ERROR `code` (an enum above) with the formatted message; NULL. */
+G_GNUC_PRINTF(3, 4)
+void *scenario_fail(GError **err, int code, const char *fmt, ...);
+/* err = CS_SCENARIO_ERROR_INVALID with the formatted message; false. */
 G_GNUC_PRINTF(2, 3)
 bool scenario_error(GError **err, const char *fmt, ...);
 /* err = CS_SCENARIO_ERROR_INVALID "FILE: " and inner's message (which it frees); false. */

@@ -51,25 +51,17 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 	struct stat st;
 	char *text = NULL;
 
-	if (stat(file, &st) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
-			    file, what, g_strerror(e));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: found %s, expected a %s file of at most %u MiB", file,
-			    S_ISDIR(st.st_mode) ? "a directory" : !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
-			    what, SWEEP_MAX_BYTES >> 20);
-		return NULL;
-	}
-	if (!g_file_get_contents(file, &text, len, &inner)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
-			    file, what, inner->message);
-		return NULL;
-	}
+	if (stat(file, &st) != 0)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
+				     g_strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
+				     file, S_ISDIR(st.st_mode) ? "a directory" :
+				     !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
+				     what, SWEEP_MAX_BYTES >> 20);
+	if (!g_file_get_contents(file, &text, len, &inner))
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
+				     inner->message);
 	return text;
 }
 

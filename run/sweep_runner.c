@@ -173,8 +173,7 @@ out:
 /* results.csv from the header and the chunks; then the manifest says complete and
  * the chunks go. */
 static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const char *dir,
-		     guint64 n_chunks, int *status, guint64 *n_failed, char **first_failure,
-		     GError **err)
+		     guint64 n_chunks, struct sweep_outcome *out, GError **err)
 {
 	g_autofree char *path = g_build_filename(dir, "results.csv", NULL);
 	g_autofree char *header = sweep_csv_header(sw);
@@ -183,21 +182,18 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 	if (!f)
 		return false;
 	fputs(header, f->fp);
-	*status = ROWS_OK;
 	for (guint64 k = 0; k < n_chunks; k++) {
 		g_autofree char *cp = part_path(dir, k);
 		g_autofree char *text = NULL;
 		gsize len;
-		int s;
 
 		if (!g_file_get_contents(cp, &text, &len, err)) {
 			cs_outfile_abort(f);
 			return false;
 		}
 		fwrite(text, 1, len, f->fp);
-		s = rows_status(text, len, n_failed, first_failure);
-		if (s > *status)
-			*status = s;
+		out->status = MAX(out->status, rows_status(text, len, &out->n_failed,
+							   &out->first_failure));
 	}
 	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
 		return false;
@@ -630,8 +626,7 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 		goto out;
 	}
 	finish_workers(&r);
-	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, &out->status, &out->n_failed,
-		      &out->first_failure, err);
+	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, out, err);
 out:
 	sweep_run_clear(&r);
 	return ok;

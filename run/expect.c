@@ -43,14 +43,11 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 {
 	g_autoptr(GError) uerr = NULL;
 	enum unit_dim dim = g_str_has_suffix(name, "_mAh") ? UNIT_AH : dim_of_name(name);
-
 	sim_time_t t;
 
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
-		if (isfinite(*out))
-			return true;
-		return scenario_error(err, "%s: found a number out of range", path);
+		return isfinite(*out) || scenario_error(err, "%s: found a number out of range", path);
 	}
 	if (!cJSON_IsString(v)) {
 		char *found = cJSON_PrintUnformatted(v);
@@ -122,23 +119,18 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 		} else {
 			if (!expected_number(name, v, &x, opath, err))
 				return false;
-			switch (k) {
-			case 0: pass = !got_null && got == x; break;
-			case 1: pass = got_null || got != x; break;
-			case 2: pass = !got_null && got < x; break;
-			case 3: pass = !got_null && got <= x; break;
-			case 4: pass = !got_null && got > x; break;
-			default: pass = !got_null && got >= x; break;
-			}
+			/* != holds for null as well; the others need a value */
+			pass = k == 1 ? got_null || got != x :
+			       !got_null && (k == 0 ? got == x : k == 2 ? got < x : k == 3 ? got <= x :
+					     k == 4 ? got > x : got >= x);
 			g_autofree char *xs = fmt_value(name, x);
 			what = g_strdup_printf("%s %s %s", label, ops[k], xs);
 		}
 		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_value(name, got));
 	}
-	if (n_ops == 0)
-		return scenario_error(err, "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
-				    path);
-	return true;
+	return n_ops > 0 ||
+	       scenario_error(err, "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
+			      path);
 }
 
 static bool compare_string(const cJSON *item, const char *path, const char *got,
@@ -165,9 +157,7 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 		if (cJSON_GetObjectItemCaseSensitive(item, ops[k]))
 			return scenario_error(err, "%s.%s: found an ordering on a text value, expected == or !=",
 					    path, ops[k]);
-	if (n_ops == 0)
-		return scenario_error(err, "%s: found no comparison, expected == or !=", path);
-	return true;
+	return n_ops > 0 || scenario_error(err, "%s: found no comparison, expected == or !=", path);
 }
 
 /* The keys each kind of expectation takes; anything else is a mistake worth naming
@@ -215,10 +205,7 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 
 /* ---- fingerprints ---- */
 
-#define FP_TIME    0x1u
-#define FP_SRC     0x2u
-#define FP_KIND    0x4u
-#define FP_PAYLOAD 0x8u
+#define FP_PAYLOAD 0x8u   /* 1 << the index of "payload" in fp_names */
 #define FP_ALL     0xfu
 #define FP_HEX_LEN 16     /* 64 bits of SHA-256 are plenty to notice a change */
 
@@ -251,19 +238,17 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 			const cJSON *rec)
 {
 	struct expect_run *er = data;
-	const char *tbuf = cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring;
+	/* the ingredients in the order of fp_names, the payload's members after them */
+	const char *const parts[] = { cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring, src, ev };
 	const cJSON *c;
 
 	(void)t;
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 
-		if (fp->mask & FP_TIME)
-			fp_feed(fp->sum, tbuf);
-		if (fp->mask & FP_SRC)
-			fp_feed(fp->sum, src);
-		if (fp->mask & FP_KIND)
-			fp_feed(fp->sum, ev);
+		for (int k = 0; k < 3; k++)
+			if (fp->mask & (1u << k))
+				fp_feed(fp->sum, parts[k]);
 		if (fp->mask & FP_PAYLOAD)
 			cJSON_ArrayForEach(c, rec) {
 				/* a payload value's text is short: printed into a buffer on
@@ -377,12 +362,9 @@ static void sort_probes(struct expect_run *er)
 {
 	er->sorted = g_array_copy(er->probes);
 	g_array_sort(er->sorted, cmp_time);
-	for (guint k = 1; k < er->sorted->len;) {
+	for (guint k = er->sorted->len; k-- > 1;)
 		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
 			g_array_remove_index(er->sorted, k);
-		else
-			k++;
-	}
 }
 
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
@@ -448,9 +430,6 @@ static char *golden_path(const struct expect_run *er, const char *rel)
 
 /* ---- checking ---- */
 
-/* Decide (or, with w == NULL, only validate) every expectation. Validation runs the
- * same code against zero metrics and signals, so a malformed expectation is found
- * before the run instead of after it. */
 /* {"metric": NAME, OP: VALUE}: a member of metrics.json. */
 static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, const cJSON *metrics,
 			GArray *out, GError **inner)
@@ -517,7 +496,8 @@ static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 }
 
 /* Decide (or, with w NULL, only validate) every expectation: the results, or NULL with
- * err ("FILE: ..."). */
+ * err ("FILE: ..."). Validation runs the same code against zero metrics and signals, so
+ * a malformed expectation is found before the run instead of after it. */
 static GArray *expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
 			   GError **err)
 {
@@ -612,9 +592,8 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			g_autofree char *data = NULL;
 			gsize dlen;
 
-			if (!g_file_get_contents(trace_path, &data, &dlen, err))
-				return false;
-			if (!cs_mkdir_p(gdir, err) || !cs_outfile_write_all(gp, data, dlen, err))
+			if (!g_file_get_contents(trace_path, &data, &dlen, err) || !cs_mkdir_p(gdir, err) ||
+			    !cs_outfile_write_all(gp, data, dlen, err))
 				return false;
 			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
 					       er->file, gp);
@@ -645,18 +624,16 @@ void expect_run_free(struct expect_run *er)
 {
 	if (!er)
 		return;
-	for (guint i = 0; er->fps && i < er->fps->len; i++) {
+	/* (fps and probes are made with er, a fingerprint with its checksum) */
+	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 
-		if (fp->sum)
-			g_checksum_free(fp->sum);
+		g_checksum_free(fp->sum);
 		g_free(fp->expected);
 		g_free(fp->got);
 	}
-	if (er->fps)
-		g_array_free(er->fps, TRUE);
-	if (er->probes)
-		g_array_free(er->probes, TRUE);
+	g_array_free(er->fps, TRUE);
+	g_array_free(er->probes, TRUE);
 	if (er->sorted)
 		g_array_free(er->sorted, TRUE);
 	g_free(er->file);

@@ -179,19 +179,12 @@ static bool check_options(struct sweep_cli *c, struct sweep_shard *sh, bool *fro
 	}
 	if (c->jobs == 0)
 		c->jobs = default_jobs();
-	*from_env = false;
-	if (c->shard_opt) {
-		if (!sweep_parse_shard(c->shard_opt, sh, &err)) {
-			cli_error("%s", err->message);
-			return false;
-		}
-	} else if (sweep_shard_from_env(sh, &err)) {
-		*from_env = true;
-	} else if (err) {
+	*from_env = !c->shard_opt && sweep_shard_from_env(sh, &err);
+	if (c->shard_opt)
+		sweep_parse_shard(c->shard_opt, sh, &err);
+	if (err)
 		cli_error("%s", err->message);
-		return false;
-	}
-	return true;
+	return !err;
 }
 
 /* What the sweep did, and its exit status: the worst error cell of results.csv, or

@@ -81,13 +81,9 @@ static bool read_shard(struct shard_in *s, GError **err)
 				      mpath);
 	s->results = g_build_filename(s->dir, "results.csv", NULL);
 	s->fp = fopen(s->results, "r");
-	if (!s->fp) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
-			    s->results, g_strerror(e));
-		return false;
-	}
+	if (!s->fp)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				     s->results, g_strerror(errno)) != NULL;
 	s->rec = g_string_new(NULL);
 	return read_record(s->fp, s->rec) ||
 	       scenario_error(err, "%s: line 1: found nothing, expected the header", s->results);
@@ -238,11 +234,8 @@ bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
 		goto out;
 	}
 	by_index = g_new0(struct shard_in *, (gsize)count);
-	if (!check_shards(in, n_dirs, by_index, count, total, err))
-		goto out;
-	if (!cs_mkdir_p(outdir, err) || !(out = cs_outfile_open(rpath, true, err)))
-		goto out;
-	if (!interleave(by_index, count, total, out, err))
+	if (!check_shards(in, n_dirs, by_index, count, total, err) || !cs_mkdir_p(outdir, err) ||
+	    !(out = cs_outfile_open(rpath, true, err)) || !interleave(by_index, count, total, out, err))
 		goto out;
 	ok = cs_outfile_commit(out, err);
 	out = NULL;

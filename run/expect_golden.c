@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/expect_golden.c - golden-trace expectations.
- *
- *   {"golden": "golden/x.csv", "tolerance": {"vbus_V": {"abs": "5 mV", "rel": 1e-3},
- *                                           "*": {"abs": 1e-6}}}
- *
- * The run's trace.csv (candidate) is compared with the golden file (reference) by
- * traces/diff.h: the reference interpolated onto the run's rows, a value passing
- * when |run - golden| <= abs + rel*|golden|, a column without an entry and no "*"
- * compared exactly (docs/diff.md gives the reasons). A golden file that does not
- * exist yet fails, so that `chargesim check --accept` writes it.
+ * run/expect_golden.c - golden-trace expectations (docs/scenarios.md section 9.3): the
+ * run's trace.csv compared with the golden file by traces/diff.h within the tolerances.
+ * A golden file that does not exist yet fails, so that `chargesim check --accept`
+ * writes it.
  */
 #include <string.h>
 #include "run/expect.h"

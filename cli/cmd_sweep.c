@@ -245,6 +245,7 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_outcome outcome = { 0 };
 	struct sweep_runner_opts ro = { 0 };
 	int status = CLI_EXIT_USAGE;
+	bool ran;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -287,14 +288,11 @@ int cmd_sweep(int argc, char **argv)
 		.clock_us = g_get_monotonic_time, .started = progress_started, .progress = progress_update,
 		.data = &pr,
 	};
-	if (!sweep_runner_run(sw, &ro, &outcome, &err)) {
-		progress_end(&pr);
-		cli_error("%s", err->message);
-		status = world_error_status(err);
-		goto out;
-	}
+	ran = sweep_runner_run(sw, &ro, &outcome, &err);
 	progress_end(&pr);
-	status = report(&c, &outcome, &pr);
+	if (!ran)
+		cli_error("%s", err->message);
+	status = ran ? report(&c, &outcome, &pr) : world_error_status(err);
 out:
 	sweep_outcome_clear(&outcome);
 	g_free(c.outdir);

@@ -830,12 +830,11 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	if (!cJSON_IsArray(v))
 		return fail_found(err, v, "a list of expectations", "expect");
 	cJSON_ArrayForEach(it, v) {
+		static const char *const kind_keys[] = { "metric", "signal", "golden", "fingerprint" };
 		int kinds = 0;
 
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "metric") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "signal") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
+		for (int k = 0; k < 4; k++)
+			kinds += cJSON_GetObjectItemCaseSensitive(it, kind_keys[k]) != NULL;
 		if (!cJSON_IsObject(it) || kinds != 1)
 			return scenario_error(err, "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
 				    i, !cJSON_IsObject(it) ? "something else" :

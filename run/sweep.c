@@ -189,20 +189,17 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 					      where, (unsigned long long)SWEEP_MAX_VARIANTS);
 		d->values = g_new0(cJSON *, (gsize)d->n);
 		cJSON_ArrayForEach(v, k) {
-			d->values[j] = (cJSON *)v;
-			if (cJSON_IsString(v)) {
-				int dim = value_dim(v->valuestring);
+			int dim = cJSON_IsString(v) ? value_dim(v->valuestring) : -1;
 
-				if (dim >= 0 && dim0 >= 0 && dim != dim0)
-					return scenario_error(err, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
-							      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
-							      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
-				if (dim >= 0 && dim0 < 0) {
-					dim0 = dim;
-					first_unit = v;
-				}
+			if (dim >= 0 && dim0 >= 0 && dim != dim0)
+				return scenario_error(err, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
+						      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
+						      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
+			if (dim >= 0 && dim0 < 0) {
+				dim0 = dim;
+				first_unit = v;
 			}
-			j++;
+			d->values[j++] = (cJSON *)v;
 		}
 		for (j = 0; j < d->n; j++) {
 			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);

@@ -398,9 +398,7 @@ static bool validate_object(struct scenario *sc, int i, const void *params, int 
 	struct lookup_ctx c = { sc, replaced, scratch };
 	struct model_lookup lk = { lookup_params, &c };
 
-	if (d->validate && !d->validate(params, &lk, path, err))
-		return false;
-	return true;
+	return !d->validate || d->validate(params, &lk, path, err);
 }
 
 static bool needs_object(const struct model_desc *d, const char *key)
@@ -523,12 +521,8 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 {
 	const cJSON *k;
 
-	if (!v) {
-		sc->policy.name = g_strdup("fixed");
-		return true;
-	}
-	if (cJSON_IsString(v)) {
-		sc->policy.name = g_strdup(v->valuestring);
+	if (!v || cJSON_IsString(v)) {
+		sc->policy.name = g_strdup(v ? v->valuestring : "fixed");
 		return true;
 	}
 	if (!cJSON_IsObject(v))
@@ -545,6 +539,7 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 			sc->policy.params = cJSON_Duplicate(k, true);
 		} else {
 			static const char *const keys[] = { "name", "plugin", "params", NULL };
+
 			if (!g_strv_contains(keys, k->string)) {
 				param_error_unknown_key(NULL, keys, k->string, "policy", err);
 				return false;
@@ -553,10 +548,9 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 					  "an object" : "a string", "policy.%s", k->string);
 		}
 	}
-	if (!sc->policy.name == !sc->policy.plugin)
-		return scenario_error(err, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
-			    sc->policy.name ? "both" : "neither");
-	return true;
+	return !sc->policy.name != !sc->policy.plugin ||
+	       scenario_error(err, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+			      sc->policy.name ? "both" : "neither");
 }
 
 const struct param_desc *scenario_param_at(const struct param_desc *table, const char *path,
@@ -812,11 +806,9 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 		sc->n_events = i + 1;
 		if (!load_event(sc, it, i, prev, err))
 			return false;
-		prev = sc->events[i].at;
-		i++;
+		prev = sc->events[i++].at;
 	}
-	if (n > 0 && sc->events[0].kind == SCN_EV_PLUG)
-		sc->attach_at_start = false;
+	sc->attach_at_start = n == 0 || sc->events[0].kind != SCN_EV_PLUG;
 	return true;
 }
 
@@ -873,30 +865,22 @@ static char *shown_name(const char *name)
  */
 static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 {
-	g_autofree char *base = NULL;
+	g_autofree char *name = v ? g_strdup(v->valuestring) : g_path_get_basename(sc->file);
+	g_autofree char *shown = NULL;
 	const char *why;
 
-	if (v) {
-		if (!cs_name_check(v->valuestring, &why)) {
-			g_autofree char *found = shown_name(v->valuestring);
-
-			return scenario_error(err, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
-				    found, why);
-		}
-		sc->name = g_strdup(v->valuestring);
+	if (!v && g_str_has_suffix(name, ".json"))
+		name[strlen(name) - 5] = '\0';
+	if (cs_name_check(name, &why)) {
+		sc->name = g_steal_pointer(&name);
 		return true;
 	}
-	base = g_path_get_basename(sc->file);
-	if (g_str_has_suffix(base, ".json"))
-		base[strlen(base) - 5] = '\0';
-	if (!cs_name_check(base, &why)) {
-		g_autofree char *shown = shown_name(base);
-
-		return scenario_error(err, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
-			    shown, why);
-	}
-	sc->name = g_steal_pointer(&base);
-	return true;
+	shown = shown_name(name);
+	if (v)
+		return scenario_error(err, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+				      shown, why);
+	return scenario_error(err, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+			      shown, why);
 }
 
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)

@@ -215,8 +215,6 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 /* A range end: a bare number (base unit) or a string with a unit. */
 static bool range_end(const cJSON *v, const char *where, double *out, int *dim, GError **err)
 {
-	g_autoptr(GError) inner = NULL;
-
 	*dim = -1;
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
@@ -224,7 +222,7 @@ static bool range_end(const cJSON *v, const char *where, double *out, int *dim, 
 	}
 	if (cJSON_IsString(v)) {
 		*dim = value_dim(v->valuestring);
-		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, &inner))
+		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, NULL))
 			return true;
 	}
 	return param_error_found(err, where, v, "a number or a value with a unit such as \"0.5 m\"");

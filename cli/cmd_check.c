@@ -23,7 +23,7 @@
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 
 struct check_job {
-	char *file;
+	const char *file;    /* held by the list of files */
 	const char *root;    /* the argument it came from (a file or a directory) */
 	char *name;
 	char *outdir;
@@ -416,7 +416,7 @@ int cmd_check(int argc, char **argv)
 	g_mutex_init(&cctx.drivers_lock);
 	cctx.drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, driver_lock_free);
 	for (int i = 0; i < n; i++) {
-		jobs[i].file = g_strdup(files->pdata[i]);
+		jobs[i].file = files->pdata[i];
 		jobs[i].name = g_path_get_basename(jobs[i].file);
 		jobs[i].root = g_hash_table_lookup(roots, jobs[i].file);
 		jobs[i].outdir = job_outdir(outroot ? outroot : "out/check", jobs[i].file);
@@ -432,7 +432,6 @@ int cmd_check(int argc, char **argv)
 		status = CLI_EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
-		g_free(jobs[i].file);
 		g_free(jobs[i].name);
 		g_free(jobs[i].outdir);
 		g_free(jobs[i].message);

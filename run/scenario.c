@@ -23,7 +23,7 @@ G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 #define SCENARIO_MAX_BYTES (16u << 20)   /* a scenario is small; refuse absurd files */
 #define SCENARIO_MAX_EVENTS 100000
 
-const char *const scenario_event_names[] = {
+static const char *const scenario_event_names[] = {
 	"plug", "unplug", "set", "suspend", "resume", "fault", NULL,
 };
 

@@ -122,6 +122,5 @@ int scenario_object_index(const char *key);
 void *scenario_params(const struct scenario *sc, const char *key);
 /* The charger's UVLO falling threshold, V (the line the plots draw under VBUS). */
 double scenario_uvlo_v(const struct scenario *sc);
-extern const char *const scenario_event_names[];
 
 #endif

@@ -442,13 +442,11 @@ static bool reap(struct sweep_run *r, struct worker *k, GError **err)
 {
 	guint64 running = atomic_load(&r->pool->running[k - r->workers]);
 	g_autofree char *what = NULL, *how = NULL;
-	int st = 0;
+	int st = 0, waited = waitpid(k->pid, &st, 0);
 
-	if (waitpid(k->pid, &st, 0) < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-		k->pid = 0;
-		return true;
-	}
 	k->pid = 0;
+	if (waited < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		return true;
 	what = running ? g_strdup_printf("the worker process running variant %" G_GUINT64_FORMAT,
 					 r->o->shard.index + (running - 1) * r->o->shard.count)
 		       : g_strdup("a worker process");
@@ -487,9 +485,7 @@ static bool collect(struct sweep_run *r, GError **err)
 			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
 			r->pr.done++;
 		}
-		if (!k->eof || !k->pid)
-			continue;
-		if (!reap(r, k, ok ? err : NULL))
+		if (k->eof && k->pid && !reap(r, k, ok ? err : NULL))
 			ok = false;
 	}
 	while (r->ready < MIN(r->out->variants, r->flushed + r->n_rows) &&
@@ -557,11 +553,8 @@ static bool all_eof(const struct sweep_run *r)
 static void finish_workers(struct sweep_run *r)
 {
 	atomic_store(&r->pool->stop, 1);
-	collect(r, NULL);
-	while (!all_eof(r)) {
+	for (collect(r, NULL); !all_eof(r); collect(r, NULL))
 		nap(r);
-		collect(r, NULL);
-	}
 }
 
 /* After a signal: keep what is in order. */
@@ -607,10 +600,8 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 
 	memset(out, 0, sizeof(*out));
 	out->variants = sweep_shard_size(sw->total, &o->shard);
-	if (!open_dir(&r, err))
-		goto out;
-	if (out->was_complete) {
-		ok = true;
+	if (!open_dir(&r, err) || out->was_complete) {
+		ok = out->was_complete;   /* nothing to run */
 		goto out;
 	}
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };

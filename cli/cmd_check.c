@@ -214,18 +214,14 @@ static void xml_attr(GString *x, const char *name, const char *value)
  */
 static char *junit_class(const struct check_job *j)
 {
-	g_autofree char *top = g_canonicalize_filename(j->root, NULL);
-	g_autofree char *dir = NULL, *rel = NULL, *name = NULL;
+	g_autofree char *root = g_file_test(j->root, G_FILE_TEST_IS_DIR) ? g_strdup(j->root) :
+				g_path_get_dirname(j->root);
+	g_autofree char *top = g_canonicalize_filename(root, NULL);
 	g_autofree char *file_dir = g_path_get_dirname(j->file);
 	g_autofree char *abs_dir = g_canonicalize_filename(file_dir, NULL);
+	g_autofree char *rel = NULL, *name = g_path_get_basename(top);
 	GString *c;
 
-	if (!g_file_test(j->root, G_FILE_TEST_IS_DIR)) {
-		dir = g_path_get_dirname(top);
-		g_free(top);
-		top = g_steal_pointer(&dir);
-	}
-	name = g_path_get_basename(top);
 	c = g_string_new(strcmp(name, "/") == 0 ? "root" : name);
 	if (g_str_has_prefix(abs_dir, top) && abs_dir[strlen(top)] == '/')
 		rel = g_strdup(abs_dir + strlen(top) + 1);

@@ -59,7 +59,7 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 	g_autoptr(cs_csv_trace) gold = NULL;
 	g_autoptr(cs_diff) d = NULL;
 	g_autoptr(GError) gerr = NULL;
-	struct cs_diff_opts opts = { 0 };
+	struct cs_diff_opts opts = { .tol = tol };
 	struct expect_result r = { 0 };
 
 	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
@@ -87,7 +87,6 @@ bool expect_check_golden(const cJSON *item, const char *path, const char *golden
 		return scenario_error(err, "%s: the run's trace cannot be read: %s", path,
 				    gerr->message);
 	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
-	opts.tol = tol;
 	d = cs_diff_traces(run, gold, &opts);
 	r.pass = d->pass;
 	r.got = d->pass ? g_strdup("within tolerance") : cs_diff_reason(d);

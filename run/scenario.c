@@ -311,27 +311,20 @@ static bool check_duplicates(const cJSON *node, const struct json_at *at, GError
 	const cJSON *a;
 	int i = 0;
 
-	if (cJSON_IsObject(node)) {
-		cJSON_ArrayForEach(a, node) {
-			struct json_at sub = { at, a->string, 0 };
+	if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+		return true;
+	cJSON_ArrayForEach(a, node) {
+		struct json_at sub = { at, cJSON_IsObject(node) ? a->string : NULL, i++ };
 
-			for (const cJSON *b = a->next; b; b = b->next)
-				if (strcmp(a->string, b->string) == 0) {
-					g_autofree char *path = json_at_path(&sub);
+		for (const cJSON *b = a->next; sub.key && b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) {
+				g_autofree char *path = json_at_path(&sub);
 
-					return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
-						    path, a->string);
-				}
-			if (!check_duplicates(a, &sub, err))
-				return false;
-		}
-	} else if (cJSON_IsArray(node)) {
-		cJSON_ArrayForEach(a, node) {
-			struct json_at sub = { at, NULL, i++ };
-
-			if (!check_duplicates(a, &sub, err))
-				return false;
-		}
+				return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
+						      path, a->string);
+			}
+		if (!check_duplicates(a, &sub, err))
+			return false;
 	}
 	return true;
 }

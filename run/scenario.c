@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,7 +106,7 @@ bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError *
 	if (!v)
 		return true;
 	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-	    v->valuedouble != floor(v->valuedouble))
+	    v->valuedouble != (double)(guint32)v->valuedouble)
 		return param_error_found(err, path, v, "a whole number from 0 to 4294967295");
 	*out = (guint32)v->valuedouble;
 	return true;
@@ -309,14 +308,15 @@ static char *json_at_path(const struct json_at *at)
 static bool check_duplicates(const cJSON *node, const struct json_at *at, GError **err)
 {
 	const cJSON *a;
+	bool obj = cJSON_IsObject(node);
 	int i = 0;
 
-	if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+	if (!obj && !cJSON_IsArray(node))
 		return true;
 	cJSON_ArrayForEach(a, node) {
-		struct json_at sub = { at, cJSON_IsObject(node) ? a->string : NULL, i++ };
+		struct json_at sub = { at, obj ? a->string : NULL, i++ };
 
-		for (const cJSON *b = a->next; sub.key && b; b = b->next)
+		for (const cJSON *b = obj ? a->next : NULL; b; b = b->next)
 			if (strcmp(a->string, b->string) == 0) {
 				g_autofree char *path = json_at_path(&sub);
 
@@ -392,14 +392,6 @@ static bool validate_object(struct scenario *sc, int i, const void *params, int 
 	struct model_lookup lk = { lookup_params, &c };
 
 	return !d->validate || d->validate(params, &lk, path, err);
-}
-
-static bool needs_object(const struct model_desc *d, const char *key)
-{
-	for (const char *const *n = d->needs; n && *n; n++)
-		if (strcmp(*n, key) == 0)
-			return true;
-	return false;
 }
 
 /* After loading a section: object i, after the objects it reads (`needs`) that were
@@ -640,9 +632,10 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 	if (e->desc->kind == PARAM_STR)
 		g_free(*PARAM_FIELD(scratch + e->base_off, e->desc, char *));
 	for (int i = 0; i < scenario_n_objects(); i++) {
+		const char *const *needs = scenario_object(i)->needs;
 		g_autoptr(GError) check = NULL;
 
-		if (i != e->obj && !needs_object(scenario_object(i), d->key))
+		if (i != e->obj && !(needs && g_strv_contains(needs, d->key)))
 			continue;
 		if (validate_object(sc, i, i == e->obj ? scratch : sc->params[i], e->obj, scratch,
 				    scenario_object(i)->key, &check))

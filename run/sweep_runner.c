@@ -186,14 +186,15 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 		g_autofree char *cp = part_path(dir, k);
 		g_autofree char *text = NULL;
 		gsize len;
+		int s;
 
 		if (!g_file_get_contents(cp, &text, &len, err)) {
 			cs_outfile_abort(f);
 			return false;
 		}
 		fwrite(text, 1, len, f->fp);
-		out->status = MAX(out->status, rows_status(text, len, &out->n_failed,
-							   &out->first_failure));
+		s = rows_status(text, len, &out->n_failed, &out->first_failure);
+		out->status = MAX(out->status, s);
 	}
 	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
 		return false;

@@ -214,11 +214,6 @@ struct pool {
 	atomic_uint_least64_t running[]; /* per worker: the position it runs + 1; 0 none */
 };
 
-/* A row through a pipe: this header, then len bytes. */
-struct frame {
-	guint64 pos, len;
-};
-
 struct worker {
 	pid_t pid;                     /* 0: reaped */
 	int fd;                        /* the read end of its pipe, non-blocking; -1: none */
@@ -364,7 +359,6 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 	while (!atomic_load(&pl->stop)) {
 		guint64 pos = atomic_fetch_add(&pl->next, 1), index = sh->index + pos * sh->count;
 		g_autofree char *vdir = NULL, *row = NULL;
-		struct frame f = { pos, 0 };
 		int failed;   /* counted from the rows' error cells when results.csv is written */
 
 		if (pos >= r->out->variants)
@@ -378,8 +372,7 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 		if (r->o->keep_traces)
 			vdir = g_strdup_printf("%s/variants/%" G_GUINT64_FORMAT, r->o->dir, index);
 		row = sweep_run_variant(r->sw, index, vdir, &failed);
-		f.len = strlen(row);
-		if (!write_all(fd, &f, sizeof(f)) || !write_all(fd, row, f.len))
+		if (!write_all(fd, row, strlen(row) + 1))   /* its NUL ends it in the pipe */
 			_exit(1);
 		atomic_store(&pl->running[w], 0);
 	}
@@ -461,8 +454,8 @@ static bool reap(struct sweep_run *r, struct worker *k, GError **err)
 /* Move the rows the workers sent into the ring. False (with err) when a worker died. */
 static bool collect(struct sweep_run *r, GError **err)
 {
+	const struct sweep_shard *sh = &r->o->shard;
 	guint8 buf[16384];
-	struct frame f;
 	bool ok = true;
 
 	for (struct worker *k = r->workers; k < r->workers + r->n_workers; k++) {
@@ -478,12 +471,14 @@ static bool collect(struct sweep_run *r, GError **err)
 			k->eof = n == 0 || errno != EAGAIN;   /* a read error ends it as EOF does */
 			break;
 		}
-		while (k->in->len >= sizeof(f)) {
-			memcpy(&f, k->in->data, sizeof(f));
-			if (k->in->len - sizeof(f) < f.len)
-				break;
-			*ring_at(r, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
-			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
+		/* rows end in a NUL; each names its variant, whose position in the shard follows */
+		for (char *z; k->in->len && (z = memchr(k->in->data, 0, k->in->len));) {
+			char *row = (char *)k->in->data;
+			guint64 idx = sh->index;
+
+			sweep_row_index(row, z, &idx);
+			*ring_at(r, (idx - sh->index) / sh->count) = g_strdup(row);
+			g_byte_array_remove_range(k->in, 0, (guint)(z - row + 1));
 			r->pr.done++;
 		}
 		if (k->eof && k->pid && !reap(r, k, ok ? err : NULL))

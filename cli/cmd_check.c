@@ -4,14 +4,10 @@
  *
  * Every scenario file (directories are searched recursively for *.json; sweep files
  * are skipped) is run with its outputs under out/check/<path>/, and its expectations
- * are checked. Runs go in parallel on a GLib thread pool (-j N); the report is
- * printed in the sorted order of the files whatever finished first, one line each:
- *   PASS name
- *   FAIL name: <expectation> (got <value>); ...
- *   ERROR name: <why the scenario could not run>
- * then "N passed, N failed". --junit writes the same as JUnit XML; --accept rewrites
- * the golden traces and fingerprints of failing expectations and says what changed.
- * Exit status: 0 all passed, 1 something failed, 2 a scenario could not be run.
+ * are checked, on a GLib thread pool (-j N); the report (its form and exit statuses are
+ * in the --help text below) keeps the sorted order of the files whatever finished
+ * first. --junit writes the same as JUnit XML; --accept rewrites the golden traces and
+ * fingerprints of failing expectations and says what changed.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`.
- *
- * The options, the messages and the progress line; the running (worker processes, durable
- * chunks, resume, signals) is run/sweep_runner.c's, the sweep file and the merge
- * run/sweep.c's.
- *
- * Progress goes to stderr: one updating line on a terminal, a plain line every
- * PROGRESS_PLAIN_SECONDS otherwise, nothing with --quiet.
+ * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`:
+ * the options, the messages and the progress line (docs/scaling.md); the work is
+ * run/sweep_runner.c's and run/sweep.c's.
  */
 #define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include <sched.h>

@@ -11,7 +11,6 @@
  * hiding a change in the sequence.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 #include "models/pmic/pmic.h"
 #include "run/expect.h"

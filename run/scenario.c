@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/scenario.c - scenario files: JSON in, typed configuration out.
- *
- * Order of work: read the file (size-capped), parse with cJSON (syntax errors carry
- * line and column), reject duplicate keys, apply --set overrides to the document,
- * then read each section through the models' parameter tables. Presets and kinds are
- * applied before the keys next to them, so any value may override its preset.
+ * run/scenario.c - scenario files: JSON in, typed configuration out (scenario.h).
+ * The file is read size-capped and its duplicate keys refused before --set changes the
+ * document; each object's preset is read before the keys next to it.
  */
 #include <errno.h>
 #include <fcntl.h>

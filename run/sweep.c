@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run/sweep.c - sweep files, variants, results.csv rows and shard manifests (see
- * sweep.h for the file format, the variant order and the seed rule); the merge of
- * shards is sweep_merge.c's, the running sweep_runner.c's.
- *
- * Everything here is a pure function of the sweep file and the base scenario: the
- * rows of a variant do not depend on the thread, the shard or the order in which
- * variants ran.
+ * sweep.h); the merge of shards is sweep_merge.c's, the running sweep_runner.c's.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"

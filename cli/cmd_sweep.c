@@ -197,13 +197,11 @@ static int report(const struct sweep_cli *c, const struct sweep_outcome *out,
 			out->variants, c->outdir);
 		return 128 + out->signal;
 	}
-	if (c->quiet) {
-		/* nothing but the errors below */
-	} else if (out->was_complete) {
+	if (!c->quiet && out->was_complete) {
 		printf("sweep: %s is complete (%" G_GUINT64_FORMAT " variants of shard %" G_GUINT64_FORMAT
 		       "/%" G_GUINT64_FORMAT "); nothing to run\n", c->outdir, out->variants,
 		       pr->sh->index, pr->sh->count);
-	} else {
+	} else if (!c->quiet) {
 		double el = (double)(g_get_monotonic_time() - pr->t0) * 1e-6;
 
 		printf("sweep: %" G_GUINT64_FORMAT " variants", ran);

@@ -64,10 +64,8 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 
 	switch (e->kind) {
 	case SCN_EV_PLUG:
-		world_plug(w, true);
-		break;
 	case SCN_EV_UNPLUG:
-		world_plug(w, false);
+		world_plug(w, e->kind == SCN_EV_PLUG);
 		break;
 	case SCN_EV_SET:
 		world_apply_set(w, e, idx);

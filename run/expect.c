@@ -481,7 +481,7 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 /* {"fingerprint": HEX, "of": [...]}: the hash of the run's events. */
 static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 {
-	GString *of = g_string_new(NULL);
+	g_autoptr(GString) of = g_string_new(NULL);
 
 	g_free(fp->got);
 	fp->got = g_strndup(g_checksum_get_string(fp->sum), FP_HEX_LEN);
@@ -491,7 +491,6 @@ static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 	add_result(out, strcmp(fp->got, fp->expected) == 0,
 		   g_strdup_printf("fingerprint of %s == %s", of->str, fp->expected),
 		   g_strdup(fp->got));
-	g_string_free(of, TRUE);
 }
 
 /* Decide (or, with w NULL, only validate) every expectation: the results, or NULL with

@@ -29,18 +29,13 @@ static const char *const tail_keys[] = { "policy", "events", "expect", NULL };
 
 /* ---- the scenario objects ---- */
 
-static int n_board_objects(void)
-{
-	int n = 0;
-
-	while (board_objects[n])
-		n++;
-	return n;
-}
-
 int scenario_n_objects(void)
 {
-	return model_count() + n_board_objects();
+	int n = model_count();
+
+	for (int i = 0; board_objects[i]; i++)
+		n++;
+	return n;
 }
 
 const struct model_desc *scenario_object(int i)

@@ -468,7 +468,7 @@ static guint64 decode(const struct sweep *sw, guint64 index, int *out)
 char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 {
 	GPtrArray *a = g_ptr_array_new();
-	int *v = g_new0(int, (gsize)sw->n_grid + 1);
+	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	guint64 r = decode(sw, index, v);
 
 	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
@@ -483,7 +483,6 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->random[j].path, val));
 	}
 	g_ptr_array_add(a, NULL);
-	g_free(v);
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 

@@ -41,8 +41,4 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 void expect_run_free(struct expect_run *er);
 void expect_results_free(GArray *results);
 
-/* Golden comparison (run/expect_golden.c). */
-bool expect_check_golden(const cJSON *item, const char *path, const char *golden_path,
-			 const char *trace_path, GArray *out, GError **err);
-
 #endif

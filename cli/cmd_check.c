@@ -84,21 +84,6 @@ static bool is_sweep_file(const char *path)
 	return sweep;
 }
 
-/* The scenario files of an argument: a file as it is, the *.json files under a
- * directory; sweep files are left out. */
-static void collect(const char *path, GPtrArray *files)
-{
-	g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
-
-	if (g_file_test(path, G_FILE_TEST_IS_DIR))
-		cli_find_json(path, found);
-	else
-		g_ptr_array_add(found, g_strdup(path));
-	for (guint i = 0; i < found->len; i++)
-		if (!g_str_has_suffix(found->pdata[i], ".json") || !is_sweep_file(found->pdata[i]))
-			g_ptr_array_add(files, g_strdup(found->pdata[i]));
-}
-
 static char *job_outdir(const char *root, const char *file)
 {
 	g_autofree char *rel = g_strdup(file);
@@ -266,9 +251,10 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 	return cs_outfile_write_all(path, x->str, x->len, err);
 }
 
-/* The scenario files of the arguments (the scenario library without any: see
- * cli_scenario_dir), each mapped to the argument it came from in roots (the first
- * one); false (the message printed) when one does not exist. */
+/* The scenario files of the arguments (a file as it is, the *.json files under a
+ * directory; the scenario library without any: see cli_scenario_dir), each mapped to
+ * the argument it came from in roots (the first one); false (the message printed) when
+ * one does not exist. */
 static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *roots)
 {
 	g_autofree char *library = NULL;
@@ -280,11 +266,18 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 			cli_error("check: %s: no such file or directory", argv[i]);
 			return false;
 		}
-		collect(argv[i], found);
+		if (g_file_test(argv[i], G_FILE_TEST_IS_DIR))
+			cli_find_json(argv[i], found);
+		else
+			g_ptr_array_add(found, g_strdup(argv[i]));
 		for (guint k = 0; k < found->len; k++) {
-			if (!g_hash_table_contains(roots, found->pdata[k]))
-				g_hash_table_insert(roots, g_strdup(found->pdata[k]), g_strdup(argv[i]));
-			g_ptr_array_add(files, g_strdup(found->pdata[k]));
+			const char *f = found->pdata[k];
+
+			if (g_str_has_suffix(f, ".json") && is_sweep_file(f))
+				continue;   /* sweep files are not scenarios */
+			if (!g_hash_table_contains(roots, f))
+				g_hash_table_insert(roots, g_strdup(f), g_strdup(argv[i]));
+			g_ptr_array_add(files, g_strdup(f));
 		}
 	}
 	if (argc < 2) {

@@ -167,12 +167,8 @@ static void xml_append(GString *x, const char *text, bool attr)
 	esc = g_markup_escape_text(clean->str, (gssize)clean->len);
 	g_string_free(clean, TRUE);
 	for (const char *c = esc; *c; c++) {
-		if (attr && *c == '\n')
-			g_string_append(x, "&#10;");
-		else if (attr && *c == '\r')
-			g_string_append(x, "&#13;");
-		else if (attr && *c == '\t')
-			g_string_append(x, "&#9;");
+		if (attr && (*c == '\n' || *c == '\r' || *c == '\t'))
+			g_string_append_printf(x, "&#%d;", *c);   /* &#10; &#13; &#9; */
 		else
 			g_string_append_c(x, *c);
 	}

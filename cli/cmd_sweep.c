@@ -78,11 +78,10 @@ static void progress_show(struct progress *p, bool force)
 
 static void progress_end(struct progress *p)
 {
-	if (p->drawn) {
-		progress_show(p, true);
-		fputc('\n', stderr);
-		p->drawn = false;
-	}
+	if (!p->drawn)
+		return;
+	progress_show(p, true);
+	fputc('\n', stderr);
 }
 
 /* sweep_runner's started callback: the line that says what runs; the clock starts. */

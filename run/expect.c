@@ -478,7 +478,6 @@ static bool check_golden(const cJSON *item, const char *path, const char *golden
 	g_autoptr(cs_diff) d = NULL;
 	g_autoptr(GError) gerr = NULL;
 	struct cs_diff_opts opts = { .tol = tol };
-	struct expect_result r = { 0 };
 
 	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
 		return false;
@@ -488,11 +487,9 @@ static bool check_golden(const cJSON *item, const char *path, const char *golden
 		return scenario_error(err, "%s.golden: found a directory (%s), expected a CSV trace",
 				    path, golden_path);
 	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
-		if (!trace_path)
-			return true;
-		r.what = g_strdup_printf("golden %s within tolerance", golden_path);
-		r.got = g_strdup("no golden file yet (chargesim check --accept writes it)");
-		g_array_append_val(out, r);
+		if (trace_path)
+			add_result(out, false, g_strdup_printf("golden %s within tolerance", golden_path),
+				   g_strdup("no golden file yet (chargesim check --accept writes it)"));
 		return true;
 	}
 	gold = cs_csv_read(golden_path, NULL, &gerr);
@@ -504,11 +501,9 @@ static bool check_golden(const cJSON *item, const char *path, const char *golden
 	if (!run)
 		return scenario_error(err, "%s: the run's trace cannot be read: %s", path,
 				    gerr->message);
-	r.what = g_strdup_printf("golden %s within tolerance", golden_path);
 	d = cs_diff_traces(run, gold, &opts);
-	r.pass = d->pass;
-	r.got = d->pass ? g_strdup("within tolerance") : cs_diff_reason(d);
-	g_array_append_val(out, r);
+	add_result(out, d->pass, g_strdup_printf("golden %s within tolerance", golden_path),
+		   d->pass ? g_strdup("within tolerance") : cs_diff_reason(d));
 	return true;
 }
 

@@ -732,13 +732,11 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddNumberToObject(s, "count", (double)sh->count);
 	cJSON_AddNumberToObject(o, "variants_total", (double)sw->total);
 	cJSON_AddNumberToObject(o, "variants", (double)m);
-	if (m) {
-		cJSON_AddNumberToObject(o, "first_index", (double)sh->index);
-		cJSON_AddNumberToObject(o, "last_index", (double)(sh->index + (m - 1) * sh->count));
-	} else {
-		cJSON_AddNullToObject(o, "first_index");
-		cJSON_AddNullToObject(o, "last_index");
-	}
+	cJSON_AddItemToObject(o, "first_index",
+			      m ? cJSON_CreateNumber((double)sh->index) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "last_index",
+			      m ? cJSON_CreateNumber((double)(sh->index + (m - 1) * sh->count)) :
+			      cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
 	cJSON_AddBoolToObject(o, "complete", complete);
 	return o;

@@ -53,9 +53,7 @@ static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 
 static const char *manifest_str(const cJSON *o, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
 static bool read_shard(struct shard_in *s, GError **err)

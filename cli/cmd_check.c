@@ -288,19 +288,6 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 	return true;
 }
 
-/* Each scenario once, under the first of its paths in sorted order (a file named
- * twice, or reached through a link as well). */
-static void unique_files(GPtrArray *files)
-{
-	g_autoptr(GHashTable) seen = cli_file_ids_new();
-
-	for (guint i = 0; i < files->len;)
-		if (cli_file_id_first(seen, files->pdata[i]))
-			i++;
-		else
-			g_ptr_array_remove_index(files, i);
-}
-
 /* Find out now, not after every run, that the report cannot be written. */
 static bool junit_writable(const char *junit)
 {
@@ -363,6 +350,7 @@ int cmd_check(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GHashTable) roots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autoptr(GHashTable) seen = cli_file_ids_new();
 	g_autoptr(GError) err = NULL;
 	struct check_ctx cctx = { .accept = accept };
 	struct check_job *jobs;
@@ -386,7 +374,13 @@ int cmd_check(int argc, char **argv)
 	if (!collect_args(argc, argv, files, roots) || (junit && !junit_writable(junit)))
 		return CLI_EXIT_USAGE;
 	g_ptr_array_sort(files, cli_cmp_strings);
-	unique_files(files);
+	/* each scenario once, under the first of its paths in sorted order (a file named
+	 * twice, or reached through a link as well) */
+	for (guint i = 0; i < files->len;)
+		if (cli_file_id_first(seen, files->pdata[i]))
+			i++;
+		else
+			g_ptr_array_remove_index(files, i);
 	n = (int)files->len;
 	if (n == 0) {
 		cli_error("check: found no scenario files");

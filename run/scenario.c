@@ -369,9 +369,7 @@ static const void *lookup_params(const struct model_lookup *lk, const char *key)
 	const struct lookup_ctx *c = lk->owner;
 	int i = scenario_object_index(key);
 
-	if (i < 0)
-		return NULL;
-	return i == c->replaced ? c->scratch : c->sc->params[i];
+	return i < 0 ? NULL : i == c->replaced ? c->scratch : c->sc->params[i];
 }
 
 /* The checks that involve several values of object i (or other objects' values),

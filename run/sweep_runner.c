@@ -326,21 +326,6 @@ static void catch_signals(struct sweep_run *r)
 	r->signals = true;
 }
 
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	for (const char *p = buf; len > 0;) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 /* A worker process: claim positions until none is left or a signal came, run each,
  * send its row. */
 static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
@@ -372,8 +357,16 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 		if (r->o->keep_traces)
 			vdir = g_strdup_printf("%s/variants/%" G_GUINT64_FORMAT, r->o->dir, index);
 		row = sweep_run_variant(r->sw, index, vdir, &failed);
-		if (!write_all(fd, row, strlen(row) + 1))   /* its NUL ends it in the pipe */
-			_exit(1);
+		/* the row with its NUL, which ends it in the pipe */
+		for (const char *p = row, *end = row + strlen(row) + 1; p < end;) {
+			ssize_t n = write(fd, p, (size_t)(end - p));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				_exit(1);
+			p += n;
+		}
 		atomic_store(&pl->running[w], 0);
 	}
 	_exit(0);

@@ -538,17 +538,6 @@ char *sweep_csv_header(const struct sweep *sw)
 	return g_string_free(s, FALSE);
 }
 
-/* The error cell: one line, no commas or quotes, so a row's last field is always
- * the text after its last comma. */
-static void error_cell(GString *out, const char *kind, const char *msg)
-{
-	g_string_append(out, kind);
-	g_string_append(out, ": ");
-	for (const char *c = msg; *c; c++)
-		g_string_append_c(out, *c == ',' ? ';' : *c == '"' ? '\'' :
-				       (*c == '\n' || *c == '\r') ? ' ' : *c);
-}
-
 /*
  * The metric cells of a row, written as world_metrics_emit() gives the metrics: the
  * columns are metrics.json's keys in that order (build_base), less the varied
@@ -631,10 +620,14 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	if (*failed) {
 		const char *msg = res.error->message;
 
-		/* the cell names the kind: no "internal error: internal error: ..." */
+		/* the cell names the kind (no "internal error: internal error: ..."), on one line
+		 * without commas or quotes, so a row's last field is the text after its last comma */
 		if (g_str_has_prefix(msg, "internal error: "))
 			msg += strlen("internal error: ");
-		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
+		g_string_append(row, *failed == 3 ? "internal error: " : "input error: ");
+		for (const char *c = msg; *c; c++)
+			g_string_append_c(row, *c == ',' ? ';' : *c == '"' ? '\'' :
+					       (*c == '\n' || *c == '\r') ? ' ' : *c);
 	}
 	g_string_append_c(row, '\n');
 	run_result_clear(&res);

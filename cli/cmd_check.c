@@ -96,21 +96,6 @@ static char *job_outdir(const char *root, const char *file)
 	return g_build_filename(root, rel, NULL);
 }
 
-/* "what (got value); ..." of the failed expectations. */
-static char *failures(const GArray *results)
-{
-	GString *fails = g_string_new(NULL);
-
-	for (guint i = 0; i < results->len; i++) {
-		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
-
-		if (!r->pass)
-			g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "", r->what,
-					       r->got);
-	}
-	return g_string_free(fails, FALSE);
-}
-
 static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
@@ -134,8 +119,17 @@ static void run_job(gpointer data, gpointer user)
 		j->status = JOB_ERROR;
 		j->message = g_strdup(res.error ? res.error->message : "unknown error");
 	} else if (res.status == CLI_EXIT_FAILED) {
+		GString *fails = g_string_new(NULL);   /* "what (got value); ..." */
+
+		for (guint i = 0; i < res.expect->len; i++) {
+			const struct expect_result *r = &g_array_index(res.expect, struct expect_result, i);
+
+			if (!r->pass)
+				g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "",
+						       r->what, r->got);
+		}
 		j->status = JOB_FAIL;
-		j->message = failures(res.expect);
+		j->message = g_string_free(fails, FALSE);
 		if (res.accepted && res.accept_error)
 			j->accepted = g_strdup_printf("%s  %s: cannot accept: %s\n", res.accepted, j->file,
 						      res.accept_error->message);
@@ -288,20 +282,6 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 	return true;
 }
 
-/* Find out now, not after every run, that the report cannot be written. */
-static bool junit_writable(const char *junit)
-{
-	g_autoptr(GError) err = NULL;
-	struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
-
-	if (!probe) {
-		cli_error("check: --junit: %s", err->message);
-		return false;
-	}
-	cs_outfile_abort(probe);
-	return true;
-}
-
 /* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed" and,
  * when some could not run (ERROR), ", N could not run": an error is no failure. */
 static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
@@ -353,6 +333,7 @@ int cmd_check(int argc, char **argv)
 	g_autoptr(GHashTable) seen = cli_file_ids_new();
 	g_autoptr(GError) err = NULL;
 	struct check_ctx cctx = { .accept = accept };
+	struct cs_outfile *probe;
 	struct check_job *jobs;
 	GThreadPool *pool;
 	int n, failed = 0, errors = 0, status;
@@ -371,8 +352,15 @@ int cmd_check(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cctx.accept = accept;
-	if (!collect_args(argc, argv, files, roots) || (junit && !junit_writable(junit)))
+	if (!collect_args(argc, argv, files, roots))
 		return CLI_EXIT_USAGE;
+	/* find out now, not after every run, that the report cannot be written */
+	probe = junit ? cs_outfile_open(junit, false, &err) : NULL;
+	if (junit && !probe) {
+		cli_error("check: --junit: %s", err->message);
+		return CLI_EXIT_USAGE;
+	}
+	cs_outfile_abort(probe);
 	g_ptr_array_sort(files, cli_cmp_strings);
 	/* each scenario once, under the first of its paths in sorted order (a file named
 	 * twice, or reached through a link as well) */

@@ -352,16 +352,6 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
-/* The times the world samples: the probes sorted, each once. */
-static void sort_probes(struct expect_run *er)
-{
-	er->sorted = g_array_copy(er->probes);
-	g_array_sort(er->sorted, cmp_time);
-	for (guint k = er->sorted->len; k-- > 1;)
-		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
-			g_array_remove_index(er->sorted, k);
-}
-
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
 				  GError **err)
 {
@@ -394,7 +384,12 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		}
 		i++;
 	}
-	sort_probes(er);
+	/* the times the world samples: the probes sorted, each once */
+	er->sorted = g_array_copy(er->probes);
+	g_array_sort(er->sorted, cmp_time);
+	for (guint k = er->sorted->len; k-- > 1;)
+		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
+			g_array_remove_index(er->sorted, k);
 	/* Every expectation validated now, against zero values. */
 	dry = expect_eval(er, NULL, NULL, err);
 	if (dry) {

@@ -315,17 +315,6 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	return have_manifest || sweep_manifest_write(dir, sweep_manifest(r->sw, sh, false), err);
 }
 
-static void catch_signals(struct sweep_run *r)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the process at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &r->old_int);
-	sigaction(SIGTERM, &sa, &r->old_term);
-	r->signals = true;
-}
-
 /* A worker process: claim positions until none is left or a signal came, run each,
  * send its row. */
 static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
@@ -546,16 +535,6 @@ static void finish_workers(struct sweep_run *r)
 		nap(r);
 }
 
-/* After a signal: keep what is in order. */
-static void stop_on_signal(struct sweep_run *r)
-{
-	r->out->signal = sweep_signal;
-	finish_workers(r);
-	if (r->ready > r->flushed)
-		write_chunk(r, &r->out->save_error);
-	r->out->saved = r->flushed;
-}
-
 /* The workers still there are those of a sweep that failed: they go. */
 static void sweep_run_clear(struct sweep_run *r)
 {
@@ -596,12 +575,24 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };
 	o->started(o->data, &r.pr);
 	sweep_signal = 0;
-	if (o->catch_signals)
-		catch_signals(&r);
+	if (o->catch_signals) {
+		/* a second Ctrl-C ends the process at once */
+		struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &r.old_int);
+		sigaction(SIGTERM, &sa, &r.old_term);
+		r.signals = true;
+	}
 	if (!start_pool(&r, err) || !pump(&r, err))
 		goto out;
 	if (sweep_signal) {
-		stop_on_signal(&r);
+		/* keep what is in order */
+		out->signal = sweep_signal;
+		finish_workers(&r);
+		if (r.ready > r.flushed)
+			write_chunk(&r, &out->save_error);
+		out->saved = r.flushed;
 		ok = true;
 		goto out;
 	}

@@ -4,14 +4,10 @@
  *
  * Every scenario file (directories are searched recursively for *.json; sweep files
  * are skipped) is run with its outputs under out/check/<path>/, and its expectations
- * are checked. Runs go in parallel on a GLib thread pool (-j N); the report is
- * printed in the sorted order of the files whatever finished first, one line each:
- *   PASS name
- *   FAIL name: <expectation> (got <value>); ...
- *   ERROR name: <why the scenario could not run>
- * then "N passed, N failed". --junit writes the same as JUnit XML; --accept rewrites
- * the golden traces and fingerprints of failing expectations and says what changed.
- * Exit status: 0 all passed, 1 something failed, 2 a scenario could not be run.
+ * are checked, on a GLib thread pool (-j N); the report (its form and exit statuses are
+ * in the --help text below) keeps the sorted order of the files whatever finished
+ * first. --junit writes the same as JUnit XML; --accept rewrites the golden traces and
+ * fingerprints of failing expectations and says what changed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +19,7 @@
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
 
 struct check_job {
-	char *file;
+	const char *file;    /* held by the list of files */
 	const char *root;    /* the argument it came from (a file or a directory) */
 	char *name;
 	char *outdir;
@@ -88,21 +84,6 @@ static bool is_sweep_file(const char *path)
 	return sweep;
 }
 
-/* The scenario files of an argument: a file as it is, the *.json files under a
- * directory; sweep files are left out. */
-static void collect(const char *path, GPtrArray *files)
-{
-	g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func(g_free);
-
-	if (g_file_test(path, G_FILE_TEST_IS_DIR))
-		cli_find_json(path, found);
-	else
-		g_ptr_array_add(found, g_strdup(path));
-	for (guint i = 0; i < found->len; i++)
-		if (!g_str_has_suffix(found->pdata[i], ".json") || !is_sweep_file(found->pdata[i]))
-			g_ptr_array_add(files, g_strdup(found->pdata[i]));
-}
-
 static char *job_outdir(const char *root, const char *file)
 {
 	g_autofree char *rel = g_strdup(file);
@@ -113,21 +94,6 @@ static char *job_outdir(const char *root, const char *file)
 		if (*c == '.' && (c == rel || c[-1] == '/'))
 			*c = '_';  /* no hidden or parent directories */
 	return g_build_filename(root, rel, NULL);
-}
-
-/* "what (got value); ..." of the failed expectations. */
-static char *failures(const GArray *results)
-{
-	GString *fails = g_string_new(NULL);
-
-	for (guint i = 0; i < results->len; i++) {
-		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
-
-		if (!r->pass)
-			g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "", r->what,
-					       r->got);
-	}
-	return g_string_free(fails, FALSE);
 }
 
 static void run_job(gpointer data, gpointer user)
@@ -153,8 +119,17 @@ static void run_job(gpointer data, gpointer user)
 		j->status = JOB_ERROR;
 		j->message = g_strdup(res.error ? res.error->message : "unknown error");
 	} else if (res.status == CLI_EXIT_FAILED) {
+		GString *fails = g_string_new(NULL);   /* "what (got value); ..." */
+
+		for (guint i = 0; i < res.expect->len; i++) {
+			const struct expect_result *r = &g_array_index(res.expect, struct expect_result, i);
+
+			if (!r->pass)
+				g_string_append_printf(fails, "%s%s (got %s)", fails->len ? "; " : "",
+						       r->what, r->got);
+		}
 		j->status = JOB_FAIL;
-		j->message = failures(res.expect);
+		j->message = g_string_free(fails, FALSE);
 		if (res.accepted && res.accept_error)
 			j->accepted = g_strdup_printf("%s  %s: cannot accept: %s\n", res.accepted, j->file,
 						      res.accept_error->message);
@@ -186,12 +161,8 @@ static void xml_append(GString *x, const char *text, bool attr)
 	esc = g_markup_escape_text(clean->str, (gssize)clean->len);
 	g_string_free(clean, TRUE);
 	for (const char *c = esc; *c; c++) {
-		if (attr && *c == '\n')
-			g_string_append(x, "&#10;");
-		else if (attr && *c == '\r')
-			g_string_append(x, "&#13;");
-		else if (attr && *c == '\t')
-			g_string_append(x, "&#9;");
+		if (attr && (*c == '\n' || *c == '\r' || *c == '\t'))
+			g_string_append_printf(x, "&#%d;", *c);   /* &#10; &#13; &#9; */
 		else
 			g_string_append_c(x, *c);
 	}
@@ -214,18 +185,14 @@ static void xml_attr(GString *x, const char *name, const char *value)
  */
 static char *junit_class(const struct check_job *j)
 {
-	g_autofree char *top = g_canonicalize_filename(j->root, NULL);
-	g_autofree char *dir = NULL, *rel = NULL, *name = NULL;
+	g_autofree char *root = g_file_test(j->root, G_FILE_TEST_IS_DIR) ? g_strdup(j->root) :
+				g_path_get_dirname(j->root);
+	g_autofree char *top = g_canonicalize_filename(root, NULL);
 	g_autofree char *file_dir = g_path_get_dirname(j->file);
 	g_autofree char *abs_dir = g_canonicalize_filename(file_dir, NULL);
+	g_autofree char *rel = NULL, *name = g_path_get_basename(top);
 	GString *c;
 
-	if (!g_file_test(j->root, G_FILE_TEST_IS_DIR)) {
-		dir = g_path_get_dirname(top);
-		g_free(top);
-		top = g_steal_pointer(&dir);
-	}
-	name = g_path_get_basename(top);
 	c = g_string_new(strcmp(name, "/") == 0 ? "root" : name);
 	if (g_str_has_prefix(abs_dir, top) && abs_dir[strlen(top)] == '/')
 		rel = g_strdup(abs_dir + strlen(top) + 1);
@@ -274,9 +241,10 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 	return cs_outfile_write_all(path, x->str, x->len, err);
 }
 
-/* The scenario files of the arguments (the scenario library without any: see
- * cli_scenario_dir), each mapped to the argument it came from in roots (the first
- * one); false (the message printed) when one does not exist. */
+/* The scenario files of the arguments (a file as it is, the *.json files under a
+ * directory; the scenario library without any: see cli_scenario_dir), each mapped to
+ * the argument it came from in roots (the first one); false (the message printed) when
+ * one does not exist. */
 static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *roots)
 {
 	g_autofree char *library = NULL;
@@ -288,11 +256,18 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 			cli_error("check: %s: no such file or directory", argv[i]);
 			return false;
 		}
-		collect(argv[i], found);
+		if (g_file_test(argv[i], G_FILE_TEST_IS_DIR))
+			cli_find_json(argv[i], found);
+		else
+			g_ptr_array_add(found, g_strdup(argv[i]));
 		for (guint k = 0; k < found->len; k++) {
-			if (!g_hash_table_contains(roots, found->pdata[k]))
-				g_hash_table_insert(roots, g_strdup(found->pdata[k]), g_strdup(argv[i]));
-			g_ptr_array_add(files, g_strdup(found->pdata[k]));
+			const char *f = found->pdata[k];
+
+			if (g_str_has_suffix(f, ".json") && is_sweep_file(f))
+				continue;   /* sweep files are not scenarios */
+			if (!g_hash_table_contains(roots, f))
+				g_hash_table_insert(roots, g_strdup(f), g_strdup(argv[i]));
+			g_ptr_array_add(files, g_strdup(f));
 		}
 	}
 	if (argc < 2) {
@@ -304,33 +279,6 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 		lib_argv[1] = library;
 		return collect_args(2, lib_argv, files, roots);
 	}
-	return true;
-}
-
-/* Each scenario once, under the first of its paths in sorted order (a file named
- * twice, or reached through a link as well). */
-static void unique_files(GPtrArray *files)
-{
-	g_autoptr(GHashTable) seen = cli_file_ids_new();
-
-	for (guint i = 0; i < files->len;)
-		if (cli_file_id_first(seen, files->pdata[i]))
-			i++;
-		else
-			g_ptr_array_remove_index(files, i);
-}
-
-/* Find out now, not after every run, that the report cannot be written. */
-static bool junit_writable(const char *junit)
-{
-	g_autoptr(GError) err = NULL;
-	struct cs_outfile *probe = cs_outfile_open(junit, false, &err);
-
-	if (!probe) {
-		cli_error("check: --junit: %s", err->message);
-		return false;
-	}
-	cs_outfile_abort(probe);
 	return true;
 }
 
@@ -382,8 +330,10 @@ int cmd_check(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GHashTable) roots = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autoptr(GHashTable) seen = cli_file_ids_new();
 	g_autoptr(GError) err = NULL;
 	struct check_ctx cctx = { .accept = accept };
+	struct cs_outfile *probe;
 	struct check_job *jobs;
 	GThreadPool *pool;
 	int n, failed = 0, errors = 0, status;
@@ -402,10 +352,23 @@ int cmd_check(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	cctx.accept = accept;
-	if (!collect_args(argc, argv, files, roots) || (junit && !junit_writable(junit)))
+	if (!collect_args(argc, argv, files, roots))
 		return CLI_EXIT_USAGE;
+	/* find out now, not after every run, that the report cannot be written */
+	probe = junit ? cs_outfile_open(junit, false, &err) : NULL;
+	if (junit && !probe) {
+		cli_error("check: --junit: %s", err->message);
+		return CLI_EXIT_USAGE;
+	}
+	cs_outfile_abort(probe);
 	g_ptr_array_sort(files, cli_cmp_strings);
-	unique_files(files);
+	/* each scenario once, under the first of its paths in sorted order (a file named
+	 * twice, or reached through a link as well) */
+	for (guint i = 0; i < files->len;)
+		if (cli_file_id_first(seen, files->pdata[i]))
+			i++;
+		else
+			g_ptr_array_remove_index(files, i);
 	n = (int)files->len;
 	if (n == 0) {
 		cli_error("check: found no scenario files");
@@ -416,7 +379,7 @@ int cmd_check(int argc, char **argv)
 	g_mutex_init(&cctx.drivers_lock);
 	cctx.drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, driver_lock_free);
 	for (int i = 0; i < n; i++) {
-		jobs[i].file = g_strdup(files->pdata[i]);
+		jobs[i].file = files->pdata[i];
 		jobs[i].name = g_path_get_basename(jobs[i].file);
 		jobs[i].root = g_hash_table_lookup(roots, jobs[i].file);
 		jobs[i].outdir = job_outdir(outroot ? outroot : "out/check", jobs[i].file);
@@ -432,7 +395,6 @@ int cmd_check(int argc, char **argv)
 		status = CLI_EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
-		g_free(jobs[i].file);
 		g_free(jobs[i].name);
 		g_free(jobs[i].outdir);
 		g_free(jobs[i].message);

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`.
- *
- * The options, the messages and the progress line; the running (worker processes, durable
- * chunks, resume, signals) is run/sweep_runner.c's, the sweep file and the merge
- * run/sweep.c's.
- *
- * Progress goes to stderr: one updating line on a terminal, a plain line every
- * PROGRESS_PLAIN_SECONDS otherwise, nothing with --quiet.
+ * cli/cmd_sweep.c - `chargesim sweep SWEEP.json -o DIR` and `chargesim merge DIR... -o DIR`:
+ * the options, the messages and the progress line (docs/scaling.md); the work is
+ * run/sweep_runner.c's and run/sweep.c's.
  */
 #define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include <sched.h>
@@ -83,11 +78,10 @@ static void progress_show(struct progress *p, bool force)
 
 static void progress_end(struct progress *p)
 {
-	if (p->drawn) {
-		progress_show(p, true);
-		fputc('\n', stderr);
-		p->drawn = false;
-	}
+	if (!p->drawn)
+		return;
+	progress_show(p, true);
+	fputc('\n', stderr);
 }
 
 /* sweep_runner's started callback: the line that says what runs; the clock starts. */
@@ -179,19 +173,12 @@ static bool check_options(struct sweep_cli *c, struct sweep_shard *sh, bool *fro
 	}
 	if (c->jobs == 0)
 		c->jobs = default_jobs();
-	*from_env = false;
-	if (c->shard_opt) {
-		if (!sweep_parse_shard(c->shard_opt, sh, &err)) {
-			cli_error("%s", err->message);
-			return false;
-		}
-	} else if (sweep_shard_from_env(sh, &err)) {
-		*from_env = true;
-	} else if (err) {
+	*from_env = !c->shard_opt && sweep_shard_from_env(sh, &err);
+	if (c->shard_opt)
+		sweep_parse_shard(c->shard_opt, sh, &err);
+	if (err)
 		cli_error("%s", err->message);
-		return false;
-	}
-	return true;
+	return !err;
 }
 
 /* What the sweep did, and its exit status: the worst error cell of results.csv, or
@@ -209,13 +196,11 @@ static int report(const struct sweep_cli *c, const struct sweep_outcome *out,
 			out->variants, c->outdir);
 		return 128 + out->signal;
 	}
-	if (c->quiet) {
-		/* nothing but the errors below */
-	} else if (out->was_complete) {
+	if (!c->quiet && out->was_complete) {
 		printf("sweep: %s is complete (%" G_GUINT64_FORMAT " variants of shard %" G_GUINT64_FORMAT
 		       "/%" G_GUINT64_FORMAT "); nothing to run\n", c->outdir, out->variants,
 		       pr->sh->index, pr->sh->count);
-	} else {
+	} else if (!c->quiet) {
 		double el = (double)(g_get_monotonic_time() - pr->t0) * 1e-6;
 
 		printf("sweep: %" G_GUINT64_FORMAT " variants", ran);
@@ -252,6 +237,7 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_outcome outcome = { 0 };
 	struct sweep_runner_opts ro = { 0 };
 	int status = CLI_EXIT_USAGE;
+	bool ran;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
@@ -294,14 +280,11 @@ int cmd_sweep(int argc, char **argv)
 		.clock_us = g_get_monotonic_time, .started = progress_started, .progress = progress_update,
 		.data = &pr,
 	};
-	if (!sweep_runner_run(sw, &ro, &outcome, &err)) {
-		progress_end(&pr);
-		cli_error("%s", err->message);
-		status = world_error_status(err);
-		goto out;
-	}
+	ran = sweep_runner_run(sw, &ro, &outcome, &err);
 	progress_end(&pr);
-	status = report(&c, &outcome, &pr);
+	if (!ran)
+		cli_error("%s", err->message);
+	status = ran ? report(&c, &outcome, &pr) : world_error_status(err);
 out:
 	sweep_outcome_clear(&outcome);
 	g_free(c.outdir);

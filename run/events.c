@@ -64,10 +64,8 @@ static void world_scenario_event_cb(struct sim_event *ev, void *data)
 
 	switch (e->kind) {
 	case SCN_EV_PLUG:
-		world_plug(w, true);
-		break;
 	case SCN_EV_UNPLUG:
-		world_plug(w, false);
+		world_plug(w, e->kind == SCN_EV_PLUG);
 		break;
 	case SCN_EV_SET:
 		world_apply_set(w, e, idx);
@@ -104,61 +102,36 @@ static void world_plug_at_start_cb(struct sim_event *ev, void *data)
 static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 				     const struct scenario_event *e, int i, GError **err)
 {
-	const char *key = e->path + strlen("policy.params.");
-	g_auto(GStrv) segs = g_strsplit(key, ".", -1);
 	g_autofree char *where = g_strdup_printf("events[%d].path", i);
 	g_autofree char *vwhere = g_strdup_printf("events[%d].value", i);
-	g_autoptr(GString) parent = g_string_new("policy.params");
-	g_autofree void *scratch = NULL;
-	const struct param_desc *table = w->pdesc->params, *d = NULL;
-	size_t off = 0;
+	g_autofree char *scratch = NULL;
+	const struct param_desc *d;
 	GError *inner = NULL;
+	size_t off;
 
-	for (int k = 0; segs[k]; k++) {
-		d = table ? param_find(table, segs[k]) : NULL;
-		if (!d) {
-			param_error_unknown_key(table, NULL, segs[k], parent->str, &inner);
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s: %s", sc->file,
-				    where, inner->message);
-			g_error_free(inner);
-			return false;
+	d = scenario_param_at(w->pdesc->params, e->path, e->path + strlen("policy.params."), true,
+			      where, &off, &inner);
+	if (d && d->kind == PARAM_OBJECT) {
+		scenario_error(&inner, "%s: found %s, a group of parameters, expected one of its keys such as %s.%s",
+			       where, e->path, e->path, d->sub[0].key);
+	} else if (d && (d->flags & PARAM_F_PROBE_ONLY)) {
+		scenario_error(&inner, "%s: found %s, which policy \"%s\" reads only when it probes, expected a parameter that can change during a run",
+			       where, e->path, w->policy_name);
+	} else if (d) {
+		scratch = g_memdup2(w->pparams, w->pdesc->params_size ? w->pdesc->params_size : 1);
+		if (d->kind == PARAM_STR)   /* the copy must not free the run's own string */
+			*PARAM_FIELD(scratch + off, d, char *) = NULL;
+		if (param_load_value(d, e->value, scratch + off, vwhere, &inner)) {
+			if (d->kind == PARAM_STR)
+				g_free(*PARAM_FIELD(scratch + off, d, char *));
+			w->sev_desc[i] = d;
+			w->sev_off[i] = off;
+			return true;
 		}
-		g_string_append_printf(parent, ".%s", segs[k]);
-		if (d->kind == PARAM_OBJECT && segs[k + 1]) {
-			off += d->off;
-			table = d->sub;
-		} else if (segs[k + 1]) {
-			g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-				    "%s: %s: found \"%s\" after %s, expected nothing: %s has no fields",
-				    sc->file, where, segs[k + 1], parent->str, d->key);
-			return false;
-		}
 	}
-	if (d->kind == PARAM_OBJECT) {
-		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "%s: %s: found %s, a group of parameters, expected one of its keys such as %s.%s",
-			    sc->file, where, parent->str, parent->str, d->sub[0].key);
-		return false;
-	}
-	if (d->flags & PARAM_F_PROBE_ONLY) {
-		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
-			    "%s: %s: found %s, which policy \"%s\" reads only when it probes, expected a parameter that can change during a run",
-			    sc->file, where, parent->str, w->policy_name);
-		return false;
-	}
-	scratch = g_memdup2(w->pparams, w->pdesc->params_size ? w->pdesc->params_size : 1);
-	if (d->kind == PARAM_STR)   /* the copy must not free the run's own string */
-		*PARAM_FIELD((char *)scratch + off, d, char *) = NULL;
-	if (!param_load_value(d, e->value, (char *)scratch + off, vwhere, &inner)) {
-		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
-		g_error_free(inner);
-		return false;
-	}
-	if (d->kind == PARAM_STR)
-		g_free(*PARAM_FIELD((char *)scratch + off, d, char *));
-	w->sev_desc[i] = d;
-	w->sev_off[i] = off;
-	return true;
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
+	g_error_free(inner);
+	return false;
 }
 
 bool world_events_init(struct world *w, const struct scenario *sc, GError **err)

@@ -11,42 +11,25 @@
  * hiding a change in the sequence.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
-#include "models/pmic/pmic.h"
 #include "run/expect.h"
 #include "output/outfile.h"
 #include "sim/units.h"
+#include "traces/diff.h"
 
 static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "between", NULL };
 
-bool expect_error(GError **err, const char *fmt, ...)
-{
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, msg);
-	return false;
-}
-
 static enum unit_dim dim_of_name(const char *name)
 {
-	if (g_str_has_suffix(name, "_V"))
-		return UNIT_VOLT;
-	if (g_str_has_suffix(name, "_A"))
-		return UNIT_AMP;
-	if (g_str_has_suffix(name, "_s"))
-		return UNIT_SECOND;
-	if (g_str_has_suffix(name, "_Wh"))
-		return UNIT_WH;
+	static const char *const suffix[] = { "_V", "_A", "_s", "_Wh" };
+	static const enum unit_dim dim[] = { UNIT_VOLT, UNIT_AMP, UNIT_SECOND, UNIT_WH };
+
+	for (int i = 0; i < 4; i++)
+		if (g_str_has_suffix(name, suffix[i]))
+			return dim[i];
 	if (g_str_has_prefix(name, "soc"))
 		return UNIT_FRACTION;
-	if (g_str_has_suffix(name, "_C"))
-		return UNIT_CELSIUS;
-	return UNIT_NONE;
+	return g_str_has_suffix(name, "_C") ? UNIT_CELSIUS : UNIT_NONE;
 }
 
 /* mAh metrics are written in mAh but a unit string parses to Ah. */
@@ -55,26 +38,23 @@ static bool expected_number(const char *name, const cJSON *v, double *out, const
 {
 	g_autoptr(GError) uerr = NULL;
 	enum unit_dim dim = g_str_has_suffix(name, "_mAh") ? UNIT_AH : dim_of_name(name);
-
 	sim_time_t t;
 
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
-		if (isfinite(*out))
-			return true;
-		return expect_error(err, "%s: found a number out of range", path);
+		return isfinite(*out) || scenario_error(err, "%s: found a number out of range", path);
 	}
 	if (!cJSON_IsString(v)) {
 		char *found = cJSON_PrintUnformatted(v);
 
-		expect_error(err, "%s: found %s, expected a number or a value with a unit", path,
+		scenario_error(err, "%s: found %s, expected a number or a value with a unit", path,
 			     found);
 		cJSON_free(found);
 		return false;
 	}
 	if (dim == UNIT_SECOND ? !units_parse_time(v->valuestring, &t, &uerr) :
 	    !units_parse(v->valuestring, dim, out, &uerr))
-		return expect_error(err, "%s: %s", path, uerr->message);
+		return scenario_error(err, "%s: %s", path, uerr->message);
 	if (dim == UNIT_SECOND)
 		*out = sim_time_to_s(t);
 	if (dim == UNIT_AH)
@@ -114,47 +94,38 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 		n_ops++;
 		if (strcmp(ops[k], "between") == 0) {
 			if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
-				return expect_error(err,
-						    "%s: found something else, expected [LO, HI]",
+				return scenario_error(err, "%s: found something else, expected [LO, HI]",
 						    opath);
 			if (!expected_number(name, cJSON_GetArrayItem(v, 0), &lo, opath, err) ||
 			    !expected_number(name, cJSON_GetArrayItem(v, 1), &hi, opath, err))
 				return false;
 			if (lo > hi)
-				return expect_error(err,
-						    "%s: found a range from %g to %g, expected LO <= HI",
+				return scenario_error(err, "%s: found a range from %g to %g, expected LO <= HI",
 						    opath, lo, hi);
 			pass = !got_null && got >= lo && got <= hi;
 			g_autofree char *a = fmt_value(name, lo), *b = fmt_value(name, hi);
 			what = g_strdup_printf("%s between %s and %s", label, a, b);
 		} else if (cJSON_IsNull(v)) {
 			if (k > 1)
-				return expect_error(err,
-						    "%s: found null, expected a value (null only with == or !=)",
+				return scenario_error(err, "%s: found null, expected a value (null only with == or !=)",
 						    opath);
 			pass = k == 0 ? got_null : !got_null;
 			what = g_strdup_printf("%s %s null", label, ops[k]);
 		} else {
 			if (!expected_number(name, v, &x, opath, err))
 				return false;
-			switch (k) {
-			case 0: pass = !got_null && got == x; break;
-			case 1: pass = got_null || got != x; break;
-			case 2: pass = !got_null && got < x; break;
-			case 3: pass = !got_null && got <= x; break;
-			case 4: pass = !got_null && got > x; break;
-			default: pass = !got_null && got >= x; break;
-			}
+			/* != holds for null as well; the others need a value */
+			pass = k == 1 ? got_null || got != x :
+			       !got_null && (k == 0 ? got == x : k == 2 ? got < x : k == 3 ? got <= x :
+					     k == 4 ? got > x : got >= x);
 			g_autofree char *xs = fmt_value(name, x);
 			what = g_strdup_printf("%s %s %s", label, ops[k], xs);
 		}
 		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_value(name, got));
 	}
-	if (n_ops == 0)
-		return expect_error(err,
-				    "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
-				    path);
-	return true;
+	return n_ops > 0 ||
+	       scenario_error(err, "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
+			      path);
 }
 
 static bool compare_string(const cJSON *item, const char *path, const char *got,
@@ -170,8 +141,7 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 			continue;
 		n_ops++;
 		if (!cJSON_IsString(v) && !cJSON_IsNull(v))
-			return expect_error(err,
-					    "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
+			return scenario_error(err, "%s.%s: found a non-string, expected a string such as \"USB_DCP\"",
 					    path, ops[k]);
 		eq = cJSON_IsNull(v) ? got == NULL : got && strcmp(got, v->valuestring) == 0;
 		add_result(out, k == 0 ? eq : !eq,
@@ -180,12 +150,9 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
 	}
 	for (int k = 2; ops[k]; k++)
 		if (cJSON_GetObjectItemCaseSensitive(item, ops[k]))
-			return expect_error(err,
-					    "%s.%s: found an ordering on a text value, expected == or !=",
+			return scenario_error(err, "%s.%s: found an ordering on a text value, expected == or !=",
 					    path, ops[k]);
-	if (n_ops == 0)
-		return expect_error(err, "%s: found no comparison, expected == or !=", path);
-	return true;
+	return n_ops > 0 || scenario_error(err, "%s: found no comparison, expected == or !=", path);
 }
 
 /* The keys each kind of expectation takes; anything else is a mistake worth naming
@@ -210,7 +177,7 @@ static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, 
 		for (n = 0; keys[n]; n++)
 			g_string_append_printf(list, "%s%s", n ? ", " : "", keys[n]);
 		hint = cs_did_you_mean(k->string, keys, n);
-		return expect_error(err, "%s.%s: found an unknown key, expected one of %s%s%s%s",
+		return scenario_error(err, "%s.%s: found an unknown key, expected one of %s%s%s%s",
 				    path, k->string, list->str, hint ? " (did you mean \"" : "",
 				    hint ? hint : "", hint ? "\"?)" : "");
 	}
@@ -225,7 +192,7 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 	if (!cJSON_IsString(v)) {
 		g_autofree char *found = param_describe_json(v);
 
-		return expect_error(err, "%s.%s: found %s, expected %s", path, kind, found,
+		return scenario_error(err, "%s.%s: found %s, expected %s", path, kind, found,
 				    expected);
 	}
 	return item_keys_ok(item, path, kind, err);
@@ -233,10 +200,7 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 
 /* ---- fingerprints ---- */
 
-#define FP_TIME    0x1u
-#define FP_SRC     0x2u
-#define FP_KIND    0x4u
-#define FP_PAYLOAD 0x8u
+#define FP_PAYLOAD 0x8u   /* 1 << the index of "payload" in fp_names */
 #define FP_ALL     0xfu
 #define FP_HEX_LEN 16     /* 64 bits of SHA-256 are plenty to notice a change */
 
@@ -269,19 +233,17 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 			const cJSON *rec)
 {
 	struct expect_run *er = data;
-	const char *tbuf = cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring;
+	/* the ingredients in the order of fp_names, the payload's members after them */
+	const char *const parts[] = { cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring, src, ev };
 	const cJSON *c;
 
 	(void)t;
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 
-		if (fp->mask & FP_TIME)
-			fp_feed(fp->sum, tbuf);
-		if (fp->mask & FP_SRC)
-			fp_feed(fp->sum, src);
-		if (fp->mask & FP_KIND)
-			fp_feed(fp->sum, ev);
+		for (int k = 0; k < 3; k++)
+			if (fp->mask & (1u << k))
+				fp_feed(fp->sum, parts[k]);
 		if (fp->mask & FP_PAYLOAD)
 			cJSON_ArrayForEach(c, rec) {
 				/* a payload value's text is short: printed into a buffer on
@@ -303,8 +265,8 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 
 /* ---- preparing ---- */
 
-static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
-			GArray *out, GError **inner);
+static GArray *expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			   GError **err);
 
 static bool parse_time_value(const cJSON *at, sim_time_t *t, GError **uerr)
 {
@@ -335,7 +297,7 @@ static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_
 	if (!parse_time_value(at, &t, &uerr) || t < 0 || t > duration) {
 		g_autofree char *found = param_describe_json(at);
 
-		return expect_error(err, "%s: expect[%d].at: %s%s%s", er->file, i,
+		return scenario_error(err, "expect[%d].at: %s%s%s", i,
 				    uerr ? uerr->message : "found ", uerr ? "" : found,
 				    uerr ? "" : ", expected a time such as \"10 s\" from 0 to the scenario's duration");
 	}
@@ -343,11 +305,12 @@ static bool prepare_signal(struct expect_run *er, const cJSON *item, int i, sim_
 	return true;
 }
 
-/* A fingerprint's "of": which ingredients it hashes (all when absent). */
-static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int i,
-			     unsigned *mask, GError **err)
+/* A fingerprint's "of" (in item, at path ip): which ingredients it hashes (all when
+ * absent). */
+static bool fingerprint_mask(const cJSON *item, const char *ip, unsigned *mask, GError **err)
 {
 	const cJSON *of = cJSON_GetObjectItemCaseSensitive(item, "of"), *o;
+	g_autofree char *path = g_strdup_printf("%s.of", ip);
 
 	*mask = FP_ALL;
 	if (!of)
@@ -367,14 +330,7 @@ static bool fingerprint_mask(const struct expect_run *er, const cJSON *item, int
 		if (!o)
 			return true;
 	}
-	{
-		g_autofree char *found = param_describe_json(of);
-
-		expect_error(err,
-			     "%s: expect[%d].of: found %s, expected a list of time, src, kind, payload",
-			     er->file, i, found);
-	}
-	return false;
+	return param_error_found(err, path, of, "a list of time, src, kind, payload");
 }
 
 /* A fingerprint expectation: a hex string and what it hashes; its hash starts. */
@@ -383,58 +339,26 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 {
 	struct fingerprint f = { .item = i };
 	g_autofree char *ip = g_strdup_printf("expect[%d]", i);
+	g_autofree char *fpp = g_strdup_printf("%s.fingerprint", ip);
 
 	if (!cJSON_IsString(fp) || strlen(fp->valuestring) < 1 ||
-	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring)) {
-		g_autofree char *found = param_describe_json(fp);
-
-		return expect_error(err,
-				    "%s: expect[%d].fingerprint: found %s, expected a hex string (run `chargesim check --accept` to fill it in)",
-				    er->file, i, found);
-	}
-	if (!fingerprint_mask(er, item, i, &f.mask, err))
+	    strspn(fp->valuestring, "0123456789abcdefABCDEF") != strlen(fp->valuestring))
+		return param_error_found(err, fpp, fp, "a hex string (run `chargesim check --accept` to fill it in)");
+	if (!fingerprint_mask(item, ip, &f.mask, err))
 		return false;
 	f.sum = g_checksum_new(G_CHECKSUM_SHA256);
 	f.expected = g_ascii_strdown(fp->valuestring, -1);
 	g_array_append_val(er->fps, f);
-	if (!item_keys_ok(item, ip, "fingerprint", err)) {
-		g_prefix_error(err, "%s: ", er->file);
-		return false;
-	}
-	return true;
-}
-
-/* The times the world samples: the probes sorted, each once. */
-static void sort_probes(struct expect_run *er)
-{
-	er->sorted = g_array_copy(er->probes);
-	g_array_sort(er->sorted, cmp_time);
-	for (guint k = 1; k < er->sorted->len;) {
-		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
-			g_array_remove_index(er->sorted, k);
-		else
-			k++;
-	}
-}
-
-/* Validate every expectation now, against zero values. */
-static bool dry_run(struct expect_run *er, GError **err)
-{
-	GArray *dry = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-	g_autoptr(GError) inner = NULL;
-	bool ok = expect_eval(er, NULL, NULL, dry, &inner);
-
-	expect_results_free(dry);
-	if (!ok)
-		expect_error(err, "%s: %s", er->file, inner->message);
-	return ok;
+	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
 				  GError **err)
 {
 	struct expect_run *er = g_new0(struct expect_run, 1);
+	GError *inner = NULL;
 	const cJSON *item;
+	GArray *dry;
 	int i = 0;
 
 	er->expect = expect;
@@ -447,24 +371,31 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
 		bool ok = true;
 
-		if (cJSON_GetObjectItemCaseSensitive(item, "signal")) {
-			ok = prepare_signal(er, item, i, duration, err);
-		} else if (fp) {
-			ok = prepare_fingerprint(er, item, fp, i, err);
-		} else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring)) {
-			expect_error(err,
-				     "%s: expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
-				     file, i);
-			ok = false;
-		}
-		if (!ok)
+		if (cJSON_GetObjectItemCaseSensitive(item, "signal"))
+			ok = prepare_signal(er, item, i, duration, &inner);
+		else if (fp)
+			ok = prepare_fingerprint(er, item, fp, i, &inner);
+		else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring))
+			ok = scenario_error(&inner, "expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
+					    i);
+		if (!ok) {
+			scenario_error_in_file(err, file, inner);
 			goto fail;
+		}
 		i++;
 	}
-	sort_probes(er);
-	if (!dry_run(er, err))
-		goto fail;
-	return er;
+	/* the times the world samples: the probes sorted, each once */
+	er->sorted = g_array_copy(er->probes);
+	g_array_sort(er->sorted, cmp_time);
+	for (guint k = er->sorted->len; k-- > 1;)
+		if (g_array_index(er->sorted, sim_time_t, k) == g_array_index(er->sorted, sim_time_t, k - 1))
+			g_array_remove_index(er->sorted, k);
+	/* Every expectation validated now, against zero values. */
+	dry = expect_eval(er, NULL, NULL, err);
+	if (dry) {
+		expect_results_free(dry);
+		return er;
+	}
 fail:
 	expect_run_free(er);
 	return NULL;
@@ -487,11 +418,92 @@ static char *golden_path(const struct expect_run *er, const char *rel)
 	return g_path_is_absolute(rel) ? g_strdup(rel) : g_build_filename(er->dir, rel, NULL);
 }
 
+/* ---- golden traces (docs/scenarios.md section 9.3): the run's trace.csv against the
+ * golden file by traces/diff.h; a golden file that does not exist yet fails, so that
+ * `chargesim check --accept` writes it ---- */
+
+static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_tolerances *tol,
+			    GError **err)
+{
+	const cJSON *col;
+
+	if (!tobj)
+		return true;
+	if (!cJSON_IsObject(tobj))
+		return scenario_error(err, "%s.tolerance: expected an object {COLUMN: {\"abs\": X, \"rel\": Y}, \"*\": {...}}",
+				    path);
+	cJSON_ArrayForEach(col, tobj) {
+		double v[2] = { 0, 0 };   /* abs, rel */
+		const cJSON *k;
+
+		if (!cJSON_IsObject(col))
+			return scenario_error(err, "%s.tolerance.%s: expected {\"abs\": X, \"rel\": Y}",
+					    path, col->string);
+		cJSON_ArrayForEach(k, col) {
+			int i = strcmp(k->string, "abs") == 0 ? 0 : strcmp(k->string, "rel") == 0 ? 1 : -1;
+			g_autofree char *where = g_strdup_printf("%s.tolerance.%s.%s", path, col->string,
+							       k->string);
+			g_autofree char *text = NULL;
+
+			if (i < 0)
+				return scenario_error(err, "%s: found an unknown key, expected abs or rel",
+						    where);
+			if (cJSON_IsNumber(k))
+				text = g_strdup_printf("%.17g", k->valuedouble);
+			else if (cJSON_IsString(k))
+				text = g_strdup(k->valuestring);
+			else
+				return scenario_error(err, "%s: expected a number or a value with a unit",
+						    where);
+			if (!cs_tolerance_value_parse(col->string, i == 1, text, &v[i], where, err))
+				return false;
+		}
+		if (!cs_tolerances_set(tol, col->string, v[0], v[1], err))
+			return false;
+	}
+	return true;
+}
+
+static bool check_golden(const cJSON *item, const char *path, const char *golden_path,
+			 const char *trace_path, GArray *out, GError **err)
+{
+	g_autoptr(cs_tolerances) tol = cs_tolerances_new();
+	g_autoptr(cs_csv_trace) run = NULL;
+	g_autoptr(cs_csv_trace) gold = NULL;
+	g_autoptr(cs_diff) d = NULL;
+	g_autoptr(GError) gerr = NULL;
+	struct cs_diff_opts opts = { .tol = tol };
+
+	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
+		return false;
+	/* Validating before the run (no trace_path): an existing golden file must be a CSV
+	 * trace. */
+	if (!trace_path && g_file_test(golden_path, G_FILE_TEST_IS_DIR))
+		return scenario_error(err, "%s.golden: found a directory (%s), expected a CSV trace",
+				    path, golden_path);
+	if (!g_file_test(golden_path, G_FILE_TEST_EXISTS)) {
+		if (trace_path)
+			add_result(out, false, g_strdup_printf("golden %s within tolerance", golden_path),
+				   g_strdup("no golden file yet (chargesim check --accept writes it)"));
+		return true;
+	}
+	gold = cs_csv_read(golden_path, NULL, &gerr);
+	if (!gold)
+		return scenario_error(err, "%s.golden: %s", path, gerr->message);
+	if (!trace_path)
+		return true;
+	run = cs_csv_read(trace_path, NULL, &gerr);
+	if (!run)
+		return scenario_error(err, "%s: the run's trace cannot be read: %s", path,
+				    gerr->message);
+	d = cs_diff_traces(run, gold, &opts);
+	add_result(out, d->pass, g_strdup_printf("golden %s within tolerance", golden_path),
+		   d->pass ? g_strdup("within tolerance") : cs_diff_reason(d));
+	return true;
+}
+
 /* ---- checking ---- */
 
-/* Decide (or, with w == NULL, only validate) every expectation. Validation runs the
- * same code against zero metrics and signals, so a malformed expectation is found
- * before the run instead of after it. */
 /* {"metric": NAME, OP: VALUE}: a member of metrics.json. */
 static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, const cJSON *metrics,
 			GArray *out, GError **inner)
@@ -503,8 +515,7 @@ static bool eval_metric(const cJSON *item, const cJSON *m, const char *path, con
 		return false;
 	val = cJSON_GetObjectItemCaseSensitive(metrics, m->valuestring);
 	if (!val)
-		return expect_error(inner,
-				    "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
+		return scenario_error(inner, "%s.metric: found \"%s\", expected a metric of metrics.json such as vbus_min_V",
 				    path, m->valuestring);
 	label = g_strdup_printf("metric %s", m->valuestring);
 	if (cJSON_IsString(val))
@@ -534,8 +545,7 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 		pi++;
 	if (!world_trace_column(s->valuestring, &names) ||
 	    (w && !world_probe_value(w, pi, s->valuestring, &got)))
-		return expect_error(inner,
-				    "%s.signal: found \"%s\", expected a trace column such as vbus_V",
+		return scenario_error(inner, "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 				    path, s->valuestring);
 	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
 	if (names)
@@ -546,7 +556,7 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 /* {"fingerprint": HEX, "of": [...]}: the hash of the run's events. */
 static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 {
-	GString *of = g_string_new(NULL);
+	g_autoptr(GString) of = g_string_new(NULL);
 
 	g_free(fp->got);
 	fp->got = g_strndup(g_checksum_get_string(fp->sum), FP_HEX_LEN);
@@ -556,13 +566,17 @@ static void eval_fingerprint(struct fingerprint *fp, GArray *out)
 	add_result(out, strcmp(fp->got, fp->expected) == 0,
 		   g_strdup_printf("fingerprint of %s == %s", of->str, fp->expected),
 		   g_strdup(fp->got));
-	g_string_free(of, TRUE);
 }
 
-static bool expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
-			GArray *out, GError **inner)
+/* Decide (or, with w NULL, only validate) every expectation: the results, or NULL with
+ * err ("FILE: ..."). Validation runs the same code against zero metrics and signals, so
+ * a malformed expectation is found before the run instead of after it. */
+static GArray *expect_eval(struct expect_run *er, const struct world *w, const char *trace_path,
+			   GError **err)
 {
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
 	cJSON *metrics = w ? world_metrics_json(w) : world_metrics_to_json(NULL);
+	GError *inner = NULL;
 	const cJSON *item;
 	int i = 0, probe = 0, fpi = 0;
 	bool ok = true;
@@ -575,15 +589,15 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 		guint before = out->len;
 
 		if (m) {
-			ok = eval_metric(item, m, path, metrics, out, inner);
+			ok = eval_metric(item, m, path, metrics, out, &inner);
 		} else if (s) {
 			ok = eval_signal(er, w, item, s, path,
-					 g_array_index(er->probes, sim_time_t, probe++), out, inner);
+					 g_array_index(er->probes, sim_time_t, probe++), out, &inner);
 		} else if (g) {
 			g_autofree char *gp = golden_path(er, g->valuestring);
 
-			ok = item_keys_ok(item, path, "golden", inner) &&
-			     expect_check_golden(item, path, gp, trace_path, out, inner);
+			ok = item_keys_ok(item, path, "golden", &inner) &&
+			     check_golden(item, path, gp, trace_path, out, &inner);
 		} else if (w) {
 			eval_fingerprint(&g_array_index(er->fps, struct fingerprint, fpi++), out);
 		}
@@ -593,21 +607,18 @@ static bool expect_eval(struct expect_run *er, const struct world *w, const char
 			g_array_index(out, struct expect_result, k).item = i - 1;
 	}
 	cJSON_Delete(metrics);
-	return ok;
+	if (ok)
+		return out;
+	expect_results_free(out);
+	scenario_error_in_file(err, er->file, inner);
+	return NULL;
 }
 
 bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
 		  GArray **results, GError **err)
 {
-	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct expect_result));
-	g_autoptr(GError) inner = NULL;
-
-	if (!expect_eval(er, w, trace_path, out, &inner)) {
-		expect_results_free(out);
-		return expect_error(err, "%s: %s", er->file, inner->message);
-	}
-	*results = out;
-	return true;
+	*results = expect_eval(er, w, trace_path, err);
+	return *results != NULL;
 }
 
 /* ---- accepting ---- */
@@ -654,9 +665,8 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			g_autofree char *data = NULL;
 			gsize dlen;
 
-			if (!g_file_get_contents(trace_path, &data, &dlen, err))
-				return false;
-			if (!cs_mkdir_p(gdir, err) || !cs_outfile_write_all(gp, data, dlen, err))
+			if (!g_file_get_contents(trace_path, &data, &dlen, err) || !cs_mkdir_p(gdir, err) ||
+			    !cs_outfile_write_all(gp, data, dlen, err))
 				return false;
 			g_string_append_printf(report, "  %s: golden %s rewritten from the run's trace\n",
 					       er->file, gp);
@@ -674,8 +684,7 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 			if (!text)
 				text = g_string_new_len(data, (gssize)len);
 			if (!replace_fingerprint(text, fp))
-				return expect_error(err,
-						    "%s: cannot find the fingerprint %s to replace",
+				return scenario_error(err, "%s: cannot find the fingerprint %s to replace",
 						    er->file, fp->expected);
 			g_string_append_printf(report, "  %s: fingerprint %s -> %s\n", er->file,
 					       fp->expected, fp->got);
@@ -688,18 +697,16 @@ void expect_run_free(struct expect_run *er)
 {
 	if (!er)
 		return;
-	for (guint i = 0; er->fps && i < er->fps->len; i++) {
+	/* (fps and probes are made with er, a fingerprint with its checksum) */
+	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
 
-		if (fp->sum)
-			g_checksum_free(fp->sum);
+		g_checksum_free(fp->sum);
 		g_free(fp->expected);
 		g_free(fp->got);
 	}
-	if (er->fps)
-		g_array_free(er->fps, TRUE);
-	if (er->probes)
-		g_array_free(er->probes, TRUE);
+	g_array_free(er->fps, TRUE);
+	g_array_free(er->probes, TRUE);
 	if (er->sorted)
 		g_array_free(er->sorted, TRUE);
 	g_free(er->file);

@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * run/expect.h - checking a run against the scenario's "expect" list.
- *
- * Kinds (docs/scenarios.md section 9): {"metric": NAME, OP: VALUE} with OP one of == != < <= > >=
- * or "between": [LO, HI]; {"signal": COLUMN, "at": TIME, OP: VALUE};
- * {"golden": "path.csv", "tolerance": {COLUMN: {"abs": X, "rel": Y}, "*": {...}}};
- * {"fingerprint": "hex", "of": ["time", "src", "kind", "payload"]}. A VALUE may carry
- * a unit; its dimension comes from the metric or column name (_V volts, _A amps, _s
- * seconds, _mAh, _Wh, soc fractions), so "4.5 V" and 4.5 mean the same for vbus_min_V.
- * Each result says which expectation, what was expected and what the run gave.
+ * run/expect.h - checking a run against the scenario's "expect" list: metrics, signals
+ * at a time, golden traces and fingerprints, with the units and operators
+ * docs/scenarios.md section 9 gives them. Each result says which expectation, what was
+ * expected and what the run gave.
  */
 #ifndef CS_RUN_EXPECT_H
 #define CS_RUN_EXPECT_H
@@ -45,13 +40,5 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 		   GString *report, GError **err);
 void expect_run_free(struct expect_run *er);
 void expect_results_free(GArray *results);
-
-/* Set err (CS_SCENARIO_ERROR_INVALID) to the formatted message; returns false. */
-G_GNUC_PRINTF(2, 3)
-bool expect_error(GError **err, const char *fmt, ...);
-
-/* Golden comparison (run/expect_golden.c). */
-bool expect_check_golden(const cJSON *item, const char *path, const char *golden_path,
-			 const char *trace_path, GArray *out, GError **err);
 
 #endif

@@ -20,22 +20,8 @@ static int fail(struct run_result *res, enum run_stage stage)
 	return res->status;
 }
 
-/* --accept: rewrite what the failed expectations compare against. */
-static void accept_failures(struct expect_run *er, const struct run_options *opt,
-			    struct run_result *res, const char *trace)
-{
-	GString *report = g_string_new(NULL);
-
-	if (opt->accept_lock)
-		g_mutex_lock(opt->accept_lock);
-	expect_accept(er, res->expect, trace, report, &res->accept_error);
-	if (opt->accept_lock)
-		g_mutex_unlock(opt->accept_lock);
-	res->accepted = g_string_free(report, FALSE);
-}
-
 /* Decide the expectations after the run (its outputs in outdir, or none); status 1
- * when one failed. */
+ * when one failed, and with --accept what they compare against rewritten. */
 static int check(struct expect_run *er, const struct world *w, const struct run_options *opt,
 		 const char *outdir, struct run_result *res)
 {
@@ -45,8 +31,16 @@ static int check(struct expect_run *er, const struct world *w, const struct run_
 		return fail(res, RUN_STAGE_CHECK);
 	res->stage = RUN_STAGE_DONE;
 	res->status = run_failed_expectations(res) ? 1 : 0;
-	if (res->status && opt->accept)
-		accept_failures(er, opt, res, trace);
+	if (res->status && opt->accept) {
+		GString *report = g_string_new(NULL);
+
+		if (opt->accept_lock)
+			g_mutex_lock(opt->accept_lock);
+		expect_accept(er, res->expect, trace, report, &res->accept_error);
+		if (opt->accept_lock)
+			g_mutex_unlock(opt->accept_lock);
+		res->accepted = g_string_free(report, FALSE);
+	}
 	return res->status;
 }
 
@@ -58,10 +52,9 @@ static bool open_set(const struct run_options *opt, struct world_options *wo,
 	if (!opt->world.outdir || opt->outdir_staged)
 		return true;
 	*set = cs_outset_begin(opt->world.outdir, run_output_names, &res->error);
-	if (!*set)
-		return false;
-	wo->outdir = cs_outset_path(*set);
-	return true;
+	if (*set)
+		wo->outdir = cs_outset_path(*set);
+	return *set != NULL;
 }
 
 static void close_set(struct cs_outset *set, const struct run_options *opt,
@@ -108,6 +101,7 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	struct expect_run *er = NULL;
 	struct world *w = NULL;
 	struct cs_outset *set = NULL;
+	enum run_stage stage = RUN_STAGE_READY;   /* the one a failure stops at */
 
 	if (opt->expect && sc->expect) {
 		er = expect_prepare(sc->expect, sc->file, sc->duration, &res->error);
@@ -115,38 +109,33 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 			return fail(res, RUN_STAGE_EXPECT);
 		expect_options(er, &wo);
 	}
-	if (opt->ready && !opt->ready(sc, opt->ready_data, &res->error)) {
-		fail(res, RUN_STAGE_READY);
+	if (opt->ready && !opt->ready(sc, opt->ready_data, &res->error))
 		goto out;
-	}
-	if (!open_set(opt, &wo, &set, res)) {
-		fail(res, RUN_STAGE_BUILD);
+	stage = RUN_STAGE_BUILD;
+	if (!open_set(opt, &wo, &set, res))
 		goto out;
-	}
 	w = world_new(sc, &wo, &res->error);
-	if (!w) {
-		fail(res, RUN_STAGE_BUILD);
+	if (!w)
 		goto out;
-	}
 	if (er)
 		expect_listen(er, w);
 	world_add_event_listener_for(w, "warning", collect_warning, res);
-	if (!world_run(w, &res->error)) {
-		fail(res, RUN_STAGE_RUN);
+	stage = RUN_STAGE_RUN;
+	if (!world_run(w, &res->error))
 		goto out;
-	}
-	if (!world_finish(w, &res->error)) {
-		fail(res, RUN_STAGE_FINISH);
+	stage = RUN_STAGE_FINISH;
+	if (!world_finish(w, &res->error))
 		goto out;
-	}
 	/* what the caller reads after the world is gone */
 	world_metrics_copy(&res->metrics, world_metrics(w));
 	res->policy = g_strdup(world_policy_name(w));
-	res->stage = RUN_STAGE_DONE;
+	stage = res->stage = RUN_STAGE_DONE;
 	res->status = 0;
 	if (er)
 		check(er, w, opt, wo.outdir, res);
 out:
+	if (stage != RUN_STAGE_DONE)
+		fail(res, stage);
 	world_free(w);
 	expect_run_free(er);
 	close_set(set, opt, res);

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/scenario.c - scenario files: JSON in, typed configuration out.
- *
- * Order of work: read the file (size-capped), parse with cJSON (syntax errors carry
- * line and column), reject duplicate keys, apply --set overrides to the document,
- * then read each section through the models' parameter tables. Presets and kinds are
- * applied before the keys next to them, so any value may override its preset.
+ * run/scenario.c - scenario files: JSON in, typed configuration out (scenario.h).
+ * The file is read size-capped and its duplicate keys refused before --set changes the
+ * document; each object's preset is read before the keys next to it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +19,7 @@ G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 #define SCENARIO_MAX_BYTES (16u << 20)   /* a scenario is small; refuse absurd files */
 #define SCENARIO_MAX_EVENTS 100000
 
-const char *const scenario_event_names[] = {
+static const char *const scenario_event_names[] = {
 	"plug", "unplug", "set", "suspend", "resume", "fault", NULL,
 };
 
@@ -32,18 +29,13 @@ static const char *const tail_keys[] = { "policy", "events", "expect", NULL };
 
 /* ---- the scenario objects ---- */
 
-static int n_board_objects(void)
-{
-	int n = 0;
-
-	while (board_objects[n])
-		n++;
-	return n;
-}
-
 int scenario_n_objects(void)
 {
-	return model_count() + n_board_objects();
+	int n = model_count();
+
+	for (int i = 0; board_objects[i]; i++)
+		n++;
+	return n;
 }
 
 const struct model_desc *scenario_object(int i)
@@ -73,43 +65,57 @@ double scenario_uvlo_v(const struct scenario *sc)
 	return p->uvlo_falling;
 }
 
-/* Prefix a parameter error with the file name, moving it into the scenario domain. */
-static bool fail_in_file(GError **err, const char *file, GError *inner)
+void *scenario_fail(GError **err, int code, const char *fmt, ...)
 {
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file,
-		    inner->message);
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_propagate_error(err, g_error_new_valist(CS_SCENARIO_ERROR, code, fmt, ap));
+	va_end(ap);
+	return NULL;
+}
+
+bool scenario_error(GError **err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_propagate_error(err, g_error_new_valist(CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, fmt,
+						  ap));
+	va_end(ap);
+	return false;
+}
+
+bool scenario_error_in_file(GError **err, const char *file, GError *inner)
+{
+	scenario_error(err, "%s: %s", file, inner->message);
 	g_error_free(inner);
 	return false;
 }
 
-/* "FILE: " and the formatted message; returns false. */
-G_GNUC_PRINTF(3, 4)
-static bool serr(GError **err, const char *file, const char *fmt, ...)
+bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError **err)
 {
-	g_autofree char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, msg);
-	return false;
+	if (!v)
+		return true;
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
+	    v->valuedouble != (double)(guint32)v->valuedouble)
+		return param_error_found(err, path, v, "a whole number from 0 to 4294967295");
+	*out = (guint32)v->valuedouble;
+	return true;
 }
 
-/* "FILE: PATH: found <v described>, expected EXPECTED", PATH from path_fmt. */
-G_GNUC_PRINTF(5, 6)
-static bool fail_found(GError **err, const char *file, const cJSON *v, const char *expected,
-		       const char *path_fmt, ...)
+/* "PATH: found <v described>, expected EXPECTED", PATH from path_fmt; false. */
+G_GNUC_PRINTF(4, 5)
+static bool fail_found(GError **err, const cJSON *v, const char *expected, const char *path_fmt,
+		       ...)
 {
 	g_autofree char *path = NULL;
-	GError *inner = NULL;
 	va_list ap;
 
 	va_start(ap, path_fmt);
 	path = g_strdup_vprintf(path_fmt, ap);
 	va_end(ap);
-	param_error_found(&inner, path, v, expected);
-	return fail_in_file(err, file, inner);
+	return param_error_found(err, path, v, expected);
 }
 
 /* ---- --set overrides ---- */
@@ -136,10 +142,9 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 		g_autofree char *q = cs_quote(assignment);
 
 		if (!utf8)
-			return serr(err, "--set",
-				    "found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
+			return scenario_error(err, "--set: found %s, which is not UTF-8 text, expected PATH=VALUE in UTF-8 such as source.ilim=1.5A",
 				    q);
-		return serr(err, "--set", "found %s, expected PATH=VALUE such as source.ilim=1.5A",
+		return scenario_error(err, "--set: found %s, expected PATH=VALUE such as source.ilim=1.5A",
 			    q);
 	}
 	where = g_strdup_printf("--set %.*s", (int)(eq - assignment), assignment);
@@ -161,27 +166,24 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err)
 			if (errno == ERANGE && idx > 0)
 				idx = G_MAXINT;	/* beyond any list; the message shows what was written */
 			if (end == br + 1 || *end != ']' || end[1] != '\0' || idx < 0)
-				return serr(err, where, "found \"%s\", expected NAME or NAME[INDEX]",
-					    seg);
+				return scenario_error(err, "%s: found \"%s\", expected NAME or NAME[INDEX]",
+						      where, seg);
 			*br = '\0';
 		}
 		if (!*seg || !cJSON_IsObject(node))
-			return serr(err, where,
-				    "found %s, expected a dotted path of object keys such as device.load.current",
-				    !*seg ? "an empty name" :
+			return scenario_error(err, "%s: found %s, expected a dotted path of object keys such as device.load.current",
+				    where, !*seg ? "an empty name" :
 				    "a value that is not an object on the way");
 		child = cJSON_GetObjectItemCaseSensitive(node, seg);
 		if (idx >= 0) {
 			int len = cJSON_IsArray(child) ? cJSON_GetArraySize(child) : 0;
 
 			if (idx >= len && len > 0)
-				return serr(err, where,
-					    "found no element %s in \"%s\", expected an index from 0 to %d",
-					    written, seg, len - 1);
+				return scenario_error(err, "%s: found no element %s in \"%s\", expected an index from 0 to %d",
+					    where, written, seg, len - 1);
 			if (idx >= len)
-				return serr(err, where,
-					    "found no element %s in \"%s\" (%s), expected an index into an existing list",
-					    written, seg, cJSON_IsArray(child) ? "an empty list" :
+				return scenario_error(err, "%s: found no element %s in \"%s\" (%s), expected an index into an existing list",
+					    where, written, seg, cJSON_IsArray(child) ? "an empty list" :
 					    "not a list in the scenario");
 			if (i == n - 1) {
 				cJSON_ReplaceItemInArray(child, (int)idx, set_value(eq + 1));
@@ -295,34 +297,26 @@ static char *json_at_path(const struct json_at *at)
 	return param_join_path(up, at->key);
 }
 
-static bool check_duplicates(const cJSON *node, const struct json_at *at, const char *file,
-			     GError **err)
+static bool check_duplicates(const cJSON *node, const struct json_at *at, GError **err)
 {
 	const cJSON *a;
+	bool obj = cJSON_IsObject(node);
 	int i = 0;
 
-	if (cJSON_IsObject(node)) {
-		cJSON_ArrayForEach(a, node) {
-			struct json_at sub = { at, a->string, 0 };
+	if (!obj && !cJSON_IsArray(node))
+		return true;
+	cJSON_ArrayForEach(a, node) {
+		struct json_at sub = { at, obj ? a->string : NULL, i++ };
 
-			for (const cJSON *b = a->next; b; b = b->next)
-				if (strcmp(a->string, b->string) == 0) {
-					g_autofree char *path = json_at_path(&sub);
+		for (const cJSON *b = obj ? a->next : NULL; b; b = b->next)
+			if (strcmp(a->string, b->string) == 0) {
+				g_autofree char *path = json_at_path(&sub);
 
-					return serr(err, file,
-						    "%s: found the key \"%s\" twice, expected each key once",
-						    path, a->string);
-				}
-			if (!check_duplicates(a, &sub, file, err))
-				return false;
-		}
-	} else if (cJSON_IsArray(node)) {
-		cJSON_ArrayForEach(a, node) {
-			struct json_at sub = { at, NULL, i++ };
-
-			if (!check_duplicates(a, &sub, file, err))
-				return false;
-		}
+				return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
+						      path, a->string);
+			}
+		if (!check_duplicates(a, &sub, err))
+			return false;
 	}
 	return true;
 }
@@ -336,7 +330,6 @@ static bool load_object(struct scenario *sc, int i, const cJSON *obj, GError **e
 	const struct model_desc *d = scenario_object(i);
 	const char *skip[] = { d->preset_key, NULL };
 	void *params = sc->params[i];
-	GError *inner = NULL;
 	int preset = 0;
 
 	if (d->preset_key) {
@@ -350,14 +343,14 @@ static bool load_object(struct scenario *sc, int i, const cJSON *obj, GError **e
 			g_autofree char *pp = param_join_path(d->key, d->preset_key);
 
 			/* Read the preset into the struct itself; defaults() rewrites it all. */
-			if (!param_load_value(pd, pv, params, pp, &inner))
-				return fail_in_file(err, sc->file, inner);
+			if (!param_load_value(pd, pv, params, pp, err))
+				return false;
 			preset = *PARAM_FIELD(params, pd, int);
 		}
 	}
 	d->defaults(params, preset);
-	if (obj && !param_load_object(d->params, obj, params, d->key, skip, &inner))
-		return fail_in_file(err, sc->file, inner);
+	if (obj && !param_load_object(d->params, obj, params, d->key, skip, err))
+		return false;
 	if (d->loaded)
 		d->loaded(params, obj);
 	return true;
@@ -376,9 +369,7 @@ static const void *lookup_params(const struct model_lookup *lk, const char *key)
 	const struct lookup_ctx *c = lk->owner;
 	int i = scenario_object_index(key);
 
-	if (i < 0)
-		return NULL;
-	return i == c->replaced ? c->scratch : c->sc->params[i];
+	return i < 0 ? NULL : i == c->replaced ? c->scratch : c->sc->params[i];
 }
 
 /* The checks that involve several values of object i (or other objects' values),
@@ -389,19 +380,8 @@ static bool validate_object(struct scenario *sc, int i, const void *params, int 
 	const struct model_desc *d = scenario_object(i);
 	struct lookup_ctx c = { sc, replaced, scratch };
 	struct model_lookup lk = { lookup_params, &c };
-	GError *inner = NULL;
 
-	if (d->validate && !d->validate(params, &lk, path, &inner))
-		return fail_in_file(err, sc->file, inner);
-	return true;
-}
-
-static bool needs_object(const struct model_desc *d, const char *key)
-{
-	for (const char *const *n = d->needs; n && *n; n++)
-		if (strcmp(*n, key) == 0)
-			return true;
-	return false;
+	return !d->validate || d->validate(params, &lk, path, err);
 }
 
 /* After loading a section: object i, after the objects it reads (`needs`) that were
@@ -439,7 +419,6 @@ static bool load_section(struct scenario *sc, const cJSON *doc, int first, int e
 	size_t len = section_len(key);
 	g_autofree char *name = g_strndup(key, len);
 	const cJSON *node = cJSON_GetObjectItemCaseSensitive(doc, name);
-	GError *inner = NULL;
 
 	if (key[len] == '.') {
 		g_autofree const char **keys = g_new0(const char *, (gsize)(end - first) + 1);
@@ -447,12 +426,12 @@ static bool load_section(struct scenario *sc, const cJSON *doc, int first, int e
 				       "an object with pmic, battery, load" : "an object";
 
 		if (node && !cJSON_IsObject(node))
-			return fail_found(err, sc->file, node, expected, "%s", name);
+			return fail_found(err, node, expected, "%s", name);
 		/* No table: every key must name one of the section's objects. */
 		for (int i = first; i < end; i++)
 			keys[i - first] = scenario_object(i)->key + len + 1;
-		if (node && !param_load_object(NULL, node, NULL, name, keys, &inner))
-			return fail_in_file(err, sc->file, inner);
+		if (node && !param_load_object(NULL, node, NULL, name, keys, err))
+			return false;
 	}
 	for (int i = first; i < end; i++) {
 		const char *sub = scenario_object(i)->key + len;
@@ -517,16 +496,12 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 {
 	const cJSON *k;
 
-	if (!v) {
-		sc->policy.name = g_strdup("fixed");
-		return true;
-	}
-	if (cJSON_IsString(v)) {
-		sc->policy.name = g_strdup(v->valuestring);
+	if (!v || cJSON_IsString(v)) {
+		sc->policy.name = g_strdup(v ? v->valuestring : "fixed");
 		return true;
 	}
 	if (!cJSON_IsObject(v))
-		return fail_found(err, sc->file, v,
+		return fail_found(err, v,
 				  "a policy name or {\"name\": ..., \"params\": {...}}", "policy");
 	cJSON_ArrayForEach(k, v) {
 		if (strcmp(k->string, "name") == 0 && cJSON_IsString(k)) {
@@ -539,32 +514,60 @@ static bool load_policy(struct scenario *sc, const cJSON *v, GError **err)
 			sc->policy.params = cJSON_Duplicate(k, true);
 		} else {
 			static const char *const keys[] = { "name", "plugin", "params", NULL };
-			GError *inner = NULL;
 
 			if (!g_strv_contains(keys, k->string)) {
-				param_error_unknown_key(NULL, keys, k->string, "policy", &inner);
-				return fail_in_file(err, sc->file, inner);
+				param_error_unknown_key(NULL, keys, k->string, "policy", err);
+				return false;
 			}
-			return fail_found(err, sc->file, k, strcmp(k->string, "params") == 0 ?
+			return fail_found(err, k, strcmp(k->string, "params") == 0 ?
 					  "an object" : "a string", "policy.%s", k->string);
 		}
 	}
-	if (!sc->policy.name == !sc->policy.plugin)
-		return serr(err, sc->file,
-			    "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
-			    sc->policy.name ? "both" : "neither");
-	return true;
+	return !sc->policy.name != !sc->policy.plugin ||
+	       scenario_error(err, "policy: found %s, expected exactly one of \"name\" or \"plugin\"",
+			      sc->policy.name ? "both" : "neither");
+}
+
+const struct param_desc *scenario_param_at(const struct param_desc *table, const char *path,
+					  const char *rest, bool full_after, const char *where,
+					  size_t *off, GError **err)
+{
+	g_auto(GStrv) segs = g_strsplit(rest, ".", -1);
+	g_autoptr(GString) at = g_string_new_len(path, rest - path - 1);
+	const struct param_desc *d = NULL;
+	GError *inner = NULL;
+
+	*off = 0;
+	for (int i = 0; segs[i]; i++) {
+		d = param_find(table, segs[i]);
+		if (!d) {
+			param_error_unknown_key(table, NULL, segs[i], at->str, &inner);
+			scenario_error_in_file(err, where, inner);
+			return NULL;
+		}
+		g_string_append_printf(at, ".%s", segs[i]);
+		if (segs[i + 1] && d->kind != PARAM_OBJECT) {
+			scenario_error(err, "%s: found \"%s\" after %s, expected nothing: %s has no fields",
+				       where, segs[i + 1], full_after ? at->str : d->key, d->key);
+			return NULL;
+		}
+		if (segs[i + 1]) {
+			*off += d->off;
+			table = d->sub;
+		}
+	}
+	return d;
 }
 
 /* Resolve "device.pmic.adc.vbus.noise" to (object, table entry, base offset). Only
  * the models' parameters and the policy's can change during a run. */
-static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, const char *path,
+static bool resolve_set_path(struct scenario_event *e, const char *path,
 			     const char *where, GError **err)
 {
 	static const char policy_prefix[] = "policy.params.";
-	const struct param_desc *table = NULL, *d = NULL;
+	const struct param_desc *table = NULL, *d;
 	const char *rest = NULL;
-	size_t off = 0;
+	size_t off;
 
 	for (int i = 0; i < model_count(); i++) {
 		const char *key = model_registry[i]->key;
@@ -585,40 +588,17 @@ static bool resolve_set_path(struct scenario *sc, struct scenario_event *e, cons
 
 		for (int i = 0; i < model_count(); i++)
 			g_string_append_printf(roots, "%s%s.", i ? ", " : "", model_registry[i]->key);
-		return serr(err, sc->file,
-			    "%s: found the path \"%s\", expected one starting with %s or %s",
+		return scenario_error(err, "%s: found the path \"%s\", expected one starting with %s or %s",
 			    where, path, roots->str, policy_prefix);
 	}
 	if (e->obj == SCN_OBJ_POLICY)
 		return true; /* checked against the policy's table when the run is built */
-	g_auto(GStrv) segs = g_strsplit(rest, ".", -1);
-	for (int i = 0; segs[i]; i++) {
-		d = param_find(table, segs[i]);
-		if (!d) {
-			GError *inner = NULL;
-			g_autoptr(GString) parent = g_string_new_len(path, rest - path - 1);
-
-			for (int k = 0; k < i; k++)
-				g_string_append_printf(parent, ".%s", segs[k]);
-			param_error_unknown_key(table, NULL, segs[i], parent->str, &inner);
-			serr(err, sc->file, "%s: %s", where, inner->message);
-			g_error_free(inner);
-			return false;
-		}
-		if (d->kind == PARAM_OBJECT && segs[i + 1]) {
-			off += d->off;
-			table = d->sub;
-			continue;
-		}
-		if (segs[i + 1])
-			return serr(err, sc->file,
-				    "%s: found \"%s\" after %s, expected nothing: %s has no fields",
-				    where, segs[i + 1], d->key, d->key);
-	}
+	d = scenario_param_at(table, path, rest, false, where, &off, err);
+	if (!d)
+		return false;
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
 	    d->kind == PARAM_OBJECT)
-		return serr(err, sc->file,
-			    "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
+		return scenario_error(err, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
 			    where, path);
 	e->desc = d;
 	e->base_off = off;
@@ -632,32 +612,30 @@ static bool validate_set_value(struct scenario *sc, struct scenario_event *e, co
 {
 	const struct model_desc *d;
 	g_autofree char *scratch = NULL;
-	GError *inner = NULL;
 
 	if (e->obj == SCN_OBJ_POLICY)
 		return true;
 	d = scenario_object(e->obj);
 	scratch = g_memdup2(sc->params[e->obj], d->params_size);
-	if (!param_load_value(e->desc, e->value, scratch + e->base_off, path, &inner))
-		return fail_in_file(err, sc->file, inner);
+	if (!param_load_value(e->desc, e->value, scratch + e->base_off, path, err))
+		return false;
 	if (e->desc->kind == PARAM_STR)
 		g_free(*PARAM_FIELD(scratch + e->base_off, e->desc, char *));
 	for (int i = 0; i < scenario_n_objects(); i++) {
+		const char *const *needs = scenario_object(i)->needs;
 		g_autoptr(GError) check = NULL;
 
-		if (i != e->obj && !needs_object(scenario_object(i), d->key))
+		if (i != e->obj && !(needs && g_strv_contains(needs, d->key)))
 			continue;
 		if (validate_object(sc, i, i == e->obj ? scratch : sc->params[i], e->obj, scratch,
 				    scenario_object(i)->key, &check))
 			continue;
 		/* The check names the other value; say which event broke it. */
 		g_autofree char *value = param_describe_json(e->value);
-		const char *rest = check->message + strlen(sc->file) + 2;	/* "FILE: " */
 		g_autofree char *where = g_strndup(path, strlen(path) - strlen(".value"));
 
-		return serr(err, sc->file,
-			    "%s: found a set of %s to %s that breaks a check: %s", where,
-			    e->path, value, rest);
+		return scenario_error(err, "%s: found a set of %s to %s that breaks a check: %s",
+				      where, e->path, value, check->message);
 	}
 	return true;
 }
@@ -667,36 +645,30 @@ static bool load_event_time(struct scenario *sc, struct scenario_event *e, const
 			    const char *ep, sim_time_t prev, GError **err)
 {
 	g_autofree char *ap = g_strdup_printf("%s.at", ep);
-	GError *inner = NULL;
 
-	if (!param_json_time(at, &e->at, ap, &inner))
-		return fail_in_file(err, sc->file, inner);
+	if (!param_json_time(at, &e->at, ap, err))
+		return false;
 	if (e->at < 0 || e->at > sc->duration)
-		return serr(err, sc->file,
-			    "%s: found %g s, expected a time from 0 to the duration (%g s)",
-			    ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
+		return scenario_error(err, "%s: found %g s, expected a time from 0 to the duration (%g s)",
+				      ap, sim_time_to_s(e->at), sim_time_to_s(sc->duration));
 	if (e->at < prev)
-		return serr(err, sc->file,
-			    "%s: found %g s, before the previous event (%g s); expected events in time order",
-			    ap, sim_time_to_s(e->at), sim_time_to_s(prev));
+		return scenario_error(err, "%s: found %g s, before the previous event (%g s); expected events in time order",
+				      ap, sim_time_to_s(e->at), sim_time_to_s(prev));
 	return true;
 }
 
 /* events[N].do: one of scenario_event_names, or -1 with the error set. */
-static int load_event_kind(struct scenario *sc, const cJSON *what, const char *ep, GError **err)
+static int load_event_kind(const cJSON *what, const char *ep, GError **err)
 {
-	g_autofree char *dp = NULL;
 	const char *hint;
 
 	for (int i = 0; scenario_event_names[i]; i++)
 		if (strcmp(scenario_event_names[i], what->valuestring) == 0)
 			return i;
-	dp = g_strdup_printf("%s.do", ep);
 	hint = cs_did_you_mean(what->valuestring, scenario_event_names, 6);
-	serr(err, sc->file,
-	     "%s: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
-	     dp, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
-	     hint ? "\"?)" : "");
+	scenario_error(err, "%s.do: found \"%s\", expected one of plug, unplug, set, suspend, resume, fault%s%s%s",
+		       ep, what->valuestring, hint ? " (did you mean \"" : "", hint ? hint : "",
+		       hint ? "\"?)" : "");
 	return -1;
 }
 
@@ -706,60 +678,46 @@ static bool load_event_set(struct scenario *sc, struct scenario_event *e, const 
 {
 	const cJSON *path = cJSON_GetObjectItemCaseSensitive(it, "path");
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
-	g_autofree char *pp = NULL, *vp = NULL;
+	g_autofree char *pp = g_strdup_printf("%s.path", ep), *vp = g_strdup_printf("%s.value", ep);
 
 	allowed[2] = "path";
 	allowed[3] = "value";
 	if (!cJSON_IsString(path) || !value)
-		return serr(err, sc->file,
-			    "%s: found a set without %s, expected \"path\" and \"value\"", ep,
-			    !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
+		return scenario_error(err, "%s: found a set without %s, expected \"path\" and \"value\"",
+				      ep, !cJSON_IsString(path) ? "a string \"path\"" : "\"value\"");
 	e->path = g_strdup(path->valuestring);
 	e->value = cJSON_Duplicate(value, true);
-	pp = g_strdup_printf("%s.path", ep);
-	if (!resolve_set_path(sc, e, e->path, pp, err))
-		return false;
-	vp = g_strdup_printf("%s.value", ep);
-	return validate_set_value(sc, e, vp, err);
+	return resolve_set_path(e, e->path, pp, err) && validate_set_value(sc, e, vp, err);
 }
 
 /* An adc_stuck fault: the channel (default vbus) and the reading it sticks at. */
-static bool load_event_adc_stuck(struct scenario *sc, struct scenario_event *e,
-				 const cJSON *it, const char *ep, GError **err)
+static bool load_event_adc_stuck(struct scenario_event *e, const cJSON *it, const char *ep,
+				 GError **err)
 {
 	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(it, "channel");
 	const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
 	g_autofree char *vp = g_strdup_printf("%s.value", ep);
-	GError *inner = NULL;
 
 	e->kind = SCN_EV_FAULT_ADC_STUCK;
-	e->channel = PMIC_ADC_VBUS;
-	if (ch) {
-		e->channel = -1;
-		for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
-			if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
-				e->channel = i;
-		if (e->channel < 0)
-			return fail_found(err, sc->file, ch, "one of vbus, ibus, vbat, ibat",
-					  "%s.channel", ep);
-	}
+	e->channel = ch ? -1 : PMIC_ADC_VBUS;
+	for (int i = 0; cJSON_IsString(ch) && pmic_adc_names[i]; i++)
+		if (strcmp(pmic_adc_names[i], ch->valuestring) == 0)
+			e->channel = i;
+	if (e->channel < 0)
+		return fail_found(err, ch, "one of vbus, ibus, vbat, ibat", "%s.channel", ep);
 	if (!val)
-		return serr(err, sc->file,
-			    "%s: found no \"value\", expected the stuck reading", ep);
-	if (!param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
-			       UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, &inner))
-		return fail_in_file(err, sc->file, inner);
-	return true;
+		return scenario_error(err, "%s: found no \"value\", expected the stuck reading", ep);
+	return param_json_number(val, e->channel == PMIC_ADC_VBUS || e->channel == PMIC_ADC_VBAT ?
+				 UNIT_VOLT : UNIT_AMP, &e->stuck_value, vp, err);
 }
 
 /* A fault: vbus_dropout or adc_stuck, "for" how long. */
-static bool load_event_fault(struct scenario *sc, struct scenario_event *e, const cJSON *it,
-			     const char *ep, const char **allowed, GError **err)
+static bool load_event_fault(struct scenario_event *e, const cJSON *it, const char *ep,
+			     const char **allowed, GError **err)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(it, "fault");
 	const cJSON *dur = cJSON_GetObjectItemCaseSensitive(it, "for");
 	g_autofree char *fp = g_strdup_printf("%s.for", ep);
-	GError *inner = NULL;
 
 	allowed[2] = "fault";
 	allowed[3] = "for";
@@ -767,19 +725,16 @@ static bool load_event_fault(struct scenario *sc, struct scenario_event *e, cons
 	allowed[5] = "value";
 	if (!cJSON_IsString(f) || (strcmp(f->valuestring, "vbus_dropout") &&
 				   strcmp(f->valuestring, "adc_stuck")))
-		return fail_found(err, sc->file, f, "\"vbus_dropout\" or \"adc_stuck\"", "%s.fault",
-				  ep);
+		return fail_found(err, f, "\"vbus_dropout\" or \"adc_stuck\"", "%s.fault", ep);
 	if (!dur)
-		return serr(err, sc->file,
-			    "%s: found no \"for\", expected how long the fault lasts", ep);
-	if (!param_json_time(dur, &e->duration, fp, &inner))
-		return fail_in_file(err, sc->file, inner);
+		return scenario_error(err, "%s: found no \"for\", expected how long the fault lasts",
+				      ep);
+	if (!param_json_time(dur, &e->duration, fp, err))
+		return false;
 	if (e->duration <= 0)
-		return serr(err, sc->file, "%s: found %g s, expected a duration above 0 s", fp,
-			    sim_time_to_s(e->duration));
-	if (strcmp(f->valuestring, "adc_stuck") == 0)
-		return load_event_adc_stuck(sc, e, it, ep, err);
-	return true;
+		return scenario_error(err, "%s: found %g s, expected a duration above 0 s", fp,
+				      sim_time_to_s(e->duration));
+	return strcmp(f->valuestring, "adc_stuck") != 0 || load_event_adc_stuck(e, it, ep, err);
 }
 
 static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t prev,
@@ -789,29 +744,23 @@ static bool load_event(struct scenario *sc, const cJSON *it, int idx, sim_time_t
 	g_autofree char *ep = g_strdup_printf("events[%d]", idx);
 	const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
 	const cJSON *what = cJSON_GetObjectItemCaseSensitive(it, "do");
-	GError *inner = NULL;
 	const char *allowed[8] = { "at", "do", NULL };
 
 	if (!cJSON_IsObject(it))
-		return fail_found(err, sc->file, it, "an object with \"at\" and \"do\"", "%s", ep);
+		return fail_found(err, it, "an object with \"at\" and \"do\"", "%s", ep);
 	if (!at)
-		return fail_found(err, sc->file, NULL, "a time such as \"10 s\"", "%s.at", ep);
+		return fail_found(err, NULL, "a time such as \"10 s\"", "%s.at", ep);
 	if (!cJSON_IsString(what))
-		return fail_found(err, sc->file, what,
-				  "one of plug, unplug, set, suspend, resume, fault", "%s.do", ep);
+		return fail_found(err, what, "one of plug, unplug, set, suspend, resume, fault",
+				  "%s.do", ep);
 	if (!load_event_time(sc, e, at, ep, prev, err))
 		return false;
-	e->kind = load_event_kind(sc, what, ep, err);
-	if (e->kind < 0)
-		return false;
+	e->kind = load_event_kind(what, ep, err);
 	/* "fault" is SCN_EV_FAULT_DROPOUT until its kind is read */
-	if (e->kind == SCN_EV_SET && !load_event_set(sc, e, it, ep, allowed, err))
-		return false;
-	if (e->kind == SCN_EV_FAULT_DROPOUT && !load_event_fault(sc, e, it, ep, allowed, err))
-		return false;
-	if (!param_load_object(NULL, it, NULL, ep, allowed, &inner))
-		return fail_in_file(err, sc->file, inner);
-	return true;
+	return e->kind >= 0 &&
+	       (e->kind != SCN_EV_SET || load_event_set(sc, e, it, ep, allowed, err)) &&
+	       (e->kind != SCN_EV_FAULT_DROPOUT || load_event_fault(e, it, ep, allowed, err)) &&
+	       param_load_object(NULL, it, NULL, ep, allowed, err);
 }
 
 static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
@@ -824,21 +773,18 @@ static bool load_events(struct scenario *sc, const cJSON *v, GError **err)
 	if (!v)
 		return true;
 	if (!cJSON_IsArray(v))
-		return fail_found(err, sc->file, v, "a list of {\"at\", \"do\", ...}", "events");
+		return fail_found(err, v, "a list of {\"at\", \"do\", ...}", "events");
 	n = cJSON_GetArraySize(v);
 	if (n > SCENARIO_MAX_EVENTS)
-		return serr(err, sc->file,
-			    "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
+		return scenario_error(err, "events: found %d events, expected at most %d", n, SCENARIO_MAX_EVENTS);
 	sc->events = g_new0(struct scenario_event, (gsize)n + 1);
 	cJSON_ArrayForEach(it, v) {
 		sc->n_events = i + 1;
 		if (!load_event(sc, it, i, prev, err))
 			return false;
-		prev = sc->events[i].at;
-		i++;
+		prev = sc->events[i++].at;
 	}
-	if (n > 0 && sc->events[0].kind == SCN_EV_PLUG)
-		sc->attach_at_start = false;
+	sc->attach_at_start = n == 0 || sc->events[0].kind != SCN_EV_PLUG;
 	return true;
 }
 
@@ -850,17 +796,15 @@ static bool load_expect(struct scenario *sc, const cJSON *v, GError **err)
 	if (!v)
 		return true;
 	if (!cJSON_IsArray(v))
-		return fail_found(err, sc->file, v, "a list of expectations", "expect");
+		return fail_found(err, v, "a list of expectations", "expect");
 	cJSON_ArrayForEach(it, v) {
+		static const char *const kind_keys[] = { "metric", "signal", "golden", "fingerprint" };
 		int kinds = 0;
 
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "metric") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "signal") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "golden") != NULL;
-		kinds += cJSON_GetObjectItemCaseSensitive(it, "fingerprint") != NULL;
+		for (int k = 0; k < 4; k++)
+			kinds += cJSON_GetObjectItemCaseSensitive(it, kind_keys[k]) != NULL;
 		if (!cJSON_IsObject(it) || kinds != 1)
-			return serr(err, sc->file,
-				    "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
+			return scenario_error(err, "expect[%d]: found %s, expected an object with exactly one of metric, signal, golden, fingerprint",
 				    i, !cJSON_IsObject(it) ? "something else" :
 				    kinds ? "several kinds" : "none of them");
 		i++;
@@ -897,84 +841,63 @@ static char *shown_name(const char *name)
  */
 static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 {
-	g_autofree char *base = NULL;
+	g_autofree char *name = v ? g_strdup(v->valuestring) : g_path_get_basename(sc->file);
+	g_autofree char *shown = NULL;
 	const char *why;
 
-	if (v) {
-		if (!cs_name_check(v->valuestring, &why)) {
-			g_autofree char *found = shown_name(v->valuestring);
-
-			return serr(err, sc->file,
-				    "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
-				    found, why);
-		}
-		sc->name = g_strdup(v->valuestring);
+	if (!v && g_str_has_suffix(name, ".json"))
+		name[strlen(name) - 5] = '\0';
+	if (cs_name_check(name, &why)) {
+		sc->name = g_steal_pointer(&name);
 		return true;
 	}
-	base = g_path_get_basename(sc->file);
-	if (g_str_has_suffix(base, ".json"))
-		base[strlen(base) - 5] = '\0';
-	if (!cs_name_check(base, &why)) {
-		g_autofree char *shown = shown_name(base);
-
-		return serr(err, sc->file,
-			    "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
-			    shown, why);
-	}
-	sc->name = g_steal_pointer(&base);
-	return true;
+	shown = shown_name(name);
+	if (v)
+		return scenario_error(err, "name: found \"%s\", expected a name usable as a directory (" CS_NAME_RULE "): it %s",
+				      shown, why);
+	return scenario_error(err, "the scenario has no \"name\", and its file name \"%s\" %s, so it cannot name the outputs (" CS_NAME_RULE "); add a \"name\" to the scenario or rename the file",
+			      shown, why);
 }
 
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 {
 	g_autoptr(GPtrArray) top_keys = scenario_top_keys();
 	const cJSON *v;
-	GError *inner = NULL;
 
 	if (!cJSON_IsObject(doc)) {
 		g_autofree char *found = param_describe_json(doc);
 
-		return serr(err, sc->file, "found %s at the top, expected a JSON object", found);
+		return scenario_error(err, "found %s at the top, expected a JSON object", found);
 	}
-	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, &inner))
-		return fail_in_file(err, sc->file, inner);
+	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, err))
+		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
 	if (v && !cJSON_IsString(v))
-		return serr(err, sc->file, "name: found a non-string, expected a string");
+		return scenario_error(err, "name: found a non-string, expected a string");
 	if (!scenario_name(sc, v, err))
 		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "description");
 	if (v && (!cJSON_IsString(v) || !g_utf8_validate(v->valuestring, -1, NULL)))
-		return serr(err, sc->file, "description: found %s, expected UTF-8 text",
-			    cJSON_IsString(v) ? "bytes that are not UTF-8" :
-			    "a value that is not a string");
+		return scenario_error(err, "description: found %s, expected UTF-8 text",
+				      cJSON_IsString(v) ? "bytes that are not UTF-8" :
+				      "a value that is not a string");
 	sc->description = g_strdup(cJSON_IsString(v) ? v->valuestring : "");
-	v = cJSON_GetObjectItemCaseSensitive(doc, "seed");
 	sc->seed = 1;
-	if (v) {
-		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-		    v->valuedouble != (double)(guint32)v->valuedouble)
-			return fail_found(err, sc->file, v, "a whole number from 0 to 4294967295",
-					  "seed");
-		sc->seed = (guint32)v->valuedouble;
-	}
+	if (!scenario_json_seed(cJSON_GetObjectItemCaseSensitive(doc, "seed"), "seed", &sc->seed, err))
+		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "duration");
 	sc->duration = SIM_HOUR;
 	if (v) {
-		if (!param_json_time(v, &sc->duration, "duration", &inner))
-			return fail_in_file(err, sc->file, inner);
+		if (!param_json_time(v, &sc->duration, "duration", err))
+			return false;
 		if (sc->duration <= 0 || sc->duration > 366 * 24 * SIM_HOUR)
-			return serr(err, sc->file,
-				    "duration: found %g s, expected a time above 0 and at most 366 days",
-				    sim_time_to_s(sc->duration));
+			return scenario_error(err, "duration: found %g s, expected a time above 0 and at most 366 days",
+					      sim_time_to_s(sc->duration));
 	}
-	if (!load_objects(sc, doc, err))
-		return false;
-	if (!load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err))
-		return false;
-	if (!load_events(sc, cJSON_GetObjectItemCaseSensitive(doc, "events"), err))
-		return false;
-	return load_expect(sc, cJSON_GetObjectItemCaseSensitive(doc, "expect"), err);
+	return load_objects(sc, doc, err) &&
+	       load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err) &&
+	       load_events(sc, cJSON_GetObjectItemCaseSensitive(doc, "events"), err) &&
+	       load_expect(sc, cJSON_GetObjectItemCaseSensitive(doc, "expect"), err);
 }
 
 /*
@@ -1005,77 +928,59 @@ static const char *wide_encoding(const char *text, size_t len)
 struct scenario *scenario_load_text(const char *file, const char *text, size_t len,
 				    const char *const *sets, GError **err)
 {
-	const char *end = NULL;
+	const char *end = NULL, *p;
 	struct scenario *sc;
+	GError *inner = NULL;
 	cJSON *doc;
+	int line, col;
 
-	if (wide_encoding(text, len)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
-			    file, wide_encoding(text, len), wide_encoding(text, len));
-		return NULL;
-	}
-	if (memchr(text, '\0', len)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s: found a NUL byte, expected a JSON text", file);
-		return NULL;
-	}
-	if (g_strstr_len(text, (gssize)len, "\\u0000")) {
-		/* cJSON would cut the string there without a word. */
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s: found \\u0000 in a string, expected text without NUL characters", file);
-		return NULL;
-	}
-	{
-		const char *p = text, *end_text = text + len;
-
-		while (p < end_text && g_ascii_isspace(*p))
-			p++;
-		if (p == end_text) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-				    "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
-				    file);
-			return NULL;
-		}
-	}
+	if (wide_encoding(text, len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				  "%s: found %s text, expected UTF-8 JSON (convert it, e.g. iconv -f %s -t UTF-8)",
+				  file, wide_encoding(text, len), wide_encoding(text, len));
+	if (memchr(text, '\0', len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				  "%s: found a NUL byte, expected a JSON text", file);
+	if (g_strstr_len(text, (gssize)len, "\\u0000"))	/* cJSON would cut the string there */
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				  "%s: found \\u0000 in a string, expected text without NUL characters",
+				  file);
+	for (p = text; p < text + len && g_ascii_isspace(*p); p++)
+		;
+	if (p == text + len)
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				  "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
+				  file);
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
 		scenario_json_error(err, file, text, len, end ? end : text);
 		return NULL;
 	}
-	for (const char *p = end; p && p < text + len; p++)
+	for (p = end; p && p < text + len; p++)
 		if (!g_ascii_isspace(*p)) {
-			int line, col;
-
 			position_of(text, p, &line, &col);
 			cJSON_Delete(doc);
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-				    "%s:%d:%d: found text after the JSON document, expected the end of the file",
-				    file, line, col);
-			return NULL;
+			return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+					  "%s:%d:%d: found text after the JSON document, expected the end of the file",
+					  file, line, col);
 		}
 	sc = g_new0(struct scenario, 1);
 	sc->file = g_strdup(file);
 	sc->dir = g_path_get_dirname(file);
 	sc->doc = doc;
-	if (!check_duplicates(doc, NULL, file, err))
-		goto fail;
+	/* the messages of the document's contents start with the file; those of --set
+	 * with "--set" */
+	if (!check_duplicates(doc, NULL, &inner))
+		goto in_file;
 	for (; sets && *sets; sets++)
 		if (!scenario_apply_set(doc, *sets, err))
 			goto fail;
-	if (!scenario_build(sc, doc, err))
-		goto fail;
-	return sc;
+	if (scenario_build(sc, doc, &inner))
+		return sc;
+in_file:
+	scenario_error_in_file(err, file, inner);
 fail:
 	scenario_free(sc);
-	return NULL;
-}
-
-/* The message for a scenario that cannot be opened or read (errno e); NULL. */
-static void *cannot_read(GError **err, const char *file, int e)
-{
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-		    "%s: cannot read the scenario: %s", file, g_strerror(e));
 	return NULL;
 }
 
@@ -1086,27 +991,28 @@ static char *read_bounded(const char *file, gsize *len, GError **err)
 	GString *buf;
 	char chunk[65536];
 	ssize_t n;
-	int fd = open(file, O_RDONLY), e;
+	int fd = open(file, O_RDONLY), e = errno;
 
 	if (fd < 0)
-		return cannot_read(err, file, errno);
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+				  g_strerror(e));
 	buf = g_string_new(NULL);
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
 	       buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
 		g_string_append_len(buf, chunk, n);
 	e = errno;
 	close(fd);
-	if (n != 0) {
-		g_string_free(buf, TRUE);
-		if (n < 0)
-			return cannot_read(err, file, e);
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: found more than %u MiB, expected a scenario of at most %u MiB",
-			    file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
-		return NULL;
+	if (n == 0) {
+		*len = buf->len;
+		return g_string_free(buf, FALSE);
 	}
-	*len = buf->len;
-	return g_string_free(buf, FALSE);
+	g_string_free(buf, TRUE);
+	if (n < 0)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+				  g_strerror(e));
+	return scenario_fail(err, CS_SCENARIO_ERROR_IO,
+			  "%s: found more than %u MiB, expected a scenario of at most %u MiB",
+			  file, SCENARIO_MAX_BYTES >> 20, SCENARIO_MAX_BYTES >> 20);
 }
 
 struct scenario *scenario_load(const char *file, const char *const *sets, GError **err)
@@ -1116,22 +1022,17 @@ struct scenario *scenario_load(const char *file, const char *const *sets, GError
 	gsize len = 0;
 
 	if (stat(file, &st) != 0)
-		return cannot_read(err, file, errno);
-	if (S_ISDIR(st.st_mode)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: found a directory, expected a scenario file (.json)", file);
-		return NULL;
-	}
-	if (st.st_size > SCENARIO_MAX_BYTES) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: found a file of %lld bytes, expected a scenario of at most %u MiB",
-			    file, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
-		return NULL;
-	}
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
+				  g_strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO,
+				  "%s: found a directory, expected a scenario file (.json)", file);
+	if (st.st_size > SCENARIO_MAX_BYTES)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO,
+				  "%s: found a file of %lld bytes, expected a scenario of at most %u MiB",
+				  file, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
 	text = read_bounded(file, &len, err);
-	if (!text)
-		return NULL;
-	return scenario_load_text(file, text, len, sets, err);
+	return text ? scenario_load_text(file, text, len, sets, err) : NULL;
 }
 
 void scenario_free(struct scenario *sc)

@@ -92,6 +92,26 @@ bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at);
 
+/* err = CS_SCENARIO_ERROR `code` (an enum above) with the formatted message; NULL. */
+G_GNUC_PRINTF(3, 4)
+void *scenario_fail(GError **err, int code, const char *fmt, ...);
+/* err = CS_SCENARIO_ERROR_INVALID with the formatted message; false. */
+G_GNUC_PRINTF(2, 3)
+bool scenario_error(GError **err, const char *fmt, ...);
+/* err = CS_SCENARIO_ERROR_INVALID "FILE: " and inner's message (which it frees); false. */
+bool scenario_error_in_file(GError **err, const char *file, GError *inner);
+
+/* A seed at path (v NULL: *out stays as it is): a whole number from 0 to 2^32 - 1. */
+bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError **err);
+
+/* The parameter at `rest`, the dotted tail of `path` ("noise" of "device.pmic.adc.vbus.noise")
+ * below the object `table` describes, and the offset of its struct in the object; NULL
+ * with err "WHERE: ..." for an unknown key or one after a parameter without fields (which
+ * the message names by its key, or with full_after by its path). */
+const struct param_desc *scenario_param_at(const struct param_desc *table, const char *path,
+					  const char *rest, bool full_after, const char *where,
+					  size_t *off, GError **err);
+
 /* The scenario objects: the models (models/registry.c, same indices), then the
  * board's (board_objects). */
 int scenario_n_objects(void);
@@ -102,6 +122,5 @@ int scenario_object_index(const char *key);
 void *scenario_params(const struct scenario *sc, const char *key);
 /* The charger's UVLO falling threshold, V (the line the plots draw under VBUS). */
 double scenario_uvlo_v(const struct scenario *sc);
-extern const char *const scenario_event_names[];
 
 #endif

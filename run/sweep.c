@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run/sweep.c - sweep files, variants, results.csv rows and shard manifests (see
- * sweep.h for the file format, the variant order and the seed rule); the merge of
- * shards is sweep_merge.c's, the running sweep_runner.c's.
- *
- * Everything here is a pure function of the sweep file and the base scenario: the
- * rows of a variant do not depend on the thread, the shard or the order in which
- * variants ran.
+ * sweep.h); the merge of shards is sweep_merge.c's, the running sweep_runner.c's.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "run/sweep.h"
@@ -27,28 +20,6 @@
 
 static const char *const sweep_keys[] = { "base", "vary", "seed", "random", "description", NULL };
 static const char *const random_keys[] = { "n", "seed", "ranges", NULL };
-
-
-void sweep_error(GError **err, const char *file, const char *fmt, ...)
-{
-	va_list ap;
-	g_autofree char *m = NULL;
-
-	va_start(ap, fmt);
-	m = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s", file, m);
-}
-
-/* "FILE: WHERE: found <v described>, expected EXPECTED"; false. */
-static bool found_error(GError **err, const char *file, const char *where, const cJSON *v,
-			const char *expected)
-{
-	g_autofree char *found = param_describe_json(v);
-
-	sweep_error(err, file, "%s: found %s, expected %s", where, found, expected);
-	return false;
-}
 
 /* ---- hashing ---- */
 
@@ -73,63 +44,36 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 	struct stat st;
 	char *text = NULL;
 
-	if (stat(file, &st) != 0) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
-			    file, what, g_strerror(e));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
-			    "%s: found %s, expected a %s file of at most %u MiB", file,
-			    S_ISDIR(st.st_mode) ? "a directory" : !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
-			    what, SWEEP_MAX_BYTES >> 20);
-		return NULL;
-	}
-	if (!g_file_get_contents(file, &text, len, &inner)) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s",
-			    file, what, inner->message);
-		return NULL;
-	}
+	if (stat(file, &st) != 0)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
+				     g_strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
+				     file, S_ISDIR(st.st_mode) ? "a directory" :
+				     !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
+				     what, SWEEP_MAX_BYTES >> 20);
+	if (!g_file_get_contents(file, &text, len, &inner))
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
+				     inner->message);
 	return text;
 }
 
 /* Each key of obj once, and (keys not NULL) one of keys (NULL-terminated); path names obj
  * in messages, "" the top. */
-static bool check_keys(const cJSON *obj, const char *const *keys, const char *path,
-		       const char *file, GError **err)
+static bool check_keys(const cJSON *obj, const char *const *keys, const char *path, GError **err)
 {
 	const cJSON *a;
 
 	cJSON_ArrayForEach(a, obj)
 		for (const cJSON *b = a->next; b; b = b->next)
-			if (strcmp(a->string, b->string) == 0) {
-				sweep_error(err, file, "%s: found the key \"%s\" twice, expected each key once",
-					    *path ? path : "(top)", a->string);
-				return false;
-			}
+			if (strcmp(a->string, b->string) == 0)
+				return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
+						      *path ? path : "(top)", a->string);
 	cJSON_ArrayForEach(a, obj)
 		if (keys && !g_strv_contains(keys, a->string)) {
-			g_autoptr(GError) inner = NULL;
-
-			param_error_unknown_key(NULL, keys, a->string, path, &inner);
-			sweep_error(err, file, "%s", inner->message);
+			param_error_unknown_key(NULL, keys, a->string, path, err);
 			return false;
 		}
-	return true;
-}
-
-/* A seed (absent: *out stays as it is). */
-static bool load_seed(const cJSON *v, const char *path, const char *file, guint32 *out,
-		      GError **err)
-{
-	if (!v)
-		return true;
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-	    v->valuedouble != floor(v->valuedouble))
-		return found_error(err, file, path, v, "a whole number from 0 to 4294967295");
-	*out = (guint32)v->valuedouble;
 	return true;
 }
 
@@ -169,9 +113,7 @@ static bool build_base(const struct sweep *sw, const char *set, const char *what
 	}
 	world_free(w);
 	scenario_free(sc);
-	if (!w)
-		sweep_error(err, sw->file, "%s: %s", what, inner->message);
-	return w != NULL;
+	return w || scenario_error(err, "%s: %s", what, inner->message);
 }
 
 /* Try PATH=VALUE alone on the base scenario. */
@@ -184,15 +126,12 @@ static bool try_value(const struct sweep *sw, const char *path, const char *valu
 	return build_base(sw, set, what, NULL, err);
 }
 
-static bool check_path(const struct sweep *sw, const char *key, const char *where, GError **err)
+static bool check_path(const char *key, const char *where, GError **err)
 {
-	if (!*key || key[0] == '.' || g_str_has_suffix(key, ".") || strstr(key, "..") ||
-	    strchr(key, '=')) {
-		sweep_error(err, sw->file, "%s: found the path \"%s\", expected a dotted scenario path such as \"source.ilim\"",
-		      where, key);
-		return false;
-	}
-	return true;
+	return (*key && key[0] != '.' && !g_str_has_suffix(key, ".") && !strstr(key, "..") &&
+		!strchr(key, '=')) ||
+	       scenario_error(err, "%s: found the path \"%s\", expected a dotted scenario path such as \"source.ilim\"",
+			      where, key);
 }
 
 static bool path_in(const struct sweep_dim *dims, int n, const char *path)
@@ -217,9 +156,9 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 	int i = 0;
 
 	if (!cJSON_IsObject(vary))
-		return found_error(err, sw->file, "vary", vary,
-				   "an object of scenario path -> list of values");
-	if (!check_keys(vary, NULL, "vary", sw->file, err))
+		return param_error_found(err, "vary", vary,
+					 "an object of scenario path -> list of values");
+	if (!check_keys(vary, NULL, "vary", err))
 		return false;
 	sw->n_grid = cJSON_GetArraySize(vary);
 	sw->grid = g_new0(struct sweep_dim, (gsize)sw->n_grid + 1);
@@ -230,38 +169,30 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 		int j = 0, dim0 = -1;
 
 		d->path = g_strdup(k->string);
-		if (!check_path(sw, k->string, where, err))
+		if (!check_path(k->string, where, err))
 			return false;
 		if (!cJSON_IsArray(k))
-			return found_error(err, sw->file, where, k,
-					   "a list of values such as [\"0.5 A\", \"1 A\"]");
+			return param_error_found(err, where, k,
+						 "a list of values such as [\"0.5 A\", \"1 A\"]");
 		d->n = cJSON_GetArraySize(k);
-		if (d->n == 0) {
-			sweep_error(err, sw->file, "%s: found an empty list, expected at least one value", where);
-			return false;
-		}
-		if (!mul_total(&sw->total, (guint64)d->n)) {
-			sweep_error(err, sw->file, "%s: found a grid of more than %llu variants, expected at most that many",
-			      where, (unsigned long long)SWEEP_MAX_VARIANTS);
-			return false;
-		}
+		if (d->n == 0)
+			return scenario_error(err, "%s: found an empty list, expected at least one value", where);
+		if (!mul_total(&sw->total, (guint64)d->n))
+			return scenario_error(err, "%s: found a grid of more than %llu variants, expected at most that many",
+					      where, (unsigned long long)SWEEP_MAX_VARIANTS);
 		d->values = g_new0(cJSON *, (gsize)d->n);
 		cJSON_ArrayForEach(v, k) {
-			d->values[j] = (cJSON *)v;
-			if (cJSON_IsString(v)) {
-				int dim = value_dim(v->valuestring);
+			int dim = cJSON_IsString(v) ? value_dim(v->valuestring) : -1;
 
-				if (dim >= 0 && dim0 < 0) {
-					dim0 = dim;
-					first_unit = v;
-				} else if (dim >= 0 && dim != dim0) {
-					sweep_error(err, sw->file, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
-					      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
-					      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
-					return false;
-				}
+			if (dim >= 0 && dim0 >= 0 && dim != dim0)
+				return scenario_error(err, "%s[%d]: found \"%s\" (%s) in a list that starts with \"%s\" (%s), expected values of one dimension",
+						      where, j, v->valuestring, units_dim_name((enum unit_dim)dim),
+						      first_unit->valuestring, units_dim_name((enum unit_dim)dim0));
+			if (dim >= 0 && dim0 < 0) {
+				dim0 = dim;
+				first_unit = v;
 			}
-			j++;
+			d->values[j++] = (cJSON *)v;
 		}
 		for (j = 0; j < d->n; j++) {
 			g_autofree char *val = cJSON_PrintUnformatted(d->values[j]);
@@ -275,11 +206,8 @@ static bool load_vary(struct sweep *sw, const cJSON *vary, GError **err)
 }
 
 /* A range end: a bare number (base unit) or a string with a unit. */
-static bool range_end(const struct sweep *sw, const cJSON *v, const char *where, double *out,
-		      int *dim, GError **err)
+static bool range_end(const cJSON *v, const char *where, double *out, int *dim, GError **err)
 {
-	g_autoptr(GError) inner = NULL;
-
 	*dim = -1;
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
@@ -287,11 +215,10 @@ static bool range_end(const struct sweep *sw, const cJSON *v, const char *where,
 	}
 	if (cJSON_IsString(v)) {
 		*dim = value_dim(v->valuestring);
-		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, &inner))
+		if (units_parse(v->valuestring, *dim < 0 ? UNIT_NONE : (enum unit_dim)*dim, out, NULL))
 			return true;
 	}
-	return found_error(err, sw->file, where, v,
-			   "a number or a value with a unit such as \"0.5 m\"");
+	return param_error_found(err, where, v, "a number or a value with a unit such as \"0.5 m\"");
 }
 
 static char *random_text(const struct sweep *sw, guint64 r, int j)
@@ -323,31 +250,24 @@ static bool load_range(struct sweep *sw, const cJSON *k, int i, GError **err)
 	int dim_lo, dim_hi;
 
 	d->path = g_strdup(k->string);
-	if (!check_path(sw, k->string, where, err))
+	if (!check_path(k->string, where, err))
 		return false;
-	if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i, k->string)) {
-		sweep_error(err, sw->file, "%s: found a path that is already varied, expected each path once", where);
-		return false;
-	}
+	if (path_in(sw->grid, sw->n_grid, k->string) || path_in(sw->random, i, k->string))
+		return scenario_error(err, "%s: found a path that is already varied, expected each path once", where);
 	if (!cJSON_IsArray(k) || cJSON_GetArraySize(k) != 2) {
 		g_autofree char *found = param_describe_json(k);
 
-		sweep_error(err, sw->file, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
-		      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
-		return false;
+		return scenario_error(err, "%s: found %s%s, expected [low, high] such as [\"0.5 m\", \"2 m\"]",
+				      where, found, cJSON_IsArray(k) ? " without exactly two values" : "");
 	}
-	if (!range_end(sw, cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
-	    !range_end(sw, cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
+	if (!range_end(cJSON_GetArrayItem(k, 0), w0, &d->lo, &dim_lo, err) ||
+	    !range_end(cJSON_GetArrayItem(k, 1), w1, &d->hi, &dim_hi, err))
 		return false;
-	if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi) {
-		sweep_error(err, sw->file, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
-		      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
-		return false;
-	}
-	if (!(d->lo <= d->hi)) {
-		sweep_error(err, sw->file, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
-		return false;
-	}
+	if (dim_lo >= 0 && dim_hi >= 0 && dim_lo != dim_hi)
+		return scenario_error(err, "%s: found a low end in %s and a high end in %s, expected values of one dimension",
+				      where, units_dim_name((enum unit_dim)dim_lo), units_dim_name((enum unit_dim)dim_hi));
+	if (!(d->lo <= d->hi))
+		return scenario_error(err, "%s: found low %g above high %g, expected low <= high", where, d->lo, d->hi);
 	d->integer = cJSON_IsNumber(cJSON_GetArrayItem(k, 0)) &&
 		     cJSON_IsNumber(cJSON_GetArrayItem(k, 1)) &&
 		     d->lo == floor(d->lo) && d->hi == floor(d->hi) && fabs(d->lo) < 1e15 &&
@@ -360,41 +280,35 @@ static bool load_range(struct sweep *sw, const cJSON *k, int i, GError **err)
 static bool load_random(struct sweep *sw, const cJSON *rnd, GError **err)
 {
 	const cJSON *n, *ranges, *k;
+	g_autofree char *found = NULL;
 	int i = 0;
 
 	if (!cJSON_IsObject(rnd))
-		return found_error(err, sw->file, "random", rnd,
-				   "an object {\"n\", \"seed\", \"ranges\"}");
-	if (!check_keys(rnd, random_keys, "random", sw->file, err))
+		return param_error_found(err, "random", rnd, "an object {\"n\", \"seed\", \"ranges\"}");
+	if (!check_keys(rnd, random_keys, "random", err))
 		return false;
 	n = cJSON_GetObjectItemCaseSensitive(rnd, "n");
 	if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > (double)SWEEP_MAX_VARIANTS ||
 	    n->valuedouble != floor(n->valuedouble)) {
-		g_autofree char *found = param_describe_json(n);
-
-		sweep_error(err, sw->file, "random.n: found %s, expected a whole number of samples from 1 to %llu",
-		      found, (unsigned long long)SWEEP_MAX_VARIANTS);
-		return false;
+		found = param_describe_json(n);
+		return scenario_error(err, "random.n: found %s, expected a whole number of samples from 1 to %llu",
+				      found, (unsigned long long)SWEEP_MAX_VARIANTS);
 	}
 	sw->random_n = (guint64)n->valuedouble;
-	if (!mul_total(&sw->total, sw->random_n)) {
-		sweep_error(err, sw->file, "random.n: found a sweep of more than %llu variants, expected at most that many",
-		      (unsigned long long)SWEEP_MAX_VARIANTS);
-		return false;
-	}
+	if (!mul_total(&sw->total, sw->random_n))
+		return scenario_error(err, "random.n: found a sweep of more than %llu variants, expected at most that many",
+				      (unsigned long long)SWEEP_MAX_VARIANTS);
 	sw->random_seed = sw->seed;
-	if (!load_seed(cJSON_GetObjectItemCaseSensitive(rnd, "seed"), "random.seed", sw->file,
-		       &sw->random_seed, err))
+	if (!scenario_json_seed(cJSON_GetObjectItemCaseSensitive(rnd, "seed"), "random.seed",
+				&sw->random_seed, err))
 		return false;
 	ranges = cJSON_GetObjectItemCaseSensitive(rnd, "ranges");
 	if (!cJSON_IsObject(ranges) || cJSON_GetArraySize(ranges) == 0) {
-		g_autofree char *found = param_describe_json(ranges);
-
-		sweep_error(err, sw->file, "random.ranges: found %s, expected an object of scenario path -> [low, high]",
-		      cJSON_IsObject(ranges) ? "an empty object" : found);
-		return false;
+		found = param_describe_json(ranges);
+		return scenario_error(err, "random.ranges: found %s, expected an object of scenario path -> [low, high]",
+				      cJSON_IsObject(ranges) ? "an empty object" : found);
 	}
-	if (!check_keys(ranges, NULL, "random.ranges", sw->file, err))
+	if (!check_keys(ranges, NULL, "random.ranges", err))
 		return false;
 	sw->n_random = cJSON_GetArraySize(ranges);
 	sw->random = g_new0(struct sweep_dim, (gsize)sw->n_random + 1);
@@ -423,7 +337,7 @@ static void drop_varied_metrics(struct sweep *sw)
 	sw->n_metrics = k;
 }
 
-/* The sweep file's JSON: one object, each key once, only known keys. */
+/* The sweep file's JSON text (its SHA-256 kept for the manifests). */
 static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
 	const char *end = NULL;
@@ -438,16 +352,9 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 				end = p;
 				break;
 			}
-	if (!sw->doc) {
+	if (!sw->doc)
 		scenario_json_error(err, sw->file, text, len, end ? end : text);
-		return false;
-	}
-	if (!cJSON_IsObject(sw->doc)) {
-		sweep_error(err, sw->file, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
-		      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
-		return false;
-	}
-	return check_keys(sw->doc, sweep_keys, "", sw->file, err);
+	return sw->doc != NULL;
 }
 
 /* "base": the scenario file, relative to the sweep file, read once. */
@@ -455,21 +362,50 @@ static bool load_base(struct sweep *sw, GError **err)
 {
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(sw->doc, "base");
 	g_autofree char *dir = g_path_get_dirname(sw->file);
-	g_autoptr(GError) inner = NULL;
+	GError *inner = NULL;
 
 	if (!cJSON_IsString(base) || !*base->valuestring)
-		return found_error(err, sw->file, "base", base,
-				   "the path of a scenario file (relative to the sweep file)");
+		return param_error_found(err, "base", base,
+					 "the path of a scenario file (relative to the sweep file)");
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
 	sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
-	if (!sw->base_text) {
-		sweep_error(err, sw->file, "base: %s", inner->message);
-		return false;
-	}
+	if (!sw->base_text)
+		return scenario_error_in_file(err, "base", inner);
 	sw->base_sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)sw->base_text,
 						      sw->base_len);
+	return true;
+}
+
+/* The parsed sweep file: one object, each key once, only known keys; the base; the
+ * seed; what varies. Messages without the file name. */
+static bool load_doc(struct sweep *sw, GError **err)
+{
+	const cJSON *vary, *rnd;
+
+	if (!cJSON_IsObject(sw->doc))
+		return scenario_error(err, "found %s at the top, expected a JSON object with \"base\" and \"vary\"",
+				      cJSON_IsArray(sw->doc) ? "an array" : "a single value");
+	/* The base must load on its own before its variants are tried; metrics.json's
+	 * keys are the metric columns. */
+	if (!check_keys(sw->doc, sweep_keys, "", err) || !load_base(sw, err) ||
+	    !scenario_json_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", &sw->seed,
+				err) ||
+	    !build_base(sw, NULL, "base", &sw->metric_names, err))
+		return false;
+	sw->n_metrics = (int)g_strv_length(sw->metric_names);
+	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
+	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
+	if (!vary && !rnd)
+		return scenario_error(err, "vary: found nothing, expected an object of scenario path -> list of values (or \"random\")");
+	if (vary && !load_vary(sw, vary, err))
+		return false;
+	if (vary && sw->n_grid == 0 && !rnd)
+		return scenario_error(err, "vary: found an empty object, expected at least one scenario path -> list of values");
+	if (rnd && !load_random(sw, rnd, err))
+		return false;
+	drop_varied_metrics(sw);
 	return true;
 }
 
@@ -477,40 +413,20 @@ struct sweep *sweep_load(const char *file, GError **err)
 {
 	g_autoptr(sweep) sw = g_new0(struct sweep, 1);
 	g_autofree char *text = NULL;
-	const cJSON *vary, *rnd;
+	GError *inner = NULL;
 	gsize len = 0;
 
 	sw->file = g_strdup(file);
 	sw->random_n = 1;
 	sw->total = 1;
-	text = sweep_read_file(file, "sweep", &len, err);
-	if (!text || !parse_doc(sw, text, len, err) || !load_base(sw, err))
-		return NULL;
 	sw->seed = 1;
-	if (!load_seed(cJSON_GetObjectItemCaseSensitive(sw->doc, "seed"), "seed", file, &sw->seed, err))
+	text = sweep_read_file(file, "sweep", &len, err);
+	if (!text || !parse_doc(sw, text, len, err))
 		return NULL;
-	/* The base must load on its own before its variants are tried; metrics.json's
-	 * keys are the metric columns. */
-	if (!build_base(sw, NULL, "base", &sw->metric_names, err))
-		return NULL;
-	sw->n_metrics = (int)g_strv_length(sw->metric_names);
-
-	vary = cJSON_GetObjectItemCaseSensitive(sw->doc, "vary");
-	rnd = cJSON_GetObjectItemCaseSensitive(sw->doc, "random");
-	if (!vary && !rnd) {
-		sweep_error(err, file, "vary: found nothing, expected an object of scenario path -> list of values (or \"random\")");
-		return NULL;
-	}
-	if (vary && !load_vary(sw, vary, err))
-		return NULL;
-	if (vary && sw->n_grid == 0 && !rnd) {
-		sweep_error(err, file, "vary: found an empty object, expected at least one scenario path -> list of values");
-		return NULL;
-	}
-	if (rnd && !load_random(sw, rnd, err))
-		return NULL;
-	drop_varied_metrics(sw);
-	return g_steal_pointer(&sw);
+	if (load_doc(sw, &inner))
+		return g_steal_pointer(&sw);
+	scenario_error_in_file(err, file, inner);
+	return NULL;
 }
 
 void sweep_free(struct sweep *sw)
@@ -552,7 +468,7 @@ static guint64 decode(const struct sweep *sw, guint64 index, int *out)
 char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 {
 	GPtrArray *a = g_ptr_array_new();
-	int *v = g_new0(int, (gsize)sw->n_grid + 1);
+	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	guint64 r = decode(sw, index, v);
 
 	g_ptr_array_add(a, g_strdup_printf("seed=%u", sweep_variant_seed(sw->seed, index)));
@@ -567,7 +483,6 @@ char **sweep_variant_sets(const struct sweep *sw, guint64 index)
 		g_ptr_array_add(a, g_strdup_printf("%s=%s", sw->random[j].path, val));
 	}
 	g_ptr_array_add(a, NULL);
-	g_free(v);
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
@@ -621,17 +536,6 @@ char *sweep_csv_header(const struct sweep *sw)
 	}
 	g_string_append(s, ",error\n");
 	return g_string_free(s, FALSE);
-}
-
-/* The error cell: one line, no commas or quotes, so a row's last field is always
- * the text after its last comma. */
-static void error_cell(GString *out, const char *kind, const char *msg)
-{
-	g_string_append(out, kind);
-	g_string_append(out, ": ");
-	for (const char *c = msg; *c; c++)
-		g_string_append_c(out, *c == ',' ? ';' : *c == '"' ? '\'' :
-				       (*c == '\n' || *c == '\r') ? ' ' : *c);
 }
 
 /*
@@ -692,19 +596,17 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
 	struct row_cells cells = { row, sw, 0 };
 	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
-	guint64 r;
 
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
-	r = decode(sw, index, v);
+	decode(sw, index, v);
 	for (int d = 0; d < sw->n_grid; d++) {
 		g_string_append_c(row, ',');
 		json_cell(row, sw->grid[d].values[v[d]]);
 	}
+	/* a random value as its set prints it: "PATH=VALUE" (no path holds a '=') */
 	for (int j = 0; j < sw->n_random; j++) {
-		g_autofree char *val = random_text(sw, r, j);
-
 		g_string_append_c(row, ',');
-		sweep_csv_cell(row, val);
+		sweep_csv_cell(row, sets[1 + sw->n_grid + j] + strlen(sw->random[j].path) + 1);
 	}
 
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
@@ -718,10 +620,14 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	if (*failed) {
 		const char *msg = res.error->message;
 
-		/* the cell names the kind: no "internal error: internal error: ..." */
+		/* the cell names the kind (no "internal error: internal error: ..."), on one line
+		 * without commas or quotes, so a row's last field is the text after its last comma */
 		if (g_str_has_prefix(msg, "internal error: "))
 			msg += strlen("internal error: ");
-		error_cell(row, *failed == 3 ? "internal error" : "input error", msg);
+		g_string_append(row, *failed == 3 ? "internal error: " : "input error: ");
+		for (const char *c = msg; *c; c++)
+			g_string_append_c(row, *c == ',' ? ';' : *c == '"' ? '\'' :
+					       (*c == '\n' || *c == '\r') ? ' ' : *c);
 	}
 	g_string_append_c(row, '\n');
 	run_result_clear(&res);
@@ -768,12 +674,9 @@ bool sweep_parse_shard(const char *text, struct sweep_shard *out, GError **err)
 
 	if (!slash || !parse_u64(text, slash, &out->index) ||
 	    !parse_u64(slash + 1, slash + strlen(slash), &out->count) || out->count == 0 ||
-	    out->index >= out->count) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "--shard: found \"%s\", expected I/N with 0 <= I < N, such as 0/4 (shards are numbered from 0)",
+	    out->index >= out->count)
+		return scenario_error(err, "--shard: found \"%s\", expected I/N with 0 <= I < N, such as 0/4 (shards are numbered from 0)",
 			    text);
-		return false;
-	}
 	return true;
 }
 
@@ -787,20 +690,14 @@ bool sweep_shard_from_env(struct sweep_shard *out, GError **err)
 
 	if (!id && !count)
 		return false;
-	if (step && strcmp(step, "1") != 0) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "SLURM_ARRAY_TASK_STEP=%s: found an array with a step, expected consecutive task numbers (submit with --array=0-N-1, or pass --shard I/N)",
+	if (step && strcmp(step, "1") != 0)
+		return scenario_error(err, "SLURM_ARRAY_TASK_STEP=%s: found an array with a step, expected consecutive task numbers (submit with --array=0-N-1, or pass --shard I/N)",
 			    step);
-		return false;
-	}
 	if (!id || !count || !parse_u64(id, id + strlen(id), &i) ||
 	    !parse_u64(count, count + strlen(count), &n) ||
-	    (min && !parse_u64(min, min + strlen(min), &lo)) || i < lo || n == 0 || i - lo >= n) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s: expected a task number from MIN to MIN+COUNT-1 (submit with --array=0-N-1, or pass --shard I/N)",
+	    (min && !parse_u64(min, min + strlen(min), &lo)) || i < lo || n == 0 || i - lo >= n)
+		return scenario_error(err, "SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s: expected a task number from MIN to MIN+COUNT-1 (submit with --array=0-N-1, or pass --shard I/N)",
 			    id ? id : "(unset)", count ? count : "(unset)", min ? min : "(unset)");
-		return false;
-	}
 	out->index = i - lo;
 	out->count = n;
 	return true;
@@ -828,13 +725,11 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddNumberToObject(s, "count", (double)sh->count);
 	cJSON_AddNumberToObject(o, "variants_total", (double)sw->total);
 	cJSON_AddNumberToObject(o, "variants", (double)m);
-	if (m) {
-		cJSON_AddNumberToObject(o, "first_index", (double)sh->index);
-		cJSON_AddNumberToObject(o, "last_index", (double)(sh->index + (m - 1) * sh->count));
-	} else {
-		cJSON_AddNullToObject(o, "first_index");
-		cJSON_AddNullToObject(o, "last_index");
-	}
+	cJSON_AddItemToObject(o, "first_index",
+			      m ? cJSON_CreateNumber((double)sh->index) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "last_index",
+			      m ? cJSON_CreateNumber((double)(sh->index + (m - 1) * sh->count)) :
+			      cJSON_CreateNull());
 	cJSON_AddNumberToObject(o, "stride", (double)sh->count);
 	cJSON_AddBoolToObject(o, "complete", complete);
 	return o;

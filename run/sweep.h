@@ -4,44 +4,13 @@
  * numbered variants; one variant run into one results.csv row; shard manifests and
  * their merge.
  *
- * A sweep file (docs/scaling.md, "The sweep file"):
- *
- *   { "base": "../bugzoo/twl4030-full-battery.json",      relative to the sweep file
- *     "seed": 7,                                          optional, default 1
- *     "vary": { "source.ilim": ["0.8 A", "1.5 A"],        scenario path -> values
- *               "policy": ["twl4030", "safe-ramp"] },
- *     "random": { "n": 100, "seed": 3,                    optional
- *                 "ranges": { "cable.length": ["0.3 m", "3 m"] } } }
- *
- * Order of the variants: the grid is the Cartesian product of the `vary` lists, keys in
- * the order written in the file, the last key varying fastest (like nested loops, the
- * first key outermost). With `random`, every grid point is combined with each of the
- * n random samples, the sample number varying fastest of all:
- *   index = (((v0 * n1 + v1) * n2 + v2) ...) * n + r
- * so every grid point meets the same n random conditions (a paired design).
- *
- * Random sample r draws each range j (in file order, from 0) from
- *   u = (mix64(mix64(S * 2^32 + r) + j) >> 11) / 2^53,  in [0, 1)
- * (mix64: the SplitMix64 finaliser; S the random seed, default the sweep seed): the
- * value is lo + u * (hi - lo) in the base unit of the dimension (V, A, s, ohm, m, ...)
- * printed with 6 significant digits, or, when lo and hi are both whole bare numbers, a
- * whole number from lo to hi inclusive. The printed text is exactly what the run uses.
- *
- * Each variant is one run of the base scenario with its values applied as
- * scenario_apply_set() assignments (JSON values: numbers, strings with units,
- * objects), after "seed=<variant seed>" where the variant seed is
- *   (uint32)(mix64(sweep_seed * 2^32 + index) >> 32)
- * so it depends only on the sweep seed and the index, never on the thread or shard.
- * A `vary` or `random` path "seed" overrides it.
- *
- * results.csv: header "index,<grid paths>,<random paths>,<metric names>,error" (a
- * metric named like a varied path - "policy" - is left out: the varied column holds
- * what identifies the variant, and no name appears twice), then
- * one row per variant in index order. Values as the sweep file writes them (strings
- * bare, numbers as cJSON prints them, objects as compact JSON), metrics as metrics.json
- * prints them (null is an empty cell), error empty unless the variant could not run
- * ("input error: ..." or "internal error: ..."). Cells holding a comma, a quote or a
- * line break are quoted as RFC 4180 says.
+ * docs/scaling.md ("The sweep file", "Outputs", "Shards") is the contract, and says it
+ * once: the keys of a sweep file, the order of the variants (the `vary` keys as written,
+ * the last fastest, the random sample fastest of all), the variant seed and the random
+ * samples (both from sweep_mix64()), the columns and quoting of results.csv. A variant
+ * is one run of the base scenario with its values applied as scenario_apply_set()
+ * assignments after "seed=<variant seed>", so its row is a function of the sweep file
+ * and its index only, never of the thread, the worker or the shard.
  */
 #ifndef CS_RUN_SWEEP_H
 #define CS_RUN_SWEEP_H
@@ -133,8 +102,6 @@ bool sweep_manifest_write(const char *dir, cJSON *m, GError **err);
  * regular file of at most 16 MiB; what names it in messages. NULL with a
  * CS_SCENARIO_ERROR_IO naming the file. */
 char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err);
-/* err = CS_SCENARIO_ERROR_INVALID "FILE: MESSAGE". */
-void sweep_error(GError **err, const char *file, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 /* `chargesim merge` (sweep_merge.c): check the shard directories' (n_dirs >= 1) manifests
  * and rows, write outdir/results.csv (byte-identical to an unsharded run) and

@@ -53,9 +53,7 @@ static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 
 static const char *manifest_str(const cJSON *o, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
 static bool read_shard(struct shard_in *s, GError **err)
@@ -72,30 +70,21 @@ static bool read_shard(struct shard_in *s, GError **err)
 	sh = cJSON_GetObjectItemCaseSensitive(s->manifest, "shard");
 	if (!s->manifest || !manifest_str(s->manifest, "sweep_sha256") ||
 	    !manifest_u64(sh, "index", &s->index) || !manifest_u64(sh, "count", &s->count) ||
-	    !manifest_u64(s->manifest, "variants", &s->n) || s->count == 0 || s->index >= s->count) {
-		sweep_error(err, mpath, "found %s, expected a manifest written by `chargesim sweep`",
-		      s->manifest ? "a manifest without sweep_sha256 or a valid shard" : "invalid JSON");
-		return false;
-	}
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->manifest, "complete"))) {
-		sweep_error(err, mpath, "complete: found false, expected a finished shard (continue it with `chargesim sweep ... --resume`)");
-		return false;
-	}
+	    !manifest_u64(s->manifest, "variants", &s->n) || s->count == 0 || s->index >= s->count)
+		return scenario_error(err, "%s: found %s, expected a manifest written by `chargesim sweep`",
+				      mpath, s->manifest ? "a manifest without sweep_sha256 or a valid shard" :
+				      "invalid JSON");
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->manifest, "complete")))
+		return scenario_error(err, "%s: complete: found false, expected a finished shard (continue it with `chargesim sweep ... --resume`)",
+				      mpath);
 	s->results = g_build_filename(s->dir, "results.csv", NULL);
 	s->fp = fopen(s->results, "r");
-	if (!s->fp) {
-		int e = errno;
-
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
-			    s->results, g_strerror(e));
-		return false;
-	}
+	if (!s->fp)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				     s->results, g_strerror(errno)) != NULL;
 	s->rec = g_string_new(NULL);
-	if (!read_record(s->fp, s->rec)) {
-		sweep_error(err, s->results, "line 1: found nothing, expected the header");
-		return false;
-	}
-	return true;
+	return read_record(s->fp, s->rec) ||
+	       scenario_error(err, "%s: line 1: found nothing, expected the header", s->results);
 }
 
 static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, guint64 count,
@@ -132,31 +121,25 @@ static bool check_shard(struct shard_in *s, const struct shard_in *first,
 		const char *a = manifest_str(first->manifest, same_keys[k]);
 		const char *b = manifest_str(s->manifest, same_keys[k]);
 
-		if (!a || !b || strcmp(a, b) != 0) {
-			sweep_error(err, s->dir, "manifest.json: %s: found %s, expected %s as in %s (shards of one sweep, from one chargesim)",
-				    same_keys[k], b ? b : "nothing", a ? a : "nothing", first->dir);
-			return false;
-		}
+		if (!a || !b || strcmp(a, b) != 0)
+			return scenario_error(err, "%s: manifest.json: %s: found %s, expected %s as in %s (shards of one sweep, from one chargesim)",
+					      s->dir, same_keys[k], b ? b : "nothing", a ? a : "nothing",
+					      first->dir);
 	}
 	if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
-	    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count })) {
-		sweep_error(err, s->dir, "manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
-			    (unsigned long long)s->index, (unsigned long long)s->count, (unsigned long long)t,
-			    (unsigned long long)count, (unsigned long long)total, first->dir);
-		return false;
-	}
-	if (by_index[s->index]) {
-		sweep_error(err, s->dir, "manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
-			    (unsigned long long)s->index, (unsigned long long)count, by_index[s->index]->dir);
-		return false;
-	}
+	    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count }))
+		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
+				      s->dir, (unsigned long long)s->index, (unsigned long long)s->count,
+				      (unsigned long long)t, (unsigned long long)count,
+				      (unsigned long long)total, first->dir);
+	if (by_index[s->index])
+		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
+				      s->dir, (unsigned long long)s->index, (unsigned long long)count,
+				      by_index[s->index]->dir);
 	by_index[s->index] = s;
-	if (!g_string_equal(s->rec, first->rec)) {
-		sweep_error(err, s->results, "line 1: found a header unlike %s's, expected the same columns in every shard",
-			    first->results);
-		return false;
-	}
-	return true;
+	return g_string_equal(s->rec, first->rec) ||
+	       scenario_error(err, "%s: line 1: found a header unlike %s's, expected the same columns in every shard",
+			      s->results, first->results);
 }
 
 /* Every shard there, each once: by_index[i] is shard i. */
@@ -167,12 +150,10 @@ static bool check_shards(struct shard_in *in, int n_dirs, struct shard_in **by_i
 		if (!check_shard(&in[i], &in[0], by_index, count, total, err))
 			return false;
 	for (guint64 i = 0; i < count; i++)
-		if (!by_index[i]) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "merge: found no directory for shard %llu/%llu, expected all %llu shards of the sweep",
-				    (unsigned long long)i, (unsigned long long)count, (unsigned long long)count);
-			return false;
-		}
+		if (!by_index[i])
+			return scenario_error(err, "merge: found no directory for shard %llu/%llu, expected all %llu shards of the sweep",
+					      (unsigned long long)i, (unsigned long long)count,
+					      (unsigned long long)count);
 	return true;
 }
 
@@ -184,14 +165,12 @@ static bool next_row(struct shard_in *s, guint64 i, GError **err)
 	guint64 idx;
 
 	if (!got || !comma || comma == r || !sweep_row_index(r, comma + 1, &idx) || idx != i ||
-	    r[s->rec->len - 1] != '\n') {
-		sweep_error(err, s->results, "line %llu: found %s, expected the row of variant %llu",
-			    (unsigned long long)s->rows + 2,
-			    !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
-			    r[s->rec->len - 1] != '\n' ? "an unfinished row" : "another variant's row",
-			    (unsigned long long)i);
-		return false;
-	}
+	    r[s->rec->len - 1] != '\n')
+		return scenario_error(err, "%s: line %llu: found %s, expected the row of variant %llu",
+				      s->results, (unsigned long long)s->rows + 2,
+				      !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
+				      r[s->rec->len - 1] != '\n' ? "an unfinished row" : "another variant's row",
+				      (unsigned long long)i);
 	s->rows++;
 	return true;
 }
@@ -209,11 +188,10 @@ static bool interleave(struct shard_in **by_index, guint64 count, guint64 total,
 		fwrite(s->rec->str, 1, s->rec->len, out->fp);
 	}
 	for (guint64 i = 0; i < count; i++)
-		if (read_record(by_index[i]->fp, by_index[i]->rec)) {
-			sweep_error(err, by_index[i]->results, "line %llu: found more rows, expected %llu (the shard's variants)",
-				    (unsigned long long)by_index[i]->rows + 2, (unsigned long long)by_index[i]->n);
-			return false;
-		}
+		if (read_record(by_index[i]->fp, by_index[i]->rec))
+			return scenario_error(err, "%s: line %llu: found more rows, expected %llu (the shard's variants)",
+					      by_index[i]->results, (unsigned long long)by_index[i]->rows + 2,
+					      (unsigned long long)by_index[i]->n);
 	return true;
 }
 
@@ -227,10 +205,9 @@ static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shar
 		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
 
 		in[i].dir = dirs[i];
-		if (strcmp(canon, canon_out) == 0) {
-			sweep_error(err, dirs[i], "found the output directory among the shards, expected -o to name another directory");
-			return false;
-		}
+		if (strcmp(canon, canon_out) == 0)
+			return scenario_error(err, "%s: found the output directory among the shards, expected -o to name another directory",
+					      dirs[i]);
 		if (!read_shard(&in[i], err))
 			return false;
 	}
@@ -250,15 +227,13 @@ bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
 		goto out;
 	count = in[0].count;
 	if (!manifest_u64(in[0].manifest, "variants_total", &total)) {
-		sweep_error(err, in[0].dir, "manifest.json: variants_total: found no whole number, expected the sweep's size");
+		scenario_error(err, "%s: manifest.json: variants_total: found no whole number, expected the sweep's size",
+			       in[0].dir);
 		goto out;
 	}
 	by_index = g_new0(struct shard_in *, (gsize)count);
-	if (!check_shards(in, n_dirs, by_index, count, total, err))
-		goto out;
-	if (!cs_mkdir_p(outdir, err) || !(out = cs_outfile_open(rpath, true, err)))
-		goto out;
-	if (!interleave(by_index, count, total, out, err))
+	if (!check_shards(in, n_dirs, by_index, count, total, err) || !cs_mkdir_p(outdir, err) ||
+	    !(out = cs_outfile_open(rpath, true, err)) || !interleave(by_index, count, total, out, err))
 		goto out;
 	ok = cs_outfile_commit(out, err);
 	out = NULL;

@@ -110,24 +110,19 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 		gsize len;
 		guint64 line = 0;
 
-		if (!g_file_get_contents(path, &text, &len, &inner)) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: found %llu chunk files, expected them numbered from 0 without gaps (%s)",
-				    dir, (unsigned long long)found, inner->message);
-			return false;
-		}
+		if (!g_file_get_contents(path, &text, &len, &inner))
+			return scenario_error(err, "%s: found %llu chunk files, expected them numbered from 0 without gaps (%s)",
+					      dir, (unsigned long long)found, inner->message);
 		for (const char *p = text, *end = text + len; p < end;) {
 			const char *e = sweep_csv_record_end(p, end);
 			guint64 idx, want = sh->index + *done * sh->count;
 
 			line++;
-			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m) {
-				g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-					    "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
-					    path, (unsigned long long)line, e == end ? "an unfinished row" : "another row",
-					    (unsigned long long)want);
-				return false;
-			}
+			if (e == end || !sweep_row_index(p, e, &idx) || idx != want || *done >= m)
+				return scenario_error(err, "%s: line %llu: found %s, expected the row of variant %llu; this directory was not written by this sweep and shard",
+						      path, (unsigned long long)line,
+						      e == end ? "an unfinished row" : "another row",
+						      (unsigned long long)want);
 			(*done)++;
 			p = e + 1;
 		}
@@ -142,52 +137,43 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 {
 	g_autofree char *path = g_build_filename(dir, "manifest.json", NULL);
 	g_autofree char *text = NULL;
-	cJSON *have = NULL, *want = sweep_manifest(sw, sh, false);
+	const char *const keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
+	const char *const want[] = { sw->sha256, sw->base_sha256, CHARGESIM_VERSION };
 	const cJSON *hs, *hi, *hc;
-	const char *keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
+	cJSON *have = NULL;
 	gsize len;
 	bool ok = false;
 
-	if (!g_file_get_contents(path, &text, &len, NULL) || !(have = cJSON_ParseWithLength(text, len))) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: found an unreadable manifest, expected the manifest of this sweep", path);
-		goto out;
-	}
+	if (!g_file_get_contents(path, &text, &len, NULL) || !(have = cJSON_ParseWithLength(text, len)))
+		return scenario_error(err, "%s: found an unreadable manifest, expected the manifest of this sweep",
+				      path);
 	for (int i = 0; keys[i]; i++) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(have, keys[i]);
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(want, keys[i]);
 
-		if (!cJSON_IsString(a) || strcmp(a->valuestring, b->valuestring) != 0) {
-			g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-				    "%s: %s: found %s, expected %s (the sweep file, its base scenario or chargesim changed since this directory was started; use a new directory)",
-				    path, keys[i], cJSON_IsString(a) ? a->valuestring : "nothing", b->valuestring);
+		if (!cJSON_IsString(a) || strcmp(a->valuestring, want[i]) != 0) {
+			scenario_error(err, "%s: %s: found %s, expected %s (the sweep file, its base scenario or chargesim changed since this directory was started; use a new directory)",
+				       path, keys[i], cJSON_IsString(a) ? a->valuestring : "nothing", want[i]);
 			goto out;
 		}
 	}
 	hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
 	hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
 	hc = cJSON_GetObjectItemCaseSensitive(hs, "count");
-	if (!cJSON_IsNumber(hi) || !cJSON_IsNumber(hc) || hi->valuedouble != (double)sh->index ||
-	    hc->valuedouble != (double)sh->count) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
+	ok = (cJSON_IsNumber(hi) && cJSON_IsNumber(hc) && hi->valuedouble == (double)sh->index &&
+	      hc->valuedouble == (double)sh->count) ||
+	     scenario_error(err, "%s: shard: found %g/%g, expected %llu/%llu (resume a shard with the same --shard)",
 			    path, cJSON_IsNumber(hi) ? hi->valuedouble : -1, cJSON_IsNumber(hc) ? hc->valuedouble : -1,
 			    (unsigned long long)sh->index, (unsigned long long)sh->count);
-		goto out;
-	}
 	*complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(have, "complete"));
-	ok = true;
 out:
 	cJSON_Delete(have);
-	cJSON_Delete(want);
 	return ok;
 }
 
 /* results.csv from the header and the chunks; then the manifest says complete and
  * the chunks go. */
 static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const char *dir,
-		     guint64 n_chunks, int *status, guint64 *n_failed, char **first_failure,
-		     GError **err)
+		     guint64 n_chunks, struct sweep_outcome *out, GError **err)
 {
 	g_autofree char *path = g_build_filename(dir, "results.csv", NULL);
 	g_autofree char *header = sweep_csv_header(sw);
@@ -196,7 +182,6 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 	if (!f)
 		return false;
 	fputs(header, f->fp);
-	*status = ROWS_OK;
 	for (guint64 k = 0; k < n_chunks; k++) {
 		g_autofree char *cp = part_path(dir, k);
 		g_autofree char *text = NULL;
@@ -208,9 +193,8 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 			return false;
 		}
 		fwrite(text, 1, len, f->fp);
-		s = rows_status(text, len, n_failed, first_failure);
-		if (s > *status)
-			*status = s;
+		s = rows_status(text, len, &out->n_failed, &out->first_failure);
+		out->status = MAX(out->status, s);
 	}
 	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
 		return false;
@@ -228,11 +212,6 @@ struct pool {
 	atomic_uint_least64_t limit;     /* positions below it have room in the ring */
 	atomic_int stop;                 /* take no other variant (a signal came) */
 	atomic_uint_least64_t running[]; /* per worker: the position it runs + 1; 0 none */
-};
-
-/* A row through a pipe: this header, then len bytes. */
-struct frame {
-	guint64 pos, len;
 };
 
 struct worker {
@@ -321,12 +300,9 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	if (!r->lock)
 		return false;
 	have_manifest = g_file_test(mp, G_FILE_TEST_EXISTS);
-	if (!r->o->resume && (have_manifest || g_file_test(p0, G_FILE_TEST_EXISTS))) {
-		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
-			    "sweep: %s already holds a sweep (manifest.json); pass --resume to continue it, or choose another directory",
-			    dir);
-		return false;
-	}
+	if (!r->o->resume && (have_manifest || g_file_test(p0, G_FILE_TEST_EXISTS)))
+		return scenario_error(err, "sweep: %s already holds a sweep (manifest.json); pass --resume to continue it, or choose another directory",
+				      dir);
 	if (have_manifest && !manifest_matches(r->sw, sh, dir, &complete, err))
 		return false;
 	if (complete) {
@@ -337,32 +313,6 @@ static bool open_dir(struct sweep_run *r, GError **err)
 	if (!scan_chunks(sh, r->out->variants, dir, &r->n_chunks, &r->out->resumed, err))
 		return false;
 	return have_manifest || sweep_manifest_write(dir, sweep_manifest(r->sw, sh, false), err);
-}
-
-static void catch_signals(struct sweep_run *r)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C ends the process at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &r->old_int);
-	sigaction(SIGTERM, &sa, &r->old_term);
-	r->signals = true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	for (const char *p = buf; len > 0;) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
 }
 
 /* A worker process: claim positions until none is left or a signal came, run each,
@@ -383,7 +333,6 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 	while (!atomic_load(&pl->stop)) {
 		guint64 pos = atomic_fetch_add(&pl->next, 1), index = sh->index + pos * sh->count;
 		g_autofree char *vdir = NULL, *row = NULL;
-		struct frame f = { pos, 0 };
 		int failed;   /* counted from the rows' error cells when results.csv is written */
 
 		if (pos >= r->out->variants)
@@ -397,9 +346,16 @@ static G_GNUC_NORETURN void worker_main(struct sweep_run *r, int w, int fd)
 		if (r->o->keep_traces)
 			vdir = g_strdup_printf("%s/variants/%" G_GUINT64_FORMAT, r->o->dir, index);
 		row = sweep_run_variant(r->sw, index, vdir, &failed);
-		f.len = strlen(row);
-		if (!write_all(fd, &f, sizeof(f)) || !write_all(fd, row, f.len))
-			_exit(1);
+		/* the row with its NUL, which ends it in the pipe */
+		for (const char *p = row, *end = row + strlen(row) + 1; p < end;) {
+			ssize_t n = write(fd, p, (size_t)(end - p));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				_exit(1);
+			p += n;
+		}
 		atomic_store(&pl->running[w], 0);
 	}
 	_exit(0);
@@ -462,13 +418,11 @@ static bool reap(struct sweep_run *r, struct worker *k, GError **err)
 {
 	guint64 running = atomic_load(&r->pool->running[k - r->workers]);
 	g_autofree char *what = NULL, *how = NULL;
-	int st = 0;
+	int st = 0, waited = waitpid(k->pid, &st, 0);
 
-	if (waitpid(k->pid, &st, 0) < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-		k->pid = 0;
-		return true;
-	}
 	k->pid = 0;
+	if (waited < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		return true;
 	what = running ? g_strdup_printf("the worker process running variant %" G_GUINT64_FORMAT,
 					 r->o->shard.index + (running - 1) * r->o->shard.count)
 		       : g_strdup("a worker process");
@@ -482,8 +436,8 @@ static bool reap(struct sweep_run *r, struct worker *k, GError **err)
 /* Move the rows the workers sent into the ring. False (with err) when a worker died. */
 static bool collect(struct sweep_run *r, GError **err)
 {
+	const struct sweep_shard *sh = &r->o->shard;
 	guint8 buf[16384];
-	struct frame f;
 	bool ok = true;
 
 	for (struct worker *k = r->workers; k < r->workers + r->n_workers; k++) {
@@ -499,17 +453,17 @@ static bool collect(struct sweep_run *r, GError **err)
 			k->eof = n == 0 || errno != EAGAIN;   /* a read error ends it as EOF does */
 			break;
 		}
-		while (k->in->len >= sizeof(f)) {
-			memcpy(&f, k->in->data, sizeof(f));
-			if (k->in->len - sizeof(f) < f.len)
-				break;
-			*ring_at(r, f.pos) = g_strndup((char *)k->in->data + sizeof(f), f.len);
-			g_byte_array_remove_range(k->in, 0, (guint)(sizeof(f) + f.len));
+		/* rows end in a NUL; each names its variant, whose position in the shard follows */
+		for (char *z; k->in->len && (z = memchr(k->in->data, 0, k->in->len));) {
+			char *row = (char *)k->in->data;
+			guint64 idx = sh->index;
+
+			sweep_row_index(row, z, &idx);
+			*ring_at(r, (idx - sh->index) / sh->count) = g_strdup(row);
+			g_byte_array_remove_range(k->in, 0, (guint)(z - row + 1));
 			r->pr.done++;
 		}
-		if (!k->eof || !k->pid)
-			continue;
-		if (!reap(r, k, ok ? err : NULL))
+		if (k->eof && k->pid && !reap(r, k, ok ? err : NULL))
 			ok = false;
 	}
 	while (r->ready < MIN(r->out->variants, r->flushed + r->n_rows) &&
@@ -577,21 +531,8 @@ static bool all_eof(const struct sweep_run *r)
 static void finish_workers(struct sweep_run *r)
 {
 	atomic_store(&r->pool->stop, 1);
-	collect(r, NULL);
-	while (!all_eof(r)) {
+	for (collect(r, NULL); !all_eof(r); collect(r, NULL))
 		nap(r);
-		collect(r, NULL);
-	}
-}
-
-/* After a signal: keep what is in order. */
-static void stop_on_signal(struct sweep_run *r)
-{
-	r->out->signal = sweep_signal;
-	finish_workers(r);
-	if (r->ready > r->flushed)
-		write_chunk(r, &r->out->save_error);
-	r->out->saved = r->flushed;
 }
 
 /* The workers still there are those of a sweep that failed: they go. */
@@ -627,27 +568,36 @@ bool sweep_runner_run(const struct sweep *sw, const struct sweep_runner_opts *o,
 
 	memset(out, 0, sizeof(*out));
 	out->variants = sweep_shard_size(sw->total, &o->shard);
-	if (!open_dir(&r, err))
-		goto out;
-	if (out->was_complete) {
-		ok = true;
+	if (!open_dir(&r, err) || out->was_complete) {
+		ok = out->was_complete;   /* nothing to run */
 		goto out;
 	}
 	r.pr = (struct sweep_progress){ out->variants, out->resumed, out->resumed };
 	o->started(o->data, &r.pr);
 	sweep_signal = 0;
-	if (o->catch_signals)
-		catch_signals(&r);
+	if (o->catch_signals) {
+		/* a second Ctrl-C ends the process at once */
+		struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &r.old_int);
+		sigaction(SIGTERM, &sa, &r.old_term);
+		r.signals = true;
+	}
 	if (!start_pool(&r, err) || !pump(&r, err))
 		goto out;
 	if (sweep_signal) {
-		stop_on_signal(&r);
+		/* keep what is in order */
+		out->signal = sweep_signal;
+		finish_workers(&r);
+		if (r.ready > r.flushed)
+			write_chunk(&r, &out->save_error);
+		out->saved = r.flushed;
 		ok = true;
 		goto out;
 	}
 	finish_workers(&r);
-	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, &out->status, &out->n_failed,
-		      &out->first_failure, err);
+	ok = assemble(sw, &o->shard, o->dir, r.n_chunks, out, err);
 out:
 	sweep_run_clear(&r);
 	return ok;

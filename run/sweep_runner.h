@@ -2,33 +2,20 @@
 /*
  * run/sweep_runner.h - running the variants of one sweep shard into a directory:
  * worker processes, the rows kept in order, durable chunks, resume after any
- * interruption, and results.csv at the end.
+ * interruption, and results.csv at the end. What the user sees of it (the chunks, the
+ * manifest, --resume, signals) is docs/scaling.md's "Interruptions and --resume".
  *
- * The variants of the shard (run/sweep.h) run in `jobs` worker processes, forked
- * copies of the calling one: each claims the next variant (a counter in shared
- * memory), runs it and writes its row into its pipe, which the calling process reads
- * every POLL_US (a wake-up per row would cost more than a short variant). Processes
- * rather than threads because a real Linux driver's static variables exist once per
- * process: each worker has its own, and stack/linux/policy.c puts them back to their
- * first state before every run of the driver, so a row depends on neither the worker
- * count nor the variants run before it.
- *
- * The calling process keeps the rows (in a bounded ring) until every earlier variant
- * of the shard is done, then writes the in-order prefix as a durable chunk,
- * DIR/results.part-NNNNNN.csv (fsync, atomic rename, fsync of the directory), once at
- * least chunk_rows rows are in order or FLUSH_SECONDS after the last chunk (by the
- * caller's clock). So the chunks on disk
- * always hold the first D variants of the shard, whatever the worker count, and a
- * resume continues from variant D after SIGINT, SIGTERM, kill -9 or a lost machine.
- * On SIGINT or SIGTERM (which only the calling process acts on) the workers take no
- * other variant and the running ones finish; a worker dies with the calling process;
- * a worker that dies (a crash in a variant) is an internal error naming its variant.
- * When all variants are done, results.csv (header plus the chunks, in order) is
- * written durably, manifest.json is marked complete and the chunks are removed.
- *
- * DIR/manifest.json (written first) names the sweep file and base scenario with their
- * SHA-256, the shard I/N, the variant count and range and the chargesim version; a
- * resume refuses a directory whose manifest does not match.
+ * The variants of the shard run in `jobs` worker processes, forked copies of the
+ * calling one: each claims the next variant (a counter in shared memory), runs it and
+ * writes its row into its pipe, which the calling process reads every POLL_US (a
+ * wake-up per row would cost more than a short variant). Processes rather than threads
+ * because a real Linux driver's static variables exist once per process: each worker
+ * has its own, and stack/linux/policy.c puts them back to their first state before
+ * every run of the driver, so a row depends on neither the worker count nor the
+ * variants run before it. The calling process keeps the rows in a bounded ring until
+ * every earlier variant is done, so the chunks always hold the first D variants of the
+ * shard. A worker dies with the calling process; one that dies (a crash in a variant)
+ * is an internal error naming its variant.
  *
  * Nothing here reads the clock or prints: the caller passes a clock for the flush
  * interval and hears of the progress through callbacks.

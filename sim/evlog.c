@@ -65,9 +65,9 @@ cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char 
 		return NULL;
 	rec = cJSON_CreateObject();
 	units_time_text(buf, t);
-	cJSON_AddRawToObject(rec, "t", buf);
-	cJSON_AddStringToObject(rec, "src", src);
-	cJSON_AddStringToObject(rec, "ev", ev);
+	cJSON_AddItemToObjectCS(rec, "t", cJSON_CreateRaw(buf));
+	cJSON_AddItemToObjectCS(rec, "src", cJSON_CreateStringReference(src));
+	cJSON_AddItemToObjectCS(rec, "ev", cJSON_CreateStringReference(ev));
 	for (int i = 0; i < EVLOG_MAX_OPEN; i++)
 		if (!log->open[i].rec) {
 			log->open[i] = (struct open_rec){ rec, t, src, ev };

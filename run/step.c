@@ -3,19 +3,12 @@
  * run/step.c - the run's continuous part: operating points and adaptive steps.
  *
  * Stepping (docs/models.md, "Time stepping"): between discrete events the battery
- * state x = (SOC, V1, V2) advances in implicit steps: the RC pairs are integrated
- * exactly and SOC by the trapezoidal rule for a current varying linearly over the
- * step, and the end current is the one the network draws from the cell in the end
- * state, found in one solve with the cell as the line its end-of-step terminal
- * voltage is in that current (battery_end_line), so that a stiff RC pair does not
- * shrink the step. The step size follows the difference between that step and a
- * backward-Euler one (the current held at its end value) in terminal voltage and
- * current, and bounds on the change of SOC and EMF. Every step ends at or before the
- * next queued event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV,
- * in current limit, ...; each model's, then the metrics') are evaluated at both ends
- * of a step; when one changes sign, the step is bisected down to WORLD_CROSSING_TOL
- * and cut at the crossing, where the models react (start a deglitch timer, trip,
- * terminate ...).
+ * state x = (SOC, V1, V2) advances in implicit steps (world_try_step) whose size
+ * follows their error (world_fit_step); every step ends at or before the next queued
+ * event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV, in current
+ * limit, ...; each model's, then the metrics') are evaluated at both ends of a step;
+ * when one changes sign, the step is bisected down to WORLD_CROSSING_TOL and cut at
+ * the crossing, where the models react (start a deglitch timer, trip, terminate ...).
  *
  * After the events of an instant the world re-solves the operating point and lets
  * the models observe it until nothing changes (world_settle_state), writes a trace
@@ -162,14 +155,6 @@ static bool world_op_finite(const struct net_out *o)
 	       isfinite(o->p_chg_loss) && isfinite(o->p_load);
 }
 
-static void world_observe(struct world *w, const struct model_point *pt)
-{
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->observe)
-			model_registry[i]->observe(w->state[i], pt);
-	world_metrics_observe(w, pt, false);
-}
-
 void world_settle_state(struct world *w)
 {
 	struct battery_state *x = &world_cell(w)->x;
@@ -181,7 +166,10 @@ void world_settle_state(struct world *w)
 
 		world_solve(w, x, &w->op, &w->emf);
 		w->dirty = false;
-		world_observe(w, &pt);
+		for (int i = 0; i < w->n_models; i++)
+			if (model_registry[i]->observe)
+				model_registry[i]->observe(w->state[i], &pt);
+		world_metrics_observe(w, &pt, false);
 		world_prepare_net(w);
 		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
 			break;
@@ -200,26 +188,6 @@ void world_settle_state(struct world *w)
 
 /* ---- stepping ---- */
 
-/* The operating point with the battery seen as the line emf + r*ibat: the cell at the
- * end of a step whose end current is still to be found (battery_end_line()).
- * A step that starts with the input collapsed is integrated collapsed: the charger's
- * output side gets nothing, as with the input off. The network can have two
- * consistent operating points then: collapsed, with the cell carrying the system and
- * its RC voltages low, and charging, with them raised by the charge current (a stiff
- * pair's V1 = R1*i moves the CV target and with it the charger's demand). The cell
- * cannot get from one to the other without a charge current the collapsed input never
- * delivers, so the end state is solved as it is (world_solve) and leaving the collapse
- * is a margin crossing like any other. */
-static void world_solve_line(struct world *w, double emf, double r, struct net_out *op)
-{
-	struct net_in *in = &w->net_solve;
-
-	in->emf = emf;
-	in->r0 = r;
-	in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
-	net_solve_prepared(in, &w->net_side, op);
-}
-
 /* The end of a step of dt from the committed state x0, the current ramping from the
  * start current i0 to the end current (ramp), or held at the end current over the
  * whole step: x1, the end current *i1 and the operating point op (the network with the
@@ -235,13 +203,24 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 			   struct net_out *op, double *i1)
 {
 	const struct battery *b = world_cell(w);
-	double i0 = w->op.ibat, emf, r;
+	struct net_in *in = &w->net_solve;
+	double i0 = w->op.ibat;
 	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
 		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
-				      &emf, &r);
-		world_solve_line(w, emf, r, op);
+				      &in->emf, &in->r0);
+		/* A step that starts with the input collapsed is integrated collapsed: the
+		 * charger's output side gets nothing, as with the input off. The network
+		 * can have two consistent operating points then: collapsed, with the cell
+		 * carrying the system and its RC voltages low, and charging, with them
+		 * raised by the charge current (a stiff pair's V1 = R1*i moves the CV
+		 * target and with it the charger's demand). The cell cannot get from one to
+		 * the other without a charge current the collapsed input never delivers, so
+		 * the end state is solved as it is (world_solve) and leaving the collapse
+		 * is a margin crossing like any other. */
+		in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
+		net_solve_prepared(in, &w->net_side, op);
 		*i1 = op->ibat;
 		battery_advance_step(&b->eff, &w->rc, &b->x, ramp ? i0 : *i1, *i1, x1);
 		seg1 = battery_ocv_segment_from(b->p, x1->soc, seg_at);
@@ -378,13 +357,12 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 
 		x.temp_c = battery_thermal_advance(b->p, b->x.temp_c, b->p->temperature_c,
 						   0.5 * (p0 + p1), dt);
+		battery_effective(b->p, x.temp_c, &b->eff);
 	}
 	b->x = x;
 	w->op = *op1;
 	w->emf = emf1;
 	w->net.was_limiting = w->net_solve.was_limiting = (op1->flags & NET_F_LIMITING) != 0;
-	if (b->p->thermal)
-		battery_effective(b->p, b->x.temp_c, &b->eff);
 	if (!world_op_finite(op1) || !isfinite(x.soc) || !isfinite(x.v1) || !isfinite(x.v2) ||
 	    !isfinite(x.temp_c))
 		world_fail(w, "a non-finite value appeared at t = %.9g s", sim_time_to_s(t1));

@@ -142,10 +142,15 @@ static int ref_cmp(const void *a, const void *b)
 	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
 }
 
-static void tab_build(void)
+/* Built once (the registry is constant) and kept for the process. */
+static const struct metric_tab *metric_tab(void)
 {
-	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
+	static gsize once;
+	GArray *a;
 
+	if (!g_once_init_enter(&once))
+		return &tab;
+	a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
 	for (guint i = 0; i < G_N_ELEMENTS(world_own_metrics); i++)
 		g_array_append_val(a, ((struct world_metric_ref){ &world_own_metrics[i], -1 }));
 	for (int i = 0; model_registry[i]; i++)
@@ -165,17 +170,7 @@ static void tab_build(void)
 		if (tab.all[i].d->cut)
 			tab.cut[tab.n_cut++] = i;
 	}
-}
-
-/* Built once (the registry is constant) and kept for the process. */
-static const struct metric_tab *metric_tab(void)
-{
-	static gsize once;
-
-	if (g_once_init_enter(&once)) {
-		tab_build();
-		g_once_init_leave(&once, 1);
-	}
+	g_once_init_leave(&once, 1);
 	return &tab;
 }
 
@@ -200,20 +195,12 @@ const char *world_metric_text(const struct world_metrics *m, const char *name)
 	return m->s[metric_index(name)];
 }
 
-static void metrics_alloc(struct world_metrics *m)
-{
-	int n = metric_tab()->n_all;
-
-	m->v = g_new0(double, (gsize)n);
-	m->s = g_new0(char *, (gsize)n);
-}
-
 void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src)
 {
 	int n = metric_tab()->n_all;
 
-	metrics_alloc(dst);
-	memcpy(dst->v, src->v, sizeof(double) * (size_t)n);
+	dst->v = g_memdup2(src->v, sizeof(double) * (size_t)n);
+	dst->s = g_new(char *, (gsize)n);
 	for (int i = 0; i < n; i++)
 		dst->s[i] = g_strdup(src->s[i]);
 }
@@ -230,26 +217,19 @@ void world_metrics_clear(struct world_metrics *m)
 
 /* ---- during the run ---- */
 
-void world_metrics_init(struct world *w)
-{
-	const struct world_metric_ref *l = metric_tab()->all;
-	int n = tab.n_all;
-
-	metrics_alloc(&w->m);
-	for (int i = 0; i < n; i++)
-		if (l[i].d->rule == MODEL_METRIC_FIRST)
-			w->m.v[i] = -1;   /* not yet */
-	w->acc.vbus_min_v = INFINITY;
-}
-
 void world_metrics_start(struct world *w, const struct model_point *pt)
 {
 	const struct world_metric_ref *l = metric_tab()->all;
 	int n = tab.n_all;
 
+	w->m.v = g_new0(double, (gsize)n);
+	w->m.s = g_new0(char *, (gsize)n);
 	for (int i = 0; i < n; i++)
-		if (l[i].d->rule == MODEL_METRIC_AT_START)
+		if (l[i].d->rule == MODEL_METRIC_FIRST)
+			w->m.v[i] = -1;   /* not yet */
+		else if (l[i].d->rule == MODEL_METRIC_AT_START)
 			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
+	w->acc.vbus_min_v = INFINITY;
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 	/* what every operating point updates, resolved once: it is read at every step */
 	w->watch = g_new(struct metric_watch, (gsize)tab.n_observed);

@@ -68,10 +68,10 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 		.state_of = env_state_of,
 		.owner = w,
 	};
+	int n_objects = scenario_n_objects();
 
-	w->n_objects = scenario_n_objects();
-	w->params = g_new0(void *, (gsize)w->n_objects);
-	for (int i = 0; i < w->n_objects; i++)
+	w->params = g_new0(void *, (gsize)n_objects);
+	for (int i = 0; i < n_objects; i++)
 		w->params[i] = g_memdup2(sc->params[i], scenario_object(i)->params_size);
 	w->n_models = model_count();
 	w->cell = model_index("device.battery");
@@ -85,24 +85,6 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 		if (d->init)
 			d->init(w->state[w->n_ready], w->params[w->n_ready], &env);
 	}
-}
-
-static void world_models_cleanup(struct world *w)
-{
-	for (int i = 0; i < w->n_ready; i++)
-		if (model_registry[i]->cleanup)
-			model_registry[i]->cleanup(w->state[i]);
-}
-
-/* After the board, which holds pointers into the parameters. */
-static void world_models_free(struct world *w)
-{
-	for (int i = 0; w->state && i < w->n_models; i++)
-		g_free(w->state[i]);
-	g_free(w->state);
-	for (int i = 0; w->params && i < w->n_objects; i++)
-		g_free(w->params[i]);
-	g_free(w->params);
 }
 
 /* ---- the board: what the stack sees ---- */
@@ -122,19 +104,15 @@ static const char *world_boot_state(void *hw)
 	return boot_stage_name(world_boot(hw));
 }
 
-/* The PHY's debounced VBUS comparator: the board's drivers hear it first. */
+/* The PHY's debounced VBUS comparator: the board's drivers (ctx) hear it first. */
 static void world_phy_vbus_cb(void *ctx, bool valid)
 {
-	struct world *w = ctx;
-
-	board_vbus(&w->drv, valid);
+	board_vbus(ctx, valid);
 }
 
 static void world_phy_result_cb(void *ctx, const struct phy_result *r)
 {
-	struct world *w = ctx;
-
-	board_detected(&w->drv, r);
+	board_detected(ctx, r);
 }
 
 static void world_board_init(struct world *w)
@@ -142,7 +120,8 @@ static void world_board_init(struct world *w)
 	const struct pmic *chg = world_model(w, "device.pmic");
 	const struct source *src = world_model(w, "source");
 
-	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb, w);
+	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb,
+		      &w->drv);
 	w->boot_hook.set_gate = world_boot_set_gate;
 	w->boot_hook.state = world_boot_state;
 	w->boot_hook.hw = w;
@@ -247,7 +226,6 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->log = evlog_new();
 	w->kernel.log = w->log;
 	cs_kernel_current = &w->kernel;
-	world_metrics_init(w);
 	if (!world_open_outputs(w, err))
 		goto fail;
 
@@ -360,10 +338,18 @@ void world_free(struct world *w)
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
 	linux_board_free(w->lb);
-	world_models_cleanup(w);
+	for (int i = 0; i < w->n_ready; i++)
+		if (model_registry[i]->cleanup)
+			model_registry[i]->cleanup(w->state[i]);
 	if (w->board_ready)
 		board_cleanup(&w->drv);
-	world_models_free(w);
+	/* the states and parameters after the board, which holds pointers into them */
+	for (int i = 0; w->state && i < w->n_models; i++)
+		g_free(w->state[i]);
+	g_free(w->state);
+	for (int i = 0, n = scenario_n_objects(); w->params && i < n; i++)
+		g_free(w->params[i]);
+	g_free(w->params);
 	world_sysfs_cancel(w);
 	g_free(w->sysfs_ev);
 	world_events_cancel(w);

@@ -52,7 +52,6 @@ struct world {
 
 	/* every scenario object's parameters, the run's own copies (scenario_object()
 	 * order; the first n_models are the models') */
-	int n_objects;
 	void **params;
 	/* the models' states, in registry order */
 	int n_models;
@@ -187,8 +186,7 @@ void world_events_schedule(struct world *w);
 void world_events_cancel(struct world *w);
 
 /* run/metrics.c */
-void world_metrics_init(struct world *w);
-/* The values the models' AT_START metrics take, once they are initialised. */
+/* The metrics' values, those of the models' AT_START ones once they are initialised. */
 void world_metrics_start(struct world *w, const struct model_point *pt);
 /* Integrate the energy terms, charge and VBUS figures over a step from the committed
  * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1): by the

@@ -442,7 +442,8 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 	world_settle_state(w);
 	if (memcmp(&before, &w->net, sizeof(before)) != 0)
 		w->dt_next = WORLD_DT_AFTER_EVENT;
-	world_probe_instant(w, now);
+	/* the probes at now: (now - 1 ns, now] has no inside to sample */
+	world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
 	world_trace_row(w, true);
 	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }

@@ -361,11 +361,8 @@ void world_free(struct world *w)
 	g_free(w->sev);
 	g_free(w->sev_desc);
 	g_free(w->sev_off);
-	g_free(w->probe_vals);
 	g_free(w->last_row);
-	g_free(w->col_value);
-	g_free(w->col_state);
-	g_free(w->skipped_row);
+	g_free(w->col);
 	world_metrics_clear(&w->m);
 	g_free(w->watch);
 	g_free(w->g);

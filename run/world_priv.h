@@ -107,16 +107,16 @@ struct world {
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
-	double *last_row;
-	model_value_fn **col_value;   /* each column's hook and its owner's state */
-	const void **col_state;
+	struct world_col {            /* each column's hook and its owner's state */
+		model_value_fn *value;
+		const void *state;
+	} *col;
+	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
-	bool have_row;
 	/* --trace-dt: the last row left out, written after all when an event makes a
 	 * jump at its time (the row before the jump, so that a step stays a step) */
 	double *skipped_row;
-	sim_time_t skipped_t;
-	bool have_skipped;
+	sim_time_t skipped_t;         /* -1: none */
 	double *probe_vals;           /* a row per probe */
 	int next_probe;
 
@@ -213,10 +213,10 @@ typedef void world_sample_fn(struct world *w, sim_time_t t0, sim_time_t t1, sim_
 			     const struct net_out *op1, struct net_out *op,
 			     struct battery_state *x);
 /* Probes strictly inside (t0, t1) are sampled with sample(); a probe at t1 gets the
- * end-of-step value, which the events at t1 (if any) may then overwrite in settle. */
+ * value (op1, x1) there: the end of a step, which the events at t1 (if any) then
+ * overwrite with the settled state's, with (t1 - 1 ns, t1] and no sample(). */
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		      const struct net_out *op1, const struct battery_state *x1,
 		      world_sample_fn *sample);
-void world_probe_instant(struct world *w, sim_time_t now);
 
 #endif

@@ -47,13 +47,6 @@ void world_fail(struct world *w, const char *fmt, ...)
 	sim_stop(&w->sim);
 }
 
-void world_changed_cb(void *ctx)
-{
-	struct world *w = ctx;
-
-	w->dirty = true;
-}
-
 /* ---- the operating point ---- */
 
 /* The circuit of the current state: each model's part, in registry order. A `set`
@@ -424,11 +417,7 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 		w->g = g1;
 		world_trace_row(w, false);
 		if (w->opt.max_step <= 0) {
-			w->dt_next = next;
-			if (w->dt_next < WORLD_DT_MIN)
-				w->dt_next = WORLD_DT_MIN;
-			if (w->dt_next > WORLD_DT_MAX)
-				w->dt_next = WORLD_DT_MAX;
+			w->dt_next = next < WORLD_DT_MIN ? WORLD_DT_MIN : MIN(next, WORLD_DT_MAX);
 		}
 	}
 	return to;

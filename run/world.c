@@ -2,13 +2,6 @@
 /*
  * run/world.c - one run's life cycle: build it, run it, commit its outputs, free it.
  *
- * world_new() copies every scenario object's parameters, initialises the models in
- * registry order (models/registry.c) and wires the board the policy will see (the
- * PHY's VBUS comparator and detection results, the charger-IC ops, the boot hook),
- * loads the policy and prepares the scenario's events. world_run() probes the policy
- * and dispatches events to the duration. The other jobs of a run are in the files
- * run/world_priv.h lists.
- *
  * The kernel-style code the policy and the board run on resolves its globals through
  * cs_kernel_current (chargesim/kernel.h). It is switched to this run's kernel where
  * that code is entered: building the board (world_new), probing and dispatching
@@ -52,6 +45,14 @@ void *world_model(const struct world *w, const char *key)
 static void *env_state_of(const struct model_env *env, const char *key)
 {
 	return world_model(env->owner, key);
+}
+
+/* A model changed: the operating point is solved again before it is read (run/step.c). */
+static void world_changed_cb(void *ctx)
+{
+	struct world *w = ctx;
+
+	w->dirty = true;
 }
 
 /* The run's copies of the parameters (shallow: strings stay the scenario's), the

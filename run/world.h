@@ -10,8 +10,7 @@
  * their threshold crossings in time; after events it re-solves and lets the models
  * react. The models and the stack know nothing of each other; the world's generic
  * loops know the models only through their descriptors (models/model.h). Its jobs
- * are split over run/world.c, step.c, charger_ic.c, events.c, metrics.c, probes.c
- * (run/world_priv.h).
+ * are split over the files run/world_priv.h lists.
  *
  * Ownership: world_new() copies every parameter struct out of the scenario, so `set`
  * events never change the scenario and one scenario can drive several runs. Output

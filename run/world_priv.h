@@ -16,11 +16,6 @@
  * record (the step's ends and OCVs, the operating point to sample, a function that
  * samples inside a step), as world.c does at the start and the end of a run;
  * metrics.c and probes.c call nothing of the others.
- *
- * The models live in arrays in registry order (models/registry.c) and every generic
- * loop (circuit, margins, observation, `set`, trace columns, metrics) goes through
- * their descriptors. A job that needs one model in particular finds it by key
- * (world_model()); the stepper's cell is world_cell().
  */
 #ifndef CS_RUN_WORLD_PRIV_H
 #define CS_RUN_WORLD_PRIV_H
@@ -120,8 +115,8 @@ struct world {
 	double *probe_vals;           /* a row per probe */
 	int next_probe;
 
-	/* the metrics: every one's value (world_metrics_list() order), and what the run's
-	 * own accumulate over the steps (run/metrics.c) */
+	/* the metrics: every one's value (metrics.json's order), and what the run's own
+	 * accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
 	struct metric_watch {        /* an observed metric (FIRST or MAX), resolved */
 		model_value_fn *value;
@@ -164,7 +159,6 @@ static inline const void *world_owner_state(const struct world *w, int i)
 /* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-void world_changed_cb(void *ctx);
 /* Re-solve now if a model changed since the last solution (e.g. a register write
  * followed by an ADC read in the same work function). */
 void world_refresh(struct world *w);

@@ -126,13 +126,12 @@ struct world_metric_ref {
 	int model;
 };
 
-/* Every metric in metrics.json order (the unwritten ones last), those an operating
- * point updates (FIRST, MAX) and those whose margins the stepper watches (cut), as
- * indices into all. */
+/* Every metric in metrics.json order (the unwritten ones last) and those whose margins
+ * the stepper watches (cut), as indices into all. */
 static struct metric_tab {
 	struct world_metric_ref *all;
-	int *observed, *cut;
-	int n_all, n_observed, n_cut;
+	int *cut;
+	int n_all, n_cut;
 } tab;
 
 static int ref_cmp(const void *a, const void *b)
@@ -160,16 +159,10 @@ static const struct metric_tab *metric_tab(void)
 	g_array_sort(a, ref_cmp);
 	tab.n_all = (int)a->len;
 	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
-	tab.observed = g_new(int, (gsize)tab.n_all);
 	tab.cut = g_new(int, (gsize)tab.n_all);
-	for (int i = 0; i < tab.n_all; i++) {
-		enum model_metric_rule r = tab.all[i].d->rule;
-
-		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
-			tab.observed[tab.n_observed++] = i;
+	for (int i = 0; i < tab.n_all; i++)
 		if (tab.all[i].d->cut)
 			tab.cut[tab.n_cut++] = i;
-	}
 	g_once_init_leave(&once, 1);
 	return &tab;
 }
@@ -224,22 +217,23 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 
 	w->m.v = g_new0(double, (gsize)n);
 	w->m.s = g_new0(char *, (gsize)n);
-	for (int i = 0; i < n; i++)
-		if (l[i].d->rule == MODEL_METRIC_FIRST)
+	/* what every operating point updates, resolved once: it is read at every step (up to
+	 * the first with no value) */
+	w->watch = g_new0(struct metric_watch, (gsize)n + 1);
+	for (int i = 0, k = 0; i < n; i++) {
+		enum model_metric_rule r = l[i].d->rule;
+		const void *st = world_owner_state(w, l[i].model);
+
+		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
+			w->watch[k++] = (struct metric_watch){ l[i].d->value, st, &w->m.v[i],
+							       r == MODEL_METRIC_FIRST };
+		if (r == MODEL_METRIC_FIRST)
 			w->m.v[i] = -1;   /* not yet */
-		else if (l[i].d->rule == MODEL_METRIC_AT_START)
-			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
+		else if (r == MODEL_METRIC_AT_START)
+			w->m.v[i] = l[i].d->value(st, pt);
+	}
 	w->acc.vbus_min_v = INFINITY;
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
-	/* what every operating point updates, resolved once: it is read at every step */
-	w->watch = g_new(struct metric_watch, (gsize)tab.n_observed);
-	for (int k = 0; k < tab.n_observed; k++) {
-		const struct world_metric_ref *r = &l[tab.observed[k]];
-
-		w->watch[k] = (struct metric_watch){ r->d->value, world_owner_state(w, r->model),
-						     &w->m.v[tab.observed[k]],
-						     r->d->rule == MODEL_METRIC_FIRST };
-	}
 }
 
 /* The part of a step of dt seconds during which a quantity going linearly from a to b
@@ -299,9 +293,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	for (int k = 0; k < tab.n_observed; k++) {
-		const struct metric_watch *m = &w->watch[k];
-
+	for (const struct metric_watch *m = w->watch; m->value; m++) {
 		if (m->first) {
 			if (*m->v < 0 && m->value(m->state, pt) >= 0)
 				*m->v = sim_time_to_s(sim_now(&w->sim));

@@ -24,8 +24,6 @@
 #define METRICS_DELIVER_A   0.001
 #define METRICS_DISCHARGE_A (-0.010)
 
-/* ---- the run's own metrics ---- */
-
 static const struct world_acc *acc_of(const void *state)
 {
 	return &((const struct world *)state)->acc;
@@ -118,8 +116,6 @@ static const struct model_metric world_own_metrics[] = {
 };
 #undef END
 
-/* ---- the list ---- */
-
 /* A metric and its owner: a model's registry index, -1 for the run. */
 struct world_metric_ref {
 	const struct model_metric *d;
@@ -207,8 +203,6 @@ void world_metrics_clear(struct world_metrics *m)
 	g_clear_pointer(&m->s, g_free);
 	g_clear_pointer(&m->v, g_free);
 }
-
-/* ---- during the run ---- */
 
 void world_metrics_start(struct world *w, const struct model_point *pt)
 {
@@ -340,8 +334,6 @@ void world_metrics_finish(struct world *w)
 		}
 	}
 }
-
-/* ---- writing ---- */
 
 /* A number written with `digits` significant digits ("%.*g"), as a raw JSON number;
  * null when it is not finite, "0" for a negative zero. */

@@ -14,8 +14,6 @@
 #include <string.h>
 #include "run/world_priv.h"
 
-/* ---- the columns ---- */
-
 /* The run's own: the circuit's voltages and currents (the solver's net_out). */
 #define OP_COLUMN(fn, field) \
 	static double fn(const void *state, const struct model_point *pt) \

@@ -47,8 +47,6 @@ void world_fail(struct world *w, const char *fmt, ...)
 	sim_stop(&w->sim);
 }
 
-/* ---- the operating point ---- */
-
 /* The circuit of the current state: each model's part, in registry order. A `set`
  * event (the OCV table among the parameters it may change) makes the world dirty,
  * which brings it here before the next solve: the memo of world_ocv() starts over. */
@@ -139,8 +137,6 @@ static bool margins_crossed(const struct world *w, const double *g0, const doubl
 	return crossed;
 }
 
-/* ---- observing ---- */
-
 static bool world_op_finite(const struct net_out *o)
 {
 	return isfinite(o->vsrc) && isfinite(o->vbus) && isfinite(o->ibus) && isfinite(o->vsys) &&
@@ -178,8 +174,6 @@ void world_settle_state(struct world *w)
 			   sim_time_to_s(sim_now(&w->sim)), w->op.vbus, w->op.ibat);
 	world_margins(w, &w->op, x, w->g);
 }
-
-/* ---- stepping ---- */
 
 /* The end of a step of dt from the committed state x0, the current ramping from the
  * start current i0 to the end current (ramp), or held at the end current over the

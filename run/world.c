@@ -25,8 +25,6 @@ int world_error_status(const GError *err)
 	return err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ? 3 : 2;
 }
 
-/* ---- the models ---- */
-
 static void *env_params_of(const struct model_env *env, const char *key)
 {
 	const struct world *w = env->owner;
@@ -88,8 +86,6 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 	}
 }
 
-/* ---- the board: what the stack sees ---- */
-
 static struct boot *world_boot(void *hw)
 {
 	return &((struct load_model *)world_model(hw, "device.load"))->boot;
@@ -142,8 +138,6 @@ static void world_board_init(struct world *w)
 	w->board_ready = true;
 }
 
-/* ---- the policy ---- */
-
 /* Built-in names never end in the module suffix, though some have a '/'
  * ("linux/twl4030_charger"). */
 bool world_policy_is_plugin(const char *policy)
@@ -175,7 +169,7 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 	if (!cs_policy_open(&w->policy, name, plugin, &inner))
 		goto fail;
 	w->pdesc = w->policy.desc;
-	w->policy_name = g_strdup(w->pdesc->name);
+	w->policy_name = w->pdesc->name;
 	if (!cs_policy_load_params(&w->policy, params, &inner))
 		goto fail;
 	w->pparams = w->policy.params;
@@ -185,8 +179,6 @@ fail:
 	g_error_free(inner);
 	return false;
 }
-
-/* ---- life cycle ---- */
 
 static bool world_open_outputs(struct world *w, GError **err)
 {
@@ -368,7 +360,6 @@ void world_free(struct world *w)
 	g_free(w->watch);
 	g_free(w->g);
 	g_free(w->g_try);
-	g_free(w->policy_name);
 	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);

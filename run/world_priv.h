@@ -98,7 +98,7 @@ struct world {
 	const struct cs_policy_desc *pdesc;
 	void *pparams;                /* policy.params (owned by policy) */
 	void *ppriv;
-	char *policy_name;
+	const char *policy_name;      /* the descriptor's */
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */

@@ -77,8 +77,7 @@ static void world_solve(struct world *w, const struct battery_state *x, struct n
 	in->r0 = b->eff.r0;
 	in->chg_on = w->net.chg_on;
 	net_solve_prepared(in, &w->net_side, op);
-	if (emf_out)
-		*emf_out = in->emf;
+	*emf_out = in->emf;
 }
 
 /* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
@@ -175,17 +174,15 @@ void world_settle_state(struct world *w)
 	world_margins(w, &w->op, x, w->g);
 }
 
-/* The end of a step of dt from the committed state x0, the current ramping from the
- * start current i0 to the end current (ramp), or held at the end current over the
- * whole step: x1, the end current *i1 and the operating point op (the network with the
- * cell as its end-of-step line). The end current is the one the network draws from
- * the cell in the state the step ends in: an implicit equation, linear in it
- * (battery_end_line: the RC voltages are affine in it, the OCV is linearised on its
- * table segment), so one solve finds it, and another one when SOC ended on another
- * segment than the one the OCV was linearised on (soc_at). An RC pair whose time
- * constant is far below the step then simply follows the current (V = R*i), however
- * stiff: iterating the network with the cell as EMF behind R0 instead multiplies an
- * error by R1/R0 per round when the charger regulates the battery voltage. */
+/* The end of a step from the committed state, the current ramping from the start
+ * current i0 to the end current (ramp) or held at it: x1, the end current *i1 and the
+ * operating point op with the cell as its end-of-step line (battery_end_line: the RC
+ * voltages are affine in the end current, the OCV linear on its table segment). The end
+ * current, the one the network draws in the end state, is then found in one solve (one
+ * more when SOC ended on another segment than soc_at's), and an RC pair far faster than
+ * the step simply follows the current (V = R*i): iterating the network with the cell as
+ * EMF behind R0 instead multiplies an error by R1/R0 per round when the charger
+ * regulates the battery voltage. */
 static void world_step_end(struct world *w, bool ramp, double soc_at, struct battery_state *x1,
 			   struct net_out *op, double *i1)
 {
@@ -197,15 +194,11 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
 		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
 				      &in->emf, &in->r0);
-		/* A step that starts with the input collapsed is integrated collapsed: the
-		 * charger's output side gets nothing, as with the input off. The network
-		 * can have two consistent operating points then: collapsed, with the cell
-		 * carrying the system and its RC voltages low, and charging, with them
-		 * raised by the charge current (a stiff pair's V1 = R1*i moves the CV
-		 * target and with it the charger's demand). The cell cannot get from one to
-		 * the other without a charge current the collapsed input never delivers, so
-		 * the end state is solved as it is (world_solve) and leaving the collapse
-		 * is a margin crossing like any other. */
+		/* A step that starts with the input collapsed is integrated collapsed (the
+		 * charger's output side off): the network can then have a second consistent
+		 * point, charging with a stiff pair's V1 = R1*i raised by the charge current,
+		 * which the cell cannot reach without a current the collapsed input never
+		 * delivers. Leaving the collapse is a margin crossing like any other. */
 		in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
 		net_solve_prepared(in, &w->net_side, op);
 		*i1 = op->ibat;
@@ -220,18 +213,15 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 }
 
 /* One step of dt seconds from the committed state: the trapezoidal step (the current
- * ramping linearly from start to end; the RC pairs exactly, SOC by the trapezoidal
- * rule) or, with hold, the backward-Euler one (the current held at its end value),
- * which takes a transient far faster than the step (an RC pair of microseconds after
- * a discrete change) without carrying the start current into the end state.
- * The error estimate is the difference of the two, both consistent with the network:
- * the local error of the first-order step; a stiff pair, which both bring to R*i1,
- * adds nothing to it. *i1 is the end current, which the accounting integrates too.
- * The state x1 is then solved as the world solves any state (EMF behind R0), which
- * gives i1 again up to rounding (the network meets the cell's end-of-step line and its
- * EMF-behind-R0 line at the same point). Returns the error ratio (<= 1 is
- * acceptable): the difference of the terminal voltage and of the battery current (as
- * a voltage across R0), and the SOC and EMF change. */
+ * ramping linearly from start to end) or, with hold, the backward-Euler one (held at
+ * its end value), which takes a transient far faster than the step (an RC pair of
+ * microseconds after a discrete change) without carrying the start current into the
+ * end state. Their difference, both consistent with the network, is the local error of
+ * the first-order step; a stiff pair, which both bring to R*i1, adds nothing to it. x1
+ * is then solved as any state (EMF behind R0), which gives the end current *i1 again up
+ * to rounding: the network meets both lines of the cell at one point. Returns the error
+ * ratio (<= 1 is acceptable): the difference of the terminal voltage and of the
+ * battery current (as a voltage across R0), and the SOC and EMF change. */
 static double world_try_step(struct world *w, double dt, bool hold, struct battery_state *x1,
 			     struct net_out *op1, double *emf1, double *i1)
 {
@@ -272,18 +262,16 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
  * WORLD_DT_MIN. The step taken is in x1, op1, emf1, i1 and its size in *dt; *next is
  * the size to try next.
  * An error that does not come down as the step is cut is not one a shorter step
- * resolves: a truncation error falls at least in proportion to the step, but the
- * transient of an RC pair far faster than WORLD_DT_MIN moves the EMF as much in 1 us
- * as in 10 ms, and a network with no consistent operating point (a cell that cannot
- * carry the system) disagrees with itself at any step. So when the shortest step's
- * error is still above 1 and above err_first*sqrt(dt/dt_first) (a loose bound: a
- * first-order error would be at err_first*dt/dt_first), the step is unresolved. The
- * first time, the shortest step is taken: a fast transient is then over (the step
- * follows it exactly, the pair ends at R*i), and taking it in 1 us keeps the energy
- * accounting, which integrates the powers of the step's ends, from spreading its jump
- * over a long step; the next step tries the first size again. Unresolved a second time
- * in a row, the error is the network's own, and the first size is taken and the next
- * one doubled, so that such a run keeps moving instead of crawling at 1 us for good. */
+ * resolves: a truncation error falls at least in proportion to the step, but an RC
+ * pair far faster than WORLD_DT_MIN moves the EMF as much in 1 us as in 10 ms, and a
+ * network with no consistent operating point disagrees with itself at any step. So
+ * when the shortest step's error is still above 1 and above err_first*sqrt(dt/dt_first)
+ * (a loose bound: a first-order error would be at err_first*dt/dt_first), the step is
+ * unresolved. The first time, the shortest step is taken: the fast transient is then
+ * over (the pair ends at R*i), and in 1 us, so that the energy accounting does not
+ * spread its jump over a long step; the next step tries the first size again.
+ * Unresolved twice in a row, the error is the network's own: the first size is taken
+ * and the next one doubled, so that the run does not crawl at 1 us for good. */
 static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state *x1,
 			   struct net_out *op1, double *emf1, double *i1, sim_time_t *next)
 {
@@ -321,10 +309,10 @@ static void world_sample(struct world *w, sim_time_t t0, sim_time_t t1, sim_time
 {
 	const struct battery *b = world_cell(w);
 	double f = (double)(tp - t0) / (double)(t1 - t0);
-	double i1 = w->op.ibat + (op1->ibat - w->op.ibat) * f;
+	double i1 = w->op.ibat + (op1->ibat - w->op.ibat) * f, emf;
 
 	battery_advance(&b->eff, &b->x, w->op.ibat, i1, sim_time_to_s(tp - t0), x);
-	world_solve(w, x, op, NULL);
+	world_solve(w, x, op, &emf);
 }
 
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,

@@ -281,29 +281,26 @@ bool world_run(struct world *w, GError **err)
 
 bool world_finish(struct world *w, GError **err)
 {
-	bool ok = true;
+	g_autofree char *path = NULL, *text = NULL;
+	cJSON *o;
+	char *printed;
+	bool ok;
 
 	world_metrics_finish(w);
 	if (!w->outdir)
 		return true;
-	if (w->trace)
-		ok = trace_close(w->trace, err);
-	if (ok)
-		ok = evfile_commit(w->evfile, err);
-	if (ok) {
-		cJSON *o = world_metrics_json(w);
-		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
-		g_autofree char *text = NULL;
-		char *printed = cJSON_Print(o);
-
-		/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
-		if (!printed)
-			g_error("metrics.json: a tree that cJSON cannot print");
-		text = g_strconcat(printed, "\n", NULL);
-		cJSON_free(printed);
-		ok = cs_outfile_write_all(path, text, strlen(text), err);
-		cJSON_Delete(o);
-	}
+	if ((w->trace && !trace_close(w->trace, err)) || !evfile_commit(w->evfile, err))
+		return false;
+	o = world_metrics_json(w);
+	path = g_build_filename(w->outdir, "metrics.json", NULL);
+	printed = cJSON_Print(o);
+	/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
+	if (!printed)
+		g_error("metrics.json: a tree that cJSON cannot print");
+	text = g_strconcat(printed, "\n", NULL);
+	cJSON_free(printed);
+	ok = cs_outfile_write_all(path, text, strlen(text), err);
+	cJSON_Delete(o);
 	return ok;
 }
 

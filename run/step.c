@@ -355,12 +355,14 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 		struct net_out op1;
 		double emf1, i1, *g1 = w->g_try;
 		sim_time_t next;
+		bool crossed;
 
 		if (dt > to - t)
 			dt = to - t;
 		world_fit_step(w, &dt, &x1, &op1, &emf1, &i1, &next);
 		world_margins(w, &op1, &x1, g1);
-		if (margins_crossed(w, w->g, g1)) {
+		crossed = margins_crossed(w, w->g, g1);
+		if (crossed) {
 			/* Bisect: lo has no crossing, hi has one; x1/op1 hold the step
 			 * to `tried`, which must be hi when it is committed. */
 			sim_time_t lo = 0, hi = dt, tried = dt;
@@ -380,27 +382,25 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 			if (tried != hi)
 				world_try_step(w, sim_time_to_s(hi), w->unresolved, &x1, &op1,
 					       &emf1, &i1);
-			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
-			t += hi;
-			sim_clock_set(&w->sim, t);
-			/* The row just before the models react, then the one after: a step
-			 * in the trace stays a step. */
-			world_trace_row(w, false);
+			dt = hi;
+		}
+		world_commit(w, t, t + dt, &x1, &op1, emf1, i1);
+		t += dt;
+		sim_clock_set(&w->sim, t);
+		world_trace_row(w, false);
+		if (crossed) {
+			/* The models react at the crossing, and their row follows the one
+			 * before: a step in the trace stays a step. */
 			world_settle_state(w);
 			world_trace_row(w, true);
 			w->dt_next = WORLD_DT_AFTER_EVENT;
 			return t;
 		}
-		world_commit(w, t, t + dt, &x1, &op1, emf1, i1);
-		t += dt;
-		sim_clock_set(&w->sim, t);
 		/* The trial's margins are the committed state's now. */
 		w->g_try = w->g;
 		w->g = g1;
-		world_trace_row(w, false);
-		if (w->opt.max_step <= 0) {
+		if (w->opt.max_step <= 0)
 			w->dt_next = next < WORLD_DT_MIN ? WORLD_DT_MIN : MIN(next, WORLD_DT_MAX);
-		}
 	}
 	return to;
 }

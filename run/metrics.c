@@ -29,19 +29,13 @@ static const struct world_acc *acc_of(const void *state)
 	return &((const struct world *)state)->acc;
 }
 
-/* null when the source never delivered */
-static double m_vbus_min(const void *s, const struct model_point *pt)
-{
-	(void)pt;
-	return isfinite(acc_of(s)->vbus_min_v) ? acc_of(s)->vbus_min_v : NAN;
-}
-
 #define ACC_METRIC(fn, field, scale) \
 	static double fn(const void *s, const struct model_point *pt) \
 	{ \
 		(void)pt; \
 		return acc_of(s)->field * (scale); \
 	}
+ACC_METRIC(m_vbus_min, vbus_min_v, 1)
 ACC_METRIC(m_time_below, time_below_4v75_s, 1)
 ACC_METRIC(m_discharged_s, discharged_s, 1)
 ACC_METRIC(m_discharged_mah, discharged_mah, 1)
@@ -226,7 +220,7 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 		else if (r == MODEL_METRIC_AT_START)
 			w->m.v[i] = l[i].d->value(st, pt);
 	}
-	w->acc.vbus_min_v = INFINITY;
+	w->acc.vbus_min_v = NAN;   /* null until the source delivers */
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 }
 
@@ -269,7 +263,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	if (w->net.src_on) {
 		double a = o0->vbus, v = o1->vbus;
 
-		if (v < m->vbus_min_v)
+		if (!(v >= m->vbus_min_v))   /* NaN at first */
 			m->vbus_min_v = v;
 		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
 		m->time_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +

@@ -4,9 +4,8 @@
  *
  * The columns after time_s are the run's own (the circuit's voltages and currents)
  * and those the models declare (models/model.h), in rank order. A trace row is
- * written after every step and after the events of an instant when a value moved.
- * With --trace-dt, at most one row per trace_dt between them, besides the
- * rows of state changes and events (both sides of a jump) and the last row.
+ * written after every step and after the events of an instant when a value moved
+ * (fewer with --trace-dt: world_trace_row()).
  * A probe samples every trace column at one exact time without shortening any step:
  * inside a step the stepper gives the state there (interpolated along the step's
  * current and re-solved).
@@ -60,7 +59,7 @@ static int ref_cmp(const void *a, const void *b)
 }
 
 /* Built once (the registry is constant) and kept for the process. */
-static void columns_build(void)
+int world_columns(const struct trace_col **cols)
 {
 	static gsize once;
 
@@ -85,11 +84,6 @@ static void columns_build(void)
 		}
 		g_once_init_leave(&once, 1);
 	}
-}
-
-int world_columns(const struct trace_col **cols)
-{
-	columns_build();
 	if (cols)
 		*cols = col_trace;
 	return n_cols;

@@ -183,8 +183,8 @@ void world_events_cancel(struct world *w);
 /* The metrics' values, those of the models' AT_START ones once they are initialised. */
 void world_metrics_start(struct world *w, const struct model_point *pt);
 /* Integrate the energy terms, charge and VBUS figures over a step from the committed
- * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1): by the
- * trapezoidal rule, or with the end values held for a backward-Euler step (hold). */
+ * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1), by the
+ * step's own rule (hold: backward Euler). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
 			const struct battery_state *x1, double i1, double ocv0, double ocv1,
 			double dt, bool hold);

@@ -11,7 +11,6 @@
  * accuracy: energy_balance_error is |E_emf - (losses + load + stored)| / scale.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "output/trace.h"
 #include "run/world_priv.h"

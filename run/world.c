@@ -119,15 +119,11 @@ static void world_board_init(struct world *w)
 
 	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb,
 		      &w->drv);
-	w->boot_hook.set_gate = world_boot_set_gate;
-	w->boot_hook.state = world_boot_state;
-	w->boot_hook.hw = w;
+	w->boot_hook = (struct cs_boot){ world_boot_set_gate, world_boot_state, w };
 	w->phy_dev.init_name = "usb-phy";
 	w->phy.dev = &w->phy_dev;
 	w->phy.label = "usb-phy";
-	w->ic.name = pmic_preset_names[chg->p->preset];
-	w->ic.ops = &world_ic_ops;
-	w->ic.hw = w;
+	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
 	board_init(&w->drv, &w->sim, w->log, &w->phy, src->p,
 		   w->params[scenario_object_index("device.gadget")],
 		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);

@@ -23,16 +23,11 @@
 #define METRICS_DELIVER_A   0.001
 #define METRICS_DISCHARGE_A (-0.010)
 
-static const struct world_acc *acc_of(const void *state)
-{
-	return &((const struct world *)state)->acc;
-}
-
 #define ACC_METRIC(fn, field, scale) \
 	static double fn(const void *s, const struct model_point *pt) \
 	{ \
 		(void)pt; \
-		return acc_of(s)->field * (scale); \
+		return ((const struct world *)s)->acc.field * (scale); \
 	}
 ACC_METRIC(m_vbus_min, vbus_min_v, 1)
 ACC_METRIC(m_time_below, time_below_4v75_s, 1)
@@ -355,10 +350,9 @@ void world_metrics_emit(const struct world_metrics *m, const struct world_metric
 
 		switch (d->write) {
 		case MODEL_METRIC_DIGITS:
-			emit_num(k, d->name, v, d->digits);
-			break;
-		case MODEL_METRIC_TIME:
-			emit_num(k, d->name, v >= 0 ? v : NAN, d->digits);
+		case MODEL_METRIC_TIME:   /* null while negative: it never happened */
+			emit_num(k, d->name, d->write == MODEL_METRIC_TIME && v < 0 ? NAN : v,
+				 d->digits);
 			break;
 		case MODEL_METRIC_COUNT:
 			k->number(k->ctx, d->name, v);

@@ -5,10 +5,8 @@
  * The columns after time_s are the run's own (the circuit's voltages and currents)
  * and those the models declare (models/model.h), in rank order. A trace row is
  * written after every step and after the events of an instant when a value moved
- * (fewer with --trace-dt: world_trace_row()).
- * A probe samples every trace column at one exact time without shortening any step:
- * inside a step the stepper gives the state there (interpolated along the step's
- * current and re-solved).
+ * (fewer with --trace-dt: world_trace_row()). A probe samples every trace column at
+ * one exact time, inside a step by the stepper's sample function.
  */
 #include <string.h>
 #include "run/world_priv.h"

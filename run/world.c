@@ -112,28 +112,6 @@ static void world_phy_result_cb(void *ctx, const struct phy_result *r)
 	board_detected(ctx, r);
 }
 
-static void world_board_init(struct world *w)
-{
-	const struct pmic *chg = world_model(w, "device.pmic");
-	const struct source *src = world_model(w, "source");
-
-	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb,
-		      &w->drv);
-	w->boot_hook = (struct cs_boot){ world_boot_set_gate, world_boot_state, w };
-	w->phy_dev.init_name = "usb-phy";
-	w->phy.dev = &w->phy_dev;
-	w->phy.label = "usb-phy";
-	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
-	board_init(&w->drv, &w->sim, w->log, &w->phy, src->p,
-		   w->params[scenario_object_index("device.gadget")],
-		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
-	board_fill(&w->drv, &w->board);
-	w->board.name = w->name;
-	w->board.ic = &w->ic;
-	w->board.boot = &w->boot_hook;
-	w->board_ready = true;
-}
-
 /* Built-in names never end in the module suffix, though some have a '/'
  * ("linux/twl4030_charger"). */
 bool world_policy_is_plugin(const char *policy)
@@ -206,6 +184,7 @@ static bool world_open_outputs(struct world *w, GError **err)
 struct world *world_new(const struct scenario *sc, const struct world_options *opt, GError **err)
 {
 	struct world *w = g_new0(struct world, 1);
+	struct pmic *chg;
 
 	w->opt = *opt;
 	w->name = g_strdup(sc->name);
@@ -220,16 +199,33 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 
 	world_models_init(w, sc);
 	world_trace_init(w);   /* after the models: it keeps their states */
-	w->vindpm_hw = ((const struct pmic *)world_model(w, "device.pmic"))->p->vindpm > 0;
+	chg = w->state[w->chip];
+	w->vindpm_hw = chg->p->vindpm > 0;
 	world_metrics_start(w, &(struct model_point){ &w->net, &w->op, &w->wires,
 						      &world_cell(w)->x });
-	world_board_init(w);
+	/* the board the policy sees */
+	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb,
+		      &w->drv);
+	w->boot_hook = (struct cs_boot){ world_boot_set_gate, world_boot_state, w };
+	w->phy_dev.init_name = "usb-phy";
+	w->phy.dev = &w->phy_dev;
+	w->phy.label = "usb-phy";
+	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
+	board_init(&w->drv, &w->sim, w->log, &w->phy,
+		   ((const struct source *)world_model(w, "source"))->p,
+		   w->params[scenario_object_index("device.gadget")],
+		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
+	board_fill(&w->drv, &w->board);
+	w->board.name = w->name;
+	w->board.ic = &w->ic;
+	w->board.boot = &w->boot_hook;
+	w->board_ready = true;
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
 	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
 	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
-			.sim = &w->sim, .log = w->log, .pmic = world_model(w, "device.pmic"), .drv = &w->drv,
+			.sim = &w->sim, .log = w->log, .pmic = chg, .drv = &w->drv,
 			.board = &w->board, .file = sc->file }, err))
 		goto fail;
 	if (!world_events_init(w, sc, err))

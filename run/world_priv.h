@@ -53,9 +53,9 @@ struct world {
 	void **state;
 	int n_ready;                  /* models initialised (world_free cleans these up) */
 	struct model_wires wires;
-	int cell;                     /* the registry index of the cell (world_cell()) */
-	int chip;                     /* ... and of the charger IC behind the charger-IC ops,
-				       * looked up once: a policy calls them on every check */
+	/* the registry indices of the cell (world_cell()) and of the charger IC behind the
+	 * charger-IC ops, looked up once: a policy calls them on every check */
+	int cell, chip;
 
 	/* the operating point of the current state */
 	struct net_in net;
@@ -125,10 +125,8 @@ struct world {
 		bool first;
 	} *watch;
 	struct world_acc {
-		double vbus_min_v, time_below_4v75_s;
-		double discharged_s, discharged_mah, time_limiting_s;
-		double ibus_max_a, charge_in_mah;
-		double steps;
+		double vbus_min_v, time_below_4v75_s, discharged_s, discharged_mah;
+		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
 		/* energy terms, J */
 		double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss;
 		double rc_e0;         /* in the RC pairs at the start */

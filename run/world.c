@@ -10,7 +10,6 @@
 #include <string.h>
 #include "output/evfile.h"
 #include "output/outfile.h"
-#include <chargesim/linux_module.h>
 #include "models/load/load.h"
 #include "models/phy/phy.h"
 #include "models/pmic/pmic.h"
@@ -187,7 +186,6 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	struct pmic *chg;
 
 	w->opt = *opt;
-	w->name = g_strdup(sc->name);
 	w->duration = sc->duration;
 	sim_init(&w->sim, sc->seed);
 	w->kernel.sim = &w->sim;
@@ -216,7 +214,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 		   w->params[scenario_object_index("device.gadget")],
 		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
 	board_fill(&w->drv, &w->board);
-	w->board.name = w->name;
+	w->board.name = sc->name;
 	w->board.ic = &w->ic;
 	w->board.boot = &w->boot_hook;
 	w->board_ready = true;
@@ -349,7 +347,6 @@ void world_free(struct world *w)
 	g_free(w->watch);
 	g_free(w->g);
 	g_free(w->g_try);
-	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
 	cs_kernel_exit(&w->kernel);

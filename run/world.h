@@ -13,8 +13,9 @@
  * are split over the files run/world_priv.h lists.
  *
  * Ownership: world_new() copies every parameter struct out of the scenario, so `set`
- * events never change the scenario and one scenario can drive several runs. Output
- * files are temporary until world_finish() commits them.
+ * events never change the scenario and one scenario can drive several runs; the
+ * scenario outlives them (its events and names are read from it). Output files are
+ * temporary until world_finish() commits them.
  */
 #ifndef CS_RUN_WORLD_H
 #define CS_RUN_WORLD_H

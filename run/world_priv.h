@@ -29,14 +29,12 @@
 #include "models/model.h"
 #include "run/board.h"
 #include "run/world.h"
-#include "sim/evlog.h"
 #include "sim/sim.h"
 #include "output/trace.h"
 #include "stack/policies/loader.h"
 
 struct world {
 	struct world_options opt;
-	char *name;
 	char *outdir;
 	sim_time_t duration;
 	struct sim sim;
@@ -146,8 +144,7 @@ static inline struct battery *world_cell(const struct world *w)
 	return w->state[w->cell];
 }
 
-/* The state a model's or the run's own output hook is given: model i's, the world for
- * -1. */
+/* The state a model's or the run's own output hook is given: model i's, the world's (-1). */
 static inline const void *world_owner_state(const struct world *w, int i)
 {
 	return i < 0 ? (const void *)w : w->state[i];

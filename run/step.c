@@ -229,7 +229,7 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	const struct battery_state *x0 = &b->x;
 	struct battery_state xb, xt;
 	struct net_out opb, opt;
-	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, ei, es, ee;
+	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, es, ee;
 
 	/* both ends share the RC pairs' exponentials of dt (computed again only when dt
 	 * or the time constants differ from the last trial's) */
@@ -251,11 +251,10 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 		world_solve(w, x1, op1, emf1);
 		w->net_solve.was_limiting = w->net.was_limiting;
 	}
-	ev = fabs(opt.vbat - opb.vbat) / WORLD_TOL_V;
-	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
+	ev = fmax_inline(fabs(opt.vbat - opb.vbat), fabs(it - ib) * b->eff.r0) / WORLD_TOL_V;
 	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
 	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
-	return fmax_inline(fmax_inline(ev, ei), fmax_inline(es, ee));
+	return fmax_inline(ev, fmax_inline(es, ee));
 }
 
 /* Try a step of *dt, and shorter ones while the error is too large, down to

@@ -47,9 +47,7 @@ static void *env_state_of(const struct model_env *env, const char *key)
 /* A model changed: the operating point is solved again before it is read (run/step.c). */
 static void world_changed_cb(void *ctx)
 {
-	struct world *w = ctx;
-
-	w->dirty = true;
+	((struct world *)ctx)->dirty = true;
 }
 
 /* The run's copies of the parameters (shallow: strings stay the scenario's), the

@@ -65,8 +65,7 @@ struct world {
 	double emf;
 	bool dirty;
 	int n_g;                      /* margins: the models' in registry order, the metrics' */
-	double *g;                    /* at the committed state */
-	double *g_try;                /* at the end of a trial step */
+	double *g, *g_try;            /* at the committed state, at the end of a trial step */
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */

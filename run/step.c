@@ -23,7 +23,6 @@
 #include "sim/fmax.h"
 #include "run/world_priv.h"
 
-/* Stepping tunables. */
 #define WORLD_CROSSING_TOL  (10 * SIM_US)  /* thresholds located to 10 us */
 #define WORLD_DT_MIN        (1 * SIM_US)   /* smallest adaptive step */
 #define WORLD_DT_MAX        (600 * SIM_S)  /* a step never spans more than 10 min */

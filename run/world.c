@@ -26,10 +26,9 @@ int world_error_status(const GError *err)
 
 static void *env_params_of(const struct model_env *env, const char *key)
 {
-	const struct world *w = env->owner;
 	int i = scenario_object_index(key);
 
-	return i >= 0 ? w->params[i] : NULL;
+	return i >= 0 ? ((const struct world *)env->owner)->params[i] : NULL;
 }
 
 void *world_model(const struct world *w, const char *key)

@@ -74,12 +74,9 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 	w->state = g_new0(void *, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++)
 		w->state[i] = g_malloc0(MAX(model_registry[i]->state_size, 1));
-	for (; w->n_ready < w->n_models; w->n_ready++) {
-		const struct model_desc *d = model_registry[w->n_ready];
-
-		if (d->init)
-			d->init(w->state[w->n_ready], w->params[w->n_ready], &env);
-	}
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->init)
+			model_registry[i]->init(w->state[i], w->params[i], &env);
 }
 
 static struct boot *world_boot(void *hw)
@@ -315,7 +312,7 @@ void world_free(struct world *w)
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
 	linux_board_free(w->lb);
-	for (int i = 0; i < w->n_ready; i++)
+	for (int i = 0; w->state && i < w->n_models; i++)   /* all initialised, or none */
 		if (model_registry[i]->cleanup)
 			model_registry[i]->cleanup(w->state[i]);
 	if (w->board_ready)

@@ -49,7 +49,6 @@ struct world {
 	/* the models' states, in registry order */
 	int n_models;
 	void **state;
-	int n_ready;                  /* models initialised (world_free cleans these up) */
 	struct model_wires wires;
 	/* the registry indices of the cell (world_cell()) and of the charger IC behind the
 	 * charger-IC ops, looked up once: a policy calls them on every check */
@@ -153,8 +152,7 @@ static inline const void *world_owner_state(const struct world *w, int i)
 /* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-/* Re-solve now if a model changed since the last solution (e.g. a register write
- * followed by an ADC read in the same work function). */
+/* Re-solve now if a model changed since the last solution (run/charger_ic.c: reads). */
 void world_refresh(struct world *w);
 /* Solve and let the models react until the discrete state stops changing. */
 void world_settle_state(struct world *w);

@@ -75,9 +75,7 @@ static const char *m_detected(const void *s)
 
 static const char *m_policy(const void *s)
 {
-	const char *p = ((const struct world *)s)->policy_name;
-
-	return p ? p : "";
+	return ((const struct world *)s)->policy_name;   /* loaded by world_new() */
 }
 
 /* Ranks: below 100 the figures (the models' among them; 17-99 are free), then the

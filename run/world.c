@@ -211,7 +211,6 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->board.name = sc->name;
 	w->board.ic = &w->ic;
 	w->board.boot = &w->boot_hook;
-	w->board_ready = true;
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
@@ -315,7 +314,7 @@ void world_free(struct world *w)
 	for (int i = 0; w->state && i < w->n_models; i++)   /* all initialised, or none */
 		if (model_registry[i]->cleanup)
 			model_registry[i]->cleanup(w->state[i]);
-	if (w->board_ready)
+	if (w->state)   /* the board is built with the models, nothing failing between */
 		board_cleanup(&w->drv);
 	/* the states and parameters after the board, which holds pointers into them */
 	for (int i = 0; w->state && i < w->n_models; i++)

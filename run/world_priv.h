@@ -88,7 +88,6 @@ struct world {
 	struct cs_boot boot_hook;
 	struct board drv;             /* the drivers behind the policy's board */
 	struct cs_board board;        /* what the policy is given */
-	bool board_ready;             /* drv initialised (world_free undoes it) */
 	struct sim_event *sysfs_ev;
 	struct cs_policy_handle policy;
 	const struct cs_policy_desc *pdesc;
@@ -132,8 +131,7 @@ struct world {
 	char *fail_msg;
 };
 
-/* A model's state by its scenario key, NULL when there is none (a job that needs one
- * model in particular). */
+/* A model's state by its scenario key (NULL: none), for a job that needs that one. */
 void *world_model(const struct world *w, const char *key);
 
 /* The cell the stepper integrates. */

@@ -37,9 +37,8 @@ void world_fail(struct world *w, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (w->failed)
+	if (w->fail_msg)
 		return;
-	w->failed = true;
 	va_start(ap, fmt);
 	w->fail_msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
@@ -347,7 +346,7 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 	sim_time_t t = from;
 
 	world_refresh(w);
-	while (t < to && !w->failed) {
+	while (t < to && !w->fail_msg) {
 		sim_time_t dt = w->opt.max_step > 0 ? w->opt.max_step : w->dt_next;
 		struct battery_state x1;
 		struct net_out op1;

@@ -255,7 +255,7 @@ bool world_run(struct world *w, GError **err)
 	if (w->sim.stalled)
 		world_fail(w, "time stopped advancing at t = %.9g s: more than %d events at one instant (zero delays feeding each other?)",
 			   sim_time_to_s(sim_now(&w->sim)), SIM_MAX_EVENTS_PER_INSTANT);
-	if (w->failed) {
+	if (w->fail_msg) {
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "internal error: %s", w->fail_msg);
 		return false;
 	}

@@ -97,10 +97,8 @@ struct world {
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
-	struct world_col {            /* each column's hook and its owner's state */
-		model_value_fn *value;
-		const void *state;
-	} *col;
+	/* each column's hook and its owner's state */
+	struct world_col { model_value_fn *value; const void *state; } *col;
 	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a
@@ -127,8 +125,7 @@ struct world {
 		double rc_e0;         /* in the RC pairs at the start */
 	} acc;
 	bool vindpm_hw;               /* the charger has a VINDPM loop */
-	bool failed;
-	char *fail_msg;
+	char *fail_msg;               /* the run failed (world_fail()) */
 };
 
 /* A model's state by its scenario key (NULL: none), for a job that needs that one. */

@@ -24,7 +24,6 @@
 #include <glib.h>
 #include "sim/evlog.h"
 #include "run/scenario.h"
-#include "sim/solver.h"
 
 #define CS_RUN_ERROR (cs_run_error_quark())
 GQuark cs_run_error_quark(void);

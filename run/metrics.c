@@ -12,7 +12,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include "output/trace.h"
 #include "run/world_priv.h"
 #include "sim/fmax.h"
 

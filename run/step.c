@@ -10,9 +10,8 @@
  * when one changes sign, the step is bisected down to WORLD_CROSSING_TOL and cut at
  * the crossing, where the models react (start a deglitch timer, trip, terminate ...).
  *
- * After the events of an instant the world re-solves the operating point and lets
- * the models observe it until nothing changes (world_settle_state), writes a trace
- * row if anything moved, and samples probes.
+ * After the events of an instant the models react to the re-solved state until nothing
+ * changes (world_settle_state); then the probes and, if anything moved, a trace row.
  */
 #include <math.h>
 #include <string.h>
@@ -429,7 +428,6 @@ void world_step_init(struct world *w)
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
-	w->rc.dt = NAN;   /* no step size yet */
-	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;   /* nothing solved yet */
+	w->rc.dt = NAN;   /* no step size yet (the OCV memo starts in world_prepare_net()) */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

@@ -292,8 +292,7 @@ void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
 	evlog_add_listener(w->log, cb, data);
 }
 
-void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb,
-				  void *data)
+void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data)
 {
 	evlog_add_listener_for(w->log, ev, cb, data);
 }

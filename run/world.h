@@ -73,8 +73,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 /* See every events.jsonl record as it is written (call before world_run). */
 void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data);
 /* The same for the records of one kind (ev) only. */
-void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb,
-				  void *data);
+void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data);
 /* Run to the scenario's duration. False with err on an internal error. */
 bool world_run(struct world *w, GError **err);
 /* Write metrics.json and commit every output file. */

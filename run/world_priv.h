@@ -24,12 +24,10 @@
 #include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
-#include <chargesim/policy.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
 #include "run/board.h"
 #include "run/world.h"
-#include "sim/sim.h"
 #include "output/trace.h"
 #include "stack/policies/loader.h"
 

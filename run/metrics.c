@@ -11,9 +11,7 @@
  * accuracy: energy_balance_error is |E_emf - (losses + load + stored)| / scale.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-#include "output/trace.h"
 #include "run/world_priv.h"
 #include "sim/fmax.h"
 
@@ -24,26 +22,13 @@
 #define METRICS_DELIVER_A   0.001
 #define METRICS_DISCHARGE_A (-0.010)
 
-/* ---- the run's own metrics ---- */
-
-static const struct world_acc *acc_of(const void *state)
-{
-	return &((const struct world *)state)->acc;
-}
-
-/* null when the source never delivered */
-static double m_vbus_min(const void *s, const struct model_point *pt)
-{
-	(void)pt;
-	return isfinite(acc_of(s)->vbus_min_v) ? acc_of(s)->vbus_min_v : NAN;
-}
-
 #define ACC_METRIC(fn, field, scale) \
 	static double fn(const void *s, const struct model_point *pt) \
 	{ \
 		(void)pt; \
-		return acc_of(s)->field * (scale); \
+		return ((const struct world *)s)->acc.field * (scale); \
 	}
+ACC_METRIC(m_vbus_min, vbus_min_v, 1)
 ACC_METRIC(m_time_below, time_below_4v75_s, 1)
 ACC_METRIC(m_discharged_s, discharged_s, 1)
 ACC_METRIC(m_discharged_mah, discharged_mah, 1)
@@ -89,9 +74,7 @@ static const char *m_detected(const void *s)
 
 static const char *m_policy(const void *s)
 {
-	const char *p = ((const struct world *)s)->policy_name;
-
-	return p ? p : "";
+	return ((const struct world *)s)->policy_name;   /* loaded by world_new() */
 }
 
 /* Ranks: below 100 the figures (the models' among them; 17-99 are free), then the
@@ -118,21 +101,18 @@ static const struct model_metric world_own_metrics[] = {
 };
 #undef END
 
-/* ---- the list ---- */
-
 /* A metric and its owner: a model's registry index, -1 for the run. */
 struct world_metric_ref {
 	const struct model_metric *d;
 	int model;
 };
 
-/* Every metric in metrics.json order (the unwritten ones last), those an operating
- * point updates (FIRST, MAX) and those whose margins the stepper watches (cut), as
- * indices into all. */
+/* Every metric in metrics.json order (the unwritten ones last) and those whose margins
+ * the stepper watches (cut), as indices into all. */
 static struct metric_tab {
 	struct world_metric_ref *all;
-	int *observed, *cut;
-	int n_all, n_observed, n_cut;
+	int *cut;
+	int n_all, n_cut;
 } tab;
 
 static int ref_cmp(const void *a, const void *b)
@@ -142,10 +122,15 @@ static int ref_cmp(const void *a, const void *b)
 	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
 }
 
-static void tab_build(void)
+/* Built once (the registry is constant) and kept for the process. */
+static const struct metric_tab *metric_tab(void)
 {
-	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
+	static gsize once;
+	GArray *a;
 
+	if (!g_once_init_enter(&once))
+		return &tab;
+	a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
 	for (guint i = 0; i < G_N_ELEMENTS(world_own_metrics); i++)
 		g_array_append_val(a, ((struct world_metric_ref){ &world_own_metrics[i], -1 }));
 	for (int i = 0; model_registry[i]; i++)
@@ -155,27 +140,11 @@ static void tab_build(void)
 	g_array_sort(a, ref_cmp);
 	tab.n_all = (int)a->len;
 	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
-	tab.observed = g_new(int, (gsize)tab.n_all);
 	tab.cut = g_new(int, (gsize)tab.n_all);
-	for (int i = 0; i < tab.n_all; i++) {
-		enum model_metric_rule r = tab.all[i].d->rule;
-
-		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
-			tab.observed[tab.n_observed++] = i;
+	for (int i = 0; i < tab.n_all; i++)
 		if (tab.all[i].d->cut)
 			tab.cut[tab.n_cut++] = i;
-	}
-}
-
-/* Built once (the registry is constant) and kept for the process. */
-static const struct metric_tab *metric_tab(void)
-{
-	static gsize once;
-
-	if (g_once_init_enter(&once)) {
-		tab_build();
-		g_once_init_leave(&once, 1);
-	}
+	g_once_init_leave(&once, 1);
 	return &tab;
 }
 
@@ -200,20 +169,12 @@ const char *world_metric_text(const struct world_metrics *m, const char *name)
 	return m->s[metric_index(name)];
 }
 
-static void metrics_alloc(struct world_metrics *m)
-{
-	int n = metric_tab()->n_all;
-
-	m->v = g_new0(double, (gsize)n);
-	m->s = g_new0(char *, (gsize)n);
-}
-
 void world_metrics_copy(struct world_metrics *dst, const struct world_metrics *src)
 {
 	int n = metric_tab()->n_all;
 
-	metrics_alloc(dst);
-	memcpy(dst->v, src->v, sizeof(double) * (size_t)n);
+	dst->v = g_memdup2(src->v, sizeof(double) * (size_t)n);
+	dst->s = g_new(char *, (gsize)n);
 	for (int i = 0; i < n; i++)
 		dst->s[i] = g_strdup(src->s[i]);
 }
@@ -228,38 +189,30 @@ void world_metrics_clear(struct world_metrics *m)
 	g_clear_pointer(&m->v, g_free);
 }
 
-/* ---- during the run ---- */
-
-void world_metrics_init(struct world *w)
-{
-	const struct world_metric_ref *l = metric_tab()->all;
-	int n = tab.n_all;
-
-	metrics_alloc(&w->m);
-	for (int i = 0; i < n; i++)
-		if (l[i].d->rule == MODEL_METRIC_FIRST)
-			w->m.v[i] = -1;   /* not yet */
-	w->acc.vbus_min_v = INFINITY;
-}
-
 void world_metrics_start(struct world *w, const struct model_point *pt)
 {
 	const struct world_metric_ref *l = metric_tab()->all;
 	int n = tab.n_all;
 
-	for (int i = 0; i < n; i++)
-		if (l[i].d->rule == MODEL_METRIC_AT_START)
-			w->m.v[i] = l[i].d->value(world_owner_state(w, l[i].model), pt);
-	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
-	/* what every operating point updates, resolved once: it is read at every step */
-	w->watch = g_new(struct metric_watch, (gsize)tab.n_observed);
-	for (int k = 0; k < tab.n_observed; k++) {
-		const struct world_metric_ref *r = &l[tab.observed[k]];
+	w->m.v = g_new0(double, (gsize)n);
+	w->m.s = g_new0(char *, (gsize)n);
+	/* what every operating point updates, resolved once: it is read at every step (up to
+	 * the first with no value) */
+	w->watch = g_new0(struct metric_watch, (gsize)n + 1);
+	for (int i = 0, k = 0; i < n; i++) {
+		enum model_metric_rule r = l[i].d->rule;
+		const void *st = world_owner_state(w, l[i].model);
 
-		w->watch[k] = (struct metric_watch){ r->d->value, world_owner_state(w, r->model),
-						     &w->m.v[tab.observed[k]],
-						     r->d->rule == MODEL_METRIC_FIRST };
+		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
+			w->watch[k++] = (struct metric_watch){ l[i].d->value, st, &w->m.v[i],
+							       r == MODEL_METRIC_FIRST };
+		if (r == MODEL_METRIC_FIRST)
+			w->m.v[i] = -1;   /* not yet */
+		else if (r == MODEL_METRIC_AT_START)
+			w->m.v[i] = l[i].d->value(st, pt);
 	}
+	w->acc.vbus_min_v = NAN;   /* null until the source delivers */
+	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 }
 
 /* The part of a step of dt seconds during which a quantity going linearly from a to b
@@ -301,7 +254,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	if (w->net.src_on) {
 		double a = o0->vbus, v = o1->vbus;
 
-		if (v < m->vbus_min_v)
+		if (!(v >= m->vbus_min_v))   /* NaN at first */
 			m->vbus_min_v = v;
 		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
 		m->time_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
@@ -319,9 +272,7 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	for (int k = 0; k < tab.n_observed; k++) {
-		const struct metric_watch *m = &w->watch[k];
-
+	for (const struct metric_watch *m = w->watch; m->value; m++) {
 		if (m->first) {
 			if (*m->v < 0 && m->value(m->state, pt) >= 0)
 				*m->v = sim_time_to_s(sim_now(&w->sim));
@@ -369,8 +320,6 @@ void world_metrics_finish(struct world *w)
 	}
 }
 
-/* ---- writing ---- */
-
 /* A number written with `digits` significant digits ("%.*g"), as a raw JSON number;
  * null when it is not finite, "0" for a negative zero. */
 static void emit_num(const struct world_metrics_sink *k, const char *key, double v, int digits)
@@ -398,10 +347,9 @@ void world_metrics_emit(const struct world_metrics *m, const struct world_metric
 
 		switch (d->write) {
 		case MODEL_METRIC_DIGITS:
-			emit_num(k, d->name, v, d->digits);
-			break;
-		case MODEL_METRIC_TIME:
-			emit_num(k, d->name, v >= 0 ? v : NAN, d->digits);
+		case MODEL_METRIC_TIME:   /* null while negative: it never happened */
+			emit_num(k, d->name, d->write == MODEL_METRIC_TIME && v < 0 ? NAN : v,
+				 d->digits);
 			break;
 		case MODEL_METRIC_COUNT:
 			k->number(k->ctx, d->name, v);

@@ -4,17 +4,12 @@
  *
  * The columns after time_s are the run's own (the circuit's voltages and currents)
  * and those the models declare (models/model.h), in rank order. A trace row is
- * written after every step and after the events of an instant when a value moved.
- * With --trace-dt, at most one row per trace_dt between them, besides the
- * rows of state changes and events (both sides of a jump) and the last row.
- * A probe samples every trace column at one exact time without shortening any step:
- * inside a step the stepper gives the state there (interpolated along the step's
- * current and re-solved).
+ * written after every step and after the events of an instant when a value moved
+ * (fewer with --trace-dt: world_trace_row()). A probe samples every trace column at
+ * one exact time, inside a step by the stepper's sample function.
  */
 #include <string.h>
 #include "run/world_priv.h"
-
-/* ---- the columns ---- */
 
 /* The run's own: the circuit's voltages and currents (the solver's net_out). */
 #define OP_COLUMN(fn, field) \
@@ -62,7 +57,7 @@ static int ref_cmp(const void *a, const void *b)
 }
 
 /* Built once (the registry is constant) and kept for the process. */
-static void columns_build(void)
+int world_columns(const struct trace_col **cols)
 {
 	static gsize once;
 
@@ -87,11 +82,6 @@ static void columns_build(void)
 		}
 		g_once_init_leave(&once, 1);
 	}
-}
-
-int world_columns(const struct trace_col **cols)
-{
-	columns_build();
 	if (cols)
 		*cols = col_trace;
 	return n_cols;
@@ -122,26 +112,26 @@ void world_trace_init(struct world *w)
 	int n = world_columns(NULL);
 
 	g_assert(n <= ROW_MAX);
-	w->last_row = g_new0(double, (gsize)n);
-	w->skipped_row = g_new0(double, (gsize)n);
+	w->last_row = g_new0(double, (gsize)n * (gsize)(2 + w->opt.n_probes));
+	w->skipped_row = w->last_row + n;
+	w->probe_vals = w->skipped_row + n;
+	w->last_row_t = -w->opt.trace_dt;   /* the first row is due */
+	w->skipped_t = -1;
 	/* each column's hook and owner resolved once: a row reads every column */
-	w->col_value = g_new(model_value_fn *, (gsize)n);
-	w->col_state = g_new(const void *, (gsize)n);
-	for (int i = 0; i < n; i++) {
-		w->col_value[i] = col_list[i].d->value;
-		w->col_state[i] = world_owner_state(w, col_list[i].model);
-	}
-	if (w->opt.n_probes > 0)
-		w->probe_vals = g_new0(double, (gsize)w->opt.n_probes * (gsize)n);
+	w->col = g_new(struct world_col, (gsize)n);
+	for (int i = 0; i < n; i++)
+		w->col[i] = (struct world_col){ col_list[i].d->value,
+						world_owner_state(w, col_list[i].model) };
 }
 
 static void world_row_values(const struct world *w, const struct net_out *op,
 			     const struct battery_state *x, double *v)
 {
 	const struct model_point pt = { &w->net, op, &w->wires, x };
+	const struct world_col *c = w->col;
 
-	for (int i = 0; i < n_cols; i++)
-		v[i] = w->col_value[i](w->col_state[i], &pt);
+	for (int i = 0; i < n_cols; i++, c++)
+		v[i] = c->value(c->state, &pt);
 }
 
 /* Does a state column (charger_state, source_state, ...) differ from the last row's? */
@@ -162,25 +152,24 @@ void world_trace_row(struct world *w, bool at_event)
 	if (!w->trace)
 		return;
 	world_row_values(w, &w->op, &world_cell(w)->x, v);
-	if (at_event && w->have_row && memcmp(v, w->last_row, size) == 0)
+	/* (the first row, at t = 0, is never an event's) */
+	if (at_event && memcmp(v, w->last_row, size) == 0)
 		return;
 	/* --trace-dt leaves out rows between state changes, but keeps the last row (a
 	 * decimated trace spans the run as a full one does) and the rows on both sides
 	 * of an event's jump */
-	if (w->opt.trace_dt > 0 && w->have_row && !at_event &&
-	    now - w->last_row_t < w->opt.trace_dt && now < w->duration && !labels_moved(w, v)) {
+	if (w->opt.trace_dt > 0 && !at_event && now - w->last_row_t < w->opt.trace_dt &&
+	    now < w->duration && !labels_moved(w, v)) {
 		memcpy(w->skipped_row, v, size);
 		w->skipped_t = now;
-		w->have_skipped = true;
 		return;
 	}
-	if (w->have_skipped && w->skipped_t == now)
+	if (w->skipped_t == now)
 		trace_row(w->trace, now, w->skipped_row);
-	w->have_skipped = false;
+	w->skipped_t = -1;
 	trace_row(w->trace, now, v);
 	memcpy(w->last_row, v, size);
 	w->last_row_t = now;
-	w->have_row = true;
 }
 
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
@@ -205,17 +194,6 @@ void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		}
 	}
 	while (w->next_probe < w->opt.n_probes && w->opt.probe_at[w->next_probe] < t1)
-		w->next_probe++;
-}
-
-void world_probe_instant(struct world *w, sim_time_t now)
-{
-	int n = n_cols;   /* built in world_trace_init() */
-
-	for (int i = w->next_probe; i < w->opt.n_probes && w->opt.probe_at[i] <= now; i++)
-		if (w->opt.probe_at[i] == now)
-			world_row_values(w, &w->op, &world_cell(w)->x, w->probe_vals + i * n);
-	while (w->next_probe < w->opt.n_probes && w->opt.probe_at[w->next_probe] < now)
 		w->next_probe++;
 }
 

@@ -3,23 +3,15 @@
  * run/step.c - the run's continuous part: operating points and adaptive steps.
  *
  * Stepping (docs/models.md, "Time stepping"): between discrete events the battery
- * state x = (SOC, V1, V2) advances in implicit steps: the RC pairs are integrated
- * exactly and SOC by the trapezoidal rule for a current varying linearly over the
- * step, and the end current is the one the network draws from the cell in the end
- * state, found in one solve with the cell as the line its end-of-step terminal
- * voltage is in that current (battery_end_line), so that a stiff RC pair does not
- * shrink the step. The step size follows the difference between that step and a
- * backward-Euler one (the current held at its end value) in terminal voltage and
- * current, and bounds on the change of SOC and EMF. Every step ends at or before the
- * next queued event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV,
- * in current limit, ...; each model's, then the metrics') are evaluated at both ends
- * of a step; when one changes sign, the step is bisected down to WORLD_CROSSING_TOL
- * and cut at the crossing, where the models react (start a deglitch timer, trip,
- * terminate ...).
+ * state x = (SOC, V1, V2) advances in implicit steps (world_try_step) whose size
+ * follows their error (world_fit_step); every step ends at or before the next queued
+ * event. The margins g_i (>= 0 means "condition holds": below UVLO, in CV, in current
+ * limit, ...; each model's, then the metrics') are evaluated at both ends of a step;
+ * when one changes sign, the step is bisected down to WORLD_CROSSING_TOL and cut at
+ * the crossing, where the models react (start a deglitch timer, trip, terminate ...).
  *
- * After the events of an instant the world re-solves the operating point and lets
- * the models observe it until nothing changes (world_settle_state), writes a trace
- * row if anything moved, and samples probes.
+ * After the events of an instant the models react to the re-solved state until nothing
+ * changes (world_settle_state); then the probes and, if anything moved, a trace row.
  */
 #include <math.h>
 #include <string.h>
@@ -30,7 +22,6 @@
 #include "sim/fmax.h"
 #include "run/world_priv.h"
 
-/* Stepping tunables. */
 #define WORLD_CROSSING_TOL  (10 * SIM_US)  /* thresholds located to 10 us */
 #define WORLD_DT_MIN        (1 * SIM_US)   /* smallest adaptive step */
 #define WORLD_DT_MAX        (600 * SIM_S)  /* a step never spans more than 10 min */
@@ -45,23 +36,13 @@ void world_fail(struct world *w, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (w->failed)
+	if (w->fail_msg)
 		return;
-	w->failed = true;
 	va_start(ap, fmt);
 	w->fail_msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	sim_stop(&w->sim);
 }
-
-void world_changed_cb(void *ctx)
-{
-	struct world *w = ctx;
-
-	w->dirty = true;
-}
-
-/* ---- the operating point ---- */
 
 /* The circuit of the current state: each model's part, in registry order. A `set`
  * event (the OCV table among the parameters it may change) makes the world dirty,
@@ -93,8 +74,7 @@ static void world_solve(struct world *w, const struct battery_state *x, struct n
 	in->r0 = b->eff.r0;
 	in->chg_on = w->net.chg_on;
 	net_solve_prepared(in, &w->net_side, op);
-	if (emf_out)
-		*emf_out = in->emf;
+	*emf_out = in->emf;
 }
 
 /* The OCV is a function of SOC alone while the parameters stay (world_prepare_net()),
@@ -153,21 +133,11 @@ static bool margins_crossed(const struct world *w, const double *g0, const doubl
 	return crossed;
 }
 
-/* ---- observing ---- */
-
 static bool world_op_finite(const struct net_out *o)
 {
 	return isfinite(o->vsrc) && isfinite(o->vbus) && isfinite(o->ibus) && isfinite(o->vsys) &&
 	       isfinite(o->iload) && isfinite(o->vbat) && isfinite(o->ibat) && isfinite(o->p_emf) &&
 	       isfinite(o->p_chg_loss) && isfinite(o->p_load);
-}
-
-static void world_observe(struct world *w, const struct model_point *pt)
-{
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->observe)
-			model_registry[i]->observe(w->state[i], pt);
-	world_metrics_observe(w, pt, false);
 }
 
 void world_settle_state(struct world *w)
@@ -181,7 +151,10 @@ void world_settle_state(struct world *w)
 
 		world_solve(w, x, &w->op, &w->emf);
 		w->dirty = false;
-		world_observe(w, &pt);
+		for (int i = 0; i < w->n_models; i++)
+			if (model_registry[i]->observe)
+				model_registry[i]->observe(w->state[i], &pt);
+		world_metrics_observe(w, &pt, false);
 		world_prepare_net(w);
 		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
 			break;
@@ -198,50 +171,33 @@ void world_settle_state(struct world *w)
 	world_margins(w, &w->op, x, w->g);
 }
 
-/* ---- stepping ---- */
-
-/* The operating point with the battery seen as the line emf + r*ibat: the cell at the
- * end of a step whose end current is still to be found (battery_end_line()).
- * A step that starts with the input collapsed is integrated collapsed: the charger's
- * output side gets nothing, as with the input off. The network can have two
- * consistent operating points then: collapsed, with the cell carrying the system and
- * its RC voltages low, and charging, with them raised by the charge current (a stiff
- * pair's V1 = R1*i moves the CV target and with it the charger's demand). The cell
- * cannot get from one to the other without a charge current the collapsed input never
- * delivers, so the end state is solved as it is (world_solve) and leaving the collapse
- * is a margin crossing like any other. */
-static void world_solve_line(struct world *w, double emf, double r, struct net_out *op)
-{
-	struct net_in *in = &w->net_solve;
-
-	in->emf = emf;
-	in->r0 = r;
-	in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
-	net_solve_prepared(in, &w->net_side, op);
-}
-
-/* The end of a step of dt from the committed state x0, the current ramping from the
- * start current i0 to the end current (ramp), or held at the end current over the
- * whole step: x1, the end current *i1 and the operating point op (the network with the
- * cell as its end-of-step line). The end current is the one the network draws from
- * the cell in the state the step ends in: an implicit equation, linear in it
- * (battery_end_line: the RC voltages are affine in it, the OCV is linearised on its
- * table segment), so one solve finds it, and another one when SOC ended on another
- * segment than the one the OCV was linearised on (soc_at). An RC pair whose time
- * constant is far below the step then simply follows the current (V = R*i), however
- * stiff: iterating the network with the cell as EMF behind R0 instead multiplies an
- * error by R1/R0 per round when the charger regulates the battery voltage. */
+/* The end of a step from the committed state, the current ramping from the start
+ * current i0 to the end current (ramp) or held at it: x1, the end current *i1 and the
+ * operating point op with the cell as its end-of-step line (battery_end_line: the RC
+ * voltages are affine in the end current, the OCV linear on its table segment). The end
+ * current, the one the network draws in the end state, is then found in one solve (one
+ * more when SOC ended on another segment than soc_at's), and an RC pair far faster than
+ * the step simply follows the current (V = R*i): iterating the network with the cell as
+ * EMF behind R0 instead multiplies an error by R1/R0 per round when the charger
+ * regulates the battery voltage. */
 static void world_step_end(struct world *w, bool ramp, double soc_at, struct battery_state *x1,
 			   struct net_out *op, double *i1)
 {
 	const struct battery *b = world_cell(w);
-	double i0 = w->op.ibat, emf, r;
+	struct net_in *in = &w->net_solve;
+	double i0 = w->op.ibat;
 	int seg_at = battery_ocv_segment_from(b->p, soc_at, w->ocv_seg), seg1;
 
 	for (int pass = 0; pass < WORLD_LINE_PASSES; pass++) {
 		battery_end_line_step(b->p, &b->eff, &w->rc, &b->x, i0, ramp, soc_at, seg_at,
-				      &emf, &r);
-		world_solve_line(w, emf, r, op);
+				      &in->emf, &in->r0);
+		/* A step that starts with the input collapsed is integrated collapsed (the
+		 * charger's output side off): the network can then have a second consistent
+		 * point, charging with a stiff pair's V1 = R1*i raised by the charge current,
+		 * which the cell cannot reach without a current the collapsed input never
+		 * delivers. Leaving the collapse is a margin crossing like any other. */
+		in->chg_on = w->net.chg_on && !(w->op.flags & NET_F_COLLAPSE);
+		net_solve_prepared(in, &w->net_side, op);
 		*i1 = op->ibat;
 		battery_advance_step(&b->eff, &w->rc, &b->x, ramp ? i0 : *i1, *i1, x1);
 		seg1 = battery_ocv_segment_from(b->p, x1->soc, seg_at);
@@ -254,18 +210,15 @@ static void world_step_end(struct world *w, bool ramp, double soc_at, struct bat
 }
 
 /* One step of dt seconds from the committed state: the trapezoidal step (the current
- * ramping linearly from start to end; the RC pairs exactly, SOC by the trapezoidal
- * rule) or, with hold, the backward-Euler one (the current held at its end value),
- * which takes a transient far faster than the step (an RC pair of microseconds after
- * a discrete change) without carrying the start current into the end state.
- * The error estimate is the difference of the two, both consistent with the network:
- * the local error of the first-order step; a stiff pair, which both bring to R*i1,
- * adds nothing to it. *i1 is the end current, which the accounting integrates too.
- * The state x1 is then solved as the world solves any state (EMF behind R0), which
- * gives i1 again up to rounding (the network meets the cell's end-of-step line and its
- * EMF-behind-R0 line at the same point). Returns the error ratio (<= 1 is
- * acceptable): the difference of the terminal voltage and of the battery current (as
- * a voltage across R0), and the SOC and EMF change. */
+ * ramping linearly from start to end) or, with hold, the backward-Euler one (held at
+ * its end value), which takes a transient far faster than the step (an RC pair of
+ * microseconds after a discrete change) without carrying the start current into the
+ * end state. Their difference, both consistent with the network, is the local error of
+ * the first-order step; a stiff pair, which both bring to R*i1, adds nothing to it. x1
+ * is then solved as any state (EMF behind R0), which gives the end current *i1 again up
+ * to rounding: the network meets both lines of the cell at one point. Returns the error
+ * ratio (<= 1 is acceptable): the difference of the terminal voltage and of the
+ * battery current (as a voltage across R0), and the SOC and EMF change. */
 static double world_try_step(struct world *w, double dt, bool hold, struct battery_state *x1,
 			     struct net_out *op1, double *emf1, double *i1)
 {
@@ -273,7 +226,7 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 	const struct battery_state *x0 = &b->x;
 	struct battery_state xb, xt;
 	struct net_out opb, opt;
-	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, ei, es, ee;
+	double i0 = w->op.ibat, q = b->eff.q_as, ib, it, ev, es, ee;
 
 	/* both ends share the RC pairs' exponentials of dt (computed again only when dt
 	 * or the time constants differ from the last trial's) */
@@ -295,29 +248,26 @@ static double world_try_step(struct world *w, double dt, bool hold, struct batte
 		world_solve(w, x1, op1, emf1);
 		w->net_solve.was_limiting = w->net.was_limiting;
 	}
-	ev = fabs(opt.vbat - opb.vbat) / WORLD_TOL_V;
-	ei = fabs(it - ib) * b->eff.r0 / WORLD_TOL_V;
+	ev = fmax_inline(fabs(opt.vbat - opb.vbat), fabs(it - ib) * b->eff.r0) / WORLD_TOL_V;
 	es = fabs(x1->soc - x0->soc) / WORLD_MAX_DSOC;
 	ee = fabs(*emf1 - w->emf) / WORLD_MAX_DEMF;
-	return fmax_inline(fmax_inline(ev, ei), fmax_inline(es, ee));
+	return fmax_inline(ev, fmax_inline(es, ee));
 }
 
 /* Try a step of *dt, and shorter ones while the error is too large, down to
  * WORLD_DT_MIN. The step taken is in x1, op1, emf1, i1 and its size in *dt; *next is
  * the size to try next.
  * An error that does not come down as the step is cut is not one a shorter step
- * resolves: a truncation error falls at least in proportion to the step, but the
- * transient of an RC pair far faster than WORLD_DT_MIN moves the EMF as much in 1 us
- * as in 10 ms, and a network with no consistent operating point (a cell that cannot
- * carry the system) disagrees with itself at any step. So when the shortest step's
- * error is still above 1 and above err_first*sqrt(dt/dt_first) (a loose bound: a
- * first-order error would be at err_first*dt/dt_first), the step is unresolved. The
- * first time, the shortest step is taken: a fast transient is then over (the step
- * follows it exactly, the pair ends at R*i), and taking it in 1 us keeps the energy
- * accounting, which integrates the powers of the step's ends, from spreading its jump
- * over a long step; the next step tries the first size again. Unresolved a second time
- * in a row, the error is the network's own, and the first size is taken and the next
- * one doubled, so that such a run keeps moving instead of crawling at 1 us for good. */
+ * resolves: a truncation error falls at least in proportion to the step, but an RC
+ * pair far faster than WORLD_DT_MIN moves the EMF as much in 1 us as in 10 ms, and a
+ * network with no consistent operating point disagrees with itself at any step. So
+ * when the shortest step's error is still above 1 and above err_first*sqrt(dt/dt_first)
+ * (a loose bound: a first-order error would be at err_first*dt/dt_first), the step is
+ * unresolved. The first time, the shortest step is taken: the fast transient is then
+ * over (the pair ends at R*i), and in 1 us, so that the energy accounting does not
+ * spread its jump over a long step; the next step tries the first size again.
+ * Unresolved twice in a row, the error is the network's own: the first size is taken
+ * and the next one doubled, so that the run does not crawl at 1 us for good. */
 static void world_fit_step(struct world *w, sim_time_t *dt, struct battery_state *x1,
 			   struct net_out *op1, double *emf1, double *i1, sim_time_t *next)
 {
@@ -355,10 +305,10 @@ static void world_sample(struct world *w, sim_time_t t0, sim_time_t t1, sim_time
 {
 	const struct battery *b = world_cell(w);
 	double f = (double)(tp - t0) / (double)(t1 - t0);
-	double i1 = w->op.ibat + (op1->ibat - w->op.ibat) * f;
+	double i1 = w->op.ibat + (op1->ibat - w->op.ibat) * f, emf;
 
 	battery_advance(&b->eff, &b->x, w->op.ibat, i1, sim_time_to_s(tp - t0), x);
-	world_solve(w, x, op, NULL);
+	world_solve(w, x, op, &emf);
 }
 
 static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
@@ -378,13 +328,12 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 
 		x.temp_c = battery_thermal_advance(b->p, b->x.temp_c, b->p->temperature_c,
 						   0.5 * (p0 + p1), dt);
+		battery_effective(b->p, x.temp_c, &b->eff);
 	}
 	b->x = x;
 	w->op = *op1;
 	w->emf = emf1;
 	w->net.was_limiting = w->net_solve.was_limiting = (op1->flags & NET_F_LIMITING) != 0;
-	if (b->p->thermal)
-		battery_effective(b->p, b->x.temp_c, &b->eff);
 	if (!world_op_finite(op1) || !isfinite(x.soc) || !isfinite(x.v1) || !isfinite(x.v2) ||
 	    !isfinite(x.temp_c))
 		world_fail(w, "a non-finite value appeared at t = %.9g s", sim_time_to_s(t1));
@@ -396,18 +345,20 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 	sim_time_t t = from;
 
 	world_refresh(w);
-	while (t < to && !w->failed) {
+	while (t < to && !w->fail_msg) {
 		sim_time_t dt = w->opt.max_step > 0 ? w->opt.max_step : w->dt_next;
 		struct battery_state x1;
 		struct net_out op1;
 		double emf1, i1, *g1 = w->g_try;
 		sim_time_t next;
+		bool crossed;
 
 		if (dt > to - t)
 			dt = to - t;
 		world_fit_step(w, &dt, &x1, &op1, &emf1, &i1, &next);
 		world_margins(w, &op1, &x1, g1);
-		if (margins_crossed(w, w->g, g1)) {
+		crossed = margins_crossed(w, w->g, g1);
+		if (crossed) {
 			/* Bisect: lo has no crossing, hi has one; x1/op1 hold the step
 			 * to `tried`, which must be hi when it is committed. */
 			sim_time_t lo = 0, hi = dt, tried = dt;
@@ -427,31 +378,25 @@ static sim_time_t world_advance_cb(void *ctx, sim_time_t from, sim_time_t to)
 			if (tried != hi)
 				world_try_step(w, sim_time_to_s(hi), w->unresolved, &x1, &op1,
 					       &emf1, &i1);
-			world_commit(w, t, t + hi, &x1, &op1, emf1, i1);
-			t += hi;
-			sim_clock_set(&w->sim, t);
-			/* The row just before the models react, then the one after: a step
-			 * in the trace stays a step. */
-			world_trace_row(w, false);
+			dt = hi;
+		}
+		world_commit(w, t, t + dt, &x1, &op1, emf1, i1);
+		t += dt;
+		sim_clock_set(&w->sim, t);
+		world_trace_row(w, false);
+		if (crossed) {
+			/* The models react at the crossing, and their row follows the one
+			 * before: a step in the trace stays a step. */
 			world_settle_state(w);
 			world_trace_row(w, true);
 			w->dt_next = WORLD_DT_AFTER_EVENT;
 			return t;
 		}
-		world_commit(w, t, t + dt, &x1, &op1, emf1, i1);
-		t += dt;
-		sim_clock_set(&w->sim, t);
 		/* The trial's margins are the committed state's now. */
 		w->g_try = w->g;
 		w->g = g1;
-		world_trace_row(w, false);
-		if (w->opt.max_step <= 0) {
-			w->dt_next = next;
-			if (w->dt_next < WORLD_DT_MIN)
-				w->dt_next = WORLD_DT_MIN;
-			if (w->dt_next > WORLD_DT_MAX)
-				w->dt_next = WORLD_DT_MAX;
-		}
+		if (w->opt.max_step <= 0)
+			w->dt_next = next < WORLD_DT_MIN ? WORLD_DT_MIN : MIN(next, WORLD_DT_MAX);
 	}
 	return to;
 }
@@ -464,7 +409,8 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 	world_settle_state(w);
 	if (memcmp(&before, &w->net, sizeof(before)) != 0)
 		w->dt_next = WORLD_DT_AFTER_EVENT;
-	world_probe_instant(w, now);
+	/* the probes at now: (now - 1 ns, now] has no inside to sample */
+	world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
 	world_trace_row(w, true);
 	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }
@@ -482,7 +428,6 @@ void world_step_init(struct world *w)
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;
-	w->rc.dt = NAN;   /* no step size yet */
-	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;   /* nothing solved yet */
+	w->rc.dt = NAN;   /* no step size yet (the OCV memo starts in world_prepare_net()) */
 	sim_set_cont(&w->sim, &world_cont_ops, w);
 }

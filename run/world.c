@@ -2,13 +2,6 @@
 /*
  * run/world.c - one run's life cycle: build it, run it, commit its outputs, free it.
  *
- * world_new() copies every scenario object's parameters, initialises the models in
- * registry order (models/registry.c) and wires the board the policy will see (the
- * PHY's VBUS comparator and detection results, the charger-IC ops, the boot hook),
- * loads the policy and prepares the scenario's events. world_run() probes the policy
- * and dispatches events to the duration. The other jobs of a run are in the files
- * run/world_priv.h lists.
- *
  * The kernel-style code the policy and the board run on resolves its globals through
  * cs_kernel_current (chargesim/kernel.h). It is switched to this run's kernel where
  * that code is entered: building the board (world_new), probing and dispatching
@@ -17,7 +10,6 @@
 #include <string.h>
 #include "output/evfile.h"
 #include "output/outfile.h"
-#include <chargesim/linux_module.h>
 #include "models/load/load.h"
 #include "models/phy/phy.h"
 #include "models/pmic/pmic.h"
@@ -32,14 +24,11 @@ int world_error_status(const GError *err)
 	return err->domain == CS_RUN_ERROR && err->code == CS_RUN_ERROR_INTERNAL ? 3 : 2;
 }
 
-/* ---- the models ---- */
-
 static void *env_params_of(const struct model_env *env, const char *key)
 {
-	const struct world *w = env->owner;
 	int i = scenario_object_index(key);
 
-	return i >= 0 ? w->params[i] : NULL;
+	return i >= 0 ? ((const struct world *)env->owner)->params[i] : NULL;
 }
 
 void *world_model(const struct world *w, const char *key)
@@ -52,6 +41,12 @@ void *world_model(const struct world *w, const char *key)
 static void *env_state_of(const struct model_env *env, const char *key)
 {
 	return world_model(env->owner, key);
+}
+
+/* A model changed: the operating point is solved again before it is read (run/step.c). */
+static void world_changed_cb(void *ctx)
+{
+	((struct world *)ctx)->dirty = true;
 }
 
 /* The run's copies of the parameters (shallow: strings stay the scenario's), the
@@ -68,10 +63,10 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 		.state_of = env_state_of,
 		.owner = w,
 	};
+	int n_objects = scenario_n_objects();
 
-	w->n_objects = scenario_n_objects();
-	w->params = g_new0(void *, (gsize)w->n_objects);
-	for (int i = 0; i < w->n_objects; i++)
+	w->params = g_new0(void *, (gsize)n_objects);
+	for (int i = 0; i < n_objects; i++)
 		w->params[i] = g_memdup2(sc->params[i], scenario_object(i)->params_size);
 	w->n_models = model_count();
 	w->cell = model_index("device.battery");
@@ -79,33 +74,10 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 	w->state = g_new0(void *, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++)
 		w->state[i] = g_malloc0(MAX(model_registry[i]->state_size, 1));
-	for (; w->n_ready < w->n_models; w->n_ready++) {
-		const struct model_desc *d = model_registry[w->n_ready];
-
-		if (d->init)
-			d->init(w->state[w->n_ready], w->params[w->n_ready], &env);
-	}
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->init)
+			model_registry[i]->init(w->state[i], w->params[i], &env);
 }
-
-static void world_models_cleanup(struct world *w)
-{
-	for (int i = 0; i < w->n_ready; i++)
-		if (model_registry[i]->cleanup)
-			model_registry[i]->cleanup(w->state[i]);
-}
-
-/* After the board, which holds pointers into the parameters. */
-static void world_models_free(struct world *w)
-{
-	for (int i = 0; w->state && i < w->n_models; i++)
-		g_free(w->state[i]);
-	g_free(w->state);
-	for (int i = 0; w->params && i < w->n_objects; i++)
-		g_free(w->params[i]);
-	g_free(w->params);
-}
-
-/* ---- the board: what the stack sees ---- */
 
 static struct boot *world_boot(void *hw)
 {
@@ -122,47 +94,16 @@ static const char *world_boot_state(void *hw)
 	return boot_stage_name(world_boot(hw));
 }
 
-/* The PHY's debounced VBUS comparator: the board's drivers hear it first. */
+/* The PHY's debounced VBUS comparator: the board's drivers (ctx) hear it first. */
 static void world_phy_vbus_cb(void *ctx, bool valid)
 {
-	struct world *w = ctx;
-
-	board_vbus(&w->drv, valid);
+	board_vbus(ctx, valid);
 }
 
 static void world_phy_result_cb(void *ctx, const struct phy_result *r)
 {
-	struct world *w = ctx;
-
-	board_detected(&w->drv, r);
+	board_detected(ctx, r);
 }
-
-static void world_board_init(struct world *w)
-{
-	const struct pmic *chg = world_model(w, "device.pmic");
-	const struct source *src = world_model(w, "source");
-
-	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb, w);
-	w->boot_hook.set_gate = world_boot_set_gate;
-	w->boot_hook.state = world_boot_state;
-	w->boot_hook.hw = w;
-	w->phy_dev.init_name = "usb-phy";
-	w->phy.dev = &w->phy_dev;
-	w->phy.label = "usb-phy";
-	w->ic.name = pmic_preset_names[chg->p->preset];
-	w->ic.ops = &world_ic_ops;
-	w->ic.hw = w;
-	board_init(&w->drv, &w->sim, w->log, &w->phy, src->p,
-		   w->params[scenario_object_index("device.gadget")],
-		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
-	board_fill(&w->drv, &w->board);
-	w->board.name = w->name;
-	w->board.ic = &w->ic;
-	w->board.boot = &w->boot_hook;
-	w->board_ready = true;
-}
-
-/* ---- the policy ---- */
 
 /* Built-in names never end in the module suffix, though some have a '/'
  * ("linux/twl4030_charger"). */
@@ -195,7 +136,7 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 	if (!cs_policy_open(&w->policy, name, plugin, &inner))
 		goto fail;
 	w->pdesc = w->policy.desc;
-	w->policy_name = g_strdup(w->pdesc->name);
+	w->policy_name = w->pdesc->name;
 	if (!cs_policy_load_params(&w->policy, params, &inner))
 		goto fail;
 	w->pparams = w->policy.params;
@@ -205,8 +146,6 @@ fail:
 	g_error_free(inner);
 	return false;
 }
-
-/* ---- life cycle ---- */
 
 static bool world_open_outputs(struct world *w, GError **err)
 {
@@ -238,31 +177,46 @@ static bool world_open_outputs(struct world *w, GError **err)
 struct world *world_new(const struct scenario *sc, const struct world_options *opt, GError **err)
 {
 	struct world *w = g_new0(struct world, 1);
+	struct pmic *chg;
 
 	w->opt = *opt;
-	w->name = g_strdup(sc->name);
 	w->duration = sc->duration;
 	sim_init(&w->sim, sc->seed);
 	w->kernel.sim = &w->sim;
 	w->log = evlog_new();
 	w->kernel.log = w->log;
 	cs_kernel_current = &w->kernel;
-	world_metrics_init(w);
 	if (!world_open_outputs(w, err))
 		goto fail;
 
 	world_models_init(w, sc);
 	world_trace_init(w);   /* after the models: it keeps their states */
-	w->vindpm_hw = ((const struct pmic *)world_model(w, "device.pmic"))->p->vindpm > 0;
+	chg = w->state[w->chip];
+	w->vindpm_hw = chg->p->vindpm > 0;
 	world_metrics_start(w, &(struct model_point){ &w->net, &w->op, &w->wires,
 						      &world_cell(w)->x });
-	world_board_init(w);
+	/* the board the policy sees */
+	phy_set_owner(world_model(w, "device.phy"), world_phy_vbus_cb, world_phy_result_cb,
+		      &w->drv);
+	w->boot_hook = (struct cs_boot){ world_boot_set_gate, world_boot_state, w };
+	w->phy_dev.init_name = "usb-phy";
+	w->phy.dev = &w->phy_dev;
+	w->phy.label = "usb-phy";
+	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
+	board_init(&w->drv, &w->sim, w->log, &w->phy,
+		   ((const struct source *)world_model(w, "source"))->p,
+		   w->params[scenario_object_index("device.gadget")],
+		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
+	board_fill(&w->drv, &w->board);
+	w->board.name = sc->name;
+	w->board.ic = &w->ic;
+	w->board.boot = &w->boot_hook;
 	world_sysfs_init(w);
 	if (!world_load_policy(w, sc, err))
 		goto fail;
 	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
 	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
-			.sim = &w->sim, .log = w->log, .pmic = world_model(w, "device.pmic"), .drv = &w->drv,
+			.sim = &w->sim, .log = w->log, .pmic = chg, .drv = &w->drv,
 			.board = &w->board, .file = sc->file }, err))
 		goto fail;
 	if (!world_events_init(w, sc, err))
@@ -301,7 +255,7 @@ bool world_run(struct world *w, GError **err)
 	if (w->sim.stalled)
 		world_fail(w, "time stopped advancing at t = %.9g s: more than %d events at one instant (zero delays feeding each other?)",
 			   sim_time_to_s(sim_now(&w->sim)), SIM_MAX_EVENTS_PER_INSTANT);
-	if (w->failed) {
+	if (w->fail_msg) {
 		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "internal error: %s", w->fail_msg);
 		return false;
 	}
@@ -310,29 +264,26 @@ bool world_run(struct world *w, GError **err)
 
 bool world_finish(struct world *w, GError **err)
 {
-	bool ok = true;
+	g_autofree char *path = NULL, *text = NULL;
+	cJSON *o;
+	char *printed;
+	bool ok;
 
 	world_metrics_finish(w);
 	if (!w->outdir)
 		return true;
-	if (w->trace)
-		ok = trace_close(w->trace, err);
-	if (ok)
-		ok = evfile_commit(w->evfile, err);
-	if (ok) {
-		cJSON *o = world_metrics_json(w);
-		g_autofree char *path = g_build_filename(w->outdir, "metrics.json", NULL);
-		g_autofree char *text = NULL;
-		char *printed = cJSON_Print(o);
-
-		/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
-		if (!printed)
-			g_error("metrics.json: a tree that cJSON cannot print");
-		text = g_strconcat(printed, "\n", NULL);
-		cJSON_free(printed);
-		ok = cs_outfile_write_all(path, text, strlen(text), err);
-		cJSON_Delete(o);
-	}
+	if ((w->trace && !trace_close(w->trace, err)) || !evfile_commit(w->evfile, err))
+		return false;
+	o = world_metrics_json(w);
+	path = g_build_filename(w->outdir, "metrics.json", NULL);
+	printed = cJSON_Print(o);
+	/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */
+	if (!printed)
+		g_error("metrics.json: a tree that cJSON cannot print");
+	text = g_strconcat(printed, "\n", NULL);
+	cJSON_free(printed);
+	ok = cs_outfile_write_all(path, text, strlen(text), err);
+	cJSON_Delete(o);
 	return ok;
 }
 
@@ -341,8 +292,7 @@ void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
 	evlog_add_listener(w->log, cb, data);
 }
 
-void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb,
-				  void *data)
+void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data)
 {
 	evlog_add_listener_for(w->log, ev, cb, data);
 }
@@ -360,10 +310,18 @@ void world_free(struct world *w)
 	if (w->pdesc && w->ppriv && w->pdesc->remove)
 		w->pdesc->remove(w->ppriv);
 	linux_board_free(w->lb);
-	world_models_cleanup(w);
-	if (w->board_ready)
+	for (int i = 0; w->state && i < w->n_models; i++)   /* all initialised, or none */
+		if (model_registry[i]->cleanup)
+			model_registry[i]->cleanup(w->state[i]);
+	if (w->state)   /* the board is built with the models, nothing failing between */
 		board_cleanup(&w->drv);
-	world_models_free(w);
+	/* the states and parameters after the board, which holds pointers into them */
+	for (int i = 0; w->state && i < w->n_models; i++)
+		g_free(w->state[i]);
+	g_free(w->state);
+	for (int i = 0, n = scenario_n_objects(); w->params && i < n; i++)
+		g_free(w->params[i]);
+	g_free(w->params);
 	world_sysfs_cancel(w);
 	g_free(w->sysfs_ev);
 	world_events_cancel(w);
@@ -375,17 +333,12 @@ void world_free(struct world *w)
 	g_free(w->sev);
 	g_free(w->sev_desc);
 	g_free(w->sev_off);
-	g_free(w->probe_vals);
 	g_free(w->last_row);
-	g_free(w->col_value);
-	g_free(w->col_state);
-	g_free(w->skipped_row);
+	g_free(w->col);
 	world_metrics_clear(&w->m);
 	g_free(w->watch);
 	g_free(w->g);
 	g_free(w->g_try);
-	g_free(w->policy_name);
-	g_free(w->name);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
 	cs_kernel_exit(&w->kernel);

@@ -10,12 +10,12 @@
  * their threshold crossings in time; after events it re-solves and lets the models
  * react. The models and the stack know nothing of each other; the world's generic
  * loops know the models only through their descriptors (models/model.h). Its jobs
- * are split over run/world.c, step.c, charger_ic.c, events.c, metrics.c, probes.c
- * (run/world_priv.h).
+ * are split over the files run/world_priv.h lists.
  *
  * Ownership: world_new() copies every parameter struct out of the scenario, so `set`
- * events never change the scenario and one scenario can drive several runs. Output
- * files are temporary until world_finish() commits them.
+ * events never change the scenario and one scenario can drive several runs; the
+ * scenario outlives them (its events and names are read from it). Output files are
+ * temporary until world_finish() commits them.
  */
 #ifndef CS_RUN_WORLD_H
 #define CS_RUN_WORLD_H
@@ -24,7 +24,6 @@
 #include <glib.h>
 #include "sim/evlog.h"
 #include "run/scenario.h"
-#include "sim/solver.h"
 
 #define CS_RUN_ERROR (cs_run_error_quark())
 GQuark cs_run_error_quark(void);
@@ -74,8 +73,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 /* See every events.jsonl record as it is written (call before world_run). */
 void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data);
 /* The same for the records of one kind (ev) only. */
-void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb,
-				  void *data);
+void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data);
 /* Run to the scenario's duration. False with err on an internal error. */
 bool world_run(struct world *w, GError **err);
 /* Write metrics.json and commit every output file. */

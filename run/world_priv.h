@@ -16,11 +16,6 @@
  * record (the step's ends and OCVs, the operating point to sample, a function that
  * samples inside a step), as world.c does at the start and the end of a run;
  * metrics.c and probes.c call nothing of the others.
- *
- * The models live in arrays in registry order (models/registry.c) and every generic
- * loop (circuit, margins, observation, `set`, trace columns, metrics) goes through
- * their descriptors. A job that needs one model in particular finds it by key
- * (world_model()); the stepper's cell is world_cell().
  */
 #ifndef CS_RUN_WORLD_PRIV_H
 #define CS_RUN_WORLD_PRIV_H
@@ -29,19 +24,15 @@
 #include <chargesim/boot.h>
 #include <chargesim/charger_ic.h>
 #include <chargesim/kernel.h>
-#include <chargesim/policy.h>
 #include "models/battery/battery.h"
 #include "models/model.h"
 #include "run/board.h"
 #include "run/world.h"
-#include "sim/evlog.h"
-#include "sim/sim.h"
 #include "output/trace.h"
 #include "stack/policies/loader.h"
 
 struct world {
 	struct world_options opt;
-	char *name;
 	char *outdir;
 	sim_time_t duration;
 	struct sim sim;
@@ -52,16 +43,14 @@ struct world {
 
 	/* every scenario object's parameters, the run's own copies (scenario_object()
 	 * order; the first n_models are the models') */
-	int n_objects;
 	void **params;
 	/* the models' states, in registry order */
 	int n_models;
 	void **state;
-	int n_ready;                  /* models initialised (world_free cleans these up) */
 	struct model_wires wires;
-	int cell;                     /* the registry index of the cell (world_cell()) */
-	int chip;                     /* ... and of the charger IC behind the charger-IC ops,
-				       * looked up once: a policy calls them on every check */
+	/* the registry indices of the cell (world_cell()) and of the charger IC behind the
+	 * charger-IC ops, looked up once: a policy calls them on every check */
+	int cell, chip;
 
 	/* the operating point of the current state */
 	struct net_in net;
@@ -73,8 +62,7 @@ struct world {
 	double emf;
 	bool dirty;
 	int n_g;                      /* margins: the models' in registry order, the metrics' */
-	double *g;                    /* at the committed state */
-	double *g_try;                /* at the end of a trial step */
+	double *g, *g_try;            /* at the committed state, at the end of a trial step */
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
@@ -98,31 +86,28 @@ struct world {
 	struct cs_boot boot_hook;
 	struct board drv;             /* the drivers behind the policy's board */
 	struct cs_board board;        /* what the policy is given */
-	bool board_ready;             /* drv initialised (world_free undoes it) */
 	struct sim_event *sysfs_ev;
 	struct cs_policy_handle policy;
 	const struct cs_policy_desc *pdesc;
 	void *pparams;                /* policy.params (owned by policy) */
 	void *ppriv;
-	char *policy_name;
+	const char *policy_name;      /* the descriptor's */
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
-	double *last_row;
-	model_value_fn **col_value;   /* each column's hook and its owner's state */
-	const void **col_state;
+	/* each column's hook and its owner's state */
+	struct world_col { model_value_fn *value; const void *state; } *col;
+	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
-	bool have_row;
 	/* --trace-dt: the last row left out, written after all when an event makes a
 	 * jump at its time (the row before the jump, so that a step stays a step) */
 	double *skipped_row;
-	sim_time_t skipped_t;
-	bool have_skipped;
+	sim_time_t skipped_t;         /* -1: none */
 	double *probe_vals;           /* a row per probe */
 	int next_probe;
 
-	/* the metrics: every one's value (world_metrics_list() order), and what the run's
-	 * own accumulate over the steps (run/metrics.c) */
+	/* the metrics: every one's value (metrics.json's order), and what the run's own
+	 * accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
 	struct metric_watch {        /* an observed metric (FIRST or MAX), resolved */
 		model_value_fn *value;
@@ -131,21 +116,17 @@ struct world {
 		bool first;
 	} *watch;
 	struct world_acc {
-		double vbus_min_v, time_below_4v75_s;
-		double discharged_s, discharged_mah, time_limiting_s;
-		double ibus_max_a, charge_in_mah;
-		double steps;
+		double vbus_min_v, time_below_4v75_s, discharged_s, discharged_mah;
+		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
 		/* energy terms, J */
 		double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss;
 		double rc_e0;         /* in the RC pairs at the start */
 	} acc;
 	bool vindpm_hw;               /* the charger has a VINDPM loop */
-	bool failed;
-	char *fail_msg;
+	char *fail_msg;               /* the run failed (world_fail()) */
 };
 
-/* A model's state by its scenario key, NULL when there is none (a job that needs one
- * model in particular). */
+/* A model's state by its scenario key (NULL: none), for a job that needs that one. */
 void *world_model(const struct world *w, const char *key);
 
 /* The cell the stepper integrates. */
@@ -154,8 +135,7 @@ static inline struct battery *world_cell(const struct world *w)
 	return w->state[w->cell];
 }
 
-/* The state a model's or the run's own output hook is given: model i's, the world for
- * -1. */
+/* The state a model's or the run's own output hook is given: model i's, the world's (-1). */
 static inline const void *world_owner_state(const struct world *w, int i)
 {
 	return i < 0 ? (const void *)w : w->state[i];
@@ -165,9 +145,7 @@ static inline const void *world_owner_state(const struct world *w, int i)
 /* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-void world_changed_cb(void *ctx);
-/* Re-solve now if a model changed since the last solution (e.g. a register write
- * followed by an ADC read in the same work function). */
+/* Re-solve now if a model changed since the last solution (run/charger_ic.c: reads). */
 void world_refresh(struct world *w);
 /* Solve and let the models react until the discrete state stops changing. */
 void world_settle_state(struct world *w);
@@ -187,12 +165,11 @@ void world_events_schedule(struct world *w);
 void world_events_cancel(struct world *w);
 
 /* run/metrics.c */
-void world_metrics_init(struct world *w);
-/* The values the models' AT_START metrics take, once they are initialised. */
+/* The metrics' values, those of the models' AT_START ones once they are initialised. */
 void world_metrics_start(struct world *w, const struct model_point *pt);
 /* Integrate the energy terms, charge and VBUS figures over a step from the committed
- * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1): by the
- * trapezoidal rule, or with the end values held for a backward-Euler step (hold). */
+ * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1), by the
+ * step's own rule (hold: backward Euler). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
 			const struct battery_state *x1, double i1, double ocv0, double ocv1,
 			double dt, bool hold);
@@ -215,10 +192,10 @@ typedef void world_sample_fn(struct world *w, sim_time_t t0, sim_time_t t1, sim_
 			     const struct net_out *op1, struct net_out *op,
 			     struct battery_state *x);
 /* Probes strictly inside (t0, t1) are sampled with sample(); a probe at t1 gets the
- * end-of-step value, which the events at t1 (if any) may then overwrite in settle. */
+ * value (op1, x1) there: the end of a step, which the events at t1 (if any) then
+ * overwrite with the settled state's, with (t1 - 1 ns, t1] and no sample(). */
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		      const struct net_out *op1, const struct battery_state *x1,
 		      world_sample_fn *sample);
-void world_probe_instant(struct world *w, sim_time_t now);
 
 #endif

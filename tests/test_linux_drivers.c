@@ -120,6 +120,79 @@ static void test_dts_properties(void)
 	kctx_end(&c);
 }
 
+/*
+ * The readers check sizes as Linux's drivers/of/property.c does: a fixed-size read
+ * copies the cells asked for, never the property's length (a 65-cell property read
+ * as one u32 gives its first cell and leaves the rest of the caller's stack alone);
+ * strings not ending inside their property are -EILSEQ, never a read past it.
+ */
+static void test_dts_strict_readers(void)
+{
+	struct kctx c;
+	struct device_node *root, *np;
+	struct property *p;
+	const char *strs[3] = { NULL, NULL, NULL };
+	char *msg = NULL;
+	u32 guard[4] = { 0xa5a5a5a5, 0, 0xa5a5a5a5, 0xa5a5a5a5 }, v[3] = { 0 };
+	g_autoptr(GString) text = g_string_new("big = <1500000");
+
+	kctx_begin(&c);
+	root = cs_of_node_new(NULL, "", NULL);
+	np = cs_of_node_new(root, "charger@6a", NULL);
+	for (int i = 0; i < 64; i++)
+		g_string_append_printf(text, " %d", i);
+	g_string_append(text, ">; pair = <7 8>; s = \"a\", \"b\";");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, text->str, &msg), 0);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "big", &guard[1]), 0);
+	CU_ASSERT_EQUAL(guard[1], 1500000);
+	CU_ASSERT_EQUAL(guard[0], 0xa5a5a5a5);
+	CU_ASSERT_EQUAL(guard[2], 0xa5a5a5a5);
+	CU_ASSERT_EQUAL(of_property_read_u32_array(np, "pair", v, 3), -EOVERFLOW);
+	/* a variable read: at most sz_max cells, a longer property is -EOVERFLOW */
+	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "pair", v, 1, 3), 2);
+	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "big", v, 1, 3), -EOVERFLOW);
+	CU_ASSERT_EQUAL(of_property_read_u32_index(np, "pair", 0xffffffffu, v), -EOVERFLOW);
+	CU_ASSERT_EQUAL(of_property_read_string_index(np, "s", 1, &strs[0]), 0);
+	CU_ASSERT_STRING_EQUAL(strs[0], "b");
+	CU_ASSERT_EQUAL(of_property_read_string_index(np, "s", 2, &strs[0]), -ENODATA);
+	CU_ASSERT_EQUAL(of_property_count_strings(np, "s"), 2);
+	/* a string property without its NUL (the cells of a number, say) */
+	p = of_find_property(np, "pair", NULL);
+	memset(p->value, 'x', (size_t)p->length);
+	CU_ASSERT_EQUAL(of_property_count_strings(np, "pair"), -EILSEQ);
+	CU_ASSERT_EQUAL(of_property_read_string(np, "pair", &strs[0]), -EILSEQ);
+	CU_ASSERT_EQUAL(of_property_read_string_helper(np, "pair", strs, 3, 0), -EILSEQ);
+	/* the parser's limits, each named in its message */
+	g_string_assign(text, "x = <");
+	for (int i = 0; i <= CS_OF_DTS_MAX_CELLS; i++)
+		g_string_append(text, "1 ");
+	g_string_append(text, ">;");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, text->str, &msg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "more than 1024 cells"));
+	g_free(msg);
+	g_string_truncate(text, 0);
+	for (int i = 0; i <= CS_OF_DTS_MAX_STATEMENTS; i++)
+		g_string_append_printf(text, "p%d;", i);
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, text->str, &msg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "more than 256 property statements"));
+	g_free(msg);
+	g_string_assign(text, "s = \"");
+	for (int i = 0; i < CS_OF_DTS_MAX_STRBYTES; i++)
+		g_string_append_c(text, 'a');
+	g_string_append(text, "\";");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, text->str, &msg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "longer than 4096 bytes"));
+	g_free(msg);
+	g_string_truncate(text, 0);
+	for (int i = 0; i <= CS_OF_DTS_MAX_TEXT / 8; i++)
+		g_string_append(text, "        ");
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, text->str, &msg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "longer than 65536 bytes"));
+	g_free(msg);
+	cs_of_free_tree(root);
+	kctx_end(&c);
+}
+
 /* A fake 8-bit register chip on an adapter, counting bus transfers. */
 struct fake_chip {
 	u8 reg[16];
@@ -1088,6 +1161,7 @@ static void test_board_for_unknown_driver(void)
 
 CU_TestInfo linux_layer_tests[] = {
 	{ "device tree from .dts text", test_dts_properties },
+	{ "device tree readers as strict as Linux's", test_dts_strict_readers },
 	{ "regmap cache and fields", test_regmap_cache_and_fields },
 	{ "devres releases newest first", test_devres_order },
 	{ "threaded IRQs as work items", test_threaded_irq },

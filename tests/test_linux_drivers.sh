@@ -95,6 +95,23 @@ sed 's|"of": "/delete-property/ ti,battery-regulation-voltage;"|"of": "linux,iin
 run bad2 run "$TMP/bad2.json" -o "$TMP/bad2"
 expect_status "probe failure (a property out of range)" 2
 expect_stderr "the driver's own message" "Error linux,iinlim-percentage 101 > 100"
+# A u32 property given 65 cells: the driver's device_property_read_u32() reads the first
+# one, as on Linux (it overran the driver's stack: SIGSEGV); a text past the parser's
+# limit is refused with the limit named.
+cells=$(seq 0 63 | tr '\n' ' ')
+sed "s|\"of\": \"/delete-property/ ti,battery-regulation-voltage;\"|\"of\": \"ti,charge-current = <1500000 $cells>;\"|" \
+	"$TMP/bad.json" >"$TMP/cells.json"
+run cells run "$TMP/cells.json" -o "$TMP/cells" -q
+expect_status "a u32 property with 65 cells reads the first" 0
+awk 'BEGIN { printf "{ \"name\": \"big\", \"duration\": \"1 min\", \"source\": { \"kind\": \"dcp\" },"
+	printf " \"device\": { \"pmic\": { \"preset\": \"bq25890\" } }, \"policy\": {"
+	printf " \"name\": \"linux/bq25890_charger\", \"params\": { \"of\": \""
+	for (i = 0; i < 300000; i++) printf "p%d = <%d>; ", i, i
+	printf "\" } } }\n" }' >"$TMP/bigof.json"
+run bigof run "$TMP/bigof.json" -o "$TMP/bigof"
+expect_status "a 4 MB device-tree text is refused at once" 2
+expect_stderr "names the limit" "policy.params.of: the text is longer than 65536 bytes"
+check "leaves no metrics.json" test ! -e "$TMP/bigof/metrics.json"
 cat >"$TMP/badp.json" <<JSON
 { "name": "badp", "duration": "1 min", "source": { "kind": "dcp" },
   "device": { "pmic": { "preset": "twl4030" } },

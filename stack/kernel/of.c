@@ -162,35 +162,58 @@ int of_property_count_elems_of_size(const struct device_node *np, const char *pr
 	return p->length / elem_size;
 }
 
+/*
+ * The property's value when it holds between min and max bytes (max 0: no upper bound),
+ * as Linux's readers check it before they copy: -EINVAL when absent, -ENODATA when it is
+ * a boolean, -EOVERFLOW when too short or too long. A caller copies only what it asked
+ * for, never the property's length, so a long property cannot overrun its buffer.
+ */
+static const void *prop_value_of_size(const struct device_node *np, const char *name,
+				      size_t min, size_t max, size_t *len, int *err)
+{
+	struct property *p;
+
+	*err = prop_with_value(np, name, &p);
+	if (*err)
+		return NULL;
+	if ((size_t)p->length < min || (max && (size_t)p->length > max)) {
+		*err = -EOVERFLOW;
+		return NULL;
+	}
+	if (len)
+		*len = (size_t)p->length;
+	return p->value;
+}
+
 int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,
 			       u32 *out_value)
 {
-	struct property *p;
-	int err = prop_with_value(np, propname, &p);
+	int err;
+	const u32 *v = prop_value_of_size(np, propname, ((size_t)index + 1) * sizeof(u32), 0,
+					  NULL, &err);
 
-	if (err)
+	if (!v)
 		return err;
-	if ((index + 1) * sizeof(u32) > (size_t)p->length)
-		return -EOVERFLOW;
-	*out_value = ((const u32 *)p->value)[index];
+	*out_value = v[index];
 	return 0;
 }
 
+/*
+ * sz_min..sz_max cells (sz_max 0: exactly sz_min are read, however many the property
+ * holds, which is how of_property_read_u32() reads the first cell of a list).
+ */
 int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
 					u32 *out_values, size_t sz_min, size_t sz_max)
 {
-	struct property *p;
-	size_t n;
-	int err = prop_with_value(np, propname, &p);
+	size_t len, n;
+	int err;
+	const u32 *v = prop_value_of_size(np, propname, sz_min * sizeof(u32),
+					  sz_max * sizeof(u32), &len, &err);
 
-	if (err)
+	if (!v)
 		return err;
-	n = (size_t)p->length / sizeof(u32);
-	if (n < sz_min)
-		return -EOVERFLOW;
-	if (sz_max && n > sz_max)
-		n = sz_max;
-	memcpy(out_values, p->value, n * sizeof(u32));
+	n = sz_max ? len / sizeof(u32) : sz_min;
+	memcpy(out_values, v, n * sizeof(u32));
 	return (int)n;
 }
 
@@ -208,29 +231,33 @@ int of_property_read_string(const struct device_node *np, const char *propname,
 	return 0;
 }
 
+/*
+ * Skip the first skip strings and point out_strs at up to sz more (count them all when
+ * out_strs is NULL). A string not ending inside the property is -EILSEQ, never a read
+ * past its end; none left after skipping is -ENODATA.
+ */
 int of_property_read_string_helper(const struct device_node *np, const char *propname,
 				   const char **out_strs, size_t sz, int skip)
 {
 	struct property *p;
 	const char *s, *end;
-	int i = 0;
-	size_t n = 0;
+	size_t l, i = 0;
 	int err = prop_with_value(np, propname, &p);
 
 	if (err)
 		return err;
+	if (skip < 0)
+		return -EINVAL;
 	s = p->value;
 	end = s + p->length;
-	for (; s < end && (!out_strs || n < sz); s += strlen(s) + 1, i++) {
-		if (i < skip)
-			continue;
-		if (out_strs)
-			out_strs[n] = s;
-		n++;
+	for (; s < end && (!out_strs || i < (size_t)skip + sz); i++, s += l) {
+		l = strnlen(s, (size_t)(end - s)) + 1;
+		if (s + l > end)
+			return -EILSEQ;
+		if (out_strs && i >= (size_t)skip)
+			*out_strs++ = s;
 	}
-	if (out_strs && n == 0)
-		return -ENODATA;
-	return (int)n;
+	return i <= (size_t)skip ? -ENODATA : (int)(i - (size_t)skip);
 }
 
 static int of_property_match_string(const struct device_node *np, const char *propname,
@@ -238,15 +265,20 @@ static int of_property_match_string(const struct device_node *np, const char *pr
 {
 	struct property *p;
 	const char *s, *end;
+	size_t l;
 	int err = prop_with_value(np, propname, &p);
 
 	if (err)
 		return err;
 	s = p->value;
 	end = s + p->length;
-	for (int i = 0; s < end; s += strlen(s) + 1, i++)
+	for (int i = 0; s < end; s += l, i++) {
+		l = strnlen(s, (size_t)(end - s)) + 1;
+		if (s + l > end)
+			return -EILSEQ;
 		if (strcmp(s, string) == 0)
 			return i;
+	}
 	return -ENODATA;
 }
 
@@ -431,6 +463,9 @@ static bool dts_cells(struct dts *d, GArray *cells)
 			if (!np)
 				return dts_fail(d, "no node labelled &%s in the board's device tree", label);
 			ph = cs_of_phandle(np);
+			if (cells->len >= CS_OF_DTS_MAX_CELLS)
+				return dts_fail(d, "a property with more than %d cells",
+						CS_OF_DTS_MAX_CELLS);
 			g_array_append_val(cells, ph);
 		} else {
 			char *end;
@@ -442,6 +477,9 @@ static bool dts_cells(struct dts *d, GArray *cells)
 			if (v > 0xffffffffULL)
 				return dts_fail(d, "a cell above 0xffffffff");
 			c = (u32)v;
+			if (cells->len >= CS_OF_DTS_MAX_CELLS)
+				return dts_fail(d, "a property with more than %d cells",
+						CS_OF_DTS_MAX_CELLS);
 			g_array_append_val(cells, c);
 			d->s = end;
 		}
@@ -454,6 +492,9 @@ static bool dts_string(struct dts *d, GString *strs)
 	while (*d->s && *d->s != '"') {
 		if (*d->s == '\\' && d->s[1])
 			d->s++;
+		if (strs->len >= CS_OF_DTS_MAX_STRBYTES - 1)
+			return dts_fail(d, "a property whose strings are longer than %d bytes",
+					CS_OF_DTS_MAX_STRBYTES);
 		g_string_append_c(strs, *d->s++);
 	}
 	if (*d->s != '"')
@@ -517,11 +558,21 @@ static bool dts_statement(struct dts *d, struct device_node *np)
 int cs_of_apply_dts(struct device_node *np, const char *text, char **msg)
 {
 	struct dts d = { text, NULL };
+	size_t len = strnlen(text, CS_OF_DTS_MAX_TEXT + 1);
 
-	for (;;) {
+	if (len > CS_OF_DTS_MAX_TEXT) {
+		*msg = g_strdup_printf("the text is longer than %d bytes", CS_OF_DTS_MAX_TEXT);
+		return -EINVAL;
+	}
+	for (int n = 0;; n++) {
 		dts_space(&d);
 		if (!*d.s)
 			return 0;
+		if (n == CS_OF_DTS_MAX_STATEMENTS) {
+			*msg = g_strdup_printf("more than %d property statements",
+					       CS_OF_DTS_MAX_STATEMENTS);
+			return -EINVAL;
+		}
 		if (!dts_statement(&d, np)) {
 			*msg = d.err;
 			return -EINVAL;

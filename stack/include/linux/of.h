@@ -120,7 +120,14 @@ void cs_of_set_bool(struct device_node *np, const char *name);
 void cs_of_free_tree(struct device_node *root);
 /* Apply .dts property statements to np: `name = <1 2>;`, `name = "s", "t";`,
  * `name = <&label 3 0>;`, `name;` (a boolean), `/delete-property/ name;`.
- * Labels resolve in the run's tree. 0, or -EINVAL with a message in *msg (g_free). */
+ * Labels resolve in the run's tree. 0, or -EINVAL with a message in *msg (g_free).
+ * The text is data from a scenario, so its size is bounded (the limits below, each
+ * named in the message that refuses it) and parsing it takes time linear in its
+ * length: no binding a charger driver reads comes near them. */
+#define CS_OF_DTS_MAX_TEXT	65536	/* bytes of one text */
+#define CS_OF_DTS_MAX_STATEMENTS 256	/* statements in one text */
+#define CS_OF_DTS_MAX_CELLS	1024	/* cells in one property */
+#define CS_OF_DTS_MAX_STRBYTES	4096	/* bytes of one property's strings */
 int cs_of_apply_dts(struct device_node *np, const char *text, char **msg);
 
 #endif

@@ -298,24 +298,77 @@ static char *json_at_path(const struct json_at *at)
 	return param_join_path(up, at->key);
 }
 
+struct member {
+	const char *key;
+	int index;
+};
+
+static int member_cmp(const void *pa, const void *pb)
+{
+	const struct member *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Objects of a few keys, the usual case, compare pairwise; larger ones sort copies of
+ * their keys, so that a file of a few MB with many keys is checked in milliseconds. */
+#define PAIRWISE_MAX_KEYS 16
+
+int scenario_first_duplicate(const cJSON *obj)
+{
+	const cJSON *a;
+	g_autofree struct member *m = NULL;
+	int n = 0, first = -1;
+
+	cJSON_ArrayForEach(a, obj)
+		n++;
+	if (n <= PAIRWISE_MAX_KEYS) {
+		int i = 0;
+
+		cJSON_ArrayForEach(a, obj) {
+			for (const cJSON *b = a->next; b; b = b->next)
+				if (strcmp(a->string, b->string) == 0)
+					return i;
+			i++;
+		}
+		return -1;
+	}
+	m = g_new(struct member, n);
+	n = 0;
+	cJSON_ArrayForEach(a, obj) {
+		m[n].key = a->string;
+		m[n].index = n;
+		n++;
+	}
+	qsort(m, (size_t)n, sizeof(*m), member_cmp);
+	/* equal keys are now adjacent, the first of each run is its earliest member */
+	for (int i = 0; i + 1 < n; i++)
+		if (strcmp(m[i].key, m[i + 1].key) == 0 && (first < 0 || m[i].index < first))
+			first = m[i].index;
+	return first;
+}
+
+/* The first duplicate in document order: an object's own keys before those inside a
+ * member, the members in order (what a reader scanning the file meets first). */
 static bool check_duplicates(const cJSON *node, const struct json_at *at, GError **err)
 {
 	const cJSON *a;
 	bool obj = cJSON_IsObject(node);
-	int i = 0;
+	int i = 0, dup;
 
 	if (!obj && !cJSON_IsArray(node))
 		return true;
+	dup = obj ? scenario_first_duplicate(node) : -1;
 	cJSON_ArrayForEach(a, node) {
-		struct json_at sub = { at, obj ? a->string : NULL, i++ };
+		struct json_at sub = { at, obj ? a->string : NULL, i };
 
-		for (const cJSON *b = obj ? a->next : NULL; b; b = b->next)
-			if (strcmp(a->string, b->string) == 0) {
-				g_autofree char *path = json_at_path(&sub);
+		if (i++ == dup) {
+			g_autofree char *path = json_at_path(&sub);
 
-				return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
-						      path, a->string);
-			}
+			return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
+					      path, a->string);
+		}
 		if (!check_duplicates(a, &sub, err))
 			return false;
 	}

@@ -100,6 +100,10 @@ G_GNUC_PRINTF(2, 3)
 bool scenario_error(GError **err, const char *fmt, ...);
 /* err = CS_SCENARIO_ERROR_INVALID "FILE: " and inner's message (which it frees); false. */
 bool scenario_error_in_file(GError **err, const char *file, GError *inner);
+/* The index of the first member of the JSON object obj whose key a later member repeats,
+ * or -1 when every key is there once. Time O(n log n) in the number of keys whatever
+ * they are (a sort, not a hash table: keys chosen to collide would make one quadratic). */
+int scenario_first_duplicate(const cJSON *obj);
 
 /* A seed at path (v NULL: *out stays as it is): a whole number from 0 to 2^32 - 1. */
 bool scenario_json_seed(const cJSON *v, const char *path, guint32 *out, GError **err);

@@ -63,12 +63,12 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 static bool check_keys(const cJSON *obj, const char *const *keys, const char *path, GError **err)
 {
 	const cJSON *a;
+	int dup = scenario_first_duplicate(obj), i = 0;
 
 	cJSON_ArrayForEach(a, obj)
-		for (const cJSON *b = a->next; b; b = b->next)
-			if (strcmp(a->string, b->string) == 0)
-				return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
-						      *path ? path : "(top)", a->string);
+		if (i++ == dup)
+			return scenario_error(err, "%s: found the key \"%s\" twice, expected each key once",
+					      *path ? path : "(top)", a->string);
 	cJSON_ArrayForEach(a, obj)
 		if (keys && !g_strv_contains(keys, a->string)) {
 			param_error_unknown_key(NULL, keys, a->string, path, err);

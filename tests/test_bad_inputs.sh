@@ -131,6 +131,15 @@ b" ;;
 	walk-dangling)
 		mkdir "$g" && ln -s no-such-file.json "$g/b.json" || return 1
 		;;
+	many-keys-dup.json | many-keys-sweep-dup.json)
+		# 300000 keys in one object (about 4 MB), the last one a repeat of the one before: the duplicate
+		# check must be linear (pairwise, it took minutes)
+		awk -v sweep="$([ "$1" = many-keys-sweep-dup.json ] && echo "$ROOT/$VALID")" 'BEGIN {
+			if (sweep != "") printf "{\"base\": \"%s\", \"vary\": {", sweep
+			else printf "{\"name\": \"keys\", \"extra\": {"
+			for (i = 0; i < 300000; i++) printf "\"k%d\": [1], ", i
+			print "\"k299999\": [2]}}" }' >"$g"
+		;;
 	*)
 		echo "no generator for @gen:$1"
 		return 1

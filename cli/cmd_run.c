@@ -341,6 +341,9 @@ int cmd_run(int argc, char **argv)
 	}
 	status = run_scenario(sc, &ro, &res);
 	if (res.stage != RUN_STAGE_DONE) {
+		/* a run stopped by a full disk says first that its trace was large */
+		for (guint i = 0; res.warnings && i < res.warnings->len; i++)
+			cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 		print_failure(&res);
 		goto out;
 	}

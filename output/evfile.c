@@ -2,12 +2,14 @@
 /*
  * output/evfile.c - events.jsonl, written by a listener of the event log (see evfile.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include "output/evfile.h"
 #include "output/outfile.h"
 
 struct evfile {
 	struct cs_outfile *out;   /* NULL once committed */
+	int err;                  /* errno of the first write that failed; 0: none */
 	char *buf;                /* a line is printed here, grown as lines need */
 	int size;
 };
@@ -29,9 +31,20 @@ static void evfile_write(void *data, sim_time_t t, const char *src, const char *
 		f->size *= 2;
 		f->buf = g_realloc(f->buf, (gsize)f->size);
 	}
-	/* errors surface at the commit, through ferror */
-	fputs(f->buf, f->out->fp);
-	fputc('\n', f->out->fp);
+	/* stdio writes a buffer-full at a time: a failure shows at the record that filled
+	 * it (evfile_write_failed()), and nothing more is written after one */
+	if (f->err)
+		return;
+	errno = 0;
+	if (fputs(f->buf, f->out->fp) == EOF || fputc('\n', f->out->fp) == EOF)
+		f->err = errno ? errno : EIO;
+}
+
+bool evfile_write_failed(const struct evfile *f, GError **err)
+{
+	if (!f || !f->err || !f->out)
+		return false;
+	return !cs_io_error(err, "cannot write output file", f->out->final_path, f->err);
 }
 
 struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
@@ -42,13 +55,17 @@ struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
 	if (!out)
 		return NULL;
 	f = g_new(struct evfile, 1);
-	*f = (struct evfile){ out, g_malloc(1024), 1024 };
+	*f = (struct evfile){ .out = out, .buf = g_malloc(1024), .size = 1024 };
 	evlog_add_listener(log, evfile_write, f);
 	return f;
 }
 
 bool evfile_commit(struct evfile *f, GError **err)
 {
+	if (evfile_write_failed(f, err)) {
+		cs_outfile_abort(g_steal_pointer(&f->out));
+		return false;
+	}
 	return cs_outfile_commit(g_steal_pointer(&f->out), err);
 }
 

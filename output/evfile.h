@@ -20,6 +20,9 @@ struct evfile;
  * set on failure. The evfile must outlive the log's last record (evfile_free after
  * evlog_free). */
 struct evfile *evfile_open(struct evlog *log, const char *path, GError **err);
+/* True, with err set ("PATH: cannot write output file: REASON"), once a write has
+ * failed (a full disk): nothing more is written, and evfile_commit() fails the same way. */
+bool evfile_write_failed(const struct evfile *f, GError **err);
 /* Commit the file (atomic rename); records after it are not written. */
 bool evfile_commit(struct evfile *f, GError **err);
 /* Remove the file if it was not committed, and free. NULL is fine. */

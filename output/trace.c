@@ -11,6 +11,7 @@
  * costs no stdio call per field. Header fields go through libcsv so that any name
  * that needs quoting is quoted the standard way.
  */
+#include <errno.h>
 #include <csv.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@ struct trace_out {
 	struct cs_outfile *f;
 	char *buf;             /* TRACE_CHUNK + row_max + ROW_SLACK bytes */
 	size_t len;
+	int err;               /* errno of the first write that failed; 0: none */
+	uint64_t bytes;        /* handed to the file so far */
 };
 
 /*
@@ -483,11 +486,23 @@ struct trace *trace_new(const struct trace_col *cols, int ncols)
 	return tr;
 }
 
-/* Hand the collected rows to stdio (errors surface at commit, through ferror). */
+/* Write bytes to the file at once (it is unbuffered), noting the first failure: a
+ * full disk is seen by the run within a chunk of rows (trace_write_failed()), not
+ * at the commit after the whole run. After a failure nothing more is written. */
+static void out_write(struct trace_out *o, const char *data, size_t len)
+{
+	if (o->err || !len)
+		return;
+	errno = 0;
+	if (fwrite(data, 1, len, o->f->fp) != len)
+		o->err = errno ? errno : EIO;
+	o->bytes += len;
+}
+
+/* Hand the collected rows to the file. */
 static void out_flush(struct trace_out *o)
 {
-	if (o->len)
-		fwrite(o->buf, 1, o->len, o->f->fp);
+	out_write(o, o->buf, o->len);
 	o->len = 0;
 }
 
@@ -503,6 +518,11 @@ static bool out_commit(struct trace_out *o, GError **err)
 	bool ok;
 
 	out_flush(o);
+	if (o->err) {
+		cs_io_error(err, "cannot write output file", o->f->final_path, o->err);
+		out_abort(o);
+		return false;
+	}
 	ok = cs_outfile_commit(g_steal_pointer(&o->f), err);
 	out_abort(o);
 	return ok;
@@ -583,7 +603,7 @@ static bool out_open(struct trace *tr, struct trace_out *o, const char *path,
 	o->buf = g_malloc(TRACE_CHUNK + tr->row_max + ROW_SLACK);
 	header(tr, h);
 	if (h->len > TRACE_CHUNK) {
-		fwrite(h->str, 1, h->len, o->f->fp);
+		out_write(o, h->str, h->len);
 	} else {
 		memcpy(o->buf, h->str, h->len);
 		o->len = h->len;
@@ -722,6 +742,20 @@ void trace_row(struct trace *tr, sim_time_t t, const double *v)
 uint64_t trace_rows(const struct trace *tr)
 {
 	return tr->rows;
+}
+
+uint64_t trace_bytes(const struct trace *tr)
+{
+	return tr->csv.bytes + tr->csv.len;
+}
+
+bool trace_write_failed(const struct trace *tr, GError **err)
+{
+	const struct trace_out *o = tr->csv.err ? &tr->csv : &tr->vcd;
+
+	if (!o->err)
+		return false;
+	return !cs_io_error(err, "cannot write output file", o->f->final_path, o->err);
 }
 
 bool trace_close(struct trace *tr, GError **err)

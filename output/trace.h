@@ -34,6 +34,12 @@ struct trace *trace_new(const struct trace_col *cols, int ncols);
 bool trace_open(struct trace *tr, const char *csv_path, const char *vcd_path, GError **err);
 void trace_row(struct trace *tr, sim_time_t t, const double *values);
 uint64_t trace_rows(const struct trace *tr);
+/* Bytes of trace.csv written or waiting to be, so far. */
+uint64_t trace_bytes(const struct trace *tr);
+/* True, with err set ("PATH: cannot write output file: REASON"), once a write to one
+ * of the files has failed (a full disk, a file size limit): the caller should stop,
+ * since nothing more is written; trace_close() then fails the same way. */
+bool trace_write_failed(const struct trace *tr, GError **err);
 /* Commit the files (atomic rename). */
 bool trace_close(struct trace *tr, GError **err);
 /* Drop any open outputs (temporary files removed) and free. NULL is fine. */

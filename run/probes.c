@@ -9,6 +9,7 @@
  * one exact time, inside a step by the stepper's sample function.
  */
 #include <string.h>
+#include "output/evfile.h"
 #include "run/world_priv.h"
 
 /* The run's own: the circuit's voltages and currents (the solver's net_out). */
@@ -143,12 +144,42 @@ static bool labels_moved(const struct world *w, const double *v)
 	return false;
 }
 
+/* trace.csv past this size is warned about (world_trace_warning()): a run that would
+ * fill a disk says so, whatever its options (100 MB: more than a check needs, as for
+ * --max-step's warning before a run). Not an event record: the event stream (and its
+ * fingerprints) must not depend on where the outputs go. */
+#define WORLD_TRACE_WARN_BYTES 100000000u
+
+static void world_trace_size_warning(struct world *w)
+{
+	double at = sim_time_to_s(sim_now(&w->sim)), end = sim_time_to_s(w->duration);
+
+	w->trace_warning = g_strdup_printf("trace.csv passed %u MB at t = %.6g s of %.6g s "
+					   "(about %.0f MB at this rate by the end); --trace-dt 1s "
+					   "keeps one row per second (state changes and the last "
+					   "row are always kept)",
+					   WORLD_TRACE_WARN_BYTES / 1000000u, at, end,
+					   at > 0 ? (double)trace_bytes(w->trace) * end / at / 1e6 : 0.0);
+}
+
+/* A write that failed (a full disk, a file size limit) stops the run at once, within
+ * the chunk of output that failed: the rest of a long run could not be kept anyway. */
+static void world_check_writes(struct world *w)
+{
+	if (w->write_err)
+		return;
+	if ((w->trace && trace_write_failed(w->trace, &w->write_err)) ||
+	    evfile_write_failed(w->evfile, &w->write_err))
+		sim_stop(&w->sim);
+}
+
 void world_trace_row(struct world *w, bool at_event)
 {
 	double v[ROW_MAX];
 	size_t size = sizeof(double) * (size_t)n_cols;   /* built before the trace opened */
 	sim_time_t now = sim_now(&w->sim);
 
+	world_check_writes(w);
 	if (!w->trace)
 		return;
 	world_row_values(w, &w->op, &world_cell(w)->x, v);
@@ -170,6 +201,8 @@ void world_trace_row(struct world *w, bool at_event)
 	trace_row(w->trace, now, v);
 	memcpy(w->last_row, v, size);
 	w->last_row_t = now;
+	if (!w->trace_warning && trace_bytes(w->trace) >= WORLD_TRACE_WARN_BYTES)
+		world_trace_size_warning(w);
 }
 
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,

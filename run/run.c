@@ -102,6 +102,7 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 	struct world *w = NULL;
 	struct cs_outset *set = NULL;
 	enum run_stage stage = RUN_STAGE_READY;   /* the one a failure stops at */
+	bool ran;
 
 	if (opt->expect && sc->expect) {
 		er = expect_prepare(sc->expect, sc->file, sc->duration, &res->error);
@@ -121,7 +122,13 @@ static int run_loaded(const struct run_options *opt, struct run_result *res)
 		expect_listen(er, w);
 	world_add_event_listener_for(w, "warning", collect_warning, res);
 	stage = RUN_STAGE_RUN;
-	if (!world_run(w, &res->error))
+	ran = world_run(w, &res->error);
+	if (world_trace_warning(w)) {
+		if (!res->warnings)
+			res->warnings = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(res->warnings, g_strdup(world_trace_warning(w)));
+	}
+	if (!ran)
 		goto out;
 	stage = RUN_STAGE_FINISH;
 	if (!world_finish(w, &res->error))

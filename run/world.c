@@ -252,6 +252,11 @@ bool world_run(struct world *w, GError **err)
 	world_settle_state(w);
 	world_trace_row(w, false);
 	sim_run_until(&w->sim, w->duration);
+	if (w->write_err) {
+		g_propagate_prefixed_error(err, g_steal_pointer(&w->write_err),
+					   "stopped at t = %.9g s: ", sim_time_to_s(sim_now(&w->sim)));
+		return false;
+	}
 	if (w->sim.stalled)
 		world_fail(w, "time stopped advancing at t = %.9g s: more than %d events at one instant (zero delays feeding each other?)",
 			   sim_time_to_s(sim_now(&w->sim)), SIM_MAX_EVENTS_PER_INSTANT);
@@ -285,6 +290,11 @@ bool world_finish(struct world *w, GError **err)
 	ok = cs_outfile_write_all(path, text, strlen(text), err);
 	cJSON_Delete(o);
 	return ok;
+}
+
+const char *world_trace_warning(const struct world *w)
+{
+	return w ? w->trace_warning : NULL;
 }
 
 void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
@@ -341,6 +351,8 @@ void world_free(struct world *w)
 	g_free(w->g_try);
 	g_free(w->outdir);
 	g_free(w->fail_msg);
+	g_clear_error(&w->write_err);
+	g_free(w->trace_warning);
 	cs_kernel_exit(&w->kernel);
 	if (cs_kernel_current == &w->kernel)
 		cs_kernel_current = NULL;

@@ -76,6 +76,9 @@ void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data)
 void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data);
 /* Run to the scenario's duration. False with err on an internal error. */
 bool world_run(struct world *w, GError **err);
+/* NULL, or a warning that trace.csv has grown past 100 MB (for the command to show,
+ * whether the run went on or its disk filled). */
+const char *world_trace_warning(const struct world *w);
 /* Write metrics.json and commit every output file. */
 bool world_finish(struct world *w, GError **err);
 /* The metrics (set by world_finish). */

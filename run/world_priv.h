@@ -124,6 +124,8 @@ struct world {
 	} acc;
 	bool vindpm_hw;               /* the charger has a VINDPM loop */
 	char *fail_msg;               /* the run failed (world_fail()) */
+	GError *write_err;            /* an output write failed: the run stops (exit 2) */
+	char *trace_warning;          /* the trace passed WORLD_TRACE_WARN_BYTES: what to say */
 };
 
 /* A model's state by its scenario key (NULL: none), for a job that needs that one. */

@@ -148,6 +148,34 @@ expect_status "--resume of the complete sweep" 0
 check "the leftover chunks are removed" test -z "$(ls "$TMP/sw" | grep part)"
 same "results.csv is unchanged" "$TMP/sw/results.csv" "$TMP/sweep-results.csv"
 
+# ---- writes checked as they happen ----
+
+# A year-long run whose files may not pass 1 MiB (ulimit -f; SIGXFSZ ignored, so a
+# write past it fails with EFBIG as on a full disk): it stops when the write fails,
+# not after the year, exit 2 with the file and the time named, and no output left.
+D=$TMP/fsize
+(trap '' XFSZ; ulimit -f 2048; exec "$BIN" run scenarios/demo.json -o "$D" -q \
+	--set "duration=8784 h") >"$TMP/fsize.out" 2>"$TMP/fsize.err"
+status=$?
+name=fsize
+expect_status "a file size limit during a year-long run" 2
+expect_stderr "names the file and the error" "trace.csv: cannot write output file: File too large"
+t=$(sed -n 's/.*stopped at t = \([0-9.e+]*\) s.*/\1/p' "$TMP/fsize.err")
+if [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t < 8784 * 3600 / 4) }'; then
+	ok "it stopped when the write failed (t = $t s of 8784 h)"
+else
+	not_ok "it stopped when the write failed" "$(cat "$TMP/fsize.err")"
+fi
+check "no output is left" test -z "$(ls -A "$D" 2>/dev/null)"
+
+# A run that writes over 100 MB of trace is warned about whatever its options: here
+# the estimate before the run (75 bytes a row) stays under 100 MB, the trace does not
+D=$TMP/bigtrace
+run bigtrace run scenarios/demo.json -o "$D" --max-step 1ms --set "duration=22 min"
+expect_stderr "a trace past 100 MB is warned about" "trace.csv passed 100 MB at t ="
+expect_stderr "with what to do" "--trace-dt 1s keeps one row per second"
+rm -rf "$D"
+
 # ---- a full file system ----
 
 # A run whose trace.csv (about 220 KB) and events.jsonl (35 KB) fill the space left at

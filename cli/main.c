@@ -54,6 +54,50 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
+/* The command line, for on_glib_error() to name the input: made at start-up, since
+ * there is no memory to make it when it is needed. */
+static char oom_command[1024] = "chargesim";
+
+static void oom_command_set(int argc, char **argv)
+{
+	size_t n = strlen(oom_command);
+
+	for (int i = 1; i < argc && n + 2 < sizeof(oom_command); i++) {
+		oom_command[n++] = ' ';
+		g_strlcpy(oom_command + n, argv[i], sizeof(oom_command) - n);
+		for (; oom_command[n]; n++)   /* text to a terminal: no control bytes */
+			if ((unsigned char)oom_command[n] < 0x20 || oom_command[n] == 0x7f)
+				oom_command[n] = '?';
+	}
+}
+
+/*
+ * g_malloc() and friends end the process when an allocation fails (g_error(): a trap,
+ * exit 133). That is input-driven, not a bug (a large file under a tight ulimit -v),
+ * so it becomes exit 2 with a message; temporary outputs are removed as on Ctrl-C.
+ * Other fatal GLib errors are left to abort. Only write() and _exit() here: memory
+ * has run out.
+ */
+static void on_glib_error(const gchar *domain, GLogLevelFlags level, const gchar *message,
+			  gpointer data)
+{
+	static const char pre[] = ": out of memory (";
+	static const char post[] = "); raise the memory limit (ulimit -v) or give a smaller input\n";
+
+	(void)data;
+	if (!message || !strstr(message, "failed to allocate")) {
+		g_log_default_handler(domain, level, message, NULL);
+		return;   /* GLib aborts after a fatal message */
+	}
+	cs_outfile_cleanup_all();
+	if (write(STDERR_FILENO, oom_command, strlen(oom_command)) < 0 ||
+	    write(STDERR_FILENO, pre, sizeof(pre) - 1) < 0 ||
+	    write(STDERR_FILENO, message, strlen(message)) < 0 ||
+	    write(STDERR_FILENO, post, sizeof(post) - 1) < 0)
+		_exit(CLI_EXIT_USAGE);
+	_exit(CLI_EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -61,6 +105,8 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	oom_command_set(argc, argv);
+	g_log_set_handler("GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL, on_glib_error, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

@@ -252,12 +252,45 @@ static int json_depth(const char *text, const char *at)
 	return depth;
 }
 
+/* An allocation of cJSON's failed since scenario_json_begin() (per thread: sweeps
+ * may parse in several). */
+static __thread bool json_alloc_failed;
+
+static void *json_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		json_alloc_failed = true;
+	return p;
+}
+
+void scenario_json_begin(void)
+{
+	static gsize hooked;
+
+	if (g_once_init_enter(&hooked)) {
+		cJSON_Hooks h = { json_malloc, free };
+
+		cJSON_InitHooks(&h);
+		g_once_init_leave(&hooked, 1);
+	}
+	json_alloc_failed = false;
+}
+
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at)
 {
 	const char *end = text + len;
 	int line, col;
 
+	if (json_alloc_failed) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_NOMEM,
+			    "%s: out of memory while reading its JSON (%zu bytes); the file may be "
+			    "valid: raise the memory limit (ulimit -v) or give a smaller file",
+			    file, len);
+		return;
+	}
 	position_of(text, at, &line, &col);
 	if (json_depth(text, at) >= CJSON_NESTING_LIMIT) {
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
@@ -1005,6 +1038,7 @@ struct scenario *scenario_load_text(const char *file, const char *text, size_t l
 		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
 				  "%s: found an empty file, expected a JSON scenario such as scenarios/demo.json",
 				  file);
+	scenario_json_begin();
 	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
 		scenario_json_error(err, file, text, len, end ? end : text);

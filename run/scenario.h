@@ -27,7 +27,8 @@
 
 #define CS_SCENARIO_ERROR (cs_scenario_error_quark())
 GQuark cs_scenario_error_quark(void);
-enum { CS_SCENARIO_ERROR_IO, CS_SCENARIO_ERROR_SYNTAX, CS_SCENARIO_ERROR_INVALID };
+enum { CS_SCENARIO_ERROR_IO, CS_SCENARIO_ERROR_SYNTAX, CS_SCENARIO_ERROR_INVALID,
+       CS_SCENARIO_ERROR_NOMEM };
 
 /* A `set` event's object: a scenario object's index (scenario_object()), or this. */
 #define SCN_OBJ_POLICY (-1)
@@ -86,9 +87,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
  * is JSON when it parses as JSON, else a string). Creates missing objects. */
 bool scenario_apply_set(cJSON *doc, const char *assignment, GError **err);
 
+/* Call before a cJSON parse whose failure goes to scenario_json_error(): cJSON says
+ * nothing when an allocation fails (it stops as at a syntax error), so its allocator
+ * is wrapped to note failures, and this clears the note. */
+void scenario_json_begin(void);
 /* The message for a JSON syntax error at `at` in the len bytes of text (no NUL
  * needed): FILE:LINE:COL, the text near it, or that the nesting is deeper than cJSON
- * accepts. */
+ * accepts; or, when an allocation failed since scenario_json_begin(), that memory ran
+ * out (CS_SCENARIO_ERROR_NOMEM), never a syntax error in a valid file. */
 void scenario_json_error(GError **err, const char *file, const char *text, size_t len,
 			 const char *at);
 

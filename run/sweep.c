@@ -343,6 +343,7 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 	const char *end = NULL;
 
 	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	scenario_json_begin();
 	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (sw->doc)
 		for (const char *p = end; p && p < text + len; p++)

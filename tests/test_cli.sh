@@ -410,4 +410,30 @@ else
 	not_ok "python3 is needed to parse the JUnit XML"
 fi
 
+# ---- out of memory (issue 36, helper F): a valid 4 MB file under tight ulimit -v
+# limits is exit 2 "out of memory" naming the input (or it fits: exit 2 for its unknown
+# key), never a "JSON syntax error" (cJSON's allocation failures looked like one) nor
+# GLib's abort (exit 133). Every limit from 20 to 70 MB is tried. ----
+awk 'BEGIN { printf "{\"name\": \"oom\", \"extra\": {"
+	for (i = 0; i < 300000; i++) printf "%s\"k%d\": 0", i ? ", " : "", i
+	print "}}" }' >"$TMP/oom.json"
+bad=
+oom=0
+for v in 20000 25000 30000 35000 40000 45000 50000 55000 60000 70000; do
+	(ulimit -v $v; exec "$BIN" run "$TMP/oom.json" -o "$TMP/oom") >/dev/null 2>"$TMP/oom.err"
+	s=$?
+	if [ $s = 2 ] && grep -q "out of memory" "$TMP/oom.err"; then
+		grep -q "$TMP/oom.json" "$TMP/oom.err" || bad="$bad $v:unnamed"
+		oom=$((oom + 1))
+	elif [ $s != 2 ] || ! grep -q 'unknown key "extra"' "$TMP/oom.err"; then
+		bad="$bad $v:exit-$s:$(head -c 120 "$TMP/oom.err")"
+	fi
+done
+if [ -z "$bad" ] && [ $oom -gt 0 ]; then
+	ok "tight ulimit -v: out of memory is exit 2 naming the file ($oom of 10 limits)"
+else
+	not_ok "tight ulimit -v: out of memory is exit 2 naming the file" "$bad (out of memory $oom times)"
+fi
+check "no output is left" test -z "$(ls -A "$TMP/oom" 2>/dev/null)"
+
 tl_finish

@@ -120,11 +120,15 @@ bool param_json_time(const cJSON *v, sim_time_t *out, const char *path, GError *
 
 	if (cJSON_IsNumber(v)) {
 		double ns = v->valuedouble * 1e9;
+		sim_time_t t;
+		const char *why = fpclassify(v->valuedouble) == FP_SUBNORMAL ?
+				  "a denormal number: time is counted in ns" :
+				  units_ns_whole(ns, &t);
 
-		if (!isfinite(ns) || fabs(ns) >= 9.2e18)
-			return perr(err, "%s: found %.10g, expected a time such as \"100 ms\"",
-				    path, v->valuedouble);
-		*out = sim_time_from_s(v->valuedouble);
+		if (why)
+			return perr(err, "%s: found %.15g, expected a time in seconds such as 0.1 (%s)",
+				    path, v->valuedouble, why);
+		*out = t;
 		return true;
 	}
 	if (cJSON_IsString(v)) {

@@ -14,6 +14,7 @@
  * and sets a CS_UNITS_ERROR whose message starts 'found "<text>"' and names the
  * expected dimension with an example, so the caller only adds the file and path.
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -491,7 +492,32 @@ bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
 	return true;
 }
 
-enum exact { EXACT_OK, EXACT_RANGE, EXACT_GIVE_UP };
+enum exact { EXACT_OK, EXACT_RANGE, EXACT_GIVE_UP, EXACT_FRACTION, EXACT_BELOW_NS };
+
+/*
+ * Times are whole nanoseconds. A value within UNITS_NS_TOL ns of one is that one (the
+ * digits of a decimal conversion, "0.10000000000000000001 s", or a double's last bits);
+ * any other fraction ("1.5 ns", "1e-10 s") is refused, as is a value other than zero
+ * that would round to 0 ns ("1e-30 s", a denormal number): the clock cannot hold it,
+ * and rounding it silently would move an event or a step.
+ */
+#define UNITS_NS_TOL 1e-6
+#define UNITS_WHY_FRACTION "not a whole number of nanoseconds: time is counted in ns"
+#define UNITS_WHY_BELOW_NS "above 0 but below 1 ns: time is counted in ns"
+
+const char *units_ns_whole(double ns, sim_time_t *out)
+{
+	double n = nearbyint(ns);
+
+	if (!isfinite(ns) || fabs(ns) > (double)NS_LIMIT)
+		return "out of range";
+	if (fabs(ns - n) > fmax(UNITS_NS_TOL, 4 * DBL_EPSILON * fabs(ns)))
+		return UNITS_WHY_FRACTION;
+	if (n == 0 && ns != 0)
+		return UNITS_WHY_BELOW_NS;
+	*out = (sim_time_t)n;
+	return NULL;
+}
 
 static int digit_at(const struct number *n, size_t i)
 {
@@ -531,17 +557,29 @@ static enum exact exact_ns(const struct number *n, int64_t e, uint64_t mult, uin
 			if (__builtin_mul_overflow(x, (uint64_t)10, &x))
 				return EXACT_RANGE;
 	} else if (e < -19) {
-		/* x < 1.9e19, so x / 1e20 < 0.5 rounds to zero. */
-		x = 0;
+		/* x < 1.9e19, so x / 1e20 < 0.19 ns: not zero (x is not), not whole;
+		 * below 1e-6 ns (x < 10^(-6-e)) it is a time that rounds to 0 */
+		uint64_t p = 1;
+
+		if (e <= -26)
+			return EXACT_BELOW_NS;
+		for (int64_t k = -6 - e; k > 0; k--)
+			p *= 10;
+		return x < p ? EXACT_BELOW_NS : EXACT_FRACTION;
 	} else {
-		uint64_t p10 = 1, r;
+		uint64_t p10 = 1, r, tol;
 
 		for (; e < 0; e++)
 			p10 *= 10;
+		tol = p10 / 1000000;   /* UNITS_NS_TOL */
 		r = x % p10;
 		x /= p10;
-		if (r >= p10 - r)
+		if (r > tol && p10 - r > tol)
+			return EXACT_FRACTION;
+		if (r > tol)
 			x++;
+		if (x == 0)
+			return EXACT_BELOW_NS;
 	}
 	if (x > NS_LIMIT)
 		return EXACT_RANGE;
@@ -555,6 +593,8 @@ bool units_parse_time(const char *text, sim_time_t *out, GError **err)
 	int64_t e;
 	uint64_t mult, mag;
 	double v;
+	sim_time_t t;
+	const char *why = "out of range";
 
 	if (!text)
 		text = "";
@@ -569,16 +609,22 @@ bool units_parse_time(const char *text, sim_time_t *out, GError **err)
 		return true;
 	case EXACT_RANGE:
 		break;
+	case EXACT_FRACTION:
+		why = UNITS_WHY_FRACTION;
+		break;
+	case EXACT_BELOW_NS:
+		why = UNITS_WHY_BELOW_NS;
+		break;
 	case EXACT_GIVE_UP:
 		v = number_to_double(&pp.num, e) * (double)mult;
-		if (isfinite(v) && fabs(v) <= (double)NS_LIMIT) {
-			*out = (sim_time_t)llround(v);
+		why = units_ns_whole(v, &t);
+		if (!why) {
+			*out = t;   /* v carries the sign */
 			return true;
 		}
 		break;
 	}
-	return fail(err, CS_UNITS_ERROR_RANGE, text, UNIT_SECOND, UNIT_DIM_COUNT,
-		    "out of range");
+	return fail(err, CS_UNITS_ERROR_RANGE, text, UNIT_SECOND, UNIT_DIM_COUNT, "%s", why);
 }
 
 /* Optimal string alignment distance: Levenshtein plus adjacent transpositions,

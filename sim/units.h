@@ -46,6 +46,10 @@ bool units_parse(const char *text, enum unit_dim dim, double *out, GError **err)
 /* The same for a duration, exact to the nanosecond: "1.5 s" -> 1500000000. A bare
  * number is seconds. Negative durations are allowed here; callers check range. */
 bool units_parse_time(const char *text, sim_time_t *out, GError **err);
+/* ns as a whole number of nanoseconds in *out: NULL, or why not (a fraction of a ns
+ * beyond 1e-6 ns of a whole one, a value other than 0 that rounds to 0 ns such as a
+ * denormal, out of range). The rule of units_parse_time() for a double. */
+const char *units_ns_whole(double ns, sim_time_t *out);
 
 /* A value in the base unit of dim written for a message or `list`, in the unit a
  * reader would write it: "1 mAh", "100 uohm", "95 %", "4.2 V", "25 C", "2" (a plain

@@ -238,16 +238,24 @@ static void test_time_ns(void)
 	TIME_IS("-1.5 s", -1500000000);
 	TIME_IS("-0 s", 0);
 	TIME_IS("0 h", 0);
-	/* Rounding to the nearest ns, halves away from zero like llround. */
-	TIME_IS("0.5 ns", 1);
-	TIME_IS("-0.5 ns", -1);
-	TIME_IS("0.4 ns", 0);
-	TIME_IS("1.49 ns", 1);
-	TIME_IS("2.5 ns", 3);
-	TIME_IS("1e-30 s", 0);
-	/* More significant digits than 64 bits hold: still the nearest ns. */
+	/* Whole nanoseconds only: a fraction of a ns, or a value other than 0 that would
+	 * round to 0 ns, is refused (it was rounded, moving an event or a step) */
+	TIME_FAILS("0.5 ns", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("-0.5 ns", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("0.4 ns", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("1.49 ns", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("2.5 ns", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("1e-10 s", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("1e-30 s", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("1e-310 s", CS_UNITS_ERROR_RANGE);
+	TIME_FAILS("0.00000000000000000000000000001 s", CS_UNITS_ERROR_RANGE);
+	TIME_IS("1.0000000 ns", 1);
+	TIME_IS("1.5 us", 1500);
+	/* Digits below 1e-6 ns are a conversion's noise: the whole ns it is next to */
 	TIME_IS("0.10000000000000000000001 s", 100000000);
 	TIME_IS("1.00000000000000000000000000001 h", 3600000000000);
+	TIME_IS("1.0000000000000001 ns", 1);
+	TIME_IS("0.9999999999999999 ns", 1);
 	/* Near the 9.2e18 ns limit (about 292 years). */
 	TIME_IS("9.2e18 ns", 9200000000000000000);
 	TIME_IS("-9.2e18 ns", -9200000000000000000);

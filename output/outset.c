@@ -32,6 +32,9 @@ struct cs_outlock {
 	int fd;          /* the directory, flock()ed where the file system can */
 	bool was_empty;  /* nothing in it when it was locked (a new directory, mostly) */
 	char *dir;
+	dev_t dev;       /* the directory's identity, in held_dirs while locked */
+	ino_t ino;
+	GArray *up;      /* descriptors of its ancestors, each flock()ed shared */
 };
 
 struct cs_outset {
@@ -188,6 +191,91 @@ static void clean_leftovers(int dfd, const char *dir, const GPtrArray *names)
 
 /* ---- the lock ---- */
 
+/*
+ * Nested output directories: a writer of DIR holds DIR exclusively and each of its
+ * ancestors shared, so a writer of DIR/sub (which holds DIR shared) and one of DIR
+ * (which wants it exclusively) refuse each other, whichever came first, while writers
+ * of sibling directories share their parent. The directories this process holds
+ * exclusively (inherited by the sweep's forked workers) are remembered, and an
+ * ancestor walk stops at one of them: the process's own nested sets (compare's
+ * policies, a sweep's variants) are covered by the lock it already holds.
+ */
+struct held_dir {
+	dev_t dev;
+	ino_t ino;
+};
+static GMutex held_lock;
+static GArray *held_dirs;
+
+static bool held(dev_t dev, ino_t ino)
+{
+	bool found = false;
+
+	g_mutex_lock(&held_lock);
+	for (guint i = 0; held_dirs && i < held_dirs->len && !found; i++) {
+		struct held_dir *h = &g_array_index(held_dirs, struct held_dir, i);
+
+		found = h->dev == dev && h->ino == ino;
+	}
+	g_mutex_unlock(&held_lock);
+	return found;
+}
+
+static void hold(struct cs_outlock *l, bool on)
+{
+	g_mutex_lock(&held_lock);
+	if (!held_dirs)
+		held_dirs = g_array_new(FALSE, FALSE, sizeof(struct held_dir));
+	for (guint i = 0; !on && i < held_dirs->len; i++) {
+		struct held_dir *h = &g_array_index(held_dirs, struct held_dir, i);
+
+		if (h->dev == l->dev && h->ino == l->ino) {
+			g_array_remove_index_fast(held_dirs, i);
+			break;
+		}
+	}
+	if (on)
+		g_array_append_val(held_dirs, ((struct held_dir){ l->dev, l->ino }));
+	g_mutex_unlock(&held_lock);
+}
+
+/* Take each ancestor of the locked directory shared, up to / or one this process
+ * holds; false (err: busy, naming it) when another chargesim writes into one. An
+ * ancestor that cannot be opened or locked (permissions, NFS) is passed over. */
+static bool lock_ancestors(struct cs_outlock *l, GError **err)
+{
+	g_autofree char *real = realpath(l->dir, NULL);
+	char *path = real ? g_strdup(real) : NULL;
+
+	l->up = g_array_new(FALSE, FALSE, sizeof(int));
+	while (path && strcmp(path, "/") != 0) {
+		char *parent = g_path_get_dirname(path);
+		struct stat st;
+		int fd;
+
+		g_free(path);
+		path = parent;
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && held(st.st_dev, st.st_ino)) {
+			close(fd);
+			break;
+		}
+		if (flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+			g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY,
+				    "%s: another chargesim is writing into %s, which holds this directory; wait for it to finish, or choose another output directory",
+				    l->dir, path);
+			close(fd);
+			g_free(path);
+			return false;
+		}
+		g_array_append_val(l->up, fd);
+	}
+	g_free(path);
+	return true;
+}
+
 struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 {
 	struct cs_outlock *l;
@@ -203,13 +291,25 @@ struct cs_outlock *cs_outdir_lock(const char *dir, GError **err)
 	l = g_new(struct cs_outlock, 1);
 	*l = (struct cs_outlock){ .fd = fd, .dir = g_strdup(dir) };
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		g_autoptr(GPtrArray) names = cs_dir_list(fd);
+		g_autoptr(GPtrArray) names = NULL;
+		struct stat st;
+
+		if (!lock_ancestors(l, err)) {
+			cs_outdir_unlock(l);
+			return NULL;
+		}
+		if (fstat(fd, &st) == 0) {
+			l->dev = st.st_dev;
+			l->ino = st.st_ino;
+			hold(l, true);
+		}
+		names = cs_dir_list(fd);
 
 		l->was_empty = names && names->len == 0;
 		clean_leftovers(fd, dir, names);
 	} else if (errno == EWOULDBLOCK) {
 		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_BUSY,
-			    "%s: another chargesim is writing into this directory; wait for it to finish, or choose another output directory",
+			    "%s: another chargesim is writing into this directory (or one inside it); wait for it to finish, or choose another output directory",
 			    dir);
 		cs_outdir_unlock(l);
 		return NULL;
@@ -222,6 +322,12 @@ void cs_outdir_unlock(struct cs_outlock *l)
 {
 	if (!l)
 		return;
+	if (l->dev || l->ino)
+		hold(l, false);
+	for (guint i = 0; l->up && i < l->up->len; i++)
+		close(g_array_index(l->up, int, i));
+	if (l->up)
+		g_array_free(l->up, TRUE);
 	close(l->fd);   /* releases the flock */
 	g_free(l->dir);
 	g_free(l);

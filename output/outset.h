@@ -23,7 +23,10 @@
  * One writer: the directory is locked (flock on the directory itself, so nothing is
  * left behind) from cs_outset_begin() to the commit or abort; a second chargesim
  * writing into the same directory is refused at once with CS_OUTPUT_ERROR_BUSY. On
- * file systems without flock on directories (NFS) the lock is skipped.
+ * file systems without flock on directories (NFS) the lock is skipped. The lock
+ * covers nested directories: the holder of DIR also holds each directory above it
+ * shared, so writers of DIR and of DIR/sub refuse each other whichever came first
+ * (siblings share their parent); a process's own nested sets are covered by its lock.
  *
  * Leftovers: whoever takes the lock finds what a killed run left in DIR and cleans it
  * first. A staging directory with its marker (killed during the commit) is committed

@@ -102,6 +102,42 @@ else
 fi
 check "and nothing temporary" clean "$D"
 
+# ---- nested output directories: a run into DIR/fixed and a compare into DIR (which
+# replaces DIR/fixed) refuse each other, whichever starts first; siblings do not ----
+cat >"$TMP/year.json" <<'EOF'
+{ "name": "year", "duration": "8784 h", "source": { "kind": "dcp" },
+  "events": [ { "at": "100 h", "do": "unplug" }, { "at": "101 h", "do": "plug" } ] }
+EOF
+D=$TMP/nest
+"$BIN" run "$TMP/long.json" -o "$D/fixed" -q --max-step 10ms --trace-dt 1s &
+pid=$!
+wait_for "$D/fixed"
+run nest-compare compare "$TMP/a.json" -o "$D" --policy fixed --policy none -q
+expect_status "a compare into the directory holding a run's" 2
+expect_stderr "it says why" "another chargesim is writing into this directory (or one inside it)"
+run nest-sibling run "$TMP/a.json" -o "$D/other" -q
+expect_status "a run into a sibling directory meanwhile" 0
+wait $pid
+status=$?
+name=nest
+expect_status "the first run" 0
+check "it holds its set" is_set "$D/fixed" "$TMP/ref-long"
+D=$TMP/nest2
+"$BIN" compare "$TMP/year.json" -o "$D" --policy fixed --policy none -q >/dev/null &
+pid=$!
+i=0
+while [ $i -lt 200 ] && [ -z "$(find "$D" -name '.chargesim-set.tmp-*' 2>/dev/null)" ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+run nest-run run "$TMP/a.json" -o "$D/fixed" -q
+expect_status "a run into a directory inside a compare's" 2
+expect_stderr "it names the directory in use" "another chargesim is writing into $D, which holds this directory"
+wait $pid
+status=$?
+name=nest2
+expect_status "the compare" 0
+
 # ---- SIGKILL, then the next run ----
 
 D=$TMP/killed

@@ -49,6 +49,19 @@ bool cli_plot_exists(const char *outdir);
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* Print "chargesim: MESSAGE" to stderr; false, for `return cli_error(...)`. */
 bool cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* --allow-plugins DIR (run, check, sweep): the trust boundary of stack/policies/loader.h.
+ * A scenario or sweep file is data; the plugins (code) it may load are those under
+ * the DIRs the user gives here. cli_allow_plugins() registers them (false with the
+ * message printed when one is not a directory). */
+#define CLI_ALLOW_PLUGINS_ENTRY(dirs) \
+	{ "allow-plugins", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, (dirs), \
+	  "Let scenarios load the policy plugins (code) under DIR, after symbolic links (repeatable)", "DIR" }
+#define CLI_ALLOW_PLUGINS_NOTE \
+	"Plugins: a scenario or sweep file is data and loads no code by itself. A plugin it\n" \
+	"names (\"policy\": {\"plugin\": FILE.so}) runs only when its real path is under a\n" \
+	"directory given with --allow-plugins DIR; any other is refused (exit 2) before its\n" \
+	"code runs. Built-in policies and linux/* drivers need nothing (docs/policy-sdk.md).\n"
+bool cli_allow_plugins(char **dirs);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
 /* Append the *.json files under dir (recursively, each directory in name order) to

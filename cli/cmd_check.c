@@ -319,12 +319,14 @@ int cmd_check(int argc, char **argv)
 	gint jobs_n = 1;
 	g_autofree char *junit = NULL, *outroot = NULL;
 	gboolean accept = FALSE, quiet = FALSE;
+	g_auto(GStrv) allow = NULL;
 	GOptionEntry entries[] = {
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_n, "Run N scenarios at once (default 1)", "N" },
 		{ "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write the results as JUnit XML", "FILE" },
 		{ "accept", 0, 0, G_OPTION_ARG_NONE, &accept, "Rewrite golden traces and fingerprints of failing scenarios", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outroot, "Put each run's outputs under DIR (default out/check)", "DIR" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures and the final count", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
@@ -344,8 +346,11 @@ int cmd_check(int argc, char **argv)
 		"here, else the one installed with chargesim (PREFIX/share/chargesim/scenarios).\n"
 		"Prints PASS/FAIL/ERROR per scenario in a fixed order and \"N passed, N failed\"\n"
 		"(\", N could not run\" for the ERRORs). Exit status 0 all passed, 1 a failure, 2 a\n"
-		"scenario could not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml");
-	if (!cli_parse(ctx, &argc, &argv))
+		"scenario could not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"Checking files from others (a pull request in CI): give no --allow-plugins, or only\n"
+		"a directory they cannot change.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(allow))
 		return CLI_EXIT_USAGE;
 	if (jobs_n < 1 || jobs_n > 256) {
 		cli_error("check: -j: found %d, expected 1 to 256", jobs_n);

@@ -112,6 +112,9 @@ int cmd_list(int argc, char **argv)
 		"  scenarios   the scenario files under DIR (default scenarios/, subdirectories\n"
 		"              included), each with its description; sweep files are left out\n"
 		"\n"
+		"list reads tables and files and runs no code: it never loads a policy plugin,\n"
+		"neither one a scenario names nor one given as `list policies FILE.so` (refused).\n"
+		"\n"
 		"Examples:\n"
 		"  chargesim list policies\n"
 		"  chargesim list sources\n"
@@ -122,6 +125,12 @@ int cmd_list(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	what = argc > 1 ? argv[1] : "policies";
 	if (strcmp(what, "policies") == 0) {
+		/* list is for reading what exists: it opens no plugin, even one named here */
+		if (argc > 2) {
+			cli_error("list policies: found \"%s\", expected nothing after \"policies\": list shows the built-in policies and never loads a plugin (a plugin's parameters are in its source, docs/policy-sdk.md)",
+				  argv[2]);
+			return CLI_EXIT_USAGE;
+		}
 		list_policies();
 		return CLI_EXIT_OK;
 	}

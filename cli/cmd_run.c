@@ -277,7 +277,7 @@ static void plot_staged(const struct run_result *res, const char *dir, void *dat
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *outdir_opt = NULL, *policy = NULL, *max_step = NULL, *trace_dt = NULL;
-	g_auto(GStrv) sets = NULL, sysfs_at = NULL;
+	g_auto(GStrv) sets = NULL, sysfs_at = NULL, allow = NULL;
 	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
@@ -289,6 +289,7 @@ int cmd_run(int argc, char **argv)
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
 		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario");
@@ -307,8 +308,10 @@ int cmd_run(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Writes trace.csv, events.jsonl and metrics.json into the output directory and\n"
-		"prints a summary. Exit status 1 when an expectation of the scenario failed.");
-	if (!cli_parse(ctx, &argc, &argv))
+		"prints a summary. Exit status 1 when an expectation of the scenario failed.\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"A plugin named with --policy FILE.so is your own choice and needs no --allow-plugins.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(allow))
 		goto out;
 	if (argc != 2) {
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);

@@ -133,12 +133,18 @@ static int default_jobs(void)
 	return (int)g_get_num_processors();
 }
 
-static void print_show(const struct sweep *sw, guint64 index)
+/* The command runs what the variant would: the same --allow-plugins too. */
+static void print_show(const struct sweep *sw, guint64 index, char **allow)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
 	g_autofree char *base = g_shell_quote(sw->base_file);
 
 	printf("chargesim run %s", base);
+	for (int i = 0; allow && allow[i]; i++) {
+		g_autofree char *q = g_shell_quote(allow[i]);
+
+		printf(" --allow-plugins %s", q);
+	}
 	for (int i = 0; sets[i]; i++) {
 		g_autofree char *q = g_shell_quote(sets[i]);
 
@@ -151,6 +157,7 @@ static void print_show(const struct sweep *sw, guint64 index)
 /* The options as given (GOption fills them). */
 struct sweep_cli {
 	char *outdir, *shard_opt;
+	char **allow;          /* --allow-plugins */
 	gint jobs, chunk_rows;
 	gint64 show;
 	gboolean resume, keep, quiet;
@@ -227,6 +234,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "chunk-rows", 0, 0, G_OPTION_ARG_INT, &c.chunk_rows, "Write a durable chunk once K rows are in order (default 256), or after 10 s", "K" },
 		{ "show", 0, 0, G_OPTION_ARG_INT64, &c.show, "Print the `chargesim run` command of variant INDEX and exit", "INDEX" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet, "Print nothing but errors", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&c.allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEP.json -o DIR - run the variants of a sweep");
@@ -248,8 +256,10 @@ int cmd_sweep(int argc, char **argv)
 		"`chargesim merge` joins shard directories. Expectations of the base scenario are\n"
 		"not checked. Exit status 2 when a variant was invalid input, 3 on an internal\n"
 		"error (the row's error cell says which); 130/143 when interrupted (use --resume).\n"
-		"See docs/scaling.md for GNU parallel and Slurm.");
-	if (!cli_parse(ctx, &argc, &argv))
+		"See docs/scaling.md for GNU parallel and Slurm.\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"Loading the sweep file (and --show) opens no plugin: each is only checked.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(c.allow))
 		goto out;
 	if (argc != 2) {
 		cli_error("sweep: expected exactly one sweep file, found %d arguments (see --help)", argc - 1);
@@ -265,7 +275,7 @@ int cmd_sweep(int argc, char **argv)
 			cli_error("--show: found %" G_GINT64_FORMAT ", expected a variant index from 0 to %" G_GUINT64_FORMAT,
 				  c.show, sw->total - 1);
 		} else {
-			print_show(sw, (guint64)c.show);
+			print_show(sw, (guint64)c.show, c.allow);
 			status = CLI_EXIT_OK;
 		}
 		goto out;
@@ -289,6 +299,7 @@ out:
 	sweep_outcome_clear(&outcome);
 	g_free(c.outdir);
 	g_free(c.shard_opt);
+	g_strfreev(c.allow);
 	return status;
 }
 

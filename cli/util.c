@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
+#include "stack/policies/loader.h"
 
 bool cli_error(const char *fmt, ...)
 {
@@ -102,6 +103,17 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 	cli_help_if_asked(ctx, *argc, *argv);
 	if (!g_option_context_parse(ctx, argc, argv, &err))
 		return cli_error("%s (see --help)", err->message);
+	return true;
+}
+
+bool cli_allow_plugins(char **dirs)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		g_autoptr(GError) err = NULL;
+
+		if (!cs_plugin_allow_dir(dirs[i], &err))
+			return cli_error("%s", err->message);
+	}
 	return true;
 }
 

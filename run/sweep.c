@@ -15,6 +15,7 @@
 #include "sim/units.h"
 #include "run/run.h"
 #include "run/world.h"
+#include "stack/policies/loader.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
 
@@ -90,6 +91,27 @@ static int value_dim(const char *text)
 	return -1;
 }
 
+/* The run built to validate a scenario of the sweep. A plugin is code, and loading the
+ * sweep (`sweep --show` too) runs none: the plugin is only checked against the trust
+ * boundary (stack/policies/loader.h), and the built-in "none" holds its place. */
+static struct world *build_world(const struct scenario *sc, GError **err)
+{
+	struct world_options wo = { 0 };
+	g_autofree char *real = NULL;
+
+	if (sc->policy.plugin) {
+		GError *inner = NULL;
+
+		real = cs_plugin_check(sc->policy.plugin, false, &inner);
+		if (!real) {
+			scenario_error_in_file(err, sc->file, inner);
+			return NULL;
+		}
+		wo.policy = "none";
+	}
+	return world_new(sc, &wo, err);
+}
+
 /* The base scenario with `set` (NULL: none) loaded and built into a run, not run; its
  * metrics.json keys into names when asked. Errors are "SWEEP: WHAT: MESSAGE". */
 static bool build_base(const struct sweep *sw, const char *set, const char *what, char ***names,
@@ -97,10 +119,9 @@ static bool build_base(const struct sweep *sw, const char *set, const char *what
 {
 	const char *sets[] = { set, NULL };
 	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
 	struct scenario *sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets,
 						 &inner);
-	struct world *w = sc ? world_new(sc, &wo, &inner) : NULL;
+	struct world *w = sc ? build_world(sc, &inner) : NULL;
 
 	if (w && names) {
 		cJSON *m = world_metrics_json(w), *k;

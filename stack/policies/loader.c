@@ -80,6 +80,21 @@ static const char *file_kind(mode_t mode)
 	return "a special file";
 }
 
+/* A plugin the command line did not allow: say where it really is, which directories
+ * were allowed, and how to allow it. */
+static void refuse_untrusted(const char *plugin, const char *real, GError **err)
+{
+	g_autoptr(GString) dirs = g_string_new(NULL);
+
+	for (guint i = 0; allowed_dirs && i < allowed_dirs->len; i++)
+		g_string_append_printf(dirs, "%s%s", i ? ", " : "",
+				       (const char *)allowed_dirs->pdata[i]);
+	g_set_error(err, CS_POLICY_ERROR, 0,
+		    "policy.plugin: cannot load \"%s\": found a plugin (code) at %s, outside %s%s; expected none: a scenario or sweep file loads no code by itself (to trust it, pass --allow-plugins DIR for a directory that holds it; docs/policy-sdk.md)",
+		    plugin, real, dirs->len ? "every --allow-plugins directory: " :
+		    "any --allow-plugins directory", dirs->str);
+}
+
 char *cs_plugin_check(const char *plugin, bool user_named, GError **err)
 {
 	g_autofree char *real = NULL;
@@ -112,9 +127,7 @@ char *cs_plugin_check(const char *plugin, bool user_named, GError **err)
 		return NULL;
 	}
 	if (!user_named && !under_allowed_dir(real)) {
-		g_set_error(err, CS_POLICY_ERROR, 0,
-			    "policy.plugin: cannot load \"%s\" (%s): a plugin is code, and a scenario or sweep file loads no code by itself; to trust it, pass --allow-plugins DIR for a directory that holds it (docs/policy-sdk.md)",
-			    plugin, real);
+		refuse_untrusted(plugin, real, err);
 		return NULL;
 	}
 	return g_steal_pointer(&real);

@@ -182,8 +182,10 @@ int cmd_compare(int argc, char **argv)
 		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
 		"  chargesim compare SCENARIO.json --policy safe-ramp --policy ./my_policy.so\n"
 		"A plugin (a file name ending in .so; see docs/policy-sdk.md) runs under the\n"
-		"name of its file: DIR/my_policy/. The scenario's policy parameters go only to the\n"
-		"run of the scenario's own policy; the others run with their defaults.\n"
+		"name of its file: DIR/my_policy/. A plugin is code: compare loads only the ones\n"
+		"you name with --policy, never the scenario's own (docs/policy-sdk.md 7.1). The\n"
+		"scenario's policy parameters go only to the run of the scenario's own policy;\n"
+		"the others run with their defaults.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;

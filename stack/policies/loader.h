@@ -14,7 +14,9 @@
  * The trust boundary: a plugin is code, and scenario and sweep files are data. A plugin
  * a file names is opened only when its real path (after symbolic links) lies under a
  * directory given to cs_plugin_allow_dir() (`--allow-plugins DIR`); one the caller
- * names itself (`--policy FILE.so`, user_named) needs no such directory. Either way it
+ * names itself (`--policy FILE.so`, user_named) needs no such directory. Pass
+ * user_named only for a path the user typed on the command line, never for one read
+ * from any file (scenario, sweep, or whatever file kind comes next). Either way it
  * must be a regular file whose name and real path end in ".so", and it is opened by
  * that real path; everything else is refused before any of its code can run.
  *

@@ -255,7 +255,7 @@ static void print_failure(const struct run_result *res)
 		cli_error("%s: %s", res->scenario->file, res->error->message);
 		break;
 	default:
-		fprintf(stderr, "%s\n", res->error->message);
+		cli_print_message(res->error->message);
 	}
 }
 
@@ -320,7 +320,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);

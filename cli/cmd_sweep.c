@@ -257,7 +257,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	sw = sweep_load(argv[1], &err);
 	if (!sw) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (c.show >= 0) {
@@ -319,7 +319,7 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	if (!sweep_merge(argv + 1, argc - 1, outdir, &err)) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (!quiet)

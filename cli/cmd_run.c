@@ -109,9 +109,10 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
 	g_autofree char *wall = fmt_duration(wall_s);
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
+	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
 	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       res->policy, dur, wall, speed);
+	       policy, dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));

@@ -133,18 +133,23 @@ static int default_jobs(void)
 	return (int)g_get_num_processors();
 }
 
+/* The variant's command line; a control character in it (a value of the sweep file)
+ * is shown escaped (cli_term_text()), not sent to the terminal. */
 static void print_show(const struct sweep *sw, guint64 index)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
 	g_autofree char *base = g_shell_quote(sw->base_file);
+	g_autoptr(GString) line = g_string_new("chargesim run ");
+	g_autofree char *safe = NULL;
 
-	printf("chargesim run %s", base);
+	g_string_append(line, base);
 	for (int i = 0; sets[i]; i++) {
 		g_autofree char *q = g_shell_quote(sets[i]);
 
-		printf(" --set %s", q);
+		g_string_append_printf(line, " --set %s", q);
 	}
-	printf("\n");
+	safe = cli_term_text(line->str, false);
+	printf("%s\n", safe);
 }
 
 

@@ -462,6 +462,14 @@ run_t xtdiff diff "$TMP/xt/esc.csv" "$TMP/xt/esc2.csv"
 check "diff shows no raw control character (stdout)" no_control "$TMP/xtdiff.out"
 check "diff shows no raw control character (stderr)" no_control "$TMP/xtdiff.err"
 
+# sweep --show of a base scenario whose file name holds ESC: the command line is escaped
+cp scenarios/demo.json "$TMP/xt/b$(printf '\033')[2J.json"
+printf '{ "base": "b\u001b[2J.json", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/xt/esc-sweep.json"
+run_t xtshow sweep --show=0 "$TMP/xt/esc-sweep.json"
+expect_status "sweep --show of a base with ESC in its name" 0
+check "sweep --show prints no raw control character" no_control "$TMP/xtshow.out"
+expect_in "sweep --show shows ESC as \\x1b" out 'b\x1b[2J.json'
+
 # a write error on stdout is no success
 for c in "list" "list policies" "list scenarios $TMP/xt/list" "--version" "run --help" \
 	"sweep --show=0 scenarios/sweeps/cable-random.json" \
@@ -496,6 +504,13 @@ expect_stderr "plot names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe)
 run_t sfdiff diff "$TMP/sf/fifo.csv" tests/bad-inputs/helpers/trace-ok.csv
 expect_status "diff of a FIFO" 2
 expect_stderr "diff names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe), expected a CSV file"
+mkdir -p "$TMP/sf/gold"
+mkfifo "$TMP/sf/gold/g.csv"
+printf '{ "name": "gf", "duration": "10 min", "source": { "kind": "dcp" }, "expect": [ { "golden": "g.csv" } ] }\n' \
+	>"$TMP/sf/gold/s.json"
+run_t sfgold check "$TMP/sf/gold" -o "$TMP/o-sf"
+expect_status "check of a scenario whose golden trace is a FIFO" 2
+expect_in "check names the FIFO golden trace" out "g.csv: found a FIFO (named pipe), expected a CSV file"
 run_t sfdev run /dev/null -o "$TMP/o-sf"
 expect_status "run of a character device" 2
 expect_stderr "run of /dev/null says what it is" "/dev/null: found a character device"

@@ -47,7 +47,19 @@ bool cli_plot_exists(const char *outdir);
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
-/* Print "chargesim: MESSAGE" to stderr; false, for `return cli_error(...)`. */
+/*
+ * Text from input files (names, descriptions, messages quoting what a file holds)
+ * reaches terminals and CI logs; a control character in it would act there (ESC moves
+ * the cursor or retitles the window, CR rewrites the line, BEL rings). cli_term_text()
+ * returns text with every such character shown as an escape: C0 controls and DEL as
+ * \xNN (but line feeds and tabs when lines is true: a message of several lines),
+ * C1 controls as \u00NN, bytes that are not UTF-8 as \xNN. Caller frees.
+ */
+char *cli_term_text(const char *text, bool lines);
+/* A message (a GError's, say) on a line of stderr, through cli_term_text(). */
+void cli_print_message(const char *msg);
+/* Print "chargesim: MESSAGE" to stderr, through cli_term_text(); false, for
+ * `return cli_error(...)`. */
 bool cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* --allow-plugins DIR (run, check, sweep): the trust boundary of stack/policies/loader.h.
  * A scenario or sweep file is data; the plugins (code) it may load are those under

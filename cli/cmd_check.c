@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "run/expect.h"
 #include "run/run.h"
+#include "run/sweep.h"
 #include "output/outfile.h"
 
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
@@ -70,18 +71,22 @@ static void driver_lock_free(gpointer lock)
 	g_free(lock);
 }
 
+/* Read as sweep_read_file() reads, so a FIFO in a checked directory is no sweep file
+ * (nor does it block): run_file() then refuses it as a scenario, naming it. */
 static bool is_sweep_file(const char *path)
 {
 	g_autofree char *text = NULL;
+	gsize len;
 	cJSON *doc;
-	bool sweep;
+	bool found;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
+	text = sweep_read_file(path, "sweep", &len, NULL);
+	if (!text)
 		return false;
-	doc = cJSON_Parse(text);
-	sweep = cJSON_IsObject(doc) && cJSON_GetObjectItemCaseSensitive(doc, "vary");
+	doc = cJSON_ParseWithLength(text, len);
+	found = cJSON_IsObject(doc) && cJSON_GetObjectItemCaseSensitive(doc, "vary");
 	cJSON_Delete(doc);
-	return sweep;
+	return found;
 }
 
 static char *job_outdir(const char *root, const char *file)
@@ -142,8 +147,17 @@ static void run_job(gpointer data, gpointer user)
 	run_result_clear(&res);
 }
 
-/* Text for XML 1.0, escaped by GLib: made UTF-8 first, and the control characters
- * XML forbids (all but tab, line feed, carriage return) shown as U+FFFD; in an
+/* Whether XML 1.0 allows the character c in a document (its production Char): not the
+ * C0 controls but tab, line feed and carriage return, nor U+FFFE and U+FFFF (which a
+ * JSON string can hold as \uFFFE); surrogates never get here (not UTF-8). */
+static bool xml_char_ok(gunichar c)
+{
+	return c >= 0x20 ? c != 0xfffe && c != 0xffff : c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Text for XML 1.0, escaped by GLib: made UTF-8 first (bytes that are not, and
+ * surrogates, become U+FFFD), then every character XML forbids shown as U+FFFD, so the
+ * report stays well-formed whatever a scenario's name or a message holds; in an
  * attribute, line breaks and tabs as character references (a parser would turn them
  * into blanks). */
 static void xml_append(GString *x, const char *text, bool attr)
@@ -152,9 +166,9 @@ static void xml_append(GString *x, const char *text, bool attr)
 	GString *clean = g_string_sized_new(strlen(valid));
 	g_autofree char *esc = NULL;
 
-	for (const char *c = valid; *c; c++) {
-		if ((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n' || *c == '\r')
-			g_string_append_c(clean, *c);
+	for (const char *c = valid; *c; c = g_utf8_next_char(c)) {
+		if (xml_char_ok(g_utf8_get_char(c)))
+			g_string_append_len(clean, c, g_utf8_next_char(c) - c);
 		else
 			g_string_append(clean, "\xef\xbf\xbd");
 	}
@@ -283,28 +297,34 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 }
 
 /* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed" and,
- * when some could not run (ERROR), ", N could not run": an error is no failure. */
+ * when some could not run (ERROR), ", N could not run": an error is no failure. Names
+ * and messages come from the files, so their control characters are escaped
+ * (cli_term_text()): a CI log shows what a scenario holds, never acts on it. */
 static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
 			 int *errors)
 {
 	int passed = 0;
 
 	for (int i = 0; i < n; i++) {
+		g_autofree char *name = cli_term_text(jobs[i].name, false);
+		g_autofree char *msg = cli_term_text(jobs[i].message, true);
+		g_autofree char *acc = cli_term_text(jobs[i].accepted, true);
+
 		switch (jobs[i].status) {
 		case JOB_PASS:
 			passed++;
 			if (!quiet)
-				printf("PASS %s\n", jobs[i].name);
+				printf("PASS %s\n", name);
 			break;
 		case JOB_FAIL:
 			(*failed)++;
-			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
+			printf("FAIL %s: %s\n", name, msg);
 			if (jobs[i].accepted)
-				printf("%s", jobs[i].accepted);
+				printf("%s", acc);
 			break;
 		default:
 			(*errors)++;
-			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
+			printf("ERROR %s: %s\n", name, msg);
 		}
 	}
 	if (*errors)

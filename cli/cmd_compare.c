@@ -139,7 +139,7 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 			int status = res.status;
 
 			cs_outset_unstage(set, res.error);
-			fprintf(stderr, "%s\n", res.error->message);
+			cli_print_message(res.error->message);
 			run_result_clear(&res);
 			return status;
 		}
@@ -195,7 +195,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		return CLI_EXIT_USAGE;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);

@@ -76,8 +76,12 @@ static int list_scenarios(const char *dir)
 		g_autoptr(scenario) sc = scenario_load(paths->pdata[i], NULL, &err);
 
 		/* sweep files and other JSON are listed only when they are scenarios */
-		if (sc)
-			printf("%-48s %s\n", (char *)paths->pdata[i], sc->description);
+		if (sc) {   /* a description may hold control characters: cli_term_text() */
+			g_autofree char *path = cli_term_text(paths->pdata[i], false);
+			g_autofree char *desc = cli_term_text(sc->description, false);
+
+			printf("%-48s %s\n", path, desc);
+		}
 	}
 	return CLI_EXIT_OK;
 }

@@ -244,7 +244,7 @@ static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, sce
 	if (c->scenario_file) {
 		*sc = scenario_load(c->scenario_file, NULL, &err);
 		if (!*sc) {
-			fprintf(stderr, "%s\n", err->message);
+			cli_print_message(err->message);
 			return false;
 		}
 		spec->uvlo_v = scenario_uvlo_v(*sc);

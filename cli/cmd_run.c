@@ -109,9 +109,10 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
 	g_autofree char *wall = fmt_duration(wall_s);
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
+	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
 	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       res->policy, dur, wall, speed);
+	       policy, dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
@@ -255,7 +256,7 @@ static void print_failure(const struct run_result *res)
 		cli_error("%s: %s", res->scenario->file, res->error->message);
 		break;
 	default:
-		fprintf(stderr, "%s\n", res->error->message);
+		cli_print_message(res->error->message);
 	}
 }
 
@@ -323,7 +324,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);

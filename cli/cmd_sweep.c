@@ -133,26 +133,30 @@ static int default_jobs(void)
 	return (int)g_get_num_processors();
 }
 
-/* The command runs what the variant would: the same --allow-plugins too. */
+/* The variant's command line, with the same --allow-plugins as this command; a control
+ * character in it (a value of the sweep file) is shown escaped (cli_term_text()), not
+ * sent to the terminal. */
 static void print_show(const struct sweep *sw, guint64 index, char **allow)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
 	g_autofree char *base = g_shell_quote(sw->base_file);
+	g_autoptr(GString) line = g_string_new("chargesim run ");
+	g_autofree char *safe = NULL;
 
-	printf("chargesim run %s", base);
+	g_string_append(line, base);
 	for (int i = 0; allow && allow[i]; i++) {
 		g_autofree char *q = g_shell_quote(allow[i]);
 
-		printf(" --allow-plugins %s", q);
+		g_string_append_printf(line, " --allow-plugins %s", q);
 	}
 	for (int i = 0; sets[i]; i++) {
 		g_autofree char *q = g_shell_quote(sets[i]);
 
-		printf(" --set %s", q);
+		g_string_append_printf(line, " --set %s", q);
 	}
-	printf("\n");
+	safe = cli_term_text(line->str, false);
+	printf("%s\n", safe);
 }
-
 
 /* The options as given (GOption fills them). */
 struct sweep_cli {
@@ -267,7 +271,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	sw = sweep_load(argv[1], &err);
 	if (!sw) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (c.show >= 0) {
@@ -330,7 +334,7 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	if (!sweep_merge(argv + 1, argc - 1, outdir, &err)) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (!quiet)

@@ -3,11 +3,13 @@
  * run/sweep.c - sweep files, variants, results.csv rows and shard manifests (see
  * sweep.h); the merge of shards is sweep_merge.c's, the running sweep_runner.c's.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "run/sweep.h"
 #include "output/outfile.h"
 #include "sim/param.h"
@@ -16,6 +18,7 @@
 #include "run/run.h"
 #include "run/world.h"
 #include "stack/policies/loader.h"
+#include "traces/infile.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
 
@@ -39,24 +42,42 @@ guint32 sweep_variant_seed(guint32 sweep_seed, guint64 index)
 
 /* ---- reading ---- */
 
+/* The file read through a descriptor of a regular file (traces/infile.h: a FIFO is
+ * refused before it could block), at most SWEEP_MAX_BYTES of it. */
 char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err)
 {
-	g_autoptr(GError) inner = NULL;
+	const char *found;
+	int fd = cs_open_regular(file, &found), e = errno;
 	struct stat st;
-	char *text = NULL;
+	GString *buf;
+	char chunk[65536];
+	ssize_t n = 0;
 
-	if (stat(file, &st) != 0)
+	if (fd < 0 && !found)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
-				     g_strerror(errno));
-	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES)
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
-				     file, S_ISDIR(st.st_mode) ? "a directory" :
-				     !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
-				     what, SWEEP_MAX_BYTES >> 20);
-	if (!g_file_get_contents(file, &text, len, &inner))
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
-				     inner->message);
-	return text;
+				     g_strerror(e));
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size <= SWEEP_MAX_BYTES) {
+		buf = g_string_new(NULL);
+		while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+		       buf->len + (size_t)n <= SWEEP_MAX_BYTES)
+			g_string_append_len(buf, chunk, n);
+		e = errno;
+		close(fd);
+		if (n == 0) {
+			*len = buf->len;
+			return g_string_free(buf, FALSE);
+		}
+		g_string_free(buf, TRUE);
+		if (n < 0)
+			return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file,
+					     what, g_strerror(e));
+		found = "a larger file";   /* it grew */
+	} else if (fd >= 0) {
+		close(fd);
+		found = "a larger file";
+	}
+	return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
+			     file, found, what, SWEEP_MAX_BYTES >> 20);
 }
 
 /* Each key of obj once, and (keys not NULL) one of keys (NULL-terminated); path names obj
@@ -358,11 +379,34 @@ static void drop_varied_metrics(struct sweep *sw)
 	sw->n_metrics = k;
 }
 
+/* Whether a JSON string in text holds the escape \u0000: cJSON would cut the string
+ * there, and a varied value would silently lose its tail. A backslash before it that
+ * is itself escaped ("\\u0000", text) does not count. */
+static bool has_nul_escape(const char *text, gsize len)
+{
+	for (const char *p = text; (p = memmem(p, len - (gsize)(p - text), "\\u0000", 6)); p++) {
+		gsize n = 1;
+
+		while ((gsize)(p - text) >= n && p[-(gssize)n] == '\\')
+			n++;
+		if (n % 2)
+			return true;
+	}
+	return false;
+}
+
 /* The sweep file's JSON text (its SHA-256 kept for the manifests). */
 static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
 	const char *end = NULL;
 
+	if (memchr(text, '\0', len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				     "%s: found a NUL byte, expected a JSON text", sw->file) != NULL;
+	if (has_nul_escape(text, len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				     "%s: found \\u0000 in a string, expected text without NUL characters",
+				     sw->file) != NULL;
 	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (sw->doc)

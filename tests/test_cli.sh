@@ -410,4 +410,116 @@ else
 	not_ok "python3 is needed to parse the JUnit XML"
 fi
 
+
+# ---- text that stays text, stdout errors, special files (issue 36) ----
+
+# run_t NAME ARGS...: run, but killed after 20 s (a blocked read is a failure, not a hang)
+run_t() {
+	name=$1
+	shift
+	timeout -k 5 20 "$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null
+	status=$?
+}
+
+# no_control FILE: no control character but line feed and tab (ESC, CR, BEL, C1 ...)
+no_control() {
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$1" &&
+		! grep -q "$(printf '\302[\200-\237]')" "$1"
+}
+
+# XML 1.0 forbids U+FFFE, U+FFFF and most C0 controls: the JUnit report stays well-formed
+mkdir -p "$TMP/xt/suite"
+printf '{ "name": "n\\u001b[2J\\uFFFE\\uFFFF\\u0007<&>", "duration": "10 min", "source": { "kind": "dcp" } }\n' \
+	>"$TMP/xt/suite/bad-name.json"
+printf '{ "duration": "10 min", "description": "d\\uFFFE\\u0001", "source": { "kind": "dcp" }, "expect": [ { "at_end": "battery.soc >= 200 %%" } ] }\n' \
+	>"$TMP/xt/suite/$(printf 'f\357\277\276\357\277\277').json"
+run_t xt check "$TMP/xt/suite" -o "$TMP/o-xt" --junit "$TMP/xt.xml"
+expect_status "check of scenarios with U+FFFE, U+FFFF and ESC in names" 2
+check "the JUnit XML is well-formed" python3 -c '
+import sys, xml.etree.ElementTree as E
+t = E.parse(sys.argv[1])
+assert sum(1 for c in t.iter("testcase")) == 2
+' "$TMP/xt.xml"
+if command -v xmllint >/dev/null 2>&1; then
+	check "xmllint reads the JUnit XML" xmllint --noout "$TMP/xt.xml"
+fi
+check "the check report shows no raw control character" no_control "$TMP/xt.out"
+expect_in "the report shows ESC as \\x1b" out 'n\u001b[2J'
+
+# a description with ESC, CR, BEL and a C1 CSI, listed: shown escaped
+mkdir -p "$TMP/xt/list"
+printf '{ "name": "esc", "description": "a\\u001b]0;owned\\u0007\\rb\\u009b2J", "duration": "10 min", "source": { "kind": "dcp" } }\n' \
+	>"$TMP/xt/list/esc.json"
+run_t xtlist list scenarios "$TMP/xt/list"
+expect_status "list scenarios of a description with control characters" 0
+check "list shows no raw control character" no_control "$TMP/xtlist.out"
+expect_in "list shows ESC as \\x1b" out 'a\x1b]0;owned\x07\x0db\u009b2J'
+
+# a CSV column name with ESC, in diff's output and messages
+printf 'time_s,v\033[31m\n0,1\n1,1\n' >"$TMP/xt/esc.csv"
+printf 'time_s,v\033[31m\n0,1\n1,2\n' >"$TMP/xt/esc2.csv"
+run_t xtdiff diff "$TMP/xt/esc.csv" "$TMP/xt/esc2.csv"
+check "diff shows no raw control character (stdout)" no_control "$TMP/xtdiff.out"
+check "diff shows no raw control character (stderr)" no_control "$TMP/xtdiff.err"
+
+# sweep --show of a base scenario whose file name holds ESC: the command line is escaped
+cp scenarios/demo.json "$TMP/xt/b$(printf '\033')[2J.json"
+printf '{ "base": "b\u001b[2J.json", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/xt/esc-sweep.json"
+run_t xtshow sweep --show=0 "$TMP/xt/esc-sweep.json"
+expect_status "sweep --show of a base with ESC in its name" 0
+check "sweep --show prints no raw control character" no_control "$TMP/xtshow.out"
+expect_in "sweep --show shows ESC as \\x1b" out 'b\x1b[2J.json'
+
+# a write error on stdout is no success
+for c in "list" "list policies" "list scenarios $TMP/xt/list" "--version" "run --help" \
+	"sweep --show=0 scenarios/sweeps/cable-random.json" \
+	"diff tests/bad-inputs/helpers/trace-ok.csv tests/bad-inputs/helpers/trace-ok.csv" \
+	"check -q $TMP/xt/list -o $TMP/o-full"; do
+	# shellcheck disable=SC2086
+	timeout -k 5 60 "$BIN" $c >/dev/full 2>"$TMP/full.err"
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q "cannot write to standard output" "$TMP/full.err"; then
+		ok "$c > /dev/full: exit 2 with a message"
+	else
+		not_ok "$c > /dev/full: exit $st, want 2 with a message" "$(head -c 500 "$TMP/full.err")"
+	fi
+done
+
+# special files where a regular file is expected: refused at once, never read
+mkdir -p "$TMP/sf/dir"
+cp scenarios/demo.json "$TMP/sf/dir/a.json"
+mkfifo "$TMP/sf/fifo.json" "$TMP/sf/fifo.csv" "$TMP/sf/dir/b.json"
+run_t sfrun run "$TMP/sf/fifo.json" -o "$TMP/o-sf"
+expect_status "run of a FIFO" 2
+expect_stderr "run of a FIFO names it and what was expected" "$TMP/sf/fifo.json: found a FIFO (named pipe), expected a scenario file"
+run_t sfcheck check "$TMP/sf/dir" -q -o "$TMP/o-sf"
+expect_status "check of a directory holding a FIFO" 2
+expect_in "check names the FIFO" out "ERROR b.json: $TMP/sf/dir/b.json: found a FIFO"
+run_t sfsweep sweep --show=0 "$TMP/sf/fifo.json"
+expect_status "sweep --show of a FIFO" 2
+expect_stderr "sweep names the FIFO" "$TMP/sf/fifo.json: found a FIFO (named pipe)"
+run_t sfplot plot "$TMP/sf/fifo.csv" -o "$TMP/sf/p.svg"
+expect_status "plot of a FIFO" 2
+expect_stderr "plot names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe), expected a CSV file"
+run_t sfdiff diff "$TMP/sf/fifo.csv" tests/bad-inputs/helpers/trace-ok.csv
+expect_status "diff of a FIFO" 2
+expect_stderr "diff names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe), expected a CSV file"
+mkdir -p "$TMP/sf/gold"
+mkfifo "$TMP/sf/gold/g.csv"
+printf '{ "name": "gf", "duration": "10 min", "source": { "kind": "dcp" }, "expect": [ { "golden": "g.csv" } ] }\n' \
+	>"$TMP/sf/gold/s.json"
+run_t sfgold check "$TMP/sf/gold" -o "$TMP/o-sf"
+expect_status "check of a scenario whose golden trace is a FIFO" 2
+expect_in "check names the FIFO golden trace" out "g.csv: found a FIFO (named pipe), expected a CSV file"
+run_t sfdev run /dev/null -o "$TMP/o-sf"
+expect_status "run of a character device" 2
+expect_stderr "run of /dev/null says what it is" "/dev/null: found a character device"
+
+# a NUL escape in a sweep file would cut a varied value short
+printf '{ "base": "%s/scenarios/demo.json", "vary": { "name": ["a\\u0000b"] } }\n' "$(pwd)" \
+	>"$TMP/sf/nul-sweep.json"
+run_t sfnul sweep --show=0 "$TMP/sf/nul-sweep.json"
+expect_status "sweep file with \\u0000 in a string" 2
+expect_stderr "the sweep message names \\u0000" 'found \u0000 in a string'
+
 tl_finish

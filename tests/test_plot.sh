@@ -483,6 +483,18 @@ else
 		--z source_trips --agg max -o "$TMP/heatagg.png"
 	expect_status "heat map with --agg max" 0
 	check "heatagg.png is a PNG" png_ok "$TMP/heatagg.png"
+
+	# labels from sweep values are text: markup, U+FFFE, U+FFFF, controls and quotes in
+	# them leave the SVG well-formed (XML 1.0 has no U+FFFE or U+FFFF at all)
+	printf 'index,source.ilim,cable.length,policy,source_trips\n0,"0.8 A<&\357\277\276\357\277\277\033]0;x\007""'"'"'",0.5 m,"p</text><x a=""&amp;\357\277\276",12\n1,"1.5 A</svg>",0.5 m,"p</text><x a=""&amp;\357\277\276",0\n2,0.8 A,"2 m&#xFFFE;\302\233",q]]>,3\n' \
+		>"$TMP/hostile.csv"
+	run heathostile plot --heatmap "$TMP/hostile.csv" --x source.ilim --y cable.length \
+		--z source_trips --by policy -o "$TMP/hostile.svg"
+	expect_status "heat map of hostile labels" 0
+	check "the SVG of hostile labels is well-formed" python3 -c '
+import sys, xml.etree.ElementTree as E
+E.parse(sys.argv[1])' "$TMP/hostile.svg"
+	check "a label with markup is shown as text" grep -F -q "1.5 A&lt;/svg>" "$TMP/hostile.svg"
 fi
 run heatdup plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z source_trips -o "$TMP/dup.png"
 expect_status "heat map: rows sharing a cell without --by" 2

@@ -12,9 +12,12 @@
  * "Merging").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "run/scenario.h"
 #include "run/sweep.h"
 #include "output/outfile.h"
@@ -244,8 +247,21 @@ static bool check_error_cell(struct sweep_shard_reader *r, guint64 index, GError
 	const char *cell = g_ptr_array_index(r->fields, e);
 	g_autofree char *at = NULL, *have = NULL;
 
-	if (!*cell || g_str_has_prefix(cell, "input error: ") ||
-	    g_str_has_prefix(cell, "internal error: "))
+	if (g_str_has_prefix(cell, "input error: ") || g_str_has_prefix(cell, "internal error: ")) {
+		/* a variant that failed has no metrics */
+		for (int k = 1 + r->sw->n_grid + r->sw->n_random; k < e; k++) {
+			const char *m = g_ptr_array_index(r->fields, k);
+
+			if (*m) {
+				at = where(r, index, k);
+				have = shown(m, strlen(m));
+				return scenario_error(err, "%s: found %s, expected nothing (the variant failed: its error cell is set)",
+						      at, have);
+			}
+		}
+		return true;
+	}
+	if (!*cell)
 		return true;
 	at = where(r, index, e);
 	have = shown(cell, strlen(cell));
@@ -318,7 +334,9 @@ static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
+	/* whole numbers a double holds exactly (a cast of a larger one is undefined) */
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 9007199254740992.0 ||
+	    v->valuedouble != floor(v->valuedouble))
 		return false;
 	*out = (guint64)v->valuedouble;
 	return true;
@@ -327,6 +345,29 @@ static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 static const char *manifest_str(const cJSON *o, const char *key)
 {
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* DIR/results.csv for reading: a regular file (a FIFO would block the merge, a device
+ * never end), opened without blocking and checked on the descriptor itself. */
+static bool open_regular(struct shard_in *s, GError **err)
+{
+	int fd = open(s->results, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				     s->results, g_strerror(errno)) != NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected the shard's results.csv, a regular file",
+				     s->results, S_ISDIR(st.st_mode) ? "a directory" : "a special file") != NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	s->fp = fdopen(fd, "r");
+	if (!s->fp)
+		close(fd);
+	return s->fp || scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				      s->results, g_strerror(errno)) != NULL;
 }
 
 static bool read_shard(struct shard_in *s, GError **err)
@@ -357,11 +398,7 @@ static bool read_shard(struct shard_in *s, GError **err)
 		return scenario_error(err, "%s: results_sha256: found %s, expected the SHA-256 of the shard's results.csv (a shard written by an older chargesim, which merge cannot verify: run the shard again into a new directory)",
 				      mpath, s->results_sha256 ? "a string that is not a SHA-256" : "nothing");
 	s->results = g_build_filename(s->dir, "results.csv", NULL);
-	s->fp = fopen(s->results, "r");
-	if (!s->fp)
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
-				     s->results, g_strerror(errno)) != NULL;
-	return true;
+	return open_regular(s, err);
 }
 
 static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, guint64 count,
@@ -533,6 +570,31 @@ static void close_shards(struct shard_in *in, int n_dirs)
 	g_free(in);
 }
 
+/*
+ * Every shard is merged at once, so N is at most the directories given: a manifest's N
+ * never sizes an allocation beyond that. With more, some shard of 0..n_dirs is missing
+ * (n_dirs directories cannot hold n_dirs + 1 indices): name the first.
+ */
+static void missing_shard(const struct shard_in *in, int n_dirs, guint64 count, guint64 total,
+			  GError **err)
+{
+	g_autofree bool *seen = g_new0(bool, (gsize)n_dirs + 1);
+	int i = 0;
+
+	if (total > SWEEP_MAX_VARIANTS) {
+		scenario_error(err, "%s: manifest.json: variants_total: found %llu, expected at most %llu",
+			       in[0].dir, (unsigned long long)total, SWEEP_MAX_VARIANTS);
+		return;
+	}
+	for (int k = 0; k < n_dirs; k++)
+		if (in[k].index <= (guint64)n_dirs)
+			seen[in[k].index] = true;
+	while (seen[i])
+		i++;
+	scenario_error(err, "merge: found no directory for shard %d/%llu (N from %s/manifest.json), expected all %llu shards of the sweep",
+		       i, (unsigned long long)count, in[0].dir, (unsigned long long)count);
+}
+
 bool sweep_merge(char **dirs, int n_dirs, const char *sweep_file, const char *outdir,
 		 GError **err)
 {
@@ -552,6 +614,10 @@ bool sweep_merge(char **dirs, int n_dirs, const char *sweep_file, const char *ou
 	if (!manifest_u64(in[0].manifest, "variants_total", &total)) {
 		scenario_error(err, "%s: manifest.json: variants_total: found no whole number, expected the sweep's size",
 			       in[0].dir);
+		goto out;
+	}
+	if (count > (guint64)n_dirs || total > SWEEP_MAX_VARIANTS) {
+		missing_shard(in, n_dirs, count, total, err);
 		goto out;
 	}
 	by_index = g_new0(struct shard_in *, (gsize)count);

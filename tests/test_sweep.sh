@@ -168,6 +168,8 @@ tamper fewer 'lines[3] = b",".join(lines[3].split(b",")[:-2]) + b"\n"' "a missin
 	"/results.csv: $row4 28 (steps): found a row of 27 cells"
 tamper errcell 'lines[3] = lines[3][:-1] + b"oops\n"' "an error cell of another kind" \
 	"/results.csv: $row4 29 (error): found \"oops\""
+tamper failedmetric 'lines[3] = lines[3][:-1] + b"input error: x\n"' "metrics in a failed row" \
+	"/results.csv: $row4 8 (vbus_min_V): found \"4."
 # a metric changes no structure: only the checksum sees it
 tamper metric 'c = lines[3].split(b","); c[8] = b"4.9"; lines[3] = b",".join(c)' \
 	"an edited metric" "/results.csv: found SHA-256"
@@ -200,6 +202,31 @@ expect_status "merge --sweep FILE" 0
 same "merge --sweep: byte-identical to -j 1" "$REF" "$TMP/mergesweep/results.csv"
 check "the merged manifest's results_sha256 is its results.csv's" \
 	grep -q "$(sha256sum "$TMP/mergesweep/results.csv" | cut -c1-64)" "$TMP/mergesweep/manifest.json"
+
+# a manifest's N sizes nothing beyond the directories given (was an allocation abort)
+rm -rf "$TMP/t-bign"; cp -r "$TMP/shards/0" "$TMP/t-bign"
+sed -i 's/"count":\t4/"count":\t1e15/' "$TMP/t-bign/manifest.json"
+run mergebign merge "$TMP/t-bign" -o "$TMP/m-bign"
+expect_status "merge of a manifest claiming 10^15 shards" 2
+expect_stderr "the claim is named" "found no directory for shard 1/1000000000000000"
+# a FIFO as results.csv is refused, not waited on
+rm -rf "$TMP/t-fifo"; cp -r "$TMP/shards/2" "$TMP/t-fifo"; rm "$TMP/t-fifo/results.csv"
+mkfifo "$TMP/t-fifo/results.csv"
+name=mergefifo
+timeout 20 "$BIN" merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/t-fifo" "$TMP/shards/3" \
+	-o "$TMP/m-fifo" >"$TMP/$name.out" 2>"$TMP/$name.err"
+status=$?
+expect_status "merge with a FIFO as a shard's results.csv" 2
+expect_stderr "the FIFO is named" "t-fifo/results.csv: found a special file"
+# the sweep file moved: merge says so and --sweep names it
+rm -rf "$TMP/moved"; mkdir "$TMP/moved"; cp "$TMP/other.json" "$TMP/moved/other.json"
+run movedrun sweep "$TMP/moved/other.json" -o "$TMP/moved/s" -q
+mv "$TMP/moved/other.json" "$TMP/moved/renamed.json"
+run mergemoved merge "$TMP/moved/s" -o "$TMP/moved/all"
+expect_status "merge when the sweep file moved" 2
+expect_stderr "the hint names --sweep" "pass --sweep FILE if it moved"
+run mergemoved2 merge --sweep "$TMP/moved/renamed.json" "$TMP/moved/s" -o "$TMP/moved/all"
+expect_status "merge --sweep with the moved sweep file" 0
 
 # ---- Slurm array fallback ----
 

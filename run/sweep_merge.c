@@ -442,10 +442,12 @@ static bool check_shard(struct shard_in *s, const struct shard_in *first,
 	}
 	if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
 	    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count }))
-		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
+		return scenario_error(err, "%s: manifest.json: found shard %llu/%llu with variants %llu of variants_total %llu, expected N = %llu and variants_total %llu as in %s, and variants %llu (the size of shard %llu/%llu)",
 				      s->dir, (unsigned long long)s->index, (unsigned long long)s->count,
-				      (unsigned long long)t, (unsigned long long)count,
-				      (unsigned long long)total, first->dir);
+				      (unsigned long long)s->n, (unsigned long long)t,
+				      (unsigned long long)count, (unsigned long long)total, first->dir,
+				      (unsigned long long)sweep_shard_size(total, &(struct sweep_shard){ s->index, count }),
+				      (unsigned long long)s->index, (unsigned long long)count);
 	if (by_index[s->index])
 		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
 				      s->dir, (unsigned long long)s->index, (unsigned long long)count,
@@ -508,8 +510,12 @@ static struct sweep *load_sweep(const char *file, const struct shard_in *first, 
 	return sw;
 }
 
-/* results.csv: the header, then variant i from shard i % N, each row checked; no shard
- * may hold more, and each shard's bytes must be those its manifest's checksum names. */
+/*
+ * results.csv: the header, then variant i from shard i % N, each row checked; no shard
+ * may hold more, and each shard's bytes must be those its manifest's checksum names.
+ * With out NULL, only the checks (the first pass: nothing is written, not even -o's
+ * directory, before every shard has passed); the second pass checks again as it writes.
+ */
 static bool interleave(const struct sweep *sw, struct shard_in **by_index, guint64 count,
 		       guint64 total, struct cs_outfile *out, GChecksum *sum, GError **err)
 {
@@ -518,20 +524,26 @@ static bool interleave(const struct sweep *sw, struct shard_in **by_index, guint
 	for (guint64 i = 0; i < count; i++) {
 		struct shard_in *s = by_index[i];
 
+		sweep_shard_reader_free(s->reader);
+		rewind(s->fp);
 		s->reader = sweep_shard_reader_new(sw, s->fp, s->results);
 		if (!sweep_shard_reader_header(s->reader, err))
 			return false;
 	}
-	fputs(header, out->fp);
-	g_checksum_update(sum, (const guchar *)header, (gssize)strlen(header));
+	if (out) {
+		fputs(header, out->fp);
+		g_checksum_update(sum, (const guchar *)header, (gssize)strlen(header));
+	}
 	for (guint64 i = 0; i < total; i++) {
 		const char *row;
 		gsize len;
 
 		if (!sweep_shard_reader_next(by_index[i % count]->reader, i, &row, &len, err))
 			return false;
-		fwrite(row, 1, len, out->fp);
-		g_checksum_update(sum, (const guchar *)row, (gssize)len);
+		if (out) {
+			fwrite(row, 1, len, out->fp);
+			g_checksum_update(sum, (const guchar *)row, (gssize)len);
+		}
 	}
 	for (guint64 i = 0; i < count; i++)
 		if (!sweep_shard_reader_end(by_index[i]->reader, by_index[i]->results_sha256, err))
@@ -622,7 +634,8 @@ bool sweep_merge(char **dirs, int n_dirs, const char *sweep_file, const char *ou
 	}
 	by_index = g_new0(struct shard_in *, (gsize)count);
 	if (!check_shards(in, n_dirs, by_index, count, total, err) ||
-	    !(sw = load_sweep(sweep_file, &in[0], total, err)) || !cs_mkdir_p(outdir, err) ||
+	    !(sw = load_sweep(sweep_file, &in[0], total, err)) ||
+	    !interleave(sw, by_index, count, total, NULL, NULL, err) || !cs_mkdir_p(outdir, err) ||
 	    !(out = cs_outfile_open(rpath, true, err)) ||
 	    !interleave(sw, by_index, count, total, out, sum, err))
 		goto out;

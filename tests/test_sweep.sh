@@ -146,7 +146,7 @@ EOF
 		-o "$TMP/m-$1"
 	expect_status "merge refuses a shard with $3" 2
 	expect_stderr "$3: the shard's file, row and cell are named" "t-$1$4"
-	check "$3: no merged results.csv" test ! -e "$TMP/m-$1/results.csv"
+	check "$3: nothing written, not even -o" test ! -e "$TMP/m-$1"
 }
 # line 4 of shard 2/4 is variant 10: 10,1 h,twl4030,0.8 A,500 mA,...
 row4="line 4 (the row of variant 10): column"

@@ -370,6 +370,50 @@ static bool open_regular(struct shard_in *s, GError **err)
 				      s->results, g_strerror(errno)) != NULL;
 }
 
+/* 64 lower-case hex digits, as GChecksum prints a SHA-256. */
+static bool is_sha256(const char *t)
+{
+	int n = 0;
+
+	for (; t[n]; n++)
+		if (!g_ascii_isdigit(t[n]) && !(t[n] >= 'a' && t[n] <= 'f'))
+			return false;
+	return n == 64;
+}
+
+/* The manifest's strings that merge prints or uses: the hashes are hashes, the rest text
+ * without control characters (a manifest's bytes never reach the terminal raw). */
+static bool manifest_strings_ok(const cJSON *man, const char *mpath, GError **err)
+{
+	static const char *const hashes[] = { "sweep_sha256", "base_sha256", "results_sha256", NULL };
+	static const char *const texts[] = { "chargesim_version", "sweep_file", NULL };
+
+	for (int k = 0; hashes[k]; k++) {
+		const char *v = manifest_str(man, hashes[k]);
+
+		if (v && !is_sha256(v)) {
+			g_autofree char *have = shown(v, strlen(v));
+
+			return scenario_error(err, "%s: %s: found %s, expected a SHA-256 (64 hexadecimal digits)",
+					      mpath, hashes[k], have);
+		}
+	}
+	for (int k = 0; texts[k]; k++) {
+		const char *v = manifest_str(man, texts[k]);
+		bool ok = !v || g_utf8_validate(v, -1, NULL);
+
+		for (const char *c = v; ok && *c; c++)
+			ok = (guchar)*c >= 0x20 && *c != 0x7f;
+		if (!ok) {
+			g_autofree char *have = shown(v, strlen(v));
+
+			return scenario_error(err, "%s: %s: found %s, expected text without control characters",
+					      mpath, texts[k], have);
+		}
+	}
+	return true;
+}
+
 static bool read_shard(struct shard_in *s, GError **err)
 {
 	g_autofree char *mpath = g_build_filename(s->dir, "manifest.json", NULL);
@@ -394,9 +438,11 @@ static bool read_shard(struct shard_in *s, GError **err)
 	/* shards of chargesim before the row checks have no checksum: refused, not merged
 	 * unverified (docs/scaling.md, "Merging") */
 	s->results_sha256 = manifest_str(s->manifest, "results_sha256");
-	if (!s->results_sha256 || strlen(s->results_sha256) != 64)
-		return scenario_error(err, "%s: results_sha256: found %s, expected the SHA-256 of the shard's results.csv (a shard written by an older chargesim, which merge cannot verify: run the shard again into a new directory)",
-				      mpath, s->results_sha256 ? "a string that is not a SHA-256" : "nothing");
+	if (!s->results_sha256)
+		return scenario_error(err, "%s: results_sha256: found nothing, expected the SHA-256 of the shard's results.csv (a shard written by an older chargesim, which merge cannot verify: run the shard again into a new directory)",
+				      mpath);
+	if (!manifest_strings_ok(s->manifest, mpath, err))
+		return false;
 	s->results = g_build_filename(s->dir, "results.csv", NULL);
 	return open_regular(s, err);
 }

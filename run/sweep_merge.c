@@ -602,12 +602,17 @@ static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shar
 			GError **err)
 {
 	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
+	struct stat out_st, st;
+	bool out_exists = stat(outdir, &out_st) == 0;
 
 	for (int i = 0; i < n_dirs; i++) {
 		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
 
 		in[i].dir = dirs[i];
-		if (strcmp(canon, canon_out) == 0)
+		/* by name, and by inode when -o exists (a symbolic link to a shard) */
+		if (strcmp(canon, canon_out) == 0 ||
+		    (out_exists && stat(dirs[i], &st) == 0 && st.st_dev == out_st.st_dev &&
+		     st.st_ino == out_st.st_ino))
 			return scenario_error(err, "%s: found the output directory among the shards, expected -o to name another directory",
 					      dirs[i]);
 		if (!read_shard(&in[i], err))

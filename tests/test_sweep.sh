@@ -228,6 +228,13 @@ expect_stderr "the hint names --sweep" "pass --sweep FILE if it moved"
 run mergemoved2 merge --sweep "$TMP/moved/renamed.json" "$TMP/moved/s" -o "$TMP/moved/all"
 expect_status "merge --sweep with the moved sweep file" 0
 
+# -o through a symbolic link to a shard: the shard is never overwritten
+rm -rf "$TMP/lnout"; ln -s shards/1 "$TMP/lnout"
+run mergeln merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" "$TMP/shards/3" -o "$TMP/lnout"
+expect_status "merge -o a symbolic link to one of the shards" 2
+expect_stderr "the shard is named" "shards/1: found the output directory among the shards"
+check "the shard's results.csv is untouched (its 50 rows)" test "$(wc -l <"$TMP/shards/1/results.csv")" -eq 51
+
 # ---- Slurm array fallback ----
 
 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=4 "$BIN" sweep "$SWEEP" -o "$TMP/slurm1" -j 2 \

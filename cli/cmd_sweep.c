@@ -309,10 +309,11 @@ out:
 
 int cmd_merge(int argc, char **argv)
 {
-	char *outdir = NULL;
+	char *outdir = NULL, *sweep_file = NULL;
 	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Write the merged results.csv and manifest.json into DIR (required)", "DIR" },
+		{ "sweep", 0, 0, G_OPTION_ARG_FILENAME, &sweep_file, "The sweep file the shards ran (default: the path in their manifest.json)", "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
@@ -324,8 +325,13 @@ int cmd_merge(int argc, char **argv)
 	g_option_context_set_description(ctx,
 		"Checks that the shards' manifests agree (same sweep file and base scenario, same\n"
 		"chargesim, every shard I of N present once and complete) and that each holds\n"
-		"exactly its variants, then writes one results.csv, byte-identical to the\n"
-		"results.csv of the same sweep run unsharded.\n"
+		"exactly its variants: every row's index and varied values are recomputed from\n"
+		"the sweep file, every cell must be written as `chargesim sweep` writes it, and\n"
+		"each shard's results.csv must match the SHA-256 in its manifest (an edited\n"
+		"metric). Any mismatch is exit 2 naming the shard, the line, the variant and the\n"
+		"column. Then it writes one results.csv, byte-identical to the results.csv of the\n"
+		"same sweep run unsharded. Shards written by a chargesim without these checksums\n"
+		"are refused: run them again.\n"
 		"Example: chargesim merge out/sweep/shard-* -o out/sweep/all");
 	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
@@ -333,7 +339,7 @@ int cmd_merge(int argc, char **argv)
 		cli_error("merge: expected at least one shard directory and -o DIR (see --help)");
 		goto out;
 	}
-	if (!sweep_merge(argv + 1, argc - 1, outdir, &err)) {
+	if (!sweep_merge(argv + 1, argc - 1, sweep_file, outdir, &err)) {
 		cli_print_message(err->message);
 		goto out;
 	}
@@ -342,5 +348,6 @@ int cmd_merge(int argc, char **argv)
 	status = CLI_EXIT_OK;
 out:
 	g_free(outdir);
+	g_free(sweep_file);
 	return status;
 }

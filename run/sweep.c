@@ -652,15 +652,10 @@ static void row_string(void *ctx, const char *key, const char *text)
 		sweep_csv_cell(((struct row_cells *)ctx)->row, text);
 }
 
-char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
+/* The index and varied cells of variant index's row (no comma after them). */
+static void row_start(const struct sweep *sw, guint64 index, const char *const *sets, GString *row)
 {
-	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
-	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
-	struct run_result res;
-	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
-	struct row_cells cells = { row, sw, 0 };
-	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
 
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
 	decode(sw, index, v);
@@ -673,7 +668,27 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		g_string_append_c(row, ',');
 		sweep_csv_cell(row, sets[1 + sw->n_grid + j] + strlen(sw->random[j].path) + 1);
 	}
+}
 
+char *sweep_row_start(const struct sweep *sw, guint64 index)
+{
+	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
+	GString *row = g_string_new(NULL);
+
+	row_start(sw, index, (const char *const *)sets, row);
+	return g_string_free(row, FALSE);
+}
+
+char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
+{
+	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
+	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
+	struct run_result res;
+	GString *row = g_string_new(NULL);
+	struct row_cells cells = { row, sw, 0 };
+	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
+
+	row_start(sw, index, (const char *const *)sets, row);
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
 		world_metrics_emit(&res.metrics, &sink);

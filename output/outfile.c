@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -396,4 +397,55 @@ bool cs_mkdir_p(const char *dir, GError **err)
 	if (g_mkdir_with_parents(dir, 0755) == 0)
 		return true;
 	return cs_io_error(err, "cannot create output directory", dir, errno);
+}
+
+/* Is real (a resolved path) root or below it, component by component? */
+static bool path_under(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return real[0] == '/';
+	return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+char *cs_path_confined(const char *dir, const char *rel, char **why)
+{
+	g_auto(GStrv) parts = g_strsplit(rel, "/", -1);
+	g_autofree char *root = NULL, *joined = NULL, *probe = NULL, *real = NULL;
+	struct stat st;
+
+	*why = NULL;
+	if (!*rel)
+		*why = g_strdup("is empty");
+	else if (g_path_is_absolute(rel))
+		*why = g_strdup("is an absolute path");
+	for (int i = 0; !*why && parts[i]; i++)
+		if (strcmp(parts[i], "..") == 0)
+			*why = g_strdup("goes up with \"..\"");
+	if (*why)
+		return NULL;
+	root = realpath(dir, NULL);
+	if (!root) {
+		*why = g_strdup_printf("cannot be checked: the directory %s: %s", dir,
+				       g_strerror(errno));
+		return NULL;
+	}
+	joined = g_build_filename(dir, rel, NULL);
+	/* the deepest part that exists: the rest is created inside it, no link in it */
+	probe = g_strdup(joined);
+	while (lstat(probe, &st) != 0 && errno == ENOENT && strcmp(probe, dir) != 0) {
+		char *up = g_path_get_dirname(probe);
+
+		g_free(probe);
+		probe = up;
+	}
+	real = realpath(probe, NULL);
+	if (!real)
+		*why = g_strdup_printf("cannot be followed (%s: %s)", probe, g_strerror(errno));
+	else if (!path_under(root, real))
+		*why = g_strdup_printf("leads to %s through a symbolic link", real);
+	if (*why)
+		return NULL;
+	return g_steal_pointer(&joined);
 }

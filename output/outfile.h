@@ -58,6 +58,18 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 bool cs_name_check(const char *name, const char **why);
 #define CS_NAME_RULE "UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot"
 
+/*
+ * A path that a file names (a scenario's golden trace), confined to that file's
+ * directory tree: rel joined to dir when it is relative, has no ".." component and,
+ * after every symbolic link of its existing part is followed, stays inside dir's real
+ * path (compared component by component, so "/a/bc" is not inside "/a/b"). The part
+ * that does not exist yet (a golden file `check --accept` creates) may hold no link.
+ * Else NULL with *why saying what is wrong, e.g. "is an absolute path" (allocated).
+ * A file's content may name anything: what it names is read or written only through
+ * here, so that a hostile file cannot reach /etc or ../secret.
+ */
+char *cs_path_confined(const char *dir, const char *rel, char **why);
+
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 

@@ -294,7 +294,9 @@ static int trace_plot_cmd(const struct plot_cli *c, int n, char **files)
 	spec.script = script;
 	spec.n = n;
 	spec.traces = traces;
-	plot_traces(&spec, &err);
+	/* the traces are checked by plot_traces(); --scenario is an input too */
+	if (plot_check_inputs(script, (const char *const *)&c->scenario_file, 1, &err))
+		plot_traces(&spec, &err);
 	return plot_done(c, script, err);
 }
 

@@ -409,11 +409,30 @@ static bool path_under(const char *root, const char *real)
 	return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
 }
 
+/* The real path of the deepest part of path that exists (stopping at stop): the rest
+ * is created inside it and holds no link. *probe is that part. NULL when it cannot be
+ * resolved (a dangling link, a permission). */
+static char *deepest_real(const char *path, const char *stop, char **probe)
+{
+	struct stat st;
+
+	*probe = g_strdup(path);
+	while (lstat(*probe, &st) != 0 && errno == ENOENT && strcmp(*probe, stop) != 0) {
+		char *up = g_path_get_dirname(*probe);
+		bool top = strcmp(up, *probe) == 0;
+
+		g_free(*probe);
+		*probe = up;
+		if (top)
+			break;
+	}
+	return realpath(*probe, NULL);
+}
+
 char *cs_path_confined(const char *dir, const char *rel, char **why)
 {
 	g_auto(GStrv) parts = g_strsplit(rel, "/", -1);
 	g_autofree char *root = NULL, *joined = NULL, *probe = NULL, *real = NULL;
-	struct stat st;
 
 	*why = NULL;
 	if (!*rel)
@@ -432,15 +451,7 @@ char *cs_path_confined(const char *dir, const char *rel, char **why)
 		return NULL;
 	}
 	joined = g_build_filename(dir, rel, NULL);
-	/* the deepest part that exists: the rest is created inside it, no link in it */
-	probe = g_strdup(joined);
-	while (lstat(probe, &st) != 0 && errno == ENOENT && strcmp(probe, dir) != 0) {
-		char *up = g_path_get_dirname(probe);
-
-		g_free(probe);
-		probe = up;
-	}
-	real = realpath(probe, NULL);
+	real = deepest_real(joined, dir, &probe);
 	if (!real)
 		*why = g_strdup_printf("cannot be followed (%s: %s)", probe, g_strerror(errno));
 	else if (!path_under(root, real))
@@ -448,4 +459,20 @@ char *cs_path_confined(const char *dir, const char *rel, char **why)
 	if (*why)
 		return NULL;
 	return g_steal_pointer(&joined);
+}
+
+bool cs_path_inside_any(const char *path, const char *const *roots, int n, char **real)
+{
+	g_autofree char *probe = NULL;
+
+	*real = deepest_real(path, "/", &probe);
+	for (int i = 0; *real && i < n; i++) {
+		g_autofree char *root = roots[i] ? realpath(roots[i], NULL) : NULL;
+
+		if (root && path_under(root, *real))
+			return true;
+	}
+	if (!*real)
+		*real = g_strdup(path);
+	return false;
 }

@@ -70,6 +70,13 @@ bool cs_name_check(const char *name, const char **why);
  */
 char *cs_path_confined(const char *dir, const char *rel, char **why);
 
+/* Whether path is inside one of the directory trees roots (n of them, NULL entries
+ * skipped) once every symbolic link of its existing part is followed (a missing file
+ * is judged by the deepest directory above it that exists). For a path a file names
+ * where ".." and absolute paths may be fine as long as they land in a tree the user
+ * chose (a sweep's base). *real (allocated) is where it leads, for a message. */
+bool cs_path_inside_any(const char *path, const char *const *roots, int n, char **real);
+
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 

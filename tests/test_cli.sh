@@ -438,5 +438,16 @@ expect_in "an absolute golden is named" out "found \"$TMP/conf/secret/abs.csv\""
 conf_scn inside golden/in.csv
 run confin check --accept "$TMP/conf/tree/inside.json" -o "$TMP/o-conf"
 check "check --accept still writes a golden inside the tree" test -s "$TMP/conf/tree/golden/in.csv"
+# a sweep's base: the sweep file's tree or a scenario library, after links
+printf '{ "base": "link/.env", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/conf/tree/sw.json"
+run confsw sweep --show=0 "$TMP/conf/tree/sw.json"
+expect_status "a sweep's base through a link out of the tree" 2
+expect_stderr "the refusal names the base and where it leads" \
+	"base: found \"link/.env\", expected a scenario inside $TMP/conf/tree"
+check "nothing of the base outside is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/confsw.out' '$TMP/confsw.err'"
+conf_root=$(pwd)
+(cd / && "$BIN" sweep --show=0 "$conf_root/scenarios/sweeps/twl4030-grid.json") >"$TMP/confsw2.out" 2>&1
+status=$? name=confsw2
+expect_status "a library sweep run from elsewhere still finds its base (../bugzoo)" 0
 
 tl_finish

@@ -87,6 +87,12 @@ void cli_find_json(const char *dir, GPtrArray *paths);
 #define CLI_SCENARIOS_ENV "CHARGESIM_SCENARIOS"
 #define CLI_SCENARIO_LIBRARY "share/chargesim/scenarios"
 char *cli_scenario_dir(const char *cmd);
+/* The same library, quietly: NULL when there is none. */
+char *cli_scenario_library(void);
+/* The library of the source tree the binary was built in (TOP/scenarios for
+ * TOP/build/chargesim), or NULL: where a sweep run from elsewhere (a Slurm job's
+ * directory) finds the scenarios its base names. */
+char *cli_scenario_source_library(void);
 /* A set of files by device and inode (cli_file_id_first), to visit each once. */
 GHashTable *cli_file_ids_new(void);
 /* True the first time path's file is seen (and when it cannot be stat'ed). */

@@ -244,6 +244,7 @@ int cmd_sweep(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEP.json -o DIR - run the variants of a sweep");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(sweep) sw = NULL;
+	g_autofree char *library = NULL, *source_library = NULL;
 	struct sweep_shard sh = { 0, 1 };
 	struct progress pr = { 0 };
 	struct sweep_outcome outcome = { 0 };
@@ -269,6 +270,11 @@ int cmd_sweep(int argc, char **argv)
 		cli_error("sweep: expected exactly one sweep file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
+	/* a base may also be a library scenario */
+	library = cli_scenario_library();
+	source_library = cli_scenario_source_library();
+	sweep_allow_base_tree(library);
+	sweep_allow_base_tree(source_library);
 	sw = sweep_load(argv[1], &err);
 	if (!sw) {
 		cli_print_message(err->message);

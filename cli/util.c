@@ -221,6 +221,33 @@ static char *installed_scenarios(void)
 	return prefix ? g_build_filename(prefix, CLI_SCENARIO_LIBRARY, NULL) : NULL;
 }
 
+char *cli_scenario_source_library(void)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bindir = exe ? g_path_get_dirname(exe) : NULL;
+	g_autofree char *top = bindir ? g_path_get_dirname(bindir) : NULL;
+	char *lib = top ? g_build_filename(top, "scenarios", NULL) : NULL;
+
+	if (lib && g_file_test(lib, G_FILE_TEST_IS_DIR))
+		return lib;
+	g_free(lib);
+	return NULL;
+}
+
+char *cli_scenario_library(void)
+{
+	const char *env = g_getenv(CLI_SCENARIOS_ENV);
+	g_autofree char *installed = NULL;
+
+	if (env && *env)
+		return g_file_test(env, G_FILE_TEST_IS_DIR) ? g_strdup(env) : NULL;
+	if (g_file_test("scenarios", G_FILE_TEST_IS_DIR))
+		return g_strdup("scenarios");
+	installed = installed_scenarios();
+	return installed && g_file_test(installed, G_FILE_TEST_IS_DIR) ? g_steal_pointer(&installed) :
+									  NULL;
+}
+
 char *cli_scenario_dir(const char *cmd)
 {
 	const char *env = g_getenv(CLI_SCENARIOS_ENV);

@@ -4,8 +4,10 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "plots/gp.h"
 #include "plots/plot.h"
 
@@ -261,4 +263,53 @@ void gp_set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtr
 	g_autofree char *block = gp_expand_block(tpl, tvars);
 
 	gp_set(vars, name, block);
+}
+
+/* Is name (a directory entry beside the script) a file a plot with base name base
+ * writes or removes? A superset is fine: it is only compared with the inputs. */
+static bool plot_output_name(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	const char *rest = name + n;
+	int end = -1;
+
+	if (strncmp(name, base, n) != 0)
+		return false;
+	if (!strcmp(rest, ".gp") || !strcmp(rest, ".png") || !strcmp(rest, ".svg"))
+		return true;
+	if (rest[0] != '-')
+		return false;
+	if (g_str_has_suffix(rest, ".dat"))
+		return true;
+	sscanf(rest, "-trace-%*[0-9].csv%n", &end);
+	return end > 0 && rest[end] == '\0';
+}
+
+bool plot_check_inputs(const char *script, const char *const *inputs, int n, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(script);
+	g_autofree char *path = gp_strip_ext(script);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	struct stat in, out;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *f = NULL;
+
+		if (!plot_output_name(name, base))
+			continue;
+		f = g_build_filename(dir, name, NULL);
+		if (stat(f, &out) != 0)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino) {
+				g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+					    "%s: found an input of the plot among the files it writes (%s, for the script %s), expected -o to name another plot; nothing was written",
+					    inputs[i], f, script);
+				return false;
+			}
+	}
+	return true;
 }

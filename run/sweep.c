@@ -422,6 +422,49 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 	return sw->doc != NULL;
 }
 
+#define SWEEP_BASE_TREES 4
+static char *base_trees[SWEEP_BASE_TREES];   /* sweep_allow_base_tree() */
+
+void sweep_allow_base_tree(const char *dir)
+{
+	g_autofree char *real = dir ? realpath(dir, NULL) : NULL;
+
+	for (int i = 0; real && i < SWEEP_BASE_TREES; i++) {
+		g_autofree char *had = base_trees[i] ? realpath(base_trees[i], NULL) : NULL;
+
+		if (had && strcmp(had, real) == 0)
+			return;   /* one library found twice: named once */
+		if (!base_trees[i]) {
+			base_trees[i] = g_strdup(dir);
+			return;
+		}
+	}
+}
+
+/*
+ * The base is read on the sweep file's behalf, so it must lie in the sweep file's
+ * directory tree or in the scenario library (the library's sweeps share
+ * scenarios/bugzoo/ through ".."; a sweep of one's own names a library scenario by its
+ * path), after symbolic links. Anything else (/etc/passwd, ../.env) is refused before
+ * it is read: a syntax error would show its text.
+ */
+static bool base_confined(const char *file, const char *given, const char *dir, GError **err)
+{
+	const char *roots[SWEEP_BASE_TREES + 1] = { dir };
+	g_autoptr(GString) libs = g_string_new(NULL);
+	g_autofree char *real = NULL;
+
+	for (int i = 0; i < SWEEP_BASE_TREES && base_trees[i]; i++) {
+		roots[i + 1] = base_trees[i];
+		g_string_append_printf(libs, "%s%s", i ? ", " : " or the scenario library ",
+				       base_trees[i]);
+	}
+	if (cs_path_inside_any(file, roots, SWEEP_BASE_TREES + 1, &real))
+		return true;
+	return scenario_error(err, "base: found \"%s\", expected a scenario inside %s (the sweep file's directory)%s: it leads to %s",
+			      given, dir, libs->str, real);
+}
+
 /* "base": the scenario file, relative to the sweep file, read once. */
 static bool load_base(struct sweep *sw, GError **err)
 {
@@ -435,6 +478,8 @@ static bool load_base(struct sweep *sw, GError **err)
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
+	if (!base_confined(sw->base_file, base->valuestring, dir, err))
+		return false;
 	sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
 	if (!sw->base_text)
 		return scenario_error_in_file(err, "base", inner);

@@ -56,6 +56,10 @@ struct sweep {
  * unknown path or a value of the wrong dimension is reported before anything runs.
  * Errors are CS_SCENARIO_ERROR, "SWEEP: JSON-PATH: found X, expected Y". */
 struct sweep *sweep_load(const char *file, GError **err);
+/* Add a directory tree a sweep's base may come from besides the sweep file's own (a
+ * scenario library, which the command line knows; up to four; NULL ignored). Before
+ * sweep_load(). */
+void sweep_allow_base_tree(const char *dir);
 void sweep_free(struct sweep *sw);
 typedef struct sweep sweep;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)

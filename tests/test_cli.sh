@@ -522,4 +522,44 @@ run_t sfnul sweep --show=0 "$TMP/sf/nul-sweep.json"
 expect_status "sweep file with \\u0000 in a string" 2
 expect_stderr "the sweep message names \\u0000" 'found \u0000 in a string'
 
+# ---- paths confined (issue 36, part 2): a scenario names files inside its directory ----
+# A golden path through a symbolic link out of the scenario's directory is refused with
+# nothing of the target printed, and check --accept creates nothing outside the tree.
+mkdir -p "$TMP/conf/tree" "$TMP/conf/secret"
+printf 'SECRET-TOKEN=1\n' >"$TMP/conf/secret/.env"
+ln -s ../secret "$TMP/conf/tree/link"
+conf_scn() {   # conf_scn NAME GOLDEN: a valid scenario comparing against GOLDEN
+	printf '{ "name": "%s", "duration": "10 s", "source": { "kind": "dcp" }, "expect": [ { "golden": "%s" } ] }\n' \
+		"$1" "$2" >"$TMP/conf/tree/$1.json"
+}
+conf_scn sym link/.env
+conf_scn symnew link/new.csv
+conf_scn up ../secret/up.csv
+conf_scn abs "$TMP/conf/secret/abs.csv"
+run confsym check "$TMP/conf/tree/sym.json" -o "$TMP/o-conf"
+expect_status "a golden through a link out of the tree" 2
+expect_in "the refusal names the file, the JSON path and the path" out \
+	"$TMP/conf/tree/sym.json: expect[0].golden: found \"link/.env\", expected a path inside"
+check "nothing of the file outside is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/confsym.out' '$TMP/confsym.err'"
+run confacc check --accept "$TMP/conf/tree/symnew.json" "$TMP/conf/tree/up.json" \
+	"$TMP/conf/tree/abs.json" -o "$TMP/o-conf"
+expect_status "check --accept with goldens outside the tree" 2
+check "check --accept created nothing outside the tree" sh -c \
+	"[ \"\$(ls -A '$TMP/conf/secret')\" = .env ]"
+expect_in "an absolute golden is named" out "found \"$TMP/conf/secret/abs.csv\""
+conf_scn inside golden/in.csv
+run confin check --accept "$TMP/conf/tree/inside.json" -o "$TMP/o-conf"
+check "check --accept still writes a golden inside the tree" test -s "$TMP/conf/tree/golden/in.csv"
+# a sweep's base: the sweep file's tree or a scenario library, after links
+printf '{ "base": "link/.env", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/conf/tree/sw.json"
+run confsw sweep --show=0 "$TMP/conf/tree/sw.json"
+expect_status "a sweep's base through a link out of the tree" 2
+expect_stderr "the refusal names the base and where it leads" \
+	"base: found \"link/.env\", expected a scenario inside $TMP/conf/tree"
+check "nothing of the base outside is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/confsw.out' '$TMP/confsw.err'"
+conf_root=$(pwd)
+(cd / && "$BIN" sweep --show=0 "$conf_root/scenarios/sweeps/twl4030-grid.json") >"$TMP/confsw2.out" 2>&1
+status=$? name=confsw2
+expect_status "a library sweep run from elsewhere still finds its base (../bugzoo)" 0
+
 tl_finish

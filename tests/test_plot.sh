@@ -505,6 +505,34 @@ expect_stderr "heat map: names the unknown column" "no column for --y cable.len"
 run heatstr plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z detected_type --by policy -o "$TMP/s.png"
 expect_status "heat map: a text metric" 2
 
+# ---- no plot overwrites its own input (issue 36, part 2; no gnuplot needed) ----
+mkdir -p "$TMP/own"
+cp "$TMP/twl4030-full-battery/trace.csv" "$TMP/own/X-trace-1.csv"
+cp "$TMP/own/X-trace-1.csv" "$TMP/own/keep.csv"
+run ownplot plot "$TMP/own/X-trace-1.csv" -o "$TMP/own/X.svg" --no-render
+expect_status "plot X-trace-1.csv -o X.svg: the data file would be its input" 2
+expect_stderr "the refusal names the input" "$TMP/own/X-trace-1.csv: found an input of the plot among the files it writes"
+same "the input is left as it was" "$TMP/own/keep.csv" "$TMP/own/X-trace-1.csv"
+check "nothing was written" test ! -e "$TMP/own/X.gp"
+# an earlier plot's stale data file (NAME-trace-3.csv, removed by a new plot NAME) as input
+cp "$TMP/own/keep.csv" "$TMP/own/W-trace-3.csv"
+run ownstale plot "$TMP/own/W-trace-3.csv" -o "$TMP/own/W.svg" --no-render
+expect_status "plot W-trace-3.csv -o W.svg: the plot would remove its input" 2
+check "the stale-named input is still there" test -s "$TMP/own/W-trace-3.csv"
+# the script's own name, and through a symbolic link
+cp "$TMP/own/keep.csv" "$TMP/own/S.gp"
+run ownscript plot "$TMP/own/S.gp" -o "$TMP/own/S.png" --no-render
+expect_status "plot S.gp -o S.png: the script would be its input" 2
+ln -s keep.csv "$TMP/own/L.svg"
+run ownlink plot "$TMP/own/keep.csv" -o "$TMP/own/L.svg" --no-render
+expect_status "plot keep.csv -o L.svg, L.svg a link to keep.csv" 2
+same "the linked input is left as it was" "$TMP/own/keep.csv" "$TMP/own/X-trace-1.csv"
+cp "$TMP/results.csv" "$TMP/own/R-heatmap.dat"
+run ownheat plot --heatmap "$TMP/own/R-heatmap.dat" --x source.ilim --y cable.length \
+	--z source_trips --by policy -o "$TMP/own/R.png" --no-render
+expect_status "plot --heatmap R-heatmap.dat -o R.png: the data file would be its input" 2
+same "the heat map's input is left as it was" "$TMP/results.csv" "$TMP/own/R-heatmap.dat"
+
 # ---- the scripts come from the templates in plots/templates/ (no gnuplot needed) ----
 
 run tplrun plot "$TMP/twl4030-full-battery/trace.csv" "$TMP/hand.csv" -o "$TMP/tpl.svg" --no-render \

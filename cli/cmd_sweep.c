@@ -158,6 +158,17 @@ static void print_show(const struct sweep *sw, guint64 index, char **allow)
 	printf("%s\n", safe);
 }
 
+/* A sweep's base may also be a scenario of the library (the one `check` uses, or the
+ * source tree's): a sweep file and merge, which loads it again, both allow those. */
+static void allow_library_bases(void)
+{
+	g_autofree char *library = cli_scenario_library();
+	g_autofree char *source_library = cli_scenario_source_library();
+
+	sweep_allow_base_tree(library);
+	sweep_allow_base_tree(source_library);
+}
+
 /* The options as given (GOption fills them). */
 struct sweep_cli {
 	char *outdir, *shard_opt;
@@ -244,7 +255,6 @@ int cmd_sweep(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEP.json -o DIR - run the variants of a sweep");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(sweep) sw = NULL;
-	g_autofree char *library = NULL, *source_library = NULL;
 	struct sweep_shard sh = { 0, 1 };
 	struct progress pr = { 0 };
 	struct sweep_outcome outcome = { 0 };
@@ -270,11 +280,7 @@ int cmd_sweep(int argc, char **argv)
 		cli_error("sweep: expected exactly one sweep file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
-	/* a base may also be a library scenario */
-	library = cli_scenario_library();
-	source_library = cli_scenario_source_library();
-	sweep_allow_base_tree(library);
-	sweep_allow_base_tree(source_library);
+	allow_library_bases();
 	sw = sweep_load(argv[1], &err);
 	if (!sw) {
 		cli_print_message(err->message);
@@ -345,6 +351,7 @@ int cmd_merge(int argc, char **argv)
 		cli_error("merge: expected at least one shard directory and -o DIR (see --help)");
 		goto out;
 	}
+	allow_library_bases();
 	if (!sweep_merge(argv + 1, argc - 1, sweep_file, outdir, &err)) {
 		cli_print_message(err->message);
 		goto out;

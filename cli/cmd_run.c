@@ -288,7 +288,7 @@ int cmd_run(int argc, char **argv)
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
-		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
+		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME, plus the rows of state changes and of the jumps events make", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,

@@ -302,6 +302,60 @@ check "--trace-dt: both sides of the 0.01 s limit jump" sh -c \
 check "--trace-dt 1s: about one row per second (7200 to 7300 rows)" \
 	test "$(wc -l <"$TMP/o-fixed/trace.csv")" -gt 7200 -a "$(wc -l <"$TMP/o-fixed/trace.csv")" -lt 7300
 
+# --trace-dt on a polling policy (issue 38, item 5): safe-ramp reads VBUS every second,
+# and each poll that moved nothing used to write the row the decimation left out and
+# then the same row again, so --trace-dt 60s gave twice the rows of no option. The
+# rule: at most one row per interval plus the rows events and state changes force, a
+# row pair only where a value jumps, the last row at the duration.
+run poll run scenarios/demo.json --policy safe-ramp -o "$TMP/o-poll" -q
+expect_status "demo, safe-ramp" 0
+run poll60 run scenarios/demo.json --policy safe-ramp -o "$TMP/o-poll60" -q --trace-dt 60s
+expect_status "demo, safe-ramp, --trace-dt 60s" 0
+check "--trace-dt 60s on a polling policy: fewer rows than without the option" \
+	test "$(wc -l <"$TMP/o-poll60/trace.csv")" -lt "$(wc -l <"$TMP/o-poll/trace.csv")"
+check "--trace-dt 60s: no two identical consecutive rows" \
+	test -z "$(uniq -d "$TMP/o-poll60/trace.csv")"
+# one row per 60 s over 2 h, plus at most two per record of events.jsonl
+check "--trace-dt 60s: at most one row per interval plus those of the events" \
+	test "$(wc -l <"$TMP/o-poll60/trace.csv")" -le \
+	"$((7200 / 60 + 2 + 2 * $(wc -l <"$TMP/o-poll60/events.jsonl")))"
+# every ilim_set that changed the limit (applied_mA) is a pair at its time: the row
+# with the limit before, then the row with the new one (ilim_A, the 5th column); and
+# two rows at one time are a jump: they differ
+cat >"$TMP/pair.awk" <<'AWK'
+FNR == NR {
+	t = $0; sub(/^\{"t":/, "", t); sub(/,.*/, "", t)
+	a = $0; sub(/.*"applied_mA":/, "", a); sub(/[^0-9].*/, "", a)
+	ev[++n] = t; ma[n] = a; next
+}
+FNR == 2 { last = $5 * 1000 }
+FNR > 1 { rows[$1] = rows[$1] $5 " " }
+FNR > 2 && $1 == prev_t && $0 == prev { print "no jump at " $1; bad = 1 }
+FNR > 1 { prev_t = $1; prev = $0 }
+END {
+	for (i = 1; i <= n; i++) {
+		if (ma[i] != last) {
+			want = last / 1000 " " ma[i] / 1000 " "
+			if (rows[ev[i]] != want) { print ev[i] ": " rows[ev[i]] "want " want; bad = 1 }
+			pairs++
+		}
+		last = ma[i]
+	}
+	exit bad || !pairs
+}
+AWK
+grep '"ev":"ilim_set"' "$TMP/o-poll60/events.jsonl" >"$TMP/poll60-ilim.jsonl"
+check "--trace-dt 60s: a row pair (before, after) at each limit change, and only at a jump" \
+	awk -F, -f "$TMP/pair.awk" "$TMP/poll60-ilim.jsonl" "$TMP/o-poll60/trace.csv"
+check "--trace-dt 60s: the last row is at the duration (7200 s)" \
+	test "$(tail -n 1 "$TMP/o-poll60/trace.csv" | cut -d, -f1)" = 7200
+# the figures docs/scenarios.md 11.1 quotes for these two runs
+rows_doc=$(tr '\n' ' ' <docs/scenarios.md |
+	sed -n 's/.*`safe-ramp` (which reads VBUS every second) writes \([0-9,]*\) rows without the option *and \([0-9,]*\) with `--trace-dt 60s`.*/\1 \2/p' | tr -d ,)
+rows_run="$(($(wc -l <"$TMP/o-poll/trace.csv") - 1)) $(($(wc -l <"$TMP/o-poll60/trace.csv") - 1))"
+check "docs/scenarios.md 11.1 quotes the rows of these runs ($rows_run; the doc: $rows_doc)" \
+	test "$rows_doc" = "$rows_run"
+
 # The README's "Using it" lines can be pasted (issue 16, item 14): each names a real
 # command, pipes nothing into nothing, and uses only options its --help lists; every
 # command of `chargesim --help` appears there.

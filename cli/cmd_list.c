@@ -40,8 +40,10 @@ static void list_policies(void)
 		if (d->params_default)
 			d->params_default(d, p);
 		printf("\n%s - %s\n", d->name, d->summary);
-		if (d->params)
+		if (d->params) {
 			list_params(d->params, p, "    ");
+			param_free_strings(d->params, p);
+		}
 	}
 }
 
@@ -56,6 +58,7 @@ static void list_presets(const struct model_desc *d)
 		d->defaults(p, i);
 		printf("\n%s: \"%s\"\n", d->preset_key, pd->choices[i]);
 		list_params(d->params, p, "    ");
+		param_free_strings(d->params, p);
 	}
 }
 

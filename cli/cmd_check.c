@@ -9,6 +9,7 @@
  * first. --junit writes the same as JUnit XML; --accept rewrites the golden traces and
  * fingerprints of failing expectations and says what changed.
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -101,6 +102,18 @@ static char *job_outdir(const char *root, const char *file)
 	return g_build_filename(root, rel, NULL);
 }
 
+/* A file the walk of directory root found through a symbolic link that leads out of
+ * root (a pull request can add scenarios/x.json -> ~/.ssh/id_rsa): it is never read.
+ * A file named on the command line is the user's own choice and not judged; a dangling
+ * link reads nothing and gets the loader's own "No such file". */
+static bool outside_walk(const char *root, const char *file)
+{
+	g_autofree char *real = NULL;
+
+	return g_file_test(root, G_FILE_TEST_IS_DIR) && g_file_test(file, G_FILE_TEST_EXISTS) &&
+	       !cs_path_inside_any(file, (const char *const[]){ root }, 1, &real);
+}
+
 static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
@@ -113,6 +126,14 @@ static void run_job(gpointer data, gpointer user)
 	struct run_result res;
 	gint64 t0 = g_get_monotonic_time();
 
+	if (outside_walk(j->root, j->file)) {
+		g_autofree char *real = realpath(j->file, NULL);
+
+		j->status = JOB_ERROR;
+		j->message = g_strdup_printf("%s: found a symbolic link to %s, outside %s: expected a scenario inside the checked directory (name the file itself to check it)",
+					     j->file, real ? real : "?", j->root);
+		return;
+	}
 	run_file(j->file, &ro, &res);
 	if (turn.lock)
 		g_mutex_unlock(turn.lock);
@@ -277,7 +298,9 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 		for (guint k = 0; k < found->len; k++) {
 			const char *f = found->pdata[k];
 
-			if (g_str_has_suffix(f, ".json") && is_sweep_file(f))
+			/* a link out of the directory is not read here: run_job refuses it */
+			if (g_str_has_suffix(f, ".json") && !outside_walk(argv[i], f) &&
+			    is_sweep_file(f))
 				continue;   /* sweep files are not scenarios */
 			if (!g_hash_table_contains(roots, f))
 				g_hash_table_insert(roots, g_strdup(f), g_strdup(argv[i]));

@@ -428,18 +428,36 @@ expect_status "list scenarios of the same directory" 0
 check "list names each scenario once" test "$(wc -l <"$TMP/walk-list.out")" -eq 2
 
 # ---- check --accept through a symbolic link rewrites the real file ----
-mkdir -p "$TMP/acc/real" "$TMP/acc/suite"
+# (the link stays inside the checked directory: one out of it is refused, below)
+mkdir -p "$TMP/acc/suite/zreal"
 sed 's/"fingerprint": "[0-9a-f]*"/"fingerprint": "0000000000000000"/' scenarios/ec/ec-no-ramp.json \
-	>"$TMP/acc/real/s.json"
-chmod 664 "$TMP/acc/real/s.json"
-ln -s ../real/s.json "$TMP/acc/suite/s.json"
+	>"$TMP/acc/suite/zreal/s.json"
+chmod 664 "$TMP/acc/suite/zreal/s.json"
+ln -s zreal/s.json "$TMP/acc/suite/s.json"
 run accept check "$TMP/acc/suite" --accept -o "$TMP/o-acc"
 expect_status "check --accept of a failing fingerprint" 1
 check "the scenario is still a symbolic link" test -L "$TMP/acc/suite/s.json"
-check "the real file got the new fingerprint" sh -c "! grep -q 0000000000000000 '$TMP/acc/real/s.json'"
-check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/real/s.json")" = 664
+check "the real file got the new fingerprint" sh -c "! grep -q 0000000000000000 '$TMP/acc/suite/zreal/s.json'"
+check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/suite/zreal/s.json")" = 664
 run accept2 check "$TMP/acc/suite" -o "$TMP/o-acc"
 expect_status "after --accept the check passes" 0
+
+# ---- check DIR never reads a file through a link out of DIR ----
+# A pull request can add scenarios/x.json -> a secret file: the walk finds it, but it is
+# an ERROR naming the link, and nothing of the target is read or printed; named on the
+# command line itself, the same file is the user's choice and checked.
+mkdir -p "$TMP/out-link/suite" "$TMP/out-link/secret"
+printf 'SECRET-TOKEN {\n' >"$TMP/out-link/secret/s.json"
+cp scenarios/ec/ec-no-ramp.json "$TMP/out-link/suite/ok.json"
+ln -s ../secret/s.json "$TMP/out-link/suite/x.json"
+run outlink check "$TMP/out-link/suite" -o "$TMP/o-outlink"
+expect_status "check of a directory with a link out of it" 2
+expect_in "the link is an ERROR, the other scenario runs" out "1 passed, 0 failed, 1 could not run"
+expect_in "the ERROR names the link and where it leads" out "found a symbolic link to"
+check "nothing of the target is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/outlink.out' '$TMP/outlink.err'"
+run outlink2 check "$TMP/out-link/suite/x.json" -o "$TMP/o-outlink2"
+expect_status "named on the command line, the file itself is checked (a syntax error)" 2
+expect_in "its own error is given" out "JSON"
 
 # ---- check --junit: XML any parser reads, classes relative, errors apart ----
 mkdir -p "$TMP/ju/suite/sub"

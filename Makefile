@@ -310,9 +310,10 @@ bench: check-deps
 	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_SCALE)
 
 # make same-outputs [BASE=REV|PATH]: every library scenario run by this build and by
-# BASE's (default HEAD, the last commit; built as for make bench), their outputs
-# compared byte for byte (scripts/same-outputs.sh): for a change, such as a speed-up,
-# that must not change a result. Fails when one differs.
+# BASE's (default HEAD, the last commit; built as for make bench), and the demo again
+# at --trace-dt 60s with safe-ramp, their outputs compared byte for byte
+# (scripts/same-outputs.sh): for a change, such as a speed-up, that must not change a
+# result. Fails when one differs.
 BASE ?= HEAD
 .PHONY: same-outputs
 same-outputs: check-deps $(BIN)

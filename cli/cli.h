@@ -47,8 +47,33 @@ bool cli_plot_exists(const char *outdir);
 /* Parse options with a GOptionContext; prints the error and returns false on bad
  * usage. argv keeps the positional arguments (argv[0] is the subcommand). */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
-/* Print "chargesim: MESSAGE" to stderr; false, for `return cli_error(...)`. */
+/*
+ * Text from input files (names, descriptions, messages quoting what a file holds)
+ * reaches terminals and CI logs; a control character in it would act there (ESC moves
+ * the cursor or retitles the window, CR rewrites the line, BEL rings). cli_term_text()
+ * returns text with every such character shown as an escape: C0 controls and DEL as
+ * \xNN (but line feeds and tabs when lines is true: a message of several lines),
+ * C1 controls as \u00NN, bytes that are not UTF-8 as \xNN. Caller frees.
+ */
+char *cli_term_text(const char *text, bool lines);
+/* A message (a GError's, say) on a line of stderr, through cli_term_text(). */
+void cli_print_message(const char *msg);
+/* Print "chargesim: MESSAGE" to stderr, through cli_term_text(); false, for
+ * `return cli_error(...)`. */
 bool cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* --allow-plugins DIR (run, check, sweep): the trust boundary of stack/policies/loader.h.
+ * A scenario or sweep file is data; the plugins (code) it may load are those under
+ * the DIRs the user gives here. cli_allow_plugins() registers them (false with the
+ * message printed when one is not a directory). */
+#define CLI_ALLOW_PLUGINS_ENTRY(dirs) \
+	{ "allow-plugins", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, (dirs), \
+	  "Let scenarios load the policy plugins (code) under DIR, after symbolic links (repeatable)", "DIR" }
+#define CLI_ALLOW_PLUGINS_NOTE \
+	"Plugins: a scenario or sweep file is data and loads no code by itself. A plugin it\n" \
+	"names (\"policy\": {\"plugin\": FILE.so}) runs only when its real path is under a\n" \
+	"directory given with --allow-plugins DIR; any other is refused (exit 2) before its\n" \
+	"code runs. Built-in policies and linux/* drivers need nothing (docs/policy-sdk.md).\n"
+bool cli_allow_plugins(char **dirs);
 /* Comparator for g_ptr_array_sort() of strings. */
 gint cli_cmp_strings(gconstpointer a, gconstpointer b);
 /* Append the *.json files under dir (recursively, each directory in name order) to
@@ -62,6 +87,12 @@ void cli_find_json(const char *dir, GPtrArray *paths);
 #define CLI_SCENARIOS_ENV "CHARGESIM_SCENARIOS"
 #define CLI_SCENARIO_LIBRARY "share/chargesim/scenarios"
 char *cli_scenario_dir(const char *cmd);
+/* The same library, quietly: NULL when there is none. */
+char *cli_scenario_library(void);
+/* The library of the source tree the binary was built in (TOP/scenarios for
+ * TOP/build/chargesim), or NULL: where a sweep run from elsewhere (a Slurm job's
+ * directory) finds the scenarios its base names. */
+char *cli_scenario_source_library(void);
 /* A set of files by device and inode (cli_file_id_first), to visit each once. */
 GHashTable *cli_file_ids_new(void);
 /* True the first time path's file is seen (and when it cannot be stat'ed). */

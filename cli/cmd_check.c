@@ -9,11 +9,13 @@
  * first. --junit writes the same as JUnit XML; --accept rewrites the golden traces and
  * fingerprints of failing expectations and says what changed.
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "run/expect.h"
 #include "run/run.h"
+#include "run/sweep.h"
 #include "output/outfile.h"
 
 enum { JOB_PASS, JOB_FAIL, JOB_ERROR };
@@ -70,18 +72,22 @@ static void driver_lock_free(gpointer lock)
 	g_free(lock);
 }
 
+/* Read as sweep_read_file() reads, so a FIFO in a checked directory is no sweep file
+ * (nor does it block): run_file() then refuses it as a scenario, naming it. */
 static bool is_sweep_file(const char *path)
 {
 	g_autofree char *text = NULL;
+	gsize len;
 	cJSON *doc;
-	bool sweep;
+	bool found;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
+	text = sweep_read_file(path, "sweep", &len, NULL);
+	if (!text)
 		return false;
-	doc = cJSON_Parse(text);
-	sweep = cJSON_IsObject(doc) && cJSON_GetObjectItemCaseSensitive(doc, "vary");
+	doc = cJSON_ParseWithLength(text, len);
+	found = cJSON_IsObject(doc) && cJSON_GetObjectItemCaseSensitive(doc, "vary");
 	cJSON_Delete(doc);
-	return sweep;
+	return found;
 }
 
 static char *job_outdir(const char *root, const char *file)
@@ -96,6 +102,18 @@ static char *job_outdir(const char *root, const char *file)
 	return g_build_filename(root, rel, NULL);
 }
 
+/* A file the walk of directory root found through a symbolic link that leads out of
+ * root (a pull request can add scenarios/x.json -> ~/.ssh/id_rsa): it is never read.
+ * A file named on the command line is the user's own choice and not judged; a dangling
+ * link reads nothing and gets the loader's own "No such file". */
+static bool outside_walk(const char *root, const char *file)
+{
+	g_autofree char *real = NULL;
+
+	return g_file_test(root, G_FILE_TEST_IS_DIR) && g_file_test(file, G_FILE_TEST_EXISTS) &&
+	       !cs_path_inside_any(file, (const char *const[]){ root }, 1, &real);
+}
+
 static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
@@ -108,6 +126,14 @@ static void run_job(gpointer data, gpointer user)
 	struct run_result res;
 	gint64 t0 = g_get_monotonic_time();
 
+	if (outside_walk(j->root, j->file)) {
+		g_autofree char *real = realpath(j->file, NULL);
+
+		j->status = JOB_ERROR;
+		j->message = g_strdup_printf("%s: found a symbolic link to %s, outside %s: expected a scenario inside the checked directory (name the file itself to check it)",
+					     j->file, real ? real : "?", j->root);
+		return;
+	}
 	run_file(j->file, &ro, &res);
 	if (turn.lock)
 		g_mutex_unlock(turn.lock);
@@ -142,8 +168,17 @@ static void run_job(gpointer data, gpointer user)
 	run_result_clear(&res);
 }
 
-/* Text for XML 1.0, escaped by GLib: made UTF-8 first, and the control characters
- * XML forbids (all but tab, line feed, carriage return) shown as U+FFFD; in an
+/* Whether XML 1.0 allows the character c in a document (its production Char): not the
+ * C0 controls but tab, line feed and carriage return, nor U+FFFE and U+FFFF (which a
+ * JSON string can hold as \uFFFE); surrogates never get here (not UTF-8). */
+static bool xml_char_ok(gunichar c)
+{
+	return c >= 0x20 ? c != 0xfffe && c != 0xffff : c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Text for XML 1.0, escaped by GLib: made UTF-8 first (bytes that are not, and
+ * surrogates, become U+FFFD), then every character XML forbids shown as U+FFFD, so the
+ * report stays well-formed whatever a scenario's name or a message holds; in an
  * attribute, line breaks and tabs as character references (a parser would turn them
  * into blanks). */
 static void xml_append(GString *x, const char *text, bool attr)
@@ -152,9 +187,9 @@ static void xml_append(GString *x, const char *text, bool attr)
 	GString *clean = g_string_sized_new(strlen(valid));
 	g_autofree char *esc = NULL;
 
-	for (const char *c = valid; *c; c++) {
-		if ((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n' || *c == '\r')
-			g_string_append_c(clean, *c);
+	for (const char *c = valid; *c; c = g_utf8_next_char(c)) {
+		if (xml_char_ok(g_utf8_get_char(c)))
+			g_string_append_len(clean, c, g_utf8_next_char(c) - c);
 		else
 			g_string_append(clean, "\xef\xbf\xbd");
 	}
@@ -263,7 +298,9 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 		for (guint k = 0; k < found->len; k++) {
 			const char *f = found->pdata[k];
 
-			if (g_str_has_suffix(f, ".json") && is_sweep_file(f))
+			/* a link out of the directory is not read here: run_job refuses it */
+			if (g_str_has_suffix(f, ".json") && !outside_walk(argv[i], f) &&
+			    is_sweep_file(f))
 				continue;   /* sweep files are not scenarios */
 			if (!g_hash_table_contains(roots, f))
 				g_hash_table_insert(roots, g_strdup(f), g_strdup(argv[i]));
@@ -283,28 +320,34 @@ static bool collect_args(int argc, char **argv, GPtrArray *files, GHashTable *ro
 }
 
 /* PASS/FAIL/ERROR per scenario in the files' order, then "N passed, N failed" and,
- * when some could not run (ERROR), ", N could not run": an error is no failure. */
+ * when some could not run (ERROR), ", N could not run": an error is no failure. Names
+ * and messages come from the files, so their control characters are escaped
+ * (cli_term_text()): a CI log shows what a scenario holds, never acts on it. */
 static void print_report(const struct check_job *jobs, int n, bool quiet, int *failed,
 			 int *errors)
 {
 	int passed = 0;
 
 	for (int i = 0; i < n; i++) {
+		g_autofree char *name = cli_term_text(jobs[i].name, false);
+		g_autofree char *msg = cli_term_text(jobs[i].message, true);
+		g_autofree char *acc = cli_term_text(jobs[i].accepted, true);
+
 		switch (jobs[i].status) {
 		case JOB_PASS:
 			passed++;
 			if (!quiet)
-				printf("PASS %s\n", jobs[i].name);
+				printf("PASS %s\n", name);
 			break;
 		case JOB_FAIL:
 			(*failed)++;
-			printf("FAIL %s: %s\n", jobs[i].name, jobs[i].message);
+			printf("FAIL %s: %s\n", name, msg);
 			if (jobs[i].accepted)
-				printf("%s", jobs[i].accepted);
+				printf("%s", acc);
 			break;
 		default:
 			(*errors)++;
-			printf("ERROR %s: %s\n", jobs[i].name, jobs[i].message);
+			printf("ERROR %s: %s\n", name, msg);
 		}
 	}
 	if (*errors)
@@ -319,12 +362,14 @@ int cmd_check(int argc, char **argv)
 	gint jobs_n = 1;
 	g_autofree char *junit = NULL, *outroot = NULL;
 	gboolean accept = FALSE, quiet = FALSE;
+	g_auto(GStrv) allow = NULL;
 	GOptionEntry entries[] = {
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs_n, "Run N scenarios at once (default 1)", "N" },
 		{ "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write the results as JUnit XML", "FILE" },
 		{ "accept", 0, 0, G_OPTION_ARG_NONE, &accept, "Rewrite golden traces and fingerprints of failing scenarios", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outroot, "Put each run's outputs under DIR (default out/check)", "DIR" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures and the final count", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[FILE|DIR]... - run scenarios and check their expectations");
@@ -344,8 +389,11 @@ int cmd_check(int argc, char **argv)
 		"here, else the one installed with chargesim (PREFIX/share/chargesim/scenarios).\n"
 		"Prints PASS/FAIL/ERROR per scenario in a fixed order and \"N passed, N failed\"\n"
 		"(\", N could not run\" for the ERRORs). Exit status 0 all passed, 1 a failure, 2 a\n"
-		"scenario could not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml");
-	if (!cli_parse(ctx, &argc, &argv))
+		"scenario could not be run. Example: chargesim check scenarios/ -j 2 --junit check.xml\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"Checking files from others (a pull request in CI): give no --allow-plugins, or only\n"
+		"a directory they cannot change.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(allow))
 		return CLI_EXIT_USAGE;
 	if (jobs_n < 1 || jobs_n > 256) {
 		cli_error("check: -j: found %d, expected 1 to 256", jobs_n);

@@ -139,7 +139,7 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 			int status = res.status;
 
 			cs_outset_unstage(set, res.error);
-			fprintf(stderr, "%s\n", res.error->message);
+			cli_print_message(res.error->message);
 			run_result_clear(&res);
 			return status;
 		}
@@ -182,8 +182,10 @@ int cmd_compare(int argc, char **argv)
 		"           --policy twl4030 --policy ec-ramp --policy safe-ramp\n"
 		"  chargesim compare SCENARIO.json --policy safe-ramp --policy ./my_policy.so\n"
 		"A plugin (a file name ending in .so; see docs/policy-sdk.md) runs under the\n"
-		"name of its file: DIR/my_policy/. The scenario's policy parameters go only to the\n"
-		"run of the scenario's own policy; the others run with their defaults.\n"
+		"name of its file: DIR/my_policy/. A plugin is code: compare loads only the ones\n"
+		"you name with --policy, never the scenario's own (docs/policy-sdk.md 7.1). The\n"
+		"scenario's policy parameters go only to the run of the scenario's own policy;\n"
+		"the others run with their defaults.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
@@ -193,7 +195,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		return CLI_EXIT_USAGE;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);

@@ -52,7 +52,11 @@ static void print_table(GPtrArray *rows)
 		}
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
-		printf("%s\n", line->str);
+		{
+			g_autofree char *safe = cli_term_text(line->str, false);   /* column names */
+
+			printf("%s\n", safe);
+		}
 	}
 }
 
@@ -100,7 +104,9 @@ static void print_names(const struct cs_diff *d, enum cs_diff_presence which, co
 	for (int i = 0; i < d->ncols; i++) {
 		if (d->cols[i].presence != which)
 			continue;
-		printf("%s%s", n++ ? ", " : label, d->cols[i].name);
+		g_autofree char *name = cli_term_text(d->cols[i].name, false);
+
+		printf("%s%s", n++ ? ", " : label, name);
 	}
 	if (n)
 		printf("\n");
@@ -110,9 +116,11 @@ static void print_source(const char *tag, const cs_csv_trace *tr, const char *ro
 {
 	g_autofree char *t0 = cs_csv_fmt_value("_s", tr->t[0], 0);
 	g_autofree char *t1 = cs_csv_fmt_value("_s", tr->t[tr->nrows - 1], 0);
+	g_autofree char *file = cli_term_text(tr->file, false);
+	g_autofree char *time = cli_term_text(tr->cols[tr->time_col].name, false);
 
-	printf("%s: %s (%s): %zu rows, %s .. %s, time column \"%s\"\n", tag, tr->file, role,
-	       tr->nrows, t0, t1, tr->cols[tr->time_col].name);
+	printf("%s: %s (%s): %zu rows, %s .. %s, time column \"%s\"\n", tag, file, role,
+	       tr->nrows, t0, t1, time);
 }
 
 static void print_verdict(const struct cs_diff *d)
@@ -123,7 +131,8 @@ static void print_verdict(const struct cs_diff *d)
 		return;
 	}
 	if (!d->span_ok || d->n_rows == 0 || d->n_compared == 0) {
-		g_autofree char *why = cs_diff_reason(d);
+		g_autofree char *reason = cs_diff_reason(d);
+		g_autofree char *why = cli_term_text(reason, false);
 
 		printf("FAIL: %s", why);
 		if (d->n_failed)
@@ -133,9 +142,12 @@ static void print_verdict(const struct cs_diff *d)
 	}
 	printf("FAIL: %d of %d column%s outside tolerance: ", d->n_failed, d->n_compared,
 	       d->n_compared == 1 ? "" : "s");
-	for (int i = 0, n = 0; i < d->ncols; i++)
-		if (!d->cols[i].pass)
-			printf("%s%s", n++ ? ", " : "", d->cols[i].name);
+	for (int i = 0, n = 0; i < d->ncols; i++) {
+		g_autofree char *name = d->cols[i].pass ? NULL : cli_term_text(d->cols[i].name, false);
+
+		if (name)
+			printf("%s%s", n++ ? ", " : "", name);
+	}
 	printf("\n");
 }
 

@@ -40,8 +40,10 @@ static void list_policies(void)
 		if (d->params_default)
 			d->params_default(d, p);
 		printf("\n%s - %s\n", d->name, d->summary);
-		if (d->params)
+		if (d->params) {
 			list_params(d->params, p, "    ");
+			param_free_strings(d->params, p);
+		}
 	}
 }
 
@@ -56,6 +58,7 @@ static void list_presets(const struct model_desc *d)
 		d->defaults(p, i);
 		printf("\n%s: \"%s\"\n", d->preset_key, pd->choices[i]);
 		list_params(d->params, p, "    ");
+		param_free_strings(d->params, p);
 	}
 }
 
@@ -76,8 +79,12 @@ static int list_scenarios(const char *dir)
 		g_autoptr(scenario) sc = scenario_load(paths->pdata[i], NULL, &err);
 
 		/* sweep files and other JSON are listed only when they are scenarios */
-		if (sc)
-			printf("%-48s %s\n", (char *)paths->pdata[i], sc->description);
+		if (sc) {   /* a description may hold control characters: cli_term_text() */
+			g_autofree char *path = cli_term_text(paths->pdata[i], false);
+			g_autofree char *desc = cli_term_text(sc->description, false);
+
+			printf("%-48s %s\n", path, desc);
+		}
 	}
 	return CLI_EXIT_OK;
 }
@@ -112,6 +119,9 @@ int cmd_list(int argc, char **argv)
 		"  scenarios   the scenario files under DIR (default scenarios/, subdirectories\n"
 		"              included), each with its description; sweep files are left out\n"
 		"\n"
+		"list reads tables and files and runs no code: it never loads a policy plugin,\n"
+		"neither one a scenario names nor one given as `list policies FILE.so` (refused).\n"
+		"\n"
 		"Examples:\n"
 		"  chargesim list policies\n"
 		"  chargesim list sources\n"
@@ -122,6 +132,12 @@ int cmd_list(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	what = argc > 1 ? argv[1] : "policies";
 	if (strcmp(what, "policies") == 0) {
+		/* list is for reading what exists: it opens no plugin, even one named here */
+		if (argc > 2) {
+			cli_error("list policies: found \"%s\", expected nothing after \"policies\": list shows the built-in policies and never loads a plugin (a plugin's parameters are in its source, docs/policy-sdk.md)",
+				  argv[2]);
+			return CLI_EXIT_USAGE;
+		}
 		list_policies();
 		return CLI_EXIT_OK;
 	}

@@ -244,7 +244,7 @@ static bool uvlo_and_title(const struct plot_cli *c, struct plot_spec *spec, sce
 	if (c->scenario_file) {
 		*sc = scenario_load(c->scenario_file, NULL, &err);
 		if (!*sc) {
-			fprintf(stderr, "%s\n", err->message);
+			cli_print_message(err->message);
 			return false;
 		}
 		spec->uvlo_v = scenario_uvlo_v(*sc);
@@ -294,7 +294,9 @@ static int trace_plot_cmd(const struct plot_cli *c, int n, char **files)
 	spec.script = script;
 	spec.n = n;
 	spec.traces = traces;
-	plot_traces(&spec, &err);
+	/* the traces are checked by plot_traces(); --scenario is an input too */
+	if (plot_check_inputs(script, (const char *const *)&c->scenario_file, 1, &err))
+		plot_traces(&spec, &err);
 	return plot_done(c, script, err);
 }
 
@@ -327,7 +329,8 @@ int cmd_plot(int argc, char **argv)
 		"colours, with a zoom panel on the interesting window. A trace needs the columns\n"
 		"time_s,vsrc_V,vbus_V,ibus_A,ilim_A,vbat_V,soc,charger_state,source_state (any order;\n"
 		"src_ilim_A is drawn when present); events.jsonl and metrics.json beside a trace are\n"
-		"used for the markers and the title.\n"
+		"used for the markers and the title. A plot never writes over one of its inputs\n"
+		"(plot X-trace-1.csv -o X.svg is refused: name another plot with -o).\n"
 		"\n"
 		"Heat maps: chargesim plot --heatmap results.csv --x source.ilim --y cable.length \\\n"
 		"               --z source_trips --by policy -o trips.png\n"

@@ -109,9 +109,10 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *dur = fmt_duration(sim_time_to_s(sc->duration));
 	g_autofree char *wall = fmt_duration(wall_s);
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
+	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
 	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       res->policy, dur, wall, speed);
+	       policy, dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
@@ -255,7 +256,7 @@ static void print_failure(const struct run_result *res)
 		cli_error("%s: %s", res->scenario->file, res->error->message);
 		break;
 	default:
-		fprintf(stderr, "%s\n", res->error->message);
+		cli_print_message(res->error->message);
 	}
 }
 
@@ -277,7 +278,7 @@ static void plot_staged(const struct run_result *res, const char *dir, void *dat
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *outdir_opt = NULL, *policy = NULL, *max_step = NULL, *trace_dt = NULL;
-	g_auto(GStrv) sets = NULL, sysfs_at = NULL;
+	g_auto(GStrv) sets = NULL, sysfs_at = NULL, allow = NULL;
 	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
@@ -287,8 +288,9 @@ int cmd_run(int argc, char **argv)
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
-		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME (state changes always kept)", "TIME" },
+		{ "trace-dt", 0, 0, G_OPTION_ARG_STRING, &trace_dt, "At most one trace row per TIME, plus the rows of state changes and of the jumps events make", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario");
@@ -307,8 +309,10 @@ int cmd_run(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Writes trace.csv, events.jsonl and metrics.json into the output directory and\n"
-		"prints a summary. Exit status 1 when an expectation of the scenario failed.");
-	if (!cli_parse(ctx, &argc, &argv))
+		"prints a summary. Exit status 1 when an expectation of the scenario failed.\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"A plugin named with --policy FILE.so is your own choice and needs no --allow-plugins.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(allow))
 		goto out;
 	if (argc != 2) {
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
@@ -320,7 +324,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	sc = scenario_load(argv[1], (const char *const *)sets, &err);
 	if (!sc) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);

@@ -133,24 +133,46 @@ static int default_jobs(void)
 	return (int)g_get_num_processors();
 }
 
-static void print_show(const struct sweep *sw, guint64 index)
+/* The variant's command line, with the same --allow-plugins as this command; a control
+ * character in it (a value of the sweep file) is shown escaped (cli_term_text()), not
+ * sent to the terminal. */
+static void print_show(const struct sweep *sw, guint64 index, char **allow)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
 	g_autofree char *base = g_shell_quote(sw->base_file);
+	g_autoptr(GString) line = g_string_new("chargesim run ");
+	g_autofree char *safe = NULL;
 
-	printf("chargesim run %s", base);
+	g_string_append(line, base);
+	for (int i = 0; allow && allow[i]; i++) {
+		g_autofree char *q = g_shell_quote(allow[i]);
+
+		g_string_append_printf(line, " --allow-plugins %s", q);
+	}
 	for (int i = 0; sets[i]; i++) {
 		g_autofree char *q = g_shell_quote(sets[i]);
 
-		printf(" --set %s", q);
+		g_string_append_printf(line, " --set %s", q);
 	}
-	printf("\n");
+	safe = cli_term_text(line->str, false);
+	printf("%s\n", safe);
 }
 
+/* A sweep's base may also be a scenario of the library (the one `check` uses, or the
+ * source tree's): a sweep file and merge, which loads it again, both allow those. */
+static void allow_library_bases(void)
+{
+	g_autofree char *library = cli_scenario_library();
+	g_autofree char *source_library = cli_scenario_source_library();
+
+	sweep_allow_base_tree(library);
+	sweep_allow_base_tree(source_library);
+}
 
 /* The options as given (GOption fills them). */
 struct sweep_cli {
 	char *outdir, *shard_opt;
+	char **allow;          /* --allow-plugins */
 	gint jobs, chunk_rows;
 	gint64 show;
 	gboolean resume, keep, quiet;
@@ -227,6 +249,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "chunk-rows", 0, 0, G_OPTION_ARG_INT, &c.chunk_rows, "Write a durable chunk once K rows are in order (default 256), or after 10 s", "K" },
 		{ "show", 0, 0, G_OPTION_ARG_INT64, &c.show, "Print the `chargesim run` command of variant INDEX and exit", "INDEX" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet, "Print nothing but errors", NULL },
+		CLI_ALLOW_PLUGINS_ENTRY(&c.allow),
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEP.json -o DIR - run the variants of a sweep");
@@ -248,16 +271,19 @@ int cmd_sweep(int argc, char **argv)
 		"`chargesim merge` joins shard directories. Expectations of the base scenario are\n"
 		"not checked. Exit status 2 when a variant was invalid input, 3 on an internal\n"
 		"error (the row's error cell says which); 130/143 when interrupted (use --resume).\n"
-		"See docs/scaling.md for GNU parallel and Slurm.");
-	if (!cli_parse(ctx, &argc, &argv))
+		"See docs/scaling.md for GNU parallel and Slurm.\n\n"
+		CLI_ALLOW_PLUGINS_NOTE
+		"Loading the sweep file (and --show) opens no plugin: each is only checked.");
+	if (!cli_parse(ctx, &argc, &argv) || !cli_allow_plugins(c.allow))
 		goto out;
 	if (argc != 2) {
 		cli_error("sweep: expected exactly one sweep file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
+	allow_library_bases();
 	sw = sweep_load(argv[1], &err);
 	if (!sw) {
-		fprintf(stderr, "%s\n", err->message);
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (c.show >= 0) {
@@ -265,7 +291,7 @@ int cmd_sweep(int argc, char **argv)
 			cli_error("--show: found %" G_GINT64_FORMAT ", expected a variant index from 0 to %" G_GUINT64_FORMAT,
 				  c.show, sw->total - 1);
 		} else {
-			print_show(sw, (guint64)c.show);
+			print_show(sw, (guint64)c.show, c.allow);
 			status = CLI_EXIT_OK;
 		}
 		goto out;
@@ -289,15 +315,17 @@ out:
 	sweep_outcome_clear(&outcome);
 	g_free(c.outdir);
 	g_free(c.shard_opt);
+	g_strfreev(c.allow);
 	return status;
 }
 
 int cmd_merge(int argc, char **argv)
 {
-	char *outdir = NULL;
+	char *outdir = NULL, *sweep_file = NULL;
 	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Write the merged results.csv and manifest.json into DIR (required)", "DIR" },
+		{ "sweep", 0, 0, G_OPTION_ARG_FILENAME, &sweep_file, "The sweep file the shards ran (default: the path in their manifest.json)", "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
@@ -309,8 +337,13 @@ int cmd_merge(int argc, char **argv)
 	g_option_context_set_description(ctx,
 		"Checks that the shards' manifests agree (same sweep file and base scenario, same\n"
 		"chargesim, every shard I of N present once and complete) and that each holds\n"
-		"exactly its variants, then writes one results.csv, byte-identical to the\n"
-		"results.csv of the same sweep run unsharded.\n"
+		"exactly its variants: every row's index and varied values are recomputed from\n"
+		"the sweep file, every cell must be written as `chargesim sweep` writes it, and\n"
+		"each shard's results.csv must match the SHA-256 in its manifest (an edited\n"
+		"metric). Any mismatch is exit 2 naming the shard, the line, the variant and the\n"
+		"column. Then it writes one results.csv, byte-identical to the results.csv of the\n"
+		"same sweep run unsharded. Shards written by a chargesim without these checksums\n"
+		"are refused: run them again.\n"
 		"Example: chargesim merge out/sweep/shard-* -o out/sweep/all");
 	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
@@ -318,8 +351,9 @@ int cmd_merge(int argc, char **argv)
 		cli_error("merge: expected at least one shard directory and -o DIR (see --help)");
 		goto out;
 	}
-	if (!sweep_merge(argv + 1, argc - 1, outdir, &err)) {
-		fprintf(stderr, "%s\n", err->message);
+	allow_library_bases();
+	if (!sweep_merge(argv + 1, argc - 1, sweep_file, outdir, &err)) {
+		cli_print_message(err->message);
 		goto out;
 	}
 	if (!quiet)
@@ -327,5 +361,6 @@ int cmd_merge(int argc, char **argv)
 	status = CLI_EXIT_OK;
 out:
 	g_free(outdir);
+	g_free(sweep_file);
 	return status;
 }

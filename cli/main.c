@@ -2,6 +2,7 @@
 /*
  * cli/main.c - `chargesim`: dispatch to a subcommand.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,26 @@ static void on_signal(int sig)
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 		_exit(128 + sig);
 	_exit(128 + sig);
+}
+
+/*
+ * What a command printed must all have reached stdout: a listing or a report cut short
+ * by a full disk or a closed pipe is no success. One check for every command, as it
+ * returns: a failed write (seen by ferror(), or by the last fflush()) is exit 2 with
+ * a message on stderr, unless the command already failed worse (3).
+ */
+static int stdout_status(int status)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0)
+		e = errno;
+	if (!ferror(stdout) && !e)
+		return status;
+	cli_error("cannot write to standard output: %s (what it printed is incomplete)",
+		  g_strerror(e ? e : EIO));
+	return status == CLI_EXIT_INTERNAL ? status : CLI_EXIT_USAGE;
 }
 
 /* The command line, for on_glib_error() to name the input: made at start-up, since
@@ -113,11 +134,11 @@ int main(int argc, char **argv)
 	}
 	if (g_strv_contains((const char *const[]){ "--help", "-h", "help", NULL }, argv[1])) {
 		usage(stdout);
-		return CLI_EXIT_OK;
+		return stdout_status(CLI_EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("chargesim %s\n", CHARGESIM_VERSION);
-		return CLI_EXIT_OK;
+		return stdout_status(CLI_EXIT_OK);
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
@@ -125,7 +146,7 @@ int main(int argc, char **argv)
 
 			/* --help's "Usage:" line names the program: "chargesim run [OPTION…]" */
 			g_set_prgname(prgname);
-			return commands[i].fn(argc - 1, argv + 1);
+			return stdout_status(commands[i].fn(argc - 1, argv + 1));
 		}
 	cli_error("unknown command \"%s\"; run `chargesim --help` for the list", argv[1]);
 	return CLI_EXIT_USAGE;

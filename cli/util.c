@@ -2,22 +2,56 @@
 /*
  * cli/util.c - option parsing, error reporting and file lists shared by the subcommands.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
+#include "stack/policies/loader.h"
+
+char *cli_term_text(const char *text, bool lines)
+{
+	GString *o = g_string_sized_new(strlen(text ? text : ""));
+
+	for (const char *p = text ? text : ""; *p;) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+		size_t n;
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {   /* no UTF-8: one byte */
+			g_string_append_printf(o, "\\x%02x", (unsigned char)*p++);
+			continue;
+		}
+		n = (size_t)(g_utf8_next_char(p) - p);
+		if ((c < 0x20 && !(lines && (c == '\n' || c == '\t'))) || c == 0x7f)
+			g_string_append_printf(o, "\\x%02x", c);
+		else if (c >= 0x80 && c <= 0x9f)   /* C1: U+009B is ESC [ to some terminals */
+			g_string_append_printf(o, "\\u%04x", c);
+		else
+			g_string_append_len(o, p, (gssize)n);
+		p += n;
+	}
+	return g_string_free(o, FALSE);
+}
+
+void cli_print_message(const char *msg)
+{
+	g_autofree char *safe = cli_term_text(msg, true);
+
+	fprintf(stderr, "%s\n", safe);
+}
 
 bool cli_error(const char *fmt, ...)
 {
+	g_autofree char *msg = NULL, *safe = NULL;
 	va_list ap;
 
-	fputs("chargesim: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	safe = cli_term_text(msg, true);
+	fprintf(stderr, "chargesim: %s\n", safe);
 	return false;
 }
 
@@ -91,6 +125,10 @@ static void cli_help_if_asked(GOptionContext *ctx, int argc, char **argv)
 	g_string_replace(s, "\xe2\x80\xa6", "...", 0);
 	fputs(s->str, stdout);
 	g_string_free(s, TRUE);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write to standard output: %s", g_strerror(errno ? errno : EIO));
+		exit(CLI_EXIT_USAGE);
+	}
 	exit(CLI_EXIT_OK);
 }
 
@@ -102,6 +140,17 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 	cli_help_if_asked(ctx, *argc, *argv);
 	if (!g_option_context_parse(ctx, argc, argv, &err))
 		return cli_error("%s (see --help)", err->message);
+	return true;
+}
+
+bool cli_allow_plugins(char **dirs)
+{
+	for (int i = 0; dirs && dirs[i]; i++) {
+		g_autoptr(GError) err = NULL;
+
+		if (!cs_plugin_allow_dir(dirs[i], &err))
+			return cli_error("%s", err->message);
+	}
 	return true;
 }
 
@@ -170,6 +219,33 @@ static char *installed_scenarios(void)
 	g_autofree char *prefix = bindir ? g_path_get_dirname(bindir) : NULL;
 
 	return prefix ? g_build_filename(prefix, CLI_SCENARIO_LIBRARY, NULL) : NULL;
+}
+
+char *cli_scenario_source_library(void)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bindir = exe ? g_path_get_dirname(exe) : NULL;
+	g_autofree char *top = bindir ? g_path_get_dirname(bindir) : NULL;
+	char *lib = top ? g_build_filename(top, "scenarios", NULL) : NULL;
+
+	if (lib && g_file_test(lib, G_FILE_TEST_IS_DIR))
+		return lib;
+	g_free(lib);
+	return NULL;
+}
+
+char *cli_scenario_library(void)
+{
+	const char *env = g_getenv(CLI_SCENARIOS_ENV);
+	g_autofree char *installed = NULL;
+
+	if (env && *env)
+		return g_file_test(env, G_FILE_TEST_IS_DIR) ? g_strdup(env) : NULL;
+	if (g_file_test("scenarios", G_FILE_TEST_IS_DIR))
+		return g_strdup("scenarios");
+	installed = installed_scenarios();
+	return installed && g_file_test(installed, G_FILE_TEST_IS_DIR) ? g_steal_pointer(&installed) :
+									  NULL;
 }
 
 char *cli_scenario_dir(const char *cmd)

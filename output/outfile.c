@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -396,4 +397,82 @@ bool cs_mkdir_p(const char *dir, GError **err)
 	if (g_mkdir_with_parents(dir, 0755) == 0)
 		return true;
 	return cs_io_error(err, "cannot create output directory", dir, errno);
+}
+
+/* Is real (a resolved path) root or below it, component by component? */
+static bool path_under(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return real[0] == '/';
+	return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+/* The real path of the deepest part of path that exists (stopping at stop): the rest
+ * is created inside it and holds no link. *probe is that part. NULL when it cannot be
+ * resolved (a dangling link, a permission). */
+static char *deepest_real(const char *path, const char *stop, char **probe)
+{
+	struct stat st;
+
+	*probe = g_strdup(path);
+	while (lstat(*probe, &st) != 0 && errno == ENOENT && strcmp(*probe, stop) != 0) {
+		char *up = g_path_get_dirname(*probe);
+		bool top = strcmp(up, *probe) == 0;
+
+		g_free(*probe);
+		*probe = up;
+		if (top)
+			break;
+	}
+	return realpath(*probe, NULL);
+}
+
+char *cs_path_confined(const char *dir, const char *rel, char **why)
+{
+	g_auto(GStrv) parts = g_strsplit(rel, "/", -1);
+	g_autofree char *root = NULL, *joined = NULL, *probe = NULL, *real = NULL;
+
+	*why = NULL;
+	if (!*rel)
+		*why = g_strdup("is empty");
+	else if (g_path_is_absolute(rel))
+		*why = g_strdup("is an absolute path");
+	for (int i = 0; !*why && parts[i]; i++)
+		if (strcmp(parts[i], "..") == 0)
+			*why = g_strdup("goes up with \"..\"");
+	if (*why)
+		return NULL;
+	root = realpath(dir, NULL);
+	if (!root) {
+		*why = g_strdup_printf("cannot be checked: the directory %s: %s", dir,
+				       g_strerror(errno));
+		return NULL;
+	}
+	joined = g_build_filename(dir, rel, NULL);
+	real = deepest_real(joined, dir, &probe);
+	if (!real)
+		*why = g_strdup_printf("cannot be followed (%s: %s)", probe, g_strerror(errno));
+	else if (!path_under(root, real))
+		*why = g_strdup_printf("leads to %s through a symbolic link", real);
+	if (*why)
+		return NULL;
+	return g_steal_pointer(&joined);
+}
+
+bool cs_path_inside_any(const char *path, const char *const *roots, int n, char **real)
+{
+	g_autofree char *probe = NULL;
+
+	*real = deepest_real(path, "/", &probe);
+	for (int i = 0; *real && i < n; i++) {
+		g_autofree char *root = roots[i] ? realpath(roots[i], NULL) : NULL;
+
+		if (root && path_under(root, *real))
+			return true;
+	}
+	if (!*real)
+		*real = g_strdup(path);
+	return false;
 }

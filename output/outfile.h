@@ -58,6 +58,25 @@ bool cs_outfile_write_all(const char *path, const char *data, size_t len, GError
 bool cs_name_check(const char *name, const char **why);
 #define CS_NAME_RULE "UTF-8 text up to 200 bytes, no slashes or control characters, not starting with a dot"
 
+/*
+ * A path that a file names (a scenario's golden trace), confined to that file's
+ * directory tree: rel joined to dir when it is relative, has no ".." component and,
+ * after every symbolic link of its existing part is followed, stays inside dir's real
+ * path (compared component by component, so "/a/bc" is not inside "/a/b"). The part
+ * that does not exist yet (a golden file `check --accept` creates) may hold no link.
+ * Else NULL with *why saying what is wrong, e.g. "is an absolute path" (allocated).
+ * A file's content may name anything: what it names is read or written only through
+ * here, so that a hostile file cannot reach /etc or ../secret.
+ */
+char *cs_path_confined(const char *dir, const char *rel, char **why);
+
+/* Whether path is inside one of the directory trees roots (n of them, NULL entries
+ * skipped) once every symbolic link of its existing part is followed (a missing file
+ * is judged by the deepest directory above it that exists). For a path a file names
+ * where ".." and absolute paths may be fine as long as they land in a tree the user
+ * chose (a sweep's base). *real (allocated) is where it leads, for a message. */
+bool cs_path_inside_any(const char *path, const char *const *roots, int n, char **real);
+
 /* Make a directory and its parents (0755). */
 bool cs_mkdir_p(const char *dir, GError **err);
 

@@ -4,25 +4,42 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "plots/gp.h"
 #include "plots/plot.h"
 
 /* The one escaping path for outside text (see gp.h); quotes doubled for a script, as
- * they are for a data file (whose fields are not gnuplot strings). */
-static void escape(GString *s, const char *text, bool script)
+ * they are for a data file (whose fields are not gnuplot strings). Gnuplot escapes
+ * '<' and '&' in an SVG itself but passes every other character on, and "&#" too (a
+ * character reference such as "&#1;" XML forbids) and "]]>" (which XML text may not
+ * hold): so the characters XML 1.0 forbids (U+FFFE, U+FFFF; surrogates are no UTF-8)
+ * become U+FFFD here, a WORD JOINER (invisible) goes between '&' and '#' and before
+ * the '>' of "]]>", and the C1 controls (U+0080-U+009F: a terminal reads U+009B as
+ * ESC [) become blanks as C0 ones. svg false: a file name for the script to open,
+ * which needs none of the two joiners (it is never shown as it is). */
+static void escape(GString *s, const char *text, bool script, bool svg)
 {
 	g_autofree char *valid = g_utf8_make_valid(text ? text : "", -1);
 	size_t start = s->len;
 
-	for (const char *c = valid; *c; c++) {
-		if (*c == '\'' && script)
+	for (const char *c = valid; *c; c = g_utf8_next_char(c)) {
+		gunichar u = g_utf8_get_char(c);
+
+		if (u == '\'' && script)
 			g_string_append(s, "''");
-		else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+		else if (u < 0x20 || (u >= 0x7f && u <= 0x9f))
 			g_string_append_c(s, ' ');
+		else if (u == 0xfffe || u == 0xffff)
+			g_string_append(s, "\xef\xbf\xbd");
+		else if (svg && u == '&' && c[1] == '#')   /* an SVG character reference to gnuplot */
+			g_string_append(s, "&\xe2\x81\xa0");   /* U+2060 WORD JOINER: no reference */
+		else if (svg && u == '>' && s->len >= start + 2 && g_str_has_suffix(s->str, "]]"))
+			g_string_append(s, "\xe2\x81\xa0>");   /* "]]>" may not stand in XML text */
 		else
-			g_string_append_c(s, *c);
+			g_string_append_len(s, c, g_utf8_next_char(c) - c);
 	}
 	if (s->len > start && s->str[s->len - 1] == '\\')
 		g_string_append_c(s, ' ');
@@ -30,13 +47,13 @@ static void escape(GString *s, const char *text, bool script)
 
 void gp_escape(GString *s, const char *text)
 {
-	escape(s, text, true);
+	escape(s, text, true, true);
 }
 
 void gp_quote(GString *s, const char *text)
 {
 	g_string_append_c(s, '\'');
-	escape(s, text, true);
+	escape(s, text, true, true);
 	g_string_append_c(s, '\'');
 }
 
@@ -45,7 +62,7 @@ bool gp_check_file_name(const char *name, GError **err)
 	g_autoptr(GString) s = g_string_new(NULL);
 	g_autofree char *shown = NULL;
 
-	escape(s, name, false);   /* quotes kept: the rest must come out as it went in */
+	escape(s, name, false, false);   /* quotes kept: the rest must come out as it went in */
 	if (strcmp(s->str, name) == 0)
 		return true;
 	shown = g_strescape(name, NULL);
@@ -59,7 +76,7 @@ char *gp_dat_field(const char *text)
 {
 	GString *s = g_string_new(NULL);
 
-	escape(s, text && *text ? text : "-", false);
+	escape(s, text && *text ? text : "-", false, true);
 	for (char *c = s->str; *c; c++)
 		if (*c == ',' || *c == '#')
 			*c = ';';
@@ -246,4 +263,53 @@ void gp_set_block(GPtrArray *vars, const char *name, const char *tpl, const GPtr
 	g_autofree char *block = gp_expand_block(tpl, tvars);
 
 	gp_set(vars, name, block);
+}
+
+/* Is name (a directory entry beside the script) a file a plot with base name base
+ * writes or removes? A superset is fine: it is only compared with the inputs. */
+static bool plot_output_name(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	const char *rest = name + n;
+	int end = -1;
+
+	if (strncmp(name, base, n) != 0)
+		return false;
+	if (!strcmp(rest, ".gp") || !strcmp(rest, ".png") || !strcmp(rest, ".svg"))
+		return true;
+	if (rest[0] != '-')
+		return false;
+	if (g_str_has_suffix(rest, ".dat"))
+		return true;
+	sscanf(rest, "-trace-%*[0-9].csv%n", &end);
+	return end > 0 && rest[end] == '\0';
+}
+
+bool plot_check_inputs(const char *script, const char *const *inputs, int n, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(script);
+	g_autofree char *path = gp_strip_ext(script);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	struct stat in, out;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *f = NULL;
+
+		if (!plot_output_name(name, base))
+			continue;
+		f = g_build_filename(dir, name, NULL);
+		if (stat(f, &out) != 0)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino) {
+				g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+					    "%s: found an input of the plot among the files it writes (%s, for the script %s), expected -o to name another plot; nothing was written",
+					    inputs[i], f, script);
+				return false;
+			}
+	}
+	return true;
 }

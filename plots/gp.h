@@ -25,6 +25,9 @@
  * command line, and a line break ends a comment or a statement; inside single quotes
  * nothing is expanded and '' stands for a quote. So: '' for a quote, a blank for every
  * control character (C0, DEL), U+FFFD for bytes that are not UTF-8 (an SVG must be),
+ * U+FFFD for U+FFFE and U+FFFF (no XML 1.0 character), a blank for C1 controls too,
+ * an invisible U+2060 between "&" and "#" and in "]]>" (gnuplot passes SVG references
+ * such as "&#1;" on, and a ">" as it is),
  * and a blank after a final backslash (which would continue a comment line). The
  * result is safe inside single quotes and on a comment line; nothing else may be
  * written unescaped into a script, a data file or gnuplot's command line.

@@ -393,7 +393,8 @@ bool plot_heatmap(const struct plot_heatmap_spec *sp, GError **err)
 	g_autofree char *text = NULL;
 	bool ok = false;
 
-	if (!gp_check_file_name(base_name, err) || !read_table(&h.t, err) || !find_columns(&h, err))
+	if (!gp_check_file_name(base_name, err) || !plot_check_inputs(sp->script, &sp->results, 1, err) ||
+	    !read_table(&h.t, err) || !find_columns(&h, err))
 		goto out;
 	if (!h.t.nrows) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, "%s: no data rows", sp->results);

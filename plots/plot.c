@@ -94,6 +94,19 @@ static bool write_data(struct plot *pl, const char *base_path, GError **err)
 	return true;
 }
 
+/* Every trace and its events and metrics files are inputs the plot may not replace. */
+static bool check_inputs(const struct plot_spec *spec, GError **err)
+{
+	g_autofree const char **in = g_new0(const char *, 3 * (gsize)spec->n);
+
+	for (int i = 0; i < spec->n; i++) {
+		in[3 * i] = spec->traces[i].trace;
+		in[3 * i + 1] = spec->traces[i].events;
+		in[3 * i + 2] = spec->traces[i].metrics;
+	}
+	return plot_check_inputs(spec->script, in, 3 * spec->n, err);
+}
+
 bool plot_traces(const struct plot_spec *spec, GError **err)
 {
 	struct plot pl = {
@@ -123,7 +136,7 @@ bool plot_traces(const struct plot_spec *spec, GError **err)
 		if (!gp_check_file_name(pl.runs[i].trace_rel, err))
 			goto out;
 	}
-	if (!gp_check_file_name(base_name, err))
+	if (!gp_check_file_name(base_name, err) || !check_inputs(spec, err))
 		goto out;
 	distinct_labels(&pl);
 	plot_layout(&pl);

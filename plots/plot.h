@@ -64,6 +64,15 @@ struct plot_spec {
 	const struct plot_trace *traces;
 };
 
+/* Whether a plot whose script is `script` may be written without touching any of the
+ * n paths in inputs (NULL entries skipped): false with a CS_PLOT_ERROR_INPUT error when
+ * a file it writes or removes (NAME.gp, NAME.png, NAME.svg, NAME-*.dat,
+ * NAME-trace-N.csv beside the script) is one of them, compared as files (device and
+ * inode, so through links too). No command overwrites its own input: `plot
+ * X-trace-1.csv -o X.svg` would thin the trace over itself. plot_traces() and
+ * plot_heatmap() check their inputs; a caller adds what else it read. */
+bool plot_check_inputs(const char *script, const char *const *inputs, int n, GError **err);
+
 /* Write spec->script and its data, then render with gnuplot (if spec->render).
  * gnuplot's warnings on success are printed to stderr. The files of an earlier plot
  * of the same name are removed first. */

@@ -7,9 +7,11 @@
  */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "plots/stacked.h"
 #include "traces/csv.h"
 #include "traces/events.h"
+#include "traces/infile.h"
 
 /* The trace columns kept as text even when they hold numbers. */
 static const char *const state_columns[] = { "charger_state", "source_state", NULL };
@@ -402,7 +404,17 @@ static bool read_metrics(struct plot_run *r, GError **err)
 	g_autofree char *text = NULL;
 	gsize len;
 	g_autoptr(GError) e = NULL;
+	const char *found;
+	int fd = cs_open_regular(r->in->metrics, &found);   /* a FIFO would block */
 
+	if (fd >= 0)
+		close(fd);
+	if (found) {
+		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT,
+			    "%s: found %s, expected a metrics file (a regular file)", r->in->metrics,
+			    found);
+		return false;
+	}
 	if (!g_file_get_contents(r->in->metrics, &text, &len, &e)) {
 		g_set_error(err, CS_PLOT_ERROR, CS_PLOT_ERROR_INPUT, "%s: cannot read: %s",
 			    r->in->metrics, e->message);

@@ -95,9 +95,29 @@ static const struct model_desc board_gadget = {
 	.defaults = gadget_defaults,
 };
 
+/* The USB supply's name becomes a directory of the --sysfs-at dumps
+ * (sysfs-T/class/power_supply/NAME), so it is a name, never a path: "../../x" would
+ * write outside the output directory. Refused rather than rewritten, because a policy
+ * finds the supply by this name and a silently different one would mislead. */
+static bool kernel_validate(const void *params, const struct model_lookup *others,
+			    const char *path, GError **err)
+{
+	const struct kernel_params *p = params;
+	g_autofree char *shown = NULL;
+	const char *why;
+
+	(void)others;
+	if (!p->usb_psy_name || cs_name_check(p->usb_psy_name, &why))
+		return true;
+	shown = g_strescape(p->usb_psy_name, NULL);
+	return model_error(err, "%s.usb_psy_name: found \"%s\", expected a power supply name (" CS_NAME_RULE "): it %s",
+			   path, shown, why);
+}
+
 static const struct model_desc board_kernel = {
 	MODEL_PARAMS("device.kernel", kernel_param_desc, struct kernel_params),
 	.defaults = kernel_defaults,
+	.validate = kernel_validate,
 };
 
 const struct model_desc *const board_objects[] = { &board_gadget, &board_kernel, NULL };
@@ -435,9 +455,19 @@ void board_cleanup(struct board *b)
 bool board_sysfs_dump(const char *dir, GError **err)
 {
 	for (struct power_supply *psy = cs_power_supply_first(); psy; psy = psy->cs_next) {
-		g_autofree char *pdir = g_build_filename(dir, "class", "power_supply",
-							 psy->desc->name, NULL);
+		g_autofree char *pdir = NULL;
+		const char *why;
 
+		/* every supply's name, whoever registered it, stays one directory under dir */
+		if (!cs_name_check(psy->desc->name, &why)) {
+			g_autofree char *shown = g_strescape(psy->desc->name, NULL);
+
+			g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO,
+				    "--sysfs-at: the power supply \"%s\" cannot name a directory (" CS_NAME_RULE "): it %s",
+				    shown, why);
+			return false;
+		}
+		pdir = g_build_filename(dir, "class", "power_supply", psy->desc->name, NULL);
 		if (!cs_mkdir_p(pdir, err))
 			return false;
 		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {

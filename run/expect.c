@@ -352,6 +352,15 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
+static char *golden_path(const struct expect_run *er, const char *rel, int i, GError **err);
+
+static bool golden_ok(const struct expect_run *er, const char *rel, int i, GError **err)
+{
+	g_autofree char *p = golden_path(er, rel, i, err);
+
+	return p != NULL;
+}
+
 struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_time_t duration,
 				  GError **err)
 {
@@ -378,6 +387,8 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 		else if (golden && (!cJSON_IsString(golden) || !*golden->valuestring))
 			ok = scenario_error(&inner, "expect[%d].golden: expected the path of a CSV trace (relative to the scenario)",
 					    i);
+		else if (golden)
+			ok = golden_ok(er, golden->valuestring, i, &inner);
 		if (!ok) {
 			scenario_error_in_file(err, file, inner);
 			goto fail;
@@ -413,9 +424,17 @@ void expect_listen(struct expect_run *er, struct world *w)
 		world_add_event_listener(w, fp_listener, er);
 }
 
-static char *golden_path(const struct expect_run *er, const char *rel)
+/* A golden file: inside the scenario's directory tree (cs_path_confined), else NULL
+ * with "expect[i].golden: ..." in err; nothing outside is read, written or shown. */
+static char *golden_path(const struct expect_run *er, const char *rel, int i, GError **err)
 {
-	return g_path_is_absolute(rel) ? g_strdup(rel) : g_build_filename(er->dir, rel, NULL);
+	g_autofree char *why = NULL;
+	char *p = cs_path_confined(er->dir, rel, &why);
+
+	if (!p)
+		scenario_error(err, "expect[%d].golden: found \"%s\", expected a path inside %s (the scenario's directory): it %s",
+			       i, rel, er->dir, why);
+	return p;
 }
 
 /* ---- golden traces (docs/scenarios.md section 9.3): the run's trace.csv against the
@@ -594,9 +613,10 @@ static GArray *expect_eval(struct expect_run *er, const struct world *w, const c
 			ok = eval_signal(er, w, item, s, path,
 					 g_array_index(er->probes, sim_time_t, probe++), out, &inner);
 		} else if (g) {
-			g_autofree char *gp = golden_path(er, g->valuestring);
+			g_autofree char *gp = NULL;
 
 			ok = item_keys_ok(item, path, "golden", &inner) &&
+			     (gp = golden_path(er, g->valuestring, i - 1, &inner)) &&
 			     check_golden(item, path, gp, trace_path, out, &inner);
 		} else if (w) {
 			eval_fingerprint(&g_array_index(er->fps, struct fingerprint, fpi++), out);
@@ -660,11 +680,14 @@ bool expect_accept(struct expect_run *er, const GArray *results, const char *tra
 		if (res->pass)
 			continue;
 		if (g) {
-			g_autofree char *gp = golden_path(er, g->valuestring);
-			g_autofree char *gdir = g_path_get_dirname(gp);
+			GError *inner = NULL;
+			g_autofree char *gp = golden_path(er, g->valuestring, res->item, &inner);
+			g_autofree char *gdir = gp ? g_path_get_dirname(gp) : NULL;
 			g_autofree char *data = NULL;
 			gsize dlen;
 
+			if (!gp)
+				return scenario_error_in_file(err, er->file, inner);
 			if (!g_file_get_contents(trace_path, &data, &dlen, err) || !cs_mkdir_p(gdir, err) ||
 			    !cs_outfile_write_all(gp, data, dlen, err))
 				return false;

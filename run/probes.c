@@ -173,28 +173,12 @@ static void world_check_writes(struct world *w)
 		sim_stop(&w->sim);
 }
 
-void world_trace_row(struct world *w, bool at_event)
+/*
+ * Write a row now, after the row the decimation left out at this instant if there
+ * is one: that is the row before an event's jump, and the pair keeps a step a step.
+ */
+static void trace_row_write(struct world *w, sim_time_t now, const double *v, size_t size)
 {
-	double v[ROW_MAX];
-	size_t size = sizeof(double) * (size_t)n_cols;   /* built before the trace opened */
-	sim_time_t now = sim_now(&w->sim);
-
-	world_check_writes(w);
-	if (!w->trace)
-		return;
-	world_row_values(w, &w->op, &world_cell(w)->x, v);
-	/* (the first row, at t = 0, is never an event's) */
-	if (at_event && memcmp(v, w->last_row, size) == 0)
-		return;
-	/* --trace-dt leaves out rows between state changes, but keeps the last row (a
-	 * decimated trace spans the run as a full one does) and the rows on both sides
-	 * of an event's jump */
-	if (w->opt.trace_dt > 0 && !at_event && now - w->last_row_t < w->opt.trace_dt &&
-	    now < w->duration && !labels_moved(w, v)) {
-		memcpy(w->skipped_row, v, size);
-		w->skipped_t = now;
-		return;
-	}
 	if (w->skipped_t == now)
 		trace_row(w->trace, now, w->skipped_row);
 	w->skipped_t = -1;
@@ -203,6 +187,34 @@ void world_trace_row(struct world *w, bool at_event)
 	w->last_row_t = now;
 	if (!w->trace_warning && trace_bytes(w->trace) >= WORLD_TRACE_WARN_BYTES)
 		world_trace_size_warning(w);
+}
+
+void world_trace_row(struct world *w, bool at_event)
+{
+	double v[ROW_MAX];
+	size_t size = sizeof(double) * (size_t)n_cols;   /* built before the trace opened */
+	sim_time_t now = sim_now(&w->sim);
+	/* the state just before an event: the last row computed, written or not */
+	const double *before = w->skipped_t >= 0 ? w->skipped_row : w->last_row;
+
+	world_check_writes(w);
+	if (!w->trace)
+		return;
+	world_row_values(w, &w->op, &world_cell(w)->x, v);
+	/* An event that moved nothing (a policy's poll) is no row: its row would repeat
+	 * the one before it. (The first row, at t = 0, is never an event's.) */
+	if (at_event && memcmp(v, before, size) == 0)
+		return;
+	/* --trace-dt: at most one row per interval between the rows an event's jump or
+	 * a state column's change forces; the last row is kept, so that a decimated
+	 * trace spans the run as a full one does */
+	if (w->opt.trace_dt > 0 && !at_event && now - w->last_row_t < w->opt.trace_dt &&
+	    now < w->duration && !labels_moved(w, v)) {
+		memcpy(w->skipped_row, v, size);
+		w->skipped_t = now;
+		return;
+	}
+	trace_row_write(w, now, v, size);
 }
 
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,

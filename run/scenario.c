@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "models/pmic/pmic.h"
 #include "run/scenario.h"
+#include "traces/infile.h"
 #include "output/outfile.h"
 
 G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
@@ -1072,15 +1073,20 @@ fail:
 	return NULL;
 }
 
-/* Read at most SCENARIO_MAX_BYTES bytes: stat() says nothing about devices and pipes
- * (/dev/zero has size 0), so the cap is enforced while reading. */
+/* Read a regular file (traces/infile.h), at most SCENARIO_MAX_BYTES bytes of it: the
+ * cap is enforced while reading too, as a file may grow after stat(). */
 static char *read_bounded(const char *file, gsize *len, GError **err)
 {
 	GString *buf;
 	char chunk[65536];
 	ssize_t n;
-	int fd = open(file, O_RDONLY), e = errno;
+	const char *found;
+	int fd = cs_open_regular(file, &found), e = errno;
 
+	if (fd < 0 && found)   /* a FIFO would block, a device never end */
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO,
+				     "%s: found %s, expected a scenario file (a regular file, .json)",
+				     file, found);
 	if (fd < 0)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(e));

@@ -3,11 +3,13 @@
  * run/sweep.c - sweep files, variants, results.csv rows and shard manifests (see
  * sweep.h); the merge of shards is sweep_merge.c's, the running sweep_runner.c's.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "run/sweep.h"
 #include "output/outfile.h"
 #include "sim/param.h"
@@ -15,6 +17,8 @@
 #include "sim/units.h"
 #include "run/run.h"
 #include "run/world.h"
+#include "stack/policies/loader.h"
+#include "traces/infile.h"
 
 #define SWEEP_MAX_BYTES (16u << 20)
 
@@ -38,24 +42,42 @@ guint32 sweep_variant_seed(guint32 sweep_seed, guint64 index)
 
 /* ---- reading ---- */
 
+/* The file read through a descriptor of a regular file (traces/infile.h: a FIFO is
+ * refused before it could block), at most SWEEP_MAX_BYTES of it. */
 char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err)
 {
-	g_autoptr(GError) inner = NULL;
+	const char *found;
+	int fd = cs_open_regular(file, &found), e = errno;
 	struct stat st;
-	char *text = NULL;
+	GString *buf;
+	char chunk[65536];
+	ssize_t n = 0;
 
-	if (stat(file, &st) != 0)
+	if (fd < 0 && !found)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
-				     g_strerror(errno));
-	if (!S_ISREG(st.st_mode) || st.st_size > SWEEP_MAX_BYTES)
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
-				     file, S_ISDIR(st.st_mode) ? "a directory" :
-				     !S_ISREG(st.st_mode) ? "a special file" : "a larger file",
-				     what, SWEEP_MAX_BYTES >> 20);
-	if (!g_file_get_contents(file, &text, len, &inner))
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
-				     inner->message);
-	return text;
+				     g_strerror(e));
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size <= SWEEP_MAX_BYTES) {
+		buf = g_string_new(NULL);
+		while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+		       buf->len + (size_t)n <= SWEEP_MAX_BYTES)
+			g_string_append_len(buf, chunk, n);
+		e = errno;
+		close(fd);
+		if (n == 0) {
+			*len = buf->len;
+			return g_string_free(buf, FALSE);
+		}
+		g_string_free(buf, TRUE);
+		if (n < 0)
+			return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file,
+					     what, g_strerror(e));
+		found = "a larger file";   /* it grew */
+	} else if (fd >= 0) {
+		close(fd);
+		found = "a larger file";
+	}
+	return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected a %s file of at most %u MiB",
+			     file, found, what, SWEEP_MAX_BYTES >> 20);
 }
 
 /* Each key of obj once, and (keys not NULL) one of keys (NULL-terminated); path names obj
@@ -90,6 +112,27 @@ static int value_dim(const char *text)
 	return -1;
 }
 
+/* The run built to validate a scenario of the sweep. A plugin is code, and loading the
+ * sweep (`sweep --show` too) runs none: the plugin is only checked against the trust
+ * boundary (stack/policies/loader.h), and the built-in "none" holds its place. */
+static struct world *build_world(const struct scenario *sc, GError **err)
+{
+	struct world_options wo = { 0 };
+	g_autofree char *real = NULL;
+
+	if (sc->policy.plugin) {
+		GError *inner = NULL;
+
+		real = cs_plugin_check(sc->policy.plugin, false, &inner);
+		if (!real) {
+			scenario_error_in_file(err, sc->file, inner);
+			return NULL;
+		}
+		wo.policy = "none";
+	}
+	return world_new(sc, &wo, err);
+}
+
 /* The base scenario with `set` (NULL: none) loaded and built into a run, not run; its
  * metrics.json keys into names when asked. Errors are "SWEEP: WHAT: MESSAGE". */
 static bool build_base(const struct sweep *sw, const char *set, const char *what, char ***names,
@@ -97,10 +140,9 @@ static bool build_base(const struct sweep *sw, const char *set, const char *what
 {
 	const char *sets[] = { set, NULL };
 	g_autoptr(GError) inner = NULL;
-	struct world_options wo = { 0 };
 	struct scenario *sc = scenario_load_text(sw->base_file, sw->base_text, sw->base_len, sets,
 						 &inner);
-	struct world *w = sc ? world_new(sc, &wo, &inner) : NULL;
+	struct world *w = sc ? build_world(sc, &inner) : NULL;
 
 	if (w && names) {
 		cJSON *m = world_metrics_json(w), *k;
@@ -337,11 +379,34 @@ static void drop_varied_metrics(struct sweep *sw)
 	sw->n_metrics = k;
 }
 
+/* Whether a JSON string in text holds the escape \u0000: cJSON would cut the string
+ * there, and a varied value would silently lose its tail. A backslash before it that
+ * is itself escaped ("\\u0000", text) does not count. */
+static bool has_nul_escape(const char *text, gsize len)
+{
+	for (const char *p = text; (p = memmem(p, len - (gsize)(p - text), "\\u0000", 6)); p++) {
+		gsize n = 1;
+
+		while ((gsize)(p - text) >= n && p[-(gssize)n] == '\\')
+			n++;
+		if (n % 2)
+			return true;
+	}
+	return false;
+}
+
 /* The sweep file's JSON text (its SHA-256 kept for the manifests). */
 static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **err)
 {
 	const char *end = NULL;
 
+	if (memchr(text, '\0', len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				     "%s: found a NUL byte, expected a JSON text", sw->file) != NULL;
+	if (has_nul_escape(text, len))
+		return scenario_fail(err, CS_SCENARIO_ERROR_SYNTAX,
+				     "%s: found \\u0000 in a string, expected text without NUL characters",
+				     sw->file) != NULL;
 	sw->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	scenario_json_begin();
 	sw->doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
@@ -358,6 +423,49 @@ static bool parse_doc(struct sweep *sw, const char *text, gsize len, GError **er
 	return sw->doc != NULL;
 }
 
+#define SWEEP_BASE_TREES 4
+static char *base_trees[SWEEP_BASE_TREES];   /* sweep_allow_base_tree() */
+
+void sweep_allow_base_tree(const char *dir)
+{
+	g_autofree char *real = dir ? realpath(dir, NULL) : NULL;
+
+	for (int i = 0; real && i < SWEEP_BASE_TREES; i++) {
+		g_autofree char *had = base_trees[i] ? realpath(base_trees[i], NULL) : NULL;
+
+		if (had && strcmp(had, real) == 0)
+			return;   /* one library found twice: named once */
+		if (!base_trees[i]) {
+			base_trees[i] = g_strdup(dir);
+			return;
+		}
+	}
+}
+
+/*
+ * The base is read on the sweep file's behalf, so it must lie in the sweep file's
+ * directory tree or in the scenario library (the library's sweeps share
+ * scenarios/bugzoo/ through ".."; a sweep of one's own names a library scenario by its
+ * path), after symbolic links. Anything else (/etc/passwd, ../.env) is refused before
+ * it is read: a syntax error would show its text.
+ */
+static bool base_confined(const char *file, const char *given, const char *dir, GError **err)
+{
+	const char *roots[SWEEP_BASE_TREES + 1] = { dir };
+	g_autoptr(GString) libs = g_string_new(NULL);
+	g_autofree char *real = NULL;
+
+	for (int i = 0; i < SWEEP_BASE_TREES && base_trees[i]; i++) {
+		roots[i + 1] = base_trees[i];
+		g_string_append_printf(libs, "%s%s", i ? ", " : " or the scenario library ",
+				       base_trees[i]);
+	}
+	if (cs_path_inside_any(file, roots, SWEEP_BASE_TREES + 1, &real))
+		return true;
+	return scenario_error(err, "base: found \"%s\", expected a scenario inside %s (the sweep file's directory)%s: it leads to %s",
+			      given, dir, libs->str, real);
+}
+
 /* "base": the scenario file, relative to the sweep file, read once. */
 static bool load_base(struct sweep *sw, GError **err)
 {
@@ -371,6 +479,8 @@ static bool load_base(struct sweep *sw, GError **err)
 	sw->base_file = g_path_is_absolute(base->valuestring) || strcmp(dir, ".") == 0 ?
 				g_strdup(base->valuestring) :
 				g_build_filename(dir, base->valuestring, NULL);
+	if (!base_confined(sw->base_file, base->valuestring, dir, err))
+		return false;
 	sw->base_text = sweep_read_file(sw->base_file, "base scenario", &sw->base_len, &inner);
 	if (!sw->base_text)
 		return scenario_error_in_file(err, "base", inner);
@@ -588,15 +698,10 @@ static void row_string(void *ctx, const char *key, const char *text)
 		sweep_csv_cell(((struct row_cells *)ctx)->row, text);
 }
 
-char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
+/* The index and varied cells of variant index's row (no comma after them). */
+static void row_start(const struct sweep *sw, guint64 index, const char *const *sets, GString *row)
 {
-	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
-	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
-	struct run_result res;
-	GString *row = g_string_new(NULL);
 	g_autofree int *v = g_new0(int, (gsize)sw->n_grid + 1);
-	struct row_cells cells = { row, sw, 0 };
-	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
 
 	g_string_append_printf(row, "%" G_GUINT64_FORMAT, index);
 	decode(sw, index, v);
@@ -609,7 +714,27 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 		g_string_append_c(row, ',');
 		sweep_csv_cell(row, sets[1 + sw->n_grid + j] + strlen(sw->random[j].path) + 1);
 	}
+}
 
+char *sweep_row_start(const struct sweep *sw, guint64 index)
+{
+	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
+	GString *row = g_string_new(NULL);
+
+	row_start(sw, index, (const char *const *)sets, row);
+	return g_string_free(row, FALSE);
+}
+
+char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
+{
+	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
+	struct run_options ro = { .world.outdir = outdir, .sets = (const char *const *)sets };
+	struct run_result res;
+	GString *row = g_string_new(NULL);
+	struct row_cells cells = { row, sw, 0 };
+	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
+
+	row_start(sw, index, (const char *const *)sets, row);
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);
 	if (!*failed)
 		world_metrics_emit(&res.metrics, &sink);

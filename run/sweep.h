@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cJSON.h>
 #include <glib.h>
 
@@ -55,6 +56,10 @@ struct sweep {
  * unknown path or a value of the wrong dimension is reported before anything runs.
  * Errors are CS_SCENARIO_ERROR, "SWEEP: JSON-PATH: found X, expected Y". */
 struct sweep *sweep_load(const char *file, GError **err);
+/* Add a directory tree a sweep's base may come from besides the sweep file's own (a
+ * scenario library, which the command line knows; up to four; NULL ignored). Before
+ * sweep_load(). */
+void sweep_allow_base_tree(const char *dir);
 void sweep_free(struct sweep *sw);
 typedef struct sweep sweep;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)
@@ -74,6 +79,10 @@ void sweep_csv_cell(GString *out, const char *text);
 const char *sweep_csv_record_end(const char *p, const char *end);
 /* The variant index a row starts with: the digits before its first comma. */
 bool sweep_row_index(const char *row, const char *end, guint64 *idx);
+
+/* The start of variant index's results.csv row: its index and varied cells, as
+ * sweep_run_variant() writes them, without the comma after them; g_free. */
+char *sweep_row_start(const struct sweep *sw, guint64 index);
 
 /* Run variant `index` (outdir NULL: no files) and return its results.csv row with its
  * newline. *failed is 0, or 2 (input error) or 3 (internal error) when the row's error
@@ -103,10 +112,31 @@ bool sweep_manifest_write(const char *dir, cJSON *m, GError **err);
  * CS_SCENARIO_ERROR_IO naming the file. */
 char *sweep_read_file(const char *file, const char *what, gsize *len, GError **err);
 
+/*
+ * One shard's results.csv read row by row and checked against the sweep file (used by
+ * sweep_merge(), and by fuzz/fuzz_merge.c on a memory file): the header must be the
+ * sweep's; each row the next variant's, with the index and varied cells the sweep file
+ * gives that variant, one cell per column, written as sweep_csv_cell() writes cells
+ * (UTF-8, no NUL byte); the error cell empty or "input error: ..." / "internal error:
+ * ...". At the end, no row more, and the SHA-256 of every byte read must be the
+ * manifest's results_sha256 (NULL: not checked): that is what catches an edited metric.
+ * Errors are CS_SCENARIO_ERROR "NAME: line L (the row of variant I): column K (NAME):
+ * found X, expected Y". The row given by _next() lives until the next call.
+ */
+struct sweep_shard_reader;
+struct sweep_shard_reader *sweep_shard_reader_new(const struct sweep *sw, FILE *fp,
+						  const char *name);
+bool sweep_shard_reader_header(struct sweep_shard_reader *r, GError **err);
+bool sweep_shard_reader_next(struct sweep_shard_reader *r, guint64 index, const char **row,
+			     gsize *len, GError **err);
+bool sweep_shard_reader_end(struct sweep_shard_reader *r, const char *sha256, GError **err);
+void sweep_shard_reader_free(struct sweep_shard_reader *r);
+
 /* `chargesim merge` (sweep_merge.c): check the shard directories' (n_dirs >= 1) manifests
- * and rows, write outdir/results.csv (byte-identical to an unsharded run) and
- * outdir/manifest.json.
- * Errors are CS_SCENARIO_ERROR naming the directory, file and line. */
-bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err);
+ * and every row against the sweep file (sweep_file, or NULL: the manifest's sweep_file),
+ * write outdir/results.csv (byte-identical to an unsharded run) and outdir/manifest.json.
+ * Errors are CS_SCENARIO_ERROR naming the directory, file, line, variant and column. */
+bool sweep_merge(char **dirs, int n_dirs, const char *sweep_file, const char *outdir,
+		 GError **err);
 
 #endif

@@ -5,31 +5,319 @@
  * (see sweep.h). Every shard's manifest must be complete and agree with the others
  * (same sweep file, base scenario and chargesim, every shard I of N once), and every
  * shard must hold exactly its variants, in order: variant i is the next row of shard
- * i % N.
+ * i % N. Shards are untrusted input (they come back from other machines): each row is
+ * checked against the sweep file (its index and varied cells recomputed, its cells
+ * written as chargesim writes them), and each results.csv against the SHA-256 its
+ * manifest records, so that an edited metric is refused too (docs/scaling.md,
+ * "Merging").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "run/scenario.h"
 #include "run/sweep.h"
 #include "output/outfile.h"
 
-/* One CSV record, with its newline, honouring quoted line breaks; false at the end. */
-static bool read_record(FILE *fp, GString *rec)
+/* ---- one shard's results.csv, row by row, checked against the sweep file ---- */
+
+#define ROW_MAX (1u << 20)   /* a row longer than this is not one chargesim wrote */
+
+struct sweep_shard_reader {
+	const struct sweep *sw;
+	FILE *fp;
+	char *name;
+	GString *rec;
+	GChecksum *sum;          /* SHA-256 of every byte read */
+	GPtrArray *fields;       /* the last record's cells, unquoted */
+	GPtrArray *want;         /* the cells sweep_row_start() gives (varied cells) */
+	char **columns;          /* the header's column names */
+	int n_columns;
+	guint64 line, rows;      /* line of the last record; rows read */
+};
+
+/* One CSV record with its newline, honouring quoted line breaks: 1, 0 at the end of
+ * the file, -1 when it grows past ROW_MAX. */
+static int read_record(struct sweep_shard_reader *r)
 {
 	bool quoted = false;
 	int c;
 
-	g_string_truncate(rec, 0);
-	while ((c = getc_unlocked(fp)) != EOF) {
-		g_string_append_c(rec, (char)c);
+	g_string_truncate(r->rec, 0);
+	while ((c = getc_unlocked(r->fp)) != EOF) {
+		g_string_append_c(r->rec, (char)c);
+		if (r->rec->len > ROW_MAX)
+			return -1;
 		if (c == '"')
 			quoted = !quoted;
 		else if (c == '\n' && !quoted)
-			return true;
+			break;
 	}
-	return rec->len > 0;
+	g_checksum_update(r->sum, (const guchar *)r->rec->str, (gssize)r->rec->len);
+	r->line++;
+	return r->rec->len > 0;
+}
+
+/* A cell for a message: at most 60 bytes, every byte outside printable ASCII (and
+ * quotes and backslashes) as \xHH, so that what a shard holds never reaches the
+ * terminal raw. */
+static char *shown(const char *s, gsize len)
+{
+	GString *o = g_string_new("\"");
+
+	for (gsize i = 0; i < len && i < 60; i++) {
+		guchar c = (guchar)s[i];
+
+		if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+			g_string_append_printf(o, "\\x%02x", c);
+		else
+			g_string_append_c(o, (char)c);
+	}
+	g_string_append(o, len > 60 ? "\"..." : "\"");
+	return g_string_free(o, FALSE);
+}
+
+/* "NAME: line L (variant I): column K (COL): " - where a row's error is. */
+static char *where(const struct sweep_shard_reader *r, guint64 index, int field)
+{
+	GString *w = g_string_new(NULL);
+
+	g_string_append_printf(w, "%s: line %llu", r->name, (unsigned long long)r->line);
+	if (index != G_MAXUINT64)
+		g_string_append_printf(w, " (the row of variant %llu)", (unsigned long long)index);
+	if (field >= 0)
+		g_string_append_printf(w, ": column %d (%s)", field + 1,
+				       field < r->n_columns ? r->columns[field] : "past the last column");
+	return g_string_free(w, FALSE);
+}
+
+/* One cell from p: bare up to a comma, or quoted with its quotes doubled; NULL past a
+ * quote that is never closed. */
+static const char *read_cell(const char *p, const char *end, GString *cell)
+{
+	g_string_truncate(cell, 0);
+	if (p == end || *p != '"') {
+		for (; p < end && *p != ','; p++)
+			g_string_append_c(cell, *p);
+		return p;
+	}
+	for (p++; p < end; p++) {
+		if (*p == '"' && (p + 1 == end || p[1] != '"'))
+			return p + 1;
+		if (*p == '"')
+			p++;
+		g_string_append_c(cell, *p);
+	}
+	return NULL;
+}
+
+/*
+ * Split a record (its newline dropped) into cells, which must be written as
+ * sweep_csv_cell() writes them (quoted only when they hold a comma, quote or line
+ * break, quotes doubled), hold no NUL byte and be UTF-8. *bad is the cell at fault.
+ */
+static bool split_record(const char *p, const char *end, GPtrArray *fields, int *bad,
+			 const char **why)
+{
+	g_autoptr(GString) cell = g_string_new(NULL);
+	g_autoptr(GString) again = g_string_new(NULL);
+
+	g_ptr_array_set_size(fields, 0);
+	for (;;) {
+		const char *from = p;
+
+		*bad = (int)fields->len;
+		p = read_cell(p, end, cell);
+		if (!p)
+			return (*why = "a quote that is never closed"), false;
+		if (memchr(cell->str, '\0', cell->len))
+			return (*why = "a NUL byte"), false;
+		if (!g_utf8_validate(cell->str, (gssize)cell->len, NULL))
+			return (*why = "bytes that are not UTF-8"), false;
+		g_string_truncate(again, 0);
+		sweep_csv_cell(again, cell->str);
+		if (again->len != (gsize)(p - from) || memcmp(again->str, from, again->len) != 0)
+			return (*why = p < end && *p != ',' ? "text after a quoted cell's closing quote" :
+				"quoting unlike chargesim's (a quote or line break in a bare cell, or quotes around a cell that needs none)"),
+			       false;
+		g_ptr_array_add(fields, g_strdup(cell->str));
+		if (p == end)
+			return true;
+		if (*p++ != ',')
+			return (*why = "text after a quoted cell's closing quote"), false;
+	}
+}
+
+struct sweep_shard_reader *sweep_shard_reader_new(const struct sweep *sw, FILE *fp,
+						  const char *name)
+{
+	struct sweep_shard_reader *r = g_new0(struct sweep_shard_reader, 1);
+
+	r->sw = sw;
+	r->fp = fp;
+	r->name = g_strdup(name);
+	r->rec = g_string_new(NULL);
+	r->sum = g_checksum_new(G_CHECKSUM_SHA256);
+	r->fields = g_ptr_array_new_with_free_func(g_free);
+	r->want = g_ptr_array_new_with_free_func(g_free);
+	return r;
+}
+
+void sweep_shard_reader_free(struct sweep_shard_reader *r)
+{
+	if (!r)
+		return;
+	g_free(r->name);
+	g_string_free(r->rec, TRUE);
+	g_checksum_free(r->sum);
+	g_ptr_array_unref(r->fields);
+	g_ptr_array_unref(r->want);
+	g_strfreev(r->columns);
+	g_free(r);
+}
+
+/* The next record, split: false with err naming the line, variant and cell. */
+static bool next_record(struct sweep_shard_reader *r, guint64 index, const char *expected,
+			GError **err)
+{
+	int got = read_record(r), bad;
+	const char *why;
+	g_autofree char *at = NULL;
+
+	if (got <= 0) {
+		at = where(r, index, -1);
+		return scenario_error(err, "%s: found %s, expected %s", at,
+				      got < 0 ? "a row longer than 1 MiB" : "the end of the file", expected);
+	}
+	if (r->rec->str[r->rec->len - 1] != '\n') {
+		split_record(r->rec->str, r->rec->str + r->rec->len, r->fields, &bad, &why);
+		at = where(r, index, (int)r->fields->len - 1);
+		return scenario_error(err, "%s: found a row cut short (the file ends inside it, with no line end), expected %s",
+				      at, expected);
+	}
+	if (!split_record(r->rec->str, r->rec->str + r->rec->len - 1, r->fields, &bad, &why)) {
+		at = where(r, index, bad);
+		return scenario_error(err, "%s: found %s, expected a cell as `chargesim sweep` writes it",
+				      at, why);
+	}
+	if ((int)r->fields->len != r->n_columns && r->n_columns) {
+		at = where(r, index, MIN((int)r->fields->len, r->n_columns));
+		return scenario_error(err, "%s: found a row of %u cells, expected %d (one per column of the header)",
+				      at, r->fields->len, r->n_columns);
+	}
+	return true;
+}
+
+bool sweep_shard_reader_header(struct sweep_shard_reader *r, GError **err)
+{
+	g_autofree char *want = sweep_csv_header(r->sw);
+	g_autoptr(GPtrArray) cols = g_ptr_array_new_with_free_func(g_free);
+	int bad;
+	const char *why;
+
+	/* the sweep's own header, split: the column names of every message */
+	split_record(want, want + strlen(want) - 1, cols, &bad, &why);
+	r->n_columns = (int)cols->len;
+	g_ptr_array_add(cols, NULL);
+	r->columns = (char **)g_ptr_array_steal(cols, NULL);
+	if (!next_record(r, G_MAXUINT64, "the header", err))
+		return false;
+	for (int k = 0; k < r->n_columns; k++) {
+		const char *have = g_ptr_array_index(r->fields, k);
+
+		if (strcmp(have, r->columns[k]) != 0) {
+			g_autofree char *at = where(r, G_MAXUINT64, k);
+			g_autofree char *h = shown(have, strlen(have));
+
+			return scenario_error(err, "%s: found the header cell %s, expected \"%s\" (the columns of this sweep file)",
+					      at, h, r->columns[k]);
+		}
+	}
+	return true;
+}
+
+/* The cells of a row that ran (error cell empty) or failed (error cell set, metric
+ * cells empty). */
+static bool check_error_cell(struct sweep_shard_reader *r, guint64 index, GError **err)
+{
+	int e = r->n_columns - 1;
+	const char *cell = g_ptr_array_index(r->fields, e);
+	g_autofree char *at = NULL, *have = NULL;
+
+	if (g_str_has_prefix(cell, "input error: ") || g_str_has_prefix(cell, "internal error: ")) {
+		/* a variant that failed has no metrics */
+		for (int k = 1 + r->sw->n_grid + r->sw->n_random; k < e; k++) {
+			const char *m = g_ptr_array_index(r->fields, k);
+
+			if (*m) {
+				at = where(r, index, k);
+				have = shown(m, strlen(m));
+				return scenario_error(err, "%s: found %s, expected nothing (the variant failed: its error cell is set)",
+						      at, have);
+			}
+		}
+		return true;
+	}
+	if (!*cell)
+		return true;
+	at = where(r, index, e);
+	have = shown(cell, strlen(cell));
+	return scenario_error(err, "%s: found %s, expected nothing, or \"input error: ...\" or \"internal error: ...\"",
+			      at, have);
+}
+
+bool sweep_shard_reader_next(struct sweep_shard_reader *r, guint64 index, const char **row,
+			     gsize *len, GError **err)
+{
+	g_autofree char *expected = g_strdup_printf("the row of variant %llu", (unsigned long long)index);
+	g_autofree char *start = NULL;
+	int bad;
+	const char *why;
+
+	if (!next_record(r, index, expected, err))
+		return false;
+	/* the index and the varied cells: as the sweep file gives them for this variant */
+	start = sweep_row_start(r->sw, index);
+	split_record(start, start + strlen(start), r->want, &bad, &why);
+	for (guint k = 0; k < r->want->len; k++) {
+		const char *have = g_ptr_array_index(r->fields, k), *want = g_ptr_array_index(r->want, k);
+
+		if (strcmp(have, want) != 0) {
+			g_autofree char *at = where(r, index, (int)k);
+			g_autofree char *h = shown(have, strlen(have)), *w = shown(want, strlen(want));
+
+			return scenario_error(err, "%s: found %s, expected %s (%s)", at, h, w,
+					      k == 0 ? "shard I of N holds variants I, I+N, I+2N ... in order, each once" :
+					      "the value the sweep file gives this variant");
+		}
+	}
+	if (!check_error_cell(r, index, err))
+		return false;
+	r->rows++;
+	*row = r->rec->str;
+	*len = r->rec->len;
+	return true;
+}
+
+bool sweep_shard_reader_end(struct sweep_shard_reader *r, const char *sha256, GError **err)
+{
+	int got = read_record(r);
+	const char *have;
+
+	if (got != 0) {
+		g_autofree char *at = where(r, G_MAXUINT64, -1);
+
+		return scenario_error(err, "%s: found %s, expected the end of the file after %llu rows (the shard's variants)",
+				      at, got < 0 ? "a row longer than 1 MiB" : "another row",
+				      (unsigned long long)r->rows);
+	}
+	have = g_checksum_get_string(r->sum);
+	return !sha256 || strcmp(have, sha256) == 0 ||
+	       scenario_error(err, "%s: found SHA-256 %s, expected %s (manifest.json: results_sha256): a cell was edited after the sweep wrote it (every index and varied cell is checked against the sweep file, so a metric or error cell); run the shard again",
+			      r->name, have, sha256);
 }
 
 struct shard_in {
@@ -37,15 +325,18 @@ struct shard_in {
 	char *results;           /* DIR/results.csv */
 	cJSON *manifest;
 	FILE *fp;
-	GString *rec;
-	guint64 index, count, n, rows;
+	struct sweep_shard_reader *reader;
+	const char *results_sha256;
+	guint64 index, count, n;
 };
 
 static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
+	/* whole numbers a double holds exactly (a cast of a larger one is undefined) */
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 9007199254740992.0 ||
+	    v->valuedouble != floor(v->valuedouble))
 		return false;
 	*out = (guint64)v->valuedouble;
 	return true;
@@ -54,6 +345,73 @@ static bool manifest_u64(const cJSON *o, const char *key, guint64 *out)
 static const char *manifest_str(const cJSON *o, const char *key)
 {
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* DIR/results.csv for reading: a regular file (a FIFO would block the merge, a device
+ * never end), opened without blocking and checked on the descriptor itself. */
+static bool open_regular(struct shard_in *s, GError **err)
+{
+	int fd = open(s->results, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				     s->results, g_strerror(errno)) != NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: found %s, expected the shard's results.csv, a regular file",
+				     s->results, S_ISDIR(st.st_mode) ? "a directory" : "a special file") != NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	s->fp = fdopen(fd, "r");
+	if (!s->fp)
+		close(fd);
+	return s->fp || scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
+				      s->results, g_strerror(errno)) != NULL;
+}
+
+/* 64 lower-case hex digits, as GChecksum prints a SHA-256. */
+static bool is_sha256(const char *t)
+{
+	int n = 0;
+
+	for (; t[n]; n++)
+		if (!g_ascii_isdigit(t[n]) && !(t[n] >= 'a' && t[n] <= 'f'))
+			return false;
+	return n == 64;
+}
+
+/* The manifest's strings that merge prints or uses: the hashes are hashes, the rest text
+ * without control characters (a manifest's bytes never reach the terminal raw). */
+static bool manifest_strings_ok(const cJSON *man, const char *mpath, GError **err)
+{
+	static const char *const hashes[] = { "sweep_sha256", "base_sha256", "results_sha256", NULL };
+	static const char *const texts[] = { "chargesim_version", "sweep_file", NULL };
+
+	for (int k = 0; hashes[k]; k++) {
+		const char *v = manifest_str(man, hashes[k]);
+
+		if (v && !is_sha256(v)) {
+			g_autofree char *have = shown(v, strlen(v));
+
+			return scenario_error(err, "%s: %s: found %s, expected a SHA-256 (64 hexadecimal digits)",
+					      mpath, hashes[k], have);
+		}
+	}
+	for (int k = 0; texts[k]; k++) {
+		const char *v = manifest_str(man, texts[k]);
+		bool ok = !v || g_utf8_validate(v, -1, NULL);
+
+		for (const char *c = v; ok && *c; c++)
+			ok = (guchar)*c >= 0x20 && *c != 0x7f;
+		if (!ok) {
+			g_autofree char *have = shown(v, strlen(v));
+
+			return scenario_error(err, "%s: %s: found %s, expected text without control characters",
+					      mpath, texts[k], have);
+		}
+	}
+	return true;
 }
 
 static bool read_shard(struct shard_in *s, GError **err)
@@ -77,14 +435,16 @@ static bool read_shard(struct shard_in *s, GError **err)
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->manifest, "complete")))
 		return scenario_error(err, "%s: complete: found false, expected a finished shard (continue it with `chargesim sweep ... --resume`)",
 				      mpath);
+	/* shards of chargesim before the row checks have no checksum: refused, not merged
+	 * unverified (docs/scaling.md, "Merging") */
+	s->results_sha256 = manifest_str(s->manifest, "results_sha256");
+	if (!s->results_sha256)
+		return scenario_error(err, "%s: results_sha256: found nothing, expected the SHA-256 of the shard's results.csv (a shard written by an older chargesim, which merge cannot verify: run the shard again into a new directory)",
+				      mpath);
+	if (!manifest_strings_ok(s->manifest, mpath, err))
+		return false;
 	s->results = g_build_filename(s->dir, "results.csv", NULL);
-	s->fp = fopen(s->results, "r");
-	if (!s->fp)
-		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the shard results: %s",
-				     s->results, g_strerror(errno)) != NULL;
-	s->rec = g_string_new(NULL);
-	return read_record(s->fp, s->rec) ||
-	       scenario_error(err, "%s: line 1: found nothing, expected the header", s->results);
+	return open_regular(s, err);
 }
 
 static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, guint64 count,
@@ -128,18 +488,18 @@ static bool check_shard(struct shard_in *s, const struct shard_in *first,
 	}
 	if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
 	    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count }))
-		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu of %llu variants, expected a shard of N = %llu and %llu variants as in %s",
+		return scenario_error(err, "%s: manifest.json: found shard %llu/%llu with variants %llu of variants_total %llu, expected N = %llu and variants_total %llu as in %s, and variants %llu (the size of shard %llu/%llu)",
 				      s->dir, (unsigned long long)s->index, (unsigned long long)s->count,
-				      (unsigned long long)t, (unsigned long long)count,
-				      (unsigned long long)total, first->dir);
+				      (unsigned long long)s->n, (unsigned long long)t,
+				      (unsigned long long)count, (unsigned long long)total, first->dir,
+				      (unsigned long long)sweep_shard_size(total, &(struct sweep_shard){ s->index, count }),
+				      (unsigned long long)s->index, (unsigned long long)count);
 	if (by_index[s->index])
 		return scenario_error(err, "%s: manifest.json: shard: found shard %llu/%llu a second time (also in %s), expected each shard once",
 				      s->dir, (unsigned long long)s->index, (unsigned long long)count,
 				      by_index[s->index]->dir);
 	by_index[s->index] = s;
-	return g_string_equal(s->rec, first->rec) ||
-	       scenario_error(err, "%s: line 1: found a header unlike %s's, expected the same columns in every shard",
-			      s->results, first->results);
+	return true;
 }
 
 /* Every shard there, each once: by_index[i] is shard i. */
@@ -157,55 +517,102 @@ static bool check_shards(struct shard_in *in, int n_dirs, struct shard_in **by_i
 	return true;
 }
 
-/* The row of variant i: the next record of its shard, numbered i. */
-static bool next_row(struct shard_in *s, guint64 i, GError **err)
+/*
+ * The sweep file the shards ran: --sweep FILE, or the path their manifest recorded. Its
+ * SHA-256 and its base scenario's must be the manifests'; only then is it parsed (so a
+ * manifest naming some other file learns nothing of it).
+ */
+static struct sweep *load_sweep(const char *file, const struct shard_in *first, guint64 total,
+				GError **err)
 {
-	bool got = read_record(s->fp, s->rec);
-	const char *r = s->rec->str, *comma = got ? memchr(r, ',', s->rec->len) : NULL;
-	guint64 idx;
+	const char *want = manifest_str(first->manifest, "sweep_sha256");
+	const char *want_base = manifest_str(first->manifest, "base_sha256");
+	g_autofree char *text = NULL, *sha = NULL;
+	struct sweep *sw;
+	gsize len;
 
-	if (!got || !comma || comma == r || !sweep_row_index(r, comma + 1, &idx) || idx != i ||
-	    r[s->rec->len - 1] != '\n')
-		return scenario_error(err, "%s: line %llu: found %s, expected the row of variant %llu",
-				      s->results, (unsigned long long)s->rows + 2,
-				      !got ? "the end of the file" : !comma || comma == r ? "a malformed row" :
-				      r[s->rec->len - 1] != '\n' ? "an unfinished row" : "another variant's row",
-				      (unsigned long long)i);
-	s->rows++;
-	return true;
+	if (!file && !(file = manifest_str(first->manifest, "sweep_file")))
+		return scenario_error(err, "%s: manifest.json: sweep_file: found nothing, expected the sweep file's path (or pass merge --sweep FILE)",
+				      first->dir), NULL;
+	text = sweep_read_file(file, "sweep file", &len, err);
+	if (!text) {
+		g_prefix_error(err, "merge: the sweep file the shards ran (pass --sweep FILE if it moved): ");
+		return NULL;
+	}
+	sha = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	if (strcmp(sha, want) != 0)
+		return scenario_error(err, "%s: found SHA-256 %s, expected %s (sweep_sha256 of %s/manifest.json): not the sweep file the shards ran",
+				      file, sha, want, first->dir), NULL;
+	sw = sweep_load(file, err);
+	if (!sw)
+		return NULL;
+	if (!want_base || strcmp(sw->base_sha256, want_base) != 0 || sw->total != total) {
+		scenario_error(err, "%s: found base scenario %s with SHA-256 %s and %llu variants, expected the base_sha256 %s and the variants_total %llu of %s/manifest.json (the base scenario changed since the shards ran: run them again)",
+			       file, sw->base_file, sw->base_sha256, (unsigned long long)sw->total,
+			       want_base ? want_base : "(none)", (unsigned long long)total, first->dir);
+		sweep_free(sw);
+		return NULL;
+	}
+	return sw;
 }
 
-/* results.csv: the header, then variant i from shard i % N; no shard may hold more. */
-static bool interleave(struct shard_in **by_index, guint64 count, guint64 total,
-		       struct cs_outfile *out, GError **err)
+/*
+ * results.csv: the header, then variant i from shard i % N, each row checked; no shard
+ * may hold more, and each shard's bytes must be those its manifest's checksum names.
+ * With out NULL, only the checks (the first pass: nothing is written, not even -o's
+ * directory, before every shard has passed); the second pass checks again as it writes.
+ */
+static bool interleave(const struct sweep *sw, struct shard_in **by_index, guint64 count,
+		       guint64 total, struct cs_outfile *out, GChecksum *sum, GError **err)
 {
-	fwrite(by_index[0]->rec->str, 1, by_index[0]->rec->len, out->fp);
-	for (guint64 i = 0; i < total; i++) {
-		struct shard_in *s = by_index[i % count];
+	g_autofree char *header = sweep_csv_header(sw);
 
-		if (!next_row(s, i, err))
+	for (guint64 i = 0; i < count; i++) {
+		struct shard_in *s = by_index[i];
+
+		sweep_shard_reader_free(s->reader);
+		rewind(s->fp);
+		s->reader = sweep_shard_reader_new(sw, s->fp, s->results);
+		if (!sweep_shard_reader_header(s->reader, err))
 			return false;
-		fwrite(s->rec->str, 1, s->rec->len, out->fp);
+	}
+	if (out) {
+		fputs(header, out->fp);
+		g_checksum_update(sum, (const guchar *)header, (gssize)strlen(header));
+	}
+	for (guint64 i = 0; i < total; i++) {
+		const char *row;
+		gsize len;
+
+		if (!sweep_shard_reader_next(by_index[i % count]->reader, i, &row, &len, err))
+			return false;
+		if (out) {
+			fwrite(row, 1, len, out->fp);
+			g_checksum_update(sum, (const guchar *)row, (gssize)len);
+		}
 	}
 	for (guint64 i = 0; i < count; i++)
-		if (read_record(by_index[i]->fp, by_index[i]->rec))
-			return scenario_error(err, "%s: line %llu: found more rows, expected %llu (the shard's variants)",
-					      by_index[i]->results, (unsigned long long)by_index[i]->rows + 2,
-					      (unsigned long long)by_index[i]->n);
+		if (!sweep_shard_reader_end(by_index[i]->reader, by_index[i]->results_sha256, err))
+			return false;
 	return true;
 }
 
-/* Read every shard's manifest and header; the output directory is none of them. */
+/* Read every shard's manifest; the output directory is none of them. */
 static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shard_in *in,
 			GError **err)
 {
 	g_autofree char *canon_out = g_canonicalize_filename(outdir, NULL);
+	struct stat out_st, st;
+	bool out_exists = stat(outdir, &out_st) == 0;
 
 	for (int i = 0; i < n_dirs; i++) {
 		g_autofree char *canon = g_canonicalize_filename(dirs[i], NULL);
 
 		in[i].dir = dirs[i];
-		if (strcmp(canon, canon_out) == 0)
+		/* by name, and by inode when -o exists (a symbolic link to a shard) */
+		if (strcmp(canon, canon_out) == 0 ||
+		    (out_exists && stat(dirs[i], &st) == 0 && st.st_dev == out_st.st_dev &&
+		     st.st_ino == out_st.st_ino))
 			return scenario_error(err, "%s: found the output directory among the shards, expected -o to name another directory",
 					      dirs[i]);
 		if (!read_shard(&in[i], err))
@@ -214,13 +621,54 @@ static bool open_shards(char **dirs, int n_dirs, const char *outdir, struct shar
 	return true;
 }
 
-bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
+static void close_shards(struct shard_in *in, int n_dirs)
+{
+	for (int i = 0; i < n_dirs; i++) {
+		cJSON_Delete(in[i].manifest);
+		if (in[i].fp)
+			fclose(in[i].fp);
+		sweep_shard_reader_free(in[i].reader);
+		g_free(in[i].results);
+	}
+	g_free(in);
+}
+
+/*
+ * Every shard is merged at once, so N is at most the directories given: a manifest's N
+ * never sizes an allocation beyond that. With more, some shard of 0..n_dirs is missing
+ * (n_dirs directories cannot hold n_dirs + 1 indices): name the first.
+ */
+static void missing_shard(const struct shard_in *in, int n_dirs, guint64 count, guint64 total,
+			  GError **err)
+{
+	g_autofree bool *seen = g_new0(bool, (gsize)n_dirs + 1);
+	int i = 0;
+
+	if (total > SWEEP_MAX_VARIANTS) {
+		scenario_error(err, "%s: manifest.json: variants_total: found %llu, expected at most %llu",
+			       in[0].dir, (unsigned long long)total, SWEEP_MAX_VARIANTS);
+		return;
+	}
+	for (int k = 0; k < n_dirs; k++)
+		if (in[k].index <= (guint64)n_dirs)
+			seen[in[k].index] = true;
+	while (seen[i])
+		i++;
+	scenario_error(err, "merge: found no directory for shard %d/%llu (N from %s/manifest.json), expected all %llu shards of the sweep",
+		       i, (unsigned long long)count, in[0].dir, (unsigned long long)count);
+}
+
+bool sweep_merge(char **dirs, int n_dirs, const char *sweep_file, const char *outdir,
+		 GError **err)
 {
 	struct shard_in *in = g_new0(struct shard_in, (gsize)n_dirs + 1);
 	struct shard_in **by_index = NULL;
 	struct cs_outfile *out = NULL;
+	struct sweep *sw = NULL;
+	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
 	guint64 total = 0, count = 0;
 	g_autofree char *rpath = g_build_filename(outdir, "results.csv", NULL);
+	cJSON *man;
 	bool ok = false;
 
 	if (!open_shards(dirs, n_dirs, outdir, in, err))
@@ -231,25 +679,30 @@ bool sweep_merge(char **dirs, int n_dirs, const char *outdir, GError **err)
 			       in[0].dir);
 		goto out;
 	}
+	if (count > (guint64)n_dirs || total > SWEEP_MAX_VARIANTS) {
+		missing_shard(in, n_dirs, count, total, err);
+		goto out;
+	}
 	by_index = g_new0(struct shard_in *, (gsize)count);
-	if (!check_shards(in, n_dirs, by_index, count, total, err) || !cs_mkdir_p(outdir, err) ||
-	    !(out = cs_outfile_open(rpath, true, err)) || !interleave(by_index, count, total, out, err))
+	if (!check_shards(in, n_dirs, by_index, count, total, err) ||
+	    !(sw = load_sweep(sweep_file, &in[0], total, err)) ||
+	    !interleave(sw, by_index, count, total, NULL, NULL, err) || !cs_mkdir_p(outdir, err) ||
+	    !(out = cs_outfile_open(rpath, true, err)) ||
+	    !interleave(sw, by_index, count, total, out, sum, err))
 		goto out;
 	ok = cs_outfile_commit(out, err);
 	out = NULL;
-	ok = ok && sweep_manifest_write(outdir, merged_manifest(in[0].manifest, by_index, count, total),
-					err);
+	man = merged_manifest(in[0].manifest, by_index, count, total);
+	cJSON_ReplaceItemInObjectCaseSensitive(man, "results_sha256",
+					       cJSON_CreateString(g_checksum_get_string(sum)));
+	if (ok)
+		ok = sweep_manifest_write(outdir, man, err);
+	else
+		cJSON_Delete(man);
 out:
 	cs_outfile_abort(out);
-	for (int i = 0; i < n_dirs; i++) {
-		cJSON_Delete(in[i].manifest);
-		if (in[i].fp)
-			fclose(in[i].fp);
-		if (in[i].rec)
-			g_string_free(in[i].rec, TRUE);
-		g_free(in[i].results);
-	}
-	g_free(in);
+	close_shards(in, n_dirs);
+	sweep_free(sw);
 	g_free(by_index);
 	return ok;
 }

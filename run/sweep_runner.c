@@ -178,10 +178,13 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 	g_autofree char *path = g_build_filename(dir, "results.csv", NULL);
 	g_autofree char *header = sweep_csv_header(sw);
 	struct cs_outfile *f = cs_outfile_open(path, true, err);
+	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+	cJSON *man;
 
 	if (!f)
 		return false;
 	fputs(header, f->fp);
+	g_checksum_update(sum, (const guchar *)header, (gssize)strlen(header));
 	for (guint64 k = 0; k < n_chunks; k++) {
 		g_autofree char *cp = part_path(dir, k);
 		g_autofree char *text = NULL;
@@ -193,10 +196,18 @@ static bool assemble(const struct sweep *sw, const struct sweep_shard *sh, const
 			return false;
 		}
 		fwrite(text, 1, len, f->fp);
+		g_checksum_update(sum, (const guchar *)text, (gssize)len);
 		s = rows_status(text, len, &out->n_failed, &out->first_failure);
 		out->status = MAX(out->status, s);
 	}
-	if (!cs_outfile_commit(f, err) || !sweep_manifest_write(dir, sweep_manifest(sw, sh, true), err))
+	/* what `chargesim merge` checks the rows against (docs/scaling.md, "Merging") */
+	man = sweep_manifest(sw, sh, true);
+	cJSON_AddStringToObject(man, "results_sha256", g_checksum_get_string(sum));
+	if (!cs_outfile_commit(f, err)) {
+		cJSON_Delete(man);
+		return false;
+	}
+	if (!sweep_manifest_write(dir, man, err))
 		return false;
 	remove_parts(dir);
 	return true;

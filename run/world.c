@@ -133,7 +133,8 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 	if (!w->opt.policy || (cfg->name && strcmp(w->opt.policy, cfg->name) == 0) ||
 	    (cfg_plugin && strcmp(opt_plugin, cfg_plugin) == 0))
 		params = cfg->params;
-	if (!cs_policy_open(&w->policy, name, plugin, &inner))
+	/* --policy is the user's own word; a file's plugin needs --allow-plugins (loader.h) */
+	if (!cs_policy_open(&w->policy, name, plugin, opt_plugin != NULL, &inner))
 		goto fail;
 	w->pdesc = w->policy.desc;
 	w->policy_name = w->pdesc->name;

@@ -42,7 +42,8 @@ struct world_options {
 	const char *outdir;      /* NULL: no output files */
 	bool vcd;                /* also write trace.vcd */
 	bool no_trace;           /* skip trace.csv (sweeps) */
-	const char *policy;      /* override the scenario's policy name */
+	const char *policy;      /* override the scenario's policy name; a FILE.so here is
+				  * the user's own (loader.h): --policy, never a file's */
 	int n_sysfs;             /* --sysfs-at times */
 	const sim_time_t *sysfs_at;
 	const char *const *sysfs_labels;  /* directory suffixes: sysfs-<label> */

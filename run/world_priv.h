@@ -100,7 +100,8 @@ struct world {
 	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a
-	 * jump at its time (the row before the jump, so that a step stays a step) */
+	 * jump at its time (the row before the jump, so that a step stays a step); an
+	 * event that moves nothing is compared with it and writes no row */
 	double *skipped_row;
 	sim_time_t skipped_t;         /* -1: none */
 	double *probe_vals;           /* a row per probe */

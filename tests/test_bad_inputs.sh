@@ -16,7 +16,7 @@
 #   - no PWNED-* file appeared (hostile names carry `touch PWNED-N` and $(...)).
 # Inputs that git cannot or should not hold are made at run time in a temporary
 # directory (the @gen: cases): a 100 MB file, JSON nested 100000 deep, a file with
-# mode 000, more events than allowed, a file whose read fails, /dev/zero, file names
+# mode 000, more events than allowed, a file whose read fails, /dev/zero, FIFOs, file names
 # with line breaks, quotes or bytes that are not UTF-8, directories with link loops.
 # Cases run concurrently, BAD_INPUTS_JOBS (32) at a time; the report keeps the
 # manifest's order:
@@ -130,6 +130,14 @@ b" ;;
 		;;
 	walk-dangling)
 		mkdir "$g" && ln -s no-such-file.json "$g/b.json" || return 1
+		;;
+	fifo.json | fifo.csv)
+		mkfifo "$g" || { echo "cannot make a FIFO"; return 1; }
+		;;
+	fifo-in-dir)
+		# a FIFO named like a scenario in a checked directory: nothing may wait for a writer
+		mkdir "$g" && mkfifo "$g/b.json" ||
+			{ echo "cannot make a FIFO"; return 1; }
 		;;
 	many-keys-dup.json | many-keys-sweep-dup.json)
 		# 300000 keys in one object (about 4 MB), the last one given twice: the

@@ -302,6 +302,60 @@ check "--trace-dt: both sides of the 0.01 s limit jump" sh -c \
 check "--trace-dt 1s: about one row per second (7200 to 7300 rows)" \
 	test "$(wc -l <"$TMP/o-fixed/trace.csv")" -gt 7200 -a "$(wc -l <"$TMP/o-fixed/trace.csv")" -lt 7300
 
+# --trace-dt on a polling policy (issue 38, item 5): safe-ramp reads VBUS every second,
+# and each poll that moved nothing used to write the row the decimation left out and
+# then the same row again, so --trace-dt 60s gave twice the rows of no option. The
+# rule: at most one row per interval plus the rows events and state changes force, a
+# row pair only where a value jumps, the last row at the duration.
+run poll run scenarios/demo.json --policy safe-ramp -o "$TMP/o-poll" -q
+expect_status "demo, safe-ramp" 0
+run poll60 run scenarios/demo.json --policy safe-ramp -o "$TMP/o-poll60" -q --trace-dt 60s
+expect_status "demo, safe-ramp, --trace-dt 60s" 0
+check "--trace-dt 60s on a polling policy: fewer rows than without the option" \
+	test "$(wc -l <"$TMP/o-poll60/trace.csv")" -lt "$(wc -l <"$TMP/o-poll/trace.csv")"
+check "--trace-dt 60s: no two identical consecutive rows" \
+	test -z "$(uniq -d "$TMP/o-poll60/trace.csv")"
+# one row per 60 s over 2 h, plus at most two per record of events.jsonl
+check "--trace-dt 60s: at most one row per interval plus those of the events" \
+	test "$(wc -l <"$TMP/o-poll60/trace.csv")" -le \
+	"$((7200 / 60 + 2 + 2 * $(wc -l <"$TMP/o-poll60/events.jsonl")))"
+# every ilim_set that changed the limit (applied_mA) is a pair at its time: the row
+# with the limit before, then the row with the new one (ilim_A, the 5th column); and
+# two rows at one time are a jump: they differ
+cat >"$TMP/pair.awk" <<'AWK'
+FNR == NR {
+	t = $0; sub(/^\{"t":/, "", t); sub(/,.*/, "", t)
+	a = $0; sub(/.*"applied_mA":/, "", a); sub(/[^0-9].*/, "", a)
+	ev[++n] = t; ma[n] = a; next
+}
+FNR == 2 { last = $5 * 1000 }
+FNR > 1 { rows[$1] = rows[$1] $5 " " }
+FNR > 2 && $1 == prev_t && $0 == prev { print "no jump at " $1; bad = 1 }
+FNR > 1 { prev_t = $1; prev = $0 }
+END {
+	for (i = 1; i <= n; i++) {
+		if (ma[i] != last) {
+			want = last / 1000 " " ma[i] / 1000 " "
+			if (rows[ev[i]] != want) { print ev[i] ": " rows[ev[i]] "want " want; bad = 1 }
+			pairs++
+		}
+		last = ma[i]
+	}
+	exit bad || !pairs
+}
+AWK
+grep '"ev":"ilim_set"' "$TMP/o-poll60/events.jsonl" >"$TMP/poll60-ilim.jsonl"
+check "--trace-dt 60s: a row pair (before, after) at each limit change, and only at a jump" \
+	awk -F, -f "$TMP/pair.awk" "$TMP/poll60-ilim.jsonl" "$TMP/o-poll60/trace.csv"
+check "--trace-dt 60s: the last row is at the duration (7200 s)" \
+	test "$(tail -n 1 "$TMP/o-poll60/trace.csv" | cut -d, -f1)" = 7200
+# the figures docs/scenarios.md 11.1 quotes for these two runs
+rows_doc=$(tr '\n' ' ' <docs/scenarios.md |
+	sed -n 's/.*`safe-ramp` (which reads VBUS every second) writes \([0-9,]*\) rows without the option *and \([0-9,]*\) with `--trace-dt 60s`.*/\1 \2/p' | tr -d ,)
+rows_run="$(($(wc -l <"$TMP/o-poll/trace.csv") - 1)) $(($(wc -l <"$TMP/o-poll60/trace.csv") - 1))"
+check "docs/scenarios.md 11.1 quotes the rows of these runs ($rows_run; the doc: $rows_doc)" \
+	test "$rows_doc" = "$rows_run"
+
 # The README's "Using it" lines can be pasted (issue 16, item 14): each names a real
 # command, pipes nothing into nothing, and uses only options its --help lists; every
 # command of `chargesim --help` appears there.
@@ -374,18 +428,36 @@ expect_status "list scenarios of the same directory" 0
 check "list names each scenario once" test "$(wc -l <"$TMP/walk-list.out")" -eq 2
 
 # ---- check --accept through a symbolic link rewrites the real file ----
-mkdir -p "$TMP/acc/real" "$TMP/acc/suite"
+# (the link stays inside the checked directory: one out of it is refused, below)
+mkdir -p "$TMP/acc/suite/zreal"
 sed 's/"fingerprint": "[0-9a-f]*"/"fingerprint": "0000000000000000"/' scenarios/ec/ec-no-ramp.json \
-	>"$TMP/acc/real/s.json"
-chmod 664 "$TMP/acc/real/s.json"
-ln -s ../real/s.json "$TMP/acc/suite/s.json"
+	>"$TMP/acc/suite/zreal/s.json"
+chmod 664 "$TMP/acc/suite/zreal/s.json"
+ln -s zreal/s.json "$TMP/acc/suite/s.json"
 run accept check "$TMP/acc/suite" --accept -o "$TMP/o-acc"
 expect_status "check --accept of a failing fingerprint" 1
 check "the scenario is still a symbolic link" test -L "$TMP/acc/suite/s.json"
-check "the real file got the new fingerprint" sh -c "! grep -q 0000000000000000 '$TMP/acc/real/s.json'"
-check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/real/s.json")" = 664
+check "the real file got the new fingerprint" sh -c "! grep -q 0000000000000000 '$TMP/acc/suite/zreal/s.json'"
+check "the real file kept its permissions" test "$(stat -c %a "$TMP/acc/suite/zreal/s.json")" = 664
 run accept2 check "$TMP/acc/suite" -o "$TMP/o-acc"
 expect_status "after --accept the check passes" 0
+
+# ---- check DIR never reads a file through a link out of DIR ----
+# A pull request can add scenarios/x.json -> a secret file: the walk finds it, but it is
+# an ERROR naming the link, and nothing of the target is read or printed; named on the
+# command line itself, the same file is the user's choice and checked.
+mkdir -p "$TMP/out-link/suite" "$TMP/out-link/secret"
+printf 'SECRET-TOKEN {\n' >"$TMP/out-link/secret/s.json"
+cp scenarios/ec/ec-no-ramp.json "$TMP/out-link/suite/ok.json"
+ln -s ../secret/s.json "$TMP/out-link/suite/x.json"
+run outlink check "$TMP/out-link/suite" -o "$TMP/o-outlink"
+expect_status "check of a directory with a link out of it" 2
+expect_in "the link is an ERROR, the other scenario runs" out "1 passed, 0 failed, 1 could not run"
+expect_in "the ERROR names the link and where it leads" out "found a symbolic link to"
+check "nothing of the target is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/outlink.out' '$TMP/outlink.err'"
+run outlink2 check "$TMP/out-link/suite/x.json" -o "$TMP/o-outlink2"
+expect_status "named on the command line, the file itself is checked (a syntax error)" 2
+expect_in "its own error is given" out "JSON"
 
 # ---- check --junit: XML any parser reads, classes relative, errors apart ----
 mkdir -p "$TMP/ju/suite/sub"
@@ -409,6 +481,158 @@ assert sum(1 for c in t.iter("error")) == 2
 else
 	not_ok "python3 is needed to parse the JUnit XML"
 fi
+
+
+# ---- text that stays text, stdout errors, special files (issue 36) ----
+
+# run_t NAME ARGS...: run, but killed after 20 s (a blocked read is a failure, not a hang)
+run_t() {
+	name=$1
+	shift
+	timeout -k 5 20 "$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" </dev/null
+	status=$?
+}
+
+# no_control FILE: no control character but line feed and tab (ESC, CR, BEL, C1 ...)
+no_control() {
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$1" &&
+		! grep -q "$(printf '\302[\200-\237]')" "$1"
+}
+
+# XML 1.0 forbids U+FFFE, U+FFFF and most C0 controls: the JUnit report stays well-formed
+mkdir -p "$TMP/xt/suite"
+printf '{ "name": "n\\u001b[2J\\uFFFE\\uFFFF\\u0007<&>", "duration": "10 min", "source": { "kind": "dcp" } }\n' \
+	>"$TMP/xt/suite/bad-name.json"
+printf '{ "duration": "10 min", "description": "d\\uFFFE\\u0001", "source": { "kind": "dcp" }, "expect": [ { "at_end": "battery.soc >= 200 %%" } ] }\n' \
+	>"$TMP/xt/suite/$(printf 'f\357\277\276\357\277\277').json"
+run_t xt check "$TMP/xt/suite" -o "$TMP/o-xt" --junit "$TMP/xt.xml"
+expect_status "check of scenarios with U+FFFE, U+FFFF and ESC in names" 2
+check "the JUnit XML is well-formed" python3 -c '
+import sys, xml.etree.ElementTree as E
+t = E.parse(sys.argv[1])
+assert sum(1 for c in t.iter("testcase")) == 2
+' "$TMP/xt.xml"
+if command -v xmllint >/dev/null 2>&1; then
+	check "xmllint reads the JUnit XML" xmllint --noout "$TMP/xt.xml"
+fi
+check "the check report shows no raw control character" no_control "$TMP/xt.out"
+expect_in "the report shows ESC as \\x1b" out 'n\u001b[2J'
+
+# a description with ESC, CR, BEL and a C1 CSI, listed: shown escaped
+mkdir -p "$TMP/xt/list"
+printf '{ "name": "esc", "description": "a\\u001b]0;owned\\u0007\\rb\\u009b2J", "duration": "10 min", "source": { "kind": "dcp" } }\n' \
+	>"$TMP/xt/list/esc.json"
+run_t xtlist list scenarios "$TMP/xt/list"
+expect_status "list scenarios of a description with control characters" 0
+check "list shows no raw control character" no_control "$TMP/xtlist.out"
+expect_in "list shows ESC as \\x1b" out 'a\x1b]0;owned\x07\x0db\u009b2J'
+
+# a CSV column name with ESC, in diff's output and messages
+printf 'time_s,v\033[31m\n0,1\n1,1\n' >"$TMP/xt/esc.csv"
+printf 'time_s,v\033[31m\n0,1\n1,2\n' >"$TMP/xt/esc2.csv"
+run_t xtdiff diff "$TMP/xt/esc.csv" "$TMP/xt/esc2.csv"
+check "diff shows no raw control character (stdout)" no_control "$TMP/xtdiff.out"
+check "diff shows no raw control character (stderr)" no_control "$TMP/xtdiff.err"
+
+# sweep --show of a base scenario whose file name holds ESC: the command line is escaped
+cp scenarios/demo.json "$TMP/xt/b$(printf '\033')[2J.json"
+printf '{ "base": "b\u001b[2J.json", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/xt/esc-sweep.json"
+run_t xtshow sweep --show=0 "$TMP/xt/esc-sweep.json"
+expect_status "sweep --show of a base with ESC in its name" 0
+check "sweep --show prints no raw control character" no_control "$TMP/xtshow.out"
+expect_in "sweep --show shows ESC as \\x1b" out 'b\x1b[2J.json'
+
+# a write error on stdout is no success
+for c in "list" "list policies" "list scenarios $TMP/xt/list" "--version" "run --help" \
+	"sweep --show=0 scenarios/sweeps/cable-random.json" \
+	"diff tests/bad-inputs/helpers/trace-ok.csv tests/bad-inputs/helpers/trace-ok.csv" \
+	"check -q $TMP/xt/list -o $TMP/o-full"; do
+	# shellcheck disable=SC2086
+	timeout -k 5 60 "$BIN" $c >/dev/full 2>"$TMP/full.err"
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q "cannot write to standard output" "$TMP/full.err"; then
+		ok "$c > /dev/full: exit 2 with a message"
+	else
+		not_ok "$c > /dev/full: exit $st, want 2 with a message" "$(head -c 500 "$TMP/full.err")"
+	fi
+done
+
+# special files where a regular file is expected: refused at once, never read
+mkdir -p "$TMP/sf/dir"
+cp scenarios/demo.json "$TMP/sf/dir/a.json"
+mkfifo "$TMP/sf/fifo.json" "$TMP/sf/fifo.csv" "$TMP/sf/dir/b.json"
+run_t sfrun run "$TMP/sf/fifo.json" -o "$TMP/o-sf"
+expect_status "run of a FIFO" 2
+expect_stderr "run of a FIFO names it and what was expected" "$TMP/sf/fifo.json: found a FIFO (named pipe), expected a scenario file"
+run_t sfcheck check "$TMP/sf/dir" -q -o "$TMP/o-sf"
+expect_status "check of a directory holding a FIFO" 2
+expect_in "check names the FIFO" out "ERROR b.json: $TMP/sf/dir/b.json: found a FIFO"
+run_t sfsweep sweep --show=0 "$TMP/sf/fifo.json"
+expect_status "sweep --show of a FIFO" 2
+expect_stderr "sweep names the FIFO" "$TMP/sf/fifo.json: found a FIFO (named pipe)"
+run_t sfplot plot "$TMP/sf/fifo.csv" -o "$TMP/sf/p.svg"
+expect_status "plot of a FIFO" 2
+expect_stderr "plot names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe), expected a CSV file"
+run_t sfdiff diff "$TMP/sf/fifo.csv" tests/bad-inputs/helpers/trace-ok.csv
+expect_status "diff of a FIFO" 2
+expect_stderr "diff names the FIFO" "$TMP/sf/fifo.csv: found a FIFO (named pipe), expected a CSV file"
+mkdir -p "$TMP/sf/gold"
+mkfifo "$TMP/sf/gold/g.csv"
+printf '{ "name": "gf", "duration": "10 min", "source": { "kind": "dcp" }, "expect": [ { "golden": "g.csv" } ] }\n' \
+	>"$TMP/sf/gold/s.json"
+run_t sfgold check "$TMP/sf/gold" -o "$TMP/o-sf"
+expect_status "check of a scenario whose golden trace is a FIFO" 2
+expect_in "check names the FIFO golden trace" out "g.csv: found a FIFO (named pipe), expected a CSV file"
+run_t sfdev run /dev/null -o "$TMP/o-sf"
+expect_status "run of a character device" 2
+expect_stderr "run of /dev/null says what it is" "/dev/null: found a character device"
+
+# a NUL escape in a sweep file would cut a varied value short
+printf '{ "base": "%s/scenarios/demo.json", "vary": { "name": ["a\\u0000b"] } }\n' "$(pwd)" \
+	>"$TMP/sf/nul-sweep.json"
+run_t sfnul sweep --show=0 "$TMP/sf/nul-sweep.json"
+expect_status "sweep file with \\u0000 in a string" 2
+expect_stderr "the sweep message names \\u0000" 'found \u0000 in a string'
+
+# ---- paths confined (issue 36, part 2): a scenario names files inside its directory ----
+# A golden path through a symbolic link out of the scenario's directory is refused with
+# nothing of the target printed, and check --accept creates nothing outside the tree.
+mkdir -p "$TMP/conf/tree" "$TMP/conf/secret"
+printf 'SECRET-TOKEN=1\n' >"$TMP/conf/secret/.env"
+ln -s ../secret "$TMP/conf/tree/link"
+conf_scn() {   # conf_scn NAME GOLDEN: a valid scenario comparing against GOLDEN
+	printf '{ "name": "%s", "duration": "10 s", "source": { "kind": "dcp" }, "expect": [ { "golden": "%s" } ] }\n' \
+		"$1" "$2" >"$TMP/conf/tree/$1.json"
+}
+conf_scn sym link/.env
+conf_scn symnew link/new.csv
+conf_scn up ../secret/up.csv
+conf_scn abs "$TMP/conf/secret/abs.csv"
+run confsym check "$TMP/conf/tree/sym.json" -o "$TMP/o-conf"
+expect_status "a golden through a link out of the tree" 2
+expect_in "the refusal names the file, the JSON path and the path" out \
+	"$TMP/conf/tree/sym.json: expect[0].golden: found \"link/.env\", expected a path inside"
+check "nothing of the file outside is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/confsym.out' '$TMP/confsym.err'"
+run confacc check --accept "$TMP/conf/tree/symnew.json" "$TMP/conf/tree/up.json" \
+	"$TMP/conf/tree/abs.json" -o "$TMP/o-conf"
+expect_status "check --accept with goldens outside the tree" 2
+check "check --accept created nothing outside the tree" sh -c \
+	"[ \"\$(ls -A '$TMP/conf/secret')\" = .env ]"
+expect_in "an absolute golden is named" out "found \"$TMP/conf/secret/abs.csv\""
+conf_scn inside golden/in.csv
+run confin check --accept "$TMP/conf/tree/inside.json" -o "$TMP/o-conf"
+check "check --accept still writes a golden inside the tree" test -s "$TMP/conf/tree/golden/in.csv"
+# a sweep's base: the sweep file's tree or a scenario library, after links
+printf '{ "base": "link/.env", "vary": { "source.ilim": ["1 A"] } }\n' >"$TMP/conf/tree/sw.json"
+run confsw sweep --show=0 "$TMP/conf/tree/sw.json"
+expect_status "a sweep's base through a link out of the tree" 2
+expect_stderr "the refusal names the base and where it leads" \
+	"base: found \"link/.env\", expected a scenario inside $TMP/conf/tree"
+check "nothing of the base outside is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/confsw.out' '$TMP/confsw.err'"
+conf_root=$(pwd)
+(cd / && "$BIN" sweep --show=0 "$conf_root/scenarios/sweeps/twl4030-grid.json") >"$TMP/confsw2.out" 2>&1
+status=$? name=confsw2
+expect_status "a library sweep run from elsewhere still finds its base (../bugzoo)" 0
 
 # ---- out of memory (issue 36, helper F): a valid 4 MB file under tight ulimit -v
 # limits is exit 2 "out of memory" naming the input (or it fits: exit 2 for its unknown

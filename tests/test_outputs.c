@@ -798,6 +798,57 @@ static void test_evlog_free_without_close(void)
 
 /* ---- atomic output files ---- */
 
+/* cs_path_confined(): inside the directory's tree after links, or why not; a
+ * sibling whose name starts like the tree ("treex") is outside. */
+static void test_path_confined(void)
+{
+	g_autofree char *top = tu_make_tmpdir("cs-confined-XXXXXX");
+	g_autofree char *tree = NULL, *twin = NULL, *p = NULL, *why = NULL, *real = NULL;
+	const char *roots[] = { NULL };
+	struct { const char *rel; bool ok; const char *why; } cases[] = {
+		{ "g.csv", true, NULL },
+		{ "sub/new/g.csv", true, NULL },       /* not there yet: --accept creates it */
+		{ "in/g.csv", true, NULL },            /* a link that stays inside */
+		{ "../x.csv", false, "goes up" },
+		{ "sub/../../x.csv", false, "goes up" },
+		{ "/etc/passwd", false, "absolute" },
+		{ "", false, "empty" },
+		{ "out/g.csv", false, "leads to" },    /* a link to the twin directory */
+		{ "dangling", false, "cannot be followed" },
+	};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(top);
+	tree = g_build_filename(top, "tree", NULL);
+	twin = g_build_filename(top, "treex", NULL);
+	CU_ASSERT_FATAL(g_mkdir(tree, 0755) == 0 && g_mkdir(twin, 0755) == 0);
+	{
+		g_autofree char *sub = g_build_filename(tree, "sub", NULL);
+		g_autofree char *in = g_build_filename(tree, "in", NULL);
+		g_autofree char *out = g_build_filename(tree, "out", NULL);
+		g_autofree char *dl = g_build_filename(tree, "dangling", NULL);
+
+		CU_ASSERT_FATAL(g_mkdir(sub, 0755) == 0 && symlink("sub", in) == 0 &&
+				symlink("../treex", out) == 0 && symlink("../treex/nothing", dl) == 0);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		p = cs_path_confined(tree, cases[i].rel, &why);
+		CU_ASSERT_EQUAL(p != NULL, cases[i].ok);
+		if (!cases[i].ok)
+			CU_ASSERT(why && strstr(why, cases[i].why));
+		g_clear_pointer(&p, g_free);
+		g_clear_pointer(&why, g_free);
+	}
+	/* ".." allowed where the roots say so (a sweep's base) */
+	roots[0] = top;
+	p = g_build_filename(tree, "..", "treex", "x.json", NULL);
+	CU_ASSERT(cs_path_inside_any(p, roots, 1, &real));
+	g_clear_pointer(&real, g_free);
+	roots[0] = tree;
+	CU_ASSERT_FALSE(cs_path_inside_any(p, roots, 1, &real));
+	CU_ASSERT(real && g_str_has_suffix(real, "/treex"));   /* the deepest part there */
+	tu_rm_tree(top);
+}
+
 static void test_outfile_abort(void)
 {
 	g_autofree char *dir = tu_make_tmpdir("cs-outputs-XXXXXX");
@@ -1407,6 +1458,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "outfile write error at flush", test_outfile_write_error },
 	{ "outfile open in missing directory", test_outfile_open_fails },
 	{ "outfile cleanup_all", test_outfile_cleanup_all },
+	{ "paths a file names stay inside its directory", test_path_confined },
 	{ "output set replaces the old one whole", test_outset_replaces },
 	{ "output set aborted leaves the old one", test_outset_abort },
 	{ "output set: files written in place, new directory", test_outset_files_in_place },

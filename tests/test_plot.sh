@@ -483,6 +483,18 @@ else
 		--z source_trips --agg max -o "$TMP/heatagg.png"
 	expect_status "heat map with --agg max" 0
 	check "heatagg.png is a PNG" png_ok "$TMP/heatagg.png"
+
+	# labels from sweep values are text: markup, U+FFFE, U+FFFF, controls and quotes in
+	# them leave the SVG well-formed (XML 1.0 has no U+FFFE or U+FFFF at all)
+	printf 'index,source.ilim,cable.length,policy,source_trips\n0,"0.8 A<&\357\277\276\357\277\277\033]0;x\007""'"'"'",0.5 m,"p</text><x a=""&amp;\357\277\276",12\n1,"1.5 A</svg>",0.5 m,"p</text><x a=""&amp;\357\277\276",0\n2,0.8 A,"2 m&#xFFFE;\302\233",q]]>,3\n' \
+		>"$TMP/hostile.csv"
+	run heathostile plot --heatmap "$TMP/hostile.csv" --x source.ilim --y cable.length \
+		--z source_trips --by policy -o "$TMP/hostile.svg"
+	expect_status "heat map of hostile labels" 0
+	check "the SVG of hostile labels is well-formed" python3 -c '
+import sys, xml.etree.ElementTree as E
+E.parse(sys.argv[1])' "$TMP/hostile.svg"
+	check "a label with markup is shown as text" grep -F -q "1.5 A&lt;/svg>" "$TMP/hostile.svg"
 fi
 run heatdup plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z source_trips -o "$TMP/dup.png"
 expect_status "heat map: rows sharing a cell without --by" 2
@@ -492,6 +504,34 @@ expect_status "heat map: unknown column" 2
 expect_stderr "heat map: names the unknown column" "no column for --y cable.len"
 run heatstr plot --heatmap "$TMP/results.csv" --x source.ilim --y cable.length --z detected_type --by policy -o "$TMP/s.png"
 expect_status "heat map: a text metric" 2
+
+# ---- no plot overwrites its own input (issue 36, part 2; no gnuplot needed) ----
+mkdir -p "$TMP/own"
+cp "$TMP/twl4030-full-battery/trace.csv" "$TMP/own/X-trace-1.csv"
+cp "$TMP/own/X-trace-1.csv" "$TMP/own/keep.csv"
+run ownplot plot "$TMP/own/X-trace-1.csv" -o "$TMP/own/X.svg" --no-render
+expect_status "plot X-trace-1.csv -o X.svg: the data file would be its input" 2
+expect_stderr "the refusal names the input" "$TMP/own/X-trace-1.csv: found an input of the plot among the files it writes"
+same "the input is left as it was" "$TMP/own/keep.csv" "$TMP/own/X-trace-1.csv"
+check "nothing was written" test ! -e "$TMP/own/X.gp"
+# an earlier plot's stale data file (NAME-trace-3.csv, removed by a new plot NAME) as input
+cp "$TMP/own/keep.csv" "$TMP/own/W-trace-3.csv"
+run ownstale plot "$TMP/own/W-trace-3.csv" -o "$TMP/own/W.svg" --no-render
+expect_status "plot W-trace-3.csv -o W.svg: the plot would remove its input" 2
+check "the stale-named input is still there" test -s "$TMP/own/W-trace-3.csv"
+# the script's own name, and through a symbolic link
+cp "$TMP/own/keep.csv" "$TMP/own/S.gp"
+run ownscript plot "$TMP/own/S.gp" -o "$TMP/own/S.png" --no-render
+expect_status "plot S.gp -o S.png: the script would be its input" 2
+ln -s keep.csv "$TMP/own/L.svg"
+run ownlink plot "$TMP/own/keep.csv" -o "$TMP/own/L.svg" --no-render
+expect_status "plot keep.csv -o L.svg, L.svg a link to keep.csv" 2
+same "the linked input is left as it was" "$TMP/own/keep.csv" "$TMP/own/X-trace-1.csv"
+cp "$TMP/results.csv" "$TMP/own/R-heatmap.dat"
+run ownheat plot --heatmap "$TMP/own/R-heatmap.dat" --x source.ilim --y cable.length \
+	--z source_trips --by policy -o "$TMP/own/R.png" --no-render
+expect_status "plot --heatmap R-heatmap.dat -o R.png: the data file would be its input" 2
+same "the heat map's input is left as it was" "$TMP/results.csv" "$TMP/own/R-heatmap.dat"
 
 # ---- the scripts come from the templates in plots/templates/ (no gnuplot needed) ----
 

@@ -6,7 +6,11 @@
 # against the installed headers with exactly the command the docs give, runs it from
 # a scenario, and checks the errors for a plugin that does not load, lacks its entry
 # symbol or carries the wrong ABI version (ABI 2, the one before probe got its
-# descriptor, among them). Usage: tests/test_plugin.sh (repo root).
+# descriptor, among them). Then the trust boundary (docs/policy-sdk.md, "Plugins are
+# code"): a plugin a scenario or sweep file names is refused unless it lies under an
+# --allow-plugins directory, by every route (relative path, no suffix, a link out of
+# the allowed directory, a FIFO, sweep --show, check of a directory), and its
+# constructor never runs. Usage: tests/test_plugin.sh (repo root).
 set -u
 . "$(dirname "$0")/lib.sh"
 bad() { not_ok "$*"; }
@@ -32,7 +36,7 @@ cat >"$tmp/plug.json" <<JSON
   "policy": { "plugin": "template.so", "params": { "limit": "900 mA" } },
   "expect": [ { "metric": "ilim_max_A", "==": "0.9 A" } ] }
 JSON
-if "$cs" run "$tmp/plug.json" -o "$tmp/out" -q; then
+if "$cs" run "$tmp/plug.json" -o "$tmp/out" -q --allow-plugins "$tmp"; then
 	ok "a scenario runs the plugin (relative path resolved against the scenario)"
 else
 	bad "plugin run exited $?"
@@ -75,19 +79,19 @@ fi
 
 # A plugin parameter that does not exist is an input error.
 sed 's/"limit"/"limt"/' "$tmp/plug.json" >"$tmp/badparam.json"
-"$cs" run "$tmp/badparam.json" -o "$tmp/o2" -q 2>"$tmp/err"; rc=$?
+"$cs" run "$tmp/badparam.json" -o "$tmp/o2" -q --allow-plugins "$tmp" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'did you mean "limit"' "$tmp/err" && ok "unknown plugin parameter: exit 2, did you mean" || bad "unknown plugin parameter: rc $rc $(cat "$tmp/err")"
 
 # Missing file.
 sed 's/template.so/missing.so/' "$tmp/plug.json" >"$tmp/missing.json"
-"$cs" run "$tmp/missing.json" -o "$tmp/o3" -q 2>"$tmp/err"; rc=$?
+"$cs" run "$tmp/missing.json" -o "$tmp/o3" -q --allow-plugins "$tmp" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'cannot load' "$tmp/err" && ok "missing plugin: exit 2, cannot load" || bad "missing plugin: rc $rc $(cat "$tmp/err")"
 
 # No entry symbol.
 echo 'int not_a_policy = 1;' >"$tmp/nosym.c"
 cc -shared -fPIC "$tmp/nosym.c" -o "$tmp/nosym.so"
 sed 's/template.so/nosym.so/' "$tmp/plug.json" >"$tmp/nosym.json"
-"$cs" run "$tmp/nosym.json" -o "$tmp/o4" -q 2>"$tmp/err"; rc=$?
+"$cs" run "$tmp/nosym.json" -o "$tmp/o4" -q --allow-plugins "$tmp" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'has no symbol "chargesim_policy"' "$tmp/err" && ok "no entry symbol: exit 2" || bad "no entry symbol: rc $rc $(cat "$tmp/err")"
 
 # Wrong ABI version.
@@ -97,7 +101,7 @@ const struct cs_policy_desc chargesim_policy = { .abi = CS_POLICY_ABI + 41, .nam
 C
 cc -shared -fPIC $(pkg-config --cflags chargesim) "$tmp/abi.c" -o "$tmp/abi.so"
 sed 's/template.so/abi.so/' "$tmp/plug.json" >"$tmp/abi.json"
-"$cs" run "$tmp/abi.json" -o "$tmp/o5" -q 2>"$tmp/err"; rc=$?
+"$cs" run "$tmp/abi.json" -o "$tmp/o5" -q --allow-plugins "$tmp" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'ABI' "$tmp/err" && ok "wrong ABI: exit 2" || bad "wrong ABI: rc $rc $(cat "$tmp/err")"
 
 # A plugin built for ABI 2 (probe without its descriptor) is refused before any of
@@ -113,7 +117,7 @@ const struct cs_policy_desc chargesim_policy = { .abi = 2, .name = "abi2", .prob
 C
 cc -shared -fPIC $(pkg-config --cflags chargesim) "$tmp/abi2.c" -o "$tmp/abi2.so"
 sed 's/template.so/abi2.so/' "$tmp/plug.json" >"$tmp/abi2.json"
-(cd "$tmp" && "$cs" run abi2.json -o o7 -q 2>abi2.err); rc=$?
+(cd "$tmp" && "$cs" run abi2.json -o o7 -q --allow-plugins . 2>abi2.err); rc=$?
 want='abi2.json: policy.plugin: "./abi2.so" was built for policy ABI 2, expected ABI 3 (rebuild it against this chargesim)'
 [ $rc -eq 2 ] && grep -qF "$want" "$tmp/abi2.err" && [ ! -e "$tmp/o7/metrics.json" ] &&
 	ok "an ABI 2 plugin: exit 2, both ABIs and the files named, no outputs" ||
@@ -122,7 +126,110 @@ want='abi2.json: policy.plugin: "./abi2.so" was built for policy ABI 2, expected
 # Not a shared object at all.
 echo "garbage" >"$tmp/junk.so"
 sed 's/template.so/junk.so/' "$tmp/plug.json" >"$tmp/junk.json"
-"$cs" run "$tmp/junk.json" -o "$tmp/o6" -q 2>"$tmp/err"; rc=$?
+"$cs" run "$tmp/junk.json" -o "$tmp/o6" -q --allow-plugins "$tmp" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && ok "not a shared object: exit 2" || bad "junk plugin: rc $rc"
+
+# ---- the trust boundary ----
+# marker.so's constructor writes $MARKER: the file appears if and only if its code ran.
+# It lives in evil/, outside the allowed directory allowed/; the scenarios in data/.
+mkdir "$tmp/evil" "$tmp/allowed" "$tmp/data"
+cat >"$tmp/marker.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void mark(void)
+{
+	FILE *f = fopen(getenv("MARKER"), "w");
+
+	if (f)
+		fclose(f);
+}
+C
+cc -shared -fPIC "$tmp/marker.c" -o "$tmp/evil/marker.so"
+export MARKER="$tmp/MARKER"
+cp "$tmp/template.so" "$tmp/allowed/template.so"
+ln -s ../evil/marker.so "$tmp/allowed/link.so"
+mkfifo "$tmp/allowed/fifo.so"
+scen() {  # scen FILE PLUGIN: a scenario naming PLUGIN
+	printf '{ "name": "t", "duration": "1 min", "source": { "kind": "dcp" },\n  "policy": { "plugin": "%s" } }\n' \
+		"$2" >"$1"
+}
+scen "$tmp/data/rel.json" ../evil/marker.so
+scen "$tmp/data/nosuffix.json" ../evil/marker
+scen "$tmp/data/link.json" ../allowed/link.so
+scen "$tmp/data/fifo.json" ../allowed/fifo.so
+scen "$tmp/data/abs.json" "$tmp/evil/marker.so"
+# refused CASE RC WORDS -- CMD...: exit RC, WORDS in stderr, and the marker absent
+refused() {
+	what=$1 want=$2 words=$3
+	shift 4
+	rm -f "$MARKER"
+	timeout 20 "$@" >"$tmp/r.out" 2>"$tmp/r.err"; rc=$?
+	if [ $rc -eq "$want" ] && grep -qF -- "$words" "$tmp/r.out" "$tmp/r.err" && [ ! -e "$MARKER" ]; then
+		ok "$what: exit $want, no code ran"
+	else
+		bad "$what: rc $rc, marker $([ -e "$MARKER" ] && echo WRITTEN || echo absent): $(cat "$tmp/r.err")"
+	fi
+}
+allow='pass --allow-plugins DIR'
+refused "run: a relative plugin path" 2 "$allow" -- "$cs" run "$tmp/data/rel.json" -o "$tmp/t1" -q
+refused "run: an absolute plugin path" 2 "$allow" -- "$cs" run "$tmp/data/abs.json" -o "$tmp/t1" -q
+refused "run: a plugin under another allowed directory" 2 "$allow" -- \
+	"$cs" run "$tmp/data/rel.json" -o "$tmp/t1" -q --allow-plugins "$tmp/allowed"
+refused "run: a name without .so (even in an allowed directory)" 2 'without ".so"' -- \
+	"$cs" run "$tmp/data/nosuffix.json" -o "$tmp/t1" -q --allow-plugins "$tmp/evil"
+refused "run: a link from the allowed directory to outside" 2 "$tmp/evil/marker.so" -- \
+	"$cs" run "$tmp/data/link.json" -o "$tmp/t1" -q --allow-plugins "$tmp/allowed"
+refused "run: a FIFO named as plugin (allowed directory)" 2 "found a FIFO" -- \
+	"$cs" run "$tmp/data/fifo.json" -o "$tmp/t1" -q --allow-plugins "$tmp/allowed"
+refused "run --policy FIFO.so" 2 "found a FIFO" -- \
+	"$cs" run "$tmp/data/rel.json" --policy "$tmp/allowed/fifo.so" -o "$tmp/t1" -q
+refused "run --set policy.plugin=... (a file's value, not --policy)" 2 "$allow" -- \
+	"$cs" run "$tmp/plug.json" --set "policy.plugin=$tmp/evil/marker.so" -o "$tmp/t1" -q
+refused "check of a directory holding such scenarios" 2 "0 passed, 0 failed, 5 could not run" -- \
+	"$cs" check "$tmp/data" -o "$tmp/t2" -q
+refused "check --allow-plugins of another directory" 2 "$allow" -- \
+	"$cs" check "$tmp/data/rel.json" -o "$tmp/t2" --allow-plugins "$tmp/allowed"
+refused "compare: the scenario's plugin is not loaded" 0 "metric" -- \
+	"$cs" compare "$tmp/data/rel.json" --policy fixed -o "$tmp/t3"
+refused "list policies FILE.so: refused" 2 "never loads a plugin" -- \
+	"$cs" list policies "$tmp/evil/marker.so"
+refused "list scenarios of that directory" 0 "rel.json" -- "$cs" list scenarios "$tmp/data"
+refused "--allow-plugins of a file" 2 "expected a directory" -- \
+	"$cs" run "$tmp/data/rel.json" --allow-plugins "$tmp/evil/marker.so" -o "$tmp/t1"
+mkdir "$tmp/ev"
+refused "run: --allow-plugins of a directory whose name is a prefix" 2 "$allow" -- \
+	"$cs" run "$tmp/data/rel.json" -o "$tmp/t1" -q --allow-plugins "$tmp/ev"
+# sweeps: the base names a built-in, the sweep varies the policy over the plugin
+mkdir "$tmp/sw"
+printf '{ "name": "b", "duration": "1 min", "source": { "kind": "dcp" } }\n' >"$tmp/sw/base.json"
+printf '{ "base": "base.json", "vary": { "policy.plugin": ["fixed.so", "%s"] } }\n' \
+	"$tmp/evil/marker.so" >"$tmp/sw/sweep.json"
+cp "$tmp/template.so" "$tmp/sw/fixed.so"
+refused "sweep --show varying over a plugin" 2 'vary["policy.plugin"][1]' -- \
+	"$cs" sweep "$tmp/sw/sweep.json" --show 0 --allow-plugins "$tmp/sw"
+refused "sweep varying over a plugin" 2 "$allow" -- \
+	"$cs" sweep "$tmp/sw/sweep.json" -o "$tmp/t4" -q --allow-plugins "$tmp/sw"
+refused "sweep --show --allow-plugins: prints, opens nothing" 0 "--allow-plugins" -- \
+	"$cs" sweep "$tmp/sw/sweep.json" --show 1 --allow-plugins "$tmp/evil" --allow-plugins "$tmp/sw"
+if "$cs" sweep "$tmp/sw/sweep.json" -o "$tmp/t7" -q --allow-plugins "$tmp/evil" \
+	--allow-plugins "$tmp/sw" 2>/dev/null; [ -e "$MARKER" ]; then
+	ok "sweep --allow-plugins: the allowed plugins run"
+else
+	bad "sweep --allow-plugins: the marker plugin did not run"
+fi
+
+# The allowed routes: a plugin under an --allow-plugins directory (given through a
+# link too), and one named with --policy.
+ln -s allowed "$tmp/allowed-link"
+scen "$tmp/data/ok.json" ../allowed/template.so
+if "$cs" check "$tmp/data/ok.json" -o "$tmp/t5" -q --allow-plugins "$tmp/allowed-link" >"$tmp/r.out"; then
+	ok "check --allow-plugins (through a link): the plugin under it runs"
+else
+	bad "check --allow-plugins: $(cat "$tmp/r.out")"
+fi
+rm -f "$MARKER"
+"$cs" run "$tmp/data/rel.json" --policy "$tmp/evil/marker.so" -o "$tmp/t6" -q 2>/dev/null
+[ -e "$MARKER" ] && ok "run --policy FILE.so loads the file the user named (its constructor ran)" ||
+	bad "run --policy FILE.so did not load the plugin"
 
 tl_finish

@@ -10,8 +10,10 @@
  */
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "tests/suites.h"
 #include "tests/testutil.h"
+#include "stack/policies/loader.h"
 
 #define REQUIRE_RUN(r, json) \
 	do { \
@@ -1489,6 +1491,59 @@ static void test_time_source_limiting(void)
 	}
 }
 
+/* The trust boundary (stack/policies/loader.h): a file's plugin only under an allowed
+ * directory, compared by whole path components; the user's own needs none; neither
+ * may be anything but a regular .so file. Nothing here is opened. */
+static void test_plugin_trust_boundary(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cs-trust-XXXXXX", NULL);
+	g_autofree char *a = g_build_filename(tmp, "a", NULL);
+	g_autofree char *ab = g_build_filename(tmp, "ab", NULL);
+	g_autofree char *in = g_build_filename(a, "p.so", NULL);
+	g_autofree char *out = g_build_filename(ab, "p.so", NULL);
+	g_autofree char *dir_so = g_build_filename(a, "d.so", NULL);
+	GError *err = NULL;
+	char *real;
+
+	CU_ASSERT_FATAL(tmp && g_mkdir(a, 0700) == 0 && g_mkdir(ab, 0700) == 0 &&
+			g_mkdir(dir_so, 0700) == 0);
+	CU_ASSERT_FATAL(g_file_set_contents(in, "x", 1, NULL) &&
+			g_file_set_contents(out, "x", 1, NULL));
+	cs_plugin_allow_reset();
+	/* nothing allowed: refused, the user's own accepted */
+	real = cs_plugin_check(in, false, &err);
+	CU_ASSERT_PTR_NULL(real);
+	CU_ASSERT(err && strstr(err->message, "pass --allow-plugins DIR"));
+	g_clear_error(&err);
+	real = cs_plugin_check(in, true, NULL);
+	CU_ASSERT_PTR_NOT_NULL(real);
+	g_free(real);
+	/* "a" allows a/p.so, not ab/p.so (a prefix of the name is no parent) */
+	CU_ASSERT(cs_plugin_allow_dir(a, NULL));
+	real = cs_plugin_check(in, false, NULL);
+	CU_ASSERT_PTR_NOT_NULL(real);
+	g_free(real);
+	CU_ASSERT_PTR_NULL(cs_plugin_check(out, false, NULL));
+	/* a directory named like a plugin, even the user's own */
+	CU_ASSERT_PTR_NULL(cs_plugin_check(dir_so, true, &err));
+	CU_ASSERT(err && strstr(err->message, "found a directory"));
+	g_clear_error(&err);
+	/* --allow-plugins of a file */
+	CU_ASSERT_FALSE(cs_plugin_allow_dir(in, NULL));
+	/* "/" allows everything */
+	CU_ASSERT(cs_plugin_allow_dir("/", NULL));
+	real = cs_plugin_check(out, false, NULL);
+	CU_ASSERT_PTR_NOT_NULL(real);
+	g_free(real);
+	cs_plugin_allow_reset();
+	g_remove(in);
+	g_remove(out);
+	g_rmdir(dir_so);
+	g_rmdir(a);
+	g_rmdir(ab);
+	g_rmdir(tmp);
+}
+
 CU_TestInfo policies_tests[] = {
 	{ "twl4030 settles one step below the sag point", test_twl4030_settles_below_sag },
 	{ "twl4030 unsigned step-back wraps to the cap (and the fix)", test_twl4030_unsigned_underflow },
@@ -1536,5 +1591,6 @@ CU_TestInfo policies_tests[] = {
 	{ "discharged_while_plugged_mah: the charge the battery gives the load meanwhile",
 	  test_discharged_while_plugged_charge },
 	{ "time_source_limiting_s: the port's time in its current limit", test_time_source_limiting },
+	{ "plugins: only under an allowed directory, whole components, regular files", test_plugin_trust_boundary },
 	CU_TEST_INFO_NULL,
 };

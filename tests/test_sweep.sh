@@ -122,7 +122,118 @@ cp -r "$TMP/shards/2" "$TMP/short2"
 sed -i '$d' "$TMP/short2/results.csv"
 run mergeshort merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/short2" "$TMP/shards/3" -o "$TMP/mergeshort"
 expect_status "merge with a row missing" 2
-expect_stderr "the missing row is reported" "short2/results.csv: line 51: found the end of the file, expected the row of variant 198"
+expect_stderr "the missing row is reported" "short2/results.csv: line 51 (the row of variant 198): found the end of the file"
+
+# ---- tampered shards (issue 36): every row is checked against the sweep file, and
+# each shard's results.csv against the SHA-256 in its manifest ----
+
+# tamper NAME PYTHON: a copy of shard 2/4 as t-NAME, edited by PYTHON (lines: its
+# results.csv as a list of byte lines, man: its manifest as text), merged with the
+# other three; the merge must fail (exit 2) and write no results.csv.
+tamper() {
+	rm -rf "$TMP/t-$1" "$TMP/m-$1"
+	cp -r "$TMP/shards/2" "$TMP/t-$1"
+	python3 - "$TMP/t-$1" "$TMP" <<EOF
+import sys
+d, tmp = sys.argv[1], sys.argv[2]
+lines = open(d + "/results.csv", "rb").read().splitlines(keepends=True)
+man = open(d + "/manifest.json").read()
+$2
+open(d + "/results.csv", "wb").write(b"".join(lines))
+open(d + "/manifest.json", "w").write(man)
+EOF
+	run "merge-$1" merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/t-$1" "$TMP/shards/3" \
+		-o "$TMP/m-$1"
+	expect_status "merge refuses a shard with $3" 2
+	expect_stderr "$3: the shard's file, row and cell are named" "t-$1$4"
+	check "$3: nothing written, not even -o" test ! -e "$TMP/m-$1"
+}
+# line 4 of shard 2/4 is variant 10: 10,1 h,twl4030,0.8 A,500 mA,...
+row4="line 4 (the row of variant 10): column"
+tamper extra 'lines[3] = lines[3][:-1] + b",x\n"' "an extra cell" \
+	"/results.csv: $row4 30 (past the last column): found a row of 30 cells, expected 29"
+tamper varied 'lines[3] = lines[3].replace(b",0.8 A,", b",1.1 A,", 1)' "an edited varied value" \
+	"/results.csv: $row4 4 (source.ilim): found \"1.1 A\", expected \"0.8 A\""
+tamper nul 'c = lines[3].split(b","); c[8] = c[8][:2] + b"\0" + c[8][2:]; lines[3] = b",".join(c)' \
+	"a NUL byte" "/results.csv: $row4 9 (time_below_4v75_s): found a NUL byte"
+tamper utf8 'c = lines[3].split(b","); c[24] = b"USB\xff"; lines[3] = b",".join(c)' \
+	"bytes that are not UTF-8" "/results.csv: $row4 25 (detected_type): found bytes that are not UTF-8"
+tamper quoted 'c = lines[3].split(b","); c[24] = b"\"" + c[24] + b"\""; lines[3] = b",".join(c)' \
+	"a needlessly quoted cell" "/results.csv: $row4 25 (detected_type): found quoting unlike chargesim"
+tamper truncated 'lines[-1] = lines[-1][:40]' "a truncated last row" \
+	"/results.csv: line 51 (the row of variant 198): column"
+tamper dup 'lines[4] = lines[3]' "a duplicated row" \
+	"/results.csv: line 5 (the row of variant 14): column 1 (index): found \"10\", expected \"14\""
+tamper fewer 'lines[3] = b",".join(lines[3].split(b",")[:-2]) + b"\n"' "a missing cell" \
+	"/results.csv: $row4 28 (steps): found a row of 27 cells"
+tamper errcell 'lines[3] = lines[3][:-1] + b"oops\n"' "an error cell of another kind" \
+	"/results.csv: $row4 29 (error): found \"oops\""
+tamper failedmetric 'lines[3] = lines[3][:-1] + b"input error: x\n"' "metrics in a failed row" \
+	"/results.csv: $row4 8 (vbus_min_V): found \"4."
+# a metric changes no structure: only the checksum sees it
+tamper metric 'c = lines[3].split(b","); c[8] = b"4.9"; lines[3] = b",".join(c)' \
+	"an edited metric" "/results.csv: found SHA-256"
+expect_stderr "an edited metric: the manifest's checksum is named" "results_sha256"
+# the row of the same variant in a sweep file with another random seed
+sed -e 's/"seed": 7/"seed": 8/' -e 's|"\.\./bugzoo/|"'"$(pwd)"'/scenarios/bugzoo/|' "$SWEEP" \
+	>"$TMP/seed8.json"
+"$BIN" sweep "$TMP/seed8.json" -o "$TMP/seed8" --shard 2/4 -q
+tamper foreign 'lines[3] = open(tmp + "/seed8/results.csv", "rb").read().splitlines(keepends=True)[3]' \
+	"a row of another sweep file" "/results.csv: $row4 6 (cable.length): found"
+tamper mansum 'import re; man = re.sub(r"\"results_sha256\":\s*\"[0-9a-f]*\"", "\"results_sha256\": \"" + "0" * 64 + "\"", man)' \
+	"an edited results_sha256" "/results.csv: found SHA-256"
+tamper manidx 'man = man.replace("\"index\":\t2", "\"index\":\t1")' "an edited shard index" ": manifest.json: shard: found shard 1/4"
+expect_stderr "an edited shard index: named" "a second time"
+tamper old 'import re; man = re.sub(r",\s*\"results_sha256\":\s*\"[0-9a-f]*\"", "", man)' \
+	"a manifest of the previous format" "/manifest.json: results_sha256: found nothing"
+expect_stderr "the previous format: refused, with what to do" "results_sha256: found nothing"
+expect_stderr "the previous format: refused, with what to do" "run the shard again"
+# every manifest claims another sweep file: the sweep file given does not match
+for i in 0 1 2 3; do
+	rm -rf "$TMP/s-$i"; cp -r "$TMP/shards/$i" "$TMP/s-$i"
+	sed -i 's/"sweep_sha256":\t"3/"sweep_sha256":\t"4/' "$TMP/s-$i/manifest.json"
+done
+run mergesha merge "$TMP/s-0" "$TMP/s-1" "$TMP/s-2" "$TMP/s-3" -o "$TMP/mergesha"
+expect_status "merge of shards whose manifests all name another sweep file" 2
+expect_stderr "the sweep file's hash is named" "not the sweep file the shards ran"
+run mergesweep merge --sweep "$SWEEP" "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" \
+	"$TMP/shards/3" -o "$TMP/mergesweep"
+expect_status "merge --sweep FILE" 0
+same "merge --sweep: byte-identical to -j 1" "$REF" "$TMP/mergesweep/results.csv"
+check "the merged manifest's results_sha256 is its results.csv's" \
+	grep -q "$(sha256sum "$TMP/mergesweep/results.csv" | cut -c1-64)" "$TMP/mergesweep/manifest.json"
+
+# a manifest's N sizes nothing beyond the directories given (was an allocation abort)
+rm -rf "$TMP/t-bign"; cp -r "$TMP/shards/0" "$TMP/t-bign"
+sed -i 's/"count":\t4/"count":\t1e15/' "$TMP/t-bign/manifest.json"
+run mergebign merge "$TMP/t-bign" -o "$TMP/m-bign"
+expect_status "merge of a manifest claiming 10^15 shards" 2
+expect_stderr "the claim is named" "found no directory for shard 1/1000000000000000"
+# a FIFO as results.csv is refused, not waited on
+rm -rf "$TMP/t-fifo"; cp -r "$TMP/shards/2" "$TMP/t-fifo"; rm "$TMP/t-fifo/results.csv"
+mkfifo "$TMP/t-fifo/results.csv"
+name=mergefifo
+timeout 20 "$BIN" merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/t-fifo" "$TMP/shards/3" \
+	-o "$TMP/m-fifo" >"$TMP/$name.out" 2>"$TMP/$name.err"
+status=$?
+expect_status "merge with a FIFO as a shard's results.csv" 2
+expect_stderr "the FIFO is named" "t-fifo/results.csv: found a special file"
+# the sweep file moved: merge says so and --sweep names it
+rm -rf "$TMP/moved"; mkdir "$TMP/moved"; cp "$TMP/other.json" "$TMP/moved/other.json"
+run movedrun sweep "$TMP/moved/other.json" -o "$TMP/moved/s" -q
+mv "$TMP/moved/other.json" "$TMP/moved/renamed.json"
+run mergemoved merge "$TMP/moved/s" -o "$TMP/moved/all"
+expect_status "merge when the sweep file moved" 2
+expect_stderr "the hint names --sweep" "pass --sweep FILE if it moved"
+run mergemoved2 merge --sweep "$TMP/moved/renamed.json" "$TMP/moved/s" -o "$TMP/moved/all"
+expect_status "merge --sweep with the moved sweep file" 0
+
+# -o through a symbolic link to a shard: the shard is never overwritten
+rm -rf "$TMP/lnout"; ln -s shards/1 "$TMP/lnout"
+run mergeln merge "$TMP/shards/0" "$TMP/shards/1" "$TMP/shards/2" "$TMP/shards/3" -o "$TMP/lnout"
+expect_status "merge -o a symbolic link to one of the shards" 2
+expect_stderr "the shard is named" "shards/1: found the output directory among the shards"
+check "the shard's results.csv is untouched (its 50 rows)" test "$(wc -l <"$TMP/shards/1/results.csv")" -eq 51
 
 # ---- Slurm array fallback ----
 

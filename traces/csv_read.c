@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include "sim/units.h"
 #include "traces/csv.h"
+#include "traces/infile.h"
 
 G_DEFINE_QUARK(cs-csv-error-quark, cs_csv_error)
 
@@ -525,17 +527,42 @@ static void *read_failed(GError **err, const char *path)
 	return NULL;
 }
 
+/* path opened for reading when it is a regular file; NULL with *special set and err
+ * (naming what it is) when it is not (traces/infile.h: a FIFO would block), or with
+ * errno when it cannot be opened. */
+static FILE *open_regular(const char *path, bool *special, GError **err)
+{
+	const char *found;
+	int fd = cs_open_regular(path, &found);
+	FILE *fp;
+
+	*special = fd < 0 && found;
+	if (*special)
+		g_set_error(err, CS_CSV_ERROR, CS_CSV_ERROR_IO,
+			    "%s: found %s, expected a CSV file (a regular file)", path, found);
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, "rb");
+	if (!fp) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
 /* The first row of a file (up to the first line break outside quotes), at most cap
  * bytes; "" for an empty file. NULL with err when it cannot be read. */
 static char *read_first_row(const char *path, size_t cap, gsize *len, GError **err)
 {
-	FILE *fp = fopen(path, "rb");
+	bool quoted = false, content = false, done = false, failed, special;
+	FILE *fp = open_regular(path, &special, err);
 	GString *s;
-	bool quoted = false, content = false, done = false, failed;
 	int c;
 
 	if (!fp)
-		return read_failed(err, path);
+		return special ? NULL : read_failed(err, path);
 	s = g_string_new(NULL);
 	while (!done && s->len < cap && (c = getc(fp)) != EOF) {
 		g_string_append_c(s, (char)c);
@@ -587,12 +614,14 @@ char **cs_csv_read_header(const char *path, const struct cs_csv_read_opts *opts,
 static cs_csv_trace *read_file(const char *path, const GStatBuf *sb, size_t cap,
 			       const struct cs_csv_read_opts *opts, GError **err)
 {
-	FILE *fp = fopen(path, "rb");
+	bool failed, special;
+	FILE *fp = open_regular(path, &special, err);
 	g_autoptr(GByteArray) buf = NULL;
 	char chunk[65536];
 	size_t n;
-	bool failed;
 
+	if (fp == NULL && special)
+		return NULL;
 	if (fp == NULL && S_ISREG(sb->st_mode)) {
 		int e = errno;
 		g_autofree char *shown = g_filename_display_name(path);

@@ -6,18 +6,29 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "traces/events.h"
+#include "traces/infile.h"
 
 G_DEFINE_QUARK(cs-events-error-quark, cs_events_error)
 
 bool cs_events_read(const char *path, cs_events_fn fn, void *data, GError **err)
 {
-	FILE *fp = fopen(path, "r");
+	const char *found;
+	int fd = cs_open_regular(path, &found);   /* a FIFO would block */
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char *line = NULL;
 	size_t cap = 0;
 	long lineno = 0;
 	bool ok = true;
 
+	if (fd >= 0 && !fp)
+		close(fd);
+	if (!fp && found) {
+		g_set_error(err, CS_EVENTS_ERROR, CS_EVENTS_ERROR_IO,
+			    "%s: found %s, expected an events file (a regular file)", path, found);
+		return false;
+	}
 	if (!fp) {
 		int e = errno;
 

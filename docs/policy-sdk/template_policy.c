@@ -11,6 +11,9 @@
  *
  *   "policy": { "plugin": "template.so", "params": { "limit": "900 mA" } }
  *
+ * run with `chargesim run SCENARIO --allow-plugins DIR`, DIR holding template.so: a
+ * scenario loads no code by itself (docs/policy-sdk.md, section 7.1).
+ *
  * A policy is a charger driver's decision logic. It gets a board at probe time and
  * from then on only reacts: notifier callbacks that record and schedule work, work
  * items that decide, register writes and ADC reads through chargesim/charger_ic.h.

@@ -2,19 +2,146 @@
 /*
  * stack/policies/loader.c - built-in policies by name, plugins through GModule, and
  * the parameter struct a policy is probed with.
+ *
+ * A plugin is code: opening it runs its constructors before anything can be checked.
+ * Scenario and sweep files are data that may come from anyone (CI checks the files of
+ * pull requests), so a plugin a file names is opened only when its real path lies
+ * under a directory the user allowed on the command line (cs_plugin_allow_dir); one
+ * the caller names itself (`--policy FILE.so`) is the user's own word. Every plugin is
+ * opened by its real path, exactly: no suffix guessing, no library search path, no
+ * libtool archive (GModule would follow a .la file's redirection).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <chargesim/linux_module.h>
 #include "sim/units.h"
 #include "stack/policies/loader.h"
 
 G_DEFINE_QUARK(cs-policy-error-quark, cs_policy_error)
 
-static bool open_plugin(struct cs_policy_handle *h, const char *plugin, GError **err)
+/* The real paths of the --allow-plugins directories. The command line fills it before
+ * any run starts and nothing changes it after, so the run threads read it unlocked. */
+static GPtrArray *allowed_dirs;
+
+#define PLUGIN_SUFFIX "." G_MODULE_SUFFIX
+
+bool cs_plugin_allow_dir(const char *dir, GError **err)
 {
+	g_autofree char *real = realpath(dir, NULL);
+	struct stat st;
+
+	if (!real || stat(real, &st) != 0) {
+		g_set_error(err, CS_POLICY_ERROR, 0, "--allow-plugins \"%s\": %s, expected a directory",
+			    dir, g_strerror(errno));
+		return false;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		g_set_error(err, CS_POLICY_ERROR, 0,
+			    "--allow-plugins \"%s\": found a file that is not a directory, expected a directory of plugins",
+			    dir);
+		return false;
+	}
+	if (!allowed_dirs)
+		allowed_dirs = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(allowed_dirs, g_steal_pointer(&real));
+	return true;
+}
+
+void cs_plugin_allow_reset(void)
+{
+	g_clear_pointer(&allowed_dirs, g_ptr_array_unref);
+}
+
+static bool under_allowed_dir(const char *real)
+{
+	for (guint i = 0; allowed_dirs && i < allowed_dirs->len; i++) {
+		const char *dir = allowed_dirs->pdata[i];
+		size_t n = strlen(dir);
+
+		/* "/" allows everything; "/a/b" allows "/a/b/x.so", not "/a/bc/x.so" */
+		if (strcmp(dir, "/") == 0 || (strncmp(real, dir, n) == 0 && real[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO (named pipe)";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a special file";
+}
+
+/* A plugin the command line did not allow: say where it really is, which directories
+ * were allowed, and how to allow it. */
+static void refuse_untrusted(const char *plugin, const char *real, GError **err)
+{
+	g_autoptr(GString) dirs = g_string_new(NULL);
+
+	for (guint i = 0; allowed_dirs && i < allowed_dirs->len; i++)
+		g_string_append_printf(dirs, "%s%s", i ? ", " : "",
+				       (const char *)allowed_dirs->pdata[i]);
+	g_set_error(err, CS_POLICY_ERROR, 0,
+		    "policy.plugin: cannot load \"%s\": found a plugin (code) at %s, outside %s%s; expected none: a scenario or sweep file loads no code by itself (to trust it, pass --allow-plugins DIR for a directory that holds it; docs/policy-sdk.md)",
+		    plugin, real, dirs->len ? "every --allow-plugins directory: " :
+		    "any --allow-plugins directory", dirs->str);
+}
+
+char *cs_plugin_check(const char *plugin, bool user_named, GError **err)
+{
+	g_autofree char *real = NULL;
+	struct stat st;
+
+	/* no suffix guessing: GModule would try "x" then "x.so" and follow "x.la" */
+	if (!g_str_has_suffix(plugin, PLUGIN_SUFFIX)) {
+		g_set_error(err, CS_POLICY_ERROR, 0,
+			    "policy.plugin: cannot load \"%s\": found a name without \"%s\", expected the plugin's file name FILE%s",
+			    plugin, PLUGIN_SUFFIX, PLUGIN_SUFFIX);
+		return NULL;
+	}
+	real = realpath(plugin, NULL);
+	if (!real || stat(real, &st) != 0) {
+		g_set_error(err, CS_POLICY_ERROR, 0, "policy.plugin: cannot load \"%s\": %s",
+			    plugin, g_strerror(errno));
+		return NULL;
+	}
+	/* stat, never open: opening a FIFO would wait for a writer */
+	if (!S_ISREG(st.st_mode)) {
+		g_set_error(err, CS_POLICY_ERROR, 0,
+			    "policy.plugin: cannot load \"%s\": found %s, expected a regular file (a shared object)",
+			    plugin, file_kind(st.st_mode));
+		return NULL;
+	}
+	if (!g_str_has_suffix(real, PLUGIN_SUFFIX)) {
+		g_set_error(err, CS_POLICY_ERROR, 0,
+			    "policy.plugin: cannot load \"%s\": found a link to \"%s\", expected a file whose name ends in \"%s\"",
+			    plugin, real, PLUGIN_SUFFIX);
+		return NULL;
+	}
+	if (!user_named && !under_allowed_dir(real)) {
+		refuse_untrusted(plugin, real, err);
+		return NULL;
+	}
+	return g_steal_pointer(&real);
+}
+
+static bool open_plugin(struct cs_policy_handle *h, const char *plugin, bool user_named,
+			GError **err)
+{
+	g_autofree char *real = cs_plugin_check(plugin, user_named, err);
 	gpointer sym = NULL;
 
-	h->module = g_module_open(plugin, G_MODULE_BIND_LOCAL);
+	if (!real)
+		return false;
+	h->module = g_module_open(real, G_MODULE_BIND_LOCAL);
 	if (!h->module) {
 		g_set_error(err, CS_POLICY_ERROR, 0,
 			    "policy.plugin: cannot load \"%s\": %s", plugin, g_module_error());
@@ -70,10 +197,10 @@ static bool open_builtin(struct cs_policy_handle *h, const char *name, GError **
 }
 
 bool cs_policy_open(struct cs_policy_handle *h, const char *name, const char *plugin,
-		    GError **err)
+		    bool user_named, GError **err)
 {
 	memset(h, 0, sizeof(*h));
-	return plugin ? open_plugin(h, plugin, err) : open_builtin(h, name, err);
+	return plugin ? open_plugin(h, plugin, user_named, err) : open_builtin(h, name, err);
 }
 
 bool cs_policy_load_params(struct cs_policy_handle *h, const cJSON *params, GError **err)

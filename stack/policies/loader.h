@@ -11,6 +11,15 @@
  * they concern ("policy: ...", "policy.plugin: ...", "policy.params...: ..."); the
  * caller puts the file name in front.
  *
+ * The trust boundary: a plugin is code, and scenario and sweep files are data. A plugin
+ * a file names is opened only when its real path (after symbolic links) lies under a
+ * directory given to cs_plugin_allow_dir() (`--allow-plugins DIR`); one the caller
+ * names itself (`--policy FILE.so`, user_named) needs no such directory. Pass
+ * user_named only for a path the user typed on the command line, never for one read
+ * from any file (scenario, sweep, or whatever file kind comes next). Either way it
+ * must be a regular file whose name and real path end in ".so", and it is opened by
+ * that real path; everything else is refused before any of its code can run.
+ *
  * Ownership: a struct cs_policy_handle owns the module and the parameter struct;
  * cs_policy_close() frees the parameters' strings and the struct, then closes the
  * module (after the policy's remove(), which may live in it).
@@ -34,9 +43,18 @@ struct cs_policy_handle {
 };
 
 /* Find the policy: the plugin at `plugin` when it is not NULL, else the built-in one
- * called `name`. */
+ * called `name`. user_named: the plugin is the one the user named on the command line
+ * (not one a file named). */
 bool cs_policy_open(struct cs_policy_handle *h, const char *name, const char *plugin,
-		    GError **err);
+		    bool user_named, GError **err);
+/* Allow the plugins under dir (its real path); the command line calls it before any
+ * run starts, never while runs go on. */
+bool cs_plugin_allow_dir(const char *dir, GError **err);
+/* Forget every allowed directory (for tests). */
+void cs_plugin_allow_reset(void);
+/* Would cs_policy_open() open `plugin`? Its real path (g_free) if so, else NULL with
+ * the reason; nothing is opened, so no code of it runs. */
+char *cs_plugin_check(const char *plugin, bool user_named, GError **err);
 /* Fill h->params with the policy's defaults, then the values of `params` (a JSON
  * object, or NULL for none). */
 bool cs_policy_load_params(struct cs_policy_handle *h, const cJSON *params, GError **err);

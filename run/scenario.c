@@ -1077,9 +1077,7 @@ fail:
  * cap is enforced while reading too, as a file may grow after stat(). */
 static char *read_bounded(const char *file, gsize *len, GError **err)
 {
-	GString *buf;
-	char chunk[65536];
-	ssize_t n;
+	char *text;
 	const char *found;
 	int fd = cs_open_regular(file, &found), e = errno;
 
@@ -1090,18 +1088,10 @@ static char *read_bounded(const char *file, gsize *len, GError **err)
 	if (fd < 0)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(e));
-	buf = g_string_new(NULL);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
-	       buf->len + (size_t)n <= SCENARIO_MAX_BYTES)
-		g_string_append_len(buf, chunk, n);
-	e = errno;
-	close(fd);
-	if (n == 0) {
-		*len = buf->len;
-		return g_string_free(buf, FALSE);
-	}
-	g_string_free(buf, TRUE);
-	if (n < 0)
+	text = cs_read_capped(fd, SCENARIO_MAX_BYTES, len, &e);
+	if (text)
+		return text;
+	if (e)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the scenario: %s", file,
 				  g_strerror(e));
 	return scenario_fail(err, CS_SCENARIO_ERROR_IO,

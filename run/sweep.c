@@ -49,26 +49,16 @@ char *sweep_read_file(const char *file, const char *what, gsize *len, GError **e
 	const char *found;
 	int fd = cs_open_regular(file, &found), e = errno;
 	struct stat st;
-	GString *buf;
-	char chunk[65536];
-	ssize_t n = 0;
+	char *text;
 
 	if (fd < 0 && !found)
 		return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file, what,
 				     g_strerror(e));
 	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size <= SWEEP_MAX_BYTES) {
-		buf = g_string_new(NULL);
-		while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
-		       buf->len + (size_t)n <= SWEEP_MAX_BYTES)
-			g_string_append_len(buf, chunk, n);
-		e = errno;
-		close(fd);
-		if (n == 0) {
-			*len = buf->len;
-			return g_string_free(buf, FALSE);
-		}
-		g_string_free(buf, TRUE);
-		if (n < 0)
+		text = cs_read_capped(fd, SWEEP_MAX_BYTES, len, &e);
+		if (text)
+			return text;
+		if (e)
 			return scenario_fail(err, CS_SCENARIO_ERROR_IO, "%s: cannot read the %s: %s", file,
 					     what, g_strerror(e));
 		found = "a larger file";   /* it grew */

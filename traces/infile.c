@@ -59,3 +59,21 @@ special:
 	errno = 0;
 	return -1;
 }
+
+char *cs_read_capped(int fd, gsize cap, gsize *len, int *e)
+{
+	GString *buf = g_string_new(NULL);
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && buf->len + (size_t)n <= cap)
+		g_string_append_len(buf, chunk, n);
+	*e = n < 0 ? errno : 0;
+	close(fd);
+	if (n == 0) {
+		*len = buf->len;
+		return g_string_free(buf, FALSE);
+	}
+	g_string_free(buf, TRUE);
+	return NULL;
+}

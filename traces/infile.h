@@ -12,6 +12,7 @@
 #ifndef CS_TRACES_INFILE_H
 #define CS_TRACES_INFILE_H
 
+#include <glib.h>
 #include <sys/types.h>
 
 /* A read-only descriptor of path (blocking, close-on-exec), or -1: with errno set when
@@ -21,5 +22,9 @@ int cs_open_regular(const char *path, const char **found);
 /* What a file of mode m is, for messages: "a regular file", "a directory", "a FIFO
  * (named pipe)", "a character device", "a block device", "a socket". */
 const char *cs_file_kind(mode_t m);
+/* Read fd to its end, at most cap bytes (a file may grow after fstat()), and close it:
+ * the text (NUL-terminated, *len bytes), or NULL with *e the errno of a failed read, or
+ * 0 when the file holds more than cap bytes. */
+char *cs_read_capped(int fd, gsize cap, gsize *len, int *e);
 
 #endif

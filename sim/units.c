@@ -87,6 +87,7 @@ static const struct unit units[] = {
 	{ "s",     UNIT_SECOND,   0,    1,    1, 0,       true },
 	{ "min",   UNIT_SECOND,   0,   60,    1, 0,       false },
 	{ "h",     UNIT_SECOND,   0, 3600,    1, 0,       false },
+	{ "d",     UNIT_SECOND,   0, 86400,   1, 0,       false },   /* a day: durations run to 366 */
 	{ "F",     UNIT_FARAD,    0,    1,    1, 0,       true },
 	{ "Ah",    UNIT_AH,       0,    1,    1, 0,       true },
 	{ "%",     UNIT_FRACTION, -2,   1,    1, 0,       false },

@@ -213,6 +213,8 @@ static void test_time_seconds(void)
 	PARSES("2 ks", UNIT_SECOND, 2000.0);
 	PARSES("30", UNIT_SECOND, 30.0);
 	PARSES("0.25 h", UNIT_SECOND, 900.0);
+	PARSES("14d", UNIT_SECOND, 1209600.0);   /* 14 x 86400 s */
+	PARSES("1.5 d", UNIT_SECOND, 129600.0);
 }
 
 static void test_time_ns(void)
@@ -223,6 +225,7 @@ static void test_time_ns(void)
 	TIME_IS("0.1 h", 360000000000);
 	TIME_IS("90 min", 5400000000000);
 	TIME_IS("1.5 min", 90000000000);
+	TIME_IS("366 d", 31622400000000000);     /* the longest duration a scenario takes */
 	TIME_IS("100 ms", 100000000);
 	TIME_IS("10 us", 10000);
 	TIME_IS("10 \xc2\xb5s", 10000);
@@ -271,6 +274,7 @@ static void test_time_ns(void)
 	TIME_FAILS("5 V", CS_UNITS_ERROR_DIMENSION);
 	TIME_FAILS("5 m", CS_UNITS_ERROR_DIMENSION);
 	TIME_FAILS("5 kmin", CS_UNITS_ERROR_SYNTAX);
+	TIME_FAILS("2 md", CS_UNITS_ERROR_SYNTAX);   /* a day takes no prefix either */
 	TIME_FAILS("5 mh", CS_UNITS_ERROR_SYNTAX);
 	TIME_FAILS("nan s", CS_UNITS_ERROR_SYNTAX);
 	TIME_FAILS("", CS_UNITS_ERROR_SYNTAX);

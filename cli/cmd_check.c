@@ -357,10 +357,45 @@ static void print_report(const struct check_job *jobs, int n, bool quiet, int *f
 	fflush(stdout);
 }
 
+/* --filter: the files whose path (as found) matches glob; GLib's simple patterns,
+ * where * and ? also match "/", so "*bugzoo*" takes a folder at any depth. */
+static void keep_matching(GPtrArray *files, const char *glob)
+{
+	for (guint i = 0; i < files->len;)
+		if (g_pattern_match_simple(glob, files->pdata[i]))
+			i++;
+		else
+			g_ptr_array_remove_index(files, i);
+}
+
+/* Two scenarios that ran under one name: a report, a JUnit file (CI servers fold test
+ * cases by name) and `compare` tell scenarios apart by it, so the later one (in sorted
+ * order) is an ERROR naming both files. */
+static void refuse_duplicate_names(struct check_job *jobs, int n)
+{
+	g_autoptr(GHashTable) first = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (int i = 0; i < n; i++) {
+		struct check_job *j = &jobs[i], *k;
+
+		if (j->status == JOB_ERROR)
+			continue;
+		k = g_hash_table_lookup(first, j->name);
+		if (!k) {
+			g_hash_table_insert(first, j->name, j);
+			continue;
+		}
+		j->status = JOB_ERROR;
+		g_free(j->message);
+		j->message = g_strdup_printf("%s: found the name \"%s\", which %s also has: expected a name of its own (reports and JUnit tell scenarios apart by name)",
+					     j->file, j->name, k->file);
+	}
+}
+
 int cmd_check(int argc, char **argv)
 {
 	gint jobs_n = 1;
-	g_autofree char *junit = NULL, *outroot = NULL;
+	g_autofree char *junit = NULL, *outroot = NULL, *filter = NULL;
 	gboolean accept = FALSE, quiet = FALSE;
 	g_auto(GStrv) allow = NULL;
 	GOptionEntry entries[] = {
@@ -369,6 +404,7 @@ int cmd_check(int argc, char **argv)
 		{ "accept", 0, 0, G_OPTION_ARG_NONE, &accept, "Rewrite golden traces and fingerprints of failing scenarios", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outroot, "Put each run's outputs under DIR (default out/check)", "DIR" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures and the final count", NULL },
+		{ "filter", 0, 0, G_OPTION_ARG_STRING, &filter, "Check only the scenario files whose path matches GLOB (* and ? match any characters, / too)", "GLOB" },
 		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
 	};
@@ -417,9 +453,14 @@ int cmd_check(int argc, char **argv)
 			i++;
 		else
 			g_ptr_array_remove_index(files, i);
+	if (filter)
+		keep_matching(files, filter);
 	n = (int)files->len;
 	if (n == 0) {
-		cli_error("check: found no scenario files");
+		if (filter)
+			cli_error("check: --filter %s: found no scenario file whose path matches", filter);
+		else
+			cli_error("check: found no scenario files");
 		return CLI_EXIT_USAGE;
 	}
 	jobs = g_new0(struct check_job, (gsize)n);
@@ -436,6 +477,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		g_thread_pool_push(pool, &jobs[i], NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
+	refuse_duplicate_names(jobs, n);
 	print_report(jobs, n, quiet, &failed, &errors);
 	status = errors ? CLI_EXIT_USAGE : failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (junit && !write_junit(junit, jobs, n, failed, errors, &err)) {

@@ -415,7 +415,7 @@ ln -s . "$TMP/walk/loop"           # a link to itself: was walked 41 times
 ln -s .. "$TMP/walk/sub/up"        # and a second loop: two hung the walk
 ln -s a.json "$TMP/walk/sub/b.json"  # the same file under another name
 ln -s ../real "$TMP/walk/sub/linked"
-cp "$TMP/quick.json" "$TMP/walk/real/c.json"
+sed 's/"quick"/"quick-c"/' "$TMP/quick.json" >"$TMP/walk/real/c.json"   # a name of its own
 timeout 20 "$BIN" check "$TMP/walk" -o "$TMP/o-walk" >"$TMP/walk.out" 2>"$TMP/walk.err"
 status=$?
 name=walk
@@ -458,6 +458,25 @@ check "nothing of the target is printed" sh -c "! grep -q SECRET-TOKEN '$TMP/out
 run outlink2 check "$TMP/out-link/suite/x.json" -o "$TMP/o-outlink2"
 expect_status "named on the command line, the file itself is checked (a syntax error)" 2
 expect_in "its own error is given" out "JSON"
+
+# ---- check: two scenarios of one name are an ERROR naming both files (issue 38) ----
+mkdir -p "$TMP/dupname/a" "$TMP/dupname/b"
+cp scenarios/ec/ec-no-ramp.json "$TMP/dupname/a/x.json"
+cp scenarios/ec/ec-no-ramp.json "$TMP/dupname/b/y.json"
+run dupname check "$TMP/dupname" -o "$TMP/o-dupname"
+expect_status "check of two scenarios with one name" 2
+expect_in "the first runs, the second is an ERROR" out "1 passed, 0 failed, 1 could not run"
+expect_in "the ERROR names both files" out "b/y.json: found the name \"ec-no-ramp\", which $TMP/dupname/a/x.json also has"
+run libnames check -o "$TMP/o-libnames" -q -j 2
+expect_status "the scenario library's names are all different" 0
+
+# ---- check --filter GLOB: only the files whose path matches ----
+run filter check scenarios/ --filter '*bugzoo/twl4030*' -o "$TMP/o-filter"
+expect_status "check --filter" 0
+check "only the matching scenarios ran" sh -c "grep -c '^PASS' '$TMP/filter.out' | grep -qx 4 && ! grep -q PASS.demo '$TMP/filter.out'"
+run filter0 check scenarios/ --filter 'no-such-*' -o "$TMP/o-filter0"
+expect_status "check --filter that matches nothing" 2
+expect_stderr "the message names the pattern" "--filter no-such-*: found no scenario file whose path matches"
 
 # ---- check --junit: XML any parser reads, classes relative, errors apart ----
 mkdir -p "$TMP/ju/suite/sub"

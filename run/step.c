@@ -366,7 +366,7 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 	double dt = sim_time_to_s(t1 - t0);
 
 	world_metrics_step(w, op1, x1, i1, world_ocv(w, b->x.soc), world_ocv(w, x1->soc), dt,
-			   w->unresolved);
+			   w->unresolved, t1);
 	world_probe_step(w, t0, t1, op1, x1, world_sample);
 	b->x = *x1;
 	w->op = *op1;

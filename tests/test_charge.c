@@ -902,6 +902,53 @@ out:
 	tu_done(&fine);
 }
 
+/* ---- extremes over the true waveform ---- */
+
+/*
+ * Bug zoo 8 (scenarios/bugzoo/twl4030-vbus-dip.json): a 5 ms cable dropout at 10 min
+ * with the port on. VBUS is 0 V for those 5 ms, and the metrics must say so: vbus_min_V
+ * equals the lowest VBUS of the trace's rows with the port on (0 V, where it said
+ * 4.877 V, the lowest step end with the circuit closed), time_below_4v75_s holds the
+ * dropout's 5 ms, and events.jsonl says when the minimum happened (t = 600 s).
+ */
+static void test_vbus_min_sees_dropout(void)
+{
+	g_autofree char *path = tu_repo_file("scenarios/bugzoo/twl4030-vbus-dip.json");
+	g_autofree char *json = NULL;
+	struct tu_run r;
+	const cJSON *rec;
+	double low = INFINITY;
+	int c_vbus, c_src, n_on = 0;
+
+	memset(&r, 0, sizeof(r));
+	REQUIRE(path && g_file_get_contents(path, &json, NULL, NULL));
+	REQUIRE(tu_run(&r, json));
+	REQUIRE(tu_read_trace(&r));
+	c_vbus = tu_col(&r, "vbus_V");
+	c_src = tu_col(&r, "src_ilim_A");
+	REQUIRE(c_vbus >= 0 && c_src >= 0);
+	/* the port is on where it shows its 2 A limit: from the first instant's second
+	 * row (the first is before the attach) on, as the DCP never trips */
+	for (guint i = 0; i < r.rows->len; i++) {
+		const double *row = r.rows->pdata[i];
+
+		if (row[c_src] > 0) {
+			low = fmin(low, row[c_vbus]);
+			n_on++;
+		}
+	}
+	CU_ASSERT(n_on > 100);
+	CU_ASSERT_DOUBLE_EQUAL(low, 0.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(TU_M(r, "vbus_min_V"), low, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(TU_M(r, "time_below_4v75_s"), 0.005, 1e-6);
+	rec = tu_event(&r, "extreme", "metric", "vbus_min_V", 0);
+	CU_ASSERT_PTR_NOT_NULL(rec);
+	CU_ASSERT_DOUBLE_EQUAL(tu_num(rec, "at"), 600.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(tu_num(rec, "value"), 0.0, 1e-9);
+out:
+	tu_done(&r);
+}
+
 /* ---- stiff RC pairs ---- */
 
 /* The 1 C CC-CV charge of scn_cccv from 20 % for 3 h, termination at the ITERM given
@@ -1319,6 +1366,8 @@ CU_TestInfo charge_tests[] = {
 	{ "adaptive vs 1 ms: load steps", test_adaptive_vs_fixed_steps },
 	{ "adaptive vs 0.1 s: a cell heating 27 K at -10 C, time to full within 0.05 %",
 	  test_adaptive_vs_fixed_thermal },
+	{ "vbus_min_V sees a 5 ms cable dropout with the port on, and when it happened",
+	  test_vbus_min_sees_dropout },
 	{ "stiff RC pairs: normal step count, the pair as a resistor", test_stiff_pairs },
 	{ "3 Ah cell: written R and C as written, the preset's scaled", test_capacity_literal_rc },
 	{ "energy balance within 0.1 %", test_energy_balance },

@@ -175,16 +175,17 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
  * drawn). False with the message printed. */
 static bool write_documents(const struct scenario *sc, const char *stage, char **labels,
 			    const struct world_metrics *m, GPtrArray **warnings, int n,
-			    bool plotted, bool plot_asked)
+			    bool plot, const GError *plot_err)
 {
 	g_autofree struct report_run *runs = g_new0(struct report_run, (gsize)n);
 	g_autofree char *svg = g_build_filename(stage, "plot.svg", NULL);
+	g_autofree char *failed = plot_err ? g_strdup_printf("it could not be drawn: %s",
+							      plot_err->message) : NULL;
 	g_autoptr(GError) err = NULL;
 	struct report_spec spec = {
 		.sc = sc, .dir = stage, .n = n, .runs = runs,
-		.plot_svg = plotted ? svg : NULL,
-		.no_plot = plot_asked ? "the plot could not be drawn (see the message of chargesim "
-					"compare)" : "compare draws it with --report or --plot (needs gnuplot).",
+		.plot_svg = plot && !plot_err ? svg : NULL,
+		.no_plot = failed ? failed : "compare draws it with --report or --plot (needs gnuplot).",
 	};
 
 	for (int i = 0; i < n; i++)
@@ -277,8 +278,7 @@ int cmd_compare(int argc, char **argv)
 	if (plot)
 		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, labels,
 					scenario_uvlo_v(sc), &plot_err);
-	if (!write_documents(sc, cs_outset_path(set), labels, m, warnings, n, plot && !plot_err,
-			     plot)) {
+	if (!write_documents(sc, cs_outset_path(set), labels, m, warnings, n, plot, plot_err)) {
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -274,11 +274,12 @@ struct run_staged {
 static void report_staged(const struct run_result *res, const char *dir, struct run_staged *p)
 {
 	g_autofree char *svg = g_build_filename(dir, "plot.svg", NULL);
+	g_autofree char *failed = p->plot_err ? g_strdup_printf("it could not be drawn: %s",
+								 p->plot_err->message) : NULL;
 	struct report_run run = { res->policy, "", &res->metrics, res->warnings, res->expect };
 	struct report_spec spec = {
 		.sc = res->scenario, .dir = dir, .n = 1, .runs = &run,
-		.plot_svg = p->plot_err ? NULL : svg,
-		.no_plot = "the plot could not be drawn (see the message of chargesim run)",
+		.plot_svg = p->plot_err ? NULL : svg, .no_plot = failed,
 	};
 
 	report_write_html(&spec, &p->report_err);

@@ -139,6 +139,26 @@ check "compare without --report: report.html says how to get the plot" \
 	grep -q 'id="no-plot".*--report' "$TMP/noplot/report.html"
 check "compare without --report: no plot drawn" test ! -e "$TMP/noplot/plot.svg"
 
+# without gnuplot: the page still, saying why it has no plot; exit 2 as for --plot
+name=nogp
+CHARGESIM_GNUPLOT=$TMP/no-such-gnuplot "$BIN" compare scenarios/demo.json --policy fixed \
+	--policy none -o "$TMP/nogp" --report -q >"$TMP/nogp.out" 2>"$TMP/nogp.err"
+status=$?
+expect_status "compare --report with no gnuplot" 2
+check "compare --report with no gnuplot: report.html says why it has no plot" \
+	grep -q 'id="no-plot">No plot: it could not be drawn: .*no-such-gnuplot' "$TMP/nogp/report.html"
+check "compare --report with no gnuplot: the tables are there" test -s "$TMP/nogp/compare.json"
+
+# ---- markup in a scenario stays text ----
+sed -e 's|"name": "demo"|"name": "demo-markup"|' \
+    -e 's|"description": "[^"]*"|"description": "<b>bold</b> \& <script>alert(1)</script> \\u001b[31m"|' \
+	scenarios/demo.json >"$TMP/markup.json"
+run markup compare "$TMP/markup.json" --policy fixed --policy none -o "$TMP/markup" -q
+expect_status "compare a scenario whose description holds markup" 0
+check "report.html: the description escaped, the escape character a blank" grep -qF \
+	'<p id="description">&lt;b&gt;bold&lt;/b&gt; &amp; &lt;script&gt;alert(1)&lt;/script&gt;  [31m</p>' \
+	"$TMP/markup/report.html"
+
 # ---- run --report ----
 R=$TMP/one
 run one run scenarios/demo.json --policy safe-ramp -o "$R" --report

@@ -249,10 +249,11 @@ static bool figure(GString *out, const struct report_spec *spec, GError **err)
 	start = strstr(svg, "<svg");
 	g_string_append(out, "<p class=\"note\">Every run overlaid, one colour each: (a) VBUS, "
 			     "(b) the currents and limits, (c) the battery, (d) the states and "
-			     "events; the zoom panel (e) shows the window shaded yellow above, "
-			     "chosen by the rule its title names (the first trip, UVLO or "
-			     "brownout, else the first VBUS sag below the port's minimum, else the "
-			     "input-limit ramp after plug; docs/plots.md). The same picture as ");
+			     "events; the zoom panel (e), when something happened worth a closer "
+			     "look, shows the window shaded yellow above, chosen by the rule its "
+			     "title names (the first trip, UVLO or brownout, else the first VBUS "
+			     "sag below the port's minimum, else the input-limit ramp after plug; "
+			     "docs/plots.md). The same picture as ");
 	html_link(out, "", "plot.svg");
 	g_string_append(out, " and ");
 	html_link(out, "", "plot.png");

@@ -230,6 +230,44 @@ static void flags_section(GString *out, const struct report_spec *spec)
 	g_string_append(out, "</ul>\n");
 }
 
+/* An SVG above this is drawn from the PNG instead: a storm of events (5,940 UVLOs in
+ * 10 min in bug zoo 3) has as many state segments and marker lines, and every one of
+ * them is an SVG element (a 23 MB plot.svg), while the PNG keeps its size. */
+#define REPORT_SVG_MAX (1024 * 1024)
+
+/* The PNG inside an <svg> element (the figure is an SVG either way), its pixels as a
+ * data: URI so that the page still needs no other file. False with err when the PNG
+ * cannot be read or is none. */
+static bool png_figure(GString *out, const char *svg_path, gsize svg_len, GError **err)
+{
+	g_autofree char *png_path = g_strdup(svg_path);
+	g_autofree char *png = NULL;
+	g_autofree char *b64 = NULL;
+	const guint8 *b;
+	gsize len = 0;
+	guint32 w, h;
+
+	memcpy(png_path + strlen(png_path) - 3, "png", 3);
+	if (!g_file_get_contents(png_path, &png, &len, err))
+		return false;
+	b = (const guint8 *)png;
+	if (len < 24 || memcmp(b, "\x89PNG\r\n\x1a\n", 8) != 0) {
+		g_set_error(err, CS_OUTPUT_ERROR, CS_OUTPUT_ERROR_IO, "%s: not a PNG", png_path);
+		return false;
+	}
+	/* the IHDR chunk: width and height, big-endian, at bytes 16 and 20 */
+	w = (guint32)b[16] << 24 | (guint32)b[17] << 16 | (guint32)b[18] << 8 | b[19];
+	h = (guint32)b[20] << 24 | (guint32)b[21] << 16 | (guint32)b[22] << 8 | b[23];
+	b64 = g_base64_encode(b, len);
+	g_string_append_printf(out, "<p class=\"note\">plot.svg (%" G_GSIZE_FORMAT " bytes) is too "
+			       "large to put into the page; its picture is plot.png's.</p>\n", svg_len);
+	g_string_append_printf(out, "<figure id=\"plot\">\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+			       "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\"><image width=\"%u\" "
+			       "height=\"%u\" href=\"data:image/png;base64,%s\"/></svg>\n</figure>\n",
+			       w, h, w, h, w, h, b64);
+	return true;
+}
+
 /* The plot: gnuplot's SVG from its <svg> element on (its XML declaration left out). */
 static bool figure(GString *out, const struct report_spec *spec, GError **err)
 {
@@ -259,7 +297,10 @@ static bool figure(GString *out, const struct report_spec *spec, GError **err)
 	html_link(out, "", "plot.png");
 	g_string_append(out, ", drawn by ");
 	html_link(out, "", "plot.gp");
-	g_string_append(out, ".</p>\n<figure id=\"plot\">\n");
+	g_string_append(out, ".</p>\n");
+	if (len > REPORT_SVG_MAX)
+		return png_figure(out, spec->plot_svg, len, err);
+	g_string_append(out, "<figure id=\"plot\">\n");
 	g_string_append(out, start ? start : "");
 	g_string_append(out, "\n</figure>\n");
 	return true;

@@ -139,6 +139,22 @@ check "compare without --report: report.html says how to get the plot" \
 	grep -q 'id="no-plot".*--report' "$TMP/noplot/report.html"
 check "compare without --report: no plot drawn" test ! -e "$TMP/noplot/plot.svg"
 
+# a storm of events (bug zoo 3: thousands of UVLOs in 10 min) makes an SVG of
+# megabytes; the page shows the PNG instead, still inside an <svg>, still one file
+if [ $HAVE_GNUPLOT = 1 ]; then
+	run storm compare scenarios/bugzoo/usb-charger-fw-merged.json --policy fixed \
+		-o "$TMP/storm" --report -q
+	expect_status "compare --report of an UVLO storm" 0
+	size=$(wc -c <"$TMP/storm/report.html")
+	svg=$(wc -c <"$TMP/storm/plot.svg")
+	check "UVLO storm: report.html under 1 MB ($size bytes; plot.svg $svg bytes)" \
+		test "$size" -lt 1000000 -a "$svg" -gt 1048576
+	check "UVLO storm: the figure is the PNG as a data: URI inside an <svg>" sh -c \
+		"tr -d '\n' <'$TMP/storm/report.html' | grep -q '<figure id=\"plot\"><svg [^>]*><image [^>]*href=\"data:image/png;base64,iVBORw0KGgo'"
+else
+	skip "compare --report of an UVLO storm" "gnuplot is not installed"
+fi
+
 # without gnuplot: the page still, saying why it has no plot; exit 2 as for --plot
 name=nogp
 CHARGESIM_GNUPLOT=$TMP/no-such-gnuplot "$BIN" compare scenarios/demo.json --policy fixed \

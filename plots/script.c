@@ -345,7 +345,6 @@ static void stripe_keys(GString *cmd, const struct plot *pl)
 {
 	g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
 
-	cmd_add(cmd, plot_tpl_panels_d_stripe_head, NULL);
 	for (int k = 0; k < BAND_COUNT; k++)
 		for (int i = 0; i < pl->n && k != BAND_CHARGER && pl->band_used[k]; i++) {
 			const GArray *segs = pl->runs[i].band[k].segs;
@@ -359,6 +358,8 @@ static void stripe_keys(GString *cmd, const struct plot *pl)
 				if ((quiet && strcmp(st, quiet) == 0) ||
 				    g_ptr_array_find_with_equal_func(seen, text, g_str_equal, NULL))
 					continue;
+				if (!seen->len)
+					cmd_add(cmd, plot_tpl_panels_d_stripe_head, NULL);
 				gp_set(v, "RGB", plot_state_colour(k, st));
 				gp_set_quoted(v, "TEXTQ", text);
 				cmd_add(cmd, plot_tpl_panels_d_stripe_key, v);

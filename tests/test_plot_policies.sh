@@ -208,6 +208,11 @@ if render "$D" load.gp; then
 	yt=$(awk '$1 == "panel" && $2 == "a" { print $17 - $14 }' "$M")
 	check "a load-step line at 30 s across panel (a)" vline "$S" 'rgb(188, 189,  34)' "$x" "$yb" "$yt"
 fi
+# a 5 mA step: under 10 mA (and under two pixels of the 0-1.65 A axis, 17 mA)
+trace "$D/small.csv" 1 1 0 ",iload_A" 'printf ",%s", (t < 30) ? 0.150 : 0.155'
+run small plot "$D/small.csv" -o "$D/small.svg" --uvlo 3.6V
+expect_status "plot a trace with a 5 mA load step" 0
+check "a 5 mA load step is not marked" sh -c "! grep -q '<text>load ' '$D/small.svg'"
 trace "$D/noload.csv" 1 1 0
 run noload plot "$D/noload.csv" -o "$D/noload.svg" --uvlo 3.6V
 check "no iload_A, no system load and no load step" sh -c \

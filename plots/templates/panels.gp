@@ -79,8 +79,8 @@
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: input limit (ilim_A)'
 @?SRC_ILIM@		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title 'dotted: source limit (src_ilim_A)'
 @?IBAT@		NaN with lines lw 1.2 dt 4 lc rgb '#333333' title 'dash-dot: battery current (ibat_A)'
-@?ILOAD@		NaN with lines lw 1.2 dt (2,3) lc rgb '#333333' title 'short dash: system load (iload_A)'
-@?BUDGET@		NaN with lines lw 2.2 dt (14,5) lc rgb '#333333' title 'long dash: USB budget (budget_A)'
+@?ILOAD@		NaN with lines lw 1.2 dt (2,3) lc rgb '#333333' title 'short dash: load (iload_A)'
+@?BUDGET@		NaN with lines lw 2.2 dt (14,5) lc rgb '#333333' title 'long dash: budget (budget_A)'
 ##
 ##[c] (c) battery
 

@@ -143,6 +143,13 @@ check "the merged runs are drawn in stripes over the first" sh -c \
 	 grep -q \"TRACE\\[4\\] using (T(column('time_s'))):(column('vbus_V')) with lines lw 1.6 dt (12,24)\" '$D/m.gp'"
 check "a merged run draws no other series of the panel" sh -c \
 	"! grep -q \"TRACE\\[2\\] using (T(column('time_s'))):(column('vsrc_V'))\" '$D/m.gp'"
+# one row 0.2 V higher (a spike a pixel wide) is no longer a's line
+awk -F, -v OFS=, 'NR > 1 && $1 == 90 { $3 += 0.2 } { print }' "$D/a.csv" >"$D/f.csv"
+run spike plot "$D/a.csv" "$D/f.csv" -o "$D/sp.svg" --uvlo 3.6V --zoom none
+expect_status "plot a trace and the same with a spike" 0
+check "(a): a spike the other run lacks keeps the runs apart (the rest merges)" grep -q -F \
+	"<text>drawn as one line (within a pixel): currents: a = f, battery: a = f" "$D/sp.svg"
+
 # a programmed limit 0.5 A higher: the currents differ, the input current does not
 awk -F, -v OFS=, 'NR > 1 { $5 = 2.0; $3 += 0.00002 } { print }' "$D/a.csv" >"$D/e.csv"
 run merge2 plot "$D/a.csv" "$D/e.csv" -o "$D/m2.svg" --uvlo 3.6V --zoom none

@@ -143,6 +143,9 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 			run_result_clear(&res);
 			return status;
 		}
+		for (guint k = 0; res.warnings && k < res.warnings->len; k++)
+			cli_error("warning: %s (policy %s): %s", sc->file, labels[i],
+				  (const char *)res.warnings->pdata[k]);
 		m[i] = res.metrics;
 		res.metrics = (struct world_metrics){ 0 };   /* m[i] owns them now */
 		run_result_clear(&res);

@@ -139,6 +139,13 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
 	print_flags(m);
+	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
+	 * its result may not mean what it seems (with -q it goes to stderr instead) */
+	for (guint i = 0; res->warnings && i < res->warnings->len; i++) {
+		g_autofree char *w = cli_term_text(res->warnings->pdata[i], false);
+
+		printf("  ! WARNING: %s\n", w);
+	}
 	if (results && results->len) {
 		guint failed = run_failed_expectations(res);
 
@@ -353,7 +360,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!quiet)
 		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
-	for (guint i = 0; !quiet && res.warnings && i < res.warnings->len; i++)
+	/* the summary shows the warnings; without it they go to stderr */
+	for (guint i = 0; quiet && res.warnings && i < res.warnings->len; i++)
 		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 	if (stale_plot && !quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);

@@ -160,4 +160,132 @@ expect_in "a signal's time and value in the written units" out "signal vbus_V at
 expect_in "a bare number stays in the base unit" out "metric soc_final >= 0.99 (got 0.9"
 expect_not "no fraction where % was written" out "soc_final >= 0.99 %"
 
+# ---- compare for real work: each --policy with parameters of its own ----
+# levels.py TRACE: the input limits a run set, in order, with the time of each change
+cat >"$TMP/levels.py" <<'EOF'
+import csv, sys
+levels = []
+for r in csv.DictReader(open(sys.argv[1])):
+    v = float(r['ilim_A'])
+    if not levels or levels[-1][1] != v:
+        levels.append((float(r['time_s']), v))
+print(levels)
+EOF
+# safe-ramp starts at its "start" (0.5 A) once the DCP is detected and raises the limit
+# by "step" every "interval" while the draw reaches it (docs/safe-ramp.md R1-R3): with
+# step 50 mA and 200 mA, every 2 s, the limits are 0.5, 0.55, 0.6 A and 0.5, 0.7, 0.9 A,
+# 2 s apart.
+# ramp_ok WHAT TRACE STEP: the first three limits from 0.5 A by STEP A, 2 s apart.
+ramp_ok() {
+	check "$1" python3 -c "
+import ast, subprocess, sys
+lv = ast.literal_eval(subprocess.check_output([sys.executable, sys.argv[1], sys.argv[2]]).decode())
+step = float(sys.argv[3])
+assert [round(v, 6) for _, v in lv[:3]] == [0.5, round(0.5 + step, 6), round(0.5 + 2 * step, 6)], lv[:4]
+assert abs(lv[2][0] - lv[1][0] - 2.0) < 1e-6, lv[:4]" "$TMP/levels.py" "$2" "$3"
+}
+run cmpp compare scenarios/demo.json --policy 'safe-ramp:step=50mA,interval=2s' \
+	--policy 'safe-ramp:step=200mA, interval=2s' --policy fixed -o "$TMP/cmpp" -q
+expect_status "compare: one policy twice with other parameters" 0
+check "each run of safe-ramp has its own directory, named by its parameters" \
+	test -f "$TMP/cmpp/safe-ramp:step=50mA,interval=2s/trace.csv" -a \
+	-f "$TMP/cmpp/safe-ramp:step=200mA,interval=2s/trace.csv" -a -f "$TMP/cmpp/fixed/trace.csv"
+ramp_ok "compare: step=50mA ramps 0.5, 0.55, 0.6 A, 2 s apart" \
+	"$TMP/cmpp/safe-ramp:step=50mA,interval=2s/trace.csv" 0.05
+ramp_ok "compare: step=200mA ramps 0.5, 0.7, 0.9 A, 2 s apart" \
+	"$TMP/cmpp/safe-ramp:step=200mA,interval=2s/trace.csv" 0.2
+expect_in "compare: the table's columns are named by the parameters" out "safe-ramp:step=200mA,interval=2s"
+run runp run scenarios/demo.json --policy 'safe-ramp:step=200mA,interval=2s' -o "$TMP/runp"
+expect_status "run --policy with parameters" 0
+ramp_ok "run: step=200mA ramps 0.5, 0.7, 0.9 A, 2 s apart" "$TMP/runp/trace.csv" 0.2
+expect_in "run: the summary names the parameters" out "policy safe-ramp:step=200mA,interval=2s:"
+# the demo's own policy is fixed with "ilim": "2 A"; fixed:ilim=1A goes over it
+run runf run scenarios/demo.json --policy fixed:ilim=1A -o "$TMP/runf" -q
+expect_status "run --policy fixed:ilim=1A (the scenario's policy, its parameter given again)" 0
+check "the limit is 1 A, not the scenario's 2 A" python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m['ilim_max_A'] == 1 and m['ibus_max_A'] <= 1 + 1e-9, m" "$TMP/runf/metrics.json"
+run badkey compare scenarios/demo.json --policy safe-ramp:stepp=50mA --policy fixed -o "$TMP/badkey"
+expect_status "compare: an unknown parameter" 2
+expect_stderr "it names the --policy, the key and the keys there are" "--policy safe-ramp:stepp=50mA: stepp: found an unknown key \"stepp\", expected one of: start, step,"
+expect_stderr "with a suggestion" "(did you mean \"step\"?)"
+check "nothing written" test ! -e "$TMP/badkey"
+run badval run scenarios/demo.json --policy safe-ramp:step=5V -o "$TMP/badval"
+expect_status "run: a value of the wrong dimension" 2
+expect_stderr "it names the --policy and the key" "--policy safe-ramp:step=5V: step: found \"5V\" (a voltage), expected a current"
+run badrange run scenarios/demo.json --policy safe-ramp:step=5A -o "$TMP/badval"
+expect_status "run: a value out of the parameter's range" 2
+expect_stderr "it names the key" "--policy safe-ramp:step=5A: step: found"
+run noitem run scenarios/demo.json --policy safe-ramp:step -o "$TMP/badval"
+expect_status "run: a parameter without a value" 2
+expect_stderr "it says KEY=VALUE" "found \"step\", expected KEY=VALUE"
+run noparams run scenarios/demo.json --policy none:x=1 -o "$TMP/badval"
+expect_status "run: parameters for a policy that takes none" 2
+expect_stderr "it says so" "policy \"none\" takes no parameters"
+check "no bad run wrote anything" test ! -e "$TMP/badval"
+run twice compare scenarios/demo.json --policy safe-ramp:step=50mA --policy 'safe-ramp:step = 50mA' -o "$TMP/twice"
+expect_status "compare: one policy twice with the same parameters" 2
+expect_stderr "both would write one directory" "would both write to DIR/safe-ramp:step=50mA/"
+# a plugin file takes parameters too (docs/policy-sdk/template_policy.c: "limit")
+if cc -shared -fPIC -I. -Istack/include $(pkg-config --cflags glib-2.0) -I/usr/include/cjson \
+	docs/policy-sdk/template_policy.c -o "$TMP/template.so" 2>"$TMP/cc.err"; then
+	top=$(pwd)
+	(cd "$TMP" && "$BIN" run "$top/scenarios/demo.json" --policy ./template.so:limit=900mA \
+		-o plug -q >"$TMP/plug.out" 2>"$TMP/plug.err")
+	status=$?
+	name=plug
+	expect_status "run --policy ./template.so:limit=900mA" 0
+	check "the plugin's limit is 900 mA" python3 -c "
+import json, sys
+assert json.load(open(sys.argv[1]))['ilim_max_A'] == 0.9" "$TMP/plug/metrics.json"
+	(cd "$TMP" && "$BIN" run "$top/scenarios/demo.json" --policy ./template.so:limitt=1A \
+		-o plug -q >"$TMP/plugbad.out" 2>"$TMP/plugbad.err")
+	status=$?
+	name=plugbad
+	expect_status "a plugin's unknown parameter" 2
+	expect_stderr "named against the plugin's table" "limitt: found an unknown key \"limitt\", expected one of: limit"
+else
+	skip "a plugin with parameters" "no C compiler ($(head -c 200 "$TMP/cc.err"))"
+fi
+
+# ---- a set event for one policy's parameter, in a compare ----
+python3 - scenarios/demo.json "$TMP/setev.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['name'] = 'setev'
+d['policy'] = {'name': 'safe-ramp', 'params': {'interval': '2 s'}}
+d['events'] = [{'at': '10 s', 'do': 'set', 'path': 'policy.params.step', 'value': '200 mA'}]
+del d['expect']
+json.dump(d, open(sys.argv[2], 'w'), indent=1)
+EOF
+run setev compare "$TMP/setev.json" --policy safe-ramp --policy fixed -o "$TMP/setev" -q
+expect_status "compare: a set of safe-ramp's step with fixed beside it" 0
+check "one line on stderr, naming the event and the policy it is skipped for" python3 -c "
+import sys
+lines = [l for l in open(sys.argv[1]).read().splitlines() if l]
+assert len(lines) == 1, lines
+l = lines[0]
+assert 'events[0] (set policy.params.step at 10 s) skipped' in l, l
+assert 'policy \"fixed\" has no such parameter' in l and '(policy fixed)' in l, l" "$TMP/setev.err"
+check "fixed's events.jsonl has the warning, and no set" python3 -c "
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+w = [r for r in recs if r['ev'] == 'warning' and r['src'] == 'scenario']
+assert len(w) == 1 and w[0]['policy'] == 'fixed' and w[0]['path'] == 'policy.params.step', w
+assert not [r for r in recs if r['ev'] == 'set'], recs" "$TMP/setev/fixed/events.jsonl"
+# safe-ramp's default step is 100 mA (docs/safe-ramp.md): 100 mA steps until 10 s, then
+# the 200 mA of the event
+check "safe-ramp got the set: 100 mA steps until 10 s, then 200 mA" python3 -c "
+import ast, subprocess, sys
+lv = ast.literal_eval(subprocess.check_output([sys.executable, sys.argv[1], sys.argv[2]]).decode())
+d = [(b[0], round(b[1] - a[1], 6)) for a, b in zip(lv, lv[1:])]
+before = [x for t, x in d if t < 10]
+after = [x for t, x in d if 10 < t < 13]
+assert before and set(before) == {0.1}, lv[:8]
+assert after == [0.2, 0.2], lv[:8]" "$TMP/levels.py" "$TMP/setev/safe-ramp/trace.csv"
+run setevrun run "$TMP/setev.json" --policy fixed -o "$TMP/setevrun"
+expect_status "run --policy fixed with that set event: an error" 2
+expect_stderr "naming the policy" "(the parameters of policy \"fixed\", which this run uses)"
+
 tl_finish

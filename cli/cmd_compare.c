@@ -185,6 +185,22 @@ static char **compare_output_names(char **labels, int n)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* The compare's outputs are one set: the runs, then the plot, put in place together;
+ * the plots the new runs make out of date (an earlier compare's, unless --plot draws it
+ * again, and each policy's own, from an earlier run --plot -o DIR/POLICY) go with the
+ * set they drew. Whether there are such plots. */
+static bool stale_plots(const char *outdir, char **labels, int n, bool plot)
+{
+	bool removed = !plot && cli_plot_exists(outdir);
+
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
+
+		removed |= cli_plot_exists(dir);
+	}
+	return removed;
+}
+
 /* Each policy's run into STAGE/LABEL/ (STAGE: the staging directory of DIR's output
  * set); its metrics into m[i], its warnings into warnings[i]. The exit status of the
  * first run that fails (its message printed, naming DIR), else 0. */
@@ -307,23 +323,12 @@ int cmd_compare(int argc, char **argv)
 	plot |= report;
 	n = (int)g_strv_length(policies);
 	specs = policy_specs(policies, n);
-	if (!specs)
-		return CLI_EXIT_USAGE;
-	labels = policy_labels(policies, specs, n);
+	labels = specs ? policy_labels(policies, specs, n) : NULL;
 	if (!labels || !labels_ok(labels, specs, n)) {
 		status = CLI_EXIT_USAGE;
 		goto out;
 	}
-	/* the compare's outputs are one set: the runs, then the plot, put in place
-	 * together; the plots the new runs make out of date (an earlier compare's, unless
-	 * --plot draws it again, and each policy's own, from an earlier run --plot -o
-	 * DIR/POLICY) go with the set they drew */
-	removed = !plot && cli_plot_exists(outdir);
-	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
-
-		removed |= cli_plot_exists(dir);
-	}
+	removed = stale_plots(outdir, labels, n, plot);
 	own = compare_output_names(labels, n);
 	set = cs_outset_begin(outdir, (const char *const *)own, &err);
 	if (!set) {

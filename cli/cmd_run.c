@@ -11,6 +11,7 @@
 #include "run/scenario.h"
 #include "report/report.h"
 #include "sim/units.h"
+#include "stack/policies/loader.h"
 
 static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 {
@@ -101,7 +102,8 @@ static void print_flags(const struct world_metrics *m)
 		       times(uvlo));
 }
 
-static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
+static void print_summary(const struct run_result *res, const char *outdir, const char *args,
+			  double wall_s)
 {
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
@@ -112,8 +114,8 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
 	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
-	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       policy, dur, wall, speed);
+	printf("scenario %s, policy %s%s%s: %s simulated in %s (%sx real time)\n", sc->name,
+	       policy, args ? ":" : "", args ? args : "", dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
@@ -140,6 +142,13 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
 	print_flags(m);
+	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
+	 * its result may not mean what it seems (with -q it goes to stderr instead) */
+	for (guint i = 0; res->warnings && i < res->warnings->len; i++) {
+		g_autofree char *w = cli_term_text(res->warnings->pdata[i], false);
+
+		printf("  ! WARNING: %s\n", w);
+	}
 	if (results && results->len) {
 		guint failed = run_failed_expectations(res);
 
@@ -305,7 +314,7 @@ int cmd_run(int argc, char **argv)
 	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE, report = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so, with parameters of its own after ':' (safe-ramp:step=50mA,interval=2s)", "NAME[:KEY=VALUE,...]" },
 		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot_opt, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "report", 0, 0, G_OPTION_ARG_NONE, &report, "Also write report.html: the run as one self-contained page, with the plot (as --plot, with a zoom panel)", NULL },
@@ -327,6 +336,7 @@ int cmd_run(int argc, char **argv)
 	struct run_ready ready = { .wo = &ro.world };
 	struct run_result res = { 0 };
 	struct run_staged staged = { 0 };
+	struct cs_policy_spec spec = { 0 };
 	bool stale_plot;
 	int status = CLI_EXIT_USAGE;
 
@@ -342,6 +352,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
+	if (policy && !cs_policy_spec_parse(policy, &spec, &err)) {
+		cli_error("run: %s", err->message);
+		goto out;
+	}
 	if ((sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels)) ||
 	    (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step)) ||
 	    (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt)))
@@ -354,7 +368,8 @@ int cmd_run(int argc, char **argv)
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);
 	ro.world.outdir = outdir;
 	ro.world.vcd = vcd;
-	ro.world.policy = policy;
+	ro.world.policy = spec.name;
+	ro.world.policy_params = spec.params;
 	ready.max_step = max_step;
 	ready.sysfs_at = sysfs_at;
 	ro.ready = check_against_scenario;
@@ -375,9 +390,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(&res, outdir, (double)((staged.t_end ? staged.t_end :
-						      g_get_monotonic_time()) - ready.t0) * 1e-6);
-	for (guint i = 0; !quiet && res.warnings && i < res.warnings->len; i++)
+		print_summary(&res, outdir, spec.args,
+			      (double)((staged.t_end ? staged.t_end : g_get_monotonic_time()) -
+				       ready.t0) * 1e-6);
+	/* the summary shows the warnings; without it they go to stderr */
+	for (guint i = 0; quiet && res.warnings && i < res.warnings->len; i++)
 		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 	if (stale_plot && !quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
@@ -394,5 +411,6 @@ out:
 	g_clear_error(&staged.plot_err);
 	g_clear_error(&staged.report_err);
 	run_result_clear(&res);
+	cs_policy_spec_clear(&spec);
 	return status;
 }

@@ -41,8 +41,8 @@ static int kind_of(const char *name)
 /*
  * The allowance of each kind, straight from the rules: a host port allows one unit
  * load (100 mA, 150 mA SuperSpeed) unconfigured, its configuration's MaxPower once
- * configured, 2.5 mA suspended; a CDP 1.5 A whatever the host does; a DCP has no USB
- * budget; a Type-C port its Rp (Default Rp on a port that shorts D+/D-: BC1.2's DCP;
+ * configured, 2.5 mA suspended; a CDP 1.5 A whatever the host does; a DCP, an ACA
+ * (its charger port is a DCP) and a proprietary charger have no USB budget; a Type-C port its Rp (Default Rp on a port that shorts D+/D-: BC1.2's DCP;
  * without the short and without a host: 500 mA); a PD port its Rp, then its contract.
  * Unplugged, nothing.
  */
@@ -73,6 +73,8 @@ static void test_budget_rules(void)
 	p.kind = kind_of("dcp");
 	CU_ASSERT(isinf(source_budget(&s)));
 	p.kind = kind_of("apple-2.4a");
+	CU_ASSERT(isinf(source_budget(&s)));
+	p.kind = kind_of("aca");
 	CU_ASSERT(isinf(source_budget(&s)));
 
 	source_params_default(&p, kind_of("typec"));

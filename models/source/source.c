@@ -334,7 +334,7 @@ static double source_ilim_now(const struct source *s)
 /* ---- the budget ---- */
 
 #define SOURCE_SUSPEND_A   0.0025   /* USB 2.0 7.2.3: a suspended device's draw */
-#define SOURCE_BC12_A      1.5      /* BC1.2 IDEV_CHG: from a CDP or an ACA */
+#define SOURCE_BC12_A      1.5      /* BC1.2 ICDP: what a charging downstream port gives */
 /* How long a device has to follow a drop of its allowance: into suspend current
  * within 10 ms of the bus going idle [USB 2.0 7.1.7.6]; a lower Rp within tSinkAdj,
  * 60 ms at most [Type-C]. */
@@ -352,7 +352,7 @@ static const enum budget_rule budget_rules[SRC_KIND_COUNT] = {
 	[SRC_KIND_SDP_USB3] = BUDGET_HOST, [SRC_KIND_CDP] = BUDGET_BC12,
 	[SRC_KIND_DCP] = BUDGET_UNLIMITED, [SRC_KIND_APPLE_1A] = BUDGET_UNLIMITED,
 	[SRC_KIND_APPLE_2_1A] = BUDGET_UNLIMITED, [SRC_KIND_APPLE_2_4A] = BUDGET_UNLIMITED,
-	[SRC_KIND_SAMSUNG_2A] = BUDGET_UNLIMITED, [SRC_KIND_ACA] = BUDGET_BC12,
+	[SRC_KIND_SAMSUNG_2A] = BUDGET_UNLIMITED, [SRC_KIND_ACA] = BUDGET_UNLIMITED,
 	[SRC_KIND_TYPEC] = BUDGET_RP, [SRC_KIND_PD] = BUDGET_CONTRACT,
 };
 

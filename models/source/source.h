@@ -20,13 +20,14 @@
  *     host): one unit load unconfigured, 100 mA (150 mA SuperSpeed) [USB 2.0 7.2.1],
  *     the configuration's MaxPower once configured [USB 2.0 9.6.3], 2.5 mA while the
  *     host has suspended the bus [USB 2.0 7.2.3];
- *   cdp, aca: 1.5 A [BC1.2 IDEV_CHG, 4.6.1], configured or not, suspended or not;
+ *   cdp: 1.5 A [BC1.2 ICDP, 4.6.1], configured or not, suspended or not;
  *   typec: its Rp advertisement, 1.5 A or 3.0 A (the USB suspend rule does not apply
  *     there [Type-C, USB Type-C Current]); Default Rp without a host: 500 mA (900 mA USB 3), or no
  *     USB budget when the port also shorts D+/D- as a BC1.2 DCP;
  *   pd: the contract's current once one is made, the Rp advertisement before;
- *   dcp and proprietary chargers: no USB budget (their limit is their own output
- *     stage, which the circuit models): never over budget.
+ *   dcp, aca (its charger port is a dedicated charger) and proprietary chargers: no
+ *     USB budget (their limit is their own output stage, which the circuit models):
+ *     never over budget.
  * A drop of the allowance gives the device the spec's time to follow before the
  * excess counts: 10 ms after a suspend [USB 2.0 7.1.7.6], tSinkAdj (60 ms) after an
  * Rp change [Type-C]. The VBUS floor follows the contract too: 95 % of the

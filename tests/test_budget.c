@@ -296,12 +296,47 @@ static void test_vbus_floor_contract(void)
 	tu_done(&r);
 }
 
+/*
+ * A Type-C port whose Rp drops from 3.0 A to 1.5 A at 10 s (a `set`), its output good
+ * for 3 A whatever it advertises; the charger's input held at 2 A (fixed's one limit,
+ * a 3 A load, no VINDPM). The sink is given tSinkAdj (60 ms) to follow:
+ *   over_budget_s   = 20 - 10 - 0.060             = 9.94 s
+ *   over_budget_mAh = 9.94 * (2.0 - 1.5) / 3.6     = 1.38056 mAh
+ * and before the drop nothing (2 A under 3 A). --trace-dt keeps one row a minute of
+ * it and changes neither figure: they are integrated over the steps, not the rows.
+ */
+static void test_budget_rp_drop(void)
+{
+	const char *json =
+		"{ \"duration\": \"20 s\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"typec\", \"rp\": \"3.0A\", \"ilim\": \"3 A\" },"
+		"  \"cable\": { \"length\": \"0.5 m\", \"awg\": 20 },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vindpm\": null },"
+		"    \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"50 %\" },"
+		"    \"load\": { \"current\": \"3 A\" } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"2 A\" } },"
+		"  \"events\": [ { \"at\": \"10 s\", \"do\": \"set\", \"path\": \"source.rp\", \"value\": \"1.5A\" } ] }";
+	struct world_options opt = { .trace_dt = 60 * SIM_S };
+	struct tu_run r;
+	double over_s = 20 - 10 - 0.060, mah = over_s * (2.0 - 1.5 - EPS_A) / 3.6;
+
+	CU_ASSERT_FATAL(tu_run(&r, json));
+	ASSERT_NEAR(tu_metric(&r, "over_budget_s"), over_s, 1e-6);
+	ASSERT_NEAR(tu_metric(&r, "over_budget_mAh"), mah, 1e-6);
+	tu_done(&r);
+	CU_ASSERT_FATAL(tu_run_opts(&r, json, &opt));
+	ASSERT_NEAR(tu_metric(&r, "over_budget_s"), over_s, 1e-6);
+	ASSERT_NEAR(tu_metric(&r, "over_budget_mAh"), mah, 1e-6);
+	tu_done(&r);
+}
+
 CU_TestInfo budget_tests[] = {
 	{ "budget: the allowance of each port kind and host state", test_budget_rules },
 	{ "budget: fixed through a suspend (hand-computed excess)", test_budget_fixed_suspend },
 	{ "budget: safe-ramp takes the input off in a suspend (EN_HIZ)", test_budget_safe_ramp_hiz },
 	{ "budget: safe-ramp without a high-impedance mode: the chip's minimum", test_budget_safe_ramp_no_hiz },
 	{ "budget: hw-ico above a 2.22 A PD contract, safe-ramp under it", test_budget_pd_contract },
+	{ "budget: an Rp drop leaves tSinkAdj, --trace-dt changes nothing", test_budget_rp_drop },
 	{ "vbus floor: 95 % of the negotiated voltage", test_vbus_floor_contract },
 	CU_TEST_INFO_NULL,
 };

@@ -10,12 +10,22 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "run/scenario.h"
+#include "report/report.h"
 #include "output/outfile.h"
 #include "output/outset.h"
 
-#define CELL_WIDTH 16   /* characters of a table cell */
+#define CELL_WIDTH 16   /* characters of a table cell, at least */
+#define LABEL_WIDTH 24  /* characters of the metric's name */
 
-static void print_cell(double v, const char *fmt)
+/* Right-aligned in width characters (not bytes: a plugin's file name may be UTF-8). */
+static void print_right(const char *s, int width)
+{
+	long n = g_utf8_strlen(s, -1);
+
+	printf(" %*s%s", n < width ? (int)(width - n) : 0, "", s);
+}
+
+static void print_cell(double v, const char *fmt, int width)
 {
 	char buf[32];
 
@@ -23,21 +33,28 @@ static void print_cell(double v, const char *fmt)
 		snprintf(buf, sizeof(buf), "-");
 	else
 		snprintf(buf, sizeof(buf), fmt, v);
-	printf(" %*s", CELL_WIDTH, buf);
+	print_right(buf, width);
 }
 
-/* The metrics side by side, a row each, a column per policy. */
+/* The metrics side by side, a row each, a column per policy: as wide as its name
+ * when that is longer than a cell (linux/twl4030_charger), so that every row lines up. */
 static void print_table(const struct world_metrics *m, char **policies, int n)
 {
-	printf("%-24s", "metric");
-	for (int i = 0; i < n; i++)
-		printf(" %*s", CELL_WIDTH, policies[i]);
+	g_autofree int *w = g_new0(int, (gsize)n);
+
+	printf("%-*s", LABEL_WIDTH, "metric");
+	for (int i = 0; i < n; i++) {
+		g_autofree char *shown = cli_term_text(policies[i], false);
+
+		w[i] = MAX(CELL_WIDTH, (int)g_utf8_strlen(shown, -1));
+		print_right(shown, w[i]);
+	}
 	printf("\n");
 #define ROW(label, expr, fmt) \
 	do { \
-		printf("%-24s", label); \
+		printf("%-*s", LABEL_WIDTH, label); \
 		for (int i = 0; i < n; i++) \
-			print_cell((expr), fmt); \
+			print_cell((expr), fmt, w[i]); \
 		printf("\n"); \
 	} while (0)
 	ROW("time to 80 % [min]", world_metric(&m[i], "time_to_soc_80_s") / 60, "%.1f");
@@ -118,15 +135,18 @@ static char **compare_output_names(char **labels, int n)
 	g_ptr_array_add(a, g_strdup("linux"));   /* linux/FILE policies */
 	for (int i = 0; i < n; i++)
 		g_ptr_array_add(a, g_strdup(labels[i]));
+	g_ptr_array_add(a, g_strdup("compare.csv"));
+	g_ptr_array_add(a, g_strdup("compare.json"));
+	g_ptr_array_add(a, g_strdup("report.html"));
 	g_ptr_array_add(a, NULL);
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
 /* Each policy's run into STAGE/LABEL/ (STAGE: the staging directory of DIR's output
- * set); its metrics into m[i]. The exit status of the first run that fails (its
- * message printed, naming DIR), else 0. */
+ * set); its metrics into m[i], its warnings into warnings[i]. The exit status of the
+ * first run that fails (its message printed, naming DIR), else 0. */
 static int run_policies(const struct scenario *sc, const struct cs_outset *set, char **policies,
-			char **labels, struct world_metrics *m, int n)
+			char **labels, struct world_metrics *m, GPtrArray **warnings, int n)
 {
 	for (int i = 0; i < n; i++) {
 		g_autofree char *dir = g_build_filename(cs_outset_path(set), labels[i], NULL);
@@ -145,9 +165,34 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 		}
 		m[i] = res.metrics;
 		res.metrics = (struct world_metrics){ 0 };   /* m[i] owns them now */
+		warnings[i] = g_steal_pointer(&res.warnings);
 		run_result_clear(&res);
 	}
 	return CLI_EXIT_OK;
+}
+
+/* STAGE/compare.csv, compare.json and report.html (with the plot when one was
+ * drawn). False with the message printed. */
+static bool write_documents(const struct scenario *sc, const char *stage, char **labels,
+			    const struct world_metrics *m, GPtrArray **warnings, int n,
+			    bool plot, const GError *plot_err)
+{
+	g_autofree struct report_run *runs = g_new0(struct report_run, (gsize)n);
+	g_autofree char *svg = g_build_filename(stage, "plot.svg", NULL);
+	g_autofree char *failed = plot_err ? g_strdup_printf("it could not be drawn: %s",
+							      plot_err->message) : NULL;
+	g_autoptr(GError) err = NULL;
+	struct report_spec spec = {
+		.sc = sc, .dir = stage, .n = n, .runs = runs,
+		.plot_svg = plot && !plot_err ? svg : NULL,
+		.no_plot = failed ? failed : "compare draws it with --report or --plot (needs gnuplot).",
+	};
+
+	for (int i = 0; i < n; i++)
+		runs[i] = (struct report_run){ labels[i], labels[i], &m[i], warnings[i], NULL };
+	if (report_write_tables(&spec, &err) && report_write_html(&spec, &err))
+		return true;
+	return cli_error("compare: %s", err->message);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -155,13 +200,14 @@ int cmd_compare(int argc, char **argv)
 	g_auto(GStrv) policies = NULL;
 	g_auto(GStrv) sets = NULL;
 	g_autofree char *outdir_opt = NULL;
-	gboolean quiet = FALSE, plot = FALSE;
+	gboolean quiet = FALSE, plot = FALSE, report = FALSE;
 	GOptionEntry entries[] = {
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
 		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also write DIR/plot.png and DIR/plot.svg: every policy overlaid, with a zoom panel", NULL },
+		{ "report", 0, 0, G_OPTION_ARG_NONE, &report, "Draw the plot (as --plot) into DIR/report.html too: one self-contained page for a review", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.json - run one scenario under several policies");
@@ -173,6 +219,7 @@ int cmd_compare(int argc, char **argv)
 	g_auto(GStrv) labels = NULL;
 	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
+	GPtrArray **warnings = NULL;
 	bool removed = false;
 	int n = 0, status = CLI_EXIT_OK;
 
@@ -186,7 +233,10 @@ int cmd_compare(int argc, char **argv)
 		"you name with --policy, never the scenario's own (docs/policy-sdk.md 7.1). The\n"
 		"scenario's policy parameters go only to the run of the scenario's own policy;\n"
 		"the others run with their defaults.\n"
-		"Expectations in the scenario are not checked here (they belong to one policy).");
+		"Expectations in the scenario are not checked here (they belong to one policy).\n"
+		"Besides the runs, DIR holds compare.csv and compare.json (a row per policy: every\n"
+		"metric with its unit, the warnings) and report.html, a page that opens in any\n"
+		"browser without network; with --report it shows the plot (docs/report.md).");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
 	if (argc != 2 || !policies || !policies[0]) {
@@ -199,6 +249,7 @@ int cmd_compare(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
+	plot |= report;
 	n = (int)g_strv_length(policies);
 	labels = policy_labels(policies, n);
 	if (!labels || !labels_ok(labels, n))
@@ -220,12 +271,17 @@ int cmd_compare(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	m = g_new0(struct world_metrics, (gsize)n);
-	status = run_policies(sc, set, policies, labels, m, n);
+	warnings = g_new0(GPtrArray *, (gsize)n);
+	status = run_policies(sc, set, policies, labels, m, warnings, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	if (plot)
 		cli_plot_render_compare(cs_outset_path(set), outdir, sc->name, labels,
 					scenario_uvlo_v(sc), &plot_err);
+	if (!write_documents(sc, cs_outset_path(set), labels, m, warnings, n, plot, plot_err)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (!cs_outset_commit(g_steal_pointer(&set), &err)) {
 		cli_error("%s", err->message);
 		status = CLI_EXIT_USAGE;
@@ -235,14 +291,21 @@ int cmd_compare(int argc, char **argv)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
 	print_table(m, labels, n);
+	if (!quiet)
+		printf("\n  report: %s/report.html; every metric: %s/compare.csv, %s/compare.json\n",
+		       outdir, outdir, outdir);
 	if (removed && !quiet)
 		printf("\n%s\n", CLI_STALE_PLOT_NOTE);
 	if (plot)
 		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
 	cs_outset_abort(set);
-	for (int i = 0; m && i < n; i++)
+	for (int i = 0; m && i < n; i++) {
 		world_metrics_clear(&m[i]);
+		if (warnings[i])
+			g_ptr_array_unref(warnings[i]);
+	}
 	g_free(m);
+	g_free(warnings);
 	return status;
 }

@@ -305,6 +305,11 @@ static bool source_output_on(const struct source *s)
 	return s->attached && !s->tripped;
 }
 
+bool source_port_on(const void *state)
+{
+	return state && source_output_on(state);
+}
+
 static double source_voc_now(const struct source *s)
 {
 	/* A PD contract moves the output to the PDO voltage, keeping the adapter's
@@ -452,7 +457,8 @@ static void source_integrate(void *state, const struct model_point *p0,
 	double budget = source_budget(s);
 	sim_time_t t0 = sim_now(s->sim);
 
-	if (p1->in->src_on)
+	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
+	if (source_output_on(s))
 		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
 	if (t0 < s->grace_until && dt > 0) {
 		double tg = fmin(dt, sim_time_to_s(s->grace_until - t0));

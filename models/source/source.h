@@ -147,4 +147,9 @@ double source_budget(const struct source *s);
 /* The negotiated VBUS voltage now: 5 V, or a PD contract's. */
 double source_nominal_v(const struct source *s);
 
+/* The port's output is on: a port plugged in and not tripped. A cable's dropout
+ * leaves it on (VBUS falls with the port on: what a metric must see). state: the
+ * source model's. */
+bool source_port_on(const void *state);
+
 #endif

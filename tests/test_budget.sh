@@ -49,6 +49,13 @@ check "safe-ramp on the contract: no flag" sh -c "! grep -q 'OVER BUDGET' '$TMP/
 # the floor of the summary: 95 % of the negotiated voltage, 4.75 V at 5 V
 expect_in "safe-ramp under 9 V: the floor is 8.55 V, said as such" out \
 	"never below 95 % of the negotiated voltage (4.75 V at 5 V, 8.55 V at 9 V)"
+# compare's table: the budget figures per policy (fixed's as above)
+run cmp compare scenarios/ports/laptop-suspend.json --policy fixed --policy safe-ramp -o "$TMP/cmp"
+check "compare: an over budget [mAh] row, fixed 82.92, safe-ramp 0.00" \
+	grep -E -q '^over budget \[mAh\] +82\.92 +0\.00$' "$TMP/cmp.out"
+check "compare: an over budget [s] row, fixed 600.1, safe-ramp 0.0" \
+	grep -E -q '^over budget \[s\] +600\.1 +0\.0$' "$TMP/cmp.out"
+
 run demo run scenarios/demo.json -o "$TMP/demo"
 expect_in "a 5 V run keeps its words: below 4.75 V" out " below 4.75 V; source trips"
 check "vbus_negotiated_V is 5 V at 5 V" test "$(metric "$TMP/demo" vbus_negotiated_V)" = 5

@@ -88,7 +88,8 @@ struct source_host {
 
 /* A drawn excess up to this charge (C) is within the tolerance of the OVER BUDGET
  * flag: the inrush USB 2.0 7.2.4.1 allows at attach, 10 uF charged to 5.0 V (the
- * compliance test's 50 uC). Far below any excess that lasts (1 mA for 50 ms). */
+ * compliance test's 50 uC). Far below an excess that lasts: 400 mA above one unit
+ * load for the 61 ms before a host configures the device is 24 mC. */
 #define SOURCE_OVER_BUDGET_TOL_C 50e-6
 
 /* Does an over_budget_mAh figure pass the tolerance (the run is OVER BUDGET)? */

@@ -61,11 +61,13 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 	ROW("time to 80 % [min]", world_metric(&m[i], "time_to_soc_80_s") / 60, "%.1f");
 	ROW("time to full [min]", world_metric(&m[i], "time_to_full_s") / 60, "%.1f");
 	ROW("VBUS min [V]", world_metric(&m[i], "vbus_min_V"), "%.3f");
-	ROW("time below 4.75 V [s]", world_metric(&m[i], "time_below_4v75_s"), "%.1f");
+	ROW("VBUS < 95 % contract [s]", world_metric(&m[i], "time_below_4v75_s"), "%.1f");
 	ROW("discharged plugged [s]", world_metric(&m[i], "discharged_while_plugged_s"), "%.1f");
 	ROW("source trips", world_metric(&m[i], "source_trips"), "%.0f");
 	ROW("UVLO events", world_metric(&m[i], "uvlo_events"), "%.0f");
 	ROW("brownouts", world_metric(&m[i], "brownouts"), "%.0f");
+	ROW("over budget [s]", world_metric(&m[i], "over_budget_s"), "%.1f");
+	ROW("over budget [mAh]", world_metric(&m[i], "over_budget_mAh"), "%.2f");
 	ROW("input limit final [A]", world_metric(&m[i], "ilim_final_A"), "%.3f");
 	ROW("input limit max [A]", world_metric(&m[i], "ilim_max_A"), "%.3f");
 	ROW("IBUS max [A]", world_metric(&m[i], "ibus_max_A"), "%.3f");

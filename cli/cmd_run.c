@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "models/source/source.h"
 #include "run/expect.h"
 #include "run/run.h"
 #include "run/scenario.h"
@@ -100,6 +101,12 @@ static void print_flags(const struct world_metrics *m)
 	if (uvlo > 0)
 		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", uvlo,
 		       times(uvlo));
+	if (source_over_budget(world_metric(m, "over_budget_mAh"))) {
+		g_autofree char *t = fmt_duration(world_metric(m, "over_budget_s"));
+
+		printf("  ! OVER BUDGET: drew %.3g mAh more than the port allowed, for %s\n",
+		       world_metric(m, "over_budget_mAh"), t);
+	}
 }
 
 static void print_summary(const struct run_result *res, const char *outdir, const char *args,
@@ -123,10 +130,17 @@ static void print_summary(const struct run_result *res, const char *outdir, cons
 	printf("\n");
 	if (isfinite(world_metric(m, "vbus_min_V"))) {
 		double below_s = world_metric(m, "time_below_4v75_s");
+		double nominal = world_metric(m, "vbus_negotiated_V");
 		g_autofree char *below = fmt_duration(below_s);
 
-		printf("  VBUS min %.3f V, %s below 4.75 V; ", world_metric(m, "vbus_min_V"),
+		/* the floor is 95 % of the negotiated voltage: 4.75 V at 5 V */
+		printf("  VBUS min %.3f V, %s below ", world_metric(m, "vbus_min_V"),
 		       below_s > 0 ? below : "never");
+		if (nominal > 5.0)
+			printf("95 %% of the negotiated voltage (4.75 V at 5 V, %.4g V at %.4g V); ",
+			       nominal * 95 / 100, nominal);
+		else
+			printf("4.75 V; ");
 	} else {
 		printf("  VBUS never powered; ");
 	}

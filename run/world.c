@@ -237,7 +237,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->phy.label = "usb-phy";
 	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
 	board_init(&w->drv, &w->sim, w->log, &w->phy,
-		   ((const struct source *)world_model(w, "source"))->p,
+		   world_model(w, "source"),
 		   w->params[scenario_object_index("device.gadget")],
 		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
 	board_fill(&w->drv, &w->board);

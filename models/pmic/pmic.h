@@ -65,6 +65,7 @@ struct pmic_params {
 	struct pmic_adc_params adc[PMIC_ADC_COUNT];
 	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
 	double ovp_falling;      /* input OVP cleared below this */
+	bool hiz;                /* an input high-impedance mode a driver can switch on */
 };
 
 struct pmic {

@@ -107,8 +107,19 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
-             -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
+# The code-generation flags of the kernel's top-level Makefile (6.12) that decide what
+# x86-64 C code means: plain char is unsigned, a pointer may alias any type, signed
+# overflow wraps and pointer arithmetic may wrap, a null check after a dereference
+# stays, no store the source does not make, no common symbols, wchar_t is 16 bits, and
+# automatic variables start zeroed (CONFIG_INIT_STACK_ALL_ZERO, the default choice of
+# security/Kconfig.hardening with a compiler that has -ftrivial-auto-var-init=zero).
+# Flags about the kernel's own memory model (-mcmodel=kernel, -mno-red-zone, -fno-PIE)
+# do not fit a user-space process and are left out.
+KCODEGEN  := -funsigned-char -fno-strict-aliasing -fno-strict-overflow \
+             -fno-delete-null-pointer-checks -fno-allow-store-data-races -fno-common \
+             -fshort-wchar -ftrivial-auto-var-init=zero
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/include \
+             -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)

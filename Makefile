@@ -76,7 +76,9 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
-KDIR           := build/kernel
+# per build directory, so that a build without the kernel tree (BUILD=DIR
+# KERNEL_TARBALL=/nowhere, tests/test_no_kernel.sh) leaves the main build's files alone
+KDIR           := $(BUILD)/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
 # machine run/linux/<name>.c (listed in run/linux/machines.c)
 KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
@@ -161,7 +163,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -DCS_KDIR='"$(KDIR)"' -c $< -o $@
 
 # Which kernel source the files come from, and which files (.kfiles); rewritten only
 # when they change, so that switching between the tarball and KERNEL_SRC, or a new
@@ -251,9 +253,10 @@ $(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(BUILD)/obj/tests/testutil.o $(LIB)
 check-deps:
 	@scripts/install-deps.sh
 
+DEMO_OUT ?= out/demo
 demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run scenarios/demo.json -o out/demo --plot
+	@$(BIN) run scenarios/demo.json -o $(DEMO_OUT) --plot
 
 # make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
 # (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).

@@ -40,6 +40,11 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
+/* where this build took the kernel's files (the Makefile's KDIR, per build directory) */
+#ifndef CS_KDIR
+#define CS_KDIR "build/kernel"
+#endif
+
 /* A bare run context for layer tests (no world). */
 struct kctx {
 	struct cs_kernel k;
@@ -918,13 +923,13 @@ static char *read_file(const char *path)
  * as paths relative to build/kernel. */
 static void kernel_files_under(const char *sub, GPtrArray *out)
 {
-	g_autofree char *dir = g_build_filename("build/kernel", sub, NULL);
+	g_autofree char *dir = g_build_filename(CS_KDIR, sub, NULL);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *name;
 
 	while (d && (name = g_dir_read_name(d))) {
 		g_autofree char *rel = g_build_filename(sub, name, NULL);
-		g_autofree char *path = g_build_filename("build/kernel", rel, NULL);
+		g_autofree char *path = g_build_filename(CS_KDIR, rel, NULL);
 
 		if (g_file_test(path, G_FILE_TEST_IS_DIR))
 			kernel_files_under(rel, out);
@@ -938,7 +943,7 @@ static void kernel_files_under(const char *sub, GPtrArray *out)
 /* The driver files and headers in build/kernel are the kernel tree's, byte for byte. */
 static void test_driver_files_unmodified(void)
 {
-	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_autofree char *origin = read_file(CS_KDIR "/.origin");
 	g_auto(GStrv) words = NULL;
 	g_autofree char *tmp = NULL;
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
@@ -966,7 +971,7 @@ static void test_driver_files_unmodified(void)
 	}
 	for (guint i = 0; i < files->len; i++) {
 		const char *rel = g_ptr_array_index(files, i);
-		g_autofree char *built = g_build_filename("build/kernel", rel, NULL);
+		g_autofree char *built = g_build_filename(CS_KDIR, rel, NULL);
 		g_autofree char *orig = g_str_has_suffix(words[0], ".tar.xz") ?
 			g_build_filename(tmp, rel, NULL) : g_build_filename(words[0], rel, NULL);
 		g_autofree char *a = NULL, *b = NULL;
@@ -1118,7 +1123,7 @@ static void test_axp288_driver_matches_fixed_port(void)
  * could only fail, a machine without its driver is never used. */
 static void test_every_driver_has_a_machine(void)
 {
-	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_autofree char *origin = read_file(CS_KDIR "/.origin");
 	g_auto(GStrv) words = NULL;
 	int n_words = 0, n_machines = 0;
 

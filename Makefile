@@ -117,9 +117,14 @@ endif
 # security/Kconfig.hardening with a compiler that has -ftrivial-auto-var-init=zero).
 # Flags about the kernel's own memory model (-mcmodel=kernel, -mno-red-zone, -fno-PIE)
 # do not fit a user-space process and are left out.
+# As the kernel's cc-option does, a flag the compiler lacks is left out (clang has no
+# -fno-allow-store-data-races; clang before 16 wants its enabler for zero-init).
+kcc-option = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo "$(1)")
 KCODEGEN  := -funsigned-char -fno-strict-aliasing -fno-strict-overflow \
-             -fno-delete-null-pointer-checks -fno-allow-store-data-races -fno-common \
-             -fshort-wchar -ftrivial-auto-var-init=zero
+             -fno-delete-null-pointer-checks -fno-common -fshort-wchar \
+             $(call kcc-option,-fno-allow-store-data-races) \
+             $(or $(call kcc-option,-ftrivial-auto-var-init=zero),$(call kcc-option,\
+               -ftrivial-auto-var-init=zero -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang))
 KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/include \
              -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 

@@ -510,10 +510,10 @@ static void test_notifier_errno(void)
  */
 static void test_acpi_quirk_per_machine(void)
 {
-	static const struct cs_acpi_device axp288[] = { { "INT33F4", "1", -1 }, { NULL } };
-	static const struct cs_acpi_device wcove2[] = { { "INT34D3", "1", 2 }, { NULL } };
-	static const struct cs_acpi_device wcove3[] = { { "INT34D3", "1", 3 }, { NULL } };
-	static const struct cs_acpi_device uid2[] = { { "INT33F4", "2", -1 }, { NULL } };
+	static const struct cs_acpi_device axp288[] = { { "INT33F4", "1", -1 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device wcove2[] = { { "INT34D3", "1", 2 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device wcove3[] = { { "INT34D3", "1", 3 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device uid2[] = { { "INT33F4", "2", -1 }, { NULL, NULL, 0 } };
 	struct kctx c;
 
 	kctx_begin(&c);

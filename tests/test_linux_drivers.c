@@ -153,6 +153,16 @@ static void test_dts_strict_readers(void)
 	CU_ASSERT_EQUAL(guard[1], 1500000);
 	CU_ASSERT_EQUAL(guard[0], 0xa5a5a5a5);
 	CU_ASSERT_EQUAL(guard[2], 0xa5a5a5a5);
+	/* two cells read as one: the second stays in the property */
+	guard[1] = 0;
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "pair", &guard[1]), 0);
+	CU_ASSERT_EQUAL(guard[1], 7);
+	CU_ASSERT_EQUAL(guard[2], 0xa5a5a5a5);
+	/* absent: -EINVAL; a boolean (no value): -ENODATA */
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "flag;", &msg), 0);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "absent", v), -EINVAL);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "flag", v), -ENODATA);
+	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "flag", v, 1, 3), -ENODATA);
 	CU_ASSERT_EQUAL(of_property_read_u32_array(np, "pair", v, 3), -EOVERFLOW);
 	/* a variable read: at most sz_max cells, a longer property is -EOVERFLOW */
 	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "pair", v, 1, 3), 2);

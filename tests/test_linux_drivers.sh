@@ -134,6 +134,17 @@ sed "s|\"of\": \"/delete-property/ ti,battery-regulation-voltage;\"|\"of\": \"ti
 	"$TMP/bad.json" >"$TMP/cells.json"
 run cells run "$TMP/cells.json" -o "$TMP/cells" -q
 expect_status "a u32 property with 65 cells reads the first" 0
+# ... and with 2 cells (it wrote 4 bytes past the driver's variable): the same run as
+# with the one cell, which is what of_property_read_u32() reads on Linux
+for n in 1 2; do
+	c="1500000"; [ $n -eq 2 ] && c="1500000 7"
+	sed "s|\"of\": \"/delete-property/ ti,battery-regulation-voltage;\"|\"of\": \"ti,charge-current = <$c>;\"|" \
+		"$TMP/bad.json" >"$TMP/cells$n.json"
+	run cells$n run "$TMP/cells$n.json" -o "$TMP/cells$n" -q
+	expect_status "ti,charge-current with $n cell(s)" 0
+done
+same "2 cells read as 1: the same trace" "$TMP/cells1/trace.csv" "$TMP/cells2/trace.csv"
+same "65 cells read as 1: the same trace" "$TMP/cells1/trace.csv" "$TMP/cells/trace.csv"
 awk 'BEGIN { printf "{ \"name\": \"big\", \"duration\": \"1 min\", \"source\": { \"kind\": \"dcp\" },"
 	printf " \"device\": { \"pmic\": { \"preset\": \"bq25890\" } }, \"policy\": {"
 	printf " \"name\": \"linux/bq25890_charger\", \"params\": { \"of\": \""

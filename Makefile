@@ -76,7 +76,9 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
-KDIR           := build/kernel
+# per build directory, so that a build without the kernel tree (BUILD=DIR
+# KERNEL_TARBALL=/nowhere, tests/test_no_kernel.sh) leaves the main build's files alone
+KDIR           := $(BUILD)/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
 # machine run/linux/<name>.c (listed in run/linux/machines.c)
 KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
@@ -107,8 +109,24 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
-             -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
+# The code-generation flags of the kernel's top-level Makefile (6.12) that decide what
+# x86-64 C code means: plain char is unsigned, a pointer may alias any type, signed
+# overflow wraps and pointer arithmetic may wrap, a null check after a dereference
+# stays, no store the source does not make, no common symbols, wchar_t is 16 bits, and
+# automatic variables start zeroed (CONFIG_INIT_STACK_ALL_ZERO, the default choice of
+# security/Kconfig.hardening with a compiler that has -ftrivial-auto-var-init=zero).
+# Flags about the kernel's own memory model (-mcmodel=kernel, -mno-red-zone, -fno-PIE)
+# do not fit a user-space process and are left out.
+# As the kernel's cc-option does, a flag the compiler lacks is left out (clang has no
+# -fno-allow-store-data-races; clang before 16 wants its enabler for zero-init).
+kcc-option = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo "$(1)")
+KCODEGEN  := -funsigned-char -fno-strict-aliasing -fno-strict-overflow \
+             -fno-delete-null-pointer-checks -fno-common -fshort-wchar \
+             $(call kcc-option,-fno-allow-store-data-races) \
+             $(or $(call kcc-option,-ftrivial-auto-var-init=zero),$(call kcc-option,\
+               -ftrivial-auto-var-init=zero -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang))
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/include \
+             -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
@@ -150,7 +168,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -DCS_KDIR='"$(KDIR)"' -c $< -o $@
 
 # Which kernel source the files come from, and which files (.kfiles); rewritten only
 # when they change, so that switching between the tarball and KERNEL_SRC, or a new
@@ -240,9 +258,10 @@ $(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(BUILD)/obj/tests/testutil.o $(LIB)
 check-deps:
 	@scripts/install-deps.sh
 
+DEMO_OUT ?= out/demo
 demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run scenarios/demo.json -o out/demo --plot
+	@$(BIN) run scenarios/demo.json -o $(DEMO_OUT) --plot
 
 # make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
 # (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).

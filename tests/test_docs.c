@@ -12,7 +12,10 @@
 #include <math.h>
 #include <string.h>
 #include <glib.h>
+#include <cJSON.h>
+#include <chargesim/policy.h>
 #include "models/model.h"
+#include "run/schema.h"
 #include "sim/param.h"
 #include "sim/units.h"
 #include "tests/suites.h"
@@ -218,8 +221,304 @@ static void test_section_references(void)
 	CU_ASSERT(refs >= 15);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
+
+/* docs/policy-sdk.md states the plugin ABI in three ways ("This is ABI N", "(currently
+ * N)", the loader's "expected ABI N"): each is the header's CS_POLICY_ABI. (It said 1
+ * while the header said 2.) */
+static void test_policy_sdk_abi(void)
+{
+	g_autofree char *path = tu_repo_file("docs/policy-sdk.md");
+	g_autofree char *text = NULL;
+	g_autoptr(GRegex) re = g_regex_new("This is ABI ([0-9]+)|\\(currently ([0-9]+)\\)|"
+					   "expected ABI ([0-9]+)", 0, 0, NULL);
+	g_autoptr(GMatchInfo) mi = NULL;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &text, NULL, NULL));
+	for (g_regex_match(re, text, 0, &mi); g_match_info_matches(mi); g_match_info_next(mi, NULL)) {
+		g_autofree char *all = g_match_info_fetch(mi, 0);
+		const char *num = all + strcspn(all, "0123456789");
+
+		n++;
+		if (strtoul(num, NULL, 10) != CS_POLICY_ABI) {
+			fprintf(stderr, "\n  docs/policy-sdk.md: \"%s\", but CS_POLICY_ABI is %u\n", all,
+				CS_POLICY_ABI);
+			CU_FAIL("docs/policy-sdk.md names another ABI than the header");
+		}
+	}
+	CU_ASSERT(n >= 3);
+}
+
+/* ---- the scenario JSON Schema (docs/scenario.schema.json, installed) ---- */
+
+/* The shipped schema is the one the tables make: `chargesim list schema` writes it,
+ * and an edit of a table without regenerating the file fails here. */
+static void test_schema_shipped(void)
+{
+	g_autofree char *path = tu_repo_file("docs/scenario.schema.json");
+	g_autofree char *shipped = NULL, *made = scenario_schema_text();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &shipped, NULL, NULL));
+	if (strcmp(shipped, made) != 0) {
+		fprintf(stderr, "\n  docs/scenario.schema.json differs from the tables: run "
+			"`build/chargesim list schema > docs/scenario.schema.json`\n");
+		CU_FAIL("the shipped scenario schema is not the tables'");
+	}
+}
+
+/*
+ * A small validator for the part of JSON Schema the generator writes (type, enum,
+ * const, pattern, required, minimum, maximum, properties with additionalProperties
+ * false, items, anyOf, oneOf read as anyOf, allOf, if/then, $ref into $defs): written
+ * here, apart from the generator, so that the schema is read the way any validator reads it. False with
+ * *where set to the JSON path of the first refusal.
+ */
+static bool sv_ok(const cJSON *root, const cJSON *s, const cJSON *v, const char *path,
+		  char **where);
+
+static bool sv_type(const char *t, const cJSON *v)
+{
+	if (strcmp(t, "object") == 0)
+		return cJSON_IsObject(v);
+	if (strcmp(t, "array") == 0)
+		return cJSON_IsArray(v);
+	if (strcmp(t, "string") == 0)
+		return cJSON_IsString(v);
+	if (strcmp(t, "number") == 0)
+		return cJSON_IsNumber(v);
+	if (strcmp(t, "integer") == 0)
+		return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble);
+	if (strcmp(t, "boolean") == 0)
+		return cJSON_IsBool(v);
+	return strcmp(t, "null") == 0 && cJSON_IsNull(v);
+}
+
+static bool sv_equal(const cJSON *a, const cJSON *b)
+{
+	return cJSON_Compare(a, b, true);
+}
+
+/* type, enum, const, required, minimum/maximum */
+static bool sv_simple(const cJSON *s, const cJSON *v)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(s, "type"), *x;
+	bool found = false;
+
+	if (cJSON_IsString(t) && !sv_type(t->valuestring, v))
+		return false;
+	if (cJSON_IsArray(t)) {
+		cJSON_ArrayForEach(x, t)
+			found |= sv_type(x->valuestring, v);
+		if (!found)
+			return false;
+	}
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "const")) && !sv_equal(x, v))
+		return false;
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "enum"))) {
+		const cJSON *e;
+
+		found = false;
+		cJSON_ArrayForEach(e, x)
+			found |= sv_equal(e, v);
+		if (!found)
+			return false;
+	}
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "pattern")) && cJSON_IsString(v) &&
+	    !g_regex_match_simple(x->valuestring, v->valuestring, 0, 0))
+		return false;
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "required")) && cJSON_IsObject(v)) {
+		const cJSON *r;
+
+		cJSON_ArrayForEach(r, x)
+			if (!cJSON_GetObjectItemCaseSensitive(v, r->valuestring))
+				return false;
+	}
+	if (cJSON_IsNumber(v) && (x = cJSON_GetObjectItemCaseSensitive(s, "minimum")) &&
+	    v->valuedouble < x->valuedouble)
+		return false;
+	if (cJSON_IsNumber(v) && (x = cJSON_GetObjectItemCaseSensitive(s, "exclusiveMinimum")) &&
+	    v->valuedouble <= x->valuedouble)
+		return false;
+	if (cJSON_IsNumber(v) && (x = cJSON_GetObjectItemCaseSensitive(s, "maximum")) &&
+	    v->valuedouble > x->valuedouble)
+		return false;
+	return true;
+}
+
+/* properties / additionalProperties and items */
+static bool sv_members(const cJSON *root, const cJSON *s, const cJSON *v, const char *path,
+		       char **where)
+{
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
+	const cJSON *extra = cJSON_GetObjectItemCaseSensitive(s, "additionalProperties");
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(s, "items"), *m;
+	int i = 0;
+
+	if (cJSON_IsObject(v))
+		cJSON_ArrayForEach(m, v) {
+			const cJSON *ps = props ? cJSON_GetObjectItemCaseSensitive(props, m->string) : NULL;
+			g_autofree char *sub = g_strdup_printf("%s%s%s", path, *path ? "." : "",
+							      m->string);
+
+			if (!ps && cJSON_IsFalse(extra)) {
+				*where = g_steal_pointer(&sub);
+				return false;
+			}
+			if (ps && !sv_ok(root, ps, m, sub, where))
+				return false;
+		}
+	if (cJSON_IsArray(v) && items)
+		cJSON_ArrayForEach(m, v) {
+			g_autofree char *sub = g_strdup_printf("%s[%d]", path, i++);
+
+			if (!sv_ok(root, items, m, sub, where))
+				return false;
+		}
+	return true;
+}
+
+static bool sv_ok(const cJSON *root, const cJSON *s, const cJSON *v, const char *path,
+		  char **where)
+{
+	const cJSON *x, *b;
+
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "$ref"))) {
+		const char *name = x->valuestring + strlen("#/$defs/");
+
+		s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "$defs"),
+						     name);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	}
+	if (!sv_simple(s, v) || !sv_members(root, s, v, path, where))
+		goto refused;
+	for (int k = 0; k < 2; k++) {
+		bool any = false;
+
+		if (!(x = cJSON_GetObjectItemCaseSensitive(s, k ? "oneOf" : "anyOf")))
+			continue;
+		cJSON_ArrayForEach(b, x) {
+			g_autofree char *w = NULL;
+
+			any |= sv_ok(root, b, v, path, &w);
+		}
+		if (!any)
+			goto refused;
+	}
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(s, "allOf"))
+		if (!sv_ok(root, b, v, path, where))
+			return false;
+	if ((x = cJSON_GetObjectItemCaseSensitive(s, "if"))) {
+		g_autofree char *w = NULL;
+
+		if (sv_ok(root, x, v, path, &w) &&
+		    !sv_ok(root, cJSON_GetObjectItemCaseSensitive(s, "then"), v, path, where))
+			return false;
+	}
+	return true;
+refused:
+	if (!*where)
+		*where = g_strdup(*path ? path : "(top)");
+	return false;
+}
+
+/* Does the schema take this JSON text? NULL if so, else where it refused it. */
+static char *schema_refuses(const cJSON *schema, const char *text)
+{
+	g_autoptr(cJSON) doc = cJSON_Parse(text);
+	char *where = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	if (sv_ok(schema, schema, doc, "", &where))
+		return NULL;
+	return where ? where : g_strdup("(top)");
+}
+
+static void library_files(const char *dir, GPtrArray *out)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	if (!d)
+		return;
+	while ((n = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, n, NULL);
+
+		if (g_file_test(p, G_FILE_TEST_IS_DIR))
+			library_files(p, out);
+		else if (g_str_has_suffix(n, ".json"))
+			g_ptr_array_add(out, g_steal_pointer(&p));
+	}
+}
+
+/* Every library scenario is a file the schema takes (sweep files aside), and the
+ * schema refuses what the loader refuses by key: an unknown key at any level, a
+ * policy parameter of another policy, an event kind that does not exist. */
+static void test_schema_library(void)
+{
+	g_autofree char *text = scenario_schema_text();
+	g_autoptr(cJSON) schema = cJSON_Parse(text);
+	g_autofree char *demo = tu_repo_file("scenarios/demo.json");
+	g_autofree char *lib = demo ? g_path_get_dirname(demo) : NULL;
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+	static const char *const refused[][2] = {
+		{ "{\"sorce\": {}}", "sorce" },
+		{ "{\"source\": {\"kind\": \"dcp\", \"ilimm\": \"1 A\"}}", "source.ilimm" },
+		{ "{\"source\": {\"kind\": \"dcpp\"}}", "source.kind" },
+		{ "{\"device\": {\"pmic\": {\"preset\": \"bq25890\", \"vindpm_x\": 4.5}}}",
+		  "device.pmic.vindpm_x" },
+		{ "{\"device\": {\"phone\": {}}}", "device.phone" },
+		{ "{\"policy\": {\"name\": \"twl4030\", \"params\": {\"step\": \"50 mA\"}}}",
+		  "policy" },
+		{ "{\"policy\": \"no-such-policy\"}", "policy" },
+		{ "{\"events\": [{\"at\": \"1 s\", \"do\": \"unplugg\"}]}", "events[0].do" },
+		{ "{\"events\": [{\"at\": \"1 s\", \"do\": \"plug\", \"when\": 1}]}",
+		  "events[0].when" },
+		{ "{\"expect\": [{\"metric\": \"soc_final\", \"=>\": 0.9}]}", "expect[0]" },
+		{ "{\"source\": {\"voc\": 99}}", "source.voc" },
+	};
+	int checked = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(schema);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lib);
+	library_files(lib, files);
+	for (guint i = 0; i < files->len; i++) {
+		g_autofree char *json = NULL, *where = NULL;
+		g_autoptr(cJSON) doc = NULL;
+
+		CU_ASSERT_TRUE_FATAL(g_file_get_contents(files->pdata[i], &json, NULL, NULL));
+		doc = cJSON_Parse(json);
+		if (!doc || cJSON_GetObjectItemCaseSensitive(doc, "vary"))
+			continue;   /* a sweep file */
+		checked++;
+		where = schema_refuses(schema, json);
+		if (where) {
+			fprintf(stderr, "\n  %s: the schema refuses %s\n", (char *)files->pdata[i], where);
+			CU_FAIL("a library scenario the schema refuses");
+		}
+	}
+	CU_ASSERT(checked >= 50);
+	/* the policy params of one policy are its table's: safe-ramp takes step */
+	CU_ASSERT_PTR_NULL(schema_refuses(schema,
+		"{\"policy\": {\"name\": \"safe-ramp\", \"params\": {\"step\": \"50 mA\"}}}"));
+	for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+		g_autofree char *where = schema_refuses(schema, refused[i][0]);
+
+		if (!where || strcmp(where, refused[i][1]) != 0) {
+			fprintf(stderr, "\n  schema: %s: refused at %s, expected at %s\n", refused[i][0],
+				where ? where : "nowhere", refused[i][1]);
+			CU_FAIL("the schema takes a key the loader refuses");
+		}
+	}
+}
+
 CU_TestInfo docs_tests[] = {
 	{ "scenarios.md section 14: each range is the loader's", test_reference_ranges },
 	{ "section references point at headings", test_section_references },
+	{ "policy-sdk.md: the ABI is the header's", test_policy_sdk_abi },
+	{ "the shipped scenario schema is the tables'", test_schema_shipped },
+	{ "the schema takes the library and refuses unknown keys", test_schema_library },
 	CU_TEST_INFO_NULL,
 };

@@ -251,6 +251,53 @@ static void test_policy_sdk_abi(void)
 	CU_ASSERT(n >= 3);
 }
 
+/* docs/man/chargesim-scenario.5 names every top-level key, every object of "device",
+ * every source kind, event kind and expectation kind the loader takes (a `.B KEY`
+ * line, or the kinds in the source entry): a key added to the tables without its
+ * manual entry fails here. */
+static void test_man_scenario(void)
+{
+	g_autofree char *path = tu_repo_file("docs/man/chargesim-scenario.5");
+	g_autofree char *text = NULL, *plain = NULL;
+	g_autoptr(GPtrArray) top = scenario_top_keys();
+	g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func(g_free);
+	const struct model_desc *src = model_registry[0];
+	const struct param_desc *kind = param_find(src->params, "kind");
+	static const char *const expect_kinds[] = { "metric", "signal", "golden", "fingerprint",
+						    NULL };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &text, NULL, NULL));
+	{   /* roff's \- is a hyphen */
+		g_auto(GStrv) parts = g_strsplit(text, "\\-", -1);
+
+		plain = g_strjoinv("-", parts);
+	}
+	for (guint i = 0; i + 1 < top->len; i++)
+		g_ptr_array_add(want, g_strdup_printf("\n.B %s\n", (char *)top->pdata[i]));
+	for (int i = 0; i < scenario_n_objects(); i++) {
+		const char *k = scenario_object(i)->key, *dot = strrchr(k, '.');
+
+		g_ptr_array_add(want, g_strdup_printf("\n.B %s\n", dot ? dot + 1 : k));
+	}
+	for (int i = 0; scenario_event_names[i]; i++)
+		g_ptr_array_add(want, g_strdup_printf("\n.B %s\n", scenario_event_names[i]));
+	for (int i = 0; expect_kinds[i]; i++)
+		g_ptr_array_add(want, g_strdup_printf("{\\(dq%s\\(dq:", expect_kinds[i]));
+	CU_ASSERT_STRING_EQUAL_FATAL(src->key, "source");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(kind);
+	for (int i = 0; kind->choices[i]; i++)
+		g_ptr_array_add(want, g_strdup_printf("%s%s", kind->choices[i],
+						      kind->choices[i + 1] ? "," : ")"));
+	for (guint i = 0; i < want->len; i++)
+		if (!strstr(plain, want->pdata[i])) {
+			fprintf(stderr, "\n  docs/man/chargesim-scenario.5 lacks \"%s\"\n",
+				g_strstrip(g_strdup(want->pdata[i])));
+			CU_FAIL("the scenario manual page misses a key the loader takes");
+		}
+	CU_ASSERT(want->len >= 30);
+}
+
 /* ---- the scenario JSON Schema (docs/scenario.schema.json, installed) ---- */
 
 /* The shipped schema is the one the tables make: `chargesim list schema` writes it,
@@ -518,6 +565,7 @@ CU_TestInfo docs_tests[] = {
 	{ "scenarios.md section 14: each range is the loader's", test_reference_ranges },
 	{ "section references point at headings", test_section_references },
 	{ "policy-sdk.md: the ABI is the header's", test_policy_sdk_abi },
+	{ "chargesim-scenario.5 names every key and kind", test_man_scenario },
 	{ "the shipped scenario schema is the tables'", test_schema_shipped },
 	{ "the schema takes the library and refuses unknown keys", test_schema_library },
 	CU_TEST_INFO_NULL,

@@ -247,12 +247,20 @@ demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@$(BIN) run scenarios/demo.json -o out/demo --plot
 
-# make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
-# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).
-.PHONY: gallery
+# make gallery: build/gallery/*.png and build/gallery/README.md from the bug zoo
+# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md);
+# it writes no tracked file. make gallery-update rewrites the tracked gallery,
+# plots/gallery/: its README.md and the pictures GALLERY_TRACKED names (the ones the
+# repository keeps; tests/test_doc_figures.sh checks the README's links and figures).
+GALLERY_TRACKED := twl4030-full-battery heatmap-twl4030-grid run-twl4030-full-battery \
+                   run-twl4030-full-battery-safe-ramp
+.PHONY: gallery gallery-update
 gallery: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@plots/gallery/generate.sh $(BIN)
+	@GALLERY=$(BUILD)/gallery TRACKED= plots/gallery/generate.sh $(BIN)
+gallery-update: check-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@GALLERY=plots/gallery TRACKED="$(GALLERY_TRACKED)" plots/gallery/generate.sh $(BIN)
 
 test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)

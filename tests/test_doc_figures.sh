@@ -19,6 +19,10 @@
 # 4. The gallery: every image a tracked Markdown file shows is tracked (a fresh
 #    checkout has it); plots/gallery/README.md is what `make gallery-update` writes
 #    (its metrics are this build's); `make gallery` changes no tracked file.
+# 5. docs/models.md's measured tables: each worked example's energy balance error, and
+#    the brute-force check of ex-e (steps, CV entry, time to 80 %, termination, energy
+#    balance at each step size), from running the examples as the page writes them. A
+#    quoted figure passes when it is the run's rounded to the digits quoted.
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -234,6 +238,90 @@ w=$(sed -n 's/.*writes about \([0-9.]* million\) trace rows (about \([0-9]* MB\)
 q=$(quoted 'that is about ([0-9.]+ million rows, about [0-9]+ MB)')
 [ -n "$w" ] && [ "$q" = "$w" ] && ok "README: --max-step 1ms warns of $w" ||
 	not_ok "README: the --max-step 1ms trace size" "README says \"$q\", run warns \"$w\""
+
+# ---- 5. docs/models.md: the worked examples' measured figures ----
+mkdir -p "$TMP/ex"
+awk -v dir="$TMP/ex" '
+	/^```json$/ { j = 1; b = ""; next }
+	j && /^```$/ { j = 0
+		if (b ~ /^\{ "name": "ex-/) { match(b, /"ex-[a-z]+"/); printf "%s", b > (dir "/" substr(b, RSTART + 1, RLENGTH - 2) ".json") }
+		next }
+	j { b = b $0 "\n" }' docs/models.md
+# near QUOTED ACTUAL: ACTUAL rounded to QUOTED's digits is QUOTED ("3.5e-7" and
+# 3.45e-07, "2078.364783" and 2078.364782537)
+near() {
+	awk -v q="$1" -v a="$2" 'BEGIN {
+		m = q; e = 0
+		if (match(q, /[eE]/)) { m = substr(q, 1, RSTART - 1); e = substr(q, RSTART + 1) + 0 }
+		d = index(m, ".") ? length(m) - index(m, ".") : 0
+		exit !(a != "" && (q - a < 0 ? a - q : q - a) <= 0.5 * 10 ^ (e - d) * 1.0001)
+	}'
+}
+# metric DIR KEY: a value of DIR/metrics.json
+metric() {
+	sed -n "s/^[[:space:]]*\"$2\":[[:space:]]*\\([^,]*\\),\\{0,1\\}\$/\\1/p" "$1/metrics.json"
+}
+# ex-g has no block of its own: "Take the same run [ex-f] with `"ilim": "0.8 A",
+# "overload": "hiccup", "t_limit_max": "500 ms"`" (its section), as long as it says so
+EXG='Take the same run with `"ilim": "0.8 A", "overload": "hiccup", "t_limit_max": "500 ms"`.'
+runex() {  # runex NAME OPTS...: run the example into $TMP/ex/out-NAME-OPTS
+	n=$1
+	shift
+	d="$TMP/ex/out-$n$(printf '%s' "$*" | tr -c 'a-z0-9' '_')"
+	f=$TMP/ex/$n.json
+	if [ "$n" = ex-g ] && [ ! -e "$f" ] && grep -qxF "$EXG" docs/models.md; then
+		f=$TMP/ex/ex-f.json
+		set -- "$@" --set source.ilim=0.8A --set source.overload=hiccup \
+			--set source.t_limit_max=500ms
+	fi
+	[ -e "$d/metrics.json" ] || "$BIN" run "$f" -o "$d" -q "$@" >/dev/null 2>&1
+	echo "$d"
+}
+bad=""
+rows=0
+while IFS='|' read -r _ what value _; do
+	n=$(printf '%s' "$what" | sed -n 's/^ *\(ex-[a-z]*\).*/\1/p')
+	[ -n "$n" ] || continue
+	rows=$((rows + 1))
+	ms=$(printf '%s' "$what" | sed -n 's/.*`\(--max-step [0-9a-z]*\)`.*/\1/p')
+	# shellcheck disable=SC2086
+	d=$(runex "$n" $ms)
+	v=$(printf '%s' "$value" | tr -d ' ')
+	got=$(metric "$d" energy_balance_error)
+	near "$v" "$got" || bad="$bad
+$n$([ -n "$ms" ] && echo " $ms"): docs/models.md says energy_balance_error $v, the run gives $got"
+done <<EOF2
+$(sed -n '/^| example | energy_balance_error |$/,/^$/p' docs/models.md)
+EOF2
+[ -z "$bad" ] && [ "$rows" -ge 6 ] && ok "docs/models.md: the $rows examples' energy balance errors" ||
+	not_ok "docs/models.md: the examples' energy balance errors ($rows rows)" "$bad"
+bad=""
+rows=0
+while IFS='|' read -r _ how steps cv soc80 term eb _; do
+	case $how in
+	*adaptive*) opt="" ;;
+	*--max-step*) opt=$(printf '%s' "$how" | sed -n 's/.*`\(--max-step [0-9a-z]*\)`.*/\1/p') ;;
+	*) continue ;;
+	esac
+	rows=$((rows + 1))
+	# shellcheck disable=SC2086
+	d=$(runex ex-e $opt)
+	gcv=$(sed -n 's/^{"t":\([0-9.]*\),"src":"pmic","ev":"charger_state","state":"cv"}$/\1/p' \
+		"$d/events.jsonl" | head -n 1)
+	for pair in "steps $steps $(metric "$d" steps)" "CV-entry ${cv% s} $gcv" \
+		"time_to_soc_80_s $soc80 $(metric "$d" time_to_soc_80_s)" \
+		"termination ${term% s} $(metric "$d" time_to_full_s)" \
+		"energy_balance_error $eb $(metric "$d" energy_balance_error)"; do
+		set -- $pair
+		near "$2" "${3:-}" || bad="$bad
+ex-e ${opt:-adaptive}: docs/models.md says $1 $2, the run gives ${3:-nothing}"
+	done
+done <<EOF2
+$(sed -n '/^| run | steps | CV entry | time_to_soc_80_s | termination | energy_balance_error |$/,/^$/p' \
+	docs/models.md | sed 's/ s |/ |/g')
+EOF2
+[ -z "$bad" ] && [ "$rows" -eq 3 ] && ok "docs/models.md: ex-e adaptive against --max-step, all figures" ||
+	not_ok "docs/models.md: the brute-force check of ex-e ($rows rows)" "$bad"
 
 # ---- 4. the gallery ----
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then

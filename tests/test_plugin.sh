@@ -42,6 +42,18 @@ else
 	bad "plugin run exited $?"
 fi
 grep -q '"request_mA":900' "$tmp/out/events.jsonl" && ok "the plugin set 900 mA" || bad "no 900 mA ilim_set"
+# docs/policy-sdk.md section 3 quotes this run's summary (the block after the one that
+# runs plug.json): it must be what the run prints, the wall-clock figures aside
+(cd "$tmp" && "$cs" run plug.json --allow-plugins . >sum.out 2>&1)
+awk '/^```/ { if (!code && prev) grab = 1; else if (code && grab) exit; code = !code; next }
+	code && /chargesim run plug\.json --allow-plugins \.$/ { prev = 1 }
+	code && grab' docs/policy-sdk.md >"$tmp/sum.doc"
+mask() { sed 's/ simulated in [^)]*real time)/ simulated in (time)/' "$1"; }
+if [ -s "$tmp/sum.doc" ] && [ "$(mask "$tmp/sum.doc")" = "$(mask "$tmp/sum.out")" ]; then
+	ok "docs/policy-sdk.md section 3 quotes the plugin run's summary as it prints"
+else
+	bad "docs/policy-sdk.md section 3's summary differs: $(diff "$tmp/sum.doc" "$tmp/sum.out")"
+fi
 
 # compare and run take a plugin file for --policy (issue 16): the same file as the
 # scenario's plugin gets the scenario's params (900 mA), a copy under another name runs

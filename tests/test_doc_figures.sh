@@ -83,6 +83,22 @@ else
 	not_ok "chargesim command lines in the docs ($n)" "$bad"
 fi
 
+# make targets the docs name are the Makefile's (link-order: scaling.md tells of its removal)
+bad=""
+for t in $(grep -ohE '`make [a-z][a-z-]*|^make [a-z][a-z-]*' $DOCS | sed 's/^`\{0,1\}make //' | sort -u); do
+	[ "$t" = link-order ] && continue
+	grep -Eq "^$t:|^\.PHONY:.* $t( |\$)" Makefile || bad="$bad make $t"
+done
+[ -z "$bad" ] && ok "every make target the docs name is the Makefile's" ||
+	not_ok "make targets the docs name that the Makefile lacks:$bad"
+# the README says scenarios/README.md lists every file of the library (sweeps by folder)
+bad=""
+for f in $(find scenarios -name '*.json' -not -path '*/golden/*' -not -path 'scenarios/sweeps/*'); do
+	grep -q -- "$(basename "$f" .json)" scenarios/README.md || bad="$bad $f"
+done
+[ -z "$bad" ] && ok "scenarios/README.md names every scenario of the library" ||
+	not_ok "scenarios/README.md does not name:$bad"
+
 # ---- 2. transcripts ----
 # Blocks not run: the file, a file the block's commands name, and why.
 SKIP="

@@ -85,6 +85,14 @@ _chargesim() {
 		return 0
 	fi
 
+	# "--policy=sa" as one word (COMP_WORDBREAKS without =): complete the value, and put
+	# the option back in front of each completion
+	local prefix=""
+	if [[ $cur == --*=* ]]; then
+		prev=${cur%%=*}
+		cur=${cur#*=}
+		prefix="$prev="
+	fi
 	# the value of an option
 	if [[ " $(_chargesim_valued "$bin" "$cmd" | tr '\n' ' ') " == *" $prev "* ]]; then
 		case $cmd:$prev in
@@ -102,6 +110,7 @@ _chargesim() {
 		*:--junit) _chargesim_files '*.xml' "$cur" ;;
 		*:--heatmap) _chargesim_files '*.csv' "$cur" ;;
 		esac
+		[ -n "$prefix" ] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
 		return 0
 	fi
 	case $cur in

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/cmd_list.c - `chargesim list [policies|MODELS|scenarios]`: the built-in policies,
- * the presets of every model that has them (sources, pmics, batteries: each model's
- * descriptor names its list), the library's scenarios.
+ * cli/cmd_list.c - `chargesim list [policies [NAME|FILE.so]...|MODELS|scenarios|schema]`:
+ * the policies (a plugin the user names among them), the presets of every model that
+ * has them (sources, pmics, batteries: each model's descriptor names its list), the
+ * library's scenarios, the scenario JSON Schema (run/schema.c).
  *
  * Everything printed here comes from the same tables the scenario loader reads, so
  * the documentation cannot drift from what is accepted.
@@ -56,31 +57,45 @@ static void list_policy(const struct cs_policy_desc *d, const char *shown)
  */
 static int list_policies(int argc, char **argv)
 {
-	printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
-	if (argc < 1) {
-		for (const struct cs_policy_desc *const *all = cs_policies(); *all; all++)
-			list_policy(*all, (*all)->name);
-		return CLI_EXIT_OK;
-	}
-	for (int i = 0; i < argc; i++) {
-		struct cs_policy_handle h;
+	g_autofree struct cs_policy_handle *h = g_new0(struct cs_policy_handle,
+						       (gsize)MAX(argc, 0) + 1);
+	int n = 0, status = CLI_EXIT_OK;
+
+	/* every one opened before anything is printed: an error leaves stdout empty */
+	for (; n < argc; n++) {
 		g_autoptr(GError) err = NULL;
-		g_autofree char *path = NULL, *shown = NULL;
-		bool plugin = world_policy_is_plugin(argv[i]);
+		g_autofree char *path = NULL;
+		const char *msg;
 
 		/* a relative FILE.so is the working directory's, as with run --policy */
-		if (plugin)
-			path = g_canonicalize_filename(argv[i], NULL);
-		if (!cs_policy_open(&h, argv[i], path, true, &err)) {
-			cli_error("list policies: %s", err->message);
-			return CLI_EXIT_USAGE;
-		}
-		shown = plugin ? g_strdup_printf("%s (plugin %s)", h.desc->name, argv[i]) :
-				 g_strdup(h.desc->name);
-		list_policy(h.desc, shown);
-		cs_policy_close(&h);
+		if (world_policy_is_plugin(argv[n]))
+			path = g_canonicalize_filename(argv[n], NULL);
+		if (cs_policy_open(&h[n], argv[n], path, true, &err))
+			continue;
+		/* the loader names the scenario key ("policy.plugin: "); here it is an argument */
+		msg = err->message;
+		if (g_str_has_prefix(msg, "policy.plugin: ") || g_str_has_prefix(msg, "policy: "))
+			msg = strchr(msg, ' ') + 1;
+		cli_error("list policies: %s%s", msg, !path && strchr(argv[n], '/') ?
+			  " (a plugin is a file whose name ends in .so)" : "");
+		status = CLI_EXIT_USAGE;
+		break;
 	}
-	return CLI_EXIT_OK;
+	if (status == CLI_EXIT_OK) {
+		printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
+		for (const struct cs_policy_desc *const *all = cs_policies(); argc < 1 && *all; all++)
+			list_policy(*all, (*all)->name);
+	}
+	for (int i = 0; i < n; i++) {
+		g_autofree char *shown = h[i].module ?
+			g_strdup_printf("%s (plugin %s)", h[i].desc->name, argv[i]) :
+			g_strdup(h[i].desc->name);
+
+		if (status == CLI_EXIT_OK)
+			list_policy(h[i].desc, shown);
+		cs_policy_close(&h[i]);
+	}
+	return status;
 }
 
 static void list_presets(const struct model_desc *d)
@@ -179,7 +194,7 @@ int cmd_list(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	what = argc > 1 ? argv[1] : "policies";
 	if (strcmp(what, "policies") == 0)
-		return list_policies(argc - 2, argv + 2);
+		return list_policies(MAX(argc - 2, 0), argv + 2);
 	if (strcmp(what, "schema") == 0) {
 		g_autofree char *schema = NULL;
 

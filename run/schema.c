@@ -79,12 +79,65 @@ static char *value_doc(const struct param_desc *d)
 	}
 }
 
+/* "Dcp" -> "[dD][cC][pP]": the name in any case, as a regular expression (ECMA 262). */
+static void append_any_case(GString *re, const char *name)
+{
+	for (const char *c = name; *c; c++) {
+		if (g_ascii_isalpha(*c))
+			g_string_append_printf(re, "[%c%c]", g_ascii_tolower(*c), g_ascii_toupper(*c));
+		else if (strchr("\\^$.|?*+()[]{}/", *c))
+			g_string_append_printf(re, "\\%c", *c);
+		else
+			g_string_append_c(re, *c);
+	}
+}
+
+/*
+ * A choice, as the loader matches it (sim/param.c): the names themselves, for an
+ * editor to offer; any of them or of the aliases in another case; and, where a choice
+ * is a quantity ("3.0A"), any string starting like a number, since "3A" and "3000 mA"
+ * name it too. So the schema never refuses what the loader takes.
+ */
+static void add_enum(cJSON *o, const struct param_desc *d)
+{
+	cJSON *any = cJSON_AddArrayToObject(o, "anyOf"), *e = cJSON_CreateObject();
+	cJSON *names = cJSON_AddArrayToObject(e, "enum");
+	g_autoptr(GString) re = g_string_new("^(?:");
+	bool quantity = false;
+
+	cJSON_AddItemToArray(any, e);
+	for (int i = 0; d->choices[i]; i++) {
+		cJSON_AddItemToArray(names, cJSON_CreateString(d->choices[i]));
+		append_any_case(re, d->choices[i]);
+		g_string_append_c(re, '|');
+		for (int dim = UNIT_NONE + 1; dim < UNIT_DIM_COUNT; dim++) {
+			double x;
+
+			quantity |= units_parse(d->choices[i], dim, &x, NULL);
+		}
+	}
+	for (int i = 0; d->aliases && d->aliases[i]; i += 2) {
+		append_any_case(re, d->aliases[i]);
+		g_string_append_c(re, '|');
+	}
+	g_string_truncate(re, re->len - 1);
+	g_string_append(re, ")$");
+	e = push_obj(any);
+	cJSON_AddStringToObject(e, "type", "string");
+	cJSON_AddStringToObject(e, "pattern", re->str);
+	if (quantity) {
+		e = push_obj(any);
+		cJSON_AddStringToObject(e, "type", "string");
+		cJSON_AddStringToObject(e, "pattern", "^\\s*[-+.0-9]");
+	}
+}
+
 /* One parameter's value. */
 static cJSON *param_schema(const struct param_desc *d)
 {
 	cJSON *o = cJSON_CreateObject();
 	g_autofree char *doc = value_doc(d);
-	bool null_ok = d->flags & PARAM_F_NULL_ZERO;
+	bool null_ok = d->flags & PARAM_F_NULL_ZERO;   /* numbers and times only */
 
 	switch (d->kind) {
 	case PARAM_NUM:
@@ -116,20 +169,11 @@ static cJSON *param_schema(const struct param_desc *d)
 	case PARAM_BOOL:
 		add_types(o, (const char *const[]){ "boolean", NULL });
 		break;
-	case PARAM_ENUM: {
-		cJSON *e = cJSON_AddArrayToObject(o, "enum");
-
-		for (int i = 0; d->choices[i]; i++)
-			cJSON_AddItemToArray(e, cJSON_CreateString(d->choices[i]));
-		for (int i = 0; d->aliases && d->aliases[i]; i += 2)
-			cJSON_AddItemToArray(e, cJSON_CreateString(d->aliases[i]));
-		if (null_ok)
-			cJSON_AddItemToArray(e, cJSON_CreateNull());
+	case PARAM_ENUM:
+		add_enum(o, d);
 		break;
-	}
 	case PARAM_STR:
-		add_types(o, null_ok ? (const char *const[]){ "string", "null", NULL } :
-				      (const char *const[]){ "string", NULL });
+		add_types(o, (const char *const[]){ "string", NULL });
 		break;
 	case PARAM_OBJECT:
 		cJSON_Delete(o);

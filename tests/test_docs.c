@@ -550,6 +550,15 @@ static void test_schema_library(void)
 	/* the policy params of one policy are its table's: safe-ramp takes step */
 	CU_ASSERT_PTR_NULL(schema_refuses(schema,
 		"{\"policy\": {\"name\": \"safe-ramp\", \"params\": {\"step\": \"50 mA\"}}}"));
+	/* never stricter than the loader: a choice in another case, a quantity choice
+	 * spelt another way, "null = none" (docs/scenarios.md section 2) */
+	CU_ASSERT_PTR_NULL(schema_refuses(schema, "{\"source\": {\"kind\": \"DCP\"}}"));
+	CU_ASSERT_PTR_NULL(schema_refuses(schema,
+		"{\"source\": {\"kind\": \"typec\", \"rp\": \"3000 mA\"}}"));
+	CU_ASSERT_PTR_NULL(schema_refuses(schema,
+		"{\"source\": {\"kind\": \"typec\", \"rp\": \"usb\"}}"));
+	CU_ASSERT_PTR_NULL(schema_refuses(schema,
+		"{\"device\": {\"pmic\": {\"vindpm\": null}}}"));
 	for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
 		g_autofree char *where = schema_refuses(schema, refused[i][0]);
 

@@ -15,6 +15,7 @@
 #include <cJSON.h>
 #include <chargesim/policy.h>
 #include "models/model.h"
+#include "run/scenario.h"
 #include "run/schema.h"
 #include "sim/param.h"
 #include "sim/units.h"
@@ -148,6 +149,138 @@ static void test_reference_ranges(void)
 	CU_ASSERT(checked >= 60);
 	if (checked < 60)
 		fprintf(stderr, "\n  only %d ranges checked in %d tables\n", checked, tables);
+}
+
+/* The rows of the reference tables (header "| key | unit / type | accepted range |
+ * default | meaning |") under the heading that names `key` in section 14; the tables of
+ * per-kind or per-preset values that follow some are left out. */
+static GPtrArray *reference_rows(const char *doc, const char *key)
+{
+	g_autofree char *heading = g_strdup_printf("`%s`", key);
+	GPtrArray *rows = g_ptr_array_new_with_free_func(g_free);
+	g_auto(GStrv) lines = g_strsplit(doc, "\n", -1);
+	bool in14 = false, in = false, ref = false;
+
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (g_str_has_prefix(l, "## "))
+			in14 = g_str_has_prefix(l, "## 14.");
+		if (g_str_has_prefix(l, "### "))
+			in = in14 && g_str_has_prefix(l, "### 14.") && strstr(l, heading) &&
+			     strstr(l, heading)[strlen(heading)] != '.';
+		else if (g_str_has_prefix(l, "| key |"))
+			ref = g_str_has_prefix(l, "| key | unit / type | accepted range | default | meaning |");
+		else if (in && ref && g_str_has_prefix(l, "| `"))
+			g_ptr_array_add(rows, g_strdup(l));
+	}
+	return rows;
+}
+
+/* The default of a row's key ("adc.CH.lsb" read as adc.vbus.lsb) as `list` prints it,
+ * from the defaults of the model's default preset; NULL when the key is not a leaf. */
+static char *default_text(const struct model_desc *m, const void *params, const char *key,
+			  const struct param_desc **out)
+{
+	g_auto(GStrv) parts = g_strsplit(key, ".", -1);
+	const struct param_desc *table = m->params, *d = NULL;
+	const char *base = params;
+
+	for (int i = 0; parts[i]; i++) {
+		d = param_find(table, strcmp(parts[i], "CH") == 0 ? "vbus" : parts[i]);
+		if (!d)
+			return NULL;
+		if (parts[i + 1]) {
+			if (d->kind != PARAM_OBJECT)
+				return NULL;
+			base += d->off;
+		}
+		table = d->sub;
+	}
+	*out = d;
+	return d->kind == PARAM_OBJECT || d->kind == PARAM_CUSTOM ? NULL :
+	       param_format_value(d, base);
+}
+
+/*
+ * Section 14 says its tables "were generated from the parameter tables": each row's
+ * default is what `chargesim list` prints for the default kind or preset, its meaning
+ * the table's help line, and every key of a model has its row. (A default changed in
+ * a table without the doc used to pass unnoticed.)
+ */
+static void test_reference_defaults(void)
+{
+	g_autofree char *path = tu_repo_file("docs/scenarios.md");
+	g_autofree char *doc = NULL;
+	int checked = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &doc, NULL, NULL));
+	for (int i = 0; i < scenario_n_objects(); i++) {
+		const struct model_desc *m = scenario_object(i);
+		g_autoptr(GPtrArray) rows = NULL;
+		g_autofree void *p = NULL;
+		g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		int preset = 0;
+
+		if (!m->params)
+			continue;
+		rows = reference_rows(doc, m->key);
+		if (rows->len == 0)
+			continue;
+		if (m->preset_key) {
+			const struct param_desc *pd = param_find(m->params, m->preset_key);
+
+			for (int k = 0; pd->choices[k]; k++)
+				if (strcmp(pd->choices[k], m->default_preset) == 0)
+					preset = k;
+		}
+		p = g_malloc0(m->params_size);
+		m->defaults(p, preset);
+		for (guint r = 0; r < rows->len; r++) {
+			g_auto(GStrv) cell = g_strsplit(rows->pdata[r], "|", -1);
+			guint n = g_strv_length(cell);
+			const struct param_desc *d = NULL;
+			g_autofree char *key = NULL, *want = NULL, *meaning = NULL;
+			const char *got;
+
+			if (n < 7)
+				continue;
+			/* the help line may hold a "|" ("current"|"power") */
+			g_free(cell[n - 1]);
+			cell[n - 1] = NULL;
+			meaning = g_strjoinv("|", cell + 5);
+			g_strstrip(meaning);
+			{   /* markdown writes a | in a cell as \| */
+				g_auto(GStrv) bits = g_strsplit(meaning, "\\|", -1);
+
+				g_free(meaning);
+				meaning = g_strjoinv("|", bits);
+			}
+			g_strstrip(cell[1]);
+			key = g_strndup(cell[1] + 1, strlen(cell[1]) - 2);   /* `k` -> k */
+			g_hash_table_add(seen, g_strndup(key, strcspn(key, ".")));
+			want = default_text(m, p, key, &d);
+			got = g_strstrip(cell[4]);
+			if (!d)
+				continue;   /* not a key: test_reference_ranges says so */
+			checked++;
+			/* an object's row summarises its keys in the doc's own words */
+			if ((want && strcmp(want, got) != 0) ||
+			    (d->doc && d->kind != PARAM_OBJECT && strcmp(d->doc, meaning) != 0)) {
+				fprintf(stderr, "\n  docs/scenarios.md 14: %s.%s reads default \"%s\", \"%s\"; the table has \"%s\", \"%s\"\n",
+					m->key, key, got, meaning, want ? want : "(see below)", d->doc);
+				CU_FAIL("a documented default or help line that is not the table's");
+			}
+		}
+		for (const struct param_desc *d = m->params; d->key; d++)
+			if (!g_hash_table_contains(seen, d->key)) {
+				fprintf(stderr, "\n  docs/scenarios.md 14: no row for %s.%s\n", m->key, d->key);
+				CU_FAIL("a key of the tables without its reference row");
+			}
+		param_free_strings(m->params, p);
+	}
+	CU_ASSERT(checked >= 80);
 }
 
 /* The section numbers of a markdown file's headings ("## 12. Running", "### 12.1 ..."),
@@ -572,6 +705,8 @@ static void test_schema_library(void)
 
 CU_TestInfo docs_tests[] = {
 	{ "scenarios.md section 14: each range is the loader's", test_reference_ranges },
+	{ "scenarios.md section 14: each default and help line is the table's",
+	  test_reference_defaults },
 	{ "section references point at headings", test_section_references },
 	{ "policy-sdk.md: the ABI is the header's", test_policy_sdk_abi },
 	{ "chargesim-scenario.5 names every key and kind", test_man_scenario },

@@ -283,6 +283,135 @@ static void test_reference_defaults(void)
 	CU_ASSERT(checked >= 80);
 }
 
+/* The lines under the heading that names `key` in section 14 (NULL-terminated). */
+static GPtrArray *section14_lines(const char *doc, const char *key)
+{
+	g_autofree char *heading = g_strdup_printf("`%s`", key);
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	g_auto(GStrv) lines = g_strsplit(doc, "\n", -1);
+	bool in14 = false, in = false;
+
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (g_str_has_prefix(l, "## "))
+			in14 = g_str_has_prefix(l, "## 14.");
+		if (g_str_has_prefix(l, "### "))
+			in = in14 && g_str_has_prefix(l, "### 14.") && strstr(l, heading) &&
+			     strstr(l, heading)[strlen(heading)] != '.';
+		else if (in)
+			g_ptr_array_add(out, g_strdup(l));
+	}
+	return out;
+}
+
+/* One preset table: header "| key | `a` | `b` | ...", each row's cells the defaults of
+ * those presets; *covered collects the keys with a row. */
+static void check_preset_table(const struct model_desc *m, GPtrArray *lines, guint *i,
+			       GHashTable *covered, int *checked)
+{
+	g_auto(GStrv) head = g_strsplit(lines->pdata[*i], "|", -1);
+	const struct param_desc *pd = param_find(m->params, m->preset_key);
+	guint ncol = g_strv_length(head) - 3;   /* "", " key ", columns..., "" */
+	g_autofree int *col = g_new0(int, ncol);
+
+	for (guint c = 0; c < ncol; c++) {
+		char *name = g_strstrip(head[c + 2]);
+
+		col[c] = -1;
+		for (int k = 0; pd->choices[k]; k++)
+			if (strlen(name) > 2 && strncmp(name + 1, pd->choices[k], strlen(name) - 2) == 0 &&
+			    strlen(pd->choices[k]) == strlen(name) - 2)
+				col[c] = k;
+		CU_ASSERT(col[c] >= 0);
+	}
+	for ((*i) += 2; *i < lines->len && g_str_has_prefix(lines->pdata[*i], "| `"); (*i)++) {
+		g_auto(GStrv) cell = g_strsplit(lines->pdata[*i], "|", -1);
+		g_autofree char *key = NULL;
+
+		if (g_strv_length(cell) != ncol + 3)
+			continue;
+		g_strstrip(cell[1]);
+		key = g_strndup(cell[1] + 1, strlen(cell[1]) - 2);
+		g_hash_table_add(covered, g_strdup(key));
+		for (guint c = 0; c < ncol; c++) {
+			g_autofree void *p = g_malloc0(m->params_size);
+			const struct param_desc *d = NULL;
+			g_autofree char *want = NULL;
+
+			if (col[c] < 0)
+				continue;
+			m->defaults(p, col[c]);
+			want = default_text(m, p, key, &d);
+			if (d && d->kind == PARAM_OBJECT)
+				continue;   /* summarised in the doc's words ("3.9-5.4 V, 0.1 V steps") */
+			(*checked)++;
+			if (!want || strcmp(want, g_strstrip(cell[c + 2])) != 0) {
+				fprintf(stderr, "\n  docs/scenarios.md 14: %s.%s of %s reads \"%s\"; the table has \"%s\"\n",
+					m->key, key, pd->choices[col[c]], cell[c + 2], want ? want : "no such key");
+				CU_FAIL("a documented preset value that is not the table's");
+			}
+			param_free_strings(m->params, p);
+		}
+	}
+}
+
+/* The tables of "Defaults that differ between kinds/presets" hold each preset's value,
+ * and every key whose default differs between presets has its row (the keys read by
+ * their own parser, and objects, are described in their sections). */
+static void test_preset_tables(void)
+{
+	g_autofree char *path = tu_repo_file("docs/scenarios.md");
+	g_autofree char *doc = NULL;
+	int checked = 0, tables = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &doc, NULL, NULL));
+	for (int i = 0; i < scenario_n_objects(); i++) {
+		const struct model_desc *m = scenario_object(i);
+		g_autoptr(GPtrArray) lines = NULL;
+		g_autoptr(GHashTable) covered = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		const struct param_desc *pd;
+		int n;
+
+		if (!m->preset_key)
+			continue;
+		pd = param_find(m->params, m->preset_key);
+		n = (int)g_strv_length((char **)pd->choices);
+		lines = section14_lines(doc, m->key);
+		for (guint l = 0; l < lines->len; l++)
+			if (g_str_has_prefix(lines->pdata[l], "| key | `")) {
+				tables++;
+				check_preset_table(m, lines, &l, covered, &checked);
+			}
+		for (const struct param_desc *d = m->params; d->key; d++) {
+			bool differs = false;
+			g_autofree char *first = NULL;
+
+			if (d->kind == PARAM_CUSTOM || d->kind == PARAM_OBJECT || d == pd)
+				continue;
+			for (int k = 0; k < n; k++) {
+				g_autofree void *p = g_malloc0(m->params_size);
+				g_autofree char *v = NULL;
+
+				m->defaults(p, k);
+				v = param_format_value(d, p);
+				if (!first)
+					first = g_strdup(v);
+				differs |= strcmp(first, v) != 0;
+				param_free_strings(m->params, p);
+			}
+			if (differs && !g_hash_table_contains(covered, d->key)) {
+				fprintf(stderr, "\n  docs/scenarios.md 14: %s.%s differs between presets but has no row\n",
+					m->key, d->key);
+				CU_FAIL("a key whose default differs between presets without its row");
+			}
+		}
+	}
+	CU_ASSERT(tables >= 3);
+	CU_ASSERT(checked >= 100);
+}
+
 /* The section numbers of a markdown file's headings ("## 12. Running", "### 12.1 ..."),
  * or NULL when it cannot be read. */
 static GHashTable *sections(const char *rel)
@@ -707,6 +836,8 @@ CU_TestInfo docs_tests[] = {
 	{ "scenarios.md section 14: each range is the loader's", test_reference_ranges },
 	{ "scenarios.md section 14: each default and help line is the table's",
 	  test_reference_defaults },
+	{ "scenarios.md section 14: the per-kind and per-preset values are the tables'",
+	  test_preset_tables },
 	{ "section references point at headings", test_section_references },
 	{ "policy-sdk.md: the ABI is the header's", test_policy_sdk_abi },
 	{ "chargesim-scenario.5 names every key and kind", test_man_scenario },

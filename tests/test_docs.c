@@ -412,6 +412,78 @@ static void test_preset_tables(void)
 	CU_ASSERT(checked >= 100);
 }
 
+/* A policy's reference row: its default and help line (the range by check_row()). */
+static void check_policy_row(const struct cs_policy_desc *pd, const void *p, const char *row,
+			     GHashTable *seen, int *checked)
+{
+	struct model_desc m = { .key = pd->name, .params = pd->params };
+	g_auto(GStrv) cell = g_strsplit(row, "|", -1);
+	const struct param_desc *d = NULL;
+	g_autofree char *key = NULL, *want = NULL;
+
+	if (g_strv_length(cell) != 7)
+		return;
+	check_row(&m, row, checked);
+	g_strstrip(cell[1]);
+	key = g_strndup(cell[1] + 1, strlen(cell[1]) - 2);
+	g_hash_table_add(seen, g_strdup(key));
+	want = default_text(&m, p, key, &d);
+	if (d && ((want && strcmp(want, g_strstrip(cell[4])) != 0) ||
+		  (d->doc && strcmp(d->doc, g_strstrip(cell[5])) != 0))) {
+		fprintf(stderr, "\n  docs/scenarios.md 14.8: %s %s reads \"%s\", \"%s\"; the table has \"%s\", \"%s\"\n",
+			pd->name, key, cell[4], cell[5], want ? want : "", d->doc);
+		CU_FAIL("a documented policy parameter that is not the table's");
+	}
+}
+
+/* Section 14.8 lists every built-in policy ("**`name`**: summary") with its parameters,
+ * each row the table's. */
+static void test_policy_tables(void)
+{
+	g_autofree char *path = tu_repo_file("docs/scenarios.md");
+	g_autofree char *doc = NULL;
+	int checked = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(path, &doc, NULL, NULL));
+	for (const struct cs_policy_desc *const *all = cs_builtin_policies; *all; all++) {
+		const struct cs_policy_desc *pd = *all;
+		g_autofree char *head = g_strdup_printf("\n**`%s`**: %s\n", pd->name, pd->summary);
+		g_autofree void *p = g_malloc0(pd->params_size ? pd->params_size : 1);
+		g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		const char *at = strstr(doc, head);
+
+		if (!at) {
+			fprintf(stderr, "\n  docs/scenarios.md 14.8 lacks \"%s\"\n", g_strstrip(head));
+			CU_FAIL("a built-in policy without its entry in section 14.8");
+			continue;
+		}
+		if (pd->params_default)
+			pd->params_default(pd, p);
+		at += strlen(head);
+		for (const char *nl; *at && !g_str_has_prefix(at, "**`") && !g_str_has_prefix(at, "#");
+		     at = nl + 1) {
+			g_autofree char *line = NULL;
+
+			nl = strchr(at, '\n');
+			if (!nl)
+				break;
+			line = g_strndup(at, (gsize)(nl - at));
+			if (g_str_has_prefix(line, "| `"))
+				check_policy_row(pd, p, line, seen, &checked);
+		}
+		for (const struct param_desc *d = pd->params; d && d->key; d++)
+			if (!g_hash_table_contains(seen, d->key)) {
+				fprintf(stderr, "\n  docs/scenarios.md 14.8: %s has no row for %s\n",
+					pd->name, d->key);
+				CU_FAIL("a policy parameter without its row in section 14.8");
+			}
+		if (pd->params)
+			param_free_strings(pd->params, p);
+	}
+	CU_ASSERT(checked >= 20);
+}
+
 /* The section numbers of a markdown file's headings ("## 12. Running", "### 12.1 ..."),
  * or NULL when it cannot be read. */
 static GHashTable *sections(const char *rel)
@@ -838,6 +910,7 @@ CU_TestInfo docs_tests[] = {
 	  test_reference_defaults },
 	{ "scenarios.md section 14: the per-kind and per-preset values are the tables'",
 	  test_preset_tables },
+	{ "scenarios.md section 14.8: every built-in policy and parameter", test_policy_tables },
 	{ "section references point at headings", test_section_references },
 	{ "policy-sdk.md: the ABI is the header's", test_policy_sdk_abi },
 	{ "chargesim-scenario.5 names every key and kind", test_man_scenario },

@@ -19,7 +19,9 @@
 # 4. The gallery: every image a tracked Markdown file shows is tracked (a fresh
 #    checkout has it); plots/gallery/README.md is what `make gallery-update` writes
 #    (its metrics are this build's); `make gallery` changes no tracked file.
-# 5. docs/models.md's measured tables: each worked example's energy balance error, and
+# 5. docs/scenarios.md 11.1: the trace excerpt of section 1's example and the row counts
+#    of --trace-dt; docs/architecture.md's diagram names every command.
+# 6. docs/models.md's measured tables: each worked example's energy balance error, and
 #    the brute-force check of ex-e (steps, CV entry, time to 80 %, termination, energy
 #    balance at each step size), from running the examples as the page writes them. A
 #    quoted figure passes when it is the run's rounded to the digits quoted.
@@ -255,7 +257,46 @@ q=$(quoted 'that is about ([0-9.]+ million rows, about [0-9]+ MB)')
 [ -n "$w" ] && [ "$q" = "$w" ] && ok "README: --max-step 1ms warns of $w" ||
 	not_ok "README: the --max-step 1ms trace size" "README says \"$q\", run warns \"$w\""
 
-# ---- 5. docs/models.md: the worked examples' measured figures ----
+# ---- 5. docs/scenarios.md 11.1 and docs/architecture.md ----
+# the excerpt is of section 1's example (weak-adapter.json, written by the transcripts
+# above from the same block): each quoted row is a row of its trace, the header first
+mkdir -p "$TMP/s11"
+awk '/^## 1\. /{ on = 1 } on && /^```json$/{ j = 1; next } on && j && /^```$/{ exit } on && j' \
+	docs/scenarios.md >"$TMP/s11/weak-adapter.json"
+"$BIN" run "$TMP/s11/weak-adapter.json" -o "$TMP/s11/wa" -q >/dev/null 2>&1
+awk '/^```$/ { if (on) exit } on { print } /^```$/ { next } /^time_s,/ && !on { on = 1; print }' \
+	docs/scenarios.md | awk '!/^```/' >"$TMP/s11/quoted"
+bad=""
+first=1
+while IFS= read -r row; do
+	[ "$row" = "..." ] && continue
+	if [ $first -eq 1 ]; then
+		[ "$row" = "$(head -n 1 "$TMP/s11/wa/trace.csv")" ] || bad="$bad
+header: quoted $row"
+		first=0
+	elif ! grep -qxF -- "$row" "$TMP/s11/wa/trace.csv"; then
+		bad="$bad
+not a row of the trace: $row"
+	fi
+done <"$TMP/s11/quoted"
+[ -z "$bad" ] && [ "$(wc -l <"$TMP/s11/quoted")" -ge 5 ] &&
+	ok "docs/scenarios.md 11.1: the quoted trace rows are the example's" ||
+	not_ok "docs/scenarios.md 11.1: the quoted trace rows" "$bad"
+"$BIN" run scenarios/demo.json --policy safe-ramp -o "$TMP/s11/sr" -q >/dev/null 2>&1
+"$BIN" run scenarios/demo.json --policy safe-ramp -o "$TMP/s11/sr60" -q --trace-dt 60s >/dev/null 2>&1
+want="$(($(wc -l <"$TMP/s11/sr/trace.csv") - 1)) rows without the option and $(($(wc -l <"$TMP/s11/sr60/trace.csv") - 1)) with"
+q=$(tr '\n' ' ' <docs/scenarios.md | tr -s ' ' | sed -nE 's/.* writes ([0-9,]+ rows without the option and [0-9,]+ with) `--trace-dt 60s`.*/\1/p' | tr -d ,)
+[ "$q" = "$want" ] && ok "docs/scenarios.md 11.1: safe-ramp's demo writes $want --trace-dt 60s" ||
+	not_ok "docs/scenarios.md 11.1: the rows of --trace-dt" "the doc says \"$q\", the runs give \"$want\""
+line=$(grep -m 1 '^ *cli/ *chargesim ' docs/architecture.md)
+missing=""
+for c in $(cat "$TMP/cmds"); do
+	printf '%s\n' "$line" | grep -qw -- "$c" || missing="$missing $c"
+done
+[ -n "$line" ] && [ -z "$missing" ] && ok "docs/architecture.md's diagram names every command" ||
+	not_ok "docs/architecture.md's diagram lacks:$missing" "$line"
+
+# ---- 6. docs/models.md: the worked examples' measured figures ----
 mkdir -p "$TMP/ex"
 awk -v dir="$TMP/ex" '
 	/^```json$/ { j = 1; b = ""; next }

@@ -137,7 +137,8 @@ static cJSON *param_schema(const struct param_desc *d)
 {
 	cJSON *o = cJSON_CreateObject();
 	g_autofree char *doc = value_doc(d);
-	bool null_ok = d->flags & PARAM_F_NULL_ZERO;   /* numbers and times only */
+	/* null is "none" for numbers and times only (sim/param.c) */
+	bool null_ok = d->flags & PARAM_F_NULL_ZERO && d->kind != PARAM_INT;
 
 	switch (d->kind) {
 	case PARAM_NUM:

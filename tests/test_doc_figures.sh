@@ -4,9 +4,9 @@
 #
 # Usage (from the repository root): tests/test_doc_figures.sh build/chargesim
 #
-# 1. Every chargesim command line in a code block of README.md, docs/*.md and the
-#    other READMEs names a command `chargesim --help` lists and only options that
-#    command's --help shows.
+# 1. Every chargesim command line in a code block of README.md, docs/*.md, the other
+#    READMEs and the manual pages' examples names a command `chargesim --help` lists
+#    and only options that command's --help shows.
 # 2. Every `$ chargesim ...` transcript in them is run (in a scratch directory, with
 #    the repository's scenarios/) and its output compared with the quoted one: "..."
 #    in a quoted line stands for any text, and the summary's wall-clock figures
@@ -49,6 +49,20 @@ for f in $DOCS; do
 			print at "\t" line
 		}' "$f"
 done >"$TMP/lines"
+# and the examples of the manual pages (.nf ... .fi), roff escapes undone
+for f in docs/man/*.[1-9]; do
+	sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(aq/'"'"'/g' "$f" | awk -v f="$f" '
+		/^\.nf/ { code = 1; next }
+		/^\.fi/ { code = 0; next }
+		!code { next }
+		cont { line = line " " $0; sub(/\\$/, "", line); if ($0 !~ /\\$/) { print at "\t" line; cont = 0 }; next }
+		/^ *chargesim / {
+			line = $0; at = f ":" NR
+			sub(/^ *chargesim /, "", line)
+			if (line ~ /\\$/) { sub(/\\$/, "", line); cont = 1; next }
+			print at "\t" line
+		}'
+done >>"$TMP/lines"
 bad=""
 n=0
 while IFS=$(printf '\t') read -r at line; do

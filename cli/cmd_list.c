@@ -158,8 +158,15 @@ int cmd_list(int argc, char **argv)
 	g_autofree char *summary = g_strdup_printf("[%s|schema] [ARG...] - list what a scenario can name",
 						   names);
 	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+	gboolean schema_opt = FALSE;
+	GOptionEntry entries[] = {
+		{ "schema", 0, 0, G_OPTION_ARG_NONE, &schema_opt,
+		  "Print the scenario JSON Schema (the topic schema)", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
 	const char *what;
 
+	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Topics (default: policies):\n"
 		"  policies [NAME|FILE.so]...\n"
@@ -192,7 +199,11 @@ int cmd_list(int argc, char **argv)
 		"docs/scenarios.md describes every key; its section 14 has the same tables.");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
-	what = argc > 1 ? argv[1] : "policies";
+	if (schema_opt && argc > 1 && strcmp(argv[1], "schema") != 0) {
+		cli_error("list: found --schema and \"%s\", expected one of them", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	what = schema_opt ? "schema" : argc > 1 ? argv[1] : "policies";
 	if (strcmp(what, "policies") == 0)
 		return list_policies(MAX(argc - 2, 0), argv + 2);
 	if (strcmp(what, "schema") == 0) {

@@ -55,6 +55,8 @@ SCHEMA=$SHARE/chargesim/scenario.schema.json
 "$IBIN" list schema >"$TMP/schema.json"
 check "the installed scenario.schema.json is the tables' (list schema)" cmp "$TMP/schema.json" "$SCHEMA"
 check "and the one shipped in docs/" cmp docs/scenario.schema.json "$SCHEMA"
+"$IBIN" list --schema >"$TMP/schema2.json"
+check "list --schema prints it too" cmp "$TMP/schema2.json" "$SCHEMA"
 COMPL=$SHARE/bash-completion/completions/chargesim
 if command -v bash >/dev/null 2>&1; then
 	got=$(bash -c '. "$1"; COMP_WORDS=("$2" li); COMP_CWORD=1; _chargesim; echo "${COMPREPLY[*]}"' \

@@ -62,7 +62,7 @@ for cmd in $(cat "$TMP/cmds"); do
 	{
 		"$BIN" "$cmd" --help | awk '/^Application Options:/ { on = 1; next }
 			on && NF == 0 { on = 0 }
-			on { for (i = 1; i <= NF; i++) if ($i ~ /^--/) { sub(/=.*/, "", $i); print $i } }'
+			on { o = $1 ~ /^-[^-],$/ ? $2 : $1; if (o ~ /^--/) { sub(/=.*/, "", o); print o } }'
 		echo --help
 	} | sort -u >"$TMP/want"
 	complete_line "$cmd" -- >"$TMP/got"

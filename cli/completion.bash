@@ -9,15 +9,16 @@
 # `chargesim COMMAND --help`, policy names from `chargesim list policies`, list's
 # topics from `chargesim list --help`. Scenario files (*.json) complete where a
 # command takes one, traces (*.csv) for plot and diff, directories for -o.
-# It needs no helper of the bash-completion package.
+# It needs no helper of the bash-completion package. The binary is asked in the C
+# locale, whose --help headers ("Application Options:") are the ones parsed here.
 
-# _chargesim_words CMD...: the words a chargesim query prints, one per line
+# the commands, a command's options, the policies, list's topics: one per line
 _chargesim_commands() {
-	"$1" --help 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
+	LC_ALL=C "$1" --help 2>/dev/null | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
 }
 
 _chargesim_options() {
-	"$1" "$2" --help 2>/dev/null | sed -n '/^Application Options:/,/^$/{
+	LC_ALL=C "$1" "$2" --help 2>/dev/null | sed -n '/^Application Options:/,/^$/{
 		s/^  *\(-[A-Za-z0-9]\), \(--[a-z0-9-]*\).*/\2/p
 		s/^  *\(--[a-z0-9-]*\).*/\1/p
 	}'
@@ -26,18 +27,18 @@ _chargesim_options() {
 
 # options that take a value (--output=DIR): the value is the next word
 _chargesim_valued() {
-	"$1" "$2" --help 2>/dev/null | sed -n '/^Application Options:/,/^$/{
+	LC_ALL=C "$1" "$2" --help 2>/dev/null | sed -n '/^Application Options:/,/^$/{
 		s/^  *\(-[A-Za-z0-9]\), \(--[a-z0-9-]*\)=.*/\1 \2/p
 		s/^  *\(--[a-z0-9-]*\)=.*/\1/p
 	}'
 }
 
 _chargesim_policies() {
-	"$1" list policies 2>/dev/null | sed -n 's/^\([^ ][^ ]*\) - .*/\1/p'
+	LC_ALL=C "$1" list policies 2>/dev/null | sed -n 's/^\([^ ][^ ]*\) - .*/\1/p'
 }
 
 _chargesim_list_topics() {
-	"$1" list --help 2>/dev/null |
+	LC_ALL=C "$1" list --help 2>/dev/null |
 		sed -n 's/^  chargesim list \[OPTION[^]]*\] \[\([a-z|]*\)\].*/\1/p' | tr '|' '\n'
 }
 

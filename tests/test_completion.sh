@@ -11,6 +11,8 @@
 # command's options (COMMAND --help), the policies (list policies), list's topics;
 # scenario files (*.json, and directories) in a scratch directory.
 set -u
+# --help as the C locale prints it (GLib translates its headers)
+export LC_ALL=C
 
 . "$(dirname "$0")/lib.sh"
 tl_init completion "${1:-build/chargesim}" cli/completion.bash

@@ -26,6 +26,8 @@
 #    balance at each step size), from running the examples as the page writes them. A
 #    quoted figure passes when it is the run's rounded to the digits quoted.
 set -u
+# --help as the C locale prints it (GLib translates its headers)
+export LC_ALL=C
 
 . "$(dirname "$0")/lib.sh"
 tl_init docfigures "${1:-build/chargesim}" README.md

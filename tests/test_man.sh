@@ -11,6 +11,8 @@
 # (groff -ww, and man --warnings when man is installed). The scenario page's keys are
 # checked against the loader's tables by tests/test_docs.c.
 set -u
+# --help as the C locale prints it (GLib translates its headers)
+export LC_ALL=C
 
 . "$(dirname "$0")/lib.sh"
 tl_init man "${1:-build/chargesim}" docs/man/chargesim.1

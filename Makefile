@@ -8,9 +8,12 @@
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      the benchmarks in bench/: this build against BASELINE=REV (default
 #                   b52e5c8) on the four workloads of the speed rule (docs/scaling.md)
-#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
-#                   and `list scenarios` look without a path; DESTDIR stages it)
+#                   and `list scenarios` look without a path; DESTDIR stages it), the
+#                   scenario JSON Schema beside it (written by the binary from its
+#                   tables), the manual pages chargesim(1) and chargesim-scenario(5)
+#                   (docs/man/) and the bash completion (cli/completion.bash)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
@@ -263,12 +266,20 @@ demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@$(BIN) run scenarios/demo.json -o $(DEMO_OUT) --plot
 
-# make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
-# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).
-.PHONY: gallery
+# make gallery: build/gallery/*.png and build/gallery/README.md from the bug zoo
+# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md);
+# it writes no tracked file. make gallery-update rewrites the tracked gallery,
+# plots/gallery/: its README.md and the pictures GALLERY_TRACKED names (the ones the
+# repository keeps; tests/test_doc_figures.sh checks the README's links and figures).
+GALLERY_TRACKED := twl4030-full-battery heatmap-twl4030-grid run-twl4030-full-battery \
+                   run-twl4030-full-battery-safe-ramp
+.PHONY: gallery gallery-update
 gallery: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@plots/gallery/generate.sh $(BIN)
+	@GALLERY=$(BUILD)/gallery TRACKED= plots/gallery/generate.sh $(BIN)
+gallery-update: check-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@GALLERY=plots/gallery TRACKED="$(GALLERY_TRACKED)" plots/gallery/generate.sh $(BIN)
 
 test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
@@ -404,6 +415,15 @@ install: $(BIN) $(LIB)
 	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
 	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/man/chargesim.1 $(DESTDIR)$(PREFIX)/share/man/man1/chargesim.1
+	install -m 644 docs/man/chargesim-scenario.5 $(DESTDIR)$(PREFIX)/share/man/man5/chargesim-scenario.5
+	install -m 644 cli/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chargesim
+	$(BIN) list schema > $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json.tmp
+	mv $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json.tmp \
+	  $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
+	chmod 644 $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
 
 clean:
 	rm -rf build out

@@ -57,6 +57,20 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 #define SR_PIN_HOLD_COST_UA 5000
 /* R8: what an unconfigured USB device may draw, one unit load [USB 2.0 7.2.1]. */
 #define SR_UNIT_LOAD_UA 100000
+/* R4: a reading within this of a point the line holds (A) is a current seen before: a
+ * ladder's rung or a register value asked again reads the same IBUS, and 5 mA of path
+ * resistance (under 2 ohm) moves VBUS by at most 10 mV, which the slope corrects. */
+#define SR_SEEN_A 0.005
+/* R4: VBUS at a current seen before may differ from the point by this much without the
+ * source having moved (V): 20 mV is 40 mohm at 0.5 A, less than a worn contact adds,
+ * and less than a line that far off can misplace a knee (knee_margin 0.15 V) ... */
+#define SR_MOVED_MIN_V 0.020
+/* ... and at least two VBUS ADC steps (two readings, each up to half a step off, and a
+ * step of conversion noise: the bq25890's 100 mV, the twl4030's 6.8 mV) ... */
+#define SR_MOVED_LSBS 2.0
+/* ... and four standard deviations of the line's scatter, the ADC's noise as the fit
+ * sees it (as R5's knee). */
+#define SR_MOVED_SIGMAS 4.0
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -141,6 +155,7 @@ struct safe_ramp {
 				    * the charger getting all its charge current */
 	bool enumerated;           /* R8: the host configured the gadget this session */
 	bool hiz;                  /* R8: the input is off: the budget is below the chip's range */
+	bool dpm_moved;            /* R4/R12: the test asks whether the source line moved */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -300,6 +315,18 @@ static bool sr_fit_predict(const struct sr_fit *f, double i, double *v)
 	if (!sr_fit_known(f))
 		return false;
 	*v = f->sv / f->n - sr_fit_r(f) * (i - f->si / f->n);
+	return true;
+}
+
+/* R4: VBUS the point the line holds at a current seen before (within SR_SEEN_A of
+ * `i`) gives at `i`, through the fit's slope where it is known; false when none. */
+static bool sr_line_seen(const struct sr_line *l, const struct sr_fit *f, double i, double *v)
+{
+	int k = (int)(i / SR_LINE_BIN_A);
+
+	if (k < 0 || k >= SR_LINE_BINS || !l->used[k] || fabs(i - l->i[k]) > SR_SEEN_A)
+		return false;
+	*v = l->v[k] - (sr_fit_known(f) ? sr_fit_r(f) : 0) * (i - l->i[k]);
 	return true;
 }
 
@@ -668,6 +695,8 @@ static bool sr_plateau_over(const struct safe_ramp *s)
 	       time_after_eq(jiffies, s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms));
 }
 
+static bool sr_moved_test(struct safe_ramp *s, int ibus_ua, int vbus_uv);
+
 /*
  * R11: a check while VINDPM holds the input. The adapter's line must still carry the
  * current under the wall; IBUS at the wall or VBUS below the line is a knee again.
@@ -680,6 +709,11 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 		s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms) :
 		s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms);
 
+	/* R4/R12: short of the wall, VBUS on the VINDPM written: the source may have
+	 * moved under the hold; ask before taking it for a knee. */
+	if (below && ibus_ua < s->wall_ua - sr_ua(s->p->draw_tol) &&
+	    sr_moved_test(s, ibus_ua, vbus_uv))
+		return;
 	if (ibus_ua >= s->wall_ua - sr_ua(s->p->draw_tol) || below) {
 		/* The line moved, or was not known well enough, or the adapter
 		 * weakened: hold again from here, VINDPM at least a step higher. */
@@ -770,6 +804,55 @@ static void sr_dpm_test_stop(struct safe_ramp *s)
 	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
 }
 
+/*
+ * R4: the source line moved; (i_ua, v_uv) is a point of the new one. Learn it again from
+ * there: the limit goes `backoff` steps under that draw (a ladder rounds it to a rung
+ * further down), where the charger draws the limit and the next check gives the line's
+ * second point, and the ramp climbs back, each step a point, to the ceiling: a wall
+ * found before is the adapter's and stays (R5), a VINDPM hold from the old line does not
+ * (R11). Under the draw for a few checks the battery carries the difference.
+ */
+static void sr_relearn(struct safe_ramp *s, int i_ua, int v_uv)
+{
+	sr_line_reset(&s->line);
+	sr_line_add(&s->line, i_ua * 1e-6, v_uv * 1e-6);
+	s->probing = false;
+	s->plateau_ua = -1;
+	s->plateau_ms = 0;
+	s->seen_ua = i_ua;
+	sr_write(s, max(s->chip_min_ua, i_ua - s->p->backoff * sr_ua(s->p->step)));
+	s->peak_ua = s->req_ua;
+	sr_check_later(s, SR_RAMP);
+}
+
+/*
+ * R4/R12: a moved-line test's end. IBUS rose as VINDPM went a step lower: the adapter
+ * is on a line, not at its wall, and the charger's own VINDPM holds the input. VBUS
+ * below the learnt line there is a changed source (contact resistance, a weaker
+ * adapter voltage): learn the line again from the pin, keep the limit (R11's VINDPM
+ * from the old line goes). IBUS stayed: the adapter's wall, a knee as before (R5).
+ */
+static void sr_moved_end(struct safe_ramp *s, bool rose, int ibus_ua, int vbus_uv)
+{
+	s->dpm_moved = false;
+	if (!rose) {
+		if (s->vmode) {
+			s->vindpm_bad_uv = max(s->vindpm_bad_uv, s->vindpm_uv);
+			sr_vmode_exit(s, true);
+			sr_settle_below(s, min(s->dpm_pin_ua, s->wall_ua), s->dpm_pin_uv, "knee");
+		} else {
+			sr_settle_below(s, s->dpm_pin_ua, s->dpm_pin_uv, "knee");
+		}
+		return;
+	}
+	pr_info("safe-ramp: VINDPM holds the input at %d mA off the source line; learning the line again",
+		s->dpm_pin_ua / 1000);
+	(void)ibus_ua;
+	(void)vbus_uv;
+	sr_vmode_exit(s, true);
+	sr_relearn(s, s->dpm_pin_ua, s->dpm_pin_uv);
+}
+
 /* R12: the test's check: its end, then what it showed. */
 static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool below)
 {
@@ -781,6 +864,10 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 		    ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol) || !sr_input_pinned(s);
 
 	sr_dpm_test_stop(s);
+	if (s->dpm_moved) {
+		sr_moved_end(s, rose, ibus_ua, vbus_uv);
+		return;
+	}
 	if (rose && below) {
 		/* more current, then the knee: the wall lies above the pin */
 		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
@@ -911,6 +998,49 @@ static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
 	r->on_line = r->v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
 }
 
+/*
+ * R4: has the source line moved? The limit is drawn at a current the line holds a point
+ * for, the charger's input current limit holds it (VBUS clear of the charger's own
+ * VINDPM: no VINDPM hold, and no adapter wall, which would pull VBUS down onto VINDPM),
+ * and VBUS is off that point by more than two readings of the ADC can be
+ * (SR_MOVED_*): the source delivers the same current at another voltage, its
+ * resistance or its voltage changed. A linear charger (no VINDPM) is left to R4's
+ * check after a knee: its pass element at a wall holds IBUS at the limit as well.
+ */
+static bool sr_line_moved(const struct safe_ramp *s, const struct sr_reading *r)
+{
+	double v_seen, tol = fmax(SR_MOVED_MIN_V, SR_MOVED_LSBS * s->vbus_lsb_v);
+	double scatter = sr_fit_scatter(&r->fit);
+	int own_uv = cs_chg_get_vindpm(s->board->ic);
+
+	if (scatter > 0 && r->fit.n >= SR_LINE_MATURE)
+		tol = fmax(tol, SR_MOVED_SIGMAS * scatter);
+	return r->following && own_uv > 0 && !sr_at_vindpm(s, r->vbus_uv) &&
+	       sr_line_seen(&s->line, &r->fit, r->i, &v_seen) && fabs(r->v - v_seen) > tol;
+}
+
+/*
+ * R4/R12: short of a held limit, VBUS below the line and at the charger's VINDPM: its
+ * VINDPM holds the input where a source that moved (more contact resistance) puts the
+ * line, or the adapter's wall pulled VBUS down onto it; the two read alike. Ask VINDPM
+ * (sr_moved_end). False when it cannot be asked.
+ */
+static bool sr_moved_test(struct safe_ramp *s, int ibus_ua, int vbus_uv)
+{
+	if (s->probing || !sr_at_vindpm(s, vbus_uv) || !sr_dpm_test_start(s, ibus_ua, vbus_uv))
+		return false;
+	s->dpm_moved = true;
+	return true;
+}
+
+/* R5: short of the limit, VBUS below the knee: the adapter's wall, unless the charger's
+ * VINDPM holds a held limit's input on a line that moved (R4, R12). */
+static void sr_knee_or_moved(struct safe_ramp *s, const struct sr_reading *r)
+{
+	if (!sr_moved_test(s, r->ibus_ua, r->vbus_uv))
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
+}
+
 /* A probe's step not followed, VBUS not below the knee: R2 (probe only under load), R5
  * (the knee is the adapter's limit) or R12 (ask VINDPM which it is). */
 static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
@@ -998,6 +1128,15 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
 
+	if (sr_line_moved(s, r)) {
+		/* R4: the same current at another VBUS, the charger's current limit
+		 * holding it: no knee, the source line moved. Learn it again from
+		 * here; the limit stays. */
+		pr_info("safe-ramp: the source line moved: %d mV at %d mA; learning it again",
+			r->vbus_uv / 1000, r->ibus_ua / 1000);
+		sr_relearn(s, r->ibus_ua, r->vbus_uv);
+		return;
+	}
 	if (r->below && r->after_knee) {
 		/* R4: still far below the line, drawing the limit just set under a
 		 * knee. A wall lets VBUS back onto the line once the draw is under
@@ -1080,14 +1219,14 @@ static void sr_work(struct work_struct *work)
 	/* Short of the limit and below the knee (R5): IBUS stopped short and VBUS fell
 	 * faster than the path resistance explains: the adapter left its
 	 * voltage-source region (its knee), probed or weakened. */
-	if (s->vmode)
-		sr_vmode_check(s, r.ibus_ua, r.vbus_uv, r.below);
-	else if (s->dpm_test)
+	if (s->dpm_test)
 		sr_dpm_test_end(s, r.ibus_ua, r.vbus_uv, r.below);
+	else if (s->vmode)
+		sr_vmode_check(s, r.ibus_ua, r.vbus_uv, r.below);
 	else if (r.following)
 		sr_drawn(s, &r);
 	else if (r.below)
-		sr_settle_below(s, r.ibus_ua, r.vbus_uv, "knee");
+		sr_knee_or_moved(s, &r);
 	else if (s->probing)
 		sr_probe_short(s, &r);
 	else

@@ -61,16 +61,21 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * ladder's rung or a register value asked again reads the same IBUS, and 5 mA of path
  * resistance (under 2 ohm) moves VBUS by at most 10 mV, which the slope corrects. */
 #define SR_SEEN_A 0.005
-/* R4: VBUS at a current seen before may differ from the point by this much without the
- * source having moved (V): 20 mV is 40 mohm at 0.5 A, less than a worn contact adds,
- * and less than a line that far off can misplace a knee (knee_margin 0.15 V) ... */
+/* R4: VBUS at a current seen before may differ from the first reading there by this
+ * much without the source having moved (V): 20 mV is 40 mohm at 0.5 A, less than a worn
+ * contact adds, and less than a line that far off can misplace a knee (knee_margin
+ * 0.15 V) ... */
 #define SR_MOVED_MIN_V 0.020
 /* ... and at least two VBUS ADC steps (two readings, each up to half a step off, and a
  * step of conversion noise: the bq25890's 100 mV, the twl4030's 6.8 mV) ... */
 #define SR_MOVED_LSBS 2.0
-/* ... and four standard deviations of the line's scatter, the ADC's noise as the fit
- * sees it (as R5's knee). */
-#define SR_MOVED_SIGMAS 4.0
+/* ... and five standard deviations of the difference between two readings at one
+ * current, the ADC's noise as the checks see it (the chip does not report it): 4 would
+ * do for a known sigma, and an estimate from SR_NOISE_MIN_N pairs can be 30 % low. */
+#define SR_MOVED_SIGMAS 5.0
+/* R4: the pairs of readings at one current needed before that estimate is used; until
+ * then no drawn reading counts as a moved line (the VINDPM test still can, R12). */
+#define SR_NOISE_MIN_N 16
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -98,6 +103,9 @@ struct sr_params {
 struct sr_line {
 	bool used[SR_LINE_BINS];
 	double i[SR_LINE_BINS], v[SR_LINE_BINS];
+	/* the first reading in each bin since the line was learnt: what a line that moves
+	 * slowly, each reading a little off the last, is compared with */
+	double iref[SR_LINE_BINS], vref[SR_LINE_BINS];
 };
 
 /* Least-squares sums over the bins in use. */
@@ -156,6 +164,9 @@ struct safe_ramp {
 	bool enumerated;           /* R8: the host configured the gadget this session */
 	bool hiz;                  /* R8: the input is off: the budget is below the chip's range */
 	bool dpm_moved;            /* R4/R12: the test asks whether the source line moved */
+	/* R4: VBUS noise, from the differences (V) of successive readings at one current */
+	double noise_ss;
+	int noise_n;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -247,6 +258,10 @@ static void sr_line_add(struct sr_line *l, double i, double v)
 
 	if (k < 0 || k >= SR_LINE_BINS)
 		return;
+	if (!l->used[k]) {
+		l->iref[k] = i;
+		l->vref[k] = v;
+	}
 	l->used[k] = true;
 	l->i[k] = i;
 	l->v[k] = v;
@@ -318,15 +333,20 @@ static bool sr_fit_predict(const struct sr_fit *f, double i, double *v)
 	return true;
 }
 
-/* R4: VBUS the point the line holds at a current seen before (within SR_SEEN_A of
- * `i`) gives at `i`, through the fit's slope where it is known; false when none. */
-static bool sr_line_seen(const struct sr_line *l, const struct sr_fit *f, double i, double *v)
+/* R4: VBUS at a current seen before (within SR_SEEN_A of `i`), moved to `i` through the
+ * fit's slope where it is known: *first the bin's first reading, *last its latest; false
+ * when the bin holds no reading at that current. */
+static bool sr_line_seen(const struct sr_line *l, const struct sr_fit *f, double i, double *first,
+			 double *last)
 {
 	int k = (int)(i / SR_LINE_BIN_A);
+	double r = sr_fit_known(f) ? sr_fit_r(f) : 0;
 
-	if (k < 0 || k >= SR_LINE_BINS || !l->used[k] || fabs(i - l->i[k]) > SR_SEEN_A)
+	if (k < 0 || k >= SR_LINE_BINS || !l->used[k] || fabs(i - l->iref[k]) > SR_SEEN_A ||
+	    fabs(i - l->i[k]) > SR_SEEN_A)
 		return false;
-	*v = l->v[k] - (sr_fit_known(f) ? sr_fit_r(f) : 0) * (i - l->i[k]);
+	*first = l->vref[k] - r * (i - l->iref[k]);
+	*last = l->v[k] - r * (i - l->i[k]);
 	return true;
 }
 
@@ -805,22 +825,30 @@ static void sr_dpm_test_stop(struct safe_ramp *s)
 }
 
 /*
- * R4: the source line moved; (i_ua, v_uv) is a point of the new one. Learn it again from
- * there: the limit goes `backoff` steps under that draw (a ladder rounds it to a rung
- * further down), where the charger draws the limit and the next check gives the line's
- * second point, and the ramp climbs back, each step a point, to the ceiling: a wall
- * found before is the adapter's and stays (R5), a VINDPM hold from the old line does not
- * (R11). Under the draw for a few checks the battery carries the difference.
+ * R4: the source line moved; (i_ua, v_uv) is a point of the new one, (i2_ua, v2_uv) a
+ * second where one is known (i2_ua < 0: none). Learn it again from there. With one
+ * point the limit goes `backoff` steps under that draw (a ladder rounds it to a rung
+ * further down), where the charger draws the limit and the next check gives the second
+ * point; the ramp then climbs back, each step a point, to the ceiling. A wall found
+ * before is the adapter's and stays (R5); a VINDPM hold from the old line does not
+ * (R11, the caller). Under the draw for those few checks the battery carries the rest.
  */
-static void sr_relearn(struct safe_ramp *s, int i_ua, int v_uv)
+static void sr_relearn(struct safe_ramp *s, int i_ua, int v_uv, int i2_ua, int v2_uv)
 {
+	struct sr_fit fit;
+
 	sr_line_reset(&s->line);
 	sr_line_add(&s->line, i_ua * 1e-6, v_uv * 1e-6);
+	if (i2_ua >= 0)
+		sr_line_add(&s->line, i2_ua * 1e-6, v2_uv * 1e-6);
+	fit = sr_line_fit(&s->line);
 	s->probing = false;
 	s->plateau_ua = -1;
 	s->plateau_ms = 0;
-	s->seen_ua = i_ua;
-	sr_write(s, max(s->chip_min_ua, i_ua - s->p->backoff * sr_ua(s->p->step)));
+	s->seen_ua = max(i_ua, i2_ua);
+	if (!sr_fit_known(&fit))
+		sr_write(s, max(s->chip_min_ua,
+				min(i_ua, s->limit_ua) - s->p->backoff * sr_ua(s->p->step)));
 	s->peak_ua = s->req_ua;
 	sr_check_later(s, SR_RAMP);
 }
@@ -829,11 +857,13 @@ static void sr_relearn(struct safe_ramp *s, int i_ua, int v_uv)
  * R4/R12: a moved-line test's end. IBUS rose as VINDPM went a step lower: the adapter
  * is on a line, not at its wall, and the charger's own VINDPM holds the input. VBUS
  * below the learnt line there is a changed source (contact resistance, a weaker
- * adapter voltage): learn the line again from the pin, keep the limit (R11's VINDPM
- * from the old line goes). IBUS stayed: the adapter's wall, a knee as before (R5).
+ * adapter voltage): learn the line again from the pin (sr_relearn). IBUS stayed: the
+ * adapter's wall, a knee as before (R5).
  */
 static void sr_moved_end(struct safe_ramp *s, bool rose, int ibus_ua, int vbus_uv)
 {
+	bool second;
+
 	s->dpm_moved = false;
 	if (!rose) {
 		if (s->vmode) {
@@ -847,10 +877,12 @@ static void sr_moved_end(struct safe_ramp *s, bool rose, int ibus_ua, int vbus_u
 	}
 	pr_info("safe-ramp: VINDPM holds the input at %d mA off the source line; learning the line again",
 		s->dpm_pin_ua / 1000);
-	(void)ibus_ua;
-	(void)vbus_uv;
-	sr_vmode_exit(s, true);
-	sr_relearn(s, s->dpm_pin_ua, s->dpm_pin_uv);
+	/* What VINDPM a step lower let through is a second point where it stays under a
+	 * wall this session found: the adapter delivered more than that on its line. */
+	second = s->knee_ua >= 0 && ibus_ua < s->knee_ua - sr_ua(s->p->draw_tol);
+	/* R11's VINDPM came from the old line: the limit under the wall instead. */
+	sr_vmode_exit(s, false);
+	sr_relearn(s, s->dpm_pin_ua, s->dpm_pin_uv, second ? ibus_ua : -1, vbus_uv);
 }
 
 /* R12: the test's check: its end, then what it showed. */
@@ -1007,16 +1039,23 @@ static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
  * resistance or its voltage changed. A linear charger (no VINDPM) is left to R4's
  * check after a knee: its pass element at a wall holds IBUS at the limit as well.
  */
-static bool sr_line_moved(const struct safe_ramp *s, const struct sr_reading *r)
+static bool sr_line_moved(struct safe_ramp *s, const struct sr_reading *r)
 {
-	double v_seen, tol = fmax(SR_MOVED_MIN_V, SR_MOVED_LSBS * s->vbus_lsb_v);
-	double scatter = sr_fit_scatter(&r->fit);
-	int own_uv = cs_chg_get_vindpm(s->board->ic);
+	double first, last, tol;
 
-	if (scatter > 0 && r->fit.n >= SR_LINE_MATURE)
-		tol = fmax(tol, SR_MOVED_SIGMAS * scatter);
-	return r->following && own_uv > 0 && !sr_at_vindpm(s, r->vbus_uv) &&
-	       sr_line_seen(&s->line, &r->fit, r->i, &v_seen) && fabs(r->v - v_seen) > tol;
+	if (!r->following || cs_chg_get_vindpm(s->board->ic) <= 0 || sr_at_vindpm(s, r->vbus_uv) ||
+	    !sr_line_seen(&s->line, &r->fit, r->i, &first, &last))
+		return false;
+	if (s->noise_n >= SR_NOISE_MIN_N) {
+		tol = fmax(fmax(SR_MOVED_MIN_V, SR_MOVED_LSBS * s->vbus_lsb_v),
+			   SR_MOVED_SIGMAS * sqrt(s->noise_ss / s->noise_n));
+		if (fabs(r->v - first) > tol)
+			return true;
+	}
+	/* the same source: the difference from the last reading is the ADC's noise */
+	s->noise_ss += (r->v - last) * (r->v - last);
+	s->noise_n++;
+	return false;
 }
 
 /*
@@ -1134,7 +1173,7 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		 * here; the limit stays. */
 		pr_info("safe-ramp: the source line moved: %d mV at %d mA; learning it again",
 			r->vbus_uv / 1000, r->ibus_ua / 1000);
-		sr_relearn(s, r->ibus_ua, r->vbus_uv);
+		sr_relearn(s, r->ibus_ua, r->vbus_uv, -1, 0);
 		return;
 	}
 	if (r->below && r->after_knee) {

@@ -864,6 +864,37 @@ static void test_safe_ramp_cable_degrades_rung(void)
 }
 
 /*
+ * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
+ * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
+ * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
+ * that for moves, relearnt the line at every other check and walked the limit down to
+ * the bq24190's 100 mA rung within 10 s. Counting the noise it measures, the limit
+ * stays on the 0.9 A rung or above until the cable changes, and the phone charges.
+ */
+static void test_safe_ramp_moved_line_noise(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"1 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"adc\": {"
+		"      \"vbus\": { \"noise\": 0.02 }, \"ibus\": { \"noise\": 0.002 } } },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\","
+		"  \"events\": [ { \"at\": \"600 s\", \"do\": \"set\", \"path\": \"cable.r_loop\","
+		"    \"value\": \"0.35 ohm\" } ] }"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	CU_ASSERT(time_at(&r, "ilim_A", 0.1, 1e-6, 0) == 0);
+	CU_ASSERT(time_at(&r, "ilim_A", 0.15, 1e-6, 60) < 0.1);
+	CU_ASSERT(tu_metric(&r, "soc_final") > 0.25);   /* 7 % + about 0.6 A net for 1 h */
+	tu_done(&r);
+}
+
+/*
  * R2's ladder fallback stays under a wall (the regret benchmark's seed 36, setup 59: the
  * article's overload on a linear charger): a 0.6442 A hiccup adapter with a 0.2407 s
  * overload timer, a generic-linear charger (50 mA steps, no VINDPM) and a cell at 97 %
@@ -1651,6 +1682,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a source that weakens is learnt again, not a knee at every check", test_safe_ramp_source_weakens },
 	{ "safe-ramp R4: a cable that degrades on a ladder is a moved line, not a knee under the load", test_safe_ramp_cable_degrades_ladder },
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
+	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },

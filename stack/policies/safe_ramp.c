@@ -809,6 +809,7 @@ static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 	if (s->vindpm_restore_uv < 0)
 		s->vindpm_restore_uv = own_uv;
 	s->dpm_test = true;
+	s->dpm_moved = false;
 	s->dpm_pin_ua = ibus_ua;
 	s->dpm_pin_uv = vbus_uv;
 	sr_check_later(s, SR_RAMP);
@@ -821,6 +822,7 @@ static void sr_dpm_test_stop(struct safe_ramp *s)
 	if (!s->dpm_test)
 		return;
 	s->dpm_test = false;
+	s->dpm_moved = false;
 	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
 }
 
@@ -864,7 +866,6 @@ static void sr_moved_end(struct safe_ramp *s, bool rose, int ibus_ua, int vbus_u
 {
 	bool second;
 
-	s->dpm_moved = false;
 	if (!rose) {
 		if (s->vmode) {
 			s->vindpm_bad_uv = max(s->vindpm_bad_uv, s->vindpm_uv);
@@ -894,9 +895,10 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 	 * that, where at a wall it stays short. */
 	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol) ||
 		    ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol) || !sr_input_pinned(s);
+	bool moved = s->dpm_moved;
 
 	sr_dpm_test_stop(s);
-	if (s->dpm_moved) {
+	if (moved) {
 		sr_moved_end(s, rose, ibus_ua, vbus_uv);
 		return;
 	}
@@ -1170,7 +1172,7 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 	if (sr_line_moved(s, r)) {
 		/* R4: the same current at another VBUS, the charger's current limit
 		 * holding it: no knee, the source line moved. Learn it again from
-		 * here; the limit stays. */
+		 * here, the ceiling kept. */
 		pr_info("safe-ramp: the source line moved: %d mV at %d mA; learning it again",
 			r->vbus_uv / 1000, r->ibus_ua / 1000);
 		sr_relearn(s, r->ibus_ua, r->vbus_uv, -1, 0);
@@ -1370,6 +1372,7 @@ static void sr_event(struct work_struct *work)
 	s->plateau_ms = 0;
 	s->vindpm_restore_uv = -1;
 	s->dpm_test = false;
+	s->dpm_moved = false;
 	s->knee_ua = knee_ua;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;

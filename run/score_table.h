@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run/score_table.h - a score's rows (score.csv) and its figures (the table, score.json).
+ *
+ * score.csv is the score's record: one row per setup and policy, the setups in their
+ * order, the policies in the order given, with the setup's parameters (so any row can
+ * be run again: `chargesim score --explain SETUP`), the policy's run and each oracle's.
+ * The figures are always computed from that text, so a score run whole and the same
+ * score merged from shards print and write the same figures, byte for byte.
+ */
+#ifndef CS_RUN_SCORE_TABLE_H
+#define CS_RUN_SCORE_TABLE_H
+
+#include <stdbool.h>
+#include <cJSON.h>
+#include <glib.h>
+#include "run/score.h"
+
+/* score.csv's header line (with its line break). */
+const char *score_csv_header(void);
+/* The rows of the score, each line ending in a line break (no header). */
+char *score_csv_rows(const struct score *sc, const struct score_options *opt);
+
+/* One policy's figures on a set of setups against one oracle. */
+struct score_stats {
+	int n;                          /* setups scored (fitting, ran, with that oracle) */
+	int trips, uvlo, brownouts;     /* setups with at least one */
+	int starved, over_budget;
+	double median, p90, max;        /* regret; NAN when n is 0 */
+};
+
+struct score_summary {
+	int n_pol;
+	char **policies;                /* as given */
+	int n_setups;
+	int class_n[POP_NCLASS];        /* setups per class */
+	int censored[SCORE_N_ORACLES];  /* setups without that oracle */
+	/* [policy][oracle][0: all, 1 + class] */
+	struct score_stats (*st)[SCORE_N_ORACLES][1 + POP_NCLASS];
+};
+
+/* The figures of score.csv's text (header and rows); policies in the order given.
+ * False with err naming `file` and the line when the text is not a score.csv. */
+bool score_summarize(const char *csv, const char *file, char **policies, int n_pol,
+		     struct score_summary *sum, GError **err);
+void score_summary_clear(struct score_summary *sum);
+/* The table the command prints. */
+char *score_summary_text(const struct score_summary *sum);
+/* score.json's content, seed and population given. */
+cJSON *score_summary_json(const struct score_summary *sum, guint32 seed,
+			  const struct population *pop, const struct score_oracle_def *def);
+
+#endif

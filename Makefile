@@ -10,7 +10,8 @@
 #                   b52e5c8) on the four workloads of the speed rule (docs/scaling.md)
 #   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
-#                   and `list scenarios` look without a path; DESTDIR stages it)
+#                   and `list scenarios` look without a path; DESTDIR stages it), and the
+#                   populations of `chargesim score` in PREFIX/share/chargesim/populations
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
@@ -118,6 +119,11 @@ TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
 TPL_C     := $(BUILD)/gen/plots/templates.c
 TPL_H     := $(BUILD)/gen/plots/templates.h
 LIB_OBJ   += $(BUILD)/obj/gen/plots/templates.o
+# The population files of `chargesim score` (populations/*.json) join the library as C
+# strings too (scripts/json2c.sh): the built-in "default" and "hard".
+POP_SRC   := $(sort $(wildcard populations/*.json))
+POP_C     := $(BUILD)/gen/run/populations.c
+LIB_OBJ   += $(BUILD)/obj/gen/run/populations.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
@@ -143,6 +149,10 @@ $(TPL_C): $(TPL_SRC) plots/templates/gp2c.sh
 # gp2c.sh writes the header that declares the templates beside them
 $(TPL_H): $(TPL_C) ;
 $(filter $(BUILD)/obj/plots/% $(BUILD)/obj/gen/plots/%,$(LIB_OBJ)): $(TPL_H)
+
+$(POP_C): $(POP_SRC) scripts/json2c.sh
+	@mkdir -p $(dir $@)
+	scripts/json2c.sh $@ $(POP_SRC)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -385,6 +395,8 @@ install: $(BIN) $(LIB)
 	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
 	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
+	install -d $(DESTDIR)$(PREFIX)/share/chargesim/populations
+	install -m 644 $(POP_SRC) $(DESTDIR)$(PREFIX)/share/chargesim/populations/
 
 clean:
 	rm -rf build out

@@ -1,44 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bench/bench_regret.c - input-current policies against a hindsight oracle, on a seeded
- * population of realistic charging setups.
+ * population of realistic charging setups: the developers' benchmark of the regret
+ * evaluation (`make bench` times it).
  *
- * Each setup is a scenario drawn from one of eight classes (see rg_draw()): healthy
- * adapters, a weak adapter with a full battery (the LWN article's overload), thin or
- * long cables, linear chargers, hiccup and latch adapters with overload timers, host
- * ports with their USB budget, Type-C Rp and USB PD sources. Every setup runs for
- * RG_HORIZON:
- *  - with the `fixed` policy at every input limit of a grid (RG_GRID_STEP_A steps,
- *    rounded to the charger's register, up to the charger's maximum and the port's USB
- *    budget); the oracle is the best of them in hindsight that causes no source trip,
- *    no UVLO event and no brownout: the shortest time to 80 % SOC, or where no limit
- *    reaches 80 % (or the cell starts above it) the highest final SOC;
- *  - with each policy under test.
- * A policy's regret on a setup is its time to 80 % over the oracle's, minus one (a run
- * that never reaches 80 % counts the whole horizon, the policy's or, where the policy
- * gets there, the oracle's; a cell that starts at 80 % or more is timed to full, the
- * charger's termination), or where neither gets there within the horizon the SOC
- * shortfall at its end relative to the oracle's SOC gain (at least RG_SOC_FLOOR).
- * Per policy the program prints the median, 90th percentile and maximum regret
- * (linear interpolation between ranks), the setups with a trip, UVLO or brownout, the
- * starved setups (SOC ended below its start where the oracle's did not, the charge
- * never having terminated, or the battery carried the phone - discharged_while_plugged_s
- * - more than RG_STARVE_EXTRA_S longer than under the oracle), and the
- * host, Type-C and PD setups where the input current exceeded the USB budget; then the
- * same against the best fixed limit that also keeps the port out of its current limit
- * (at most RG_IN_LIMIT_S in it: what a policy can reach that does not know whether the
- * adapter survives its limit, which an overload timer decides); then the first table
- * per class. Setups where no fixed limit avoids every trip, UVLO and brownout have no
- * oracle: they are counted and left out (of the second table, those where no limit out
- * of the port's limit does).
- *
- * The population and the evaluation are run/population.c and run/score.c, the
- * same code as `chargesim score` (docs/score.md): this is a thin caller for developers
- * (`make bench` times it). Every run happens in this process on a GLib thread pool. The same seed, size and mix give the same
- * table whatever the thread count. Options: --seed, --n, --mix, --policies, --jobs,
- * --csv FILE (one row per setup and policy), --write-scenarios DIR (each setup as a
- * scenario file for `chargesim run`). Run from anywhere; exits non-zero only when a
- * run fails or the options are bad.
+ * It is a thin caller of the code behind `chargesim score` (docs/score.md says what the
+ * figures mean): the population (run/population.c, the files of populations/: healthy
+ * adapters, a weak adapter with a full battery, thin or long cables, linear chargers,
+ * hiccup and latch adapters with overload timers, host ports with their USB budget,
+ * Type-C Rp and USB PD sources), the runs and the oracles (run/score.c: the best safe
+ * fixed limit in hindsight, with the budget, without it, and out of the port's current
+ * limit), the rows and the table (run/score_table.c). Every run happens in this process
+ * on a GLib thread pool; the same seed, size and population give the same table
+ * whatever the thread count. Options: --seed, --n, --mix (a population: default, hard
+ * or a file), --policies, --jobs, --csv FILE (score.csv), --write-scenarios DIR (each
+ * setup as a scenario file for `chargesim run`). Run from anywhere; exits non-zero only
+ * when a run fails or the options are bad.
  */
 #include <errno.h>
 #include <math.h>
@@ -98,7 +75,8 @@ static int rg_report(const struct rg_opts *o, const struct score_options *so, st
 		     double wall_s)
 {
 	g_autofree char *rows = score_csv_rows(sc, so);
-	g_autofree char *csv = g_strconcat(score_csv_header(), rows, NULL);
+	g_autofree char *header = score_csv_header(so->pop);
+	g_autofree char *csv = g_strconcat(header, rows, NULL);
 	g_autofree char *table = NULL;
 	g_autoptr(GError) err = NULL;
 	g_auto(GStrv) names = g_new0(char *, so->n_pol + 1);
@@ -106,11 +84,11 @@ static int rg_report(const struct rg_opts *o, const struct score_options *so, st
 
 	for (int k = 0; k < so->n_pol; k++)
 		names[k] = g_strdup(so->pol[k].spec);
-	if (!score_summarize(csv, "score.csv", names, so->n_pol, &sum, &err)) {
+	if (!score_summarize(csv, "score.csv", names, so->n_pol, so->pop, &sum, &err)) {
 		fprintf(stderr, "bench_regret: %s\n", err->message);
 		return 1;
 	}
-	printf("bench_regret: seed %d, %d setups (mix %s), %d runs over %s each, %.1f s wall on %d thread%s\n",
+	printf("bench_regret: seed %d, %d setups (population %s), %d runs over %s each, %.1f s wall on %d thread%s\n",
 	       o->seed, o->n, so->pop->name, sc->n_runs, POP_HORIZON, wall_s, o->jobs,
 	       o->jobs == 1 ? "" : "s");
 	printf("oracle: best fixed input limit in hindsight (%.0f mA grid) with no trip, UVLO or brownout; "
@@ -133,7 +111,7 @@ int main(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &o.seed, "Population seed (default 2; safe-ramp was tuned on 1)", "N" },
 		{ "n", 'n', 0, G_OPTION_ARG_INT, &o.n, "Number of setups (default 200)", "N" },
-		{ "mix", 'm', 0, G_OPTION_ARG_STRING, &o.mix, "Class weights: 'default', 'hard' or CLASS=W,...", "MIX" },
+		{ "mix", 'm', 0, G_OPTION_ARG_STRING, &o.mix, "The population: 'default', 'hard' or a population file", "NAME|FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:... (default safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "LIST" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Threads (default 2)", "N" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write one row per setup and policy (score.csv's format)", "FILE" },
@@ -150,7 +128,7 @@ int main(int argc, char **argv)
 	int status;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err) || !population_mix(o.mix, &pop, &err)) {
+	if (!g_option_context_parse(ctx, &argc, &argv, &err) || !population_load(o.mix ? o.mix : "default", &pop, &err)) {
 		fprintf(stderr, "bench_regret: %s\n", err->message);
 		return 2;
 	}

@@ -68,7 +68,7 @@ static int write_score(const char *outdir, const char *csv, const struct score_o
 
 	for (int k = 0; k < o->n_pol; k++)
 		names[k] = g_strdup(o->pol[k].spec);
-	if (!score_summarize(csv, "score.csv", names, o->n_pol, &sum, &err)) {
+	if (!score_summarize(csv, "score.csv", names, o->n_pol, o->pop, &sum, &err)) {
 		cli_error("internal error: %s", err->message);
 		return CLI_EXIT_INTERNAL;
 	}
@@ -230,7 +230,7 @@ static int explain(const struct score_cli *c, const struct score_options *o)
 static int score_main(struct score_cli *c, struct score_options *o)
 {
 	g_autoptr(GError) err = NULL;
-	g_autofree char *rows = NULL, *csv = NULL;
+	g_autofree char *rows = NULL, *csv = NULL, *header = NULL;
 	gint64 t0 = g_get_monotonic_time();
 	struct score *sc;
 	int status;
@@ -250,7 +250,8 @@ static int score_main(struct score_cli *c, struct score_options *o)
 		return status;
 	}
 	rows = score_csv_rows(sc, o);
-	csv = g_strconcat(score_csv_header(), rows, NULL);
+	header = score_csv_header(o->pop);
+	csv = g_strconcat(header, rows, NULL);
 	if (!c->quiet) {
 		printf("score: seed %u, %d setups", o->seed, sc->n_set);
 		if (o->shard_n > 1)
@@ -271,7 +272,7 @@ int cmd_score(int argc, char **argv)
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.policies, "A policy to score (repeatable): a built-in name, linux/DRIVER, NAME:KEY=VALUE:... with parameters, or a plugin FILE.so (default: safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "NAME|FILE.so" },
 		{ "setups", 'n', 0, G_OPTION_ARG_INT, &c.setups, "Number of setups drawn (default 200)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &c.seed, "The population's seed (default 2)", "S" },
-		{ "population", 'p', 0, G_OPTION_ARG_STRING, &c.population, "The mix of classes: default, hard or CLASS=WEIGHT,... (default: default)", "MIX" },
+		{ "population", 'p', 0, G_OPTION_ARG_STRING, &c.population, "The population: the built-in default or hard, or a population FILE.json (docs/score.md)", "NAME|FILE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs, "Threads (default: SLURM_CPUS_PER_TASK, else every CPU this process may use); the results do not depend on it", "N" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &c.outdir, "Write score.csv, score.json and score-manifest.json into DIR (required)", "DIR" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &c.shard, "Score only the setups with index % N == I (default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, else 0/1); `chargesim merge` joins the shards", "I/N" },
@@ -307,8 +308,8 @@ int cmd_score(int argc, char **argv)
 		cli_error("score: found the argument '%s', expected options only (see --help)", argv[1]);
 		goto out;
 	}
-	if (!population_mix(c.population, &pop, &err)) {
-		cli_error("score: --population: %s", err->message);
+	if (!population_load(c.population ? c.population : "default", &pop, &err)) {
+		cli_print_message(err->message);
 		goto out;
 	}
 	o.pop = &pop;

@@ -1,36 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * run/population.c - the classes of setups, their mixes and the draw of one setup
- * (run/population.h).
+ * run/population.c - population files: loading and checking them, and drawing a setup
+ * (run/population.h). The file format is docs/score.md's "Populations".
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cJSON.h>
 #include "run/population.h"
+#include "run/scenario.h"
+#include "sim/param.h"
+#include "traces/infile.h"
+#include "sim/units.h"
 
-enum pop_class {
-	POP_HEALTHY, POP_WEAK_FULL, POP_THIN_CABLE, POP_LINEAR, POP_HICCUP_LATCH, POP_HOST,
-	POP_TYPEC, POP_PD,
+/* the files of populations/ compiled in (the Makefile, scripts/json2c.sh) */
+extern const char *const pop_builtin_texts[];
+
+/* How a draw makes its value. */
+enum pop_form { POP_FIXED, POP_UNIFORM, POP_CHOICE, POP_ONE_OF, POP_TIMES };
+
+struct pop_draw {
+	char *path;            /* the scenario path */
+	char *where;           /* its JSON path in the population file */
+	int form;
+	double share;          /* drawn for this share of the setups (1: all) */
+	double lo, hi;         /* uniform, times: in the base unit of dim */
+	int dim;               /* enum unit_dim; UNIT_NONE: a bare number */
+	int n;                 /* choice, one_of: the values (JSON texts); fixed: 1 */
+	char **values;
+	double *weights;       /* choice */
+	char *times;           /* times: the path whose drawn value it multiplies */
+	double min, max;       /* times: the bounds of the product (base unit of mdim) */
+	int mdim;
 };
 
-const char *const pop_class_names[POP_NCLASS] = {
-	"healthy", "weak-full", "thin-cable", "linear", "hiccup-latch", "host", "typec", "pd",
-};
-
-/* Class weights of the default mix, and of the "hard" mix (the difficult classes). */
-static const double pop_mix_default[POP_NCLASS] = { 25, 10, 15, 12, 12, 10, 8, 8 };
-static const double pop_mix_hard[POP_NCLASS] = { 5, 20, 25, 20, 20, 4, 3, 3 };
-
-static double U(GRand *r, double lo, double hi)
-{
-	return lo + (hi - lo) * g_rand_double(r);
-}
-
-static bool coin(GRand *r, double p)
-{
-	return g_rand_double(r) < p;
-}
+/* ---- drawing ---- */
 
 static int pick(GRand *r, const double *w, int n)
 {
@@ -47,284 +53,127 @@ static int pick(GRand *r, const double *w, int n)
 	return n - 1;
 }
 
-static void add_q(cJSON *o, const char *key, double v, const char *unit)
+/* A quantity in the base unit of dim as scenario text ("5.095 V", "22.3 %", or a bare
+ * number), to 4 significant digits. */
+static char *quantity(double v, int dim)
 {
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.4g %s", v, unit);
-	cJSON_AddStringToObject(o, key, buf);
+	if (dim == UNIT_NONE)
+		return g_strdup_printf("%.4g", v);
+	if (dim == UNIT_FRACTION)
+		return g_strdup_printf("\"%.4g %%\"", v * 100);
+	return g_strdup_printf("\"%.4g %s\"", v, units_dim_symbol(dim));
 }
 
-/* The source object: its kind, the port's own rules (the host's configuration, the
- * Type-C Rp advertisement, the PD offers) and the USB budget they grant. */
-static void pop_draw_port(GRand *r, int cls, struct pop_setup *s, cJSON *dev, cJSON *src, cJSON *cab)
+/* The number a drawn value stands for, in its base unit (NAN when it is none). */
+static double value_number(const char *json)
 {
-	struct pop_desc *d = &s->d;
+	g_autoptr(GError) err = NULL;
+	cJSON *v = cJSON_Parse(json);
+	double x = NAN;
 
-	cJSON_AddStringToObject(src, "kind", d->kind);
-	add_q(src, "voc", d->voc, "V");
-	add_q(src, "rout", d->rout, "ohm");
-	s->budget = 0;
-	if (cls == POP_HOST) {
-		/* The host port's own switch and limit (kind defaults); the budget is what
-		 * the host grants the gadget's configuration, or BC1.2's 1.5 A on a CDP. */
-		cJSON *g = cJSON_AddObjectToObject(dev, "gadget");
-		bool ss = strcmp(d->kind, "sdp-usb3") == 0;
-
-		cJSON_AddItemToObject(g, "configs", cJSON_CreateStringArray((const char *[]){ ss ? "900 mA" : "500 mA" }, 1));
-		if (ss)
-			cJSON_AddBoolToObject(g, "usb3", true);
-		s->budget = strcmp(d->kind, "cdp") == 0 ? 1.5 : ss ? 0.896 : 0.5;
-		d->ilim = NAN;
-		d->overload = "host";
-	} else if (cls == POP_TYPEC) {
-		bool hi = coin(r, 0.5);
-
-		cJSON_AddStringToObject(src, "rp", hi ? "3.0A" : "1.5A");
-		s->budget = hi ? 3.0 : 1.5;
-		d->ilim = s->budget * U(r, 0.7, 1.1);   /* some adapters cannot give what they advertise */
-	} else if (cls == POP_PD) {
-		static const char *const offers[][2] = {
-			{ "5V 3A", "9V 3A" }, { "5V 3A", "9V 2A" }, { "5V 2A", "9V 1.67A" },
-		};
-		static const double contract[] = { 3.0, 2.0, 1.67 };
-		int k = g_rand_int_range(r, 0, 3);
-
-		cJSON_AddItemToObject(src, "pdos", cJSON_CreateStringArray(offers[k], 2));
-		s->budget = contract[k];
-		d->ilim = s->budget * U(r, 0.8, 1.05);
+	if (cJSON_IsNumber(v)) {
+		x = v->valuedouble;
+	} else if (cJSON_IsString(v)) {
+		for (int d = 0; d < UNIT_DIM_COUNT && !isfinite(x); d++)
+			if (d != UNIT_NONE && !units_parse(v->valuestring, d, &x, NULL))
+				x = NAN;
 	}
-	if (isfinite(d->ilim))
-		add_q(src, "ilim", d->ilim, "A");
-	if (cls != POP_HOST)
-		cJSON_AddStringToObject(src, "overload", d->overload);
-	if (d->t_limit_max > 0)
-		add_q(src, "t_limit_max", d->t_limit_max, "s");
-	add_q(cab, "r_loop", d->r_cable, "ohm");
-
+	cJSON_Delete(v);
+	return x;
 }
 
-static const char *const ovl_names[] = { "cc", "hiccup", "latch" };
-
-/*
- * One setup of class cls. The numbers are the issue's population: adapters 0.5-3 A
- * with cc, hiccup and latch overload (5 V +- 5 % at no load, 50-300 mohm inside),
- * cables 0.05-0.8 ohm, switching and linear chargers, 1.5-5 Ah cells from 5 to 99 %,
- * system loads 0-1.5 A (a third of them change once during the charge), host ports,
- * Type-C and PD sources.
- */
-static void pop_draw(GRand *r, int cls, struct pop_setup *s, cJSON *doc)
+/* The value of draw d (JSON text), given the values drawn before it (by column). */
+static char *draw_value(const struct population *pop, const struct pop_draw *d, GRand *r,
+			char **drawn)
 {
-	static const char *const switching[] = { "bq25890", "bq24190", "generic-switching" };
-	static const double w_switching[] = { 40, 30, 30 };
-	static const char *const linear[] = { "twl4030", "generic-linear" };
-	static const double w_linear[] = { 60, 40 };
-	cJSON *src = cJSON_AddObjectToObject(doc, "source");
-	cJSON *cab = cJSON_AddObjectToObject(doc, "cable");
-	cJSON *dev = cJSON_AddObjectToObject(doc, "device");
-	cJSON *pm = cJSON_AddObjectToObject(dev, "pmic");
-	cJSON *bat = cJSON_AddObjectToObject(dev, "battery");
-	cJSON *load = cJSON_AddObjectToObject(dev, "load");
-	struct pop_desc *d = &s->d;
-	double p_linear = 0.25, rc_lo = 0.05, rc_hi = 0.3, il_lo = 1.0, il_hi = 3.0;
-	double w_ovl[3] = { 40, 40, 20 };   /* cc, hiccup, latch */
-	double p_timer = 0.2;               /* hiccup/latch with an overload timer */
+	double base;
 
-	d->kind = "dcp";
-	d->soc0 = U(r, 0.05, 0.70);
-	d->cap_ah = U(r, 1.5, 5.0);
-	d->load = U(r, 0, 1.5);
-	d->load2_at = -1;
-	if (coin(r, 1.0 / 3)) {
-		d->load2 = U(r, 0, 1.5);
-		d->load2_at = U(r, 10 * 60, 90 * 60);
-	}
-	d->voc = U(r, 4.95, 5.25);
-	d->rout = U(r, 0.05, 0.3);
-	switch (cls) {
-	case POP_HEALTHY:
-		il_lo = 1.5;
-		rc_hi = 0.25;
-		p_linear = 0;
-		w_ovl[2] = 0;
-		p_timer = 0;
-		if (coin(r, 0.3))
-			d->kind = (const char *[]){ "apple-2.1a", "apple-2.4a", "samsung-2a" }[g_rand_int_range(r, 0, 3)];
-		break;
-	case POP_WEAK_FULL:
-		il_lo = 0.5;
-		il_hi = 1.2;
-		rc_hi = 0.4;
-		p_linear = 0.6;
-		w_ovl[0] = 0;
-		w_ovl[1] = 60;
-		w_ovl[2] = 40;
-		d->soc0 = U(r, 0.90, 0.99);
-		d->load = U(r, 0, 0.5);
-		if (d->load2_at > 0)
-			d->load2 = U(r, 0, 0.5);
-		break;
-	case POP_THIN_CABLE:
-		rc_lo = 0.3;
-		rc_hi = 0.8;
-		p_linear = 0.3;
-		break;
-	case POP_LINEAR:
-		il_lo = 0.5;
-		il_hi = 2.5;
-		rc_hi = 0.5;
-		p_linear = 1;
-		break;
-	case POP_HICCUP_LATCH:
-		il_lo = 0.5;
-		il_hi = 2.5;
-		rc_hi = 0.5;
-		w_ovl[0] = 0;
-		w_ovl[1] = 50;
-		w_ovl[2] = 50;
-		p_timer = 0.5;
-		break;
-	case POP_HOST:
-		d->kind = (const char *[]){ "sdp", "sdp-usb3", "cdp" }[pick(r, (const double[]){ 40, 30, 30 }, 3)];
-		d->voc = U(r, 4.9, 5.15);
-		d->rout = U(r, 0.1, 0.25);
-		rc_lo = 0.1;
-		rc_hi = 0.6;
-		break;
-	case POP_TYPEC:
-		d->kind = "typec";
-		rc_hi = 0.4;
-		p_linear = 0.1;
-		break;
-	case POP_PD:
-		d->kind = "pd";
-		rc_hi = 0.4;
-		p_linear = 0;
-		break;
+	switch (d->form) {
+	case POP_UNIFORM:
+		return quantity(d->lo + (d->hi - d->lo) * g_rand_double(r), d->dim);
+	case POP_CHOICE:
+		return g_strdup(d->values[pick(r, d->weights, d->n)]);
+	case POP_ONE_OF:
+		return g_strdup(d->values[g_rand_int_range(r, 0, d->n)]);
+	case POP_TIMES:
+		base = NAN;
+		for (int c = 0; c < pop->n_column; c++)
+			if (strcmp(pop->column[c], d->times) == 0 && drawn[c])
+				base = value_number(drawn[c]);
+		base *= d->lo + (d->hi - d->lo) * g_rand_double(r);
+		return quantity(fmin(fmax(isfinite(base) ? base : d->min, d->min), d->max), d->mdim);
 	default:
-		break;
-	}
-	d->r_cable = U(r, rc_lo, rc_hi);
-	d->ilim = U(r, il_lo, il_hi);
-	d->overload = ovl_names[pick(r, w_ovl, 3)];
-	d->t_limit_max = strcmp(d->overload, "cc") != 0 && coin(r, p_timer) ? U(r, 0.2, 2.0) : 0;
-	d->pmic = coin(r, p_linear) ? linear[pick(r, w_linear, 2)] : switching[pick(r, w_switching, 3)];
-
-	pop_draw_port(r, cls, s, dev, src, cab);
-	cJSON_AddStringToObject(pm, "preset", d->pmic);
-	cJSON_AddStringToObject(pm, "vreg", "4.35 V");
-	d->ichg = d->cap_ah * U(r, 0.5, 1.0);      /* 0.5-1 C */
-	d->ichg = fmin(fmax(d->ichg, 0.5), strcmp(d->pmic, "twl4030") == 0 ? 1.7 :
-				       strcmp(d->pmic, "generic-linear") == 0 ? 1.5 : 3.0);
-	add_q(pm, "ichg", d->ichg, "A");
-	add_q(bat, "capacity", d->cap_ah * 1000, "mAh");
-	add_q(bat, "soc", d->soc0 * 100, "%");
-	if (d->load2_at > 0) {
-		cJSON *prof = cJSON_AddArrayToObject(load, "profile");
-		cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(a, "at", "0 s");
-		add_q(a, "current", d->load, "A");
-		add_q(b, "at", d->load2_at, "s");
-		add_q(b, "current", d->load2, "A");
-		cJSON_AddItemToArray(prof, a);
-		cJSON_AddItemToArray(prof, b);
-	} else {
-		add_q(load, "current", d->load, "A");
+		return g_strdup(d->values[0]);
 	}
 }
 
-static bool parse_mix(const char *spec, double *w, GError **err)
+static int column_of(const struct population *pop, const char *path)
 {
-	g_auto(GStrv) items = NULL;
+	for (int c = 0; c < pop->n_column; c++)
+		if (strcmp(pop->column[c], path) == 0)
+			return c;
+	return -1;
+}
 
-	if (!spec || strcmp(spec, "default") == 0) {
-		memcpy(w, pop_mix_default, sizeof(pop_mix_default));
-		return true;
-	}
-	if (strcmp(spec, "hard") == 0) {
-		memcpy(w, pop_mix_hard, sizeof(pop_mix_hard));
-		return true;
-	}
-	memset(w, 0, sizeof(double) * POP_NCLASS);
-	items = g_strsplit(spec, ",", -1);
-	if (!items[0]) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--mix: empty");
-		return false;
-	}
-	for (int i = 0; items[i]; i++) {
-		char *eq = strchr(items[i], '=');
-		char *end = NULL;
-		int c;
+/* A 32-bit key of the population, so that another file draws other setups. */
+static guint32 pop_key(const struct population *pop)
+{
+	return (guint32)g_ascii_strtoull(pop->sha256 + 56, NULL, 16);
+}
 
-		for (c = 0; c < POP_NCLASS; c++)
-			if (eq && (size_t)(eq - items[i]) == strlen(pop_class_names[c]) &&
-			    strncmp(items[i], pop_class_names[c], (size_t)(eq - items[i])) == 0)
-				break;
-		if (!eq || c == POP_NCLASS || (w[c] = g_ascii_strtod(eq + 1, &end), *end) || w[c] < 0) {
-			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-				    "--mix: '%s' is not CLASS=WEIGHT (classes: healthy, weak-full, thin-cable, "
-				    "linear, hiccup-latch, host, typec, pd; or 'default', 'hard')", items[i]);
-			return false;
+/* The scenario document of class k drawn with r (values by column into drawn). */
+static cJSON *class_doc(const struct population *pop, int k, GRand *r, char **drawn,
+			const char *name)
+{
+	const struct pop_class *cl = &pop->cls[k];
+	cJSON *doc = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(doc, "name", name);
+	cJSON_AddNumberToObject(doc, "seed", 1);
+	cJSON_AddStringToObject(doc, "duration", POP_HORIZON);
+	for (int j = 0; j < cl->n_draw; j++) {
+		const struct pop_draw *d = &cl->draw[j];
+		int c = column_of(pop, d->path);
+		g_autofree char *set = NULL, *val = NULL;
+
+		if (d->share < 1 && g_rand_double(r) >= d->share)
+			continue;
+		val = draw_value(pop, d, r, drawn);
+		set = g_strdup_printf("%s=%s", d->path, val);
+		/* The paths were checked when the file was loaded; a draw into a list this
+		 * setup does not have (a profile drawn for a share of them) is left out. */
+		if (scenario_apply_set(doc, set, NULL)) {
+			g_free(drawn[c]);
+			drawn[c] = g_steal_pointer(&val);
 		}
 	}
-	for (int c = 0; c < POP_NCLASS; c++)
-		if (w[c] > 0)
-			return true;
-	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--mix: every weight is 0");
-	return false;
-}
-
-/* 0 for the default mix, else a hash of its weights. */
-static guint32 pop_mix_key(const double *mix)
-{
-	guint32 h = 0;
-
-	if (memcmp(mix, pop_mix_default, sizeof(pop_mix_default)) == 0)
-		return 0;
-	for (int c = 0; c < POP_NCLASS; c++)
-		h = h * 1000003u + (guint32)lround(mix[c] * 1000);
-	return h ? h : 1;
-}
-
-bool population_mix(const char *spec, struct population *pop, GError **err)
-{
-	memset(pop, 0, sizeof(*pop));
-	if (!parse_mix(spec, pop->weight, err))
-		return false;
-	pop->name = g_strdup(spec ? spec : "default");
-	return true;
-}
-
-void population_clear(struct population *pop)
-{
-	g_clear_pointer(&pop->name, g_free);
+	return doc;
 }
 
 void population_setup(const struct population *pop, guint32 seed, int i, struct pop_setup *s)
 {
-	/* Setup i of a seed is the same whatever the number of setups; another mix draws
-	 * other setups (the default mix keeps the plain (seed, i) stream). */
-	guint32 key = pop_mix_key(pop->weight);
-	guint32 seeds[3] = { seed, (guint32)i, key };
-	g_autoptr(GRand) r = g_rand_new_with_seed_array(seeds, key ? 3 : 2);
-	cJSON *doc = cJSON_CreateObject();
-	g_autofree char *desc = NULL;
+	guint32 seeds[3] = { seed, (guint32)i, pop_key(pop) };
+	g_autoptr(GRand) r = g_rand_new_with_seed_array(seeds, 3);
+	double w[POP_MAX_CLASSES];
+	cJSON *doc;
 	char *text;
 
 	memset(s, 0, sizeof(*s));
+	for (int k = 0; k < pop->n_class; k++)
+		w[k] = pop->cls[k].weight;
 	s->index = i;
-	s->cls = pick(r, pop->weight, POP_NCLASS);
-	s->name = g_strdup_printf("regret-%u-%03d-%s", seed, i, pop_class_names[s->cls]);
-	cJSON_AddStringToObject(doc, "name", s->name);
-	cJSON_AddNumberToObject(doc, "seed", 1);
-	cJSON_AddStringToObject(doc, "duration", POP_HORIZON);
-	pop_draw(r, s->cls, s, doc);
-	desc = g_strdup_printf("bench_regret seed %u setup %d (%s): %s %s, %s; %.2f ohm cable; %s; "
-			       "%.1f Ah cell at %.0f %%; load %.2f A", seed, i, pop_class_names[s->cls],
-			       s->d.kind, s->d.overload, isfinite(s->d.ilim) ? "" : "host limits",
-			       s->d.r_cable, s->d.pmic, s->d.cap_ah, s->d.soc0 * 100, s->d.load);
-	cJSON_AddStringToObject(doc, "description", desc);
+	s->cls = pick(r, w, pop->n_class);
+	s->name = g_strdup_printf("regret-%u-%03d-%s", seed, i, pop->cls[s->cls].name);
+	s->values = g_new0(char *, pop->n_column + 1);
+	s->n_values = pop->n_column;
+	doc = class_doc(pop, s->cls, r, s->values, s->name);
+	{
+		g_autofree char *desc = g_strdup_printf("chargesim score: population %s, seed %u, setup %d "
+							"(class %s)", pop->name, seed, i,
+							pop->cls[s->cls].name);
+
+		cJSON_AddStringToObject(doc, "description", desc);
+	}
 	text = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
 	s->text = g_strndup(text, strlen(text) - 1);
@@ -335,9 +184,428 @@ void pop_setup_clear(struct pop_setup *s)
 {
 	g_clear_pointer(&s->name, g_free);
 	g_clear_pointer(&s->text, g_free);
+	for (int c = 0; c < s->n_values; c++)
+		g_free(s->values[c]);
+	g_clear_pointer(&s->values, g_free);
 }
 
 char *pop_setup_scenario(const struct pop_setup *s, const char *policy_json)
 {
 	return g_strdup_printf("%s,\"policy\":%s}", s->text, policy_json);
+}
+
+int population_class(const struct population *pop, const char *name)
+{
+	for (int k = 0; k < pop->n_class; k++)
+		if (strcmp(pop->cls[k].name, name) == 0)
+			return k;
+	return -1;
+}
+
+/* ---- loading ---- */
+
+static bool key_in(const char *key, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool pop_error(GError **err, const char *file, const char *where, const cJSON *found,
+		      const char *expected)
+{
+	g_autofree char *f = found ? cJSON_PrintUnformatted(found) : g_strdup("nothing");
+
+	if (f && strlen(f) > 60)
+		strcpy(f + 56, "...");
+	g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID, "%s: %s: found %s, expected %s",
+		    file, where, f, expected);
+	return false;
+}
+
+/* A range end: a number, or a quantity with a unit ("4.95 V"); *dim its dimension. */
+static bool range_end(const cJSON *v, double *out, int *dim)
+{
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble;
+		*dim = UNIT_NONE;
+		return true;
+	}
+	if (!cJSON_IsString(v))
+		return false;
+	for (int d = 0; d < UNIT_DIM_COUNT; d++)
+		if (d != UNIT_NONE && units_parse(v->valuestring, d, out, NULL)) {
+			*dim = d;
+			return true;
+		}
+	return false;
+}
+
+static bool parse_range(const cJSON *v, struct pop_draw *d, const char *file, const char *where,
+			GError **err)
+{
+	int d0 = -1, d1 = -1;
+
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 ||
+	    !range_end(cJSON_GetArrayItem(v, 0), &d->lo, &d0) ||
+	    !range_end(cJSON_GetArrayItem(v, 1), &d->hi, &d1) || d0 != d1 || !(d->lo <= d->hi))
+		return pop_error(err, file, where, v, "[LOW, HIGH]: two numbers or two values of one "
+				 "unit such as [\"4.75 V\", \"5.25 V\"], LOW at most HIGH");
+	d->dim = d0;
+	return true;
+}
+
+/* {"choice": {VALUE: WEIGHT, ...}} */
+static bool parse_choice(const cJSON *v, struct pop_draw *d, const char *file, const char *where,
+			 GError **err)
+{
+	const cJSON *e;
+	double sum = 0;
+	int i = 0;
+
+	d->n = cJSON_GetArraySize(v);
+	if (!cJSON_IsObject(v) || d->n < 1)
+		return pop_error(err, file, where, v, "an object {VALUE: WEIGHT, ...} such as "
+				 "{\"cc\": 40, \"hiccup\": 60}");
+	d->values = g_new0(char *, d->n + 1);
+	d->weights = g_new0(double, d->n);
+	cJSON_ArrayForEach(e, v) {
+		g_autofree char *w = g_strdup_printf("%s.%s", where, e->string);
+		cJSON *s = cJSON_CreateString(e->string);
+
+		if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || !isfinite(e->valuedouble)) {
+			cJSON_Delete(s);
+			return pop_error(err, file, w, e, "a weight, a number of 0 or more");
+		}
+		d->values[i] = cJSON_PrintUnformatted(s);
+		d->weights[i++] = e->valuedouble;
+		sum += e->valuedouble;
+		cJSON_Delete(s);
+	}
+	return sum > 0 || pop_error(err, file, where, v, "at least one weight above 0");
+}
+
+static bool parse_one_of(const cJSON *v, struct pop_draw *d, const char *file, const char *where,
+			 GError **err)
+{
+	const cJSON *e;
+	int i = 0;
+
+	d->n = cJSON_GetArraySize(v);
+	if (!cJSON_IsArray(v) || d->n < 1)
+		return pop_error(err, file, where, v, "a list of values to pick from, each as likely");
+	d->values = g_new0(char *, d->n + 1);
+	cJSON_ArrayForEach(e, v)
+		d->values[i++] = cJSON_PrintUnformatted(e);
+	return true;
+}
+
+/* {"times": PATH, "uniform": [LO, HI], "min": Q, "max": Q} */
+static bool parse_times(const cJSON *v, struct pop_draw *d, const char *file, const char *where,
+			GError **err)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "times");
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(v, "uniform");
+	const cJSON *mn = cJSON_GetObjectItemCaseSensitive(v, "min");
+	const cJSON *mx = cJSON_GetObjectItemCaseSensitive(v, "max");
+	g_autofree char *wu = g_strdup_printf("%s.uniform", where);
+	int d1 = -1;
+
+	if (!cJSON_IsString(t) || !u || !range_end(mn, &d->min, &d->mdim) ||
+	    !range_end(mx, &d->max, &d1) || d1 != d->mdim || !(d->min <= d->max))
+		return pop_error(err, file, where, v, "{\"times\": PATH, \"uniform\": [LOW, HIGH], "
+				 "\"min\": VALUE, \"max\": VALUE} (a multiple of a value drawn "
+				 "before, kept between min and max of one unit)");
+	d->times = g_strdup(t->valuestring);
+	return parse_range(u, d, file, wu, err) &&
+	       (d->dim == UNIT_NONE || pop_error(err, file, wu, u, "two plain numbers (factors)"));
+}
+
+static const char *const draw_keys[] = { "uniform", "choice", "one_of", "times", "share", "min",
+					 "max" };
+
+/* One draw: a fixed value, or an object {"uniform"|"choice"|"one_of"|"times": ...}
+ * with "share" beside it. */
+static bool parse_draw(const cJSON *v, struct pop_draw *d, const char *file, GError **err)
+{
+	const cJSON *share = cJSON_GetObjectItemCaseSensitive(v, "share");
+	const cJSON *e;
+
+	d->share = 1;
+	if (!cJSON_IsObject(v)) {
+		d->form = POP_FIXED;
+		d->n = 1;
+		d->values = g_new0(char *, 2);
+		d->values[0] = cJSON_PrintUnformatted(v);
+		return true;
+	}
+	cJSON_ArrayForEach(e, v) {
+		bool known = false;
+
+		for (size_t k = 0; k < G_N_ELEMENTS(draw_keys); k++)
+			known |= strcmp(e->string, draw_keys[k]) == 0;
+		if (!known) {
+			g_autofree char *w = g_strdup_printf("%s.%s", d->where, e->string);
+
+			return pop_error(err, file, w, e, "no such key: a draw is a value, or an "
+					 "object with \"uniform\", \"choice\", \"one_of\" or \"times\", "
+					 "and \"share\"");
+		}
+	}
+	if (share && (!cJSON_IsNumber(share) || !(share->valuedouble >= 0 && share->valuedouble <= 1)))
+		return pop_error(err, file, d->where, share, "\"share\": a fraction from 0 to 1");
+	if (share)
+		d->share = share->valuedouble;
+	if ((e = cJSON_GetObjectItemCaseSensitive(v, "times"))) {
+		d->form = POP_TIMES;
+		return parse_times(v, d, file, d->where, err);
+	}
+	if ((e = cJSON_GetObjectItemCaseSensitive(v, "uniform"))) {
+		g_autofree char *w = g_strdup_printf("%s.uniform", d->where);
+
+		d->form = POP_UNIFORM;
+		return parse_range(e, d, file, w, err);
+	}
+	if ((e = cJSON_GetObjectItemCaseSensitive(v, "choice"))) {
+		g_autofree char *w = g_strdup_printf("%s.choice", d->where);
+
+		d->form = POP_CHOICE;
+		return parse_choice(e, d, file, w, err);
+	}
+	if ((e = cJSON_GetObjectItemCaseSensitive(v, "one_of"))) {
+		g_autofree char *w = g_strdup_printf("%s.one_of", d->where);
+
+		d->form = POP_ONE_OF;
+		return parse_one_of(e, d, file, w, err);
+	}
+	return pop_error(err, file, d->where, v, "\"uniform\", \"choice\", \"one_of\" or \"times\"");
+}
+
+static void draw_clear(struct pop_draw *d)
+{
+	g_free(d->path);
+	g_free(d->where);
+	if (d->values)
+		for (int i = 0; i < d->n; i++)
+			free(d->values[i]);
+	g_free(d->values);
+	g_free(d->weights);
+	g_free(d->times);
+}
+
+/* Value v of draw d as a check tries it: the ends of a range, each choice. */
+static char *check_value(const struct pop_draw *d, int v)
+{
+	if (d->form == POP_UNIFORM)
+		return quantity(v ? d->hi : d->lo, d->dim);
+	if (d->form == POP_TIMES)
+		return quantity(v ? d->max : d->min, d->mdim);
+	return g_strdup(d->values[v]);
+}
+
+/* The class's scenario with each draw at its first value but draw j at value v. */
+static char *check_text(const struct pop_class *cl, int j, int v, GError **err)
+{
+	cJSON *doc = cJSON_CreateObject();
+	bool ok = true;
+	char *text;
+
+	cJSON_AddStringToObject(doc, "name", "population-check");
+	cJSON_AddStringToObject(doc, "duration", POP_HORIZON);
+	for (int f = 0; f < cl->n_draw && ok; f++) {
+		g_autofree char *val = check_value(&cl->draw[f], f == j ? v : 0);
+		g_autofree char *set = g_strdup_printf("%s=%s", cl->draw[f].path, val);
+
+		ok = scenario_apply_set(doc, set, f == j ? err : NULL) || f != j;
+	}
+	text = ok ? cJSON_PrintUnformatted(doc) : NULL;
+	cJSON_Delete(doc);
+	return text;
+}
+
+/* Every value draw j of a class can take, tried on the class's scenario (the others at
+ * their first values): the error names the draw in the file and quotes the scenario's. */
+static bool try_draw(const struct population *pop, const struct pop_class *cl, int j,
+		     GError **err)
+{
+	const struct pop_draw *d = &cl->draw[j];
+	int n = d->form == POP_CHOICE || d->form == POP_ONE_OF ? d->n : d->form == POP_FIXED ? 1 : 2;
+
+	for (int v = 0; v < n; v++) {
+		g_autoptr(GError) inner = NULL;
+		g_autoptr(scenario) sc = NULL;
+		g_autofree char *text = check_text(cl, j, v, &inner);
+		g_autofree char *val = NULL;
+
+		if (text)
+			sc = scenario_load_text(pop->file, text, strlen(text), NULL, &inner);
+		if (!inner)
+			continue;
+		val = check_value(d, v);
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_INVALID,
+			    "%s: %s: found %s, which a scenario refuses (%s), expected a value "
+			    "of the scenario path \"%s\"", pop->file, d->where, val, inner->message,
+			    d->path);
+		return false;
+	}
+	return true;
+}
+
+static bool add_column(struct population *pop, const char *path)
+{
+	if (column_of(pop, path) >= 0)
+		return true;
+	pop->column[pop->n_column++] = g_strdup(path);
+	return true;
+}
+
+static const char *const class_keys[] = { "weight", "description", "draw" };
+
+static bool parse_class(struct population *pop, const cJSON *v, struct pop_class *cl, GError **err)
+{
+	g_autofree char *where = g_strdup_printf("classes.%s", v->string);
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(v, "weight");
+	const cJSON *draws = cJSON_GetObjectItemCaseSensitive(v, "draw");
+	g_autofree char *ww = g_strdup_printf("%s.weight", where);
+	g_autofree char *wd = g_strdup_printf("%s.draw", where);
+	const cJSON *e;
+
+	cl->name = g_strdup(v->string);
+	if (!cJSON_IsObject(v) || !*v->string || strspn(v->string, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+	    strlen(v->string))
+		return pop_error(err, pop->file, where, v, "a class: a name of lower-case letters, "
+				 "digits and '-', and an object {\"weight\", \"draw\"}");
+	cJSON_ArrayForEach(e, v)
+		if (!key_in(e->string, class_keys, G_N_ELEMENTS(class_keys))) {
+			g_autofree char *we = g_strdup_printf("%s.%s", where, e->string);
+
+			return pop_error(err, pop->file, we, e, "\"weight\", \"description\" or \"draw\"");
+		}
+	if (!cJSON_IsNumber(w) || !(w->valuedouble >= 0) || !isfinite(w->valuedouble))
+		return pop_error(err, pop->file, ww, w,
+				 "a weight, a number of 0 or more");
+	cl->weight = w->valuedouble;
+	if (!cJSON_IsObject(draws) || cJSON_GetArraySize(draws) > POP_MAX_DRAWS)
+		return pop_error(err, pop->file, wd, draws,
+				 "an object {SCENARIO-PATH: DRAW, ...} of at most 64 draws");
+	cl->draw = g_new0(struct pop_draw, cJSON_GetArraySize(draws));
+	cJSON_ArrayForEach(e, draws) {
+		struct pop_draw *d = &cl->draw[cl->n_draw++];
+
+		d->path = g_strdup(e->string);
+		d->where = g_strdup_printf("%s.draw.%s", where, e->string);
+		if (!parse_draw(e, d, pop->file, err) || !add_column(pop, d->path))
+			return false;
+	}
+	for (int j = 0; j < cl->n_draw; j++)
+		if (!try_draw(pop, cl, j, err))
+			return false;
+	return true;
+}
+
+static const char *const top_keys[] = { "name", "description", "classes" };
+
+static bool parse_population(struct population *pop, const cJSON *doc, GError **err)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "name");
+	const cJSON *classes = cJSON_GetObjectItemCaseSensitive(doc, "classes");
+	double sum = 0;
+	const cJSON *e;
+
+	if (!cJSON_IsObject(doc))
+		return pop_error(err, pop->file, "(top)", doc, "a population: an object {\"name\", \"classes\"}");
+	cJSON_ArrayForEach(e, doc)
+		if (!key_in(e->string, top_keys, G_N_ELEMENTS(top_keys)))
+			return pop_error(err, pop->file, e->string, e, "\"name\", \"description\" or \"classes\"");
+	if (!cJSON_IsString(name) || !*name->valuestring)
+		return pop_error(err, pop->file, "name", name, "the population's name, a string");
+	pop->name = g_strdup(name->valuestring);
+	if (!cJSON_IsObject(classes) || cJSON_GetArraySize(classes) < 1 ||
+	    cJSON_GetArraySize(classes) > POP_MAX_CLASSES)
+		return pop_error(err, pop->file, "classes", classes, "an object of 1 to 32 classes "
+				 "{NAME: {\"weight\", \"draw\"}}");
+	cJSON_ArrayForEach(e, classes) {
+		if (!parse_class(pop, e, &pop->cls[pop->n_class++], err))
+			return false;
+		sum += pop->cls[pop->n_class - 1].weight;
+	}
+	return sum > 0 || pop_error(err, pop->file, "classes", classes, "a class with a weight above 0");
+}
+
+bool population_load_text(const char *file, const char *text, gsize len, struct population *pop,
+			  GError **err)
+{
+	cJSON *doc;
+	bool ok;
+
+	memset(pop, 0, sizeof(*pop));
+	pop->file = g_strdup(file);
+	pop->text = g_strndup(text, len);
+	pop->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	doc = cJSON_ParseWithLength(text, len);
+	if (!doc) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
+			    "%s: found text that is not JSON, expected a population file (docs/score.md)",
+			    file);
+		population_clear(pop);
+		return false;
+	}
+	ok = parse_population(pop, doc, err);
+	cJSON_Delete(doc);
+	if (!ok)
+		population_clear(pop);
+	return ok;
+}
+
+/* A population file: a regular file of at most 1 MiB. */
+static char *read_file(const char *file, gsize *len, GError **err)
+{
+	const char *found = NULL;
+	int fd = cs_open_regular(file, &found);
+	char *text;
+	int e = 0;
+
+	if (fd < 0) {
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO,
+			    "%s: %s%s, expected a population file", file, found ? "found " : "",
+			    found ? found : g_strerror(errno));
+		return NULL;
+	}
+	text = cs_read_capped(fd, 1024 * 1024, len, &e);
+	close(fd);
+	if (!text)
+		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_IO, "%s: %s", file,
+			    e ? g_strerror(e) : "found more than 1 MiB, expected a population file");
+	return text;
+}
+
+bool population_load(const char *name_or_file, struct population *pop, GError **err)
+{
+	g_autofree char *text = NULL;
+	gsize len;
+
+	for (int i = 0; pop_builtin_names[i]; i++)
+		if (strcmp(name_or_file, pop_builtin_names[i]) == 0)
+			return population_load_text(name_or_file, pop_builtin_texts[i],
+						    strlen(pop_builtin_texts[i]), pop, err);
+	text = read_file(name_or_file, &len, err);
+	return text && population_load_text(name_or_file, text, len, pop, err);
+}
+
+void population_clear(struct population *pop)
+{
+	for (int k = 0; k < pop->n_class; k++) {
+		for (int j = 0; j < pop->cls[k].n_draw; j++)
+			draw_clear(&pop->cls[k].draw[j]);
+		g_free(pop->cls[k].draw);
+		g_free(pop->cls[k].name);
+	}
+	for (int c = 0; c < pop->n_column; c++)
+		g_free(pop->column[c]);
+	g_free(pop->name);
+	g_free(pop->file);
+	g_free(pop->sha256);
+	g_free(pop->text);
+	memset(pop, 0, sizeof(*pop));
 }

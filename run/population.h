@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run/population.h - a population of charging setups, drawn by seed: the setups
- * `chargesim score` and bench/bench_regret run every policy on (docs/score.md).
+ * `chargesim score` and bench/bench_regret run every policy on (docs/score.md,
+ * "Populations").
  *
- * A population is a mix: a weight per class of setup (healthy adapters, a weak adapter
- * with a full battery, thin or long cables, linear chargers, hiccup and latch adapters
- * with overload timers, host ports with their USB budget, Type-C Rp and USB PD
- * sources). Setup i of a seed is a function of (seed, i, mix) only: the same whatever
- * the number of setups, the shard or the thread that draws it. A setup is a scenario
- * (its JSON text, without a policy) and the figures it was drawn from.
+ * A population is data: a JSON file naming classes of setups, each with a weight and
+ * the draws that make one of its setups - scenario paths (the words of a scenario
+ * file: "source.voc", "device.battery.soc") each with a fixed value, a uniform range,
+ * a weighted choice or a list to pick from, some only with a given share of the
+ * setups. The default and hard mixes are such files (populations/, built in and
+ * installed under PREFIX/share/chargesim/populations/). A file is checked as it is
+ * loaded, like a scenario: every draw's values are tried on a scenario, and an error
+ * names the file, the JSON path, what was found and what was expected.
+ *
+ * Setup i of a seed is a function of (population file, seed, i) only: the same
+ * whatever the number of setups, the shard or the thread that draws it. Nothing here
+ * knows a model: a setup is a scenario text.
  */
 #ifndef CS_RUN_POPULATION_H
 #define CS_RUN_POPULATION_H
@@ -16,22 +23,29 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#define POP_NCLASS 8
+#define POP_MAX_CLASSES 32
+#define POP_MAX_DRAWS 64
 #define POP_HORIZON "3 h"
 #define POP_HORIZON_S (3 * 3600.0)
 
-extern const char *const pop_class_names[POP_NCLASS];
+struct pop_draw;
 
-struct population {
-	char *name;                      /* "default", "hard", or the mix as given */
-	double weight[POP_NCLASS];       /* a class's share (0: never drawn) */
+struct pop_class {
+	char *name;
+	double weight;
+	int n_draw;
+	struct pop_draw *draw;
 };
 
-/* What a setup was drawn from (score.csv's columns). ilim is NAN for a host port (its
- * own limit), load2_at < 0 when the load never changes. */
-struct pop_desc {
-	const char *kind, *overload, *pmic;
-	double voc, rout, ilim, t_limit_max, r_cable, ichg, cap_ah, soc0, load, load2, load2_at;
+struct population {
+	char *name;            /* the file's "name" */
+	char *file;            /* as given (a built-in one: "default", "hard") */
+	char *sha256;          /* of the file's text */
+	char *text;            /* the file's text */
+	int n_class;
+	struct pop_class cls[POP_MAX_CLASSES];
+	int n_column;          /* every draw's path, in order of first appearance */
+	char *column[POP_MAX_CLASSES * POP_MAX_DRAWS];
 };
 
 struct pop_setup {
@@ -39,13 +53,21 @@ struct pop_setup {
 	int cls;
 	char *name;            /* regret-SEED-INDEX-CLASS */
 	char *text;            /* the scenario's JSON without its policy and closing brace */
-	struct pop_desc d;
-	double budget;         /* A: the USB budget the port grants, 0 = none (a charger) */
+	int n_values;
+	char **values;         /* per population column, the value drawn (NULL: none) */
 };
 
-/* "default", "hard" or "CLASS=WEIGHT,..." into pop (free with population_clear). */
-bool population_mix(const char *spec, struct population *pop, GError **err);
+/* The built-in populations' names, NULL-terminated ("default", "hard"). */
+extern const char *const pop_builtin_names[];
+/* Load a population: a built-in name, or a file. False with err (CS_SCENARIO_ERROR,
+ * "FILE: JSON-PATH: found X, expected Y") when it is not a valid population. */
+bool population_load(const char *name_or_file, struct population *pop, GError **err);
+/* The same from text (file names it in messages). */
+bool population_load_text(const char *file, const char *text, gsize len, struct population *pop,
+			  GError **err);
 void population_clear(struct population *pop);
+/* The index of a class by name, -1 when there is none. */
+int population_class(const struct population *pop, const char *name);
 /* Draw setup i of seed. */
 void population_setup(const struct population *pop, guint32 seed, int i, struct pop_setup *s);
 void pop_setup_clear(struct pop_setup *s);

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <cJSON.h>
 #include <chargesim/policy.h>
+#include "models/battery/battery.h"
 #include "models/pmic/pmic.h"
+#include "models/source/source.h"
+#include "run/board.h"
 #include "run/linux_board.h"
 #include "run/scenario.h"
 #include "run/score.h"
@@ -93,6 +96,43 @@ void score_policy_clear(struct score_policy *pol)
 
 /* ---- the setups and the grid ---- */
 
+/*
+ * A host port's budget is the configuration its host selects: the first of the
+ * gadget's that the port can power (run/board.c), as bMaxPower carries it, in 2 mA
+ * units, 8 mA at SuperSpeed (USB 2.0 9.6.3, USB 3.2 9.6.3: 900 mA is 896 mA), or the
+ * unconfigured device's 100 mA (150 mA at SuperSpeed) when none fits. A charging
+ * downstream port grants BC1.2's 1.5 A, a Type-C source its Rp current, a PD source
+ * its highest-voltage offer's current (the contract a sink that wants power takes).
+ */
+double score_budget(const struct scenario *sc)
+{
+	const struct source_params *sp = scenario_params(sc, "source");
+	const struct gadget_params *gp = scenario_params(sc, "device.gadget");
+	bool ss = sp->usb3 && gp->usb3;
+	double port = sp->port == SRC_PORT_HUB ? (ss ? 150 : 100) : (ss ? 900 : 500);
+	double unit = ss ? 8 : 2;
+
+	switch (sp->kind) {
+	case SRC_KIND_SDP:
+	case SRC_KIND_SDP_USB3:
+		for (int i = 0; i < gp->n_configs; i++) {
+			double mp = floor(gp->configs_ma[i] / unit + 1e-9) * unit;
+
+			if (mp <= port)
+				return mp / 1000;
+		}
+		return ss ? 0.15 : 0.1;
+	case SRC_KIND_CDP:
+		return 1.5;
+	case SRC_KIND_TYPEC:
+		return source_rated_current(sp);
+	case SRC_KIND_PD:
+		return sp->n_pdos > 0 ? sp->pdos[sp->n_pdos - 1].i : 0;
+	default:
+		return 0;
+	}
+}
+
 /* The oracle's grid of setup s: the limits the charger's register applies, from
  * grid_min_a in grid_step_a steps, first up to the budget (its last point the budget
  * itself, rounded), then beyond it up to the charger's largest limit. */
@@ -106,9 +146,12 @@ static bool setup_grid(struct score_setup *s, const struct score_oracle_def *def
 	if (!sc)
 		return false;
 	pmic = scenario_params(sc, "device.pmic");
+	s->soc0 = ((const struct battery_params *)scenario_params(sc, "device.battery"))->soc;
+	s->budget = score_budget(sc);
+	s->preset = pmic_preset_names[pmic->preset];
 	top = pmic->ladder_n > 0 ? pmic->ladder[pmic->ladder_n - 1] : pmic->iindpm_max;
 	s->ilim_max = top;
-	cap = s->p.budget > 0 ? fmin(top, s->p.budget) : top;
+	cap = s->budget > 0 ? fmin(top, s->budget) : top;
 	s->grid = g_new(double, (int)(top / def->grid_step_a) + (int)(cap / def->grid_step_a) + 6);
 	for (int part = 0; part < 2; part++) {
 		double a = part == 0 ? def->grid_min_a : cap + def->grid_step_a;
@@ -165,11 +208,11 @@ static void driver_lock_free(gpointer m)
 	g_free(m);
 }
 
-static void result_read(struct score_result *out, const struct pop_setup *p,
+static void result_read(struct score_result *out, const struct score_setup *s,
 			const struct world_metrics *m)
 {
 	out->ok = true;
-	out->goal = world_metric(m, p->d.soc0 < SCORE_SOC_TARGET ? "time_to_soc_80_s" : "time_to_full_s");
+	out->goal = world_metric(m, s->soc0 < SCORE_SOC_TARGET ? "time_to_soc_80_s" : "time_to_full_s");
 	out->t_full = world_metric(m, "time_to_full_s");
 	out->soc_final = world_metric(m, "soc_final");
 	out->starve_s = world_metric(m, "discharged_while_plugged_s");
@@ -211,7 +254,7 @@ static bool job_run(const struct score_job *j, const char *json, GError **err)
 			world_add_event_listener_for(w, unsafe_records[k], unsafe_seen, w);
 	ok = w && world_run(w, err) && world_finish(w, err);
 	if (ok)
-		result_read(j->out, &j->s->p, world_metrics(w));
+		result_read(j->out, j->s, world_metrics(w));
 	if (w)
 		world_free(w);
 	return ok;
@@ -250,7 +293,7 @@ static void job_thread(gpointer data, gpointer user)
 /* Queue every run of setup s. */
 static void queue_setup(GPtrArray *jobs, struct score_setup *s, const struct score_options *o)
 {
-	const char *preset = s->p.d.pmic;
+	const char *preset = s->preset;
 
 	s->pol_res = g_new0(struct score_result, o->n_pol);
 	for (int k = 0; k < o->n_pol; k++) {
@@ -339,7 +382,7 @@ double score_regret(const struct score_setup *s, enum score_oracle_kind o,
 	*timed = to > 0 || tp > 0;
 	if (*timed)
 		return (tp >= 0 ? tp : POP_HORIZON_S) / (to > 0 ? to : POP_HORIZON_S) - 1;
-	return (r->soc_final - p->soc_final) / fmax(fabs(r->soc_final - s->p.d.soc0), SCORE_SOC_FLOOR);
+	return (r->soc_final - p->soc_final) / fmax(fabs(r->soc_final - s->soc0), SCORE_SOC_FLOOR);
 }
 
 /* SOC ended below its start where the oracle's did not, the charge never having
@@ -350,7 +393,7 @@ bool score_starved(const struct score_setup *s, enum score_oracle_kind o,
 		   const struct score_result *p)
 {
 	const struct score_result *r = &s->grid_res[s->oracle[o]];
-	double soc0 = s->p.d.soc0;
+	double soc0 = s->soc0;
 
 	return (p->soc_final < soc0 - SCORE_STARVE_SOC && r->soc_final >= soc0 - SCORE_STARVE_SOC &&
 		p->t_full < 0) ||
@@ -359,7 +402,7 @@ bool score_starved(const struct score_setup *s, enum score_oracle_kind o,
 
 bool score_over_budget(const struct score_setup *s, const struct score_result *p)
 {
-	return s->p.budget > 0 && p->ibus_max > s->p.budget + SCORE_BUDGET_TOL_A;
+	return s->budget > 0 && p->ibus_max > s->budget + SCORE_BUDGET_TOL_A;
 }
 
 static bool options_ok(const struct score_options *o, GError **err)

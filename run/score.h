@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <glib.h>
 #include "run/population.h"
+#include "run/scenario.h"
 
 #define CS_SCORE_ERROR (cs_score_error_quark())
 GQuark cs_score_error_quark(void);
@@ -86,7 +87,10 @@ extern const char *const score_oracle_names[SCORE_N_ORACLES];
 
 struct score_setup {
 	struct pop_setup p;
+	double soc0;           /* the cell's SOC at the start */
+	double budget;         /* A: the USB budget the port grants, 0 = none (a charger) */
 	double ilim_max;       /* A: the charger's largest input limit */
+	const char *preset;    /* the charger's device.pmic preset */
 	int n_grid;            /* limits tried */
 	int n_grid_budget;     /* the first n_grid_budget of them are within the budget */
 	double *grid;          /* A, as the register applies them */
@@ -114,6 +118,9 @@ struct score {
 	GError *first_error;
 	int fail_status;       /* the worst exit status of a failed run (2 input, 3 internal) */
 };
+
+/* The USB budget (A) a scenario's port grants its device, 0 for a charger. */
+double score_budget(const struct scenario *sc);
 
 /* Parse a policy spec into pol (free with score_policy_clear); false with err (exit 2)
  * when it names no policy of this build and no plugin file that would load. */

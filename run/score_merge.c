@@ -22,9 +22,10 @@ cJSON *score_manifest_json(const struct score_options *o, const char *csv)
 	cJSON_AddNumberToObject(m, "setups", o->n);
 	p = cJSON_AddObjectToObject(m, "population");
 	cJSON_AddStringToObject(p, "name", o->pop->name);
-	w = cJSON_AddObjectToObject(p, "weights");
-	for (int c = 0; c < POP_NCLASS; c++)
-		cJSON_AddNumberToObject(w, pop_class_names[c], o->pop->weight[c]);
+	cJSON_AddStringToObject(p, "sha256", o->pop->sha256);
+	w = cJSON_AddObjectToObject(p, "classes");
+	for (int c = 0; c < o->pop->n_class; c++)
+		cJSON_AddNumberToObject(w, o->pop->cls[c].name, o->pop->cls[c].weight);
 	d = cJSON_AddObjectToObject(m, "oracle");
 	cJSON_AddNumberToObject(d, "grid_min_A", o->oracle.grid_min_a);
 	cJSON_AddNumberToObject(d, "grid_step_A", o->oracle.grid_step_a);
@@ -98,8 +99,9 @@ static bool manifest_fields(cJSON *doc, const char *file, struct score_manifest 
 {
 	const cJSON *pols = cJSON_GetObjectItemCaseSensitive(doc, "policies");
 	const cJSON *pop = cJSON_GetObjectItemCaseSensitive(doc, "population");
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(pop, "weights");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(pop, "classes");
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(pop, "name");
+	const cJSON *psha = cJSON_GetObjectItemCaseSensitive(pop, "sha256");
 	cJSON *sha = cJSON_DetachItemFromObjectCaseSensitive(doc, "score_csv_sha256");
 	cJSON *sh = cJSON_DetachItemFromObjectCaseSensitive(doc, "shard");
 	int k = 0;
@@ -117,6 +119,8 @@ static bool manifest_fields(cJSON *doc, const char *file, struct score_manifest 
 	cJSON_Delete(sha);
 	cJSON_Delete(sh);
 	if (!cJSON_IsArray(pols) || !cJSON_IsString(name) || !cJSON_IsObject(w) || !m->sha256 ||
+	    !cJSON_IsString(psha) || cJSON_GetArraySize(w) < 1 ||
+	    cJSON_GetArraySize(w) > POP_MAX_CLASSES ||
 	    m->n < 1 || m->shard_n < 1 || m->shard_i < 0 || m->shard_i >= m->shard_n)
 		return bad(err, file, "found another manifest, expected the score-manifest.json "
 			   "`chargesim score` writes");
@@ -125,8 +129,11 @@ static bool manifest_fields(cJSON *doc, const char *file, struct score_manifest 
 	cJSON_ArrayForEach(p, pols)
 		m->policies[k++] = g_strdup(cJSON_IsString(p) ? p->valuestring : "");
 	m->pop.name = g_strdup(name->valuestring);
-	for (int c = 0; c < POP_NCLASS; c++)
-		m->pop.weight[c] = num_at(w, pop_class_names[c], NULL);
+	m->pop.sha256 = g_strdup(psha->valuestring);
+	cJSON_ArrayForEach(p, w) {
+		m->pop.cls[m->pop.n_class].name = g_strdup(p->string);
+		m->pop.cls[m->pop.n_class++].weight = cJSON_IsNumber(p) ? p->valuedouble : 0;
+	}
 	return true;
 }
 
@@ -197,13 +204,15 @@ static bool check_set(char **dirs, int n_dirs, struct score_manifest *m, GError 
 static bool interleave(char **dirs, char **csvs, struct score_manifest *m, int n_dirs,
 		       GString *out, GError **err)
 {
-	const char *header = score_csv_header();
+	const char *end = strchr(csvs[0], '\n');
+	g_autofree char *header = end ? g_strndup(csvs[0], end + 1 - csvs[0]) : NULL;
 	g_autofree const char **pos = g_new0(const char *, m[0].shard_n);
 	g_autofree int *dir_of = g_new0(int, m[0].shard_n);
 
 	for (int d = 0; d < n_dirs; d++) {
-		if (strncmp(csvs[d], header, strlen(header)) != 0)
-			return bad(err, dirs[d], "score.csv: found another header, expected score.csv's");
+		if (!header || strncmp(csvs[d], header, strlen(header)) != 0)
+			return bad(err, dirs[d], "score.csv: found another header than the first shard's, "
+				   "expected score.csv's");
 		pos[m[d].shard_i] = csvs[d] + strlen(header);
 		dir_of[m[d].shard_i] = d;
 	}

@@ -9,8 +9,6 @@
 #include <string.h>
 #include "run/score_table.h"
 
-#define SETUP_COLUMNS "seed,setup,class,kind,overload,t_limit_max_s,voc_V,rout_ohm,ilim_A," \
-	"r_cable_ohm,pmic,ichg_A,capacity_Ah,soc0,load_A,load2_A,load2_at_s,budget_A"
 #define RUN_COLUMNS "policy,ran,goal_s,soc_final,trips,uvlo,brownouts," \
 	"discharged_while_plugged_s,discharged_while_plugged_mAh,ibus_max_A,over_budget"
 #define ORACLE_COLUMNS(x) x "_ilim_A," x "_goal_s," x "_soc_final," x "_regret," x "_regret_in," \
@@ -19,10 +17,17 @@
 /* The column prefix of each oracle (score_oracle_names, as CSV names). */
 static const char *const oracle_cols[SCORE_N_ORACLES] = { "oracle", "unbudgeted", "out_of_limit" };
 
-const char *score_csv_header(void)
+static void text(GString *s, const char *t);
+
+char *score_csv_header(const struct population *pop)
 {
-	return SETUP_COLUMNS "," RUN_COLUMNS "," ORACLE_COLUMNS("oracle") ","
-	       ORACLE_COLUMNS("unbudgeted") "," ORACLE_COLUMNS("out_of_limit") "\n";
+	GString *s = g_string_new("seed,setup,class,");
+
+	for (int c = 0; c < pop->n_column; c++)
+		text(s, pop->column[c]);
+	g_string_append(s, "budget_A," RUN_COLUMNS "," ORACLE_COLUMNS("oracle") ","
+			ORACLE_COLUMNS("unbudgeted") "," ORACLE_COLUMNS("out_of_limit") "\n");
+	return g_string_free(s, FALSE);
 }
 
 /* A number, empty when it is not finite. */
@@ -50,25 +55,18 @@ static void text(GString *s, const char *t)
 	g_string_append_c(s, ',');
 }
 
-static void setup_cells(GString *s, guint32 seed, const struct score_setup *st)
+/* The setup's drawn values: a string as its text ("5.095 V"), anything else as JSON. */
+static void setup_cells(GString *s, guint32 seed, const struct population *pop,
+			const struct score_setup *st)
 {
-	const struct pop_desc *d = &st->p.d;
+	g_string_append_printf(s, "%u,%d,%s,", seed, st->p.index, pop->cls[st->p.cls].name);
+	for (int c = 0; c < st->p.n_values; c++) {
+		cJSON *v = st->p.values[c] ? cJSON_Parse(st->p.values[c]) : NULL;
 
-	g_string_append_printf(s, "%u,%d,%s,%s,%s,", seed, st->p.index, pop_class_names[st->p.cls],
-			       d->kind, d->overload);
-	num(s, "%.4g", d->t_limit_max);
-	num(s, "%.4g", d->voc);
-	num(s, "%.4g", d->rout);
-	num(s, "%.4g", d->ilim);
-	num(s, "%.4g", d->r_cable);
-	text(s, d->pmic);
-	num(s, "%.4g", d->ichg);
-	num(s, "%.4g", d->cap_ah);
-	num(s, "%.4g", d->soc0);
-	num(s, "%.4g", d->load);
-	num(s, "%.4g", d->load2_at > 0 ? d->load2 : NAN);
-	num(s, "%.4g", d->load2_at > 0 ? d->load2_at : NAN);
-	num(s, "%.4g", st->p.budget);
+		text(s, !v ? "" : cJSON_IsString(v) ? v->valuestring : st->p.values[c]);
+		cJSON_Delete(v);
+	}
+	num(s, "%.4g", st->budget);
 }
 
 static void run_cells(GString *s, const struct score_setup *st, const struct score_policy *pol,
@@ -121,7 +119,7 @@ char *score_csv_rows(const struct score *sc, const struct score_options *opt)
 		const struct score_setup *st = &sc->set[i];
 
 		for (int k = 0; k < opt->n_pol; k++) {
-			setup_cells(s, opt->seed, st);
+			setup_cells(s, opt->seed, opt->pop, st);
 			run_cells(s, st, &opt->pol[k], &st->pol_res[k]);
 			for (int o = 0; o < SCORE_N_ORACLES; o++)
 				oracle_cells(s, st, o, &st->pol_res[k]);
@@ -175,7 +173,7 @@ static int col_of(GPtrArray *head, const char *name)
 	return -1;
 }
 
-static void find_cols(GPtrArray *head, struct cols *c)
+static bool find_cols(GPtrArray *head, struct cols *c)
 {
 	c->cls = col_of(head, "class");
 	c->policy = col_of(head, "policy");
@@ -192,21 +190,17 @@ static void find_cols(GPtrArray *head, struct cols *c)
 		c->ilim[o] = col_of(head, a);
 		c->regret[o] = col_of(head, b);
 		c->starved[o] = col_of(head, d);
+		if (c->ilim[o] < 0 || c->regret[o] < 0 || c->starved[o] < 0)
+			return false;
 	}
+	return c->cls >= 0 && c->policy >= 0 && c->ran >= 0 && c->trips >= 0 && c->uvlo >= 0 &&
+	       c->brownouts >= 0 && c->over >= 0;
 }
 
 /* A row's regret values against each oracle, per policy and class, gathered. */
 struct gather {
-	GArray *v[SCORE_N_ORACLES][1 + POP_NCLASS];   /* double */
+	GArray *v[SCORE_N_ORACLES][1 + POP_MAX_CLASSES];   /* double */
 };
-
-static int class_of(const char *name)
-{
-	for (int c = 0; c < POP_NCLASS; c++)
-		if (strcmp(pop_class_names[c], name) == 0)
-			return c;
-	return -1;
-}
 
 static int policy_of(char **policies, int n_pol, const char *name)
 {
@@ -288,7 +282,7 @@ static bool bad_line(GError **err, const char *file, int line, const char *what)
 	return false;
 }
 
-static bool read_rows(const char *csv, const char *file, char **policies, int n_pol,
+static bool read_rows(const char *csv, const char *file, const struct population *pop,
 		      struct score_summary *sum, struct gather *g, GError **err)
 {
 	const char *p = csv, *nl = strchr(p, '\n');
@@ -296,10 +290,11 @@ static bool read_rows(const char *csv, const char *file, char **policies, int n_
 	struct cols c;
 	int line = 1;
 
-	if (!nl || strncmp(csv, score_csv_header(), strlen(score_csv_header())) != 0)
-		return bad_line(err, file, 1, "found another header, expected score.csv's");
+	if (!nl)
+		return bad_line(err, file, 1, "found no header, expected score.csv's");
 	head = split_line(p, nl);
-	find_cols(head, &c);
+	if (!find_cols(head, &c))
+		return bad_line(err, file, 1, "found another header, expected score.csv's");
 	for (p = nl + 1; *p; p = nl + 1) {
 		g_autoptr(GPtrArray) cells = NULL;
 		int pol, cls;
@@ -311,8 +306,8 @@ static bool read_rows(const char *csv, const char *file, char **policies, int n_
 		cells = split_line(p, nl);
 		if (cells->len != head->len)
 			return bad_line(err, file, line, "found another number of cells than the header's");
-		pol = policy_of(policies, n_pol, cells->pdata[c.policy]);
-		cls = class_of(cells->pdata[c.cls]);
+		pol = policy_of(sum->policies, sum->n_pol, cells->pdata[c.policy]);
+		cls = population_class(pop, cells->pdata[c.cls]);
 		if (pol < 0 || cls < 0)
 			return bad_line(err, file, line, "found a policy or class this score does not have");
 		add_row(cells, &c, pol, cls, sum, g);
@@ -321,7 +316,7 @@ static bool read_rows(const char *csv, const char *file, char **policies, int n_
 }
 
 bool score_summarize(const char *csv, const char *file, char **policies, int n_pol,
-		     struct score_summary *sum, GError **err)
+		     const struct population *pop, struct score_summary *sum, GError **err)
 {
 	struct gather *g = g_new0(struct gather, n_pol);
 	bool ok;
@@ -329,15 +324,18 @@ bool score_summarize(const char *csv, const char *file, char **policies, int n_p
 	memset(sum, 0, sizeof(*sum));
 	sum->n_pol = n_pol;
 	sum->policies = g_strdupv(policies);
+	sum->n_class = pop->n_class;
+	for (int c = 0; c < pop->n_class; c++)
+		sum->classes[c] = g_strdup(pop->cls[c].name);
 	sum->st = g_malloc0(sizeof(*sum->st) * (size_t)n_pol);
 	for (int k = 0; k < n_pol; k++)
 		for (int o = 0; o < SCORE_N_ORACLES; o++)
-			for (int c = 0; c <= POP_NCLASS; c++)
+			for (int c = 0; c <= POP_MAX_CLASSES; c++)
 				g[k].v[o][c] = g_array_new(FALSE, FALSE, sizeof(double));
-	ok = read_rows(csv, file, policies, n_pol, sum, g, err);
+	ok = read_rows(csv, file, pop, sum, g, err);
 	for (int k = 0; k < n_pol; k++)
 		for (int o = 0; o < SCORE_N_ORACLES; o++)
-			for (int c = 0; c <= POP_NCLASS; c++)
+			for (int c = 0; c <= POP_MAX_CLASSES; c++)
 				finish_stats(&sum->st[k][o][c], g[k].v[o][c]);
 	g_free(g);
 	if (!ok)
@@ -348,6 +346,8 @@ bool score_summarize(const char *csv, const char *file, char **policies, int n_p
 void score_summary_clear(struct score_summary *sum)
 {
 	g_strfreev(sum->policies);
+	for (int c = 0; c < sum->n_class; c++)
+		g_free(sum->classes[c]);
 	g_free(sum->st);
 	memset(sum, 0, sizeof(*sum));
 }
@@ -404,10 +404,10 @@ char *score_summary_text(const struct score_summary *sum)
 			"keeps the port out of its current limit)\n");
 	block_text(s, sum, SCORE_ORACLE_OUT, 0, 0);
 	g_string_append(s, "\nper class, against the oracle\n");
-	for (int c = 0; c < POP_NCLASS; c++) {
+	for (int c = 0; c < sum->n_class; c++) {
 		if (!sum->class_n[c])
 			continue;
-		g_string_append_printf(s, "%s (%d setup%s)\n", pop_class_names[c], sum->class_n[c],
+		g_string_append_printf(s, "%s (%d setup%s)\n", sum->classes[c], sum->class_n[c],
 				       sum->class_n[c] == 1 ? "" : "s");
 		block_text(s, sum, SCORE_ORACLE, 1 + c, 2);
 	}
@@ -444,9 +444,9 @@ static cJSON *policy_json(const struct score_summary *sum, int k)
 	cJSON *o = stats_json(&sum->st[k][SCORE_ORACLE][0]);
 	cJSON *classes = cJSON_AddObjectToObject(o, "classes");
 
-	for (int c = 0; c < POP_NCLASS; c++)
+	for (int c = 0; c < sum->n_class; c++)
 		if (sum->class_n[c])
-			cJSON_AddItemToObject(classes, pop_class_names[c],
+			cJSON_AddItemToObject(classes, sum->classes[c],
 					      stats_json(&sum->st[k][SCORE_ORACLE][1 + c]));
 	cJSON_AddItemToObject(o, "unbudgeted_oracle", stats_json(&sum->st[k][SCORE_ORACLE_FREE][0]));
 	cJSON_AddItemToObject(o, "out_of_limit_oracle", stats_json(&sum->st[k][SCORE_ORACLE_OUT][0]));
@@ -467,10 +467,11 @@ cJSON *score_summary_json(const struct score_summary *sum, guint32 seed,
 	for (int k = 0; k < sum->n_pol; k++)
 		cJSON_AddItemToObject(pols, sum->policies[k], policy_json(sum, k));
 	cJSON_AddStringToObject(p, "name", pop->name);
+	cJSON_AddStringToObject(p, "sha256", pop->sha256);
 	cJSON_AddNumberToObject(p, "setups", sum->n_setups);
-	for (int c = 0; c < POP_NCLASS; c++) {
-		cJSON_AddNumberToObject(w, pop_class_names[c], pop->weight[c]);
-		cJSON_AddNumberToObject(n, pop_class_names[c], sum->class_n[c]);
+	for (int c = 0; c < pop->n_class; c++) {
+		cJSON_AddNumberToObject(w, pop->cls[c].name, pop->cls[c].weight);
+		cJSON_AddNumberToObject(n, pop->cls[c].name, sum->class_n[c]);
 	}
 	cJSON_AddNumberToObject(o, "grid_min_A", def->grid_min_a);
 	cJSON_AddNumberToObject(o, "grid_step_A", def->grid_step_a);

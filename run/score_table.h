@@ -16,8 +16,9 @@
 #include <glib.h>
 #include "run/score.h"
 
-/* score.csv's header line (with its line break). */
-const char *score_csv_header(void);
+/* score.csv's header line (with its line break): the setup (seed, index, class, the
+ * population's drawn paths, the USB budget), the policy's run, each oracle's. */
+char *score_csv_header(const struct population *pop);
 /* The rows of the score, each line ending in a line break (no header). */
 char *score_csv_rows(const struct score *sc, const struct score_options *opt);
 
@@ -33,16 +34,18 @@ struct score_summary {
 	int n_pol;
 	char **policies;                /* as given */
 	int n_setups;
-	int class_n[POP_NCLASS];        /* setups per class */
+	int n_class;
+	char *classes[POP_MAX_CLASSES];
+	int class_n[POP_MAX_CLASSES];   /* setups per class */
 	int censored[SCORE_N_ORACLES];  /* setups without that oracle */
 	/* [policy][oracle][0: all, 1 + class] */
-	struct score_stats (*st)[SCORE_N_ORACLES][1 + POP_NCLASS];
+	struct score_stats (*st)[SCORE_N_ORACLES][1 + POP_MAX_CLASSES];
 };
 
 /* The figures of score.csv's text (header and rows); policies in the order given.
  * False with err naming `file` and the line when the text is not a score.csv. */
 bool score_summarize(const char *csv, const char *file, char **policies, int n_pol,
-		     struct score_summary *sum, GError **err);
+		     const struct population *pop, struct score_summary *sum, GError **err);
 void score_summary_clear(struct score_summary *sum);
 /* The table the command prints. */
 char *score_summary_text(const struct score_summary *sum);

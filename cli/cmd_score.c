@@ -283,7 +283,7 @@ int cmd_score(int argc, char **argv)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("-o DIR - score policies against the hindsight oracle");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[POPULATION] -o DIR - score policies against the hindsight oracle");
 	struct score_options o = { 0 };
 	struct sweep_shard sh = { 0, 1 };
 	struct population pop = { 0 };
@@ -304,10 +304,13 @@ int cmd_score(int argc, char **argv)
 		"Example: chargesim score --policy safe-ramp --policy ./my_policy.so --setups 200 -o out/score");
 	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
-	if (argc > 1) {
-		cli_error("score: found the argument '%s', expected options only (see --help)", argv[1]);
+	if (argc > 2 || (argc == 2 && c.population)) {
+		cli_error("score: found the argument '%s', expected at most one population file and "
+			  "options (see --help)", argv[argc - 1]);
 		goto out;
 	}
+	if (argc == 2)
+		c.population = g_strdup(argv[1]);
 	if (!population_load(c.population ? c.population : "default", &pop, &err)) {
 		cli_print_message(err->message);
 		goto out;

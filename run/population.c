@@ -460,6 +460,14 @@ static bool add_column(struct population *pop, const char *path)
 	return true;
 }
 
+static bool drawn_before(const struct pop_class *cl, int j, const char *path)
+{
+	for (int f = 0; f < j; f++)
+		if (strcmp(cl->draw[f].path, path) == 0)
+			return true;
+	return false;
+}
+
 static const char *const class_keys[] = { "weight", "description", "draw" };
 
 static bool parse_class(struct population *pop, const cJSON *v, struct pop_class *cl, GError **err)
@@ -497,6 +505,12 @@ static bool parse_class(struct population *pop, const cJSON *v, struct pop_class
 		d->where = g_strdup_printf("%s.draw.%s", where, e->string);
 		if (!parse_draw(e, d, pop->file, err) || !add_column(pop, d->path))
 			return false;
+		if (d->form == POP_TIMES && !drawn_before(cl, cl->n_draw - 1, d->times)) {
+			g_autofree char *wt = g_strdup_printf("%s.times", d->where);
+
+			return pop_error(err, pop->file, wt, cJSON_GetObjectItemCaseSensitive(e, "times"),
+					 "a scenario path this class draws before this one");
+		}
 	}
 	for (int j = 0; j < cl->n_draw; j++)
 		if (!try_draw(pop, cl, j, err))
@@ -536,6 +550,7 @@ static bool parse_population(struct population *pop, const cJSON *doc, GError **
 bool population_load_text(const char *file, const char *text, gsize len, struct population *pop,
 			  GError **err)
 {
+	const char *end = NULL;
 	cJSON *doc;
 	bool ok;
 
@@ -543,11 +558,16 @@ bool population_load_text(const char *file, const char *text, gsize len, struct 
 	pop->file = g_strdup(file);
 	pop->text = g_strndup(text, len);
 	pop->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
-	doc = cJSON_ParseWithLength(text, len);
+	doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!doc) {
+		int line = 1, col = 1;
+
+		for (const char *p = text; end && p < end && p < text + len; p++, col++)
+			if (*p == '\n')
+				line++, col = 0;
 		g_set_error(err, CS_SCENARIO_ERROR, CS_SCENARIO_ERROR_SYNTAX,
-			    "%s: found text that is not JSON, expected a population file (docs/score.md)",
-			    file);
+			    "%s:%d:%d: found text that is not JSON, expected valid JSON (a population "
+			    "file, docs/score.md)", file, line, col);
 		population_clear(pop);
 		return false;
 	}

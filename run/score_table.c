@@ -21,12 +21,13 @@ static void text(GString *s, const char *t);
 
 char *score_csv_header(const struct population *pop)
 {
-	GString *s = g_string_new("seed,setup,class,");
+	GString *s = g_string_new("seed,setup,class,budget_A," RUN_COLUMNS ","
+				  ORACLE_COLUMNS("oracle") "," ORACLE_COLUMNS("unbudgeted") ","
+				  ORACLE_COLUMNS("out_of_limit") ",");
 
 	for (int c = 0; c < pop->n_column; c++)
 		text(s, pop->column[c]);
-	g_string_append(s, "budget_A," RUN_COLUMNS "," ORACLE_COLUMNS("oracle") ","
-			ORACLE_COLUMNS("unbudgeted") "," ORACLE_COLUMNS("out_of_limit") "\n");
+	s->str[s->len - 1] = '\n';
 	return g_string_free(s, FALSE);
 }
 
@@ -55,18 +56,23 @@ static void text(GString *s, const char *t)
 	g_string_append_c(s, ',');
 }
 
-/* The setup's drawn values: a string as its text ("5.095 V"), anything else as JSON. */
 static void setup_cells(GString *s, guint32 seed, const struct population *pop,
 			const struct score_setup *st)
 {
 	g_string_append_printf(s, "%u,%d,%s,", seed, st->p.index, pop->cls[st->p.cls].name);
+	num(s, "%.4g", st->budget);
+}
+
+/* The setup's drawn values, last (a list's cell is quoted): a string as its text
+ * ("5.095 V"), anything else as JSON. */
+static void drawn_cells(GString *s, const struct score_setup *st)
+{
 	for (int c = 0; c < st->p.n_values; c++) {
 		cJSON *v = st->p.values[c] ? cJSON_Parse(st->p.values[c]) : NULL;
 
 		text(s, !v ? "" : cJSON_IsString(v) ? v->valuestring : st->p.values[c]);
 		cJSON_Delete(v);
 	}
-	num(s, "%.4g", st->budget);
 }
 
 static void run_cells(GString *s, const struct score_setup *st, const struct score_policy *pol,
@@ -123,6 +129,7 @@ char *score_csv_rows(const struct score *sc, const struct score_options *opt)
 			run_cells(s, st, &opt->pol[k], &st->pol_res[k]);
 			for (int o = 0; o < SCORE_N_ORACLES; o++)
 				oracle_cells(s, st, o, &st->pol_res[k]);
+			drawn_cells(s, st);
 			/* the last cell's comma becomes the line's end */
 			s->str[s->len - 1] = '\n';
 		}

@@ -28,13 +28,12 @@
 #define POP_HORIZON "3 h"
 #define POP_HORIZON_S (3 * 3600.0)
 
-struct pop_draw;
+struct pop_list;
 
 struct pop_class {
 	char *name;
 	double weight;
-	int n_draw;
-	struct pop_draw *draw;
+	struct pop_list *draws;
 };
 
 struct population {
@@ -42,10 +41,13 @@ struct population {
 	char *file;            /* as given (a built-in one: "default", "hard") */
 	char *sha256;          /* of the file's text */
 	char *text;            /* the file's text */
+	bool has_stream;       /* the file's "stream": which random stream its setups take */
+	guint32 stream;        /* (0: the plain (seed, index) one); else one from sha256 */
 	int n_class;
 	struct pop_class cls[POP_MAX_CLASSES];
 	int n_column;          /* every draw's path, in order of first appearance */
-	char *column[POP_MAX_CLASSES * POP_MAX_DRAWS];
+	char *column[2048];
+	bool column_set[2048]; /* false: a path drawn only to be read ("set": false) */
 };
 
 struct pop_setup {

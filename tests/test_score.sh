@@ -211,6 +211,10 @@ bad=$(awk -F, -v il="$il" 'NR > 1 { v = $il + 0; if (v < 0.6 || v > 0.9 || $3 !=
 [ "$bad" -eq 0 ] && ok "its setups drew source.ilim within 0.6-0.9 A, class weak-bricks" ||
 	not_ok "population draws" "$(cut -d, -f1-8 "$TMP/mine/score.csv" | head -4)"
 
+# docs/score.md's example population loads and scores
+sed -n '/^## 4. Populations/,/^## 5/p' docs/score.md | sed -n '/^```json$/,/^```$/p' | sed '1d;/^```$/,$d' >"$TMP/doc-pop.json"
+check "docs/score.md's example population scores" "$B" score "$TMP/doc-pop.json" --policy safe-ramp --setups 4 -o "$TMP/doc-pop" -q
+
 # ---- bad usage ----
 usage_fails() {
 	what=$1 words=$2

@@ -245,7 +245,7 @@ void population_setup(const struct population *pop, guint32 seed, int i, struct 
 	s->n_values = pop->n_column;
 	s->values = g_new0(char *, pop->n_column + 1);
 	t.text = s->values;
-	t.num = g_new0(double, pop->n_column + 1);
+	t.num = s->numbers = g_new0(double, pop->n_column + 1);
 	t.copy = g_new(int, pop->n_column + 1);
 	for (int c = 0; c <= pop->n_column; c++)
 		t.copy[c] = -1;
@@ -277,8 +277,15 @@ void population_setup(const struct population *pop, guint32 seed, int i, struct 
 	cJSON_Delete(doc);
 	s->text = g_strndup(text, strlen(text) - 1);
 	free(text);
-	g_free(t.num);
 	g_free(t.copy);
+}
+
+double pop_setup_number(const struct population *pop, const struct pop_setup *s,
+			const char *path)
+{
+	int c = column_of(pop, path);
+
+	return c >= 0 && c < s->n_values && s->values[c] ? s->numbers[c] : NAN;
 }
 
 void pop_setup_clear(struct pop_setup *s)
@@ -288,6 +295,7 @@ void pop_setup_clear(struct pop_setup *s)
 	for (int c = 0; c < s->n_values; c++)
 		g_free(s->values[c]);
 	g_clear_pointer(&s->values, g_free);
+	g_clear_pointer(&s->numbers, g_free);
 }
 
 char *pop_setup_scenario(const struct pop_setup *s, const char *policy_json)

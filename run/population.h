@@ -57,6 +57,7 @@ struct pop_setup {
 	char *text;            /* the scenario's JSON without its policy and closing brace */
 	int n_values;
 	char **values;         /* per population column, the value drawn (NULL: none) */
+	double *numbers;       /* its number as drawn, before it was written to 4 digits */
 };
 
 /* The built-in populations' names, NULL-terminated ("default", "hard"). */
@@ -73,6 +74,10 @@ int population_class(const struct population *pop, const char *name);
 /* Draw setup i of seed. */
 void population_setup(const struct population *pop, guint32 seed, int i, struct pop_setup *s);
 void pop_setup_clear(struct pop_setup *s);
+/* The number a setup drew for path, exact (the scenario has it to 4 digits); NAN when
+ * the setup drew none. */
+double pop_setup_number(const struct population *pop, const struct pop_setup *s,
+			const char *path);
 /* The setup's scenario with this policy object (JSON text), complete: caller frees. */
 char *pop_setup_scenario(const struct pop_setup *s, const char *policy_json);
 

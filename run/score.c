@@ -136,7 +136,8 @@ double score_budget(const struct scenario *sc)
 /* The oracle's grid of setup s: the limits the charger's register applies, from
  * grid_min_a in grid_step_a steps, first up to the budget (its last point the budget
  * itself, rounded), then beyond it up to the charger's largest limit. */
-static bool setup_grid(struct score_setup *s, const struct score_oracle_def *def, GError **err)
+static bool setup_grid(struct score_setup *s, const struct population *pop,
+		       const struct score_oracle_def *def, GError **err)
 {
 	g_autofree char *text = pop_setup_scenario(&s->p, "\"none\"");
 	g_autoptr(scenario) sc = scenario_load_text(s->p.name, text, strlen(text), NULL, err);
@@ -146,7 +147,11 @@ static bool setup_grid(struct score_setup *s, const struct score_oracle_def *def
 	if (!sc)
 		return false;
 	pmic = scenario_params(sc, "device.pmic");
-	s->soc0 = ((const struct battery_params *)scenario_params(sc, "device.battery"))->soc;
+	/* the SOC the setup starts at: as drawn when the population drew it (the scenario
+	 * has it to 4 digits; the benchmark's figures have always used the draw) */
+	s->soc0 = pop_setup_number(pop, &s->p, "device.battery.soc");
+	if (!isfinite(s->soc0))
+		s->soc0 = ((const struct battery_params *)scenario_params(sc, "device.battery"))->soc;
 	s->budget = score_budget(sc);
 	s->preset = pmic_preset_names[pmic->preset];
 	top = pmic->ladder_n > 0 ? pmic->ladder[pmic->ladder_n - 1] : pmic->iindpm_max;
@@ -434,7 +439,7 @@ struct score *score_run(const struct score_options *o, GError **err)
 		struct score_setup *s = &sc->set[sc->n_set++];
 
 		population_setup(o->pop, o->seed, i, &s->p);
-		if (!setup_grid(s, &o->oracle, err)) {
+		if (!setup_grid(s, o->pop, &o->oracle, err)) {
 			score_free(sc);
 			return NULL;
 		}

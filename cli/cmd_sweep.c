@@ -330,7 +330,7 @@ int cmd_merge(int argc, char **argv)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD-DIR... -o DIR - join the shards of a sweep");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD-DIR... -o DIR - join the shards of a sweep or a score");
 	g_autoptr(GError) err = NULL;
 	int status = CLI_EXIT_USAGE;
 
@@ -345,6 +345,9 @@ int cmd_merge(int argc, char **argv)
 		"column. Then it writes one results.csv, byte-identical to the results.csv of the\n"
 		"same sweep run unsharded. Shards written by a chargesim without these checksums\n"
 		"are refused: run them again.\n"
+		"Shards of `chargesim score --shard I/N` (directories holding score-manifest.json)\n"
+		"are joined the same way into score.csv, score.json and score-manifest.json,\n"
+		"byte-identical to the score run whole (docs/score.md).\n"
 		"Example: chargesim merge out/sweep/shard-* -o out/sweep/all");
 	if (!cli_parse(ctx, &argc, &argv))
 		goto out;

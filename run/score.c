@@ -350,7 +350,7 @@ static bool has_events(const struct score_result *r)
 	return r->trips + r->uvlo + r->brownouts > 0;
 }
 
-static int pick_oracle(const struct score_setup *s, enum score_oracle_kind kind, double in_limit_s)
+int score_pick_oracle(const struct score_setup *s, enum score_oracle_kind kind, double in_limit_s)
 {
 	int n = kind == SCORE_ORACLE_FREE ? s->n_grid : s->n_grid_budget;
 	int best = -1;
@@ -451,7 +451,7 @@ struct score *score_run(const struct score_options *o, GError **err)
 	}
 	for (int i = 0; i < sc->n_set; i++)
 		for (int k = 0; k < SCORE_N_ORACLES; k++)
-			sc->set[i].oracle[k] = pick_oracle(&sc->set[i], k, o->oracle.in_limit_s);
+			sc->set[i].oracle[k] = score_pick_oracle(&sc->set[i], k, o->oracle.in_limit_s);
 	return sc;
 }
 

@@ -133,6 +133,9 @@ void score_policy_clear(struct score_policy *pol);
 struct score *score_run(const struct score_options *opt, GError **err);
 void score_free(struct score *sc);
 
+/* The grid index of setup s's oracle of this kind from its grid results (the budgeted
+ * limits are the first n_grid_budget), -1 when no limit is safe. */
+int score_pick_oracle(const struct score_setup *s, enum score_oracle_kind kind, double in_limit_s);
 /* The regret of result p on setup s against oracle o (which exists); *timed: regret
  * in time, else an SOC shortfall. */
 double score_regret(const struct score_setup *s, enum score_oracle_kind o,

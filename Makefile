@@ -16,8 +16,8 @@
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
-# output/, run/, run/linux/ or plots/ joins the library, one under cli/ the binary, one under
-# tests/ the tests.
+# output/, run/, run/linux/, plots/ or report/ joins the library, one under cli/ the
+# binary, one under tests/ the tests.
 # WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX    ?= /usr/local
@@ -63,7 +63,7 @@ LDFLAGS   += $(SAN)
 LIB_SRC   := $(sort $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard models/*/*.c) \
                $(wildcard stack/*/*.c) $(wildcard traces/*.c) $(wildcard output/*.c) \
                $(wildcard run/*.c) \
-               $(wildcard run/linux/*.c) $(wildcard plots/*.c))
+               $(wildcard run/linux/*.c) $(wildcard plots/*.c) $(wildcard report/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))

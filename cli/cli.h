@@ -34,9 +34,10 @@ int cli_default_jobs(void);
 /* `--plot` of run and compare (cli/cmd_plot.c), once the runs' outputs are written
  * into dir (the staging directory of their output set, which becomes `shown`):
  * write dir/plot.gp and render dir/plot.{png,svg}. False with err (naming `shown`)
- * when the plot failed (bad input, gnuplot missing or failing). */
+ * when the plot failed (bad input, gnuplot missing or failing). A run's plot has the
+ * zoom panel when zoom is true (run --report). */
 bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario,
-			 const char *policy, double uvlo_v, GError **err);
+			 const char *policy, double uvlo_v, bool zoom, GError **err);
 bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario,
 			     char **policies, double uvlo_v, GError **err);
 /* Then print where the plot is (unless quiet), or why it failed (err): returns

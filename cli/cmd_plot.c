@@ -90,12 +90,13 @@ static bool render_runs(const char *dir, const char *shown, const char *title, c
 }
 
 bool cli_plot_render_run(const char *dir, const char *shown, const char *scenario_name,
-			 const char *policy, double uvlo_v, GError **err)
+			 const char *policy, double uvlo_v, bool zoom, GError **err)
 {
 	g_autofree char *title = g_strdup_printf("%s, policy %s", scenario_name, policy);
 	char *names[] = { (char *)policy, NULL };
 
-	return render_runs(dir, shown, title, names, false, PLOT_ZOOM_NONE, uvlo_v, err);
+	return render_runs(dir, shown, title, names, false, zoom ? PLOT_ZOOM_AUTO : PLOT_ZOOM_NONE,
+			   uvlo_v, err);
 }
 
 bool cli_plot_render_compare(const char *dir, const char *shown, const char *scenario_name,

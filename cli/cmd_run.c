@@ -9,7 +9,9 @@
 #include "run/expect.h"
 #include "run/run.h"
 #include "run/scenario.h"
+#include "report/report.h"
 #include "sim/units.h"
+#include "stack/policies/loader.h"
 
 static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 {
@@ -100,7 +102,8 @@ static void print_flags(const struct world_metrics *m)
 		       times(uvlo));
 }
 
-static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
+static void print_summary(const struct run_result *res, const char *outdir, const char *args,
+			  double wall_s)
 {
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
@@ -111,8 +114,8 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
 	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
-	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       policy, dur, wall, speed);
+	printf("scenario %s, policy %s%s%s: %s simulated in %s (%sx real time)\n", sc->name,
+	       policy, args ? ":" : "", args ? args : "", dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
@@ -139,6 +142,13 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
 	print_flags(m);
+	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
+	 * its result may not mean what it seems (with -q it goes to stderr instead) */
+	for (guint i = 0; res->warnings && i < res->warnings->len; i++) {
+		g_autofree char *w = cli_term_text(res->warnings->pdata[i], false);
+
+		printf("  ! WARNING: %s\n", w);
+	}
 	if (results && results->len) {
 		guint failed = run_failed_expectations(res);
 
@@ -260,31 +270,54 @@ static void print_failure(const struct run_result *res)
 	}
 }
 
-/* --plot: rendered into the run's staging directory, so that the plot joins the
- * set of outputs it draws; reported after the summary. */
-struct run_plot {
+/* Once the run went through, in its staging directory (so that what is written joins
+ * the set of outputs it draws): the simulation's clock stops, then --plot and
+ * --report draw; both are reported after the summary. */
+struct run_staged {
 	const char *outdir;
-	GError *err;
+	bool plot, report;
+	gint64 t_end;            /* the world's end: the summary's time leaves gnuplot out */
+	GError *plot_err, *report_err;
 };
 
-static void plot_staged(const struct run_result *res, const char *dir, void *data)
+static void report_staged(const struct run_result *res, const char *dir, struct run_staged *p)
 {
-	struct run_plot *p = data;
+	g_autofree char *svg = g_build_filename(dir, "plot.svg", NULL);
+	g_autofree char *failed = p->plot_err ? g_strdup_printf("it could not be drawn: %s",
+								 p->plot_err->message) : NULL;
+	struct report_run run = { res->policy, "", &res->metrics, res->warnings, res->expect };
+	struct report_spec spec = {
+		.sc = res->scenario, .dir = dir, .n = 1, .runs = &run,
+		.plot_svg = p->plot_err ? NULL : svg, .no_plot = failed,
+	};
+
+	report_write_html(&spec, &p->report_err);
+}
+
+static void run_staged(const struct run_result *res, const char *dir, void *data)
+{
+	struct run_staged *p = data;
 	const struct scenario *sc = res->scenario;
 
-	cli_plot_render_run(dir, p->outdir, sc->name, res->policy, scenario_uvlo_v(sc), &p->err);
+	p->t_end = g_get_monotonic_time();
+	if (p->plot)
+		cli_plot_render_run(dir, p->outdir, sc->name, res->policy, scenario_uvlo_v(sc),
+				    p->report, &p->plot_err);
+	if (p->report)
+		report_staged(res, dir, p);
 }
 
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *outdir_opt = NULL, *policy = NULL, *max_step = NULL, *trace_dt = NULL;
 	g_auto(GStrv) sets = NULL, sysfs_at = NULL, allow = NULL;
-	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE;
+	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE, report = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so, with parameters of its own after ':' (safe-ramp:step=50mA,interval=2s)", "NAME[:KEY=VALUE,...]" },
 		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot_opt, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
+		{ "report", 0, 0, G_OPTION_ARG_NONE, &report, "Also write report.html: the run as one self-contained page, with the plot (as --plot, with a zoom panel)", NULL },
 		{ "vcd", 0, 0, G_OPTION_ARG_NONE, &vcd, "Also write trace.vcd (for GTKWave)", NULL },
 		{ "sysfs-at", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sysfs_at, "Write the power_supply sysfs tree as it reads at TIME into DIR/sysfs-TIME/ (repeatable)", "TIME" },
 		{ "max-step", 0, 0, G_OPTION_ARG_STRING, &max_step, "Fixed continuous steps of this size, to check the adaptive ones (add --trace-dt 1s: a row per step is large)", "TIME" },
@@ -302,7 +335,8 @@ int cmd_run(int argc, char **argv)
 	struct run_options ro = { .expect = true };
 	struct run_ready ready = { .wo = &ro.world };
 	struct run_result res = { 0 };
-	struct run_plot plot = { 0 };
+	struct run_staged staged = { 0 };
+	struct cs_policy_spec spec = { 0 };
 	bool stale_plot;
 	int status = CLI_EXIT_USAGE;
 
@@ -318,6 +352,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
+	if (policy && !cs_policy_spec_parse(policy, &spec, &err)) {
+		cli_error("run: %s", err->message);
+		goto out;
+	}
 	if ((sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels)) ||
 	    (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step)) ||
 	    (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt)))
@@ -330,19 +368,19 @@ int cmd_run(int argc, char **argv)
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);
 	ro.world.outdir = outdir;
 	ro.world.vcd = vcd;
-	ro.world.policy = policy;
+	ro.world.policy = spec.name;
+	ro.world.policy_params = spec.params;
 	ready.max_step = max_step;
 	ready.sysfs_at = sysfs_at;
 	ro.ready = check_against_scenario;
 	ro.ready_data = &ready;
 	/* an earlier plot goes with the outputs it showed (they are one set); said only
 	 * when not quiet, so only looked for then */
+	plot_opt |= report;
 	stale_plot = !plot_opt && !quiet && cli_plot_exists(outdir);
-	if (plot_opt) {
-		plot.outdir = outdir;
-		ro.staged = plot_staged;
-		ro.staged_data = &plot;
-	}
+	staged = (struct run_staged){ .outdir = outdir, .plot = plot_opt, .report = report };
+	ro.staged = run_staged;
+	ro.staged_data = &staged;
 	status = run_scenario(sc, &ro, &res);
 	if (res.stage != RUN_STAGE_DONE) {
 		/* a run stopped by a full disk says first that its trace was large */
@@ -352,16 +390,27 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(&res, outdir, (double)(g_get_monotonic_time() - ready.t0) * 1e-6);
-	for (guint i = 0; !quiet && res.warnings && i < res.warnings->len; i++)
+		print_summary(&res, outdir, spec.args,
+			      (double)((staged.t_end ? staged.t_end : g_get_monotonic_time()) -
+				       ready.t0) * 1e-6);
+	/* the summary shows the warnings; without it they go to stderr */
+	for (guint i = 0; quiet && res.warnings && i < res.warnings->len; i++)
 		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 	if (stale_plot && !quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
 	print_failed_expectations(&res);
 	if (plot_opt)
-		status = cli_plot_report(outdir, plot.err, false, quiet, status);
+		status = cli_plot_report(outdir, staged.plot_err, false, quiet, status);
+	if (staged.report_err) {
+		cli_error("report: %s", staged.report_err->message);
+		status = CLI_EXIT_USAGE;
+	} else if (report && !quiet) {
+		printf("  report: %s/report.html\n", outdir);
+	}
 out:
-	g_clear_error(&plot.err);
+	g_clear_error(&staged.plot_err);
+	g_clear_error(&staged.report_err);
 	run_result_clear(&res);
+	cs_policy_spec_clear(&spec);
 	return status;
 }

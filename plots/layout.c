@@ -433,6 +433,11 @@ static char *metrics_line(const struct plot_run *r)
 		else
 			g_string_append_printf(s, ", full at %s", t = fmt_time(v));
 	}
+	if (isfinite(v = plot_json_num(m, "over_budget_s")) && v > 0) {
+		g_autofree char *t = fmt_time(v);
+
+		g_string_append_printf(s, ", over budget %s", t);
+	}
 	if ((str = plot_json_str(m, "detected_type")))
 		g_string_append_printf(s, ", detected %s", str);
 	if (s->len > 2 && s->str[0] == ',')
@@ -440,12 +445,32 @@ static char *metrics_line(const struct plot_run *r)
 	return g_string_free(s, FALSE);
 }
 
-/* The lines under the title: per run, its label, policy and metrics; split at a comma
- * near the middle when too wide for the canvas. */
-static void title_lines(struct plot *pl)
+/* A line under the title, of run (-1: of the plot), split at a comma near the middle
+ * while too wide for the canvas. */
+static void add_sub_line(struct plot *pl, char *line, int run)
 {
 	size_t max_chars = (size_t)((PX_W - 40) / PX_TITLE_CHAR);
 
+	while (g_utf8_strlen(line, -1) > (glong)max_chars) {
+		size_t len = strlen(line), best = 0;
+
+		for (size_t k = 1; k + 2 < len; k++)
+			if (line[k] == ',' && line[k + 1] == ' ' &&
+			    (!best || fabs((double)k - len / 2.0) < fabs((double)best - len / 2.0)))
+				best = k;
+		if (!best)
+			break;
+		g_ptr_array_add(pl->sub_lines, g_strndup(line, best + 1));
+		g_array_append_val(pl->sub_runs, run);
+		memmove(line, line + best + 2, len - best - 1);
+	}
+	g_ptr_array_add(pl->sub_lines, line);
+	g_array_append_val(pl->sub_runs, run);
+}
+
+/* The lines under the title: per run, its label, policy and metrics. */
+static void title_lines(struct plot *pl)
+{
 	pl->sub_lines = g_ptr_array_new_with_free_func(g_free);
 	pl->sub_runs = g_array_new(FALSE, FALSE, sizeof(int));
 	for (int i = 0; i < pl->n; i++) {
@@ -462,21 +487,7 @@ static void title_lines(struct plot *pl)
 					       ml ? ml : "no metrics.json");
 		else
 			line = g_strdup_printf("%s: %s", r->label, ml ? ml : "no metrics.json");
-		while (g_utf8_strlen(line, -1) > (glong)max_chars) {
-			size_t len = strlen(line), best = 0;
-
-			for (size_t k = 1; k + 2 < len; k++)
-				if (line[k] == ',' && line[k + 1] == ' ' &&
-				    (!best || fabs((double)k - len / 2.0) < fabs((double)best - len / 2.0)))
-					best = k;
-			if (!best)
-				break;
-			g_ptr_array_add(pl->sub_lines, g_strndup(line, best + 1));
-			g_array_append_val(pl->sub_runs, i);
-			memmove(line, line + best + 2, len - best - 1);
-		}
-		g_ptr_array_add(pl->sub_lines, line);
-		g_array_append_val(pl->sub_runs, i);
+		add_sub_line(pl, line, i);
 	}
 }
 
@@ -497,7 +508,7 @@ static void runs_extent(struct plot *pl)
 static void axis_ranges(struct plot *pl)
 {
 	const struct extent *x = &pl->x;
-	double top;
+	double top, lim_top, a_min;
 
 	/* VBUS: from below the lowest powered VBUS, the UVLO and 4.75 V lines, to above
 	 * the source's open-circuit voltage; a dropped-out VBUS leaves through the bottom. */
@@ -516,15 +527,28 @@ static void axis_ranges(struct plot *pl)
 	 * to above the larger of the currents and the programmed limit; a source limit far
 	 * above them is cut (it would flatten the rest) and then left out. */
 	top = fmax(x->imax, x->ilim);
-	if (isfinite(x->srcmin_on) && x->srcmin_on <= 2 * fmax(top, 0.1))
-		top = fmax(top, fmin(x->srcmax, 2 * fmax(top, 0.1)));
+	lim_top = 2 * fmax(top, 0.1);
+	if (isfinite(x->srcmin_on) && x->srcmin_on <= lim_top)
+		top = fmax(top, fmin(x->srcmax, lim_top));
+	if (isfinite(x->budmin_on) && x->budmin_on <= lim_top)
+		top = fmax(top, fmin(x->budmax, lim_top));
 	if (!isfinite(top) || top <= 0)
 		top = 1;
 	pl->ilo = x->imin < 0 ? x->imin * 1.1 : 0;
 	pl->ihi = top * 1.1;
-	for (int i = 0; i < pl->n; i++)
-		pl->runs[i].src_ilim_drawn = pl->runs[i].has_src_ilim &&
-					     pl->runs[i].src_ilim_min_on <= pl->ihi;
+	for (int i = 0; i < pl->n; i++) {
+		struct plot_run *r = &pl->runs[i];
+
+		r->src_ilim_drawn = r->has_src_ilim && r->src_ilim_min_on <= pl->ihi;
+		r->budget_drawn = r->has_budget && r->budget_min_on <= pl->ihi;
+		/* the contract's current, like the source's limit, where some is on the axis */
+		a_min = INFINITY;
+		for (guint k = 0; k < r->contract->len; k++)
+			a_min = fmin(a_min, g_array_index(r->contract, struct contract_pt, k).a);
+		r->pd_current &= a_min <= pl->ihi;
+		pl->contract_file |= r->pd_current;
+	}
+	pl->contract_file |= pl->contract;
 	pad_range(x->bmin, x->bmax, 0.1, 0.1, &pl->blo, &pl->bhi);
 	pad_range(x->smin * 100, x->smax * 100, 2, 0.1, &pl->slo, &pl->shi);
 	pl->slo = fmax(pl->slo, pl->slo < 0 ? pl->slo : 0);
@@ -570,13 +594,14 @@ static bool same_run(const struct plot_run *a, const struct plot_run *b)
 	return true;
 }
 
+/* A run identical to an earlier one is named so in its title line (its lines merge
+ * with the other's in every panel). */
 static void find_identical(struct plot *pl)
 {
 	for (int i = 1; i < pl->n; i++)
 		for (int j = 0; j < i; j++)
 			if (pl->runs[j].same_as < 0 && same_run(&pl->runs[j], &pl->runs[i])) {
 				pl->runs[i].same_as = j;
-				pl->runs[i].dup_index = ++pl->runs[j].n_same;
 				break;
 			}
 }
@@ -586,14 +611,29 @@ char *plot_row_owner(const struct plot *pl, int run)
 	GString *s = g_string_new(NULL);
 
 	for (int i = run; i < pl->n; i++) {
-		if (i != run && pl->runs[i].same_as != run)
+		if (i != run && pl->runs[i].merge[MP_BAND].lead != run)
 			continue;
 		if (s->len)
 			g_string_append_c(s, '=');
-		if (pl->index_names)
+		if (pl->row_numbers)
 			g_string_append_printf(s, "%d", i + 1);
 		else
 			g_string_append(s, pl->runs[i].label);
+	}
+	return g_string_free(s, FALSE);
+}
+
+char *plot_merge_names(const struct plot *pl, int run, int mp)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = run; i < pl->n; i++) {
+		if (i != run && pl->runs[i].merge[mp].lead != run)
+			continue;
+		g_string_append(s, s->len ? " = " : "");
+		if (pl->index_names)
+			g_string_append_printf(s, "%d: ", i + 1);
+		g_string_append(s, pl->runs[i].label);
 	}
 	return g_string_free(s, FALSE);
 }
@@ -604,7 +644,7 @@ static size_t longest_owner(const struct plot *pl)
 	size_t owner = 0;
 
 	for (int i = 0; pl->n > 1 && i < pl->n; i++)
-		if (pl->runs[i].same_as < 0) {
+		if (pl->runs[i].merge[MP_BAND].lead < 0) {
 			g_autofree char *name = plot_row_owner(pl, i);
 
 			owner = MAX(owner, strlen(name));
@@ -612,59 +652,168 @@ static size_t longest_owner(const struct plot *pl)
 	return owner;
 }
 
+/* The longest key entry naming runs: a label, or the runs merged into one line of a
+ * panel (and " (ibus_A)" when only the first series merged). */
+static size_t longest_key(const struct plot *pl)
+{
+	size_t longest = 0;
+
+	for (int i = 0; i < pl->n; i++) {
+		longest = MAX(longest, strlen(pl->runs[i].label) + (pl->index_names ? 3 : 0));
+		for (int mp = 0; mp < MP_BAND; mp++)
+			if (pl->runs[i].merge[mp].n_members) {
+				g_autofree char *name = plot_merge_names(pl, i, mp);
+
+				longest = MAX(longest, strlen(name) + 10);
+			}
+	}
+	return longest;
+}
+
 /* The state band: charger and source rows always; the detected port and the power
  * supply's type whenever a run has its events, the boot stage when a run boots, so
- * that plots of the same kind of run have the same rows. One set of rows per run, or
- * per group of identical runs. Long labels name the rows by the runs' numbers and the
- * key says which is which; the margins make room for the row names and the keys. */
+ * that plots of the same kind of run have the same rows. With several runs, one
+ * compact row per run (struct band_stripe), or per group of runs whose states agree to
+ * a pixel. Long labels name the rows by the runs' numbers and the key says which is
+ * which; the margins make room for the row names and the keys. */
 static void band_and_margins(struct plot *pl)
 {
-	size_t longest = 0, owner = 0;
+	size_t owner = 0;
 	int distinct = 0;
 
 	pl->band_used[BAND_CHARGER] = pl->band_used[BAND_SOURCE] = true;
 	for (int i = 0; i < pl->n; i++) {
 		if (pl->runs[i].in->events)
 			pl->band_used[BAND_DETECTED] = pl->band_used[BAND_PSY] = true;
-		longest = MAX(longest, strlen(pl->runs[i].label) +
-			      (pl->runs[i].same_as >= 0 ? strlen(pl->runs[pl->runs[i].same_as].label) + 16 : 0));
-		distinct += pl->runs[i].same_as < 0;
+		distinct += pl->runs[i].merge[MP_BAND].lead < 0;
 	}
-	pl->n_rows = 0;
-	for (int k = 0; k < BAND_COUNT; k++)
-		pl->n_rows += pl->band_used[k] ? distinct : 0;
+	pl->compact = pl->n > 1;
+	pl->px_row = pl->compact ? PX_BAND_ROW_COMPACT : PX_BAND_ROW;
+	pl->n_rows = pl->compact ? distinct : 0;
+	for (int k = 0; !pl->compact && k < BAND_COUNT; k++)
+		pl->n_rows += pl->band_used[k];
 	pl->index_names = false;
 	for (int i = 0; i < pl->n; i++)
 		pl->index_names |= pl->n > 1 && strlen(pl->runs[i].label) > 12;
+	pl->row_numbers = pl->index_names;
 	owner = longest_owner(pl);
-	if (owner > 24 && !pl->index_names) {
-		pl->index_names = true;   /* "1=2=5" rather than a row name half the canvas wide */
+	if (owner > 24 && !pl->row_numbers) {
+		/* "1=2=5" rather than a row name half the canvas wide; the keys say which
+		 * run has which number */
+		pl->row_numbers = pl->index_names = true;
 		owner = longest_owner(pl);
 	}
 	pl->px_left = PX_LEFT_MIN;
 	if (pl->n > 1)
-		pl->px_left = fmax(PX_LEFT_MIN, (double)(owner + 1 + strlen("psy type")) * PX_CHAR + 24);
+		pl->px_left = fmax(PX_LEFT_MIN, (double)(owner + 1) * PX_CHAR + 24);
 	/* keys: the longest label (or "N: label") against the longest fixed text */
-	pl->px_right = fmax(PX_RIGHT_MIN, PX_KEY_OFFSET + 40 +
-			    PX_KEY_CHAR * (double)(longest + (pl->index_names ? 3 : 0)));
+	pl->px_right = fmax(PX_RIGHT_MIN, PX_KEY_OFFSET + 40 + PX_KEY_CHAR * (double)longest_key(pl));
 	pl->px_right = fmin(pl->px_right, 520);
+}
+
+/* Load steps: where the system load (iload_A) jumps by 10 mA or more and at least
+ * two pixels of panel (b) from one row to the next, a marker, unless an event of the
+ * run at the same time (a set of the load, a boot stage, a brownout) explains it. */
+#define LOAD_STEP_MIN_A 0.01
+static bool explained(const struct plot *pl, int run, double t, guint n_marks)
+{
+	for (guint k = 0; k < n_marks; k++) {
+		const struct mark *m = &g_array_index(pl->marks, struct mark, k);
+
+		if (m->run == run && fabs(m->t - t) <= 1e-3)
+			return true;
+	}
+	return false;
+}
+
+static void load_steps(struct plot *pl)
+{
+	guint n_marks = pl->marks->len;
+	double min_step = fmax(LOAD_STEP_MIN_A, 2 * (pl->ihi - pl->ilo) / PX_PANEL_B);
+
+	for (int ri = 0; ri < pl->n; ri++) {
+		const struct plot_run *r = &pl->runs[ri];
+		const double *v, *t = r->tr ? r->tr->t : NULL;
+
+		if (!r->has_iload)
+			continue;
+		v = r->tr->cols[r->col[COL_ILOAD]].v;
+		for (size_t i = 1; i < r->tr->nrows; i++) {
+			struct mark m = { .t = t[i], .run = ri, .group = MG_LOAD,
+					  .seq = (int)pl->marks->len };
+
+			if (!isfinite(v[i]) || !isfinite(v[i - 1]) || fabs(v[i] - v[i - 1]) < min_step ||
+			    explained(pl, ri, t[i], n_marks))
+				continue;
+			m.label = v[i] >= 1 ? g_strdup_printf("load %.3g A", v[i]) :
+				  g_strdup_printf("load %.0f mA", v[i] * 1e3);
+			g_array_append_val(pl->marks, m);
+		}
+	}
+}
+
+/* The runs drawn as one line, for the title: "drawn as one line (within a pixel):
+ * VBUS fixed = none, input current only: ..." (NULL: none). */
+static char *merge_note(const struct plot *pl)
+{
+	static const char *const first[MP_COUNT] = {
+		[MP_A] = "VBUS at device", [MP_B] = "input current", [MP_C] = "battery voltage",
+		[MP_E] = "zoom VBUS",
+	};
+	GString *s = g_string_new(NULL);
+
+	for (int mp = 0; mp < MP_COUNT; mp++)
+		for (int i = 0; i < pl->n; i++)
+			for (int partial = 0; partial < 2; partial++) {
+				GString *g = g_string_new(NULL);
+				int n = 0;
+
+				for (int j = i + 1; j < pl->n; j++) {
+					const struct merge *m = &pl->runs[j].merge[mp];
+
+					if (m->lead != i || m->all == !!partial)
+						continue;
+					g_string_append_printf(g, " = %s", pl->runs[j].label);
+					n++;
+				}
+				if (n)
+					g_string_append_printf(s, "%s%s%s: %s%s", s->len ? ", " : "",
+							       partial ? first[mp] : plot_merge_panel_names[mp],
+							       partial ? " only" : "", pl->runs[i].label, g->str);
+				g_string_free(g, TRUE);
+			}
+	if (!s->len) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	g_string_prepend(s, "drawn as one line (within a pixel): ");
+	return g_string_free(s, FALSE);
 }
 
 void plot_layout(struct plot *pl)
 {
+	char *note;
+
 	runs_extent(pl);
 	find_identical(pl);
-	g_array_sort(pl->marks, mark_cmp);
 	g_array_sort(pl->sags, sag_cmp);
 	g_array_sort(pl->ilim_sets, sag_cmp);
 	g_array_sort(pl->attaches, sag_cmp);
 	choose_unit(pl->t_max - pl->t_min, &pl->tu, &pl->tunit);
 	axis_ranges(pl);
+	load_steps(pl);
+	g_array_sort(pl->marks, mark_cmp);
+	choose_zoom(pl);
+	/* the margins without merged names, the merges at that width, then the margins
+	 * with the merged names */
+	band_and_margins(pl);
+	plot_merge(pl);
 	band_and_margins(pl);
 	title_lines(pl);
+	if ((note = merge_note(pl)))
+		add_sub_line(pl, note, -1);
 	pl->px_title = 14 + PX_TITLE_LINE * (pl->sub_lines->len + 1.6);
-	pl->px_band = PX_BAND_ROW * (pl->n_rows + BAND_STRIP);
-	choose_zoom(pl);
+	pl->px_band = pl->px_row * pl->n_rows + PX_BAND_ROW * BAND_STRIP;
 	pl->px_zoom = pl->zoom ? PX_ZOOM_GAP + PX_ZOOM + PX_XAXIS : 0;
 	pl->px_h = pl->px_title + PX_PANEL_A + PX_PANEL_B + PX_PANEL_C + pl->px_band +
 		   3 * PX_PANEL_GAP + PX_XAXIS + pl->px_zoom;

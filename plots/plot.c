@@ -86,7 +86,7 @@ static bool write_data(struct plot *pl, const char *base_path, GError **err)
 		if (!plot_write_thinned(pl, i, path, err))
 			return false;
 	}
-	if (pl->contract) {
+	if (pl->contract_file) {
 		g_autofree char *path = g_strdup_printf("%s-contract.dat", base_path);
 
 		return plot_write_contract(pl, path, err);
@@ -112,7 +112,7 @@ bool plot_traces(const struct plot_spec *spec, GError **err)
 	struct plot pl = {
 		.spec = spec, .n = spec->n,
 		.x = { INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY, INFINITY, INFINITY,
-		       -INFINITY, INFINITY, -INFINITY },
+		       -INFINITY, INFINITY, -INFINITY, -INFINITY, INFINITY },
 	};
 	g_autofree char *dir = g_path_get_dirname(spec->script);
 	g_autofree char *base_path = gp_strip_ext(spec->script);

@@ -142,7 +142,7 @@ static void scan_row(struct plot *pl, int ri, const cs_csv_trace *tr, const int 
 	struct plot_run *r = &pl->runs[ri];
 	struct extent *x = &pl->x;
 	double t = tr->t[i], vbus = cell(tr, col, COL_VBUS, i);
-	double src_ilim = cell(tr, col, COL_SRC_ILIM, i);
+	double src_ilim = cell(tr, col, COL_SRC_ILIM, i), budget = cell(tr, col, COL_BUDGET, i);
 	g_autofree char *chg = state_cell(tr, col, COL_CHG, i);
 	g_autofree char *src = state_cell(tr, col, COL_SRC, i);
 
@@ -158,6 +158,12 @@ static void scan_row(struct plot *pl, int ri, const cs_csv_trace *tr, const int 
 		UPDATE_MIN(r->src_ilim_min_on, src_ilim);
 		UPDATE_MIN(x->srcmin_on, src_ilim);
 	}
+	if (budget > 0) {    /* 0 while detached: no port */
+		UPDATE_MIN(r->budget_min_on, budget);
+		UPDATE_MIN(x->budmin_on, budget);
+		UPDATE_MAX(x->budmax, budget);
+	}
+	UPDATE_MAX(x->imax, cell(tr, col, COL_ILOAD, i));
 	UPDATE_MIN(x->imin, cell(tr, col, COL_IBAT, i));
 	UPDATE_MAX(x->imax, cell(tr, col, COL_IBAT, i));
 	UPDATE_MIN(x->bmin, cell(tr, col, COL_VBAT, i));
@@ -194,6 +200,8 @@ static bool scan_trace(struct plot *pl, int ri, GError **err)
 	r->tr = tr;
 	r->has_src_ilim = col[COL_SRC_ILIM] >= 0 && !tr->cols[col[COL_SRC_ILIM]].is_label;
 	r->has_ibat = col[COL_IBAT] >= 0 && !tr->cols[col[COL_IBAT]].is_label;
+	r->has_iload = col[COL_ILOAD] >= 0 && !tr->cols[col[COL_ILOAD]].is_label;
+	r->has_budget = col[COL_BUDGET] >= 0 && !tr->cols[col[COL_BUDGET]].is_label;
 	r->t_min = tr->t[0];
 	r->t_max = tr->t[tr->nrows - 1];
 	for (size_t i = 0; i < tr->nrows; i++)
@@ -267,20 +275,24 @@ static void psy_type(struct plot_run *r, double t, const cJSON *rec)
 	}
 }
 
-/* The source's nominal voltage from t on (points at one time: the last counts). */
-static void contract_at(struct plot_run *r, double t, double v)
+/* The source's nominal voltage and the contract's current (NAN: none) from t on
+ * (points at one time: the last counts). */
+static void contract_at(struct plot_run *r, double t, double v, double a)
 {
-	struct contract_pt p = { t, v };
+	struct contract_pt p = { t, v, a };
 	struct contract_pt *last = r->contract->len ?
 		&g_array_index(r->contract, struct contract_pt, r->contract->len - 1) : NULL;
 
-	if (last && last->v == v)
+	if (last && last->v == v && (last->a == a || (isnan(last->a) && isnan(a))))
 		return;
-	if (last && last->t == t)
+	if (last && last->t == t) {
 		last->v = v;
-	else
+		last->a = a;
+	} else {
 		g_array_append_val(r->contract, p);
+	}
 	r->pd |= v != VBUS_NOMINAL;
+	r->pd_current |= isfinite(a);
 }
 
 /* USB PD: the voltage of an accepted request holds from the source's PS_RDY (USB PD
@@ -292,12 +304,14 @@ static void pd_msg(struct plot_run *r, double t, const cJSON *rec)
 
 	if (!msg)
 		return;
-	if (strcmp(msg, "Accept") == 0 && isfinite(v))
+	if (strcmp(msg, "Accept") == 0 && isfinite(v)) {
 		r->pd_accept_v = v;
-	else if (strcmp(msg, "PS_RDY") == 0 && isfinite(r->pd_accept_v))
-		contract_at(r, t, r->pd_accept_v);
-	else if (strcmp(msg, "Hard_Reset") == 0)
-		contract_at(r, t, VBUS_NOMINAL);
+		r->pd_accept_a = plot_json_num(rec, "A");
+	} else if (strcmp(msg, "PS_RDY") == 0 && isfinite(r->pd_accept_v)) {
+		contract_at(r, t, r->pd_accept_v, r->pd_accept_a);
+	} else if (strcmp(msg, "Hard_Reset") == 0) {
+		contract_at(r, t, VBUS_NOMINAL, NAN);
+	}
 }
 
 /* "set PATH=VALUE" of a scenario set event. */
@@ -334,7 +348,7 @@ static void event_record(struct plot *pl, int ri, const cJSON *rec)
 		add_time(pl->attaches, ri, t);
 	} else if (strcmp(ev, "detach") == 0) {
 		add_mark(pl, ri, t, MG_ATTACH, g_strdup("detach"));
-		contract_at(r, t, VBUS_NOMINAL);
+		contract_at(r, t, VBUS_NOMINAL, NAN);
 		band_switch(&r->band[BAND_DETECTED], t, NULL);
 		band_switch(&r->band[BAND_PSY], t, NULL);
 	} else if (strcmp(ev, "detect") == 0) {
@@ -454,15 +468,27 @@ bool plot_scan_run(struct plot *pl, int ri, const struct plot_trace *in, GError 
 	r->label = in->label ? g_strdup(in->label) : default_label(in->trace);
 	r->src_ilim_min_on = INFINITY;
 	r->pd_accept_v = NAN;
+	r->pd_accept_a = NAN;
+	r->budget_min_on = INFINITY;
 	r->same_as = -1;
+	for (int k = 0; k < MP_COUNT; k++)
+		r->merge[k] = (struct merge){ .lead = -1 };
 	r->contract = g_array_new(FALSE, FALSE, sizeof(struct contract_pt));
 	for (int k = 0; k < BAND_COUNT; k++)
 		r->band[k].segs = g_array_new(FALSE, FALSE, sizeof(struct seg));
 	if (!scan_trace(pl, ri, err))
 		return false;
-	contract_at(r, r->t_min, VBUS_NOMINAL);
+	contract_at(r, r->t_min, VBUS_NOMINAL, NAN);
 	if (r->in->events && !scan_events(pl, ri, err))
 		return false;
+	/* budget_A, where the trace has it, holds the contract's current already */
+	r->pd_current &= !r->has_budget;
+	for (guint k = 0; r->pd_current && k < r->contract->len; k++) {
+		double a = g_array_index(r->contract, struct contract_pt, k).a;
+
+		UPDATE_MIN(pl->x.budmin_on, a);
+		UPDATE_MAX(pl->x.budmax, a);
+	}
 	if (r->in->metrics && !read_metrics(r, err))
 		return false;
 	for (int k = 0; k < BAND_COUNT; k++)

@@ -10,11 +10,27 @@
 
 const char *const plot_column_names[COL_COUNT] = {
 	"time_s", "vsrc_V", "vbus_V", "ibus_A", "ilim_A", "vbat_V", "soc", "charger_state",
-	"source_state", "src_ilim_A", "ibat_A",
+	"source_state", "src_ilim_A", "ibat_A", "iload_A", "budget_A",
 };
 
 const char *const plot_band_names[BAND_COUNT] = {
 	"charger", "source", "detected", "psy type", "boot",
+};
+
+/* The charger state fills the row; above the text the source's state (unless on) and
+ * the boot stage (unless running), below it the detected port and the power supply's
+ * type (two thin stripes: where they disagree, as in bug zoo 6, the colours differ). */
+const struct band_stripe plot_band_stripes[BAND_COUNT] = {
+	[BAND_CHARGER] = { -0.42, 0.42, NULL, true },
+	[BAND_SOURCE] = { 0.24, 0.42, "on", false },
+	[BAND_BOOT] = { 0.17, 0.24, "running", false },
+	[BAND_DETECTED] = { -0.42, -0.33, NULL, false },
+	[BAND_PSY] = { -0.33, -0.24, NULL, false },
+};
+
+const char *const plot_merge_panel_names[MP_COUNT] = {
+	[MP_A] = "VBUS", [MP_B] = "currents", [MP_C] = "battery", [MP_E] = "zoom",
+	[MP_BAND] = "states",
 };
 
 const struct mark_style plot_mark_groups[MG_COUNT] = {
@@ -28,6 +44,7 @@ const struct mark_style plot_mark_groups[MG_COUNT] = {
 	[MG_FAULT] = { "charger_fault", "#000000" },
 	[MG_SCENARIO] = { "scenario set/fault", "#ff7f0e" },
 	[MG_SUSPEND] = { "suspend/resume", "#17becf" },
+	[MG_LOAD] = { "load step", "#bcbd22" },
 };
 
 /* Okabe-Ito for runs (distinguishable with the common colour-vision deficiencies),

@@ -28,8 +28,8 @@
 /* The columns of the copy, in its order; the optional ones only when the trace has
  * them. */
 static const int thin_columns[] = {
-	COL_TIME, COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_SRC_ILIM, COL_IBAT, COL_VBAT,
-	COL_SOC,
+	COL_TIME, COL_VSRC, COL_VBUS, COL_IBUS, COL_ILIM, COL_SRC_ILIM, COL_IBAT, COL_ILOAD,
+	COL_BUDGET, COL_VBAT, COL_SOC,
 };
 #define N_THIN G_N_ELEMENTS(thin_columns)
 
@@ -46,6 +46,8 @@ static double column_tol(const struct plot *pl, int c)
 	case COL_ILIM:
 	case COL_SRC_ILIM:
 	case COL_IBAT:
+	case COL_ILOAD:
+	case COL_BUDGET:
 		return (pl->ihi - pl->ilo) / MAX(PX_PANEL_B, PX_ZOOM) * THIN_PX;
 	case COL_VBAT:
 		return (pl->bhi - pl->blo) / PX_PANEL_C * THIN_PX;
@@ -178,21 +180,25 @@ bool plot_write_contract(const struct plot *pl, const char *path, GError **err)
 	g_autoptr(GString) s = g_string_new(
 		"# chargesim PD contracts: one block per run (gnuplot index = run - 1),\n"
 		"# the source's nominal voltage from each time on (5 V, then each\n"
-		"# accepted request from its PS_RDY); t_s,V\n");
+		"# accepted request from its PS_RDY) and the contract's current (NaN: no\n"
+		"# PD contract); t_s,V,A\n");
 
 	for (int i = 0; i < pl->n; i++) {
 		const struct plot_run *r = &pl->runs[i];
+		const struct contract_pt *last;
 
 		for (guint k = 0; k < r->contract->len; k++) {
 			const struct contract_pt *p = &g_array_index(r->contract, struct contract_pt, k);
 
 			gp_num_then(s, p->t, ",");
-			gp_num_then(s, p->v, "\n");
+			gp_num_then(s, p->v, ",");
+			gp_num_then(s, p->a, "\n");
 		}
 		/* the last contract holds to the end of the trace */
+		last = &g_array_index(r->contract, struct contract_pt, r->contract->len - 1);
 		gp_num_then(s, r->t_max, ",");
-		gp_num_then(s, g_array_index(r->contract, struct contract_pt,
-					     r->contract->len - 1).v, "\n\n\n");
+		gp_num_then(s, last->v, ",");
+		gp_num_then(s, last->a, "\n\n\n");
 	}
 	return cs_outfile_write_all(path, s->str, s->len, err);
 }

@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "models/source/source.h"
 #include "run/world_priv.h"
 #include "sim/fmax.h"
 
@@ -212,6 +213,8 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 			w->m.v[i] = l[i].d->value(st, pt);
 	}
 	w->acc.vbus_min_v = NAN;   /* null until the source delivers */
+	w->acc.vbus_min_t = w->acc.ibus_max_t = -1;
+	w->acc.port = world_model(w, "source");
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 }
 
@@ -226,9 +229,29 @@ static double time_below(double a, double b, double level, double dt)
 	return 0;
 }
 
+/*
+ * The lowest VBUS while the port is on and the highest IBUS, with their instants: at
+ * every step's end and every instant's settled point, so over every operating point a
+ * trace row can show (a dropout's 0 V with the port on among them; a step is smooth
+ * between its ends).
+ */
+static void metrics_extremes(struct world *w, const struct net_out *op, sim_time_t t)
+{
+	struct world_acc *m = &w->acc;
+
+	if (op->ibus > m->ibus_max_a) {
+		m->ibus_max_a = op->ibus;
+		m->ibus_max_t = t;
+	}
+	if (source_port_on(m->port) && !(op->vbus >= m->vbus_min_v)) {   /* NaN at first */
+		m->vbus_min_v = op->vbus;
+		m->vbus_min_t = t;
+	}
+}
+
 void world_metrics_step(struct world *w, const struct net_out *o1,
 			const struct battery_state *x1, double i1, double ocv0, double ocv1,
-			double dt, bool hold)
+			double dt, bool hold, sim_time_t t1)
 {
 	const struct net_out *o0 = &w->op;
 	const struct battery *b = world_cell(w);
@@ -249,14 +272,11 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	m->e_rc_loss += h0 * (b->x.v1 * b->x.v1 / e->r1 + b->x.v2 * b->x.v2 / e->r2) +
 			h1 * (x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
 	m->charge_in_mah += (h0 * fmax_inline(o0->ibat, 0) + h1 * fmax_inline(i1, 0)) / 3.6;
-	if (o1->ibus > m->ibus_max_a)
-		m->ibus_max_a = o1->ibus;
+	metrics_extremes(w, o1, t1);
+	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
+	if (source_port_on(m->port))
+		m->time_below_4v75_s += time_below(o0->vbus, o1->vbus, METRICS_VBUS_OK_V, dt);
 	if (w->net.src_on) {
-		double a = o0->vbus, v = o1->vbus;
-
-		if (!(v >= m->vbus_min_v))   /* NaN at first */
-			m->vbus_min_v = v;
-		m->time_below_4v75_s += time_below(a, v, METRICS_VBUS_OK_V, dt);
 		m->time_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
 				      h1 * !!(o1->flags & NET_F_LIMITING);
 		/* Starving: the port delivers, yet less than the phone draws, so the
@@ -272,6 +292,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
+	if (settled)
+		metrics_extremes(w, pt->op, sim_now(&w->sim));
 	for (const struct metric_watch *m = w->watch; m->value; m++) {
 		if (m->first) {
 			if (*m->v < 0 && m->value(m->state, pt) >= 0)
@@ -301,11 +323,29 @@ void world_metrics_margins(const struct world *w, const struct model_point *pt, 
 	}
 }
 
+/* Where an extreme metric happened, as a record at the end of the run: {"metric":
+ * name, "value": its value, "at": the instant (s)}. */
+static void metrics_extreme_record(struct world *w, const char *name, double v, sim_time_t at)
+{
+	cJSON *rec;
+
+	if (at < 0)
+		return;
+	rec = evlog_begin(w->log, sim_now(&w->sim), "metrics", "extreme");
+	evlog_put_string(rec, "metric", name);
+	evlog_put_number(rec, "value", v);
+	evlog_put_number(rec, "at", sim_time_to_s(at));
+	evlog_end(w->log, rec);
+}
+
 void world_metrics_finish(struct world *w)
 {
 	const struct world_metric_ref *l = metric_tab()->all;
 	int n = tab.n_all;
 	struct model_point pt = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
+
+	metrics_extreme_record(w, "vbus_min_V", w->acc.vbus_min_v, w->acc.vbus_min_t);
+	metrics_extreme_record(w, "ibus_max_A", w->acc.ibus_max_a, w->acc.ibus_max_t);
 
 	for (int i = 0; i < n; i++) {
 		const struct model_metric *d = l[i].d;

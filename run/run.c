@@ -9,7 +9,7 @@
 
 const char *const run_output_names[] = {
 	"trace.csv", "trace.vcd", "events.jsonl", "metrics.json", "sysfs-*",
-	"plot.gp", "plot-*", "plot.png", "plot.svg", NULL,
+	"plot.gp", "plot-*", "plot.png", "plot.svg", "report.html", NULL,
 };
 
 /* An error at `stage`: its status comes from the error (3 internal, else 2). */

@@ -119,6 +119,8 @@ struct world {
 	struct world_acc {
 		double vbus_min_v, time_below_4v75_s, discharged_s, discharged_mah;
 		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
+		sim_time_t vbus_min_t, ibus_max_t;   /* when the extremes happened */
+		const void *port;     /* the source's state: is the port on? */
 		/* energy terms, J */
 		double e_emf, e_src_loss, e_cable, e_chg_loss, e_load, e_chem, e_r0, e_rc_loss;
 		double rc_e0;         /* in the RC pairs at the start */
@@ -171,11 +173,11 @@ void world_events_cancel(struct world *w);
 /* The metrics' values, those of the models' AT_START ones once they are initialised. */
 void world_metrics_start(struct world *w, const struct model_point *pt);
 /* Integrate the energy terms, charge and VBUS figures over a step from the committed
- * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1), by the
- * step's own rule (hold: backward Euler). */
+ * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1) ending
+ * at t1, by the step's own rule (hold: backward Euler). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
 			const struct battery_state *x1, double i1, double ocv0, double ocv1,
-			double dt, bool hold);
+			double dt, bool hold, sim_time_t t1);
 /* The times and maxima the operating point of the current state shows (settled: the
  * instant's last one, where only first times are looked for). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);

@@ -14,6 +14,8 @@
 #   run/      the assembly of a run: scenario, world, board, metrics, expectations,
 #             sweeps                                       (uses all of the above)
 #   plots/    plots drawn by gnuplot                       (uses traces/, output/, run/, sim/)
+#   report/   a run or comparison as a document (report.html, compare.csv/.json)
+#                                                          (uses plots/ and all below)
 #   cli/      the chargesim command                        (uses everything)
 # tests/, bench/ and fuzz/ sit on top and may include anything. models/, stack/,
 # traces/ and output/ are peers: none includes another (models/ and stack/ write no
@@ -34,12 +36,13 @@ allowed() {
 	output) echo "sim output" ;;
 	run) echo "sim models stack traces output run" ;;
 	plots) echo "sim traces output run plots" ;;
-	cli) echo "sim models stack traces output run plots cli" ;;
+	report) echo "sim traces output run plots report" ;;
+	cli) echo "sim models stack traces output run plots report cli" ;;
 	esac
 }
 
 out=$(mktemp)
-for layer in sim models stack traces output run plots cli; do
+for layer in sim models stack traces output run plots report cli; do
 	ok=$(allowed "$layer")
 	files=$(find "$layer" -name '*.[ch]' 2>/dev/null | sort)
 	for f in $files; do

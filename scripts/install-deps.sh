@@ -6,13 +6,31 @@
 # runs apt-get; as anyone else it prints the exact command to run and exits 1, so that
 # `make demo` / `make test` stop with a clear instruction instead of a compiler error.
 # linux-source-6.12 (the kernel tree the real Linux drivers are compiled from, see
-# docs/linux-drivers.md) is installed with the others; without it, and not root, the
-# build goes on without those drivers and the tests say what they skipped.
+# docs/linux-drivers.md) and chromium (the browser tests/test_report.sh renders
+# report.html in) are optional: installed with the others when possible; without them,
+# not root or where apt-get cannot install them, the build goes on without the real
+# drivers and the tests say what they skipped and why.
 # Usage: scripts/install-deps.sh [--check]   (--check: only report, never install)
 set -u
 
-PACKAGES="build-essential pkg-config libglib2.0-dev libcsv-dev libcjson-dev libcunit1-dev gnuplot-nox linux-source-6.12"
-OPTIONAL="linux-source-6.12"
+PACKAGES="build-essential pkg-config libglib2.0-dev libcsv-dev libcjson-dev libcunit1-dev gnuplot-nox linux-source-6.12 chromium"
+OPTIONAL="linux-source-6.12 chromium"
+
+# What goes without an optional package.
+without() {
+	case $1 in
+	linux-source-6.12) echo "building without the real Linux drivers (docs/linux-drivers.md)" ;;
+	chromium) echo "tests/test_report.sh skips its browser checks (docs/report.md)" ;;
+	esac
+}
+
+# say_optional PKG...: one line each on what goes without it.
+say_optional() {
+	for p in "$@"; do
+		echo "chargesim: optional package missing: $p - $(without "$p")" >&2
+		echo "    (sudo apt-get install -y $p to have it)" >&2
+	done
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -27,15 +45,16 @@ done
 
 # Only optional packages missing, and no way to install them: say so and go on.
 required=""
+optional=""
 for p in $missing; do
 	case " $OPTIONAL " in
-	*" $p "*) ;;
+	*" $p "*) optional="$optional $p" ;;
 	*) required="$required $p" ;;
 	esac
 done
 if [ -z "$required" ] && { [ "${1:-}" = "--check" ] || [ "$(id -u)" -ne 0 ]; }; then
-	echo "chargesim: optional package missing:$missing - building without the real Linux drivers" >&2
-	echo "    (sudo apt-get install -y$missing to build them; docs/linux-drivers.md)" >&2
+	# shellcheck disable=SC2086
+	say_optional $optional
 	exit 0
 fi
 
@@ -53,10 +72,20 @@ fi
 
 echo "chargesim: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y --no-install-recommends $missing; then
-	# A fresh machine may have empty package lists: refresh once and retry.
-	apt-get update && apt-get install -y --no-install-recommends $missing || {
-		echo "chargesim: apt-get could not install:$missing" >&2
-		exit 1
-	}
+# apt_install PKG...: install, refreshing the package lists once when that fails (a
+# fresh machine may have empty ones).
+apt_install() {
+	apt-get install -y --no-install-recommends "$@" ||
+		{ apt-get update && apt-get install -y --no-install-recommends "$@"; }
+}
+# shellcheck disable=SC2086
+if [ -n "$required" ] && ! apt_install $required; then
+	echo "chargesim: apt-get could not install:$required" >&2
+	exit 1
 fi
+# The optional ones one by one: one that cannot be had (no such package on this
+# release, no network) costs only what it is for.
+for p in $optional; do
+	apt_install "$p" || say_optional "$p"
+done
+exit 0

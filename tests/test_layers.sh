@@ -16,7 +16,7 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-layers.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
-layers="sim models stack traces output run plots cli"
+layers="sim models stack traces output run plots report cli"
 
 # copy LABEL: a fresh copy of the layers in $TMP/LABEL
 copy() {

@@ -174,7 +174,7 @@ JSON
 run lx1 sweep "$TMP/lx.json" -o "$TMP/lx1" -j 1 -q
 run lx2 sweep "$TMP/lx.json" -o "$TMP/lx2" -j 2 -q
 expect_status "a linux/bq25890_charger sweep at -j 2" 0
-check "... ran the driver in every variant" sh -c "test \$(grep -c ',linux/bq25890_charger,\$' '$TMP/lx2/results.csv') -eq 6"
+check "... ran the driver in every variant" sh -c "test \$(grep -c ',linux/bq25890_charger,,\$' '$TMP/lx2/results.csv') -eq 6"
 same "a linux/ sweep: -j 2 gives the same results.csv as -j 1" "$TMP/lx1/results.csv" "$TMP/lx2/results.csv"
 
 # ---- set events on a loaded driver: what /sys/module and user space could change ----

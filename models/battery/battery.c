@@ -316,6 +316,13 @@ double battery_thermal_advance(const struct battery_params *p, double temp_c, do
 	return t_inf + (temp_c - t_inf) * exp(-dt / tau);
 }
 
+double battery_dlnr_dt(const struct battery_params *p, double temp_c)
+{
+	double tk = temp_c + 273.15;
+
+	return p->ea_j_mol / (GAS_CONSTANT * tk * tk);
+}
+
 double battery_loss_w(const struct battery_eff *e, const struct battery_state *s, double i)
 {
 	return e->r0 * i * i + s->v1 * s->v1 / e->r1 + s->v2 * s->v2 / e->r2;

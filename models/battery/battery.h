@@ -166,6 +166,9 @@ static inline double battery_ocv_from(const struct battery_params *p, double soc
  * (ambient_c) through r_thermal, into thermal_mass. Exact for constant power. */
 double battery_thermal_advance(const struct battery_params *p, double temp_c, double ambient_c,
 			       double p_loss_w, double dt);
+/* d ln R / dT of the cell's resistances at temp_c (the Arrhenius law of
+ * battery_effective()), per kelvin. */
+double battery_dlnr_dt(const struct battery_params *p, double temp_c);
 /* Heat generated in the cell at current i: R0 and the two RC resistors. */
 double battery_loss_w(const struct battery_eff *e, const struct battery_state *s, double i);
 /* Energy stored in the two RC capacitors, J. */

@@ -302,6 +302,11 @@ static bool source_output_on(const struct source *s)
 	return s->attached && !s->tripped;
 }
 
+bool source_port_on(const void *state)
+{
+	return state && source_output_on(state);
+}
+
 static double source_voc_now(const struct source *s)
 {
 	/* A PD contract moves the output to the PDO voltage, keeping the adapter's

@@ -95,4 +95,9 @@ void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
 /* PD: the source switches to voltage v (0 = back to its default level). */
 void source_set_contract(struct source *s, double v, double i);
 
+/* The port's output is on: a port plugged in and not tripped. A cable's dropout
+ * leaves it on (VBUS falls with the port on: what a metric must see). state: the
+ * source model's. */
+bool source_port_on(const void *state);
+
 #endif

@@ -9,14 +9,15 @@
 ## and [report] lines below; @PLOT@ the plot command made of the series. In a series,
 ## @RUN@ is the run's number; with one run the colours and titles take their defaults,
 ## with several @C@ is the run's colour, @LEGEND@ the run's entry in the key (on the
-## series that carries it) and @NOLEGEND@ "notitle". A run identical to an earlier one
-## draws only the first series of each panel (@FULL@ is not given), in the dash
-## pattern @DASH@, over the other run's line.
+## series that carries it) and @NOLEGEND@ "notitle". A run whose first series agrees
+## with an earlier run's to a pixel draws it in the dash pattern @DASH@ over the other
+## run's line, and when the panel's other series agree too it draws none of them
+## (@FULL@ is not given).
 ##
 ##[margins] the panel's top and bottom, screen fractions
 	set tmargin at screen @TOP@; set bmargin at screen @BOTTOM@
 ##[key] the key beside a signal panel, at its top
-	set key at screen @KEY_X@, screen @KEY_Y@ left top Left reverse samplen 2.5 spacing 1.05 font ',9' nobox
+	set key at screen @KEY_X@, screen @KEY_Y@ left top Left reverse samplen 2.5 spacing 1.05 font ',9' maxrows auto nobox
 ##[report] with REPORT set, each panel prints its axes and where they are drawn (tests)
 	if (REPORT ne '') { print sprintf('panel @PANEL@ %s x %.10g %.10g y %.10g %.10g term %g %g %g %g canvas %d %d', FMT, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, W, H) }
 ##
@@ -44,6 +45,13 @@
 ## source may deliver under it; @IDX@ the run's block in CONTRACT, @TF@ T or Z
 		CONTRACT index @IDX@ using (@TF@($1)):2 with steps lw 1.2 dt 5 lc rgb '@C|#555555@' @CTITLE|title 'PD contract'@
 		CONTRACT index @IDX@ using (@TF@($1)):(VBUS_FRACTION * $2) with steps lw 1.2 dt 3 lc rgb '@C|#e69f00@' @MTITLE|title sprintf('%.0f %% of contract (minimum)', 100 * VBUS_FRACTION)@
+##[contract-current] the current of one run's PD contract (panel (b)), where the trace has
+## no budget_A column (which holds it)
+		CONTRACT index @IDX@ using (@TF@($1)):3 with steps lw 1.2 dt 5 lc rgb '@C|#555555@' @CTITLE|title 'PD contract current'@
+##[contract-current-legend]
+		NaN with lines lw 1.2 dt 5 lc rgb '#333333' title 'dash-dot-dot: PD contract current'
+##[merge-key] a group of runs drawn as one line in a panel whose key has no run colours
+		NaN with lines lw 1.6 dt 1 lc rgb '@C@' title @TEXTQ@
 ##[contract-legend] several runs: the contract lines take the run's colour
 		NaN with lines lw 1.2 dt 5 lc rgb '#333333' title 'dash-dot-dot: PD contract'
 		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title sprintf('dotted: %.0f %% of contract (min.)', 100 * VBUS_FRACTION)
@@ -58,16 +66,21 @@
 @PLOT@
 @REPORT@
 ##[b-series] the source's limit when the trace has src_ilim_A and some of it lies on the
-## axis (none while detached), the battery current when the trace has ibat_A
+## axis (none while detached), the battery current when the trace has ibat_A, the
+## system load with iload_A, what the port allows (the USB budget) with budget_A
 		TRACE[@RUN@] using (T(column('time_s'))):(column('ibus_A')) with lines lw 1.6 dt @DASH|1@ lc rgb '@C|#d55e00@' @NOLEGEND|title 'input current (ibus_A)'@
 @?FULL@		TRACE[@RUN@] using (T(column('time_s'))):(column('ilim_A')) with lines lw 1.2 dt 2 lc rgb '@C|#0072b2@' @NOLEGEND|title 'programmed limit (ilim_A)'@
 @?SRC_ILIM@		TRACE[@RUN@] using (T(column('time_s'))):(column('src_ilim_A') > 0 ? column('src_ilim_A') : NaN) with lines lw 1.2 dt 3 lc rgb '@C|#555555@' @NOLEGEND|title 'source limit (src_ilim_A)'@
 @?IBAT@		TRACE[@RUN@] using (T(column('time_s'))):(column('ibat_A')) with lines lw 1.2 dt 4 lc rgb '@C|#009e73@' @NOLEGEND|title 'battery current (ibat_A)'@
+@?ILOAD@		TRACE[@RUN@] using (T(column('time_s'))):(column('iload_A')) with lines lw 1.2 dt (2,3) lc rgb '@C|#8c564b@' @NOLEGEND|title 'system load (iload_A)'@
+@?BUDGET@		TRACE[@RUN@] using (T(column('time_s'))):(column('budget_A') > 0 ? column('budget_A') : NaN) with lines lw 2.2 dt (14,5) lc rgb '@C|#cc0000@' @NOLEGEND|title 'USB budget (budget_A)'@
 ##[b-legend]
 		NaN with lines lw 1.2 dt 1 lc rgb '#333333' title 'solid: input current (ibus_A)'
 		NaN with lines lw 1.2 dt 2 lc rgb '#333333' title 'dashed: input limit (ilim_A)'
 @?SRC_ILIM@		NaN with lines lw 1.2 dt 3 lc rgb '#333333' title 'dotted: source limit (src_ilim_A)'
 @?IBAT@		NaN with lines lw 1.2 dt 4 lc rgb '#333333' title 'dash-dot: battery current (ibat_A)'
+@?ILOAD@		NaN with lines lw 1.2 dt (2,3) lc rgb '#333333' title 'short dash: load (iload_A)'
+@?BUDGET@		NaN with lines lw 2.2 dt (14,5) lc rgb '#333333' title 'long dash: budget (budget_A)'
 ##
 ##[c] (c) battery
 
@@ -93,6 +106,7 @@
 	# (d) state band (STATES) and event labels (EVENTS), time axis labels
 @MARGINS@
 	NROWS = @NROWS@; PXU = (RM - LM) * W / (XMAX - XMIN)   # pixels per time unit
+	LROW = @LROW@   # a line of event labels, in rows
 @?EVENTS@	# frequent kinds (main = 2): lines over the event labels only
 @?EVENTS@	do for [k=1:NE] { if (EVM[k] == 2) { set arrow k from first T(EVT[k]), first NROWS + 0.5 to first T(EVT[k]), graph 1 nohead back lw 1 lc rgb sprintf('#40%06x', EVC[k]) dt EVDT(k) } }
 	set yrange [0.5:NROWS + 0.5 + @STRIP@]
@@ -103,11 +117,15 @@
 @PLOT@
 @REPORT@
 ##[d-series] the states and their names, the event labels (when some are placed)
-		STATES using (T(($1 + $2) / 2)):3:(T(($2 - $1) / 2)):(0.42):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle
-		STATES using (T(($1 + $2) / 2)):3:((T($2) - T($1)) * PXU > 6 * strlen(strcol(5)) + 6 ? strcol(5) : '') with labels font ',8' tc rgb '#222222' notitle
-@?LABELS@		EVENTS using ($6 >= 0 ? T($1) : NaN):(NROWS + 0.95 + 0.85 * $6):9:11 with labels left offset char 0.3,0 font ',8' tc rgb variable notitle
+		STATES using (T(($1 + $2) / 2)):($3 + ($6 + $7) / 2):(T(($2 - $1) / 2)):(($7 - $6) / 2):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle
+		STATES using (T(($1 + $2) / 2)):3:($8 != 0 && (T($2) - T($1)) * PXU > 6 * strlen(strcol(5)) + 6 ? strcol(5) : '') with labels font ',8' tc rgb '#222222' notitle
+@?LABELS@		EVENTS using ($6 >= 0 ? T($1) : NaN):(NROWS + 0.5 + LROW * (0.45 + 0.85 * $6)):9:11 with labels left offset char 0.3,0 font ',8' tc rgb variable notitle
 ##[d-kind-key] one run: an entry per kind of event drawn, in its colour
 		NaN with lines lw 2 lc rgb '@RGB@' title '@KIND@'
+##[d-stripe-head] several runs: one row per run, the charger state named in it
+		NaN with lines lw 1 lc rgb '#ffffff' title 'row: charger state; stripes:'
+##[d-stripe-key] a state drawn in a stripe of the rows: @TEXTQ@ "kind: state"
+		NaN with lines lw 5 lc rgb '@RGB@' title @TEXTQ@
 ##[d-legend] several runs: event lines take the run's colour and dash
 		NaN with lines lw 1 dt 1 lc rgb '#333333' title 'event lines: run colour,'
 		NaN with lines lw 1 dt 2 lc rgb '#333333' title 'dash = run number'

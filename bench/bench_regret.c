@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &o.seed, "Population seed (default 2; safe-ramp was tuned on 1)", "N" },
 		{ "n", 'n', 0, G_OPTION_ARG_INT, &o.n, "Number of setups (default 200)", "N" },
 		{ "mix", 'm', 0, G_OPTION_ARG_STRING, &o.mix, "The population: 'default', 'hard' or a population file", "NAME|FILE" },
-		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:... (default safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "LIST" },
+		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &o.policies, "Comma-separated policies, each NAME or NAME:KEY=VALUE:KEY=VALUE... (default safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "LIST" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Threads (default 2)", "N" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write one row per setup and policy (score.csv's format)", "FILE" },
 		{ "write-scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o.write_dir, "Write every setup as a scenario (policy safe-ramp)", "DIR" },
@@ -143,11 +143,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	so.pol = g_new0(struct score_policy, so.n_pol);
-	for (int k = 0; k < so.n_pol; k++)
+	for (int k = 0; k < so.n_pol; k++) {
+		/* NAME:KEY=VALUE:KEY=VALUE, the list being comma-separated, is the policy spec
+		 * NAME:KEY=VALUE,KEY=VALUE of `chargesim run --policy` */
+		char *colon = strchr(pols[k], ':');
+
+		for (char *c = colon ? strchr(colon + 1, ':') : NULL; c; c = strchr(c + 1, ':'))
+			*c = ',';
 		if (!score_policy_parse(pols[k], &so.pol[k], &err)) {
 			fprintf(stderr, "bench_regret: %s\n", err->message);
 			return 2;
 		}
+	}
 	if (o.write_dir && !rg_write_scenarios(o.write_dir, &pop, (guint32)o.seed, o.n))
 		return 1;
 	so.pop = &pop;

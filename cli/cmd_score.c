@@ -269,7 +269,7 @@ int cmd_score(int argc, char **argv)
 	struct score_cli c = { .setups = SCORE_DEFAULT_SETUPS, .seed = SCORE_DEFAULT_SEED,
 			       .explain = -1 };
 	GOptionEntry entries[] = {
-		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.policies, "A policy to score (repeatable): a built-in name, linux/DRIVER, NAME:KEY=VALUE:... with parameters, or a plugin FILE.so (default: safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "NAME|FILE.so" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.policies, "A policy to score (repeatable), as run --policy takes it: a built-in name, linux/DRIVER or a plugin FILE.so, with parameters as NAME:KEY=VALUE,... (default: safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "NAME|FILE.so" },
 		{ "setups", 'n', 0, G_OPTION_ARG_INT, &c.setups, "Number of setups drawn (default 200)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &c.seed, "The population's seed (default 2)", "S" },
 		{ "population", 'p', 0, G_OPTION_ARG_STRING, &c.population, "The population: the built-in default or hard, or a population FILE.json (docs/score.md)", "NAME|FILE" },

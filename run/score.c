@@ -27,36 +27,11 @@ const char *const score_oracle_names[SCORE_N_ORACLES] = { "oracle", "unbudgeted"
 
 /* ---- the policies under test ---- */
 
-/* "NAME:KEY=VALUE:..." as a scenario's policy object. */
-static char *policy_json(const char *spec)
-{
-	g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
-	cJSON *o = cJSON_CreateObject(), *params = NULL;
-	char *text, *out;
-
-	cJSON_AddStringToObject(o, "name", parts[0]);
-	for (int i = 1; parts[i]; i++) {
-		char *eq = strchr(parts[i], '=');
-		cJSON *v;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		v = cJSON_Parse(eq + 1);
-		if (!params)
-			params = cJSON_AddObjectToObject(o, "params");
-		cJSON_AddItemToObject(params, parts[i], v ? v : cJSON_CreateString(eq + 1));
-	}
-	text = cJSON_PrintUnformatted(o);
-	out = g_strdup(text);
-	free(text);
-	cJSON_Delete(o);
-	return out;
-}
-
 bool score_policy_parse(const char *spec, struct score_policy *pol, GError **err)
 {
-	g_autofree char *name = g_strndup(spec, strcspn(spec, ":"));
+	struct cs_policy_spec ps = { 0 };
+	cJSON *o;
+	char *text;
 
 	memset(pol, 0, sizeof(*pol));
 	if (!*spec) {
@@ -64,30 +39,45 @@ bool score_policy_parse(const char *spec, struct score_policy *pol, GError **err
 			    "--policy: found \"\", expected a policy name or a plugin FILE.so");
 		return false;
 	}
-	if (world_policy_is_plugin(spec)) {
-		g_autofree char *real = cs_plugin_check(spec, true, err);
+	if (!cs_policy_spec_parse(spec, &ps, err))
+		return false;
+	pol->spec = g_strdup(spec);
+	pol->name = g_steal_pointer(&ps.name);
+	pol->params = g_steal_pointer(&ps.params);
+	cs_policy_spec_clear(&ps);
+	if (world_policy_is_plugin(pol->name)) {
+		g_autofree char *real = cs_plugin_check(pol->name, true, err);
 
 		if (!real)
 			return false;
-		pol->plugin = g_strdup(spec);
+		pol->plugin = g_strdup(pol->name);
 		pol->json = g_strdup("\"none\"");
-	} else if (!cs_policy_find(name)) {
-		g_set_error(err, CS_SCORE_ERROR, CS_SCORE_ERROR_INPUT,
-			    "--policy: found \"%s\", expected a policy of this build "
-			    "(`chargesim list policies`) or a plugin FILE.so", name);
-		return false;
-	} else {
-		pol->json = policy_json(spec);
-		if (g_str_has_prefix(name, "linux/"))
-			pol->driver = g_steal_pointer(&name);
+		return true;
 	}
-	pol->spec = g_strdup(spec);
+	if (!cs_policy_find(pol->name)) {
+		g_set_error(err, CS_SCORE_ERROR, CS_SCORE_ERROR_INPUT,
+			    "--policy %s: found \"%s\", expected a policy of this build "
+			    "(`chargesim list policies`) or a plugin FILE.so", spec, pol->name);
+		return false;
+	}
+	if (g_str_has_prefix(pol->name, "linux/"))
+		pol->driver = g_strdup(pol->name);
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", pol->name);
+	if (pol->params)
+		cJSON_AddItemToObject(o, "params", cJSON_Duplicate(pol->params, true));
+	text = cJSON_PrintUnformatted(o);
+	pol->json = g_strdup(text);
+	free(text);
+	cJSON_Delete(o);
 	return true;
 }
 
 void score_policy_clear(struct score_policy *pol)
 {
 	g_free(pol->spec);
+	g_free(pol->name);
+	cJSON_Delete(pol->params);
 	g_free(pol->json);
 	g_free(pol->plugin);
 	g_free(pol->driver);
@@ -252,7 +242,10 @@ static bool job_run(const struct score_job *j, const char *json, GError **err)
 
 	if (!sc)
 		return false;
-	wo.policy = j->pol ? j->pol->plugin : NULL;
+	if (j->pol) {
+		wo.policy = j->pol->name;
+		wo.policy_params = j->pol->params;
+	}
 	w = world_new(sc, &wo, err);
 	if (w && !j->pol)
 		for (size_t k = 0; k < G_N_ELEMENTS(unsafe_records); k++)
@@ -281,7 +274,7 @@ static void job_thread(gpointer data, gpointer user)
 		lock = driver_lock(c, j->pol->driver);
 	if (lock)
 		g_mutex_lock(lock);
-	ok = job_run(j, fixed ? fixed : j->pol->json, &err);
+	ok = job_run(j, fixed ? fixed : "\"none\"", &err);
 	if (lock)
 		g_mutex_unlock(lock);
 	if (ok)

@@ -35,6 +35,7 @@
 #define CS_RUN_SCORE_H
 
 #include <stdbool.h>
+#include <cJSON.h>
 #include <glib.h>
 #include "run/population.h"
 #include "run/scenario.h"
@@ -58,13 +59,15 @@ struct score_oracle_def {
 };
 extern const struct score_oracle_def score_oracle_default;
 
-/* A policy under test: "NAME", "NAME:KEY=VALUE:..." (a built-in or linux/... driver
- * with parameters, VALUE as JSON when it parses, else as a string such as "0.1 V"), or
- * a plugin FILE.so (the user's own, as `run --policy FILE.so`). */
+/* A policy under test, as `run --policy` takes it (stack/policies/loader.h,
+ * cs_policy_spec): "NAME" or "NAME:KEY=VALUE,..." - a built-in, a real driver
+ * "linux/NAME", or a plugin FILE.so (the user's own), with parameters of its own. */
 struct score_policy {
 	char *spec;            /* as given: the policy's name in every output */
-	char *json;            /* the scenario's policy object */
-	char *plugin;          /* FILE.so (world_options.policy), or NULL */
+	char *name;            /* the policy (world_options.policy) */
+	cJSON *params;         /* its parameters (world_options.policy_params), or NULL */
+	char *json;            /* the policy object a scenario of it holds (--explain) */
+	char *plugin;          /* FILE.so, or NULL */
 	char *driver;          /* "linux/NAME" for a real driver, or NULL */
 };
 

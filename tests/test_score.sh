@@ -225,6 +225,7 @@ usage_fails() {
 		not_ok "$what: exit $rc" "$(cat "$TMP/u.out")"; fi
 }
 usage_fails "an unknown policy" 'found "no-such-policy"' --policy no-such-policy -o "$TMP/u1"
+usage_fails "a policy parameter that does not exist" 'did you mean "ilim"' --policy fixed:ilmi=1A -o "$TMP/u5"
 usage_fails "a policy twice" "found it twice" --policy twl4030 --policy twl4030 -o "$TMP/u2"
 usage_fails "a shard beyond N" "--shard" --shard 2/2 --setups 4 -o "$TMP/u3"
 usage_fails "no -o" "-o DIR is required" --setups 4

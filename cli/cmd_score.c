@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "output/outfile.h"
 #include "output/outset.h"
+#include "report/report.h"
 #include "run/population.h"
 #include "run/score.h"
 #include "run/score_merge.h"
@@ -26,12 +27,13 @@ static const char *const default_policies[] = {
 };
 
 /* The entries of a score's output set (output/outset.h). */
-static const char *const score_outputs[] = { "score.csv", "score.json", SCORE_MANIFEST, NULL };
+static const char *const score_outputs[] = { "score.csv", "score.json", SCORE_MANIFEST,
+					      "report.html", NULL };
 
 struct score_cli {
 	char **policies, *population, *outdir, *shard, *grid_min, *grid_step, *limit_time;
 	gint setups, seed, jobs, explain;
-	gboolean quiet;
+	gboolean quiet, report;
 };
 
 /* ---- writing and printing ---- */
@@ -58,7 +60,7 @@ static char *json_text(cJSON *doc)
  * outdir, then print the table. The figures come from csv's text whatever made it (a
  * run or a merge). */
 static int write_score(const char *outdir, const char *csv, const struct score_options *o,
-		       bool quiet)
+		       bool quiet, bool report)
 {
 	g_auto(GStrv) names = g_new0(char *, o->n_pol + 1);
 	g_autofree char *json = NULL, *manifest = NULL, *table = NULL;
@@ -79,6 +81,8 @@ static int write_score(const char *outdir, const char *csv, const struct score_o
 	if (!set || !stage_file(set, "score.csv", csv, &err) ||
 	    !stage_file(set, "score.json", json, &err) ||
 	    !stage_file(set, SCORE_MANIFEST, manifest, &err) ||
+	    (report && !report_write_score_html(cs_outset_path(set), &sum, o->seed, o->pop,
+						&o->oracle, &err)) ||
 	    !cs_outset_commit(g_steal_pointer(&set), &err)) {
 		if (set)
 			cs_outset_unstage(set, err);
@@ -95,7 +99,8 @@ static int write_score(const char *outdir, const char *csv, const struct score_o
 		printf("regret: time to 80 %% over the oracle's - 1, or the SOC shortfall where 80 %% "
 		       "is out of reach; trips, UVLO, brown(outs), starved, (over) budget: setups\n\n");
 		fputs(table, stdout);
-		printf("\noutputs in %s/: score.csv, score.json, %s\n", outdir, SCORE_MANIFEST);
+		printf("\noutputs in %s/: score.csv, score.json, %s%s\n", outdir, SCORE_MANIFEST,
+		       report ? ", report.html" : "");
 	}
 	score_summary_clear(&sum);
 	return CLI_EXIT_OK;
@@ -261,7 +266,7 @@ static int score_main(struct score_cli *c, struct score_options *o)
 		       (double)(g_get_monotonic_time() - t0) * 1e-6, o->jobs, o->jobs == 1 ? "" : "s");
 	}
 	score_free(sc);
-	return write_score(c->outdir, csv, o, c->quiet);
+	return write_score(c->outdir, csv, o, c->quiet, c->report);
 }
 
 int cmd_score(int argc, char **argv)
@@ -280,6 +285,7 @@ int cmd_score(int argc, char **argv)
 		{ "oracle-grid-min", 0, 0, G_OPTION_ARG_STRING, &c.grid_min, "The oracle's first fixed limit (default 100 mA)", "CURRENT" },
 		{ "oracle-grid-step", 0, 0, G_OPTION_ARG_STRING, &c.grid_step, "The oracle's grid step (default 50 mA)", "CURRENT" },
 		{ "oracle-limit-time", 0, 0, G_OPTION_ARG_STRING, &c.limit_time, "The out-of-limit oracle's time allowed in the port's current limit (default 1 s)", "TIME" },
+		{ "report", 0, 0, G_OPTION_ARG_NONE, &c.report, "Also write DIR/report.html: the tables, per class, and the setups where each policy did worst", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
@@ -331,6 +337,18 @@ out:
 	return status;
 }
 
+/* A merge writes report.html when the shards have one. */
+static bool score_report_in(char **dirs, int n_dirs)
+{
+	for (int d = 0; d < n_dirs; d++) {
+		g_autofree char *p = g_build_filename(dirs[d], "report.html", NULL);
+
+		if (!g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			return false;
+	}
+	return n_dirs > 0;
+}
+
 int cmd_score_merge(char **dirs, int n_dirs, const char *outdir, bool quiet)
 {
 	g_autoptr(GError) err = NULL;
@@ -355,7 +373,7 @@ int cmd_score_merge(char **dirs, int n_dirs, const char *outdir, bool quiet)
 	if (!quiet)
 		printf("merge: %d shard%s of a score of %d setups (seed %u, population %s)\n",
 		       n_dirs, n_dirs == 1 ? "" : "s", m.n, m.seed, m.pop.name);
-	status = write_score(outdir, csv, &o, quiet);
+	status = write_score(outdir, csv, &o, quiet, score_report_in(dirs, n_dirs));
 	options_clear(&o);
 	score_manifest_clear(&m);
 	return status;

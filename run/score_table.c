@@ -168,7 +168,7 @@ static GPtrArray *split_line(const char *p, const char *end)
 
 /* The column numbers score_summarize() reads. */
 struct cols {
-	int cls, policy, ran, trips, uvlo, brownouts, over;
+	int setup, cls, policy, ran, trips, uvlo, brownouts, over;
 	int ilim[SCORE_N_ORACLES], regret[SCORE_N_ORACLES], starved[SCORE_N_ORACLES];
 };
 
@@ -182,6 +182,7 @@ static int col_of(GPtrArray *head, const char *name)
 
 static bool find_cols(GPtrArray *head, struct cols *c)
 {
+	c->setup = col_of(head, "setup");
 	c->cls = col_of(head, "class");
 	c->policy = col_of(head, "policy");
 	c->ran = col_of(head, "ran");
@@ -200,7 +201,7 @@ static bool find_cols(GPtrArray *head, struct cols *c)
 		if (c->ilim[o] < 0 || c->regret[o] < 0 || c->starved[o] < 0)
 			return false;
 	}
-	return c->cls >= 0 && c->policy >= 0 && c->ran >= 0 && c->trips >= 0 && c->uvlo >= 0 &&
+	return c->setup >= 0 && c->cls >= 0 && c->policy >= 0 && c->ran >= 0 && c->trips >= 0 && c->uvlo >= 0 &&
 	       c->brownouts >= 0 && c->over >= 0;
 }
 
@@ -222,6 +223,21 @@ static bool cell_int(const char *t)
 	return atoi(t) > 0;
 }
 
+/* Keep regret r of setup among the policy's worst. */
+static void keep_worst(struct score_summary *sum, int pol, int setup, int cls, double r)
+{
+	struct score_worst *w = sum->worst[pol];
+	int n = sum->n_worst[pol], i;
+
+	if (n == SCORE_WORST && !(r > w[n - 1].regret))
+		return;
+	if (n < SCORE_WORST)
+		n = ++sum->n_worst[pol];
+	for (i = n - 1; i > 0 && r > w[i - 1].regret; i--)
+		w[i] = w[i - 1];
+	w[i] = (struct score_worst){ .setup = setup, .cls = cls, .regret = r };
+}
+
 /* Add one row's figures to sum and g. */
 static void add_row(GPtrArray *cells, const struct cols *c, int pol, int cls,
 		    struct score_summary *sum, struct gather *g)
@@ -240,6 +256,8 @@ static void add_row(GPtrArray *cells, const struct cols *c, int pol, int cls,
 		if (!cell_int(v[c->ran]) || !*v[c->regret[o]])
 			continue;
 		r = g_ascii_strtod(v[c->regret[o]], NULL);
+		if (o == SCORE_ORACLE)
+			keep_worst(sum, pol, atoi(v[c->setup]), cls, r);
 		for (int part = 0; part < 2; part++) {
 			struct score_stats *st = &sum->st[pol][o][part ? 1 + cls : 0];
 
@@ -335,6 +353,8 @@ bool score_summarize(const char *csv, const char *file, char **policies, int n_p
 	for (int c = 0; c < pop->n_class; c++)
 		sum->classes[c] = g_strdup(pop->cls[c].name);
 	sum->st = g_malloc0(sizeof(*sum->st) * (size_t)n_pol);
+	sum->worst = g_malloc0(sizeof(*sum->worst) * (size_t)n_pol);
+	sum->n_worst = g_new0(int, n_pol);
 	for (int k = 0; k < n_pol; k++)
 		for (int o = 0; o < SCORE_N_ORACLES; o++)
 			for (int c = 0; c <= POP_MAX_CLASSES; c++)
@@ -356,6 +376,8 @@ void score_summary_clear(struct score_summary *sum)
 	for (int c = 0; c < sum->n_class; c++)
 		g_free(sum->classes[c]);
 	g_free(sum->st);
+	g_free(sum->worst);
+	g_free(sum->n_worst);
 	memset(sum, 0, sizeof(*sum));
 }
 

@@ -30,6 +30,15 @@ struct score_stats {
 	double median, p90, max;        /* regret; NAN when n is 0 */
 };
 
+#define SCORE_WORST 5
+
+/* A setup where a policy did worst against the oracle. */
+struct score_worst {
+	int setup;
+	int cls;
+	double regret;
+};
+
 struct score_summary {
 	int n_pol;
 	char **policies;                /* as given */
@@ -40,6 +49,10 @@ struct score_summary {
 	int censored[SCORE_N_ORACLES];  /* setups without that oracle */
 	/* [policy][oracle][0: all, 1 + class] */
 	struct score_stats (*st)[SCORE_N_ORACLES][1 + POP_MAX_CLASSES];
+	/* [policy][k]: its SCORE_WORST largest regrets against the oracle, largest first
+	 * (ties: the lower setup), n_worst[policy] of them */
+	struct score_worst (*worst)[SCORE_WORST];
+	int *n_worst;
 };
 
 /* The figures of score.csv's text (header and rows); policies in the order given.

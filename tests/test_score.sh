@@ -99,6 +99,19 @@ check "... and the same score.json and manifest" sh -c \
 check "three shards (one from SLURM_ARRAY_TASK_ID) merged" "$B" merge "$TMP/t2" "$TMP/t0" "$TMP/t1" -o "$TMP/m3" -q
 check "three shards merged give the same score.csv" cmp "$TMP/j1/score.csv" "$TMP/m3/score.csv"
 
+# --report: one page, the same from shards; its worst setup of twl4030 is score.csv's
+"$B" score $P --report -o "$TMP/r1" && "$B" score $P --report --shard 0/2 -o "$TMP/rs0" &&
+	"$B" score $P --report --shard 1/2 -o "$TMP/rs1" && "$B" merge "$TMP/rs0" "$TMP/rs1" -o "$TMP/rm" -q
+check "--report: report.html, the same merged from shards" cmp "$TMP/r1/report.html" "$TMP/rm/report.html"
+worst_csv=$(awk -F, -v p="$(col "$TMP/r1/score.csv" policy)" -v r="$(col "$TMP/r1/score.csv" oracle_regret)" \
+	-v s="$(col "$TMP/r1/score.csv" setup)" 'NR > 1 && $p == "twl4030" && $r != "" &&
+	(best == "" || $r + 0 > best + 0) { best = $r; setup = $s } END { print setup }' "$TMP/r1/score.csv")
+worst_html=$(sed -n '/id="worst"/,$p' "$TMP/r1/report.html" |
+	sed -n 's|^<tr><th>twl4030</th><td class="num">\([0-9]*\)</td>.*|\1|p' | head -1)
+[ -n "$worst_csv" ] && [ "$worst_csv" = "$worst_html" ] &&
+	ok "report.html names twl4030's worst setup, score.csv's largest regret (setup $worst_csv)" ||
+	not_ok "report worst setup" "score.csv: $worst_csv, report.html: $worst_html"
+
 merge_fails() {
 	what=$1 words=$2
 	shift 2

@@ -29,6 +29,7 @@ extern CU_TestInfo budget_tests[];
 extern CU_TestInfo docs_tests[];
 extern CU_TestInfo linux_layer_tests[];
 extern CU_TestInfo linux_driver_tests[];
+extern CU_TestInfo score_tests[];
 /* Were real Linux drivers compiled into this build (a kernel source was there)? */
 bool linux_drivers_built(void);
 

@@ -29,6 +29,7 @@ static CU_SuiteInfo suites[] = {
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },
 	{ "linux-drivers", NULL, NULL, NULL, NULL, linux_driver_tests },
+	{ "score", NULL, NULL, NULL, NULL, score_tests },
 	CU_SUITE_INFO_NULL,
 };
 

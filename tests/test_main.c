@@ -25,6 +25,7 @@ static CU_SuiteInfo suites[] = {
 	{ "diff", NULL, NULL, NULL, NULL, diff_tests },
 	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
 	{ "models", NULL, NULL, NULL, NULL, models_tests },
+	{ "load-profile", NULL, NULL, NULL, NULL, load_profile_tests },
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },
 	{ "linux-drivers", NULL, NULL, NULL, NULL, linux_driver_tests },

@@ -4,7 +4,7 @@
  * numbers: the bq25890's JEITA steps (SLUSC86: 20 % of ICHG from 0 to 10 C, VREG -
  * 200 mV from 45 to 60 C, suspended outside 0 to 60 C) and the bq24190's cold/hot
  * window (SLUSAW5: 0 to 45 C), the hysteresis on the way back, the cell's own heating
- * feeding the input, and chips without one.
+ * feeding the input, chips without one; and thermal regulation (TREG) of the die.
  */
 #include <math.h>
 #include <string.h>
@@ -266,6 +266,52 @@ static void test_ts_hysteresis_derivation(void)
 				     ts_temp(0.34375 + 0.0125, b, rt1, rt2), 0.05);
 }
 
+/* Thermal regulation: a bq25890 with TREG at 80 C (REG08 TREG = 01, one of the
+ * register's 60/80/100/120 C) at 60 C ambient may lose (80 - 60) / 32.2 = 0.6211 W;
+ * with 92 % efficiency the loss is 8 % of the input, so the power out of the charger
+ * is held at 0.92 / 0.08 * 0.6211 = 7.143 W (0.5 A of system load and the rest into the
+ * battery) and the die at 80 C (within the 0.05 K the model lets it drift between
+ * updates of the current, and the power out within 0.05/20 of its value). At 10 min the ambient falls to 40 C: the die drops
+ * under 80 C at the full 2.048 A and regulation ends there. */
+static void test_treg(void)
+{
+	g_autofree char *s = g_strdup_printf(
+		"{ \"name\": \"tr\", \"duration\": \"12 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"3 A\", \"rout\": \"0.01 ohm\" },"
+		"  \"cable\": { \"r_loop\": \"0.02 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"treg\": \"80 C\","
+		"      \"ts\": { \"enabled\": false } },"
+		"    \"battery\": { \"soc\": \"20 %%\", \"temperature\": \"60 C\" },"
+		"    \"load\": { \"current\": \"0.5 A\" } },"
+		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"3 A\" } },"
+		"  \"events\": [ { \"at\": \"10 min\", \"do\": \"set\","
+		"    \"path\": \"device.battery.temperature\", \"value\": \"40 C\" } ] }");
+	double p_out = 0.92 / 0.08 * (80.0 - 60.0) / 32.2;
+	struct tu_run r;
+	int n = 0;
+
+	CU_ASSERT_FATAL(tu_run(&r, s) && tu_read_trace(&r));
+	for (guint i = 0; i < r.rows->len; i++) {
+		const double *row = g_ptr_array_index(r.rows, i);
+		double t = row[tu_col(&r, "time_s")];
+		double pin = row[tu_col(&r, "vbus_V")] * row[tu_col(&r, "ibus_A")];
+		double out = row[tu_col(&r, "vbat_V")] * row[tu_col(&r, "ibat_A")] +
+			     row[tu_col(&r, "vsys_V")] * row[tu_col(&r, "iload_A")];
+
+		if (t < 1 || t > 590)
+			continue;
+		/* held within the model's 0.05 K band around 80 C */
+		CS_ASSERT_NEAR(out, p_out, 0.051 / 20 * p_out);
+		CS_ASSERT_NEAR(60 + 32.2 * 0.08 * pin, 80, 0.051);
+		n++;
+	}
+	CU_ASSERT(n > 5);
+	CS_ASSERT_NEAR(row_at(&r, 700)[tu_col(&r, "ibat_A")], 2.048, 1e-6);
+	CU_ASSERT_EQUAL(tu_count(&r, "treg_on"), 1);
+	CS_ASSERT_NEAR(tu_event_time(tu_event(&r, "treg_off", NULL, NULL, 0)), 600, 1e-9);
+	tu_done(&r);
+}
+
 /* Windows out of order are refused with their path. */
 static void test_ts_errors(void)
 {
@@ -289,5 +335,6 @@ CU_TestInfo pmic_ts_tests[] = {
 	{ "self-heating crosses into the warm zone", test_self_heating },
 	{ "ts windows out of order refused", test_ts_errors },
 	{ "preset hysteresis from the datasheets' % of REGN", test_ts_hysteresis_derivation },
+	{ "thermal regulation holds the die at treg", test_treg },
 	CU_TEST_INFO_NULL,
 };

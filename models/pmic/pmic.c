@@ -210,6 +210,10 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input over-voltage protection: the input disconnects above this (null = none)" },
 	{ "ovp_falling", PARAM_NUM, UNIT_VOLT, OFF(ovp_falling), 0, 30, PARAM_F_RUNTIME,
 	  .doc = "input over-voltage protection clears below this" },
+	{ "treg", PARAM_NUM, UNIT_CELSIUS, OFF(treg), 40, 150, PARAM_F_NULL_ZERO,
+	  .doc = "thermal regulation: the charge current falls to hold the die at this (null = none)" },
+	{ "theta_ja", PARAM_NUM, UNIT_NONE, OFF(theta_ja), 1, 500,
+	  .doc = "K/W from the die to ambient (the battery's temperature): die = ambient + theta_ja * loss" },
 	{ "ts", PARAM_OBJECT, .off = OFF(ts), .sub = ts_desc,
 	  .doc = "battery temperature windows (JEITA): enabled, t1/t2/t3/t5 and their hysteresis, cool_ichg, warm_ichg, warm_vreg_drop" },
 	PARAM_END,
@@ -284,6 +288,9 @@ void pmic_params_default(void *params, int preset)
 		.ts = { .t1 = 0, .t2 = 10, .t3 = 45, .t5 = 60, .t1_hyst = 1, .t2_hyst = 1,
 			.t3_hyst = 1, .t5_hyst = 1, .cool_ichg = 0.5, .warm_ichg = 1,
 			.warm_vreg_drop = 0.1 },
+		/* no thermal regulation; a 24-pin QFN's junction-to-ambient resistance for a
+		 * scenario that sets treg (the bq25895's RTW, SLUSC88A: 32.2 C/W) */
+		.theta_ja = 32.2,
 		/* ideal ADC channels */
 		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
 	};
@@ -311,6 +318,9 @@ void pmic_params_default(void *params, int preset)
 		p->ts = (struct pmic_ts_params){ .enabled = true, .t1 = 0, .t2 = 0, .t3 = 45,
 						 .t5 = 45, .t1_hyst = 0.9, .t5_hyst = 3.5,
 						 .cool_ichg = 1, .warm_ichg = 1 };
+		/* SLUSAW5: T_Junction_REG 120 C (REG06[1:0] TREG reset 11); theta_ja as the
+		 * bq24296's in the same RGE package (SLUSBP6B, 32.2 C/W; assumed) */
+		p->treg = 120;
 		break;
 	case PRESET_BQ25890:
 		p->ico = true;
@@ -332,6 +342,9 @@ void pmic_params_default(void *params, int preset)
 						 .t5 = 60, .t1_hyst = 2.9, .t2_hyst = 2.4,
 						 .t3_hyst = 1.4, .t5_hyst = 2.0, .cool_ichg = 0.2,
 						 .warm_ichg = 1, .warm_vreg_drop = 0.2 };
+		/* SLUSCC5: TREG 120 C (REG08[1:0] reset 11); theta_ja as the bq25895's in
+		 * the same RTW package (SLUSC88A, 32.2 C/W) */
+		p->treg = 120;
 		break;
 	}
 }
@@ -719,6 +732,70 @@ static double pmic_ichg_eff(const struct pmic *c)
 	return c->p->ichg;
 }
 
+/* ---- thermal regulation (TREG) ---- */
+
+/* How far the die may drift from treg while regulating before the charge current is
+ * worked out again: a hundredth of the datasheets' +-5 C regulation accuracy
+ * (SLUSAW5: 115 to 125 C at 120 C). */
+#define PMIC_TREG_BAND_K 0.05
+
+/* The die temperature at an operating point: the battery's ambient plus theta_ja times
+ * the charger's own loss (no thermal mass: a die settles in seconds). */
+static double pmic_die_c(const struct pmic *c, const struct net_out *op)
+{
+	double ambient = c->cell ? c->cell->temperature_c : 25;
+
+	return ambient + c->p->theta_ja * op->p_chg_loss;
+}
+
+/* The charge current that holds the die at treg, from an operating point: the loss
+ * scales with the power through the charger (system plus battery), so the battery's
+ * share shrinks until the loss is (treg - ambient) / theta_ja. */
+static double pmic_treg_ichg(const struct pmic *c, const struct net_out *op)
+{
+	double ambient = c->cell ? c->cell->temperature_c : 25;
+	double loss_max = fmax(0, c->p->treg - ambient) / c->p->theta_ja;
+	double p_out = op->p_load + op->p_bat;
+
+	if (op->p_chg_loss <= 0 || op->vbat <= 0 || p_out <= 0)
+		return INFINITY;
+	return fmax(0, (loss_max / op->p_chg_loss * p_out - op->p_load) / op->vbat);
+}
+
+static double pmic_ichg_eff(const struct pmic *c);
+static bool pmic_charging(const struct pmic *c);
+
+/* Enter regulation when the die passes treg while charging; the allowed current is
+ * worked out again at each operating point (kept when it moves by under 1 uA, so
+ * that the world settles) and regulation ends once it is above the charge current. */
+static void pmic_treg_observe(struct pmic *c, const struct net_out *op)
+{
+	bool on = c->treg_active;
+	double cap;
+
+	if (c->p->treg <= 0 || !pmic_charging(c)) {
+		on = false;
+	} else if (!on) {
+		on = pmic_die_c(c, op) > c->p->treg;
+	}
+	if (on) {
+		/* the loss is a fixed share of the power through a switching charger, so
+		 * the scaling holds from any operating point */
+		cap = pmic_treg_ichg(c, op);
+		on = cap < pmic_ichg_eff(c);
+		if (on && (!c->treg_active || fabs(cap - c->treg_ichg) > 1e-6)) {
+			c->treg_ichg = cap;
+			MODEL_NOTIFY(c);
+		}
+	}
+	if (on == c->treg_active)
+		return;
+	c->treg_active = on;
+	model_log_number(c->log, c->sim, "pmic", on ? "treg_on" : "treg_off", "die_C",
+			 pmic_die_c(c, op));
+	MODEL_NOTIFY(c);
+}
+
 static bool pmic_charging(const struct pmic *c)
 {
 	return c->connected && c->charge_enabled && !c->done && !c->fault &&
@@ -746,6 +823,8 @@ void pmic_net(const struct pmic *c, struct net_in *in)
 	in->vsys_min = p->topology == PMIC_SWITCHING ? p->vsys_min : 0;
 	in->charging = pmic_charging(c);
 	in->ichg = c->precharge ? p->ipre : pmic_ichg_eff(c);
+	if (c->treg_active && c->treg_ichg < in->ichg)
+		in->ichg = c->treg_ichg;
 	in->vreg = pmic_vreg_eff(c);
 }
 
@@ -889,6 +968,12 @@ static void pmic_model_margins(const void *state, const struct model_point *pt, 
 	g[5] = p->ovp_rising <= 0 ? -1 : c->ovp ? p->ovp_falling - op->vbus : op->vbus - p->ovp_rising;
 	g[6] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - pmic_vreg_eff(c)) : -1;
 	pmic_ts_margins(c, pt->x ? pt->x->temp_c : NAN, &g[7]);
+	/* thermal regulation: the die reaching treg; while it regulates, the die
+	 * leaving treg by PMIC_TREG_BAND_K (the cell's voltage moves the power under a
+	 * fixed current), when the current is worked out again */
+	g[9] = p->treg <= 0 || !charging ? -1 :
+	       c->treg_active ? fabs(pmic_die_c(c, op) - p->treg) - PMIC_TREG_BAND_K :
+	       pmic_die_c(c, op) - p->treg;
 }
 
 void pmic_start_ico(struct pmic *c)
@@ -1030,6 +1115,7 @@ static void pmic_model_observe(void *state, const struct model_point *pt)
 	if (pt->x)
 		pmic_ts_observe(state, pt->x->temp_c);
 	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
+	pmic_treg_observe(state, pt->op);
 }
 
 MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
@@ -1076,7 +1162,7 @@ const struct model_desc model_pmic = {
 	.cleanup = pmic_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,
-	.n_margins = 9,
+	.n_margins = 10,
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,

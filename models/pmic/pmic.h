@@ -10,7 +10,7 @@
  * channels with resolution, range, seeded gaussian noise, averaging and injected
  * stuck readings; an optional input current optimiser (ICO); a thermistor (TS) input
  * that reads the cell's temperature and suspends or reduces charging outside the
- * normal window (JEITA), with hysteresis.
+ * normal window (JEITA), with hysteresis; thermal regulation of the die (TREG).
  *
  * The electrical operating point is not computed here: the pmic describes its input
  * stage and charge targets to sim/solver.c (pmic_net()) and reacts to what the
@@ -87,6 +87,10 @@ struct pmic_params {
 	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
 	double ovp_falling;      /* input OVP cleared below this */
 	struct pmic_ts_params ts; /* battery temperature windows (JEITA) */
+	/* Thermal regulation: the die at ambient + theta_ja * the charger's loss; above
+	 * treg the charge current is cut to hold it at treg (0 = none). */
+	double treg;             /* C */
+	double theta_ja;         /* K/W, junction to ambient */
 };
 
 struct pmic {
@@ -129,6 +133,8 @@ struct pmic {
 	int uvlo_events;
 	enum pmic_ts_zone ts_zone; /* the cell's temperature zone (PMIC_TS_NORMAL: TS off) */
 	bool ts_known;             /* ts_zone read from a temperature yet */
+	bool treg_active;          /* thermal regulation holds the die at treg */
+	double treg_ichg;          /* the charge current it allows, A (while active) */
 };
 
 extern const struct param_desc pmic_param_desc[];

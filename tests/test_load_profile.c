@@ -235,6 +235,39 @@ static void test_profile_not_settable(void)
 	scenario_free(sc);
 }
 
+/* The library's measured-style trace is what its script writes (so that it can be made
+ * again and changed), and it loads: a few thousand rows, times ascending, within 1.6 A
+ * (the 1.5 A camera session and its noise). */
+static void test_library_trace(void)
+{
+	g_autofree char *script = tu_repo_file("scenarios/loads/make-phone-load.sh");
+	g_autofree char *csv = tu_repo_file("scenarios/loads/phone-load.csv");
+	g_autofree char *scen = tu_repo_file("scenarios/loads/phone-bursty.json");
+	g_autofree char *out = NULL, *file = NULL;
+	const char *argv[] = { "sh", script, NULL };
+	const struct load_params *p;
+	struct scenario *sc;
+	GError *err = NULL;
+	gint status = -1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_FATAL(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+				     &out, NULL, &status, &err));
+	CU_ASSERT_EQUAL(status, 0);
+	CU_ASSERT_FATAL(g_file_get_contents(csv, &file, NULL, NULL));
+	CU_ASSERT_STRING_EQUAL(out, file);
+	sc = scenario_load(scen, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	p = scenario_params(sc, "device.load");
+	CU_ASSERT(p->n_profile > 3000 && p->n_profile < 5000);
+	for (int i = 1; i < p->n_profile; i++) {
+		CU_ASSERT(p->profile[i].at > p->profile[i - 1].at);
+		CU_ASSERT(p->profile[i].value >= 0 && p->profile[i].value <= 1.6);
+	}
+	scenario_free(sc);
+}
+
 CU_TestInfo load_profile_tests[] = {
 	{ "csv: rows become steps, other columns ignored", test_csv_steps },
 	{ "csv: load energy is the integral of the file's power", test_csv_energy },
@@ -242,5 +275,6 @@ CU_TestInfo load_profile_tests[] = {
 	{ "csv: bad files named with line and column", test_csv_errors },
 	{ "csv: the file stays inside the scenario's directory", test_csv_confined },
 	{ "a set event cannot replace the profile", test_profile_not_settable },
+	{ "the library's trace is its script's output", test_library_trace },
 	CU_TEST_INFO_NULL,
 };

@@ -641,25 +641,17 @@ static enum pmic_ts_zone pmic_ts_zone_of(const struct pmic_ts_params *ts, double
 static void pmic_ts_edges(const struct pmic_ts_params *ts, enum pmic_ts_zone z, double *down,
 			  double *up)
 {
-	static const double none = NAN;
+	/* lower and upper edge per zone, coldest first */
+	const double edges[PMIC_TS_ZONE_COUNT][2] = {
+		[PMIC_TS_COLD] = { NAN, ts->t1 + ts->t1_hyst },
+		[PMIC_TS_COOL] = { ts->t1, ts->t2 + ts->t2_hyst },
+		[PMIC_TS_NORMAL] = { ts->t2, ts->t3 },
+		[PMIC_TS_WARM] = { ts->t3 - ts->t3_hyst, ts->t5 },
+		[PMIC_TS_HOT] = { ts->t5 - ts->t5_hyst, NAN },
+	};
 
-	switch (z) {
-	case PMIC_TS_COLD:
-		*down = none, *up = ts->t1 + ts->t1_hyst;
-		break;
-	case PMIC_TS_COOL:
-		*down = ts->t1, *up = ts->t2 + ts->t2_hyst;
-		break;
-	case PMIC_TS_NORMAL:
-		*down = ts->t2, *up = ts->t3;
-		break;
-	case PMIC_TS_WARM:
-		*down = ts->t3 - ts->t3_hyst, *up = ts->t5;
-		break;
-	default:
-		*down = ts->t5 - ts->t5_hyst, *up = none;
-		break;
-	}
+	*down = edges[z][0];
+	*up = edges[z][1];
 }
 
 /* The zone after z at temperature t: colder below `down` (normal and colder: strictly
@@ -732,6 +724,12 @@ static double pmic_ichg_eff(const struct pmic *c)
 	return c->p->ichg;
 }
 
+static bool pmic_charging(const struct pmic *c)
+{
+	return c->connected && c->charge_enabled && !c->done && !c->fault &&
+	       !pmic_ts_suspended(c);
+}
+
 /* ---- thermal regulation (TREG) ---- */
 
 /* How far the die may drift from treg while regulating before the charge current is
@@ -761,9 +759,6 @@ static double pmic_treg_ichg(const struct pmic *c, const struct net_out *op)
 		return INFINITY;
 	return fmax(0, (loss_max / op->p_chg_loss * p_out - op->p_load) / op->vbat);
 }
-
-static double pmic_ichg_eff(const struct pmic *c);
-static bool pmic_charging(const struct pmic *c);
 
 /* Enter regulation when the die passes treg while charging; the allowed current is
  * worked out again at each operating point (kept when it moves by under 1 uA, so
@@ -796,11 +791,6 @@ static void pmic_treg_observe(struct pmic *c, const struct net_out *op)
 	MODEL_NOTIFY(c);
 }
 
-static bool pmic_charging(const struct pmic *c)
-{
-	return c->connected && c->charge_enabled && !c->done && !c->fault &&
-	       !pmic_ts_suspended(c);
-}
 
 /* In constant-voltage regulation at the last operating point. */
 static bool pmic_cv(const struct pmic *c)

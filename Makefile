@@ -8,9 +8,12 @@
 #                   then the bad-input corpus (tests/bad-inputs/) with leak detection on
 #   make bench      the benchmarks in bench/: this build against BASELINE=REV (default
 #                   b52e5c8) on the four workloads of the speed rule (docs/scaling.md)
-#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, and the
+#   make install    PREFIX=/usr/local: binary, plugin headers, chargesim.pc, the
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
-#                   and `list scenarios` look without a path; DESTDIR stages it)
+#                   and `list scenarios` look without a path; DESTDIR stages it), the
+#                   scenario JSON Schema beside it (written by the binary from its
+#                   tables), the manual pages chargesim(1) and chargesim-scenario(5)
+#                   (docs/man/) and the bash completion (cli/completion.bash)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
@@ -76,7 +79,9 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 KERNEL_TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 KERNEL_TOP     := linux-source-6.12
 KERNEL_SRC     ?=
-KDIR           := build/kernel
+# per build directory, so that a build without the kernel tree (BUILD=DIR
+# KERNEL_TARBALL=/nowhere, tests/test_no_kernel.sh) leaves the main build's files alone
+KDIR           := $(BUILD)/kernel
 # drivers/power/supply/<name>.c, each becoming the policy "linux/<name>", each with its
 # machine run/linux/<name>.c (listed in run/linux/machines.c)
 KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger charger-manager
@@ -107,8 +112,24 @@ KWARN     := -Wall -Wno-sign-compare -Wno-pointer-sign -Wno-unused-const-variabl
 ifeq ($(WERROR),1)
 KWARN     += -Werror
 endif
-KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KWARN) -I. -Istack/include -I$(KDIR)/include \
-             -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
+# The code-generation flags of the kernel's top-level Makefile (6.12) that decide what
+# x86-64 C code means: plain char is unsigned, a pointer may alias any type, signed
+# overflow wraps and pointer arithmetic may wrap, a null check after a dereference
+# stays, no store the source does not make, no common symbols, wchar_t is 16 bits, and
+# automatic variables start zeroed (CONFIG_INIT_STACK_ALL_ZERO, the default choice of
+# security/Kconfig.hardening with a compiler that has -ftrivial-auto-var-init=zero).
+# Flags about the kernel's own memory model (-mcmodel=kernel, -mno-red-zone, -fno-PIE)
+# do not fit a user-space process and are left out.
+# As the kernel's cc-option does, a flag the compiler lacks is left out (clang has no
+# -fno-allow-store-data-races; clang before 16 wants its enabler for zero-init).
+kcc-option = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo "$(1)")
+KCODEGEN  := -funsigned-char -fno-strict-aliasing -fno-strict-overflow \
+             -fno-delete-null-pointer-checks -fno-common -fshort-wchar \
+             $(call kcc-option,-fno-allow-store-data-races) \
+             $(or $(call kcc-option,-ftrivial-auto-var-init=zero),$(call kcc-option,\
+               -ftrivial-auto-var-init=zero -enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang))
+KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/include \
+             -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
@@ -150,7 +171,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CUNIT_CFLAGS) -DCS_KDIR='"$(KDIR)"' -c $< -o $@
 
 # Which kernel source the files come from, and which files (.kfiles); rewritten only
 # when they change, so that switching between the tarball and KERNEL_SRC, or a new
@@ -240,16 +261,25 @@ $(BUILD)/bench/%: bench/%.c $(CLI_LIB_OBJ) $(BUILD)/obj/tests/testutil.o $(LIB)
 check-deps:
 	@scripts/install-deps.sh
 
+DEMO_OUT ?= out/demo
 demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run scenarios/demo.json -o out/demo --plot
+	@$(BIN) run scenarios/demo.json -o $(DEMO_OUT) --plot
 
-# make gallery: plots/gallery/*.png and plots/gallery/README.md from the bug zoo
-# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md).
-.PHONY: gallery
+# make gallery: build/gallery/*.png and build/gallery/README.md from the bug zoo
+# (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md);
+# it writes no tracked file. make gallery-update rewrites the tracked gallery,
+# plots/gallery/: its README.md and the pictures GALLERY_TRACKED names (the ones the
+# repository keeps; tests/test_doc_figures.sh checks the README's links and figures).
+GALLERY_TRACKED := twl4030-full-battery heatmap-twl4030-grid run-twl4030-full-battery \
+                   run-twl4030-full-battery-safe-ramp
+.PHONY: gallery gallery-update
 gallery: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@plots/gallery/generate.sh $(BIN)
+	@GALLERY=$(BUILD)/gallery TRACKED= plots/gallery/generate.sh $(BIN)
+gallery-update: check-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@GALLERY=plots/gallery TRACKED="$(GALLERY_TRACKED)" plots/gallery/generate.sh $(BIN)
 
 test: check-deps
 	@$(MAKE) --no-print-directory $(TEST_BIN) $(BIN)
@@ -385,6 +415,15 @@ install: $(BIN) $(LIB)
 	rm -rf $(DESTDIR)$(SCENARIO_LIBRARY)/*
 	cp -R scenarios/. $(DESTDIR)$(SCENARIO_LIBRARY)/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(SCENARIO_LIBRARY)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 docs/man/chargesim.1 $(DESTDIR)$(PREFIX)/share/man/man1/chargesim.1
+	install -m 644 docs/man/chargesim-scenario.5 $(DESTDIR)$(PREFIX)/share/man/man5/chargesim-scenario.5
+	install -m 644 cli/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/chargesim
+	$(BIN) list schema > $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json.tmp
+	mv $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json.tmp \
+	  $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
+	chmod 644 $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
 
 clean:
 	rm -rf build out

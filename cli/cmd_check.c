@@ -28,6 +28,8 @@ struct check_job {
 	int status;
 	char *message;
 	char *accepted;      /* what --accept changed, or NULL */
+	char *where;         /* FAIL: where the outputs are and the diff to run, or NULL */
+	GStrv warnings;      /* the run's warnings ("SRC: MESSAGE"), or NULL */
 	double wall_s;
 };
 
@@ -114,6 +116,40 @@ static bool outside_walk(const char *root, const char *file)
 	       !cs_path_inside_any(file, (const char *const[]){ root }, 1, &real);
 }
 
+/* A path for a shell command line: as it is when it holds nothing a shell reads,
+ * else in single quotes. Caller frees. */
+static char *shell_word(const char *path)
+{
+	if (*path && strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./:=,+-@%") == strlen(path))
+		return g_strdup(path);
+	return g_shell_quote(path);
+}
+
+/* What a failure needs to be looked into: the run's output directory and, for each
+ * golden trace it was compared with, the `chargesim diff` that shows every column of
+ * the run against that reference with the expectation's tolerance (docs/diff.md);
+ * a line each, indented. */
+static char *failure_where(const char *outdir, const GArray *results)
+{
+	g_autofree char *trace = g_build_filename(outdir, "trace.csv", NULL);
+	g_autofree char *qtrace = shell_word(trace);
+	GString *w = g_string_new(NULL);
+
+	g_string_append_printf(w, "  outputs in %s/\n", outdir);
+	for (guint i = 0; i < results->len; i++) {
+		const struct expect_result *r = &g_array_index(results, struct expect_result, i);
+		g_autofree char *qref = NULL;
+
+		if (!r->reference)
+			continue;
+		qref = shell_word(r->reference);
+		g_string_append_printf(w, "  every column against %s: chargesim diff %s %s%s\n",
+				       r->reference, qtrace, qref, r->diff_tol ? r->diff_tol : "");
+	}
+	return g_string_free(w, FALSE);
+}
+
 static void run_job(gpointer data, gpointer user)
 {
 	struct check_job *j = data;
@@ -156,6 +192,7 @@ static void run_job(gpointer data, gpointer user)
 		}
 		j->status = JOB_FAIL;
 		j->message = g_string_free(fails, FALSE);
+		j->where = failure_where(j->outdir, res.expect);
 		if (res.accepted && res.accept_error)
 			j->accepted = g_strdup_printf("%s  %s: cannot accept: %s\n", res.accepted, j->file,
 						      res.accept_error->message);
@@ -163,6 +200,13 @@ static void run_job(gpointer data, gpointer user)
 			j->accepted = g_steal_pointer(&res.accepted);
 	} else {
 		j->status = JOB_PASS;
+	}
+	for (guint i = 0; res.warnings && i < res.warnings->len; i++) {
+		guint n = j->warnings ? g_strv_length(j->warnings) : 0;
+
+		j->warnings = g_renew(char *, j->warnings, n + 2);
+		j->warnings[n] = g_strdup(res.warnings->pdata[i]);
+		j->warnings[n + 1] = NULL;
 	}
 	j->wall_s = (double)(g_get_monotonic_time() - t0) * 1e-6;
 	run_result_clear(&res);
@@ -239,6 +283,21 @@ static char *junit_class(const struct check_job *j)
 	return g_string_free(c, FALSE);
 }
 
+/* The run's warnings as the test case's <system-err>, a line each, as `run` prints
+ * them on stderr: CI servers show it beside the test, passed or not. */
+static void junit_warnings(GString *x, char **warnings)
+{
+	if (!warnings)
+		return;
+	g_string_append(x, "      <system-err>");
+	for (int k = 0; warnings[k]; k++) {
+		g_autofree char *line = g_strdup_printf("warning: %s\n", warnings[k]);
+
+		xml_append(x, line, false);
+	}
+	g_string_append(x, "</system-err>\n");
+}
+
 static bool write_junit(const char *path, struct check_job *jobs, int n, int failed, int errors,
 			GError **err)
 {
@@ -261,16 +320,25 @@ static bool write_junit(const char *path, struct check_job *jobs, int n, int fai
 		xml_attr(x, "name", j->name);
 		xml_attr(x, "file", j->file);
 		g_string_append_printf(x, " time=\"%.3f\"", j->wall_s);
-		if (j->status == JOB_PASS) {
+		if (j->status == JOB_PASS && !j->warnings) {
 			g_string_append(x, "/>\n");
 			continue;
 		}
-		g_string_append_printf(x, ">\n      <%s", tag);
-		xml_attr(x, "message", j->message);
-		xml_attr(x, "type", j->status == JOB_FAIL ? "expectation" : "input");
-		g_string_append_c(x, '>');
-		xml_append(x, j->message, false);
-		g_string_append_printf(x, "</%s>\n    </testcase>\n", tag);
+		g_string_append(x, ">\n");
+		if (j->status != JOB_PASS) {
+			g_string_append_printf(x, "      <%s", tag);
+			xml_attr(x, "message", j->message);
+			xml_attr(x, "type", j->status == JOB_FAIL ? "expectation" : "input");
+			g_string_append_c(x, '>');
+			xml_append(x, j->message, false);
+			if (j->where) {
+				g_string_append_c(x, '\n');
+				xml_append(x, j->where, false);
+			}
+			g_string_append_printf(x, "</%s>\n", tag);
+		}
+		junit_warnings(x, j->warnings);
+		g_string_append(x, "    </testcase>\n");
 	}
 	g_string_append(x, "  </testsuite>\n</testsuites>\n");
 	return cs_outfile_write_all(path, x->str, x->len, err);
@@ -336,18 +404,30 @@ static void print_report(const struct check_job *jobs, int n, bool quiet, int *f
 		switch (jobs[i].status) {
 		case JOB_PASS:
 			passed++;
-			if (!quiet)
+			if (!quiet || jobs[i].warnings)
 				printf("PASS %s\n", name);
 			break;
 		case JOB_FAIL:
 			(*failed)++;
 			printf("FAIL %s: %s\n", name, msg);
+			if (jobs[i].where && !jobs[i].accepted) {
+				g_autofree char *where = cli_term_text(jobs[i].where, true);
+
+				printf("%s", where);
+			}
 			if (jobs[i].accepted)
 				printf("%s", acc);
 			break;
 		default:
 			(*errors)++;
 			printf("ERROR %s: %s\n", name, msg);
+		}
+		/* a warning is shown whatever -q says: it is why a passing run may still
+		 * be wrong (a charge past 100 % SOC) */
+		for (int k = 0; jobs[i].warnings && jobs[i].warnings[k]; k++) {
+			g_autofree char *w = cli_term_text(jobs[i].warnings[k], false);
+
+			printf("  warning: %s\n", w);
 		}
 	}
 	if (*errors)
@@ -403,7 +483,7 @@ int cmd_check(int argc, char **argv)
 		{ "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write the results as JUnit XML", "FILE" },
 		{ "accept", 0, 0, G_OPTION_ARG_NONE, &accept, "Rewrite golden traces and fingerprints of failing scenarios", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outroot, "Put each run's outputs under DIR (default out/check)", "DIR" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures and the final count", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only failures, warnings and the final count", NULL },
 		{ "filter", 0, 0, G_OPTION_ARG_STRING, &filter, "Check only the scenario files whose path matches GLOB (* and ? match any characters, / too)", "GLOB" },
 		CLI_ALLOW_PLUGINS_ENTRY(&allow),
 		G_OPTION_ENTRY_NULL,
@@ -489,6 +569,8 @@ int cmd_check(int argc, char **argv)
 		g_free(jobs[i].outdir);
 		g_free(jobs[i].message);
 		g_free(jobs[i].accepted);
+		g_free(jobs[i].where);
+		g_strfreev(jobs[i].warnings);
 	}
 	g_free(jobs);
 	g_mutex_clear(&cctx.lock);

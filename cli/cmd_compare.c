@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "output/outfile.h"
 #include "output/outset.h"
+#include "stack/policies/loader.h"
 
 #define CELL_WIDTH 16   /* characters of a table cell, at least */
 #define LABEL_WIDTH 24  /* characters of the metric's name */
@@ -60,11 +61,13 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 	ROW("time to 80 % [min]", world_metric(&m[i], "time_to_soc_80_s") / 60, "%.1f");
 	ROW("time to full [min]", world_metric(&m[i], "time_to_full_s") / 60, "%.1f");
 	ROW("VBUS min [V]", world_metric(&m[i], "vbus_min_V"), "%.3f");
-	ROW("time below 4.75 V [s]", world_metric(&m[i], "time_below_4v75_s"), "%.1f");
+	ROW("VBUS < 95 % contract [s]", world_metric(&m[i], "time_below_4v75_s"), "%.1f");
 	ROW("discharged plugged [s]", world_metric(&m[i], "discharged_while_plugged_s"), "%.1f");
 	ROW("source trips", world_metric(&m[i], "source_trips"), "%.0f");
 	ROW("UVLO events", world_metric(&m[i], "uvlo_events"), "%.0f");
 	ROW("brownouts", world_metric(&m[i], "brownouts"), "%.0f");
+	ROW("over budget [s]", world_metric(&m[i], "over_budget_s"), "%.1f");
+	ROW("over budget [mAh]", world_metric(&m[i], "over_budget_mAh"), "%.2f");
 	ROW("input limit final [A]", world_metric(&m[i], "ilim_final_A"), "%.3f");
 	ROW("input limit max [A]", world_metric(&m[i], "ilim_max_A"), "%.3f");
 	ROW("IBUS max [A]", world_metric(&m[i], "ibus_max_A"), "%.3f");
@@ -74,28 +77,40 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 #undef ROW
 }
 
+static void specs_free(struct cs_policy_spec *specs, int n)
+{
+	for (int i = 0; specs && i < n; i++)
+		cs_policy_spec_clear(&specs[i]);
+	g_free(specs);
+}
+
 /* The label of each --policy: its name, or for a plugin file its name without the
- * directory and ".so" (the run's directory under -o and its column). NULL (the
- * message printed) when two would share one. */
-static char **policy_labels(char **policies, int n)
+ * directory and ".so", then ":" and its parameters as given without blanks when it
+ * has some ("safe-ramp:step=50mA"): the run's directory under -o and its column, so
+ * that two runs of one policy with other parameters are told apart. NULL (the message
+ * printed) when two would share one. */
+static char **policy_labels(char **policies, const struct cs_policy_spec *specs, int n)
 {
 	g_auto(GStrv) labels = g_new0(char *, (gsize)n + 1);
 
 	for (int i = 0; i < n; i++) {
-		if (world_policy_is_plugin(policies[i])) {
-			g_autofree char *base = g_path_get_basename(policies[i]);
+		g_autofree char *base = NULL;
 
+		if (world_policy_is_plugin(specs[i].name)) {
+			base = g_path_get_basename(specs[i].name);
 			if (g_str_has_suffix(base, "." G_MODULE_SUFFIX))
 				base[strlen(base) - strlen("." G_MODULE_SUFFIX)] = '\0';
-			labels[i] = g_strdup(base);
 		} else {
-			labels[i] = g_strdup(policies[i]);
+			base = g_strdup(specs[i].name);
 		}
+		labels[i] = specs[i].args ? g_strdup_printf("%s:%s", base, specs[i].args) :
+			    g_steal_pointer(&base);
 		for (int k = 0; k < i; k++)
 			if (strcmp(labels[k], labels[i]) == 0) {
 				cli_error("compare: --policy %s and --policy %s would both write to "
-					  "DIR/%s/; give each policy once (copy a plugin under another "
-					  "name to compare two builds)", policies[k], policies[i], labels[i]);
+					  "DIR/%s/; give each policy, or each set of its parameters, "
+					  "once (copy a plugin under another name to compare two builds)",
+					  policies[k], policies[i], labels[i]);
 				return NULL;
 			}
 	}
@@ -104,20 +119,47 @@ static char **policy_labels(char **policies, int n)
 
 /* A label names a directory under DIR: a built-in policy's name as it is (linux/FILE
  * makes two levels), any other (a plugin's file name, a name no policy has) passes the
- * one rule for names. False with the message printed. */
-static bool labels_ok(char **labels, int n)
+ * one rule for names; the parameters after it pass that rule too, without * or ? (the
+ * label is a pattern of the compare's output set). False with the message printed. */
+static bool labels_ok(char **labels, const struct cs_policy_spec *specs, int n)
 {
 	for (int i = 0; i < n; i++) {
-		const char *why;
+		const char *why = NULL;
 		g_autofree char *shown = NULL;
+		g_autofree char *name = specs[i].args ?
+			g_strndup(labels[i], strlen(labels[i]) - strlen(specs[i].args) - 1) :
+			g_strdup(labels[i]);
 
-		if (cs_policy_find(labels[i]) || cs_name_check(labels[i], &why))
+		if (specs[i].args && strpbrk(specs[i].args, "*?"))
+			why = "holds * or ?";
+		else if (specs[i].args && !cs_name_check(specs[i].args, &why))
+			;
+		else if (cs_policy_find(name) || cs_name_check(name, &why))
 			continue;
 		shown = g_strescape(labels[i], NULL);
-		return cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file",
+		return cli_error("compare: --policy \"%s\": the name %s, expected a policy name (see `chargesim list policies`) or a plugin file, and parameters KEY=VALUE without a slash, * or ?",
 				 shown, why);
 	}
 	return true;
+}
+
+/* Each --policy read as NAME[:KEY=VALUE,...] (stack/policies/loader.h), its parameters
+ * checked against the policy's table before anything runs. NULL (the message printed)
+ * on a bad one. */
+static struct cs_policy_spec *policy_specs(char **policies, int n)
+{
+	struct cs_policy_spec *specs = g_new0(struct cs_policy_spec, (gsize)n);
+
+	for (int i = 0; i < n; i++) {
+		g_autoptr(GError) err = NULL;
+
+		if (cs_policy_spec_parse(policies[i], &specs[i], &err))
+			continue;
+		cli_error("compare: %s", err->message);
+		specs_free(specs, n);
+		return NULL;
+	}
+	return specs;
 }
 
 /* What a compare writes into DIR, as the patterns of its output set (output/outset.h):
@@ -130,8 +172,11 @@ static char **compare_output_names(char **labels, int n)
 	for (int i = 0; run_output_names[i]; i++)
 		if (g_str_has_prefix(run_output_names[i], "plot"))
 			g_ptr_array_add(a, g_strdup(run_output_names[i]));
-	for (int i = 0; cs_builtin_policies[i]; i++)
+	for (int i = 0; cs_builtin_policies[i]; i++) {
 		g_ptr_array_add(a, g_strdup(cs_builtin_policies[i]->name));
+		/* the same with parameters of its own: safe-ramp:step=50mA */
+		g_ptr_array_add(a, g_strdup_printf("%s:*", cs_builtin_policies[i]->name));
+	}
 	g_ptr_array_add(a, g_strdup("linux"));   /* linux/FILE policies */
 	for (int i = 0; i < n; i++)
 		g_ptr_array_add(a, g_strdup(labels[i]));
@@ -142,16 +187,36 @@ static char **compare_output_names(char **labels, int n)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* The compare's outputs are one set: the runs, then the plot, put in place together;
+ * the plots the new runs make out of date (an earlier compare's, unless --plot draws it
+ * again, and each policy's own, from an earlier run --plot -o DIR/POLICY) go with the
+ * set they drew. Whether there are such plots. */
+static bool stale_plots(const char *outdir, char **labels, int n, bool plot)
+{
+	bool removed = !plot && cli_plot_exists(outdir);
+
+	for (int i = 0; i < n; i++) {
+		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
+
+		removed |= cli_plot_exists(dir);
+	}
+	return removed;
+}
+
 /* Each policy's run into STAGE/LABEL/ (STAGE: the staging directory of DIR's output
  * set); its metrics into m[i], its warnings into warnings[i]. The exit status of the
  * first run that fails (its message printed, naming DIR), else 0. */
-static int run_policies(const struct scenario *sc, const struct cs_outset *set, char **policies,
-			char **labels, struct world_metrics *m, GPtrArray **warnings, int n)
+static int run_policies(const struct scenario *sc, const struct cs_outset *set,
+			const struct cs_policy_spec *specs, char **labels, struct world_metrics *m,
+			GPtrArray **warnings, int n)
 {
 	for (int i = 0; i < n; i++) {
 		g_autofree char *dir = g_build_filename(cs_outset_path(set), labels[i], NULL);
 		struct run_options ro = {
-			.world.outdir = dir, .world.policy = policies[i], .outdir_staged = true,
+			.world.outdir = dir, .world.policy = specs[i].name,
+			.world.policy_params = specs[i].params, .outdir_staged = true,
+			/* a set of policy.params.KEY is for the policy that has KEY */
+			.world.skip_foreign_policy_sets = true,
 		};
 		struct run_result res;
 
@@ -163,6 +228,9 @@ static int run_policies(const struct scenario *sc, const struct cs_outset *set, 
 			run_result_clear(&res);
 			return status;
 		}
+		for (guint k = 0; res.warnings && k < res.warnings->len; k++)
+			cli_error("warning: %s (policy %s): %s", sc->file, labels[i],
+				  (const char *)res.warnings->pdata[k]);
 		m[i] = res.metrics;
 		res.metrics = (struct world_metrics){ 0 };   /* m[i] owns them now */
 		warnings[i] = g_steal_pointer(&res.warnings);
@@ -202,7 +270,7 @@ int cmd_compare(int argc, char **argv)
 	g_autofree char *outdir_opt = NULL;
 	gboolean quiet = FALSE, plot = FALSE, report = FALSE;
 	GOptionEntry entries[] = {
-		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so (repeat, at least one)", "NAME|FILE.so" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policies, "A policy to run: a built-in name or a plugin file path/to/x.so, with parameters of its own after ':' (safe-ramp:step=50mA,interval=2s); repeat, at least one", "NAME[:KEY=VALUE,...]" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write each run under DIR/<policy>/ (default out/NAME-compare)", "DIR" },
 		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value for every run", "PATH=VALUE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the table", NULL },
@@ -219,6 +287,7 @@ int cmd_compare(int argc, char **argv)
 	g_auto(GStrv) labels = NULL;
 	struct cs_outset *set = NULL;
 	struct world_metrics *m = NULL;
+	struct cs_policy_spec *specs = NULL;
 	GPtrArray **warnings = NULL;
 	bool removed = false;
 	int n = 0, status = CLI_EXIT_OK;
@@ -232,7 +301,11 @@ int cmd_compare(int argc, char **argv)
 		"name of its file: DIR/my_policy/. A plugin is code: compare loads only the ones\n"
 		"you name with --policy, never the scenario's own (docs/policy-sdk.md 7.1). The\n"
 		"scenario's policy parameters go only to the run of the scenario's own policy;\n"
-		"the others run with their defaults.\n"
+		"the others run with their defaults. Parameters after ':' go to that run, over\n"
+		"those (one policy twice with other parameters: --policy 'safe-ramp:step=50mA'\n"
+		"--policy 'safe-ramp:step=200mA' writes DIR/safe-ramp:step=50mA/ and\n"
+		"DIR/safe-ramp:step=200mA/). A set event of the scenario on policy.params.KEY is\n"
+		"skipped, with a warning, in the runs whose policy has no KEY.\n"
 		"Expectations in the scenario are not checked here (they belong to one policy).\n"
 		"Besides the runs, DIR holds compare.csv and compare.json (a row per policy: every\n"
 		"metric with its unit, the warnings) and report.html, a page that opens in any\n"
@@ -251,28 +324,23 @@ int cmd_compare(int argc, char **argv)
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_strdup_printf("out/%s-compare", sc->name);
 	plot |= report;
 	n = (int)g_strv_length(policies);
-	labels = policy_labels(policies, n);
-	if (!labels || !labels_ok(labels, n))
-		return CLI_EXIT_USAGE;
-	/* the compare's outputs are one set: the runs, then the plot, put in place
-	 * together; the plots the new runs make out of date (an earlier compare's, unless
-	 * --plot draws it again, and each policy's own, from an earlier run --plot -o
-	 * DIR/POLICY) go with the set they drew */
-	removed = !plot && cli_plot_exists(outdir);
-	for (int i = 0; i < n; i++) {
-		g_autofree char *dir = g_build_filename(outdir, labels[i], NULL);
-
-		removed |= cli_plot_exists(dir);
+	specs = policy_specs(policies, n);
+	labels = specs ? policy_labels(policies, specs, n) : NULL;
+	if (!labels || !labels_ok(labels, specs, n)) {
+		status = CLI_EXIT_USAGE;
+		goto out;
 	}
+	removed = stale_plots(outdir, labels, n, plot);
 	own = compare_output_names(labels, n);
 	set = cs_outset_begin(outdir, (const char *const *)own, &err);
 	if (!set) {
 		cli_error("%s", err->message);
-		return CLI_EXIT_USAGE;
+		status = CLI_EXIT_USAGE;
+		goto out;
 	}
 	m = g_new0(struct world_metrics, (gsize)n);
 	warnings = g_new0(GPtrArray *, (gsize)n);
-	status = run_policies(sc, set, policies, labels, m, warnings, n);
+	status = run_policies(sc, set, specs, labels, m, warnings, n);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	if (plot)
@@ -299,6 +367,7 @@ int cmd_compare(int argc, char **argv)
 	if (plot)
 		status = cli_plot_report(outdir, plot_err, true, quiet, status);
 out:
+	specs_free(specs, n);
 	cs_outset_abort(set);
 	for (int i = 0; m && i < n; i++) {
 		world_metrics_clear(&m[i]);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli/cmd_list.c - `chargesim list [policies|MODELS|scenarios]`: the built-in policies,
- * the presets of every model that has them (sources, pmics, batteries: each model's
- * descriptor names its list), the library's scenarios.
+ * cli/cmd_list.c - `chargesim list [policies [NAME|FILE.so]...|MODELS|scenarios|schema]`:
+ * the policies (a plugin the user names among them), the presets of every model that
+ * has them (sources, pmics, batteries: each model's descriptor names its list), the
+ * library's scenarios, the scenario JSON Schema (run/schema.c).
  *
  * Everything printed here comes from the same tables the scenario loader reads, so
  * the documentation cannot drift from what is accepted.
@@ -13,6 +14,9 @@
 #include "cli/cli.h"
 #include "models/model.h"
 #include "run/scenario.h"
+#include "run/schema.h"
+#include "run/world.h"
+#include "stack/policies/loader.h"
 
 static void list_params(const struct param_desc *table, const void *base, const char *indent)
 {
@@ -30,21 +34,68 @@ static void list_params(const struct param_desc *table, const void *base, const 
 	}
 }
 
-static void list_policies(void)
+/* One policy: its name, its summary, each parameter with its default. */
+static void list_policy(const struct cs_policy_desc *d, const char *shown)
 {
-	printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
-	for (const struct cs_policy_desc *const *all = cs_policies(); *all; all++) {
-		const struct cs_policy_desc *d = *all;
-		g_autofree void *p = g_malloc0(d->params_size ? d->params_size : 1);
+	g_autofree void *p = g_malloc0(d->params_size ? d->params_size : 1);
 
-		if (d->params_default)
-			d->params_default(d, p);
-		printf("\n%s - %s\n", d->name, d->summary);
-		if (d->params) {
-			list_params(d->params, p, "    ");
-			param_free_strings(d->params, p);
-		}
+	if (d->params_default)
+		d->params_default(d, p);
+	printf("\n%s - %s\n", shown, d->summary ? d->summary : "");
+	if (d->params) {
+		list_params(d->params, p, "    ");
+		param_free_strings(d->params, p);
 	}
+}
+
+/*
+ * `list policies [NAME|FILE.so]...`: every policy of the build, or those named. A file
+ * named here is the user's own choice, as with `run --policy FILE.so`: it is opened
+ * (its code runs) under the loader's rules for a user-named plugin (a regular file
+ * whose real path ends in .so, the ABI checked before any of its functions is called).
+ * A scenario is never read here, so no file can make list open a plugin.
+ */
+static int list_policies(int argc, char **argv)
+{
+	g_autofree struct cs_policy_handle *h = g_new0(struct cs_policy_handle,
+						       (gsize)MAX(argc, 0) + 1);
+	int n = 0, status = CLI_EXIT_OK;
+
+	/* every one opened before anything is printed: an error leaves stdout empty */
+	for (; n < argc; n++) {
+		g_autoptr(GError) err = NULL;
+		g_autofree char *path = NULL;
+		const char *msg;
+
+		/* a relative FILE.so is the working directory's, as with run --policy */
+		if (world_policy_is_plugin(argv[n]))
+			path = g_canonicalize_filename(argv[n], NULL);
+		if (cs_policy_open(&h[n], argv[n], path, true, &err))
+			continue;
+		/* the loader names the scenario key ("policy.plugin: "); here it is an argument */
+		msg = err->message;
+		if (g_str_has_prefix(msg, "policy.plugin: ") || g_str_has_prefix(msg, "policy: "))
+			msg = strchr(msg, ' ') + 1;
+		cli_error("list policies: %s%s", msg, !path && strchr(argv[n], '/') ?
+			  " (a plugin is a file whose name ends in .so)" : "");
+		status = CLI_EXIT_USAGE;
+		break;
+	}
+	if (status == CLI_EXIT_OK) {
+		printf("Policies (\"policy\": NAME or {\"name\": NAME, \"params\": {...}}):\n");
+		for (const struct cs_policy_desc *const *all = cs_policies(); argc < 1 && *all; all++)
+			list_policy(*all, (*all)->name);
+	}
+	for (int i = 0; i < n; i++) {
+		g_autofree char *shown = h[i].module ?
+			g_strdup_printf("%s (plugin %s)", h[i].desc->name, argv[i]) :
+			g_strdup(h[i].desc->name);
+
+		if (status == CLI_EXIT_OK)
+			list_policy(h[i].desc, shown);
+		cs_policy_close(&h[i]);
+	}
+	return status;
 }
 
 static void list_presets(const struct model_desc *d)
@@ -104,41 +155,66 @@ static char *list_names(const char *sep, const char *last_sep)
 int cmd_list(int argc, char **argv)
 {
 	g_autofree char *names = list_names("|", "|");
-	g_autofree char *summary = g_strdup_printf("[%s] - list what a scenario can name", names);
+	g_autofree char *summary = g_strdup_printf("[%s|schema] [ARG...] - list what a scenario can name",
+						   names);
 	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+	gboolean schema_opt = FALSE;
+	GOptionEntry entries[] = {
+		{ "schema", 0, 0, G_OPTION_ARG_NONE, &schema_opt,
+		  "Print the scenario JSON Schema (the topic schema)", NULL },
+		G_OPTION_ENTRY_NULL,
+	};
 	const char *what;
 
+	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Topics (default: policies):\n"
-		"  policies    the built-in charger policies, each with its parameters and their\n"
-		"              defaults (what \"policy\": {\"name\": ..., \"params\": {...}} takes)\n"
+		"  policies [NAME|FILE.so]...\n"
+		"              the charger policies, each with its parameters and their defaults\n"
+		"              (what \"policy\": {\"name\": ..., \"params\": {...}} takes): all the\n"
+		"              built-in ones, or those named; FILE.so is a policy plugin, loaded\n"
+		"              to read its parameters (a relative path is this directory's)\n"
 		"  sources     the charging port kinds (\"source\": {\"kind\": ...}): dcp, sdp,\n"
 		"              cdp, typec, pd, ... with the defaults each kind gives every value\n"
 		"  pmics       the charger IC presets (\"device\": {\"pmic\": {\"preset\": ...}})\n"
 		"  batteries   the cell presets (\"device\": {\"battery\": {\"preset\": ...}})\n"
-		"  scenarios   the scenario files under DIR (default scenarios/, subdirectories\n"
-		"              included), each with its description; sweep files are left out\n"
+		"  scenarios [DIR]\n"
+		"              the scenario files under DIR (default: the scenario library),\n"
+		"              subdirectories included, each with its description; sweep files\n"
+		"              are left out\n"
+		"  schema      the JSON Schema of a scenario file, made from these same tables\n"
+		"              (installed as PREFIX/share/chargesim/scenario.schema.json)\n"
 		"\n"
-		"list reads tables and files and runs no code: it never loads a policy plugin,\n"
-		"neither one a scenario names nor one given as `list policies FILE.so` (refused).\n"
+		"Plugins: a plugin is code. `list policies FILE.so` loads FILE.so because you\n"
+		"named it, as `run --policy FILE.so` does; list never loads a plugin a scenario\n"
+		"file names (it reads no scenario but for `list scenarios`, which runs nothing).\n"
 		"\n"
 		"Examples:\n"
 		"  chargesim list policies\n"
+		"  chargesim list policies safe-ramp ./my_policy.so\n"
 		"  chargesim list sources\n"
 		"  chargesim list scenarios scenarios/bugzoo\n"
+		"  chargesim list schema > scenario.schema.json\n"
 		"\n"
 		"docs/scenarios.md describes every key; its section 14 has the same tables.");
 	if (!cli_parse(ctx, &argc, &argv))
 		return CLI_EXIT_USAGE;
-	what = argc > 1 ? argv[1] : "policies";
-	if (strcmp(what, "policies") == 0) {
-		/* list is for reading what exists: it opens no plugin, even one named here */
+	if (schema_opt && argc > 1 && strcmp(argv[1], "schema") != 0) {
+		cli_error("list: found --schema and \"%s\", expected one of them", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	what = schema_opt ? "schema" : argc > 1 ? argv[1] : "policies";
+	if (strcmp(what, "policies") == 0)
+		return list_policies(MAX(argc - 2, 0), argv + 2);
+	if (strcmp(what, "schema") == 0) {
+		g_autofree char *schema = NULL;
+
 		if (argc > 2) {
-			cli_error("list policies: found \"%s\", expected nothing after \"policies\": list shows the built-in policies and never loads a plugin (a plugin's parameters are in its source, docs/policy-sdk.md)",
-				  argv[2]);
+			cli_error("list schema: found \"%s\", expected nothing after \"schema\"", argv[2]);
 			return CLI_EXIT_USAGE;
 		}
-		list_policies();
+		schema = scenario_schema_text();
+		fputs(schema, stdout);
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(what, "scenarios") == 0) {
@@ -151,7 +227,7 @@ int cmd_list(int argc, char **argv)
 			list_presets(model_registry[i]);
 			return CLI_EXIT_OK;
 		}
-	g_autofree char *expected = list_names(", ", " or ");
+	g_autofree char *expected = list_names(", ", ", schema or ");
 	cli_error("list: found \"%s\", expected %s", what, expected);
 	return CLI_EXIT_USAGE;
 }

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "models/source/source.h"
 #include "run/expect.h"
 #include "run/run.h"
 #include "run/scenario.h"
 #include "report/report.h"
 #include "sim/units.h"
+#include "stack/policies/loader.h"
 
 static bool parse_time_opt(const char *opt, const char *text, sim_time_t *out)
 {
@@ -99,9 +101,16 @@ static void print_flags(const struct world_metrics *m)
 	if (uvlo > 0)
 		printf("  ! UVLO: the charger's input dropped out on undervoltage %d %s\n", uvlo,
 		       times(uvlo));
+	if (source_over_budget(world_metric(m, "over_budget_mAh"))) {
+		g_autofree char *t = fmt_duration(world_metric(m, "over_budget_s"));
+
+		printf("  ! OVER BUDGET: drew %.3g mAh more than the port allowed, for %s\n",
+		       world_metric(m, "over_budget_mAh"), t);
+	}
 }
 
-static void print_summary(const struct run_result *res, const char *outdir, double wall_s)
+static void print_summary(const struct run_result *res, const char *outdir, const char *args,
+			  double wall_s)
 {
 	const struct scenario *sc = res->scenario;
 	const struct world_metrics *m = &res->metrics;
@@ -112,8 +121,8 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	g_autofree char *speed = fmt_ratio(wall_s > 0 ? sim_time_to_s(sc->duration) / wall_s : 0);
 	g_autofree char *policy = cli_term_text(res->policy, false);   /* a plugin's path */
 
-	printf("scenario %s, policy %s: %s simulated in %s (%sx real time)\n", sc->name,
-	       policy, dur, wall, speed);
+	printf("scenario %s, policy %s%s%s: %s simulated in %s (%sx real time)\n", sc->name,
+	       policy, args ? ":" : "", args ? args : "", dur, wall, speed);
 	printf("  SOC %.1f %% -> %.1f %%", world_metric(m, "soc_initial") * 100,
 	       world_metric(m, "soc_final") * 100);
 	print_reached("80 %", world_metric(m, "time_to_soc_80_s"));
@@ -121,10 +130,17 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	printf("\n");
 	if (isfinite(world_metric(m, "vbus_min_V"))) {
 		double below_s = world_metric(m, "time_below_4v75_s");
+		double nominal = world_metric(m, "vbus_negotiated_V");
 		g_autofree char *below = fmt_duration(below_s);
 
-		printf("  VBUS min %.3f V, %s below 4.75 V; ", world_metric(m, "vbus_min_V"),
+		/* the floor is 95 % of the negotiated voltage: 4.75 V at 5 V */
+		printf("  VBUS min %.3f V, %s below ", world_metric(m, "vbus_min_V"),
 		       below_s > 0 ? below : "never");
+		if (nominal > 5.0)
+			printf("95 %% of the negotiated voltage (4.75 V at 5 V, %.4g V at %.4g V); ",
+			       nominal * 95 / 100, nominal);
+		else
+			printf("4.75 V; ");
 	} else {
 		printf("  VBUS never powered; ");
 	}
@@ -140,6 +156,13 @@ static void print_summary(const struct run_result *res, const char *outdir, doub
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
 	print_flags(m);
+	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
+	 * its result may not mean what it seems (with -q it goes to stderr instead) */
+	for (guint i = 0; res->warnings && i < res->warnings->len; i++) {
+		g_autofree char *w = cli_term_text(res->warnings->pdata[i], false);
+
+		printf("  ! WARNING: %s\n", w);
+	}
 	if (results && results->len) {
 		guint failed = run_failed_expectations(res);
 
@@ -305,7 +328,7 @@ int cmd_run(int argc, char **argv)
 	gboolean plot_opt = FALSE, vcd = FALSE, quiet = FALSE, report = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir_opt, "Write outputs to DIR (default out/NAME)", "DIR" },
-		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so", "NAME|FILE.so" },
+		{ "policy", 0, 0, G_OPTION_ARG_STRING, &policy, "Use this policy instead of the scenario's: a built-in name or a plugin file path/to/x.so, with parameters of its own after ':' (safe-ramp:step=50mA,interval=2s)", "NAME[:KEY=VALUE,...]" },
 		{ "set", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &sets, "Override a scenario value, e.g. source.ilim=1.5A (repeatable)", "PATH=VALUE" },
 		{ "plot", 0, 0, G_OPTION_ARG_NONE, &plot_opt, "Also write plot.png and plot.svg from an editable gnuplot script plot.gp (needs gnuplot)", NULL },
 		{ "report", 0, 0, G_OPTION_ARG_NONE, &report, "Also write report.html: the run as one self-contained page, with the plot (as --plot, with a zoom panel)", NULL },
@@ -327,6 +350,7 @@ int cmd_run(int argc, char **argv)
 	struct run_ready ready = { .wo = &ro.world };
 	struct run_result res = { 0 };
 	struct run_staged staged = { 0 };
+	struct cs_policy_spec spec = { 0 };
 	bool stale_plot;
 	int status = CLI_EXIT_USAGE;
 
@@ -342,6 +366,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("run: expected exactly one scenario file, found %d arguments (see --help)", argc - 1);
 		goto out;
 	}
+	if (policy && !cs_policy_spec_parse(policy, &spec, &err)) {
+		cli_error("run: %s", err->message);
+		goto out;
+	}
 	if ((sysfs_at && !parse_sysfs_at(sysfs_at, &ro.world, &sysfs_times, &sysfs_labels)) ||
 	    (max_step && !parse_time_opt("--max-step", max_step, &ro.world.max_step)) ||
 	    (trace_dt && !parse_time_opt("--trace-dt", trace_dt, &ro.world.trace_dt)))
@@ -354,7 +382,8 @@ int cmd_run(int argc, char **argv)
 	outdir = outdir_opt ? g_strdup(outdir_opt) : g_build_filename("out", sc->name, NULL);
 	ro.world.outdir = outdir;
 	ro.world.vcd = vcd;
-	ro.world.policy = policy;
+	ro.world.policy = spec.name;
+	ro.world.policy_params = spec.params;
 	ready.max_step = max_step;
 	ready.sysfs_at = sysfs_at;
 	ro.ready = check_against_scenario;
@@ -375,9 +404,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(&res, outdir, (double)((staged.t_end ? staged.t_end :
-						      g_get_monotonic_time()) - ready.t0) * 1e-6);
-	for (guint i = 0; !quiet && res.warnings && i < res.warnings->len; i++)
+		print_summary(&res, outdir, spec.args,
+			      (double)((staged.t_end ? staged.t_end : g_get_monotonic_time()) -
+				       ready.t0) * 1e-6);
+	/* the summary shows the warnings; without it they go to stderr */
+	for (guint i = 0; quiet && res.warnings && i < res.warnings->len; i++)
 		cli_error("warning: %s: %s", sc->file, (const char *)res.warnings->pdata[i]);
 	if (stale_plot && !quiet)
 		printf("  %s\n", CLI_STALE_PLOT_NOTE);
@@ -394,5 +425,6 @@ out:
 	g_clear_error(&staged.plot_err);
 	g_clear_error(&staged.report_err);
 	run_result_clear(&res);
+	cs_policy_spec_clear(&spec);
 	return status;
 }

@@ -25,6 +25,7 @@
 #ifndef CS_MODELS_MODEL_H
 #define CS_MODELS_MODEL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <cJSON.h>
@@ -109,6 +110,17 @@ static inline void model_timer(struct sim *sim, bool *cond, bool now, struct sim
 	else if (!now)
 		sim_cancel(sim, ev);
 	*cond = now;
+}
+
+/* The part of a step of dt seconds during which a quantity going linearly from a to b
+ * lies below level. */
+static inline double model_time_below(double a, double b, double level, double dt)
+{
+	if (a < level && b < level)
+		return dt;
+	if ((a < level) != (b < level))
+		return dt * (level - fmin(a, b)) / fabs(b - a);
+	return 0;
 }
 
 /* Defines fn, a value() that reads one field of the model's state (struct type). */
@@ -209,6 +221,13 @@ struct model_desc {
 	void (*observe)(void *state, const struct model_point *pt);
 	/* Once an instant's operating point is final (state reports). */
 	void (*settled)(void *state, const struct model_point *pt);
+	/* A committed step of dt seconds from p0 to p1, for a figure integrated over
+	 * time: the operating point moves linearly from p0's to p1's (with hold, p1's is
+	 * held over the whole step: the stepper's backward-Euler rule), the model's own
+	 * state is the step's (events come at its ends), and the clock reads the step's
+	 * start. Called for every step, so that no figure depends on the trace's rows. */
+	void (*integrate)(void *state, const struct model_point *p0, const struct model_point *p1,
+			  double dt, bool hold);
 
 	/* ---- the outputs (optional) ---- */
 	const struct model_column *columns;  /* what it adds to the trace */

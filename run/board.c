@@ -207,6 +207,19 @@ static unsigned int config_ma(const struct board *b, int i)
 		usb_encode_max_power(b->gadget.speed, b->gadget.cs_configs[i].MaxPower));
 }
 
+/* Tell the port what the host grants now: the configuration taken, a suspend, the
+ * link's speed (its budget, models/source/source.h). */
+static void board_tell_port(struct board *b)
+{
+	struct source_host h = {
+		.config_ma = b->gadget.cs_selected >= 0 ? (int)config_ma(b, b->gadget.cs_selected) : -1,
+		.suspended = b->suspended,
+		.superspeed = b->sp->usb3 && b->gp->usb3,
+	};
+
+	source_set_host(b->src, &h);
+}
+
 static void board_enumerate_cb(struct sim_event *ev, void *data)
 {
 	struct board *b = data;
@@ -232,6 +245,7 @@ static void board_enumerate_cb(struct sim_event *ev, void *data)
 		evlog_put_number(rec, "config", b->gadget.cs_selected + 1);
 		evlog_put_number(rec, "MaxPower_mA", mp);
 		evlog_end(b->log, rec);
+		board_tell_port(b);
 		if (!b->suspended)
 			usb_gadget_vbus_draw(&b->gadget, mp);
 	} else {
@@ -245,6 +259,7 @@ void board_suspend(struct board *b, bool suspend)
 	if (suspend == b->suspended || !b->sp->data)
 		return;   /* only a USB host suspends the bus */
 	b->suspended = suspend;
+	board_tell_port(b);
 	/* What the port now allows: 2.5 mA suspended (USB 2.0 7.2.3), else the
 	 * configured MaxPower (100 mA unconfigured). */
 	model_log_number(b->log, b->sim, "host", suspend ? "suspend" : "resume", "allowance_mA",
@@ -376,19 +391,21 @@ void board_vbus(struct board *b, bool on)
 		sim_cancel(b->sim, &b->ev_enumerate);
 		b->gadget.cs_selected = -1;
 		b->suspended = false;
+		board_tell_port(b);
 	}
 	cs_usb_phy_notify(b->phy, on ? USB_EVENT_VBUS : USB_EVENT_NONE, on ? 100 : 0);
 	power_supply_changed(b->usb_psy);
 }
 
 void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
-		const struct source_params *sp, const struct gadget_params *gp,
+		struct source *src, const struct gadget_params *gp,
 		const struct kernel_params *kp, board_read_cb read, void *read_ctx)
 {
 	struct power_supply_config cfg = { .drv_data = b };
+	const struct source_params *sp = src->p;
 
 	*b = (struct board){
-		.sim = sim, .log = log, .sp = sp, .gp = gp, .kp = kp, .read = read,
+		.sim = sim, .log = log, .sp = sp, .src = src, .gp = gp, .kp = kp, .read = read,
 		.read_ctx = read_ctx, .phy = phy,
 		.psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB,
 		.gadget_ops = { .vbus_draw = board_udc_vbus_draw },
@@ -426,6 +443,7 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 		cs_usb_charger_2016_init(&b->uchger, &b->edev, b->usb_psy, &b->gadget);
 	else if (kp->framework == BOARD_FW_MERGED)
 		cs_usb_phy_charger_init(phy, &b->edev, sp->usb3 && gp->usb3);
+	board_tell_port(b);
 }
 
 void board_fill(struct board *b, struct cs_board *cb)

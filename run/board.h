@@ -63,6 +63,7 @@ struct board {
 	const struct gadget_params *gp;
 	const struct kernel_params *kp;
 	const struct source_params *sp;
+	struct source *src;      /* the port, told what the host grants (its budget) */
 	board_read_cb read;
 	void *read_ctx;
 
@@ -88,7 +89,7 @@ struct board {
 extern const struct model_desc *const board_objects[];
 
 void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
-		const struct source_params *sp, const struct gadget_params *gp,
+		struct source *src, const struct gadget_params *gp,
 		const struct kernel_params *kp, board_read_cb read, void *read_ctx);
 void board_fill(struct board *b, struct cs_board *cb);
 void board_cleanup(struct board *b);

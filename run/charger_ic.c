@@ -74,6 +74,9 @@ static int ic_charge_enable(void *hw, bool on)
 
 static int ic_input_enable(void *hw, bool on)
 {
+	/* only a chip with an input high-impedance mode can switch its input off */
+	if (!ic_pmic(hw)->p->hiz)
+		return -EOPNOTSUPP;
 	pmic_set_hiz(ic_pmic(hw), !on);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "models/pmic/pmic.h"
 #include "models/source/source.h"
 #include "run/world_priv.h"
+#include "sim/units.h"
 
 static void world_plug(struct world *w, bool on)
 {
@@ -111,7 +112,22 @@ static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 
 	d = scenario_param_at(w->pdesc->params, e->path, e->path + strlen("policy.params."), true,
 			      where, &off, &inner);
-	if (d && d->kind == PARAM_OBJECT) {
+	if (!d && w->opt.skip_foreign_policy_sets) {
+		/* not this policy's parameter: world_events_schedule() skips it (sev_desc
+		 * stays NULL) and says so */
+		g_error_free(inner);
+		return true;
+	}
+	if (!d) {
+		/* the parameters are the run's policy's: say which (run --policy names
+		 * another policy than the one the scenario was written for) */
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+			    "%s: %s (the parameters of policy \"%s\", which this run uses)",
+			    sc->file, inner->message, w->policy_name);
+		g_error_free(inner);
+		return false;
+	}
+	if (d->kind == PARAM_OBJECT) {
 		scenario_error(&inner, "%s: found %s, a group of parameters, expected one of its keys such as %s.%s",
 			       where, e->path, e->path, d->sub[0].key);
 	} else if (d && (d->flags & PARAM_F_PROBE_ONLY)) {
@@ -129,7 +145,8 @@ static bool world_resolve_policy_set(struct world *w, const struct scenario *sc,
 			return true;
 		}
 	}
-	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s", sc->file, inner->message);
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT, "%s: %s (policy \"%s\")", sc->file,
+		    inner->message, w->policy_name);
 	g_error_free(inner);
 	return false;
 }
@@ -155,6 +172,28 @@ bool world_events_init(struct world *w, const struct scenario *sc, GError **err)
 	return true;
 }
 
+/* A set event on a parameter the run's policy does not have (compare, with
+ * skip_foreign_policy_sets): left out of this run, as a "warning" record at t = 0 that
+ * names the event and the policy. */
+static bool world_event_skipped(struct world *w, int i)
+{
+	const struct scenario_event *e = &w->sev_def[i];
+	g_autofree char *at = NULL, *msg = NULL;
+	cJSON *rec;
+
+	if (e->kind != SCN_EV_SET || e->obj != SCN_OBJ_POLICY || w->sev_desc[i])
+		return false;
+	at = units_format_time(e->at);
+	msg = g_strdup_printf("events[%d] (set %s at %s) skipped: policy \"%s\" has no such parameter (the event is for another policy)",
+			      i, e->path, at, w->policy_name);
+	rec = evlog_begin(w->log, 0, "scenario", "warning");
+	evlog_put_string(rec, "message", msg);
+	evlog_put_string(rec, "path", e->path);
+	evlog_put_string(rec, "policy", w->policy_name);
+	evlog_end(w->log, rec);
+	return true;
+}
+
 void world_events_schedule(struct world *w)
 {
 	const struct source *src = world_model(w, "source");
@@ -162,7 +201,8 @@ void world_events_schedule(struct world *w)
 	if (src->p->kind != SRC_KIND_NONE && (w->n_sev == 0 || w->sev_def[0].kind != SCN_EV_PLUG))
 		sim_at(&w->sim, &w->ev_plug0, 0);
 	for (int i = 0; i < w->n_sev; i++)
-		sim_at(&w->sim, &w->sev[i], w->sev_def[i].at);
+		if (!world_event_skipped(w, i))
+			sim_at(&w->sim, &w->sev[i], w->sev_def[i].at);
 }
 
 void world_events_cancel(struct world *w)

@@ -69,6 +69,76 @@ static char *fmt_value(const char *name, double v)
 	return g_strdup_printf("%.6g%s%s", v, *sym ? " " : "", sym);
 }
 
+/*
+ * The unit an expected value was written in, so that the report speaks the scenario's
+ * language: "90 %" against soc_final reads ">= 90 %" and "got 87.3 %", not 0.9 and
+ * 0.873; "35 min" against a time in seconds reads "35 min" and "got 36.1 min". The
+ * value in that unit is (base - zero) / (one - zero), zero and one being "0 UNIT" and
+ * "1 UNIT" in the base unit (an offset for kelvin against degrees Celsius). A bare
+ * number, or a unit that does not parse, keeps the base unit.
+ */
+struct shown_unit {
+	char *sym;           /* NULL: the base unit (fmt_value) */
+	double zero, one;
+};
+
+static double unit_base(const char *name, const char *text, bool *ok)
+{
+	enum unit_dim dim = g_str_has_suffix(name, "_mAh") ? UNIT_AH : dim_of_name(name);
+	double x = 0;
+	sim_time_t t = 0;
+
+	if (dim == UNIT_SECOND) {
+		*ok = *ok && units_parse_time(text, &t, NULL);
+		return sim_time_to_s(t);
+	}
+	*ok = *ok && units_parse(text, dim, &x, NULL);
+	return dim == UNIT_AH ? x * 1000.0 : x;
+}
+
+static void shown_unit_of(const char *name, const cJSON *v, struct shown_unit *u)
+{
+	g_autofree char *zero = NULL, *one = NULL;
+	const char *rest;
+	char *end;
+	bool ok = true;
+
+	if (u->sym || !cJSON_IsString(v))
+		return;
+	g_ascii_strtod(v->valuestring, &end);
+	for (rest = end; *rest == ' '; rest++)
+		;
+	if (end == v->valuestring || !*rest)
+		return;
+	zero = g_strdup_printf("0 %s", rest);
+	one = g_strdup_printf("1 %s", rest);
+	u->zero = unit_base(name, zero, &ok);
+	u->one = unit_base(name, one, &ok);
+	if (ok && u->one != u->zero)
+		u->sym = g_strdup(rest);
+}
+
+/* v (in the base unit) as shown in u: "87.3 %", or fmt_value's form. */
+static char *fmt_shown(const char *name, double v, const struct shown_unit *u)
+{
+	if (!u->sym)
+		return fmt_value(name, v);
+	return g_strdup_printf("%.6g %s", (v - u->zero) / (u->one - u->zero), u->sym);
+}
+
+/* An expected value as written: a value with a unit in that unit, its number as
+ * written ("90%" reads "90 %"), else fmt_value's form of x. */
+static char *fmt_expected(const char *name, const cJSON *v, double x)
+{
+	struct shown_unit u = { 0 };
+	char *s;
+
+	shown_unit_of(name, v, &u);
+	s = fmt_shown(name, x, &u);
+	g_free(u.sym);
+	return s;
+}
+
 static void add_result(GArray *out, bool pass, char *what, char *got)
 {
 	struct expect_result r = { .pass = pass, .what = what, .got = got };
@@ -85,6 +155,7 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 	for (int k = 0; ops[k]; k++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, ops[k]);
 		g_autofree char *opath = g_strdup_printf("%s.%s", path, ops[k]);
+		struct shown_unit u = { 0 };
 		double lo, hi, x;
 		bool pass;
 		char *what;
@@ -103,8 +174,11 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 				return scenario_error(err, "%s: found a range from %g to %g, expected LO <= HI",
 						    opath, lo, hi);
 			pass = !got_null && got >= lo && got <= hi;
-			g_autofree char *a = fmt_value(name, lo), *b = fmt_value(name, hi);
+			g_autofree char *a = fmt_expected(name, cJSON_GetArrayItem(v, 0), lo);
+			g_autofree char *b = fmt_expected(name, cJSON_GetArrayItem(v, 1), hi);
 			what = g_strdup_printf("%s between %s and %s", label, a, b);
+			shown_unit_of(name, cJSON_GetArrayItem(v, 0), &u);
+			shown_unit_of(name, cJSON_GetArrayItem(v, 1), &u);
 		} else if (cJSON_IsNull(v)) {
 			if (k > 1)
 				return scenario_error(err, "%s: found null, expected a value (null only with == or !=)",
@@ -118,10 +192,12 @@ static bool compare_number(const char *name, const cJSON *item, const char *path
 			pass = k == 1 ? got_null || got != x :
 			       !got_null && (k == 0 ? got == x : k == 2 ? got < x : k == 3 ? got <= x :
 					     k == 4 ? got > x : got >= x);
-			g_autofree char *xs = fmt_value(name, x);
+			g_autofree char *xs = fmt_expected(name, v, x);
 			what = g_strdup_printf("%s %s %s", label, ops[k], xs);
+			shown_unit_of(name, v, &u);
 		}
-		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_value(name, got));
+		add_result(out, pass, what, got_null ? g_strdup("null") : fmt_shown(name, got, &u));
+		g_free(u.sym);
 	}
 	return n_ops > 0 ||
 	       scenario_error(err, "%s: found no comparison, expected one of ==, !=, <, <=, >, >=, between",
@@ -488,6 +564,48 @@ static bool load_tolerances(const cJSON *tobj, const char *path, struct cs_toler
 	return true;
 }
 
+/* A word for a shell command line: as it is when it holds nothing a shell reads,
+ * else in single quotes. */
+static void append_shell_word(GString *cmd, const char *word)
+{
+	g_autofree char *q = NULL;
+
+	if (*word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./:=,+-@%") == strlen(word)) {
+		g_string_append(cmd, word);
+		return;
+	}
+	q = g_shell_quote(word);
+	g_string_append(cmd, q);
+}
+
+/* The golden expectation's tolerance (validated) as `chargesim diff` options,
+ * " --tol COLUMN=abs:X,rel:Y" each, so that the diff a failure suggests judges as the
+ * check did. */
+static char *tol_args(const cJSON *tobj)
+{
+	GString *args = g_string_new(NULL);
+	const cJSON *col, *k;
+
+	cJSON_ArrayForEach(col, tobj) {
+		g_autoptr(GString) t = g_string_new(col->string);
+
+		g_string_append_c(t, '=');
+		cJSON_ArrayForEach(k, col) {
+			char *num = cJSON_IsString(k) ? NULL : cJSON_PrintUnformatted(k);
+
+			g_string_append_printf(t, "%s%s:%s", k != col->child ? "," : "",
+					       k->string, num ? num : k->valuestring);
+			cJSON_free(num);
+		}
+		if (!col->child)
+			g_string_append(t, "abs:0");   /* {} is exact */
+		g_string_append(args, " --tol ");
+		append_shell_word(args, t->str);
+	}
+	return g_string_free(args, FALSE);
+}
+
 static bool check_golden(const cJSON *item, const char *path, const char *golden_path,
 			 const char *trace_path, GArray *out, GError **err)
 {
@@ -497,6 +615,7 @@ static bool check_golden(const cJSON *item, const char *path, const char *golden
 	g_autoptr(cs_diff) d = NULL;
 	g_autoptr(GError) gerr = NULL;
 	struct cs_diff_opts opts = { .tol = tol };
+	struct expect_result *r;
 
 	if (!load_tolerances(cJSON_GetObjectItemCaseSensitive(item, "tolerance"), path, tol, err))
 		return false;
@@ -523,6 +642,9 @@ static bool check_golden(const cJSON *item, const char *path, const char *golden
 	d = cs_diff_traces(run, gold, &opts);
 	add_result(out, d->pass, g_strdup_printf("golden %s within tolerance", golden_path),
 		   d->pass ? g_strdup("within tolerance") : cs_diff_reason(d));
+	r = &g_array_index(out, struct expect_result, out->len - 1);
+	r->reference = g_strdup(golden_path);
+	r->diff_tol = tol_args(cJSON_GetObjectItemCaseSensitive(item, "tolerance"));
 	return true;
 }
 
@@ -562,6 +684,7 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 	double got = 0;
 	g_autofree char *label = NULL;
 	const char *const *names;   /* a label column's state names */
+	const cJSON *at;
 
 	if (!item_name_ok(item, s, path, "signal", "a trace column such as \"vbus_V\"", inner))
 		return false;
@@ -571,7 +694,12 @@ static bool eval_signal(const struct expect_run *er, const struct world *w, cons
 	    (w && !world_probe_value(w, pi, s->valuestring, &got)))
 		return scenario_error(inner, "%s.signal: found \"%s\", expected a trace column such as vbus_V",
 				    path, s->valuestring);
-	label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
+	/* the time as the scenario wrote it ("5 min"), a bare number in seconds */
+	at = cJSON_GetObjectItemCaseSensitive(item, "at");
+	if (cJSON_IsString(at))
+		label = g_strdup_printf("signal %s at %s", s->valuestring, at->valuestring);
+	else
+		label = g_strdup_printf("signal %s at %.9g s", s->valuestring, sim_time_to_s(t));
 	if (names)
 		return compare_string(item, path, names[(int)got], out, label, inner);
 	return compare_number(s->valuestring, item, path, got, false, out, label, inner);
@@ -747,8 +875,12 @@ void expect_results_free(GArray *results)
 	if (!results)
 		return;
 	for (guint i = 0; i < results->len; i++) {
-		g_free(g_array_index(results, struct expect_result, i).what);
-		g_free(g_array_index(results, struct expect_result, i).got);
+		struct expect_result *r = &g_array_index(results, struct expect_result, i);
+
+		g_free(r->what);
+		g_free(r->got);
+		g_free(r->reference);
+		g_free(r->diff_tol);
 	}
 	g_array_free(results, TRUE);
 }

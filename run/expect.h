@@ -18,6 +18,11 @@ struct expect_result {
 	char *what;      /* "metric vbus_min_V < 4.5 V" */
 	char *got;       /* "4.61 V" */
 	int item;        /* index in the expect list */
+	/* a golden trace compared (pass or fail): the reference file, and its tolerance as
+	 * `chargesim diff` options (" --tol COLUMN=abs:X,rel:Y", shell-quoted), so that a
+	 * report can show the diff that lists every column; NULL otherwise */
+	char *reference;
+	char *diff_tol;
 };
 
 struct expect_run;

@@ -193,6 +193,7 @@ bool linux_board_new(struct linux_board **out, const char *policy,
 	lb->env = *env;
 	lb->priv = m->state_size ? g_malloc0(m->state_size) : NULL;
 	lb->root = cs_of_node_new(NULL, "", NULL);
+	cs_kernel()->acpi_devices = m->acpi;
 	if (!m->setup(lb, err)) {
 		linux_board_free(lb);
 		return false;
@@ -212,6 +213,7 @@ void linux_board_free(struct linux_board *lb)
 	if (!lb)
 		return;
 	cs_kernel()->linux_dut = NULL;
+	cs_kernel()->acpi_devices = NULL;
 	cs_platform_device_free(lb->pdev);
 	cs_i2c_client_free(lb->client);
 	cs_i2c_adapter_free(lb->adap);

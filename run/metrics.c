@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * run/metrics.c - what a run measures (metrics.json): the run's own figures of the
- * circuit, accumulated over every step (energy terms, charge in, VBUS minimum and time
- * below 4.75 V, ...) or taken at the end (events, steps, the energy balance), and the
- * metrics each model declares (models/model.h: taken at the start or the end, the
- * highest observed, the first time a condition held), in one list ordered by rank.
+ * circuit, accumulated over every step (energy terms, charge in, VBUS minimum, ...) or
+ * taken at the end (events, steps, the energy balance), and the metrics each model
+ * declares (models/model.h: taken at the start or the end, the highest observed, the
+ * first time a condition held, or integrated by the model over every step), in one
+ * list ordered by rank. The VBUS floor's time and the port's budget are the source
+ * model's (models/source/source.c): they follow its contract.
  *
  * Energy terms integrate the powers of the operating points at both ends of a step
  * (trapezoidal, the stepper's own rule), so the balance closes to the stepper's
@@ -16,7 +18,6 @@
 #include "run/world_priv.h"
 #include "sim/fmax.h"
 
-#define METRICS_VBUS_OK_V   4.75   /* the USB 2.0 VBUS floor time_below_4v75_s counts against */
 /* discharged_while_plugged_s: the port delivers more than METRICS_DELIVER_A while the
  * battery current is below METRICS_DISCHARGE_A - far above the solver's rounding and a
  * relaxing cell's currents, below any real system draw (a phone idles at tens of mA). */
@@ -30,7 +31,6 @@
 		return ((const struct world *)s)->acc.field * (scale); \
 	}
 ACC_METRIC(m_vbus_min, vbus_min_v, 1)
-ACC_METRIC(m_time_below, time_below_4v75_s, 1)
 ACC_METRIC(m_discharged_s, discharged_s, 1)
 ACC_METRIC(m_discharged_mah, discharged_mah, 1)
 ACC_METRIC(m_time_limiting, time_limiting_s, 1)
@@ -83,7 +83,6 @@ static const char *m_policy(const void *s)
 #define END MODEL_METRIC_AT_END
 static const struct model_metric world_own_metrics[] = {
 	{ 0, "vbus_min_V", MODEL_METRIC_DIGITS, 7, END, false, m_vbus_min, NULL },
-	{ 1, "time_below_4v75_s", MODEL_METRIC_DIGITS, 7, END, false, m_time_below, NULL },
 	{ 2, "discharged_while_plugged_s", MODEL_METRIC_DIGITS, 7, END, false, m_discharged_s,
 	  NULL },
 	{ 10, "ibus_max_A", MODEL_METRIC_DIGITS, 7, END, false, m_ibus_max, NULL },
@@ -218,15 +217,16 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 	w->acc.rc_e0 = battery_rc_energy(&world_cell(w)->eff, &world_cell(w)->x);
 }
 
-/* The part of a step of dt seconds during which a quantity going linearly from a to b
- * lies below level. */
-static double time_below(double a, double b, double level, double dt)
+/* The models' figures integrated over the step (models/model.h, integrate). */
+static void world_metrics_integrate(struct world *w, const struct net_out *o1,
+				    const struct battery_state *x1, double dt, bool hold)
 {
-	if (a < level && b < level)
-		return dt;
-	if ((a < level) != (b < level))
-		return dt * (level - fmin(a, b)) / fabs(b - a);
-	return 0;
+	const struct model_point p0 = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
+	const struct model_point p1 = { &w->net, o1, &w->wires, x1 };
+
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->integrate)
+			model_registry[i]->integrate(w->state[i], &p0, &p1, dt, hold);
 }
 
 /*
@@ -273,16 +273,14 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 			h1 * (x1->v1 * x1->v1 / e->r1 + x1->v2 * x1->v2 / e->r2);
 	m->charge_in_mah += (h0 * fmax_inline(o0->ibat, 0) + h1 * fmax_inline(i1, 0)) / 3.6;
 	metrics_extremes(w, o1, t1);
-	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
-	if (source_port_on(m->port))
-		m->time_below_4v75_s += time_below(o0->vbus, o1->vbus, METRICS_VBUS_OK_V, dt);
+	world_metrics_integrate(w, o1, x1, dt, hold);
 	if (w->net.src_on) {
 		m->time_limiting_s += h0 * !!(o0->flags & NET_F_LIMITING) +
 				      h1 * !!(o1->flags & NET_F_LIMITING);
 		/* Starving: the port delivers, yet less than the phone draws, so the
 		 * battery makes up the rest (an input limit or a source below the load). */
 		if (o0->ibus > METRICS_DELIVER_A && o1->ibus > METRICS_DELIVER_A) {
-			m->discharged_s += time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
+			m->discharged_s += model_time_below(o0->ibat, i1, METRICS_DISCHARGE_A, dt);
 			/* the charge, by the step's own rule as charge_in_mah */
 			m->discharged_mah +=
 				(h0 * fmax_inline(-o0->ibat, 0) + h1 * fmax_inline(-i1, 0)) / 3.6;

@@ -21,7 +21,7 @@ G_DEFINE_QUARK(cs-scenario-error-quark, cs_scenario_error)
 #define SCENARIO_MAX_BYTES (16u << 20)   /* a scenario is small; refuse absurd files */
 #define SCENARIO_MAX_EVENTS 100000
 
-static const char *const scenario_event_names[] = {
+const char *const scenario_event_names[] = {
 	"plug", "unplug", "set", "suspend", "resume", "fault", NULL,
 };
 
@@ -561,7 +561,7 @@ static bool load_objects(struct scenario *sc, const cJSON *doc, GError **err)
 }
 
 /* name, description, ..., the sections of the objects, policy, events, expect */
-static GPtrArray *scenario_top_keys(void)
+GPtrArray *scenario_top_keys(void)
 {
 	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
 

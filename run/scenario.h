@@ -125,6 +125,11 @@ const struct param_desc *scenario_param_at(const struct param_desc *table, const
 /* The scenario objects: the models (models/registry.c, same indices), then the
  * board's (board_objects). */
 int scenario_n_objects(void);
+/* The keys a scenario's top level takes, in the order of a file: name, description,
+ * seed, duration, the objects' sections, policy, events, expect (NULL-terminated). */
+GPtrArray *scenario_top_keys(void);
+/* The event kinds, "plug", ..., "fault" (NULL-terminated). */
+extern const char *const scenario_event_names[];
 const struct model_desc *scenario_object(int i);
 /* The index of the object with this key ("device.load"), or -1. */
 int scenario_object_index(const char *key);

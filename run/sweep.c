@@ -635,7 +635,7 @@ char *sweep_csv_header(const struct sweep *sw)
 		g_string_append_c(s, ',');
 		sweep_csv_cell(s, sw->metric_names[i]);
 	}
-	g_string_append(s, ",error\n");
+	g_string_append(s, ",warnings,error\n");
 	return g_string_free(s, FALSE);
 }
 
@@ -715,6 +715,24 @@ char *sweep_row_start(const struct sweep *sw, guint64 index)
 	return g_string_free(row, FALSE);
 }
 
+/* The run's warnings ("SRC: MESSAGE", as `run` shows them), one cell, joined by " | "
+ * on one line: a variant whose result may not mean what it seems (a charge past 100 %
+ * SOC) says so in its row; empty when there were none. Line breaks in a message
+ * become blanks (a row is one line for every reader of results.csv). */
+static void warnings_cell(GString *row, const GPtrArray *warnings)
+{
+	g_autoptr(GString) text = g_string_new(NULL);
+
+	for (guint i = 0; warnings && i < warnings->len; i++)
+		g_string_append_printf(text, "%s%s", i ? " | " : "",
+				       (const char *)warnings->pdata[i]);
+	for (char *c = text->str; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	if (text->len)
+		sweep_csv_cell(row, text->str);
+}
+
 char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdir, int *failed)
 {
 	g_auto(GStrv) sets = sweep_variant_sets(sw, index);
@@ -732,6 +750,8 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	 * ran, whose metrics filled each column in turn) */
 	for (; cells.next < sw->n_metrics; cells.next++)
 		g_string_append_c(row, ',');
+	g_string_append_c(row, ',');
+	warnings_cell(row, res.warnings);
 	g_string_append_c(row, ',');
 	if (*failed) {
 		const char *msg = res.error->message;

@@ -240,7 +240,8 @@ bool sweep_shard_reader_header(struct sweep_shard_reader *r, GError **err)
 }
 
 /* The cells of a row that ran (error cell empty) or failed (error cell set, metric
- * cells empty). */
+ * cells empty; its warnings cell, before the error cell, may hold what the run warned
+ * of before it failed). */
 static bool check_error_cell(struct sweep_shard_reader *r, guint64 index, GError **err)
 {
 	int e = r->n_columns - 1;
@@ -249,7 +250,7 @@ static bool check_error_cell(struct sweep_shard_reader *r, guint64 index, GError
 
 	if (g_str_has_prefix(cell, "input error: ") || g_str_has_prefix(cell, "internal error: ")) {
 		/* a variant that failed has no metrics */
-		for (int k = 1 + r->sw->n_grid + r->sw->n_random; k < e; k++) {
+		for (int k = 1 + r->sw->n_grid + r->sw->n_random; k < e - 1; k++) {
 			const char *m = g_ptr_array_index(r->fields, k);
 
 			if (*m) {

@@ -112,6 +112,32 @@ bool world_policy_is_plugin(const char *policy)
 	return g_str_has_suffix(policy, "." G_MODULE_SUFFIX);
 }
 
+/* The scenario's "params" (or none) with the command line's over them, key by key
+ * (into nested objects: "iindpm": {"min": ...} keeps the scenario's other keys). */
+static void merge_into(cJSON *dst, const cJSON *src)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, src) {
+		cJSON *have = cJSON_GetObjectItemCaseSensitive(dst, c->string);
+
+		if (have && cJSON_IsObject(have) && cJSON_IsObject(c))
+			merge_into(have, c);
+		else if (have)
+			cJSON_ReplaceItemInObjectCaseSensitive(dst, c->string, cJSON_Duplicate(c, true));
+		else
+			cJSON_AddItemToObject(dst, c->string, cJSON_Duplicate(c, true));
+	}
+}
+
+static cJSON *world_merge_params(const cJSON *own, const cJSON *cli)
+{
+	cJSON *m = cJSON_IsObject(own) ? cJSON_Duplicate(own, true) : cJSON_CreateObject();
+
+	merge_into(m, cli);
+	return m;
+}
+
 /* The scenario's policy (or --policy's), with its parameters; errors name the file. */
 static bool world_load_policy(struct world *w, const struct scenario *sc, GError **err)
 {
@@ -120,7 +146,9 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 	const char *plugin = w->opt.policy ? NULL : cfg->plugin;
 	g_autofree char *opt_plugin = NULL, *cfg_plugin = NULL;
 	const cJSON *params = NULL;
+	cJSON *merged = NULL;
 	GError *inner = NULL;
+	bool loaded;
 
 	/* --policy path/to/x.so: a plugin, relative to the working directory (a bare
 	 * "x.so" would otherwise be looked up in the library path) */
@@ -138,7 +166,11 @@ static bool world_load_policy(struct world *w, const struct scenario *sc, GError
 		goto fail;
 	w->pdesc = w->policy.desc;
 	w->policy_name = w->pdesc->name;
-	if (!cs_policy_load_params(&w->policy, params, &inner))
+	if (w->opt.policy_params)
+		params = merged = world_merge_params(params, w->opt.policy_params);
+	loaded = cs_policy_load_params(&w->policy, params, &inner);
+	cJSON_Delete(merged);
+	if (!loaded)
 		goto fail;
 	w->pparams = w->policy.params;
 	return true;
@@ -205,7 +237,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->phy.label = "usb-phy";
 	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
 	board_init(&w->drv, &w->sim, w->log, &w->phy,
-		   ((const struct source *)world_model(w, "source"))->p,
+		   world_model(w, "source"),
 		   w->params[scenario_object_index("device.gadget")],
 		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
 	board_fill(&w->drv, &w->board);

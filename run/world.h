@@ -44,6 +44,14 @@ struct world_options {
 	bool no_trace;           /* skip trace.csv (sweeps) */
 	const char *policy;      /* override the scenario's policy name; a FILE.so here is
 				  * the user's own (loader.h): --policy, never a file's */
+	/* compare: a `set` event on policy.params.KEY when the run's policy has no KEY is
+	 * skipped in this run, with a "warning" record naming the event and the policy
+	 * (the scenario was written for another policy); false: an input error */
+	bool skip_foreign_policy_sets;
+	/* --policy NAME:KEY=VALUE (stack/policies/loader.h, cs_policy_spec): the policy's
+	 * parameters given on the command line, loaded over the scenario's own (when the run
+	 * uses the scenario's policy) or the policy's defaults; NULL: none */
+	const cJSON *policy_params;
 	int n_sysfs;             /* --sysfs-at times */
 	const sim_time_t *sysfs_at;
 	const char *const *sysfs_labels;  /* directory suffixes: sysfs-<label> */

@@ -117,7 +117,7 @@ struct world {
 		bool first;
 	} *watch;
 	struct world_acc {
-		double vbus_min_v, time_below_4v75_s, discharged_s, discharged_mah;
+		double vbus_min_v, discharged_s, discharged_mah;
 		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
 		sim_time_t vbus_min_t, ibus_max_t;   /* when the extremes happened */
 		const void *port;     /* the source's state: is the port on? */
@@ -174,7 +174,8 @@ void world_events_cancel(struct world *w);
 void world_metrics_start(struct world *w, const struct model_point *pt);
 /* Integrate the energy terms, charge and VBUS figures over a step from the committed
  * state (w->op, the cell's x at OCV ocv0) to (o1, x1 at ocv1, end current i1) ending
- * at t1, by the step's own rule (hold: backward Euler). */
+ * at t1, by the step's own rule (hold: backward Euler), and let the models integrate
+ * theirs (models/model.h, integrate). */
 void world_metrics_step(struct world *w, const struct net_out *o1,
 			const struct battery_state *x1, double i1, double ocv0, double ocv1,
 			double dt, bool hold, sim_time_t t1);

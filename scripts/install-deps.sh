@@ -24,11 +24,21 @@ without() {
 	esac
 }
 
-# say_optional PKG...: one line each on what goes without it.
+# How to have it.
+how_to_get() {
+	case $1 in
+	linux-source-6.12)
+		echo "(to have them: sudo apt-get install -y linux-source-6.12, which Debian 12 has in its" \
+			"bookworm-security suite; or any Linux 6.12 tree: make KERNEL_SRC=DIR)" ;;
+	*) echo "(sudo apt-get install -y $1 to have it)" ;;
+	esac
+}
+
+# say_optional PKG...: one line each on what goes without it, and how to have it.
 say_optional() {
 	for p in "$@"; do
 		echo "chargesim: optional package missing: $p - $(without "$p")" >&2
-		echo "    (sudo apt-get install -y $p to have it)" >&2
+		echo "    $(how_to_get "$p")" >&2
 	done
 }
 
@@ -70,7 +80,6 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "chargesim: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # apt_install PKG...: install, refreshing the package lists once when that fails (a
 # fresh machine may have empty ones).
@@ -78,14 +87,24 @@ apt_install() {
 	apt-get install -y --no-install-recommends "$@" ||
 		{ apt-get update && apt-get install -y --no-install-recommends "$@"; }
 }
-# shellcheck disable=SC2086
-if [ -n "$required" ] && ! apt_install $required; then
-	echo "chargesim: apt-get could not install:$required" >&2
-	exit 1
+if [ -n "$required" ]; then
+	echo "chargesim: installing missing Debian packages:$required"
+	# shellcheck disable=SC2086
+	if ! apt_install $required; then
+		echo "chargesim: apt-get could not install:$required" >&2
+		exit 1
+	fi
 fi
-# The optional ones one by one: one that cannot be had (no such package on this
-# release, no network) costs only what it is for.
+# The optional ones one by one: one that cannot be had costs only what it is for. One
+# the package lists do not hold (another release, a Debian 12 without its security
+# suite) is not tried at all, so that each make demo / make test does not go to the
+# network again for it.
 for p in $optional; do
-	apt_install "$p" || say_optional "$p"
+	if apt-cache show "$p" >/dev/null 2>&1; then
+		echo "chargesim: installing the optional Debian package $p"
+		apt_install "$p" || say_optional "$p"
+	else
+		say_optional "$p"
+	fi
 done
 exit 0

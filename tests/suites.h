@@ -25,6 +25,7 @@ extern CU_TestInfo charge_tests[];
 extern CU_TestInfo sweep_tests[];
 extern CU_TestInfo diff_tests[];
 extern CU_TestInfo models_tests[];
+extern CU_TestInfo budget_tests[];
 extern CU_TestInfo load_profile_tests[];
 extern CU_TestInfo pmic_ts_tests[];
 extern CU_TestInfo docs_tests[];

@@ -405,7 +405,9 @@ expect_stderr "the operand is named as a file" "no such file or directory"
 # cell to 4.35 V with an 80 mA termination, which ends above the OCV table's 100 % point.
 run warn run scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/warn"
 expect_status "a run with a model warning still succeeds" 0
-expect_stderr "the warning is on stderr, with the file" "warning: scenarios/bugzoo/twl4030-full-battery.json: pmic: a charge to vreg 4.35 V"
+expect_in "the warning is a flag of the summary" out "! WARNING: pmic: a charge to vreg 4.35 V"
+run warnq run -q scenarios/bugzoo/twl4030-full-battery.json -o "$TMP/warn"
+expect_stderr "with -q the warning is on stderr, with the file" "warning: scenarios/bugzoo/twl4030-full-battery.json: pmic: a charge to vreg 4.35 V"
 check "the demo gives no warning" sh -c "! grep -q 'warning:' '$TMP/demo1.err'"
 
 # ---- check DIR: symbolic links followed, each directory and file once ----

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/test_install.sh - the installed chargesim finds its scenario library.
+# tests/test_install.sh - the installed chargesim finds its scenario library, and its
+# manual pages, bash completion and scenario JSON Schema are installed.
 #
 # Usage (from the repository root): tests/test_install.sh build/chargesim
 #
@@ -29,6 +30,45 @@ IBIN=$DEST/usr/local/bin/chargesim
 check "the scenario library is installed" test -f "$LIB/demo.json"
 check "with its golden traces" test -n "$(find "$LIB" -path '*/golden/*.csv' | head -1)"
 want=$("$BIN" check scenarios -q -o "$TMP/o-tree" | tail -n 1)
+
+# the manual pages, the completion and the scenario schema (issue 38)
+SHARE=$DEST/usr/local/share
+check "chargesim(1) is installed as the tree's" cmp docs/man/chargesim.1 "$SHARE/man/man1/chargesim.1"
+check "chargesim-scenario(5) is installed as the tree's" \
+	cmp docs/man/chargesim-scenario.5 "$SHARE/man/man5/chargesim-scenario.5"
+if command -v man >/dev/null 2>&1; then
+	MANWIDTH=80 man --warnings -M "$SHARE/man" chargesim >"$TMP/man1.txt" 2>"$TMP/man1.err"
+	if [ -s "$TMP/man1.txt" ] && [ ! -s "$TMP/man1.err" ] &&
+		grep -q 'chargesim run' "$TMP/man1.txt"; then
+		ok "man -M PREFIX/share/man chargesim finds and renders the page"
+	else
+		not_ok "man -M PREFIX/share/man chargesim" "$(cat "$TMP/man1.err")"
+	fi
+	MANWIDTH=80 man --warnings -M "$SHARE/man" 5 chargesim-scenario >"$TMP/man5.txt" 2>"$TMP/man5.err"
+	[ -s "$TMP/man5.txt" ] && [ ! -s "$TMP/man5.err" ] &&
+		ok "man -M PREFIX/share/man 5 chargesim-scenario finds and renders the page" ||
+		not_ok "man 5 chargesim-scenario" "$(cat "$TMP/man5.err")"
+else
+	skip "man chargesim from PREFIX/share/man" "man is not installed"
+fi
+SCHEMA=$SHARE/chargesim/scenario.schema.json
+"$IBIN" list schema >"$TMP/schema.json"
+check "the installed scenario.schema.json is the tables' (list schema)" cmp "$TMP/schema.json" "$SCHEMA"
+check "and the one shipped in docs/" cmp docs/scenario.schema.json "$SCHEMA"
+"$IBIN" list --schema >"$TMP/schema2.json"
+check "list --schema prints it too" cmp "$TMP/schema2.json" "$SCHEMA"
+COMPL=$SHARE/bash-completion/completions/chargesim
+if command -v bash >/dev/null 2>&1; then
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" li); COMP_CWORD=1; _chargesim; echo "${COMPREPLY[*]}"' \
+		sh "$COMPL" "$IBIN")
+	[ "$got" = list ] && ok "the installed completion completes the installed binary (li -> list)" ||
+		not_ok "installed completion: li gave \"$got\""
+	got=$(bash -c '. "$1"; complete -p chargesim' sh "$COMPL")
+	[ "$got" = "complete -F _chargesim chargesim" ] &&
+		ok "it registers _chargesim for chargesim" || not_ok "complete -p chargesim: $got"
+else
+	skip "the installed completion" "bash is not installed"
+fi
 
 mkdir "$TMP/elsewhere"
 cd "$TMP/elsewhere" || exit 2

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
+#include <linux/acpi.h>
 #include <linux/err.h>
 #include <linux/alarmtimer.h>
 #include <linux/interrupt.h>
@@ -38,6 +39,11 @@
 #include "stack/kernel/kformat.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
+
+/* where this build took the kernel's files (the Makefile's KDIR, per build directory) */
+#ifndef CS_KDIR
+#define CS_KDIR "build/kernel"
+#endif
 
 /* A bare run context for layer tests (no world). */
 struct kctx {
@@ -147,6 +153,16 @@ static void test_dts_strict_readers(void)
 	CU_ASSERT_EQUAL(guard[1], 1500000);
 	CU_ASSERT_EQUAL(guard[0], 0xa5a5a5a5);
 	CU_ASSERT_EQUAL(guard[2], 0xa5a5a5a5);
+	/* two cells read as one: the second stays in the property */
+	guard[1] = 0;
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "pair", &guard[1]), 0);
+	CU_ASSERT_EQUAL(guard[1], 7);
+	CU_ASSERT_EQUAL(guard[2], 0xa5a5a5a5);
+	/* absent: -EINVAL; a boolean (no value): -ENODATA */
+	CU_ASSERT_EQUAL(cs_of_apply_dts(np, "flag;", &msg), 0);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "absent", v), -EINVAL);
+	CU_ASSERT_EQUAL(of_property_read_u32(np, "flag", v), -ENODATA);
+	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "flag", v, 1, 3), -ENODATA);
 	CU_ASSERT_EQUAL(of_property_read_u32_array(np, "pair", v, 3), -EOVERFLOW);
 	/* a variable read: at most sz_max cells, a longer property is -EOVERFLOW */
 	CU_ASSERT_EQUAL(of_property_read_variable_u32_array(np, "pair", v, 1, 3), 2);
@@ -404,6 +420,130 @@ struct lnode {
 	int v;
 	struct list_head entry;
 };
+
+/*
+ * min/max/clamp as include/linux/minmax.h defines them: each argument evaluated once,
+ * the result typed as the comparison types it (a u8 is promoted to int), min_t and
+ * clamp_t converting first (300 as u8 is 44). (The old macros evaluated the smaller
+ * argument twice: min(i++, j) left i at 2.)
+ */
+static void test_minmax_semantics(void)
+{
+	int i = 0, j = 10, k = 7, big = 300;
+	unsigned int u = 5;
+
+	CU_ASSERT_EQUAL(min(i++, j++), 0);
+	CU_ASSERT_EQUAL(i, 1);
+	CU_ASSERT_EQUAL(j, 11);
+	CU_ASSERT_EQUAL(max(i++, j++), 11);
+	CU_ASSERT_EQUAL(i, 2);
+	CU_ASSERT_EQUAL(j, 12);
+	CU_ASSERT_EQUAL(clamp(k++, 0, 5), 5);
+	CU_ASSERT_EQUAL(k, 8);
+	CU_ASSERT_EQUAL(clamp(k--, 10, 20), 10);
+	CU_ASSERT_EQUAL(k, 7);
+	CU_ASSERT_EQUAL(min(max(i++, 3), k++), 3);
+	CU_ASSERT_EQUAL(i, 3);
+	CU_ASSERT_EQUAL(k, 8);
+	CU_ASSERT_EQUAL(min_t(int, i++, -1), -1);
+	CU_ASSERT_EQUAL(i, 4);
+	/* the kernel's types: u8 and int compare as int; unsigned against a non-negative
+	 * constant as unsigned; the wider of two signed types */
+	CU_ASSERT_EQUAL(min((u8)200, -1), -1);
+	CU_ASSERT_TRUE(__builtin_types_compatible_p(__typeof__(min((u8)1, 2)), int));
+	CU_ASSERT_TRUE(__builtin_types_compatible_p(__typeof__(min(u, 4)), unsigned int));
+	CU_ASSERT_EQUAL(min(u, 4), 4u);
+	CU_ASSERT_TRUE(__builtin_types_compatible_p(__typeof__(max((s64)1, 2)), s64));
+	CU_ASSERT_EQUAL(max((s64)1 << 40, 2), (s64)1 << 40);
+	CU_ASSERT_EQUAL(min_t(u8, big, 50), 44);
+	CU_ASSERT_EQUAL(max_t(u8, big, 50), 50);
+	CU_ASSERT_EQUAL(clamp_t(u8, big, 10, 100), 44);
+	CU_ASSERT_EQUAL(clamp_val((u8)250, 10, big), 44);   /* 300 as u8 is 44 */
+}
+
+/* DIV_ROUND_CLOSEST as include/linux/math.h: halves away from zero, for negative
+ * dividends and divisors too (the old macro gave -7 / 2 as -3). */
+static void test_div_round_closest(void)
+{
+	int n = 5;
+
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(7, 2), 4);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-7, 2), -4);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(7, -2), -4);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-7, -2), 4);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-5, 10), -1);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-4, 10), 0);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-1500500, 1000), -1501);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(-1500499, 1000), -1500);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(1500500, 1000), 1501);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(7u, 2), 4u);
+	CU_ASSERT_EQUAL(DIV_ROUND_CLOSEST(n++, 2), 3);
+	CU_ASSERT_EQUAL(n, 6);
+}
+
+static int errno_cb(struct notifier_block *nb, unsigned long action, void *data)
+{
+	(void)nb;
+	(void)data;
+	return notifier_from_errno(-(int)action);
+}
+
+/* notifier_from_errno/notifier_to_errno as include/linux/notifier.h: -E is
+ * NOTIFY_STOP_MASK | (NOTIFY_OK + E) (0x8017 for -EINVAL; it was 0x8018) and comes
+ * back as -E through a chain. */
+static void test_notifier_errno(void)
+{
+	struct raw_notifier_head nh = RAW_NOTIFIER_INIT(nh);
+	struct notifier_block nb = { .notifier_call = errno_cb };
+
+	CU_ASSERT_EQUAL(notifier_from_errno(0), NOTIFY_OK);
+	CU_ASSERT_EQUAL(notifier_from_errno(-EINVAL), 0x8017);
+	CU_ASSERT_EQUAL(notifier_from_errno(-EPERM), NOTIFY_BAD);
+	CU_ASSERT_EQUAL(notifier_to_errno(0x8017), -EINVAL);
+	CU_ASSERT_EQUAL(notifier_to_errno(NOTIFY_BAD), -EPERM);
+	CU_ASSERT_EQUAL(notifier_to_errno(NOTIFY_DONE), 0);
+	CU_ASSERT_EQUAL(notifier_to_errno(NOTIFY_OK), 0);
+	CU_ASSERT_EQUAL(notifier_to_errno(NOTIFY_STOP), 0);
+	raw_notifier_chain_register(&nh, &nb);
+	CU_ASSERT_EQUAL(notifier_to_errno(raw_notifier_call_chain(&nh, EBUSY, NULL)), -EBUSY);
+	CU_ASSERT_EQUAL(notifier_to_errno(raw_notifier_call_chain(&nh, EPROBE_DEFER, NULL)),
+			-EPROBE_DEFER);
+	CU_ASSERT_EQUAL(notifier_to_errno(raw_notifier_call_chain(&nh, 0, NULL)), 0);
+}
+
+/*
+ * acpi_quirk_skip_acpi_ac_and_battery() per machine, as drivers/acpi/x86/utils.c
+ * decides: true only with an AXP288 (INT33F4, _UID 1) or a Whiskey Cove (INT34D3,
+ * _UID 1, _HRV 3) PMIC in the machine's ACPI namespace; a machine without ACPI (a
+ * device-tree board) answers false (it was true everywhere). The axp288 machine is a
+ * Cherry Trail board with the AXP288.
+ */
+static void test_acpi_quirk_per_machine(void)
+{
+	static const struct cs_acpi_device axp288[] = { { "INT33F4", "1", -1 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device wcove2[] = { { "INT34D3", "1", 2 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device wcove3[] = { { "INT34D3", "1", 3 }, { NULL, NULL, 0 } };
+	static const struct cs_acpi_device uid2[] = { { "INT33F4", "2", -1 }, { NULL, NULL, 0 } };
+	struct kctx c;
+
+	kctx_begin(&c);
+	CU_ASSERT_FALSE(acpi_quirk_skip_acpi_ac_and_battery());
+	CU_ASSERT_FALSE(acpi_dev_present("INT33F4", NULL, -1));
+	c.k.acpi_devices = axp288;
+	CU_ASSERT_TRUE(acpi_quirk_skip_acpi_ac_and_battery());
+	CU_ASSERT_TRUE(acpi_dev_present("INT33F4", NULL, -1));
+	CU_ASSERT_FALSE(acpi_dev_present("INT3496", NULL, -1));
+	CU_ASSERT_FALSE(acpi_dev_present("INT33F4", "1", 5));
+	c.k.acpi_devices = wcove2;
+	CU_ASSERT_FALSE(acpi_quirk_skip_acpi_ac_and_battery());
+	c.k.acpi_devices = wcove3;
+	CU_ASSERT_TRUE(acpi_quirk_skip_acpi_ac_and_battery());
+	c.k.acpi_devices = uid2;
+	CU_ASSERT_FALSE(acpi_quirk_skip_acpi_ac_and_battery());
+	kctx_end(&c);
+	for (const struct linux_machine *const *m = linux_machines; *m; m++)
+		CU_ASSERT_EQUAL((*m)->acpi != NULL, strcmp((*m)->driver, "axp288_charger") == 0);
+}
 
 static void test_lists(void)
 {
@@ -793,13 +933,13 @@ static char *read_file(const char *path)
  * as paths relative to build/kernel. */
 static void kernel_files_under(const char *sub, GPtrArray *out)
 {
-	g_autofree char *dir = g_build_filename("build/kernel", sub, NULL);
+	g_autofree char *dir = g_build_filename(CS_KDIR, sub, NULL);
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *name;
 
 	while (d && (name = g_dir_read_name(d))) {
 		g_autofree char *rel = g_build_filename(sub, name, NULL);
-		g_autofree char *path = g_build_filename("build/kernel", rel, NULL);
+		g_autofree char *path = g_build_filename(CS_KDIR, rel, NULL);
 
 		if (g_file_test(path, G_FILE_TEST_IS_DIR))
 			kernel_files_under(rel, out);
@@ -813,7 +953,7 @@ static void kernel_files_under(const char *sub, GPtrArray *out)
 /* The driver files and headers in build/kernel are the kernel tree's, byte for byte. */
 static void test_driver_files_unmodified(void)
 {
-	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_autofree char *origin = read_file(CS_KDIR "/.origin");
 	g_auto(GStrv) words = NULL;
 	g_autofree char *tmp = NULL;
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
@@ -841,7 +981,7 @@ static void test_driver_files_unmodified(void)
 	}
 	for (guint i = 0; i < files->len; i++) {
 		const char *rel = g_ptr_array_index(files, i);
-		g_autofree char *built = g_build_filename("build/kernel", rel, NULL);
+		g_autofree char *built = g_build_filename(CS_KDIR, rel, NULL);
 		g_autofree char *orig = g_str_has_suffix(words[0], ".tar.xz") ?
 			g_build_filename(tmp, rel, NULL) : g_build_filename(words[0], rel, NULL);
 		g_autofree char *a = NULL, *b = NULL;
@@ -993,7 +1133,7 @@ static void test_axp288_driver_matches_fixed_port(void)
  * could only fail, a machine without its driver is never used. */
 static void test_every_driver_has_a_machine(void)
 {
-	g_autofree char *origin = read_file("build/kernel/.origin");
+	g_autofree char *origin = read_file(CS_KDIR "/.origin");
 	g_auto(GStrv) words = NULL;
 	int n_words = 0, n_machines = 0;
 
@@ -1171,6 +1311,10 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
 	{ "board core: no machine for a driver", test_board_for_unknown_driver },
 	{ "list_head", test_lists },
+	{ "min/max/clamp: once, kernel types", test_minmax_semantics },
+	{ "DIV_ROUND_CLOSEST: negative numbers", test_div_round_closest },
+	{ "notifier_from_errno/notifier_to_errno", test_notifier_errno },
+	{ "ACPI quirk answered per machine", test_acpi_quirk_per_machine },
 	{ "static work items, alarm timers", test_static_work_and_alarms },
 	{ "regulator consumers (drivers/regulator/core.c)", test_regulator_consumers },
 	CU_TEST_INFO_NULL,

@@ -30,7 +30,7 @@ metric() {
 # for the whole hour, and the expectation that it gains must fail.
 run laptop run "$N/laptop-gadget.json" -o "$TMP/laptop"
 expect_status "laptop port: the failed expectation exits 1" 1
-expect_stderr "laptop port: why it failed is on stderr" "laptop-gadget.json: FAILED: metric soc_final > 0.5"
+expect_stderr "laptop port: why it failed is on stderr" "laptop-gadget.json: FAILED: metric soc_final > 50 % (got 34.9"
 expect_in "laptop port: the summary flags the starving" out "! STARVED: the battery discharged for"
 expect_in "laptop port: and says the SOC fell" out "; SOC fell 50.0 % -> "
 check "laptop port: SOC really fell (metrics.json)" \
@@ -38,7 +38,7 @@ check "laptop port: SOC really fell (metrics.json)" \
 run laptopq run "$N/laptop-gadget.json" -o "$TMP/laptop" --quiet
 expect_status "laptop port --quiet: exit 1" 1
 check "laptop port --quiet: nothing on stdout" test ! -s "$TMP/laptopq.out"
-expect_stderr "laptop port --quiet: the reason still on stderr" "FAILED: metric soc_final > 0.5"
+expect_stderr "laptop port --quiet: the reason still on stderr" "FAILED: metric soc_final > 50 % (got 34.9"
 
 # ---- the phone on Type-C: 3 h, safe-ramp polling every 100 ms ----
 

@@ -208,8 +208,8 @@ check "no output is left" test -z "$(ls -A "$D" 2>/dev/null)"
 # the estimate before the run (75 bytes a row) stays under 100 MB, the trace does not
 D=$TMP/bigtrace
 run bigtrace run scenarios/demo.json -o "$D" --max-step 1ms --set "duration=22 min"
-expect_stderr "a trace past 100 MB is warned about" "trace.csv passed 100 MB at t ="
-expect_stderr "with what to do" "--trace-dt 1s keeps one row per second"
+expect_in "a trace past 100 MB is warned about (a flag of the summary)" out "! WARNING: trace.csv passed 100 MB at t ="
+expect_in "with what to do" out "--trace-dt 1s keeps one row per second"
 rm -rf "$D"
 
 # ---- a full file system ----

@@ -268,13 +268,20 @@ EOF
 run pd compare "$TMP/pd.json" --policy fixed --policy hw-ico -o "$TMP/pd" --plot -q
 expect_status "compare on a 9 V 2.22 A contract" 0
 S=$TMP/pd/plot.svg
-check "panel (b) draws the contract's current" svg_text "$S" "PD contract current"
+# the runs' traces have budget_A (the port's allowance: the Rp's 3.0 A, then the
+# contract's current from PS_RDY on), which the plot draws in place of a contract
+# current of its own
+check "panel (b) draws the contract's current (as the budget)" svg_text "$S" "long dash: budget (budget_A)"
 check "and (a) the contract's voltage" svg_text "$S" "PD contract"
-if render "$TMP/pd" plot.gp; then
-	M=$TMP/pd/map.txt
+run pdone run "$TMP/pd.json" -o "$TMP/pdone" --plot -q
+S=$TMP/pdone/plot.svg
+check "one run: panel (b) draws the budget" svg_text "$S" "USB budget (budget_A)"
+if render "$TMP/pdone" plot.gp; then
+	M=$TMP/pdone/map.txt
 	xmax=$(awk '$1 == "panel" && $2 == "b" { print $12; exit }' "$M")
-	ys=$(series_ys "$S" "PD contract current" "$xmax")   # from PS_RDY on
-	check "the contract's current is drawn at 2.22 A" only_near "$ys" 0.6 "$(map_y "$M" b 2.22)"
+	ys=$(series_ys "$S" "USB budget (budget_A)" "$xmax")
+	check "the contract's current is drawn at 2.22 A (the Rp's 3.0 A before PS_RDY)" \
+		only_near "$ys" 0.6 "$(map_y "$M" b 2.22)" "$(map_y "$M" b 3.0)"
 fi
 
 tl_finish

@@ -151,23 +151,23 @@ EOF
 # line 4 of shard 2/4 is variant 10: 10,1 h,twl4030,0.8 A,500 mA,...
 row4="line 4 (the row of variant 10): column"
 tamper extra 'lines[3] = lines[3][:-1] + b",x\n"' "an extra cell" \
-	"/results.csv: $row4 30 (past the last column): found a row of 30 cells, expected 29"
+	"/results.csv: $row4 34 (past the last column): found a row of 34 cells, expected 33"
 tamper varied 'lines[3] = lines[3].replace(b",0.8 A,", b",1.1 A,", 1)' "an edited varied value" \
 	"/results.csv: $row4 4 (source.ilim): found \"1.1 A\", expected \"0.8 A\""
 tamper nul 'c = lines[3].split(b","); c[8] = c[8][:2] + b"\0" + c[8][2:]; lines[3] = b",".join(c)' \
 	"a NUL byte" "/results.csv: $row4 9 (time_below_4v75_s): found a NUL byte"
-tamper utf8 'c = lines[3].split(b","); c[24] = b"USB\xff"; lines[3] = b",".join(c)' \
-	"bytes that are not UTF-8" "/results.csv: $row4 25 (detected_type): found bytes that are not UTF-8"
-tamper quoted 'c = lines[3].split(b","); c[24] = b"\"" + c[24] + b"\""; lines[3] = b",".join(c)' \
-	"a needlessly quoted cell" "/results.csv: $row4 25 (detected_type): found quoting unlike chargesim"
+tamper utf8 'c = lines[3].split(b","); c[27] = b"USB\xff"; lines[3] = b",".join(c)' \
+	"bytes that are not UTF-8" "/results.csv: $row4 28 (detected_type): found bytes that are not UTF-8"
+tamper quoted 'c = lines[3].split(b","); c[27] = b"\"" + c[27] + b"\""; lines[3] = b",".join(c)' \
+	"a needlessly quoted cell" "/results.csv: $row4 28 (detected_type): found quoting unlike chargesim"
 tamper truncated 'lines[-1] = lines[-1][:40]' "a truncated last row" \
 	"/results.csv: line 51 (the row of variant 198): column"
 tamper dup 'lines[4] = lines[3]' "a duplicated row" \
 	"/results.csv: line 5 (the row of variant 14): column 1 (index): found \"10\", expected \"14\""
-tamper fewer 'lines[3] = b",".join(lines[3].split(b",")[:-2]) + b"\n"' "a missing cell" \
-	"/results.csv: $row4 28 (steps): found a row of 27 cells"
+tamper fewer 'import csv; c = next(csv.reader([lines[3].decode()])); lines[3] = ",".join(c[:-3]).encode() + b"\n"' "a missing cell" \
+	"/results.csv: $row4 31 (steps): found a row of 30 cells"
 tamper errcell 'lines[3] = lines[3][:-1] + b"oops\n"' "an error cell of another kind" \
-	"/results.csv: $row4 29 (error): found \"oops\""
+	"/results.csv: $row4 33 (error): found \"oops\""
 tamper failedmetric 'lines[3] = lines[3][:-1] + b"input error: x\n"' "metrics in a failed row" \
 	"/results.csv: $row4 8 (vbus_min_V): found \"4."
 # a metric changes no structure: only the checksum sees it

@@ -22,6 +22,12 @@
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
  *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
  *    [TI bq25890 datasheet SLUSC86].
+ *  Input high-impedance mode (hiz): bq24190 and bq25890 EN_HIZ, REG00 bit 7 [SLUSAW5,
+ *    SLUSC86]; generic-switching as the bq25600's EN_HIZ (REG00 bit 7, SLUSCJ4B);
+ *    twl4030: the charger switched off (BCIAUTOUSB cleared, as the Linux driver's
+ *    twl4030_charger_enable_usb() does) draws nothing from VBUS, the chip having no
+ *    power path; generic-linear has none (a charge-enable pin stops the charge, the
+ *    system still runs from VBUS through the pass element): assumed.
  *  generic-linear / generic-switching: round numbers, assumed (UVLO 3.6 V,
  *    termination C/10-ish, input OVP 6.8 V for a 5 V-only linear part and 14 V for a
  *    12 V-capable switching one, with the hysteresis of the twl4030 and the bq25890);
@@ -210,6 +216,8 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input over-voltage protection: the input disconnects above this (null = none)" },
 	{ "ovp_falling", PARAM_NUM, UNIT_VOLT, OFF(ovp_falling), 0, 30, PARAM_F_RUNTIME,
 	  .doc = "input over-voltage protection clears below this" },
+	{ "hiz", PARAM_BOOL, .off = OFF(hiz),
+	  .doc = "input high-impedance mode: a driver can switch the input off (the system then runs from the battery)" },
 	{ "treg", PARAM_NUM, UNIT_CELSIUS, OFF(treg), 40, 150, PARAM_F_NULL_ZERO,
 	  .doc = "thermal regulation: the charge current falls to hold the die at this (null = none)" },
 	{ "theta_ja", PARAM_NUM, UNIT_NONE, OFF(theta_ja), 1, 500,
@@ -228,6 +236,7 @@ struct pmic_preset {
 	double charge[4];       /* ichg, ipre, iterm, vreg */
 	double vsys_min;
 	double ovp[2];          /* input OVP rising, hysteresis (the datasheet's where it gives one) */
+	bool hiz;               /* input high-impedance mode */
 };
 
 /* In the order of pmic_preset_names; the ladder, UVLO, restart, timer, ICO and ADC
@@ -237,27 +246,27 @@ static const struct pmic_preset presets[] = {
 	 * SWCS032E, Table 8-2: VBUS overvoltage threshold 6.5 / 6.8 / 7.3 V (min / typ /
 	 * max); the VBUS input range is 4.4 to 6 V (Table 8-1). */
 	{ PMIC_LINEAR, { 0, 1.7, 1.7 / 1023, 0.1 }, { 0 }, { 1.7, 0.1, 0.08, 4.2 }, 0,
-	  { 6.8, PMIC_OVP_HYST_V } },
+	  { 6.8, PMIC_OVP_HYST_V }, true },
 	/* bq24190: switching, an input limit ladder. SLUSAW5, REG00 VINDPM[3:0]: 3.88 V
 	 * offset, 80 mV per code, 3.88-5.08 V; Electrical Characteristics: VACOV 18 V
 	 * rising (17.4 V min), falling 700 mV lower (VACOV_HYST). */
 	{ PMIC_SWITCHING, { 0.1, 3.0, 0, 0.5 }, { 4.36, 3.88, 5.08, 0.08 },
-	  { 2.048, 0.256, 0.256, 4.208 }, 3.5, { 18.0, 0.7 } },
+	  { 2.048, 0.256, 0.256, 4.208 }, 3.5, { 18.0, 0.7 }, true },
 	/* bq25890: switching, ICO and coarse ADCs. SLUSC86, REG0D VINDPM[6:0]: 2.6 V
 	 * offset, 100 mV per code, codes under 3.9 V clamped to it, up to 15.3 V.
 	 * SLUSC86 / SLUSCC5, Electrical Characteristics: V(ACOV) 14 V rising (14.6 V
 	 * max); the hysteresis as the bq24190's 700 mV (assumed). */
 	{ PMIC_SWITCHING, { 0.1, 3.25, 0.05, 0.5 }, { 4.4, 3.9, 15.3, 0.1 },
-	  { 2.048, 0.128, 0.256, 4.208 }, 3.5, { 14.0, 0.7 } },
+	  { 2.048, 0.128, 0.256, 4.208 }, 3.5, { 14.0, 0.7 }, true },
 	/* A generic linear charger, 5 V only: the twl4030's 6.8 V OVP (assumed). */
 	{ PMIC_LINEAR, { 0.1, 1.5, 0.05, 0.5 }, { 0 }, { 1.0, 0.1, 0.1, 4.2 }, 0,
-	  { 6.8, PMIC_OVP_HYST_V } },
+	  { 6.8, PMIC_OVP_HYST_V }, false },
 	/* A generic switching charger, also for an unknown preset. VINDPM as the
 	 * bq25600's (SLUSCJ4B, REG06 VINDPM[3:0]): 3.9 V offset, 100 mV per code,
 	 * 3.9-5.4 V; the input OVP of a 12 V-capable switching charger (as the
 	 * bq25890's). */
 	{ PMIC_SWITCHING, { 0.1, 3.0, 0.05, 0.5 }, { 4.5, 3.9, 5.4, 0.1 },
-	  { 2.0, 0.2, 0.2, 4.2 }, 3.5, { 14.0, 0.7 } },
+	  { 2.0, 0.2, 0.2, 4.2 }, 3.5, { 14.0, 0.7 }, true },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
 enum { PRESET_TWL4030, PRESET_BQ24190, PRESET_BQ25890, PRESET_GENERIC_SWITCHING = 4 };
@@ -281,7 +290,7 @@ void pmic_params_default(void *params, int preset)
 		.t_term = 1 * SIM_S, .safety_timer = 12 * SIM_HOUR, .efficiency = 0.92,
 		.r_on = 0.3, .vsys_min = s->vsys_min, .ico_start = 0.5, .ico_step = 0.05,
 		.ico_interval = 50 * SIM_MS, .ovp_rising = s->ovp[0],
-		.ovp_falling = s->ovp[0] - s->ovp[1],
+		.ovp_falling = s->ovp[0] - s->ovp[1], .hiz = s->hiz,
 		/* TS input off; should a scenario turn it on, the JEITA guideline's windows
 		 * (0/10/45/60 C), half the current when cool and 4.1 V for a 4.2 V cell when
 		 * warm, with 1 K of hysteresis (assumed) */

@@ -86,6 +86,7 @@ struct pmic_params {
 	struct pmic_adc_params adc[PMIC_ADC_COUNT];
 	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
 	double ovp_falling;      /* input OVP cleared below this */
+	bool hiz;                /* an input high-impedance mode a driver can switch on */
 	struct pmic_ts_params ts; /* battery temperature windows (JEITA) */
 	/* Thermal regulation: the die at ambient + theta_ja * the charger's loss; above
 	 * treg the charge current is cut to hold it at treg (0 = none). */

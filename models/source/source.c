@@ -129,6 +129,8 @@ const struct param_desc source_param_desc[] = {
 	{ "usb3", PARAM_BOOL, .off = OFF(usb3), .doc = "SuperSpeed host port" },
 	{ "t_enumerate", PARAM_TIME, .off = OFF(t_enumerate), .min = 0, .max = 60,
 	  .doc = "host enumerates the device this long after data contact" },
+	{ "contract_limit", PARAM_BOOL, .off = OFF(contract_limit), .flags = PARAM_F_RUNTIME,
+	  .doc = "PD: the output is limited to the contract's current (false: to ilim only, an adapter whose protection sits above its PDOs)" },
 	PARAM_END,
 };
 #undef OFF
@@ -145,7 +147,7 @@ void source_params_default(void *params, int kind)
 	*p = (struct source_params){
 		.kind = kind, .voc = 5.10, .rout = 0.13, .ilim = 2.0, .overload = SRC_OVL_HICCUP,
 		.v_shutdown = 2.0, .t_trip = 10 * SIM_MS, .t_off = 1 * SIM_S, .t_ocp = 10 * SIM_MS,
-		.t_enumerate = 100 * SIM_MS, .port = SRC_PORT_ROOT,
+		.t_enumerate = 100 * SIM_MS, .port = SRC_PORT_ROOT, .contract_limit = true,
 	};
 
 	switch (kind) {
@@ -263,7 +265,8 @@ static void source_trip_cb(struct sim_event *ev, void *data)
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, model_changed_fn *changed, void *ctx)
 {
-	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx };
+	*s = (struct source){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
+			     .host = { .config_ma = -1 } };
 	sim_event_init(&s->ev_uv, source_trip_cb, s);
 	sim_event_init(&s->ev_limit, source_trip_cb, s);
 	sim_event_init(&s->ev_oc, source_trip_cb, s);
@@ -326,11 +329,147 @@ void source_set_contract(struct source *s, double v, double i)
 /* The current limit in force: ilim, or a PD contract's current. */
 static double source_ilim_now(const struct source *s)
 {
-	/* A PD source limits to its contract; the model keeps the adapter's own
-	 * ilim when that is lower. */
-	if (s->i_contract > 0 && s->i_contract < s->p->ilim)
+	/* A PD source limits to its contract (unless told its protection sits above
+	 * it); the model keeps the adapter's own ilim when that is lower. */
+	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < s->p->ilim)
 		return s->i_contract;
 	return s->p->ilim;
+}
+
+/* ---- the budget ---- */
+
+#define SOURCE_SUSPEND_A   0.0025   /* USB 2.0 7.2.3: a suspended device's draw */
+#define SOURCE_BC12_A      1.5      /* BC1.2 ICDP: what a charging downstream port gives */
+/* How long a device has to follow a drop of its allowance: into suspend current
+ * within 10 ms of the bus going idle [USB 2.0 7.1.7.6]; a lower Rp within tSinkAdj,
+ * 60 ms at most [Type-C]. */
+#define SOURCE_SUSPEND_RESPONSE (10 * SIM_MS)
+#define SOURCE_RP_RESPONSE      (60 * SIM_MS)
+/* A draw counts as above the allowance past this: far above the solver's rounding
+ * of a current held at its limit, far below the smallest allowance (2.5 mA). */
+#define SOURCE_OVER_EPS_A 1e-6
+
+/* Which rule gives each kind's allowance (models/source/source.h, Budget). */
+enum budget_rule { BUDGET_NONE, BUDGET_HOST, BUDGET_BC12, BUDGET_RP, BUDGET_CONTRACT,
+		   BUDGET_UNLIMITED };
+static const enum budget_rule budget_rules[SRC_KIND_COUNT] = {
+	[SRC_KIND_NONE] = BUDGET_NONE, [SRC_KIND_SDP] = BUDGET_HOST,
+	[SRC_KIND_SDP_USB3] = BUDGET_HOST, [SRC_KIND_CDP] = BUDGET_BC12,
+	[SRC_KIND_DCP] = BUDGET_UNLIMITED, [SRC_KIND_APPLE_1A] = BUDGET_UNLIMITED,
+	[SRC_KIND_APPLE_2_1A] = BUDGET_UNLIMITED, [SRC_KIND_APPLE_2_4A] = BUDGET_UNLIMITED,
+	[SRC_KIND_SAMSUNG_2A] = BUDGET_UNLIMITED, [SRC_KIND_ACA] = BUDGET_UNLIMITED,
+	[SRC_KIND_TYPEC] = BUDGET_RP, [SRC_KIND_PD] = BUDGET_CONTRACT,
+};
+
+/* A USB host port: suspended, configured, or one unit load. */
+static double host_budget(const struct source *s)
+{
+	if (s->host.suspended)
+		return SOURCE_SUSPEND_A;
+	if (s->host.config_ma >= 0)
+		return s->host.config_ma / 1000.0;
+	return s->host.superspeed ? 0.15 : 0.1;
+}
+
+/* A Type-C port's Rp advertisement; Default Rp is USB's own power (a host's rules,
+ * BC1.2 where the port signals a charger on D+/D-, else 500 / 900 mA). */
+static double rp_budget(const struct source *s)
+{
+	const struct source_params *p = s->p;
+
+	if (p->rp == SRC_RP_3A0)
+		return 3.0;
+	if (p->rp == SRC_RP_1A5)
+		return 1.5;
+	if (p->data)
+		return host_budget(s);
+	if (p->dcp_short_ohm > 0 || p->dp_v > 0 || p->dm_v > 0)
+		return INFINITY;
+	return p->usb3 ? 0.9 : 0.5;
+}
+
+double source_budget(const struct source *s)
+{
+	if (!s->attached)
+		return 0;
+	switch (budget_rules[s->p->kind]) {
+	case BUDGET_HOST: return host_budget(s);
+	case BUDGET_BC12: return SOURCE_BC12_A;
+	case BUDGET_RP: return rp_budget(s);
+	case BUDGET_CONTRACT: return s->i_contract > 0 ? s->i_contract : rp_budget(s);
+	case BUDGET_UNLIMITED: return INFINITY;
+	default: return 0;
+	}
+}
+
+double source_nominal_v(const struct source *s)
+{
+	return s->v_contract > 0 ? s->v_contract : 5.0;
+}
+
+/* The VBUS floor: 95 % of the negotiated voltage (4.75 V at 5 V: exact, as 475 / 100). */
+static double source_vbus_floor(const struct source *s)
+{
+	return source_nominal_v(s) * 95 / 100;
+}
+
+/* The allowance was `before` until now: a drop leaves the device `response` to follow. */
+static void source_budget_moved(struct source *s, double before, sim_time_t response)
+{
+	sim_time_t now = sim_now(s->sim);
+
+	if (source_budget(s) >= before || response <= 0)
+		return;
+	if (now < s->grace_until)
+		before = fmax(before, s->budget_before);
+	s->budget_before = before;
+	s->grace_until = now + response;
+}
+
+void source_set_host(struct source *s, const struct source_host *h)
+{
+	double before = source_budget(s);
+	bool suspends = h->suspended && !s->host.suspended;
+
+	s->host = *h;
+	source_budget_moved(s, before, suspends ? SOURCE_SUSPEND_RESPONSE : 0);
+}
+
+/* The time and charge above `level` of a current going linearly from a to b in dt. */
+static void over_segment(struct source *s, double a, double b, double level, double dt)
+{
+	double t = model_time_below(-a, -b, -level, dt);
+
+	s->over_s += t;
+	if (a > level && b > level)
+		s->over_c += dt * (0.5 * (a + b) - level);
+	else if (t > 0)
+		s->over_c += 0.5 * t * (fmax(a, b) - level);
+}
+
+/* Every step: VBUS under its floor, the draw above the allowance (the allowance before
+ * a drop while the device has time to follow it). */
+static void source_integrate(void *state, const struct model_point *p0,
+			     const struct model_point *p1, double dt, bool hold)
+{
+	struct source *s = state;
+	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
+	double budget = source_budget(s);
+	sim_time_t t0 = sim_now(s->sim);
+
+	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
+	if (source_output_on(s))
+		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
+	if (t0 < s->grace_until && dt > 0) {
+		double tg = fmin(dt, sim_time_to_s(s->grace_until - t0));
+		double m = a + (b - a) * tg / dt;
+
+		over_segment(s, a, m, fmax(budget, s->budget_before) + SOURCE_OVER_EPS_A, tg);
+		a = m;
+		dt -= tg;
+	}
+	if (dt > 0 && isfinite(budget))
+		over_segment(s, a, b, budget + SOURCE_OVER_EPS_A, dt);
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
@@ -367,6 +506,7 @@ static void source_model_init(void *state, void *params, const struct model_env 
 	struct source *s = state;
 
 	source_init(s, params, env->sim, env->log, env->changed, env->ctx);
+	s->rp_last = s->p->rp;
 	env->wires->vbus_attached = &s->attached;
 }
 
@@ -375,6 +515,14 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 	struct source *s = state;
 
 	if (strcmp(changed->key, "rp") == 0) {
+		/* the allowance under the advertisement before the `set` */
+		int rp = s->p->rp;
+		double before;
+
+		s->p->rp = s->rp_last;
+		before = source_budget(s);
+		s->p->rp = s->rp_last = rp;
+		source_budget_moved(s, before, SOURCE_RP_RESPONSE);
 		if (s->p->ilim_from_rp)
 			s->p->ilim = source_rated_current(s->p);
 		if (s->rp_changed)
@@ -454,15 +602,44 @@ static double source_col_ilim(const void *state, const struct model_point *pt)
 	return s->attached ? source_ilim_now(s) : 0;
 }
 
+/* The allowance; a port with no USB budget shows its own current limit. */
+static double source_col_budget(const void *state, const struct model_point *pt)
+{
+	const struct source *s = state;
+	double b = source_budget(s);
+
+	(void)pt;
+	return isfinite(b) ? b : source_ilim_now(s);
+}
+
+static double source_nominal_metric(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return source_nominal_v(state);
+}
+
+static double source_over_mah(const void *state, const struct model_point *pt)
+{
+	(void)pt;
+	return ((const struct source *)state)->over_c / 3.6;
+}
+
 MODEL_STATE_FIELD(source_trips, struct source, trips)
+MODEL_STATE_FIELD(source_below_s, struct source, below_s)
+MODEL_STATE_FIELD(source_over_s, struct source, over_s)
 
 static const struct model_column source_columns[] = {
 	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT, source_col_state },
 	{ 11, "src_ilim_A", "A", 6, NULL, 0, source_col_ilim },
+	{ 13, "budget_A", "A", 6, NULL, 0, source_col_budget },
 };
 
 static const struct model_metric source_metrics[] = {
+	MODEL_METRIC(1, "time_below_4v75_s", DIGITS, 7, AT_END, false, source_below_s),
 	MODEL_METRIC(3, "source_trips", COUNT, 0, AT_END, false, source_trips),
+	MODEL_METRIC(17, "over_budget_s", DIGITS, 7, AT_END, false, source_over_s),
+	MODEL_METRIC(18, "over_budget_mAh", DIGITS, 7, AT_END, false, source_over_mah),
+	MODEL_METRIC(19, "vbus_negotiated_V", DIGITS, 7, MAX, false, source_nominal_metric),
 };
 
 const struct model_desc model_source = {
@@ -482,6 +659,7 @@ const struct model_desc model_source = {
 	.n_margins = SOURCE_N_MARGINS,
 	.margins = source_margins,
 	.observe = source_model_observe,
+	.integrate = source_integrate,
 	MODEL_TABLE(columns, source_columns),
 	MODEL_TABLE(metrics, source_metrics),
 };

@@ -13,6 +13,25 @@
  *
  * The port also carries what the PHY reads (data-line signature, Rp, PDOs); the
  * detection that reads them is in models/phy.
+ *
+ * Budget: what the port allows the device to draw at each instant, by the rules of
+ * its kind, measured against the current it really draws (source_budget()):
+ *   USB 2.0 / 3.x host port (sdp, sdp-usb3, a Type-C port with Default Rp and a
+ *     host): one unit load unconfigured, 100 mA (150 mA SuperSpeed) [USB 2.0 7.2.1],
+ *     the configuration's MaxPower once configured [USB 2.0 9.6.3], 2.5 mA while the
+ *     host has suspended the bus [USB 2.0 7.2.3];
+ *   cdp: 1.5 A [BC1.2 ICDP, 4.6.1], configured or not, suspended or not;
+ *   typec: its Rp advertisement, 1.5 A or 3.0 A (the USB suspend rule does not apply
+ *     there [Type-C, USB Type-C Current]); Default Rp without a host: 500 mA (900 mA USB 3), or no
+ *     USB budget when the port also shorts D+/D- as a BC1.2 DCP;
+ *   pd: the contract's current once one is made, the Rp advertisement before;
+ *   dcp, aca (its charger port is a dedicated charger) and proprietary chargers: no
+ *     USB budget (their limit is their own output stage, which the circuit models):
+ *     never over budget.
+ * A drop of the allowance gives the device the spec's time to follow before the
+ * excess counts: 10 ms after a suspend [USB 2.0 7.1.7.6], tSinkAdj (60 ms) after an
+ * Rp change [Type-C]. The VBUS floor follows the contract too: 95 % of the
+ * negotiated voltage (4.75 V at 5 V [USB 2.0 Table 7-7: 4.75-5.25 V], 8.55 V at 9 V).
  */
 #ifndef CS_MODELS_SOURCE_H
 #define CS_MODELS_SOURCE_H
@@ -57,7 +76,27 @@ struct source_params {
 	bool usb3;
 	sim_time_t t_enumerate;    /* host enumerates this long after connect */
 	bool ilim_from_rp;         /* Type-C: ilim follows the Rp advertisement */
+	bool contract_limit;       /* PD: the output is limited to the contract's current */
 };
+
+/* What the USB host has granted the device (told by the board, run/board.c). */
+struct source_host {
+	int config_ma;             /* the configuration's MaxPower, mA; -1 = unconfigured */
+	bool suspended;            /* the host has suspended the bus */
+	bool superspeed;           /* the link runs at SuperSpeed (a 150 mA unit load) */
+};
+
+/* A drawn excess up to this charge (C) is within the tolerance of the OVER BUDGET
+ * flag: the inrush USB 2.0 7.2.4.1 allows at attach, 10 uF charged to 5.0 V (the
+ * compliance test's 50 uC). Far below an excess that lasts: 400 mA above one unit
+ * load for the 61 ms before a host configures the device is 24 mC. */
+#define SOURCE_OVER_BUDGET_TOL_C 50e-6
+
+/* Does an over_budget_mAh figure pass the tolerance (the run is OVER BUDGET)? */
+static inline bool source_over_budget(double over_budget_mah)
+{
+	return over_budget_mah * 3.6 > SOURCE_OVER_BUDGET_TOL_C;
+}
 
 struct source {
 	struct source_params *p;
@@ -75,6 +114,13 @@ struct source {
 	int trips;
 	void (*rp_changed)(void *ctx);   /* told when a `set` changes the Rp advertisement */
 	void *rp_ctx;
+	struct source_host host;
+	int rp_last;               /* the Rp advertisement before a `set` (enum source_rp) */
+	/* after a drop of the allowance, the one before holds until grace_until */
+	double budget_before;
+	sim_time_t grace_until;
+	double over_s, over_c;     /* time (s) and charge (C) drawn above the allowance */
+	double below_s;            /* time VBUS spent below 95 % of the negotiated voltage */
 };
 
 extern const struct param_desc source_param_desc[];
@@ -94,6 +140,13 @@ double source_rated_current(const struct source_params *p);
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx);
 /* PD: the source switches to voltage v (0 = back to its default level). */
 void source_set_contract(struct source *s, double v, double i);
+/* The USB host's grant changed (configuration, suspend, link speed). */
+void source_set_host(struct source *s, const struct source_host *h);
+/* What the port allows the device to draw now, A: INFINITY for a port with no USB
+ * budget (a DCP, a proprietary charger), 0 while unplugged. */
+double source_budget(const struct source *s);
+/* The negotiated VBUS voltage now: 5 V, or a PD contract's. */
+double source_nominal_v(const struct source *s);
 
 /* The port's output is on: a port plugged in and not tripped. A cable's dropout
  * leaves it on (VBUS falls with the port on: what a metric must see). state: the

@@ -2,17 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # plots/gallery/generate.sh - regenerate the design-review gallery from the bug zoo.
 #
-# Usage (from the repository root; `make gallery` runs it):
-#     plots/gallery/generate.sh [path/to/chargesim]
+# Usage (from the repository root; `make gallery` and `make gallery-update` run it):
+#     [GALLERY=DIR] [TRACKED="NAME..."] plots/gallery/generate.sh [path/to/chargesim]
 #
 # For every bug-zoo group in scenarios/bugzoo/ (ZOO=DIR to use another directory) it
-# runs each scenario into out/gallery/<name>/, overlays the failure and its fix with
-# `chargesim plot` (same panels as `run --plot`, one colour per scenario, a zoom panel
-# on the interesting window) into plots/gallery/<failure>.png, and writes the index
-# plots/gallery/README.md: one section per group, the picture, one paragraph from the
-# scenarios' descriptions and a row of metrics per scenario. The HEADLINE scenarios are
-# also drawn alone, as `run --plot` draws them (plots/gallery/run-<name>.png), and the
-# twl4030-grid sweep as a heat map (plots/gallery/heatmap-twl4030-grid.png).
+# runs each scenario into out/gallery/<name>/ (WORK=DIR to move it), overlays the
+# failure and its fix with `chargesim plot` (same panels as `run --plot`, one colour per
+# scenario, a zoom panel on the interesting window) into GALLERY/<failure>.png, and
+# writes the index GALLERY/README.md: one section per group, the picture, one paragraph
+# from the scenarios' descriptions and a row of metrics per scenario. The HEADLINE
+# scenarios are also drawn alone, as `run --plot` draws them (GALLERY/run-<name>.png),
+# and the twl4030-grid sweep as a heat map (GALLERY/heatmap-twl4030-grid.png).
+#
+# GALLERY is build/gallery by default: `make gallery` writes no tracked file. The
+# tracked gallery, plots/gallery/, is rewritten only by `make gallery-update`, which
+# gives TRACKED: the pictures (names without .png) the repository keeps. Only those are
+# copied there and shown in its README; every other group's section says how to draw
+# its picture, so a fresh checkout's README shows no missing image
+# (tests/test_doc_figures.sh checks it, and that its figures are this build's).
 #
 # Grouping: scenarios whose description says "Bug zoo N" belong to group N ("Bug zoo N,
 # fixed" marks a fix, anything else a failure); a scenario without that phrase pairs by
@@ -26,8 +33,9 @@ ZOO=${ZOO:-scenarios/bugzoo}
 # scenarios also drawn alone (`run --plot`) as plots/gallery/run-<name>.png, for
 # docs/plots.md
 HEADLINE=${HEADLINE:-"twl4030-full-battery twl4030-full-battery-safe-ramp"}
-GALLERY=plots/gallery
-WORK=out/gallery
+GALLERY=${GALLERY:-build/gallery}
+WORK=${WORK:-out/gallery}
+TRACKED=${TRACKED-}
 
 if [ ! -x "$BIN" ]; then
 	echo "usage: $0 path/to/chargesim (run from the repository root; build it first)" >&2
@@ -38,6 +46,32 @@ if [ ! -d "$ZOO" ]; then
 	exit 2
 fi
 mkdir -p "$GALLERY" "$WORK"
+
+# kept NAME: is the picture NAME (no .png) one this gallery holds? (all without TRACKED)
+kept() {
+	[ -z "$TRACKED" ] && return 0
+	case " $TRACKED " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# publish FILE NAME: copy the picture FILE into the gallery as NAME.png, when kept
+publish() {
+	kept "$2" || return 0
+	cp "$1" "$GALLERY/$2.png"
+	echo "$GALLERY/$2.png"
+}
+
+# picture NAME ALT: the README's line for the picture NAME: the image when the gallery
+# holds it, else where `make gallery` draws it
+picture() {
+	if kept "$1"; then
+		echo "![$2]($1.png)"
+	else
+		echo "*Picture: \`make gallery\` draws it as \`build/gallery/$1.png\`.*"
+	fi
+}
 LIST=$WORK/.scenarios
 TAB=$(printf '\t')
 "$BIN" list scenarios "$ZOO" >"$LIST"
@@ -98,8 +132,15 @@ TMPREADME=$GALLERY/.README.md.tmp
 	echo "below 4.75 V, else the end of the input-limit ramp (shaded yellow above)."
 	echo "See [docs/plots.md](../../docs/plots.md) for how to read and make these plots."
 	echo
-	echo "Regenerate with \`make gallery\` (this file and the PNGs); the editable gnuplot"
-	echo "scripts and the runs are under \`out/gallery/\`."
+	if [ -n "$TRACKED" ]; then
+		echo "This is the gallery the repository keeps, rewritten by \`make gallery-update\`"
+		echo "with the pictures listed in the Makefile's GALLERY_TRACKED; \`make gallery\` draws"
+		echo "every picture into \`build/gallery/\` and touches no tracked file. The editable"
+		echo "gnuplot scripts and the runs are under \`$WORK/\`."
+	else
+		echo "Made by \`make gallery\` (this file and the PNGs); the editable gnuplot"
+		echo "scripts and the runs are under \`$WORK/\`."
+	fi
 } >"$TMPREADME"
 
 status=0
@@ -125,8 +166,7 @@ for g in $groups; do
 		fi
 		[ "$rc" -eq 1 ] && echo "$0: warning: $path: an expectation failed" >&2
 		if [ -n "$plot" ] && [ -s "$dir/plot.png" ]; then
-			cp "$dir/plot.png" "$GALLERY/run-$name.png"
-			echo "$GALLERY/run-$name.png"
+			publish "$dir/plot.png" "run-$name"
 		fi
 		[ -z "$failure" ] && failure=$name
 		set -- "$@" --label "$name" "$dir/trace.csv"
@@ -145,8 +185,7 @@ for g in $groups; do
 		status=1
 		continue
 	fi
-	cp "$WORK/$failure.png" "$GALLERY/$failure.png"
-	echo "$GALLERY/$failure.png"
+	publish "$WORK/$failure.png" "$failure"
 
 	{
 		echo
@@ -156,7 +195,7 @@ for g in $groups; do
 			echo "## $title: $failure (no fix in the zoo yet)"
 		fi
 		echo
-		echo "![$title]($failure.png)"
+		picture "$failure" "$title"
 		echo
 		para=""
 		fixes=$(awk -F "$TAB" -v g="$g" '$1 == g && $2 == 1' "$TABLE" | wc -l)
@@ -198,15 +237,14 @@ if [ -f "$SWEEP" ] && "$BIN" sweep --help >/dev/null 2>&1; then
 		--z ilim_max_A --by policy --agg max \
 		--title "twl4030-grid sweep: largest input limit programmed (max over each cell's random samples)" \
 		-o "$WORK/heatmap-twl4030-grid.png" >/dev/null; then
-		cp "$WORK/heatmap-twl4030-grid.png" "$GALLERY/heatmap-twl4030-grid.png"
-		echo "$GALLERY/heatmap-twl4030-grid.png"
+		publish "$WORK/heatmap-twl4030-grid.png" heatmap-twl4030-grid
 		sdesc=$(sed -n 's/^[[:space:]]*"description":[[:space:]]*"\(.*\)",\{0,1\}[[:space:]]*$/\1/p' "$SWEEP" | head -1)
 		sdesc=${sdesc%.}
 		{
 			echo
 			echo "## Sweep: the input limit over adapter and load"
 			echo
-			echo "![twl4030-grid heat map](heatmap-twl4030-grid.png)"
+			picture heatmap-twl4030-grid "twl4030-grid heat map"
 			echo
 			printf '%s\n' "The largest input limit each policy programs (\`ilim_max_A\`, the maximum over the random samples of a cell), over the adapter's current limit and the system load, one map per policy, from \`$SWEEP\` ($sdesc). Made with \`chargesim sweep\` and \`chargesim plot --heatmap $SW/results.csv --x source.ilim --y device.load.current --z ilim_max_A --by policy --agg max\`." |
 				fold -s -w 90 | sed 's/ *$//'

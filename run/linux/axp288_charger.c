@@ -132,10 +132,18 @@ static void axp288_teardown(struct linux_board *lb)
 		}
 }
 
+/* The firmware's ACPI PMIC device (HID INT33F4, _UID 1, as on Cherry Trail tablets):
+ * the native AXP288 drivers are the ones to use (acpi_quirk_skip_acpi_ac_and_battery). */
+static const struct cs_acpi_device axp288_acpi[] = {
+	{ .hid = "INT33F4", .uid = "1", .hrv = -1 },
+	{ NULL, NULL, 0 },
+};
+
 const struct linux_machine linux_machine_axp288_charger = {
 	.driver = "axp288_charger",
 	.board = "X-Powers AXP288 PMIC charger (Intel Bay/Cherry Trail tablets)",
 	.presets = NULL,   /* the AXP288 has no preset: the charger model's numbers */
+	.acpi = axp288_acpi,
 	.state_size = sizeof(struct axp288_machine),
 	.setup = axp288_setup,
 	.settled = axp288_settled,

@@ -22,6 +22,7 @@
 #define CS_RUN_LINUX_MACHINE_H
 
 #include <glib.h>
+#include <linux/acpi.h>
 #include <linux/i2c.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -37,6 +38,10 @@ struct linux_machine {
 	/* the device.pmic presets its chip is, NULL-terminated; NULL: any preset (a chip
 	 * with no preset of its own takes the charger model's numbers) */
 	const char *const *presets;
+	/* the devices of its firmware's ACPI namespace (linux/acpi.h), ending with a NULL
+	 * hid; NULL: not an ACPI machine. acpi_dev_present() and the ACPI quirks answer
+	 * from it. */
+	const struct cs_acpi_device *acpi;
 	/* sizeof its state (lb->priv), allocated zeroed by the core */
 	size_t state_size;
 	/* Build the device tree under lb->root, initialise and wire the chip, register

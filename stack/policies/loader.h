@@ -60,4 +60,28 @@ char *cs_plugin_check(const char *plugin, bool user_named, GError **err);
 bool cs_policy_load_params(struct cs_policy_handle *h, const cJSON *params, GError **err);
 void cs_policy_close(struct cs_policy_handle *h);
 
+/*
+ * A policy named on the command line with parameters of its own (`--policy` of run and
+ * compare): "NAME[:KEY=VALUE[,KEY=VALUE]...]", e.g. "safe-ramp:step=50mA,interval=2s"
+ * or "./my_policy.so:gain=2". NAME is a built-in policy or a plugin file; a text ending
+ * in ".so" is a plugin path as a whole (so a file name may hold a ':'), and the first
+ * ':' after NAME's last '/' starts the parameters. KEY is a parameter of the policy
+ * (dotted for a nested one: "iindpm.min=1A"); VALUE is read as `--set` reads it: JSON
+ * when the whole of it parses as JSON (7, true, "x", [1, 2]), else a string for the
+ * unit parser ("50mA"). A ',' inside brackets, braces or quotes does not split.
+ *
+ * With parameters, the policy is opened (a plugin too: the user named it) and they are
+ * loaded against its parameter table, so an unknown key or a bad value is an error
+ * here, before anything runs: "--policy TEXT: KEY: found X, expected Y". The run then
+ * loads them over the scenario's own parameters (those of the scenario's policy) or
+ * the policy's defaults (world_options.policy_params).
+ */
+struct cs_policy_spec {
+	char *name;        /* the policy: a built-in name or a plugin file path */
+	cJSON *params;     /* the parameters as a scenario's "params" object; NULL: none */
+	char *args;        /* the parameters as given, blanks removed ("step=50mA"); NULL: none */
+};
+bool cs_policy_spec_parse(const char *text, struct cs_policy_spec *spec, GError **err);
+void cs_policy_spec_clear(struct cs_policy_spec *spec);
+
 #endif

@@ -55,6 +55,8 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * twl4030's register (1.66 mA steps) always has a value that close under the pin; a
  * 50 mA register's value cost regret and avoided no overload (docs/safe-ramp.md, R2). */
 #define SR_PIN_HOLD_COST_UA 5000
+/* R8: what an unconfigured USB device may draw, one unit load [USB 2.0 7.2.1]. */
+#define SR_UNIT_LOAD_UA 100000
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -100,6 +102,7 @@ struct safe_ramp {
 	enum sr_state st;
 	int limit_ua, ceiling_ua, floor_ua, max_ua, chip_min_ua;
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
+	int budget_ua;             /* R8: the port's budget (below chip_min_ua in a suspend) */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
@@ -136,6 +139,8 @@ struct safe_ramp {
 	bool rising;               /* R2: the draw is climbing into the last register step */
 	bool free_draw;            /* R12: the last check found the draw short of the limit,
 				    * the charger getting all its charge current */
+	bool enumerated;           /* R8: the host configured the gadget this session */
+	bool hiz;                  /* R8: the input is off: the budget is below the chip's range */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -335,8 +340,9 @@ static void sr_range(struct safe_ramp *s)
 	switch (t.intval) {
 	case POWER_SUPPLY_USB_TYPE_SDP:
 		/* The configuration the host granted (the framework follows the
-		 * gadget's vbus_draw), else the type's current. */
-		budget = fw_max > 0 ? (int)fw_max * 1000 : c.intval;
+		 * gadget's vbus_draw, a suspend's 2 mA too), else the type's current;
+		 * one unit load until the host configures the gadget [USB 2.0 7.2.1]. */
+		budget = !s->enumerated ? SR_UNIT_LOAD_UA : fw_max > 0 ? (int)fw_max * 1000 : c.intval;
 		break;
 	case POWER_SUPPLY_USB_TYPE_CDP:    /* BC1.2: ICDP 1.5 A, the type's current */
 	case POWER_SUPPLY_USB_TYPE_C:      /* the Rp advertisement */
@@ -349,6 +355,7 @@ static void sr_range(struct safe_ramp *s)
 	}
 	if (budget <= 0 || budget > chip_max)
 		budget = chip_max;
+	s->budget_ua = budget;
 	s->max_ua = budget;
 	s->floor_ua = max(s->chip_min_ua, min(sr_ua(s->p->start), s->max_ua));
 	/* A minimum the framework guarantees (CDP 1.5 A) is a safe start too. */
@@ -374,6 +381,39 @@ static void sr_check_later(struct safe_ramp *s, enum sr_state st)
 	sr_set_state(s, st);
 	schedule_delayed_work(&s->work, msecs_to_jiffies(
 		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
+}
+
+/*
+ * R8: a budget below the charger's smallest input limit (a suspended bus allows 2.5 mA,
+ * the smallest limit is 100 mA on most chips): the input goes high-impedance where the
+ * chip has that mode, and the system runs from the battery; without it the smallest
+ * limit is the best the chip allows (docs/safe-ramp.md, R8). Back above it, the input
+ * comes back and the ramp starts again from its floor. True while the input is off.
+ */
+static bool sr_hiz(struct safe_ramp *s)
+{
+	bool want = s->budget_ua < s->chip_min_ua;
+
+	if (want == s->hiz)
+		return s->hiz;
+	if (want) {
+		if (cs_chg_set_input_enable(s->board->ic, false) < 0) {
+			pr_warn("safe-ramp: the budget is %d uA, below this charger's %d mA minimum, and it has no input high-impedance mode",
+				s->budget_ua, s->chip_min_ua / 1000);
+			return false;
+		}
+		pr_info("safe-ramp: budget %d uA: input off (high impedance)", s->budget_ua);
+		s->hiz = true;
+		cancel_delayed_work(&s->work);
+		return true;
+	}
+	cs_chg_set_input_enable(s->board->ic, true);
+	s->hiz = false;
+	s->ceiling_ua = s->max_ua;
+	s->req_ua = -1;
+	sr_write(s, s->floor_ua);
+	sr_check_later(s, SR_RAMP);
+	return false;
 }
 
 /*
@@ -1016,7 +1056,7 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1074,6 +1114,12 @@ static void sr_event(struct work_struct *work)
 	switch (s->event) {
 	case USB_EVENT_NONE:
 		s->vbus = false;
+		s->enumerated = false;
+		if (s->hiz) {
+			/* the next port starts with the input on */
+			s->hiz = false;
+			cs_chg_set_input_enable(s->board->ic, true);
+		}
 		s->lost_at = jiffies;
 		/* A trip can come between a probe and its check, and the check may
 		 * already have stepped back: the probe's limit is the one to blame. */
@@ -1089,11 +1135,14 @@ static void sr_event(struct work_struct *work)
 		return;
 	case USB_EVENT_VBUS:
 		s->vbus = true;
+		s->enumerated = false;
 		sr_line_reset(&s->line);
 		sr_idle_point(s);
 		return;
 	case USB_EVENT_ENUMERATED:
-		/* R8: the host granted a configuration: its current is the budget. */
+		/* R8: the host granted a configuration (or suspended the bus): its
+		 * current is the budget. */
+		s->enumerated = true;
 		if (!s->vbus || s->st == SR_IDLE)
 			return;
 		{
@@ -1102,6 +1151,8 @@ static void sr_event(struct work_struct *work)
 			sr_vmode_exit(s, false);
 			sr_dpm_test_stop(s);
 			sr_range(s);
+			if (sr_hiz(s))
+				return;
 			if (s->ceiling_ua >= old_max || s->ceiling_ua > s->max_ua)
 				s->ceiling_ua = s->max_ua;
 			if (s->req_ua > s->ceiling_ua)
@@ -1154,6 +1205,7 @@ static void sr_event(struct work_struct *work)
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
 	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	sr_hiz(s);   /* R8: a bus suspended before the detection */
 }
 
 static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)

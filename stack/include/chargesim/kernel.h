@@ -34,6 +34,7 @@ struct cs_irq_desc;
 struct cs_iio_map;
 struct cs_regulator;
 struct device;
+struct cs_acpi_device;
 
 /* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
 #define CS_PHY_CHG_CABLES 5
@@ -83,6 +84,8 @@ struct cs_kernel {
 	} probe_failure;
 	struct cs_regulator *regulators;     /* the board's (regulator.c) */
 	struct cs_regulator *regulator_dummy;
+	/* the machine's ACPI namespace (linux/acpi.h), NULL-hid terminated; NULL: none */
+	const struct cs_acpi_device *acpi_devices;
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;

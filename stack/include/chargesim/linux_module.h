@@ -61,8 +61,11 @@ struct cs_modinfo {
 	struct cs_modinfo *next;
 };
 
-/* Called by the constructors the macros generate. */
+/* Called by the constructors and destructors the macros generate: a record is on the
+ * list while the object that holds it (the binary, or a plugin until it is unloaded)
+ * is mapped. */
 void cs_modinfo_register(struct cs_modinfo *mi);
+void cs_modinfo_unregister(struct cs_modinfo *mi);
 /* The records of every module, in registration order: follow ->next, filter on modname. */
 const struct cs_modinfo *cs_modinfo_first(void);
 
@@ -87,6 +90,8 @@ extern const struct cs_linux_statics cs_linux_statics[];
 	static struct cs_modinfo id = { __VA_ARGS__, .line = __LINE__ }; \
 	static void __attribute__((constructor)) __CS_CAT(id, _register)(void) \
 	{ cs_modinfo_register(&id); } \
+	static void __attribute__((destructor)) __CS_CAT(id, _unregister)(void) \
+	{ cs_modinfo_unregister(&id); } \
 	extern int cs_modinfo_semicolon
 #define __CS_MODINFO(...) __CS_MODINFO_DEF(__CS_CAT(__cs_modinfo_, __COUNTER__), __VA_ARGS__)
 

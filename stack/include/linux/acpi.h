@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * linux/acpi.h (chargesim) - no ACPI: the simulated boards describe their devices
- * with device trees, and CONFIG_ACPI is not set (chargesim/kconfig.h), so drivers
- * take their non-ACPI paths. The x86 quirk helpers answer as for a tablet whose
- * native PMIC drivers are preferred over the firmware's ACPI battery code and whose
- * GPIO event handlers work (drivers/acpi/x86/utils.c decides this in a kernel).
+ * linux/acpi.h (chargesim) - no ACPI tables: the simulated boards describe their
+ * devices with device trees, and CONFIG_ACPI is not set (chargesim/kconfig.h), so
+ * drivers take their non-ACPI paths. What a driver asks of ACPI directly is answered
+ * per machine: a machine lists the devices its firmware's ACPI namespace holds
+ * (struct cs_acpi_device; none on a device-tree board), and acpi_dev_present() and the
+ * x86 quirk helpers answer from that list as drivers/acpi/x86/utils.c does on such a
+ * machine (stack/kernel/acpi.c).
  */
 #ifndef CS_LINUX_ACPI_H
 #define CS_LINUX_ACPI_H
@@ -13,18 +15,24 @@
 #include <linux/mod_devicetable.h>
 
 #define ACPI_PTR(_ptr) (NULL)
-static inline bool acpi_dev_present(const char *hid, const char *uid, s64 hrv)
-{
-	(void)hid;
-	(void)uid;
-	(void)hrv;
-	return false;
-}
 
-static inline bool acpi_quirk_skip_acpi_ac_and_battery(void)
-{
-	return true;
-}
+/* One present device of a machine's ACPI namespace: its _HID, _UID (NULL: none) and
+ * _HRV (-1: none). A machine's list ends with a NULL hid. */
+struct cs_acpi_device {
+	const char *hid;
+	const char *uid;
+	s64 hrv;
+};
+
+/* A present device with this _HID, and this _UID unless uid is NULL, and this _HRV
+ * unless hrv is -1. */
+bool acpi_dev_present(const char *hid, const char *uid, s64 hrv);
+
+/* Whether the native PMIC drivers (axp288_charger, axp288_fuel_gauge) are to be used
+ * instead of the firmware's ACPI AC and battery devices: true when the machine has an
+ * X-Powers AXP288 or an Intel Cherry Trail Whiskey Cove PMIC, false otherwise (a
+ * driver then refuses to probe). */
+bool acpi_quirk_skip_acpi_ac_and_battery(void);
 
 static inline bool acpi_quirk_skip_gpio_event_handlers(void)
 {

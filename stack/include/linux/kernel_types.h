@@ -82,13 +82,84 @@ struct list_head {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(n) (1UL << (n))
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (sizeof(long) * 8 - 1 - (h))))
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
-#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
-#define clamp(v, lo, hi) min(max(v, lo), hi)
-#define clamp_val(v, lo, hi) clamp(v, lo, hi)
-#define DIV_ROUND_CLOSEST(x, d) (((x) + ((d) / 2)) / (d))
+
+/*
+ * min/max/clamp with the kernel's semantics (include/linux/minmax.h, 6.12): each
+ * argument is evaluated exactly once (min(x++, y) increments x once), the result has
+ * the type the comparison gives the two (usual arithmetic conversions: min of a u8 and
+ * an int is an int), and mixing signedness is a compile-time error unless the signed
+ * side is a non-negative integer constant or the unsigned side is narrower than int
+ * (it is promoted to int). The kernel's header cannot be used as is: it needs its
+ * compiler.h and build_bug.h, and its check relies on the optimiser (-O0 builds, such
+ * as make coverage, would fail); this one decides on the arguments as written, so it
+ * holds at any -O. tests/test_kernel_layer.c checks each property.
+ */
+#define __cs_is_constexpr(x) \
+	(sizeof(int) == sizeof(*(8 ? ((void *)((long)(x) * 0l)) : (int *)8)))
+#define __cs_is_signed(x) ((__typeof__(x))-1 < (__typeof__(x))1)
+#define __cs_nonneg_const(x) \
+	__builtin_choose_expr(__cs_is_constexpr(x), (long long)(x) >= 0, 0)
+/* bit 0: fine in an unsigned comparison, bit 1: fine in a signed one */
+#define __cs_sign_use(x) \
+	(__cs_is_signed(x) ? 2 + __cs_nonneg_const(x) : 1 + 2 * (sizeof(x) < 4))
+#define __cs_signs_ok(name, x, y) \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wtype-limits\"") \
+	_Static_assert(__cs_sign_use(x) & __cs_sign_use(y), name "(" #x ", " #y ") signedness error"); \
+	_Pragma("GCC diagnostic pop")
+/* The signedness check above has passed: the mixed comparisons left (an unsigned value
+ * against a non-negative constant) are the safe ones, as in the kernel, which builds
+ * without -Wsign-compare. Locals get unique names so that min(max(a, b), c) nests. */
+#define __cs_nosign_warn(expr) ({ \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wsign-compare\"") \
+	expr; \
+	_Pragma("GCC diagnostic pop") })
+#define __cs_cmp(a, op, b) __cs_nosign_warn((a) op (b) ? (a) : (b))
+#define __cs_minmax_once(name, op, x, y, ux, uy) ({ \
+	__cs_signs_ok(name, x, y) \
+	__auto_type ux = (x); \
+	__auto_type uy = (y); \
+	__cs_cmp(ux, op, uy); })
+#define __cs_minmax(name, op, x, y) \
+	__cs_minmax_once(name, op, x, y, __CS_CAT(__cs_x, __COUNTER__), \
+			 __CS_CAT(__cs_y, __COUNTER__))
+#define min(x, y) __cs_minmax("min", <, x, y)
+#define max(x, y) __cs_minmax("max", >, x, y)
+#define __cs_minmax_t(t, op, x, y, ux, uy) ({ \
+	t ux = (x); \
+	t uy = (y); \
+	__cs_cmp(ux, op, uy); })
+#define min_t(t, x, y) \
+	__cs_minmax_t(t, <, x, y, __CS_CAT(__cs_x, __COUNTER__), __CS_CAT(__cs_y, __COUNTER__))
+#define max_t(t, x, y) \
+	__cs_minmax_t(t, >, x, y, __CS_CAT(__cs_x, __COUNTER__), __CS_CAT(__cs_y, __COUNTER__))
+/* val at or above hi: hi; else at or below lo: lo; else val (each evaluated once) */
+#define __cs_clamp_once(t, v, lo, hi, uv, ulo, uhi) ({ \
+	t uv = (v); \
+	t ulo = (lo); \
+	t uhi = (hi); \
+	__cs_nosign_warn(uv >= uhi ? uhi : uv <= ulo ? ulo : uv); })
+#define __cs_clamp(t, v, lo, hi) \
+	__cs_clamp_once(t, v, lo, hi, __CS_CAT(__cs_v, __COUNTER__), \
+			__CS_CAT(__cs_lo, __COUNTER__), __CS_CAT(__cs_hi, __COUNTER__))
+#define clamp(v, lo, hi) ({ \
+	__cs_signs_ok("clamp", v, lo) \
+	__cs_signs_ok("clamp", v, hi) \
+	__cs_clamp(__auto_type, v, lo, hi); })
+#define clamp_t(t, v, lo, hi) __cs_clamp(t, v, lo, hi)
+#define clamp_val(v, lo, hi) __cs_clamp(__typeof__(v), v, lo, hi)
+/*
+ * x / d rounded to the nearest integer, halves away from zero, for signed operands too
+ * (include/linux/math.h: -7 / 2 is -4 and 7 / -2 is -4; adding d / 2 alone would give
+ * -3). Each argument is evaluated once.
+ */
+#define DIV_ROUND_CLOSEST(x, d) ({ \
+	__typeof__(x) __cs_dx = (x); \
+	__typeof__(d) __cs_dd = (d); \
+	(((__typeof__(x))-1) > 0 || ((__typeof__(d))-1) > 0 || \
+	 ((__cs_dx > 0) == (__cs_dd > 0))) ? \
+		((__cs_dx + __cs_dd / 2) / __cs_dd) : ((__cs_dx - __cs_dd / 2) / __cs_dd); })
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define likely(x) __builtin_expect(!!(x), 1)
 

@@ -50,9 +50,21 @@ int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, voi
 #define atomic_notifier_chain_unregister raw_notifier_chain_unregister
 #define atomic_notifier_call_chain raw_notifier_call_chain
 
+/*
+ * An errno carried through a chain as a stopping return value, and back (the kernel's
+ * include/linux/notifier.h): -E becomes NOTIFY_STOP_MASK | (NOTIFY_OK + E), so that
+ * notifier_to_errno() gives -E again; 0 is NOTIFY_OK, and any return value without an
+ * errno in it (NOTIFY_DONE, NOTIFY_OK, NOTIFY_STOP) gives 0.
+ */
 static inline int notifier_from_errno(int err)
 {
-	return err ? (NOTIFY_STOP_MASK | (0x0002 - err)) : NOTIFY_OK;
+	return err ? (NOTIFY_STOP_MASK | (NOTIFY_OK - err)) : NOTIFY_OK;
+}
+
+static inline int notifier_to_errno(int ret)
+{
+	ret &= ~NOTIFY_STOP_MASK;
+	return ret > NOTIFY_OK ? NOTIFY_OK - ret : 0;
 }
 
 #endif

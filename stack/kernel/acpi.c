@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stack/kernel/acpi.c - the answers drivers get from ACPI, from the machine's list of
+ * ACPI devices (cs_kernel()->acpi_devices; a device-tree machine has none).
+ */
+#include <string.h>
+#include <linux/acpi.h>
+#include <chargesim/kernel.h>
+
+bool acpi_dev_present(const char *hid, const char *uid, s64 hrv)
+{
+	const struct cs_acpi_device *d = cs_kernel() ? cs_kernel()->acpi_devices : NULL;
+
+	for (; d && d->hid; d++) {
+		if (strcmp(d->hid, hid) != 0)
+			continue;
+		if (uid && (!d->uid || strcmp(d->uid, uid) != 0))
+			continue;
+		if (hrv != -1 && d->hrv != hrv)
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * drivers/acpi/x86/utils.c (6.12): no DMI quirk matches here (linux/dmi.h), so the
+ * answer is whether one of the PMICs with native drivers is present with _UID "1": the
+ * X-Powers AXP288 (INT33F4, any _HRV) or the Cherry Trail Whiskey Cove (INT34D3,
+ * _HRV 3). On a machine without such a PMIC the ACPI battery driver is kept and
+ * axp288_charger's probe returns -ENODEV.
+ */
+bool acpi_quirk_skip_acpi_ac_and_battery(void)
+{
+	static const struct {
+		const char *hid;
+		s64 hrv;
+	} native_pmics[] = {
+		{ "INT33F4", -1 },
+		{ "INT34D3", 3 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(native_pmics); i++)
+		if (acpi_dev_present(native_pmics[i].hid, "1", native_pmics[i].hrv))
+			return true;
+	return false;
+}

@@ -84,6 +84,15 @@ static const struct {
 	/* vindpm_reg: min <= max */
 	{ "device.pmic.vindpm_reg.min", { "device.pmic.vindpm_reg.max=25 V" } },
 	{ "device.pmic.vindpm_reg.max", { "device.pmic.vindpm_reg.min=0 V" } },
+	/* ts: t1 <= t2 <= t3 <= t5 */
+	{ "device.pmic.ts.t1", { "device.pmic.ts.t2=100 C", "device.pmic.ts.t3=100 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t2", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t3=100 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t3", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t2=-40 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t5", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t2=-40 C",
+				 "device.pmic.ts.t3=-40 C" } },
 };
 
 static GPtrArray *collect(void)

@@ -26,6 +26,7 @@ extern CU_TestInfo sweep_tests[];
 extern CU_TestInfo diff_tests[];
 extern CU_TestInfo models_tests[];
 extern CU_TestInfo budget_tests[];
+extern CU_TestInfo source_tests[];
 extern CU_TestInfo docs_tests[];
 extern CU_TestInfo linux_layer_tests[];
 extern CU_TestInfo linux_driver_tests[];

@@ -26,6 +26,7 @@ static CU_SuiteInfo suites[] = {
 	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
 	{ "models", NULL, NULL, NULL, NULL, models_tests },
 	{ "budget", NULL, NULL, NULL, NULL, budget_tests },
+	{ "source", NULL, NULL, NULL, NULL, source_tests },
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },
 	{ "linux-drivers", NULL, NULL, NULL, NULL, linux_driver_tests },

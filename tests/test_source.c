@@ -269,8 +269,11 @@ static double drawn_ilim(guint32 seed)
 		"\"device\": { \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"50 %%\" } } }",
 		seed);
 
-	if (tu_run(&r, json) && tu_read_trace(&r))
+	if (tu_run(&r, json) && tu_read_trace(&r)) {
 		v = trace_last(&r, "src_ilim_A");
+		/* events.jsonl names the draw at t = 0 */
+		ASSERT_NEAR(tu_num(tu_event(&r, "ilim_drawn", NULL, NULL, 0), "A"), v, 1e-6);
+	}
 	tu_done(&r);
 	return v;
 }
@@ -342,6 +345,12 @@ static void test_pps_current_limit(void)
 	ron = (trace_last(&r, "vbus_V") - trace_last(&r, "vbat_V")) / 1.0;
 	CU_ASSERT(ron > 0 && ron < 1);
 	ASSERT_NEAR(tu_metric(&r, "vbus_negotiated_V"), 5.9, 1e-9);
+	/* the request in force, then the new one at 10 s */
+	CU_ASSERT_EQUAL(tu_count(&r, "pps_request"), 2);
+	ASSERT_NEAR(tu_num(tu_event(&r, "pps_request", NULL, NULL, 0), "V"), 5.9, 1e-9);
+	ASSERT_NEAR(tu_num(tu_event(&r, "pps_request", NULL, NULL, 0), "A"), 1.95, 1e-9);
+	ASSERT_NEAR(tu_event_time(tu_event(&r, "pps_request", NULL, NULL, 1)), 10, 1e-9);
+	ASSERT_NEAR(tu_num(tu_event(&r, "pps_request", NULL, NULL, 1), "A"), 1.0, 1e-9);
 	ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
 	tu_done(&r);
 }

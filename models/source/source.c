@@ -435,10 +435,25 @@ static double source_voc_now(const struct source *s)
 	return s->p->voc;
 }
 
+/* A PPS request came into force (or changed): the voltage and operating current. */
+static void source_log_pps(struct source *s)
+{
+	double v, i;
+	cJSON *rec;
+
+	if (!source_pps(s, &v, &i))
+		return;
+	rec = evlog_begin(s->log, sim_now(s->sim), "source", "pps_request");
+	evlog_put_number(rec, "V", v);
+	evlog_put_number(rec, "A", i);
+	evlog_end(s->log, rec);
+}
+
 void source_set_contract(struct source *s, double v, double i)
 {
 	s->v_contract = v;
 	s->i_contract = i;
+	source_log_pps(s);
 	MODEL_NOTIFY(s);
 }
 
@@ -738,6 +753,9 @@ static void source_model_start(void *state)
 {
 	struct source *s = state;
 
+	if (s->p->ilim_tolerance > 0)
+		model_log_number(s->log, s->sim, "source", "ilim_drawn", "A", source_adapter_ilim(s));
+
 	if (s->p->ilim_drift != 0)
 		sim_after(s->sim, &s->ev_drift, source_drift_tick(s));
 }
@@ -768,6 +786,8 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 		if (s->rp_changed)
 			s->rp_changed(s->rp_ctx);
 	}
+	if (strcmp(changed->key, "pps_v") == 0 || strcmp(changed->key, "pps_i") == 0)
+		source_log_pps(s);
 	/* Re-arm the timers against the new thresholds at the next observation. */
 	source_disarm(s);
 	MODEL_NOTIFY(s);

@@ -182,7 +182,7 @@ const struct param_desc source_param_desc[] = {
 	{ "rp", PARAM_ENUM, .off = OFF(rp), .choices = rp_names, .aliases = rp_aliases, .flags = PARAM_F_RUNTIME,
 	  .doc = "Type-C Rp advertisement: default, 1.5A, 3.0A" },
 	{ "pdos", PARAM_CUSTOM, .parse = source_parse_pdos,
-	  .doc = "PD fixed supply PDOs, e.g. [\"5V 3A\", \"9V 2A\"]" },
+	  .doc = "PD fixed supply PDOs, then any PPS APDOs, e.g. [\"5V 3A\", \"9V 2A\", \"PPS 3.3-11V 3A\"]" },
 	{ "port", PARAM_ENUM, .off = OFF(port), .choices = port_names,
 	  .doc = "host port budget: root (500 mA, 900 mA USB 3) or hub (bus-powered, 100 mA)" },
 	{ "usb3", PARAM_BOOL, .off = OFF(usb3), .doc = "SuperSpeed host port" },

@@ -208,38 +208,39 @@ static void test_power_limited_brick(void)
 	tu_done(&r);
 }
 
-/* A 1.5 A brick (cc) drifting -8 % with a 20 min time constant, through 0.05 ohm to
- * a charger that asks more than it gives, so the port is in its limit from the
- * charger's connect at 0.1 s; `extra` adds events. */
-static bool run_drift(struct tu_run *r, const char *extra)
+/* A brick (cc) of `ilim` drifting -8 % with a 20 min time constant, through 0.05 ohm
+ * to a charger that asks up to 3 A from the charger's connect at 0.1 s; `extra` adds
+ * events. */
+static bool run_drift(struct tu_run *r, const char *ilim, const char *extra)
 {
 	g_autofree char *json = g_strdup_printf(
 		"{ \"name\": \"dr\", \"seed\": 1, \"duration\": \"40 min\","
-		"\"source\": { \"kind\": \"dcp\", \"ilim\": \"1.5 A\", \"overload\": \"cc\","
+		"\"source\": { \"kind\": \"dcp\", \"ilim\": \"%s\", \"overload\": \"cc\","
 		"  \"ilim_drift\": \"-8 %%\", \"drift_tau\": \"20 min\" },"
 		"\"cable\": { \"r_loop\": \"0.05 ohm\" },"
 		"\"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"3 A\","
 		"  \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": \"50 mA\","
 		"    \"default\": \"3 A\" } },"
 		"  \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"20 %%\" } },"
-		"\"policy\": \"none\"%s }", extra);
+		"\"policy\": \"none\"%s }", ilim, extra);
 
 	return tu_run(r, json) && tu_read_trace(r);
 }
 
 /*
- * The drift: warming under full load from cold, the limit at t = tau is
+ * The drift: a 1.5 A brick in its limit from cold; at t = tau the limit is
  * ilim (1 + drift (1 - 1/e)) = 1.5 (1 - 0.08 * 0.632121) = 1.424146 A (the 0.1 s
  * before the charger connects moves that by 2e-6 relative). Unplugged at 20 min it
  * cools: replugged at 40 min, w = (1 - 1/e)/e = 0.232544, the limit
- * 1.5 (1 - 0.08 * 0.232544) = 1.472095 A.
+ * 1.5 (1 - 0.08 * 0.232544) = 1.472095 A. A 4 A brick that delivers the charger's
+ * 3 A, below its limit, warms alike: 4 (1 - 0.08 * 0.632121) = 3.797723 A at tau.
  */
 static void test_ilim_drift(void)
 {
 	struct tu_run r;
 	const double e1 = 1 - exp(-1);
 
-	if (!run_drift(&r, "")) {
+	if (!run_drift(&r, "1.5 A", "")) {
 		CU_FAIL("run");
 		return;
 	}
@@ -249,12 +250,20 @@ static void test_ilim_drift(void)
 	CU_ASSERT(trace_last(&r, "src_ilim_A") >= 1.5 * 0.92 - 1e-9);
 	tu_done(&r);
 
-	if (!run_drift(&r, ", \"events\": [ { \"at\": \"20 min\", \"do\": \"unplug\" },"
+	if (!run_drift(&r, "1.5 A", ", \"events\": [ { \"at\": \"20 min\", \"do\": \"unplug\" },"
 		       "{ \"at\": \"40 min\", \"do\": \"plug\" } ]")) {
 		CU_FAIL("run");
 		return;
 	}
 	ASSERT_REL(trace_last(&r, "src_ilim_A"), 1.5 * (1 - 0.08 * e1 * exp(-1)), 1e-5);
+	tu_done(&r);
+
+	if (!run_drift(&r, "4 A", "")) {
+		CU_FAIL("run");
+		return;
+	}
+	CU_ASSERT(trace_at(&r, "ibus_A", 1200) < 3.5);
+	ASSERT_REL(trace_at(&r, "src_ilim_A", 1200), 4 * (1 - 0.08 * e1), 1e-5);
 	tu_done(&r);
 }
 
@@ -386,7 +395,7 @@ CU_TestInfo source_tests[] = {
 	{ "power limit: a switching charger on the hyperbola", test_power_limit_switching },
 	{ "power limit: a linear charger in dropout", test_power_limit_linear },
 	{ "a 7.5 W brick: V*I = pmax at VINDPM", test_power_limited_brick },
-	{ "ilim drift: 1 - 1/e at tau, cooling when idle", test_ilim_drift },
+	{ "ilim drift: 1 - 1/e at tau delivering, cooling when idle", test_ilim_drift },
 	{ "ilim tolerance: within bounds, by the seed", test_ilim_tolerance },
 	{ "PPS: current-limit mode at the operating current", test_pps_current_limit },
 	{ "PPS: the APDO's power limit", test_pps_power_limit },

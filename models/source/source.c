@@ -199,7 +199,7 @@ const struct param_desc source_param_desc[] = {
 	{ "ilim_tolerance", PARAM_NUM, UNIT_FRACTION, OFF(ilim_tolerance), 0, 0.5,
 	  .doc = "the actual current limit is drawn once per run, uniformly within ilim +-this, from the scenario's seed" },
 	{ "ilim_drift", PARAM_NUM, UNIT_FRACTION, OFF(ilim_drift), -0.5, 0.5,
-	  .doc = "the current limit moves by this fraction as the adapter warms under full load (negative: it falls)" },
+	  .doc = "the current limit moves toward ilim*(1 + this) as the adapter warms while it delivers, and back while idle (negative: it falls)" },
 	/* A PPS request carries the voltage in 20 mV and the current in 50 mA units [USB
 	 * PD 3.0, 6.4.2, Programmable Request Data Object]. */
 	{ "pps_v", PARAM_NUM, UNIT_VOLT, OFF(pps_v), 3, 21, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
@@ -487,15 +487,18 @@ static double source_ilim_now(const struct source *s)
 
 /* ---- the adapter warming up: the drift of its current limit ----
  *
- * The warm fraction w (0 cold, 1 warmed through at full load) follows a first-order
- * lag with time constant drift_tau toward the load fraction, the mean current the port
- * delivered over the last tick over its own limit in that tick (1 in its limit; 0
- * while idle or unplugged), and the limit is ilim * (1 + ilim_drift * w). The lag is advanced
- * exactly, w <- target + (w - target) * exp(-dt / tau), once per tick of
+ * The warm fraction w (0 cold, 1 warm) follows a first-order lag with time constant
+ * drift_tau toward 1 while the port delivers and toward 0 while it is idle (nothing
+ * drawn, off or unplugged): over a tick, toward the fraction of the tick it
+ * delivered. The limit is ilim * (1 + ilim_drift * w). The lag is advanced exactly,
+ * w <- target + (w - target) * exp(-dt / tau), once per tick of
  * drift_tau / SOURCE_DRIFT_TICKS: the limit is a staircase of those ticks, which at
- * a drift of 10 % moves by at most 0.16 % of ilim per tick. Under a load held at the
- * limit from a cold start, w(tau) = 1 - 1/e. */
+ * a drift of 10 % moves by at most 0.16 % of ilim per tick. Delivering from a cold
+ * start, w(tau) = 1 - 1/e. Any delivered current warms it alike: the model follows
+ * the adapter's state (loaded or idle), not its losses. */
 #define SOURCE_DRIFT_TICKS 64
+/* A port delivers above this (A): far below any load, far above rounding. */
+#define SOURCE_DELIVER_EPS_A 1e-3
 
 static sim_time_t source_drift_tick(const struct source *s)
 {
@@ -509,12 +512,12 @@ static void source_drift_cb(struct sim_event *ev, void *data)
 	struct source *s = data;
 	sim_time_t tick = source_drift_tick(s);
 	double dt = sim_time_to_s(tick);
-	double target = fmin(1.0, fmax(0.0, s->drift_q / dt / source_adapter_ilim(s)));
+	double target = fmin(1.0, fmax(0.0, s->drift_on_s / dt));
 	double w0 = s->warm;
 
 	(void)ev;
 	s->warm = target + (w0 - target) * exp(-dt / sim_time_to_s(s->p->drift_tau));
-	s->drift_q = 0;
+	s->drift_on_s = 0;
 	sim_after(s->sim, &s->ev_drift, tick);
 	if (s->warm != w0)
 		MODEL_NOTIFY(s);
@@ -670,9 +673,10 @@ static void source_integrate(void *state, const struct model_point *p0,
 	}
 	if (dt > 0 && isfinite(budget))
 		over_segment(s, a, b, budget + SOURCE_OVER_EPS_A, dt);
-	/* the charge the port delivered, which warms it (source_drift_cb()) */
-	if (s->p->ilim_drift != 0 && source_output_on(s))
-		s->drift_q += 0.5 * ((hold ? p1->op->ibus : p0->op->ibus) + p1->op->ibus) * dt_step;
+	/* the time the port delivered, which warms it (source_drift_cb()) */
+	if (s->p->ilim_drift != 0 && source_output_on(s) &&
+	    0.5 * ((hold ? p1->op->ibus : p0->op->ibus) + p1->op->ibus) > SOURCE_DELIVER_EPS_A)
+		s->drift_on_s += dt_step;
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)

@@ -138,8 +138,8 @@ struct source {
 	double below_s;            /* time VBUS spent below 95 % of the negotiated voltage */
 	/* the adapter's limit as built and as warmed: ilim * tol_factor * (1 + drift * warm) */
 	double tol_factor;         /* 1 + ilim_tolerance * u, u drawn once from the run's seed */
-	double warm;               /* 0 cold .. 1 warmed through at full load */
-	double drift_q;            /* charge (C) delivered since the last drift tick */
+	double warm;               /* 0 cold .. 1 warm (delivering for long) */
+	double drift_on_s;         /* time (s) the port delivered since the last drift tick */
 	struct sim_event ev_drift;
 };
 

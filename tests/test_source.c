@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
+#include "models/source/source.h"
+#include "run/scenario.h"
 #include "sim/solver.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -390,7 +392,36 @@ static void test_pps_power_limit(void)
 	tu_done(&r);
 }
 
+/*
+ * The APDO syntax: "PPS <min>-<max>V <amps>A [<watts>W]", units and case as a user
+ * writes them, after the fixed PDOs (which keep their own list for the PHY).
+ */
+static void test_apdo_parse(void)
+{
+	static const char json[] =
+		"{ \"source\": { \"kind\": \"pd\", \"pdos\": [\"5V 3A\", \"9V 2A\","
+		" \"PPS 3.3-11V 3A\", \"pps 5 V - 20 V 3000 mA 60 W\"] } }";
+	g_autoptr(GError) err = NULL;
+	struct scenario *sc = scenario_load_text("apdo.json", json, strlen(json), NULL, &err);
+	const struct source_params *p;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	p = scenario_params(sc, "source");
+	CU_ASSERT_EQUAL(p->n_pdos, 2);
+	CU_ASSERT_EQUAL(p->n_apdos, 2);
+	ASSERT_NEAR(p->apdos[0].vmin, 3.3, 1e-12);
+	ASSERT_NEAR(p->apdos[0].vmax, 11, 1e-12);
+	ASSERT_NEAR(p->apdos[0].i, 3, 1e-12);
+	ASSERT_NEAR(p->apdos[0].p, 0, 0);
+	ASSERT_NEAR(p->apdos[1].vmin, 5, 1e-12);
+	ASSERT_NEAR(p->apdos[1].vmax, 20, 1e-12);
+	ASSERT_NEAR(p->apdos[1].i, 3, 1e-12);
+	ASSERT_NEAR(p->apdos[1].p, 60, 1e-12);
+	scenario_free(sc);
+}
+
 CU_TestInfo source_tests[] = {
+	{ "PPS APDOs in pdos", test_apdo_parse },
 	{ "power limit: the supply curve", test_power_limit_supply },
 	{ "power limit: a switching charger on the hyperbola", test_power_limit_switching },
 	{ "power limit: a linear charger in dropout", test_power_limit_linear },

@@ -12,8 +12,10 @@
 #                   scenario library in PREFIX/share/chargesim/scenarios (where `check`
 #                   and `list scenarios` look without a path; DESTDIR stages it), the
 #                   scenario JSON Schema beside it (written by the binary from its
-#                   tables), the manual pages chargesim(1) and chargesim-scenario(5)
-#                   (docs/man/) and the bash completion (cli/completion.bash)
+#                   tables), the populations of `chargesim score` in
+#                   PREFIX/share/chargesim/populations, the manual pages chargesim(1)
+#                   and chargesim-scenario(5) (docs/man/) and the bash completion
+#                   (cli/completion.bash)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
 #
@@ -139,6 +141,11 @@ TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
 TPL_C     := $(BUILD)/gen/plots/templates.c
 TPL_H     := $(BUILD)/gen/plots/templates.h
 LIB_OBJ   += $(BUILD)/obj/gen/plots/templates.o
+# The population files of `chargesim score` (populations/*.json) join the library as C
+# strings too (scripts/json2c.sh): the built-in "default" and "hard".
+POP_SRC   := $(sort $(wildcard populations/*.json))
+POP_C     := $(BUILD)/gen/run/populations.c
+LIB_OBJ   += $(BUILD)/obj/gen/run/populations.o
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
@@ -164,6 +171,10 @@ $(TPL_C): $(TPL_SRC) plots/templates/gp2c.sh
 # gp2c.sh writes the header that declares the templates beside them
 $(TPL_H): $(TPL_C) ;
 $(filter $(BUILD)/obj/plots/% $(BUILD)/obj/gen/plots/%,$(LIB_OBJ)): $(TPL_H)
+
+$(POP_C): $(POP_SRC) scripts/json2c.sh
+	@mkdir -p $(dir $@)
+	scripts/json2c.sh $@ $(POP_SRC)
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -424,6 +435,8 @@ install: $(BIN) $(LIB)
 	mv $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json.tmp \
 	  $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
 	chmod 644 $(DESTDIR)$(PREFIX)/share/chargesim/scenario.schema.json
+	install -d $(DESTDIR)$(PREFIX)/share/chargesim/populations
+	install -m 644 $(POP_SRC) $(DESTDIR)$(PREFIX)/share/chargesim/populations/
 
 clean:
 	rm -rf build out

@@ -25,6 +25,12 @@ int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_score(int argc, char **argv);
+/* `chargesim merge` of score shards (cli/cmd_score.c): dirs hold score-manifest.json. */
+int cmd_score_merge(char **dirs, int n_dirs, const char *outdir, bool quiet);
+/* -j when not given (cli/cmd_sweep.c): SLURM_CPUS_PER_TASK, else the CPUs this process
+ * may run on. */
+int cli_default_jobs(void);
 /* `--plot` of run and compare (cli/cmd_plot.c), once the runs' outputs are written
  * into dir (the staging directory of their output set, which becomes `shown`):
  * write dir/plot.gp and render dir/plot.{png,svg}. False with err (naming `shown`)

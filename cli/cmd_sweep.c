@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "run/score_merge.h"
 #include "run/sweep.h"
 #include "run/sweep_runner.h"
 #include "run/world.h"
@@ -120,7 +121,7 @@ static void progress_update(void *data, const struct sweep_progress *sp)
  * g_get_num_processors() counts every CPU of the machine in GLib 2.74 (Debian 12),
  * so it is only the fallback.
  */
-static int default_jobs(void)
+int cli_default_jobs(void)
 {
 	const char *s = g_getenv("SLURM_CPUS_PER_TASK");
 	int n = s ? atoi(s) : 0;
@@ -194,7 +195,7 @@ static bool check_options(struct sweep_cli *c, struct sweep_shard *sh, bool *fro
 		return false;
 	}
 	if (c->jobs == 0)
-		c->jobs = default_jobs();
+		c->jobs = cli_default_jobs();
 	*from_env = !c->shard_opt && sweep_shard_from_env(sh, &err);
 	if (c->shard_opt)
 		sweep_parse_shard(c->shard_opt, sh, &err);
@@ -329,7 +330,7 @@ int cmd_merge(int argc, char **argv)
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
 		G_OPTION_ENTRY_NULL,
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD-DIR... -o DIR - join the shards of a sweep");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD-DIR... -o DIR - join the shards of a sweep or a score");
 	g_autoptr(GError) err = NULL;
 	int status = CLI_EXIT_USAGE;
 
@@ -344,11 +345,18 @@ int cmd_merge(int argc, char **argv)
 		"column. Then it writes one results.csv, byte-identical to the results.csv of the\n"
 		"same sweep run unsharded. Shards written by a chargesim without these checksums\n"
 		"are refused: run them again.\n"
+		"Shards of `chargesim score --shard I/N` (directories holding score-manifest.json)\n"
+		"are joined the same way into score.csv, score.json and score-manifest.json,\n"
+		"byte-identical to the score run whole (docs/score.md).\n"
 		"Example: chargesim merge out/sweep/shard-* -o out/sweep/all");
 	if (!cli_parse(ctx, &argc, &argv))
 		goto out;
 	if (argc < 2 || !outdir) {
 		cli_error("merge: expected at least one shard directory and -o DIR (see --help)");
+		goto out;
+	}
+	if (score_manifest_exists(argv[1])) {
+		status = cmd_score_merge(argv + 1, argc - 1, outdir, quiet);
 		goto out;
 	}
 	allow_library_bases();

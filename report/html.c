@@ -36,7 +36,7 @@ static const char *const key_kinds[] = {
 
 /* text as HTML: valid UTF-8, control characters (but line feeds and tabs) as blanks,
  * the five markup characters escaped. */
-static void html_text(GString *out, const char *text)
+void html_text(GString *out, const char *text)
 {
 	g_autofree char *valid = g_utf8_make_valid(text ? text : "", -1);
 
@@ -71,7 +71,7 @@ static void html_link(GString *out, const char *rel, const char *name)
 	g_string_append(out, "</a>");
 }
 
-static const char report_style[] =
+const char report_style[] =
 	"body{font-family:sans-serif;margin:1.5em;max-width:1400px;color:#222}\n"
 	"table{border-collapse:collapse;margin:0.5em 0}\n"
 	"th,td{border:1px solid #bbb;padding:2px 8px;text-align:left;vertical-align:top}\n"

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <glib.h>
 #include "run/run.h"
+#include "run/score_table.h"
 
 /* One run in the document. */
 struct report_run {
@@ -52,5 +53,11 @@ bool report_write_tables(const struct report_spec *spec, GError **err);
 /* dir/report.html. False with err on failure (an events.jsonl that cannot be read, a
  * file that cannot be written). */
 bool report_write_html(const struct report_spec *spec, GError **err);
+
+/* `chargesim score --report` (report/score_html.c): dir/report.html of a score's
+ * figures (sum, made from its score.csv), seed, population and oracle. */
+bool report_write_score_html(const char *dir, const struct score_summary *sum, guint32 seed,
+			     const struct population *pop, const struct score_oracle_def *def,
+			     GError **err);
 
 #endif

@@ -23,4 +23,9 @@ GPtrArray *report_metrics(const struct world_metrics *m);
 /* The metric of a run by key, NULL when that run lacks it. */
 const struct rmetric *report_metric_find(const GPtrArray *ms, const char *key);
 
+/* text as HTML into out (html.c): valid UTF-8, the markup characters escaped. */
+void html_text(GString *out, const char *text);
+/* The pages' style sheet (html.c). */
+extern const char report_style[];
+
 #endif

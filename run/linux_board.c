@@ -159,6 +159,16 @@ static char *machines_text(void)
 	return g_string_free(s, FALSE);
 }
 
+bool linux_board_fits(const char *policy, const char *preset)
+{
+	const struct linux_machine *m;
+
+	if (!policy || strncmp(policy, "linux/", 6) != 0)
+		return true;
+	m = machine_of(policy + 6);
+	return m && preset_fits(m, preset);
+}
+
 bool linux_board_new(struct linux_board **out, const char *policy,
 		     const struct linux_board_env *env, GError **err)
 {

@@ -35,6 +35,10 @@ struct linux_board_env {
  * fit the driver (e.g. a charger preset for another chip). */
 bool linux_board_new(struct linux_board **out, const char *policy,
 		     const struct linux_board_env *env, GError **err);
+/* Does policy run on a device whose charger is the device.pmic preset `preset`? True
+ * for every policy but a real driver, whose machine has its own chip (score leaves
+ * the setups of other chargers out of a driver's figures). */
+bool linux_board_fits(const char *policy, const char *preset);
 /* The world has settled at this instant: chips follow the charger model's state and
  * raise their interrupts. NULL is fine. */
 void linux_board_settled(struct linux_board *lb);

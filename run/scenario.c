@@ -684,8 +684,10 @@ static bool resolve_set_path(struct scenario_event *e, const char *path,
 	d = scenario_param_at(table, path, rest, false, where, &off, err);
 	if (!d)
 		return false;
+	/* A value that owns memory (a load profile) belongs to the scenario: a run's
+	 * shallow copy of the parameters cannot replace it. */
 	if ((d->kind == PARAM_ENUM && (strcmp(d->key, "kind") == 0 || strcmp(d->key, "preset") == 0)) ||
-	    d->kind == PARAM_OBJECT)
+	    d->kind == PARAM_OBJECT || d->release)
 		return scenario_error(err, "%s: found \"%s\", a parameter that cannot change during a run, expected one such as device.load.current",
 			    where, path);
 	e->desc = d;
@@ -982,7 +984,7 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 			return scenario_error(err, "duration: found %g s, expected a time above 0 and at most 366 days",
 					      sim_time_to_s(sc->duration));
 	}
-	return load_objects(sc, doc, err) &&
+	return load_objects(sc, doc, err) && scenario_load_profile_csv(sc, err) &&
 	       load_policy(sc, cJSON_GetObjectItemCaseSensitive(doc, "policy"), err) &&
 	       load_events(sc, cJSON_GetObjectItemCaseSensitive(doc, "events"), err) &&
 	       load_expect(sc, cJSON_GetObjectItemCaseSensitive(doc, "expect"), err);

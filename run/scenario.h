@@ -137,5 +137,9 @@ int scenario_object_index(const char *key);
 void *scenario_params(const struct scenario *sc, const char *key);
 /* The charger's UVLO falling threshold, V (the line the plots draw under VBUS). */
 double scenario_uvlo_v(const struct scenario *sc);
+/* A load profile named by a CSV file ("profile": "FILE.csv"): read it, from inside the
+ * scenario's directory, into the load's steps (run/load_profile.c). True when there is
+ * none. Errors start with the JSON path; the loader puts the scenario file in front. */
+bool scenario_load_profile_csv(struct scenario *sc, GError **err);
 
 #endif

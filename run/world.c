@@ -340,6 +340,11 @@ void world_add_event_listener_for(struct world *w, const char *ev, evlog_listene
 	evlog_add_listener_for(w->log, ev, cb, data);
 }
 
+void world_stop(struct world *w)
+{
+	sim_stop(&w->sim);
+}
+
 const char *world_policy_name(const struct world *w)
 {
 	return w->policy_name;

@@ -419,6 +419,8 @@ void param_free_strings(const struct param_desc *table, void *base)
 			*PARAM_FIELD(base, d, char *) = NULL;
 		} else if (d->kind == PARAM_OBJECT) {
 			param_free_strings(d->sub, (char *)base + d->off);
+		} else if (d->kind == PARAM_CUSTOM && d->release) {
+			d->release(d, (char *)base + d->off);
 		}
 	}
 }

@@ -53,6 +53,9 @@ struct param_desc {
 	const struct param_desc *sub;/* PARAM_OBJECT: NULL-key-terminated table; PARAM_CUSTOM:
 				      * the keys of the object it reads, if any (for tests) */
 	param_parse_cb parse;        /* PARAM_CUSTOM */
+	/* PARAM_CUSTOM, optional: free what parse allocated into the field (a list of any
+	 * length); param_free_strings() calls it. */
+	void (*release)(const struct param_desc *d, void *field);
 	const char *doc;             /* one line for `chargesim list` */
 	/* PARAM_ENUM: other names for choices, pairs {alias, choice, ..., NULL} */
 	const char *const *aliases;
@@ -94,7 +97,9 @@ void param_error_unknown_key(const struct param_desc *table, const char *const *
 char *param_describe_json(const cJSON *v);
 /* Set err to "PATH: found <v described>, expected EXPECTED"; returns false. */
 bool param_error_found(GError **err, const char *path, const cJSON *v, const char *expected);
-/* Free the PARAM_STR fields (recursively into objects). */
+/* Free the PARAM_STR fields and what PARAM_CUSTOM fields own (their release hook),
+ * recursively into objects. Only the owner of the parameters calls it: a shallow copy
+ * (a run's, made with g_memdup2) shares these and frees its struct alone. */
 void param_free_strings(const struct param_desc *table, void *base);
 /* Format the current value of a field for documentation ("5.1 V", "10 ms"). */
 char *param_format_value(const struct param_desc *d, const void *base);

@@ -26,9 +26,13 @@ extern CU_TestInfo sweep_tests[];
 extern CU_TestInfo diff_tests[];
 extern CU_TestInfo models_tests[];
 extern CU_TestInfo budget_tests[];
+extern CU_TestInfo load_profile_tests[];
+extern CU_TestInfo pmic_ts_tests[];
+extern CU_TestInfo source_tests[];
 extern CU_TestInfo docs_tests[];
 extern CU_TestInfo linux_layer_tests[];
 extern CU_TestInfo linux_driver_tests[];
+extern CU_TestInfo score_tests[];
 /* Were real Linux drivers compiled into this build (a kernel source was there)? */
 bool linux_drivers_built(void);
 

@@ -70,6 +70,12 @@ gen() {
 			dd if=/dev/zero of="$g" bs=1048576 count=100 2>/dev/null ||
 			{ echo "cannot create a 100 MB file"; return 1; }
 		;;
+	profile-huge.json)
+		# a load profile CSV over its 512 MiB cap (sparse), named by a scenario beside it
+		truncate -s 600M "$GEN/profile-huge.csv" 2>/dev/null ||
+			{ echo "cannot create a sparse 600 MB file"; return 1; }
+		printf '{ "name": "bad", "duration": "10 s", "device": { "load": { "profile": "profile-huge.csv" } } }\n' >"$g"
+		;;
 	deep-array.json | deep-sweep.json)
 		awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$g"
 		;;

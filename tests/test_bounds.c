@@ -69,6 +69,10 @@ static const struct {
 } companions[] = {
 	/* source: ishort <= ilim */
 	{ "source.ishort", { "source.ilim=20 A" } },
+	/* source: a PPS request needs a PD source with an APDO that covers it */
+	{ "source.pps_v", { "source.kind=pd", "source.pdos=[\"5V 3A\", \"PPS 3-21V 5A\"]" } },
+	{ "source.pps_i", { "source.kind=pd", "source.pdos=[\"5V 3A\", \"PPS 3-21V 5A\"]",
+			    "source.pps_v=9 V" } },
 	/* pmic: uvlo_falling <= uvlo_rising, vreg <= battery v_max */
 	{ "device.pmic.uvlo_falling", { "device.pmic.uvlo_rising=25 V" } },
 	{ "device.pmic.uvlo_rising", { "device.pmic.uvlo_falling=0 V" } },
@@ -84,6 +88,15 @@ static const struct {
 	/* vindpm_reg: min <= max */
 	{ "device.pmic.vindpm_reg.min", { "device.pmic.vindpm_reg.max=25 V" } },
 	{ "device.pmic.vindpm_reg.max", { "device.pmic.vindpm_reg.min=0 V" } },
+	/* ts: t1 <= t2 <= t3 <= t5 */
+	{ "device.pmic.ts.t1", { "device.pmic.ts.t2=100 C", "device.pmic.ts.t3=100 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t2", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t3=100 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t3", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t2=-40 C",
+				 "device.pmic.ts.t5=100 C" } },
+	{ "device.pmic.ts.t5", { "device.pmic.ts.t1=-40 C", "device.pmic.ts.t2=-40 C",
+				 "device.pmic.ts.t3=-40 C" } },
 };
 
 static GPtrArray *collect(void)

@@ -861,13 +861,15 @@ static void test_adaptive_vs_fixed_steps(void)
 
 /* 4000 mAh at -10 °C ambient, the thermal model on with r_thermal 35 K/W, charged at
  * 3 A to 4.35 V, terminating at 150 mA: its losses heat it ~27 K above ambient in CC,
- * and it cools back through the CV phase, its resistances (Arrhenius) following. */
+ * and it cools back through the CV phase, its resistances (Arrhenius) following. The
+ * bq25890's TS input is off: with it the chip would not charge a cell below 0 C. */
 static const char *const scn_thermal_cold =
 	"{ \"name\": \"thermal-cold\", \"duration\": \"2.2 h\","
 	"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"4 A\" },"
 	"  \"cable\": { \"length\": \"1 m\", \"awg\": 20 },"
 	"  \"device\": {"
-	"    \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"3 A\", \"iterm\": \"150 mA\" },"
+	"    \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"3 A\", \"iterm\": \"150 mA\","
+	"      \"ts\": { \"enabled\": false } },"
 	"    \"battery\": { \"preset\": \"eb425161lu\", \"capacity\": \"4000 mAh\", \"soc\": \"0 %\","
 	"      \"temperature\": \"-10 C\", \"thermal\": true, \"r_thermal\": 35 },"
 	"    \"load\": { \"current\": \"0 mA\" } },"

@@ -280,7 +280,8 @@ mkdir -p "$TMP/s11"
 awk '/^## 1\. /{ on = 1 } on && /^```json$/{ j = 1; next } on && j && /^```$/{ exit } on && j' \
 	docs/scenarios.md >"$TMP/s11/weak-adapter.json"
 "$BIN" run "$TMP/s11/weak-adapter.json" -o "$TMP/s11/wa" -q >/dev/null 2>&1
-awk '/^```$/ { if (on) exit } on { print } /^```$/ { next } /^time_s,/ && !on { on = 1; print }' \
+awk '/^### 11\.1 / { sec = 1 } /^```$/ { if (on) exit } on { print } /^```$/ { next }
+	sec && /^time_s,/ && !on { on = 1; print }' \
 	docs/scenarios.md | awk '!/^```/' >"$TMP/s11/quoted"
 bad=""
 first=1

@@ -26,9 +26,13 @@ static CU_SuiteInfo suites[] = {
 	{ "policies", NULL, NULL, NULL, NULL, policies_tests },
 	{ "models", NULL, NULL, NULL, NULL, models_tests },
 	{ "budget", NULL, NULL, NULL, NULL, budget_tests },
+	{ "load-profile", NULL, NULL, NULL, NULL, load_profile_tests },
+	{ "pmic-ts", NULL, NULL, NULL, NULL, pmic_ts_tests },
+	{ "source", NULL, NULL, NULL, NULL, source_tests },
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },
 	{ "linux-drivers", NULL, NULL, NULL, NULL, linux_driver_tests },
+	{ "score", NULL, NULL, NULL, NULL, score_tests },
 	CU_SUITE_INFO_NULL,
 };
 

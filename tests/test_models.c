@@ -302,7 +302,7 @@ static void test_load_demand_and_brownout(void)
 static void test_load_profile_errors(void)
 {
 	REFUSED("{ \"device\": { \"load\": { \"profile\": { \"at\": 0 } } } }",
-		"device.load.profile: found", "expected a list of at most 256");
+		"device.load.profile: found", "expected a list of at most 10000000");
 	REFUSED("{ \"device\": { \"load\": { \"profile\": [ { \"at\": 0, \"current\": \"1 A\", \"power\": \"1 W\" } ] } } }",
 		"device.load.profile[0]: found", "expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}");
 	REFUSED("{ \"device\": { \"load\": { \"profile\": [ 5 ] } } }",

@@ -649,12 +649,12 @@ static void test_input_messages(void)
 	      "device.pmic.vreg: found 4.2 V, expected at most the battery's v_max 4 V");
 	/* a long list is described by its length */
 	{
-		GString *j = g_string_new("{ \"device\": { \"load\": { \"profile\": [");
+		GString *j = g_string_new("{ \"device\": { \"pmic\": { \"iindpm\": [");
 
 		for (int i = 0; i < 300; i++)
-			g_string_append_printf(j, "%s{ \"at\": %d, \"current\": 0.1 }", i ? "," : "", i);
+			g_string_append_printf(j, "%s\"%d mA\"", i ? "," : "", 100 + i);
 		g_string_append(j, "] } } }");
-		FAILS(j->str, "device.load.profile: found a list of 300 items", "at most 256");
+		FAILS(j->str, "device.pmic.iindpm: found a list of 300 items", "1 to 16 currents");
 		g_string_free(j, TRUE);
 	}
 }

@@ -10,49 +10,84 @@
 #include "models/load/load.h"
 #include "sim/evlog.h"
 
+void load_profile_set(struct load_params *p, struct load_step *steps, int n)
+{
+	g_free(p->profile);
+	p->profile = steps;
+	p->n_profile = n;
+}
+
+/* What the profile's parameters own: its steps and the name of its file. */
+static void load_release_profile(const struct param_desc *d, void *field)
+{
+	struct load_params *p = field;
+
+	(void)d;
+	load_profile_set(p, NULL, 0);
+	g_free(p->profile_file);
+	p->profile_file = NULL;
+}
+
+/* One step {"at": TIME, "current": A} or {"at": TIME, "power": W} of a JSON profile,
+ * after the one before it (NULL for the first). */
+static bool load_parse_step(const cJSON *it, const char *ip, const struct load_step *prev,
+			    struct load_step *st, GError **err)
+{
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
+	const cJSON *cur = cJSON_GetObjectItemCaseSensitive(it, "current");
+	const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
+	const cJSON *k;
+
+	if (!cJSON_IsObject(it) || !at || (!cur == !pow))
+		return model_error_found(err, ip, it, "expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}");
+	cJSON_ArrayForEach(k, it) {
+		if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
+		    strcmp(k->string, "power"))
+			return model_error(err, "%s.%s: found an unknown key \"%s\", expected at, current or power",
+					   ip, k->string, k->string);
+	}
+	g_autofree char *atp = g_strdup_printf("%s.at", ip);
+	g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
+	if (!param_json_time(at, &st->at, atp, err))
+		return false;
+	st->is_power = pow != NULL;
+	if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
+		return false;
+	if (st->at < 0 || (prev && st->at < prev->at) || st->value < 0 ||
+	    st->value > (st->is_power ? LOAD_POWER_MAX_W : LOAD_CURRENT_MAX_A))
+		return model_error(err, "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
+				   ip, sim_time_to_s(st->at), st->value,
+				   st->is_power ? "W" : "A");
+	return true;
+}
+
+/* "profile": a JSON list of steps, or the name of a CSV file that the scenario loader
+ * reads (run/load_profile.c): the model keeps the name only. */
 static bool load_parse_profile(const struct param_desc *d, const cJSON *v, void *field,
 			       const char *path, GError **err)
 {
 	struct load_params *p = field;
+	g_autofree struct load_step *steps = NULL;
 	const cJSON *it;
 	int n = 0;
 
-	(void)d;
-	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX)
-		return model_error_found(err, path, v, "expected a list of at most %d {\"at\", \"current\"|\"power\"} steps",
-					 LOAD_PROFILE_MAX);
+	load_release_profile(d, p);
+	if (cJSON_IsString(v) && *v->valuestring) {
+		p->profile_file = g_strdup(v->valuestring);
+		return true;
+	}
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > LOAD_PROFILE_MAX_STEPS)
+		return model_error_found(err, path, v, "expected a list of at most %d {\"at\", \"current\"|\"power\"} steps or the name of a CSV file (time_s, current_A or power_W)",
+					 LOAD_PROFILE_MAX_STEPS);
+	steps = g_new(struct load_step, MAX(cJSON_GetArraySize(v), 1));
 	cJSON_ArrayForEach(it, v) {
 		g_autofree char *ip = g_strdup_printf("%s[%d]", path, n);
-		struct load_step *st = &p->profile[n];
-		const cJSON *at = cJSON_GetObjectItemCaseSensitive(it, "at");
-		const cJSON *cur = cJSON_GetObjectItemCaseSensitive(it, "current");
-		const cJSON *pow = cJSON_GetObjectItemCaseSensitive(it, "power");
-		const cJSON *k;
 
-		if (!cJSON_IsObject(it) || !at || (!cur == !pow))
-			return model_error_found(err, ip, it, "expected {\"at\": TIME, \"current\": A} or {\"at\": TIME, \"power\": W}");
-		cJSON_ArrayForEach(k, it) {
-			if (strcmp(k->string, "at") && strcmp(k->string, "current") &&
-			    strcmp(k->string, "power"))
-				return model_error(err, "%s.%s: found an unknown key \"%s\", expected at, current or power",
-						   ip, k->string, k->string);
-		}
-		g_autofree char *atp = g_strdup_printf("%s.at", ip);
-		g_autofree char *vp = g_strdup_printf("%s.%s", ip, cur ? "current" : "power");
-		if (!param_json_time(at, &st->at, atp, err))
+		if (!load_parse_step(it, ip, n > 0 ? &steps[n - 1] : NULL, &steps[n], err))
 			return false;
-		st->is_power = pow != NULL;
-		if (!param_json_number(cur ? cur : pow, cur ? UNIT_AMP : UNIT_WATT, &st->value, vp, err))
-			return false;
-		/* the ranges of "current" and "power" above */
-		if (st->at < 0 || (n > 0 && st->at < p->profile[n - 1].at) || st->value < 0 ||
-		    st->value > (st->is_power ? 100 : 20))
-			return model_error(err, "%s: found a step at %g s of %g %s, expected times ascending from 0 and values from 0 to 100 W (power) or 20 A (current)",
-					   ip, sim_time_to_s(st->at), st->value,
-					   st->is_power ? "W" : "A");
 		n++;
 	}
-	p->n_profile = n;
+	load_profile_set(p, g_steal_pointer(&steps), n);
 	return true;
 }
 
@@ -64,8 +99,8 @@ const struct param_desc load_param_desc[] = {
 	  .doc = "constant power drawn at VSYS (replaces current when set)" },
 	{ "vsys_min", PARAM_NUM, UNIT_VOLT, OFF(vsys_min), 0, 5, PARAM_F_RUNTIME,
 	  .doc = "brownout below this system voltage" },
-	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile,
-	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...]" },
+	{ "profile", PARAM_CUSTOM, .parse = load_parse_profile, .release = load_release_profile,
+	  .doc = "time profile [{\"at\": TIME, \"current\"|\"power\": VALUE}, ...] or a CSV file (time_s, current_A or power_W)" },
 	{ "boot", PARAM_CUSTOM, .off = OFF(boot), .parse = boot_parse, .sub = boot_keys_desc,
 	  .doc = "boot profile {\"stages\": [{\"name\", \"current\", \"for\"}], \"restart\", \"hold_current\", ...}" },
 	PARAM_END,

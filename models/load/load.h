@@ -15,8 +15,14 @@
 
 #include "models/load/boot.h"
 
-#define LOAD_PROFILE_MAX 256
+/* The most steps a profile holds, from a JSON list or a CSV trace: a week of a
+ * measured trace at 10 Hz (6 048 000 rows) fits with room to spare, and the steps of
+ * the largest (24 bytes each) take 240 MB, still within an ordinary machine's memory. */
+#define LOAD_PROFILE_MAX_STEPS 10000000
 #define LOAD_BROWNOUT_HYST_V 0.1
+/* The ranges of a step's value (those of "current" and "power"). */
+#define LOAD_CURRENT_MAX_A 20.0
+#define LOAD_POWER_MAX_W 100.0
 
 struct load_step {
 	sim_time_t at;
@@ -28,8 +34,14 @@ struct load_params {
 	double current;         /* A (used when power == 0) */
 	double power;           /* W (0 = constant current) */
 	double vsys_min;        /* brownout threshold */
+	/* The profile's steps, in time order: heap memory the scenario's parameters own
+	 * (freed by param_free_strings() through the table's release hook); a run's
+	 * shallow copy of the parameters only reads them. */
 	int n_profile;
-	struct load_step profile[LOAD_PROFILE_MAX];
+	struct load_step *profile;
+	/* "profile": "FILE.csv": the file as written, for the scenario loader to read
+	 * (run/load_profile.c); the model itself reads no file. NULL otherwise. */
+	char *profile_file;
 	struct boot_params boot;
 };
 
@@ -56,6 +68,10 @@ struct load_model {
 extern const struct param_desc load_param_desc[];
 
 void load_params_default(struct load_params *p);
+/* Give p the profile steps[0..n) (taking the array, g_new'd; it is g_free'd with the
+ * parameters), in place of any it had. The caller has checked them: times from 0,
+ * ascending, values within the ranges above. */
+void load_profile_set(struct load_params *p, struct load_step *steps, int n);
 void load_init(struct load *l, struct load_params *p, struct sim *sim, struct evlog *log,
 	       model_changed_fn *changed, void *ctx);
 void load_cleanup(struct load *l);

@@ -50,6 +50,8 @@ const char *const charger_state_names[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(charger_state_names) == CHG_STATE_COUNT + 1);
 const char *const pmic_adc_names[] = { "vbus", "ibus", "vbat", "ibat", NULL };
 G_STATIC_ASSERT(G_N_ELEMENTS(pmic_adc_names) == PMIC_ADC_COUNT + 1);
+const char *const pmic_ts_zone_names[] = { "cold", "cool", "normal", "warm", "hot", NULL };
+G_STATIC_ASSERT(G_N_ELEMENTS(pmic_ts_zone_names) == PMIC_TS_ZONE_COUNT + 1);
 
 static const char *const topology_names[] = { "linear", "switching", NULL };
 static const char *const restart_names[] = { "auto", "replug", NULL };
@@ -126,6 +128,26 @@ static const struct param_desc adc_chan_desc[] = {
 };
 #undef AOFF
 
+/* ts as {"enabled", "t1", ..., "warm_vreg_drop"}: the hysteresis and the thresholds
+ * in kelvin and degrees Celsius over the range a phone's cell can see */
+#define TOFF(f) offsetof(struct pmic_ts_params, f)
+static const struct param_desc ts_desc[] = {
+	{ "enabled", PARAM_BOOL, .off = TOFF(enabled), .doc = "the thermistor input acts on charging" },
+	{ "t1", PARAM_NUM, UNIT_CELSIUS, TOFF(t1), -40, 100, .doc = "cold: charging suspended below" },
+	{ "t2", PARAM_NUM, UNIT_CELSIUS, TOFF(t2), -40, 100, .doc = "cool (cool_ichg) below, from t1" },
+	{ "t3", PARAM_NUM, UNIT_CELSIUS, TOFF(t3), -40, 100, .doc = "warm (vreg - warm_vreg_drop, warm_ichg) above, to t5" },
+	{ "t5", PARAM_NUM, UNIT_CELSIUS, TOFF(t5), -40, 100, .doc = "hot: charging suspended above" },
+	{ "t1_hyst", PARAM_NUM, UNIT_NONE, TOFF(t1_hyst), 0, 20, .doc = "K above t1 before a cold cell charges again" },
+	{ "t2_hyst", PARAM_NUM, UNIT_NONE, TOFF(t2_hyst), 0, 20, .doc = "K above t2 before a cool cell is normal again" },
+	{ "t3_hyst", PARAM_NUM, UNIT_NONE, TOFF(t3_hyst), 0, 20, .doc = "K below t3 before a warm cell is normal again" },
+	{ "t5_hyst", PARAM_NUM, UNIT_NONE, TOFF(t5_hyst), 0, 20, .doc = "K below t5 before a hot cell charges again" },
+	{ "cool_ichg", PARAM_NUM, UNIT_FRACTION, TOFF(cool_ichg), 0, 1, .doc = "fast-charge current in the cool zone, a fraction of ichg" },
+	{ "warm_ichg", PARAM_NUM, UNIT_FRACTION, TOFF(warm_ichg), 0, 1, .doc = "fast-charge current in the warm zone, a fraction of ichg" },
+	{ "warm_vreg_drop", PARAM_NUM, UNIT_VOLT, TOFF(warm_vreg_drop), 0, 1, .doc = "charge voltage lowered by this in the warm zone" },
+	PARAM_END,
+};
+#undef TOFF
+
 #define OFF(f) offsetof(struct pmic_params, f)
 static const struct param_desc adc_desc[] = {
 	{ "vbus", PARAM_OBJECT, .off = OFF(adc[PMIC_ADC_VBUS]) - OFF(adc), .sub = adc_chan_desc, .doc = "VBUS channel, V" },
@@ -196,6 +218,12 @@ const struct param_desc pmic_param_desc[] = {
 	  .doc = "input over-voltage protection clears below this" },
 	{ "hiz", PARAM_BOOL, .off = OFF(hiz),
 	  .doc = "input high-impedance mode: a driver can switch the input off (the system then runs from the battery)" },
+	{ "treg", PARAM_NUM, UNIT_CELSIUS, OFF(treg), 40, 150, PARAM_F_NULL_ZERO,
+	  .doc = "thermal regulation: the charge current falls to hold the die at this (null = none)" },
+	{ "theta_ja", PARAM_NUM, UNIT_NONE, OFF(theta_ja), 1, 500,
+	  .doc = "K/W from the die to ambient (the battery's temperature): die = ambient + theta_ja * loss" },
+	{ "ts", PARAM_OBJECT, .off = OFF(ts), .sub = ts_desc,
+	  .doc = "battery temperature windows (JEITA): enabled, t1/t2/t3/t5 and their hysteresis, cool_ichg, warm_ichg, warm_vreg_drop" },
 	PARAM_END,
 };
 #undef OFF
@@ -263,6 +291,15 @@ void pmic_params_default(void *params, int preset)
 		.r_on = 0.3, .vsys_min = s->vsys_min, .ico_start = 0.5, .ico_step = 0.05,
 		.ico_interval = 50 * SIM_MS, .ovp_rising = s->ovp[0],
 		.ovp_falling = s->ovp[0] - s->ovp[1], .hiz = s->hiz,
+		/* TS input off; should a scenario turn it on, the JEITA guideline's windows
+		 * (0/10/45/60 C), half the current when cool and 4.1 V for a 4.2 V cell when
+		 * warm, with 1 K of hysteresis (assumed) */
+		.ts = { .t1 = 0, .t2 = 10, .t3 = 45, .t5 = 60, .t1_hyst = 1, .t2_hyst = 1,
+			.t3_hyst = 1, .t5_hyst = 1, .cool_ichg = 0.5, .warm_ichg = 1,
+			.warm_vreg_drop = 0.1 },
+		/* no thermal regulation; a 24-pin QFN's junction-to-ambient resistance for a
+		 * scenario that sets treg (the bq25895's RTW, SLUSC88A: 32.2 C/W) */
+		.theta_ja = 32.2,
 		/* ideal ADC channels */
 		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
 	};
@@ -279,6 +316,20 @@ void pmic_params_default(void *params, int preset)
 		p->ladder_n = G_N_ELEMENTS(bq24190_ladder);
 		memcpy(p->ladder, bq24190_ladder, sizeof(bq24190_ladder));
 		p->safety_timer = 8 * SIM_HOUR;
+		/* SLUSAW5, Electrical Characteristics, COLD/HOT thermistor comparator
+		 * (bq24190): no JEITA steps, a cold/hot window; charge suspended below
+		 * V_LTF (73.5 % of REGN) and, during a charge, below V_TCO (44.7 %, hot
+		 * cut-off); a charge starts again above V_LTF - 0.4 % (V_LTF_HYS) and
+		 * below V_HTF (47.2 %). The design example's network (103AT, RT1 5.52 k,
+		 * RT2 31.23 k) puts the window at 0 to 45 C; through it (the 103AT's B
+		 * from its 27.28 k at 0 C and 4.911 k at 45 C) 0.4 % is 0.9 K and V_HTF lies
+		 * 3.5 K below V_TCO. */
+		p->ts = (struct pmic_ts_params){ .enabled = true, .t1 = 0, .t2 = 0, .t3 = 45,
+						 .t5 = 45, .t1_hyst = 0.9, .t5_hyst = 3.5,
+						 .cool_ichg = 1, .warm_ichg = 1 };
+		/* SLUSAW5: T_Junction_REG 120 C (REG06[1:0] TREG reset 11); theta_ja as the
+		 * bq24296's in the same RGE package (SLUSBP6B, 32.2 C/W; assumed) */
+		p->treg = 120;
 		break;
 	case PRESET_BQ25890:
 		p->ico = true;
@@ -288,6 +339,21 @@ void pmic_params_default(void *params, int preset)
 								  .full_scale = 4.848, .average = 1 };
 		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35,
 								  .average = 1 };
+		/* SLUSC86 / SLUSCC5, Electrical Characteristics, JEITA thermistor
+		 * comparator: T1 0 C (suspended below), T2 10 C, T3 45 C, T5 60 C
+		 * (suspended above), hysteresis 1.4 / 1.4 / 1 / 1.25 % of REGN; T1-T2 charges
+		 * at a fraction of ICHG, 20 % with REG07[0] JEITA_ISET at its reset value 1
+		 * (0: 50 %; Linux bq25890_charger.c divides ICHG by 5 or 2 by it); T3-T5 at
+		 * ICHG and VREG - 200 mV (REG09[4] JEITA_VSET reset 0). The hysteresis in
+		 * kelvin through a 103AT network sized for 0 to 60 C (B from the 103AT's
+		 * 27.28 k at 0 C and 4.911 k at 45 C): 2.9, 2.4, 1.4 and 2.0 K. */
+		p->ts = (struct pmic_ts_params){ .enabled = true, .t1 = 0, .t2 = 10, .t3 = 45,
+						 .t5 = 60, .t1_hyst = 2.9, .t2_hyst = 2.4,
+						 .t3_hyst = 1.4, .t5_hyst = 2.0, .cool_ichg = 0.2,
+						 .warm_ichg = 1, .warm_vreg_drop = 0.2 };
+		/* SLUSCC5: TREG 120 C (REG08[1:0] reset 11); theta_ja as the bq25895's in
+		 * the same RTW package (SLUSC88A, 32.2 C/W) */
+		p->treg = 120;
 		break;
 	}
 }
@@ -309,6 +375,9 @@ static bool pmic_validate(const void *params, const struct model_lookup *others,
 	if (p->uvlo_rising < p->uvlo_falling)
 		return model_error(err, "%s.uvlo_rising: found %.4g V, expected at least uvlo_falling (%.4g V)",
 				   path, p->uvlo_rising, p->uvlo_falling);
+	if (p->ts.t2 < p->ts.t1 || p->ts.t3 < p->ts.t2 || p->ts.t5 < p->ts.t3)
+		return model_error(err, "%s.ts: found t1 %.4g C, t2 %.4g C, t3 %.4g C, t5 %.4g C, expected t1 <= t2 <= t3 <= t5",
+				   path, p->ts.t1, p->ts.t2, p->ts.t3, p->ts.t5);
 	if (p->vindpm_step > 0 && p->vindpm_max < p->vindpm_min)
 		return model_error(err, "%s.vindpm_reg.max: found %.4g V, expected at least vindpm_reg.min (%.4g V)",
 				   path, p->vindpm_max, p->vindpm_min);
@@ -533,7 +602,7 @@ void pmic_init(struct pmic *c, struct pmic_params *p, struct sim *sim, struct ev
 	       model_changed_fn *changed, void *ctx)
 {
 	*c = (struct pmic){ .p = p, .sim = sim, .log = log, .changed = changed, .ctx = ctx,
-			    .charge_enabled = true, .state = CHG_OFF,
+			    .charge_enabled = true, .state = CHG_OFF, .ts_zone = PMIC_TS_NORMAL,
 			    .iindpm = pmic_quantize_iindpm(p, p->iindpm_default) };
 	sim_event_init(&c->ev_reg, pmic_reg_cb, c);
 	sim_event_init(&c->ev_uvlo, pmic_uvlo_cb, c);
@@ -561,10 +630,176 @@ void pmic_cleanup(void *pmic)
 		sim_cancel(c->sim, &c->stuck[i].ev_end);
 }
 
+/* ---- the thermistor (TS) input: the cell's temperature zone ---- */
+
+/* The zone of temperature t read afresh (at the start of a run), without hysteresis:
+ * a threshold's own temperature belongs to the milder side. */
+static enum pmic_ts_zone pmic_ts_zone_of(const struct pmic_ts_params *ts, double t)
+{
+	if (t < ts->t1)
+		return PMIC_TS_COLD;
+	if (t < ts->t2)
+		return PMIC_TS_COOL;
+	if (t <= ts->t3)
+		return PMIC_TS_NORMAL;
+	return t <= ts->t5 ? PMIC_TS_WARM : PMIC_TS_HOT;
+}
+
+/* The thresholds that move zone z one zone colder (*down) or warmer (*up): a zone is
+ * entered past its edge and left towards normal only hyst beyond it. NAN: none. */
+static void pmic_ts_edges(const struct pmic_ts_params *ts, enum pmic_ts_zone z, double *down,
+			  double *up)
+{
+	/* lower and upper edge per zone, coldest first */
+	const double edges[PMIC_TS_ZONE_COUNT][2] = {
+		[PMIC_TS_COLD] = { NAN, ts->t1 + ts->t1_hyst },
+		[PMIC_TS_COOL] = { ts->t1, ts->t2 + ts->t2_hyst },
+		[PMIC_TS_NORMAL] = { ts->t2, ts->t3 },
+		[PMIC_TS_WARM] = { ts->t3 - ts->t3_hyst, ts->t5 },
+		[PMIC_TS_HOT] = { ts->t5 - ts->t5_hyst, NAN },
+	};
+
+	*down = edges[z][0];
+	*up = edges[z][1];
+}
+
+/* The zone after z at temperature t: colder below `down` (normal and colder: strictly
+ * below, warmer zones: at or below), warmer above `up` (normal and warmer: strictly
+ * above; colder zones: at or above), as often as it takes (a chip with a plain
+ * cold/hot window has empty cool and warm zones that are passed at once). */
+static enum pmic_ts_zone pmic_ts_next(const struct pmic_ts_params *ts, enum pmic_ts_zone z,
+				      double t)
+{
+	for (int i = 0; i < PMIC_TS_ZONE_COUNT; i++) {
+		double down, up;
+		bool warm_side = z >= PMIC_TS_WARM, cold_side = z <= PMIC_TS_COOL;
+
+		pmic_ts_edges(ts, z, &down, &up);
+		if (!isnan(down) && (warm_side ? t <= down : t < down))
+			z--;
+		else if (!isnan(up) && (cold_side ? t >= up : t > up))
+			z++;
+		else
+			break;
+	}
+	return z;
+}
+
+static bool pmic_ts_suspended(const struct pmic *c)
+{
+	return c->p->ts.enabled && (c->ts_zone == PMIC_TS_COLD || c->ts_zone == PMIC_TS_HOT);
+}
+
+/* The cell's temperature at the TS input: a zone change is logged (pmic/ts_zone with
+ * the zone left and the temperature) and changes the charge targets. */
+static void pmic_ts_observe(struct pmic *c, double temp_c)
+{
+	const struct pmic_ts_params *ts = &c->p->ts;
+	enum pmic_ts_zone z;
+	cJSON *rec;
+
+	if (!ts->enabled) {
+		c->ts_zone = PMIC_TS_NORMAL;
+		return;
+	}
+	z = c->ts_known ? pmic_ts_next(ts, c->ts_zone, temp_c) : pmic_ts_zone_of(ts, temp_c);
+	c->ts_known = true;
+	if (z == c->ts_zone)
+		return;
+	rec = evlog_begin(c->log, sim_now(c->sim), "pmic", "ts_zone");
+	evlog_put_string(rec, "zone", pmic_ts_zone_names[z]);
+	evlog_put_string(rec, "from", pmic_ts_zone_names[c->ts_zone]);
+	evlog_put_number(rec, "temp_C", temp_c);
+	evlog_end(c->log, rec);
+	c->ts_zone = z;
+	MODEL_NOTIFY(c);
+}
+
+/* The charge voltage and fast-charge current the TS zone leaves. */
+static double pmic_vreg_eff(const struct pmic *c)
+{
+	return c->p->ts.enabled && c->ts_zone == PMIC_TS_WARM ?
+	       c->p->vreg - c->p->ts.warm_vreg_drop : c->p->vreg;
+}
+
+static double pmic_ichg_eff(const struct pmic *c)
+{
+	const struct pmic_ts_params *ts = &c->p->ts;
+
+	if (ts->enabled && c->ts_zone == PMIC_TS_COOL)
+		return c->p->ichg * ts->cool_ichg;
+	if (ts->enabled && c->ts_zone == PMIC_TS_WARM)
+		return c->p->ichg * ts->warm_ichg;
+	return c->p->ichg;
+}
+
 static bool pmic_charging(const struct pmic *c)
 {
-	return c->connected && c->charge_enabled && !c->done && !c->fault;
+	return c->connected && c->charge_enabled && !c->done && !c->fault &&
+	       !pmic_ts_suspended(c);
 }
+
+/* ---- thermal regulation (TREG) ---- */
+
+/* How far the die may drift from treg while regulating before the charge current is
+ * worked out again: a hundredth of the datasheets' +-5 C regulation accuracy
+ * (SLUSAW5: 115 to 125 C at 120 C). */
+#define PMIC_TREG_BAND_K 0.05
+
+/* The die temperature at an operating point: the battery's ambient plus theta_ja times
+ * the charger's own loss (no thermal mass: a die settles in seconds). */
+static double pmic_die_c(const struct pmic *c, const struct net_out *op)
+{
+	double ambient = c->cell ? c->cell->temperature_c : 25;
+
+	return ambient + c->p->theta_ja * op->p_chg_loss;
+}
+
+/* The charge current that holds the die at treg, from an operating point: the loss
+ * scales with the power through the charger (system plus battery), so the battery's
+ * share shrinks until the loss is (treg - ambient) / theta_ja. */
+static double pmic_treg_ichg(const struct pmic *c, const struct net_out *op)
+{
+	double ambient = c->cell ? c->cell->temperature_c : 25;
+	double loss_max = fmax(0, c->p->treg - ambient) / c->p->theta_ja;
+	double p_out = op->p_load + op->p_bat;
+
+	if (op->p_chg_loss <= 0 || op->vbat <= 0 || p_out <= 0)
+		return INFINITY;
+	return fmax(0, (loss_max / op->p_chg_loss * p_out - op->p_load) / op->vbat);
+}
+
+/* Enter regulation when the die passes treg while charging; the allowed current is
+ * worked out again at each operating point (kept when it moves by under 1 uA, so
+ * that the world settles) and regulation ends once it is above the charge current. */
+static void pmic_treg_observe(struct pmic *c, const struct net_out *op)
+{
+	bool on = c->treg_active;
+	double cap;
+
+	if (c->p->treg <= 0 || !pmic_charging(c)) {
+		on = false;
+	} else if (!on) {
+		on = pmic_die_c(c, op) > c->p->treg;
+	}
+	if (on) {
+		/* the loss is a fixed share of the power through a switching charger, so
+		 * the scaling holds from any operating point */
+		cap = pmic_treg_ichg(c, op);
+		on = cap < pmic_ichg_eff(c);
+		if (on && (!c->treg_active || fabs(cap - c->treg_ichg) > 1e-6)) {
+			c->treg_ichg = cap;
+			MODEL_NOTIFY(c);
+		}
+	}
+	if (on == c->treg_active)
+		return;
+	c->treg_active = on;
+	model_log_number(c->log, c->sim, "pmic", on ? "treg_on" : "treg_off", "die_C",
+			 pmic_die_c(c, op));
+	MODEL_NOTIFY(c);
+}
+
 
 /* In constant-voltage regulation at the last operating point. */
 static bool pmic_cv(const struct pmic *c)
@@ -586,8 +821,10 @@ void pmic_net(const struct pmic *c, struct net_in *in)
 	in->r_on = p->r_on;
 	in->vsys_min = p->topology == PMIC_SWITCHING ? p->vsys_min : 0;
 	in->charging = pmic_charging(c);
-	in->ichg = c->precharge ? p->ipre : p->ichg;
-	in->vreg = p->vreg;
+	in->ichg = c->precharge ? p->ipre : pmic_ichg_eff(c);
+	if (c->treg_active && c->treg_ichg < in->ichg)
+		in->ichg = c->treg_ichg;
+	in->vreg = pmic_vreg_eff(c);
 }
 
 /* The input stage is switched off, for whatever reason but UVLO: no report, the
@@ -661,7 +898,7 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 	c->last_flags = op->flags;
 	model_timer(c->sim, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
 		       &c->ev_term, p->t_term);
-	if (c->done && c->connected && op->vbat < p->vreg - p->vrechg_delta) {
+	if (c->done && c->connected && op->vbat < pmic_vreg_eff(c) - p->vrechg_delta) {
 		c->done = false;
 		evlog_emit(c->log, sim_now(c->sim), "pmic", "recharge", NULL, NULL);
 		if (p->safety_timer > 0)
@@ -686,13 +923,29 @@ static void pmic_model_settled(void *state, const struct model_point *pt)
 		st = CHG_FAULT;
 	else if (c->done)
 		st = CHG_DONE;
-	else if (!c->charge_enabled)
+	else if (!c->charge_enabled || pmic_ts_suspended(c))
 		st = CHG_OFF;
 	else if (c->precharge)
 		st = CHG_PRECHARGE;
 	else
 		st = pmic_cv(c) ? CHG_CV : CHG_CC;
 	pmic_log_state(c, st);
+}
+
+/* The TS zone's edges at temperature t: g[0] >= 0 once it is colder than its lower
+ * edge, g[1] once it is warmer than its upper one. */
+static void pmic_ts_margins(const struct pmic *c, double t, double *g)
+{
+	double down, up;
+
+	g[0] = g[1] = -1;
+	if (!c->p->ts.enabled || !c->ts_known || isnan(t))
+		return;
+	pmic_ts_edges(&c->p->ts, c->ts_zone, &down, &up);
+	if (!isnan(down))
+		g[0] = down - t;
+	if (!isnan(up))
+		g[1] = t - up;
 }
 
 /* The thresholds of pmic_observe() and the entry into CV regulation (VBAT reaching
@@ -708,11 +961,18 @@ static void pmic_model_margins(const void *state, const struct model_point *pt, 
 	g[0] = c->connected ? p->uvlo_falling - op->vbus : -1;
 	g[1] = !c->connected ? op->vbus - p->uvlo_rising : -1;
 	g[2] = charging && pmic_cv(c) ? p->iterm - op->ibat : -1;
-	g[3] = c->done ? (p->vreg - p->vrechg_delta) - op->vbat : -1;
+	g[3] = c->done ? (pmic_vreg_eff(c) - p->vrechg_delta) - op->vbat : -1;
 	g[4] = charging ? (c->precharge ? op->vbat - p->vlowv
 					: (p->vlowv - PMIC_VLOWV_HYST_V) - op->vbat) : -1;
 	g[5] = p->ovp_rising <= 0 ? -1 : c->ovp ? p->ovp_falling - op->vbus : op->vbus - p->ovp_rising;
-	g[6] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - p->vreg) : -1;
+	g[6] = pt->in->charging ? (op->flags & NET_F_CV ? 1 : op->vbat - pmic_vreg_eff(c)) : -1;
+	pmic_ts_margins(c, pt->x ? pt->x->temp_c : NAN, &g[7]);
+	/* thermal regulation: the die reaching treg; while it regulates, the die
+	 * leaving treg by PMIC_TREG_BAND_K (the cell's voltage moves the power under a
+	 * fixed current), when the current is worked out again */
+	g[9] = p->treg <= 0 || !charging ? -1 :
+	       c->treg_active ? fabs(pmic_die_c(c, op) - p->treg) - PMIC_TREG_BAND_K :
+	       pmic_die_c(c, op) - p->treg;
 }
 
 void pmic_start_ico(struct pmic *c)
@@ -851,7 +1111,10 @@ static void pmic_model_net(void *state, const struct net_out *last, struct net_i
 
 static void pmic_model_observe(void *state, const struct model_point *pt)
 {
+	if (pt->x)
+		pmic_ts_observe(state, pt->x->temp_c);
 	pmic_observe(state, pt->op, model_wire(pt->wires->vbus_attached));
+	pmic_treg_observe(state, pt->op);
 }
 
 MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
@@ -898,7 +1161,7 @@ const struct model_desc model_pmic = {
 	.cleanup = pmic_cleanup,
 	.params_changed = pmic_model_params_changed,
 	.net = pmic_model_net,
-	.n_margins = 7,
+	.n_margins = 10,
 	.margins = pmic_model_margins,
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,

@@ -8,7 +8,9 @@
  * after VBUS went away (replug); input over-voltage protection (OVP) with hysteresis; precharge / CC / CV / termination with deglitch /
  * recharge / safety timer; power path with battery supplement (switching); ADC
  * channels with resolution, range, seeded gaussian noise, averaging and injected
- * stuck readings; an optional input current optimiser (ICO).
+ * stuck readings; an optional input current optimiser (ICO); a thermistor (TS) input
+ * that reads the cell's temperature and suspends or reduces charging outside the
+ * normal window (JEITA), with hysteresis; thermal regulation of the die (TREG).
  *
  * The electrical operating point is not computed here: the pmic describes its input
  * stage and charge targets to sim/solver.c (pmic_net()) and reacts to what the
@@ -28,6 +30,12 @@ enum charger_state {
 	CHG_STATE_COUNT
 };
 
+/* The battery temperature zones of a charger's thermistor (TS) input, coldest first
+ * (JEITA: cold and hot suspend charging, cool cuts the charge current, warm the
+ * charge voltage). */
+enum pmic_ts_zone { PMIC_TS_COLD, PMIC_TS_COOL, PMIC_TS_NORMAL, PMIC_TS_WARM, PMIC_TS_HOT,
+		    PMIC_TS_ZONE_COUNT };
+
 #define PMIC_LADDER_MAX 16
 #define PMIC_VBUS_SESSION_V 0.8   /* BC1.2 session valid floor: below it VBUS is "gone" */
 #define PMIC_REG_QUEUE 64          /* IINDPM writes in flight at once (reg_latency) */
@@ -38,6 +46,19 @@ struct pmic_adc_params {
 	double full_scale;   /* highest reading (0 = unlimited) */
 	double noise;        /* gaussian sigma of one sample */
 	int average;         /* samples averaged per reading */
+};
+
+/* The TS input's windows, on the cell's temperature (TI's T1 < T2 < T3 < T5): below
+ * t1 and above t5 charging is suspended; from t1 to t2 the fast-charge current is
+ * cool_ichg of ichg; from t3 to t5 the charge voltage is vreg - warm_vreg_drop and the
+ * current warm_ichg of ichg. A zone is left only hyst kelvin past its edge, towards
+ * normal (a chip with a plain cold/hot window has t2 = t1 and t3 = t5). */
+struct pmic_ts_params {
+	bool enabled;
+	double t1, t2, t3, t5;                  /* C */
+	double t1_hyst, t2_hyst, t3_hyst, t5_hyst;  /* K */
+	double cool_ichg, warm_ichg;            /* fractions of ichg */
+	double warm_vreg_drop;                  /* V */
 };
 
 struct pmic_params {
@@ -66,6 +87,11 @@ struct pmic_params {
 	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
 	double ovp_falling;      /* input OVP cleared below this */
 	bool hiz;                /* an input high-impedance mode a driver can switch on */
+	struct pmic_ts_params ts; /* battery temperature windows (JEITA) */
+	/* Thermal regulation: the die at ambient + theta_ja * the charger's loss; above
+	 * treg the charge current is cut to hold it at treg (0 = none). */
+	double treg;             /* C */
+	double theta_ja;         /* K/W, junction to ambient */
 };
 
 struct pmic {
@@ -106,12 +132,17 @@ struct pmic {
 		struct sim_event ev_end;
 	} stuck[PMIC_ADC_COUNT];
 	int uvlo_events;
+	enum pmic_ts_zone ts_zone; /* the cell's temperature zone (PMIC_TS_NORMAL: TS off) */
+	bool ts_known;             /* ts_zone read from a temperature yet */
+	bool treg_active;          /* thermal regulation holds the die at treg */
+	double treg_ichg;          /* the charge current it allows, A (while active) */
 };
 
 extern const struct param_desc pmic_param_desc[];
 extern const char *const pmic_preset_names[];
 extern const char *const charger_state_names[];
 extern const char *const pmic_adc_names[];
+extern const char *const pmic_ts_zone_names[];
 
 /* params: a struct pmic_params */
 void pmic_params_default(void *params, int preset);

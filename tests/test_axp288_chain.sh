@@ -25,7 +25,31 @@ if ! grep -q '^linux/axp288_charger' "$TMP/list.out"; then
 	for c in "extcon-axp288.c compiled" "ports of scenarios/ports" "other port kinds" "unplug and replug"; do
 		skip "$c" "$why"
 	done
-	tl_finish
+	# ---- one process, two runs: extcon-axp288.c is loaded once at a time, and a second run
+# gives what the first gave; a sweep's rows do not depend on -j ----
+mkdir -p "$TMP/two"
+for n in first second; do
+	sed "s/\"name\": \"axp-replug\"/\"name\": \"$n\"/" "$TMP/replug.json" >"$TMP/two/$n.json"
+done
+run two check "$TMP/two" -j 2 -o "$TMP/two-o" -q
+expect_status "check: two linux/axp288_charger scenarios, -j 2" 0
+m1=$(find "$TMP/two-o" -path '*first/events.jsonl')
+m2=$(find "$TMP/two-o" -path '*second/events.jsonl')
+if [ -n "$m1" ] && [ -n "$m2" ]; then
+	same "the second run in one process = the first (events.jsonl)" "$m1" "$m2"
+else
+	not_ok "the second run in one process = the first" "no events.jsonl under $TMP/two-o"
+fi
+cat >"$TMP/sw.json" <<JSON
+{ "description": "t", "base": "$TMP/base.json",
+  "vary": { "source.kind": ["sdp", "cdp", "dcp", "apple-2.1a"], "policy": ["linux/axp288_charger"] } }
+JSON
+run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
+run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q
+expect_status "a linux/axp288_charger sweep at -j 2" 0
+same "... gives the same results.csv as -j 1" "$TMP/sw1/results.csv" "$TMP/sw2/results.csv"
+
+tl_finish
 	exit $?
 fi
 
@@ -143,7 +167,7 @@ cat >"$TMP/replug.json" <<JSON
   "device": { "battery": { "soc": "50 %" } }, "policy": "linux/axp288_charger",
   "events": [ { "at": "5 s", "do": "unplug" }, { "at": "8 s", "do": "plug" } ] }
 JSON
-run replug run "$TMP/replug.json" -o "$TMP/replug" -q
+run replug run "$TMP/replug.json" --policy linux/axp288_charger:dyndbg=true -o "$TMP/replug" -q
 expect_status "unplug and replug" 0
 python3 - "$TMP/replug/events.jsonl" >"$TMP/replug.seq" <<'PY'
 import json, sys
@@ -162,9 +186,39 @@ else
 	not_ok "interrupts and USB roles in order" "want: $want
 got:  $got"
 fi
+# edge-driven: the cable is set when the PMIC interrupts, not on every world update, so
+# the charger's cable worker reads a cable once per detection
+check "the charger's cable worker read the CDP once per plug" \
+	sh -c "test \$(grep -c 'USB CDP charger is connected' '$TMP/replug/events.jsonl') -eq 2"
+check "extcon-axp288 took the Cherry Trail path (USB role by VBUS)" \
+	grep -q 'controlling USB role based on Vbus presence' "$TMP/replug/events.jsonl"
 check "two detections, each a CDP" sh -c "test \$(grep -c '\"step\":\"done\",\"result\":\"cdp\"' '$TMP/replug/events.jsonl') -eq 2"
 # unplugged, the charger stops charging (its worker reads VBUS not valid): no charge
 # current between 5.2 s and 8 s
 check "unplugged: no input current" awk -F, 'NR > 1 && $1 > 5.2 && $1 < 8 && $4 > 0 { bad = 1 } END { exit bad }' "$TMP/replug/trace.csv"
+
+# ---- one process, two runs: extcon-axp288.c is loaded once at a time, and a second run
+# gives what the first gave; a sweep's rows do not depend on -j ----
+mkdir -p "$TMP/two"
+for n in first second; do
+	sed "s/\"name\": \"axp-replug\"/\"name\": \"$n\"/" "$TMP/replug.json" >"$TMP/two/$n.json"
+done
+run two check "$TMP/two" -j 2 -o "$TMP/two-o" -q
+expect_status "check: two linux/axp288_charger scenarios, -j 2" 0
+m1=$(find "$TMP/two-o" -path '*first/events.jsonl')
+m2=$(find "$TMP/two-o" -path '*second/events.jsonl')
+if [ -n "$m1" ] && [ -n "$m2" ]; then
+	same "the second run in one process = the first (events.jsonl)" "$m1" "$m2"
+else
+	not_ok "the second run in one process = the first" "no events.jsonl under $TMP/two-o"
+fi
+cat >"$TMP/sw.json" <<JSON
+{ "description": "t", "base": "$TMP/base.json",
+  "vary": { "source.kind": ["sdp", "cdp", "dcp", "apple-2.1a"], "policy": ["linux/axp288_charger"] } }
+JSON
+run sw1 sweep "$TMP/sw.json" -o "$TMP/sw1" -j 1 -q
+run sw2 sweep "$TMP/sw.json" -o "$TMP/sw2" -j 2 -q
+expect_status "a linux/axp288_charger sweep at -j 2" 0
+same "... gives the same results.csv as -j 1" "$TMP/sw1/results.csv" "$TMP/sw2/results.csv"
 
 tl_finish

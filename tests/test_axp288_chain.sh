@@ -34,6 +34,11 @@ KDIR=$(dirname "$BIN")/kernel
 check "extcon-axp288.c is in the build's kernel tree ($KDIR)" test -f "$KDIR/drivers/extcon/extcon-axp288.c"
 check "no kernel file is tracked by git" sh -c "! git ls-files | grep -q 'extcon-axp288\.c\$'"
 check "its module is in the binary" sh -c "nm '$BIN' | grep -q ' cs_linux_module_extcon_axp288\$'"
+# it keeps no run's state in static variables (docs/linux-drivers.md section 5): no
+# zero-initialised statics, so nothing to put back between runs
+KOBJ=$(dirname "$BIN")/obj/kernel/drivers/extcon/extcon-axp288.o
+check "extcon-axp288.o has no zeroed statics (cs_kbss_extcon_axp288 is empty)" \
+	sh -c "size -A '$KOBJ' | awk '\$1 == \"cs_kbss_extcon_axp288\" { n += \$2 } END { exit n != 0 }'"
 
 # One run: the port's cable as the charger driver read it, the limit it set, and the
 # time from the VBUS-valid interrupt to the BC1.2 interrupt, in ms.

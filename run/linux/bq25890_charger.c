@@ -93,6 +93,7 @@ const struct linux_machine linux_machine_bq25890_charger = {
 	.driver = "bq25890_charger",
 	.board = "TI bq25890 charger on I2C (address 0x6a)",
 	.presets = (const char *const[]){ "bq25890", NULL },
+	.glue = &board_glue_nop_xceiv,   /* the binding names no PHY: the no-op transceiver */
 	.state_size = sizeof(struct bq25890_machine),
 	.setup = bq25890_setup,
 	.settled = bq25890_settled,

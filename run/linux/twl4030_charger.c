@@ -10,6 +10,13 @@
  * interrupts (CHG_PRES, BCI); twl_i2c_read_u8()/twl_i2c_write_u8() reach the BCI
  * model's register blocks; the board's PHY is registered with the twl4030-usb node,
  * so devm_usb_get_phy_by_node() finds it; the MADC's "vac" channel reads 0 V.
+ *
+ * The PHY's glue is the OMAP3 one (run/phy_glue.c, board_glue_omap2430): the musb
+ * OMAP glue tells the notifier USB_EVENT_VBUS and USB_EVENT_NONE with NULL data and
+ * never USB_EVENT_CHARGER, and the twl4030-usb node has no "extcon" (twl4030.dtsi),
+ * so no USB charger framework attaches. The driver's notifier resets its target to
+ * 500 mA on every event (twl4030_bci_usb_ncb()); on this board that is each plug
+ * only, so a limit user space raises after VBUS stays raised.
  */
 #include <linux/interrupt.h>
 #include <linux/iio/consumer.h>
@@ -121,6 +128,7 @@ const struct linux_machine linux_machine_twl4030_charger = {
 	.driver = "twl4030_charger",
 	.board = "TWL4030 companion chip (OMAP3 phones: GTA04, N900)",
 	.presets = (const char *const[]){ "twl4030", NULL },
+	.glue = &board_glue_omap2430,    /* VBUS / NONE with NULL, no charger event */
 	.state_size = sizeof(struct twl4030_machine),
 	.setup = twl4030_setup,
 	.settled = twl4030_settled,

@@ -1171,6 +1171,47 @@ static void test_twl4030_board_never_charger_event(void)
 	}
 }
 
+/* Every machine states its PHY glue, and its device tree agrees with it: the PHY the
+ * machine registers has an "extcon" property exactly when the glue says the charger
+ * framework attaches (drivers/usb/phy/phy.c, usb_add_extcon()). On the OMAP3 board the
+ * musb controller's usb-phy is that PHY (omap3-gta04.dtsi). */
+static void test_machines_state_their_glue(void)
+{
+	for (int i = 0; linux_machines[i]; i++) {
+		const struct linux_machine *m = linux_machines[i];
+		const char *preset = m->presets ? m->presets[0] : "generic-switching";
+		g_autofree char *json = g_strdup_printf(
+			"{ \"name\": \"g\", \"duration\": \"1 s\", \"source\": { \"kind\": \"dcp\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"%s\" } }, \"policy\": \"linux/%s\" }",
+			preset, m->driver);
+		GError *err = NULL;
+		struct scenario *sc = scenario_load_text("g.json", json, strlen(json), NULL, &err);
+		struct world_options opt = { 0 };
+		struct world *w;
+		struct device_node *np;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m->glue);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+		w = world_new(sc, &opt, &err);
+		if (!w)
+			fprintf(stderr, "\n  %s: %s\n", m->driver, err ? err->message : "?");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		np = cs_kernel()->phys && cs_kernel()->phys->dev ? cs_kernel()->phys->dev->of_node : NULL;
+		CU_ASSERT_EQUAL(np && of_property_read_bool(np, "extcon"), m->glue->dt_extcon);
+		if (m->glue == &board_glue_omap2430) {
+			struct device_node *musb = of_get_compatible_child(cs_kernel()->of_root,
+									   "ti,omap3-musb");
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(np);
+			CU_ASSERT_TRUE(of_device_is_compatible(np, "ti,twl4030-usb"));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(musb);
+			CU_ASSERT_PTR_EQUAL(of_parse_phandle(musb, "usb-phy", 0), np);
+		}
+		world_free(w);
+		scenario_free(sc);
+	}
+}
+
 /* A knob the machine's glue fixes is an input error naming the policy and the glue. */
 static void test_twl4030_board_fixes_payload(void)
 {
@@ -1468,6 +1509,7 @@ CU_TestInfo linux_driver_tests[] = {
 	{ "twl4030_charger.c: early raise overloads bug zoo 1's adapter", test_twl4030_early_max_overload },
 	{ "twl4030 machine: the OMAP3 glue never sends CHARGER", test_twl4030_board_never_charger_event },
 	{ "twl4030 machine: its glue fixes phy_payload", test_twl4030_board_fixes_payload },
+	{ "every machine states its glue; its device tree agrees", test_machines_state_their_glue },
 	{ "twl4030_charger.c: allow_usb module parameter", test_twl4030_module_param },
 	{ "bq25890_charger.c: ICO behind a 1.2 A adapter", test_bq25890_ico },
 	{ "gpio-charger.c: static supply type", test_gpio_charger_static_type },

@@ -5,8 +5,10 @@
  *
  * Reporting order after a detection, as a PHY driver does it: extcon cables (old ones
  * detached first), the power supply's type and its uevent, then the usb_phy
- * notifier's CHARGER event. A data port then enumerates the gadget after the host's
- * delay; the chosen configuration's MaxPower goes through vbus_draw().
+ * notifier's CHARGER event if the run's PHY glue sends one (run/phy_glue.c: the
+ * generic glue does, an OMAP3 phone's does not). A data port then enumerates the
+ * gadget after the host's delay; the chosen configuration's MaxPower goes through
+ * vbus_draw().
  */
 #include <math.h>
 #include <stdio.h>

@@ -339,6 +339,8 @@ static const unsigned int board_cables[] = {
 	EXTCON_NONE,
 };
 
+/* Edge-driven, as a PHY's interrupt reports a change: only cables whose state changes
+ * are set and synced (the kernel's extcon notifies on every sync, changed or not). */
 static void board_set_cables(struct board *b, const unsigned int *cables, int n)
 {
 	/* Cables that went away first, then the new ones. */
@@ -348,10 +350,10 @@ static void board_set_cables(struct board *b, const unsigned int *cables, int n)
 		for (int k = 0; k < n; k++)
 			keep |= cables[k] == board_cables[i];
 		if (!keep)
-			extcon_set_state_sync(&b->edev, board_cables[i], false);
+			cs_extcon_report(b->edev, board_cables[i], false);
 	}
 	for (int k = 0; k < n; k++)
-		extcon_set_state_sync(&b->edev, cables[k], true);
+		cs_extcon_report(b->edev, cables[k], true);
 }
 
 void board_detected(struct board *b, const struct phy_result *r)
@@ -416,7 +418,11 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
 	phy->cs_gadget = &b->gadget;
-	cs_extcon_init(&b->edev, "extcon-usb", board_cables);
+	/* the extcon device's parent, whose name it is registered under */
+	b->edev_parent.init_name = "extcon-usb";
+	b->edev = devm_extcon_dev_allocate(&b->edev_parent, board_cables);
+	if (IS_ERR(b->edev) || devm_extcon_dev_register(&b->edev_parent, b->edev))
+		g_error("board: the extcon device cannot be registered");
 	sim_event_init(&b->ev_enumerate, board_enumerate_cb, b);
 
 	b->usb_desc = (struct power_supply_desc){
@@ -440,16 +446,16 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 		b->gadget.cs_configs[i].MaxPower = (unsigned int)lround(gp->configs_ma[i]);
 	}
 	if (kp->framework == BOARD_FW_2016)
-		cs_usb_charger_2016_init(&b->uchger, &b->edev, b->usb_psy, &b->gadget);
+		cs_usb_charger_2016_init(&b->uchger, b->edev, b->usb_psy, &b->gadget);
 	else if (kp->framework == BOARD_FW_MERGED)
-		cs_usb_phy_charger_init(phy, &b->edev, sp->usb3 && gp->usb3);
+		cs_usb_phy_charger_init(phy, b->edev, sp->usb3 && gp->usb3);
 	board_tell_port(b);
 }
 
 void board_fill(struct board *b, struct cs_board *cb)
 {
 	cb->phy = b->phy;
-	cb->edev = &b->edev;
+	cb->edev = b->edev;
 	cb->usb_psy = b->usb_psy;
 	cb->bat_psy = b->bat_psy;
 	cb->gadget = &b->gadget;
@@ -466,6 +472,8 @@ void board_cleanup(struct board *b)
 	power_supply_unregister(b->usb_psy);
 	power_supply_unregister(b->bat_psy);
 	b->usb_psy = b->bat_psy = NULL;
+	devres_release_all(&b->edev_parent);   /* the extcon device */
+	b->edev = NULL;
 	g_free(b->detected_type);
 	b->detected_type = NULL;
 }

@@ -15,7 +15,7 @@
 #define CS_RUN_BOARD_H
 
 #include <stdbool.h>
-#include <linux/extcon.h>
+#include <linux/extcon-provider.h>
 #include <linux/power_supply.h>
 #include <linux/usb/charger.h>
 #include <linux/usb/gadget.h>
@@ -67,7 +67,8 @@ struct board {
 	board_read_cb read;
 	void *read_ctx;
 
-	struct extcon_dev edev;
+	struct device edev_parent;   /* the board's connector, parent of edev */
+	struct extcon_dev *edev;
 	struct usb_phy *phy;
 	struct power_supply_desc usb_desc, bat_desc;
 	struct power_supply *usb_psy, *bat_psy;

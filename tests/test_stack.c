@@ -36,7 +36,7 @@
 #include <string.h>
 #include <cJSON.h>
 #include <glib.h>
-#include <linux/extcon.h>
+#include <linux/extcon-provider.h>
 #include <linux/power_supply.h>
 #include <linux/usb/gadget.h>
 #include <chargesim/kernel.h>
@@ -446,75 +446,106 @@ static int ext_cb(struct notifier_block *nb, unsigned long action, void *data)
 	return NOTIFY_OK;
 }
 
+/* The extcon core (6.12's drivers/extcon/extcon.c, or kcore_absent.c without the
+ * kernel tree): a device registered under its parent's name, cables it lists, and
+ * notifiers that run on every extcon_set_state_sync(), changed or not (extcon_sync()
+ * calls the chains unconditionally). */
 static void test_extcon(void)
 {
 	static const unsigned int cables[] = {
 		EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_NONE,
 	};
-	static struct extcon_dev edev;
+	struct device parent = { .init_name = "test-extcon" };
+	struct extcon_dev *edev;
 	struct cs_kernel k = { 0 };
 	struct sim s;
 	struct ext_counter none = { .nb.notifier_call = ext_cb };
 	struct ext_counter fast = { .nb.notifier_call = ext_cb };
 	struct ext_counter dcp = { .nb.notifier_call = ext_cb };
 	struct ext_counter usb = { .nb.notifier_call = ext_cb };
+	struct ext_counter all = { .nb.notifier_call = ext_cb };
 	struct cs_kernel *saved = cs_kernel_current;
 
 	sim_init(&s, 1);
 	k.sim = &s;
 	k.log = evlog_new();
 	cs_kernel_current = &k;
-	cs_extcon_init(&edev, "test-extcon", cables);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), ERR_PTR(-EPROBE_DEFER));
+	edev = devm_extcon_dev_allocate(&parent, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL_FATAL(devm_extcon_dev_register(&parent, edev), 0);
+	ASSERT_STR(extcon_get_edev_name(edev), "test-extcon");
 
 	/* EXTCON_NONE and an id the device does not list are refused */
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_NONE, &none.nb), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_CHG_USB_FAST, &fast.nb), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_FAST), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_NONE), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_CDP, true), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_CHG_USB_DCP, &dcp.nb), 0);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_NONE, &none.nb), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_CHG_USB_FAST, &fast.nb), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_FAST), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_NONE), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, true), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_CHG_USB_DCP, &dcp.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier_all(edev, &all.nb), 0);
 
-	/* change -> one notification with the new state; same state again -> none */
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, true), 0);
+	/* a set notifies with the cable's state and the device ... */
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_DCP), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true), 0);
 	CU_ASSERT_EQUAL(dcp.calls, 1);
 	CU_ASSERT_EQUAL(dcp.last_action, 1);
-	CU_ASSERT_PTR_EQUAL(dcp.last_data, &edev);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 1);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, true), 0);
-	CU_ASSERT_EQUAL(dcp.calls, 1);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, false), 0);
+	CU_ASSERT_PTR_EQUAL(dcp.last_data, edev);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_DCP), 1);
+	/* ... and the same state again notifies again (6.12: on every set, not on change) */
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true), 0);
 	CU_ASSERT_EQUAL(dcp.calls, 2);
+	CU_ASSERT_EQUAL(dcp.last_action, 1);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, false), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 3);
 	CU_ASSERT_EQUAL(dcp.last_action, 0);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 0);
+	CU_ASSERT_EQUAL(all.calls, 3);
 	/* other cables do not reach this notifier, and vice versa */
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_USB, true), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_SDP, true), 0);
-	CU_ASSERT_EQUAL(dcp.calls, 2);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, true), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_SDP, true), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 3);
 	CU_ASSERT_EQUAL(usb.calls, 1);
 	CU_ASSERT_EQUAL(usb.last_action, 1);
+	CU_ASSERT_EQUAL(all.calls, 5);
 	/* the refused registrations never ran */
 	CU_ASSERT_EQUAL(none.calls, 0);
 	CU_ASSERT_EQUAL(fast.calls, 0);
-	/* unregistering stops notifications */
-	CU_ASSERT_EQUAL(extcon_unregister_notifier(&edev, EXTCON_USB, &usb.nb), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_USB, false), 0);
+	/* extcon_set_state() alone tells nobody; extcon_sync() then does */
+	CU_ASSERT_EQUAL(extcon_set_state(edev, EXTCON_USB, false), 0);
 	CU_ASSERT_EQUAL(usb.calls, 1);
-	/* every notification above was logged: DCP=1, DCP=0, USB=1, SDP=1, USB=0 */
-	CU_ASSERT_EQUAL(evlog_count(k.log), 5);
+	CU_ASSERT_EQUAL(extcon_sync(edev, EXTCON_USB), 0);
+	CU_ASSERT_EQUAL(usb.calls, 2);
+	CU_ASSERT_EQUAL(usb.last_action, 0);
+	/* unregistering stops notifications */
+	CU_ASSERT_EQUAL(extcon_unregister_notifier(edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, true), 0);
+	CU_ASSERT_EQUAL(usb.calls, 2);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, false), 0);
+
+	/* the boards report edges: cs_extcon_report() sets, syncs and logs a change only */
+	CU_ASSERT_EQUAL(evlog_count(k.log), 0);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_DCP, true), 0);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_DCP, true), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 4);
+	CU_ASSERT_EQUAL(evlog_count(k.log), 1);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_FAST, true), -EINVAL);
 
 	/* the kernel's extcon_info names */
-	ASSERT_STR(extcon_get_cable_name(EXTCON_USB), "USB");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_USB_HOST), "USB-HOST");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SDP), "SDP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_DCP), "DCP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_CDP), "CDP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_ACA), "ACA");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
-	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), &edev);
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_USB), "USB");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_USB_HOST), "USB-HOST");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_SDP), "SDP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_DCP), "DCP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_CDP), "CDP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_ACA), "ACA");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), edev);
 	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("no-such-extcon"), ERR_PTR(-EPROBE_DEFER));
+
+	/* the parent going away unregisters and frees it */
+	devres_release_all(&parent);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), ERR_PTR(-EPROBE_DEFER));
 
 	cs_kernel_current = saved;
 	evlog_free(k.log);

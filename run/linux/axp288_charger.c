@@ -11,7 +11,7 @@
  * axp288_extcon reports its BC1.2 result (SDP, CDP, DCP; other chargers as no cable).
  */
 #include <linux/interrupt.h>
-#include <linux/extcon.h>
+#include <linux/extcon-provider.h>
 #include <linux/mfd/axp20x.h>
 #include <chargesim/kernel.h>
 #include "models/axp288/axp288.h"
@@ -25,7 +25,8 @@ struct axp288_machine {
 	struct regmap *map;
 	struct regmap_irq_chip_data *irqc;
 	int virq[AXP288_NIRQ];
-	struct extcon_dev edev;
+	struct device extcon_pdev;   /* the extcon cell's device, the extcon device's parent */
+	struct extcon_dev *edev;
 };
 
 static void axp_irq(void *ctx, enum axp288_chg_irq irq)
@@ -61,12 +62,13 @@ static void axp_extcon_sync(struct linux_board *lb)
 			    port == PHY_PORT_CDP ? EXTCON_CHG_USB_CDP :
 			    port == PHY_PORT_DCP ? EXTCON_CHG_USB_DCP : EXTCON_NONE;
 
+	/* edge-driven: the kernel's extcon notifies on every sync, so only changes go out */
 	for (int i = 0; i < 3; i++)
 		if (axp_cables[i] != want)
-			extcon_set_state_sync(&a->edev, axp_cables[i], false);
-	extcon_set_state_sync(&a->edev, EXTCON_USB, port == PHY_PORT_SDP || port == PHY_PORT_CDP);
+			cs_extcon_report(a->edev, axp_cables[i], false);
+	cs_extcon_report(a->edev, EXTCON_USB, port == PHY_PORT_SDP || port == PHY_PORT_CDP);
 	if (want != EXTCON_NONE)
-		extcon_set_state_sync(&a->edev, want, true);
+		cs_extcon_report(a->edev, want, true);
 }
 
 static bool axp288_setup(struct linux_board *lb, GError **err)
@@ -104,7 +106,10 @@ static bool axp288_setup(struct linux_board *lb, GError **err)
 	};
 	dev_set_drvdata(&a->mfd_dev, &a->axp20x);
 	/* the PMIC's charger-type detection, as extcon-axp288.c registers it */
-	cs_extcon_init(&a->edev, "axp288_extcon", axp_cables);
+	a->extcon_pdev.init_name = "axp288_extcon";
+	a->edev = devm_extcon_dev_allocate(&a->extcon_pdev, axp_cables);
+	if (IS_ERR(a->edev) || devm_extcon_dev_register(&a->extcon_pdev, a->edev))
+		return false;
 	/* the MFD cell: the charger's platform device with its interrupt bits */
 	linux_board_add_pdev(lb, cs_platform_device_new("axp288_charger", NULL, &a->mfd_dev,
 							irq_bit, AXP288_NIRQ));
@@ -125,11 +130,7 @@ static void axp288_teardown(struct linux_board *lb)
 
 	regmap_exit(a->map);
 	cs_regmap_irq_chip_free(a->irqc);
-	for (struct extcon_dev **pp = &cs_kernel()->extcon_head; *pp; pp = &(*pp)->cs_next)
-		if (*pp == &a->edev) {
-			*pp = a->edev.cs_next;
-			break;
-		}
+	devres_release_all(&a->extcon_pdev);
 }
 
 /* The firmware's ACPI PMIC device (HID INT33F4, _UID 1, as on Cherry Trail tablets):

@@ -18,6 +18,7 @@
 #include <linux/usb/charger.h>
 #include <linux/workqueue.h>
 #include <chargesim/klog.h>
+#include <chargesim/kcore_state.h>
 #include "sim/sim.h"
 
 struct evlog;
@@ -36,6 +37,7 @@ struct cs_regulator;
 struct device;
 struct cs_acpi_device;
 
+
 /* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
 #define CS_PHY_CHG_CABLES 5
 struct cs_phy_charger {
@@ -52,7 +54,7 @@ struct cs_kernel {
 	struct evlog *log;
 	struct power_supply *psy_head;       /* registered power supplies */
 	struct raw_notifier_head psy_nh;     /* power_supply_reg_notifier chain */
-	struct extcon_dev *extcon_head;      /* extcon devices, for lookups by name */
+	struct cs_kcore kcore;               /* extcon.c's and phy.c's lists */
 	struct usb_charger *uchger;          /* the 2016 framework's usb-charger.0 */
 	struct work_struct uchger_work;
 	struct cs_phy_charger phy_chg;       /* the merged framework */

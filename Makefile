@@ -96,7 +96,7 @@ KHEADERS       := include/linux/power/charger-manager.h include/linux/power/bq25
 # (extcon.c with its devres part and its private header) and the USB PHY layer with the
 # merged USB charger framework (phy.c). Without a kernel tree stack/kernel/kcore_absent.c
 # stands in for them.
-KCORE_ALL      := drivers/extcon/extcon.c drivers/extcon/devres.c
+KCORE_ALL      := drivers/extcon/extcon.c drivers/extcon/devres.c drivers/usb/phy/phy.c
 KCORE_HEADERS  := drivers/extcon/extcon.h
 KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KCORE_ALL) $(KCORE_HEADERS)
 ifneq ($(KERNEL_SRC),)

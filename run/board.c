@@ -418,6 +418,9 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
 	phy->cs_gadget = &b->gadget;
+	/* phy.c takes a reference on the PHY's driver when a consumer gets the PHY */
+	b->phy_drv.name = "usb-phy-glue";
+	phy->dev->driver = &b->phy_drv;
 	/* the extcon device's parent, whose name it is registered under */
 	b->edev_parent.init_name = "extcon-usb";
 	b->edev = devm_extcon_dev_allocate(&b->edev_parent, board_cables);
@@ -447,9 +450,31 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	}
 	if (kp->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_init(&b->uchger, b->edev, b->usb_psy, &b->gadget);
-	else if (kp->framework == BOARD_FW_MERGED)
-		cs_usb_phy_charger_init(phy, b->edev, sp->usb3 && gp->usb3);
 	board_tell_port(b);
+}
+
+/* The merged framework is phy.c's: usb_add_phy_dev() attaches it when the PHY's
+ * device-tree node has an "extcon" property (usb_add_extcon), so the board's firmware
+ * gives the PHY node one, naming the connector's node, exactly when the scenario asks
+ * for the merged framework. */
+void board_add_phy(struct board *b)
+{
+	struct device_node *ext, *phyn;
+	g_autofree char *msg = NULL;
+
+	b->dt = cs_of_node_new(NULL, "", NULL);
+	ext = cs_of_node_new(b->dt, "extcon-usb", "extcon_usb");
+	phyn = cs_of_node_new(b->dt, "usb-phy", NULL);
+	if (b->kp->framework == BOARD_FW_MERGED &&
+	    cs_of_apply_dts(phyn, "extcon = <&extcon_usb>;", &msg))
+		g_error("board: %s", msg);
+	b->edev_parent.of_node = ext;
+	b->phy->dev->of_node = phyn;
+	b->phy->type = USB_PHY_TYPE_USB2;
+	if (usb_add_phy_dev(b->phy))
+		g_error("board: the USB PHY cannot be added");
+	cs_usb_phy_log_framework(b->phy);
+	b->phy_added = true;
 }
 
 void board_fill(struct board *b, struct cs_board *cb)
@@ -467,8 +492,17 @@ void board_cleanup(struct board *b)
 	sim_cancel(b->sim, &b->ev_enumerate);
 	if (b->kp->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_cleanup(&b->uchger);
-	else if (b->kp->framework == BOARD_FW_MERGED)
-		cs_usb_phy_charger_cleanup(b->phy);
+	if (b->phy_added) {
+		usb_remove_phy(b->phy);
+		devres_release_all(b->phy->dev);   /* the framework's extcon notifiers */
+		if (b->phy->chg_work.func)   /* phy.c's framework set it up */
+			cancel_work_sync(&b->phy->chg_work);
+		b->phy->dev->of_node = NULL;
+		b->phy_added = false;
+	}
+	cs_of_free_tree(b->dt);
+	b->dt = NULL;
+	b->edev_parent.of_node = NULL;
 	power_supply_unregister(b->usb_psy);
 	power_supply_unregister(b->bat_psy);
 	b->usb_psy = b->bat_psy = NULL;

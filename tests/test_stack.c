@@ -832,20 +832,29 @@ static void test_framework_2016_max14577_cdp(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
-/* Merged form on a DCP: the DCP max, 5000 mA. */
+/*
+ * The merged form is the kernel's drivers/usb/phy/phy.c. usb_add_phy_dev() finds the
+ * "extcon" property in the PHY's node (usb_add_extcon), reads the cables once and
+ * schedules the notification: nothing is attached at boot, so the first is
+ * USB_CHARGER_ABSENT's 0 mA (usb_phy_notify_charger_work). A DCP then gets the DCP
+ * maximum, DEFAULT_DCP_CUR_MAX = 5000 mA.
+ */
 static void test_framework_merged_dcp(void)
 {
 	double mA[8];
 	int n = notified("{ \"kind\": \"dcp\" }", "{ \"charger_framework\": \"merged\" }", NULL, mA, 8);
 
 	CU_ASSERT_FATAL(n >= 0);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n >= 1)
-		CS_ASSERT_NEAR(mA[0], 5000, 1e-9);
+	CU_ASSERT_EQUAL(n, 2);
+	if (n >= 2) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 5000, 1e-9);
+	}
 }
 
-/* Merged form on an SDP: the SDP max 500 mA at detection, then what the gadget's
- * vbus_draw() reported (100 mA here). */
+/* An SDP: DEFAULT_SDP_CUR_MAX = 500 mA at detection, then what the gadget's
+ * vbus_draw() reported through usb_phy_set_power() (usb_phy_set_charger_current:
+ * the type's maximum becomes the configured current, 100 mA here). */
 static void test_framework_merged_sdp(void)
 {
 	double mA[8];
@@ -853,11 +862,91 @@ static void test_framework_merged_sdp(void)
 			 "{ \"configs\": [\"100 mA\"] }", mA, 8);
 
 	CU_ASSERT_FATAL(n >= 0);
-	CU_ASSERT_EQUAL(n, 2);
-	if (n >= 2) {
-		CS_ASSERT_NEAR(mA[0], 500, 1e-9);
-		CS_ASSERT_NEAR(mA[1], 100, 1e-9);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 100, 1e-9);
 	}
+}
+
+/* A CDP reported as both SDP and CDP cables is an SDP to phy.c, which checks SDP, then
+ * CDP, then DCP, then ACA (__usb_phy_get_charger_type); a CDP reported as CDP alone
+ * gets DEFAULT_CDP_CUR_MAX = 5000 mA, and its gadget's configured current (here the
+ * default 2 mA of CONFIG_USB_GADGET_VBUS_DRAW) then becomes the CDP maximum too
+ * (usb_phy_set_charger_current changes the maximum of whatever type is current). */
+static void test_framework_merged_cdp(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"cdp\" }", "{ \"charger_framework\": \"merged\" }",
+			 NULL, mA, 8);
+
+	CU_ASSERT_FATAL(n >= 0);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 5000, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 2, 1e-9);
+	}
+}
+
+/* A SuperSpeed gadget asking 900 mA on an SDP: phy.c clamps an SDP maximum at
+ * DEFAULT_SDP_CUR_MAX_SS = 900 mA (its default stays 500 mA, SuperSpeed or not). */
+static void test_framework_merged_sdp_usb3(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"sdp\", \"usb3\": true }",
+			 "{ \"charger_framework\": \"merged\" }",
+			 "{ \"configs\": [\"896 mA\"], \"usb3\": true }", mA, 8);
+
+	CU_ASSERT_FATAL(n >= 0);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 896, 1e-9);
+	}
+}
+
+/* Unplug: USB_CHARGER_ABSENT resets the table to the defaults (usb_phy_set_default_current)
+ * and notifies 0 mA; the next SDP starts from 500 mA again, not from the 100 mA the
+ * gadget set before. */
+static void test_framework_merged_reset_on_unplug(void)
+{
+	g_autofree char *json = scn("4 s", "{ \"kind\": \"sdp\" }",
+				    ", \"device\": { \"kernel\": { \"charger_framework\": \"merged\" },"
+				    " \"gadget\": { \"configs\": [\"100 mA\"] } },"
+				    " \"events\": [ { \"at\": \"2 s\", \"do\": \"unplug\" },"
+				    " { \"at\": \"3 s\", \"do\": \"plug\" } ]");
+	struct tu_run r;
+	double mA[12];
+	int n;
+
+	if (!tu_run(&r, json)) {
+		CU_FAIL("scenario did not run");
+		tu_done(&r);
+		return;
+	}
+	n = ev_numbers(&r, "usb_charger_notify", "mA", mA, 12);
+	CU_ASSERT_EQUAL(n, 6);
+	if (n >= 6) {
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 100, 1e-9);
+		CS_ASSERT_NEAR(mA[3], 0, 1e-9);     /* unplugged */
+		CS_ASSERT_NEAR(mA[4], 500, 1e-9);   /* the default again */
+		CS_ASSERT_NEAR(mA[5], 100, 1e-9);
+	}
+	tu_done(&r);
+}
+
+/* No "extcon" in the PHY's node (charger_framework "none"): phy.c attaches nothing
+ * and never notifies a current. */
+static void test_framework_none(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"dcp\" }", "{ \"charger_framework\": \"none\" }", NULL,
+			 mA, 8);
+
+	CU_ASSERT_EQUAL(n, 0);
 }
 
 /* ---- extcon reporting habits and the static type ---- */
@@ -1005,6 +1094,10 @@ CU_TestInfo stack_tests[] = {
 	{ "charger framework 2016 + max14577 CDP: never notified", test_framework_2016_max14577_cdp },
 	{ "charger framework merged on a DCP: 5000 mA", test_framework_merged_dcp },
 	{ "charger framework merged on an SDP: 500 then vbus_draw", test_framework_merged_sdp },
+	{ "charger framework merged on a CDP: 5000, then the gadget's 2 mA", test_framework_merged_cdp },
+	{ "charger framework merged, SuperSpeed SDP: up to 900 mA", test_framework_merged_sdp_usb3 },
+	{ "charger framework merged: the table resets on unplug", test_framework_merged_reset_on_unplug },
+	{ "charger framework: none without extcon in the PHY's node", test_framework_none },
 	{ "extcon max14577 on a CDP: CDP only", test_extcon_max14577_cdp },
 	{ "extcon max14577 on an SDP: USB and SDP", test_extcon_max14577_sdp },
 	{ "extcon consistent on a CDP: USB and CDP", test_extcon_consistent_cdp },

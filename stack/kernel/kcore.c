@@ -5,12 +5,15 @@
  * share of their global state, the allocators, classes and registered devices,
  * uevents; and the layer's glue for providers that are no kernel driver (the board).
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
 #include <linux/device.h>
 #include <linux/extcon-provider.h>
+#include <linux/of.h>
+#include <linux/usb/phy.h>
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
 #include <chargesim/linux_module.h>
@@ -202,4 +205,64 @@ int cs_extcon_report(struct extcon_dev *edev, unsigned int id, bool state)
 		 state);
 	cs_stack_event("extcon", "cable", buf);
 	return extcon_set_state_sync(edev, id, state);
+}
+
+/* ---- what phy.c reads of the device tree ---- */
+
+bool of_device_is_available(const struct device_node *np)
+{
+	const char *status;
+
+	if (!np)
+		return false;
+	if (of_property_read_string(np, "status", &status))
+		return true;
+	return strcmp(status, "okay") == 0 || strcmp(status, "ok") == 0;
+}
+
+/* ---- the board's PHY glue ---- */
+
+static const char *const usb_phy_event_names[] = {
+	"none", "vbus", "id", "charger", "enumerated",
+};
+
+void cs_usb_phy_notify(struct usb_phy *x, enum usb_phy_events event, unsigned int mA)
+{
+	void *data = NULL;
+
+	usb_phy_set_event(x, event);
+	switch (x->cs_payload) {
+	case CS_PHY_PAYLOAD_MA:
+		x->cs_ma = mA;
+		data = &x->cs_ma;
+		break;
+	case CS_PHY_PAYLOAD_GADGET:
+		data = x->cs_gadget;
+		break;
+	case CS_PHY_PAYLOAD_NULL:
+		data = NULL;
+		break;
+	}
+	cs_stack_event("usb_phy_event", "event",
+		       (unsigned int)event < ARRAY_SIZE(usb_phy_event_names) ?
+		       usb_phy_event_names[event] : "?");
+	atomic_notifier_call_chain(&x->notifier, event, data);
+}
+
+/* The framework (phy.c's usb_phy_notify_charger_work) notifies with the PHY as data
+ * and the current in mA as action; a glue driver never passes the PHY itself. */
+static int usb_phy_log_cb(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct usb_phy *x = container_of(nb, struct usb_phy, cs_log_nb);
+
+	if (data == x)
+		cs_stack_event_int("usb_charger_notify", "mA", (long long)action);
+	return NOTIFY_DONE;
+}
+
+void cs_usb_phy_log_framework(struct usb_phy *x)
+{
+	x->cs_log_nb = (struct notifier_block){ .notifier_call = usb_phy_log_cb,
+						.priority = INT_MAX };
+	usb_register_notifier(x, &x->cs_log_nb);
 }

@@ -242,6 +242,8 @@ bool cs_dyndbg_enabled(const char *modname);
 } while (0)
 #endif
 
+#define dev_WARN_ONCE(d, cond, ...) WARN(cond, __VA_ARGS__)
+
 /* Log "error <errno name>: <message>" (debug level for -EPROBE_DEFER) and return err. */
 __printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
 

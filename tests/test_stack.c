@@ -37,7 +37,9 @@
 #include <cJSON.h>
 #include <glib.h>
 #include <linux/extcon-provider.h>
+#include <linux/of.h>
 #include <linux/power_supply.h>
+#include <linux/usb/phy.h>
 #include <linux/usb/gadget.h>
 #include <chargesim/kernel.h>
 #include "models/phy/phy.h"
@@ -547,6 +549,103 @@ static void test_extcon(void)
 	devres_release_all(&parent);
 	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), ERR_PTR(-EPROBE_DEFER));
 
+	cs_kernel_current = saved;
+	evlog_free(k.log);
+	sim_destroy(&s);
+}
+
+/* Each run is a kernel of its own: extcon.c's and phy.c's lists are the run's
+ * (chargesim/kcore.h), so a device registered in one run is not found from another,
+ * as `check -j N` runs them side by side in threads. */
+static void test_kcore_per_run(void)
+{
+	static const unsigned int cables[] = { EXTCON_USB, EXTCON_NONE };
+	struct device parent = { .init_name = "per-run" };
+	struct cs_kernel a = { 0 }, b = { 0 };
+	struct cs_kernel *saved = cs_kernel_current;
+	struct extcon_dev *edev;
+
+	cs_kernel_current = &a;
+	edev = devm_extcon_dev_allocate(&parent, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL(devm_extcon_dev_register(&parent, edev), 0);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("per-run"), edev);
+	cs_kernel_current = &b;
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("per-run"), ERR_PTR(-EPROBE_DEFER));
+	CU_ASSERT(IS_ERR(usb_get_phy(USB_PHY_TYPE_USB2)));
+	cs_kernel_current = &a;
+	devres_release_all(&parent);
+	cs_kernel_current = saved;
+}
+
+/*
+ * phy.c's rules, called directly on a PHY whose node names an extcon device:
+ * __usb_phy_get_charger_type reads SDP, then CDP, then DCP, then ACA, so a CDP with a
+ * DCP cable also set is a CDP; usb_phy_set_charger_current clamps an SDP's maximum at
+ * DEFAULT_SDP_CUR_MAX_SS (900 mA) and a DCP's at DEFAULT_DCP_CUR_MAX (5000 mA); the
+ * defaults are SDP 2/500, DCP 500/5000, CDP 1500/5000 mA (usb_phy_set_default_current).
+ */
+static void test_phy_framework_rules(void)
+{
+	static const unsigned int cables[] = {
+		EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP,
+		EXTCON_CHG_USB_ACA, EXTCON_NONE,
+	};
+	struct cs_kernel k = { 0 };
+	struct cs_kernel *saved = cs_kernel_current;
+	struct device_driver drv = { .name = "glue" };
+	struct device ext_dev = { .init_name = "ext" }, phy_dev = { .init_name = "phy" };
+	struct usb_phy phy = { .dev = &phy_dev };
+	struct device_node *root, *phyn;
+	struct extcon_dev *edev;
+	unsigned int min = 0, max = 0;
+	char *msg = NULL;
+	struct sim s;
+
+	sim_init(&s, 1);
+	k.sim = &s;
+	k.log = evlog_new();
+	cs_kernel_current = &k;
+	root = cs_of_node_new(NULL, "", NULL);
+	ext_dev.of_node = cs_of_node_new(root, "ext", "ext");
+	phyn = cs_of_node_new(root, "phy", NULL);
+	CU_ASSERT_EQUAL_FATAL(cs_of_apply_dts(phyn, "extcon = <&ext>;", &msg), 0);
+	phy_dev.of_node = phyn;
+	phy_dev.driver = &drv;
+	edev = devm_extcon_dev_allocate(&ext_dev, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL_FATAL(devm_extcon_dev_register(&ext_dev, edev), 0);
+	CU_ASSERT_EQUAL_FATAL(usb_add_phy_dev(&phy), 0);
+	CU_ASSERT_PTR_EQUAL(phy.edev, edev);
+	CU_ASSERT_EQUAL(phy.chg_state, USB_CHARGER_ABSENT);
+
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, DCP_TYPE);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, CDP_TYPE);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 1500);
+	CU_ASSERT_EQUAL(max, 5000);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, false);
+	usb_phy_set_charger_current(&phy, 7000);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 500);
+	CU_ASSERT_EQUAL(max, 5000);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, false);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_SDP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, SDP_TYPE);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 2);
+	CU_ASSERT_EQUAL(max, 500);
+	usb_phy_set_charger_current(&phy, 1500);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(max, 900);
+
+	usb_remove_phy(&phy);
+	devres_release_all(&phy_dev);
+	cancel_work_sync(&phy.chg_work);
+	devres_release_all(&ext_dev);
+	cs_of_free_tree(root);
 	cs_kernel_current = saved;
 	evlog_free(k.log);
 	sim_destroy(&s);
@@ -1094,6 +1193,8 @@ CU_TestInfo stack_tests[] = {
 	{ "charger framework 2016 + max14577 CDP: never notified", test_framework_2016_max14577_cdp },
 	{ "charger framework merged on a DCP: 5000 mA", test_framework_merged_dcp },
 	{ "charger framework merged on an SDP: 500 then vbus_draw", test_framework_merged_sdp },
+	{ "phy.c: CDP before DCP, 900 mA SDP clamp, the default table", test_phy_framework_rules },
+	{ "extcon.c and phy.c keep their lists per run", test_kcore_per_run },
 	{ "charger framework merged on a CDP: 5000, then the gadget's 2 mA", test_framework_merged_cdp },
 	{ "charger framework merged, SuperSpeed SDP: up to 900 mA", test_framework_merged_sdp_usb3 },
 	{ "charger framework merged: the table resets on unplug", test_framework_merged_reset_on_unplug },

@@ -95,7 +95,14 @@ KHEADERS       := include/linux/power/charger-manager.h include/linux/power/bq25
 # kernel files a machine loads beside its driver (drivers/extcon/extcon-axp288.c: the AXP288
 # machine's extcon, run/linux/axp288_charger.c); they are no policies of their own
 KMACHINE_FILES := drivers/extcon/extcon-axp288.c
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KMACHINE_FILES)
+# The kernel's own core code the layer runs in place of ports (docs/stack.md): extcon
+# (extcon.c with its devres part and its private header) and the USB PHY layer with the
+# merged USB charger framework (phy.c). Without a kernel tree stack/kernel/kcore_absent.c
+# stands in for them.
+KCORE_ALL      := drivers/extcon/extcon.c drivers/extcon/devres.c drivers/usb/phy/phy.c
+KCORE_HEADERS  := drivers/extcon/extcon.h
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KMACHINE_FILES) \
+                  $(KCORE_ALL) $(KCORE_HEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -109,6 +116,10 @@ endif
 KDRIVER_SRC    := $(KDRIVERS:%=$(KDIR)/drivers/power/supply/%.c) $(if $(KDRIVERS),$(KMACHINE_FILES:%=$(KDIR)/%))
 KDRIVER_OBJ    := $(KDRIVER_SRC:$(KDIR)/%.c=$(BUILD)/obj/kernel/%.o)
 KMACHINE_MODS  := $(if $(KDRIVERS),$(subst -,_,$(basename $(notdir $(KMACHINE_FILES)))))
+KCORE          := $(if $(KDRIVERS),$(KCORE_ALL))
+KCORE_SRC      := $(KCORE:%=$(KDIR)/%)
+KCORE_OBJ      := $(KCORE:%.c=$(BUILD)/obj/kernel/%.o)
+LIB_SRC        := $(filter-out $(if $(KCORE),stack/kernel/kcore_absent.c),$(LIB_SRC))
 KREGISTRY_SRC  := $(BUILD)/gen/cs_linux_modules.c
 KREGISTRY_OBJ  := $(BUILD)/obj/gen/cs_linux_modules.o
 # Kernel code is built with the kernel's own warning set (it is not ours to change);
@@ -138,7 +149,7 @@ KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/includ
              -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KCORE_OBJ) $(KREGISTRY_OBJ)
 # The gnuplot templates (plots/templates/*.gp) join the library as C strings, made by
 # plots/templates/gp2c.sh, so that the binary needs no template file at run time.
 TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
@@ -207,11 +218,22 @@ else
 $(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(wildcard $(KERNEL_TARBALL))
 	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
 	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
-	@touch $(KDRIVER_SRC) $@
+	@touch $(KDRIVER_SRC) $(KCORE_SRC) $@
 endif
 
-$(KDRIVER_SRC): $(KDIR)/.extracted
+$(KDRIVER_SRC) $(KCORE_SRC): $(KDIR)/.extracted
 	@test -f $@
+
+# The core files keep their global state (lists, ids, locks) in the run, not the
+# process (chargesim/kcore.h, forced in): every run is a kernel of its own, also when
+# `check -j` runs several at once in threads.
+$(KCORE_OBJ): $(BUILD)/obj/kernel/%.o: $(KDIR)/%.c stack/include/chargesim/kconfig.h \
+		stack/include/chargesim/kcore.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -include stack/include/chargesim/kcore.h \
+	  -DKBUILD_MODNAME='"$(if $(findstring extcon,$*),extcon_core,phy)"' \
+	  -DKBUILD_BASENAME='"$(notdir $*)"' -DCS_KFILE='"$(notdir $*)"' \
+	  -DCS_KMODSYM=$(if $(findstring extcon,$*),extcon_core,usb_phy) -c $< -o $@
 
 # A driver's static variables (its .data, .data.rel, .data.rel.local and .bss) are
 # renamed into sections of its own, cs_kdata_MOD and cs_kbss_MOD, whose bounds the

@@ -30,7 +30,8 @@
  * Usage: bench_builds BASELINE_BUILD_DIR INPUTS [ROUNDS_SCALE]   (from the repository root)
  * A build directory holds chargesim and bench/bench_regret; this build's is the one
  * above this program's. A program missing from the baseline's directory leaves its
- * column n/a. ROUNDS_SCALE (default 1) multiplies every workload's rounds.
+ * column n/a. ROUNDS_SCALE (default 1) multiplies every workload's rounds; the
+ * environment's BENCH_ONLY=PREFIX runs only the workloads whose name starts with it.
  * Exits non-zero when a run fails, never on a figure.
  */
 #include <stdio.h>
@@ -223,6 +224,7 @@ int main(int argc, char **argv)
 	g_autofree char *load0 = load_average(), *load1 = NULL, *scratch = NULL, *lib = NULL;
 	char *dirs[2];
 	char shm[] = "/dev/shm/cs-bench-builds-XXXXXX";
+	const char *only = g_getenv("BENCH_ONLY");
 	int scale = argc > 3 ? atoi(argv[3]) : 1;
 	bool ok;
 
@@ -247,7 +249,8 @@ int main(int argc, char **argv)
 	printf("%-26s %4s  %21s  %21s  %13s\n", "workload", "runs", "baseline wall / CPU",
 	       "this build wall / CPU", "ratio wall CPU");
 	for (size_t i = 0; i < G_N_ELEMENTS(workloads) && ok; i++)
-		ok = bench_workload(&workloads[i], dirs, scale, scratch, lib);
+		if (!only || g_str_has_prefix(workloads[i].name, only))
+			ok = bench_workload(&workloads[i], dirs, scale, scratch, lib);
 	load1 = load_average();
 	printf("load average (1 min): %s before, %s after\n", load0, load1);
 	tu_rm_tree(scratch);

@@ -368,16 +368,19 @@ coverage: check-deps
 # BASELINE, b52e5c8, is the tree before the lean-tree work (build, benchmarks, layers); a
 # revision is exported into $(BUILD)/baseline-HASH/ and built there once, with its own
 # bench_regret (scripts/baseline-build.sh); a PATH is a chargesim built elsewhere, whose
-# directory may hold bench/bench_regret.
+# directory may hold bench/bench_regret. Both builds run the scenario library as it stood
+# at BENCH_INPUTS (default: BASELINE's revision, b52e5c8 for a PATH), which the baseline
+# understands.
 BASELINE    ?= b52e5c8
 BENCH_SCALE ?= 1
+BENCH_INPUTS ?= $(if $(wildcard $(BASELINE)),b52e5c8,$(BASELINE))
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
 	@export MAKE='$(MAKE)'; \
 	base=$$(scripts/baseline-build.sh '$(BASELINE)' $(BUILD) build/bench/bench_regret) || exit 1; \
 	for b in queue run linux; do echo "== bench_$$b"; $(BUILD)/bench/bench_$$b || exit 1; done; \
 	echo "== bench_builds: this build against $(BASELINE)"; \
-	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_SCALE)
+	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_INPUTS) $(BENCH_SCALE)
 
 # make same-outputs [BASE=REV|PATH]: every library scenario run by this build and by
 # BASE's (default HEAD, the last commit; built as for make bench), and the demo again

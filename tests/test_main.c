@@ -28,6 +28,7 @@ static CU_SuiteInfo suites[] = {
 	{ "budget", NULL, NULL, NULL, NULL, budget_tests },
 	{ "load-profile", NULL, NULL, NULL, NULL, load_profile_tests },
 	{ "pmic-ts", NULL, NULL, NULL, NULL, pmic_ts_tests },
+	{ "sensing", NULL, NULL, NULL, NULL, sensing_tests },
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },
 	{ "linux-drivers", NULL, NULL, NULL, NULL, linux_driver_tests },

@@ -132,6 +132,7 @@ struct safe_ramp {
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
+	int adc_wait_ms;           /* R3: two of the ADC's conversions, 0: reads are fresh */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	int last_vbus_uv;          /* R12: VBUS at the last check, 0 = none since VBUS came */
 	bool knee_check;           /* R4: the last check settled below a knee ... */
@@ -380,7 +381,7 @@ static void sr_check_later(struct safe_ramp *s, enum sr_state st)
 {
 	sr_set_state(s, st);
 	schedule_delayed_work(&s->work, msecs_to_jiffies(
-		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
+		max(s->adc_wait_ms, sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval))));
 }
 
 /*
@@ -808,12 +809,42 @@ struct sr_reading {
 	struct sr_fit fit;
 };
 
+/*
+ * Is the input in regulation, drawing its limit? IBUS, where the chip has an input
+ * current ADC; where it has none (-ENODATA), what its input regulation status bits say
+ * instead: IBUS at the (effective) limit while IINDPM holds the input, or while the
+ * one DPM bit of a chip that does not tell IINDPM from VINDPM is set with VBUS above
+ * the chip's VINDPM (by more than an ADC step: at it, VINDPM holds the input, the
+ * adapter's knee or the line's pin); otherwise short of the limit by more than
+ * draw_tol (the system takes less, or VINDPM holds VBUS; or nothing says). False
+ * when IBUS cannot be read for another reason.
+ */
+static bool sr_read_ibus(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+{
+	int err = cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, ibus_ua);
+	int bits, limit_ua, vindpm_uv;
+	bool at_limit;
+
+	if (err != -ENODATA)
+		return err == 0;
+	/* no status bits either: never known to draw the limit, so never probed
+	 * past it (R2), while the floor and the charger's restart (R6, R10) work */
+	bits = max(0, cs_chg_get_input_regulation(s->board->ic));
+	vindpm_uv = cs_chg_get_vindpm(s->board->ic);
+	at_limit = (bits & CS_CHG_INREG_CURRENT) ||
+		   ((bits & CS_CHG_INREG_DPM) &&
+		    (vindpm_uv < 0 || vbus_uv > vindpm_uv + sr_ua(s->vbus_lsb_v)));
+	limit_ua = cs_chg_get_input_current_limit(s->board->ic);
+	*ibus_ua = at_limit ? limit_ua : max(0, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
+	return true;
+}
+
 /* R3 (verify each step): read VBUS, IBUS and the charger's status; false when an ADC
  * cannot be read. */
 static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
 {
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &r->vbus_uv) < 0 ||
-	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &r->ibus_ua) < 0)
+	    !sr_read_ibus(s, r->vbus_uv, &r->ibus_ua))
 		return false;
 	r->v = r->vbus_uv * 1e-6;
 	r->i = r->ibus_ua * 1e-6;
@@ -1204,7 +1235,8 @@ static void sr_event(struct work_struct *work)
 	s->peak_ua = 0;
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
-	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	mod_delayed_work(system_wq, &s->work,
+			 msecs_to_jiffies(max(s->adc_wait_ms, sr_ms(s->p->interval))));
 	sr_hiz(s);   /* R8: a bus suspended before the detection */
 }
 
@@ -1221,6 +1253,15 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	return NOTIFY_OK;
 }
 
+/* R3 (verify each step): a chip whose ADC converts in windows shows a change only in a
+ * conversion that started after it, up to two windows later: check no sooner. */
+static int sr_adc_wait_ms(struct cs_charger_ic *ic)
+{
+	int us = max(cs_chg_adc_conv_time(ic, CS_ADC_VBUS), cs_chg_adc_conv_time(ic, CS_ADC_IBUS));
+
+	return us > 0 ? 2 * ((us + 999) / 1000) : 0;
+}
+
 static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
 		    void **priv)
 {
@@ -1234,6 +1275,7 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	s->p = params;
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS);
 	s->vbus_lsb_v = lsb > 0 ? lsb * 1e-6 : 0;
+	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

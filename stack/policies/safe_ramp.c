@@ -133,6 +133,7 @@ struct safe_ramp {
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
 	int adc_wait_ms;           /* R3: two of the ADC's conversions, 0: reads are fresh */
+	unsigned long write_at;    /* R3: jiffies of the last limit write */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	int last_vbus_uv;          /* R12: VBUS at the last check, 0 = none since VBUS came */
 	bool knee_check;           /* R4: the last check settled below a knee ... */
@@ -322,6 +323,7 @@ static void sr_write(struct safe_ramp *s, int ua)
 	if (ua != s->req_ua) {
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
+		s->write_at = jiffies;
 	}
 	s->peak_ua = max(s->peak_ua, ua);
 }
@@ -381,7 +383,7 @@ static void sr_check_later(struct safe_ramp *s, enum sr_state st)
 {
 	sr_set_state(s, st);
 	schedule_delayed_work(&s->work, msecs_to_jiffies(
-		max(s->adc_wait_ms, sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval))));
+		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
 }
 
 /*
@@ -816,8 +818,8 @@ struct sr_reading {
  * one DPM bit of a chip that does not tell IINDPM from VINDPM is set with VBUS above
  * the chip's VINDPM (by more than an ADC step: at it, VINDPM holds the input, the
  * adapter's knee or the line's pin); otherwise short of the limit by more than
- * draw_tol (the system takes less, or VINDPM holds VBUS; or nothing says). False
- * when IBUS cannot be read for another reason.
+ * draw_tol (the system takes less, or VINDPM holds VBUS; or nothing says: a chip
+ * without such bits). False when IBUS cannot be read for another reason.
  */
 static bool sr_read_ibus(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 {
@@ -1077,6 +1079,30 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 }
 
 /*
+ * R3 on a chip whose ADC converts in windows (adc_wait_ms): a write shows in the
+ * readings only up to two conversions later, but the input regulation status bits are
+ * live. Until then only they are checked, every interval: a probe that left VINDPM
+ * regulating without IINDPM (the source sagged under the new limit: its wall) goes
+ * back to the verified step at once (R6), before an overload timer runs out. True
+ * while the readings are not yet of the last write.
+ */
+static bool sr_adc_catching_up(struct safe_ramp *s)
+{
+	int bits;
+
+	if (!s->adc_wait_ms ||
+	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms)))
+		return false;
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	if (s->probing && bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT)) {
+		sr_floor(s);
+		return true;
+	}
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -1087,7 +1113,7 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || s->hiz || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1235,8 +1261,7 @@ static void sr_event(struct work_struct *work)
 	s->peak_ua = 0;
 	sr_write(s, s->floor_ua);
 	sr_set_state(s, SR_RAMP);
-	mod_delayed_work(system_wq, &s->work,
-			 msecs_to_jiffies(max(s->adc_wait_ms, sr_ms(s->p->interval))));
+	mod_delayed_work(system_wq, &s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
 	sr_hiz(s);   /* R8: a bus suspended before the detection */
 }
 

@@ -16,11 +16,13 @@
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
  *    datasheet register defaults]; input OVP (VACOV) 18 V, 700 mV hysteresis
- *    [SLUSAW5]. No ADC on this part: its channels are ideal.
+ *    [SLUSAW5]. No ADC on this part: every channel absent, one DPM_STAT bit (see
+ *    pmic_params_default()).
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
- *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
+ *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB, no input current, a
+ *    conversion every 1 s (pmic_adc_bq25890()); input OVP (VACOV) 14 V
  *    [TI bq25890 datasheet SLUSC86].
  *  Input high-impedance mode (hiz): bq24190 and bq25890 EN_HIZ, REG00 bit 7 [SLUSAW5,
  *    SLUSC86]; generic-switching as the bq25600's EN_HIZ (REG00 bit 7, SLUSCJ4B);

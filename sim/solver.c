@@ -12,6 +12,14 @@
  * whose pass element saturates at V = Vbat + r_on*I; it never collapses, VBUS falls
  * to just above the battery instead.
  *
+ * A power limit (pmax: a constant-power adapter, a PPS source) is a hyperbola
+ * vsrc*I = pmax at the port's terminals; the supply curve is the lowest of the
+ * resistive line, the current limit and the hyperbola. Its meeting points with a line
+ * at the device V = a + b*I are roots of a quadratic (power_meet_line()); with a
+ * constant-power charger on it, the charger's demand is met on the line up to the
+ * corner where the line's port power reaches pmax, past it the charger sits at its
+ * input cap (VINDPM then holds VBUS on the hyperbola, vsrc*I = pmax exactly).
+ *
  * Output-side power balance (switching, VSYS = Vbat):
  *   (emf + r0*y) * (iload + y) = P*eff  ->  r0 y^2 + (emf + r0 iload) y + emf iload - P eff = 0
  * whose larger root covers both reduced charging (y >= 0) and battery supplement.
@@ -42,8 +50,8 @@ static double foldback_k(const struct net_in *in)
 
 /* Intersection of the supply curve with the line V = a + b*I (b >= 0): the point a
  * saturated linear pass element settles at; r is path_r(in). Returns I, sets *v. */
-static double supply_meet_line(const struct net_in *in, double r, double a, double b,
-			       double *v)
+static double supply_meet_line_current(const struct net_in *in, double r, double a, double b,
+				       double *v)
 {
 	double i = (in->voc - a) / (r + b);
 
@@ -66,6 +74,55 @@ static double supply_meet_line(const struct net_in *in, double r, double a, doub
 	}
 	*v = a + b * i;
 	return i;
+}
+
+/* Where the power limit's hyperbola vsrc*I = pmax meets the line V = a + b*I at the
+ * device (vsrc = V + r_cable*I): (b + r_cable) I^2 + a I - pmax = 0, its positive root
+ * in the form that does not cancel; INFINITY where there is none (a <= 0 with no
+ * resistance: an ideal short takes any current at no power). */
+static double power_meet_line(const struct net_in *in, double a, double b)
+{
+	double c = b + in->r_cable;
+	double den = a + sqrt(a * a + 4.0 * c * in->pmax);
+
+	return den > 0 ? 2.0 * in->pmax / den : INFINITY;
+}
+
+/* The supply curve is the lowest of its branches, so where it meets a rising line is
+ * the lowest of the branches' meeting points: the current limit's, then the power
+ * limit's. */
+static double supply_meet_line(const struct net_in *in, double r, double a, double b,
+			       double *v)
+{
+	double i = supply_meet_line_current(in, r, a, b, v);
+
+	if (in->pmax > 0 && i > 0) {
+		double ip = power_meet_line(in, a, b);
+
+		if (ip < i) {
+			i = ip;
+			*v = a + b * i;
+		}
+	}
+	return i;
+}
+
+/* The device voltage at which the source gives i on its line, or lower on its power
+ * limit's hyperbola, vsrc = pmax / i. */
+static double supply_voltage_at(const struct net_in *in, double r, double i)
+{
+	double v = in->voc - r * i;
+
+	if (in->pmax > 0 && i > 0)
+		v = fmin(v, in->pmax / i - in->r_cable * i);
+	return v;
+}
+
+/* The port at its power limit (to rounding): flag it in its limit. */
+static void flag_power_limit(const struct net_in *in, struct net_out *o)
+{
+	if (in->pmax > 0 && o->vsrc * o->ibus >= in->pmax * (1 - 1e-9))
+		o->flags |= NET_F_LIMITING;
 }
 
 double net_supply_current(const struct net_in *in, double v)
@@ -242,6 +299,7 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 	double icap = side->icap, i, v, pin;
 	double disc = in->voc * in->voc - 4.0 * r * p_req;
 	double ilim_ok = in->was_limiting ? in->ilim * (1.0 - NET_LIMIT_HYSTERESIS) : in->ilim;
+	double pmax_ok = in->was_limiting ? in->pmax * (1.0 - NET_LIMIT_HYSTERESIS) : in->pmax;
 
 	/* Collapsed onto VINDPM at the source's limit, the charger's input loop holds VBUS
 	 * there until what it asks fits under the source's current at VINDPM; only then
@@ -250,7 +308,10 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 		    p_req > in->vindpm * icap * (1.0 - NET_LIMIT_HYSTERESIS);
 
 	i = disc >= 0 ? 2.0 * p_req / (in->voc + sqrt(disc)) : INFINITY;
-	if (!held && i <= icap && (in->limit == NET_LIMIT_NONE || i <= ilim_ok)) {
+	/* on the line, the port's power (voc - r_src i) i rises with i up to the corner
+	 * where it reaches pmax */
+	if (!held && i <= icap && (in->limit == NET_LIMIT_NONE || i <= ilim_ok) &&
+	    (in->pmax <= 0 || (in->voc - in->r_src * i) * i <= pmax_ok)) {
 		/* Demand met on the resistive branch. */
 		o->ibus = i;
 		o->vbus = in->voc - r * i;
@@ -279,9 +340,9 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 		solve_collapse(in, o, net_supply_current(in, 0));
 		return;
 	}
-	v = vindpm_binds ? in->vindpm : in->voc - r * i;
+	v = vindpm_binds ? in->vindpm : supply_voltage_at(in, r, i);
 	if (v <= 0) {
-		solve_collapse(in, o, in->voc / r);
+		solve_collapse(in, o, in->pmax > 0 ? net_supply_current(in, 0) : in->voc / r);
 		return;
 	}
 	o->flags &= ~NET_F_CV;
@@ -296,6 +357,7 @@ static void solve_switching(const struct net_in *in, const struct net_input_side
 	o->ibus = i;
 	o->vbus = v;
 	o->vsrc = v + in->r_cable * i;
+	flag_power_limit(in, o);
 	pin = v * i;
 
 	double pav = pin * in->eff;
@@ -381,9 +443,9 @@ static void solve_linear(const struct net_in *in, const struct net_input_side *s
 			o->flags |= NET_F_LIMITING;
 	} else if (i < ireq) {
 		o->flags |= vindpm_binds ? NET_F_VINDPM : NET_F_IINDPM;
-		v = vindpm_binds && i > 0 ? in->vindpm : in->voc - side->r * i;
+		v = vindpm_binds && i > 0 ? in->vindpm : supply_voltage_at(in, side->r, i);
 	} else {
-		v = in->voc - side->r * i;
+		v = supply_voltage_at(in, side->r, i);
 	}
 	if (i < ireq)
 		o->flags &= ~NET_F_CV;
@@ -392,6 +454,7 @@ static void solve_linear(const struct net_in *in, const struct net_input_side *s
 	o->ibus = i;
 	o->vbus = v;
 	o->vsrc = v + in->r_cable * i;
+	flag_power_limit(in, o);
 	if (in->pload > 0) {
 		/* (emf + r0 y) (i - y) = pload */
 		bool fail = false;

@@ -28,7 +28,9 @@ struct net_in {
 	double voc, r_src, r_cable;
 	int limit;              /* enum net_limit */
 	double ilim, ishort;
-	bool was_limiting;      /* the source was in current limit at the last solution */
+	double pmax;            /* power limit at the port's terminals, W (0 = none):
+				 * past it the port folds its current so vsrc * I = pmax */
+	bool was_limiting;      /* the source was in its limit at the last solution */
 	/* charger input stage */
 	bool chg_on;            /* input connected (not in UVLO, not disabled) */
 	bool linear;            /* linear pass element, else switching converter */
@@ -50,7 +52,7 @@ struct net_in {
 	double iload, pload;
 };
 
-#define NET_F_LIMITING    0x001u  /* source in current limit */
+#define NET_F_LIMITING    0x001u  /* source in its current (or power) limit */
 #define NET_F_COLLAPSE    0x002u  /* no operating point: VBUS collapsed */
 #define NET_F_IINDPM      0x004u  /* charger held at its input current limit */
 #define NET_F_VINDPM      0x008u  /* charger held VBUS at VINDPM */

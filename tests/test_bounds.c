@@ -69,6 +69,10 @@ static const struct {
 } companions[] = {
 	/* source: ishort <= ilim */
 	{ "source.ishort", { "source.ilim=20 A" } },
+	/* source: a PPS request needs a PD source with an APDO that covers it */
+	{ "source.pps_v", { "source.kind=pd", "source.pdos=[\"5V 3A\", \"PPS 3-21V 5A\"]" } },
+	{ "source.pps_i", { "source.kind=pd", "source.pdos=[\"5V 3A\", \"PPS 3-21V 5A\"]",
+			    "source.pps_v=9 V" } },
 	/* pmic: uvlo_falling <= uvlo_rising, vreg <= battery v_max */
 	{ "device.pmic.uvlo_falling", { "device.pmic.uvlo_rising=25 V" } },
 	{ "device.pmic.uvlo_rising", { "device.pmic.uvlo_falling=0 V" } },

@@ -52,31 +52,90 @@ static bool parse_pdo(const char *s, struct source_pdo *pdo, GError **err)
 	return true;
 }
 
+/* "PPS 3.3-11V 3A", "PPS 3.3-21 V 3 A 45 W": a PPS APDO, with its power limit if
+ * given. Ranges [USB PD 3.0, 6.4.1.2.4, Programmable Power Supply APDO]: voltages in
+ * 100 mV units up to 21 V, the current in 50 mA units up to 5 A; SPR PPS up to 100 W. */
+static bool parse_apdo(const char *s, struct source_apdo *a, GError **err)
+{
+	g_autoptr(GRegex) re = g_regex_new(
+		"^\\s*PPS\\s+([0-9.]+)\\s*V?\\s*-\\s*([0-9.]+\\s*V)\\s+([0-9.]+\\s*m?A)"
+		"(?:\\s+([0-9.]+\\s*W))?\\s*$", G_REGEX_CASELESS, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+	g_autofree char *vmin = NULL, *vmax = NULL, *i = NULL, *pw = NULL;
+
+	if (!g_regex_match(re, s, 0, &m))
+		return model_error(err, "not an APDO \"PPS <min>-<max>V <amps>A [<watts>W]\"");
+	vmin = g_match_info_fetch(m, 1);
+	vmax = g_match_info_fetch(m, 2);
+	i = g_match_info_fetch(m, 3);
+	pw = g_match_info_fetch(m, 4);
+	a->p = 0;
+	if (!units_parse(vmin, UNIT_VOLT, &a->vmin, err) ||
+	    !units_parse(vmax, UNIT_VOLT, &a->vmax, err) || !units_parse(i, UNIT_AMP, &a->i, err) ||
+	    (pw && *pw && !units_parse(pw, UNIT_WATT, &a->p, err)))
+		return false;
+	if (a->vmin < 3 || a->vmax > 21 || a->vmin >= a->vmax || a->i < 0.05 || a->i > 5 ||
+	    a->p < 0 || a->p > 100)
+		return model_error(err, "an APDO covers 3-21 V (min below max), 50 mA to 5 A, at most 100 W");
+	return true;
+}
+
+static bool is_apdo(const char *s)
+{
+	while (g_ascii_isspace(*s))
+		s++;
+	return g_ascii_strncasecmp(s, "PPS", 3) == 0;
+}
+
+/* A PPS APDO in the list: after the fixed PDOs (a source lists them first [USB PD
+ * 3.0, 6.4.1]). */
+static bool source_parse_apdo_item(const cJSON *it, const char *path, int n,
+				   struct source_params *p, GError **err)
+{
+	g_autoptr(GError) e = NULL;
+
+	if (n == 0 || !parse_apdo(it->valuestring, &p->apdos[p->n_apdos], &e)) {
+		g_autofree char *found = param_describe_json(it);
+
+		return model_error(err, "%s[%d]: found %s, expected a PPS APDO such as \"PPS 3.3-11V 3A\" after the fixed PDOs (the first is \"5V ...\")%s%s",
+				   path, n, found, e ? ": " : "", e ? e->message : "");
+	}
+	p->n_apdos++;
+	return true;
+}
+
 static bool source_parse_pdos(const struct param_desc *d, const cJSON *v, void *field,
 			      const char *path, GError **err)
 {
 	struct source_params *p = field;
 	const cJSON *it;
-	int n = 0;
+	int n = 0, idx = 0;
 
 	(void)d;
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 ||
 	    cJSON_GetArraySize(v) > SOURCE_MAX_PDOS)
 		return model_error_found(err, path, v, "expected a list of 1 to %d PDOs such as [\"5V 3A\", \"9V 3A\"]",
 					 SOURCE_MAX_PDOS);
+	p->n_apdos = 0;
 	cJSON_ArrayForEach(it, v) {
 		g_autoptr(GError) e = NULL;
 		struct source_pdo pdo;
 
-		if (!cJSON_IsString(it) || !parse_pdo(it->valuestring, &pdo, &e) ||
+		if (cJSON_IsString(it) && is_apdo(it->valuestring)) {
+			if (!source_parse_apdo_item(it, path, idx++, p, err))
+				return false;
+			continue;
+		}
+		if (!cJSON_IsString(it) || p->n_apdos > 0 || !parse_pdo(it->valuestring, &pdo, &e) ||
 		    pdo.v < 3 || pdo.v > 21 || pdo.i < 1e-3 || pdo.i > 5 ||
 		    (n == 0 && fabs(pdo.v - 5.0) > 1e-9) || (n > 0 && pdo.v <= p->pdos[n - 1].v)) {
 			g_autofree char *found = param_describe_json(it);
 
-			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending)%s%s",
-					   path, n, found, e ? ": " : "", e ? e->message : "");
+			return model_error(err, "%s[%d]: found %s, expected a PDO such as \"9V 3A\" (3-21 V, 1 mA to 5 A; the first is 5 V, voltages ascending, PPS APDOs last)%s%s",
+					   path, idx, found, e ? ": " : "", e ? e->message : "");
 		}
 		p->pdos[n++] = pdo;
+		idx++;
 	}
 	p->n_pdos = n;
 	return true;
@@ -123,7 +182,7 @@ const struct param_desc source_param_desc[] = {
 	{ "rp", PARAM_ENUM, .off = OFF(rp), .choices = rp_names, .aliases = rp_aliases, .flags = PARAM_F_RUNTIME,
 	  .doc = "Type-C Rp advertisement: default, 1.5A, 3.0A" },
 	{ "pdos", PARAM_CUSTOM, .parse = source_parse_pdos,
-	  .doc = "PD fixed supply PDOs, e.g. [\"5V 3A\", \"9V 2A\"]" },
+	  .doc = "PD fixed supply PDOs, then any PPS APDOs, e.g. [\"5V 3A\", \"9V 2A\", \"PPS 3.3-11V 3A\"]" },
 	{ "port", PARAM_ENUM, .off = OFF(port), .choices = port_names,
 	  .doc = "host port budget: root (500 mA, 900 mA USB 3) or hub (bus-powered, 100 mA)" },
 	{ "usb3", PARAM_BOOL, .off = OFF(usb3), .doc = "SuperSpeed host port" },
@@ -131,6 +190,24 @@ const struct param_desc source_param_desc[] = {
 	  .doc = "host enumerates the device this long after data contact" },
 	{ "contract_limit", PARAM_BOOL, .off = OFF(contract_limit), .flags = PARAM_F_RUNTIME,
 	  .doc = "PD: the output is limited to the contract's current (false: to ilim only, an adapter whose protection sits above its PDOs)" },
+	/* A phone charger's rating is in watts as often as in amperes; 500 W is above
+	 * any USB PD EPR contract (48 V 5 A = 240 W). */
+	{ "pmax", PARAM_NUM, UNIT_WATT, OFF(pmax), 0, 500, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "power limit at the port: above pmax/V the current folds so that V*I <= pmax (none = no power limit)" },
+	/* Datasheets give a current limit as a typical value with a +-% band (or a
+	 * min-max range); 50 % is far wider than any. */
+	{ "ilim_tolerance", PARAM_NUM, UNIT_FRACTION, OFF(ilim_tolerance), 0, 0.5,
+	  .doc = "the actual current limit is drawn once per run, uniformly within ilim +-this, from the scenario's seed" },
+	{ "ilim_drift", PARAM_NUM, UNIT_FRACTION, OFF(ilim_drift), -0.5, 0.5,
+	  .doc = "the current limit moves toward ilim*(1 + this) as the adapter warms while it delivers, and back while idle (negative: it falls)" },
+	/* A PPS request carries the voltage in 20 mV and the current in 50 mA units [USB
+	 * PD 3.0, 6.4.2, Programmable Request Data Object]. */
+	{ "pps_v", PARAM_NUM, UNIT_VOLT, OFF(pps_v), 3, 21, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "PD: the sink's PPS request, the output voltage (rounded to 20 mV) within a PPS APDO of pdos; in force once a PD contract is made (none = no PPS)" },
+	{ "pps_i", PARAM_NUM, UNIT_AMP, OFF(pps_i), 0.05, 5, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
+	  .doc = "PD: the PPS request's operating current (rounded to 50 mA), where the source holds its current (none = the APDO's)" },
+	{ "drift_tau", PARAM_TIME, .off = OFF(drift_tau), .min = 1, .max = 86400,
+	  .doc = "time constant of the adapter's warming (while it delivers) and cooling (while idle)" },
 	PARAM_END,
 };
 #undef OFF
@@ -148,6 +225,7 @@ void source_params_default(void *params, int kind)
 		.kind = kind, .voc = 5.10, .rout = 0.13, .ilim = 2.0, .overload = SRC_OVL_HICCUP,
 		.v_shutdown = 2.0, .t_trip = 10 * SIM_MS, .t_off = 1 * SIM_S, .t_ocp = 10 * SIM_MS,
 		.t_enumerate = 100 * SIM_MS, .port = SRC_PORT_ROOT, .contract_limit = true,
+		.drift_tau = 20 * 60 * SIM_S,
 	};
 
 	switch (kind) {
@@ -262,6 +340,8 @@ static void source_trip_cb(struct sim_event *ev, void *data)
 		    "overcurrent", ev == &s->ev_oc);
 }
 
+static void source_drift_cb(struct sim_event *ev, void *data);
+
 void source_init(struct source *s, struct source_params *p, struct sim *sim,
 		 struct evlog *log, model_changed_fn *changed, void *ctx)
 {
@@ -271,6 +351,7 @@ void source_init(struct source *s, struct source_params *p, struct sim *sim,
 	sim_event_init(&s->ev_limit, source_trip_cb, s);
 	sim_event_init(&s->ev_oc, source_trip_cb, s);
 	sim_event_init(&s->ev_recover, source_recover_cb, s);
+	sim_event_init(&s->ev_drift, source_drift_cb, s);
 }
 
 void source_cleanup(void *source)
@@ -310,20 +391,83 @@ bool source_port_on(const void *state)
 	return state && source_output_on(state);
 }
 
+/* The APDO covering a PPS request of v volts (20 mV units), or NULL. */
+static const struct source_apdo *source_apdo_for(const struct source_params *p, double v)
+{
+	for (int k = 0; k < p->n_apdos; k++)
+		if (v >= p->apdos[k].vmin - 1e-9 && v <= p->apdos[k].vmax + 1e-9)
+			return &p->apdos[k];
+	return NULL;
+}
+
+/* The request's voltage and current as the sink sends them: in 20 mV and 50 mA units. */
+static double pps_request_v(const struct source_params *p)
+{
+	return round(p->pps_v / 0.02) * 0.02;
+}
+
+/* A PPS contract in force: a PD contract made and a PPS request within an APDO. Sets
+ * *v and *i to the regulated voltage and the operating current. */
+static const struct source_apdo *source_pps(const struct source *s, double *v, double *i)
+{
+	const struct source_apdo *a;
+
+	if (s->i_contract <= 0 || s->p->pps_v <= 0)
+		return NULL;
+	*v = pps_request_v(s->p);
+	a = source_apdo_for(s->p, *v);
+	if (!a)
+		return NULL;
+	*i = s->p->pps_i > 0 ? fmin(fmax(1.0, round(s->p->pps_i / 0.05)) * 0.05, a->i) : a->i;
+	return a;
+}
+
 static double source_voc_now(const struct source *s)
 {
-	/* A PD contract moves the output to the PDO voltage, keeping the adapter's
-	 * offset above the nominal level. */
+	double v, i;
+
+	/* A PD contract moves the output to the PDO voltage (or a PPS request's),
+	 * keeping the adapter's offset above the nominal level. */
+	if (source_pps(s, &v, &i))
+		return s->p->voc + (v - 5.0);
 	if (s->v_contract > 0)
 		return s->p->voc + (s->v_contract - 5.0);
 	return s->p->voc;
+}
+
+/* A PPS request came into force (or changed): the voltage and operating current. */
+static void source_log_pps(struct source *s)
+{
+	double v, i;
+	cJSON *rec;
+
+	if (!source_pps(s, &v, &i))
+		return;
+	rec = evlog_begin(s->log, sim_now(s->sim), "source", "pps_request");
+	evlog_put_number(rec, "V", v);
+	evlog_put_number(rec, "A", i);
+	evlog_end(s->log, rec);
 }
 
 void source_set_contract(struct source *s, double v, double i)
 {
 	s->v_contract = v;
 	s->i_contract = i;
+	source_log_pps(s);
 	MODEL_NOTIFY(s);
+}
+
+/* The adapter's own limit now: ilim as this unit was built (its tolerance draw) and
+ * as warm as it is (its drift). Exactly ilim when neither is set. */
+static double source_adapter_ilim(const struct source *s)
+{
+	double ilim = s->p->ilim;
+
+	if (s->p->ilim_tolerance > 0)
+		ilim *= s->tol_factor;
+	if (s->p->ilim_drift != 0)
+		ilim *= 1.0 + s->p->ilim_drift * s->warm;
+	return ilim;
 }
 
 /* The current limit in force: ilim, or a PD contract's current. */
@@ -331,9 +475,52 @@ static double source_ilim_now(const struct source *s)
 {
 	/* A PD source limits to its contract (unless told its protection sits above
 	 * it); the model keeps the adapter's own ilim when that is lower. */
-	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < s->p->ilim)
+	double ilim = source_adapter_ilim(s), v, i;
+
+	/* PPS: current-limit mode at the operating current, whatever contract_limit */
+	if (source_pps(s, &v, &i))
+		return fmin(i, ilim);
+	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < ilim)
 		return s->i_contract;
-	return s->p->ilim;
+	return ilim;
+}
+
+/* ---- the adapter warming up: the drift of its current limit ----
+ *
+ * The warm fraction w (0 cold, 1 warm) follows a first-order lag with time constant
+ * drift_tau toward 1 while the port delivers and toward 0 while it is idle (nothing
+ * drawn, off or unplugged): over a tick, toward the fraction of the tick it
+ * delivered. The limit is ilim * (1 + ilim_drift * w). The lag is advanced exactly,
+ * w <- target + (w - target) * exp(-dt / tau), once per tick of
+ * drift_tau / SOURCE_DRIFT_TICKS: the limit is a staircase of those ticks, which at
+ * a drift of 10 % moves by at most 0.16 % of ilim per tick. Delivering from a cold
+ * start, w(tau) = 1 - 1/e. Any delivered current warms it alike: the model follows
+ * the adapter's state (loaded or idle), not its losses. */
+#define SOURCE_DRIFT_TICKS 64
+/* A port delivers above this (A): far below any load, far above rounding. */
+#define SOURCE_DELIVER_EPS_A 1e-3
+
+static sim_time_t source_drift_tick(const struct source *s)
+{
+	sim_time_t dt = s->p->drift_tau / SOURCE_DRIFT_TICKS;
+
+	return dt > 0 ? dt : 1;
+}
+
+static void source_drift_cb(struct sim_event *ev, void *data)
+{
+	struct source *s = data;
+	sim_time_t tick = source_drift_tick(s);
+	double dt = sim_time_to_s(tick);
+	double target = fmin(1.0, fmax(0.0, s->drift_on_s / dt));
+	double w0 = s->warm;
+
+	(void)ev;
+	s->warm = target + (w0 - target) * exp(-dt / sim_time_to_s(s->p->drift_tau));
+	s->drift_on_s = 0;
+	sim_after(s->sim, &s->ev_drift, tick);
+	if (s->warm != w0)
+		MODEL_NOTIFY(s);
 }
 
 /* ---- the budget ---- */
@@ -388,6 +575,17 @@ static double rp_budget(const struct source *s)
 	return p->usb3 ? 0.9 : 0.5;
 }
 
+/* PD: the contract's current (a PPS request's operating current), or the Rp
+ * advertisement before a contract. */
+static double source_contract_budget(const struct source *s)
+{
+	double v, i;
+
+	if (source_pps(s, &v, &i))
+		return i;
+	return s->i_contract > 0 ? s->i_contract : rp_budget(s);
+}
+
 double source_budget(const struct source *s)
 {
 	if (!s->attached)
@@ -396,7 +594,7 @@ double source_budget(const struct source *s)
 	case BUDGET_HOST: return host_budget(s);
 	case BUDGET_BC12: return SOURCE_BC12_A;
 	case BUDGET_RP: return rp_budget(s);
-	case BUDGET_CONTRACT: return s->i_contract > 0 ? s->i_contract : rp_budget(s);
+	case BUDGET_CONTRACT: return source_contract_budget(s);
 	case BUDGET_UNLIMITED: return INFINITY;
 	default: return 0;
 	}
@@ -404,6 +602,10 @@ double source_budget(const struct source *s)
 
 double source_nominal_v(const struct source *s)
 {
+	double v, i;
+
+	if (source_pps(s, &v, &i))
+		return v;
 	return s->v_contract > 0 ? s->v_contract : 5.0;
 }
 
@@ -454,6 +656,7 @@ static void source_integrate(void *state, const struct model_point *p0,
 {
 	struct source *s = state;
 	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
+	double dt_step = dt;
 	double budget = source_budget(s);
 	sim_time_t t0 = sim_now(s->sim);
 
@@ -470,12 +673,46 @@ static void source_integrate(void *state, const struct model_point *p0,
 	}
 	if (dt > 0 && isfinite(budget))
 		over_segment(s, a, b, budget + SOURCE_OVER_EPS_A, dt);
+	/* the time the port delivered, which warms it (source_drift_cb()) */
+	if (s->p->ilim_drift != 0 && source_output_on(s) &&
+	    0.5 * ((hold ? p1->op->ibus : p0->op->ibus) + p1->op->ibus) > SOURCE_DELIVER_EPS_A)
+		s->drift_on_s += dt_step;
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
 {
 	s->rp_changed = rp_changed;
 	s->rp_ctx = ctx;
+}
+
+/* A PPS request names a voltage some APDO of a PD source covers, and a current it
+ * gives. */
+static bool source_validate_pps(const struct source_params *p, const char *path, GError **err)
+{
+	const struct source_apdo *a;
+
+	if (p->pps_i > 0 && p->pps_v <= 0)
+		return model_error(err, "%s.pps_i: found %g A with no pps_v, expected a PPS request's voltage in pps_v too",
+				   path, p->pps_i);
+	if (p->pps_v <= 0)
+		return true;
+	if (p->kind != SRC_KIND_PD || p->n_apdos == 0)
+		return model_error(err, "%s.pps_v: found %g V, expected a \"pd\" source with a PPS APDO in pdos, such as \"PPS 3.3-11V 3A\"",
+				   path, p->pps_v);
+	a = source_apdo_for(p, pps_request_v(p));
+	if (!a) {
+		g_autoptr(GString) ranges = g_string_new(NULL);
+
+		for (int k = 0; k < p->n_apdos; k++)
+			g_string_append_printf(ranges, "%s%g-%g V", k ? ", " : "", p->apdos[k].vmin,
+					       p->apdos[k].vmax);
+		return model_error(err, "%s.pps_v: found %g V, expected a voltage within a PPS APDO of pdos (%s)",
+				   path, p->pps_v, ranges->str);
+	}
+	if (round(p->pps_i / 0.05) * 0.05 > a->i + 1e-9)
+		return model_error(err, "%s.pps_i: found %g A, expected at most the APDO's %g A", path,
+				   p->pps_i, a->i);
+	return true;
 }
 
 static bool source_validate(const void *params, const struct model_lookup *others,
@@ -487,7 +724,7 @@ static bool source_validate(const void *params, const struct model_lookup *other
 	if (p->ishort > p->ilim)
 		return model_error(err, "%s.ishort: found %g A, expected at most ilim (%g A)", path,
 				   p->ishort, p->ilim);
-	return true;
+	return source_validate_pps(p, path, err);
 }
 
 /* A Type-C port's current follows its Rp unless ilim was given. */
@@ -508,6 +745,31 @@ static void source_model_init(void *state, void *params, const struct model_env 
 	source_init(s, params, env->sim, env->log, env->changed, env->ctx);
 	s->rp_last = s->p->rp;
 	env->wires->vbus_attached = &s->attached;
+	/* This unit's limit within its datasheet band: one uniform draw from the run's
+	 * seeded generator, taken only when a tolerance is given (so that no other
+	 * scenario's random sequence moves). */
+	s->tol_factor = 1.0;
+	if (s->p->ilim_tolerance > 0)
+		s->tol_factor += s->p->ilim_tolerance * g_rand_double_range(env->sim->rng, -1.0, 1.0);
+}
+
+static void source_model_start(void *state)
+{
+	struct source *s = state;
+
+	if (s->p->ilim_tolerance > 0)
+		model_log_number(s->log, s->sim, "source", "ilim_drawn", "A", source_adapter_ilim(s));
+
+	if (s->p->ilim_drift != 0)
+		sim_after(s->sim, &s->ev_drift, source_drift_tick(s));
+}
+
+static void source_model_cleanup(void *state)
+{
+	struct source *s = state;
+
+	source_cleanup(s);
+	sim_cancel(s->sim, &s->ev_drift);
 }
 
 static void source_model_params_changed(void *state, const struct param_desc *changed)
@@ -528,6 +790,8 @@ static void source_model_params_changed(void *state, const struct param_desc *ch
 		if (s->rp_changed)
 			s->rp_changed(s->rp_ctx);
 	}
+	if (strcmp(changed->key, "pps_v") == 0 || strcmp(changed->key, "pps_i") == 0)
+		source_log_pps(s);
 	/* Re-arm the timers against the new thresholds at the next observation. */
 	source_disarm(s);
 	MODEL_NOTIFY(s);
@@ -539,14 +803,24 @@ static void source_net(void *state, const struct net_out *last, struct net_in *i
 	const struct source *s = state;
 	const struct source_params *p = s->p;
 
+	const struct source_apdo *pps;
+	double v_pps, i_pps;
+
 	in->src_on = source_output_on(s);
 	in->voc = source_voc_now(s);
 	in->r_src = p->rout;
 	in->limit = p->overload == SRC_OVL_NONE ? NET_LIMIT_NONE :
 		    p->overload == SRC_OVL_FOLDBACK ? NET_LIMIT_FOLDBACK : NET_LIMIT_BRICK;
+	pps = source_pps(s, &v_pps, &i_pps);
+	if (pps)
+		in->limit = NET_LIMIT_BRICK;   /* PPS current-limit mode holds the current */
 	in->ilim = source_ilim_now(s);
 	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
-	in->ishort = p->ishort;
+	/* a unit drawn or drifted below its short-circuit current folds back to its limit */
+	in->ishort = fmin(p->ishort, in->ilim);
+	in->pmax = p->pmax;
+	if (pps && pps->p > 0 && (in->pmax <= 0 || pps->p < in->pmax))
+		in->pmax = pps->p;
 }
 
 #define SOURCE_N_MARGINS 3
@@ -562,6 +836,10 @@ static void source_margins(const void *state, const struct model_point *pt, doub
 	g[0] = on ? s->p->v_shutdown - op->vsrc : -1;
 	g[1] = on && in->limit != NET_LIMIT_NONE ?
 		       (op->flags & NET_F_LIMITING ? 1 : op->ibus - in->ilim) : -1;
+	/* the power limit: the port's power against pmax, as a current at this voltage */
+	if (on && in->pmax > 0)
+		g[1] = op->flags & NET_F_LIMITING ? 1 :
+		       fmax(g[1], op->ibus - in->pmax / fmax(op->vsrc, 1e-3));
 	g[2] = on && s->p->ocp > 0 ? op->ibus - s->p->ocp : -1;
 }
 
@@ -573,11 +851,14 @@ static void source_model_observe(void *state, const struct model_point *pt)
 	const struct net_out *op = pt->op;
 	bool on = pt->in->src_on && source_output_on(s);
 	bool protects = p->overload == SRC_OVL_HICCUP || p->overload == SRC_OVL_LATCH;
+	double v_pps, i_pps;
+	/* PPS current-limit mode is an operating mode, not an overload: no overload timer */
+	bool cl_mode = source_pps(s, &v_pps, &i_pps) != NULL;
 
 	model_timer(s->sim, &s->cond_uv, on && op->vsrc < p->v_shutdown && protects, &s->ev_uv,
 		    p->t_trip);
 	model_timer(s->sim, &s->cond_limit, on && (op->flags & NET_F_LIMITING) && protects &&
-		    p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
+		    !cl_mode && p->t_limit_max > 0, &s->ev_limit, p->t_limit_max);
 	model_timer(s->sim, &s->cond_oc, on && p->ocp > 0 && op->ibus > p->ocp, &s->ev_oc,
 		    p->t_ocp);
 }
@@ -653,7 +934,8 @@ const struct model_desc model_source = {
 	.list_title = "Source kinds (\"source\": {\"kind\": ...}) and their defaults:",
 	.state_size = sizeof(struct source),
 	.init = source_model_init,
-	.cleanup = source_cleanup,
+	.start = source_model_start,
+	.cleanup = source_model_cleanup,
 	.params_changed = source_model_params_changed,
 	.net = source_net,
 	.n_margins = SOURCE_N_MARGINS,

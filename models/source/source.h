@@ -54,6 +54,14 @@ struct source_pdo {
 	double v, i;               /* fixed supply PDO: volts, amps */
 };
 
+/* A USB PD 3.0 programmable power supply APDO (PPS): the sink asks for any voltage in
+ * [vmin, vmax] in 20 mV steps and an operating current up to i in 50 mA steps; the
+ * source then regulates that voltage and holds its current at the operating current
+ * (CV/CL). p: the APDO's power limit, W (0 = none: v * i). */
+struct source_apdo {
+	double vmin, vmax, i, p;
+};
+
 struct source_params {
 	int kind;                  /* enum source_kind */
 	double voc, rout, ilim, ishort;
@@ -72,11 +80,18 @@ struct source_params {
 	bool typec;                /* presents Rp on CC */
 	int n_pdos;
 	struct source_pdo pdos[SOURCE_MAX_PDOS];
+	int n_apdos;               /* PPS APDOs, after the fixed PDOs in `pdos` */
+	struct source_apdo apdos[SOURCE_MAX_PDOS];
 	int port;                  /* enum source_port: host budget root / bus-powered hub */
 	bool usb3;
 	sim_time_t t_enumerate;    /* host enumerates this long after connect */
 	bool ilim_from_rp;         /* Type-C: ilim follows the Rp advertisement */
 	bool contract_limit;       /* PD: the output is limited to the contract's current */
+	double pmax;               /* power limit at the terminals, W (0 = none) */
+	double ilim_tolerance;     /* ilim is drawn once per run within +-this fraction */
+	double ilim_drift;         /* fraction ilim moves by once the adapter is warm */
+	sim_time_t drift_tau;      /* time constant of that warming and cooling */
+	double pps_v, pps_i;       /* the sink's PPS request (0 = none; pps_i 0: the APDO's) */
 };
 
 /* What the USB host has granted the device (told by the board, run/board.c). */
@@ -121,6 +136,11 @@ struct source {
 	sim_time_t grace_until;
 	double over_s, over_c;     /* time (s) and charge (C) drawn above the allowance */
 	double below_s;            /* time VBUS spent below 95 % of the negotiated voltage */
+	/* the adapter's limit as built and as warmed: ilim * tol_factor * (1 + drift * warm) */
+	double tol_factor;         /* 1 + ilim_tolerance * u, u drawn once from the run's seed */
+	double warm;               /* 0 cold .. 1 warm (delivering for long) */
+	double drift_on_s;         /* time (s) the port delivered since the last drift tick */
+	struct sim_event ev_drift;
 };
 
 extern const struct param_desc source_param_desc[];

@@ -57,6 +57,25 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 #define SR_PIN_HOLD_COST_UA 5000
 /* R8: what an unconfigured USB device may draw, one unit load [USB 2.0 7.2.1]. */
 #define SR_UNIT_LOAD_UA 100000
+/* R4: a reading within this of a point the line holds (A) is a current seen before: a
+ * ladder's rung or a register value asked again reads the same IBUS, and 5 mA of path
+ * resistance (under 2 ohm) moves VBUS by at most 10 mV, which the slope corrects. */
+#define SR_SEEN_A 0.005
+/* R4: VBUS at a current seen before may differ from the first reading there by this
+ * much without the source having moved (V): 20 mV is 40 mohm at 0.5 A, less than a worn
+ * contact adds, and less than a line that far off can misplace a knee (knee_margin
+ * 0.15 V) ... */
+#define SR_MOVED_MIN_V 0.020
+/* ... and at least two VBUS ADC steps (two readings, each up to half a step off, and a
+ * step of conversion noise: the bq25890's 100 mV, the twl4030's 6.8 mV) ... */
+#define SR_MOVED_LSBS 2.0
+/* ... and five standard deviations of the difference between two readings at one
+ * current, the ADC's noise as the checks see it (the chip does not report it): 4 would
+ * do for a known sigma, and an estimate from SR_NOISE_MIN_N pairs can be 30 % low. */
+#define SR_MOVED_SIGMAS 5.0
+/* R4: the pairs of readings at one current needed before that estimate is used; until
+ * then no drawn reading counts as a moved line (the VINDPM test still can, R12). */
+#define SR_NOISE_MIN_N 16
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -84,6 +103,9 @@ struct sr_params {
 struct sr_line {
 	bool used[SR_LINE_BINS];
 	double i[SR_LINE_BINS], v[SR_LINE_BINS];
+	/* the first reading in each bin since the line was learnt: what a line that moves
+	 * slowly, each reading a little off the last, is compared with */
+	double iref[SR_LINE_BINS], vref[SR_LINE_BINS];
 };
 
 /* Least-squares sums over the bins in use. */
@@ -143,6 +165,10 @@ struct safe_ramp {
 				    * the charger getting all its charge current */
 	bool enumerated;           /* R8: the host configured the gadget this session */
 	bool hiz;                  /* R8: the input is off: the budget is below the chip's range */
+	bool dpm_moved;            /* R4/R12: the test asks whether the source line moved */
+	/* R4: VBUS noise, from the differences (V) of successive readings at one current */
+	double noise_ss;
+	int noise_n;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -234,6 +260,10 @@ static void sr_line_add(struct sr_line *l, double i, double v)
 
 	if (k < 0 || k >= SR_LINE_BINS)
 		return;
+	if (!l->used[k]) {
+		l->iref[k] = i;
+		l->vref[k] = v;
+	}
 	l->used[k] = true;
 	l->i[k] = i;
 	l->v[k] = v;
@@ -302,6 +332,23 @@ static bool sr_fit_predict(const struct sr_fit *f, double i, double *v)
 	if (!sr_fit_known(f))
 		return false;
 	*v = f->sv / f->n - sr_fit_r(f) * (i - f->si / f->n);
+	return true;
+}
+
+/* R4: VBUS at a current seen before (within SR_SEEN_A of `i`), moved to `i` through the
+ * fit's slope where it is known: *first the bin's first reading, *last its latest; false
+ * when the bin holds no reading at that current. */
+static bool sr_line_seen(const struct sr_line *l, const struct sr_fit *f, double i, double *first,
+			 double *last)
+{
+	int k = (int)(i / SR_LINE_BIN_A);
+	double r = sr_fit_known(f) ? sr_fit_r(f) : 0;
+
+	if (k < 0 || k >= SR_LINE_BINS || !l->used[k] || fabs(i - l->iref[k]) > SR_SEEN_A ||
+	    fabs(i - l->i[k]) > SR_SEEN_A)
+		return false;
+	*first = l->vref[k] - r * (i - l->iref[k]);
+	*last = l->v[k] - r * (i - l->i[k]);
 	return true;
 }
 
@@ -671,6 +718,8 @@ static bool sr_plateau_over(const struct safe_ramp *s)
 	       time_after_eq(jiffies, s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms));
 }
 
+static bool sr_moved_test(struct safe_ramp *s, int ibus_ua, int vbus_uv);
+
 /*
  * R11: a check while VINDPM holds the input. The adapter's line must still carry the
  * current under the wall; IBUS at the wall or VBUS below the line is a knee again.
@@ -683,6 +732,11 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 		s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms) :
 		s->plateau_since + msecs_to_jiffies((unsigned int)s->plateau_ms);
 
+	/* R4/R12: short of the wall, VBUS on the VINDPM written: the source may have
+	 * moved under the hold; ask before taking it for a knee. */
+	if (below && ibus_ua < s->wall_ua - sr_ua(s->p->draw_tol) &&
+	    sr_moved_test(s, ibus_ua, vbus_uv))
+		return;
 	if (ibus_ua >= s->wall_ua - sr_ua(s->p->draw_tol) || below) {
 		/* The line moved, or was not known well enough, or the adapter
 		 * weakened: hold again from here, VINDPM at least a step higher. */
@@ -758,6 +812,7 @@ static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 	if (s->vindpm_restore_uv < 0)
 		s->vindpm_restore_uv = own_uv;
 	s->dpm_test = true;
+	s->dpm_moved = false;
 	s->dpm_pin_ua = ibus_ua;
 	s->dpm_pin_uv = vbus_uv;
 	sr_check_later(s, SR_RAMP);
@@ -770,7 +825,68 @@ static void sr_dpm_test_stop(struct safe_ramp *s)
 	if (!s->dpm_test)
 		return;
 	s->dpm_test = false;
+	s->dpm_moved = false;
 	cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+}
+
+/*
+ * R4: the source line moved; (i_ua, v_uv) is a point of the new one, (i2_ua, v2_uv) a
+ * second where one is known (i2_ua < 0: none). Learn it again from there. With one
+ * point the limit goes `backoff` steps under that draw (a ladder rounds it to a rung
+ * further down), where the charger draws the limit and the next check gives the second
+ * point; the ramp then climbs back, each step a point, to the ceiling. A wall found
+ * before is the adapter's and stays (R5); a VINDPM hold from the old line does not
+ * (R11, the caller). Under the draw for those few checks the battery carries the rest.
+ */
+static void sr_relearn(struct safe_ramp *s, int i_ua, int v_uv, int i2_ua, int v2_uv)
+{
+	struct sr_fit fit;
+
+	sr_line_reset(&s->line);
+	sr_line_add(&s->line, i_ua * 1e-6, v_uv * 1e-6);
+	if (i2_ua >= 0)
+		sr_line_add(&s->line, i2_ua * 1e-6, v2_uv * 1e-6);
+	fit = sr_line_fit(&s->line);
+	s->probing = false;
+	s->plateau_ua = -1;
+	s->plateau_ms = 0;
+	s->seen_ua = max(i_ua, i2_ua);
+	if (!sr_fit_known(&fit))
+		sr_write(s, max(s->chip_min_ua,
+				min(i_ua, s->limit_ua) - s->p->backoff * sr_ua(s->p->step)));
+	s->peak_ua = s->req_ua;
+	sr_check_later(s, SR_RAMP);
+}
+
+/*
+ * R4/R12: a moved-line test's end. IBUS rose as VINDPM went a step lower: the adapter
+ * is on a line, not at its wall, and the charger's own VINDPM holds the input. VBUS
+ * below the learnt line there is a changed source (contact resistance, a weaker
+ * adapter voltage): learn the line again from the pin (sr_relearn). IBUS stayed: the
+ * adapter's wall, a knee as before (R5).
+ */
+static void sr_moved_end(struct safe_ramp *s, bool rose, int ibus_ua, int vbus_uv)
+{
+	bool second;
+
+	if (!rose) {
+		if (s->vmode) {
+			s->vindpm_bad_uv = max(s->vindpm_bad_uv, s->vindpm_uv);
+			sr_vmode_exit(s, true);
+			sr_settle_below(s, min(s->dpm_pin_ua, s->wall_ua), s->dpm_pin_uv, "knee");
+		} else {
+			sr_settle_below(s, s->dpm_pin_ua, s->dpm_pin_uv, "knee");
+		}
+		return;
+	}
+	pr_info("safe-ramp: VINDPM holds the input at %d mA off the source line; learning the line again",
+		s->dpm_pin_ua / 1000);
+	/* What VINDPM a step lower let through is a second point where it stays under a
+	 * wall this session found: the adapter delivered more than that on its line. */
+	second = s->knee_ua >= 0 && ibus_ua < s->knee_ua - sr_ua(s->p->draw_tol);
+	/* R11's VINDPM came from the old line: the limit under the wall instead. */
+	sr_vmode_exit(s, false);
+	sr_relearn(s, s->dpm_pin_ua, s->dpm_pin_uv, second ? ibus_ua : -1, vbus_uv);
 }
 
 /* R12: the test's check: its end, then what it showed. */
@@ -782,8 +898,13 @@ static void sr_dpm_test_end(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool 
 	 * that, where at a wall it stays short. */
 	bool rose = ibus_ua > s->dpm_pin_ua + 2 * sr_ua(s->p->draw_tol) ||
 		    ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol) || !sr_input_pinned(s);
+	bool moved = s->dpm_moved;
 
 	sr_dpm_test_stop(s);
+	if (moved) {
+		sr_moved_end(s, rose, ibus_ua, vbus_uv);
+		return;
+	}
 	if (rose && below) {
 		/* more current, then the knee: the wall lies above the pin */
 		sr_settle_below(s, ibus_ua, vbus_uv, "knee");
@@ -944,6 +1065,56 @@ static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
 	r->on_line = r->v >= v_line - (fmax(scatter, 0) + SR_ON_LINE_V);
 }
 
+/*
+ * R4: has the source line moved? The limit is drawn at a current the line holds a point
+ * for, the charger's input current limit holds it (VBUS clear of the charger's own
+ * VINDPM: no VINDPM hold, and no adapter wall, which would pull VBUS down onto VINDPM),
+ * and VBUS is off that point by more than two readings of the ADC can be
+ * (SR_MOVED_*): the source delivers the same current at another voltage, its
+ * resistance or its voltage changed. A linear charger (no VINDPM) is left to R4's
+ * check after a knee: its pass element at a wall holds IBUS at the limit as well.
+ */
+static bool sr_line_moved(struct safe_ramp *s, const struct sr_reading *r)
+{
+	double first, last, tol;
+
+	if (!r->following || cs_chg_get_vindpm(s->board->ic) <= 0 || sr_at_vindpm(s, r->vbus_uv) ||
+	    !sr_line_seen(&s->line, &r->fit, r->i, &first, &last))
+		return false;
+	if (s->noise_n >= SR_NOISE_MIN_N) {
+		tol = fmax(fmax(SR_MOVED_MIN_V, SR_MOVED_LSBS * s->vbus_lsb_v),
+			   SR_MOVED_SIGMAS * sqrt(s->noise_ss / s->noise_n));
+		if (fabs(r->v - first) > tol)
+			return true;
+	}
+	/* the same source: the difference from the last reading is the ADC's noise */
+	s->noise_ss += (r->v - last) * (r->v - last);
+	s->noise_n++;
+	return false;
+}
+
+/*
+ * R4/R12: short of a held limit, VBUS below the line and at the charger's VINDPM: its
+ * VINDPM holds the input where a source that moved (more contact resistance) puts the
+ * line, or the adapter's wall pulled VBUS down onto it; the two read alike. Ask VINDPM
+ * (sr_moved_end). False when it cannot be asked.
+ */
+static bool sr_moved_test(struct safe_ramp *s, int ibus_ua, int vbus_uv)
+{
+	if (s->probing || !sr_at_vindpm(s, vbus_uv) || !sr_dpm_test_start(s, ibus_ua, vbus_uv))
+		return false;
+	s->dpm_moved = true;
+	return true;
+}
+
+/* R5: short of the limit, VBUS below the knee: the adapter's wall, unless the charger's
+ * VINDPM holds a held limit's input on a line that moved (R4, R12). */
+static void sr_knee_or_moved(struct safe_ramp *s, const struct sr_reading *r)
+{
+	if (!sr_moved_test(s, r->ibus_ua, r->vbus_uv))
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
+}
+
 /* A probe's step not followed, VBUS not below the knee: R2 (probe only under load), R5
  * (the knee is the adapter's limit) or R12 (ask VINDPM which it is). */
 static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
@@ -1031,6 +1202,15 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
 
+	if (sr_line_moved(s, r)) {
+		/* R4: the same current at another VBUS, the charger's current limit
+		 * holding it: no knee, the source line moved. Learn it again from
+		 * here, the ceiling kept. */
+		pr_info("safe-ramp: the source line moved: %d mV at %d mA; learning it again",
+			r->vbus_uv / 1000, r->ibus_ua / 1000);
+		sr_relearn(s, r->ibus_ua, r->vbus_uv, -1, 0);
+		return;
+	}
 	if (r->below && r->after_knee) {
 		/* R4: still far below the line, drawing the limit just set under a
 		 * knee. A wall lets VBUS back onto the line once the draw is under
@@ -1137,14 +1317,14 @@ static void sr_work(struct work_struct *work)
 	/* Short of the limit and below the knee (R5): IBUS stopped short and VBUS fell
 	 * faster than the path resistance explains: the adapter left its
 	 * voltage-source region (its knee), probed or weakened. */
-	if (s->vmode)
-		sr_vmode_check(s, r.ibus_ua, r.vbus_uv, r.below);
-	else if (s->dpm_test)
+	if (s->dpm_test)
 		sr_dpm_test_end(s, r.ibus_ua, r.vbus_uv, r.below);
+	else if (s->vmode)
+		sr_vmode_check(s, r.ibus_ua, r.vbus_uv, r.below);
 	else if (r.following)
 		sr_drawn(s, &r);
 	else if (r.below)
-		sr_settle_below(s, r.ibus_ua, r.vbus_uv, "knee");
+		sr_knee_or_moved(s, &r);
 	else if (s->probing)
 		sr_probe_short(s, &r);
 	else
@@ -1249,6 +1429,7 @@ static void sr_event(struct work_struct *work)
 	s->plateau_ms = 0;
 	s->vindpm_restore_uv = -1;
 	s->dpm_test = false;
+	s->dpm_moved = false;
 	s->knee_ua = knee_ua;
 	s->vindpm_bad_uv = 0;
 	s->seen_ua = INT_MAX;

@@ -142,7 +142,7 @@ TPL_C     := $(BUILD)/gen/plots/templates.c
 TPL_H     := $(BUILD)/gen/plots/templates.h
 LIB_OBJ   += $(BUILD)/obj/gen/plots/templates.o
 # The population files of `chargesim score` (populations/*.json) join the library as C
-# strings too (scripts/json2c.sh): the built-in "default" and "hard".
+# strings too (scripts/json2c.sh): the built-in "default", "hard" and "field".
 POP_SRC   := $(sort $(wildcard populations/*.json))
 POP_C     := $(BUILD)/gen/run/populations.c
 LIB_OBJ   += $(BUILD)/obj/gen/run/populations.o

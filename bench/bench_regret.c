@@ -12,8 +12,8 @@
  * fixed limit in hindsight, with the budget, without it, and out of the port's current
  * limit), the rows and the table (run/score_table.c). Every run happens in this process
  * on a GLib thread pool; the same seed, size and population give the same table
- * whatever the thread count. Options: --seed, --n, --mix (a population: default, hard
- * or a file), --policies, --jobs, --csv FILE (score.csv), --write-scenarios DIR (each
+ * whatever the thread count. Options: --seed, --n, --mix (a population: default, hard,
+ * field or a file), --policies, --jobs, --csv FILE (score.csv), --write-scenarios DIR (each
  * setup as a scenario file for `chargesim run`). Run from anywhere; exits non-zero only
  * when a run fails or the options are bad.
  */

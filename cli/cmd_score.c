@@ -277,7 +277,7 @@ int cmd_score(int argc, char **argv)
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.policies, "A policy to score (repeatable), as run --policy takes it: a built-in name, linux/DRIVER or a plugin FILE.so, with parameters as NAME:KEY=VALUE,... (default: safe-ramp, ec-ramp, hw-ico, twl4030, usb-charger-fw)", "NAME|FILE.so" },
 		{ "setups", 'n', 0, G_OPTION_ARG_INT, &c.setups, "Number of setups drawn (default 200)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_INT, &c.seed, "The population's seed (default 2)", "S" },
-		{ "population", 'p', 0, G_OPTION_ARG_STRING, &c.population, "The population: the built-in default or hard, or a population FILE.json (docs/score.md)", "NAME|FILE" },
+		{ "population", 'p', 0, G_OPTION_ARG_STRING, &c.population, "The population: the built-in default, hard or field, or a population FILE.json (docs/score.md)", "NAME|FILE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &c.jobs, "Threads (default: SLURM_CPUS_PER_TASK, else every CPU this process may use); the results do not depend on it", "N" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &c.outdir, "Write score.csv, score.json and score-manifest.json into DIR (required)", "DIR" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &c.shard, "Score only the setups with index % N == I (default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, else 0/1); `chargesim merge` joins the shards", "I/N" },

@@ -60,7 +60,7 @@ struct pop_setup {
 	double *numbers;       /* its number as drawn, before it was written to 4 digits */
 };
 
-/* The built-in populations' names, NULL-terminated ("default", "hard"). */
+/* The built-in populations' names, NULL-terminated ("default", "field", "hard"). */
 extern const char *const pop_builtin_names[];
 /* Load a population: a built-in name, or a file. False with err (CS_SCENARIO_ERROR,
  * "FILE: JSON-PATH: found X, expected Y") when it is not a valid population. */

@@ -19,15 +19,6 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-static bool near(double a, double b, double tol, const char *what)
-{
-	if (fabs(a - b) <= tol)
-		return true;
-	fprintf(stderr, "\n  %s: got %.12g, want %.12g (tol %.3g)\n", what, a, b, tol);
-	return false;
-}
-
-#define ASSERT_NEAR(a, b, tol) CU_ASSERT(near((a), (b), (tol), #a))
 
 static int kind_of(const char *name)
 {

@@ -904,6 +904,41 @@ out:
 	tu_done(&fine);
 }
 
+/* ---- a drifting adapter: its ticks are no discrete changes ---- */
+
+/* The adapter of scenarios/ports/drifting-adapter.json with a 5 min drift_tau, for
+ * 2 h: its limit moves in drift_tau / 64 = 4.6875 s ticks, 1536 of them. */
+static const char *const scn_drift_ticks =
+	"{ \"name\": \"drift-ticks\", \"duration\": \"2 h\","
+	"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"1.5 A\", \"overload\": \"cc\","
+	"    \"ilim_drift\": \"-8 %\", \"drift_tau\": \"5 min\" },"
+	"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
+	"  \"device\": {"
+	"    \"pmic\": { \"preset\": \"generic-switching\", \"ichg\": \"3 A\","
+	"      \"iindpm\": { \"min\": \"100 mA\", \"max\": \"3 A\", \"step\": \"50 mA\", \"default\": \"3 A\" } },"
+	"    \"battery\": { \"preset\": \"eb425161lu\", \"soc\": \"20 %\" } },"
+	"  \"policy\": \"none\" }";
+
+/* A tick moves the limit by at most 0.16 % of it: the stepper goes on at its own
+ * step size instead of restarting at 10 ms after each one (which took about six steps
+ * per tick), and the charge agrees with a 0.1 s fixed-step run. */
+static void test_drift_ticks_keep_the_step(void)
+{
+	struct world_options fixed = { .max_step = 100 * SIM_MS, .trace_dt = 60 * SIM_S };
+	struct tu_run ad, fine;
+
+	memset(&fine, 0, sizeof(fine));
+	REQUIRE(tu_run(&ad, scn_drift_ticks));
+	REQUIRE(tu_run_opts(&fine, scn_drift_ticks, &fixed));
+	CU_ASSERT(TU_M(ad, "steps") < 2 * 1536);
+	CU_ASSERT(fabs(TU_M(ad, "charge_in_mAh") - TU_M(fine, "charge_in_mAh")) <=
+		  1e-5 * TU_M(fine, "charge_in_mAh"));
+	CU_ASSERT(TU_M(fine, "charge_in_mAh") > 1000);   /* it did charge, in the limit */
+out:
+	tu_done(&ad);
+	tu_done(&fine);
+}
+
 /* ---- extremes over the true waveform ---- */
 
 /*
@@ -1368,6 +1403,8 @@ CU_TestInfo charge_tests[] = {
 	{ "adaptive vs 1 ms: load steps", test_adaptive_vs_fixed_steps },
 	{ "adaptive vs 0.1 s: a cell heating 27 K at -10 C, time to full within 0.05 %",
 	  test_adaptive_vs_fixed_thermal },
+	{ "a drifting adapter's ticks keep the step size, the charge as with 0.1 s steps",
+	  test_drift_ticks_keep_the_step },
 	{ "vbus_min_V sees a 5 ms cable dropout with the port on, and when it happened",
 	  test_vbus_min_sees_dropout },
 	{ "stiff RC pairs: normal step count, the pair as a resistor", test_stiff_pairs },

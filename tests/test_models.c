@@ -33,15 +33,6 @@
 
 /* ---- helpers ---- */
 
-static bool near(double a, double b, double tol, const char *what)
-{
-	if (fabs(a - b) <= tol)
-		return true;
-	fprintf(stderr, "\n  %s: got %.12g, want %.12g (tol %.3g)\n", what, a, b, tol);
-	return false;
-}
-
-#define ASSERT_NEAR(a, b, tol) CU_ASSERT(near((a), (b), (tol), #a))
 
 /*
  * A run with probes: the scenario runs without output files; every events.jsonl
@@ -433,7 +424,7 @@ static void test_full_charge_vs_ocv_table(void)
 			pmic_params_default(&p, pp);
 			end = p.vreg - p.iterm * (0.1 + 0.047 + 0.05);
 			CU_ASSERT(end <= bp.ocv_v[bp.ocv_n - 1]);
-			CU_ASSERT(near(bp.ocv_soc[bp.ocv_n - 1], 1, 0, "table top at 100 %"));
+			CU_ASSERT(tu_near(bp.ocv_soc[bp.ocv_n - 1], 1, 0, "table top at 100 %"));
 		}
 	}
 
@@ -604,7 +595,7 @@ static void test_source_rated_current(void)
 
 	for (size_t k = 0; k < G_N_ELEMENTS(c); k++) {
 		source_params_default(&p, source_kind(c[k].kind));
-		if (!near(source_rated_current(&p), c[k].rated, 1e-12, c[k].kind))
+		if (!tu_near(source_rated_current(&p), c[k].rated, 1e-12, c[k].kind))
 			CU_FAIL("rated current");
 	}
 	source_params_default(&p, source_kind("sdp"));

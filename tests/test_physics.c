@@ -21,6 +21,7 @@
 #include "sim/sim.h"
 #include "sim/solver.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 /* Relative comparison: |a - b| <= rel * max(|b|, floor). */
 static bool near_rel(double a, double b, double rel, double floor_abs)
@@ -365,28 +366,9 @@ static void test_cable(void)
 
 /* ---- solver ---- */
 
-/* A network everyone below starts from: Voc 5 V behind 0.2 + 0.3 ohm (R = 0.5), no
- * source limit, no input caps, eff 0.9, cell EMF 3.8 V behind R0 0.1 ohm, CC 1 A,
- * VREG 4.35 V, no load. */
-static void net_base(struct net_in *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->src_on = true;
-	in->voc = 5.0;
-	in->r_src = 0.2;
-	in->r_cable = 0.3;
-	in->limit = NET_LIMIT_NONE;
-	in->ilim = 10;
-	in->chg_on = true;
-	in->iindpm = 1e9;
-	in->eff = 0.9;
-	in->r_on = 0.3;
-	in->charging = true;
-	in->ichg = 1.0;
-	in->vreg = 4.35;
-	in->emf = 3.8;
-	in->r0 = 0.1;
-}
+/* Every solver test below starts from tu_net_base() (tests/testutil.h): Voc 5 V
+ * behind 0.2 + 0.3 ohm (R = 0.5), no source limit, eff 0.9, cell EMF 3.8 V behind R0
+ * 0.1 ohm, CC 1 A, VREG 4.35 V, no load. */
 
 /*
  * Linear charger, Voc 5.0 V, Rout 0.13, 1 m 28 AWG cable (0.4658), CC 1 A:
@@ -400,7 +382,7 @@ static void test_net_cable_drop(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.linear = true;
 	in.r_src = 0.13;
 	in.r_cable = 0.4658;
@@ -431,7 +413,7 @@ static void test_net_constant_power(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	net_solve(&in, &o);
 	ASSERT_REL(o.ibat, 1.0, 1e-12);
 	ASSERT_REL(o.vbat, 3.9, 1e-12);
@@ -468,7 +450,7 @@ static void test_net_collapse_threshold(void)
 	const double p_crit = 0.9 * 5.0 * 5.0 / (4 * 0.5);
 
 	ASSERT_REL(p_crit, 11.25, 1e-15);
-	net_base(&in);
+	tu_net_base(&in);
 	in.charging = false;
 	in.pload = 0.999 * p_crit;
 	net_solve(&in, &o);
@@ -484,7 +466,7 @@ static void test_net_collapse_threshold(void)
 
 	/* the same threshold reached through the charge current: Pout = vbat * ichg with
 	 * vbat = 3.8 + 0.1*I; 3.9 V * 2.8846 A = 11.25 W -> pick I with margin either side */
-	net_base(&in);
+	tu_net_base(&in);
 	in.ichg = 2.5;   /* (3.8 + 0.25)*2.5 = 10.125 W < 11.25 */
 	net_solve(&in, &o);
 	CU_ASSERT_FALSE(o.flags & NET_F_COLLAPSE);
@@ -494,10 +476,10 @@ static void test_net_collapse_threshold(void)
 	CU_ASSERT_EQUAL(o.vbus, 0.0);
 }
 
-/* net_base() behind a brick wall at 1 A, with a 3 A input cap. */
+/* tu_net_base() behind a brick wall at 1 A, with a 3 A input cap. */
 static void net_brick(struct net_in *in)
 {
-	net_base(in);
+	tu_net_base(in);
 	in->limit = NET_LIMIT_BRICK;
 	in->ilim = 1.0;
 	in->iindpm = 3.0;
@@ -555,7 +537,7 @@ static void test_net_limit_equal(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.voc = 9.0;
 	in.r_src = 0.15;
 	in.limit = NET_LIMIT_BRICK;
@@ -625,7 +607,7 @@ static void test_net_vindpm_above_voc(void)
 	struct net_out o;
 
 	for (int lin = 0; lin < 2; lin++) {
-		net_base(&in);
+		tu_net_base(&in);
 		in.linear = lin;
 		in.voc = 3.9;
 		in.vindpm = 4.5;
@@ -648,7 +630,7 @@ static void test_net_knee_dropout(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.linear = true;
 	in.limit = NET_LIMIT_BRICK;
 	in.ilim = 0.8;
@@ -683,7 +665,7 @@ static void test_net_foldback(void)
 	struct net_out o;
 	const double k = 1.5 / 4.6;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.limit = NET_LIMIT_FOLDBACK;
 	in.ilim = 2.0;
 	in.ishort = 0.5;
@@ -723,7 +705,7 @@ static void test_net_linear_vs_switching(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.emf = 3.7;
 	in.linear = true;
 	net_solve(&in, &o);
@@ -753,7 +735,7 @@ static void test_net_cv(void)
 	struct net_out o;
 
 	for (int lin = 0; lin < 2; lin++) {
-		net_base(&in);
+		tu_net_base(&in);
 		in.linear = lin;
 		in.voc = 6.0;
 		in.ichg = 1.5;
@@ -782,7 +764,7 @@ static void test_net_supplement(void)
 	struct net_in in;
 	struct net_out o;
 
-	net_base(&in);
+	tu_net_base(&in);
 	in.linear = true;
 	in.iindpm = 0.5;
 	in.iload = 1.0;
@@ -841,7 +823,7 @@ static unsigned net_odd_grid(void (*check)(const struct net_in *in, void *data),
 	for (size_t j = 0; j < G_N_ELEMENTS(ploads); j++) {
 		struct net_in in;
 
-		net_base(&in);
+		tu_net_base(&in);
 		in.voc = vocs[a];
 		in.r_src = rs[b];
 		in.r_cable = rs[c];
@@ -970,7 +952,7 @@ static void test_net_bounds(void)
 		struct net_out o;
 		double r;
 
-		net_base(&in);
+		tu_net_base(&in);
 		in.voc = vocs[a];
 		in.r_src = rsrcs[b];
 		in.r_cable = rcabs[c];

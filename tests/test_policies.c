@@ -921,6 +921,37 @@ static void test_safe_ramp_moved_line_noise(void)
 }
 
 /*
+ * R11 under a wall that drifts down (field population seed 1, setup 173): a 1.82 A
+ * hiccup adapter (drawn within +-8.9 %) whose limit falls 15 % with an 18 min time
+ * constant, on a bq24190. Knees 1-2 min apart fall 10-20 mA each; R11 used to hold
+ * VINDPM 4.6 V (1818 mA) under every one, at 817 s 6 mA under a 1824 mA knee, and the
+ * wall passed under the hold 45 s later: the 1.9 s overload timer tripped. Held twice
+ * the fall further under, the 1858 mA knee's hold is off that VINDPM code and the limit
+ * stays on the 1.5 A rung: the port must not trip (regret_run_json) and the phone
+ * charges: 18 % of 1636 mAh plus at least 0.5 A net into the cell for 20 min is over 28 %.
+ */
+static void test_safe_ramp_drifting_wall(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"seed\": 1, \"duration\": \"20 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.0 V\", \"rout\": \"0.1 ohm\","
+		"    \"ilim\": \"1.82 A\", \"overload\": \"hiccup\", \"ilim_tolerance\": \"8.9 %\","
+		"    \"ilim_drift\": \"-15 %\", \"drift_tau\": \"18 min\", \"t_limit_max\": \"1.9 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.12 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.13 A\" },"
+		"    \"battery\": { \"capacity\": \"1636 mAh\", \"soc\": \"18 %\" },"
+		"    \"load\": { \"current\": \"0.9 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	CU_ASSERT(tu_metric(&r, "soc_final") > 0.28);
+	tu_done(&r);
+}
+
+/*
  * R2's ladder fallback stays under a wall (the regret benchmark's seed 36, setup 59: the
  * article's overload on a linear charger): a 0.6442 A hiccup adapter with a 0.2407 s
  * overload timer, a generic-linear charger (50 mA steps, no VINDPM) and a cell at 97 %
@@ -1709,6 +1740,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a cable that degrades on a ladder is a moved line, not a knee under the load", test_safe_ramp_cable_degrades_ladder },
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
+	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },

@@ -19,38 +19,14 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-static bool near(double a, double b, double tol, const char *what)
-{
-	if (fabs(a - b) <= tol)
-		return true;
-	fprintf(stderr, "\n  %s: got %.12g, want %.12g (tol %.3g)\n", what, a, b, tol);
-	return false;
-}
-
-#define ASSERT_NEAR(a, b, tol) CU_ASSERT(near((a), (b), (tol), #a))
-#define ASSERT_REL(a, b, rel) CU_ASSERT(near((a), (b), fabs(b) * (rel), #a))
+#define ASSERT_REL(a, b, rel) CU_ASSERT(tu_near((a), (b), fabs(b) * (rel), #a))
 
 /* Voc 5 V behind 0.2 ohm, a 0.3 ohm cable, no current limit, a 5 W power limit; a
  * cell at emf 3.8 V behind 0.1 ohm, charged at 1 A. */
 static void net_pl(struct net_in *in)
 {
-	memset(in, 0, sizeof(*in));
-	in->src_on = true;
-	in->voc = 5.0;
-	in->r_src = 0.2;
-	in->r_cable = 0.3;
-	in->limit = NET_LIMIT_NONE;
-	in->ilim = 10;
+	tu_net_base(in);
 	in->pmax = 5.0;
-	in->chg_on = true;
-	in->iindpm = 1e9;
-	in->eff = 0.9;
-	in->r_on = 0.3;
-	in->charging = true;
-	in->ichg = 1.0;
-	in->vreg = 4.35;
-	in->emf = 3.8;
-	in->r0 = 0.1;
 }
 
 /* What the EMF gives is what the port, the cable and the device take. */

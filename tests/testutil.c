@@ -240,3 +240,31 @@ char *tu_repo_file(const char *rel)
 	}
 	return NULL;
 }
+
+bool tu_near(double a, double b, double tol, const char *what)
+{
+	if (fabs(a - b) <= tol)
+		return true;
+	fprintf(stderr, "\n  %s: got %.12g, want %.12g (tol %.3g)\n", what, a, b, tol);
+	return false;
+}
+
+void tu_net_base(struct net_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->src_on = true;
+	in->voc = 5.0;
+	in->r_src = 0.2;
+	in->r_cable = 0.3;
+	in->limit = NET_LIMIT_NONE;
+	in->ilim = 10;
+	in->chg_on = true;
+	in->iindpm = 1e9;
+	in->eff = 0.9;
+	in->r_on = 0.3;
+	in->charging = true;
+	in->ichg = 1.0;
+	in->vreg = 4.35;
+	in->emf = 3.8;
+	in->r0 = 0.1;
+}

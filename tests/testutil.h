@@ -14,6 +14,7 @@
 #include <cJSON.h>
 #include <glib.h>
 #include "run/world.h"
+#include "sim/solver.h"
 
 struct tu_run {
 	bool ok;
@@ -65,5 +66,13 @@ char *tu_make_tmpdir(const char *tmpl);
 /* A file of the repository (rel from its top): in the working directory, or beside the
  * build/ directory the test binary runs from; NULL when neither has it. */
 char *tu_repo_file(const char *rel);
+
+/* |a - b| <= tol; otherwise false, with what, a and b on stderr. */
+bool tu_near(double a, double b, double tol, const char *what);
+#define ASSERT_NEAR(a, b, tol) CU_ASSERT(tu_near((a), (b), (tol), #a))
+
+/* The network the solver tests start from: Voc 5 V behind 0.2 + 0.3 ohm, no source
+ * limit, eff 0.9, a cell EMF 3.8 V behind 0.1 ohm, CC 1 A, VREG 4.35 V, no load. */
+void tu_net_base(struct net_in *in);
 
 #endif

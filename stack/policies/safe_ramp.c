@@ -51,6 +51,18 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R11: a line flatter than this cannot place a current by its voltage (10 mohm: a
  * VINDPM step of 0.1 V would span 10 A). */
 #define SR_VMODE_R_MIN_OHM 0.01
+/* R11: a wall that fell by d between two knees is held SR_DRIFT_X * d further under:
+ * the drift goes on at about that rate until the next knee check, and twice it leaves
+ * the hold under the wall when that check comes. */
+#define SR_DRIFT_X 2
+/* A: a knee must fall more than this (and two IBUS LSBs) to count as a drifting wall:
+ * IBUS noise of a few mA (an ADC's typical noise) moves single knees by that much. */
+#define SR_DRIFT_MIN_A 0.005
+/* ... and less than this fraction of the knee before: an adapter's thermal drift
+ * (3-15 % with a 5-30 min time constant in populations/field.json) moves the wall at most
+ * 15 % * (1 - exp(-1 / 5)) = 2.7 % in a minute between knees; a larger fall is a
+ * changed source or cable, which R4 relearns. */
+#define SR_DRIFT_MAX_FRAC 0.05
 /* R2: the most a hold under a linear charger's pin may give up, in uA: the
  * twl4030's register (1.66 mA steps) always has a value that close under the pin; a
  * 50 mA register's value cost regret and avoided no overload (docs/safe-ramp.md, R2). */
@@ -523,7 +535,20 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
 			   int vbus_uv, bool knee)
 {
 	struct sr_fit fit = sr_line_fit(&s->line);
-	double r, v_t, v_set, i_set, i_t = (wall_ua - sr_ua(s->p->knee_backoff)) * 1e-6;
+	/* A knee under the last one: the wall is drifting down (an adapter warming up)
+	 * and falls about as far again before the next knee check; hold that much
+	 * further under it, times SR_DRIFT_X. */
+	int fall = knee && s->undo_knee_ua > wall_ua ? s->undo_knee_ua - wall_ua : 0;
+	int lsb = max(cs_chg_adc_lsb(s->board->ic, CS_ADC_IBUS), 0);
+	double r, v_t, v_set, i_set;
+	double i_t;
+
+	/* a fall within the IBUS read's noise or LSB is no drift, nor is a step larger
+	 * than a drift makes between knee checks (a source or cable that changed) */
+	if (fall <= max(sr_ua(SR_DRIFT_MIN_A), 2 * lsb) ||
+	    fall > SR_DRIFT_MAX_FRAC * s->undo_knee_ua)
+		fall = 0;
+	i_t = (wall_ua - sr_ua(s->p->knee_backoff) - SR_DRIFT_X * fall) * 1e-6;
 	double gmin, gstep, gmax;
 
 	if (!sr_vindpm_grid(s, &gmin, &gstep, &gmax) || probe_ua <= wall_ua ||

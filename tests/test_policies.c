@@ -940,8 +940,8 @@ static void test_safe_ramp_drifting_wall(void)
 		"    \"ilim\": \"1.82 A\", \"overload\": \"hiccup\", \"ilim_tolerance\": \"8.9 %\","
 		"    \"ilim_drift\": \"-15 %\", \"drift_tau\": \"18 min\", \"t_limit_max\": \"1.9 s\" },"
 		"  \"cable\": { \"r_loop\": \"0.12 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
-		"      \"ichg\": \"1.13 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 ","
+		"      \"vreg\": \"4.35 V\", \"ichg\": \"1.13 A\" },"
 		"    \"battery\": { \"capacity\": \"1636 mAh\", \"soc\": \"18 %\" },"
 		"    \"load\": { \"current\": \"0.9 A\" } },"
 		"  \"policy\": \"safe-ramp\" }"))

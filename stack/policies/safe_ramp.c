@@ -181,6 +181,16 @@ struct safe_ramp {
 	/* R4: VBUS noise, from the differences (V) of successive readings at one current */
 	double noise_ss;
 	int noise_n;
+	/* R2/R3 on a linear charger that reads neither IBUS nor input regulation bits,
+	 * only its charge current (the twl4030): the input current as last determined,
+	 * with the charge current and VBUS read then (sr_ibus_from_ibat) */
+	bool est_have;
+	int est_ibus_ua, est_ibat_ua, est_vbus_uv;
+	unsigned long est_at;      /* jiffies then: a limit written since changes IBUS */
+	int ibat_lsb_ua;           /* the charge current ADC's step (0: fine) */
+	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
+	 * written back after one interval one code lower; 0 = no test in flight */
+	int bits_test_uv;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -958,6 +968,67 @@ struct sr_reading {
 };
 
 /*
+ * R3 on a linear charger with no input current ADC and no input regulation bits, but a
+ * charge current reading (the twl4030's BCIICHG): the input current is the system's
+ * plus the battery's (docs/models.md, Linear), so while the system load holds, a change
+ * of IBUS is a change of the charge current. From the last determined IBUS:
+ * - the charger short of its charge current (or the battery helping the system) is an
+ *   input held by the limit or pinned: IBUS moved by what the charge current moved
+ *   since, and within two ADC steps of the limit it is the limit (a probe followed);
+ *   with no write since and VBUS within an ADC step of then, it is what it was (a
+ *   system load that changed under a held limit moves the charge current, not IBUS);
+ * - the charger getting all it asks is not held: the source delivers on its line, so
+ *   IBUS is where the line puts VBUS (what the charge current says until a line is
+ *   known), short of the limit.
+ * A difference of two readings is up to an ADC step off: an IBUS derived from one is
+ * taken a step lower, so that a knee settles under the wall, not on it. False where
+ * this does not apply (a chip with input voltage regulation, no charge current reading).
+ */
+static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+{
+	union power_supply_propval ichg = { 0 };
+	struct cs_charger_ic *ic = s->board->ic;
+	enum cs_chg_status st = cs_chg_get_status(ic);
+	int ibat_ua, limit_ua, tol, est, vlsb = sr_ua(s->vbus_lsb_v);
+	bool held, written;
+	struct sr_fit fit;
+	double v_line;
+
+	if (cs_chg_get_vindpm(ic) >= 0 || cs_chg_read_adc(ic, CS_ADC_IBAT, &ibat_ua) < 0)
+		return false;
+	limit_ua = cs_chg_get_input_current_limit(ic);
+	tol = max(sr_ua(s->p->draw_tol), 2 * s->ibat_lsb_ua);
+	held = ibat_ua < -tol ||
+	       (st == CS_CHG_STATUS_FAST &&
+		power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+					  &ichg) == 0 && ibat_ua < ichg.intval - tol);
+	written = !s->est_have || time_after_eq(s->write_at, s->est_at);
+	if (!s->est_have)
+		est = held ? limit_ua : 0;
+	else if (!written && abs(vbus_uv - s->est_vbus_uv) <= vlsb)
+		est = s->est_ibus_ua;
+	else
+		est = s->est_ibus_ua + ibat_ua - s->est_ibat_ua - s->ibat_lsb_ua;
+	if (held) {
+		if (est >= limit_ua - tol)
+			est = limit_ua;
+	} else {
+		fit = sr_line_fit(&s->line);
+		if (sr_fit_known(&fit) && sr_fit_r(&fit) > 0 && sr_fit_predict(&fit, 0, &v_line))
+			est = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(&fit) * 1e6);
+		est = min(est, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
+	}
+	est = clamp(est, 0, limit_ua);
+	s->est_have = true;
+	s->est_ibus_ua = est;
+	s->est_ibat_ua = ibat_ua;
+	s->est_vbus_uv = vbus_uv;
+	s->est_at = jiffies;
+	*ibus_ua = est;
+	return true;
+}
+
+/*
  * Is the input in regulation, drawing its limit? IBUS, where the chip has an input
  * current ADC; where it has none (-ENODATA), what its input regulation status bits say
  * instead: IBUS at the (effective) limit while IINDPM holds the input, or while the
@@ -977,7 +1048,10 @@ static bool sr_read_ibus(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 		return err == 0;
 	/* no status bits either: never known to draw the limit, so never probed
 	 * past it (R2), while the floor and the charger's restart (R6, R10) work */
-	bits = max(0, cs_chg_get_input_regulation(s->board->ic));
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	if (bits < 0 && sr_ibus_from_ibat(s, vbus_uv, ibus_ua))
+		return true;
+	bits = max(0, bits);
 	vindpm_uv = cs_chg_get_vindpm(s->board->ic);
 	at_limit = (bits & CS_CHG_INREG_CURRENT) ||
 		   ((bits & CS_CHG_INREG_DPM) &&
@@ -1284,6 +1358,32 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 }
 
 /*
+ * R12 from the status bits, while the ADC catches up (below): a probe that left VINDPM
+ * regulating without IINDPM met the adapter's wall (VINDPM caught the falling VBUS) or
+ * the source line's own pin at VINDPM (a long, thin path: the charger takes what the
+ * line gives there, the adapter inside its limit). VINDPM one code lower for one
+ * interval tells them apart: on the line the current rises by a code over the path
+ * resistance (100 mV over less than 1 ohm is more than a 100 mA step) and IINDPM takes
+ * over; at a wall only VBUS moves. The test keeps the adapter at a wall one interval
+ * longer (40 ms in all), under the overload timers (50 ms and up) of the populations.
+ */
+static bool sr_bits_test_start(struct safe_ramp *s)
+{
+	double gmin, gstep, gmax;
+	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+
+	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
+		return false;
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
+	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		return false;
+	s->bits_test_uv = own_uv;
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/*
  * R3 on a chip whose ADC converts in windows (adc_wait_ms): a write shows in the
  * readings only up to two conversions later, but the input regulation status bits are
  * live. Until then only they are checked, every interval: a probe that left VINDPM
@@ -1294,13 +1394,24 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 static bool sr_adc_catching_up(struct safe_ramp *s)
 {
 	int bits;
+	bool vindpm_only;
 
 	if (!s->adc_wait_ms ||
 	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms)))
 		return false;
 	bits = cs_chg_get_input_regulation(s->board->ic);
-	if (s->probing && bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT)) {
-		sr_floor(s);
+	vindpm_only = bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+	if (s->bits_test_uv > 0) {
+		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin */
+		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
+		s->bits_test_uv = 0;
+		if (vindpm_only) {
+			sr_floor(s);
+			return true;
+		}
+	} else if (s->probing && vindpm_only) {
+		if (!sr_bits_test_start(s))
+			sr_floor(s);
 		return true;
 	}
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
@@ -1389,6 +1500,9 @@ static void sr_event(struct work_struct *work)
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
+		if (s->bits_test_uv > 0)
+			cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
+		s->bits_test_uv = 0;
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
@@ -1399,6 +1513,7 @@ static void sr_event(struct work_struct *work)
 		s->vbus = true;
 		s->enumerated = false;
 		sr_line_reset(&s->line);
+		s->est_have = false;
 		sr_idle_point(s);
 		return;
 	case USB_EVENT_ENUMERATED:
@@ -1507,6 +1622,8 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS);
 	s->vbus_lsb_v = lsb > 0 ? lsb * 1e-6 : 0;
 	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
+	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
+	s->ibat_lsb_ua = max(lsb, 0);
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

@@ -952,6 +952,43 @@ static void test_safe_ramp_drifting_wall(void)
 }
 
 /*
+ * R5 at a power limit (field population seed 3, setup 49, its draws as a scenario): an
+ * adapter at 5.05 V behind 0.2045 ohm that limits its power to 6.787 W (hiccup, 1.123 s
+ * overload timer), 0.1126 ohm of cable, a generic-switching charger (VINDPM 4.5 V).
+ * The adapter leaves its line where 5.05 - 0.2045 I = 6.787 / I, at 1.426 A; the
+ * 1.5 A probe's draw stops where VINDPM catches the falling VBUS, 1.455 A, still in
+ * the power limit. Settled under 1.455 A the adapter stayed in its limit and tripped
+ * (3 trips in 10 min); the hyperbola through that reading meets the learnt line at the
+ * power limit's knee, and settled under it the port must not trip (regret_run_json),
+ * its draw above 1.426 A only for a probe's checks (20 ms each, then R5's 20 ms), and
+ * the limit on the register value under 1.426 A.
+ */
+static void test_safe_ramp_power_knee(void)
+{
+	struct tu_run r;
+	double e = 5.05, rout = 0.2045, p = 6.787;
+	double knee = (e - sqrt(e * e - 4 * rout * p)) / (2 * rout), at, above;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.05 V\", \"rout\": \"0.2045 ohm\","
+		"    \"ilim\": \"2.904 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.123 s\","
+		"    \"pmax\": \"6.787 W\" },"
+		"  \"cable\": { \"r_loop\": \"0.1126 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"2.079 A\" },"
+		"    \"battery\": { \"capacity\": \"2161 mAh\", \"soc\": \"11.49 %\" },"
+		"    \"load\": { \"current\": \"0.4028 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(fabs(knee - 1.426) < 0.001);
+	at_wall(&r, knee + 0.0005, 0, &at, &above);
+	CU_ASSERT(at <= 0.04 + 1e-6);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.4, 1e-9);
+	tu_done(&r);
+}
+
+/*
  * R2's ladder fallback stays under a wall (the regret benchmark's seed 36, setup 59: the
  * article's overload on a linear charger): a 0.6442 A hiccup adapter with a 0.2407 s
  * overload timer, a generic-linear charger (50 mA steps, no VINDPM) and a cell at 97 %
@@ -1741,6 +1778,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
+	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },

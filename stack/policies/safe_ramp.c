@@ -164,6 +164,8 @@ struct safe_ramp {
 	/* R12: VINDPM is one step lower for one check, to tell a pin from a wall. */
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
+	bool pl_tried;             /* R5: the last knee was settled under a power limit's */
+	int pl_undo_knee_ua, pl_undo_ceiling_ua;   /* ... and what the knee before replaced */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
 	int adc_wait_ms;           /* R3: two of the ADC's conversions, 0: reads are fresh */
@@ -1297,6 +1299,36 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  * quiet spell raise the ceiling (R9, re-probe slowly) and probe one step more (R2
  * probe only under load, R3 verify each step).
  */
+/*
+ * R5 at a power limit: the limit just set under a knee is drawn, and VBUS is still far
+ * below the line, on a charger with VINDPM. An adapter that limits its power (P = V I)
+ * leaves its line where the line meets that hyperbola, below the current where the
+ * charger's VINDPM caught it (a linear charger has no VINDPM to catch it there):
+ * under the knee's limit it is still in its limit, its overload timer running. Where
+ * the hyperbola through this reading meets the line (E - R I = V I / I', solved for I')
+ * lies under the reading by more than knee_backoff, settle under that once; still far
+ * below there, the source itself changed (R4, the caller). True when it settled.
+ */
+static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
+{
+	double e, rr, pv = r->v * r->i, disc, ik;
+
+	if (s->pl_tried || cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
+		return false;
+	rr = sr_fit_r(&r->fit);
+	disc = e * e - 4 * rr * pv;
+	if (disc < 0)
+		return false;
+	ik = rr > 1e-6 ? (e - sqrt(disc)) / (2 * rr) : pv / e;
+	if (ik >= r->i - s->p->knee_backoff)
+		return false;
+	s->pl_undo_knee_ua = s->undo_knee_ua;
+	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
+	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+	s->pl_tried = true;
+	return true;
+}
+
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
@@ -1316,11 +1348,14 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		 * it; this is the source itself changed (a weaker adapter, more
 		 * resistance on the path): learn the line again from here, and
 		 * forget the knee that was none. */
+		if (sr_power_knee(s, r))
+			return;
 		sr_line_reset(&s->line);
-		s->knee_ua = s->undo_knee_ua;
-		s->ceiling_ua = s->undo_ceiling_ua;
+		s->knee_ua = s->pl_tried ? s->pl_undo_knee_ua : s->undo_knee_ua;
+		s->ceiling_ua = s->pl_tried ? s->pl_undo_ceiling_ua : s->undo_ceiling_ua;
 		r->below = false;
 	}
+	s->pl_tried = false;
 	if (r->below) {
 		/* R5: the limit is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the limit - the new one
@@ -1575,6 +1610,7 @@ static void sr_event(struct work_struct *work)
 	s->seen_ua = INT_MAX;
 	s->last_vbus_uv = 0;
 	s->knee_check = false;
+	s->pl_tried = false;
 	s->rising = false;
 	s->free_draw = false;
 	s->limit_ua = -1;

@@ -193,6 +193,7 @@ struct safe_ramp {
 	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
+	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -706,6 +707,9 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 		want = min(want, max(ibus_ua, s->knee_ua - sr_ua(s->p->knee_backoff)));
 	s->probing = false;
 	s->seen_ua = ibus_ua;
+	/* R13: a pin VINDPM holds on the line, as asked: no wall under the limit */
+	s->line_pin = cs_chg_get_input_regulation(s->board->ic) > 0 &&
+		      (cs_chg_get_input_regulation(s->board->ic) & CS_CHG_INREG_VOLTAGE);
 	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
 		sr_write(s, want);
 		/* The register rounded it under IBUS: the value above is the
@@ -1444,12 +1448,43 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 			sr_floor(s);
 			return true;
 		}
+		s->line_pin = true;
 	} else if (s->probing && vindpm_only) {
 		if (!sr_bits_test_start(s))
 			sr_floor(s);
 		return true;
 	}
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/*
+ * R13 (a wall that moves under a held limit): on a chip whose input current is known
+ * only from its status bits and whose ADC converts in windows (the bq25890), VINDPM
+ * regulating without IINDPM under a limit the ramp holds - where no check found it the
+ * line's own pin at VINDPM - is the adapter's wall come under the limit: a warming
+ * adapter's drift, or a draw that climbed into it. The bits are live, the VBUS reading
+ * up to two conversions (2 s) old, and an overload timer may be shorter: the limit goes
+ * one register step under at once (the knee below the limit, R5), and again at the next
+ * check while the bits say the same. IINDPM regulating again ends a line's pin.
+ */
+static bool sr_bits_wall_under(struct safe_ramp *s)
+{
+	int bits, cmin, cmax, cstep;
+
+	if (!s->adc_wait_ms || s->probing || s->vmode || s->dpm_test || s->st != SR_STABLE)
+		return false;
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	if (bits > 0 && (bits & CS_CHG_INREG_CURRENT))
+		s->line_pin = false;
+	if (bits <= 0 || !(bits & CS_CHG_INREG_VOLTAGE) || (bits & CS_CHG_INREG_CURRENT) ||
+	    s->line_pin)
+		return false;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	pr_info("safe-ramp: VINDPM regulates under the held %d mA limit: a wall under it",
+		s->limit_ua / 1000);
+	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)),
+			cs_chg_get_vindpm(s->board->ic), NULL);
 	return true;
 }
 
@@ -1464,7 +1499,8 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) ||
+	    sr_bits_wall_under(s) || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1611,6 +1647,7 @@ static void sr_event(struct work_struct *work)
 	s->last_vbus_uv = 0;
 	s->knee_check = false;
 	s->pl_tried = false;
+	s->line_pin = false;
 	s->rising = false;
 	s->free_draw = false;
 	s->limit_ua = -1;

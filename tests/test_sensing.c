@@ -321,6 +321,47 @@ static void test_safe_ramp_twl4030_ibat(void)
 }
 
 /*
+ * The same twl4030 estimate under a system load that steps up under a held limit (the
+ * field population's seed 1, setup 80, bursty: 0.3 A, then 1.5 A for 30 s at 300 s,
+ * from a 1.349 A latch adapter at 5.083 V behind 0.2868 + 0.3965 ohm). The limit held
+ * under the wall binds; the charge current falls by the 1.2 A step, IBUS does not, and
+ * VBUS moves only by the cell's share of the pass element's drop. Read as IBUS falling
+ * by 1.2 A with VBUS far below the line, it was a knee at 93 mA and the limit went to
+ * 0 A for a minute, then climbed back one step a minute. The limit must stay above 1 A
+ * after the first ramp.
+ */
+static void test_safe_ramp_twl4030_load_step(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-load-step\", \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.083 V\", \"rout\": \"0.2868 ohm\","
+		"    \"ilim\": \"1.349 A\", \"overload\": \"latch\" },"
+		"  \"cable\": { \"r_loop\": \"0.3965 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" },"
+		"    \"battery\": { \"soc\": \"35 %\", \"capacity\": \"2893 mAh\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"300 s\", \"current\": \"1.5 A\" }, { \"at\": \"330 s\", \"current\": \"0.3 A\" } ] } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+	double low = 0;
+	int it, il;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	it = tu_col(&r, "time_s");
+	il = tu_col(&r, "ilim_A");
+	for (guint k = 0; k + 1 < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
+
+		if (row[it] >= 60 && row[il] < 1.0)
+			low += next[it] - row[it];
+	}
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CS_ASSERT_NEAR(low, 0, 0);
+	tu_done(&r);
+}
+
+/*
  * R12 from the bq25890's status bits while its ADC catches up (1 s conversions): the
  * regret benchmark's seed 1, setup 93 (a 2.021 A adapter at 4.953 V behind 0.06614 +
  * 0.5748 ohm, a 0.8954 A load). The line meets VINDPM 4.4 V at (4.953 - 4.4) /
@@ -404,6 +445,7 @@ CU_TestInfo sensing_tests[] = {
 	{ "\"adc\" takes an object or \"ideal\"", test_adc_word_errors },
 	{ "safe-ramp without IBUS settles without a trip", test_safe_ramp_no_ibus },
 	{ "safe-ramp on the twl4030 reads the input current in the charge current", test_safe_ramp_twl4030_ibat },
+	{ "safe-ramp on the twl4030: a load step under a held limit is no knee", test_safe_ramp_twl4030_load_step },
 	{ "safe-ramp asks the bq25890's status bits whether VINDPM is the line's pin", test_safe_ramp_bits_pin },
 	{ "safe-ramp steps under a wall that drifts under its limit, from the bits", test_safe_ramp_bits_wall_under },
 	CU_TEST_INFO_NULL,

@@ -88,6 +88,9 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R4: the pairs of readings at one current needed before that estimate is used; until
  * then no drawn reading counts as a moved line (the VINDPM test still can, R12). */
 #define SR_NOISE_MIN_N 16
+/* R3 on a linear charger read through its charge current: VBUS falling less than this
+ * under a held limit (V) is no change of IBUS (sr_ibus_from_ibat) */
+#define SR_EST_DROP_V 0.05
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -981,8 +984,10 @@ struct sr_reading {
  * - the charger short of its charge current (or the battery helping the system) is an
  *   input held by the limit or pinned: IBUS moved by what the charge current moved
  *   since, and within two ADC steps of the limit it is the limit (a probe followed);
- *   with no write since and VBUS within an ADC step of then, it is what it was (a
- *   system load that changed under a held limit moves the charge current, not IBUS);
+ *   with no write since and VBUS not fallen by SR_EST_DROP_V (or two ADC steps) since,
+ *   it is what it was: a system load that changed under a held limit moves the charge
+ *   current, not IBUS, and VBUS only by the cell's share of the pass element's drop;
+ *   a wall come under a held limit collapses VBUS towards the cell;
  * - the charger getting all it asks is not held: the source delivers on its line, so
  *   IBUS is where the line puts VBUS (what the charge current says until a line is
  *   known), short of the limit.
@@ -1011,7 +1016,7 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 	written = !s->est_have || time_after_eq(s->write_at, s->est_at);
 	if (!s->est_have)
 		est = held ? limit_ua : 0;
-	else if (!written && abs(vbus_uv - s->est_vbus_uv) <= vlsb)
+	else if (!written && vbus_uv >= s->est_vbus_uv - max(2 * vlsb, sr_ua(SR_EST_DROP_V)))
 		est = s->est_ibus_ua;
 	else
 		est = s->est_ibus_ua + ibat_ua - s->est_ibat_ua - s->ibat_lsb_ua;

@@ -711,7 +711,7 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 	s->probing = false;
 	s->seen_ua = ibus_ua;
 	/* R13: a pin VINDPM holds on the line, as asked: no wall under the limit */
-	s->line_pin = cs_chg_get_input_regulation(s->board->ic) > 0 &&
+	s->line_pin = s->adc_wait_ms && cs_chg_get_input_regulation(s->board->ic) > 0 &&
 		      (cs_chg_get_input_regulation(s->board->ic) & CS_CHG_INREG_VOLTAGE);
 	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
 		sr_write(s, want);

@@ -611,6 +611,7 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
 	s->undo_knee_ua = s->knee_ua;
 	s->undo_ceiling_ua = s->ceiling_ua;
+	s->pl_tried = false;   /* a new knee: R5 may ask for its power limit once */
 	s->knee_ua = ibus_ua;
 	s->seen_ua = ibus_ua;
 	s->knee_check = true;
@@ -1315,7 +1316,7 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  * charger's VINDPM caught it (a linear charger has no VINDPM to catch it there):
  * under the knee's limit it is still in its limit, its overload timer running. Where
  * the hyperbola through this reading meets the line (E - R I = V I / I', solved for I')
- * lies under the reading by more than knee_backoff, settle under that once; still far
+ * less knee_backoff lies under the limit in force, settle under that once; still far
  * below there, the source itself changed (R4, the caller). True when it settled.
  */
 static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
@@ -1329,7 +1330,7 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 	if (disc < 0)
 		return false;
 	ik = rr > 1e-6 ? (e - sqrt(disc)) / (2 * rr) : pv / e;
-	if (ik >= r->i - s->p->knee_backoff)
+	if (sr_ua(ik - s->p->knee_backoff) >= s->limit_ua)
 		return false;
 	s->pl_undo_knee_ua = s->undo_knee_ua;
 	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;

@@ -989,6 +989,40 @@ static void test_safe_ramp_power_knee(void)
 }
 
 /*
+ * R5 at a power limit, at the re-probe (field population seed 2, setup 106): an 8.286 W
+ * latch adapter (0.4253 s timer) at 5.231 V behind 0.2063 ohm, 0.06526 ohm of cable, a
+ * generic-switching charger under a 0.5917 A load. Its power knee is where 5.231 -
+ * 0.2063 I = 8.286 / I, 1.698 A, and the first knee settles under it (1.65 A). R9's
+ * re-probe a minute later finds a knee at 1.75 A; settled under that on the 50 mA
+ * register, 1.7 A, the adapter stayed 2 mA into its power limit with VBUS 6 mV under
+ * the line (no check tells that from the line) and latched off 0.4 s later. A source
+ * seen at its power limit this session settles every knee where the power hyperbola
+ * through its reading meets the line: 1.65 A again, and no trip over 3 minutes.
+ */
+static void test_safe_ramp_power_knee_reprobe(void)
+{
+	struct tu_run r;
+	double e = 5.231, rout = 0.2063, p = 8.286;
+	double knee = (e - sqrt(e * e - 4 * rout * p)) / (2 * rout);
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"3 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.231 V\", \"rout\": \"0.2063 ohm\","
+		"    \"ilim\": \"2.838 A\", \"overload\": \"latch\", \"t_limit_max\": \"0.4253 s\","
+		"    \"pmax\": \"8.286 W\" },"
+		"  \"cable\": { \"r_loop\": \"0.06526 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.872 A\" },"
+		"    \"battery\": { \"capacity\": \"3501 mAh\", \"soc\": \"27.94 %\" },"
+		"    \"load\": { \"current\": \"0.5917 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(fabs(knee - 1.698) < 0.001);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.65, 1e-9);
+	tu_done(&r);
+}
+
+/*
  * R2's ladder fallback stays under a wall (the regret benchmark's seed 36, setup 59: the
  * article's overload on a linear charger): a 0.6442 A hiccup adapter with a 0.2407 s
  * overload timer, a generic-linear charger (50 mA steps, no VINDPM) and a cell at 97 %
@@ -1779,6 +1813,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
+	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },

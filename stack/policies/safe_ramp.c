@@ -168,6 +168,7 @@ struct safe_ramp {
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	bool pl_tried;             /* R5: the last knee was settled under a power limit's */
+	bool pl_seen;              /* R5: this session found the source at a power limit */
 	int pl_undo_knee_ua, pl_undo_ceiling_ua;   /* ... and what the knee before replaced */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
@@ -1319,23 +1320,31 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  * less knee_backoff lies under the limit in force, settle under that once; still far
  * below there, the source itself changed (R4, the caller). True when it settled.
  */
-static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
+static bool sr_power_knee_at(const struct safe_ramp *s, const struct sr_reading *r, double *ik)
 {
-	double e, rr, pv = r->v * r->i, disc, ik;
+	double e, rr, pv = r->v * r->i, disc;
 
-	if (s->pl_tried || cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
+	if (cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
 		return false;
 	rr = sr_fit_r(&r->fit);
 	disc = e * e - 4 * rr * pv;
 	if (disc < 0)
 		return false;
-	ik = rr > 1e-6 ? (e - sqrt(disc)) / (2 * rr) : pv / e;
-	if (sr_ua(ik - s->p->knee_backoff) >= s->limit_ua)
+	*ik = rr > 1e-6 ? (e - sqrt(disc)) / (2 * rr) : pv / e;
+	return sr_ua(*ik - s->p->knee_backoff) < s->limit_ua;
+}
+
+static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
+{
+	double ik;
+
+	if (s->pl_tried || !sr_power_knee_at(s, r, &ik))
 		return false;
 	s->pl_undo_knee_ua = s->undo_knee_ua;
 	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
 	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
 	s->pl_tried = true;
+	s->pl_seen = true;
 	return true;
 }
 
@@ -1371,6 +1380,15 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		 * adapter's wall lies within draw_tol under the limit - the new one
 		 * of a probe, or one held above a draw that has since climbed to it.
 		 * Not a point of the line. */
+		double ik;
+
+		/* a source seen at its power limit this session: a knee's reading
+		 * lies on its hyperbola, and the knee is where that meets the line */
+		if (s->pl_seen && sr_power_knee_at(s, r, &ik) && sr_ua(ik) < r->ibus_ua) {
+			sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+			s->pl_tried = true;
+			return;
+		}
 		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
 		return;
 	}
@@ -1653,6 +1671,7 @@ static void sr_event(struct work_struct *work)
 	s->last_vbus_uv = 0;
 	s->knee_check = false;
 	s->pl_tried = false;
+	s->pl_seen = false;
 	s->line_pin = false;
 	s->rising = false;
 	s->free_draw = false;

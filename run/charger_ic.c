@@ -54,6 +54,10 @@ static int ic_read_adc(void *hw, enum cs_adc_channel ch, int *val)
 	case CS_ADC_IBAT: truth = w->op.ibat; break;
 	default: return -EINVAL;
 	}
+	/* a channel the chip does not have: no reading, as a power_supply property
+	 * its driver does not list */
+	if (ic_pmic(hw)->p->adc[ch].absent)
+		return -ENODATA;
 	x = pmic_adc_read(ic_pmic(hw), (enum pmic_adc_chan)ch, truth);
 	*val = (int)lround(x * 1e6);
 	return 0;
@@ -63,7 +67,18 @@ static int ic_adc_lsb(void *hw, enum cs_adc_channel ch)
 {
 	if ((unsigned int)ch > CS_ADC_IBAT)
 		return -EINVAL;
+	if (ic_pmic(hw)->p->adc[ch].absent)
+		return -ENODATA;
 	return (int)lround(ic_pmic(hw)->p->adc[ch].lsb * 1e6);
+}
+
+static int ic_adc_conv_time(void *hw, enum cs_adc_channel ch)
+{
+	if ((unsigned int)ch > CS_ADC_IBAT)
+		return -EINVAL;
+	if (ic_pmic(hw)->p->adc[ch].absent)
+		return -ENODATA;
+	return (int)(ic_pmic(hw)->p->adc[ch].conv_time / SIM_US);
 }
 
 static int ic_charge_enable(void *hw, bool on)
@@ -168,12 +183,34 @@ static bool ic_vbus_present(void *hw)
 	return model_wire(w->wires.vbus_attached) && w->op.vbus >= ic_pmic(hw)->p->uvlo_falling;
 }
 
+/* The chip's input regulation status bits at the present operating point. */
+static int ic_input_regulation(void *hw)
+{
+	struct world *w = hw;
+	const struct pmic *c = ic_pmic(hw);
+	int bits = 0;
+
+	if (c->p->dpm_stat == PMIC_DPM_STAT_NONE)
+		return -EOPNOTSUPP;
+	world_refresh(w);
+	if (!c->connected)
+		return 0;
+	if (w->op.flags & NET_F_IINDPM)
+		bits |= CS_CHG_INREG_CURRENT;
+	if (w->op.flags & NET_F_VINDPM)
+		bits |= CS_CHG_INREG_VOLTAGE;
+	if (c->p->dpm_stat == PMIC_DPM_STAT_COMBINED && bits)
+		bits = CS_CHG_INREG_DPM;
+	return bits;
+}
+
 const struct cs_charger_ic_ops world_ic_ops = {
 	.set_input_current_limit = ic_set_ilim,
 	.get_input_current_limit = ic_get_ilim,
 	.input_current_range = ic_range,
 	.read_adc = ic_read_adc,
 	.adc_lsb = ic_adc_lsb,
+	.adc_conv_time = ic_adc_conv_time,
 	.set_charge_enable = ic_charge_enable,
 	.set_input_enable = ic_input_enable,
 	.set_charge_current = ic_set_ichg,
@@ -185,6 +222,7 @@ const struct cs_charger_ic_ops world_ic_ops = {
 	.get_ico_result = ic_ico_result,
 	.get_status = ic_status,
 	.vbus_present = ic_vbus_present,
+	.get_input_regulation = ic_input_regulation,
 };
 
 /* The hardware as the board's drivers read it (power_supply properties). */

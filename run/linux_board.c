@@ -27,6 +27,16 @@ double linux_board_adc(void *ctx, enum pmic_adc_chan ch)
 	return v * 1e-6;
 }
 
+double linux_board_vbus_now(void *ctx)
+{
+	struct linux_board *lb = ctx;
+	struct board_readings r = { 0 };
+
+	/* a chip's own comparator, not its battery monitor: the operating point now */
+	lb->env.drv->read(lb->env.drv->read_ctx, &r);
+	return r.vbus_uv * 1e-6;
+}
+
 bool linux_board_vbus(void *ctx)
 {
 	struct linux_board *lb = ctx;

@@ -178,6 +178,19 @@ static cJSON *param_schema(const struct param_desc *d)
 		break;
 	case PARAM_OBJECT:
 		cJSON_Delete(o);
+		if (d->choices) {
+			/* the object, or one of the words its parse hook takes */
+			cJSON *any_of = cJSON_CreateObject();
+			cJSON *alts = cJSON_AddArrayToObject(any_of, "anyOf");
+			cJSON *word;
+
+			cJSON_AddItemToArray(alts, table_schema(d->sub, NULL));
+			word = push_obj(alts);
+			cJSON_AddStringToObject(word, "type", "string");
+			add_strings(word, "enum", d->choices);
+			cJSON_AddStringToObject(any_of, "description", d->doc);
+			return any_of;
+		}
 		return table_schema(d->sub, d->doc);
 	case PARAM_CUSTOM:
 		/* read by its own parser (a list, an object, a number): left open here */

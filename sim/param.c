@@ -345,6 +345,9 @@ bool param_load_value(const struct param_desc *d, const cJSON *v, void *base,
 		*PARAM_FIELD(base, d, char *) = g_strdup(v->valuestring);
 		return true;
 	case PARAM_OBJECT:
+		/* an object table may take a word too (its parse hook: "adc": "ideal") */
+		if (!cJSON_IsObject(v) && d->parse)
+			return d->parse(d, v, (char *)base + d->off, path, err);
 		if (!cJSON_IsObject(v)) {
 			g_autofree char *keys = g_strdup_printf("an object with keys such as \"%s\"",
 								d->sub[0].key);

@@ -52,7 +52,8 @@ struct param_desc {
 	const char *const *choices;  /* PARAM_ENUM: NULL-terminated */
 	const struct param_desc *sub;/* PARAM_OBJECT: NULL-key-terminated table; PARAM_CUSTOM:
 				      * the keys of the object it reads, if any (for tests) */
-	param_parse_cb parse;        /* PARAM_CUSTOM */
+	param_parse_cb parse;        /* PARAM_CUSTOM; PARAM_OBJECT, optional: a value not an
+				      * object (one of choices, for the schema) */
 	/* PARAM_CUSTOM, optional: free what parse allocated into the field (a list of any
 	 * length); param_free_strings() calls it. */
 	void (*release)(const struct param_desc *d, void *field);

@@ -13,6 +13,29 @@
 #include <glib/gstdio.h>
 #include "tests/suites.h"
 #include "tests/testutil.h"
+
+/*
+ * These tests pin the rules of the policies, written when every preset's IBUS was exact
+ * and every reading fresh: each preset keeps that sensing here (the bq25890's VBUS,
+ * VBAT and charge current codes, the twl4030's VBUS codes), an input current channel
+ * and no conversion window. tests/test_sensing.c has the datasheets' sensing.
+ */
+#define ADC_BEFORE_BQ25890 \
+	"\"adc\": { \"ibus\": { \"absent\": false }, \"vbus\": { \"conv_time\": 0 }," \
+	" \"vbat\": { \"conv_time\": 0 }, \"ibat\": { \"conv_time\": 0 } }"
+#define ADC_BEFORE_BQ24190 "\"adc\": \"ideal\""
+#define ADC_BEFORE_TWL4030 \
+	"\"adc\": { \"ibus\": { \"absent\": false }, \"vbat\": { \"lsb\": 0, \"full_scale\": 0 }," \
+	" \"ibat\": { \"lsb\": 0, \"offset\": 0, \"full_scale\": 0 } }"
+
+static const char *adc_before(const char *preset)
+{
+	if (strcmp(preset, "bq25890") == 0)
+		return ADC_BEFORE_BQ25890;
+	if (strcmp(preset, "twl4030") == 0)
+		return ADC_BEFORE_TWL4030;
+	return "\"adc\": \"ideal\"";
+}
 #include "stack/policies/loader.h"
 
 #define REQUIRE_RUN(r, json) \
@@ -112,7 +135,7 @@ static const char *scn_twl_underflow(bool fixed)
 	snprintf(buf, sizeof(buf),
 		 "{ \"duration\": \"5 s\","
 		 "  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.7 V\", \"ilim\": \"3 A\" },"
-		 "  \"device\": { \"pmic\": { \"preset\": \"twl4030\","
+		 "  \"device\": { \"pmic\": { \"preset\": \"twl4030\", " ADC_BEFORE_TWL4030 ","
 		 "      \"iindpm\": { \"min\": \"0 A\", \"max\": \"1.7 A\", \"step\": 0, \"default\": \"0 A\" } },"
 		 "    \"battery\": { \"soc\": \"30 %%\" } },"
 		 "  \"policy\": { \"name\": \"twl4030\", \"params\": { \"fix_underflow\": %s } } }",
@@ -285,7 +308,7 @@ static void test_twl4030_late_charger_event(void)
 
 	REQUIRE_RUN(&r,
 		"{ \"duration\": \"60 s\", \"source\": { \"kind\": \"apple-2.1a\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", " ADC_BEFORE_TWL4030 ", \"vreg\": \"4.35 V\" },"
 		"    \"battery\": { \"soc\": \"30 %\" }, \"load\": { \"current\": \"250 mA\" } },"
 		"  \"policy\": { \"name\": \"twl4030\", \"params\": { \"max\": \"1.7 A\", \"t_max_set\": \"0.5 s\" } } }");
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_final_A"), 1.7 / 1023 * 300, 1e-6);
@@ -304,7 +327,7 @@ static void test_safe_ramp_holds_when_draw_is_low(void)
 	REQUIRE_RUN(&r,
 		"{ \"duration\": \"10 min\","
 		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"1.1 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"vreg\": \"4.35 V\" },"
 		"    \"battery\": { \"soc\": \"100 %\" }, \"load\": { \"current\": \"200 mA\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ilim_max_A"), 0.5, 1e-9);
@@ -443,7 +466,7 @@ static void sr_check_dpm_test(const char *ilim, double want_final, bool pin)
 		"{ \"duration\": \"10 min\","
 		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.031 V\", \"rout\": \"0.1587 ohm\", \"ilim\": \"%s\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.7856 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"1.706 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"ichg\": \"1.706 A\" },"
 		"    \"battery\": { \"capacity\": \"3152 mAh\", \"soc\": \"21.63 %%\" }, \"load\": { \"current\": \"0.7103 A\" } },"
 		"  \"policy\": \"safe-ramp\" }", ilim);
 	struct tu_run r;
@@ -495,7 +518,7 @@ static void test_safe_ramp_dpm_wall_on_line(void)
 		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.156 V\", \"rout\": \"0.1324 ohm\", \"ilim\": \"1.776 A\","
 		"    \"overload\": \"hiccup\", \"t_limit_max\": \"0.3931 s\" },"
 		"  \"cable\": { \"r_loop\": \"0.2918 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"2.896 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"ichg\": \"2.896 A\" },"
 		"    \"battery\": { \"capacity\": \"3448 mAh\", \"soc\": \"43.42 %\" }, \"load\": { \"current\": \"1.233 A\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
@@ -611,9 +634,10 @@ static char *regret_json(const char *duration, const char *source, const char *r
 	return g_strdup_printf(
 		"{ \"duration\": \"%s\", \"source\": %s,"
 		"  \"cable\": { \"r_loop\": \"%s\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"%s\", \"vreg\": \"4.35 V\", \"ichg\": \"%s\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"%s\", %s, \"vreg\": \"4.35 V\", \"ichg\": \"%s\" },"
 		"    \"battery\": { \"capacity\": \"%s\", \"soc\": \"%s\" }, \"load\": { \"current\": \"%s\" } },"
-		"  \"policy\": \"safe-ramp\" }", duration, source, r_loop, preset, ichg, capacity, soc, load);
+		"  \"policy\": \"safe-ramp\" }", duration, source, r_loop, preset, adc_before(preset), ichg,
+		capacity, soc, load);
 }
 
 static bool regret_run(struct tu_run *r, const char *source, const char *r_loop,
@@ -799,7 +823,7 @@ static void test_safe_ramp_source_weakens(void)
 		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
 		"    \"rout\": \"0.1 ohm\", \"ilim\": \"3 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.2 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.5 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"vreg\": \"4.35 V\", \"ichg\": \"1.5 A\" },"
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"30 %\" },"
 		"    \"load\": { \"current\": \"0.3 A\" } },"
 		"  \"policy\": \"safe-ramp\","
@@ -835,7 +859,7 @@ static void test_safe_ramp_cable_degrades_ladder(void)
 		"{ \"duration\": \"1 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
 		"    \"rout\": \"0.25 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 " },"
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
 		"    \"load\": { \"current\": \"0.4 A\" } },"
 		"  \"policy\": \"safe-ramp\","
@@ -871,7 +895,7 @@ static void test_safe_ramp_cable_degrades_rung(void)
 		"{ \"duration\": \"1 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
 		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 " },"
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
 		"    \"load\": { \"current\": \"0.4 A\" } },"
 		"  \"policy\": \"safe-ramp\","
@@ -902,7 +926,9 @@ static void test_safe_ramp_moved_line_noise(void)
 		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"cc\" },"
 		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
 		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"adc\": {"
-		"      \"vbus\": { \"noise\": 0.02 }, \"ibus\": { \"noise\": 0.002 } } },"
+		"      \"vbus\": { \"absent\": false, \"noise\": 0.02 },"
+		"      \"ibus\": { \"absent\": false, \"noise\": 0.002 },"
+		"      \"vbat\": { \"absent\": false }, \"ibat\": { \"absent\": false } } },"
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
 		"    \"load\": { \"current\": \"0.4 A\" } },"
 		"  \"policy\": \"safe-ramp\","
@@ -936,14 +962,85 @@ static void test_safe_ramp_drifting_wall(void)
 		"    \"ilim\": \"1.82 A\", \"overload\": \"hiccup\", \"ilim_tolerance\": \"8.9 %\","
 		"    \"ilim_drift\": \"-15 %\", \"drift_tau\": \"18 min\", \"t_limit_max\": \"1.9 s\" },"
 		"  \"cable\": { \"r_loop\": \"0.12 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
-		"      \"ichg\": \"1.13 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 ","
+		"      \"vreg\": \"4.35 V\", \"ichg\": \"1.13 A\" },"
 		"    \"battery\": { \"capacity\": \"1636 mAh\", \"soc\": \"18 %\" },"
 		"    \"load\": { \"current\": \"0.9 A\" } },"
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.28);
+	tu_done(&r);
+}
+
+/*
+ * R5 at a power limit (field population seed 3, setup 49, its draws as a scenario): an
+ * adapter at 5.05 V behind 0.2045 ohm that limits its power to 6.787 W (hiccup, 1.123 s
+ * overload timer), 0.1126 ohm of cable, a generic-switching charger (VINDPM 4.5 V).
+ * The adapter leaves its line where 5.05 - 0.2045 I = 6.787 / I, at 1.426 A; the
+ * 1.5 A probe's draw stops where VINDPM catches the falling VBUS, 1.455 A, still in
+ * the power limit. Settled under 1.455 A the adapter stayed in its limit and tripped
+ * (3 trips in 10 min); the hyperbola through that reading meets the learnt line at the
+ * power limit's knee, and settled under it the port must not trip (regret_run_json),
+ * its draw above 1.426 A only for a probe's checks (20 ms each, then R5's 20 ms), and
+ * the limit on the register value under 1.426 A.
+ */
+static void test_safe_ramp_power_knee(void)
+{
+	struct tu_run r;
+	double e = 5.05, rout = 0.2045, p = 6.787;
+	double knee = (e - sqrt(e * e - 4 * rout * p)) / (2 * rout), at, above;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.05 V\", \"rout\": \"0.2045 ohm\","
+		"    \"ilim\": \"2.904 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.123 s\","
+		"    \"pmax\": \"6.787 W\" },"
+		"  \"cable\": { \"r_loop\": \"0.1126 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"2.079 A\" },"
+		"    \"battery\": { \"capacity\": \"2161 mAh\", \"soc\": \"11.49 %\" },"
+		"    \"load\": { \"current\": \"0.4028 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(fabs(knee - 1.426) < 0.001);
+	at_wall(&r, knee + 0.0005, 0, &at, &above);
+	CU_ASSERT(at <= 0.04 + 1e-6);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.4, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * R5 at a power limit, at the re-probe (field population seed 2, setup 106): an 8.286 W
+ * latch adapter (0.4253 s timer) at 5.231 V behind 0.2063 ohm, 0.06526 ohm of cable, a
+ * generic-switching charger under a 0.5917 A load. Its power knee is where 5.231 -
+ * 0.2063 I = 8.286 / I, 1.698 A, and the first knee settles under it (1.65 A). R9's
+ * re-probe a minute later finds a knee at 1.75 A; settled under that on the 50 mA
+ * register, 1.7 A, the adapter stayed 2 mA into its power limit with VBUS 6 mV under
+ * the line (no check tells that from the line) and latched off 0.4 s later. A source
+ * seen at its power limit this session settles every knee where the power hyperbola
+ * through its reading meets the line: 1.65 A again, and no trip over 3 minutes.
+ */
+static void test_safe_ramp_power_knee_reprobe(void)
+{
+	struct tu_run r;
+	double e = 5.231, rout = 0.2063, p = 8.286;
+	double knee = (e - sqrt(e * e - 4 * rout * p)) / (2 * rout);
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"3 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.231 V\", \"rout\": \"0.2063 ohm\","
+		"    \"ilim\": \"2.838 A\", \"overload\": \"latch\", \"t_limit_max\": \"0.4253 s\","
+		"    \"pmax\": \"8.286 W\" },"
+		"  \"cable\": { \"r_loop\": \"0.06526 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-switching\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.872 A\" },"
+		"    \"battery\": { \"capacity\": \"3501 mAh\", \"soc\": \"27.94 %\" },"
+		"    \"load\": { \"current\": \"0.5917 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(fabs(knee - 1.698) < 0.001);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.65, 1e-9);
 	tu_done(&r);
 }
 
@@ -994,7 +1091,7 @@ static void test_safe_ramp_pinned_after_done(void)
 		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.036 V\","
 		"    \"rout\": \"0.2021 ohm\", \"ilim\": \"1.2 A\", \"overload\": \"latch\","
 		"    \"t_limit_max\": \"1.135 s\" }, \"cable\": { \"r_loop\": \"0.2702 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 ", \"vreg\": \"4.35 V\","
 		"    \"ichg\": \"1.162 A\" }, \"battery\": { \"capacity\": \"1779 mAh\", \"soc\": \"39.27 %\" },"
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.03098 A\" },"
 		"      { \"at\": \"4969 s\", \"current\": \"1.488 A\" } ] } }, \"policy\": \"safe-ramp\" }"))
@@ -1088,7 +1185,7 @@ static void test_safe_ramp_stale_knee(void)
 		"  \"source\": { \"kind\": \"apple-2.4a\", \"voc\": \"5.19 V\", \"rout\": \"0.2159 ohm\","
 		"    \"ilim\": \"2.246 A\", \"overload\": \"hiccup\" },"
 		"  \"cable\": { \"r_loop\": \"0.1938 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\", \"ichg\": \"1.106 A\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"vreg\": \"4.35 V\", \"ichg\": \"1.106 A\" },"
 		"    \"battery\": { \"capacity\": \"1947 mAh\", \"soc\": \"7.189 %\" },"
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.1612 A\" },"
 		"      { \"at\": \"4037 s\", \"current\": \"1.409 A\" } ] } },"
@@ -1305,7 +1402,7 @@ static void test_safe_ramp_vindpm_chip_grid(void)
 {
 	struct tu_run r;
 	const cJSON *e;
-	g_autofree char *json = vindpm_scn("{ \"preset\": \"bq24190\", \"ichg\": \"3 A\" }");
+	g_autofree char *json = vindpm_scn("{ \"preset\": \"bq24190\", " ADC_BEFORE_BQ24190 ", \"ichg\": \"3 A\" }");
 
 	REQUIRE_RUN(&r, json);
 	e = policy_printk(&r, 1);
@@ -1368,7 +1465,7 @@ static void test_safe_ramp_issue_example(void)
 		"{ \"duration\": \"1 h\","
 		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.12 V\", \"rout\": \"0.26 ohm\", \"ilim\": \"1.84 A\" },"
 		"  \"cable\": { \"length\": \"2.3 m\", \"awg\": 22 },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"vreg\": \"4.35 V\" },"
 		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"78 %\" }, \"load\": { \"current\": \"1.1 A\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.8);
@@ -1399,7 +1496,7 @@ static void test_safe_ramp_budget(void)
 		struct tu_run r;
 		g_autofree char *json = g_strdup_printf(
 			"{ \"duration\": \"2 min\", \"source\": { %s }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" }, \"battery\": { \"soc\": \"30 %%\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 " }, \"battery\": { \"soc\": \"30 %%\" },"
 			"    \"load\": { \"current\": \"1 A\" }, \"gadget\": { \"configs\": %s } },"
 			"  \"policy\": \"safe-ramp\" }", ports[k].src, ports[k].gadget);
 
@@ -1429,7 +1526,7 @@ static void test_safe_ramp_restarts_latched_charger(void)
 	REQUIRE_RUN(&r,
 		"{ \"duration\": \"40 s\","
 		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", " ADC_BEFORE_TWL4030 ", \"vreg\": \"4.35 V\" },"
 		"    \"battery\": { \"soc\": \"40 %\" }, \"load\": { \"current\": \"150 mA\" } },"
 		"  \"events\": [ { \"at\": \"30.05 s\", \"do\": \"fault\", \"fault\": \"vbus_dropout\", \"for\": \"5 ms\" } ],"
 		"  \"policy\": \"safe-ramp\" }");
@@ -1486,7 +1583,7 @@ static void test_safe_ramp_not_slower_than_ec(void)
 		"{ \"duration\": \"1 h\","
 		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2.4 A\", \"rout\": \"0.05 ohm\" },"
 		"  \"cable\": { \"r_loop\": \"0.05 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"3 A\", \"vreg\": \"4.35 V\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"ichg\": \"3 A\", \"vreg\": \"4.35 V\" },"
 		"    \"battery\": { \"soc\": \"20 %%\" }, \"load\": { \"current\": \"300 mA\" } },"
 		"  \"policy\": \"%s\" }";
 	struct tu_run a, b;
@@ -1583,7 +1680,7 @@ static void test_discharged_while_plugged(void)
 	REQUIRE_RUN(&r,
 		"{ \"duration\": \"120 s\","
 		"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"2 A\" }, \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\" }, \"battery\": { \"soc\": \"50 %\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 " }, \"battery\": { \"soc\": \"50 %\" },"
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"1.1 A\" },"
 		"                           { \"at\": \"60 s\", \"current\": \"100 mA\" } ] } },"
 		"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"500 mA\" } } }");
@@ -1635,7 +1732,7 @@ static void test_time_source_limiting(void)
 			"{ \"duration\": \"120 s\","
 			"  \"source\": { \"kind\": \"dcp\", \"ilim\": \"1 A\", \"overload\": \"cc\" },"
 			"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
-			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"ichg\": \"2 A\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", " ADC_BEFORE_BQ25890 ", \"ichg\": \"2 A\" },"
 			"    \"battery\": { \"soc\": \"50 %%\" }, \"load\": { \"current\": \"500 mA\" } },"
 			"  \"policy\": { \"name\": \"fixed\", \"params\": { \"ilim\": \"%s\" } } }",
 			ilims[i]);
@@ -1737,6 +1834,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
+	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
+	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },
 	{ "safe-ramp R2: a re-probe the draw leaves for constant voltage returns under the wall", test_safe_ramp_reprobe_into_cv },
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },

@@ -349,7 +349,8 @@ void bq25890_update(struct bq25890 *c)
 
 	if (vbus && !c->vbus) {
 		/* VBUS came: the chip measures it before its converter starts */
-		apply_vindpm(c, c->env.adc(c->env.ctx, PMIC_ADC_VBUS));
+		apply_vindpm(c, c->env.vbus_now ? c->env.vbus_now(c->env.ctx) :
+				c->env.adc(c->env.ctx, PMIC_ADC_VBUS));
 	} else if (!vbus && c->vbus) {
 		c->port = PHY_PORT_NONE;
 		c->ico_pending = false;

@@ -41,6 +41,7 @@ struct bq25890_env {
 	double (*adc)(void *ctx, enum pmic_adc_chan ch);   /* the charger model's ADC, V or A */
 	double (*temp_c)(void *ctx);                       /* battery (thermistor) temperature */
 	bool (*vbus)(void *ctx);                           /* VBUS present */
+	double (*vbus_now)(void *ctx);  /* VBUS as the chip measures it for VINDPM, V (NULL: adc) */
 	enum phy_port (*port)(void *ctx);                  /* the D+/D- detection's result */
 	void (*irq)(void *ctx);                            /* an INT pulse */
 	void *ctx;

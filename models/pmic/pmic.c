@@ -16,11 +16,13 @@
  *    500 mA; VINDPM 4.36 V; ICHG 2048 mA; IPRECHG 256 mA; ITERM 256 mA; VREG 4.208 V;
  *    VRECHG 100 mV; SYS_MIN 3.5 V; BATLOWV 3.0 V; safety timer 8 h [TI bq24190
  *    datasheet register defaults]; input OVP (VACOV) 18 V, 700 mV hysteresis
- *    [SLUSAW5]. No ADC on this part: its channels are ideal.
+ *    [SLUSAW5]. No ADC on this part: every channel absent, one DPM_STAT bit (see
+ *    pmic_params_default()).
  *  bq25890: switching; IINLIM 100-3250 mA in 50 mA steps, default 500 mA; VINDPM
  *    4.4 V; ICHG 2048 mA; IPRECHG 128 mA; ITERM 256 mA; VREG 4.208 V; SYS_MIN 3.5 V;
  *    safety timer 12 h; ICO starting at 500 mA; ADC VBUS 100 mV/LSB from 2.6 V,
- *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB; input OVP (VACOV) 14 V
+ *    BATV 20 mV/LSB from 2.304 V, charge current 50 mA/LSB, no input current, a
+ *    conversion every 1 s (pmic_adc_bq25890()); input OVP (VACOV) 14 V
  *    [TI bq25890 datasheet SLUSC86].
  *  Input high-impedance mode (hiz): bq24190 and bq25890 EN_HIZ, REG00 bit 7 [SLUSAW5,
  *    SLUSC86]; generic-switching as the bq25600's EN_HIZ (REG00 bit 7, SLUSCJ4B);
@@ -50,6 +52,7 @@ const char *const charger_state_names[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(charger_state_names) == CHG_STATE_COUNT + 1);
 const char *const pmic_adc_names[] = { "vbus", "ibus", "vbat", "ibat", NULL };
 G_STATIC_ASSERT(G_N_ELEMENTS(pmic_adc_names) == PMIC_ADC_COUNT + 1);
+const char *const pmic_dpm_stat_names[] = { "none", "combined", "separate", NULL };
 const char *const pmic_ts_zone_names[] = { "cold", "cool", "normal", "warm", "hot", NULL };
 G_STATIC_ASSERT(G_N_ELEMENTS(pmic_ts_zone_names) == PMIC_TS_ZONE_COUNT + 1);
 
@@ -119,11 +122,15 @@ static const struct param_desc vindpm_reg_desc[] = {
 
 #define AOFF(f) offsetof(struct pmic_adc_params, f)
 static const struct param_desc adc_chan_desc[] = {
+	{ "absent", PARAM_BOOL, .off = AOFF(absent),
+	  .doc = "the chip has no such channel: a driver's read fails (-ENODATA)" },
 	{ "lsb", PARAM_NUM, UNIT_NONE, AOFF(lsb), 0, 1e3, .doc = "resolution, in the channel's unit (0 = ideal)" },
 	{ "offset", PARAM_NUM, UNIT_NONE, AOFF(offset), -1e3, 1e3, .doc = "value of code 0" },
 	{ "full_scale", PARAM_NUM, UNIT_NONE, AOFF(full_scale), 0, 1e3, .doc = "highest reading (0 = unlimited)" },
 	{ "noise", PARAM_NUM, UNIT_NONE, AOFF(noise), 0, 1e3, .doc = "gaussian sigma of one sample" },
 	{ "average", PARAM_INT, .off = AOFF(average), .min = 1, .max = 1024, .doc = "samples averaged per reading" },
+	{ "conv_time", PARAM_TIME, .off = AOFF(conv_time), .min = 0, .max = 60,
+	  .doc = "conversion window: a read returns the last completed conversion, the value at its start (0: at once)" },
 	PARAM_END,
 };
 #undef AOFF
@@ -147,6 +154,21 @@ static const struct param_desc ts_desc[] = {
 	PARAM_END,
 };
 #undef TOFF
+
+/* "adc": "ideal" instead of an object: every channel present, exact and at once, over
+ * whatever the preset's datasheet says (a scenario whose point is not the sensing). */
+static bool pmic_parse_adc_word(const struct param_desc *d, const cJSON *v, void *field,
+				const char *path, GError **err)
+{
+	(void)d;
+	if (!cJSON_IsString(v) || strcmp(v->valuestring, "ideal") != 0)
+		return param_error_found(err, path, v,
+					 "an object with keys such as \"vbus\", or \"ideal\"");
+	pmic_adc_ideal((struct pmic_params *)((char *)field - offsetof(struct pmic_params, adc)));
+	return true;
+}
+
+static const char *const adc_words[] = { "ideal", NULL };
 
 #define OFF(f) offsetof(struct pmic_params, f)
 static const struct param_desc adc_desc[] = {
@@ -210,8 +232,11 @@ const struct param_desc pmic_param_desc[] = {
 	{ "ico_step", PARAM_NUM, UNIT_AMP, OFF(ico_step), 1e-3, 1, 0, .doc = "ICO increment" },
 	{ "ico_interval", PARAM_TIME, .off = OFF(ico_interval), .min = 1e-3, .max = 10,
 	  .doc = "ICO time per increment" },
-	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc,
-	  .doc = "ADC channels vbus/ibus/vbat/ibat: lsb, offset, full_scale, noise, average" },
+	{ "adc", PARAM_OBJECT, .off = OFF(adc), .sub = adc_desc, .parse = pmic_parse_adc_word,
+	  .choices = adc_words,
+	  .doc = "ADC channels vbus/ibus/vbat/ibat (absent, lsb, offset, full_scale, noise, average, conv_time), or \"ideal\"" },
+	{ "dpm_stat", PARAM_ENUM, .off = OFF(dpm_stat), .choices = pmic_dpm_stat_names,
+	  .doc = "input regulation status bits: none, combined (one bit for IINDPM or VINDPM) or separate" },
 	{ "ovp_rising", PARAM_NUM, UNIT_VOLT, OFF(ovp_rising), 0, 30, PARAM_F_NULL_ZERO | PARAM_F_RUNTIME,
 	  .doc = "input over-voltage protection: the input disconnects above this (null = none)" },
 	{ "ovp_falling", PARAM_NUM, UNIT_VOLT, OFF(ovp_falling), 0, 30, PARAM_F_RUNTIME,
@@ -271,6 +296,63 @@ static const struct pmic_preset presets[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(presets) == G_N_ELEMENTS(pmic_preset_names) - 1);
 enum { PRESET_TWL4030, PRESET_BQ24190, PRESET_BQ25890, PRESET_GENERIC_SWITCHING = 4 };
 
+void pmic_adc_ideal(struct pmic_params *p)
+{
+	for (int i = 0; i < PMIC_ADC_COUNT; i++)
+		p->adc[i] = (struct pmic_adc_params){ .average = 1 };
+}
+
+/*
+ * TWL4030 MADC: 10 bits over a 1.5 V reference behind a prescaler per channel (Linux
+ * drivers/iio/adc/twl4030-madc.c, twl4030_divider_ratios[]: ADCIN8 VBUS 3/14, so
+ * 7.0 V full scale; ADCIN12 VBAT 1/4, 6.0 V). The charge current (ADCIN10 through
+ * the BCI's BCIICHG) reads in signed 10-bit counts of 3.32 mA with CGAIN set, as the
+ * Linux driver sets it above 852 mA (drivers/power/supply/twl4030_charger.c,
+ * regval2ua(): (regval * 16618 - 8500) / 5 uA). There is no input current channel:
+ * the BCI measures the charge current only. A conversion is started by the driver's
+ * request and done within its read (a few tens of microseconds): no window. No
+ * reading noise figure is published: quantisation only. No input regulation status
+ * either: a linear charger without VINDPM or IINDPM loop bits.
+ */
+static void pmic_adc_twl4030(struct pmic_params *p)
+{
+	const double ichg_lsb = 16618e-6 / 5;
+
+	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023, .full_scale = 7.0,
+							  .average = 1 };
+	p->adc[PMIC_ADC_IBUS] = (struct pmic_adc_params){ .absent = true, .average = 1 };
+	p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 6.0 / 1023, .full_scale = 6.0,
+							  .average = 1 };
+	p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = ichg_lsb,
+							  .offset = -512 * ichg_lsb,
+							  .full_scale = 511 * ichg_lsb, .average = 1 };
+	p->dpm_stat = PMIC_DPM_STAT_NONE;
+}
+
+/*
+ * bq25890 battery monitor (SLUSBX2 / SLUSC86, REG0E-REG13): BATV 20 mV per code from
+ * 2.304 V (7 bits: up to 4.844 V); VBUSV 100 mV per code from 2.6 V (7 bits: up to
+ * 15.3 V); ICHGR 50 mA per code from 0 (7 bits: up to 6.35 A); no input current
+ * channel. The Linux driver runs it in continuous conversion (CONV_RATE = 1), which
+ * gives a result every 1 s (the bq25895's datasheet SLUSC88C, Battery Monitor; a
+ * one-shot conversion takes 8 ms typical, 1 s at most: tCONV). No noise figure is
+ * published: quantisation only. REG13 reports VINDPM (VDPM_STAT, bit 7) and IINDPM
+ * (IDPM_STAT, bit 6) each on its own.
+ */
+static void pmic_adc_bq25890(struct pmic_params *p)
+{
+	p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6,
+							  .full_scale = 2.6 + 127 * 0.1,
+							  .average = 1, .conv_time = 1 * SIM_S };
+	p->adc[PMIC_ADC_IBUS] = (struct pmic_adc_params){ .absent = true, .average = 1 };
+	p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304,
+							  .full_scale = 2.304 + 127 * 0.02,
+							  .average = 1, .conv_time = 1 * SIM_S };
+	p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 127 * 0.05,
+							  .average = 1, .conv_time = 1 * SIM_S };
+	p->dpm_stat = PMIC_DPM_STAT_SEPARATE;
+}
+
 void pmic_params_default(void *params, int preset)
 {
 	static const double bq24190_ladder[] = { 0.1, 0.15, 0.5, 0.9, 1.2, 1.5, 2.0, 3.0 };
@@ -300,22 +382,27 @@ void pmic_params_default(void *params, int preset)
 		/* no thermal regulation; a 24-pin QFN's junction-to-ambient resistance for a
 		 * scenario that sets treg (the bq25895's RTW, SLUSC88A: 32.2 C/W) */
 		.theta_ja = 32.2,
-		/* ideal ADC channels */
-		.adc = { { .average = 1 }, { .average = 1 }, { .average = 1 }, { .average = 1 } },
+		/* input regulation reported loop by loop; ADC channels ideal (below) */
+		.dpm_stat = PMIC_DPM_STAT_SEPARATE,
 	};
+	pmic_adc_ideal(p);
 	G_STATIC_ASSERT(PMIC_ADC_COUNT == 4);
 	switch (preset) {
 	case PRESET_TWL4030:
 		p->uvlo_falling = 3.5;
 		p->uvlo_rising = 3.7;
 		p->restart = PMIC_RESTART_REPLUG;
-		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 7.0 / 1023,
-								  .full_scale = 7.0, .average = 1 };
+		pmic_adc_twl4030(p);
 		break;
 	case PRESET_BQ24190:
 		p->ladder_n = G_N_ELEMENTS(bq24190_ladder);
 		memcpy(p->ladder, bq24190_ladder, sizeof(bq24190_ladder));
 		p->safety_timer = 8 * SIM_HOUR;
+		/* SLUSAW5, REG08 System Status: no ADC at all; DPM_STAT (bit 3) is set
+		 * while VINDPM or IINDPM regulates, one bit for both. */
+		for (int i = 0; i < PMIC_ADC_COUNT; i++)
+			p->adc[i].absent = true;
+		p->dpm_stat = PMIC_DPM_STAT_COMBINED;
 		/* SLUSAW5, Electrical Characteristics, COLD/HOT thermistor comparator
 		 * (bq24190): no JEITA steps, a cold/hot window; charge suspended below
 		 * V_LTF (73.5 % of REGN) and, during a charge, below V_TCO (44.7 %, hot
@@ -333,12 +420,7 @@ void pmic_params_default(void *params, int preset)
 		break;
 	case PRESET_BQ25890:
 		p->ico = true;
-		p->adc[PMIC_ADC_VBUS] = (struct pmic_adc_params){ .lsb = 0.1, .offset = 2.6,
-								  .full_scale = 15.3, .average = 1 };
-		p->adc[PMIC_ADC_VBAT] = (struct pmic_adc_params){ .lsb = 0.02, .offset = 2.304,
-								  .full_scale = 4.848, .average = 1 };
-		p->adc[PMIC_ADC_IBAT] = (struct pmic_adc_params){ .lsb = 0.05, .full_scale = 6.35,
-								  .average = 1 };
+		pmic_adc_bq25890(p);
 		/* SLUSC86 / SLUSCC5, Electrical Characteristics, JEITA thermistor
 		 * comparator: T1 0 C (suspended below), T2 10 C, T3 45 C, T5 60 C
 		 * (suspended above), hysteresis 1.4 / 1.4 / 1 / 1.25 % of REGN; T1-T2 charges
@@ -896,6 +978,10 @@ void pmic_observe(struct pmic *c, const struct net_out *op, bool vbus_attached)
 			c->precharge = true;
 	}
 	c->last_flags = op->flags;
+	pmic_adc_track(c, PMIC_ADC_VBUS, op->vbus);
+	pmic_adc_track(c, PMIC_ADC_IBUS, op->ibus);
+	pmic_adc_track(c, PMIC_ADC_VBAT, op->vbat);
+	pmic_adc_track(c, PMIC_ADC_IBAT, op->ibat);
 	model_timer(c->sim, &c->cond_term, pmic_charging(c) && pmic_cv(c) && op->ibat < p->iterm,
 		       &c->ev_term, p->t_term);
 	if (c->done && c->connected && op->vbat < pmic_vreg_eff(c) - p->vrechg_delta) {
@@ -1014,14 +1100,51 @@ static void pmic_ico_cb(struct sim_event *ev, void *data)
 	MODEL_NOTIFY(c);
 }
 
+void pmic_adc_track(struct pmic *c, enum pmic_adc_chan ch, double value)
+{
+	sim_time_t t = sim_now(c->sim), len = c->p->adc[ch].conv_time;
+	struct pmic_adc_conv *w = &c->conv[ch];
+	int64_t k;
+
+	if (len <= 0)
+		return;
+	k = t / len;
+	if (!w->have) {
+		/* the first conversion reads what the chip found at power-up */
+		*w = (struct pmic_adc_conv){ .have = true, .win = k, .start = value, .done = value,
+				       .last = value };
+		return;
+	}
+	if (k > w->win) {
+		/* Windows ended since the last value: the values between are held
+		 * (the operating point is piecewise constant between solutions), so
+		 * the last completed window started on w->start if it is the one
+		 * under way until now, else on the held value. */
+		w->done = k - 1 == w->win ? w->start : w->last;
+		w->start = k * len == t ? value : w->last;
+		w->win = k;
+	} else if (k * len == t) {
+		w->start = value;   /* re-solved at the window's first instant */
+	}
+	w->last = value;
+}
+
 double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
 {
 	const struct pmic_adc_params *a = &c->p->adc[ch];
+	struct pmic_adc_conv *w = &c->conv[ch];
 	double x = 0;
 	int n = a->average > 0 ? a->average : 1;
 
 	if (c->stuck[ch].stuck)
 		return c->stuck[ch].value;
+	if (a->conv_time > 0) {
+		pmic_adc_track(c, ch, true_value);
+		/* the register holds one conversion: every read of it alike */
+		if (w->read_have && w->read_win == w->win)
+			return w->reading;
+		true_value = w->done;
+	}
 	for (int i = 0; i < n; i++)
 		x += true_value + (a->noise > 0 ? a->noise * sim_rng_gauss(c->sim) : 0);
 	x /= n;
@@ -1029,7 +1152,7 @@ double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
 		double code = floor((x - a->offset) / a->lsb + 0.5);
 		/* full_scale 0 is "unlimited", also below a negative offset */
 		double max_code = a->full_scale > 0 && a->full_scale > a->offset ?
-					  floor((a->full_scale - a->offset) / a->lsb) : INFINITY;
+					  floor((a->full_scale - a->offset) / a->lsb + 1e-9) : INFINITY;
 
 		if (code < 0)
 			code = 0;
@@ -1038,6 +1161,11 @@ double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value)
 		x = a->offset + code * a->lsb;
 	} else if (a->full_scale > 0 && x > a->full_scale) {
 		x = a->full_scale;
+	}
+	if (a->conv_time > 0) {
+		w->read_have = true;
+		w->read_win = w->win;
+		w->reading = x;
 	}
 	return x;
 }

@@ -41,11 +41,30 @@ enum pmic_ts_zone { PMIC_TS_COLD, PMIC_TS_COOL, PMIC_TS_NORMAL, PMIC_TS_WARM, PM
 #define PMIC_REG_QUEUE 64          /* IINDPM writes in flight at once (reg_latency) */
 
 struct pmic_adc_params {
+	bool absent;         /* the chip has no such channel: a read says so */
 	double lsb;          /* resolution (0 = ideal) */
 	double offset;       /* value of code 0 */
 	double full_scale;   /* highest reading (0 = unlimited) */
 	double noise;        /* gaussian sigma of one sample */
 	int average;         /* samples averaged per reading */
+	/* Conversions run back to back, each this long (0: a read converts at once). A
+	 * read returns the last completed one: the value at the start of its window. */
+	sim_time_t conv_time;
+};
+
+/* A channel's conversion windows (conv_time): the window under way, the value at its
+ * start, the value of the last completed one, and the reading last made of it. */
+struct pmic_adc_conv {
+	bool have, read_have;
+	int64_t win, read_win;
+	double start, done, last, reading;
+};
+
+/* How the chip reports its input regulation loops (IINDPM, VINDPM) to its driver. */
+enum pmic_dpm_stat {
+	PMIC_DPM_STAT_NONE,      /* no status bit */
+	PMIC_DPM_STAT_COMBINED,  /* one bit: either loop (bq24190 REG08 DPM_STAT) */
+	PMIC_DPM_STAT_SEPARATE,  /* one bit each (bq25890 REG13 VDPM_STAT, IDPM_STAT) */
 };
 
 /* The TS input's windows, on the cell's temperature (TI's T1 < T2 < T3 < T5): below
@@ -84,6 +103,7 @@ struct pmic_params {
 	double ico_step;         /* ICO: increment */
 	sim_time_t ico_interval; /* ICO: time per increment */
 	struct pmic_adc_params adc[PMIC_ADC_COUNT];
+	int dpm_stat;            /* enum pmic_dpm_stat */
 	double ovp_rising;       /* input OVP: disconnect above this (0 = none) */
 	double ovp_falling;      /* input OVP cleared below this */
 	bool hiz;                /* an input high-impedance mode a driver can switch on */
@@ -131,6 +151,7 @@ struct pmic {
 		double value;
 		struct sim_event ev_end;
 	} stuck[PMIC_ADC_COUNT];
+	struct pmic_adc_conv conv[PMIC_ADC_COUNT];
 	int uvlo_events;
 	enum pmic_ts_zone ts_zone; /* the cell's temperature zone (PMIC_TS_NORMAL: TS off) */
 	bool ts_known;             /* ts_zone read from a temperature yet */
@@ -143,6 +164,7 @@ extern const char *const pmic_preset_names[];
 extern const char *const charger_state_names[];
 extern const char *const pmic_adc_names[];
 extern const char *const pmic_ts_zone_names[];
+extern const char *const pmic_dpm_stat_names[];
 
 /* params: a struct pmic_params */
 void pmic_params_default(void *params, int preset);
@@ -172,8 +194,15 @@ void pmic_write_vindpm(struct pmic *c, double volts);
 double pmic_vindpm_register(const struct pmic_params *p, double volts);
 void pmic_start_ico(struct pmic *c);
 /* One ADC reading of the true value, with quantisation, range, noise, averaging,
- * or the stuck value while a fault is injected. */
+ * or the stuck value while a fault is injected. With a conversion time, the reading
+ * is of the last completed conversion (the value at its window's start), the same
+ * for every read until the next one completes. Not for an absent channel. */
 double pmic_adc_read(struct pmic *c, enum pmic_adc_chan ch, double true_value);
+/* Note a channel's true value now, for its conversion windows (pmic_observe() does
+ * this for every channel). */
+void pmic_adc_track(struct pmic *c, enum pmic_adc_chan ch, double value);
+/* Make every ADC channel ideal: present, exact, at once (the "ideal" sensing). */
+void pmic_adc_ideal(struct pmic_params *p);
 void pmic_adc_stick(struct pmic *c, enum pmic_adc_chan ch, double value, sim_time_t dur);
 
 #endif

@@ -60,7 +60,7 @@ static bool bq25890_setup(struct linux_board *lb, GError **err)
 	struct bq25890_env env = {
 		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim,
 		.adc = linux_board_adc, .temp_c = linux_board_battery_temp_c,
-		.vbus = linux_board_vbus, .port = linux_board_port, .irq = bq_irq, .ctx = lb,
+		.vbus = linux_board_vbus, .vbus_now = linux_board_vbus_now, .port = linux_board_port, .irq = bq_irq, .ctx = lb,
 	};
 
 	/* the charge settings are the battery's (the scenario's charger parameters), the

@@ -82,6 +82,8 @@ struct linux_board {
 
 /* The charger model's ADC on the world's operating point (re-solved first), V or A. */
 double linux_board_adc(void *ctx, enum pmic_adc_chan ch);
+/* VBUS now, as a chip measures it itself (not through its ADC's conversions), V. */
+double linux_board_vbus_now(void *ctx);
 /* VBUS present at the USB input (the board's PHY driver has seen the attach). */
 bool linux_board_vbus(void *ctx);
 /* The detection result (BC1.2, Type-C, PD) of the PHY model. */

@@ -42,6 +42,11 @@ int cs_chg_adc_lsb(struct cs_charger_ic *ic, enum cs_adc_channel ch)
 	return ic->ops->adc_lsb ? ic->ops->adc_lsb(ic->hw, ch) : -EOPNOTSUPP;
 }
 
+int cs_chg_adc_conv_time(struct cs_charger_ic *ic, enum cs_adc_channel ch)
+{
+	return ic->ops->adc_conv_time ? ic->ops->adc_conv_time(ic->hw, ch) : 0;
+}
+
 int cs_chg_set_charge_enable(struct cs_charger_ic *ic, bool on)
 {
 	cs_stack_event("charge_enable", "on", on ? "true" : "false");
@@ -98,4 +103,10 @@ enum cs_chg_status cs_chg_get_status(struct cs_charger_ic *ic)
 bool cs_chg_vbus_present(struct cs_charger_ic *ic)
 {
 	return ic->ops->vbus_present(ic->hw);
+}
+
+int cs_chg_get_input_regulation(struct cs_charger_ic *ic)
+{
+	return ic->ops->get_input_regulation ? ic->ops->get_input_regulation(ic->hw) :
+					       -EOPNOTSUPP;
 }

@@ -88,6 +88,9 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R4: the pairs of readings at one current needed before that estimate is used; until
  * then no drawn reading counts as a moved line (the VINDPM test still can, R12). */
 #define SR_NOISE_MIN_N 16
+/* R3 on a linear charger read through its charge current: VBUS falling less than this
+ * under a held limit (V) is no change of IBUS (sr_ibus_from_ibat) */
+#define SR_EST_DROP_V 0.05
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -164,8 +167,13 @@ struct safe_ramp {
 	/* R12: VINDPM is one step lower for one check, to tell a pin from a wall. */
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
+	bool pl_tried;             /* R5: the last knee was settled under a power limit's */
+	bool pl_seen;              /* R5: this session found the source at a power limit */
+	int pl_undo_knee_ua, pl_undo_ceiling_ua;   /* ... and what the knee before replaced */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
 	double vbus_lsb_v;         /* R5: the VBUS ADC's step, 0 = fine or not known */
+	int adc_wait_ms;           /* R3: two of the ADC's conversions, 0: reads are fresh */
+	unsigned long write_at;    /* R3: jiffies of the last limit write */
 	int seen_ua;               /* R2: highest IBUS seen on the line under the limit */
 	int last_vbus_uv;          /* R12: VBUS at the last check, 0 = none since VBUS came */
 	bool knee_check;           /* R4: the last check settled below a knee ... */
@@ -179,6 +187,17 @@ struct safe_ramp {
 	/* R4: VBUS noise, from the differences (V) of successive readings at one current */
 	double noise_ss;
 	int noise_n;
+	/* R2/R3 on a linear charger that reads neither IBUS nor input regulation bits,
+	 * only its charge current (the twl4030): the input current as last determined,
+	 * with the charge current and VBUS read then (sr_ibus_from_ibat) */
+	bool est_have;
+	int est_ibus_ua, est_ibat_ua, est_vbus_uv;
+	unsigned long est_at;      /* jiffies then: a limit written since changes IBUS */
+	int ibat_lsb_ua;           /* the charge current ADC's step (0: fine) */
+	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
+	 * written back after one interval one code lower; 0 = no test in flight */
+	int bits_test_uv;
+	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -380,6 +399,7 @@ static void sr_write(struct safe_ramp *s, int ua)
 	if (ua != s->req_ua) {
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
+		s->write_at = jiffies;
 	}
 	s->peak_ua = max(s->peak_ua, ua);
 }
@@ -592,6 +612,7 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
 	s->undo_knee_ua = s->knee_ua;
 	s->undo_ceiling_ua = s->ceiling_ua;
+	s->pl_tried = false;   /* a new knee: R5 may ask for its power limit once */
 	s->knee_ua = ibus_ua;
 	s->seen_ua = ibus_ua;
 	s->knee_check = true;
@@ -691,6 +712,9 @@ static void sr_hold_above(struct safe_ramp *s, int ibus_ua)
 		want = min(want, max(ibus_ua, s->knee_ua - sr_ua(s->p->knee_backoff)));
 	s->probing = false;
 	s->seen_ua = ibus_ua;
+	/* R13: a pin VINDPM holds on the line, as asked: no wall under the limit */
+	s->line_pin = s->adc_wait_ms && cs_chg_get_input_regulation(s->board->ic) > 0 &&
+		      (cs_chg_get_input_regulation(s->board->ic) & CS_CHG_INREG_VOLTAGE);
 	if (want < probe_req && (cstep > 0 || s->limit_ua == probe_req)) {
 		sr_write(s, want);
 		/* The register rounded it under IBUS: the value above is the
@@ -954,12 +978,108 @@ struct sr_reading {
 	struct sr_fit fit;
 };
 
+/*
+ * R3 on a linear charger with no input current ADC and no input regulation bits, but a
+ * charge current reading (the twl4030's BCIICHG): the input current is the system's
+ * plus the battery's (docs/models.md, Linear), so while the system load holds, a change
+ * of IBUS is a change of the charge current. From the last determined IBUS:
+ * - the charger short of its charge current (or the battery helping the system) is an
+ *   input held by the limit or pinned: IBUS moved by what the charge current moved
+ *   since, and within two ADC steps of the limit it is the limit (a probe followed);
+ *   with no write since and VBUS not fallen by SR_EST_DROP_V (or two ADC steps) since,
+ *   it is what it was: a system load that changed under a held limit moves the charge
+ *   current, not IBUS, and VBUS only by the cell's share of the pass element's drop;
+ *   a wall come under a held limit collapses VBUS towards the cell;
+ * - the charger getting all it asks is not held: the source delivers on its line, so
+ *   IBUS is where the line puts VBUS (what the charge current says until a line is
+ *   known), short of the limit.
+ * A difference of two readings is up to an ADC step off: an IBUS derived from one is
+ * taken a step lower, so that a knee settles under the wall, not on it. False where
+ * this does not apply (a chip with input voltage regulation, no charge current reading).
+ */
+static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+{
+	union power_supply_propval ichg = { 0 };
+	struct cs_charger_ic *ic = s->board->ic;
+	enum cs_chg_status st = cs_chg_get_status(ic);
+	int ibat_ua, limit_ua, tol, est, vlsb = sr_ua(s->vbus_lsb_v);
+	bool held, written;
+	struct sr_fit fit;
+	double v_line;
+
+	if (cs_chg_get_vindpm(ic) >= 0 || cs_chg_read_adc(ic, CS_ADC_IBAT, &ibat_ua) < 0)
+		return false;
+	limit_ua = cs_chg_get_input_current_limit(ic);
+	tol = max(sr_ua(s->p->draw_tol), 2 * s->ibat_lsb_ua);
+	held = ibat_ua < -tol ||
+	       (st == CS_CHG_STATUS_FAST &&
+		power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+					  &ichg) == 0 && ibat_ua < ichg.intval - tol);
+	written = !s->est_have || time_after_eq(s->write_at, s->est_at);
+	if (!s->est_have)
+		est = held ? limit_ua : 0;
+	else if (!written && vbus_uv >= s->est_vbus_uv - max(2 * vlsb, sr_ua(SR_EST_DROP_V)))
+		est = s->est_ibus_ua;
+	else
+		est = s->est_ibus_ua + ibat_ua - s->est_ibat_ua - s->ibat_lsb_ua;
+	if (held) {
+		if (est >= limit_ua - tol)
+			est = limit_ua;
+	} else {
+		fit = sr_line_fit(&s->line);
+		if (sr_fit_known(&fit) && sr_fit_r(&fit) > 0 && sr_fit_predict(&fit, 0, &v_line))
+			est = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(&fit) * 1e6);
+		est = min(est, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
+	}
+	est = clamp(est, 0, limit_ua);
+	s->est_have = true;
+	s->est_ibus_ua = est;
+	s->est_ibat_ua = ibat_ua;
+	s->est_vbus_uv = vbus_uv;
+	s->est_at = jiffies;
+	*ibus_ua = est;
+	return true;
+}
+
+/*
+ * Is the input in regulation, drawing its limit? IBUS, where the chip has an input
+ * current ADC; where it has none (-ENODATA), what its input regulation status bits say
+ * instead: IBUS at the (effective) limit while IINDPM holds the input, or while the
+ * one DPM bit of a chip that does not tell IINDPM from VINDPM is set with VBUS above
+ * the chip's VINDPM (by more than an ADC step: at it, VINDPM holds the input, the
+ * adapter's knee or the line's pin); otherwise short of the limit by more than
+ * draw_tol (the system takes less, or VINDPM holds VBUS; or nothing says: a chip
+ * without such bits). False when IBUS cannot be read for another reason.
+ */
+static bool sr_read_ibus(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+{
+	int err = cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, ibus_ua);
+	int bits, limit_ua, vindpm_uv;
+	bool at_limit;
+
+	if (err != -ENODATA)
+		return err == 0;
+	/* no status bits either: never known to draw the limit, so never probed
+	 * past it (R2), while the floor and the charger's restart (R6, R10) work */
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	if (bits < 0 && sr_ibus_from_ibat(s, vbus_uv, ibus_ua))
+		return true;
+	bits = max(0, bits);
+	vindpm_uv = cs_chg_get_vindpm(s->board->ic);
+	at_limit = (bits & CS_CHG_INREG_CURRENT) ||
+		   ((bits & CS_CHG_INREG_DPM) &&
+		    (vindpm_uv < 0 || vbus_uv > vindpm_uv + sr_ua(s->vbus_lsb_v)));
+	limit_ua = cs_chg_get_input_current_limit(s->board->ic);
+	*ibus_ua = at_limit ? limit_ua : max(0, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
+	return true;
+}
+
 /* R3 (verify each step): read VBUS, IBUS and the charger's status; false when an ADC
  * cannot be read. */
 static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
 {
 	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &r->vbus_uv) < 0 ||
-	    cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, &r->ibus_ua) < 0)
+	    !sr_read_ibus(s, r->vbus_uv, &r->ibus_ua))
 		return false;
 	r->v = r->vbus_uv * 1e-6;
 	r->i = r->ibus_ua * 1e-6;
@@ -1190,6 +1310,44 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  * quiet spell raise the ceiling (R9, re-probe slowly) and probe one step more (R2
  * probe only under load, R3 verify each step).
  */
+/*
+ * R5 at a power limit: the limit just set under a knee is drawn, and VBUS is still far
+ * below the line, on a charger with VINDPM. An adapter that limits its power (P = V I)
+ * leaves its line where the line meets that hyperbola, below the current where the
+ * charger's VINDPM caught it (a linear charger has no VINDPM to catch it there):
+ * under the knee's limit it is still in its limit, its overload timer running. Where
+ * the hyperbola through this reading meets the line (E - R I = V I / I', solved for I')
+ * less knee_backoff lies under the limit in force, settle under that once; still far
+ * below there, the source itself changed (R4, the caller). True when it settled.
+ */
+static bool sr_power_knee_at(const struct safe_ramp *s, const struct sr_reading *r, double *ik)
+{
+	double e, rr, pv = r->v * r->i, disc;
+
+	if (cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
+		return false;
+	rr = sr_fit_r(&r->fit);
+	disc = e * e - 4 * rr * pv;
+	if (disc < 0)
+		return false;
+	*ik = rr > 1e-6 ? (e - sqrt(disc)) / (2 * rr) : pv / e;
+	return sr_ua(*ik - s->p->knee_backoff) < s->limit_ua;
+}
+
+static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
+{
+	double ik;
+
+	if (s->pl_tried || !sr_power_knee_at(s, r, &ik))
+		return false;
+	s->pl_undo_knee_ua = s->undo_knee_ua;
+	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
+	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+	s->pl_tried = true;
+	s->pl_seen = true;
+	return true;
+}
+
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
@@ -1209,16 +1367,28 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		 * it; this is the source itself changed (a weaker adapter, more
 		 * resistance on the path): learn the line again from here, and
 		 * forget the knee that was none. */
+		if (sr_power_knee(s, r))
+			return;
 		sr_line_reset(&s->line);
-		s->knee_ua = s->undo_knee_ua;
-		s->ceiling_ua = s->undo_ceiling_ua;
+		s->knee_ua = s->pl_tried ? s->pl_undo_knee_ua : s->undo_knee_ua;
+		s->ceiling_ua = s->pl_tried ? s->pl_undo_ceiling_ua : s->undo_ceiling_ua;
 		r->below = false;
 	}
+	s->pl_tried = false;
 	if (r->below) {
 		/* R5: the limit is drawn, yet VBUS fell far below the line: the
 		 * adapter's wall lies within draw_tol under the limit - the new one
 		 * of a probe, or one held above a draw that has since climbed to it.
 		 * Not a point of the line. */
+		double ik;
+
+		/* a source seen at its power limit this session: a knee's reading
+		 * lies on its hyperbola, and the knee is where that meets the line */
+		if (s->pl_seen && sr_power_knee_at(s, r, &ik) && sr_ua(ik) < r->ibus_ua) {
+			sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+			s->pl_tried = true;
+			return;
+		}
 		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "knee");
 		return;
 	}
@@ -1251,6 +1421,98 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 }
 
 /*
+ * R12 from the status bits, while the ADC catches up (below): a probe that left VINDPM
+ * regulating without IINDPM met the adapter's wall (VINDPM caught the falling VBUS) or
+ * the source line's own pin at VINDPM (a long, thin path: the charger takes what the
+ * line gives there, the adapter inside its limit). VINDPM one code lower for one
+ * interval tells them apart: on the line the current rises by a code over the path
+ * resistance (100 mV over less than 1 ohm is more than a 100 mA step) and IINDPM takes
+ * over; at a wall only VBUS moves. The test keeps the adapter at a wall one interval
+ * longer (40 ms in all), under the overload timers (50 ms and up) of the populations.
+ */
+static bool sr_bits_test_start(struct safe_ramp *s)
+{
+	double gmin, gstep, gmax;
+	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+
+	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
+		return false;
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
+	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		return false;
+	s->bits_test_uv = own_uv;
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/*
+ * R3 on a chip whose ADC converts in windows (adc_wait_ms): a write shows in the
+ * readings only up to two conversions later, but the input regulation status bits are
+ * live. Until then only they are checked, every interval: a probe that left VINDPM
+ * regulating without IINDPM (the source sagged under the new limit: its wall) goes
+ * back to the verified step at once (R6), before an overload timer runs out. True
+ * while the readings are not yet of the last write.
+ */
+static bool sr_adc_catching_up(struct safe_ramp *s)
+{
+	int bits;
+	bool vindpm_only;
+
+	if (!s->adc_wait_ms ||
+	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms)))
+		return false;
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	vindpm_only = bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+	if (s->bits_test_uv > 0) {
+		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin */
+		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
+		s->bits_test_uv = 0;
+		if (vindpm_only) {
+			sr_floor(s);
+			return true;
+		}
+		s->line_pin = true;
+	} else if (s->probing && vindpm_only) {
+		if (!sr_bits_test_start(s))
+			sr_floor(s);
+		return true;
+	}
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/*
+ * R13 (a wall that moves under a held limit): on a chip whose input current is known
+ * only from its status bits and whose ADC converts in windows (the bq25890), VINDPM
+ * regulating without IINDPM under a limit the ramp holds - where no check found it the
+ * line's own pin at VINDPM - is the adapter's wall come under the limit: a warming
+ * adapter's drift, or a draw that climbed into it. The bits are live, the VBUS reading
+ * up to two conversions (2 s) old, and an overload timer may be shorter: the limit goes
+ * one register step under at once (the knee below the limit, R5), and again at the next
+ * check while the bits say the same. IINDPM regulating again ends a line's pin.
+ */
+static bool sr_bits_wall_under(struct safe_ramp *s)
+{
+	int bits, cmin, cmax, cstep;
+
+	if (!s->adc_wait_ms || s->probing || s->vmode || s->dpm_test || s->st != SR_STABLE)
+		return false;
+	bits = cs_chg_get_input_regulation(s->board->ic);
+	if (bits > 0 && (bits & CS_CHG_INREG_CURRENT))
+		s->line_pin = false;
+	if (bits <= 0 || !(bits & CS_CHG_INREG_VOLTAGE) || (bits & CS_CHG_INREG_CURRENT) ||
+	    s->line_pin)
+		return false;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	pr_info("safe-ramp: VINDPM regulates under the held %d mA limit: a wall under it",
+		s->limit_ua / 1000);
+	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)),
+			cs_chg_get_vindpm(s->board->ic), NULL);
+	return true;
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -1261,7 +1523,8 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || s->hiz || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) ||
+	    sr_bits_wall_under(s) || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1332,6 +1595,9 @@ static void sr_event(struct work_struct *work)
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
+		if (s->bits_test_uv > 0)
+			cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
+		s->bits_test_uv = 0;
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
@@ -1342,6 +1608,7 @@ static void sr_event(struct work_struct *work)
 		s->vbus = true;
 		s->enumerated = false;
 		sr_line_reset(&s->line);
+		s->est_have = false;
 		sr_idle_point(s);
 		return;
 	case USB_EVENT_ENUMERATED:
@@ -1403,6 +1670,9 @@ static void sr_event(struct work_struct *work)
 	s->seen_ua = INT_MAX;
 	s->last_vbus_uv = 0;
 	s->knee_check = false;
+	s->pl_tried = false;
+	s->pl_seen = false;
+	s->line_pin = false;
 	s->rising = false;
 	s->free_draw = false;
 	s->limit_ua = -1;
@@ -1427,6 +1697,15 @@ static int sr_notify(struct notifier_block *nb, unsigned long event, void *data)
 	return NOTIFY_OK;
 }
 
+/* R3 (verify each step): a chip whose ADC converts in windows shows a change only in a
+ * conversion that started after it, up to two windows later: check no sooner. */
+static int sr_adc_wait_ms(struct cs_charger_ic *ic)
+{
+	int us = max(cs_chg_adc_conv_time(ic, CS_ADC_VBUS), cs_chg_adc_conv_time(ic, CS_ADC_IBUS));
+
+	return us > 0 ? 2 * ((us + 999) / 1000) : 0;
+}
+
 static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, void *params,
 		    void **priv)
 {
@@ -1440,6 +1719,9 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	s->p = params;
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS);
 	s->vbus_lsb_v = lsb > 0 ? lsb * 1e-6 : 0;
+	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
+	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
+	s->ibat_lsb_ua = max(lsb, 0);
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

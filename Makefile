@@ -194,20 +194,34 @@ $(KDIR)/.kfiles: FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = "$(KFILES)" ] || echo "$(KFILES)" > $@
 
-# One pass over the tarball (it takes ~13 s to scan) extracts every driver file.
-ifneq ($(KERNEL_SRC),)
-$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KFILES:%=$(KERNEL_SRC)/%)
-	@for f in $(KFILES); do mkdir -p $(KDIR)/$$(dirname $$f) && cp $(KERNEL_SRC)/$$f $(KDIR)/$$f || exit 1; done
-	@touch $@
-else
-$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(wildcard $(KERNEL_TARBALL))
+# Staleness goes by content, not by time stamps: the tarball's files are extracted once
+# into $(BUILD)/kernel-stock/ (one pass over it takes ~13 s), with their sha256 in
+# .sha256 there; at every make, scripts/kernel-sync.sh copies the files of the origin
+# (that stock tree, or KERNEL_SRC) into $(KDIR) only where their bytes differ, so a
+# copy's time stamp moves exactly when its content changed. A file restored with
+# `cp -p` or `tar -x` (an older time stamp, other bytes) is copied and recompiled, a
+# file only touched is not. $(KDIR)/.sha256 lists the compiled copies' hashes.
+KSTOCK         := $(BUILD)/kernel-stock
+KSYNC_FROM     := $(if $(KERNEL_SRC),$(KERNEL_SRC),$(KSTOCK))
+ifneq ($(wildcard $(KERNEL_TARBALL)),)
+$(KSTOCK)/.sha256: $(KDIR)/.kfiles $(KERNEL_TARBALL)
 	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
-	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
-	@touch $(KDRIVER_SRC) $@
+	@rm -rf $(KSTOCK) && mkdir -p $(KSTOCK)
+	@tar -xJf $(KERNEL_TARBALL) -C $(KSTOCK) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
+	@cd $(KSTOCK) && chmod a-w $(KFILES) && sha256sum $(KFILES) > .sha256.tmp && mv .sha256.tmp .sha256
+else
+# no tarball to compare with: every file is "not from the tarball"
+$(KSTOCK)/.sha256:
+	@mkdir -p $(dir $@) && : > $@
 endif
-
-$(KDRIVER_SRC): $(KDIR)/.extracted
+$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KSTOCK)/.sha256 scripts/kernel-sync.sh FORCE
+	@scripts/kernel-sync.sh $(KSYNC_FROM) $(KDIR) $(KFILES)
+# (the sync touches .extracted when it copied a file, so that make looks at the copies'
+# time stamps again after it)
+ifneq ($(KDRIVERS),)
+$(KFILES:%=$(KDIR)/%): $(KDIR)/.extracted
 	@test -f $@
+endif
 
 # A driver's static variables (its .data, .data.rel, .data.rel.local and .bss) are
 # renamed into sections of its own, cs_kdata_MOD and cs_kbss_MOD, whose bounds the

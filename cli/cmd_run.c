@@ -155,6 +155,7 @@ static void print_summary(const struct run_result *res, const char *outdir, cons
 	       detected ? detected : "(no detection)", world_metric(m, "energy_balance_error"),
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
+	cli_print_kernel_files(res->policy, "  kernel file ");
 	print_flags(m);
 	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
 	 * its result may not mean what it seems (with -q it goes to stderr instead) */

@@ -97,4 +97,17 @@ compiles "a copy edited by hand in the build directory is put back and compiled"
 same "... the stock object" "$obj" "$TMP/stock.o"
 check "... its bytes are the tarball's" cmp -s "$b/kernel/$rel" "$stock/$rel"
 
+# a header of the tree a driver includes is tracked too (the object's dependency file
+# names the object, not the compiler's temporary output)
+obj=$b/obj/kernel/drivers/power/supply/charger-manager.o
+rel=drivers/power/supply/charger-manager.c
+h=include/linux/power/charger-manager.h
+mk cm1 KERNEL_SRC="$tree"
+compiles "charger-manager.o built" 1
+mk cm2 KERNEL_SRC="$tree"
+compiles "... once" 0
+printf '/* an edit */\n' >>"$tree/$h"
+mk cm3 KERNEL_SRC="$tree"
+compiles "an edit of $h in KERNEL_SRC compiles charger-manager.o again" 1
+
 tl_finish

@@ -73,6 +73,7 @@ struct lx_policy {
 	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
 	const struct cs_linux_statics *statics;
 	char *first_data;         /* its initialised statics before its first run */
+	const struct cs_kfile *const *files;   /* what it was compiled from */
 };
 
 struct lx_run {
@@ -85,6 +86,8 @@ struct lx_run {
 };
 
 static const struct cs_policy_desc **all_policies;
+static struct lx_policy *lx_policies;
+static int n_lx_policies;
 static int any_loaded;   /* cs_linux_driver_loaded() (atomic) */
 
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
@@ -469,7 +472,6 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 
 static gpointer build_all(gpointer data)
 {
-	struct lx_policy *lx_policies;
 	int n_builtin = 0, n_mod = 0;
 
 	(void)data;
@@ -479,11 +481,13 @@ static gpointer build_all(gpointer data)
 		n_mod++;
 	lx_policies = g_new0(struct lx_policy, (gsize)n_mod);
 	all_policies = g_new0(const struct cs_policy_desc *, (gsize)(n_builtin + n_mod) + 1);
+	n_lx_policies = n_mod;
 	for (int i = 0; i < n_builtin; i++)
 		all_policies[i] = cs_builtin_policies[i];
 	for (int i = 0; i < n_mod; i++) {
 		build_policy(&lx_policies[i], cs_linux_modules[i]);
 		lx_policies[i].statics = &cs_linux_statics[i];
+		lx_policies[i].files = cs_linux_module_files[i];
 		all_policies[n_builtin + i] = &lx_policies[i].desc;
 	}
 	return NULL;
@@ -500,4 +504,13 @@ const struct cs_policy_desc *const *cs_policies(void)
 bool cs_linux_driver_loaded(void)
 {
 	return g_atomic_int_get(&any_loaded);
+}
+
+const struct cs_kfile *const *cs_linux_policy_files(const char *name)
+{
+	cs_policies();   /* builds the list once */
+	for (int i = 0; name && i < n_lx_policies; i++)
+		if (strcmp(lx_policies[i].desc.name, name) == 0)
+			return lx_policies[i].files;
+	return NULL;
 }

@@ -86,6 +86,25 @@ struct cs_linux_statics {
 };
 extern const struct cs_linux_statics cs_linux_statics[];
 
+/* A kernel file compiled into this build, as the build found it (scripts/kfiles2c.sh):
+ * its path in the tree, the sha256 of the compiled copy (hex), and "stock" (the bytes
+ * of linux-source-6.12's tarball), "edited" (other bytes) or "not-from-tarball" (no
+ * tarball to compare with, or a file it lacks). */
+struct cs_kfile {
+	const char *path;
+	const char *sha256;
+	const char *status;
+};
+
+/* For each of cs_linux_modules[], in the same order, the kernel files it was compiled
+ * from, NULL-terminated: the driver file first, then the tree's headers it included,
+ * then the kernel files every driver runs with. */
+extern const struct cs_kfile *const *const cs_linux_module_files[];
+
+/* The kernel files of the policy "linux/<file>" named NAME, NULL-terminated; NULL when
+ * NAME is no such policy (stack/linux/policy.c). */
+const struct cs_kfile *const *cs_linux_policy_files(const char *name);
+
 #define __CS_MODINFO_DEF(id, ...) \
 	static struct cs_modinfo id = { __VA_ARGS__, .line = __LINE__ }; \
 	static void __attribute__((constructor)) __CS_CAT(id, _register)(void) \

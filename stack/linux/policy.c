@@ -90,6 +90,12 @@ static struct lx_policy *lx_policies;
 static int n_lx_policies;
 static int any_loaded;   /* cs_linux_driver_loaded() (atomic) */
 
+/* A module record of this build of the driver (not of its KERNEL_EDITED twin). */
+static bool same_module(const struct cs_modinfo *mi, const struct cs_linux_module *mod)
+{
+	return strcmp(mi->modname, mod->modname) == 0 && g_strcmp0(mi->variant, mod->variant) == 0;
+}
+
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
 {
 	return (const struct lx_tail *)(const void *)((const char *)params + lp->tail_off);
@@ -226,7 +232,7 @@ static void run_unload(struct lx_run *r)
 	cancel_delayed_work_sync(&r->us_work);
 	if (r->loaded) {
 		for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next)
-			if (mi->kind == CS_MODINFO_EXIT && strcmp(mi->modname, lp->mod->modname) == 0)
+			if (mi->kind == CS_MODINFO_EXIT && same_module(mi, lp->mod))
 				mi->exit();
 	}
 	/* the module parameters, with every other static, go back to their first state
@@ -406,7 +412,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 
 	lp->mod = mod;
 	for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next) {
-		if (strcmp(mi->modname, mod->modname) != 0)
+		if (!same_module(mi, mod))
 			continue;
 		if (mi->kind == CS_MODINFO_PARAM)
 			g_ptr_array_add(kp, (gpointer)mi);
@@ -424,7 +430,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 		const char *doc = NULL;
 
 		for (const struct cs_modinfo *m = cs_modinfo_first(); m; m = m->next)
-			if (m->kind == CS_MODINFO_PARM_DESC && strcmp(m->modname, mod->modname) == 0 &&
+			if (m->kind == CS_MODINFO_PARM_DESC && same_module(m, mod) &&
 			    strcmp(m->name, mi->name) == 0)
 				doc = m->text;
 		d->key = mi->name;
@@ -456,9 +462,10 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 			lp->defaults = &board_defaults[i];
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
-		.name = g_strconcat("linux/", mod->file, NULL),
+		.name = g_strconcat("linux/", mod->file, mod->variant ? "@" : "", mod->variant, NULL),
 		.summary = g_strconcat("the real driver: Linux 6.12 drivers/power/supply/", mod->file,
-				       ".c (", description ? description : "no description", ")",
+				       ".c", mod->variant ? " as KERNEL_EDITED has it" : "",
+				       " (", description ? description : "no description", ")",
 				       lp->defaults ? "; board defaults " : "",
 				       lp->defaults ? lp->defaults->why : "", NULL),
 		.params = table,

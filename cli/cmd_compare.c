@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <chargesim/linux_module.h>
 #include <chargesim/policy.h>
 #include "cli/cli.h"
 #include "run/run.h"
@@ -76,10 +77,12 @@ static void print_table(const struct world_metrics *m, char **policies,
 	ROW("charge in [mAh]", world_metric(&m[i], "charge_in_mAh"), "%.1f");
 	ROW("source energy [Wh]", world_metric(&m[i], "energy_source_Wh"), "%.3f");
 #undef ROW
-	/* which bytes of each real driver made its column */
-	for (int i = 0; i < n; i++) {
+	/* which bytes of each real driver made its column, below the table */
+	for (int i = 0, blank = 1; i < n; i++) {
 		g_autofree char *lead = g_strdup_printf("  %s: ", policies[i]);
 
+		if (cs_linux_policy_files(specs[i].name) && blank--)
+			printf("\n");
 		cli_print_kernel_files(specs[i].name, lead);
 	}
 }

@@ -30,6 +30,8 @@ status_of() {
 	else echo edited
 	fi
 }
+kabs=$(cd "$kdir" 2>/dev/null && pwd -P || echo "$kdir")
+cwd=$(pwd -P)
 sym_of() { echo "$1" | sed 's/@edited$/__edited/' | tr -- '-' '_'; }
 
 echo '/* The kernel files each driver was compiled from (scripts/kfiles2c.sh). */'
@@ -45,7 +47,11 @@ for d in "$@"; do
 		{
 			echo "$file"
 			if [ -f "$dep" ]; then
-				tr ' \\' '\n\n' <"$dep" | sed -n "s|^$kdir/\\(.*[^:]\\)\$|\\1|p"
+				# the dependency file's paths are as make spelt them (relative
+				# or absolute): compared as absolute paths
+				tr ' \\' '\n\n' <"$dep" | awk -v k="$kabs/" -v c="$cwd/" '
+					NF && !/:$/ { p = /^\// ? $0 : c $0
+						if (index(p, k) == 1) print substr(p, length(k) + 1) }'
 			fi
 			for f in $shared; do echo "$f"; done
 		} | awk 'NF && !seen[$0]++'

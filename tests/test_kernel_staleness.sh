@@ -110,4 +110,15 @@ printf '/* an edit */\n' >>"$tree/$h"
 mk cm3 KERNEL_SRC="$tree"
 compiles "an edit of $h in KERNEL_SRC compiles charger-manager.o again" 1
 
+# the module list names the same files whichever way the build directory is spelt
+# (`make install BUILD=/abs/path`, as tests/test_install.sh runs it, wrote it without
+# the headers: the dependency files' relative paths did not match)
+cp build/gen/cs_linux_modules.c "$TMP/reg.c"
+make --no-print-directory -W scripts/kfiles2c.sh BUILD="$(pwd)/build" \
+	"$(pwd)/build/gen/cs_linux_modules.c" >"$TMP/abs.log" 2>&1
+same "the module list regenerated with BUILD=$(pwd)/build is the same" \
+	"$TMP/reg.c" build/gen/cs_linux_modules.c
+check "... and names the tree's header twl4030_charger.c includes" \
+	grep -q '"include/linux/devm-helpers.h"' build/gen/cs_linux_modules.c
+
 tl_finish

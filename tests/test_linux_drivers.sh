@@ -102,9 +102,14 @@ m = json.load(open(sys.argv[1]))
 f = m["kernel_files"][0]
 assert (f["path"], f["sha256"], f["status"]) == tuple(sys.argv[2:5]), f
 assert m["policy"] == "linux/twl4030_charger"
+c = json.load(open(sys.argv[1].replace("linux/twl4030_charger/metrics.json", "compare.json")))
+runs = {r["policy"]: r for r in c["policies"]}
+assert runs["linux/twl4030_charger"]["kernel_files"] == m["kernel_files"], runs
+assert "kernel_files" not in runs["twl4030"]
 PY
 python3 "$TMP/kf.py" "$TMP/cmp/linux/twl4030_charger/metrics.json" "$k" "$h" "$st" >"$TMP/kf.out" 2>&1
-check "metrics.json's kernel_files: the driver file first, its sha256 and status" test ! -s "$TMP/kf.out"
+check "metrics.json's kernel_files: the driver file first, its sha256 and status; compare.json's the same" \
+	test ! -s "$TMP/kf.out"
 check "a port's metrics.json has no kernel_files" sh -c "! grep -q kernel_files '$TMP/cmp/twl4030/metrics.json'"
 run kfr run scenarios/linux/charger-manager-dcp.json -o "$TMP/kfr"
 expect_in "the run's summary names the driver file" out "  kernel file drivers/power/supply/charger-manager.c sha256 "

@@ -32,6 +32,8 @@ b=$TMP/b
 ed=$TMP/edit
 mkdir -p "$b" "$ed/$(dirname $rel)"
 cp -a build/obj build/gen build/kernel build/kernel-stock "$b/"
+# the copied dependency files name build/...: make them name the copy's files
+find "$b/obj" -name '*.d' -exec sed -i "s|build/|$b/|g" {} +
 cp "$stock/$rel" "$ed/$rel"
 chmod u+w "$ed/$rel"
 sed -i 's/#define\tUSB_MAX_CURRENT\t1700000/#define\tUSB_MAX_CURRENT\t1200000/' "$ed/$rel"
@@ -113,5 +115,25 @@ check "... the make compiled the edited file and no other kernel file" \
 e2=$(m "$TMP/loop/metrics.json" ilim_max_A)
 check "... and the run saw the new edit (1.3 A cap: max $e2 A)" \
 	awk -v v="$e2" 'BEGIN { exit !(v > 1.2 && v <= 1.3) }'
+
+# ---- a score's shards from two builds whose linux/twl4030_charger differ in bytes are
+# not one score: merge refuses them ----
+tree=$TMP/tree
+cp -a "$stock" "$tree"
+chmod -R u+w "$tree"
+cp "$ed/$rel" "$tree/$rel"
+make --no-print-directory BUILD="$b" KERNEL_SRC="$tree" "$b/chargesim" >"$TMP/src.out" 2>&1 ||
+	not_ok "make KERNEL_SRC=(the edited tree)" "$(tail -5 "$TMP/src.out")"
+"$BIN" score --policy linux/twl4030_charger -n 4 --shard 0/2 -o "$TMP/s0" -q
+"$b/chargesim" score --policy linux/twl4030_charger -n 4 --shard 1/2 -o "$TMP/s1" -q
+check "each shard's manifest names its driver's bytes" \
+	sh -c "grep -q '\"status\":.*\"stock\"' '$TMP/s0/score-manifest.json' &&
+	       grep -q '\"status\":.*\"edited\"' '$TMP/s1/score-manifest.json'"
+run mg merge "$TMP/s0" "$TMP/s1" -o "$TMP/mg"
+expect_status "merge of shards scored with stock and edited twl4030_charger.c" 2
+expect_stderr "... says the kernel files may differ" "their kernel files"
+"$BIN" score --policy linux/twl4030_charger -n 4 --shard 1/2 -o "$TMP/s1b" -q
+run mg2 merge "$TMP/s0" "$TMP/s1b" -o "$TMP/mg2"
+expect_status "... while shards of one build merge" 0
 
 tl_finish

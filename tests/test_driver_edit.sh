@@ -69,8 +69,10 @@ for l in "input limit max [A]" "  linux/twl4030_charger: " "  linux/twl4030_char
 		grep -qxF "$(grep -F -m1 "$l" "$TMP/dc.out")" docs/linux-drivers.md
 done
 "$b/chargesim" list policies >"$TMP/lp.out" 2>&1
-check "list policies shows linux/twl4030_charger@edited" \
-	grep -q '^linux/twl4030_charger@edited - .*as KERNEL_EDITED has it' "$TMP/lp.out"
+check "list policies shows linux/twl4030_charger@edited, its file edited, with its hash" \
+	grep -q "^linux/twl4030_charger@edited - .*as KERNEL_EDITED has it.*; this build's file: edited, sha256 $h\$" "$TMP/lp.out"
+check "... and linux/twl4030_charger's file stock" \
+	grep -q "^linux/twl4030_charger - .*; this build's file: stock, sha256 $hs\$" "$TMP/lp.out"
 check "... with its module parameter" \
 	sh -c "grep -A1 '^linux/twl4030_charger@edited' '$TMP/lp.out' | grep -q '^ *allow_usb '"
 "$b/chargesim" list policies linux/twl4030_charger@edited >"$TMP/lp1.out" 2>&1

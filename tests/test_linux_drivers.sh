@@ -115,6 +115,9 @@ run kfr run scenarios/linux/charger-manager-dcp.json -o "$TMP/kfr"
 expect_in "the run's summary names the driver file" out "  kernel file drivers/power/supply/charger-manager.c sha256 "
 expect_in "... and the tree's header it included" out "  kernel file include/linux/power/charger-manager.h sha256 "
 if [ "$st" = stock ]; then
+	sfx=$(grep '^linux/twl4030_charger ' "$TMP/list.out" | sed "s/.*; this build's file: /this build's file: /")
+	check "list policies ends linux/twl4030_charger's line as docs/linux-drivers.md quotes it" \
+		grep -qF "(\`$sfx\`)" docs/linux-drivers.md
 	for f in drivers/power/supply/charger-manager.c include/linux/power/charger-manager.h; do
 		check "docs/linux-drivers.md quotes the summary's line for $f" \
 			grep -qxF "$(grep "^  kernel file $f " "$TMP/kfr.out")" docs/linux-drivers.md

@@ -408,6 +408,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	GPtrArray *kp = g_ptr_array_new();
 	struct param_desc *table;
 	const char *description = NULL;
+	g_autofree char *file_id = NULL;
 	int n = 0;
 
 	lp->mod = mod;
@@ -460,6 +461,10 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
 		if (strcmp(board_defaults[i].file, mod->file) == 0)
 			lp->defaults = &board_defaults[i];
+	/* which bytes this build compiled: the driver file comes first */
+	if (lp->files && lp->files[0])
+		file_id = g_strdup_printf("; this build's file: %s, sha256 %.16s", lp->files[0]->status,
+					  lp->files[0]->sha256);
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
 		.name = g_strconcat("linux/", mod->file, mod->variant ? "@" : "", mod->variant, NULL),
@@ -467,7 +472,8 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 				       ".c", mod->variant ? " as KERNEL_EDITED has it" : "",
 				       " (", description ? description : "no description", ")",
 				       lp->defaults ? "; board defaults " : "",
-				       lp->defaults ? lp->defaults->why : "", NULL),
+				       lp->defaults ? lp->defaults->why : "",
+				       file_id ? file_id : "", NULL),
 		.params = table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
 		.params_default = lx_params_default,
@@ -492,9 +498,9 @@ static gpointer build_all(gpointer data)
 	for (int i = 0; i < n_builtin; i++)
 		all_policies[i] = cs_builtin_policies[i];
 	for (int i = 0; i < n_mod; i++) {
+		lx_policies[i].files = cs_linux_module_files[i];
 		build_policy(&lx_policies[i], cs_linux_modules[i]);
 		lx_policies[i].statics = &cs_linux_statics[i];
-		lx_policies[i].files = cs_linux_module_files[i];
 		all_policies[n_builtin + i] = &lx_policies[i].desc;
 	}
 	return NULL;

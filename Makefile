@@ -206,16 +206,21 @@ $(KDIR)/.kfiles: FORCE
 # file only touched is not. $(KDIR)/.sha256 lists the compiled copies' hashes.
 KSTOCK         := $(BUILD)/kernel-stock
 KSYNC_FROM     := $(if $(KERNEL_SRC),$(KERNEL_SRC),$(KSTOCK))
+# which tarball (or none) the stock list is of, rewritten only when that changes
+$(KSTOCK)/.tarball: FORCE
+	@mkdir -p $(dir $@)
+	@t="$(if $(wildcard $(KERNEL_TARBALL)),$(abspath $(KERNEL_TARBALL)),none)"; \
+	  [ "$$(cat $@ 2>/dev/null)" = "$$t" ] || echo "$$t" > $@
 ifneq ($(wildcard $(KERNEL_TARBALL)),)
-$(KSTOCK)/.sha256: $(KDIR)/.kfiles $(KERNEL_TARBALL)
+$(KSTOCK)/.sha256: $(KDIR)/.kfiles $(KSTOCK)/.tarball $(KERNEL_TARBALL)
 	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
-	@rm -rf $(KSTOCK) && mkdir -p $(KSTOCK)
+	@find $(KSTOCK) -mindepth 1 -maxdepth 1 ! -name .tarball -exec rm -rf {} +
 	@tar -xJf $(KERNEL_TARBALL) -C $(KSTOCK) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
 	@cd $(KSTOCK) && chmod a-w $(KFILES) && sha256sum $(KFILES) > .sha256.tmp && mv .sha256.tmp .sha256
 else
 # no tarball to compare with: every file is "not from the tarball"
-$(KSTOCK)/.sha256:
-	@mkdir -p $(dir $@) && : > $@
+$(KSTOCK)/.sha256: $(KSTOCK)/.tarball
+	@: > $@
 endif
 $(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KSTOCK)/.sha256 scripts/kernel-sync.sh FORCE
 	@scripts/kernel-sync.sh $(KSYNC_FROM) $(KDIR) $(KFILES)

@@ -138,4 +138,16 @@ expect_stderr "... says the kernel files may differ" "their kernel files"
 run mg2 merge "$TMP/s0" "$TMP/s1b" -o "$TMP/mg2"
 expect_status "... while shards of one build merge" 0
 
+# ---- a KERNEL_SRC build on a machine without the tarball: nothing to compare with ----
+make --no-print-directory BUILD="$b" KERNEL_SRC="$tree" KERNEL_TARBALL=/nowhere "$b/chargesim" \
+	>"$TMP/nt.out" 2>&1 || not_ok "make KERNEL_SRC=... without a tarball" "$(tail -5 "$TMP/nt.out")"
+"$b/chargesim" list policies >"$TMP/nt.lp" 2>&1
+check "without the tarball every linux/ driver file is not-from-tarball" \
+	sh -c "test \$(grep -c '^linux/' '$TMP/nt.lp') -ge 1 &&
+	       test \$(grep '^linux/' '$TMP/nt.lp' | grep -vc \"this build's file: not-from-tarball, sha256\") -eq 0"
+"$b/chargesim" run "$scn" --policy linux/twl4030_charger -o "$TMP/nt" -q >/dev/null 2>&1
+check "... and so says metrics.json, with the edited file's hash" \
+	grep -q "\"sha256\":.*\"$(sha256sum "$ed/$rel" | cut -c1-64)\"" "$TMP/nt/metrics.json"
+check "... as not-from-tarball" grep -q '"status":.*"not-from-tarball"' "$TMP/nt/metrics.json"
+
 tl_finish

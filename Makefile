@@ -95,7 +95,10 @@ KDRIVERS_ALL   := twl4030_charger bq25890_charger gpio-charger axp288_charger ch
 # (stack/include) come first on the include path
 KHEADERS       := include/linux/power/charger-manager.h include/linux/power/bq25890_charger.h \
                   include/linux/power/gpio-charger.h include/linux/devm-helpers.h
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS)
+# kernel files a machine loads beside its driver (drivers/extcon/extcon-axp288.c: the AXP288
+# machine's extcon, run/linux/axp288_charger.c); they are no policies of their own
+KMACHINE_FILES := drivers/extcon/extcon-axp288.c
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KMACHINE_FILES)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -106,8 +109,9 @@ else
 KORIGIN        := none
 KDRIVERS       :=
 endif
-KDRIVER_SRC    := $(KDRIVERS:%=$(KDIR)/drivers/power/supply/%.c)
-KDRIVER_OBJ    := $(KDRIVERS:%=$(BUILD)/obj/kernel/drivers/power/supply/%.o)
+KDRIVER_SRC    := $(KDRIVERS:%=$(KDIR)/drivers/power/supply/%.c) $(if $(KDRIVERS),$(KMACHINE_FILES:%=$(KDIR)/%))
+KDRIVER_OBJ    := $(KDRIVER_SRC:$(KDIR)/%.c=$(BUILD)/obj/kernel/%.o)
+KMACHINE_MODS  := $(if $(KDRIVERS),$(subst -,_,$(basename $(notdir $(KMACHINE_FILES)))))
 KREGISTRY_SRC  := $(BUILD)/gen/cs_linux_modules.c
 KREGISTRY_OBJ  := $(BUILD)/obj/gen/cs_linux_modules.o
 # Kernel code is built with the kernel's own warning set (it is not ours to change);
@@ -278,8 +282,9 @@ $(BUILD)/gen/.kdrivers: FORCE
 	@[ "$$(cat $@ 2>/dev/null)" = "$(KMODSYMS)." ] || echo "$(KMODSYMS)." > $@
 
 # With each driver, the identity of the kernel files it was compiled from: path, sha256
-# of the compiled copy, stock / edited / not-from-tarball (scripts/kfiles2c.sh; the
-# shared ones are the tree's .c files that are no driver, compiled for every driver).
+# of the compiled copy, stock / edited / not-from-tarball (scripts/kfiles2c.sh); then
+# those of the build's other kernel .c files (KMACHINE_FILES: what machines load beside
+# their driver), which every driver's list names too.
 KSHARED   := $(filter-out $(KDRIVERS_ALL:%=drivers/power/supply/%.c),$(filter %.c,$(KFILES)))
 ifneq ($(KDRIVERS),)
 $(KDIR)/.sha256: $(KDIR)/.extracted
@@ -300,6 +305,9 @@ $(KREGISTRY_SRC): $(BUILD)/gen/.kdrivers Makefile scripts/kfiles2c.sh $(KREGISTR
 	  echo 'const struct cs_linux_statics cs_linux_statics[] = {'; \
 	  for m in $(KMODSYMS); do echo "	{ __start_cs_kdata_$$m, __stop_cs_kdata_$$m, __start_cs_kbss_$$m, __stop_cs_kbss_$$m },"; done; \
 	  echo '	{ NULL, NULL, NULL, NULL },'; echo '};'; \
+	  for m in $(KMACHINE_MODS); do echo "extern const struct cs_linux_module cs_linux_module_$$m;"; done; \
+	  echo 'const struct cs_linux_module *const cs_linux_machine_modules[] = {'; \
+	  for m in $(KMACHINE_MODS); do echo "	&cs_linux_module_$$m,"; done; echo '	NULL,'; echo '};'; \
 	  scripts/kfiles2c.sh $(KDIR) $(KEDIR) $(KSTOCK)/.sha256 $(BUILD)/obj "$(KSHARED)" \
 	    $(KDRIVERS) $(KEDITED:%=%@edited); } > $@.tmp
 	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@

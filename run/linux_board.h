@@ -26,6 +26,7 @@ struct linux_board_env {
 	struct evlog *log;
 	struct pmic *pmic;           /* the charger model the chip is a view of */
 	struct board *drv;           /* the board's other drivers: VBUS, detection result */
+	const struct phy *phy;       /* the PHY model: the data lines as a detector reads them */
 	struct cs_board *board;      /* PHY, extcon, charger IC, supplies */
 	const char *file;            /* the scenario, for messages */
 };

@@ -251,7 +251,7 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
 	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
 			.sim = &w->sim, .log = w->log, .pmic = chg, .drv = &w->drv,
-			.board = &w->board, .file = sc->file }, err))
+			.phy = world_model(w, "device.phy"), .board = &w->board, .file = sc->file }, err))
 		goto fail;
 	if (!world_events_init(w, sc, err))
 		goto fail;

@@ -8,8 +8,9 @@
 # For each DRIVER (drivers/power/supply/DRIVER.c, in cs_linux_modules[] order; a
 # DRIVER@edited is the copy in KEDIR from KERNEL_EDITED): the driver file, then the
 # kernel files its object included (from the compiler's dependency file under
-# OBJROOT/kernel or OBJROOT/kernel-edited), then the SHARED kernel files every driver
-# runs with; each with the sha256 of the compiled copy (KDIR/.sha256, KEDIR/.sha256)
+# OBJROOT/kernel or OBJROOT/kernel-edited), then the build's other kernel .c files
+# (SHARED: those a machine loads beside its driver, drivers/extcon/extcon-axp288.c);
+# each with the sha256 of the compiled copy (KDIR/.sha256, KEDIR/.sha256)
 # and its status against the tarball's list (STOCK_SHA256, empty without a tarball):
 # "stock" (the same bytes), "edited" (other bytes) or "not-from-tarball" (the tarball
 # was not there to compare with, or lacks the file). Computed when the build runs, so

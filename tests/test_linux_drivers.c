@@ -18,6 +18,7 @@
 #include <linux/acpi.h>
 #include <linux/err.h>
 #include <linux/alarmtimer.h>
+#include <linux/bitops.h>
 #include <linux/interrupt.h>
 #include <linux/kstrtox.h>
 #include <linux/list.h>
@@ -26,10 +27,15 @@
 #include <linux/regulator/consumer.h>
 #include <linux/workqueue.h>
 #include <linux/i2c.h>
+#include <linux/property.h>
+#include <linux/usb/role.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
 #include <chargesim/linux_module.h>
 #include <chargesim/policy.h>
+#include "models/axp288/axp288.h"
 #include "models/bq25890/bq25890.h"
 #include "models/twl4030_bci/twl4030_bci.h"
 #include "run/linux/machine.h"
@@ -545,6 +551,85 @@ static void test_acpi_quirk_per_machine(void)
 		CU_ASSERT_EQUAL((*m)->acpi != NULL, strcmp((*m)->driver, "axp288_charger") == 0);
 }
 
+/*
+ * The x86 platform answers extcon-axp288.c asks for: the first ACPI device of a _HID
+ * is named "<_HID>:00" (drivers/acpi/scan.c's instance numbering); x86_match_cpu()
+ * matches the machine's CPU on vendor, family and model (Cherry Trail: Airmont, family
+ * 6 model 0x4C; Bay Trail: Silvermont, model 0x37) and nothing on a machine without
+ * one; a USB role switch is found through its software node, a NULL switch is "no
+ * switch" (set 0, get none), a set role is what get returns without a get callback.
+ */
+static int role_sets;
+
+static int count_role_set(struct usb_role_switch *sw, enum usb_role role)
+{
+	(void)sw;
+	(void)role;
+	role_sets++;
+	return 0;
+}
+
+static void test_x86_platform(void)
+{
+	static const struct cs_acpi_device acpi[] = {
+		{ "INT33F4", "1", -1 }, { "INT3496", "2", -1 }, { "INT3496", "3", -1 }, { NULL, NULL, 0 },
+	};
+	static const struct x86_cpu_id cht[] = { X86_MATCH_VFM(INTEL_ATOM_AIRMONT, NULL), {} };
+	static const struct software_node node = { .name = "intel-xhci-usb-sw" };
+	struct usb_role_switch_desc desc = { .set = count_role_set };
+	struct usb_role_switch *sw;
+	struct acpi_device *adev;
+	unsigned long bits = 0x8005, bit, seen = 0;
+	struct kctx c;
+
+	kctx_begin(&c);
+	CU_ASSERT_PTR_NULL(acpi_dev_get_first_match_dev("INT3496", NULL, -1));
+	c.k.acpi_devices = acpi;
+	adev = acpi_dev_get_first_match_dev("INT3496", NULL, -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(adev);
+	CU_ASSERT_STRING_EQUAL(acpi_dev_name(adev), "INT3496:00");
+	acpi_dev_put(adev);
+	adev = acpi_dev_get_first_match_dev("INT3496", "3", -1);
+	CU_ASSERT_STRING_EQUAL(acpi_dev_name(adev), "INT3496:01");
+	acpi_dev_put(adev);
+	CU_ASSERT_PTR_NULL(x86_match_cpu(cht));
+	c.k.x86_vfm = INTEL_ATOM_SILVERMONT;
+	CU_ASSERT_PTR_NULL(x86_match_cpu(cht));
+	c.k.x86_vfm = INTEL_ATOM_AIRMONT;
+	CU_ASSERT_PTR_EQUAL(x86_match_cpu(cht), &cht[0]);
+	CU_ASSERT_EQUAL(VFM_FAMILY(INTEL_ATOM_AIRMONT), 6);
+	CU_ASSERT_EQUAL(VFM_MODEL(INTEL_ATOM_AIRMONT), 0x4c);
+	/* role switches */
+	CU_ASSERT_EQUAL(usb_role_switch_set_role(NULL, USB_ROLE_HOST), 0);
+	CU_ASSERT_EQUAL(usb_role_switch_get_role(NULL), USB_ROLE_NONE);
+	CU_ASSERT_PTR_NULL(software_node_find_by_name(NULL, "intel-xhci-usb-sw"));
+	CU_ASSERT_EQUAL(software_node_register(&node), 0);
+	CU_ASSERT_EQUAL(software_node_register(&node), -EEXIST);
+	CU_ASSERT_PTR_EQUAL(software_node_find_by_name(NULL, "intel-xhci-usb-sw"), &node);
+	desc.fwnode = software_node_fwnode(&node);
+	CU_ASSERT_PTR_NOT_NULL(desc.fwnode);
+	sw = usb_role_switch_register(NULL, &desc);
+	CU_ASSERT_FALSE_FATAL(IS_ERR_OR_NULL(sw));
+	CU_ASSERT_PTR_EQUAL(usb_role_switch_find_by_fwnode(desc.fwnode), sw);
+	CU_ASSERT_EQUAL(usb_role_switch_set_role(sw, USB_ROLE_DEVICE), 0);
+	CU_ASSERT_EQUAL(role_sets, 1);
+	CU_ASSERT_EQUAL(usb_role_switch_get_role(sw), USB_ROLE_DEVICE);
+	CU_ASSERT_STRING_EQUAL(usb_role_string(USB_ROLE_DEVICE), "device");
+	usb_role_switch_unregister(sw);
+	CU_ASSERT_PTR_NULL(usb_role_switch_find_by_fwnode(desc.fwnode));
+	software_node_unregister(&node);
+	CU_ASSERT_PTR_NULL(software_node_find_by_name(NULL, "intel-xhci-usb-sw"));
+	kctx_end(&c);
+	/* for_each_set_bit: bits 0, 2 and 15 of 0x8005, below a size of 16 */
+	for_each_set_bit(bit, &bits, 16)
+		seen |= 1UL << bit;
+	CU_ASSERT_EQUAL(seen, 0x8005);
+	seen = 0;
+	for_each_set_bit(bit, &bits, 8)
+		seen |= 1UL << bit;
+	CU_ASSERT_EQUAL(seen, 0x5);
+}
+
 static void test_lists(void)
 {
 	LIST_HEAD(head);
@@ -918,6 +1003,124 @@ static void test_bq25890_registers(void)
 	chip_world_free(&w);
 }
 
+/*
+ * The AXP288's BC module (registers 0x2C-0x2F) on an Apple 2.1 A charger's lines (D+
+ * 2.7 V, D- 2.0 V): D+ never reads low, so data contact detect ends on BC_GLOBAL's
+ * timeout (bits 6:5: 300 / 100 / 500 / 900 ms), then primary and secondary detection
+ * (TVDPSRC_ON, TVDMSRC_ON 40 ms each) read both lines above VDAT_REF: a DCP (BC_DET_STAT
+ * bits 7:5 = 3) 1 ms later. DET_STAT (BC_GLOBAL bit 2) is set meanwhile. Interrupts are
+ * the AXP288's numbers: VBUS rise 3 (IRQ1 bit 3), fall 2, BC1.2 done 41 (IRQ6 bit 1);
+ * their state bits are written 1 to clear.
+ */
+static enum axp288_irq axp_irq_seen[8];
+static int n_axp_irq;
+static bool axp_vbus;
+
+static void record_axp_irq(void *ctx, enum axp288_irq irq)
+{
+	(void)ctx;
+	if (n_axp_irq < 8)
+		axp_irq_seen[n_axp_irq++] = irq;
+}
+
+static bool axp_vbus_cb(void *ctx)
+{
+	(void)ctx;
+	return axp_vbus;
+}
+
+static u8 axp_reg(struct axp288 *a, u8 reg)
+{
+	u8 v = 0;
+
+	axp288_read(a, reg, &v);
+	return v;
+}
+
+static void test_axp288_bc_registers(void)
+{
+	struct chip_world w;
+	struct phy_params php;
+	struct source_params sp;
+	struct cable_params cp;
+	struct source src = { 0 };
+	struct phy ph;
+	struct axp288 a;
+	struct axp288_env env = { .adc = fixed_adc, .vbus = axp_vbus_cb, .irq = record_axp_irq };
+
+	chip_world_init(&w, 0);
+	phy_params_default(&php);
+	source_params_default(&sp, SRC_KIND_APPLE_2_1A);
+	cable_params_default(&cp);
+	phy_init(&ph, &php, &sp, &cp, &src, &w.sim, w.log);
+	env.pmic = &w.pmic;
+	env.log = w.log;
+	env.sim = &w.sim;
+	env.phy = &ph;
+	n_axp_irq = 0;
+	axp_vbus = false;
+	axp288_init(&a, &env, 4.2, 1.0);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c), 0);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f), 0);
+	/* VBUS valid without RUN: the interrupt, no detection */
+	axp_vbus = true;
+	w.pmic.connected = true;
+	axp288_update(&a);
+	CU_ASSERT_EQUAL(n_axp_irq, 1);
+	CU_ASSERT_EQUAL(axp_irq_seen[0], 3);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x00) & 0x30, 0x30);   /* VBUS present and valid */
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c) & 0x04, 0);
+	/* RUN with a 900 ms DCD timeout: under way until 981 ms */
+	axp288_write(&a, 0x2c, 0x61);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c), 0x65);
+	sim_run_until(&w.sim, 980 * SIM_MS);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c) & 0x04, 0x04);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f), 0);
+	CU_ASSERT_EQUAL(n_axp_irq, 1);
+	sim_run_until(&w.sim, 981 * SIM_MS);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c), 0x61);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f) >> 5, 3);
+	CU_ASSERT_EQUAL_FATAL(n_axp_irq, 2);
+	CU_ASSERT_EQUAL(axp_irq_seen[1], 41);
+	/* state bits: IRQ1 bit 3, IRQ6 bit 1; written 1 to clear; the result is read-only */
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x48), 0x08);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x4d), 0x02);
+	axp288_write(&a, 0x4d, 0x02);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x4d), 0);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x48), 0x08);
+	axp288_write(&a, 0x2f, 0);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f) >> 5, 3);
+	/* RUN off and on again (extcon-axp288's enable) with the 100 ms timeout: done at
+	 * 981 + 100 + 40 + 40 + 1 = 1162 ms */
+	axp288_write(&a, 0x2c, 0x20);
+	axp288_write(&a, 0x2c, 0x21);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f), 0);
+	sim_run_until(&w.sim, 1161 * SIM_MS);
+	CU_ASSERT_EQUAL(n_axp_irq, 2);
+	sim_run_until(&w.sim, 1162 * SIM_MS);
+	CU_ASSERT_EQUAL(n_axp_irq, 3);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f) >> 5, 3);
+	/* VBUS falls: the result goes, then the interrupt */
+	axp_vbus = false;
+	axp288_update(&a);
+	CU_ASSERT_EQUAL_FATAL(n_axp_irq, 4);
+	CU_ASSERT_EQUAL(axp_irq_seen[3], 2);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2f), 0);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x00) & 0x30, 0);
+	/* a detection under way stops with VBUS: no BC1.2 interrupt after it */
+	axp_vbus = true;
+	axp288_update(&a);
+	CU_ASSERT_EQUAL(axp_reg(&a, 0x2c) & 0x04, 0x04);
+	axp_vbus = false;
+	axp288_update(&a);
+	sim_run_until(&w.sim, 3 * SIM_S);
+	CU_ASSERT_EQUAL(n_axp_irq, 6);   /* rise, fall: no 41 */
+	CU_ASSERT_EQUAL(axp_irq_seen[5], 2);
+	axp288_cleanup(&a);
+	phy_cleanup(&ph);
+	chip_world_free(&w);
+}
+
 /* ---- the real drivers ---- */
 
 static char *read_file(const char *path)
@@ -961,8 +1164,8 @@ static void test_driver_files_unmodified(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(origin);
 	words = g_strsplit_set(g_strstrip(origin), " ", -1);
-	for (int i = 1; words[i]; i++)
-		g_ptr_array_add(files, g_strdup_printf("drivers/power/supply/%s.c", words[i]));
+	/* the drivers, the other kernel files machines load (drivers/extcon/...), headers */
+	kernel_files_under("drivers", files);
 	kernel_files_under("include", files);
 	tmp = tu_make_tmpdir("cs-ktree-XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tmp);
@@ -990,7 +1193,9 @@ static void test_driver_files_unmodified(void)
 		CU_ASSERT_TRUE(g_file_get_contents(built, &a, &la, NULL));
 		CU_ASSERT_TRUE(g_file_get_contents(orig, &b, &lb, NULL));
 		CU_ASSERT_TRUE(a && b && la == lb && memcmp(a, b, la) == 0);
-		n += g_str_has_suffix(rel, ".c");
+		if (!(a && b && la == lb && memcmp(a, b, la) == 0))
+			fprintf(stderr, "\n  %s differs from the kernel tree's\n", rel);
+		n += g_str_has_prefix(rel, "drivers/power/supply/") && g_str_has_suffix(rel, ".c");
 	}
 	{
 		int built = 0;
@@ -1000,8 +1205,11 @@ static void test_driver_files_unmodified(void)
 			built += !cs_linux_modules[i]->variant;
 		CU_ASSERT_EQUAL(n, built);
 	}
-	/* the tree's own headers came along (charger-manager.h) */
+	/* the tree's own headers came along (charger-manager.h), and the PMIC's extcon
+	 * driver the axp288 machine loads */
 	CU_ASSERT_TRUE(files->len > (guint)n);
+	CU_ASSERT_TRUE(g_ptr_array_find_with_equal_func(files, "drivers/extcon/extcon-axp288.c",
+							g_str_equal, NULL));
 	tu_rm_tree(tmp);
 }
 
@@ -1310,6 +1518,8 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },
+	{ "AXP288 BC1.2 detection registers", test_axp288_bc_registers },
+	{ "x86 platform: ACPI names, CPU match, USB role switch", test_x86_platform },
 	{ "board core: no machine for a driver", test_board_for_unknown_driver },
 	{ "list_head", test_lists },
 	{ "min/max/clamp: once, kernel types", test_minmax_semantics },

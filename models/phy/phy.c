@@ -177,6 +177,23 @@ static double secondary_dp(const struct phy *ph)
 	return 0;
 }
 
+sim_time_t phy_bc12_dcd_low_at(const struct phy *ph)
+{
+	if (!port_pulls_dp_low(ph->sp) || ph->cp->data == CABLE_DATA_FLOATING)
+		return SIM_TIME_NEVER;
+	return ph->src->t_attached + (ph->cp->data == CABLE_DATA_LATE ? ph->cp->data_late : 0);
+}
+
+double phy_bc12_primary_dm(const struct phy *ph)
+{
+	return primary_dm(ph);
+}
+
+double phy_bc12_secondary_dp(const struct phy *ph)
+{
+	return secondary_dp(ph);
+}
+
 static enum phy_port classify_divider(const struct source_params *sp)
 {
 	static const struct { double dp, dm; enum phy_port port; } known[] = {

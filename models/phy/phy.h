@@ -91,6 +91,16 @@ void phy_init(struct phy *ph, struct phy_params *p, const struct source_params *
 /* Who hears the VBUS comparator and the detection results (the board). */
 void phy_set_owner(struct phy *ph, phy_vbus_cb vbus, phy_result_cb result, void *ctx);
 void phy_cleanup(void *phy);   /* a struct phy; also its model_desc cleanup */
+/* The data lines as a BC1.2 detector with this PHY's analog front end (its VDP_SRC,
+ * IDM_SINK, the cable's data contact) reads them, for a detector of its own (a PMIC's
+ * BC module, models/axp288): when D+ first reads low under IDP_SRC during data contact
+ * detect (SIM_TIME_NEVER: it never does - floating lines, a divider holding D+ up, an
+ * open port), D- with VDP_SRC on D+ (primary detection) and D+ with VDM_SRC on D-
+ * (secondary detection), in volts, now. */
+sim_time_t phy_bc12_dcd_low_at(const struct phy *ph);
+double phy_bc12_primary_dm(const struct phy *ph);
+double phy_bc12_secondary_dp(const struct phy *ph);
+
 /* Type-C CC voltage for an Rp level across Rd (pull-up to 5 V), and its reading. */
 double phy_cc_voltage(int rp, double rd);
 int phy_cc_level(double v);      /* enum source_rp, or -1 outside every window */

@@ -35,6 +35,8 @@ struct cs_iio_map;
 struct cs_regulator;
 struct device;
 struct cs_acpi_device;
+struct cs_swnode;
+struct usb_role_switch;
 
 /* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
 #define CS_PHY_CHG_CABLES 5
@@ -86,6 +88,11 @@ struct cs_kernel {
 	struct cs_regulator *regulator_dummy;
 	/* the machine's ACPI namespace (linux/acpi.h), NULL-hid terminated; NULL: none */
 	const struct cs_acpi_device *acpi_devices;
+	/* an x86 machine's SoC (asm/cpu_device_id.h: x86_match_cpu), as a VFM value
+	 * (asm/intel-family.h); 0: not an x86 machine */
+	u32 x86_vfm;
+	struct cs_swnode *swnodes;           /* registered software nodes (linux/property.h) */
+	struct usb_role_switch *role_switches;   /* registered (linux/usb/role.h) */
 };
 
 extern __thread struct cs_kernel *cs_kernel_current;

@@ -28,6 +28,15 @@ struct cs_acpi_device {
  * unless hrv is -1. */
 bool acpi_dev_present(const char *hid, const char *uid, s64 hrv);
 
+struct acpi_device;
+
+/* The first present device with this _HID (and _UID, _HRV as for acpi_dev_present()),
+ * or NULL; release it with acpi_dev_put(). */
+struct acpi_device *acpi_dev_get_first_match_dev(const char *hid, const char *uid, s64 hrv);
+/* Its device name, "<_HID>:<instance>" as the kernel names it ("INT3496:00"). */
+const char *acpi_dev_name(struct acpi_device *adev);
+void acpi_dev_put(struct acpi_device *adev);
+
 /* Whether the native PMIC drivers (axp288_charger, axp288_fuel_gauge) are to be used
  * instead of the firmware's ACPI AC and battery devices: true when the machine has an
  * X-Powers AXP288 or an Intel Cherry Trail Whiskey Cove PMIC, false otherwise (a

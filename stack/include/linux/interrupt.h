@@ -20,6 +20,7 @@
 #define IRQF_TRIGGER_RISING   0x00000001
 #define IRQF_TRIGGER_FALLING  0x00000002
 #define IRQF_ONESHOT          0x00002000
+#define IRQF_NO_SUSPEND       0x00004000   /* no system suspend here: no effect */
 #define IRQF_NO_AUTOEN        0x00080000
 
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);

@@ -8,6 +8,7 @@
 
 #include_next <linux/kernel.h>
 #include <linux/kernel_types.h>
+#include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/kstrtox.h>
 

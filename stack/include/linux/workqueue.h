@@ -31,6 +31,7 @@ struct workqueue_struct;   /* one queue of work items on virtual time; the type 
 extern struct workqueue_struct *system_wq;
 /* The kernel's other system queues are the same queue here. */
 #define system_power_efficient_wq system_wq
+#define system_long_wq system_wq
 /* A driver's own queue is the system queue too (work runs in order either way). */
 #define create_freezable_workqueue(name) (system_wq)
 static inline void destroy_workqueue(struct workqueue_struct *wq)

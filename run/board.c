@@ -5,19 +5,26 @@
  *
  * Reporting order after a detection, as a PHY driver does it: extcon cables (old ones
  * detached first), the power supply's type and its uevent, then the usb_phy
- * notifier's CHARGER event. A data port then enumerates the gadget after the host's
- * delay; the chosen configuration's MaxPower goes through vbus_draw().
+ * notifier's CHARGER event if the run's PHY glue sends one (run/phy_glue.c: the
+ * generic glue does, an OMAP3 phone's does not). A data port then enumerates the
+ * gadget after the host's delay; the chosen configuration's MaxPower goes through
+ * vbus_draw().
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "run/board.h"
+#include "run/world.h"
 #include "sim/evlog.h"
 #include "output/outfile.h"
 
 static const char *const extcon_habit_names[] = { "consistent", "max14577", "vbus", NULL };
 static const char *const payload_names[] = { "mA", "gadget", "null", NULL };
 static const char *const framework_names[] = { "none", "2016", "merged", NULL };
+/* "board", then the keys of board_phy_glues[] in order (tests/test_stack.c checks) */
+static const char *const phy_glue_names[] = {
+	"board", "generic", "omap2430", "usb-nop-xceiv", "intel-cht", "no-usb-phy", NULL,
+};
 /* "detected", then the power_supply type strings in enum order. */
 static const char *const psy_type_choices[] = {
 	"detected", "Unknown", "Battery", "UPS", "Mains", "USB", "USB_DCP", "USB_CDP",
@@ -60,15 +67,17 @@ static const struct param_desc kernel_param_desc[] = {
 	{ "extcon", PARAM_ENUM, .off = OFF(extcon), .choices = extcon_habit_names,
 	  .doc = "cable reporting: consistent (data ports also as USB), max14577 (SDP as USB+SDP, CDP only as CDP) or vbus (USB for every detected cable)" },
 	{ "phy_payload", PARAM_ENUM, .off = OFF(payload), .choices = payload_names,
-	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL" },
+	  .doc = "usb_phy notifier data: pointer to mA, pointer to the gadget, or NULL (generic glue)" },
 	{ "usb_psy_type", PARAM_ENUM, .off = OFF(usb_psy_type), .choices = psy_type_choices,
 	  .doc = "the USB power supply's type: as detected, or fixed (gpio-charger style)" },
 	{ "charger_framework", PARAM_ENUM, .off = OFF(framework), .choices = framework_names,
-	  .doc = "USB charger framework: none, 2016 (usb-charger.0) or merged (usb_phy)" },
+	  .doc = "USB charger framework: none, 2016 (usb-charger.0) or merged (usb_phy; attaches only where the glue's PHY node has extcon)" },
 	{ "udc_vbus_draw", PARAM_BOOL, .off = OFF(udc_vbus_draw),
 	  .doc = "the UDC's vbus_draw() calls usb_phy_set_power() (false: ignores it)" },
 	{ "phy_set_power", PARAM_BOOL, .off = OFF(phy_set_power),
-	  .doc = "the PHY driver notifies USB_EVENT_ENUMERATED on usb_phy_set_power()" },
+	  .doc = "the PHY driver notifies USB_EVENT_ENUMERATED on usb_phy_set_power() (generic glue)" },
+	{ "phy_glue", PARAM_ENUM, .off = OFF(phy_glue), .choices = phy_glue_names,
+	  .doc = "the PHY glue: board (a real driver's machine's own, else generic), generic, omap2430, usb-nop-xceiv, intel-cht or no-usb-phy (docs/linux-drivers.md, section 4)" },
 	{ "usb_psy_name", PARAM_STR, .off = OFF(usb_psy_name), .doc = "name of the USB power supply" },
 	PARAM_END,
 };
@@ -183,7 +192,7 @@ static int board_udc_vbus_draw(struct usb_gadget *gadget, unsigned int mA)
 {
 	struct board *b = gadget->cs_priv;
 
-	if (b->kp->framework == BOARD_FW_2016)
+	if (b->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_vbus_draw(&b->uchger, mA);
 	if (!b->kp->udc_vbus_draw)
 		return 0;   /* several UDC drivers ignore the value */
@@ -194,7 +203,7 @@ static int board_phy_set_power(struct usb_phy *phy, unsigned int mA)
 {
 	struct board *b = phy->cs_priv;
 
-	if (b->kp->phy_set_power)
+	if (b->glue->knobs ? b->kp->phy_set_power : b->glue->set_power_event)
 		cs_usb_phy_notify(phy, USB_EVENT_ENUMERATED, mA);
 	return 0;
 }
@@ -374,7 +383,8 @@ void board_detected(struct board *b, const struct phy_result *r)
 	power_supply_changed(b->usb_psy);
 	if (r->port == PHY_PORT_NONE)
 		return;
-	cs_usb_phy_notify(b->phy, USB_EVENT_CHARGER, (unsigned int)lround(r->current_a * 1000));
+	if (b->glue->charger_event)
+		cs_usb_phy_notify(b->phy, USB_EVENT_CHARGER, (unsigned int)lround(r->current_a * 1000));
 	/* A data port: the gadget connects and the host enumerates it. */
 	if (r->data && (r->port == PHY_PORT_SDP || r->port == PHY_PORT_CDP ||
 			r->port == PHY_PORT_TYPEC_1A5 || r->port == PHY_PORT_TYPEC_3A0 ||
@@ -393,26 +403,33 @@ void board_vbus(struct board *b, bool on)
 		b->suspended = false;
 		board_tell_port(b);
 	}
-	cs_usb_phy_notify(b->phy, on ? USB_EVENT_VBUS : USB_EVENT_NONE, on ? 100 : 0);
+	if (b->glue->vbus_events)
+		cs_usb_phy_notify(b->phy, on ? USB_EVENT_VBUS : USB_EVENT_NONE, on ? 100 : 0);
 	power_supply_changed(b->usb_psy);
 }
 
 void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_phy *phy,
 		struct source *src, const struct gadget_params *gp,
-		const struct kernel_params *kp, board_read_cb read, void *read_ctx)
+		const struct kernel_params *kp, const struct board_phy_glue *own_glue,
+		board_read_cb read, void *read_ctx)
 {
 	struct power_supply_config cfg = { .drv_data = b };
 	const struct source_params *sp = src->p;
+	const struct board_phy_glue *glue = kp->phy_glue > 0 ? board_phy_glues[kp->phy_glue - 1] :
+					    own_glue ? own_glue : &board_glue_generic;
 
 	*b = (struct board){
 		.sim = sim, .log = log, .sp = sp, .src = src, .gp = gp, .kp = kp, .read = read,
-		.read_ctx = read_ctx, .phy = phy,
+		.read_ctx = read_ctx, .phy = phy, .glue = glue,
+		/* phy.c attaches the merged framework only to a PHY whose node has extcon */
+		.framework = kp->framework == BOARD_FW_MERGED && !glue->dt_extcon ?
+			     BOARD_FW_NONE : kp->framework,
 		.psy_type = kp->usb_psy_type > 0 ? kp->usb_psy_type - 1 : POWER_SUPPLY_TYPE_USB,
 		.gadget_ops = { .vbus_draw = board_udc_vbus_draw },
 		.gadget = { .name = "udc", .ops = &b->gadget_ops, .cs_priv = b, .cs_selected = -1,
 			    .speed = USB_SPEED_HIGH, .cs_n_configs = gp->n_configs },
 	};
-	phy->cs_payload = kp->payload;
+	phy->cs_payload = glue->knobs ? kp->payload : glue->payload;
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
 	phy->cs_gadget = &b->gadget;
@@ -439,11 +456,35 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 		b->gadget.cs_configs[i].bConfigurationValue = (u8)(i + 1);
 		b->gadget.cs_configs[i].MaxPower = (unsigned int)lround(gp->configs_ma[i]);
 	}
-	if (kp->framework == BOARD_FW_2016)
+	if (b->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_init(&b->uchger, &b->edev, b->usb_psy, &b->gadget);
-	else if (kp->framework == BOARD_FW_MERGED)
+	else if (b->framework == BOARD_FW_MERGED)
 		cs_usb_phy_charger_init(phy, &b->edev, sp->usb3 && gp->usb3);
 	board_tell_port(b);
+}
+
+bool board_glue_check(const struct board *b, const char *file, const char *policy, GError **err)
+{
+	g_autofree char *found = NULL, *whose = NULL;
+	const char *key;
+
+	if (b->glue->knobs)
+		return true;
+	if (b->kp->payload != CS_PHY_PAYLOAD_MA) {
+		key = "phy_payload";
+		found = g_strdup_printf("\"%s\"", payload_names[b->kp->payload]);
+	} else if (!b->kp->phy_set_power) {
+		key = "phy_set_power";
+		found = g_strdup("false");
+	} else {
+		return true;
+	}
+	whose = b->kp->phy_glue > 0 ? g_strdup("the PHY glue") :
+		g_strdup_printf("policy \"%s\" runs on its board's PHY glue, and that glue", policy);
+	g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INPUT,
+		    "%s: device.kernel.%s: found %s, expected it left out: %s, \"%s\" (%s), fixes what its usb_phy events carry; \"phy_glue\": \"generic\" makes it a setting",
+		    file, key, found, whose, b->glue->key, b->glue->what);
+	return false;
 }
 
 void board_fill(struct board *b, struct cs_board *cb)
@@ -453,15 +494,15 @@ void board_fill(struct board *b, struct cs_board *cb)
 	cb->usb_psy = b->usb_psy;
 	cb->bat_psy = b->bat_psy;
 	cb->gadget = &b->gadget;
-	cb->uchger = b->kp->framework == BOARD_FW_2016 ? &b->uchger : NULL;
+	cb->uchger = b->framework == BOARD_FW_2016 ? &b->uchger : NULL;
 }
 
 void board_cleanup(struct board *b)
 {
 	sim_cancel(b->sim, &b->ev_enumerate);
-	if (b->kp->framework == BOARD_FW_2016)
+	if (b->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_cleanup(&b->uchger);
-	else if (b->kp->framework == BOARD_FW_MERGED)
+	else if (b->framework == BOARD_FW_MERGED)
 		cs_usb_phy_charger_cleanup(b->phy);
 	power_supply_unregister(b->usb_psy);
 	power_supply_unregister(b->bat_psy);

@@ -164,6 +164,16 @@ static char *machines_text(void)
 	return g_string_free(s, FALSE);
 }
 
+const struct board_phy_glue *linux_board_glue(const char *policy)
+{
+	const struct linux_machine *m;
+
+	if (!policy || strncmp(policy, "linux/", 6) != 0)
+		return NULL;
+	m = machine_of(policy + 6);
+	return m ? m->glue : NULL;
+}
+
 bool linux_board_fits(const char *policy, const char *preset)
 {
 	const struct linux_machine *m;

@@ -36,6 +36,9 @@ struct linux_board_env {
  * fit the driver (e.g. a charger preset for another chip). */
 bool linux_board_new(struct linux_board **out, const char *policy,
 		     const struct linux_board_env *env, GError **err);
+/* The PHY glue of the machine of `policy` (run/linux/machine.h), NULL when the policy
+ * is not a real driver's (or names no machine): the board then uses the generic one. */
+const struct board_phy_glue *linux_board_glue(const char *policy);
 /* Does policy run on a device whose charger is the device.pmic preset `preset`? True
  * for every policy but a real driver, whose machine has its own chip (score leaves
  * the setups of other chargers out of a driver's figures). */

@@ -237,17 +237,21 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 	w->phy.dev = &w->phy_dev;
 	w->phy.label = "usb-phy";
 	w->ic = (struct cs_charger_ic){ pmic_preset_names[chg->p->preset], &world_ic_ops, w };
+	/* before the board: a real driver's machine says which PHY glue the board has */
+	if (!world_load_policy(w, sc, err))
+		goto fail;
 	board_init(&w->drv, &w->sim, w->log, &w->phy,
 		   world_model(w, "source"),
 		   w->params[scenario_object_index("device.gadget")],
-		   w->params[scenario_object_index("device.kernel")], world_board_read_cb, w);
+		   w->params[scenario_object_index("device.kernel")],
+		   linux_board_glue(w->policy_name), world_board_read_cb, w);
 	board_fill(&w->drv, &w->board);
+	if (!board_glue_check(&w->drv, sc->file, w->policy_name, err))
+		goto fail;
 	w->board.name = sc->name;
 	w->board.ic = &w->ic;
 	w->board.boot = &w->boot_hook;
 	world_sysfs_init(w);
-	if (!world_load_policy(w, sc, err))
-		goto fail;
 	/* linux/<driver> policies: the board the real driver runs on (run/linux_board.c) */
 	if (!linux_board_new(&w->lb, w->policy_name, &(struct linux_board_env){
 			.sim = &w->sim, .log = w->log, .pmic = chg, .drv = &w->drv,
@@ -386,7 +390,7 @@ void world_free(struct world *w)
 	for (int i = 0; w->state && i < w->n_models; i++)   /* all initialised, or none */
 		if (model_registry[i]->cleanup)
 			model_registry[i]->cleanup(w->state[i]);
-	if (w->state)   /* the board is built with the models, nothing failing between */
+	if (w->drv.sim)   /* board_init ran (after the models and the policy's loading) */
 		board_cleanup(&w->drv);
 	/* the states and parameters after the board, which holds pointers into them */
 	for (int i = 0; w->state && i < w->n_models; i++)

@@ -20,6 +20,7 @@ extern CU_TestInfo bounds_tests[];
 extern CU_TestInfo outputs_tests[];
 extern CU_TestInfo trace_tests[];
 extern CU_TestInfo stack_tests[];
+extern CU_TestInfo board_glue_tests[];
 extern CU_TestInfo physics_tests[];
 extern CU_TestInfo charge_tests[];
 extern CU_TestInfo sweep_tests[];

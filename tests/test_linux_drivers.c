@@ -1250,20 +1250,201 @@ static void test_twl4030_driver_matches_port(void)
 	tu_done(&drv);
 }
 
-/* Raised before detection ends: the driver resets its target to 500 mA on the charger
- * notification, and the port, fixed to match, does the same (it used to keep 1.7 A). */
-static void test_twl4030_early_max_difference(void)
+/* The TPS65950 TRM's BCIIREF current (SWCU050, quoted in twl4030_charger.c): code *
+ * 1.7 A / 1023 - 0.85 A, twice that with CGAIN. */
+static double bciiref_amps(int code, bool cgain)
 {
-	struct tu_run port, drv;
+	double a = code * 1.7 / 1023 - 0.85;
+
+	return cgain ? 2 * a : a;
+}
+
+/* The code twl4030_charger.c writes for a current (its ua2regval()): the current
+ * (halved with CGAIN) times 10, plus 8.5e6, over 16618, at least 512. */
+static int bciiref_code(int ua, bool cgain)
+{
+	int code = ((cgain ? ua / 2 : ua) * 10 + 8500000) / 16618;
+
+	return code < 512 ? 512 : code;
+}
+
+/* What the charger model keeps of a limit: whole steps of 1.7 A / 1023, rounded down. */
+static double model_steps(double a)
+{
+	return floor(a / (1.7 / 1023) + 1e-9) * (1.7 / 1023);
+}
+
+/*
+ * The input limit raised 50 ms after plug, before detection ends (~101 ms). On the
+ * OMAP3 board (the machine's own glue: VBUS at plug, no charger event) nothing resets
+ * the raised target: the driver climbs 20 mA per 100 ms to its USB_MAX_CURRENT, 1.7 A,
+ * which is above 852 mA, so CGAIN, code 1022: 1.696676 A; 85 steps, the last 8.5 s
+ * after plug. On a board that sends USB_EVENT_CHARGER (the generic glue) the event
+ * resets the target to 500 mA: code 812 without CGAIN, 0.49936 A, 300 of the charger
+ * model's steps. The port follows the same board the same way.
+ */
+static void test_twl4030_early_max_board(void)
+{
+	struct tu_run drv, drv_chg, port, port_chg;
+	double cap = bciiref_amps(bciiref_code(1700000, true), true);
+	double reset = model_steps(bciiref_amps(bciiref_code(500000, false), false));
+	const cJSON *last = NULL, *e;
+
+	CU_ASSERT_EQUAL(bciiref_code(1700000, true), 1022);
+	CU_ASSERT_EQUAL(bciiref_code(500000, false), 812);
+	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/linux/twl4030-early-max-driver.json", NULL));
+	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_max_A"), cap, 1e-6);
+	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_final_A"), cap, 1e-6);
+	CS_ASSERT_NEAR(cap, 1.696676, 1e-6);
+	/* the OMAP3 glue: one VBUS at plug, no charger event, no charger framework */
+	CU_ASSERT_EQUAL(tu_count_where(&drv, "usb_phy_event", "event", "vbus"), 1);
+	CU_ASSERT_EQUAL(tu_count_where(&drv, "usb_phy_event", "event", "charger"), 0);
+	CU_ASSERT_PTR_NULL(tu_event(&drv, "usb_charger_notify", NULL, NULL, 0));
+	for (int i = 0; (e = tu_event(&drv, "ilim_set", NULL, NULL, i)); i++)
+		last = e;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+	CS_ASSERT_NEAR(tu_event_time(last), 85 * 0.1, 0.02);
+
+	CU_ASSERT_TRUE_FATAL(run_file(&drv_chg, "scenarios/linux/twl4030-early-max-driver-charger-event.json",
+				      NULL));
+	CU_ASSERT_EQUAL(tu_count_where(&drv_chg, "usb_phy_event", "event", "charger"), 1);
+	CS_ASSERT_NEAR(tu_metric(&drv_chg, "ilim_final_A"), reset, 1e-6);
+	CS_ASSERT_NEAR(reset, 300 * 1.7 / 1023, 1e-9);
 
 	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/linux/twl4030-early-max-port.json", NULL));
-	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/linux/twl4030-early-max-driver.json", NULL));
-	/* ua2regval(500000) = code 812 -> 0.49936 A, rounded down to the charger
-	 * model's 1.7 A / 1023 steps: 300 steps = 0.498534 A */
-	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_final_A"), 300 * 1.7 / 1023, 1e-6);
-	CS_ASSERT_NEAR(tu_metric(&port, "ilim_final_A"), 300 * 1.7 / 1023, 1e-6);
+	CU_ASSERT_TRUE(tu_metric(&port, "ilim_final_A") >= 1.69);
+	CU_ASSERT_EQUAL(tu_count_where(&port, "usb_phy_event", "event", "charger"), 0);
+	CU_ASSERT_TRUE_FATAL(run_file(&port_chg, "scenarios/linux/twl4030-early-max-port-charger-event.json",
+				      NULL));
+	CS_ASSERT_NEAR(tu_metric(&port_chg, "ilim_final_A"), reset, 1e-6);
+	tu_done(&drv);
+	tu_done(&drv_chg);
+	tu_done(&port);
+	tu_done(&port_chg);
+}
+
+/*
+ * The same early raise on bug zoo 1's adapter (1.1 A, full battery, 3 h): on the
+ * OMAP3 board the driver reaches its cap and each recharge overloads the adapter as
+ * the port does on bug zoo 1 (time below 4.75 V within 1 % of the port's, the adapter
+ * held at its 1.1 A limit); on the generic board it stays at 500 mA and VBUS never
+ * drops below 4.75 V.
+ */
+static void test_twl4030_early_max_overload(void)
+{
+	struct tu_run drv, drv_chg, port;
+	double cap = bciiref_amps(bciiref_code(1700000, true), true);
+	double below;
+
+	CU_ASSERT_TRUE_FATAL(run_file(&port, "scenarios/bugzoo/twl4030-full-battery.json", NULL));
+	CU_ASSERT_TRUE_FATAL(run_file(&drv, "scenarios/linux/twl4030-full-battery-early-max-driver.json",
+				      NULL));
+	CU_ASSERT_TRUE_FATAL(run_file(&drv_chg,
+				      "scenarios/linux/twl4030-full-battery-early-max-driver-charger-event.json",
+				      NULL));
+	below = tu_metric(&port, "time_below_4v75_s");
+	CU_ASSERT_TRUE(below > 60);
+	CS_ASSERT_NEAR(tu_metric(&drv, "time_below_4v75_s"), below, 0.01 * below);
+	CS_ASSERT_NEAR(tu_metric(&drv, "ilim_max_A"), cap, 1e-6);
+	CS_ASSERT_NEAR(tu_metric(&drv, "ibus_max_A"), 1.1, 1e-3);
+	CU_ASSERT_EQUAL(tu_metric(&drv_chg, "time_below_4v75_s"), 0);
+	CS_ASSERT_NEAR(tu_metric(&drv_chg, "ilim_max_A"), 300 * 1.7 / 1023, 1e-6);
+	CU_ASSERT_TRUE(tu_metric(&drv_chg, "vbus_min_V") > 4.75);
 	tu_done(&port);
 	tu_done(&drv);
+	tu_done(&drv_chg);
+}
+
+/* The real driver's machine on every kind of port, plugged twice: the OMAP3 glue
+ * sends VBUS at each plug and NONE at the unplug, never USB_EVENT_CHARGER, and no
+ * charger framework attaches. */
+static void test_twl4030_board_never_charger_event(void)
+{
+	static const char *const kinds[] = { "sdp", "cdp", "dcp", "apple-2.1a", "samsung-2a", "aca" };
+
+	for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++) {
+		g_autofree char *json = g_strdup_printf(
+			"{ \"name\": \"omap3\", \"duration\": \"5 s\", \"source\": { \"kind\": \"%s\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" } },"
+			"  \"policy\": \"linux/twl4030_charger\","
+			"  \"events\": [ { \"at\": \"2 s\", \"do\": \"unplug\" },"
+			"               { \"at\": \"3 s\", \"do\": \"plug\" } ] }", kinds[k]);
+		struct tu_run r;
+
+		CU_ASSERT_TRUE_FATAL(tu_run(&r, json));
+		CU_ASSERT_EQUAL(tu_count_where(&r, "usb_phy_event", "event", "charger"), 0);
+		CU_ASSERT_EQUAL(tu_count_where(&r, "usb_phy_event", "event", "vbus"), 2);
+		CU_ASSERT_EQUAL(tu_count_where(&r, "usb_phy_event", "event", "none"), 1);
+		CU_ASSERT_PTR_NULL(tu_event(&r, "usb_charger_notify", NULL, NULL, 0));
+		tu_done(&r);
+	}
+}
+
+/* Every machine states its PHY glue, and its device tree agrees with it: the PHY the
+ * machine registers has an "extcon" property exactly when the glue says the charger
+ * framework attaches (drivers/usb/phy/phy.c, usb_add_extcon()). On the OMAP3 board the
+ * musb controller's usb-phy is that PHY (omap3-gta04.dtsi). */
+static void test_machines_state_their_glue(void)
+{
+	for (int i = 0; linux_machines[i]; i++) {
+		const struct linux_machine *m = linux_machines[i];
+		const char *preset = m->presets ? m->presets[0] : "generic-switching";
+		g_autofree char *json = g_strdup_printf(
+			"{ \"name\": \"g\", \"duration\": \"1 s\", \"source\": { \"kind\": \"dcp\" },"
+			"  \"device\": { \"pmic\": { \"preset\": \"%s\" } }, \"policy\": \"linux/%s\" }",
+			preset, m->driver);
+		GError *err = NULL;
+		struct scenario *sc = scenario_load_text("g.json", json, strlen(json), NULL, &err);
+		struct world_options opt = { 0 };
+		struct world *w;
+		struct device_node *np;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m->glue);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+		w = world_new(sc, &opt, &err);
+		if (!w)
+			fprintf(stderr, "\n  %s: %s\n", m->driver, err ? err->message : "?");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		np = cs_kernel()->phys && cs_kernel()->phys->dev ? cs_kernel()->phys->dev->of_node : NULL;
+		CU_ASSERT_EQUAL(np && of_property_read_bool(np, "extcon"), m->glue->dt_extcon);
+		if (m->glue == &board_glue_omap2430) {
+			struct device_node *musb = of_get_compatible_child(cs_kernel()->of_root,
+									   "ti,omap3-musb");
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(np);
+			CU_ASSERT_TRUE(of_device_is_compatible(np, "ti,twl4030-usb"));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(musb);
+			CU_ASSERT_PTR_EQUAL(of_parse_phandle(musb, "usb-phy", 0), np);
+		}
+		world_free(w);
+		scenario_free(sc);
+	}
+}
+
+/* A knob the machine's glue fixes is an input error naming the policy and the glue. */
+static void test_twl4030_board_fixes_payload(void)
+{
+	static const char json[] =
+		"{ \"name\": \"p\", \"duration\": \"1 s\", \"source\": { \"kind\": \"dcp\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\" },"
+		"              \"kernel\": { \"phy_payload\": \"gadget\" } },"
+		"  \"policy\": \"linux/twl4030_charger\" }";
+	GError *err = NULL;
+	struct scenario *sc = scenario_load_text("p.json", json, strlen(json), NULL, &err);
+	struct world_options opt = { 0 };
+	struct world *w;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+	w = world_new(sc, &opt, &err);
+	CU_ASSERT_PTR_NULL(w);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL(world_error_status(err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "p.json: device.kernel.phy_payload: found \"gadget\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "policy \"linux/twl4030_charger\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "\"omap2430\""));
+	g_error_free(err);
+	world_free(w);
+	scenario_free(sc);
 }
 
 /* allow_usb=0 (the driver's own default): the plug target is 100 mA. */
@@ -1535,7 +1716,11 @@ CU_TestInfo linux_driver_tests[] = {
 	{ "driver files byte-identical to the kernel tree", test_driver_files_unmodified },
 	{ "every driver has a machine, every machine a driver", test_every_driver_has_a_machine },
 	{ "twl4030_charger.c: bug zoo 1 within 1 % of the port", test_twl4030_driver_matches_port },
-	{ "twl4030_charger.c: early max_current reset", test_twl4030_early_max_difference },
+	{ "twl4030_charger.c: early raise, OMAP3 board vs charger event", test_twl4030_early_max_board },
+	{ "twl4030_charger.c: early raise overloads bug zoo 1's adapter", test_twl4030_early_max_overload },
+	{ "twl4030 machine: the OMAP3 glue never sends CHARGER", test_twl4030_board_never_charger_event },
+	{ "twl4030 machine: its glue fixes phy_payload", test_twl4030_board_fixes_payload },
+	{ "every machine states its glue; its device tree agrees", test_machines_state_their_glue },
 	{ "twl4030_charger.c: allow_usb module parameter", test_twl4030_module_param },
 	{ "bq25890_charger.c: ICO behind a 1.2 A adapter", test_bq25890_ico },
 	{ "gpio-charger.c: static supply type", test_gpio_charger_static_type },

@@ -19,6 +19,7 @@ static CU_SuiteInfo suites[] = {
 	{ "outputs", NULL, NULL, NULL, NULL, outputs_tests },
 	{ "trace", NULL, NULL, NULL, NULL, trace_tests },
 	{ "stack", NULL, NULL, NULL, NULL, stack_tests },
+	{ "board-glue", NULL, NULL, NULL, NULL, board_glue_tests },
 	{ "physics", NULL, NULL, NULL, NULL, physics_tests },
 	{ "charge", NULL, NULL, NULL, NULL, charge_tests },
 	{ "sweep", NULL, NULL, NULL, NULL, sweep_tests },

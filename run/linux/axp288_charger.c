@@ -263,6 +263,7 @@ const struct linux_machine linux_machine_axp288_charger = {
 	.board = "X-Powers AXP288 PMIC charger (Intel Cherry Trail tablet)",
 	.presets = NULL,   /* the AXP288 has no preset: the charger model's numbers */
 	.acpi = axp288_acpi,
+	.glue = &board_glue_intel_cht,   /* the type as extcon cables, no usb_phy events */
 	.state_size = sizeof(struct axp288_machine),
 	.setup = axp288_setup,
 	.settled = axp288_settled,

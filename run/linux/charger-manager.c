@@ -198,6 +198,7 @@ const struct linux_machine linux_machine_charger_manager = {
 	.driver = "charger-manager",
 	.board = "a PMIC's CHARGER regulator under charger-manager (Exynos4412 'midas' style)",
 	.presets = NULL,   /* any charger: the regulator is the charger model */
+	.glue = &board_glue_no_usb_phy,   /* cables through extcon only */
 	.state_size = sizeof(struct cm_machine),
 	.setup = cm_setup,
 	.teardown = cm_teardown,

@@ -113,6 +113,7 @@ const struct linux_machine linux_machine_gpio_charger = {
 	.driver = "gpio-charger",
 	.board = "TI bq2407x charger on GPIO lines (/PGOOD, /CHG, EN2, EN1)",
 	.presets = NULL,   /* the bq2407x has no preset: the charger model's numbers */
+	.glue = &board_glue_no_usb_phy,   /* the binding's board: the charger's lines only */
 	.state_size = sizeof(struct gpio_charger_machine),
 	.setup = gpio_charger_setup,
 	.settled = gpio_charger_settled,

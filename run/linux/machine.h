@@ -42,6 +42,11 @@ struct linux_machine {
 	 * hid; NULL: not an ACPI machine. acpi_dev_present() and the ACPI quirks answer
 	 * from it. */
 	const struct cs_acpi_device *acpi;
+	/* Its USB PHY's glue as the real board has it (run/phy_glue.c): which usb_phy
+	 * events the board sends, with what data, whether the USB charger framework
+	 * attaches. The board (run/board.c) sends per it unless device.kernel.phy_glue
+	 * names another. */
+	const struct board_phy_glue *glue;
 	/* sizeof its state (lb->priv), allocated zeroed by the core */
 	size_t state_size;
 	/* Build the device tree under lb->root, initialise and wire the chip, register

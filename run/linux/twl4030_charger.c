@@ -5,11 +5,24 @@
  * battery charger interface (BCI, models/twl4030_bci) and the USB PHY.
  *
  * Device tree: twl@48 { compatible = "ti,twl4030"; bci { compatible =
- * "ti,twl4030-bci"; interrupts = <9>, <2>; io-channel-names = "vac"; }; twl4030-usb {
- * compatible = "ti,twl4030-usb"; }; }. The platform device twl4030_bci has two
+ * "ti,twl4030-bci"; interrupts = <9>, <2>; io-channel-names = "vac"; }; usb2_phy:
+ * twl4030-usb { compatible = "ti,twl4030-usb"; interrupts = <10>, <4>; usb_mode = <1>;
+ * #phy-cells = <0>; }; }, as arch/arm/boot/dts/ti/omap/twl4030.dtsi has them (the
+ * PHY's node with no "extcon"), and the musb controller that is the PHY's glue,
+ * usb_otg_hs: usb@0 { compatible = "ti,omap3-musb"; usb-phy = <&usb2_phy>; phys =
+ * <&usb2_phy>; phy-names = "usb2-phy"; interface-type = <0>; mode = <3>; power =
+ * <50>; } (omap3.dtsi, with the GTA04's settings of omap3-gta04.dtsi). The platform
+ * device twl4030_bci has two
  * interrupts (CHG_PRES, BCI); twl_i2c_read_u8()/twl_i2c_write_u8() reach the BCI
  * model's register blocks; the board's PHY is registered with the twl4030-usb node,
  * so devm_usb_get_phy_by_node() finds it; the MADC's "vac" channel reads 0 V.
+ *
+ * The PHY's glue is the OMAP3 one (run/phy_glue.c, board_glue_omap2430): the musb
+ * OMAP glue tells the notifier USB_EVENT_VBUS and USB_EVENT_NONE with NULL data and
+ * never USB_EVENT_CHARGER, and the twl4030-usb node has no "extcon" (twl4030.dtsi),
+ * so no USB charger framework attaches. The driver's notifier resets its target to
+ * 500 mA on every event (twl4030_bci_usb_ncb()); on this board that is each plug
+ * only, so a limit user space raises after VBUS stays raised.
  */
 #include <linux/interrupt.h>
 #include <linux/iio/consumer.h>
@@ -17,6 +30,7 @@
 #include <chargesim/kernel.h>
 #include "models/twl4030_bci/twl4030_bci.h"
 #include "run/linux/machine.h"
+#include "run/world.h"
 
 struct twl4030_machine {
 	struct twl4030_bci bci;
@@ -75,14 +89,14 @@ static int twl_read_vac(void *hw, int *val)
 static bool twl4030_setup(struct linux_board *lb, GError **err)
 {
 	struct twl4030_machine *t = lb->priv;
-	struct device_node *twl, *bci, *usb;
+	struct device_node *twl, *bci, *usb, *musb;
 	struct twl4030_bci_env env = {
 		.pmic = lb->env.pmic, .log = lb->env.log, .sim = lb->env.sim,
 		.adc = linux_board_adc, .vbus = linux_board_vbus, .irq_bci = twl_irq_bci, .ctx = lb,
 	};
+	g_autofree char *msg = NULL;
 	int irqs[2];
 
-	(void)err;
 	twl = cs_of_node_new(lb->root, "twl@48", "twl");
 	cs_of_set_string(twl, "compatible", "ti,twl4030");
 	cs_of_set_u32(twl, "reg", 0x48);
@@ -92,6 +106,16 @@ static bool twl4030_setup(struct linux_board *lb, GError **err)
 	cs_of_set_string(bci, "io-channel-names", "vac");
 	usb = cs_of_node_new(twl, "twl4030-usb", "usb2_phy");
 	cs_of_set_string(usb, "compatible", "ti,twl4030-usb");
+	cs_of_set_u32s(usb, "interrupts", (const u32[]){ 10, 4 }, 2);   /* OTG (ID, VBUS), USB */
+	cs_of_set_u32(usb, "usb_mode", 1);                                /* ULPI */
+	cs_of_set_u32(usb, "#phy-cells", 0);
+	musb = cs_of_node_new(lb->root, "usb@0", "usb_otg_hs");
+	cs_of_set_string(musb, "compatible", "ti,omap3-musb");
+	if (cs_of_apply_dts(musb, "usb-phy = <&usb2_phy>; phys = <&usb2_phy>; phy-names = \"usb2-phy\";"
+			    " interface-type = <0>; mode = <3>; power = <50>;", &msg) < 0) {
+		g_set_error(err, CS_RUN_ERROR, CS_RUN_ERROR_INTERNAL, "the musb node: %s", msg);
+		return false;
+	}
 
 	twl4030_bci_init(&t->bci, &env);
 	t->twl = (struct cs_twl_provider){ .read = twl_read, .write = twl_write, .hw = t };
@@ -121,6 +145,7 @@ const struct linux_machine linux_machine_twl4030_charger = {
 	.driver = "twl4030_charger",
 	.board = "TWL4030 companion chip (OMAP3 phones: GTA04, N900)",
 	.presets = (const char *const[]){ "twl4030", NULL },
+	.glue = &board_glue_omap2430,    /* VBUS / NONE with NULL, no charger event */
 	.state_size = sizeof(struct twl4030_machine),
 	.setup = twl4030_setup,
 	.settled = twl4030_settled,

@@ -7,10 +7,15 @@
  *  - every usb_phy notification (VBUS, CHARGER, ENUMERATED, NONE, ...) resets the
  *    target to 500 mA (100 mA when allow_usb is off), as the driver's notifier does
  *    "on each plug event"; VBUS and CHARGER then re-apply the limits: a limit above
- *    the target is cut to it, one below it restarts the ramp. So a notification that
- *    arrives after userspace raised max_current (a slow detection: a charger with a
- *    divider times data contact detect out after 600 ms) drops the target back to
- *    500 mA, and the ramp stays there;
+ *    the target is cut to it, one below it restarts the ramp. Which notifications
+ *    come is the board's PHY glue (run/phy_glue.c). The driver's own board, an OMAP3
+ *    phone, sends VBUS at plug and NONE at unplug only (the musb OMAP glue never
+ *    sends CHARGER, and no charger framework attaches), so there the reset happens
+ *    at each plug and a max_current raised after VBUS stays: the ramp climbs to it.
+ *    Only a board that notifies again after the raise - the generic glue's CHARGER
+ *    at the end of detection, e.g. a charger with a divider whose data contact
+ *    detect times out after 600 ms - drops the target back to 500 mA, and the ramp
+ *    stays there (scenarios/linux/twl4030-early-max-port*.json show both);
  *  - a worker runs every 100 ms while the limit is below the target: while VBUS reads
  *    >= 4.75 V it raises the limit by 20 mA; on a low reading it steps back one step
  *    and makes that the target, so it stops; once the target is reached it stops too,

@@ -98,7 +98,14 @@ KHEADERS       := include/linux/power/charger-manager.h include/linux/power/bq25
 # kernel files a machine loads beside its driver (drivers/extcon/extcon-axp288.c: the AXP288
 # machine's extcon, run/linux/axp288_charger.c); they are no policies of their own
 KMACHINE_FILES := drivers/extcon/extcon-axp288.c
-KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KMACHINE_FILES)
+# The kernel's own core code the layer runs in place of ports (docs/stack.md): extcon
+# (extcon.c with its devres part and its private header) and the USB PHY layer with the
+# merged USB charger framework (phy.c). Without a kernel tree stack/kernel/kcore_absent.c
+# stands in for them.
+KCORE_ALL      := drivers/extcon/extcon.c drivers/extcon/devres.c drivers/usb/phy/phy.c
+KCORE_HEADERS  := drivers/extcon/extcon.h
+KFILES         := $(KDRIVERS_ALL:%=drivers/power/supply/%.c) $(KHEADERS) $(KMACHINE_FILES) \
+                  $(KCORE_ALL) $(KCORE_HEADERS)
 ifneq ($(KERNEL_SRC),)
 KORIGIN        := $(abspath $(KERNEL_SRC))
 KDRIVERS       := $(KDRIVERS_ALL)
@@ -112,6 +119,10 @@ endif
 KDRIVER_SRC    := $(KDRIVERS:%=$(KDIR)/drivers/power/supply/%.c) $(if $(KDRIVERS),$(KMACHINE_FILES:%=$(KDIR)/%))
 KDRIVER_OBJ    := $(KDRIVER_SRC:$(KDIR)/%.c=$(BUILD)/obj/kernel/%.o)
 KMACHINE_MODS  := $(if $(KDRIVERS),$(subst -,_,$(basename $(notdir $(KMACHINE_FILES)))))
+KCORE          := $(if $(KDRIVERS),$(KCORE_ALL))
+KCORE_SRC      := $(KCORE:%=$(KDIR)/%)
+KCORE_OBJ      := $(KCORE:%.c=$(BUILD)/obj/kernel/%.o)
+LIB_SRC        := $(filter-out $(if $(KCORE),stack/kernel/kcore_absent.c),$(LIB_SRC))
 KREGISTRY_SRC  := $(BUILD)/gen/cs_linux_modules.c
 KREGISTRY_OBJ  := $(BUILD)/obj/gen/cs_linux_modules.o
 # Kernel code is built with the kernel's own warning set (it is not ours to change);
@@ -141,7 +152,7 @@ KCFLAGS    = -std=gnu11 $(CFLAGS) $(SAN) $(KCODEGEN) $(KWARN) -I. -Istack/includ
              -I$(KDIR)/include -include stack/include/chargesim/kconfig.h $(PKG_CFLAGS) -MMD -MP
 
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KREGISTRY_OBJ)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(KDRIVER_OBJ) $(KCORE_OBJ) $(KREGISTRY_OBJ)
 # The gnuplot templates (plots/templates/*.gp) join the library as C strings, made by
 # plots/templates/gp2c.sh, so that the binary needs no template file at run time.
 TPL_SRC   := $(sort $(wildcard plots/templates/*.gp))
@@ -235,6 +246,17 @@ $(KFILES:%=$(KDIR)/%): $(KDIR)/.extracted
 	@test -f $@
 endif
 
+# The core files keep their global state (lists, ids, locks) in the run, not the
+# process (chargesim/kcore.h, forced in): every run is a kernel of its own, also when
+# `check -j` runs several at once in threads.
+$(KCORE_OBJ): $(BUILD)/obj/kernel/%.o: $(KDIR)/%.c stack/include/chargesim/kconfig.h \
+		stack/include/chargesim/kcore.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -include stack/include/chargesim/kcore.h \
+	  -DKBUILD_MODNAME='"$(if $(findstring extcon,$*),extcon_core,phy)"' \
+	  -DKBUILD_BASENAME='"$(notdir $*)"' -DCS_KFILE='"$(notdir $*)"' \
+	  -DCS_KMODSYM=$(if $(findstring extcon,$*),extcon_core,usb_phy) -c $< -o $@
+
 # A driver's static variables (its .data, .data.rel, .data.rel.local and .bss) are
 # renamed into sections of its own, cs_kdata_MOD and cs_kbss_MOD, whose bounds the
 # linker gives as __start_/__stop_ symbols: stack/linux/policy.c puts them back to their
@@ -259,6 +281,11 @@ KEDIR          := $(BUILD)/kernel-edited
 ifneq ($(and $(KERNEL_EDITED),$(KDRIVERS)),)
 KEDITED        := $(patsubst $(KERNEL_EDITED)/drivers/power/supply/%.c,%,\
                     $(wildcard $(KDRIVERS:%=$(KERNEL_EDITED)/drivers/power/supply/%.c)))
+endif
+ifneq ($(KERNEL_EDITED),)
+ifeq ($(KEDITED),)
+$(warning KERNEL_EDITED=$(KERNEL_EDITED) holds no driver file of this build ($(if $(KDRIVERS),DIR/drivers/power/supply/<file>.c for a file of KDRIVERS_ALL,none: no kernel source)): no linux/<file>@edited is built)
+endif
 endif
 KEDITED_OBJ    := $(KEDITED:%=$(BUILD)/obj/kernel-edited/drivers/power/supply/%.o)
 KMODSYMS       := $(subst -,_,$(KDRIVERS)) $(addsuffix __edited,$(subst -,_,$(KEDITED)))
@@ -289,7 +316,7 @@ KSHARED   := $(filter-out $(KDRIVERS_ALL:%=drivers/power/supply/%.c),$(filter %.
 ifneq ($(KDRIVERS),)
 $(KDIR)/.sha256: $(KDIR)/.extracted
 	@test -f $@
-KREGISTRY_DEPS := $(KDIR)/.sha256 $(KSTOCK)/.sha256 $(KDRIVER_OBJ) $(KEDITED_OBJ) \
+KREGISTRY_DEPS := $(KDIR)/.sha256 $(KSTOCK)/.sha256 $(KDRIVER_OBJ) $(KCORE_OBJ) $(KEDITED_OBJ) \
                   $(if $(KEDITED),$(KEDIR)/.sha256)
 endif
 $(KREGISTRY_SRC): $(BUILD)/gen/.kdrivers Makefile scripts/kfiles2c.sh $(KREGISTRY_DEPS)
@@ -424,16 +451,19 @@ coverage: check-deps
 # BASELINE, b52e5c8, is the tree before the lean-tree work (build, benchmarks, layers); a
 # revision is exported into $(BUILD)/baseline-HASH/ and built there once, with its own
 # bench_regret (scripts/baseline-build.sh); a PATH is a chargesim built elsewhere, whose
-# directory may hold bench/bench_regret.
+# directory may hold bench/bench_regret. Both builds run the scenario library as it stood
+# at BENCH_INPUTS (default: BASELINE's revision, b52e5c8 for a PATH), which the baseline
+# understands.
 BASELINE    ?= b52e5c8
 BENCH_SCALE ?= 1
+BENCH_INPUTS ?= $(if $(wildcard $(BASELINE)),b52e5c8,$(BASELINE))
 bench: check-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BIN)
 	@export MAKE='$(MAKE)'; \
 	base=$$(scripts/baseline-build.sh '$(BASELINE)' $(BUILD) build/bench/bench_regret) || exit 1; \
 	for b in queue run linux; do echo "== bench_$$b"; $(BUILD)/bench/bench_$$b || exit 1; done; \
 	echo "== bench_builds: this build against $(BASELINE)"; \
-	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_SCALE)
+	$(BUILD)/bench/bench_builds "$$(dirname "$$base")" $(BENCH_INPUTS) $(BENCH_SCALE)
 
 # make same-outputs [BASE=REV|PATH]: every library scenario run by this build and by
 # BASE's (default HEAD, the last commit; built as for make bench), and the demo again

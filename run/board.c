@@ -348,6 +348,8 @@ static const unsigned int board_cables[] = {
 	EXTCON_NONE,
 };
 
+/* Edge-driven, as a PHY's interrupt reports a change: only cables whose state changes
+ * are set and synced (the kernel's extcon notifies on every sync, changed or not). */
 static void board_set_cables(struct board *b, const unsigned int *cables, int n)
 {
 	/* Cables that went away first, then the new ones. */
@@ -357,10 +359,10 @@ static void board_set_cables(struct board *b, const unsigned int *cables, int n)
 		for (int k = 0; k < n; k++)
 			keep |= cables[k] == board_cables[i];
 		if (!keep)
-			extcon_set_state_sync(&b->edev, board_cables[i], false);
+			cs_extcon_report(b->edev, board_cables[i], false);
 	}
 	for (int k = 0; k < n; k++)
-		extcon_set_state_sync(&b->edev, cables[k], true);
+		cs_extcon_report(b->edev, cables[k], true);
 }
 
 void board_detected(struct board *b, const struct phy_result *r)
@@ -433,7 +435,14 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 	phy->cs_priv = b;
 	phy->set_power = board_phy_set_power;
 	phy->cs_gadget = &b->gadget;
-	cs_extcon_init(&b->edev, "extcon-usb", board_cables);
+	/* phy.c takes a reference on the PHY's driver when a consumer gets the PHY */
+	b->phy_drv.name = "usb-phy-glue";
+	phy->dev->driver = &b->phy_drv;
+	/* the extcon device's parent, whose name it is registered under */
+	b->edev_parent.init_name = "extcon-usb";
+	b->edev = devm_extcon_dev_allocate(&b->edev_parent, board_cables);
+	if (IS_ERR(b->edev) || devm_extcon_dev_register(&b->edev_parent, b->edev))
+		g_error("board: the extcon device cannot be registered");
 	sim_event_init(&b->ev_enumerate, board_enumerate_cb, b);
 
 	b->usb_desc = (struct power_supply_desc){
@@ -457,9 +466,7 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
 		b->gadget.cs_configs[i].MaxPower = (unsigned int)lround(gp->configs_ma[i]);
 	}
 	if (b->framework == BOARD_FW_2016)
-		cs_usb_charger_2016_init(&b->uchger, &b->edev, b->usb_psy, &b->gadget);
-	else if (b->framework == BOARD_FW_MERGED)
-		cs_usb_phy_charger_init(phy, &b->edev, sp->usb3 && gp->usb3);
+		cs_usb_charger_2016_init(&b->uchger, b->edev, b->usb_psy, &b->gadget);
 	board_tell_port(b);
 }
 
@@ -487,10 +494,34 @@ bool board_glue_check(const struct board *b, const char *file, const char *polic
 	return false;
 }
 
+/* The merged framework is phy.c's: usb_add_phy_dev() attaches it when the PHY's
+ * device-tree node has an "extcon" property (usb_add_extcon), so the board's firmware
+ * gives the PHY node one, naming the connector's node, exactly when the scenario asks
+ * for the merged framework. */
+void board_add_phy(struct board *b)
+{
+	struct device_node *ext, *phyn;
+	g_autofree char *msg = NULL;
+
+	b->dt = cs_of_node_new(NULL, "", NULL);
+	ext = cs_of_node_new(b->dt, "extcon-usb", "extcon_usb");
+	phyn = cs_of_node_new(b->dt, "usb-phy", NULL);
+	if (b->framework == BOARD_FW_MERGED &&
+	    cs_of_apply_dts(phyn, "extcon = <&extcon_usb>;", &msg))
+		g_error("board: %s", msg);
+	b->edev_parent.of_node = ext;
+	b->phy->dev->of_node = phyn;
+	b->phy->type = USB_PHY_TYPE_USB2;
+	if (usb_add_phy_dev(b->phy))
+		g_error("board: the USB PHY cannot be added");
+	cs_usb_phy_log_framework(b->phy);
+	b->phy_added = true;
+}
+
 void board_fill(struct board *b, struct cs_board *cb)
 {
 	cb->phy = b->phy;
-	cb->edev = &b->edev;
+	cb->edev = b->edev;
 	cb->usb_psy = b->usb_psy;
 	cb->bat_psy = b->bat_psy;
 	cb->gadget = &b->gadget;
@@ -502,11 +533,22 @@ void board_cleanup(struct board *b)
 	sim_cancel(b->sim, &b->ev_enumerate);
 	if (b->framework == BOARD_FW_2016)
 		cs_usb_charger_2016_cleanup(&b->uchger);
-	else if (b->framework == BOARD_FW_MERGED)
-		cs_usb_phy_charger_cleanup(b->phy);
+	if (b->phy_added) {
+		usb_remove_phy(b->phy);
+		devres_release_all(b->phy->dev);   /* the framework's extcon notifiers */
+		if (b->phy->chg_work.func)   /* phy.c's framework set it up */
+			cancel_work_sync(&b->phy->chg_work);
+		b->phy->dev->of_node = NULL;
+		b->phy_added = false;
+	}
+	cs_of_free_tree(b->dt);
+	b->dt = NULL;
+	b->edev_parent.of_node = NULL;
 	power_supply_unregister(b->usb_psy);
 	power_supply_unregister(b->bat_psy);
 	b->usb_psy = b->bat_psy = NULL;
+	devres_release_all(&b->edev_parent);   /* the extcon device */
+	b->edev = NULL;
 	g_free(b->detected_type);
 	b->detected_type = NULL;
 }

@@ -15,7 +15,8 @@
 #define CS_RUN_BOARD_H
 
 #include <stdbool.h>
-#include <linux/extcon.h>
+#include <linux/extcon-provider.h>
+#include <linux/of.h>
 #include <linux/power_supply.h>
 #include <linux/usb/charger.h>
 #include <linux/usb/gadget.h>
@@ -102,8 +103,12 @@ struct board {
 	board_read_cb read;
 	void *read_ctx;
 
-	struct extcon_dev edev;
+	struct device edev_parent;   /* the board's connector, parent of edev */
+	struct extcon_dev *edev;
 	struct usb_phy *phy;
+	struct device_driver phy_drv;   /* the PHY glue's driver, bound to phy->dev */
+	struct device_node *dt;         /* board_add_phy()'s device tree */
+	bool phy_added;
 	struct power_supply_desc usb_desc, bat_desc;
 	struct power_supply *usb_psy, *bat_psy;
 	struct usb_gadget gadget;
@@ -135,6 +140,10 @@ void board_init(struct board *b, struct sim *sim, struct evlog *log, struct usb_
  * run's glue fixes; who: the board, for the message ("policy \"linux/...\""). */
 bool board_glue_check(const struct board *b, const char *file, const char *who, GError **err);
 void board_fill(struct board *b, struct cs_board *cb);
+/* Declare the board's PHY (usb_add_phy_dev) with the device tree of a board that has
+ * the merged USB charger framework or not (device.kernel's charger_framework), when
+ * no real Linux machine declares it instead. */
+void board_add_phy(struct board *b);
 void board_cleanup(struct board *b);
 /* VBUS came or went (the PHY's VBUS comparator). */
 void board_vbus(struct board *b, bool on);

@@ -257,6 +257,8 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 			.sim = &w->sim, .log = w->log, .pmic = chg, .drv = &w->drv,
 			.phy = world_model(w, "device.phy"), .board = &w->board, .file = sc->file }, err))
 		goto fail;
+	if (!w->lb)
+		board_add_phy(&w->drv);   /* a real Linux machine declares its own */
 	if (!world_events_init(w, sc, err))
 		goto fail;
 	world_step_init(w);

@@ -33,6 +33,15 @@ status_of() {
 }
 kabs=$(cd "$kdir" 2>/dev/null && pwd -P || echo "$kdir")
 cwd=$(pwd -P)
+# tree_files_of DEPFILE: the files of KDIR a compiler's dependency file names, as paths
+# in the tree. Its paths are as make spelt them (relative or absolute): compared as
+# absolute paths.
+tree_files_of() {
+	[ -f "$1" ] || return 0
+	tr ' \\' '\n\n' <"$1" | awk -v k="$kabs/" -v c="$cwd/" '
+		NF && !/:$/ { p = /^\// ? $0 : c $0
+			if (index(p, k) == 1) print substr(p, length(k) + 1) }'
+}
 sym_of() { echo "$1" | sed 's/@edited$/__edited/' | tr -- '-' '_'; }
 
 echo '/* The kernel files each driver was compiled from (scripts/kfiles2c.sh). */'
@@ -47,14 +56,12 @@ for d in "$@"; do
 	files=$(
 		{
 			echo "$file"
-			if [ -f "$dep" ]; then
-				# the dependency file's paths are as make spelt them (relative
-				# or absolute): compared as absolute paths
-				tr ' \\' '\n\n' <"$dep" | awk -v k="$kabs/" -v c="$cwd/" '
-					NF && !/:$/ { p = /^\// ? $0 : c $0
-						if (index(p, k) == 1) print substr(p, length(k) + 1) }'
-			fi
-			for f in $shared; do echo "$f"; done
+			tree_files_of "$dep"
+			for f in $shared; do
+				echo "$f"
+				tree_files_of "$objroot/kernel/${f%.c}.o.d"
+				tree_files_of "$objroot/kernel/${f%.c}.d"
+			done
 		} | awk 'NF && !seen[$0]++'
 	)
 	echo "static const struct cs_kfile *const cs_kfiles_$(sym_of "$d")[] = {"

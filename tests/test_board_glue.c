@@ -182,15 +182,20 @@ static void test_real_glues_no_charger_event(void)
 static void test_generic_charger_event(void)
 {
 	struct heard h;
-	int charger = -1;
+	int charger = -1, vbus = -1;
 
 	CU_ASSERT_TRUE_FATAL(glue_run(sources[2], "{ \"phy_glue\": \"generic\" }", "none", &h,
 				      NULL));
-	for (int i = 0; i < h.n && i < MAX_EVENTS; i++)
+	for (int i = 0; i < h.n && i < MAX_EVENTS; i++) {
 		if (h.event[i] == USB_EVENT_CHARGER && charger < 0)
 			charger = i;
+		if (h.event[i] == USB_EVENT_VBUS && vbus < 0)
+			vbus = i;
+	}
 	CU_ASSERT_FATAL(charger > 0);
-	CU_ASSERT_EQUAL(h.event[0], USB_EVENT_VBUS);
+	/* VBUS before the charger event (phy.c's framework may speak first: at boot it
+	 * notifies 0 mA for an absent charger, usb_phy_notify_charger_work) */
+	CU_ASSERT(vbus >= 0 && vbus < charger);
 	CU_ASSERT_PTR_NOT_NULL(h.data[charger]);
 	CU_ASSERT_EQUAL(h.charger_ma, 1500);
 	CU_ASSERT_TRUE(count(&h, 5000) >= 1);   /* the framework, attached */

@@ -48,6 +48,30 @@ for o in -O0 -O2; do
 	fi
 done
 
+# ---- the kernel's core files the layer runs (docs/stack.md): extcon.c with devres.c and
+# its private extcon.h, and phy.c, compiled as the kernel tree has them; none committed ----
+check "no kernel core file is committed" test -z "$(git ls-files drivers/extcon drivers/usb)"
+kdir=$(dirname "$BIN")/kernel
+kcore="drivers/extcon/extcon.c drivers/extcon/devres.c drivers/extcon/extcon.h drivers/usb/phy/phy.c"
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+if [ -f "$kdir/drivers/usb/phy/phy.c" ] && [ -r "$tarball" ] &&
+   ! grep -qF "$tarball " "$kdir/.origin" 2>/dev/null; then
+	for f in $kcore; do skip "$f as the tarball has it" "built from KERNEL_SRC"; done
+elif [ -f "$kdir/drivers/usb/phy/phy.c" ] && [ -r "$tarball" ]; then
+	mkdir -p "$TMP/ktar"
+	# shellcheck disable=SC2046
+	tar -xJf "$tarball" -C "$TMP/ktar" --strip-components=1 \
+		$(for f in $kcore; do echo "linux-source-6.12/$f"; done)
+	for f in $kcore; do
+		same "$f: the compiled copy is the tarball's, byte for byte" "$TMP/ktar/$f" "$kdir/$f"
+	done
+	for o in drivers/extcon/extcon.o drivers/extcon/devres.o drivers/usb/phy/phy.o; do
+		check "$o is in the library" test -s "$(dirname "$BIN")/obj/kernel/$o"
+	done
+else
+	for f in $kcore; do skip "$f as the tarball has it" "no kernel tarball or no build/kernel"; done
+fi
+
 run list list policies
 if ! grep -q '^linux/' "$TMP/list.out"; then
 	why="this build has no real Linux drivers (linux-source-6.12 is not installed and no KERNEL_SRC was given)"

@@ -36,8 +36,10 @@
 #include <string.h>
 #include <cJSON.h>
 #include <glib.h>
-#include <linux/extcon.h>
+#include <linux/extcon-provider.h>
+#include <linux/of.h>
 #include <linux/power_supply.h>
+#include <linux/usb/phy.h>
 #include <linux/usb/gadget.h>
 #include <chargesim/kernel.h>
 #include "models/phy/phy.h"
@@ -446,76 +448,204 @@ static int ext_cb(struct notifier_block *nb, unsigned long action, void *data)
 	return NOTIFY_OK;
 }
 
+/* The extcon core (6.12's drivers/extcon/extcon.c, or kcore_absent.c without the
+ * kernel tree): a device registered under its parent's name, cables it lists, and
+ * notifiers that run on every extcon_set_state_sync(), changed or not (extcon_sync()
+ * calls the chains unconditionally). */
 static void test_extcon(void)
 {
 	static const unsigned int cables[] = {
 		EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_NONE,
 	};
-	static struct extcon_dev edev;
+	struct device parent = { .init_name = "test-extcon" };
+	struct extcon_dev *edev;
 	struct cs_kernel k = { 0 };
 	struct sim s;
 	struct ext_counter none = { .nb.notifier_call = ext_cb };
 	struct ext_counter fast = { .nb.notifier_call = ext_cb };
 	struct ext_counter dcp = { .nb.notifier_call = ext_cb };
 	struct ext_counter usb = { .nb.notifier_call = ext_cb };
+	struct ext_counter all = { .nb.notifier_call = ext_cb };
 	struct cs_kernel *saved = cs_kernel_current;
 
 	sim_init(&s, 1);
 	k.sim = &s;
 	k.log = evlog_new();
 	cs_kernel_current = &k;
-	cs_extcon_init(&edev, "test-extcon", cables);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), ERR_PTR(-EPROBE_DEFER));
+	edev = devm_extcon_dev_allocate(&parent, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL_FATAL(devm_extcon_dev_register(&parent, edev), 0);
+	ASSERT_STR(extcon_get_edev_name(edev), "test-extcon");
 
 	/* EXTCON_NONE and an id the device does not list are refused */
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_NONE, &none.nb), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_CHG_USB_FAST, &fast.nb), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_FAST), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_NONE), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_CDP, true), -EINVAL);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_CHG_USB_DCP, &dcp.nb), 0);
-	CU_ASSERT_EQUAL(extcon_register_notifier(&edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_NONE, &none.nb), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_CHG_USB_FAST, &fast.nb), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_FAST), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_NONE), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, true), -EINVAL);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_CHG_USB_DCP, &dcp.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier(edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_register_notifier_all(edev, &all.nb), 0);
 
-	/* change -> one notification with the new state; same state again -> none */
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, true), 0);
+	/* a set notifies with the cable's state and the device ... */
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_DCP), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true), 0);
 	CU_ASSERT_EQUAL(dcp.calls, 1);
 	CU_ASSERT_EQUAL(dcp.last_action, 1);
-	CU_ASSERT_PTR_EQUAL(dcp.last_data, &edev);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 1);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, true), 0);
-	CU_ASSERT_EQUAL(dcp.calls, 1);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_DCP, false), 0);
+	CU_ASSERT_PTR_EQUAL(dcp.last_data, edev);
+	CU_ASSERT_EQUAL(extcon_get_state(edev, EXTCON_CHG_USB_DCP), 1);
+	/* ... and the same state again notifies again (6.12: on every set, not on change) */
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true), 0);
 	CU_ASSERT_EQUAL(dcp.calls, 2);
+	CU_ASSERT_EQUAL(dcp.last_action, 1);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, false), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 3);
 	CU_ASSERT_EQUAL(dcp.last_action, 0);
-	CU_ASSERT_EQUAL(extcon_get_state(&edev, EXTCON_CHG_USB_DCP), 0);
+	CU_ASSERT_EQUAL(all.calls, 3);
 	/* other cables do not reach this notifier, and vice versa */
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_USB, true), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_CHG_USB_SDP, true), 0);
-	CU_ASSERT_EQUAL(dcp.calls, 2);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, true), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_CHG_USB_SDP, true), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 3);
 	CU_ASSERT_EQUAL(usb.calls, 1);
 	CU_ASSERT_EQUAL(usb.last_action, 1);
+	CU_ASSERT_EQUAL(all.calls, 5);
 	/* the refused registrations never ran */
 	CU_ASSERT_EQUAL(none.calls, 0);
 	CU_ASSERT_EQUAL(fast.calls, 0);
-	/* unregistering stops notifications */
-	CU_ASSERT_EQUAL(extcon_unregister_notifier(&edev, EXTCON_USB, &usb.nb), 0);
-	CU_ASSERT_EQUAL(extcon_set_state_sync(&edev, EXTCON_USB, false), 0);
+	/* extcon_set_state() alone tells nobody; extcon_sync() then does */
+	CU_ASSERT_EQUAL(extcon_set_state(edev, EXTCON_USB, false), 0);
 	CU_ASSERT_EQUAL(usb.calls, 1);
-	/* every notification above was logged: DCP=1, DCP=0, USB=1, SDP=1, USB=0 */
-	CU_ASSERT_EQUAL(evlog_count(k.log), 5);
+	CU_ASSERT_EQUAL(extcon_sync(edev, EXTCON_USB), 0);
+	CU_ASSERT_EQUAL(usb.calls, 2);
+	CU_ASSERT_EQUAL(usb.last_action, 0);
+	/* unregistering stops notifications */
+	CU_ASSERT_EQUAL(extcon_unregister_notifier(edev, EXTCON_USB, &usb.nb), 0);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, true), 0);
+	CU_ASSERT_EQUAL(usb.calls, 2);
+	CU_ASSERT_EQUAL(extcon_set_state_sync(edev, EXTCON_USB, false), 0);
+
+	/* the boards report edges: cs_extcon_report() sets, syncs and logs a change only */
+	CU_ASSERT_EQUAL(evlog_count(k.log), 0);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_DCP, true), 0);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_DCP, true), 0);
+	CU_ASSERT_EQUAL(dcp.calls, 4);
+	CU_ASSERT_EQUAL(evlog_count(k.log), 1);
+	CU_ASSERT_EQUAL(cs_extcon_report(edev, EXTCON_CHG_USB_FAST, true), -EINVAL);
 
 	/* the kernel's extcon_info names */
-	ASSERT_STR(extcon_get_cable_name(EXTCON_USB), "USB");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_USB_HOST), "USB-HOST");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SDP), "SDP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_DCP), "DCP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_CDP), "CDP");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_ACA), "ACA");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
-	ASSERT_STR(extcon_get_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
-	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), &edev);
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_USB), "USB");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_USB_HOST), "USB-HOST");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_SDP), "SDP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_DCP), "DCP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_CDP), "CDP");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_ACA), "ACA");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_FAST), "FAST-CHARGER");
+	ASSERT_STR(cs_extcon_cable_name(EXTCON_CHG_USB_SLOW), "SLOW-CHARGER");
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), edev);
 	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("no-such-extcon"), ERR_PTR(-EPROBE_DEFER));
 
+	/* the parent going away unregisters and frees it */
+	devres_release_all(&parent);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("test-extcon"), ERR_PTR(-EPROBE_DEFER));
+
+	cs_kernel_current = saved;
+	evlog_free(k.log);
+	sim_destroy(&s);
+}
+
+/* Each run is a kernel of its own: extcon.c's and phy.c's lists are the run's
+ * (chargesim/kcore.h), so a device registered in one run is not found from another,
+ * as `check -j N` runs them side by side in threads. */
+static void test_kcore_per_run(void)
+{
+	static const unsigned int cables[] = { EXTCON_USB, EXTCON_NONE };
+	struct device parent = { .init_name = "per-run" };
+	struct cs_kernel a = { 0 }, b = { 0 };
+	struct cs_kernel *saved = cs_kernel_current;
+	struct extcon_dev *edev;
+
+	cs_kernel_current = &a;
+	edev = devm_extcon_dev_allocate(&parent, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL(devm_extcon_dev_register(&parent, edev), 0);
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("per-run"), edev);
+	cs_kernel_current = &b;
+	CU_ASSERT_PTR_EQUAL(extcon_get_extcon_dev("per-run"), ERR_PTR(-EPROBE_DEFER));
+	CU_ASSERT(IS_ERR(usb_get_phy(USB_PHY_TYPE_USB2)));
+	cs_kernel_current = &a;
+	devres_release_all(&parent);
+	cs_kernel_current = saved;
+}
+
+/*
+ * phy.c's rules, called directly on a PHY whose node names an extcon device:
+ * __usb_phy_get_charger_type reads SDP, then CDP, then DCP, then ACA, so a CDP with a
+ * DCP cable also set is a CDP; usb_phy_set_charger_current clamps an SDP's maximum at
+ * DEFAULT_SDP_CUR_MAX_SS (900 mA) and a DCP's at DEFAULT_DCP_CUR_MAX (5000 mA); the
+ * defaults are SDP 2/500, DCP 500/5000, CDP 1500/5000 mA (usb_phy_set_default_current).
+ */
+static void test_phy_framework_rules(void)
+{
+	static const unsigned int cables[] = {
+		EXTCON_USB, EXTCON_CHG_USB_SDP, EXTCON_CHG_USB_DCP, EXTCON_CHG_USB_CDP,
+		EXTCON_CHG_USB_ACA, EXTCON_NONE,
+	};
+	struct cs_kernel k = { 0 };
+	struct cs_kernel *saved = cs_kernel_current;
+	struct device_driver drv = { .name = "glue" };
+	struct device ext_dev = { .init_name = "ext" }, phy_dev = { .init_name = "phy" };
+	struct usb_phy phy = { .dev = &phy_dev };
+	struct device_node *root, *phyn;
+	struct extcon_dev *edev;
+	unsigned int min = 0, max = 0;
+	char *msg = NULL;
+	struct sim s;
+
+	sim_init(&s, 1);
+	k.sim = &s;
+	k.log = evlog_new();
+	cs_kernel_current = &k;
+	root = cs_of_node_new(NULL, "", NULL);
+	ext_dev.of_node = cs_of_node_new(root, "ext", "ext");
+	phyn = cs_of_node_new(root, "phy", NULL);
+	CU_ASSERT_EQUAL_FATAL(cs_of_apply_dts(phyn, "extcon = <&ext>;", &msg), 0);
+	phy_dev.of_node = phyn;
+	phy_dev.driver = &drv;
+	edev = devm_extcon_dev_allocate(&ext_dev, cables);
+	CU_ASSERT_FATAL(!IS_ERR(edev));
+	CU_ASSERT_EQUAL_FATAL(devm_extcon_dev_register(&ext_dev, edev), 0);
+	CU_ASSERT_EQUAL_FATAL(usb_add_phy_dev(&phy), 0);
+	CU_ASSERT_PTR_EQUAL(phy.edev, edev);
+	CU_ASSERT_EQUAL(phy.chg_state, USB_CHARGER_ABSENT);
+
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, DCP_TYPE);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, CDP_TYPE);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 1500);
+	CU_ASSERT_EQUAL(max, 5000);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_CDP, false);
+	usb_phy_set_charger_current(&phy, 7000);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 500);
+	CU_ASSERT_EQUAL(max, 5000);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_DCP, false);
+	extcon_set_state_sync(edev, EXTCON_CHG_USB_SDP, true);
+	CU_ASSERT_EQUAL(phy.chg_type, SDP_TYPE);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(min, 2);
+	CU_ASSERT_EQUAL(max, 500);
+	usb_phy_set_charger_current(&phy, 1500);
+	usb_phy_get_charger_current(&phy, &min, &max);
+	CU_ASSERT_EQUAL(max, 900);
+
+	usb_remove_phy(&phy);
+	devres_release_all(&phy_dev);
+	cancel_work_sync(&phy.chg_work);
+	devres_release_all(&ext_dev);
+	cs_of_free_tree(root);
 	cs_kernel_current = saved;
 	evlog_free(k.log);
 	sim_destroy(&s);
@@ -801,20 +931,29 @@ static void test_framework_2016_max14577_cdp(void)
 	CU_ASSERT_EQUAL(n, 0);
 }
 
-/* Merged form on a DCP: the DCP max, 5000 mA. */
+/*
+ * The merged form is the kernel's drivers/usb/phy/phy.c. usb_add_phy_dev() finds the
+ * "extcon" property in the PHY's node (usb_add_extcon), reads the cables once and
+ * schedules the notification: nothing is attached at boot, so the first is
+ * USB_CHARGER_ABSENT's 0 mA (usb_phy_notify_charger_work). A DCP then gets the DCP
+ * maximum, DEFAULT_DCP_CUR_MAX = 5000 mA.
+ */
 static void test_framework_merged_dcp(void)
 {
 	double mA[8];
 	int n = notified("{ \"kind\": \"dcp\" }", "{ \"charger_framework\": \"merged\" }", NULL, mA, 8);
 
 	CU_ASSERT_FATAL(n >= 0);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n >= 1)
-		CS_ASSERT_NEAR(mA[0], 5000, 1e-9);
+	CU_ASSERT_EQUAL(n, 2);
+	if (n >= 2) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 5000, 1e-9);
+	}
 }
 
-/* Merged form on an SDP: the SDP max 500 mA at detection, then what the gadget's
- * vbus_draw() reported (100 mA here). */
+/* An SDP: DEFAULT_SDP_CUR_MAX = 500 mA at detection, then what the gadget's
+ * vbus_draw() reported through usb_phy_set_power() (usb_phy_set_charger_current:
+ * the type's maximum becomes the configured current, 100 mA here). */
 static void test_framework_merged_sdp(void)
 {
 	double mA[8];
@@ -822,11 +961,91 @@ static void test_framework_merged_sdp(void)
 			 "{ \"configs\": [\"100 mA\"] }", mA, 8);
 
 	CU_ASSERT_FATAL(n >= 0);
-	CU_ASSERT_EQUAL(n, 2);
-	if (n >= 2) {
-		CS_ASSERT_NEAR(mA[0], 500, 1e-9);
-		CS_ASSERT_NEAR(mA[1], 100, 1e-9);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 100, 1e-9);
 	}
+}
+
+/* A CDP reported as both SDP and CDP cables is an SDP to phy.c, which checks SDP, then
+ * CDP, then DCP, then ACA (__usb_phy_get_charger_type); a CDP reported as CDP alone
+ * gets DEFAULT_CDP_CUR_MAX = 5000 mA, and its gadget's configured current (here the
+ * default 2 mA of CONFIG_USB_GADGET_VBUS_DRAW) then becomes the CDP maximum too
+ * (usb_phy_set_charger_current changes the maximum of whatever type is current). */
+static void test_framework_merged_cdp(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"cdp\" }", "{ \"charger_framework\": \"merged\" }",
+			 NULL, mA, 8);
+
+	CU_ASSERT_FATAL(n >= 0);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[0], 0, 1e-9);
+		CS_ASSERT_NEAR(mA[1], 5000, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 2, 1e-9);
+	}
+}
+
+/* A SuperSpeed gadget asking 900 mA on an SDP: phy.c clamps an SDP maximum at
+ * DEFAULT_SDP_CUR_MAX_SS = 900 mA (its default stays 500 mA, SuperSpeed or not). */
+static void test_framework_merged_sdp_usb3(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"sdp\", \"usb3\": true }",
+			 "{ \"charger_framework\": \"merged\" }",
+			 "{ \"configs\": [\"896 mA\"], \"usb3\": true }", mA, 8);
+
+	CU_ASSERT_FATAL(n >= 0);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n >= 3) {
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 896, 1e-9);
+	}
+}
+
+/* Unplug: USB_CHARGER_ABSENT resets the table to the defaults (usb_phy_set_default_current)
+ * and notifies 0 mA; the next SDP starts from 500 mA again, not from the 100 mA the
+ * gadget set before. */
+static void test_framework_merged_reset_on_unplug(void)
+{
+	g_autofree char *json = scn("4 s", "{ \"kind\": \"sdp\" }",
+				    ", \"device\": { \"kernel\": { \"charger_framework\": \"merged\" },"
+				    " \"gadget\": { \"configs\": [\"100 mA\"] } },"
+				    " \"events\": [ { \"at\": \"2 s\", \"do\": \"unplug\" },"
+				    " { \"at\": \"3 s\", \"do\": \"plug\" } ]");
+	struct tu_run r;
+	double mA[12];
+	int n;
+
+	if (!tu_run(&r, json)) {
+		CU_FAIL("scenario did not run");
+		tu_done(&r);
+		return;
+	}
+	n = ev_numbers(&r, "usb_charger_notify", "mA", mA, 12);
+	CU_ASSERT_EQUAL(n, 6);
+	if (n >= 6) {
+		CS_ASSERT_NEAR(mA[1], 500, 1e-9);
+		CS_ASSERT_NEAR(mA[2], 100, 1e-9);
+		CS_ASSERT_NEAR(mA[3], 0, 1e-9);     /* unplugged */
+		CS_ASSERT_NEAR(mA[4], 500, 1e-9);   /* the default again */
+		CS_ASSERT_NEAR(mA[5], 100, 1e-9);
+	}
+	tu_done(&r);
+}
+
+/* No "extcon" in the PHY's node (charger_framework "none"): phy.c attaches nothing
+ * and never notifies a current. */
+static void test_framework_none(void)
+{
+	double mA[8];
+	int n = notified("{ \"kind\": \"dcp\" }", "{ \"charger_framework\": \"none\" }", NULL,
+			 mA, 8);
+
+	CU_ASSERT_EQUAL(n, 0);
 }
 
 /* ---- extcon reporting habits and the static type ---- */
@@ -974,6 +1193,12 @@ CU_TestInfo stack_tests[] = {
 	{ "charger framework 2016 + max14577 CDP: never notified", test_framework_2016_max14577_cdp },
 	{ "charger framework merged on a DCP: 5000 mA", test_framework_merged_dcp },
 	{ "charger framework merged on an SDP: 500 then vbus_draw", test_framework_merged_sdp },
+	{ "phy.c: CDP before DCP, 900 mA SDP clamp, the default table", test_phy_framework_rules },
+	{ "extcon.c and phy.c keep their lists per run", test_kcore_per_run },
+	{ "charger framework merged on a CDP: 5000, then the gadget's 2 mA", test_framework_merged_cdp },
+	{ "charger framework merged, SuperSpeed SDP: up to 900 mA", test_framework_merged_sdp_usb3 },
+	{ "charger framework merged: the table resets on unplug", test_framework_merged_reset_on_unplug },
+	{ "charger framework: none without extcon in the PHY's node", test_framework_none },
 	{ "extcon max14577 on a CDP: CDP only", test_extcon_max14577_cdp },
 	{ "extcon max14577 on an SDP: USB and SDP", test_extcon_max14577_sdp },
 	{ "extcon consistent on a CDP: USB and CDP", test_extcon_consistent_cdp },

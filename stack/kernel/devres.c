@@ -241,3 +241,18 @@ int dev_err_probe(const struct device *dev, int err, const char *fmt, ...)
 		cs_printk("err", dev_name(dev), "error %d: %s", err, msg);
 	return err;
 }
+
+int devres_release(struct device *dev, dr_release_t release, dr_match_t match, void *match_data)
+{
+	for (struct cs_devres **pp = &dev->cs_devres; *pp; pp = &(*pp)->next) {
+		struct cs_devres *dr = *pp;
+
+		if (dr->release != release || (match && !match(dev, dr->data, match_data)))
+			continue;
+		*pp = dr->next;
+		dr->release(dev, dr->data);
+		free(dr);
+		return 0;
+	}
+	return -ENOENT;
+}

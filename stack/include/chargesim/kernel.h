@@ -18,6 +18,7 @@
 #include <linux/usb/charger.h>
 #include <linux/workqueue.h>
 #include <chargesim/klog.h>
+#include <chargesim/kcore_state.h>
 #include "sim/sim.h"
 
 struct evlog;
@@ -38,26 +39,15 @@ struct cs_acpi_device;
 struct cs_swnode;
 struct usb_role_switch;
 
-/* The merged USB charger framework's state on the run's PHY (stack/kernel/usb_charger.c). */
-#define CS_PHY_CHG_CABLES 5
-struct cs_phy_charger {
-	struct usb_phy *phy;                 /* NULL: not set up */
-	struct extcon_dev *edev;
-	struct usb_charger_current cur;
-	enum usb_charger_state state;
-	struct notifier_block nb[CS_PHY_CHG_CABLES];
-	struct work_struct work;
-};
 
 struct cs_kernel {
 	struct sim *sim;
 	struct evlog *log;
 	struct power_supply *psy_head;       /* registered power supplies */
 	struct raw_notifier_head psy_nh;     /* power_supply_reg_notifier chain */
-	struct extcon_dev *extcon_head;      /* extcon devices, for lookups by name */
+	struct cs_kcore kcore;               /* extcon.c's and phy.c's lists */
 	struct usb_charger *uchger;          /* the 2016 framework's usb-charger.0 */
 	struct work_struct uchger_work;
-	struct cs_phy_charger phy_chg;       /* the merged framework */
 	struct {                             /* cs_boot_gate_vbat()'s gate */
 		struct cs_board *board;
 		int uv;
@@ -75,7 +65,6 @@ struct cs_kernel {
 	int n_irqs;
 	struct cs_gpio_chip *gpio_chips;
 	struct cs_iio_map *iio_maps;
-	struct usb_phy *phys;                /* usb_add_phy_dev() */
 	const struct cs_twl_provider *twl;
 	struct device *linux_dut;            /* the board's device for the driver under test */
 	const char *dyndbg;                  /* module (KBUILD_MODNAME) with dev_dbg on */

@@ -52,6 +52,39 @@ struct device_attribute {
 	.attr = { .name = __stringify(_name), .mode = (_mode) }, .show = (_show), .store = (_store) }
 #define DEVICE_ATTR(_name, _mode, _show, _store) \
 	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
+#define DEVICE_ATTR_RO(_name) DEVICE_ATTR(_name, 0444, _name##_show, NULL)
+/* ATTRIBUTE_GROUPS(foo): foo_group over foo_attrs, and the NULL-ended foo_groups */
+#define ATTRIBUTE_GROUPS(_name) \
+	static const struct attribute_group _name##_group = { .attrs = _name##_attrs }; \
+	static const struct attribute_group *_name##_groups[] = { &_name##_group, NULL }
+
+/* uevents: a device tells user space it changed (KOBJ_CHANGE) with KEY=value lines. */
+enum kobject_action { KOBJ_ADD, KOBJ_REMOVE, KOBJ_CHANGE };
+#define UEVENT_NUM_ENVP 64
+#define UEVENT_BUFFER_SIZE 2048
+struct kobj_uevent_env {
+	char *envp[UEVENT_NUM_ENVP];
+	int envp_idx;
+	char buf[UEVENT_BUFFER_SIZE];
+	int buflen;
+};
+__printf(2, 3) int add_uevent_var(struct kobj_uevent_env *env, const char *format, ...);
+int kobject_uevent(struct kobject *kobj, enum kobject_action action);
+int kobject_uevent_env(struct kobject *kobj, enum kobject_action action, char *envp[]);
+
+/* A kind of device (its sysfs groups, uevent variables and release) and a class of
+ * devices (/sys/class/NAME). */
+struct device_type {
+	const char *name;
+	const struct attribute_group **groups;
+	int (*uevent)(const struct device *dev, struct kobj_uevent_env *env);
+	void (*release)(struct device *dev);
+};
+
+struct class {
+	const char *name;
+	const struct attribute_group **dev_groups;
+};
 
 struct bus_type {
 	const char *name;
@@ -80,12 +113,15 @@ struct device {
 	struct device_node *of_node;
 	struct fwnode_handle *fwnode;
 	const struct attribute_group **groups;
+	const struct device_type *type;
+	const struct class *class;
 	void (*release)(struct device *dev);
 	/* chargesim */
 	struct cs_devres *cs_devres;        /* managed resources, newest first */
 	struct cs_dev_attr *cs_attrs;       /* device_create_file() attributes */
 	bool cs_wakeup;
 	char *cs_name;                      /* dev_set_name() storage */
+	int cs_refs;                        /* get_device() minus put_device() */
 };
 
 static inline const char *dev_name(const struct device *dev)
@@ -130,6 +166,26 @@ static inline int device_set_wakeup_capable(struct device *dev, bool capable)
 	return 0;
 }
 
+static inline struct device_node *dev_of_node(struct device *dev)
+{
+	return dev ? dev->of_node : NULL;
+}
+
+static inline bool device_match_of_node(struct device *dev, const void *np)
+{
+	return np && dev->of_node == np;
+}
+
+/* Classes and registered devices. The class is a name (no sysfs tree here);
+ * registering a device holds a reference, unregistering drops it, and the last
+ * put_device() calls its release (the type's, else the device's). */
+struct class *class_create(const char *name);
+void class_destroy(const struct class *cls);
+int device_register(struct device *dev);
+void device_unregister(struct device *dev);
+struct device *get_device(struct device *dev);
+void put_device(struct device *dev);
+
 /* sysfs attributes of a device */
 int device_create_file(struct device *dev, const struct device_attribute *attr);
 void device_remove_file(struct device *dev, const struct device_attribute *attr);
@@ -155,6 +211,10 @@ int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *d
 void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp);
 void devres_add(struct device *dev, void *res);
 void devres_free(void *res);
+typedef int (*dr_match_t)(struct device *dev, void *res, void *match_data);
+/* Release and free the newest resource of dev with this release function that match
+ * accepts (NULL: any); -ENOENT when there is none. */
+int devres_release(struct device *dev, dr_release_t release, dr_match_t match, void *match_data);
 /* Release every managed resource of dev, newest first (driver detach, failed probe). */
 void devres_release_all(struct device *dev);
 
@@ -182,6 +242,8 @@ bool cs_dyndbg_enabled(const char *modname);
 } while (0)
 #endif
 
+#define dev_WARN_ONCE(d, cond, ...) WARN(cond, __VA_ARGS__)
+
 /* Log "error <errno name>: <message>" (debug level for -EPROBE_DEFER) and return err. */
 __printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
 
@@ -193,5 +255,9 @@ __printf(3, 4) int dev_err_probe(const struct device *dev, int err, const char *
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pm.h>
+#include <linux/bitops.h>
+#include <linux/export.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #endif

@@ -21,4 +21,18 @@ struct idr {
 int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 void *idr_remove(struct idr *idr, unsigned long id);
 
+/* An IDA hands out the lowest free id from 0 with no pointer attached. */
+struct ida {
+	struct idr cs_idr;
+};
+#define DEFINE_IDA(name) struct ida name = { { { 0 }, { 0 } } }
+static inline int ida_alloc(struct ida *ida, gfp_t gfp)
+{
+	return idr_alloc(&ida->cs_idr, ida, 0, 0, gfp);
+}
+static inline void ida_free(struct ida *ida, unsigned int id)
+{
+	idr_remove(&ida->cs_idr, id);
+}
+
 #endif

@@ -54,6 +54,8 @@ static inline void of_node_put(struct device_node *np)
 
 struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
 bool of_property_read_bool(const struct device_node *np, const char *propname);
+/* A node is available when it exists and has no "status" other than "okay" or "ok". */
+bool of_device_is_available(const struct device_node *np);
 int of_property_count_elems_of_size(const struct device_node *np, const char *propname,
 				    int elem_size);
 int of_property_read_u32_index(const struct device_node *np, const char *propname, u32 index,

@@ -18,6 +18,9 @@
 #                   (cli/completion.bash)
 #   make KERNEL_SRC=DIR   take the real Linux drivers from the kernel tree DIR instead
 #                   of Debian's linux-source-6.12 tarball (docs/linux-drivers.md)
+#   make KERNEL_EDITED=DIR   also build the driver files DIR holds, as linux/<file>@edited
+#   make driver-compare KERNEL_EDITED=DIR SCENARIO=FILE   build them and compare each
+#                   driver with its edited build on SCENARIO (docs/linux-drivers.md)
 #
 # Sources are found by wildcard: a new file under sim/, models/<name>/, stack/, traces/,
 # output/, run/, run/linux/, plots/ or report/ joins the library, one under cli/ the
@@ -209,20 +212,39 @@ $(KDIR)/.kfiles: FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = "$(KFILES)" ] || echo "$(KFILES)" > $@
 
-# One pass over the tarball (it takes ~13 s to scan) extracts every driver file.
-ifneq ($(KERNEL_SRC),)
-$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KFILES:%=$(KERNEL_SRC)/%)
-	@for f in $(KFILES); do mkdir -p $(KDIR)/$$(dirname $$f) && cp $(KERNEL_SRC)/$$f $(KDIR)/$$f || exit 1; done
-	@touch $@
-else
-$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(wildcard $(KERNEL_TARBALL))
+# Staleness goes by content, not by time stamps: the tarball's files are extracted once
+# into $(BUILD)/kernel-stock/ (one pass over it takes ~13 s), with their sha256 in
+# .sha256 there; at every make, scripts/kernel-sync.sh copies the files of the origin
+# (that stock tree, or KERNEL_SRC) into $(KDIR) only where their bytes differ, so a
+# copy's time stamp moves exactly when its content changed. A file restored with
+# `cp -p` or `tar -x` (an older time stamp, other bytes) is copied and recompiled, a
+# file only touched is not. $(KDIR)/.sha256 lists the compiled copies' hashes.
+KSTOCK         := $(BUILD)/kernel-stock
+KSYNC_FROM     := $(if $(KERNEL_SRC),$(KERNEL_SRC),$(KSTOCK))
+# which tarball (or none) the stock list is of, rewritten only when that changes
+$(KSTOCK)/.tarball: FORCE
+	@mkdir -p $(dir $@)
+	@t="$(if $(wildcard $(KERNEL_TARBALL)),$(abspath $(KERNEL_TARBALL)),none)"; \
+	  [ "$$(cat $@ 2>/dev/null)" = "$$t" ] || echo "$$t" > $@
+ifneq ($(wildcard $(KERNEL_TARBALL)),)
+$(KSTOCK)/.sha256: $(KDIR)/.kfiles $(KSTOCK)/.tarball $(KERNEL_TARBALL)
 	@echo "  EXTRACT $(words $(KFILES)) kernel files from $(KERNEL_TARBALL)"
-	@tar -xJf $(KERNEL_TARBALL) -C $(KDIR) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
-	@touch $(KDRIVER_SRC) $(KCORE_SRC) $@
+	@find $(KSTOCK) -mindepth 1 -maxdepth 1 ! -name .tarball -exec rm -rf {} +
+	@tar -xJf $(KERNEL_TARBALL) -C $(KSTOCK) --strip-components=1 $(KFILES:%=$(KERNEL_TOP)/%)
+	@cd $(KSTOCK) && chmod a-w $(KFILES) && sha256sum $(KFILES) > .sha256.tmp && mv .sha256.tmp .sha256
+else
+# no tarball to compare with: every file is "not from the tarball"
+$(KSTOCK)/.sha256: $(KSTOCK)/.tarball
+	@: > $@
 endif
-
-$(KDRIVER_SRC) $(KCORE_SRC): $(KDIR)/.extracted
+$(KDIR)/.extracted: $(KDIR)/.origin $(KDIR)/.kfiles $(KSTOCK)/.sha256 scripts/kernel-sync.sh FORCE
+	@scripts/kernel-sync.sh $(KSYNC_FROM) $(KDIR) $(KFILES)
+# (the sync touches .extracted when it copied a file, so that make looks at the copies'
+# time stamps again after it)
+ifneq ($(KDRIVERS),)
+$(KFILES:%=$(KDIR)/%): $(KDIR)/.extracted
 	@test -f $@
+endif
 
 # The core files keep their global state (lists, ids, locks) in the run, not the
 # process (chargesim/kcore.h, forced in): every run is a kernel of its own, also when
@@ -245,30 +267,76 @@ $(BUILD)/obj/kernel/%.o: $(KDIR)/%.c stack/include/chargesim/kconfig.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$(subst -,_,$(notdir $*))"' \
 	  -DKBUILD_BASENAME='"$(subst -,_,$(notdir $*))"' -DCS_KFILE='"$(notdir $*)"' \
-	  -DCS_KMODSYM=$(subst -,_,$(notdir $*)) -c $< -o $@.tmp
+	  -DCS_KMODSYM=$(subst -,_,$(notdir $*)) -MT $@ -c $< -o $@.tmp
 	objcopy $(call KSTATE_SECTIONS,$(subst -,_,$(notdir $*))) $@.tmp $@ && rm -f $@.tmp
+
+# A second build of driver files, from KERNEL_EDITED=DIR: each driver file of the list
+# that DIR holds (DIR/drivers/power/supply/<file>.c) is compiled again, with the build's
+# headers, as the policy "linux/<file>@edited" beside the build's own "linux/<file>",
+# so that one `chargesim compare` runs both (docs/linux-drivers.md section 2; make
+# driver-compare below). Its symbols and static sections get the suffix __edited and
+# its module records the variant "edited" (CS_KVARIANT), so that the two stay apart.
+KERNEL_EDITED  ?=
+KEDIR          := $(BUILD)/kernel-edited
+ifneq ($(and $(KERNEL_EDITED),$(KDRIVERS)),)
+KEDITED        := $(patsubst $(KERNEL_EDITED)/drivers/power/supply/%.c,%,\
+                    $(wildcard $(KDRIVERS:%=$(KERNEL_EDITED)/drivers/power/supply/%.c)))
+endif
+ifneq ($(KERNEL_EDITED),)
+ifeq ($(KEDITED),)
+$(warning KERNEL_EDITED=$(KERNEL_EDITED) holds no driver file of this build ($(if $(KDRIVERS),DIR/drivers/power/supply/<file>.c for a file of KDRIVERS_ALL,none: no kernel source)): no linux/<file>@edited is built)
+endif
+endif
+KEDITED_OBJ    := $(KEDITED:%=$(BUILD)/obj/kernel-edited/drivers/power/supply/%.o)
+KMODSYMS       := $(subst -,_,$(KDRIVERS)) $(addsuffix __edited,$(subst -,_,$(KEDITED)))
+LIB_OBJ        += $(KEDITED_OBJ)
+ifneq ($(KEDITED),)
+$(KEDIR)/.extracted: $(KDIR)/.extracted scripts/kernel-sync.sh FORCE
+	@scripts/kernel-sync.sh $(KERNEL_EDITED) $(KEDIR) $(KEDITED:%=drivers/power/supply/%.c)
+$(KEDIR)/.sha256 $(KEDITED:%=$(KEDIR)/drivers/power/supply/%.c): $(KEDIR)/.extracted
+	@test -f $@
+endif
+$(BUILD)/obj/kernel-edited/%.o: $(KEDIR)/%.c stack/include/chargesim/kconfig.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$(subst -,_,$(notdir $*))"' \
+	  -DKBUILD_BASENAME='"$(subst -,_,$(notdir $*))"' -DCS_KFILE='"$(notdir $*)"' \
+	  -DCS_KVARIANT='"edited"' -DCS_KMODSYM=$(subst -,_,$(notdir $*))__edited -MT $@ -c $< -o $@.tmp
+	objcopy $(call KSTATE_SECTIONS,$(subst -,_,$(notdir $*))__edited) $@.tmp $@ && rm -f $@.tmp
 
 # The list of compiled drivers (per build directory), rewritten only when it changes.
 $(BUILD)/gen/.kdrivers: FORCE
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = "$(KDRIVERS)." ] || echo "$(KDRIVERS)." > $@
+	@[ "$$(cat $@ 2>/dev/null)" = "$(KMODSYMS)." ] || echo "$(KMODSYMS)." > $@
 
-$(KREGISTRY_SRC): $(BUILD)/gen/.kdrivers Makefile
+# With each driver, the identity of the kernel files it was compiled from: path, sha256
+# of the compiled copy, stock / edited / not-from-tarball (scripts/kfiles2c.sh); then
+# those of the build's other kernel .c files (KMACHINE_FILES: what machines load beside
+# their driver), which every driver's list names too.
+KSHARED   := $(filter-out $(KDRIVERS_ALL:%=drivers/power/supply/%.c),$(filter %.c,$(KFILES)))
+ifneq ($(KDRIVERS),)
+$(KDIR)/.sha256: $(KDIR)/.extracted
+	@test -f $@
+KREGISTRY_DEPS := $(KDIR)/.sha256 $(KSTOCK)/.sha256 $(KDRIVER_OBJ) $(KCORE_OBJ) $(KEDITED_OBJ) \
+                  $(if $(KEDITED),$(KEDIR)/.sha256)
+endif
+$(KREGISTRY_SRC): $(BUILD)/gen/.kdrivers Makefile scripts/kfiles2c.sh $(KREGISTRY_DEPS)
 	@mkdir -p $(dir $@)
 	@{ echo '// SPDX-License-Identifier: GPL-2.0-or-later'; \
 	  echo '/* Generated by the Makefile: the real Linux drivers compiled into this build. */'; \
 	  echo '#include <chargesim/linux_module.h>'; \
-	  for m in $(subst -,_,$(KDRIVERS)); do echo "extern const struct cs_linux_module cs_linux_module_$$m;"; \
+	  for m in $(KMODSYMS); do echo "extern const struct cs_linux_module cs_linux_module_$$m;"; \
 	    for b in start stop; do echo "extern char __$${b}_cs_kdata_$$m[] __attribute__((weak)), __$${b}_cs_kbss_$$m[] __attribute__((weak));"; done; done; \
 	  echo 'const struct cs_linux_module *const cs_linux_modules[] = {'; \
-	  for m in $(subst -,_,$(KDRIVERS)); do echo "	&cs_linux_module_$$m,"; done; \
+	  for m in $(KMODSYMS); do echo "	&cs_linux_module_$$m,"; done; \
 	  echo '	NULL,'; echo '};'; \
 	  echo 'const struct cs_linux_statics cs_linux_statics[] = {'; \
-	  for m in $(subst -,_,$(KDRIVERS)); do echo "	{ __start_cs_kdata_$$m, __stop_cs_kdata_$$m, __start_cs_kbss_$$m, __stop_cs_kbss_$$m },"; done; \
+	  for m in $(KMODSYMS); do echo "	{ __start_cs_kdata_$$m, __stop_cs_kdata_$$m, __start_cs_kbss_$$m, __stop_cs_kbss_$$m },"; done; \
 	  echo '	{ NULL, NULL, NULL, NULL },'; echo '};'; \
 	  for m in $(KMACHINE_MODS); do echo "extern const struct cs_linux_module cs_linux_module_$$m;"; done; \
 	  echo 'const struct cs_linux_module *const cs_linux_machine_modules[] = {'; \
-	  for m in $(KMACHINE_MODS); do echo "	&cs_linux_module_$$m,"; done; echo '	NULL,'; echo '};'; } > $@.tmp
+	  for m in $(KMACHINE_MODS); do echo "	&cs_linux_module_$$m,"; done; echo '	NULL,'; echo '};'; \
+	  scripts/kfiles2c.sh $(KDIR) $(KEDIR) $(KSTOCK)/.sha256 $(BUILD)/obj "$(KSHARED)" \
+	    $(KDRIVERS) $(KEDITED:%=%@edited); } > $@.tmp
 	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
 
 $(KREGISTRY_OBJ): $(KREGISTRY_SRC)
@@ -305,6 +373,21 @@ DEMO_OUT ?= out/demo
 demo: check-deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@$(BIN) run scenarios/demo.json -o $(DEMO_OUT) --plot
+
+# make driver-compare KERNEL_EDITED=DIR SCENARIO=FILE [COMPARE_OUT=DIR]: the driver
+# developer's loop in one command (docs/linux-drivers.md section 2). Builds with the
+# driver files DIR holds as linux/<file>@edited beside the build's own (only the files
+# whose bytes changed are compiled again), then runs SCENARIO under each driver and its
+# edited build in one `chargesim compare` (output in COMPARE_OUT, or compare's default).
+.PHONY: driver-compare
+driver-compare:
+	@if [ -z "$(KERNEL_EDITED)" ] || [ -z "$(SCENARIO)" ]; then \
+	  echo "usage: make driver-compare KERNEL_EDITED=DIR SCENARIO=FILE [COMPARE_OUT=DIR]" >&2; exit 2; fi
+	@if [ -z "$(KEDITED)" ]; then \
+	  echo "driver-compare: $(KERNEL_EDITED) holds no driver file of this build ($(if $(KDRIVERS),$(KDRIVERS:%=drivers/power/supply/%.c),none: no kernel source))" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) compare $(SCENARIO) $(foreach d,$(KEDITED),--policy linux/$(d) --policy linux/$(d)@edited) \
+	  $(if $(COMPARE_OUT),-o $(COMPARE_OUT))
 
 # make gallery: build/gallery/*.png and build/gallery/README.md from the bug zoo
 # (scenarios/bugzoo/), one overlaid failure-and-fix picture per pair (docs/plots.md);

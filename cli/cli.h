@@ -63,6 +63,10 @@ bool cli_parse(GOptionContext *ctx, int *argc, char ***argv);
  * C1 controls as \u00NN, bytes that are not UTF-8 as \xNN. Caller frees.
  */
 char *cli_term_text(const char *text, bool lines);
+/* For a linux/<file> policy, a line per kernel file it was compiled from, each LEAD,
+ * the path, the first 16 hex digits of its sha256 and stock / edited /
+ * not-from-tarball (docs/linux-drivers.md section 2); nothing for another policy. */
+void cli_print_kernel_files(const char *policy, const char *lead);
 /* A message (a GError's, say) on a line of stderr, through cli_term_text(). */
 void cli_print_message(const char *msg);
 /* Print "chargesim: MESSAGE" to stderr, through cli_term_text(); false, for

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <chargesim/linux_module.h>
 #include <chargesim/policy.h>
 #include "cli/cli.h"
 #include "run/run.h"
@@ -39,7 +40,8 @@ static void print_cell(double v, const char *fmt, int width)
 
 /* The metrics side by side, a row each, a column per policy: as wide as its name
  * when that is longer than a cell (linux/twl4030_charger), so that every row lines up. */
-static void print_table(const struct world_metrics *m, char **policies, int n)
+static void print_table(const struct world_metrics *m, char **policies,
+			const struct cs_policy_spec *specs, int n)
 {
 	g_autofree int *w = g_new0(int, (gsize)n);
 
@@ -75,6 +77,14 @@ static void print_table(const struct world_metrics *m, char **policies, int n)
 	ROW("charge in [mAh]", world_metric(&m[i], "charge_in_mAh"), "%.1f");
 	ROW("source energy [Wh]", world_metric(&m[i], "energy_source_Wh"), "%.3f");
 #undef ROW
+	/* which bytes of each real driver made its column, below the table */
+	for (int i = 0, blank = 1; i < n; i++) {
+		g_autofree char *lead = g_strdup_printf("  %s: ", policies[i]);
+
+		if (cs_linux_policy_files(specs[i].name) && blank--)
+			printf("\n");
+		cli_print_kernel_files(specs[i].name, lead);
+	}
 }
 
 static void specs_free(struct cs_policy_spec *specs, int n)
@@ -358,7 +368,7 @@ int cmd_compare(int argc, char **argv)
 	if (!quiet)
 		printf("scenario %s (%g s simulated); outputs under %s/<policy>/\n\n", sc->name,
 		       sim_time_to_s(sc->duration), outdir);
-	print_table(m, labels, n);
+	print_table(m, labels, specs, n);
 	if (!quiet)
 		printf("\n  report: %s/report.html; every metric: %s/compare.csv, %s/compare.json\n",
 		       outdir, outdir, outdir);

@@ -155,6 +155,7 @@ static void print_summary(const struct run_result *res, const char *outdir, cons
 	       detected ? detected : "(no detection)", world_metric(m, "energy_balance_error"),
 	       (unsigned long long)world_metric(m, "steps"),
 	       (unsigned long long)world_metric(m, "events"));
+	cli_print_kernel_files(res->policy, "  kernel file ");
 	print_flags(m);
 	/* a model's warning (SOC will pass 100 %, ...) is a flag too: the run went on, but
 	 * its result may not mean what it seems (with -q it goes to stderr instead) */
@@ -163,11 +164,14 @@ static void print_summary(const struct run_result *res, const char *outdir, cons
 
 		printf("  ! WARNING: %s\n", w);
 	}
-	if (results && results->len) {
+	if (results && (results->len || res->expect_other)) {
 		guint failed = run_failed_expectations(res);
 
-		printf("  expectations: %u held, %u failed%s\n", results->len - failed, failed,
+		printf("  expectations: %u held, %u failed%s", results->len - failed, failed,
 		       failed ? " (listed on stderr)" : "");
+		if (res->expect_other)
+			printf("; %d for other policies not checked", res->expect_other);
+		printf("\n");
 	}
 	if (outdir)
 		printf("  outputs in %s/: trace.csv, events.jsonl, metrics.json\n", outdir);

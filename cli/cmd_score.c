@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
+#include <chargesim/linux_module.h>
 #include "cli/cli.h"
 #include "output/outfile.h"
 #include "output/outset.h"
@@ -59,6 +60,29 @@ static char *json_text(cJSON *doc)
 /* Write score.csv, score.json and score-manifest.json of options o as one set into
  * outdir, then print the table. The figures come from csv's text whatever made it (a
  * run or a merge). */
+/* Below the tables: which bytes of each real driver were scored (a driver given twice,
+ * with other parameters, once). */
+static void print_kernel_files(const struct score_options *o)
+{
+	bool blank = true;
+
+	for (int k = 0; k < o->n_pol; k++) {
+		g_autofree char *lead = NULL;
+		bool seen = false;
+
+		for (int j = 0; j < k; j++)
+			seen |= o->pol[j].driver && o->pol[k].driver &&
+				strcmp(o->pol[j].driver, o->pol[k].driver) == 0;
+		if (!o->pol[k].driver || seen || !cs_linux_policy_files(o->pol[k].driver))
+			continue;
+		if (blank)
+			printf("\n");
+		blank = false;
+		lead = g_strdup_printf("%s: ", o->pol[k].driver);
+		cli_print_kernel_files(o->pol[k].driver, lead);
+	}
+}
+
 static int write_score(const char *outdir, const char *csv, const struct score_options *o,
 		       bool quiet, bool report)
 {
@@ -99,6 +123,7 @@ static int write_score(const char *outdir, const char *csv, const struct score_o
 		printf("regret: time to 80 %% over the oracle's - 1, or the SOC shortfall where 80 %% "
 		       "is out of reach; trips, UVLO, brown(outs), starved, (over) budget: setups\n\n");
 		fputs(table, stdout);
+		print_kernel_files(o);
 		printf("\noutputs in %s/: score.csv, score.json, %s%s\n", outdir, SCORE_MANIFEST,
 		       report ? ", report.html" : "");
 	}

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "stack/policies/loader.h"
+#include <chargesim/linux_module.h>
 
 char *cli_term_text(const char *text, bool lines)
 {
@@ -268,4 +269,12 @@ char *cli_scenario_dir(const char *cmd)
 	cli_error("%s: found no scenario library: no scenarios/ here%s%s, and %s is not set; name a file or directory",
 		  cmd, installed ? " nor " : "", installed ? installed : "", CLI_SCENARIOS_ENV);
 	return NULL;
+}
+
+void cli_print_kernel_files(const char *policy, const char *lead)
+{
+	const struct cs_kfile *const *f = cs_linux_policy_files(policy);
+
+	for (; f && *f; f++)
+		printf("%s%s sha256 %.16s (%s)\n", lead, (*f)->path, (*f)->sha256, (*f)->status);
 }

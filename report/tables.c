@@ -101,7 +101,7 @@ static cJSON *metric_json(const struct rmetric *r)
 static cJSON *run_json(const struct report_run *run, const GPtrArray *ms)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *metrics, *units, *warnings;
+	cJSON *metrics, *units, *warnings, *kf;
 
 	cJSON_AddStringToObject(o, "policy", run->label);
 	cJSON_AddStringToObject(o, "dir", *run->rel ? run->rel : ".");
@@ -116,6 +116,10 @@ static cJSON *run_json(const struct report_run *run, const GPtrArray *ms)
 	}
 	for (guint i = 0; run->warnings && i < run->warnings->len; i++)
 		cJSON_AddItemToArray(warnings, cJSON_CreateString(run->warnings->pdata[i]));
+	/* a real driver's column: which bytes of it ran */
+	kf = world_kernel_files_json(world_metric_text(run->metrics, "policy"));
+	if (kf)
+		cJSON_AddItemToObject(o, "kernel_files", kf);
 	return o;
 }
 

@@ -235,10 +235,10 @@ static bool compare_string(const cJSON *item, const char *path, const char *got,
  * (a misspelt "tolerance" would otherwise mean "compare exactly"). */
 static bool item_keys_ok(const cJSON *item, const char *path, const char *kind, GError **err)
 {
-	static const char *const metric_keys[] = { "metric", "==", "!=", "<", "<=", ">", ">=", "between", NULL };
-	static const char *const signal_keys[] = { "signal", "at", "==", "!=", "<", "<=", ">", ">=", "between", NULL };
-	static const char *const golden_keys[] = { "golden", "tolerance", NULL };
-	static const char *const fp_keys[] = { "fingerprint", "of", NULL };
+	static const char *const metric_keys[] = { "metric", "==", "!=", "<", "<=", ">", ">=", "between", "for", NULL };
+	static const char *const signal_keys[] = { "signal", "at", "==", "!=", "<", "<=", ">", ">=", "between", "for", NULL };
+	static const char *const golden_keys[] = { "golden", "tolerance", "for", NULL };
+	static const char *const fp_keys[] = { "fingerprint", "of", "for", NULL };
 	const char *const *keys = !strcmp(kind, "metric") ? metric_keys : !strcmp(kind, "signal") ? signal_keys :
 				  !strcmp(kind, "golden") ? golden_keys : fp_keys;
 	const cJSON *k;
@@ -274,6 +274,56 @@ static bool item_name_ok(const cJSON *item, const cJSON *v, const char *path, co
 	return item_keys_ok(item, path, kind, err);
 }
 
+/* ---- which policies an expectation is for ---- */
+
+/*
+ * "for": a policy name or a list of them. An expectation with it describes those
+ * policies' behaviour (a fingerprint of their events, a golden trace, the symptom of
+ * a bug they have) and is checked only when the run's policy is one of them; one
+ * without it is an outcome every policy is held to (no source trips, VBUS kept up,
+ * the port's detected type). So a scenario run with --policy or under compare checks
+ * what means something for that policy (docs/scenarios.md section 9).
+ */
+static bool for_ok(const cJSON *item, const char *path, GError **err)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(item, "for"), *e;
+	int i = 0;
+
+	if (!f || (cJSON_IsString(f) && *f->valuestring))
+		return true;
+	if (!cJSON_IsArray(f) || !cJSON_GetArraySize(f)) {
+		g_autofree char *found = param_describe_json(f);
+
+		return scenario_error(err, "%s.for: found %s, expected a policy name or a non-empty list of them such as [\"twl4030\", \"linux/twl4030_charger\"]",
+				      path, found);
+	}
+	cJSON_ArrayForEach(e, f) {
+		if (!cJSON_IsString(e) || !*e->valuestring) {
+			g_autofree char *found = param_describe_json(e);
+
+			return scenario_error(err, "%s.for[%d]: found %s, expected a policy name such as \"twl4030\"",
+					      path, i, found);
+		}
+		i++;
+	}
+	return true;
+}
+
+/* Is the item checked for a run of policy? (NULL: validation, every item is.) */
+static bool for_policy(const cJSON *item, const char *policy)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(item, "for"), *e;
+
+	if (!f || !policy)
+		return true;
+	if (cJSON_IsString(f))
+		return strcmp(f->valuestring, policy) == 0;
+	cJSON_ArrayForEach(e, f)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, policy) == 0)
+			return true;
+	return false;
+}
+
 /* ---- fingerprints ---- */
 
 #define FP_PAYLOAD 0x8u   /* 1 << the index of "payload" in fp_names */
@@ -297,6 +347,7 @@ struct expect_run {
 	GArray *probes;      /* sim_time_t, in the order of the signal expectations */
 	GArray *sorted;      /* the same times sorted and unique: what the world samples */
 	GArray *fps;         /* struct fingerprint */
+	int n_other;         /* items "for" other policies than the run's, not checked */
 };
 
 static void fp_feed(GChecksum *sum, const char *s)
@@ -733,6 +784,7 @@ static GArray *expect_eval(struct expect_run *er, const struct world *w, const c
 	int i = 0, probe = 0, fpi = 0;
 	bool ok = true;
 
+	er->n_other = 0;
 	cJSON_ArrayForEach(item, er->expect) {
 		g_autofree char *path = g_strdup_printf("expect[%d]", i++);
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(item, "metric");
@@ -740,6 +792,17 @@ static GArray *expect_eval(struct expect_run *er, const struct world *w, const c
 		const cJSON *g = cJSON_GetObjectItemCaseSensitive(item, "golden");
 		guint before = out->len;
 
+		if (!for_ok(item, path, &inner)) {
+			ok = false;
+			break;
+		}
+		if (w && !for_policy(item, world_policy_name(w))) {
+			/* not this policy's: its probe and hash go unused */
+			probe += s != NULL;
+			fpi += !m && !s && !g;
+			er->n_other++;
+			continue;
+		}
 		if (m) {
 			ok = eval_metric(item, m, path, metrics, out, &inner);
 		} else if (s) {
@@ -772,6 +835,11 @@ bool expect_check(struct expect_run *er, const struct world *w, const char *trac
 {
 	*results = expect_eval(er, w, trace_path, err);
 	return *results != NULL;
+}
+
+int expect_not_for_policy(const struct expect_run *er)
+{
+	return er->n_other;
 }
 
 /* ---- accepting ---- */

@@ -37,6 +37,9 @@ void expect_options(struct expect_run *er, struct world_options *wo);
 void expect_listen(struct expect_run *er, struct world *w);
 /* Decide every expectation after world_finish(); trace_path is the run's trace.csv
  * (golden comparisons). results: GArray of struct expect_result. */
+/* After expect_check(): the expectations not checked because their "for" names other
+ * policies than the run's. */
+int expect_not_for_policy(const struct expect_run *er);
 bool expect_check(struct expect_run *er, const struct world *w, const char *trace_path,
 		  GArray **results, GError **err);
 /* --accept: rewrite the golden traces and fingerprints of the failed expectations;

@@ -130,10 +130,15 @@ void linux_board_add_client(struct linux_board *lb, struct i2c_client *client)
 
 /* ---- finding the machine, the board's life ---- */
 
+/* The machine of "<driver>" or of "<driver>@edited", a second build of its file
+ * (KERNEL_EDITED, docs/linux-drivers.md section 2), which runs on the same board. */
 static const struct linux_machine *machine_of(const char *driver)
 {
+	size_t n = strcspn(driver, "@");
+
 	for (int i = 0; linux_machines[i]; i++)
-		if (strcmp(linux_machines[i]->driver, driver) == 0)
+		if (strlen(linux_machines[i]->driver) == n &&
+		    strncmp(linux_machines[i]->driver, driver, n) == 0)
 			return linux_machines[i];
 	return NULL;
 }

@@ -29,6 +29,7 @@ static int check(struct expect_run *er, const struct world *w, const struct run_
 
 	if (!expect_check(er, w, trace, &res->expect, &res->error))
 		return fail(res, RUN_STAGE_CHECK);
+	res->expect_other = expect_not_for_policy(er);
 	res->stage = RUN_STAGE_DONE;
 	res->status = run_failed_expectations(res) ? 1 : 0;
 	if (res->status && opt->accept) {

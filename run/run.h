@@ -79,6 +79,7 @@ struct run_result {
 	GPtrArray *warnings;          /* "SRC: MESSAGE" of the run's "warning" records, in order */
 	GArray *expect;               /* struct expect_result, when expectations were
 				       * checked; NULL otherwise */
+	int expect_other;             /* expectations "for" other policies, not checked */
 	char *accepted;               /* --accept: what was rewritten, or NULL */
 	GError *accept_error;         /* --accept: why it could not be */
 	/* private */

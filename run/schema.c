@@ -331,7 +331,21 @@ static cJSON *events_schema(void)
 	return o;
 }
 
-/* One kind of expectation: its own key (a string) and the keys next to it. */
+/* "for": a policy name or a list of them (run/expect.c). */
+static void add_expect_for(cJSON *props)
+{
+	cJSON *f = add_obj(props, "for"), *any = cJSON_AddArrayToObject(f, "anyOf"), *list;
+
+	cJSON_AddStringToObject(f, "description",
+				"the policies whose behaviour this describes: checked only in their runs (none: every policy is held to it)");
+	cJSON_AddStringToObject(push_obj(any), "type", "string");
+	list = push_obj(any);
+	cJSON_AddStringToObject(list, "type", "array");
+	cJSON_AddNumberToObject(list, "minItems", 1);
+	cJSON_AddStringToObject(add_obj(list, "items"), "type", "string");
+}
+
+/* One kind of expectation: its own key (a string), the keys next to it and "for". */
 static void add_expect_kind(cJSON *one, const char *kind, const char *const *keys)
 {
 	cJSON *k = push_obj(one), *props = add_obj(k, "properties");
@@ -340,6 +354,7 @@ static void add_expect_kind(cJSON *one, const char *kind, const char *const *key
 	cJSON_AddStringToObject(add_obj(props, kind), "type", "string");
 	for (int i = 0; keys[i]; i++)
 		add_obj(props, keys[i]);
+	add_expect_for(props);
 	cJSON_AddBoolToObject(k, "additionalProperties", false);
 }
 

@@ -8,9 +8,31 @@
 #include <unistd.h>
 #include "run/score_merge.h"
 #include "run/score_table.h"
+#include "run/world.h"
 #include "traces/infile.h"
 
 #define SCORE_CSV_CAP (1024ull * 1024 * 1024)   /* 1 GiB: millions of rows */
+
+/* The kernel files each real driver scored was compiled from (docs/linux-drivers.md
+ * section 2), by policy: shards whose drivers came from other bytes are not one
+ * score, so merge refuses them as it refuses another seed. */
+static void add_kernel_files(cJSON *m, const struct score_options *o)
+{
+	cJSON *kf = NULL;
+
+	for (int k = 0; k < o->n_pol; k++) {
+		cJSON *f = o->pol[k].driver ? world_kernel_files_json(o->pol[k].driver) : NULL;
+
+		if (!f)
+			continue;
+		if (!kf)
+			kf = cJSON_AddObjectToObject(m, "kernel_files");
+		if (cJSON_GetObjectItemCaseSensitive(kf, o->pol[k].driver))
+			cJSON_Delete(f);
+		else
+			cJSON_AddItemToObject(kf, o->pol[k].driver, f);
+	}
+}
 
 cJSON *score_manifest_json(const struct score_options *o, const char *csv)
 {
@@ -33,6 +55,7 @@ cJSON *score_manifest_json(const struct score_options *o, const char *csv)
 	pols = cJSON_AddArrayToObject(m, "policies");
 	for (int k = 0; k < o->n_pol; k++)
 		cJSON_AddItemToArray(pols, cJSON_CreateString(o->pol[k].spec));
+	add_kernel_files(m, o);
 	sh = cJSON_AddObjectToObject(m, "shard");
 	cJSON_AddNumberToObject(sh, "index", o->shard_i);
 	cJSON_AddNumberToObject(sh, "count", o->shard_n);
@@ -178,8 +201,8 @@ static bool check_set(char **dirs, int n_dirs, struct score_manifest *m, GError 
 		if (strcmp(mine, first) != 0 || m[d].shard_n != m[0].shard_n) {
 			g_set_error(err, CS_SCORE_ERROR, CS_SCORE_ERROR_INPUT,
 				    "%s: found the shard of another score than %s's (seed, setups, "
-				    "population, oracle, policies or chargesim differ), expected shards "
-				    "of one score", dirs[d], dirs[0]);
+				    "population, oracle, policies, their kernel files or chargesim "
+				    "differ), expected shards of one score", dirs[d], dirs[0]);
 			return false;
 		}
 		if (seen[m[d].shard_i]) {

@@ -16,6 +16,7 @@
 #include "models/source/source.h"
 #include "run/linux_board.h"
 #include "run/world_priv.h"
+#include <chargesim/linux_module.h>
 
 G_DEFINE_QUARK(cs-run-error-quark, cs_run_error)
 
@@ -306,10 +307,31 @@ bool world_run(struct world *w, GError **err)
 	return true;
 }
 
+/* A real driver's run names the kernel files it was compiled from, so that a result
+ * says which bytes of the driver made it (docs/linux-drivers.md section 2). */
+cJSON *world_kernel_files_json(const char *policy)
+{
+	const struct cs_kfile *const *f = cs_linux_policy_files(policy);
+	cJSON *a;
+
+	if (!f)
+		return NULL;
+	a = cJSON_CreateArray();
+	for (; *f; f++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "path", (*f)->path);
+		cJSON_AddStringToObject(e, "sha256", (*f)->sha256);
+		cJSON_AddStringToObject(e, "status", (*f)->status);
+		cJSON_AddItemToArray(a, e);
+	}
+	return a;
+}
+
 bool world_finish(struct world *w, GError **err)
 {
 	g_autofree char *path = NULL, *text = NULL;
-	cJSON *o;
+	cJSON *o, *kf;
 	char *printed;
 	bool ok;
 
@@ -319,6 +341,9 @@ bool world_finish(struct world *w, GError **err)
 	if ((w->trace && !trace_close(w->trace, err)) || !evfile_commit(w->evfile, err))
 		return false;
 	o = world_metrics_json(w);
+	kf = world_kernel_files_json(w->policy_name);
+	if (kf)
+		cJSON_AddItemToObject(o, "kernel_files", kf);
 	path = g_build_filename(w->outdir, "metrics.json", NULL);
 	printed = cJSON_Print(o);
 	/* the metrics are numbers, raw numbers, strings, null: cJSON prints them all */

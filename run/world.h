@@ -112,6 +112,9 @@ struct world_metrics_sink {
 };
 void world_metrics_emit(const struct world_metrics *m, const struct world_metrics_sink *sink);
 const char *world_policy_name(const struct world *w);
+/* For a linux/<file> policy, the kernel files it was compiled from as metrics.json's
+ * "kernel_files" gives them ([{"path", "sha256", "status"}, ...]); NULL otherwise. */
+cJSON *world_kernel_files_json(const char *policy);
 /* Does a --policy value (world_options.policy) name a plugin file - a name ending in
  * ".so" - rather than a built-in policy? */
 bool world_policy_is_plugin(const char *policy);

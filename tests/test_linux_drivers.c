@@ -1200,8 +1200,9 @@ static void test_driver_files_unmodified(void)
 	{
 		int built = 0;
 
-		while (cs_linux_modules[built])
-			built++;
+		/* a KERNEL_EDITED build's drivers come in addition (their variant set) */
+		for (int i = 0; cs_linux_modules[i]; i++)
+			built += !cs_linux_modules[i]->variant;
 		CU_ASSERT_EQUAL(n, built);
 	}
 	/* the tree's own headers came along (charger-manager.h), and the PMIC's extcon

@@ -111,6 +111,43 @@ else
 	not_ok "both spend 263.2 s below 4.75 V" "$(cat "$TMP/cmp.out")"
 fi
 
+# ---- each output names the kernel files the driver was compiled from, with the sha256
+# of the compiled copy (computed here by sha256sum) and stock / edited ----
+k=drivers/power/supply/twl4030_charger.c
+h=$(sha256sum "build/kernel/$k" | cut -c1-64)
+hs=$(awk -v p="$k" '$2 == p { print $1 }' build/kernel-stock/.sha256)
+st=stock; [ "$h" = "$hs" ] || st=edited
+expect_in "compare names the driver file, its hash and '$st' under the table" out \
+	"  linux/twl4030_charger: $k sha256 $(echo "$h" | cut -c1-16) ($st)"
+check "... and nothing for the port" sh -c "! grep -q '^  twl4030: ' '$TMP/cmp.out'"
+cat >"$TMP/kf.py" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+f = m["kernel_files"][0]
+assert (f["path"], f["sha256"], f["status"]) == tuple(sys.argv[2:5]), f
+assert m["policy"] == "linux/twl4030_charger"
+c = json.load(open(sys.argv[1].replace("linux/twl4030_charger/metrics.json", "compare.json")))
+runs = {r["policy"]: r for r in c["policies"]}
+assert runs["linux/twl4030_charger"]["kernel_files"] == m["kernel_files"], runs
+assert "kernel_files" not in runs["twl4030"]
+PY
+python3 "$TMP/kf.py" "$TMP/cmp/linux/twl4030_charger/metrics.json" "$k" "$h" "$st" >"$TMP/kf.out" 2>&1
+check "metrics.json's kernel_files: the driver file first, its sha256 and status; compare.json's the same" \
+	test ! -s "$TMP/kf.out"
+check "a port's metrics.json has no kernel_files" sh -c "! grep -q kernel_files '$TMP/cmp/twl4030/metrics.json'"
+run kfr run scenarios/linux/charger-manager-dcp.json -o "$TMP/kfr"
+expect_in "the run's summary names the driver file" out "  kernel file drivers/power/supply/charger-manager.c sha256 "
+expect_in "... and the tree's header it included" out "  kernel file include/linux/power/charger-manager.h sha256 "
+if [ "$st" = stock ]; then
+	sfx=$(grep '^linux/twl4030_charger ' "$TMP/list.out" | sed "s/.*; this build's file: /this build's file: /")
+	check "list policies ends linux/twl4030_charger's line as docs/linux-drivers.md quotes it" \
+		grep -qF "(\`$sfx\`)" docs/linux-drivers.md
+	for f in drivers/power/supply/charger-manager.c include/linux/power/charger-manager.h; do
+		check "docs/linux-drivers.md quotes the summary's line for $f" \
+			grep -qxF "$(grep "^  kernel file $f " "$TMP/kfr.out")" docs/linux-drivers.md
+	done
+fi
+
 # ---- sysfs: a driver's attributes, read and written ----
 run sysfs run scenarios/linux/twl4030-full-battery-driver.json -o "$TMP/sysfs" -q --sysfs-at 30s
 expect_status "--sysfs-at with a real driver" 0

@@ -73,6 +73,7 @@ struct lx_policy {
 	int loaded;               /* a run has it loaded, from probe to remove (atomic) */
 	const struct cs_linux_statics *statics;
 	char *first_data;         /* its initialised statics before its first run */
+	const struct cs_kfile *const *files;   /* what it was compiled from */
 };
 
 struct lx_run {
@@ -85,7 +86,15 @@ struct lx_run {
 };
 
 static const struct cs_policy_desc **all_policies;
+static struct lx_policy *lx_policies;
+static int n_lx_policies;
 static int any_loaded;   /* cs_linux_driver_loaded() (atomic) */
+
+/* A module record of this build of the driver (not of its KERNEL_EDITED twin). */
+static bool same_module(const struct cs_modinfo *mi, const struct cs_linux_module *mod)
+{
+	return strcmp(mi->modname, mod->modname) == 0 && g_strcmp0(mi->variant, mod->variant) == 0;
+}
 
 static const struct lx_tail *tail_of(const struct lx_policy *lp, const void *params)
 {
@@ -223,7 +232,7 @@ static void run_unload(struct lx_run *r)
 	cancel_delayed_work_sync(&r->us_work);
 	if (r->loaded) {
 		for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next)
-			if (mi->kind == CS_MODINFO_EXIT && strcmp(mi->modname, lp->mod->modname) == 0)
+			if (mi->kind == CS_MODINFO_EXIT && same_module(mi, lp->mod))
 				mi->exit();
 	}
 	/* the module parameters, with every other static, go back to their first state
@@ -399,11 +408,12 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	GPtrArray *kp = g_ptr_array_new();
 	struct param_desc *table;
 	const char *description = NULL;
+	g_autofree char *file_id = NULL;
 	int n = 0;
 
 	lp->mod = mod;
 	for (const struct cs_modinfo *mi = cs_modinfo_first(); mi; mi = mi->next) {
-		if (strcmp(mi->modname, mod->modname) != 0)
+		if (!same_module(mi, mod))
 			continue;
 		if (mi->kind == CS_MODINFO_PARAM)
 			g_ptr_array_add(kp, (gpointer)mi);
@@ -421,7 +431,7 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 		const char *doc = NULL;
 
 		for (const struct cs_modinfo *m = cs_modinfo_first(); m; m = m->next)
-			if (m->kind == CS_MODINFO_PARM_DESC && strcmp(m->modname, mod->modname) == 0 &&
+			if (m->kind == CS_MODINFO_PARM_DESC && same_module(m, mod) &&
 			    strcmp(m->name, mi->name) == 0)
 				doc = m->text;
 		d->key = mi->name;
@@ -451,13 +461,19 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 	for (size_t i = 0; i < ARRAY_SIZE(board_defaults); i++)
 		if (strcmp(board_defaults[i].file, mod->file) == 0)
 			lp->defaults = &board_defaults[i];
+	/* which bytes this build compiled: the driver file comes first */
+	if (lp->files && lp->files[0])
+		file_id = g_strdup_printf("; this build's file: %s, sha256 %.16s", lp->files[0]->status,
+					  lp->files[0]->sha256);
 	lp->desc = (struct cs_policy_desc){
 		.abi = CS_POLICY_ABI,
-		.name = g_strconcat("linux/", mod->file, NULL),
+		.name = g_strconcat("linux/", mod->file, mod->variant ? "@" : "", mod->variant, NULL),
 		.summary = g_strconcat("the real driver: Linux 6.12 drivers/power/supply/", mod->file,
-				       ".c (", description ? description : "no description", ")",
+				       ".c", mod->variant ? " as KERNEL_EDITED has it" : "",
+				       " (", description ? description : "no description", ")",
 				       lp->defaults ? "; board defaults " : "",
-				       lp->defaults ? lp->defaults->why : "", NULL),
+				       lp->defaults ? lp->defaults->why : "",
+				       file_id ? file_id : "", NULL),
 		.params = table,
 		.params_size = lp->tail_off + sizeof(struct lx_tail),
 		.params_default = lx_params_default,
@@ -469,7 +485,6 @@ static void build_policy(struct lx_policy *lp, const struct cs_linux_module *mod
 
 static gpointer build_all(gpointer data)
 {
-	struct lx_policy *lx_policies;
 	int n_builtin = 0, n_mod = 0;
 
 	(void)data;
@@ -479,9 +494,11 @@ static gpointer build_all(gpointer data)
 		n_mod++;
 	lx_policies = g_new0(struct lx_policy, (gsize)n_mod);
 	all_policies = g_new0(const struct cs_policy_desc *, (gsize)(n_builtin + n_mod) + 1);
+	n_lx_policies = n_mod;
 	for (int i = 0; i < n_builtin; i++)
 		all_policies[i] = cs_builtin_policies[i];
 	for (int i = 0; i < n_mod; i++) {
+		lx_policies[i].files = cs_linux_module_files[i];
 		build_policy(&lx_policies[i], cs_linux_modules[i]);
 		lx_policies[i].statics = &cs_linux_statics[i];
 		all_policies[n_builtin + i] = &lx_policies[i].desc;
@@ -500,4 +517,13 @@ const struct cs_policy_desc *const *cs_policies(void)
 bool cs_linux_driver_loaded(void)
 {
 	return g_atomic_int_get(&any_loaded);
+}
+
+const struct cs_kfile *const *cs_linux_policy_files(const char *name)
+{
+	cs_policies();   /* builds the list once */
+	for (int i = 0; name && i < n_lx_policies; i++)
+		if (strcmp(lx_policies[i].desc.name, name) == 0)
+			return lx_policies[i].files;
+	return NULL;
 }

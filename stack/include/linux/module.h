@@ -34,7 +34,7 @@ static inline void module_put(struct module *m)
 #else
 #define module_init(fn) \
 	const struct cs_linux_module __CS_CAT(cs_linux_module_, CS_KMODSYM) = { \
-		.file = CS_KFILE, .modname = KBUILD_MODNAME, .init = (fn) }
+		.file = CS_KFILE, .modname = KBUILD_MODNAME, .init = (fn), .variant = CS_KVARIANT }
 #endif
 #define module_exit(fn) \
 	__CS_MODINFO(.modname = KBUILD_MODNAME, .kind = CS_MODINFO_EXIT, .exit = (fn))

@@ -85,7 +85,7 @@ if [ $reuse -eq 0 ]; then
 	t=$(now)
 	debootstrap --variant=minbase "$suite" "$target" "$mirror" >"$logs/debootstrap.log" 2>&1
 	rc=$?
-	debootstrap_time=$(elapsed "$t")
+	debootstrap_time="$(elapsed "$t") s"
 	if [ $rc -ne 0 ]; then
 		echo "check-debian-chroot: debootstrap failed ($rc; see $logs/debootstrap.log)" >&2
 		exit 2
@@ -147,7 +147,7 @@ cleanup
 
 echo "check-debian-chroot: $suite minbase at $target, sources: $mirror $suite main, $suite-updates main (no $suite-security)"
 echo "  commit:                 $commit"
-echo "  debootstrap:            ${debootstrap_time} s"
+echo "  debootstrap:            $debootstrap_time"
 echo "  apt-get install make:   exit $make_install_rc, ${make_install_time} s"
 echo "  make demo:              exit $demo_rc, ${demo_time} s"
 echo "  make test:              exit $test_rc, ${test_time} s"

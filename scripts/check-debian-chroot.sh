@@ -17,8 +17,8 @@
 # summary line. Exit status 0 when both make commands passed.
 #
 # It needs root (debootstrap, chroot, mounts), debootstrap (installed with apt-get when
-# missing) and a reachable Debian mirror, and takes a few minutes and about 1.5 GB, so
-# it is not part of CI or `make test`.
+# missing) and a reachable Debian mirror, and takes a few minutes and about 2 GB (1.8 GB
+# measured), so it is not part of CI or `make test`.
 #
 # Usage: scripts/check-debian-chroot.sh [--reuse] TARGET [MIRROR]
 #   TARGET  a directory that does not exist or is empty (--reuse: a chroot this script

@@ -457,11 +457,70 @@ static void files_section(GString *out, const struct report_spec *spec)
 	g_string_append(out, "</ul>\n");
 }
 
+/* One kernel file as a row: the full SHA-256 in the title, the first 16 digits shown
+ * (as `list policies` and compare's summary print them). */
+static void kernel_file_row(GString *out, const char *label, const cJSON *f)
+{
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "path"));
+	const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "sha256"));
+	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "status"));
+	g_autofree char *shortsha = g_strndup(sha ? sha : "", 16);
+
+	g_string_append(out, "<tr data-policy=\"");
+	html_text(out, label);
+	g_string_append(out, "\"><td>");
+	html_text(out, label);
+	g_string_append(out, "</td><td><code>");
+	html_text(out, path ? path : "");
+	g_string_append(out, "</code></td><td><code title=\"");
+	html_text(out, sha ? sha : "");
+	g_string_append(out, "\">");
+	html_text(out, shortsha);
+	g_string_append_printf(out, "</code></td><td class=\"kstatus %s\">", status ? status : "");
+	html_text(out, status ? status : "");
+	g_string_append(out, "</td></tr>\n");
+}
+
+/*
+ * Which bytes of each real driver (linux/ policy) made the results (docs/linux-drivers.md
+ * section 2): a page printed or mailed alone still says whether the driver was the
+ * tarball's or an edit. No section when no run used a real driver.
+ */
+static void kernel_files_section(GString *out, const struct report_spec *spec)
+{
+	bool any = false;
+
+	for (int i = 0; i < spec->n; i++) {
+		const struct report_run *r = &spec->runs[i];
+		cJSON *kf = world_kernel_files_json(world_metric_text(r->metrics, "policy"));
+		const cJSON *f;
+
+		if (!kf)
+			continue;
+		if (!any)
+			g_string_append(out, "<h2 id=\"kernel-files\">Kernel files</h2>\n<p class=\"note\">"
+					     "The Linux files each real driver was compiled from: its "
+					     "SHA-256 (the first 16 digits; all 64 on hover) and whether "
+					     "the file is the linux-source-6.12 tarball's (stock), differs "
+					     "from it (edited), or had no tarball to compare with "
+					     "(not-from-tarball).</p>\n<table id=\"kernel-files-table\">\n"
+					     "<thead><tr><th>policy</th><th>file</th><th>sha256</th>"
+					     "<th>status</th></tr></thead>\n<tbody>\n");
+		any = true;
+		cJSON_ArrayForEach(f, kf)
+			kernel_file_row(out, r->label, f);
+		cJSON_Delete(kf);
+	}
+	if (any)
+		g_string_append(out, "</tbody>\n</table>\n");
+}
+
 static bool page(GString *out, const struct report_spec *spec, GPtrArray **ms, GError **err)
 {
 	head(out, spec);
 	metrics_table(out, spec, ms);
 	flags_section(out, spec);
+	kernel_files_section(out, spec);
 	if (!figure(out, spec, err))
 		return false;
 	g_string_append(out, "<h2 id=\"events-title\">Key events</h2>\n");

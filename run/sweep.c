@@ -123,6 +123,35 @@ static struct world *build_world(const struct scenario *sc, GError **err)
 	return world_new(sc, &wo, err);
 }
 
+/* Each policy a validation run built is one the sweep's variants run (a variant's
+ * policy comes from the base or from one varied value, and each is built alone). */
+static void note_driver(const struct sweep *sw, const char *policy)
+{
+	if (!policy || !g_str_has_prefix(policy, "linux/"))
+		return;
+	for (guint i = 0; i < sw->drivers->len; i++)
+		if (strcmp(g_ptr_array_index(sw->drivers, i), policy) == 0)
+			return;
+	g_ptr_array_add(sw->drivers, g_strdup(policy));
+}
+
+cJSON *sweep_kernel_files_json(const struct sweep *sw)
+{
+	cJSON *kf = NULL;
+
+	for (guint i = 0; i < sw->drivers->len; i++) {
+		const char *name = g_ptr_array_index(sw->drivers, i);
+		cJSON *f = world_kernel_files_json(name);
+
+		if (!f)
+			continue;
+		if (!kf)
+			kf = cJSON_CreateObject();
+		cJSON_AddItemToObject(kf, name, f);
+	}
+	return kf;
+}
+
 /* The base scenario with `set` (NULL: none) loaded and built into a run, not run; its
  * metrics.json keys into names when asked. Errors are "SWEEP: WHAT: MESSAGE". */
 static bool build_base(const struct sweep *sw, const char *set, const char *what, char ***names,
@@ -134,6 +163,8 @@ static bool build_base(const struct sweep *sw, const char *set, const char *what
 						 &inner);
 	struct world *w = sc ? build_world(sc, &inner) : NULL;
 
+	if (w)
+		note_driver(sw, world_policy_name(w));
 	if (w && names) {
 		cJSON *m = world_metrics_json(w), *k;
 		int i = 0;
@@ -521,6 +552,7 @@ struct sweep *sweep_load(const char *file, GError **err)
 	sw->random_n = 1;
 	sw->total = 1;
 	sw->seed = 1;
+	sw->drivers = g_ptr_array_new_with_free_func(g_free);
 	text = sweep_read_file(file, "sweep", &len, err);
 	if (!text || !parse_doc(sw, text, len, err))
 		return NULL;
@@ -549,6 +581,8 @@ void sweep_free(struct sweep *sw)
 	g_free(sw->base_text);
 	g_free(sw->sha256);
 	g_free(sw->base_sha256);
+	if (sw->drivers)
+		g_ptr_array_unref(sw->drivers);
 	g_free(sw);
 }
 
@@ -848,7 +882,7 @@ guint64 sweep_shard_size(guint64 total, const struct sweep_shard *sh)
 
 cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool complete)
 {
-	cJSON *o = cJSON_CreateObject(), *s;
+	cJSON *o = cJSON_CreateObject(), *s, *kf;
 	guint64 m = sweep_shard_size(sw->total, sh);
 
 	cJSON_AddStringToObject(o, "chargesim_version", CHARGESIM_VERSION);
@@ -856,6 +890,10 @@ cJSON *sweep_manifest(const struct sweep *sw, const struct sweep_shard *sh, bool
 	cJSON_AddStringToObject(o, "sweep_sha256", sw->sha256);
 	cJSON_AddStringToObject(o, "base_file", sw->base_file);
 	cJSON_AddStringToObject(o, "base_sha256", sw->base_sha256);
+	/* which driver bytes made the rows: shards of other bytes are not one sweep */
+	kf = sweep_kernel_files_json(sw);
+	if (kf)
+		cJSON_AddItemToObject(o, "kernel_files", kf);
 	s = cJSON_AddObjectToObject(o, "shard");
 	cJSON_AddNumberToObject(s, "index", (double)sh->index);
 	cJSON_AddNumberToObject(s, "count", (double)sh->count);

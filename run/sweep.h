@@ -49,7 +49,14 @@ struct sweep {
 	int n_metrics;
 	char **metric_names;   /* metrics.json keys, in its order, less the varied ones */
 	cJSON *doc;
+	/* The real drivers (linux/ policies) the base or any varied value runs, each once,
+	 * in the order met: the manifest names their kernel files (docs/scaling.md). */
+	GPtrArray *drivers;
 };
+
+/* The kernel files of the sweep's real drivers, {"linux/NAME": [{path, sha256, status}]},
+ * as the manifest records them; NULL when the sweep runs no linux/ policy. */
+cJSON *sweep_kernel_files_json(const struct sweep *sw);
 
 /* Read, check and validate a sweep file: every value of every list and both ends of
  * every range are tried on the base scenario (loaded and built into a run), so an

@@ -472,6 +472,56 @@ static cJSON *merged_manifest(const cJSON *first, struct shard_in **by_index, gu
 /* The manifest keys every shard of one sweep shares. */
 static const char *const same_keys[] = { "sweep_sha256", "base_sha256", "chargesim_version", NULL };
 
+/* A shard's real drivers' kernel files (docs/scaling.md, "Real drivers"), printed for
+ * comparison; "none" for a sweep of no linux/ policy. */
+static char *kernel_files_text(const struct shard_in *s)
+{
+	const cJSON *kf = cJSON_GetObjectItemCaseSensitive(s->manifest, "kernel_files");
+
+	return kf ? cJSON_PrintUnformatted(kf) : g_strdup("none");
+}
+
+static char *shown_str(const char *s)
+{
+	return s ? shown(s, strlen(s)) : g_strdup("nothing");
+}
+
+/*
+ * Rows of one driver's bytes and rows of another's are not one sweep (a driver edited
+ * and rebuilt between shards): refused as another sweep file is, naming the first
+ * kernel file that differs (every string shown escaped: a manifest is input).
+ */
+static bool same_kernel_files(const struct shard_in *s, const struct shard_in *first,
+			      GError **err)
+{
+	g_autofree char *a = kernel_files_text(first), *b = kernel_files_text(s);
+	const cJSON *ka = cJSON_GetObjectItemCaseSensitive(first->manifest, "kernel_files");
+	const cJSON *kb = cJSON_GetObjectItemCaseSensitive(s->manifest, "kernel_files");
+	const cJSON *pol;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	cJSON_ArrayForEach(pol, kb) {
+		const cJSON *other = cJSON_GetObjectItemCaseSensitive(ka, pol->string);
+
+		for (int i = 0; other && i < cJSON_GetArraySize(pol); i++) {
+			const cJSON *fb = cJSON_GetArrayItem(pol, i), *fa = cJSON_GetArrayItem(other, i);
+			const char *pb = manifest_str(fb, "path"), *pa = manifest_str(fa, "path");
+			const char *hb = manifest_str(fb, "sha256"), *ha = manifest_str(fa, "sha256");
+			g_autofree char *name = shown_str(pol->string), *spb = shown_str(pb);
+			g_autofree char *shb = shown_str(hb), *spa = shown_str(pa), *sha = shown_str(ha);
+
+			if (pa && pb && ha && hb && strcmp(pa, pb) == 0 && strcmp(ha, hb) == 0)
+				continue;
+			return scenario_error(err, "%s: manifest.json: kernel_files: %s: found %s with SHA-256 %s, expected %s with SHA-256 %s as in %s (shards built from different driver bytes are not one sweep: run every shard with one build)",
+					      s->dir, name, spb, shb, spa, sha, first->dir);
+		}
+	}
+	return scenario_error(err, "%s: manifest.json: kernel_files: found %s, expected %s as in %s (shards built from different driver bytes, or of other real drivers, are not one sweep: run every shard with one build)",
+			      s->dir, kb ? "other kernel files" : "none", ka ? "the kernel files" : "none",
+			      first->dir);
+}
+
 /* Shard s against the first one: the same sweep, the same N, its own size, once. */
 static bool check_shard(struct shard_in *s, const struct shard_in *first,
 			struct shard_in **by_index, guint64 count, guint64 total, GError **err)
@@ -487,6 +537,8 @@ static bool check_shard(struct shard_in *s, const struct shard_in *first,
 					      s->dir, same_keys[k], b ? b : "nothing", a ? a : "nothing",
 					      first->dir);
 	}
+	if (!same_kernel_files(s, first, err))
+		return false;
 	if (s->count != count || !manifest_u64(s->manifest, "variants_total", &t) || t != total ||
 	    s->n != sweep_shard_size(total, &(struct sweep_shard){ s->index, s->count }))
 		return scenario_error(err, "%s: manifest.json: found shard %llu/%llu with variants %llu of variants_total %llu, expected N = %llu and variants_total %llu as in %s, and variants %llu (the size of shard %llu/%llu)",

@@ -131,6 +131,21 @@ static bool scan_chunks(const struct sweep_shard *sh, guint64 m, const char *dir
 	return true;
 }
 
+/* A shard started by a build of other driver bytes (an edit rebuilt in between) is not
+ * continued: its rows and the new ones would come from two drivers. */
+static bool kernel_files_match(const struct sweep *sw, const cJSON *have, const char *path,
+			       GError **err)
+{
+	cJSON *want = sweep_kernel_files_json(sw);
+	const cJSON *got = cJSON_GetObjectItemCaseSensitive(have, "kernel_files");
+	bool same = (!want && !got) || (want && got && cJSON_Compare(want, got, true));
+
+	cJSON_Delete(want);
+	return same ||
+	       scenario_error(err, "%s: kernel_files: found %s, expected the kernel files of this build (a real driver was rebuilt from other bytes since this directory was started; use a new directory)",
+			      path, got ? "other driver bytes" : "none");
+}
+
 /* Check an existing manifest.json against this sweep and shard. */
 static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *sh, const char *dir,
 			     bool *complete, GError **err)
@@ -156,6 +171,8 @@ static bool manifest_matches(const struct sweep *sw, const struct sweep_shard *s
 			goto out;
 		}
 	}
+	if (!kernel_files_match(sw, have, path, err))
+		goto out;
 	hs = cJSON_GetObjectItemCaseSensitive(have, "shard");
 	hi = cJSON_GetObjectItemCaseSensitive(hs, "index");
 	hc = cJSON_GetObjectItemCaseSensitive(hs, "count");

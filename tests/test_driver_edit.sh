@@ -147,6 +147,14 @@ expect_stderr "... says the kernel files may differ" "their kernel files"
 "$BIN" score --policy linux/twl4030_charger -n 4 --shard 1/2 -o "$TMP/s1b" -q
 run mg2 merge "$TMP/s0" "$TMP/s1b" -o "$TMP/mg2"
 expect_status "... while shards of one build merge" 0
+# ... nor are a sweep's (docs/scaling.md): its manifest names the driver's bytes
+printf '{ "base": "%s", "vary": { "duration": ["10 min"], "policy": ["linux/twl4030_charger"], "source.ilim": ["1.1 A", "2 A"] } }\n' \
+	"$(pwd)/$scn" >"$TMP/sw.json"
+"$BIN" sweep "$TMP/sw.json" --shard 0/2 -o "$TMP/w0" -q
+"$b/chargesim" sweep "$TMP/sw.json" --shard 1/2 -o "$TMP/w1" -q
+run wm merge "$TMP/w0" "$TMP/w1" -o "$TMP/wm"
+expect_status "merge of sweep shards run with stock and edited twl4030_charger.c" 2
+expect_stderr "... naming the driver file whose bytes differ" "kernel_files: \"linux/twl4030_charger\": found \"$rel\""
 
 # ---- a KERNEL_SRC build on a machine without the tarball: nothing to compare with ----
 make --no-print-directory BUILD="$b" KERNEL_SRC="$tree" KERNEL_TARBALL=/nowhere "$b/chargesim" \

@@ -268,6 +268,24 @@ fail:
 	return NULL;
 }
 
+/* A real driver's event log says which bytes of it ran, as metrics.json does: someone
+ * handed only events.jsonl can still tell a stock driver's log from an edit's
+ * (docs/scenarios.md, "stack" events). Runs of other policies log nothing new. */
+static void log_kernel_files(struct world *w)
+{
+	cJSON *kf = world_kernel_files_json(w->policy_name), *rec;
+
+	if (!kf)
+		return;
+	rec = evlog_begin(w->log, 0, "stack", "kernel_files");
+	evlog_put_string(rec, "policy", w->policy_name);
+	if (rec)
+		cJSON_AddItemToObjectCS(rec, "files", kf);
+	else
+		cJSON_Delete(kf);
+	evlog_end(w->log, rec);
+}
+
 bool world_run(struct world *w, GError **err)
 {
 	int rc;
@@ -282,6 +300,7 @@ bool world_run(struct world *w, GError **err)
 		return false;
 	}
 	evlog_emit(w->log, 0, "stack", "probe", "policy", w->policy_name);
+	log_kernel_files(w);
 	world_events_schedule(w);
 	world_sysfs_schedule(w);
 	for (int i = 0; i < w->n_models; i++)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/test_kernel_labels.sh - the outputs of a real driver's runs name the kernel files
 # it was compiled from (docs/linux-drivers.md section 2, "Which bytes made a result"):
-# report.html of run and compare, and a sweep's manifest.json, whose merge refuses
-# shards of other driver bytes. The hashes are checked against sha256sum of the
+# report.html of run and compare, the kernel_files record of events.jsonl (left out of
+# fingerprints), and a sweep's manifest.json, whose merge refuses shards of other
+# driver bytes. The hashes are checked against sha256sum of the
 # compiled copies in build/kernel/, not against what chargesim prints elsewhere.
 #
 # Usage (from the repository root, after make): tests/test_kernel_labels.sh build/chargesim
@@ -66,6 +67,50 @@ if [ -n "$CHROMIUM" ]; then
 else
 	skip "browser: the kernel files table" "chromium is not installed"
 fi
+
+# ---- events.jsonl ----
+# one kernel_files record, at t 0 right after probe, listing what metrics.json lists
+python3 - "$TMP/r/events.jsonl" "$TMP/r/metrics.json" "$sha" >"$TMP/ev.out" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+kf = [i for i, r in enumerate(recs) if r["ev"] == "kernel_files"]
+want = json.load(open(sys.argv[2]))["kernel_files"]
+i = kf[0] if len(kf) == 1 else None
+print("one" if i is not None else "count %d" % len(kf))
+if i is not None:
+    r = recs[i]
+    print("t0" if r["t"] == 0 and r["src"] == "stack" else "at %r" % r["t"])
+    print("after-probe" if recs[i - 1]["ev"] == "probe" else "after %s" % recs[i - 1]["ev"])
+    print("same" if r["files"] == want and r["policy"] == "linux/twl4030_charger" else "other")
+    print("hash" if r["files"][0]["sha256"] == sys.argv[3] else "hash differs")
+PY
+check "events.jsonl of a linux/ run: one kernel_files record" grep -qx one "$TMP/ev.out"
+check "... at t 0 from stack" grep -qx t0 "$TMP/ev.out"
+check "... right after the probe record" grep -qx after-probe "$TMP/ev.out"
+check "... its files those of metrics.json" grep -qx same "$TMP/ev.out"
+check "... the driver file's hash sha256sum's" grep -qx hash "$TMP/ev.out"
+check "a port's events.jsonl has none" sh -c "! grep -q '\"ev\":\"kernel_files\"' '$TMP/p/events.jsonl'"
+# a fingerprint leaves it out (docs/scenarios.md section 9.4): computed here from the
+# records of src and kind without it, the run's check passes
+fp=$(python3 - "$TMP/r/events.jsonl" <<'PY'
+import hashlib, json, sys
+h = hashlib.sha256()
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["src"] == "metrics" or r["ev"] == "kernel_files":
+        continue
+    h.update((r["src"] + "\x1f" + r["ev"] + "\x1f\x1e").encode())
+print(h.hexdigest()[:16])
+PY
+)
+python3 - scenarios/linux/twl4030-early-max-driver.json "$fp" >"$TMP/fp.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["expect"] = [{"fingerprint": sys.argv[2], "of": ["src", "kind"]}]
+print(json.dumps(s))
+PY
+run fp run "$TMP/fp.json" -o "$TMP/fp" -q
+expect_status "a fingerprint of src and kind without the kernel_files record ($fp) holds" 0
 
 # ---- a sweep's manifest ----
 cat >"$TMP/sw.json" <<J

@@ -486,6 +486,12 @@ static char *shown_str(const char *s)
 	return s ? shown(s, strlen(s)) : g_strdup("nothing");
 }
 
+/* A hash in full (64 hexadecimal digits are safe to print); anything else escaped. */
+static char *shown_sha(const char *s)
+{
+	return s && is_sha256(s) ? g_strdup(s) : shown_str(s);
+}
+
 /*
  * Rows of one driver's bytes and rows of another's are not one sweep (a driver edited
  * and rebuilt between shards): refused as another sweep file is, naming the first
@@ -509,7 +515,7 @@ static bool same_kernel_files(const struct shard_in *s, const struct shard_in *f
 			const char *pb = manifest_str(fb, "path"), *pa = manifest_str(fa, "path");
 			const char *hb = manifest_str(fb, "sha256"), *ha = manifest_str(fa, "sha256");
 			g_autofree char *name = shown_str(pol->string), *spb = shown_str(pb);
-			g_autofree char *shb = shown_str(hb), *spa = shown_str(pa), *sha = shown_str(ha);
+			g_autofree char *shb = shown_sha(hb), *spa = shown_str(pa), *sha = shown_sha(ha);
 
 			if (pa && pb && ha && hb && strcmp(pa, pb) == 0 && strcmp(ha, hb) == 0)
 				continue;

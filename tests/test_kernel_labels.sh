@@ -145,6 +145,22 @@ expect_status "merge of shards of other driver bytes: refused" 2
 expect_stderr "... naming the shard, the file and the difference" \
 	"$TMP/s1x: manifest.json: kernel_files: \"linux/twl4030_charger\": found \"$rel\" with SHA-256"
 check "... and nothing written" test ! -e "$TMP/mx"
+# a manifest's kernel_files of the wrong shape, or a control byte in a name: exit 2 with
+# the shard named, never a crash, the byte escaped
+for k in '["x"]' '"x"' '{"linux/twl4030_charger": [3]}' '{"linux/twl4030_charger": [{"path": "a\u001b", "sha256": 1}]}'; do
+	rm -rf "$TMP/s1y" "$TMP/my"
+	cp -r "$TMP/s1" "$TMP/s1y"
+	python3 - "$TMP/s1y/manifest.json" "$k" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["kernel_files"] = json.loads(sys.argv[2])
+json.dump(m, open(sys.argv[1], "w"))
+PY
+	run my merge "$TMP/s0" "$TMP/s1y" -o "$TMP/my"
+	check "merge with kernel_files $k in a shard: exit 2 naming it, no raw control byte ($status)" \
+		sh -c "[ $status -eq 2 ] && grep -q '$TMP/s1y: manifest.json: kernel_files' '$TMP/my.err' &&
+		       ! grep -q \"\$(printf '\\033')\" '$TMP/my.err' && test ! -e '$TMP/my'"
+done
 run rx sweep "$TMP/sw.json" --shard 1/2 -o "$TMP/s1x" -q --resume
 expect_status "--resume of a shard started with other driver bytes: refused" 2
 expect_stderr "... saying the driver was rebuilt" "kernel_files: found other driver bytes"

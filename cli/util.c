@@ -12,26 +12,9 @@
 #include "stack/policies/loader.h"
 #include <chargesim/linux_module.h>
 
-/* Printable ASCII (and, for lines, newlines and tabs) is shown as it is. */
-static bool term_plain(const char *p, bool lines)
-{
-	for (; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c >= 0x7f || (c < 0x20 && !(lines && (c == '\n' || c == '\t'))))
-			return false;
-	}
-	return true;
-}
-
 char *cli_term_text(const char *text, bool lines)
 {
-	GString *o;
-
-	/* the common case, a message of plain text, at the cost of one scan */
-	if (!text || term_plain(text, lines))
-		return g_strdup(text ? text : "");
-	o = g_string_sized_new(strlen(text));
+	GString *o = g_string_sized_new(strlen(text ? text : ""));
 
 	for (const char *p = text ? text : ""; *p;) {
 		gunichar c = g_utf8_get_char_validated(p, -1);

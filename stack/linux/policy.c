@@ -521,9 +521,6 @@ bool cs_linux_driver_loaded(void)
 
 const struct cs_kfile *const *cs_linux_policy_files(const char *name)
 {
-	/* every real driver's name is "linux/...": any other needs no list built */
-	if (!name || !g_str_has_prefix(name, "linux/"))
-		return NULL;
 	cs_policies();   /* builds the list once */
 	for (int i = 0; name && i < n_lx_policies; i++)
 		if (strcmp(lx_policies[i].desc.name, name) == 0)

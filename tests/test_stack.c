@@ -42,6 +42,9 @@
 #include <linux/usb/phy.h>
 #include <linux/usb/gadget.h>
 #include <chargesim/kernel.h>
+#include <chargesim/linux_module.h>
+#include <chargesim/policy.h>
+#include "cli/cli.h"
 #include "models/phy/phy.h"
 #include "models/source/source.h"
 #include "sim/evlog.h"
@@ -1157,6 +1160,67 @@ static void test_port_scenarios(void)
 	}
 }
 
+/* A policy by its name: the first descriptor of that name in cs_policies() (the
+ * built-ins, then the real drivers), whichever list the lookup reads first; a built-in
+ * has no kernel files, a real driver ("linux/...") has. */
+static void test_policy_find_order(void)
+{
+	const struct cs_policy_desc *const *all = cs_policies();
+	int n_linux = 0;
+
+	for (int i = 0; all[i]; i++) {
+		const struct cs_policy_desc *first = NULL;
+
+		for (int k = 0; all[k] && !first; k++)
+			if (strcmp(all[k]->name, all[i]->name) == 0)
+				first = all[k];
+		CU_ASSERT_PTR_EQUAL(cs_policy_find(all[i]->name), first);
+		if (g_str_has_prefix(all[i]->name, "linux/")) {
+			n_linux++;
+			CU_ASSERT_PTR_NOT_NULL(cs_linux_policy_files(all[i]->name));
+		} else {
+			CU_ASSERT_PTR_NULL(cs_linux_policy_files(all[i]->name));
+		}
+	}
+	CU_ASSERT_PTR_EQUAL(cs_policy_find("fixed"), cs_builtin_policies[1]);
+	CU_ASSERT_PTR_NULL(cs_policy_find("no-such-policy"));
+	CU_ASSERT_PTR_NULL(cs_policy_find("linux/no-such-driver"));
+	CU_ASSERT_PTR_NULL(cs_linux_policy_files(NULL));
+	for (int i = 0; cs_linux_modules[i]; i++)   /* one real driver per module built */
+		n_linux--;
+	CU_ASSERT_EQUAL(n_linux, 0);
+}
+
+/* Text for a terminal: printable ASCII and UTF-8 as they are; C0 controls and DEL as
+ * \xNN (newline and tab kept in lines), C1 as \uNNNN, a byte that is not UTF-8 as
+ * \xNN (ECMA-48: ESC and U+009B start control sequences). */
+static void test_term_text(void)
+{
+	static const struct {
+		const char *in;
+		bool lines;
+		const char *out;
+	} t[] = {
+		{ "SOC will pass 100 %; lower vreg", false, "SOC will pass 100 %; lower vreg" },
+		{ "", false, "" },
+		{ "a\x1b[2Jb", false, "a\\x1b[2Jb" },
+		{ "two\nlines\tand a tab", true, "two\nlines\tand a tab" },
+		{ "two\nlines", false, "two\\x0alines" },
+		{ "del\x7f", true, "del\\x7f" },
+		{ "csi \xc2\x9b", false, "csi \\u009b" },
+		{ "25 \xc2\xb0""C", false, "25 \xc2\xb0""C" },
+		{ "bad \xff byte", false, "bad \\xff byte" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(t); i++) {
+		g_autofree char *o = cli_term_text(t[i].in, t[i].lines);
+
+		ASSERT_STR(o, t[i].out);
+	}
+	g_autofree char *none = cli_term_text(NULL, false);
+	ASSERT_STR(none, "");
+}
+
 CU_TestInfo stack_tests[] = {
 	{ "detect sdp: USB, 50-52 ms", test_detect_sdp },
 	{ "detect sdp-usb3: USB, 50-52 ms", test_detect_sdp_usb3 },
@@ -1206,5 +1270,8 @@ CU_TestInfo stack_tests[] = {
 	{ "extcon vbus on a DCP: USB and DCP", test_extcon_vbus_dcp },
 	{ "static usb_psy_type USB_DCP on an SDP", test_static_psy_type },
 	{ "scenarios/ports/*.json run and detect", test_port_scenarios },
+	{ "a policy by its name: the first of that name, kernel files for real drivers only",
+	  test_policy_find_order },
+	{ "text for a terminal: plain text as it is, controls escaped", test_term_text },
 	CU_TEST_INFO_NULL,
 };

@@ -910,6 +910,63 @@ static void test_safe_ramp_cable_degrades_rung(void)
 }
 
 /*
+ * R14 on a bq24190 read as its datasheet says (no ADC, one DPM_STAT bit: TI SLUSAW5,
+ * REG08 bit 3): a 2.4 A cc adapter at 5.1 V behind 0.1 + 0.1 ohm, ICHG 1.5 A, a 0.5 A
+ * load. Every rung up to 2.0 A is followed: at 2.0 A the line gives 5.1 - 0.2 * 2 =
+ * 4.7 V, above VINDPM 4.36 V, and the charger needs about (1.5 A * 3.8 V + 0.5 A *
+ * 3.8 V) / 0.92 / 4.75 V = 1.74 A, under the limit: the DPM bit clears and the ramp
+ * stops there. Before R14 nothing was read and the limit stayed at R1's 500 mA.
+ */
+static void test_safe_ramp_bq24190_follows(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"2.4 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"1.5 A\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"30 %\" },"
+		"    \"load\": { \"current\": \"0.5 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 2.0, 1e-6, 0) > 599);
+	CU_ASSERT(time_at(&r, "ilim_A", 3.0, 1e-6, 0) == 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14 at a wall: a 1.0 A hiccup adapter with a 50 ms overload timer at 5.1 V behind
+ * 0.1 + 0.1 ohm, a bq24190 read as its datasheet says, a 0.4 A load, the cell at 7 %.
+ * The 0.9 A rung is followed (VBUS 5.1 - 0.2 * 0.9 = 4.92 V on the line); at the 1.2 A
+ * rung the adapter gives its 1.0 A and VINDPM holds VBUS at 4.36 V: 4.36 W in against
+ * 4.43 W before, so the battery current falls instead of rising by 0.8 * 0.3 A * 4.36 /
+ * VBAT, and the probe goes back to 0.9 A at its first check, 20 ms later, under the
+ * timer. R9's re-probes do the same. Before R14: 500 mA for the whole run.
+ */
+static void test_safe_ramp_bq24190_wall(void)
+{
+	struct tu_run r;
+	g_autofree char *json = g_strdup(
+		"{ \"duration\": \"30 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"50 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+
+	if (!regret_wall_run(&r, json, 1.0, 0, NULL))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
  * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
  * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
  * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
@@ -1833,6 +1890,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a cable that degrades on a ladder is a moved line, not a knee under the load", test_safe_ramp_cable_degrades_ladder },
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
+	{ "safe-ramp R14: a bq24190 without an ADC climbs the rungs the battery current follows", test_safe_ramp_bq24190_follows },
+	{ "safe-ramp R14: a bq24190 without an ADC steps back from a wall the battery current shows", test_safe_ramp_bq24190_wall },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

@@ -9,7 +9,8 @@
  * low, R2 probe only under load, R3 verify each step, R4 learn the source line (VBUS =
  * E - R * IBUS), R5 the knee is the adapter's limit, R6 the floor, R7 a lost VBUS is a
  * trip, R8 stay in range and in budget, R9 re-probe slowly, R10 watch the charger,
- * R11 VINDPM between register values, R12 ask VINDPM which it is.
+ * R11 VINDPM between register values, R12 ask VINDPM which it is, R13 a wall that
+ * moves under a held limit, R14 a probe checked in the battery current.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -198,6 +199,10 @@ struct safe_ramp {
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
 	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
+	/* R14: a chip with no VBUS ADC (the bq24190): a probe is checked in the
+	 * battery current the fuel gauge reads, from before the write */
+	bool blind;
+	int blind_ibat_ua, blind_from_ua;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -1513,6 +1518,116 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
 }
 
 /*
+ * R14 (a chip that reads no VBUS, the bq24190: no ADC, one DPM_STAT bit for IINDPM and
+ * VINDPM alike, REG08 bit 3, TI SLUSAW5): whether a probe was followed is read in the
+ * battery current the phone's fuel gauge reports (the battery power supply's
+ * current_now). A switching charger passes its input power to the system and the
+ * cell: eff * VBUS * IBUS = VSYS * ISYS + VBAT * IBAT. A raise of the limit by d that
+ * the draw follows adds eff * VBUS * d to it, and VBUS stays at or above the VINDPM
+ * threshold while IINDPM holds the input; at a wall the adapter gives what it gives and
+ * the charger's VINDPM holds VBUS, so the cell gains the wall's share of the step only,
+ * less the power lost to VBUS falling from where it was to VINDPM. So the battery
+ * current must rise by at least SR_BLIND_GAIN * d * VINDPM / VBAT; the DPM bit clear
+ * after the raise is followed too (neither loop holds the input: the adapter is not at
+ * a wall, where VINDPM would be). Anything else steps back to the verified limit (R6).
+ */
+/* SR_BLIND_GAIN: the efficiency at the 0.5-3 A of a USB input, at least 0.85 (SLUSAW5,
+ * Typical Characteristics, charge efficiency at VBUS 5 V: 88-92 %), times what the
+ * line's own drop over a step costs (VBUS above VINDPM on the line: at most a few %). */
+#define SR_BLIND_GAIN 0.8
+
+static bool sr_blind_battery(struct safe_ramp *s, int *ibat_ua, int *vbat_uv)
+{
+	union power_supply_propval i = { 0 }, v = { 0 };
+
+	if (!s->board->bat_psy ||
+	    power_supply_get_property(s->board->bat_psy, POWER_SUPPLY_PROP_CURRENT_NOW, &i) ||
+	    power_supply_get_property(s->board->bat_psy, POWER_SUPPLY_PROP_VOLTAGE_NOW, &v) ||
+	    v.intval <= 0)
+		return false;
+	*ibat_ua = i.intval;
+	*vbat_uv = v.intval;
+	return true;
+}
+
+/* R14: was the probe from blind_from_ua to the limit now followed? */
+static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vbat_uv)
+{
+	int vindpm_uv = cs_chg_get_vindpm(s->board->ic);
+	double need;
+
+	if (!(bits & CS_CHG_INREG_DPM))
+		return true;
+	if (vindpm_uv <= 0)
+		vindpm_uv = sr_ua(s->p->vbus_min);
+	need = SR_BLIND_GAIN * (s->limit_ua - s->blind_from_ua) * ((double)vindpm_uv / vbat_uv);
+	return ibat_ua - s->blind_ibat_ua >= need;
+}
+
+/* R14, R2: one register value up from the limit in force, under the ceiling; false
+ * when there is none. The ladder's rungs (the bq24190's 500, 900, 1200 mA ...) take
+ * several steps of requests. */
+static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
+{
+	int from_ua = s->limit_ua, ua = s->req_ua;
+
+	while (ua < s->ceiling_ua) {
+		ua = min(ua + sr_ua(s->p->step), s->ceiling_ua);
+		sr_write(s, ua);
+		if (s->limit_ua > from_ua)
+			break;
+	}
+	if (s->limit_ua <= from_ua)
+		return false;
+	s->blind_from_ua = from_ua;
+	s->blind_ibat_ua = ibat_ua;
+	s->probing = true;
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+static void sr_blind_work(struct safe_ramp *s)
+{
+	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
+	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
+	int ibat_ua, vbat_uv;
+
+	if (st == CS_CHG_STATUS_UVLO) {
+		/* after a probe, the probe took VBUS down: back (R6); else R10 */
+		if (s->probing)
+			sr_floor(s);
+		else
+			sr_charger_stuck(s);
+		return;
+	}
+	s->stuck_since = 0;
+	if (!sr_blind_battery(s, &ibat_ua, &vbat_uv)) {
+		sr_check_later(s, SR_STABLE);
+		return;
+	}
+	if (s->probing) {
+		if (!sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
+				s->limit_ua / 1000);
+			sr_floor(s);
+			return;
+		}
+		s->probing = false;
+		s->peak_ua = s->req_ua;
+	}
+	/* R9: a long quiet spell earns one more step of headroom. */
+	if (s->ceiling_ua < s->max_ua &&
+	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
+		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + sr_ua(s->p->step));
+		s->quiet_since = jiffies;
+	}
+	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM) */
+	if ((bits & CS_CHG_INREG_DPM) && sr_blind_probe(s, ibat_ua))
+		return;
+	sr_check_later(s, SR_STABLE);
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -1523,8 +1638,13 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) ||
-	    sr_bits_wall_under(s) || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz)
+		return;
+	if (s->blind) {
+		sr_blind_work(s);
+		return;
+	}
+	if (sr_adc_catching_up(s) || sr_bits_wall_under(s) || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1722,6 +1842,9 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
 	s->ibat_lsb_ua = max(lsb, 0);
+	/* R14: no VBUS reading, only input regulation bits (the bq24190) */
+	s->blind = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS) == -ENODATA &&
+		   cs_chg_get_input_regulation(board->ic) >= 0;
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

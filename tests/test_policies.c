@@ -942,12 +942,15 @@ static void test_safe_ramp_bq24190_follows(void)
  * The 0.9 A rung is followed (VBUS 5.1 - 0.2 * 0.9 = 4.92 V on the line); at the 1.2 A
  * rung the adapter gives its 1.0 A and VINDPM holds VBUS at 4.36 V: 4.36 W in against
  * 4.43 W before, so the battery current falls instead of rising by 0.8 * 0.3 A * 4.36 /
- * VBAT, and the probe goes back to 0.9 A at its first check, 20 ms later, under the
- * timer. R9's re-probes do the same. Before R14: 500 mA for the whole run.
+ * VBAT; VINDPM a code lower (4.28 V) for one interval lowers the input power by
+ * 0.08 V * 1.0 A where a line's pin would raise it, and the probe goes back to 0.9 A
+ * 40 ms after the write, under the timer. R9's re-probes do the same. Before R14:
+ * 500 mA for the whole run.
  */
 static void test_safe_ramp_bq24190_wall(void)
 {
 	struct tu_run r;
+	double at, held;
 	g_autofree char *json = g_strdup(
 		"{ \"duration\": \"30 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
 		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"hiccup\","
@@ -958,11 +961,41 @@ static void test_safe_ramp_bq24190_wall(void)
 		"    \"load\": { \"current\": \"0.4 A\" } },"
 		"  \"policy\": \"safe-ramp\" }");
 
-	if (!regret_wall_run(&r, json, 1.0, 0, NULL))
+	if (!regret_run_json(&r, json))
 		return;
+	/* above the wall for the probe's check and R14's VINDPM test: two intervals */
+	at_wall(&r, 1.0, 0, &at, &held);
+	CU_ASSERT(held < 0.0401);
 	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's VINDPM test on a thin path: a 2.4 A cc adapter at 5.1 V behind 0.1 + 0.6 ohm,
+ * a bq24190 read as its datasheet says, a 0.4 A load at 7 %. The 0.9 A rung is followed
+ * (4.47 V on the line); at 1.2 A the line meets VINDPM 4.36 V at (5.1 - 4.36) / 0.7 =
+ * 1.0571 A, the adapter far inside its limit, and the battery current rises by less
+ * than the step's share, as at a wall. VINDPM a code lower lets (5.1 - 4.28) / 0.7 =
+ * 1.171 A through, 0.39 W more: the line's pin, and the limit is kept. Without the
+ * test the probe went back to 0.9 A, 157 mA under what the line gives.
+ */
+static void test_safe_ramp_bq24190_pin(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"2.4 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.6 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ibus_A", (5.1 - 4.36) / 0.7, 1e-3, 0) > 595);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	tu_done(&r);
 }
 
@@ -1892,6 +1925,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
 	{ "safe-ramp R14: a bq24190 without an ADC climbs the rungs the battery current follows", test_safe_ramp_bq24190_follows },
 	{ "safe-ramp R14: a bq24190 without an ADC steps back from a wall the battery current shows", test_safe_ramp_bq24190_wall },
+	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

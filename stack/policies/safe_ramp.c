@@ -203,6 +203,9 @@ struct safe_ramp {
 	 * battery current the fuel gauge reads, from before the write */
 	bool blind;
 	int blind_ibat_ua, blind_from_ua;
+	/* R14: VINDPM is a code lower for one interval, this the charger's own to
+	 * write back (0: no test in flight), with the battery current before it */
+	int blind_test_uv, blind_test_ibat_ua;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -1564,6 +1567,52 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
 	return ibat_ua - s->blind_ibat_ua >= need;
 }
 
+/* R14: the most a USB 5 V source's open-circuit voltage is taken to be (USB 2.0
+ * 7.2.1: 5.25 V at the port), with margin: what the VINDPM test below is sized for. */
+#define SR_BLIND_E_MAX_V 5.5
+/* ... and the least battery current (uA) it counts as a rise, whatever the sizing. */
+#define SR_BLIND_PIN_MIN_UA 5000
+
+/*
+ * R14 with R12's question: a probe the battery current did not follow, DPM_STAT set,
+ * met the adapter's wall or the line's own pin at VINDPM (a long, thin path: the
+ * adapter inside its limit, the charger taking what the line gives at VINDPM). VINDPM
+ * one code (d) lower for one interval tells them apart in the battery current: on the
+ * line the input power V (E - V) / R rises by d (2 V - E - d) / R, at least d (2 V_low
+ * - E_max) / R_max, more than half of which must show; at a wall it falls by d times
+ * the wall's current, and at a power limit it stays. False when no test can start.
+ */
+static bool sr_blind_test_start(struct safe_ramp *s, int ibat_ua)
+{
+	double gmin, gstep, gmax;
+	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+
+	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
+		return false;
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
+	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		return false;
+	s->blind_test_uv = own_uv;
+	s->blind_test_ibat_ua = ibat_ua;
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/* R14: the answer of the test above: true for the line's pin (the probe is kept). */
+static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
+{
+	int own_uv = s->blind_test_uv;
+	double low_v, need;
+
+	low_v = cs_chg_get_vindpm(s->board->ic) * 1e-6;
+	cs_chg_set_vindpm(s->board->ic, own_uv);
+	s->blind_test_uv = 0;
+	need = SR_BLIND_GAIN * (own_uv * 1e-6 - low_v) * (2 * low_v - SR_BLIND_E_MAX_V) /
+	       SR_R_MAX_OHM / (vbat_uv * 1e-6) / 2 * 1e6;
+	return ibat_ua - s->blind_test_ibat_ua >= max(need, (double)SR_BLIND_PIN_MIN_UA);
+}
+
 /* R14, R2: one register value up from the limit in force, under the ceiling; false
  * when there is none. The ladder's rungs (the bq24190's 500, 900, 1200 mA ...) take
  * several steps of requests. */
@@ -1590,8 +1639,21 @@ static void sr_blind_work(struct safe_ramp *s)
 {
 	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
 	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
-	int ibat_ua, vbat_uv;
+	int ibat_ua = 0, vbat_uv = 0;
+	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false;
 
+	if (s->blind_test_uv > 0) {
+		pinned = have && sr_blind_test_end(s, ibat_ua, vbat_uv) &&
+			 st != CS_CHG_STATUS_UVLO;
+		if (!pinned) {
+			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
+				s->limit_ua / 1000);
+			sr_floor(s);
+			return;
+		}
+		/* the line's pin: kept, and no probe past it until R9 allows one */
+		s->ceiling_ua = s->req_ua;
+	}
 	if (st == CS_CHG_STATUS_UVLO) {
 		/* after a probe, the probe took VBUS down: back (R6); else R10 */
 		if (s->probing)
@@ -1601,12 +1663,14 @@ static void sr_blind_work(struct safe_ramp *s)
 		return;
 	}
 	s->stuck_since = 0;
-	if (!sr_blind_battery(s, &ibat_ua, &vbat_uv)) {
+	if (!have) {
 		sr_check_later(s, SR_STABLE);
 		return;
 	}
 	if (s->probing) {
-		if (!sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+		if (!pinned && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+			if (sr_blind_test_start(s, ibat_ua))
+				return;
 			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
 				s->limit_ua / 1000);
 			sr_floor(s);
@@ -1718,6 +1782,9 @@ static void sr_event(struct work_struct *work)
 		if (s->bits_test_uv > 0)
 			cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
 		s->bits_test_uv = 0;
+		if (s->blind_test_uv > 0)
+			cs_chg_set_vindpm(s->board->ic, s->blind_test_uv);
+		s->blind_test_uv = 0;
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);

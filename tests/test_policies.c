@@ -1000,6 +1000,40 @@ static void test_safe_ramp_bq24190_pin(void)
 }
 
 /*
+ * R14 under a held limit (R13 on the one DPM_STAT bit): a 1.0 A latch adapter with a
+ * 1.5 s overload timer at 5.1 V behind 0.1 + 0.1 ohm, a bq24190 read as its datasheet
+ * says, a 0.4 A load at 7 %: the limit holds the 0.9 A rung. At 300 s the adapter's
+ * wall falls to 0.8 A (as a warm adapter's does): VINDPM holds VBUS at 4.36 V, the
+ * input power falls from 4.92 V * 0.9 A = 4.43 W to 4.36 V * 0.8 A = 3.49 W, and the
+ * battery current by about 0.2 A, at the next 1 s check. VINDPM a code lower then takes
+ * 0.08 V * 0.8 A more away: a wall, and the limit goes two steps down, to the 0.5 A
+ * rung, before the timer runs out. Before, the limit stayed on 0.9 A and the adapter
+ * latched off.
+ */
+static void test_safe_ramp_bq24190_wall_under_held(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"latch\","
+		"    \"t_limit_max\": \"1.5 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\","
+		"  \"events\": [ { \"at\": \"300 s\", \"do\": \"set\", \"path\": \"source.ilim\","
+		"    \"value\": \"0.8 A\" } ] }"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 1) > 298);
+	/* on the 0.5 A rung from the next check on, but for R9's re-probes, 40 ms each */
+	CU_ASSERT(time_at(&r, "ilim_A", 0.5, 1e-6, 300) > 298.5);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
  * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
  * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
  * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
@@ -1926,6 +1960,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a bq24190 without an ADC climbs the rungs the battery current follows", test_safe_ramp_bq24190_follows },
 	{ "safe-ramp R14: a bq24190 without an ADC steps back from a wall the battery current shows", test_safe_ramp_bq24190_wall },
 	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
+	{ "safe-ramp R14: a bq24190's held limit steps under a wall that comes under it", test_safe_ramp_bq24190_wall_under_held },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

@@ -206,6 +206,10 @@ struct safe_ramp {
 	/* R14: VINDPM is a code lower for one interval, this the charger's own to
 	 * write back (0: no test in flight), with the battery current before it */
 	int blind_test_uv, blind_test_ibat_ua;
+	/* R14 under a held limit: the battery current at the last check (INT_MIN: none),
+	 * and whether the test in flight asks about a held limit rather than a probe */
+	int blind_last_ibat_ua;
+	bool blind_test_held;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -1572,6 +1576,10 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
 #define SR_BLIND_E_MAX_V 5.5
 /* ... and the least battery current (uA) it counts as a rise, whatever the sizing. */
 #define SR_BLIND_PIN_MIN_UA 5000
+/* R14 under a held limit: a fall of the battery current (uA) between two checks that
+ * asks the test: a wall passing under a 0.5 A limit takes (VBUS - VINDPM) * 0.5 A of
+ * input power, 0.1 W and 25 mA of battery current for VBUS only 0.2 V above VINDPM. */
+#define SR_BLIND_DROP_UA 20000
 
 /*
  * R14 with R12's question: a probe the battery current did not follow, DPM_STAT set,
@@ -1599,17 +1607,26 @@ static bool sr_blind_test_start(struct safe_ramp *s, int ibat_ua)
 	return true;
 }
 
-/* R14: the answer of the test above: true for the line's pin (the probe is kept). */
+/* R14: the answer of the test above: true for the line's pin (the probe is kept).
+ * Under a held limit (blind_test_held) the question is the other way round: true
+ * unless the input power fell by half what d takes away at a wall just under the
+ * limit: a wall come under it (an IINDPM hold does not move, a pin rises). */
 static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
 {
 	int own_uv = s->blind_test_uv;
-	double low_v, need;
+	double low_v, d, need;
 
 	low_v = cs_chg_get_vindpm(s->board->ic) * 1e-6;
 	cs_chg_set_vindpm(s->board->ic, own_uv);
 	s->blind_test_uv = 0;
-	need = SR_BLIND_GAIN * (own_uv * 1e-6 - low_v) * (2 * low_v - SR_BLIND_E_MAX_V) /
-	       SR_R_MAX_OHM / (vbat_uv * 1e-6) / 2 * 1e6;
+	d = own_uv * 1e-6 - low_v;
+	if (s->blind_test_held) {
+		s->blind_test_held = false;
+		need = SR_BLIND_GAIN * d * s->limit_ua / (vbat_uv * 1e-6) / 2;
+		return s->blind_test_ibat_ua - ibat_ua < max(need, (double)SR_BLIND_PIN_MIN_UA);
+	}
+	need = SR_BLIND_GAIN * d * (2 * low_v - SR_BLIND_E_MAX_V) / SR_R_MAX_OHM /
+	       (vbat_uv * 1e-6) / 2 * 1e6;
 	return ibat_ua - s->blind_test_ibat_ua >= max(need, (double)SR_BLIND_PIN_MIN_UA);
 }
 
@@ -1630,9 +1647,23 @@ static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
 		return false;
 	s->blind_from_ua = from_ua;
 	s->blind_ibat_ua = ibat_ua;
+	s->blind_last_ibat_ua = INT_MIN;
 	s->probing = true;
 	sr_check_later(s, SR_RAMP);
 	return true;
+}
+
+/* R14, R6: back from the limit in force to a register value under it: on a ladder a
+ * step of requests may leave the rung (the ramp counts in requests, R9's in steps). */
+static void sr_blind_floor(struct safe_ramp *s)
+{
+	int from_ua = s->limit_ua;
+
+	sr_floor(s);
+	while (s->limit_ua >= from_ua && s->req_ua > s->floor_ua) {
+		s->ceiling_ua = max(s->floor_ua, s->req_ua - sr_ua(s->p->step));
+		sr_write(s, s->ceiling_ua);
+	}
 }
 
 static void sr_blind_work(struct safe_ramp *s)
@@ -1641,14 +1672,24 @@ static void sr_blind_work(struct safe_ramp *s)
 	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
 	int ibat_ua = 0, vbat_uv = 0;
 	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false;
+	/* a reading taken with VINDPM a code lower is no base for the next check's */
+	bool tested = s->blind_test_uv > 0;
 
-	if (s->blind_test_uv > 0) {
+	if (s->blind_test_uv > 0 && s->blind_test_held) {
+		if (!have || !sr_blind_test_end(s, ibat_ua, vbat_uv) || st == CS_CHG_STATUS_UVLO) {
+			pr_info("safe-ramp: VINDPM a code lower took power: a wall under the held %d mA",
+				s->limit_ua / 1000);
+			s->blind_last_ibat_ua = INT_MIN;
+			sr_blind_floor(s);
+			return;
+		}
+	} else if (s->blind_test_uv > 0) {
 		pinned = have && sr_blind_test_end(s, ibat_ua, vbat_uv) &&
 			 st != CS_CHG_STATUS_UVLO;
 		if (!pinned) {
 			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
 				s->limit_ua / 1000);
-			sr_floor(s);
+			sr_blind_floor(s);
 			return;
 		}
 		/* the line's pin: kept, and no probe past it until R9 allows one */
@@ -1657,7 +1698,7 @@ static void sr_blind_work(struct safe_ramp *s)
 	if (st == CS_CHG_STATUS_UVLO) {
 		/* after a probe, the probe took VBUS down: back (R6); else R10 */
 		if (s->probing)
-			sr_floor(s);
+			sr_blind_floor(s);
 		else
 			sr_charger_stuck(s);
 		return;
@@ -1673,12 +1714,23 @@ static void sr_blind_work(struct safe_ramp *s)
 				return;
 			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
 				s->limit_ua / 1000);
-			sr_floor(s);
+			sr_blind_floor(s);
 			return;
 		}
 		s->probing = false;
 		s->peak_ua = s->req_ua;
+	} else if ((bits & CS_CHG_INREG_DPM) && s->blind_last_ibat_ua != INT_MIN &&
+		   ibat_ua < s->blind_last_ibat_ua - SR_BLIND_DROP_UA) {
+		/* R13 on the one bit: the battery current fell under a held limit, the
+		 * input in regulation: a load that stepped up, or a wall that came under
+		 * the limit (VBUS down to VINDPM). The same VINDPM test asks which. */
+		s->blind_test_held = true;
+		s->blind_last_ibat_ua = INT_MIN;
+		if (sr_blind_test_start(s, ibat_ua))
+			return;
+		s->blind_test_held = false;
 	}
+	s->blind_last_ibat_ua = tested ? INT_MIN : ibat_ua;
 	/* R9: a long quiet spell earns one more step of headroom. */
 	if (s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
@@ -1785,6 +1837,8 @@ static void sr_event(struct work_struct *work)
 		if (s->blind_test_uv > 0)
 			cs_chg_set_vindpm(s->board->ic, s->blind_test_uv);
 		s->blind_test_uv = 0;
+		s->blind_test_held = false;
+		s->blind_last_ibat_ua = INT_MIN;
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
@@ -1860,6 +1914,7 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	s->line_pin = false;
+	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;
 	s->limit_ua = -1;

@@ -1034,6 +1034,41 @@ static void test_safe_ramp_bq24190_wall_under_held(void)
 }
 
 /*
+ * R14 on a probe the gain calls followed (field seed 1, setup 86): a 0.8615 A latch
+ * adapter drawn at 0.925 A (its seeded tolerance) drifting 7.473 % lower with an
+ * 8.989 min time constant, a 1.422 s timer, 4.981 V behind 0.2124 + 0.3271 ohm, a
+ * bq24190 read as its datasheet says. The wall passes under the 0.9 A rung where
+ * 0.925 (1 - 0.07473 (1 - exp(-t / 539.3 s))) = 0.9, at t = 242 s, and R14 steps
+ * under it. R9's re-probe a minute later meets a wall a few mA under 0.9 A: the
+ * battery current gains nearly the whole step, as if followed, and the adapter
+ * latched off 1.4 s later. Asked with VINDPM a code lower, the input power falls: a
+ * wall, and the probe goes back before the timer runs out.
+ */
+static void test_safe_ramp_bq24190_probe_at_wall(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"seed\": 1, \"source\": { \"kind\": \"dcp\","
+		"    \"voc\": \"4.981 V\", \"rout\": \"0.2124 ohm\", \"ilim\": \"0.8615 A\","
+		"    \"overload\": \"latch\", \"ilim_tolerance\": \"7.427 %\","
+		"    \"ilim_drift\": \"-7.473 %\", \"drift_tau\": \"8.989 min\","
+		"    \"t_limit_max\": \"1.422 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.3271 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.94 A\" },"
+		"    \"battery\": { \"capacity\": \"2985 mAh\", \"soc\": \"52.02 %\" },"
+		"    \"load\": { \"current\": \"0.5436 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.925, 0.001);
+	/* off the 0.9 A rung from the wall's passing on, but for re-probes of 40 ms */
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 250) < 0.2);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
  * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
  * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
  * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
@@ -1961,6 +1996,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a bq24190 without an ADC steps back from a wall the battery current shows", test_safe_ramp_bq24190_wall },
 	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
 	{ "safe-ramp R14: a bq24190's held limit steps under a wall that comes under it", test_safe_ramp_bq24190_wall_under_held },
+	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

@@ -1536,11 +1536,12 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
  * less the power lost to VBUS falling from where it was to VINDPM. So the battery
  * current must rise by at least SR_BLIND_GAIN * d * VINDPM / VBAT; the DPM bit clear
  * after the raise is followed too (neither loop holds the input: the adapter is not at
- * a wall, where VINDPM would be). Anything else steps back to the verified limit (R6).
+ * a wall, where VINDPM would be). The gain with the bit still set, or short of it, is
+ * asked again with VINDPM a code lower (sr_blind_test_start).
  */
-/* SR_BLIND_GAIN: the efficiency at the 0.5-3 A of a USB input, at least 0.85 (SLUSAW5,
- * Typical Characteristics, charge efficiency at VBUS 5 V: 88-92 %), times what the
- * line's own drop over a step costs (VBUS above VINDPM on the line: at most a few %). */
+/* SR_BLIND_GAIN: the charger's efficiency (SLUSAW5: 92 % at 2 A; taken as at least
+ * 0.85 over the 0.5-3 A of a USB input, assumed), times what the line's own drop over
+ * a step costs (VBUS above VINDPM on the line: at most a few %). */
 #define SR_BLIND_GAIN 0.8
 
 static bool sr_blind_battery(struct safe_ramp *s, int *ibat_ua, int *vbat_uv)
@@ -1582,7 +1583,7 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
 #define SR_BLIND_DROP_UA 20000
 /* R14 under a held limit: the share of d * limit (at VBAT, in battery current) the
  * input power must lose with VINDPM a code lower to be a wall: a wall at 0.9 of the
- * limit, 88-92 % efficient, loses 0.8; a line's pin just under the limit, the code's
+ * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
  * extra current cut short by IINDPM, loses less (field seed 1, setup 28: 0.5 of it at
  * a pin 10 mA under the 1.2 A rung, where half this share took it for a wall). */
 #define SR_BLIND_WALL_SHARE 0.7

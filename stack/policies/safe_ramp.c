@@ -1584,8 +1584,7 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
 /* R14 under a held limit: the share of d * limit (at VBAT, in battery current) the
  * input power must lose with VINDPM a code lower to be a wall: a wall at 0.9 of the
  * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
- * extra current cut short by IINDPM, loses less (field seed 1, setup 28: 0.5 of it at
- * a pin 10 mA under the 1.2 A rung, where half this share took it for a wall). */
+ * extra current cut short by IINDPM, loses less. */
 #define SR_BLIND_WALL_SHARE 0.7
 
 /*

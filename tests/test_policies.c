@@ -910,6 +910,165 @@ static void test_safe_ramp_cable_degrades_rung(void)
 }
 
 /*
+ * R14 on a bq24190 read as its datasheet says (no ADC, one DPM_STAT bit: TI SLUSAW5,
+ * REG08 bit 3): a 2.4 A cc adapter at 5.1 V behind 0.1 + 0.1 ohm, ICHG 1.5 A, a 0.5 A
+ * load. Every rung up to 2.0 A is followed: at 2.0 A the line gives 5.1 - 0.2 * 2 =
+ * 4.7 V, above VINDPM 4.36 V, and the charger needs about (1.5 A * 3.8 V + 0.5 A *
+ * 3.8 V) / 0.92 / 4.75 V = 1.74 A, under the limit: the DPM bit clears and the ramp
+ * stops there. Before R14 nothing was read and the limit stayed at R1's 500 mA.
+ */
+static void test_safe_ramp_bq24190_follows(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"2.4 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"1.5 A\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"30 %\" },"
+		"    \"load\": { \"current\": \"0.5 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 2.0, 1e-6, 0) > 599);
+	CU_ASSERT(time_at(&r, "ilim_A", 3.0, 1e-6, 0) == 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14 at a wall: a 1.0 A hiccup adapter with a 50 ms overload timer at 5.1 V behind
+ * 0.1 + 0.1 ohm, a bq24190 read as its datasheet says, a 0.4 A load, the cell at 7 %.
+ * The 0.9 A rung is followed (VBUS 5.1 - 0.2 * 0.9 = 4.92 V on the line); at the 1.2 A
+ * rung the adapter gives its 1.0 A and VINDPM holds VBUS at 4.36 V: 4.36 W in against
+ * 4.43 W before, so the battery current falls instead of rising by 0.8 * 0.3 A * 4.36 /
+ * VBAT; VINDPM a code lower (4.28 V) for one interval lowers the input power by
+ * 0.08 V * 1.0 A where a line's pin would raise it, and the probe goes back to 0.9 A
+ * 40 ms after the write, under the timer. R9's re-probes do the same. Before R14:
+ * 500 mA for the whole run.
+ */
+static void test_safe_ramp_bq24190_wall(void)
+{
+	struct tu_run r;
+	double at, held;
+	g_autofree char *json = g_strdup(
+		"{ \"duration\": \"30 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"50 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\" }");
+
+	if (!regret_run_json(&r, json))
+		return;
+	/* above the wall for the probe's check and R14's VINDPM test: two intervals */
+	at_wall(&r, 1.0, 0, &at, &held);
+	CU_ASSERT(held < 0.0401);
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's VINDPM test on a thin path: a 2.4 A cc adapter at 5.1 V behind 0.1 + 0.6 ohm,
+ * a bq24190 read as its datasheet says, a 0.4 A load at 7 %. The 0.9 A rung is followed
+ * (4.47 V on the line); at 1.2 A the line meets VINDPM 4.36 V at (5.1 - 4.36) / 0.7 =
+ * 1.0571 A, the adapter far inside its limit, and the battery current rises by less
+ * than the step's share, as at a wall. VINDPM a code lower lets (5.1 - 4.28) / 0.7 =
+ * 1.171 A through, 0.39 W more: the line's pin, and the limit is kept. Without the
+ * test the probe went back to 0.9 A, 157 mA under what the line gives.
+ */
+static void test_safe_ramp_bq24190_pin(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"2.4 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.6 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(time_at(&r, "ibus_A", (5.1 - 4.36) / 0.7, 1e-3, 0) > 595);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14 under a held limit (R13 on the one DPM_STAT bit): a 1.0 A latch adapter with a
+ * 1.5 s overload timer at 5.1 V behind 0.1 + 0.1 ohm, a bq24190 read as its datasheet
+ * says, a 0.4 A load at 7 %: the limit holds the 0.9 A rung. At 300 s the adapter's
+ * wall falls to 0.8 A (as a warm adapter's does): VINDPM holds VBUS at 4.36 V, the
+ * input power falls from 4.92 V * 0.9 A = 4.43 W to 4.36 V * 0.8 A = 3.49 W, and the
+ * battery current by about 0.2 A, at the next 1 s check. VINDPM a code lower then takes
+ * 0.08 V * 0.8 A more away: a wall, and the limit goes two steps down, to the 0.5 A
+ * rung, before the timer runs out. Before, the limit stayed on 0.9 A and the adapter
+ * latched off.
+ */
+static void test_safe_ramp_bq24190_wall_under_held(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.1 ohm\", \"ilim\": \"1.0 A\", \"overload\": \"latch\","
+		"    \"t_limit_max\": \"1.5 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"7 %\" },"
+		"    \"load\": { \"current\": \"0.4 A\" } },"
+		"  \"policy\": \"safe-ramp\","
+		"  \"events\": [ { \"at\": \"300 s\", \"do\": \"set\", \"path\": \"source.ilim\","
+		"    \"value\": \"0.8 A\" } ] }"))
+		return;
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 1) > 298);
+	/* on the 0.5 A rung from the next check on, but for R9's re-probes, 40 ms each */
+	CU_ASSERT(time_at(&r, "ilim_A", 0.5, 1e-6, 300) > 298.5);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14 on a probe the gain calls followed (field seed 1, setup 86): a 0.8615 A latch
+ * adapter drawn at 0.925 A (its seeded tolerance) drifting 7.473 % lower with an
+ * 8.989 min time constant, a 1.422 s timer, 4.981 V behind 0.2124 + 0.3271 ohm, a
+ * bq24190 read as its datasheet says. The wall passes under the 0.9 A rung where
+ * 0.925 (1 - 0.07473 (1 - exp(-t / 539.3 s))) = 0.9, at t = 242 s, and R14 steps
+ * under it. R9's re-probe a minute later meets a wall a few mA under 0.9 A: the
+ * battery current gains nearly the whole step, as if followed, and the adapter
+ * latched off 1.4 s later. Asked with VINDPM a code lower, the input power falls: a
+ * wall, and the probe goes back before the timer runs out.
+ */
+static void test_safe_ramp_bq24190_probe_at_wall(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"seed\": 1, \"source\": { \"kind\": \"dcp\","
+		"    \"voc\": \"4.981 V\", \"rout\": \"0.2124 ohm\", \"ilim\": \"0.8615 A\","
+		"    \"overload\": \"latch\", \"ilim_tolerance\": \"7.427 %\","
+		"    \"ilim_drift\": \"-7.473 %\", \"drift_tau\": \"8.989 min\","
+		"    \"t_limit_max\": \"1.422 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.3271 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.94 A\" },"
+		"    \"battery\": { \"capacity\": \"2985 mAh\", \"soc\": \"52.02 %\" },"
+		"    \"load\": { \"current\": \"0.5436 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.925, 0.001);
+	/* off the 0.9 A rung from the wall's passing on, but for re-probes of 40 ms */
+	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 250) < 0.2);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
  * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
  * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
  * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
@@ -1833,6 +1992,11 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R4: a cable that degrades on a ladder is a moved line, not a knee under the load", test_safe_ramp_cable_degrades_ladder },
 	{ "safe-ramp R4: a cable that degrades keeps a rung the draw still sustains", test_safe_ramp_cable_degrades_rung },
 	{ "safe-ramp R4: ADC noise is no moved line", test_safe_ramp_moved_line_noise },
+	{ "safe-ramp R14: a bq24190 without an ADC climbs the rungs the battery current follows", test_safe_ramp_bq24190_follows },
+	{ "safe-ramp R14: a bq24190 without an ADC steps back from a wall the battery current shows", test_safe_ramp_bq24190_wall },
+	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
+	{ "safe-ramp R14: a bq24190's held limit steps under a wall that comes under it", test_safe_ramp_bq24190_wall_under_held },
+	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

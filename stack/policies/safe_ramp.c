@@ -9,7 +9,8 @@
  * low, R2 probe only under load, R3 verify each step, R4 learn the source line (VBUS =
  * E - R * IBUS), R5 the knee is the adapter's limit, R6 the floor, R7 a lost VBUS is a
  * trip, R8 stay in range and in budget, R9 re-probe slowly, R10 watch the charger,
- * R11 VINDPM between register values, R12 ask VINDPM which it is.
+ * R11 VINDPM between register values, R12 ask VINDPM which it is, R13 a wall that
+ * moves under a held limit, R14 a probe checked in the battery current.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -198,6 +199,17 @@ struct safe_ramp {
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
 	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
+	/* R14: a chip with no VBUS ADC (the bq24190): a probe is checked in the
+	 * battery current the fuel gauge reads, from before the write */
+	bool blind;
+	int blind_ibat_ua, blind_from_ua;
+	/* R14: VINDPM is a code lower for one interval, this the charger's own to
+	 * write back (0: no test in flight), with the battery current before it */
+	int blind_test_uv, blind_test_ibat_ua;
+	/* R14 under a held limit: the battery current at the last check (INT_MIN: none),
+	 * and whether the test in flight asks about a held limit rather than a probe */
+	int blind_last_ibat_ua;
+	bool blind_test_held;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -1513,6 +1525,240 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
 }
 
 /*
+ * R14 (a chip that reads no VBUS, the bq24190: no ADC, one DPM_STAT bit for IINDPM and
+ * VINDPM alike, REG08 bit 3, TI SLUSAW5): whether a probe was followed is read in the
+ * battery current the phone's fuel gauge reports (the battery power supply's
+ * current_now). A switching charger passes its input power to the system and the
+ * cell: eff * VBUS * IBUS = VSYS * ISYS + VBAT * IBAT. A raise of the limit by d that
+ * the draw follows adds eff * VBUS * d to it, and VBUS stays at or above the VINDPM
+ * threshold while IINDPM holds the input; at a wall the adapter gives what it gives and
+ * the charger's VINDPM holds VBUS, so the cell gains the wall's share of the step only,
+ * less the power lost to VBUS falling from where it was to VINDPM. So the battery
+ * current must rise by at least SR_BLIND_GAIN * d * VINDPM / VBAT; the DPM bit clear
+ * after the raise is followed too (neither loop holds the input: the adapter is not at
+ * a wall, where VINDPM would be). The gain with the bit still set, or short of it, is
+ * asked again with VINDPM a code lower (sr_blind_test_start).
+ */
+/* SR_BLIND_GAIN: the charger's efficiency (SLUSAW5: 92 % at 2 A; taken as at least
+ * 0.85 over the 0.5-3 A of a USB input, assumed), times what the line's own drop over
+ * a step costs (VBUS above VINDPM on the line: at most a few %). */
+#define SR_BLIND_GAIN 0.8
+
+static bool sr_blind_battery(struct safe_ramp *s, int *ibat_ua, int *vbat_uv)
+{
+	union power_supply_propval i = { 0 }, v = { 0 };
+
+	if (!s->board->bat_psy ||
+	    power_supply_get_property(s->board->bat_psy, POWER_SUPPLY_PROP_CURRENT_NOW, &i) ||
+	    power_supply_get_property(s->board->bat_psy, POWER_SUPPLY_PROP_VOLTAGE_NOW, &v) ||
+	    v.intval <= 0)
+		return false;
+	*ibat_ua = i.intval;
+	*vbat_uv = v.intval;
+	return true;
+}
+
+/* R14: was the probe from blind_from_ua to the limit now followed? */
+static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vbat_uv)
+{
+	int vindpm_uv = cs_chg_get_vindpm(s->board->ic);
+	double need;
+
+	if (!(bits & CS_CHG_INREG_DPM))
+		return true;
+	if (vindpm_uv <= 0)
+		vindpm_uv = sr_ua(s->p->vbus_min);
+	need = SR_BLIND_GAIN * (s->limit_ua - s->blind_from_ua) * ((double)vindpm_uv / vbat_uv);
+	return ibat_ua - s->blind_ibat_ua >= need;
+}
+
+/* R14: the most a USB 5 V source's open-circuit voltage is taken to be (USB 2.0
+ * 7.2.1: 5.25 V at the port), with margin: what the VINDPM test below is sized for. */
+#define SR_BLIND_E_MAX_V 5.5
+/* ... and the least battery current (uA) it counts as a rise, whatever the sizing. */
+#define SR_BLIND_PIN_MIN_UA 5000
+/* R14 under a held limit: a fall of the battery current (uA) between two checks that
+ * asks the test: a wall passing under a 0.5 A limit takes (VBUS - VINDPM) * 0.5 A of
+ * input power, 0.1 W and 25 mA of battery current for VBUS only 0.2 V above VINDPM. */
+#define SR_BLIND_DROP_UA 20000
+/* R14 under a held limit: the share of d * limit (at VBAT, in battery current) the
+ * input power must lose with VINDPM a code lower to be a wall: a wall at 0.9 of the
+ * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
+ * extra current cut short by IINDPM, loses less. */
+#define SR_BLIND_WALL_SHARE 0.7
+
+/*
+ * R14 with R12's question: a probe the battery current did not follow, DPM_STAT set,
+ * met the adapter's wall or the line's own pin at VINDPM (a long, thin path: the
+ * adapter inside its limit, the charger taking what the line gives at VINDPM). VINDPM
+ * one code (d) lower for one interval tells them apart in the battery current: on the
+ * line the input power V (E - V) / R rises by d (2 V - E - d) / R, at least d (2 V_low
+ * - E_max) / R_max, more than half of which must show; at a wall it falls by d times
+ * the wall's current, and at a power limit it stays. False when no test can start.
+ */
+static bool sr_blind_test_start(struct safe_ramp *s, int ibat_ua)
+{
+	double gmin, gstep, gmax;
+	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+
+	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
+		return false;
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
+	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+		return false;
+	s->blind_test_uv = own_uv;
+	s->blind_test_ibat_ua = ibat_ua;
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+	return true;
+}
+
+/* R14: the answer of the test above: true for the line's pin (the probe is kept).
+ * Under a held limit (blind_test_held) the question is the other way round: true
+ * unless the input power fell by SR_BLIND_WALL_SHARE of what d takes away at a wall
+ * at the limit: a wall come under it (an IINDPM hold does not move, a pin rises). */
+static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
+{
+	int own_uv = s->blind_test_uv;
+	double low_v, d, need;
+
+	low_v = cs_chg_get_vindpm(s->board->ic) * 1e-6;
+	cs_chg_set_vindpm(s->board->ic, own_uv);
+	s->blind_test_uv = 0;
+	d = own_uv * 1e-6 - low_v;
+	if (s->blind_test_held) {
+		s->blind_test_held = false;
+		need = SR_BLIND_WALL_SHARE * d * s->limit_ua / (vbat_uv * 1e-6);
+		return s->blind_test_ibat_ua - ibat_ua < max(need, (double)SR_BLIND_PIN_MIN_UA);
+	}
+	need = SR_BLIND_GAIN * d * (2 * low_v - SR_BLIND_E_MAX_V) / SR_R_MAX_OHM /
+	       (vbat_uv * 1e-6) / 2 * 1e6;
+	return ibat_ua - s->blind_test_ibat_ua >= max(need, (double)SR_BLIND_PIN_MIN_UA);
+}
+
+/* R14, R2: one register value up from the limit in force, under the ceiling; false
+ * when there is none. The ladder's rungs (the bq24190's 500, 900, 1200 mA ...) take
+ * several steps of requests. */
+static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
+{
+	int from_ua = s->limit_ua, ua = s->req_ua;
+
+	while (ua < s->ceiling_ua) {
+		ua = min(ua + sr_ua(s->p->step), s->ceiling_ua);
+		sr_write(s, ua);
+		if (s->limit_ua > from_ua)
+			break;
+	}
+	if (s->limit_ua <= from_ua)
+		return false;
+	s->blind_from_ua = from_ua;
+	s->blind_ibat_ua = ibat_ua;
+	s->blind_last_ibat_ua = INT_MIN;
+	s->probing = true;
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/* R14, R6: back from the limit in force to a register value under it: on a ladder a
+ * step of requests may leave the rung (the ramp counts in requests, R9's in steps). */
+static void sr_blind_floor(struct safe_ramp *s)
+{
+	int from_ua = s->limit_ua;
+
+	sr_floor(s);
+	while (s->limit_ua >= from_ua && s->req_ua > s->floor_ua) {
+		s->ceiling_ua = max(s->floor_ua, s->req_ua - sr_ua(s->p->step));
+		sr_write(s, s->ceiling_ua);
+	}
+}
+
+static void sr_blind_work(struct safe_ramp *s)
+{
+	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
+	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
+	int ibat_ua = 0, vbat_uv = 0;
+	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false;
+	/* a reading taken with VINDPM a code lower is no base for the next check's */
+	bool tested = s->blind_test_uv > 0;
+
+	if (s->blind_test_uv > 0 && s->blind_test_held) {
+		if (!have || !sr_blind_test_end(s, ibat_ua, vbat_uv) || st == CS_CHG_STATUS_UVLO) {
+			pr_info("safe-ramp: VINDPM a code lower took power: a wall under the held %d mA",
+				s->limit_ua / 1000);
+			s->blind_last_ibat_ua = INT_MIN;
+			sr_blind_floor(s);
+			return;
+		}
+		pinned = s->probing;   /* a probe the test found held by IINDPM */
+	} else if (s->blind_test_uv > 0) {
+		pinned = have && sr_blind_test_end(s, ibat_ua, vbat_uv) &&
+			 st != CS_CHG_STATUS_UVLO;
+		if (!pinned) {
+			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
+				s->limit_ua / 1000);
+			sr_blind_floor(s);
+			return;
+		}
+		/* the line's pin: kept, and no probe past it until R9 allows one */
+		s->ceiling_ua = s->req_ua;
+	}
+	if (st == CS_CHG_STATUS_UVLO) {
+		/* after a probe, the probe took VBUS down: back (R6); else R10 */
+		if (s->probing)
+			sr_blind_floor(s);
+		else
+			sr_charger_stuck(s);
+		return;
+	}
+	s->stuck_since = 0;
+	if (!have) {
+		sr_check_later(s, SR_STABLE);
+		return;
+	}
+	if (s->probing) {
+		if (!pinned && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+			if (sr_blind_test_start(s, ibat_ua))
+				return;
+			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
+				s->limit_ua / 1000);
+			sr_blind_floor(s);
+			return;
+		}
+		if (!pinned && (bits & CS_CHG_INREG_DPM)) {
+			/* followed by the gain, the bit set: a wall a few mA under the new
+			 * limit gives the same gain; the test under a held limit asks */
+			s->blind_test_held = true;
+			if (sr_blind_test_start(s, ibat_ua))
+				return;
+			s->blind_test_held = false;
+		}
+		s->probing = false;
+		s->peak_ua = s->req_ua;
+	} else if ((bits & CS_CHG_INREG_DPM) && s->blind_last_ibat_ua != INT_MIN &&
+		   ibat_ua < s->blind_last_ibat_ua - SR_BLIND_DROP_UA) {
+		/* R13 on the one bit: the battery current fell under a held limit, the
+		 * input in regulation: a load that stepped up, or a wall that came under
+		 * the limit (VBUS down to VINDPM). The same VINDPM test asks which. */
+		s->blind_test_held = true;
+		s->blind_last_ibat_ua = INT_MIN;
+		if (sr_blind_test_start(s, ibat_ua))
+			return;
+		s->blind_test_held = false;
+	}
+	s->blind_last_ibat_ua = tested ? INT_MIN : ibat_ua;
+	/* R9: a long quiet spell earns one more step of headroom. */
+	if (s->ceiling_ua < s->max_ua &&
+	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
+		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + sr_ua(s->p->step));
+		s->quiet_since = jiffies;
+	}
+	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM) */
+	if ((bits & CS_CHG_INREG_DPM) && sr_blind_probe(s, ibat_ua))
+		return;
+	sr_check_later(s, SR_STABLE);
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -1523,8 +1769,13 @@ static void sr_work(struct work_struct *work)
 	struct sr_reading r;
 	bool at_floor;
 
-	if (!s->vbus || s->st == SR_IDLE || s->hiz || sr_adc_catching_up(s) ||
-	    sr_bits_wall_under(s) || !sr_read(s, &r))
+	if (!s->vbus || s->st == SR_IDLE || s->hiz)
+		return;
+	if (s->blind) {
+		sr_blind_work(s);
+		return;
+	}
+	if (sr_adc_catching_up(s) || sr_bits_wall_under(s) || !sr_read(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -1598,6 +1849,11 @@ static void sr_event(struct work_struct *work)
 		if (s->bits_test_uv > 0)
 			cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
 		s->bits_test_uv = 0;
+		if (s->blind_test_uv > 0)
+			cs_chg_set_vindpm(s->board->ic, s->blind_test_uv);
+		s->blind_test_uv = 0;
+		s->blind_test_held = false;
+		s->blind_last_ibat_ua = INT_MIN;
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
@@ -1673,6 +1929,7 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	s->line_pin = false;
+	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;
 	s->limit_ua = -1;
@@ -1722,6 +1979,9 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
 	s->ibat_lsb_ua = max(lsb, 0);
+	/* R14: no VBUS reading, only input regulation bits (the bq24190) */
+	s->blind = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS) == -ENODATA &&
+		   cs_chg_get_input_regulation(board->ic) >= 0;
 	s->nb.notifier_call = sr_notify;
 	INIT_WORK(&s->event_work, sr_event);
 	INIT_DELAYED_WORK(&s->work, sr_work);

@@ -833,6 +833,23 @@ static void sr_vmode_check(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool b
 }
 
 /*
+ * R12, R14: VINDPM one code of the charger's grid under own_uv, for one test. False when
+ * the charger has no VINDPM grid or it cannot be written, or the code below would leave
+ * the grid or reach the floor (R6).
+ */
+static bool sr_vindpm_one_lower(struct safe_ramp *s, int own_uv)
+{
+	double gmin, gstep, gmax;
+	int low_uv;
+
+	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
+		return false;
+	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
+	return low_uv >= sr_ua(gmin) && low_uv > sr_ua(s->p->vbus_min) &&
+	       cs_chg_set_vindpm(s->board->ic, low_uv) >= 0;
+}
+
+/*
  * R12: does VBUS sit at the charger's own VINDPM (within one code of its grid), so that
  * VINDPM may be what holds it?
  */
@@ -854,7 +871,7 @@ static bool sr_at_vindpm(const struct safe_ramp *s, int vbus_uv)
 static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 {
 	double gmin, gstep, gmax;
-	int own_uv, low_uv;
+	int own_uv;
 
 	if (!sr_vindpm_grid(s, &gmin, &gstep, &gmax) || !sr_input_pinned(s))
 		return false;
@@ -862,10 +879,7 @@ static bool sr_dpm_test_start(struct safe_ramp *s, int ibus_ua, int vbus_uv)
 	own_uv = cs_chg_get_vindpm(s->board->ic);
 	if (own_uv <= 0)
 		own_uv = sr_ua(gmin + floor((vbus_uv * 1e-6 - gmin) / gstep + 0.5) * gstep);
-	/* the grid value below it */
-	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
-	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
-	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+	if (!sr_vindpm_one_lower(s, own_uv))
 		return false;
 	if (s->vindpm_restore_uv < 0)
 		s->vindpm_restore_uv = own_uv;
@@ -1444,14 +1458,9 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
  */
 static bool sr_bits_test_start(struct safe_ramp *s)
 {
-	double gmin, gstep, gmax;
-	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+	int own_uv = cs_chg_get_vindpm(s->board->ic);
 
-	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
-		return false;
-	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
-	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
-	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+	if (!sr_vindpm_one_lower(s, own_uv))
 		return false;
 	s->bits_test_uv = own_uv;
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
@@ -1598,14 +1607,9 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
  */
 static bool sr_blind_test_start(struct safe_ramp *s, int ibat_ua)
 {
-	double gmin, gstep, gmax;
-	int own_uv = cs_chg_get_vindpm(s->board->ic), low_uv;
+	int own_uv = cs_chg_get_vindpm(s->board->ic);
 
-	if (own_uv <= 0 || !sr_vindpm_grid(s, &gmin, &gstep, &gmax))
-		return false;
-	low_uv = sr_ua(sr_vindpm_at(gmin, gstep, own_uv * 1e-6, -1));
-	if (low_uv < sr_ua(gmin) || low_uv <= sr_ua(s->p->vbus_min) ||
-	    cs_chg_set_vindpm(s->board->ic, low_uv) < 0)
+	if (!sr_vindpm_one_lower(s, own_uv))
 		return false;
 	s->blind_test_uv = own_uv;
 	s->blind_test_ibat_ua = ibat_ua;

@@ -562,22 +562,6 @@ static void check_held(struct tu_run *r, const char *a, double va, const char *b
 	CU_ASSERT(n > 0);
 }
 
-/* Seconds from `from` to the end during which column `col` reads `v` (within tol):
- * each trace row holds until the next. */
-static double time_at(struct tu_run *r, const char *col, double v, double tol, double from)
-{
-	int ic = tu_col(r, col), it = tu_col(r, "time_s");
-	double t = 0;
-
-	for (guint k = 0; k + 1 < r->rows->len; k++) {
-		const double *row = g_ptr_array_index(r->rows, k), *next = g_ptr_array_index(r->rows, k + 1);
-
-		if (row[it] >= from && fabs(row[ic] - v) <= tol)
-			t += next[it] - row[it];
-	}
-	return t;
-}
-
 /*
  * An adapter's wall at `wall` amps: *at, the longest stretch with IBUS at it (the
  * adapter in its current limit, its overload timer running); *above, the longest
@@ -689,10 +673,10 @@ static void test_safe_ramp_r12_before_plateau(void)
 		" \"ilim\": \"1.792 A\", \"overload\": \"cc\" }",
 		"0.1686 ohm", "bq24190", "2.452 A", "2000 mAh", "61.62 %", "0.7919 A"))
 		return;
-	wall_s = time_at(&r, "ibus_A", 1.792, 1e-6, 1.0);
+	wall_s = tu_time_at(&r, "ibus_A", 1.792, 1e-6, 1.0);
 	CU_ASSERT_DOUBLE_EQUAL(wall_s, 3 * 0.02, 1e-6);   /* the re-probes' R12 checks */
 	/* the rest of the 599 s, but for the step that spans 1 s */
-	CU_ASSERT(time_at(&r, "ibus_A", (4.991 - 4.36) / 0.3653, 1e-4, 1.0) + wall_s > 598.5);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (4.991 - 4.36) / 0.3653, 1e-4, 1.0) + wall_s > 598.5);
 	tu_done(&r);
 }
 
@@ -715,7 +699,7 @@ static void test_safe_ramp_coarse_vbus_adc(void)
 		"0.08164 ohm", "bq25890", "1.054 A", "1532 mAh", "18.08 %", "1.499 A"))
 		return;
 	CU_ASSERT_EQUAL(policy_printk_count(&r), 0);
-	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibat_A", 1.054, 1e-6, 1.0), 599.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(tu_time_at(&r, "ibat_A", 1.054, 1e-6, 1.0), 599.0, 0.5);
 	tu_done(&r);
 }
 
@@ -740,7 +724,7 @@ static void test_safe_ramp_r12_pin_under_limit(void)
 		return;
 	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
 				       "safe-ramp: VINDPM pins the input at 898 mA on the source line"), 1);
-	CU_ASSERT(time_at(&r, "ibus_A", (5.148 - 4.36) / 0.8771, 1e-4, 1.0) > 598.5);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.148 - 4.36) / 0.8771, 1e-4, 1.0) > 598.5);
 	tu_done(&r);
 }
 
@@ -768,10 +752,10 @@ static void test_safe_ramp_r12_draw_into_wall(void)
 		"0.3069 ohm", "bq25890", "1.619 A", "2804 mAh", "72 %", "0.1544 A"))
 		return;
 	/* the limit above the draw, then above the wall, for most of five minutes */
-	CU_ASSERT(time_at(&r, "ilim_A", 1.85, 1e-6, 0) > 250);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.85, 1e-6, 0) > 250);
 	/* at the wall: two checks when the draw reaches it, two at each re-probe */
-	CU_ASSERT(time_at(&r, "ibus_A", 1.829, 1e-6, 0) < 0.15);
-	CU_ASSERT(time_at(&r, "ilim_A", 1.8, 1e-6, 480) > 110);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.829, 1e-6, 0) < 0.15);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.8, 1e-6, 480) > 110);
 	tu_done(&r);
 }
 
@@ -799,8 +783,8 @@ static void test_safe_ramp_knee_at_held_limit(void)
 		return;
 	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1650 mA; limit 1648 mA"), 4);
 	/* on VINDPM: under a stable check's second the first time, 20 ms at each re-probe */
-	CU_ASSERT(time_at(&r, "vbus_V", 4.4, 1e-6, 0) < 1.0);
-	CU_ASSERT(time_at(&r, "ilim_A", 1.6, 1e-6, 0) > 380);
+	CU_ASSERT(tu_time_at(&r, "vbus_V", 4.4, 1e-6, 0) < 1.0);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.6, 1e-6, 0) > 380);
 	tu_done(&r);
 }
 
@@ -831,9 +815,9 @@ static void test_safe_ramp_source_weakens(void)
 		"    \"value\": \"4.85 V\" } ] }"))
 		return;
 	CU_ASSERT_EQUAL(policy_printk_count(&r), 2);   /* the line learnt again, VINDPM's pin */
-	CU_ASSERT(time_at(&r, "ibus_A", (4.85 - 4.4) / 0.3, 1e-6, 300) > 299.8);
-	CU_ASSERT(time_at(&r, "ilim_A", 1.55, 1e-6, 300) > 299.8);
-	CU_ASSERT(time_at(&r, "ilim_A", 1.45, 1e-6, 300) == 0);   /* no knee under the pin */
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (4.85 - 4.4) / 0.3, 1e-6, 300) > 299.8);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.55, 1e-6, 300) > 299.8);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.45, 1e-6, 300) == 0);   /* no knee under the pin */
 	tu_done(&r);
 }
 
@@ -868,9 +852,9 @@ static void test_safe_ramp_cable_degrades_ladder(void)
 		return;
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	/* under the load only for the relearning's few checks (before: 50 min) */
-	CU_ASSERT(time_at(&r, "ilim_A", 0.15, 1e-6, 600) < 0.5);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.5, 1e-6, 600) < 0.5);
-	CU_ASSERT(time_at(&r, "ibus_A", (5.1 - 4.36) / 0.75, 1e-4, 600) > 1500);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.15, 1e-6, 600) < 0.5);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.5, 1e-6, 600) < 0.5);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.1 - 4.36) / 0.75, 1e-4, 600) > 1500);
 	tu_done(&r);
 }
 
@@ -903,9 +887,9 @@ static void test_safe_ramp_cable_degrades_rung(void)
 		"    \"value\": \"0.35 ohm\" } ] }"))
 		return;
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.5, 1e-6, 600) < 0.5);
-	CU_ASSERT(time_at(&r, "ibus_A", 0.9, 1e-6, 600) +
-		  time_at(&r, "ibus_A", (5.1 - 4.68) / 0.45, 1e-4, 600) > 2990);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.5, 1e-6, 600) < 0.5);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 0.9, 1e-6, 600) +
+		  tu_time_at(&r, "ibus_A", (5.1 - 4.68) / 0.45, 1e-4, 600) > 2990);
 	tu_done(&r);
 }
 
@@ -930,8 +914,8 @@ static void test_safe_ramp_bq24190_follows(void)
 		"    \"load\": { \"current\": \"0.5 A\" } },"
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT(time_at(&r, "ilim_A", 2.0, 1e-6, 0) > 599);
-	CU_ASSERT(time_at(&r, "ilim_A", 3.0, 1e-6, 0) == 0);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 0) > 599);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 3.0, 1e-6, 0) == 0);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	tu_done(&r);
 }
@@ -966,7 +950,7 @@ static void test_safe_ramp_bq24190_wall(void)
 	/* above the wall for the probe's check and R14's VINDPM test: two intervals */
 	at_wall(&r, 1.0, 0, &at, &held);
 	CU_ASSERT(held < 0.0401);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
 	tu_done(&r);
@@ -994,7 +978,7 @@ static void test_safe_ramp_bq24190_pin(void)
 		"    \"load\": { \"current\": \"0.4 A\" } },"
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT(time_at(&r, "ibus_A", (5.1 - 4.36) / 0.7, 1e-3, 0) > 595);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.1 - 4.36) / 0.7, 1e-3, 0) > 595);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	tu_done(&r);
 }
@@ -1026,9 +1010,9 @@ static void test_safe_ramp_bq24190_wall_under_held(void)
 		"  \"events\": [ { \"at\": \"300 s\", \"do\": \"set\", \"path\": \"source.ilim\","
 		"    \"value\": \"0.8 A\" } ] }"))
 		return;
-	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 1) > 298);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.9, 1e-6, 1) > 298);
 	/* on the 0.5 A rung from the next check on, but for R9's re-probes, 40 ms each */
-	CU_ASSERT(time_at(&r, "ilim_A", 0.5, 1e-6, 300) > 298.5);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.5, 1e-6, 300) > 298.5);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	tu_done(&r);
 }
@@ -1063,7 +1047,7 @@ static void test_safe_ramp_bq24190_probe_at_wall(void)
 		return;
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.925, 0.001);
 	/* off the 0.9 A rung from the wall's passing on, but for re-probes of 40 ms */
-	CU_ASSERT(time_at(&r, "ilim_A", 0.9, 1e-6, 250) < 0.2);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.9, 1e-6, 250) < 0.2);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	tu_done(&r);
 }
@@ -1095,8 +1079,8 @@ static void test_safe_ramp_moved_line_noise(void)
 		"    \"value\": \"0.35 ohm\" } ] }"))
 		return;
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.1, 1e-6, 0) == 0);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.15, 1e-6, 60) < 0.1);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.1, 1e-6, 0) == 0);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.15, 1e-6, 60) < 0.1);
 	CU_ASSERT(tu_metric(&r, "soc_final") > 0.25);   /* 7 % + about 0.6 A net for 1 h */
 	tu_done(&r);
 }
@@ -1226,8 +1210,8 @@ static void test_safe_ramp_reprobe_into_cv(void)
 		"    \"ichg\": \"1.347 A\" }, \"battery\": { \"capacity\": \"2190 mAh\", \"soc\": \"97.29 %\" },"
 		"    \"load\": { \"current\": \"0.3646 A\" } }, \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT(time_at(&r, "ilim_A", 0.7, 1e-6, 0) < 1.0);
-	CU_ASSERT(time_at(&r, "ilim_A", 0.6, 1e-6, 0) > 10700);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.7, 1e-6, 0) < 1.0);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.6, 1e-6, 0) > 10700);
 	tu_done(&r);
 }
 
@@ -1255,7 +1239,7 @@ static void test_safe_ramp_pinned_after_done(void)
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.03098 A\" },"
 		"      { \"at\": \"4969 s\", \"current\": \"1.488 A\" } ] } }, \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT(time_at(&r, "ibus_A", 1.2, 1e-6, 4969) < 0.5);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.2, 1e-6, 4969) < 0.5);
 	tu_done(&r);
 }
 
@@ -1378,7 +1362,7 @@ static void test_safe_ramp_plateau_past_knee(void)
 	if (!regret_wall_run(&r, json, 1.686, 0, NULL))
 		return;
 	/* the charger gets its whole charge current from 1100 s to the end but for probes */
-	CU_ASSERT(time_at(&r, "ibat_A", 1.556, 0.005, 1100) > 700 - 5);
+	CU_ASSERT(tu_time_at(&r, "ibat_A", 1.556, 0.005, 1100) > 700 - 5);
 	tu_done(&r);
 }
 
@@ -1460,8 +1444,8 @@ static void test_safe_ramp_r12_pin_at_demand(void)
 		" \"ilim\": \"2.666 A\", \"overload\": \"hiccup\" }",
 		"0.1838 ohm", "bq24190", "1.679 A", "2130 mAh", "62.6 %", "0.5088 A"))
 		return;
-	CU_ASSERT(time_at(&r, "ilim_A", 2.0, 1e-6, 2) < 0.1);
-	CU_ASSERT(time_at(&r, "ilim_A", 3.0, 1e-6, 2) > 597);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 2) < 0.1);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 3.0, 1e-6, 2) > 597);
 	tu_done(&r);
 }
 
@@ -1487,9 +1471,9 @@ static void test_safe_ramp_vindpm_measured(void)
 				       "safe-ramp: VINDPM 4700 mV holds only 628 mA; limit 650 mA"), 5);
 	/* After the first knee, the re-probes at 60, 120, 240 and 480 s (R9) each find
 	 * the knee again and R11 checks once: 20 ms at the wall, 20 ms at 628 mA. */
-	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibus_A", (4.995 - 4.7) / 0.4696, 1e-3, 1.0), 4 * 0.02, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(time_at(&r, "ibus_A", 0.6632, 1e-6, 1.0), 4 * 0.02, 1e-6);
-	CU_ASSERT(time_at(&r, "ibus_A", 0.65, 1e-6, 1.0) > 598.5);
+	CU_ASSERT_DOUBLE_EQUAL(tu_time_at(&r, "ibus_A", (4.995 - 4.7) / 0.4696, 1e-3, 1.0), 4 * 0.02, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(tu_time_at(&r, "ibus_A", 0.6632, 1e-6, 1.0), 4 * 0.02, 1e-6);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 0.65, 1e-6, 1.0) > 598.5);
 	tu_done(&r);
 }
 

@@ -343,19 +343,11 @@ static void test_safe_ramp_twl4030_load_step(void)
 		"      { \"at\": \"300 s\", \"current\": \"1.5 A\" }, { \"at\": \"330 s\", \"current\": \"0.3 A\" } ] } },"
 		"  \"policy\": { \"name\": \"safe-ramp\" } }";
 	struct tu_run r;
-	double low = 0;
-	int it, il;
+	double low;
 
 	CU_ASSERT_FATAL(tu_run(&r, text));
 	CU_ASSERT_FATAL(tu_read_trace(&r));
-	it = tu_col(&r, "time_s");
-	il = tu_col(&r, "ilim_A");
-	for (guint k = 0; k + 1 < r.rows->len; k++) {
-		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
-
-		if (row[it] >= 60 && row[il] < 1.0)
-			low += next[it] - row[it];
-	}
+	low = tu_time_within(&r, "ilim_A", -INFINITY, nextafter(1.0, 0), 60);
 	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
 	CS_ASSERT_NEAR(low, 0, 0);
 	tu_done(&r);
@@ -384,19 +376,11 @@ static void test_safe_ramp_bits_pin(void)
 		"    \"load\": { \"current\": \"0.8954 A\" } },"
 		"  \"policy\": { \"name\": \"safe-ramp\" } }";
 	struct tu_run r;
-	double at_pin = 0;
-	int it, ib;
+	double at_pin;
 
 	CU_ASSERT_FATAL(tu_run(&r, text));
 	CU_ASSERT_FATAL(tu_read_trace(&r));
-	it = tu_col(&r, "time_s");
-	ib = tu_col(&r, "ibus_A");
-	for (guint k = 0; k + 1 < r.rows->len; k++) {
-		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
-
-		if (fabs(row[ib] - (4.953 - 4.4) / 0.64094) < 0.002)
-			at_pin += next[it] - row[it];
-	}
+	at_pin = tu_time_at(&r, "ibus_A", (4.953 - 4.4) / 0.64094, 0.002, 0);
 	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
 	CU_ASSERT(tu_metric(&r, "ilim_final_A") >= 0.9 - 1e-9);
 	CU_ASSERT(at_pin > 580);

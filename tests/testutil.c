@@ -154,6 +154,26 @@ int tu_col(const struct tu_run *r, const char *name)
 	return -1;
 }
 
+double tu_time_within(const struct tu_run *r, const char *col, double lo, double hi,
+		      double from)
+{
+	int ic = tu_col(r, col), it = tu_col(r, "time_s");
+	double t = 0;
+
+	for (guint k = 0; k + 1 < r->rows->len; k++) {
+		const double *row = g_ptr_array_index(r->rows, k), *next = g_ptr_array_index(r->rows, k + 1);
+
+		if (row[it] >= from && row[ic] >= lo && row[ic] <= hi)
+			t += next[it] - row[it];
+	}
+	return t;
+}
+
+double tu_time_at(const struct tu_run *r, const char *col, double v, double tol, double from)
+{
+	return tu_time_within(r, col, v - tol, v + tol, from);
+}
+
 double tu_num(const cJSON *obj, const char *key)
 {
 	const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;

@@ -40,6 +40,12 @@ void tu_done(struct tu_run *r);
 bool tu_read_trace(struct tu_run *r);
 /* Column index in the trace header, -1 when absent. */
 int tu_col(const struct tu_run *r, const char *name);
+/* Seconds from `from` to the end of the trace during which column col reads between lo
+ * and hi (inclusive): each trace row holds until the next (after tu_read_trace()). */
+double tu_time_within(const struct tu_run *r, const char *col, double lo, double hi,
+		      double from);
+/* The same for a reading of v within tol. */
+double tu_time_at(const struct tu_run *r, const char *col, double v, double tol, double from);
 /* Metric value (number) or NAN when absent or null. */
 double tu_metric(const struct tu_run *r, const char *name);
 /* A member of a JSON object (an event record, r->metrics): a number, NAN when absent

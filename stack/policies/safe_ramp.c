@@ -1407,10 +1407,11 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  */
 /*
  * R5 at a power limit: the limit just set under a knee is drawn, and VBUS is still far
- * below the line, on a charger with VINDPM. An adapter that limits its power (P = V I)
- * leaves its line where the line meets that hyperbola, below the current where the
- * charger's VINDPM caught it (a linear charger has no VINDPM to catch it there):
- * under the knee's limit it is still in its limit, its overload timer running. Where
+ * below the line. An adapter that limits its power (P = V I) leaves its line where the
+ * line meets that hyperbola, below the current where the charger's VINDPM caught it,
+ * or where a linear charger's input current limit holds the probe (VBUS then on the
+ * hyperbola at the limit): under the knee's limit it is still in its limit, its
+ * overload timer running. Where
  * the hyperbola through this reading meets the line (E - R I = V I / I', solved for I')
  * less knee_backoff lies under the limit in force, settle under that once; still far
  * below there, the source itself changed (R4, the caller). True when it settled.
@@ -1419,7 +1420,7 @@ static bool sr_power_knee_at(const struct safe_ramp *s, const struct sr_reading 
 {
 	double e, rr, pv = r->v * r->i, disc;
 
-	if (cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
+	if (!sr_fit_predict(&r->fit, 0, &e))
 		return false;
 	rr = sr_fit_r(&r->fit);
 	disc = e * e - 4 * rr * pv;

@@ -95,7 +95,8 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R3 on that charger, after a system load step (sr_load_step): the limit goes this far
  * (uA) under the draw before, as well as knee_backoff: a wall that drifts under a draw
  * (a warming adapter: 15 % over 5 min at the most in populations/field.json, about
- * 1 mA/s at 2 A) moves by less between two checks a second apart. */
+ * 1 mA/s at 2 A) moves by less between two checks a second apart, and so takes less
+ * than this off a pinned draw's charge current (sr_ibus_from_ibat). */
 #define SR_LOAD_STEP_UA 10000
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
@@ -1069,7 +1070,10 @@ static int sr_ibus_line_delta(const struct safe_ramp *s, int from_uv, int v_uv)
  *   unchanged, such a draw reaches a wall only by the charger asking more, which raises
  *   the charge current), and the charge current says nothing of IBUS, which lies
  *   between the draw before and where the line puts VBUS. It reads as the draw
- *   before, and `est_step` tells the caller (sr_load_step());
+ *   before, and `est_step` tells the caller (sr_load_step()). So does a pinned draw
+ *   (a linear charger's dropout) whose VBUS fell with the charge current fallen by
+ *   more than SR_LOAD_STEP_UA: a load step pulls the cell down and the pin up the
+ *   line, while a wall that drifts under the draw takes a few mA off it;
  * - a charger that does not charge (done, off, a fault) draws nothing: a linear charger
  *   has no power path, and the battery carries the system (docs/models.md, Linear);
  *   when it charges again with VBUS fallen and the charge current risen, off the line
@@ -1100,9 +1104,11 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 					  &ichg) == 0 && ibat_ua < ichg.intval - tol);
 	written = !s->est_have || time_after_eq(s->write_at, s->est_at);
 	fell = s->est_have && vbus_uv < s->est_vbus_uv - max(2 * vlsb, sr_ua(SR_EST_DROP_V));
-	/* the system load stepped up (VBUS fell, the charge current did not rise) */
+	/* the system load stepped up: VBUS fell, and the charge current did not rise (from
+	 * a free draw) or fell by more than a wall drifting under the draw takes (held) */
 	stepped = held && fell && ibat_ua < s->est_ibat_ua + tol;
-	s->est_step = stepped && s->est_free;
+	s->est_step = stepped && (s->est_free ||
+				  (!written && ibat_ua < s->est_ibat_ua - tol - SR_LOAD_STEP_UA));
 	if (st == CS_CHG_STATUS_DONE || st == CS_CHG_STATUS_OFF || st == CS_CHG_STATUS_FAULT)
 		held = s->est_step = charging = false, est = 0;   /* no power path: no input */
 	else if (!s->est_have || (s->est_nopath && (sr_on_line_at(s, limit_ua, vbus_uv) ||

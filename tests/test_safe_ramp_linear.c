@@ -91,6 +91,43 @@ static void test_bursts_and_recharge(void)
 }
 
 /*
+ * The field population's seed 2, setup 324 (bursty, of 400): a twl4030 charging under a
+ * dropout pin, the limit above it: a 2.21 A latch adapter at 4.953 V behind 0.269 +
+ * 0.3701 ohm, the pin (4.953 - VBAT) / (0.6391 + r_on) about 1.09 A, the system load
+ * 0.4 A with 1.8 A bursts. A burst pulls the cell down and the pin up the line (VBUS
+ * falls 58 mV) while the charge current falls by 1.3 A: taken for a wall under the
+ * draw, it was a knee at 0 mA at each burst from the second on. The limit must stay
+ * above 0.9 A but for the checks that climb back, from the first burst on.
+ */
+static void test_pinned_load_step(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-pinned-step\", \"duration\": \"3700 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.953 V\", \"rout\": \"0.269 ohm\","
+		"    \"ilim\": \"2.21 A\", \"overload\": \"latch\" },"
+		"  \"cable\": { \"r_loop\": \"0.3701 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"41.5 %\", \"capacity\": \"2289 mAh\" },"
+		"    \"load\": { \"profile\": ["
+		"      { \"at\": \"0 s\", \"current\": \"0.4 A\" }, { \"at\": \"600 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"660 s\", \"current\": \"0.4 A\" }, { \"at\": \"1200 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"1260 s\", \"current\": \"0.4 A\" }, { \"at\": \"1800 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"1860 s\", \"current\": \"0.4 A\" }, { \"at\": \"2400 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"2460 s\", \"current\": \"0.4 A\" }, { \"at\": \"3000 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"3060 s\", \"current\": \"0.4 A\" }, { \"at\": \"3600 s\", \"current\": \"1.8 A\" },"
+		"      { \"at\": \"3660 s\", \"current\": \"0.4 A\" } ] } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CU_ASSERT(tu_time_within(&r, "ilim_A", -INFINITY, 0.9, 590) < 1);
+	tu_done(&r);
+}
+
+/*
  * The hard population's seed 4, setup 16 (thin cable): a twl4030 behind a 1.423 A cc
  * adapter at 5.062 V and 0.1952 + 0.6488 ohm, the system load stepping from 0.5243 A to
  * 1.459 A at 2386 s, more than the path gives. The pass element's dropout then pins the
@@ -159,6 +196,7 @@ static void test_power_limit(void)
 CU_TestInfo safe_ramp_linear_tests[] = {
 	{ "safe-ramp on the twl4030: a load step under a free draw is no knee", test_free_draw_load_step },
 	{ "safe-ramp on the twl4030: bursts and a recharge they start are no knees", test_bursts_and_recharge },
+	{ "safe-ramp on the twl4030: a load step under a pinned draw is no knee", test_pinned_load_step },
 	{ "safe-ramp on the twl4030: a dropout pin that climbs is re-probed", test_pin_climbs },
 	{ "safe-ramp on the twl4030: a power limit's knee is where its hyperbola meets the line", test_power_limit },
 	CU_TEST_INFO_NULL,

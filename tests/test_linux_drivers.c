@@ -421,6 +421,124 @@ static void test_kernel_library(void)
 	CU_ASSERT_EQUAL(strscpy(buf, "x", 0), -E2BIG);
 }
 
+/*
+ * cs_vsnprintf against the C library's vsnprintf of the same spec, an independent
+ * reference for every conversion the two share: the same bytes in a buffer of n (bytes
+ * past the end untouched) and the same return, the length the whole text needs.
+ */
+static void pin(size_t n, const char *spec, ...) __attribute__((format(printf, 2, 3)));
+static void pin(size_t n, const char *spec, ...)
+{
+	char got[1024], want[1024];
+	va_list ap, aq;
+	int rg, rw;
+
+	g_assert(n <= sizeof(got));
+	memset(got, '#', sizeof(got));
+	memset(want, '#', sizeof(want));
+	va_start(ap, spec);
+	va_copy(aq, ap);
+	rg = cs_vsnprintf(n ? got : NULL, n, spec, ap);
+	rw = vsnprintf(n ? want : NULL, n, spec, aq);
+	va_end(aq);
+	va_end(ap);
+	CU_ASSERT_EQUAL(rg, rw);
+	CU_ASSERT_EQUAL(memcmp(got, want, sizeof(got)), 0);
+	if (rg != rw || memcmp(got, want, sizeof(got)))
+		fprintf(stderr, "\n  spec \"%s\" size %zu: got %d \"%.*s\", libc %d \"%.*s\"\n", spec,
+			n, rg, (int)MIN(n, 80), got, rw, (int)MIN(n, 80), want);
+}
+
+/* The conversions cs_vsnprintf writes itself (no flags, width or precision: integers of
+ * every length, %s, %c) and those it hands to the C library, each pinned to libc. */
+static void test_kernel_printf_vs_libc(void)
+{
+	static const int ints[] = { 0, 1, -1, 7, 9, 10, 42, -42, 255, 4096, INT_MAX, INT_MIN };
+	static const long longs[] = { 0, -1, 123456789L, LONG_MAX, LONG_MIN };
+	static const long long llongs[] = { 0, -1, 1LL << 40, LLONG_MAX, LLONG_MIN };
+	static const size_t sizes[] = { 0, 1, 4096, SIZE_MAX };
+	static const int narrow[] = { 0, 127, 128, 255, 256, 300, -1, -129, 32767, 32768, 70000 };
+	char big[700];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
+		int v = ints[i];
+		unsigned int u = (unsigned int)v;
+
+		pin(64, "%d|%i|%u|%x|%X|%o", v, v, u, u, u, u);
+		pin(64, "%5d|%-5d|%05d|%+d|% d|%.3d|%#x|%#o|%8X", v, v, v, v, v, v, u, u, u);
+		pin(64, "%*d|%-*d|%.*d", 6, v, 6, v, 4, v);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(longs); i++)
+		pin(96, "%ld|%li|%lu|%lx|%lX|%lo|%12ld", longs[i], longs[i], (unsigned long)longs[i],
+		    (unsigned long)longs[i], (unsigned long)longs[i], (unsigned long)longs[i],
+		    longs[i]);
+	for (size_t i = 0; i < G_N_ELEMENTS(llongs); i++)
+		pin(128, "%lld|%lli|%llu|%llx|%llX|%llo|%-22lld|", llongs[i], llongs[i],
+		    (unsigned long long)llongs[i], (unsigned long long)llongs[i],
+		    (unsigned long long)llongs[i], (unsigned long long)llongs[i], llongs[i]);
+	pin(64, "%llu|%llx", ULLONG_MAX, ULLONG_MAX);
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+		pin(96, "%zu|%zx|%zd|%tu|%td|%ju|%jd|%jx", sizes[i], sizes[i], (ssize_t)sizes[i],
+		    sizes[i], (ptrdiff_t)sizes[i], (uintmax_t)sizes[i], (intmax_t)sizes[i],
+		    (uintmax_t)sizes[i]);
+	pin(64, "%jd|%ju", INTMAX_MIN, UINTMAX_MAX);
+	/* h and hh: the int the argument was promoted to, converted back */
+	for (size_t i = 0; i < G_N_ELEMENTS(narrow); i++)
+		pin(96, "%hd|%hu|%hx|%hhd|%hhu|%hhx|%5hd", narrow[i], narrow[i], narrow[i],
+		    narrow[i], narrow[i], narrow[i], narrow[i]);
+	/* strings and characters: plain, then with width and precision */
+	memset(big, 'b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	pin(64, "[%s][%s][%c][%c]", "", "abc", 'A', '~');
+	pin(64, "[%8s][%-8s][%.2s][%.*s][%5c]", "abc", "abc", "abc", 1, "abc", 'z');
+	pin(1024, "<%s>", big);           /* one conversion longer than 512 characters */
+	pin(1024, "%s%d", big, 12345);
+	pin(64, "a%cb", '\0');            /* a NUL character is written and counted */
+	pin(64, "100%% %s %d%%", "of", 7);
+	pin(64, "%d %5.2f %g %e %s %lu%%", -3, 1.5, 0.1, 12345.678, "x", 7UL);
+	/* truncation: what fits, NUL-terminated, and the whole length returned */
+	for (size_t n = 0; n < 16; n++) {
+		pin(n, "%s=%d\n", "USB", 1);
+		pin(n, "%d|%x|%lld", -12345, 0xbeefu, -9876543210LL);
+		pin(n, "%s", "abcdefghij");
+		pin(n, "%5d|%-4s|", -7, "ab");
+		pin(n, "%c%c%c", 'x', 'y', 'z');
+	}
+	pin(600, "%s", big);
+}
+
+/* %s of NULL prints "(null)" as the kernel's lib/vsprintf.c does (the C standard leaves it
+ * undefined, so no libc reference); sysfs_emit_at() appends as scnprintf, returning what it
+ * wrote, and nothing at or past the page's end. */
+static void test_kernel_printf_null_and_sysfs(void)
+{
+	char buf[64];
+	const char *none = NULL;
+	char *page = g_malloc0(PAGE_SIZE);
+	int at = 0;
+
+	CU_ASSERT_EQUAL(fmt(buf, sizeof(buf), "[%s]", none), 8);
+	CU_ASSERT_STRING_EQUAL(buf, "[(null)]");
+	CU_ASSERT_EQUAL(fmt(buf, sizeof(buf), "[%8s]", none), 10);
+	CU_ASSERT_STRING_EQUAL(buf, "[  (null)]");
+	CU_ASSERT_EQUAL(fmt(buf, 4, "%s", none), 6);
+	CU_ASSERT_STRING_EQUAL(buf, "(nu");
+	/* extcon's state_show: one "%s=%d\n" per cable */
+	at += sysfs_emit_at(page, at, "%s=%d\n", "USB", 1);
+	at += sysfs_emit_at(page, at, "%s=%d\n", "SDP", 0);
+	at += sysfs_emit_at(page, at, "%s=%d\n", "FAST-CHARGER", 1);
+	CU_ASSERT_EQUAL(at, 6 + 6 + 15);
+	CU_ASSERT_STRING_EQUAL(page, "USB=1\nSDP=0\nFAST-CHARGER=1\n");
+	CU_ASSERT_EQUAL(sysfs_emit(page, "%u\n", 3u), 2);
+	CU_ASSERT_STRING_EQUAL(page, "3\n");
+	/* three bytes left: two characters and the NUL */
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, PAGE_SIZE - 3, "%s", "abcdef"), 2);
+	CU_ASSERT_STRING_EQUAL(page + PAGE_SIZE - 3, "ab");
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, PAGE_SIZE, "%d", 5), 0);
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, -1, "%d", 5), 0);
+	g_free(page);
+}
+
 /* list.h: add is a stack, add_tail a queue; _safe survives deleting the current entry. */
 struct lnode {
 	int v;
@@ -1700,6 +1818,8 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "devres releases newest first", test_devres_order },
 	{ "threaded IRQs as work items", test_threaded_irq },
 	{ "printk %pe, kstrto*, sysfs strings", test_kernel_library },
+	{ "printk conversions match the C library's", test_kernel_printf_vs_libc },
+	{ "printk %s of NULL, sysfs_emit_at", test_kernel_printf_null_and_sysfs },
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },

@@ -539,6 +539,100 @@ static void test_kernel_printf_null_and_sysfs(void)
 	g_free(page);
 }
 
+/* A supply for the uevent test: what its driver is asked, and what it answers. */
+static int uev_asked[POWER_SUPPLY_PROP_COUNT];
+static char uev_model[201];
+
+static int uev_get_property(struct power_supply *psy, enum power_supply_property p,
+			    union power_supply_propval *val)
+{
+	(void)psy;
+	uev_asked[p]++;
+	switch (p) {
+	case POWER_SUPPLY_PROP_STATUS: val->intval = POWER_SUPPLY_STATUS_CHARGING; return 0;
+	case POWER_SUPPLY_PROP_ONLINE: val->intval = -12; return 0;
+	case POWER_SUPPLY_PROP_USB_TYPE: val->intval = POWER_SUPPLY_USB_TYPE_DCP; return 0;
+	case POWER_SUPPLY_PROP_MODEL_NAME: val->strval = uev_model; return 0;
+	case POWER_SUPPLY_PROP_MANUFACTURER: val->strval = "ACME\nrest"; return 0;
+	default: return -ENODATA;   /* CURRENT_MAX: listed, but the chip does not answer */
+	}
+}
+
+static void uev_listener(void *data, sim_time_t t, const char *src, const char *ev,
+			 const cJSON *rec)
+{
+	GPtrArray *lines = data;
+
+	(void)t;
+	(void)src;
+	(void)ev;
+	for (const cJSON *e = cJSON_GetObjectItem(rec, "env")->child; e; e = e->next)
+		g_ptr_array_add(lines, g_strdup(e->valuestring));
+}
+
+/*
+ * A power_supply uevent as power_supply_uevent() in drivers/power/supply/
+ * power_supply_sysfs.c builds it: POWER_SUPPLY_NAME, then every property the supply lists
+ * in the properties' order (TYPE always), as its sysfs file reads up to the first newline,
+ * each line cut to 159 characters; a property the driver fails on is left out, one the
+ * supply does not list is not asked for. The same when nobody hears the uevent.
+ */
+static void test_power_supply_uevent_lines(void)
+{
+	static const enum power_supply_property props[] = {
+		POWER_SUPPLY_PROP_MANUFACTURER, POWER_SUPPLY_PROP_ONLINE,
+		POWER_SUPPLY_PROP_CURRENT_MAX, POWER_SUPPLY_PROP_USB_TYPE,
+		POWER_SUPPLY_PROP_MODEL_NAME, POWER_SUPPLY_PROP_STATUS,
+	};
+	static const struct power_supply_desc desc = {
+		.name = "uev", .type = POWER_SUPPLY_TYPE_USB,
+		.usb_types = BIT(POWER_SUPPLY_USB_TYPE_SDP) | BIT(POWER_SUPPLY_USB_TYPE_DCP) |
+			     BIT(POWER_SUPPLY_USB_TYPE_CDP),
+		.properties = props, .num_properties = G_N_ELEMENTS(props),
+		.get_property = uev_get_property,
+	};
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *model_line = NULL, *usb = NULL, *online = NULL;
+	struct power_supply *psy;
+	struct kctx c;
+
+	memset(uev_asked, 0, sizeof(uev_asked));
+	memset(uev_model, 'm', sizeof(uev_model) - 1);
+	kctx_begin(&c);
+	psy = power_supply_register(NULL, &desc, NULL);
+	CU_ASSERT_FALSE_FATAL(IS_ERR(psy));
+	/* nobody listening: every listed property read once all the same, no other */
+	power_supply_changed(psy);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_STATUS], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_CURRENT_MAX], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_MODEL_NAME], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_VOLTAGE_NOW], 0);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_TYPE], 0);   /* the description's */
+	evlog_add_listener_for(c.k.log, "uevent", uev_listener, lines);
+	power_supply_changed(psy);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_VOLTAGE_NOW], 0);
+	/* "POWER_SUPPLY_MODEL_NAME=" (24) and the first 135 of the 200 characters */
+	model_line = g_strdup_printf("POWER_SUPPLY_MODEL_NAME=%.135s", uev_model);
+	CU_ASSERT_EQUAL_FATAL(lines->len, 7);
+	CU_ASSERT_STRING_EQUAL(lines->pdata[0], "POWER_SUPPLY_NAME=uev");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[1], "POWER_SUPPLY_STATUS=Charging");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[2], "POWER_SUPPLY_ONLINE=-12");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[3], "POWER_SUPPLY_TYPE=USB");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[4], "POWER_SUPPLY_USB_TYPE=SDP [DCP] CDP");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[5], model_line);
+	CU_ASSERT_EQUAL(strlen(lines->pdata[5]), 159);
+	CU_ASSERT_STRING_EQUAL(lines->pdata[6], "POWER_SUPPLY_MANUFACTURER=ACME");
+	/* the sysfs files: the whole text and a newline */
+	usb = power_supply_show_property(psy, POWER_SUPPLY_PROP_USB_TYPE);
+	online = power_supply_show_property(psy, POWER_SUPPLY_PROP_ONLINE);
+	CU_ASSERT_STRING_EQUAL(usb, "SDP [DCP] CDP\n");
+	CU_ASSERT_STRING_EQUAL(online, "-12\n");
+	CU_ASSERT_PTR_NULL(power_supply_show_property(psy, POWER_SUPPLY_PROP_VOLTAGE_NOW));
+	CU_ASSERT_PTR_NULL(power_supply_show_property(psy, POWER_SUPPLY_PROP_CURRENT_MAX));
+	power_supply_unregister(psy);
+	kctx_end(&c);
+}
+
 /* list.h: add is a stack, add_tail a queue; _safe survives deleting the current entry. */
 struct lnode {
 	int v;
@@ -1820,6 +1914,7 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "printk %pe, kstrto*, sysfs strings", test_kernel_library },
 	{ "printk conversions match the C library's", test_kernel_printf_vs_libc },
 	{ "printk %s of NULL, sysfs_emit_at", test_kernel_printf_null_and_sysfs },
+	{ "power_supply uevent: listed properties in order, lines cut", test_power_supply_uevent_lines },
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },

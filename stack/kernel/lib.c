@@ -289,6 +289,13 @@ static bool kfmt_plain(struct kbuf *b, int lng, char conv, va_list *args)
 	}
 }
 
+/* Whether c, after a '%', begins flags, a width or a precision (or ends the format). */
+static bool kfmt_starts_spec(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == ' ' || c == '#' ||
+	       c == '.' || c == '*' || c == '\0';
+}
+
 /*
  * One conversion from its '%' at start: the common ones without flags, width or
  * precision written here, the other printf ones through the C library, %p with the
@@ -299,12 +306,13 @@ static const char *kfmt_conversion(struct kbuf *b, const char *start, va_list *a
 	char spec[KFMT_SPEC];
 	size_t sl = 0;
 	int lng;
-	const char *fmt = kfmt_length(kfmt_flags(start, spec, &sl, args), &lng);
+	const char *fmt = kfmt_length(start + 1, &lng);
 	const char *s;
 
-	/* sl is 1 when the spec is the '%' alone */
-	if (sl == 1 && kfmt_plain(b, lng, *fmt, args))
+	/* no flags, width or precision: nothing to copy into a spec */
+	if (!kfmt_starts_spec(start[1]) && kfmt_plain(b, lng, *fmt, args))
 		return fmt + 1;
+	fmt = kfmt_length(kfmt_flags(start, spec, &sl, args), &lng);
 	spec[sl + 1] = '\0';
 	switch (*fmt) {
 	case 'd':

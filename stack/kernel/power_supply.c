@@ -535,25 +535,19 @@ static void psy_present(const struct power_supply *psy, bool present[POWER_SUPPL
 }
 
 /* "POWER_SUPPLY_<NAME>=<text up to its first newline>", cut to the line (of size cap) as
- * snprintf would. */
+ * snprintf would; the property's name in capitals, as uevents give it. */
 static void uevent_line(char *line, size_t cap, enum power_supply_property p, const char *text)
 {
-	size_t len = 0;
-	char up[48];
-	size_t i;
+	size_t len = 0, n;
 
-	for (i = 0; prop_names[p][i] && i < sizeof(up) - 1; i++) {
-		char c = prop_names[p][i];
-
-		up[i] = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
-	}
-	up[i] = '\0';
 	line_cat(line, &len, cap, "POWER_SUPPLY_");
-	line_cat(line, &len, cap, up);
+	for (const char *c = prop_names[p]; *c && len < cap - 1; c++)
+		line[len++] = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+	line[len] = '\0';
 	line_cat(line, &len, cap, "=");
-	i = MIN(strcspn(text, "\n"), cap - 1 - len);
-	memcpy(line + len, text, i);
-	line[len + i] = '\0';
+	n = MIN(strcspn(text, "\n"), cap - 1 - len);
+	memcpy(line + len, text, n);
+	line[len + n] = '\0';
 }
 
 /* The uevent record: POWER_SUPPLY_NAME and every property the supply has, in the

@@ -509,12 +509,13 @@ static void test_kernel_printf_vs_libc(void)
 
 /* %s of NULL prints "(null)" as the kernel's lib/vsprintf.c does (the C standard leaves it
  * undefined, so no libc reference); sysfs_emit_at() appends as scnprintf, returning what it
- * wrote, and nothing at or past the page's end. */
+ * wrote, and nothing at or past the page's end; kasprintf() knows the kernel's %pe. */
 static void test_kernel_printf_null_and_sysfs(void)
 {
 	char buf[64];
 	const char *none = NULL;
 	char *page = g_malloc0(PAGE_SIZE);
+	char *kname;
 	int at = 0;
 
 	CU_ASSERT_EQUAL(fmt(buf, sizeof(buf), "[%s]", none), 8);
@@ -537,6 +538,10 @@ static void test_kernel_printf_null_and_sysfs(void)
 	CU_ASSERT_EQUAL(sysfs_emit_at(page, PAGE_SIZE, "%d", 5), 0);
 	CU_ASSERT_EQUAL(sysfs_emit_at(page, -1, "%d", 5), 0);
 	g_free(page);
+	/* kasprintf: the kernel's printf with its extensions, in a string kfree() takes */
+	kname = kasprintf(GFP_KERNEL, "cable.%d %pe", 3, ERR_PTR(-EINVAL));
+	CU_ASSERT_STRING_EQUAL(kname, "cable.3 -EINVAL");
+	kfree(kname);
 }
 
 /* A supply for the uevent test: what its driver is asked, and what it answers. */
@@ -1913,7 +1918,7 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "threaded IRQs as work items", test_threaded_irq },
 	{ "printk %pe, kstrto*, sysfs strings", test_kernel_library },
 	{ "printk conversions match the C library's", test_kernel_printf_vs_libc },
-	{ "printk %s of NULL, sysfs_emit_at", test_kernel_printf_null_and_sysfs },
+	{ "printk %s of NULL, sysfs_emit_at, kasprintf", test_kernel_printf_null_and_sysfs },
 	{ "power_supply uevent: listed properties in order, lines cut", test_power_supply_uevent_lines },
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },

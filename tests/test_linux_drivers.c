@@ -542,6 +542,11 @@ static void test_kernel_printf_null_and_sysfs(void)
 	kname = kasprintf(GFP_KERNEL, "cable.%d %pe", 3, ERR_PTR(-EINVAL));
 	CU_ASSERT_STRING_EQUAL(kname, "cable.3 -EINVAL");
 	kfree(kname);
+	/* snprintf as kernel files see it: the same, and the whole length when cut */
+	CU_ASSERT_EQUAL(cs_snprintf(buf, 6, "STATE=%s %pe", "USB=1", ERR_PTR(-EIO)), 16);
+	CU_ASSERT_STRING_EQUAL(buf, "STATE");
+	CU_ASSERT_EQUAL(cs_snprintf(buf, sizeof(buf), "STATE=%s %pe", "USB=1", ERR_PTR(-EIO)), 16);
+	CU_ASSERT_STRING_EQUAL(buf, "STATE=USB=1 -EIO");
 }
 
 /* A supply for the uevent test: what its driver is asked, and what it answers. */

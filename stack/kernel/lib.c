@@ -377,6 +377,17 @@ int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return (int)b.len;
 }
 
+int cs_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = cs_vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 static int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	int n = cs_vsnprintf(buf, size, fmt, ap);

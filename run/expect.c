@@ -350,21 +350,30 @@ struct expect_run {
 	int n_other;         /* items "for" other policies than the run's, not checked */
 };
 
-static void fp_feed(GChecksum *sum, const char *s)
+static void fp_feed(GChecksum *sum, const char *s, size_t n)
 {
-	g_checksum_update(sum, (const guchar *)s, (gssize)strlen(s));
+	g_checksum_update(sum, (const guchar *)s, (gssize)n);
 	g_checksum_update(sum, (const guchar *)"\x1f", 1);
 }
 
-static void fp_listener(void *data, sim_time_t t, const char *src, const char *ev,
-			const cJSON *rec)
+static bool fp_header_key(const char *key)
+{
+	return !strcmp(key, "t") || !strcmp(key, "src") || !strcmp(key, "ev");
+}
+
+/* A record's ingredients, each followed by 0x1f, the record by 0x1e: its time's text,
+ * source and kind, then each payload member's key and value as cJSON prints it (the
+ * text events.jsonl has, printed once by the event log for the file and every
+ * fingerprint). */
+static void fp_listener(void *data, const char *src, const char *ev,
+			const struct evlog_text *text)
 {
 	struct expect_run *er = data;
-	/* the ingredients in the order of fp_names, the payload's members after them */
-	const char *const parts[] = { cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring, src, ev };
-	const cJSON *c;
+	const struct evlog_member *m = text->members;
+	/* the ingredients in the order of fp_names ("t" is the record's first member) */
+	const char *const parts[] = { m[0].value, src, ev };
+	const size_t lens[] = { m[0].len, strlen(src), strlen(ev) };
 
-	(void)t;
 	/* The metrics' records at the end of a run (the instants of vbus_min_V ...) sum it
 	 * up: a fingerprint pins what happened, and a metric added or refined must not
 	 * change every fingerprint. A real driver's kernel_files record names the bytes
@@ -376,21 +385,13 @@ static void fp_listener(void *data, sim_time_t t, const char *src, const char *e
 
 		for (int k = 0; k < 3; k++)
 			if (fp->mask & (1u << k))
-				fp_feed(fp->sum, parts[k]);
+				fp_feed(fp->sum, parts[k], lens[k]);
 		if (fp->mask & FP_PAYLOAD)
-			cJSON_ArrayForEach(c, rec) {
-				/* a payload value's text is short: printed into a buffer on
-				 * the stack, a long one by cJSON's allocating printer */
-				char buf[256], *v = buf;
-
-				if (!strcmp(c->string, "t") || !strcmp(c->string, "src") || !strcmp(c->string, "ev"))
+			for (int j = 0; j < text->n_members; j++) {
+				if (fp_header_key(m[j].key))
 					continue;
-				if (!cJSON_PrintPreallocated((cJSON *)c, buf, sizeof(buf), false))
-					v = cJSON_PrintUnformatted(c);
-				fp_feed(fp->sum, c->string);
-				fp_feed(fp->sum, v);
-				if (v != buf)
-					cJSON_free(v);
+				fp_feed(fp->sum, m[j].key, strlen(m[j].key));
+				fp_feed(fp->sum, m[j].value, m[j].len);
 			}
 		g_checksum_update(fp->sum, (const guchar *)"\x1e", 1);
 	}
@@ -554,7 +555,7 @@ void expect_options(struct expect_run *er, struct world_options *wo)
 void expect_listen(struct expect_run *er, struct world *w)
 {
 	if (er->fps->len)
-		world_add_event_listener(w, fp_listener, er);
+		world_add_event_text_listener(w, fp_listener, er);
 }
 
 /* A golden file: inside the scenario's directory tree (cs_path_confined), else NULL

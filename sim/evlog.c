@@ -2,6 +2,7 @@
 /*
  * sim/evlog.c - the event log's records and their listeners (see evlog.h).
  */
+#include <limits.h>
 #include <string.h>
 #include "sim/evlog.h"
 #include "sim/units.h"
@@ -13,6 +14,7 @@ struct evlog {
 	uint64_t count;
 	struct listener {
 		evlog_listener_cb cb;
+		evlog_text_cb text_cb;   /* instead of cb: a listener of the record's text */
 		void *data;
 		const char *ev;   /* NULL: every kind */
 	} listeners[EVLOG_MAX_LISTENERS];
@@ -24,6 +26,12 @@ struct evlog {
 		const char *src;
 		const char *ev;
 	} open[EVLOG_MAX_OPEN];
+	/* the text of the record being ended (struct evlog_text), kept for the next one */
+	char *line;
+	size_t len, cap;
+	struct evlog_member *members;
+	size_t *at;                     /* each value's offset in line, which may move */
+	int cap_members;
 };
 
 struct evlog *evlog_new(void)
@@ -35,12 +43,18 @@ void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb
 			    void *data)
 {
 	g_assert(log->n_listeners < EVLOG_MAX_LISTENERS);
-	log->listeners[log->n_listeners++] = (struct listener){ cb, data, ev };
+	log->listeners[log->n_listeners++] = (struct listener){ .cb = cb, .data = data, .ev = ev };
 }
 
 void evlog_add_listener(struct evlog *log, evlog_listener_cb cb, void *data)
 {
 	evlog_add_listener_for(log, NULL, cb, data);
+}
+
+void evlog_add_text_listener(struct evlog *log, evlog_text_cb cb, void *data)
+{
+	g_assert(log->n_listeners < EVLOG_MAX_LISTENERS);
+	log->listeners[log->n_listeners++] = (struct listener){ .text_cb = cb, .data = data };
 }
 
 static bool listener_hears(const struct evlog *log, int i, const char *ev)
@@ -76,9 +90,93 @@ cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char 
 	g_error("evlog: more than %d records built at once", EVLOG_MAX_OPEN);
 }
 
+/* ---- a record's text ---- */
+
+static void text_reserve(struct evlog *log, size_t more)
+{
+	if (log->cap - log->len > more)
+		return;
+	if (log->cap > ((size_t)1 << 30))
+		g_error("evlog: a record too long to print");
+	while (log->cap - log->len <= more)
+		log->cap = log->cap ? log->cap * 2 : 1024;
+	log->line = g_realloc(log->line, log->cap);
+}
+
+static void text_put(struct evlog *log, const char *s, size_t n)
+{
+	text_reserve(log, n);
+	memcpy(log->line + log->len, s, n);
+	log->len += n;
+	log->line[log->len] = '\0';
+}
+
+/* item's value as cJSON prints it, unformatted, at the end of the line */
+static void text_put_value(struct evlog *log, const cJSON *item)
+{
+	size_t room = log->cap - log->len;
+
+	while (room > INT_MAX || !cJSON_PrintPreallocated((cJSON *)item, log->line + log->len,
+							   (int)room, false)) {
+		text_reserve(log, log->cap);
+		room = log->cap - log->len;
+	}
+	log->len += strlen(log->line + log->len);
+}
+
+/* A key (or the source or kind) as cJSON prints a string: quoted, and escaped by cJSON
+ * itself in the rare case that it needs escaping. */
+static void text_put_string(struct evlog *log, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == '"' || s[i] == '\\') {
+			cJSON str = { .type = cJSON_String | cJSON_IsReference,
+				      .valuestring = (char *)s };
+
+			text_put_value(log, &str);
+			return;
+		}
+	text_put(log, "\"", 1);
+	text_put(log, s, n);
+	text_put(log, "\"", 1);
+}
+
+/* Print rec's members into the log's line, as cJSON_PrintUnformatted() would print the
+ * object: {"key":value,...} */
+static void text_print(struct evlog *log, const cJSON *rec, struct evlog_text *text)
+{
+	int n = 0;
+
+	log->len = 0;
+	text_put(log, "{", 1);
+	for (const cJSON *c = rec->child; c; c = c->next, n++) {
+		if (n == log->cap_members) {
+			log->cap_members = n ? 2 * n : 16;
+			log->members = g_renew(struct evlog_member, log->members, log->cap_members);
+			log->at = g_renew(size_t, log->at, log->cap_members);
+		}
+		if (n)
+			text_put(log, ",", 1);
+		text_put_string(log, c->string);
+		text_put(log, ":", 1);
+		log->at[n] = log->len;
+		text_put_value(log, c);
+		log->members[n] = (struct evlog_member){ .key = c->string,
+							 .len = log->len - log->at[n] };
+	}
+	text_put(log, "}", 1);
+	/* the line stopped moving: the offsets become pointers */
+	for (int i = 0; i < n; i++)
+		log->members[i].value = log->line + log->at[i];
+	*text = (struct evlog_text){ log->line, log->len, log->members, n };
+}
+
 void evlog_end(struct evlog *log, cJSON *rec)
 {
 	struct open_rec o = { 0 };
+	struct evlog_text text = { 0 };
 
 	log->count++;
 	if (!rec)
@@ -89,9 +187,19 @@ void evlog_end(struct evlog *log, cJSON *rec)
 			log->open[i].rec = NULL;
 		}
 	g_assert(o.src);
-	for (int i = 0; i < log->n_listeners; i++)
-		if (listener_hears(log, i, o.ev))
-			log->listeners[i].cb(log->listeners[i].data, o.t, o.src, o.ev, rec);
+	for (int i = 0; i < log->n_listeners; i++) {
+		const struct listener *l = &log->listeners[i];
+
+		if (!listener_hears(log, i, o.ev))
+			continue;
+		if (!l->text_cb) {
+			l->cb(l->data, o.t, o.src, o.ev, rec);
+			continue;
+		}
+		if (!text.line)
+			text_print(log, rec, &text);
+		l->text_cb(l->data, o.src, o.ev, &text);
+	}
 	cJSON_Delete(rec);
 }
 
@@ -112,5 +220,8 @@ uint64_t evlog_count(const struct evlog *log)
 
 void evlog_free(struct evlog *log)
 {
+	g_free(log->line);
+	g_free(log->members);
+	g_free(log->at);
 	g_free(log);
 }

@@ -347,13 +347,15 @@ struct expect_run {
 	GArray *probes;      /* sim_time_t, in the order of the signal expectations */
 	GArray *sorted;      /* the same times sorted and unique: what the world samples */
 	GArray *fps;         /* struct fingerprint */
+	unsigned fp_masks;   /* every ingredient some fingerprint takes */
+	GString *fp_text;    /* a record's ingredients (fp_listener) */
 	int n_other;         /* items "for" other policies than the run's, not checked */
 };
 
-static void fp_feed(GChecksum *sum, const char *s, size_t n)
+static void fp_put(GString *b, const char *s, size_t n)
 {
-	g_checksum_update(sum, (const guchar *)s, (gssize)n);
-	g_checksum_update(sum, (const guchar *)"\x1f", 1);
+	g_string_append_len(b, s, (gssize)n);
+	g_string_append_c(b, '\x1f');
 }
 
 static bool fp_header_key(const char *key)
@@ -361,18 +363,21 @@ static bool fp_header_key(const char *key)
 	return !strcmp(key, "t") || !strcmp(key, "src") || !strcmp(key, "ev");
 }
 
-/* A record's ingredients, each followed by 0x1f, the record by 0x1e: its time's text,
+/*
+ * A record's ingredients, each followed by 0x1f, the record by 0x1e: its time's text,
  * source and kind, then each payload member's key and value as cJSON prints it (the
  * text events.jsonl has, printed once by the event log for the file and every
- * fingerprint). */
+ * fingerprint). They are laid out once in er->fp_text, in the order of fp_names, and a
+ * fingerprint hashes the runs of the ingredients it takes, a call each (calls per
+ * ingredient: 1.0xx more instructions on a check of the library).
+ */
 static void fp_listener(void *data, const char *src, const char *ev,
 			const struct evlog_text *text)
 {
 	struct expect_run *er = data;
 	const struct evlog_member *m = text->members;
-	/* the ingredients in the order of fp_names ("t" is the record's first member) */
-	const char *const parts[] = { m[0].value, src, ev };
-	const size_t lens[] = { m[0].len, strlen(src), strlen(ev) };
+	GString *b = er->fp_text;
+	size_t at[5];   /* where each ingredient starts in b, then the 0x1e */
 
 	/* The metrics' records at the end of a run (the instants of vbus_min_V ...) sum it
 	 * up: a fingerprint pins what happened, and a metric added or refined must not
@@ -380,20 +385,42 @@ static void fp_listener(void *data, const char *src, const char *ev,
 	 * that ran, not what they did: an edit that changes nothing keeps its fingerprint. */
 	if (!strcmp(src, "metrics") || !strcmp(ev, "kernel_files"))
 		return;
+	g_string_truncate(b, 0);
+	at[0] = 0;
+	fp_put(b, m[0].value, m[0].len);   /* "t" is the record's first member */
+	at[1] = b->len;
+	fp_put(b, src, strlen(src));
+	at[2] = b->len;
+	fp_put(b, ev, strlen(ev));
+	at[3] = b->len;
+	if (er->fp_masks & FP_PAYLOAD)
+		for (int j = 0; j < text->n_members; j++) {
+			if (fp_header_key(m[j].key))
+				continue;
+			fp_put(b, m[j].key, strlen(m[j].key));
+			fp_put(b, m[j].value, m[j].len);
+		}
+	at[4] = b->len;
+	g_string_append_c(b, '\x1e');
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
+		/* the 0x1e as a fifth ingredient every fingerprint takes */
+		unsigned mask = fp->mask | 1u << 4;
+		int run = -1;   /* the first ingredient of the run being gathered */
 
-		for (int k = 0; k < 3; k++)
-			if (fp->mask & (1u << k))
-				fp_feed(fp->sum, parts[k], lens[k]);
-		if (fp->mask & FP_PAYLOAD)
-			for (int j = 0; j < text->n_members; j++) {
-				if (fp_header_key(m[j].key))
-					continue;
-				fp_feed(fp->sum, m[j].key, strlen(m[j].key));
-				fp_feed(fp->sum, m[j].value, m[j].len);
+		for (int k = 0; k <= 5; k++) {
+			bool in = k < 5 && (mask & (1u << k));
+
+			if (in && run < 0)
+				run = k;
+			if (!in && run >= 0) {
+				size_t end = k < 5 ? at[k] : b->len;
+
+				g_checksum_update(fp->sum, (const guchar *)b->str + at[run],
+						  (gssize)(end - at[run]));
+				run = -1;
 			}
-		g_checksum_update(fp->sum, (const guchar *)"\x1e", 1);
+		}
 	}
 }
 
@@ -483,6 +510,7 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 	f.sum = g_checksum_new(G_CHECKSUM_SHA256);
 	f.expected = g_ascii_strdown(fp->valuestring, -1);
 	g_array_append_val(er->fps, f);
+	er->fp_masks |= f.mask;
 	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
@@ -509,6 +537,7 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 	er->dir = g_path_get_dirname(file);
 	er->probes = g_array_new(FALSE, FALSE, sizeof(sim_time_t));
 	er->fps = g_array_new(FALSE, TRUE, sizeof(struct fingerprint));
+	er->fp_text = g_string_sized_new(1024);
 	cJSON_ArrayForEach(item, expect) {
 		const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
 		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
@@ -932,6 +961,7 @@ void expect_run_free(struct expect_run *er)
 		g_free(fp->got);
 	}
 	g_array_free(er->fps, TRUE);
+	g_string_free(er->fp_text, TRUE);
 	g_array_free(er->probes, TRUE);
 	if (er->sorted)
 		g_array_free(er->sorted, TRUE);

@@ -210,31 +210,28 @@ static void text_print(struct evlog *log, const cJSON *rec, struct evlog_text *t
 
 void evlog_end(struct evlog *log, cJSON *rec)
 {
-	struct open_rec o = { 0 };
+	struct open_rec *o = log->open;
 	struct evlog_text text = { 0 };
 	cJSON *ev_item, *payload;
 
 	log->count++;
 	if (!rec)
 		return;
-	for (int i = 0; i < EVLOG_MAX_OPEN && !o.rec; i++)
-		if (log->open[i].busy && log->open[i].rec == rec) {
-			o = log->open[i];
-			log->open[i].busy = false;
-		}
-	g_assert(o.src);
+	while (!o->busy || o->rec != rec)
+		if (++o == log->open + EVLOG_MAX_OPEN)
+			g_error("evlog: a record ended that was not begun");
 	for (int i = 0; i < log->n_listeners; i++) {
 		const struct listener *l = &log->listeners[i];
 
-		if (!listener_hears(log, i, o.ev))
+		if (!listener_hears(log, i, o->ev))
 			continue;
 		if (!l->text_cb) {
-			l->cb(l->data, o.t, o.src, o.ev, rec);
+			l->cb(l->data, o->t, o->src, o->ev, rec);
 			continue;
 		}
 		if (!text.line)
 			text_print(log, rec, &text);
-		l->text_cb(l->data, o.src, o.ev, &text);
+		l->text_cb(l->data, o->src, o->ev, &text);
 	}
 	/* the payload goes; the object keeps "t", "src" and "ev" (its first child's prev
 	 * is its last, where the next payload is added) */
@@ -243,6 +240,7 @@ void evlog_end(struct evlog *log, cJSON *rec)
 	ev_item->next = NULL;
 	rec->child->prev = ev_item;
 	cJSON_Delete(payload);
+	o->busy = false;
 }
 
 void evlog_emit(struct evlog *log, sim_time_t t, const char *src, const char *ev,

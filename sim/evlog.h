@@ -41,13 +41,15 @@ typedef void (*evlog_listener_cb)(void *data, sim_time_t t, const char *src,
 
 /*
  * A record's text, for the listeners that write or hash it (evlog_add_text_listener):
- * the log prints each member's value once (cJSON_PrintPreallocated, unformatted) and
- * assembles the record's line from those pieces, byte for byte what
+ * the log prints each member's value once (cJSON_PrintPreallocated, unformatted; a
+ * string with nothing to escape as its bytes in quotes) and assembles the record's
+ * line from those pieces, byte for byte what
  * cJSON_PrintUnformatted() prints for the whole object. Printing a number is cJSON's
  * dearest step (sprintf, then sscanf to see whether 15 digits read back); with the
  * file and two fingerprints listening, each value was printed three times (printing
  * once: 1.036x fewer instructions on a check of the library, 1.611 G to 1.555 G). A
- * record no text listener hears is not printed at all.
+ * record no text listener hears is not printed at all. The text lives during the call
+ * (the log prints the next record into the same buffer).
  */
 struct evlog_member {
 	const char *key;     /* the member's key (cJSON's own string, unescaped) */
@@ -75,7 +77,8 @@ void evlog_add_listener_for(struct evlog *log, const char *ev, evlog_listener_cb
 void evlog_add_text_listener(struct evlog *log, evlog_text_cb cb, void *data);
 /* The record being built, or NULL when it goes nowhere (see the top). */
 cJSON *evlog_begin(struct evlog *log, sim_time_t t, const char *src, const char *ev);
-/* Hand rec to the listeners and free it; count it in any case (rec may be NULL). */
+/* Hand rec to the listeners and free its payload; count it in any case (rec may be
+ * NULL). */
 void evlog_end(struct evlog *log, cJSON *rec);
 
 /* Payload fields of a record from evlog_begin(); nothing when rec is NULL. */

@@ -1095,6 +1095,44 @@ static void test_safe_ramp_bq24190_hold_between_rungs(void)
 }
 
 /*
+ * R14's hold renewed under a bursty load (field seed 3, setup 121): a 1.295 A hiccup
+ * adapter with a 0.6164 s timer at 5.163 V behind 0.2617 + 0.2479 ohm, a bq24190 with
+ * ICHG 1.3 A, a 0.4 A load that steps to 1.8 A for a minute every 10 minutes. The
+ * wall's line voltage is 5.163 - 0.5096 * 1.295 = 4.503 V; VINDPM 4.52 V holds the
+ * input on the line at (5.163 - 4.52) / 0.5096 = 1.2618 A with the limit on the 1.5 A
+ * rung, 33 mA under the wall (4.44 V reads at the wall, 4.44 * 1.295 = 5.750 W against
+ * 4.52 * 1.2618 = 5.703 W, and 4.36 V lower still). A renewal taken while the cell is
+ * in CV (the bit clear) left the 1.5 A rung with the charger's own VINDPM, and the load
+ * step at 6600 s tripped the adapter; the hold is now kept through a light draw.
+ */
+static void test_safe_ramp_bq24190_hold_renewed(void)
+{
+	g_autoptr(GString) json = g_string_new(
+		"{ \"duration\": \"7000 s\", \"seed\": 1, \"source\": { \"kind\": \"dcp\","
+		"    \"voc\": \"5.163 V\", \"rout\": \"0.2617 ohm\", \"ilim\": \"1.295 A\","
+		"    \"overload\": \"hiccup\", \"t_limit_max\": \"0.6164 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2479 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.3 A\" },"
+		"    \"battery\": { \"capacity\": \"2213 mAh\", \"soc\": \"34.19 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.4 A\" }");
+	struct tu_run r;
+	double at, held;
+
+	for (int t = 600; t < 7000; t += 600)
+		g_string_append_printf(json, ", { \"at\": \"%d s\", \"current\": \"1.8 A\" },"
+				       " { \"at\": \"%d s\", \"current\": \"0.4 A\" }", t, t + 60);
+	g_string_append(json, " ] } }, \"policy\": \"safe-ramp\" }");
+	if (!regret_run_json(&r, json->str))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.2618, 5e-4, 0) > 600);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.5, 1e-6, 0) > 6900);
+	at_wall(&r, 1.295, 0, &at, &held);
+	CU_ASSERT(at < 0.0401);
+	tu_done(&r);
+}
+
+/*
  * R4's moved line against ADC noise: the held-rung setup above with seeded noise of
  * 20 mV (one sigma) on every VBUS reading and 2 mA on IBUS. Successive readings at one
  * current then differ by 28 mV (sigma) with nothing moved; a tolerance of 20 mV took
@@ -2025,6 +2063,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
 	{ "safe-ramp R14: a wall between two rungs is held under by VINDPM from the battery current",
 	  test_safe_ramp_bq24190_hold_between_rungs },
+	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
+	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

@@ -453,6 +453,41 @@ static void test_safe_ramp_bits_split(void)
 	tu_done(&r);
 }
 
+/*
+ * R12 from the bq25890's status bits puts VINDPM back even when its test ends after the
+ * ADC's window: field seed 3, setup 18 (a 1.151 A hiccup adapter at 4.989 V behind
+ * 0.2983 ohm, the cable 0.05916 ohm rising to 0.2512 ohm at 25.98 min). On the new path
+ * the line meets VINDPM 4.4 V at (4.989 - 4.4) / (0.2983 + 0.2512) = 1.072 A; R9's
+ * re-probe to 1.1 A at 1683.3 s reaches that pin as the draw climbs, and the bits show
+ * VINDPM regulating alone at the window's last check (1.98 s after the write). The test
+ * set VINDPM a code lower, 4.3 V, and its end, one interval later, fell after the
+ * window: VINDPM stayed at 4.3 V and VBUS sat there, 60 s to the run's end here (4382 s
+ * in the 3 h). VBUS under 4.39 V now lasts only the tests' 20 ms intervals.
+ */
+static void test_safe_ramp_bits_test_ends(void)
+{
+	static const char text[] =
+		"{ \"duration\": \"30 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.989 V\", \"rout\": \"0.2983 ohm\","
+		"    \"ilim\": \"1.151 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.05916 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.869 A\" },"
+		"    \"battery\": { \"soc\": \"43.75 %\", \"capacity\": \"3543 mAh\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.8721 A\" },"
+		"      { \"at\": \"846.3 s\", \"current\": \"0.6621 A\" } ] } },"
+		"  \"events\": [ { \"at\": \"25.98 min\", \"do\": \"set\", \"path\": \"cable.r_loop\","
+		"    \"value\": \"0.2512 ohm\" } ],"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CU_ASSERT(tu_time_within(&r, "vbus_V", 1, 4.39, 0) < 5);
+	tu_done(&r);
+}
+
 CU_TestInfo sensing_tests[] = {
 	{ "bq25890 ADC codes (REG0E-REG12)", test_bq25890_codes },
 	{ "twl4030 MADC codes (prescalers, BCIICHG)", test_twl4030_codes },
@@ -467,5 +502,6 @@ CU_TestInfo sensing_tests[] = {
 	{ "safe-ramp asks the bq25890's status bits whether VINDPM is the line's pin", test_safe_ramp_bits_pin },
 	{ "safe-ramp steps under a wall that drifts under its limit, from the bits", test_safe_ramp_bits_wall_under },
 	{ "safe-ramp probes the register value between a step and the wall it met, from the bits", test_safe_ramp_bits_split },
+	{ "safe-ramp puts VINDPM back after a status-bit test that outlasts the ADC's window", test_safe_ramp_bits_test_ends },
 	CU_TEST_INFO_NULL,
 };

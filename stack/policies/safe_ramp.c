@@ -1485,7 +1485,9 @@ static bool sr_bits_vindpm_only(int bits)
  * interval later, so the adapter leaves its limit (and its overload timer restarts)
  * between the two. Settled a whole step under, a wall at 857 mA held the input at
  * 800 mA where 850 mA was there to take (docs/safe-ramp.md, R3). That probe failing as
- * well goes back to the verified limit for good, without asking VINDPM again.
+ * well goes back to the verified limit until R9's next re-probe, without asking VINDPM
+ * (R12) again: a power limit within a few tens of mA under it lets IINDPM take over a
+ * code lower too (I = P / V) and would pass for the line's pin.
  */
 static void sr_bits_wall(struct safe_ramp *s)
 {
@@ -1533,10 +1535,12 @@ static void sr_split_probe(struct safe_ramp *s)
 static bool sr_adc_catching_up(struct safe_ramp *s)
 {
 	int bits;
-	bool vindpm_only;
+	bool vindpm_only, waiting;
 
-	if (!s->adc_wait_ms ||
-	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms))) {
+	if (!s->adc_wait_ms)
+		return false;
+	waiting = time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
+	if (!waiting && s->bits_test_uv <= 0) {
 		s->split_ua = 0;
 		s->split_from_ua = 0;
 		return false;
@@ -1544,7 +1548,9 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 	bits = cs_chg_get_input_regulation(s->board->ic);
 	vindpm_only = sr_bits_vindpm_only(bits);
 	if (s->bits_test_uv > 0) {
-		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin */
+		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin. It is
+		 * taken when it comes, the readings caught up or not: a test started at
+		 * the window's last check ends after it, and VINDPM must go back. */
 		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
 		s->bits_test_uv = 0;
 		if (vindpm_only) {
@@ -1552,6 +1558,11 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 			return true;
 		}
 		s->line_pin = true;
+		if (!waiting) {
+			s->split_ua = 0;
+			s->split_from_ua = 0;
+			return false;
+		}
 	} else if (s->probing && vindpm_only) {
 		if (s->split_from_ua > 0 || !sr_bits_test_start(s))
 			sr_bits_wall(s);

@@ -435,7 +435,8 @@ static void test_safe_ramp_bits_split(void)
 	static const char text[] =
 		"{ \"duration\": \"10 min\","
 		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.158 V\", \"rout\": \"0.1523 ohm\","
-		"    \"ilim\": \"0.599 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"192.2 ms\" },"
+		"    \"ilim\": \"0.599 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"192.2 ms\" },"
 		"  \"cable\": { \"r_loop\": \"0.3974 ohm\" },"
 		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
 		"      \"ichg\": \"2.623 A\" },"
@@ -476,8 +477,8 @@ static void test_safe_ramp_bits_test_ends(void)
 		"    \"battery\": { \"soc\": \"43.75 %\", \"capacity\": \"3543 mAh\" },"
 		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.8721 A\" },"
 		"      { \"at\": \"846.3 s\", \"current\": \"0.6621 A\" } ] } },"
-		"  \"events\": [ { \"at\": \"25.98 min\", \"do\": \"set\", \"path\": \"cable.r_loop\","
-		"    \"value\": \"0.2512 ohm\" } ],"
+		"  \"events\": [ { \"at\": \"25.98 min\", \"do\": \"set\","
+		"    \"path\": \"cable.r_loop\", \"value\": \"0.2512 ohm\" } ],"
 		"  \"policy\": { \"name\": \"safe-ramp\" } }";
 	struct tu_run r;
 

@@ -1471,7 +1471,8 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 	return true;
 }
 
-/* R3: the bits say VINDPM regulates without IINDPM: the source sagged under the limit. */
+/* R3: the bits say VINDPM regulates without IINDPM: VBUS sagged under the limit (the
+ * adapter's wall, or the line's own pin at VINDPM). */
 static bool sr_bits_vindpm_only(int bits)
 {
 	return bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
@@ -1517,6 +1518,11 @@ static void sr_bits_wall(struct safe_ramp *s)
  * wall (sr_bits_wall). */
 static void sr_split_probe(struct safe_ramp *s)
 {
+	if (s->split_ua > s->max_ua) {
+		/* the budget fell since (R8) */
+		s->split_ua = 0;
+		return;
+	}
 	s->split_from_ua = s->req_ua;
 	s->ceiling_ua = max(s->ceiling_ua, s->split_ua);
 	s->split_ua = 0;
@@ -1539,7 +1545,8 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 
 	if (!s->adc_wait_ms)
 		return false;
-	waiting = time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
+	waiting = time_before(jiffies,
+			      s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
 	if (!waiting && s->bits_test_uv <= 0) {
 		s->split_ua = 0;
 		s->split_from_ua = 0;
@@ -1601,7 +1608,8 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
 		s->limit_ua / 1000);
 	/* one register step: the knee's settle takes knee_backoff under what it is
 	 * given, which the register would round down a second step */
-	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)) + sr_ua(s->p->knee_backoff),
+	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)) +
+			   sr_ua(s->p->knee_backoff),
 			cs_chg_get_vindpm(s->board->ic), NULL);
 	return true;
 }

@@ -202,6 +202,10 @@ struct safe_ramp {
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
 	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
+	/* R3 from the status bits on a register finer than `step`: a register value
+	 * between the verified limit and a probe the bits showed at a wall, to probe
+	 * next (0: none), and the verified limit while that probe is in flight (0: none) */
+	int split_ua, split_from_ua;
 	/* R14: a chip with no VBUS ADC (the bq24190): a probe is checked in the
 	 * battery current the fuel gauge reads, from before the write */
 	bool blind;
@@ -1482,6 +1486,65 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 	return true;
 }
 
+/* R3: the bits say VINDPM regulates without IINDPM: VBUS sagged under the limit (the
+ * adapter's wall, or the line's own pin at VINDPM). */
+static bool sr_bits_vindpm_only(int bits)
+{
+	return bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+}
+
+/*
+ * R3 from the status bits: a probe met the adapter's wall (R12 found no line's pin).
+ * Back to the verified limit at once (R6). The wall lies between the two, and on a
+ * register finer than `step` (the bq25890's 50 mA under a 100 mA step) the register
+ * value under the probe may be under it too: it is probed next (sr_split_probe), one
+ * interval later, so the adapter leaves its limit (and its overload timer restarts)
+ * between the two. Settled a whole step under, a wall at 857 mA held the input at
+ * 800 mA where 850 mA was there to take (docs/safe-ramp.md, R3). That probe failing as
+ * well goes back to the verified limit until R9's next re-probe, without asking VINDPM
+ * (R12) again: a power limit within a few tens of mA under it lets IINDPM take over a
+ * code lower too (I = P / V) and would pass for the line's pin.
+ */
+static void sr_bits_wall(struct safe_ramp *s)
+{
+	int cmin, cmax, cstep, split, from = s->split_from_ua;
+
+	s->split_ua = 0;
+	s->split_from_ua = 0;
+	if (from > 0) {
+		/* the split's probe failed: the wall is under it; R9's wait stays the
+		 * one the first probe's failure set */
+		sr_vmode_exit(s, false);
+		s->probing = false;
+		s->quiet_since = jiffies;
+		s->ceiling_ua = from;
+		sr_write(s, from);
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	split = s->limit_ua - cstep;
+	sr_floor(s);
+	if (cstep > 0 && s->limit_ua >= 0 && split > s->limit_ua)
+		s->split_ua = split;
+}
+
+/* R3: probe the register value between the verified limit and the probe that met a
+ * wall (sr_bits_wall). */
+static void sr_split_probe(struct safe_ramp *s)
+{
+	if (s->split_ua > s->max_ua) {
+		/* the budget fell since (R8) */
+		s->split_ua = 0;
+		return;
+	}
+	s->split_from_ua = s->req_ua;
+	s->ceiling_ua = max(s->ceiling_ua, s->split_ua);
+	s->split_ua = 0;
+	sr_write(s, s->ceiling_ua);
+	s->probing = true;
+}
+
 /*
  * R3 on a chip whose ADC converts in windows (adc_wait_ms): a write shows in the
  * readings only up to two conversions later, but the input regulation status bits are
@@ -1493,26 +1556,41 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 static bool sr_adc_catching_up(struct safe_ramp *s)
 {
 	int bits;
-	bool vindpm_only;
+	bool vindpm_only, waiting;
 
-	if (!s->adc_wait_ms ||
-	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms)))
+	if (!s->adc_wait_ms)
 		return false;
+	waiting = time_before(jiffies,
+			      s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
+	if (!waiting && s->bits_test_uv <= 0) {
+		s->split_ua = 0;
+		s->split_from_ua = 0;
+		return false;
+	}
 	bits = cs_chg_get_input_regulation(s->board->ic);
-	vindpm_only = bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+	vindpm_only = sr_bits_vindpm_only(bits);
 	if (s->bits_test_uv > 0) {
-		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin */
+		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin. It is
+		 * taken when it comes, the readings caught up or not: a test started at
+		 * the window's last check ends after it, and VINDPM must go back. */
 		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
 		s->bits_test_uv = 0;
 		if (vindpm_only) {
-			sr_floor(s);
+			sr_bits_wall(s);
 			return true;
 		}
 		s->line_pin = true;
+		if (!waiting) {
+			s->split_ua = 0;
+			s->split_from_ua = 0;
+			return false;
+		}
 	} else if (s->probing && vindpm_only) {
-		if (!sr_bits_test_start(s))
-			sr_floor(s);
+		if (s->split_from_ua > 0 || !sr_bits_test_start(s))
+			sr_bits_wall(s);
 		return true;
+	} else if (s->split_ua > 0 && !s->probing && !vindpm_only) {
+		sr_split_probe(s);
 	}
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
 	return true;
@@ -1543,7 +1621,10 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	pr_info("safe-ramp: VINDPM regulates under the held %d mA limit: a wall under it",
 		s->limit_ua / 1000);
-	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)),
+	/* one register step: the knee's settle takes knee_backoff under what it is
+	 * given, which the register would round down a second step */
+	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)) +
+			   sr_ua(s->p->knee_backoff),
 			cs_chg_get_vindpm(s->board->ic), NULL);
 	return true;
 }
@@ -2119,6 +2200,8 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	s->line_pin = false;
+	s->split_ua = 0;
+	s->split_from_ua = 0;
 	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;

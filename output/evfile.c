@@ -10,33 +10,24 @@
 struct evfile {
 	struct cs_outfile *out;   /* NULL once committed */
 	int err;                  /* errno of the first write that failed; 0: none */
-	char *buf;                /* a line is printed here, grown as lines need */
-	int size;
 };
 
-static void evfile_write(void *data, sim_time_t t, const char *src, const char *ev,
-			 const cJSON *rec)
+/* The record's line is printed by the event log, once for every listener of its text
+ * (the fingerprints too). */
+static void evfile_write(void *data, const char *src, const char *ev,
+			 const struct evlog_text *text)
 {
 	struct evfile *f = data;
 
-	(void)t;
 	(void)src;
-	if (!f->out)
-		return;
-	/* into the file's own buffer: cJSON_PrintUnformatted() allocates and grows a
-	 * buffer for every record (check of the library: 1.04x the instructions) */
-	while (!cJSON_PrintPreallocated((cJSON *)rec, f->buf, f->size, false)) {
-		if (f->size >= (1 << 30))
-			g_error("evlog: a %s record that cJSON cannot print", ev);
-		f->size *= 2;
-		f->buf = g_realloc(f->buf, (gsize)f->size);
-	}
+	(void)ev;
 	/* stdio writes a buffer-full at a time: a failure shows at the record that filled
 	 * it (evfile_write_failed()), and nothing more is written after one */
-	if (f->err)
+	if (!f->out || f->err)
 		return;
 	errno = 0;
-	if (fputs(f->buf, f->out->fp) == EOF || fputc('\n', f->out->fp) == EOF)
+	if (fwrite(text->line, 1, text->len, f->out->fp) != text->len ||
+	    fputc('\n', f->out->fp) == EOF)
 		f->err = errno ? errno : EIO;
 }
 
@@ -55,8 +46,8 @@ struct evfile *evfile_open(struct evlog *log, const char *path, GError **err)
 	if (!out)
 		return NULL;
 	f = g_new(struct evfile, 1);
-	*f = (struct evfile){ .out = out, .buf = g_malloc(1024), .size = 1024 };
-	evlog_add_listener(log, evfile_write, f);
+	*f = (struct evfile){ .out = out };
+	evlog_add_text_listener(log, evfile_write, f);
 	return f;
 }
 
@@ -74,6 +65,5 @@ void evfile_free(struct evfile *f)
 	if (!f)
 		return;
 	cs_outfile_abort(f->out);
-	g_free(f->buf);
 	g_free(f);
 }

@@ -3,7 +3,8 @@
  * output/evfile.h - events.jsonl: the event log's records as a file.
  *
  * One JSON object per line (cJSON_PrintUnformatted's form), in the order the events
- * happened. The writer is a listener of the event log (sim/evlog.h) for every kind;
+ * happened. The writer is a listener of the event log's text (struct evlog_text in
+ * sim/evlog.h: the line the log printed once for it and the fingerprints) for every kind;
  * the file is streamed and is an atomic output (output/outfile.h): it appears under its
  * final name only when evfile_commit() succeeds.
  */

@@ -347,52 +347,81 @@ struct expect_run {
 	GArray *probes;      /* sim_time_t, in the order of the signal expectations */
 	GArray *sorted;      /* the same times sorted and unique: what the world samples */
 	GArray *fps;         /* struct fingerprint */
+	unsigned fp_masks;   /* every ingredient some fingerprint takes */
+	GString *fp_text;    /* a record's ingredients (fp_listener) */
 	int n_other;         /* items "for" other policies than the run's, not checked */
 };
 
-static void fp_feed(GChecksum *sum, const char *s)
+static char *fp_put(char *p, const char *s, size_t n)
 {
-	g_checksum_update(sum, (const guchar *)s, (gssize)strlen(s));
-	g_checksum_update(sum, (const guchar *)"\x1f", 1);
+	memcpy(p, s, n);
+	p[n] = '\x1f';
+	return p + n + 1;
 }
 
-static void fp_listener(void *data, sim_time_t t, const char *src, const char *ev,
-			const cJSON *rec)
+static bool fp_header_key(const char *key)
+{
+	return !strcmp(key, "t") || !strcmp(key, "src") || !strcmp(key, "ev");
+}
+
+/*
+ * A record's ingredients, each followed by 0x1f, the record by 0x1e: its time's text,
+ * source and kind, then each payload member's key and value as cJSON prints it (the
+ * text events.jsonl has, printed once by the event log for the file and every
+ * fingerprint). They are laid out once in er->fp_text, in the order of fp_names, and a
+ * fingerprint hashes the runs of the ingredients it takes, a call each (a call per
+ * ingredient and separator took 1.012x the instructions on a check of the library;
+ * appending each to a GString and looking for t, src and ev among the payload by name
+ * another 1.013x). They are never longer than the record's line: each member there has
+ * its key in quotes and a colon or comma where the ingredients have a 0x1f.
+ */
+static void fp_listener(void *data, const char *src, const char *ev,
+			const struct evlog_text *text)
 {
 	struct expect_run *er = data;
-	/* the ingredients in the order of fp_names, the payload's members after them */
-	const char *const parts[] = { cJSON_GetObjectItemCaseSensitive(rec, "t")->valuestring, src, ev };
-	const cJSON *c;
+	const struct evlog_member *m = text->members;
+	GString *b = er->fp_text;
+	char *at[6];   /* where each ingredient starts in b, then the 0x1e, then the end */
 
-	(void)t;
 	/* The metrics' records at the end of a run (the instants of vbus_min_V ...) sum it
 	 * up: a fingerprint pins what happened, and a metric added or refined must not
 	 * change every fingerprint. A real driver's kernel_files record names the bytes
 	 * that ran, not what they did: an edit that changes nothing keeps its fingerprint. */
 	if (!strcmp(src, "metrics") || !strcmp(ev, "kernel_files"))
 		return;
+	g_string_set_size(b, text->len + 1);
+	at[0] = b->str;
+	at[1] = fp_put(at[0], m[0].value, m[0].len);   /* "t" is the record's first member */
+	at[2] = fp_put(at[1], src, strlen(src));
+	at[3] = fp_put(at[2], ev, strlen(ev));
+	at[4] = at[3];
+	if (er->fp_masks & FP_PAYLOAD)
+		for (int j = 3; j < text->n_members; j++) {   /* after t, src and ev */
+			if (fp_header_key(m[j].key))
+				continue;
+			at[4] = fp_put(at[4], m[j].key, strlen(m[j].key));
+			at[4] = fp_put(at[4], m[j].value, m[j].len);
+		}
+	*at[4] = '\x1e';
+	at[5] = at[4] + 1;
+	g_assert(at[5] <= b->str + b->len);
 	for (guint i = 0; i < er->fps->len; i++) {
 		struct fingerprint *fp = &g_array_index(er->fps, struct fingerprint, i);
+		/* the 0x1e as a fifth ingredient every fingerprint takes */
+		unsigned mask = fp->mask | 1u << 4;
+		int run = -1;   /* the first ingredient of the run being gathered */
 
-		for (int k = 0; k < 3; k++)
-			if (fp->mask & (1u << k))
-				fp_feed(fp->sum, parts[k]);
-		if (fp->mask & FP_PAYLOAD)
-			cJSON_ArrayForEach(c, rec) {
-				/* a payload value's text is short: printed into a buffer on
-				 * the stack, a long one by cJSON's allocating printer */
-				char buf[256], *v = buf;
+		for (int k = 0; k <= 5; k++) {
+			bool in = k < 5 && (mask & (1u << k));
 
-				if (!strcmp(c->string, "t") || !strcmp(c->string, "src") || !strcmp(c->string, "ev"))
-					continue;
-				if (!cJSON_PrintPreallocated((cJSON *)c, buf, sizeof(buf), false))
-					v = cJSON_PrintUnformatted(c);
-				fp_feed(fp->sum, c->string);
-				fp_feed(fp->sum, v);
-				if (v != buf)
-					cJSON_free(v);
+			if (in && run < 0)
+				run = k;
+			if (!in && run >= 0) {
+				g_checksum_update(fp->sum, (const guchar *)at[run],
+						  (gssize)(at[k] - at[run]));
+				run = -1;
 			}
-		g_checksum_update(fp->sum, (const guchar *)"\x1e", 1);
+		}
 	}
 }
 
@@ -482,6 +511,7 @@ static bool prepare_fingerprint(struct expect_run *er, const cJSON *item, const 
 	f.sum = g_checksum_new(G_CHECKSUM_SHA256);
 	f.expected = g_ascii_strdown(fp->valuestring, -1);
 	g_array_append_val(er->fps, f);
+	er->fp_masks |= f.mask;
 	return item_keys_ok(item, ip, "fingerprint", err);
 }
 
@@ -508,6 +538,7 @@ struct expect_run *expect_prepare(const cJSON *expect, const char *file, sim_tim
 	er->dir = g_path_get_dirname(file);
 	er->probes = g_array_new(FALSE, FALSE, sizeof(sim_time_t));
 	er->fps = g_array_new(FALSE, TRUE, sizeof(struct fingerprint));
+	er->fp_text = g_string_sized_new(1024);
 	cJSON_ArrayForEach(item, expect) {
 		const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
 		const cJSON *golden = cJSON_GetObjectItemCaseSensitive(item, "golden");
@@ -554,7 +585,7 @@ void expect_options(struct expect_run *er, struct world_options *wo)
 void expect_listen(struct expect_run *er, struct world *w)
 {
 	if (er->fps->len)
-		world_add_event_listener(w, fp_listener, er);
+		world_add_event_text_listener(w, fp_listener, er);
 }
 
 /* A golden file: inside the scenario's directory tree (cs_path_confined), else NULL
@@ -931,6 +962,7 @@ void expect_run_free(struct expect_run *er)
 		g_free(fp->got);
 	}
 	g_array_free(er->fps, TRUE);
+	g_string_free(er->fp_text, TRUE);
 	g_array_free(er->probes, TRUE);
 	if (er->sorted)
 		g_array_free(er->sorted, TRUE);

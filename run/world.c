@@ -390,6 +390,11 @@ void world_add_event_listener_for(struct world *w, const char *ev, evlog_listene
 	evlog_add_listener_for(w->log, ev, cb, data);
 }
 
+void world_add_event_text_listener(struct world *w, evlog_text_cb cb, void *data)
+{
+	evlog_add_text_listener(w->log, cb, data);
+}
+
 void world_stop(struct world *w)
 {
 	sim_stop(&w->sim);

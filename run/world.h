@@ -83,6 +83,8 @@ struct world *world_new(const struct scenario *sc, const struct world_options *o
 void world_add_event_listener(struct world *w, evlog_listener_cb cb, void *data);
 /* The same for the records of one kind (ev) only. */
 void world_add_event_listener_for(struct world *w, const char *ev, evlog_listener_cb cb, void *data);
+/* See every record's text, printed once for all such listeners (struct evlog_text). */
+void world_add_event_text_listener(struct world *w, evlog_text_cb cb, void *data);
 /* End the run at this instant (from an event listener: a run whose only use is
  * whether something happens). world_run() returns true and the metrics are those so
  * far. */

@@ -421,6 +421,228 @@ static void test_kernel_library(void)
 	CU_ASSERT_EQUAL(strscpy(buf, "x", 0), -E2BIG);
 }
 
+/*
+ * cs_vsnprintf against the C library's vsnprintf of the same spec, an independent
+ * reference for every conversion the two share: the same bytes in a buffer of n (bytes
+ * past the end untouched) and the same return, the length the whole text needs.
+ */
+static void pin(size_t n, const char *spec, ...) __attribute__((format(printf, 2, 3)));
+static void pin(size_t n, const char *spec, ...)
+{
+	char got[1024], want[1024];
+	va_list ap, aq;
+	int rg, rw;
+
+	g_assert(n <= sizeof(got));
+	memset(got, '#', sizeof(got));
+	memset(want, '#', sizeof(want));
+	va_start(ap, spec);
+	va_copy(aq, ap);
+	rg = cs_vsnprintf(n ? got : NULL, n, spec, ap);
+	rw = vsnprintf(n ? want : NULL, n, spec, aq);
+	va_end(aq);
+	va_end(ap);
+	CU_ASSERT_EQUAL(rg, rw);
+	CU_ASSERT_EQUAL(memcmp(got, want, sizeof(got)), 0);
+	if (rg != rw || memcmp(got, want, sizeof(got)))
+		fprintf(stderr, "\n  spec \"%s\" size %zu: got %d \"%.*s\", libc %d \"%.*s\"\n", spec,
+			n, rg, (int)MIN(n, 80), got, rw, (int)MIN(n, 80), want);
+}
+
+/* The conversions cs_vsnprintf writes itself (no flags, width or precision: integers of
+ * every length, %s, %c) and those it hands to the C library, each pinned to libc. */
+static void test_kernel_printf_vs_libc(void)
+{
+	static const int ints[] = { 0, 1, -1, 7, 9, 10, 42, -42, 255, 4096, INT_MAX, INT_MIN };
+	static const long longs[] = { 0, -1, 123456789L, LONG_MAX, LONG_MIN };
+	static const long long llongs[] = { 0, -1, 1LL << 40, LLONG_MAX, LLONG_MIN };
+	static const size_t sizes[] = { 0, 1, 4096, SIZE_MAX };
+	static const int narrow[] = { 0, 127, 128, 255, 256, 300, -1, -129, 32767, 32768, 70000 };
+	char big[700];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
+		int v = ints[i];
+		unsigned int u = (unsigned int)v;
+
+		pin(64, "%d|%i|%u|%x|%X|%o", v, v, u, u, u, u);
+		pin(64, "%5d|%-5d|%05d|%+d|% d|%.3d|%#x|%#o|%8X", v, v, v, v, v, v, u, u, u);
+		pin(64, "%*d|%-*d|%.*d", 6, v, 6, v, 4, v);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(longs); i++)
+		pin(96, "%ld|%li|%lu|%lx|%lX|%lo|%12ld", longs[i], longs[i], (unsigned long)longs[i],
+		    (unsigned long)longs[i], (unsigned long)longs[i], (unsigned long)longs[i],
+		    longs[i]);
+	for (size_t i = 0; i < G_N_ELEMENTS(llongs); i++)
+		pin(128, "%lld|%lli|%llu|%llx|%llX|%llo|%-22lld|", llongs[i], llongs[i],
+		    (unsigned long long)llongs[i], (unsigned long long)llongs[i],
+		    (unsigned long long)llongs[i], (unsigned long long)llongs[i], llongs[i]);
+	pin(64, "%llu|%llx", ULLONG_MAX, ULLONG_MAX);
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+		pin(96, "%zu|%zx|%zd|%tu|%td|%ju|%jd|%jx", sizes[i], sizes[i], (ssize_t)sizes[i],
+		    sizes[i], (ptrdiff_t)sizes[i], (uintmax_t)sizes[i], (intmax_t)sizes[i],
+		    (uintmax_t)sizes[i]);
+	pin(64, "%jd|%ju", INTMAX_MIN, UINTMAX_MAX);
+	/* h and hh: the int the argument was promoted to, converted back */
+	for (size_t i = 0; i < G_N_ELEMENTS(narrow); i++)
+		pin(96, "%hd|%hu|%hx|%hhd|%hhu|%hhx|%5hd", narrow[i], narrow[i], narrow[i],
+		    narrow[i], narrow[i], narrow[i], narrow[i]);
+	/* strings and characters: plain, then with width and precision */
+	memset(big, 'b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	pin(64, "[%s][%s][%c][%c]", "", "abc", 'A', '~');
+	pin(64, "[%8s][%-8s][%.2s][%.*s][%5c]", "abc", "abc", "abc", 1, "abc", 'z');
+	pin(1024, "<%s>", big);           /* one conversion longer than 512 characters */
+	pin(1024, "%s%d", big, 12345);
+	pin(64, "a%cb", '\0');            /* a NUL character is written and counted */
+	pin(64, "100%% %s %d%%", "of", 7);
+	pin(64, "%d %5.2f %g %e %s %lu%%", -3, 1.5, 0.1, 12345.678, "x", 7UL);
+	/* truncation: what fits, NUL-terminated, and the whole length returned */
+	for (size_t n = 0; n < 16; n++) {
+		pin(n, "%s=%d\n", "USB", 1);
+		pin(n, "%d|%x|%lld", -12345, 0xbeefu, -9876543210LL);
+		pin(n, "%s", "abcdefghij");
+		pin(n, "%5d|%-4s|", -7, "ab");
+		pin(n, "%c%c%c", 'x', 'y', 'z');
+	}
+	pin(600, "%s", big);
+}
+
+/* %s of NULL prints "(null)" as the kernel's lib/vsprintf.c does (the C standard leaves it
+ * undefined, so no libc reference); sysfs_emit_at() appends as scnprintf, returning what it
+ * wrote, and nothing at or past the page's end; kasprintf() knows the kernel's %pe. */
+static void test_kernel_printf_null_and_sysfs(void)
+{
+	char buf[64];
+	const char *none = NULL;
+	char *page = g_malloc0(PAGE_SIZE);
+	char *kname;
+	int at = 0;
+
+	CU_ASSERT_EQUAL(fmt(buf, sizeof(buf), "[%s]", none), 8);
+	CU_ASSERT_STRING_EQUAL(buf, "[(null)]");
+	CU_ASSERT_EQUAL(fmt(buf, sizeof(buf), "[%8s]", none), 10);
+	CU_ASSERT_STRING_EQUAL(buf, "[  (null)]");
+	CU_ASSERT_EQUAL(fmt(buf, 4, "%s", none), 6);
+	CU_ASSERT_STRING_EQUAL(buf, "(nu");
+	/* extcon's state_show: one "%s=%d\n" per cable */
+	at += sysfs_emit_at(page, at, "%s=%d\n", "USB", 1);
+	at += sysfs_emit_at(page, at, "%s=%d\n", "SDP", 0);
+	at += sysfs_emit_at(page, at, "%s=%d\n", "FAST-CHARGER", 1);
+	CU_ASSERT_EQUAL(at, 6 + 6 + 15);
+	CU_ASSERT_STRING_EQUAL(page, "USB=1\nSDP=0\nFAST-CHARGER=1\n");
+	CU_ASSERT_EQUAL(sysfs_emit(page, "%u\n", 3u), 2);
+	CU_ASSERT_STRING_EQUAL(page, "3\n");
+	/* three bytes left: two characters and the NUL */
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, PAGE_SIZE - 3, "%s", "abcdef"), 2);
+	CU_ASSERT_STRING_EQUAL(page + PAGE_SIZE - 3, "ab");
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, PAGE_SIZE, "%d", 5), 0);
+	CU_ASSERT_EQUAL(sysfs_emit_at(page, -1, "%d", 5), 0);
+	g_free(page);
+	/* kasprintf: the kernel's printf with its extensions, in a string kfree() takes */
+	kname = kasprintf(GFP_KERNEL, "cable.%d %pe", 3, ERR_PTR(-EINVAL));
+	CU_ASSERT_STRING_EQUAL(kname, "cable.3 -EINVAL");
+	kfree(kname);
+	/* snprintf as kernel files see it: the same, and the whole length when cut */
+	CU_ASSERT_EQUAL(cs_snprintf(buf, 6, "STATE=%s %pe", "USB=1", ERR_PTR(-EIO)), 16);
+	CU_ASSERT_STRING_EQUAL(buf, "STATE");
+	CU_ASSERT_EQUAL(cs_snprintf(buf, sizeof(buf), "STATE=%s %pe", "USB=1", ERR_PTR(-EIO)), 16);
+	CU_ASSERT_STRING_EQUAL(buf, "STATE=USB=1 -EIO");
+}
+
+/* A supply for the uevent test: what its driver is asked, and what it answers. */
+static int uev_asked[POWER_SUPPLY_PROP_COUNT];
+static char uev_model[201];
+
+static int uev_get_property(struct power_supply *psy, enum power_supply_property p,
+			    union power_supply_propval *val)
+{
+	(void)psy;
+	uev_asked[p]++;
+	switch (p) {
+	case POWER_SUPPLY_PROP_STATUS: val->intval = POWER_SUPPLY_STATUS_CHARGING; return 0;
+	case POWER_SUPPLY_PROP_ONLINE: val->intval = -12; return 0;
+	case POWER_SUPPLY_PROP_USB_TYPE: val->intval = POWER_SUPPLY_USB_TYPE_DCP; return 0;
+	case POWER_SUPPLY_PROP_MODEL_NAME: val->strval = uev_model; return 0;
+	case POWER_SUPPLY_PROP_MANUFACTURER: val->strval = "ACME\nrest"; return 0;
+	default: return -ENODATA;   /* CURRENT_MAX: listed, but the chip does not answer */
+	}
+}
+
+static void uev_listener(void *data, sim_time_t t, const char *src, const char *ev,
+			 const cJSON *rec)
+{
+	GPtrArray *lines = data;
+
+	(void)t;
+	(void)src;
+	(void)ev;
+	for (const cJSON *e = cJSON_GetObjectItem(rec, "env")->child; e; e = e->next)
+		g_ptr_array_add(lines, g_strdup(e->valuestring));
+}
+
+/*
+ * A power_supply uevent as power_supply_uevent() in drivers/power/supply/
+ * power_supply_sysfs.c builds it: POWER_SUPPLY_NAME, then every property the supply lists
+ * in the properties' order (TYPE always), as its sysfs file reads up to the first newline,
+ * each line cut to 159 characters; a property the driver fails on is left out, one the
+ * supply does not list is not asked for. The same when nobody hears the uevent.
+ */
+static void test_power_supply_uevent_lines(void)
+{
+	static const enum power_supply_property props[] = {
+		POWER_SUPPLY_PROP_MANUFACTURER, POWER_SUPPLY_PROP_ONLINE,
+		POWER_SUPPLY_PROP_CURRENT_MAX, POWER_SUPPLY_PROP_USB_TYPE,
+		POWER_SUPPLY_PROP_MODEL_NAME, POWER_SUPPLY_PROP_STATUS,
+	};
+	static const struct power_supply_desc desc = {
+		.name = "uev", .type = POWER_SUPPLY_TYPE_USB,
+		.usb_types = BIT(POWER_SUPPLY_USB_TYPE_SDP) | BIT(POWER_SUPPLY_USB_TYPE_DCP) |
+			     BIT(POWER_SUPPLY_USB_TYPE_CDP),
+		.properties = props, .num_properties = G_N_ELEMENTS(props),
+		.get_property = uev_get_property,
+	};
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *model_line = NULL, *usb = NULL, *online = NULL;
+	struct power_supply *psy;
+	struct kctx c;
+
+	memset(uev_asked, 0, sizeof(uev_asked));
+	memset(uev_model, 'm', sizeof(uev_model) - 1);
+	kctx_begin(&c);
+	psy = power_supply_register(NULL, &desc, NULL);
+	CU_ASSERT_FALSE_FATAL(IS_ERR(psy));
+	/* nobody listening: every listed property read once all the same, no other */
+	power_supply_changed(psy);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_STATUS], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_CURRENT_MAX], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_MODEL_NAME], 1);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_VOLTAGE_NOW], 0);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_TYPE], 0);   /* the description's */
+	evlog_add_listener_for(c.k.log, "uevent", uev_listener, lines);
+	power_supply_changed(psy);
+	CU_ASSERT_EQUAL(uev_asked[POWER_SUPPLY_PROP_VOLTAGE_NOW], 0);
+	/* "POWER_SUPPLY_MODEL_NAME=" (24) and the first 135 of the 200 characters */
+	model_line = g_strdup_printf("POWER_SUPPLY_MODEL_NAME=%.135s", uev_model);
+	CU_ASSERT_EQUAL_FATAL(lines->len, 7);
+	CU_ASSERT_STRING_EQUAL(lines->pdata[0], "POWER_SUPPLY_NAME=uev");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[1], "POWER_SUPPLY_STATUS=Charging");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[2], "POWER_SUPPLY_ONLINE=-12");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[3], "POWER_SUPPLY_TYPE=USB");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[4], "POWER_SUPPLY_USB_TYPE=SDP [DCP] CDP");
+	CU_ASSERT_STRING_EQUAL(lines->pdata[5], model_line);
+	CU_ASSERT_EQUAL(strlen(lines->pdata[5]), 159);
+	CU_ASSERT_STRING_EQUAL(lines->pdata[6], "POWER_SUPPLY_MANUFACTURER=ACME");
+	/* the sysfs files: the whole text and a newline */
+	usb = power_supply_show_property(psy, POWER_SUPPLY_PROP_USB_TYPE);
+	online = power_supply_show_property(psy, POWER_SUPPLY_PROP_ONLINE);
+	CU_ASSERT_STRING_EQUAL(usb, "SDP [DCP] CDP\n");
+	CU_ASSERT_STRING_EQUAL(online, "-12\n");
+	CU_ASSERT_PTR_NULL(power_supply_show_property(psy, POWER_SUPPLY_PROP_VOLTAGE_NOW));
+	CU_ASSERT_PTR_NULL(power_supply_show_property(psy, POWER_SUPPLY_PROP_CURRENT_MAX));
+	power_supply_unregister(psy);
+	kctx_end(&c);
+}
+
 /* list.h: add is a stack, add_tail a queue; _safe survives deleting the current entry. */
 struct lnode {
 	int v;
@@ -1700,6 +1922,9 @@ CU_TestInfo linux_layer_tests[] = {
 	{ "devres releases newest first", test_devres_order },
 	{ "threaded IRQs as work items", test_threaded_irq },
 	{ "printk %pe, kstrto*, sysfs strings", test_kernel_library },
+	{ "printk conversions match the C library's", test_kernel_printf_vs_libc },
+	{ "printk %s of NULL, sysfs_emit_at, kasprintf", test_kernel_printf_null_and_sysfs },
+	{ "power_supply uevent: listed properties in order, lines cut", test_power_supply_uevent_lines },
 	{ "twl4030 BCI current formula", test_twl4030_bci_formula },
 	{ "twl4030 BCI registers", test_twl4030_bci_registers },
 	{ "bq25890 registers (SLUSC86D)", test_bq25890_registers },

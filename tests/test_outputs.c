@@ -796,6 +796,93 @@ static void test_evlog_free_without_close(void)
 	tu_rm_tree(dir);
 }
 
+/* ---- a record's text (struct evlog_text) ---- */
+
+struct texts {
+	int n;
+	char *line[4];    /* from the text listener */
+	char *vals[4];    /* its members, each as key=value; */
+	char *cjson[4];   /* cJSON_PrintUnformatted() of the same record */
+};
+
+static void text_seen(void *data, const char *src, const char *ev,
+		      const struct evlog_text *text)
+{
+	struct texts *s = data;
+	GString *v = g_string_new(NULL);
+
+	(void)src;
+	(void)ev;
+	CU_ASSERT_EQUAL(strlen(text->line), text->len);
+	for (int i = 0; i < text->n_members; i++)
+		g_string_append_printf(v, "%s=%.*s;", text->members[i].key,
+				       (int)text->members[i].len, text->members[i].value);
+	s->line[s->n] = g_strdup(text->line);
+	s->vals[s->n] = g_string_free(v, FALSE);
+}
+
+static void rec_printed(void *data, sim_time_t t, const char *src, const char *ev,
+			const cJSON *rec)
+{
+	struct texts *s = data;
+
+	(void)t, (void)src, (void)ev;
+	s->cjson[s->n++] = cJSON_PrintUnformatted(rec);
+}
+
+/*
+ * The event log prints each value once and assembles the line from the pieces: the
+ * line is what cJSON prints for the whole record (numbers that need 17 digits, keys and
+ * strings that need escaping, nested arrays and objects, a value longer than the
+ * buffer's first size), and each member's value is its own text within it.
+ */
+static void test_evlog_text(void)
+{
+	struct evlog *log = evlog_new();
+	struct texts s = { 0 };
+	g_autofree char *longv = g_strnfill(5000, 'x');
+	cJSON *rec, *obj;
+
+	evlog_add_text_listener(log, text_seen, &s);
+	evlog_add_listener(log, rec_printed, &s);
+	rec = evlog_begin(log, 12300000000LL, "phy", "detect");
+	evlog_put_string(rec, "type", "USB_DCP");
+	evlog_put_number(rec, "third", 1.0 / 3);   /* 15 digits do not read back */
+	evlog_put_number(rec, "big", 1e300);
+	evlog_put_number(rec, "mA", 1500);
+	evlog_put_null(rec, "none");
+	evlog_end(log, rec);
+
+	rec = evlog_begin(log, 1, "s\trc", "e\"v");
+	evlog_put_string(rec, "k\\ey\n", "line\nquote\" back\\ ctl\001 \xc3\xa9");
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(rec, "env"), cJSON_CreateString("A=1"));
+	obj = cJSON_AddObjectToObject(rec, "obj");
+	cJSON_AddItemToObject(obj, "x", cJSON_CreateNumber(2.5));
+	cJSON_AddArrayToObject(obj, "empty");
+	evlog_end(log, rec);
+
+	evlog_emit(log, 2, "a", "long", "v", longv);
+	evlog_emit(log, 3, "a", "bare", NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(s.n, 4);
+	/* by hand: 1/3 is 0.333333333333333314829616256247...; cJSON's 17 digits */
+	CU_ASSERT_STRING_EQUAL(s.line[0], "{\"t\":12.3,\"src\":\"phy\",\"ev\":\"detect\","
+			       "\"type\":\"USB_DCP\",\"third\":0.33333333333333331,"
+			       "\"big\":1e+300,\"mA\":1500,\"none\":null}");
+	CU_ASSERT_STRING_EQUAL(s.vals[0], "t=12.3;src=\"phy\";ev=\"detect\";type=\"USB_DCP\";"
+			       "third=0.33333333333333331;big=1e+300;mA=1500;none=null;");
+	CU_ASSERT_STRING_EQUAL(s.vals[1], "t=0.000000001;src=\"s\\trc\";ev=\"e\\\"v\";"
+			       "k\\ey\n=\"line\\nquote\\\" back\\\\ ctl\\u0001 \xc3\xa9\";"
+			       "env=[\"A=1\"];obj={\"x\":2.5,\"empty\":[]};");
+	CU_ASSERT_STRING_EQUAL(s.line[3], "{\"t\":0.000000003,\"src\":\"a\",\"ev\":\"bare\"}");
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_STRING_EQUAL(s.line[i], s.cjson[i]);
+		g_free(s.line[i]);
+		g_free(s.vals[i]);
+		cJSON_free(s.cjson[i]);
+	}
+	evlog_free(log);
+}
+
 /* ---- atomic output files ---- */
 
 /* cs_path_confined(): inside the directory's tree after links, or why not; a
@@ -1451,6 +1538,7 @@ CU_TestInfo outputs_tests[] = {
 	{ "evlog: a record nobody wants is not built (NULL), only counted", test_evlog_begin_unwanted },
 	{ "evlog interleaved records", test_evlog_interleaved },
 	{ "events.jsonl freed without commit leaves nothing", test_evlog_free_without_close },
+	{ "evlog: a record's text, each value printed once, is cJSON's line", test_evlog_text },
 	{ "outfile abort leaves nothing", test_outfile_abort },
 	{ "outfile commit", test_outfile_commit },
 	{ "outfile replaces atomically", test_outfile_replace },

@@ -927,9 +927,13 @@ static void test_safe_ramp_bq24190_follows(void)
  * rung the adapter gives its 1.0 A and VINDPM holds VBUS at 4.36 V: 4.36 W in against
  * 4.43 W before, so the battery current falls instead of rising by 0.8 * 0.3 A * 4.36 /
  * VBAT; VINDPM a code lower (4.28 V) for one interval lowers the input power by
- * 0.08 V * 1.0 A where a line's pin would raise it, and the probe goes back to 0.9 A
- * 40 ms after the write, under the timer. R9's re-probes do the same. Before R14:
- * 500 mA for the whole run.
+ * 0.08 V * 1.0 A where a line's pin would raise it: a wall. R14's hold between the
+ * rungs finds no more than the rung under it: VINDPM stepped down from 5.08 V meets the
+ * wall at 4.84 V ((5.1 - 4.84) / 0.2 = 1.3 A on the line), the code above it, 4.92 V,
+ * gives 0.9 A and the one above that (5.0 V) 0.5 A, less than the 0.9 A rung. So the
+ * limit goes back to 0.9 A, and the adapter is in its limit 40 ms at a time (the
+ * probe's check and the test; the scan's one code at the wall), under the timer. R9's
+ * re-probes do the same. Before R14: 500 mA for the whole run.
  */
 static void test_safe_ramp_bq24190_wall(void)
 {
@@ -947,9 +951,9 @@ static void test_safe_ramp_bq24190_wall(void)
 
 	if (!regret_run_json(&r, json))
 		return;
-	/* above the wall for the probe's check and R14's VINDPM test: two intervals */
+	/* at the wall for the probe's check and R14's VINDPM test: two intervals */
 	at_wall(&r, 1.0, 0, &at, &held);
-	CU_ASSERT(held < 0.0401);
+	CU_ASSERT(at < 0.0401);
 	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.9, 1e-6, 0) > 1795);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
 	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
@@ -1026,7 +1030,10 @@ static void test_safe_ramp_bq24190_wall_under_held(void)
  * under it. R9's re-probe a minute later meets a wall a few mA under 0.9 A: the
  * battery current gains nearly the whole step, as if followed, and the adapter
  * latched off 1.4 s later. Asked with VINDPM a code lower, the input power falls: a
- * wall, and the probe goes back before the timer runs out.
+ * wall, and the probe goes back before the timer runs out. R14's hold between the
+ * rungs then finds the wall (0.8954 A at 305 s) at VINDPM 4.44 V and holds the input
+ * two codes higher, on the line at (4.981 - 4.52) / (0.2124 + 0.3271) = 0.8545 A with
+ * the limit on the 0.9 A rung, where it went to the 0.5 A rung before.
  */
 static void test_safe_ramp_bq24190_probe_at_wall(void)
 {
@@ -1046,9 +1053,82 @@ static void test_safe_ramp_bq24190_probe_at_wall(void)
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
 	CU_ASSERT_DOUBLE_EQUAL(tu_metric(&r, "ibus_max_A"), 0.925, 0.001);
-	/* off the 0.9 A rung from the wall's passing on, but for re-probes of 40 ms */
-	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.9, 1e-6, 250) < 0.2);
+	/* on the line under the wall from the hold on, until its renewal a minute later */
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 0.8545, 5e-4, 305.2) > 59);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold between two rungs: a 1.1 A hiccup adapter with a 200 ms timer at 5.1 V
+ * behind 0.3 + 0.1 ohm, a bq24190 (rungs 0.9 and 1.2 A; VINDPM 3.88-5.08 V in 80 mV
+ * codes, 4.36 V its own), ICHG 1.5 A and a 0.5 A load: the system wants more than the
+ * wall. The 1.2 A probe meets the wall; VINDPM stepped down from 5.08 V with the limit
+ * on 1.2 A draws (5.1 - V) / 0.4 ohm on the line: 0.85 A at 4.76 V, 1.05 A at 4.68 V;
+ * at 4.60 V the line would give 1.25 A, so the adapter is at its wall, 1.1 A, and the
+ * input power 4.60 * 1.1 = 5.06 W is still more than 4.68 * 1.05 = 4.914 W; at 4.52 V
+ * it falls to 4.52 * 1.1 = 4.972 W: the first code whose power does not rise. Two
+ * codes above it, 4.68 V, holds the input at 1.05 A on the line, 0.15 A more than the
+ * 0.9 A rung (where R14 alone held it), and the adapter is in its limit 40 ms at a time.
+ */
+static void test_safe_ramp_bq24190_hold_between_rungs(void)
+{
+	struct tu_run r;
+	double at, held;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.3 ohm\", \"ilim\": \"1.1 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"200 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"1.5 A\" },"
+		"    \"battery\": { \"capacity\": \"3000 mAh\", \"soc\": \"20 %\" },"
+		"    \"load\": { \"current\": \"0.5 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.2, 1e-6, 0) > 599);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.05, 1e-4, 0) > 595);
+	at_wall(&r, 1.1, 0, &at, &held);
+	CU_ASSERT(at < 0.0401);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold renewed under a bursty load (field seed 3, setup 121): a 1.295 A hiccup
+ * adapter with a 0.6164 s timer at 5.163 V behind 0.2617 + 0.2479 ohm, a bq24190 with
+ * ICHG 1.3 A, a 0.4 A load that steps to 1.8 A for a minute every 10 minutes. The
+ * wall's line voltage is 5.163 - 0.5096 * 1.295 = 4.503 V; VINDPM 4.52 V holds the
+ * input on the line at (5.163 - 4.52) / 0.5096 = 1.2618 A with the limit on the 1.5 A
+ * rung, 33 mA under the wall (4.44 V reads at the wall, 4.44 * 1.295 = 5.750 W against
+ * 4.52 * 1.2618 = 5.703 W, and 4.36 V lower still). A renewal taken while the cell is
+ * in CV (the bit clear) left the 1.5 A rung with the charger's own VINDPM, and the load
+ * step at 6600 s tripped the adapter; the hold is now kept through a light draw.
+ */
+static void test_safe_ramp_bq24190_hold_renewed(void)
+{
+	g_autoptr(GString) json = g_string_new(
+		"{ \"duration\": \"7000 s\", \"seed\": 1, \"source\": { \"kind\": \"dcp\","
+		"    \"voc\": \"5.163 V\", \"rout\": \"0.2617 ohm\", \"ilim\": \"1.295 A\","
+		"    \"overload\": \"hiccup\", \"t_limit_max\": \"0.6164 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2479 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.3 A\" },"
+		"    \"battery\": { \"capacity\": \"2213 mAh\", \"soc\": \"34.19 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.4 A\" }");
+	struct tu_run r;
+	double at, held;
+
+	for (int t = 600; t < 7000; t += 600)
+		g_string_append_printf(json, ", { \"at\": \"%d s\", \"current\": \"1.8 A\" },"
+				       " { \"at\": \"%d s\", \"current\": \"0.4 A\" }", t, t + 60);
+	g_string_append(json, " ] } }, \"policy\": \"safe-ramp\" }");
+	if (!regret_run_json(&r, json->str))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.2618, 5e-4, 0) > 600);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.5, 1e-6, 0) > 6900);
+	at_wall(&r, 1.295, 0, &at, &held);
+	CU_ASSERT(at < 0.0401);
 	tu_done(&r);
 }
 
@@ -1981,6 +2061,10 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
 	{ "safe-ramp R14: a bq24190's held limit steps under a wall that comes under it", test_safe_ramp_bq24190_wall_under_held },
 	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
+	{ "safe-ramp R14: a wall between two rungs is held under by VINDPM from the battery current",
+	  test_safe_ramp_bq24190_hold_between_rungs },
+	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
+	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },
 	{ "safe-ramp R5: a power limit's knee is where its hyperbola meets the line", test_safe_ramp_power_knee },
 	{ "safe-ramp R5: after a power limit, a re-probe's knee is its power knee too", test_safe_ramp_power_knee_reprobe },

@@ -394,8 +394,9 @@ static void test_safe_ramp_bits_pin(void)
  * constant. The ramp holds 1.0 A under the cold wall; at about 3159 s the warm wall
  * passes under 1.0 A. Read through the ADC, VBUS showed it up to two conversions late and
  * the timer latched the adapter off at 3160.7 s; VINDPM regulating without IINDPM under
- * the held limit is seen at the next check, and the limit goes a register step under
- * (1.0 A - 50 mA - knee_backoff, floored on the 50 mA register: 0.9 A).
+ * the held limit is seen at the next check, and the limit goes one register step under:
+ * 0.95 A, under the warm wall, 0.9618 A * 1.08869 * (1 - 0.05003) = 0.9947 A. (It used
+ * to go two: 1.0 A - 50 mA - knee_backoff, floored on the 50 mA register, 0.9 A.)
  */
 static void test_safe_ramp_bits_wall_under(void)
 {
@@ -415,7 +416,76 @@ static void test_safe_ramp_bits_wall_under(void)
 	CU_ASSERT_FATAL(tu_run(&r, text));
 	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
 	CS_ASSERT_NEAR(tu_metric(&r, "brownouts"), 0, 0);
-	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 0.9, 1e-9);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 0.95, 1e-9);
+	tu_done(&r);
+}
+
+/*
+ * R3 from the bq25890's status bits on a register finer than the ramp's step: the field
+ * population's seed 3, setup 76, a 0.599 A hiccup adapter with a 192.2 ms overload
+ * timer behind 0.1523 + 0.3974 ohm, a 0.3982 A load. The 0.6 A probe (100 mA over the
+ * verified 0.5 A) meets the wall: VINDPM regulates without IINDPM, also a code lower.
+ * The register (50 mA steps, SLUSC86 REG00) has 0.55 A between the two, under the
+ * wall: probed next, it holds, where the limit used to stay at 0.5 A for the whole run.
+ * Each visit to the wall is 40 ms at most, the adapter out of its limit between, so the
+ * timer never runs out.
+ */
+static void test_safe_ramp_bits_split(void)
+{
+	static const char text[] =
+		"{ \"duration\": \"10 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.158 V\", \"rout\": \"0.1523 ohm\","
+		"    \"ilim\": \"0.599 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"192.2 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.3974 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"2.623 A\" },"
+		"    \"battery\": { \"soc\": \"53.12 %\", \"capacity\": \"4436 mAh\" },"
+		"    \"load\": { \"current\": \"0.3982 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 0.55, 1e-9);
+	/* 0.55 A from the first ramp on (2.2 s), but for the re-probes' 80 ms a minute */
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.55, 1e-6, 0) > 590);
+	tu_done(&r);
+}
+
+/*
+ * R12 from the bq25890's status bits puts VINDPM back even when its test ends after the
+ * ADC's window: field seed 3, setup 18 (a 1.151 A hiccup adapter at 4.989 V behind
+ * 0.2983 ohm, the cable 0.05916 ohm rising to 0.2512 ohm at 25.98 min). On the new path
+ * the line meets VINDPM 4.4 V at (4.989 - 4.4) / (0.2983 + 0.2512) = 1.072 A; R9's
+ * re-probe to 1.1 A at 1683.3 s reaches that pin as the draw climbs, and the bits show
+ * VINDPM regulating alone at the window's last check (1.98 s after the write). The test
+ * set VINDPM a code lower, 4.3 V, and its end, one interval later, fell after the
+ * window: VINDPM stayed at 4.3 V and VBUS sat there, 60 s to the run's end here (4382 s
+ * in the 3 h). VBUS under 4.39 V now lasts only the tests' 20 ms intervals.
+ */
+static void test_safe_ramp_bits_test_ends(void)
+{
+	static const char text[] =
+		"{ \"duration\": \"30 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.989 V\", \"rout\": \"0.2983 ohm\","
+		"    \"ilim\": \"1.151 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.05916 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.869 A\" },"
+		"    \"battery\": { \"soc\": \"43.75 %\", \"capacity\": \"3543 mAh\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.8721 A\" },"
+		"      { \"at\": \"846.3 s\", \"current\": \"0.6621 A\" } ] } },"
+		"  \"events\": [ { \"at\": \"25.98 min\", \"do\": \"set\","
+		"    \"path\": \"cable.r_loop\", \"value\": \"0.2512 ohm\" } ],"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CU_ASSERT(tu_time_within(&r, "vbus_V", 1, 4.39, 0) < 5);
 	tu_done(&r);
 }
 
@@ -432,5 +502,7 @@ CU_TestInfo sensing_tests[] = {
 	{ "safe-ramp on the twl4030: a load step under a held limit is no knee", test_safe_ramp_twl4030_load_step },
 	{ "safe-ramp asks the bq25890's status bits whether VINDPM is the line's pin", test_safe_ramp_bits_pin },
 	{ "safe-ramp steps under a wall that drifts under its limit, from the bits", test_safe_ramp_bits_wall_under },
+	{ "safe-ramp probes the register value between a step and the wall it met, from the bits", test_safe_ramp_bits_split },
+	{ "safe-ramp puts VINDPM back after a status-bit test that outlasts the ADC's window", test_safe_ramp_bits_test_ends },
 	CU_TEST_INFO_NULL,
 };

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <chargesim/kernel.h>
 #include <chargesim/linux_module.h>
+#include "stack/kernel/kformat.h"
 
 /* extcon.c's module_init (the class every extcon device joins): its one process-wide
  * variable, set once before any run uses it, whichever thread comes first. Weak: a
@@ -68,18 +69,23 @@ void kfree(const void *p)
 	free((void *)p);
 }
 
+/* The kernel's printf (its %p extensions too), measured, then written into a kmalloc'd
+ * string that kfree() takes. */
 char *kasprintf(gfp_t gfp, const char *fmt, ...)
 {
 	va_list ap;
-	char *g, *s;
+	char *s;
+	int n;
 
-	/* kfree() is free(): a malloc'd copy of GLib's string */
-	(void)gfp;
 	va_start(ap, fmt);
-	g = g_strdup_vprintf(fmt, ap);
+	n = cs_vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	s = strdup(g);
-	g_free(g);
+	s = kmalloc((size_t)n + 1, gfp);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	cs_vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 	return s;
 }
 

@@ -62,22 +62,26 @@ static void kbuf_put(struct kbuf *b, const char *s, size_t n)
 		b->buf[b->len < b->size ? b->len : b->size - 1] = '\0';
 }
 
+/* One conversion through the C library, written straight into what room is left (the
+ * C library counts the rest, as kbuf_put does). */
 static void kbuf_fmt(struct kbuf *b, const char *spec, ...) __attribute__((format(printf, 2, 3)));
 static void kbuf_fmt(struct kbuf *b, const char *spec, ...)
 {
-	char tmp[512];
+	size_t room = b->len < b->size ? b->size - b->len : 0;
 	va_list ap;
 	int n;
 
 	va_start(ap, spec);
-	n = vsnprintf(tmp, sizeof(tmp), spec, ap);
+	n = vsnprintf(room ? b->buf + b->len : NULL, room, spec, ap);
 	va_end(ap);
 	if (n > 0)
-		kbuf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+		b->len += (size_t)n;
 }
 
-/* A conversion's spec: '%', flags, width, precision, the C library's letter. */
-#define KFMT_SPEC 32
+/* A conversion's spec: '%', flags, width, precision, length modifier, the C library's
+ * letter. kfmt_flags() copies at most 24 characters of flags and digits and two '*' values
+ * (11 characters each at most), so 64 leaves room for the rest. */
+#define KFMT_SPEC 64
 
 /* One %p conversion with the kernel's extensions: %pe (an error pointer as its
  * name), %pOF / %pOFn (a device-tree node's full name / name). Returns how many
@@ -141,55 +145,174 @@ static const char *kfmt_flags(const char *fmt, char *spec, size_t *slp, va_list 
 	return fmt;
 }
 
-/*
- * The length modifier: *lng is 0 for int (and h, hh, L, which the arguments'
- * promotion makes int or double), 1 long, 2 long long, 3 size_t, 4 ptrdiff_t,
- * 5 intmax_t. Returns where the conversion letter is.
- */
+/* The length modifiers, by the index kfmt_length() gives; h and hh are read as the int the
+ * argument was promoted to and converted back, as printf does. */
+enum { KLEN_INT, KLEN_LONG, KLEN_LLONG, KLEN_SIZE, KLEN_PTRDIFF, KLEN_INTMAX, KLEN_SHORT,
+       KLEN_CHAR };
+
+/* The length modifier's KLEN_ index in *lng (L, for a double, counts as none). Returns
+ * where the conversion letter is. */
 static const char *kfmt_length(const char *fmt, int *lng)
 {
-	*lng = 0;
-	if (*fmt == 'h')
-		return fmt[1] == 'h' ? fmt + 2 : fmt + 1;
-	if (*fmt == 'l') {
-		*lng = fmt[1] == 'l' ? 2 : 1;
-		return fmt + *lng;
-	}
-	if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
-		*lng = *fmt == 'z' ? 3 : *fmt == 't' ? 4 : 5;
+	*lng = KLEN_INT;
+	switch (*fmt) {
+	case 'h':
+		*lng = fmt[1] == 'h' ? KLEN_CHAR : KLEN_SHORT;
+		return fmt + (fmt[1] == 'h' ? 2 : 1);
+	case 'l':
+		*lng = fmt[1] == 'l' ? KLEN_LLONG : KLEN_LONG;
+		return fmt + (fmt[1] == 'l' ? 2 : 1);
+	case 'z':
+		*lng = KLEN_SIZE;
 		return fmt + 1;
+	case 't':
+		*lng = KLEN_PTRDIFF;
+		return fmt + 1;
+	case 'j':
+		*lng = KLEN_INTMAX;
+		return fmt + 1;
+	case 'L':
+		return fmt + 1;
+	default:
+		return fmt;
 	}
-	return *fmt == 'L' ? fmt + 1 : fmt;
 }
 
-/* An integer conversion (d i u x X o) with its length modifier. */
+/* An integer conversion (d i u x X o) with flags, width or precision: its spec completed
+ * with the length modifier and letter, through the C library. */
 static void kfmt_int(struct kbuf *b, char *spec, size_t sl, int lng, char conv, va_list *args)
 {
-	static const char *const mods[] = { "", "l", "ll", "z", "t", "j" };
+	static const char *const mods[] = { "", "l", "ll", "z", "t", "j", "h", "hh" };
 
-	snprintf(spec + sl, KFMT_SPEC - sl, "%s%c", mods[lng], conv);
+	for (const char *m = mods[lng]; *m; m++)
+		spec[sl++] = *m;
+	spec[sl++] = conv;
+	spec[sl] = '\0';
 	switch (lng) {
-	case 0: kbuf_fmt(b, spec, va_arg(*args, int)); break;
-	case 1: kbuf_fmt(b, spec, va_arg(*args, long)); break;
-	case 2: kbuf_fmt(b, spec, va_arg(*args, long long)); break;
-	case 3: kbuf_fmt(b, spec, va_arg(*args, size_t)); break;
-	case 4: kbuf_fmt(b, spec, va_arg(*args, ptrdiff_t)); break;
-	default: kbuf_fmt(b, spec, va_arg(*args, intmax_t)); break;
+	case KLEN_LONG: kbuf_fmt(b, spec, va_arg(*args, long)); break;
+	case KLEN_LLONG: kbuf_fmt(b, spec, va_arg(*args, long long)); break;
+	case KLEN_SIZE: kbuf_fmt(b, spec, va_arg(*args, size_t)); break;
+	case KLEN_PTRDIFF: kbuf_fmt(b, spec, va_arg(*args, ptrdiff_t)); break;
+	case KLEN_INTMAX: kbuf_fmt(b, spec, va_arg(*args, intmax_t)); break;
+	default: kbuf_fmt(b, spec, va_arg(*args, int)); break;
+	}
+}
+
+/* A signed integer argument of length lng. */
+static intmax_t kfmt_signed_arg(int lng, va_list *args)
+{
+	switch (lng) {
+	case KLEN_LONG: return va_arg(*args, long);
+	case KLEN_LLONG: return va_arg(*args, long long);
+	case KLEN_SIZE: return (ptrdiff_t)va_arg(*args, size_t);
+	case KLEN_PTRDIFF: return va_arg(*args, ptrdiff_t);
+	case KLEN_INTMAX: return va_arg(*args, intmax_t);
+	case KLEN_SHORT: return (short)va_arg(*args, int);
+	case KLEN_CHAR: return (signed char)va_arg(*args, int);
+	default: return va_arg(*args, int);
+	}
+}
+
+/* An unsigned integer argument of length lng. */
+static uintmax_t kfmt_unsigned_arg(int lng, va_list *args)
+{
+	switch (lng) {
+	case KLEN_LONG: return va_arg(*args, unsigned long);
+	case KLEN_LLONG: return va_arg(*args, unsigned long long);
+	case KLEN_SIZE: return va_arg(*args, size_t);
+	case KLEN_PTRDIFF: return (size_t)va_arg(*args, ptrdiff_t);
+	case KLEN_INTMAX: return va_arg(*args, uintmax_t);
+	case KLEN_SHORT: return (unsigned short)va_arg(*args, int);
+	case KLEN_CHAR: return (unsigned char)va_arg(*args, int);
+	default: return va_arg(*args, unsigned int);
 	}
 }
 
 /*
- * One conversion from its '%' at start: the printf ones through the C library, %p with
- * the kernel's extensions. Returns where the format goes on.
+ * An integer conversion with no flags, width or precision, the common case (a sysfs show()
+ * of a number, extcon's "%s=%d\n" state lines): its digits written here rather than through
+ * a spec and the C library, the same text as printf gives.
+ */
+static void kfmt_int_plain(struct kbuf *b, int lng, char conv, va_list *args)
+{
+	const char *digits = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+	unsigned int base = conv == 'o' ? 8 : conv == 'x' || conv == 'X' ? 16 : 10;
+	char tmp[3 * sizeof(uintmax_t) + 2], *end = tmp + sizeof(tmp), *d = end;
+	bool neg = false;
+	uintmax_t u;
+
+	if (conv == 'd' || conv == 'i') {
+		intmax_t v = kfmt_signed_arg(lng, args);
+
+		neg = v < 0;
+		u = neg ? 0 - (uintmax_t)v : (uintmax_t)v;
+	} else {
+		u = kfmt_unsigned_arg(lng, args);
+	}
+	do {
+		*--d = digits[u % base];
+		u /= base;
+	} while (u);
+	if (neg)
+		*--d = '-';
+	kbuf_put(b, d, (size_t)(end - d));
+}
+
+/* A conversion with no flags, width or precision that needs no C library: an integer,
+ * %s (NULL as "(null)") or %c. Returns false for any other letter. */
+static bool kfmt_plain(struct kbuf *b, int lng, char conv, va_list *args)
+{
+	const char *s;
+	char c;
+
+	switch (conv) {
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		kfmt_int_plain(b, lng, conv, args);
+		return true;
+	case 's':
+		s = va_arg(*args, const char *);
+		if (!s)
+			s = "(null)";
+		kbuf_put(b, s, strlen(s));
+		return true;
+	case 'c':
+		c = (char)va_arg(*args, int);
+		kbuf_put(b, &c, 1);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether c, after a '%', begins flags, a width or a precision (or ends the format). */
+static bool kfmt_starts_spec(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == ' ' || c == '#' ||
+	       c == '.' || c == '*' || c == '\0';
+}
+
+/*
+ * One conversion from its '%' at start: the common ones without flags, width or
+ * precision written here, the other printf ones through the C library, %p with the
+ * kernel's extensions. Returns where the format goes on.
  */
 static const char *kfmt_conversion(struct kbuf *b, const char *start, va_list *args)
 {
 	char spec[KFMT_SPEC];
 	size_t sl = 0;
 	int lng;
-	const char *fmt = kfmt_length(kfmt_flags(start, spec, &sl, args), &lng);
+	const char *fmt = kfmt_length(start + 1, &lng);
 	const char *s;
 
+	/* no flags, width or precision: nothing to copy into a spec */
+	if (!kfmt_starts_spec(start[1]) && kfmt_plain(b, lng, *fmt, args))
+		return fmt + 1;
+	fmt = kfmt_length(kfmt_flags(start, spec, &sl, args), &lng);
 	spec[sl + 1] = '\0';
 	switch (*fmt) {
 	case 'd':
@@ -252,6 +375,17 @@ int cs_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	}
 	va_end(args);
 	return (int)b.len;
+}
+
+int cs_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = cs_vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
 }
 
 static int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)

@@ -407,23 +407,64 @@ static const char *text_of(const char *const *tab, size_t n, int v)
 	return v >= 0 && (size_t)v < n ? tab[v] : "Unknown";
 }
 
-/* "%d\n" of v, as sysfs shows a number. */
-static char *show_int(int v)
+/* Append text to line (of size cap, holding *len bytes and a NUL), cut to fit. */
+static void line_cat(char *line, size_t *len, size_t cap, const char *text)
 {
-	char buf[16], *e = buf + sizeof(buf), *d = e;
+	size_t n = MIN(strlen(text), cap - 1 - *len);
+
+	memcpy(line + *len, text, n);
+	*len += n;
+	line[*len] = '\0';
+}
+
+/* Room for a property's text that psy_value_text() builds itself: an int, or the ten USB
+ * types' names (8 characters at most) with brackets and spaces. */
+#define PSY_TEXT_MAX 128
+
+/* The decimal digits of v in buf (of PSY_TEXT_MAX). */
+static const char *int_text(int v, char *buf)
+{
+	char *d = buf + PSY_TEXT_MAX;
 	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
 
-	*--d = '\n';
+	*--d = '\0';
 	do {
 		*--d = (char)('0' + u % 10);
 		u /= 10;
 	} while (u);
 	if (v < 0)
 		*--d = '-';
-	return g_strndup(d, (gsize)(e - d));
+	return d;
 }
 
-char *power_supply_show_property(struct power_supply *psy, enum power_supply_property p)
+/* Every USB type the supply supports, the active one in brackets, with a space between
+ * them, in buf (of PSY_TEXT_MAX). */
+static const char *usb_types_text(const struct power_supply *psy, int active, char *buf)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < POWER_SUPPLY_USB_TYPE_COUNT; t++) {
+		if (!(psy->desc->usb_types & BIT(t)))
+			continue;
+		if (len)
+			line_cat(buf, &len, PSY_TEXT_MAX, " ");
+		if (t == active)
+			line_cat(buf, &len, PSY_TEXT_MAX, "[");
+		line_cat(buf, &len, PSY_TEXT_MAX, power_supply_usb_type_text(t));
+		if (t == active)
+			line_cat(buf, &len, PSY_TEXT_MAX, "]");
+	}
+	return buf;
+}
+
+/*
+ * The text of property p's value as sysfs shows it, without the newline: a table's name
+ * or the supply's own string as they are, a number or the USB types written in buf (of
+ * PSY_TEXT_MAX). NULL when the supply does not have the property or its driver fails.
+ */
+static const char *psy_value_text(struct power_supply *psy, enum power_supply_property p,
+				  char *buf)
 {
 	union power_supply_propval val = { 0 };
 	const char *const *texts;
@@ -432,33 +473,24 @@ char *power_supply_show_property(struct power_supply *psy, enum power_supply_pro
 	/* get_property refuses a property the supply does not have */
 	if (power_supply_get_property(psy, p, &val) < 0)
 		return NULL;
-	if (p == POWER_SUPPLY_PROP_USB_TYPE) {
-		/* Every supported USB type, the active one in brackets. */
-		GString *s = g_string_new(NULL);
-
-		for (int t = 0; t < POWER_SUPPLY_USB_TYPE_COUNT; t++) {
-			if (!(psy->desc->usb_types & BIT(t)))
-				continue;
-			if (t == val.intval)
-				g_string_append_c(s, '[');
-			g_string_append(s, power_supply_usb_type_text(t));
-			g_string_append(s, t == val.intval ? "] " : " ");
-		}
-		if (s->len)
-			s->str[s->len - 1] = '\n';
-		else
-			g_string_append_c(s, '\n');
-		return g_string_free(s, FALSE);
-	}
-	/* concatenation rather than printf: a uevent shows every property */
+	if (p == POWER_SUPPLY_PROP_USB_TYPE)
+		return usb_types_text(psy, val.intval, buf);
 	if (prop_is_string(p))
-		return g_strconcat(val.strval ? val.strval : "", "\n", NULL);
-	texts = prop_texts(p, &n);
+		return val.strval ? val.strval : "";
 	if (p == POWER_SUPPLY_PROP_TYPE)
-		return g_strconcat(power_supply_type_text(val.intval), "\n", NULL);
+		return power_supply_type_text(val.intval);
+	texts = prop_texts(p, &n);
 	if (texts)
-		return g_strconcat(text_of(texts, n, val.intval), "\n", NULL);
-	return show_int(val.intval);
+		return text_of(texts, n, val.intval);
+	return int_text(val.intval, buf);
+}
+
+char *power_supply_show_property(struct power_supply *psy, enum power_supply_property p)
+{
+	char buf[PSY_TEXT_MAX];
+	const char *text = psy_value_text(psy, p, buf);
+
+	return text ? g_strconcat(text, "\n", NULL) : NULL;
 }
 
 /* A user-space write to the property's sysfs file (text as `echo` writes it):
@@ -492,33 +524,53 @@ static int power_supply_store_property(struct power_supply *psy, enum power_supp
 	return power_supply_set_property(psy, p, &val);
 }
 
-/* Append text to line (of size cap, holding *len bytes and a NUL), cut to fit. */
-static void line_cat(char *line, size_t *len, size_t cap, const char *text)
+/* Which properties the supply has (psy_has() of each), read off its list once. */
+static void psy_present(const struct power_supply *psy, bool present[POWER_SUPPLY_PROP_COUNT])
 {
-	size_t n = MIN(strlen(text), cap - 1 - *len);
-
-	memcpy(line + *len, text, n);
-	*len += n;
-	line[*len] = '\0';
+	memset(present, 0, POWER_SUPPLY_PROP_COUNT * sizeof(present[0]));
+	present[POWER_SUPPLY_PROP_TYPE] = true;
+	for (size_t i = 0; i < psy->desc->num_properties; i++)
+		if ((unsigned)psy->desc->properties[i] < POWER_SUPPLY_PROP_COUNT)
+			present[psy->desc->properties[i]] = true;
 }
 
-/* The uevent record: POWER_SUPPLY_NAME and every property the supply has. The
- * kernel reads every property for a uevent whether or not anyone listens
- * (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a driver's
- * get_property may read its chip; so does this, also when the record would go nowhere
- * (evlog_begin() gives no record) and is only counted. */
+/* "POWER_SUPPLY_<NAME>=<text up to its first newline>", cut to the line (of size cap) as
+ * snprintf would; the property's name in capitals, as uevents give it. */
+static void uevent_line(char *line, size_t cap, enum power_supply_property p, const char *text)
+{
+	size_t len = 0, n;
+
+	line_cat(line, &len, cap, "POWER_SUPPLY_");
+	for (const char *c = prop_names[p]; *c && len < cap - 1; c++)
+		line[len++] = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+	line[len] = '\0';
+	line_cat(line, &len, cap, "=");
+	n = MIN(strcspn(text, "\n"), cap - 1 - len);
+	memcpy(line + len, text, n);
+	line[len + n] = '\0';
+}
+
+/* The uevent record: POWER_SUPPLY_NAME and every property the supply has, in the
+ * properties' order. The kernel reads every property for a uevent whether or not anyone
+ * listens (power_supply_uevent() in drivers/power/supply/power_supply_sysfs.c), and a
+ * driver's get_property may read its chip; so does this, also when the record would go
+ * nowhere (evlog_begin() gives no record) and is only counted. A property the supply
+ * does not list is skipped without asking (get_property would refuse it). */
 static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 {
 	cJSON *rec = evlog_begin(k->log, sim_now(k->sim), "power_supply", "uevent");
+	bool present[POWER_SUPPLY_PROP_COUNT];
 	cJSON *env;
 	char line[160];
 	size_t len;
 
+	psy_present(psy, present);
 	if (!rec) {
 		for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
 			union power_supply_propval val = { 0 };
 
-			power_supply_get_property(psy, p, &val);
+			if (present[p])
+				power_supply_get_property(psy, p, &val);
 		}
 		evlog_end(k->log, NULL);
 		return;
@@ -530,23 +582,12 @@ static void psy_uevent(struct cs_kernel *k, struct power_supply *psy)
 	line_cat(line, &len, sizeof(line), psy->desc->name);
 	cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	for (int p = 0; p < POWER_SUPPLY_PROP_COUNT; p++) {
-		g_autofree char *v = NULL;
-		char up[48];
-		size_t i;
+		char buf[PSY_TEXT_MAX];
+		const char *text = present[p] ? psy_value_text(psy, p, buf) : NULL;
 
-		v = power_supply_show_property(psy, p);
-		if (!v)
+		if (!text)
 			continue;
-		v[strcspn(v, "\n")] = '\0';
-		for (i = 0; prop_names[p][i] && i < sizeof(up) - 1; i++)
-			up[i] = (char)g_ascii_toupper(prop_names[p][i]);
-		up[i] = '\0';
-		/* "POWER_SUPPLY_%s=%s", cut to the line as snprintf would */
-		len = 0;
-		line_cat(line, &len, sizeof(line), "POWER_SUPPLY_");
-		line_cat(line, &len, sizeof(line), up);
-		line_cat(line, &len, sizeof(line), "=");
-		line_cat(line, &len, sizeof(line), v);
+		uevent_line(line, sizeof(line), p, text);
 		cJSON_AddItemToArray(env, cJSON_CreateString(line));
 	}
 	evlog_end(k->log, rec);

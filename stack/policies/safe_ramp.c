@@ -98,6 +98,9 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * 1 mA/s at 2 A) moves by less between two checks a second apart, and so takes less
  * than this off a pinned draw's charge current (sr_ibus_from_ibat). */
 #define SR_LOAD_STEP_UA 10000
+/* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
+ * 3.88-5.08 V in 80 mV codes, has 16). */
+#define SR_BLIND_SCAN_MAX 16
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -208,6 +211,10 @@ struct safe_ramp {
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
 	bool line_pin;             /* R13: VINDPM holds the input on the line, as asked */
+	/* R3 from the status bits on a register finer than `step`: a register value
+	 * between the verified limit and a probe the bits showed at a wall, to probe
+	 * next (0: none), and the verified limit while that probe is in flight (0: none) */
+	int split_ua, split_from_ua;
 	/* R14: a chip with no VBUS ADC (the bq24190): a probe is checked in the
 	 * battery current the fuel gauge reads, from before the write */
 	bool blind;
@@ -219,6 +226,18 @@ struct safe_ramp {
 	 * and whether the test in flight asks about a held limit rather than a probe */
 	int blind_last_ibat_ua;
 	bool blind_test_held;
+	/* R14's hold between two rungs: VINDPM stepped down from the top of its grid one
+	 * code an interval, the limit on the rung above a wall (blind_scan_n codes read,
+	 * their battery currents in blind_scan_ibat), then held at
+	 * blind_hold_uv (0: none) since blind_hold_at; blind_own_uv is the charger's own
+	 * VINDPM to write back. */
+	bool blind_scanning, blind_scan_rose;
+	int blind_scan_n;
+	int blind_scan_ibat[SR_BLIND_SCAN_MAX];
+	int blind_hold_uv, blind_own_uv;
+	int blind_low_ibat_ua;     /* the battery current with VINDPM a code under its own */
+	int blind_renew_uv, blind_renew_ua;   /* a hold being renewed, and its limit */
+	unsigned long blind_hold_at;
 };
 
 #define OFF(f) offsetof(struct sr_params, f)
@@ -1543,6 +1562,65 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 	return true;
 }
 
+/* R3: the bits say VINDPM regulates without IINDPM: VBUS sagged under the limit (the
+ * adapter's wall, or the line's own pin at VINDPM). */
+static bool sr_bits_vindpm_only(int bits)
+{
+	return bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+}
+
+/*
+ * R3 from the status bits: a probe met the adapter's wall (R12 found no line's pin).
+ * Back to the verified limit at once (R6). The wall lies between the two, and on a
+ * register finer than `step` (the bq25890's 50 mA under a 100 mA step) the register
+ * value under the probe may be under it too: it is probed next (sr_split_probe), one
+ * interval later, so the adapter leaves its limit (and its overload timer restarts)
+ * between the two. Settled a whole step under, a wall at 857 mA held the input at
+ * 800 mA where 850 mA was there to take (docs/safe-ramp.md, R3). That probe failing as
+ * well goes back to the verified limit until R9's next re-probe, without asking VINDPM
+ * (R12) again: a power limit within a few tens of mA under it lets IINDPM take over a
+ * code lower too (I = P / V) and would pass for the line's pin.
+ */
+static void sr_bits_wall(struct safe_ramp *s)
+{
+	int cmin, cmax, cstep, split, from = s->split_from_ua;
+
+	s->split_ua = 0;
+	s->split_from_ua = 0;
+	if (from > 0) {
+		/* the split's probe failed: the wall is under it; R9's wait stays the
+		 * one the first probe's failure set */
+		sr_vmode_exit(s, false);
+		s->probing = false;
+		s->quiet_since = jiffies;
+		s->ceiling_ua = from;
+		sr_write(s, from);
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	split = s->limit_ua - cstep;
+	sr_floor(s);
+	if (cstep > 0 && s->limit_ua >= 0 && split > s->limit_ua)
+		s->split_ua = split;
+}
+
+/* R3: probe the register value between the verified limit and the probe that met a
+ * wall (sr_bits_wall). */
+static void sr_split_probe(struct safe_ramp *s)
+{
+	if (s->split_ua > s->max_ua) {
+		/* the budget fell since (R8) */
+		s->split_ua = 0;
+		return;
+	}
+	s->split_from_ua = s->req_ua;
+	s->ceiling_ua = max(s->ceiling_ua, s->split_ua);
+	s->split_ua = 0;
+	sr_write(s, s->ceiling_ua);
+	s->probing = true;
+}
+
 /*
  * R3 on a chip whose ADC converts in windows (adc_wait_ms): a write shows in the
  * readings only up to two conversions later, but the input regulation status bits are
@@ -1554,26 +1632,41 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 static bool sr_adc_catching_up(struct safe_ramp *s)
 {
 	int bits;
-	bool vindpm_only;
+	bool vindpm_only, waiting;
 
-	if (!s->adc_wait_ms ||
-	    !time_before(jiffies, s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms)))
+	if (!s->adc_wait_ms)
 		return false;
+	waiting = time_before(jiffies,
+			      s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
+	if (!waiting && s->bits_test_uv <= 0) {
+		s->split_ua = 0;
+		s->split_from_ua = 0;
+		return false;
+	}
 	bits = cs_chg_get_input_regulation(s->board->ic);
-	vindpm_only = bits > 0 && (bits & CS_CHG_INREG_VOLTAGE) && !(bits & CS_CHG_INREG_CURRENT);
+	vindpm_only = sr_bits_vindpm_only(bits);
 	if (s->bits_test_uv > 0) {
-		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin */
+		/* R12's answer: IINDPM with VINDPM a code lower is the line's pin. It is
+		 * taken when it comes, the readings caught up or not: a test started at
+		 * the window's last check ends after it, and VINDPM must go back. */
 		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
 		s->bits_test_uv = 0;
 		if (vindpm_only) {
-			sr_floor(s);
+			sr_bits_wall(s);
 			return true;
 		}
 		s->line_pin = true;
+		if (!waiting) {
+			s->split_ua = 0;
+			s->split_from_ua = 0;
+			return false;
+		}
 	} else if (s->probing && vindpm_only) {
-		if (!sr_bits_test_start(s))
-			sr_floor(s);
+		if (s->split_from_ua > 0 || !sr_bits_test_start(s))
+			sr_bits_wall(s);
 		return true;
+	} else if (s->split_ua > 0 && !s->probing && !vindpm_only) {
+		sr_split_probe(s);
 	}
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
 	return true;
@@ -1604,7 +1697,10 @@ static bool sr_bits_wall_under(struct safe_ramp *s)
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	pr_info("safe-ramp: VINDPM regulates under the held %d mA limit: a wall under it",
 		s->limit_ua / 1000);
-	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)),
+	/* one register step: the knee's settle takes knee_backoff under what it is
+	 * given, which the register would round down a second step */
+	sr_settle_below(s, s->limit_ua - max(cstep, sr_ua(s->p->draw_tol)) +
+			   sr_ua(s->p->knee_backoff),
 			cs_chg_get_vindpm(s->board->ic), NULL);
 	return true;
 }
@@ -1741,15 +1837,175 @@ static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
 
 /* R14, R6: back from the limit in force to a register value under it: on a ladder a
  * step of requests may leave the rung (the ramp counts in requests, R9's in steps). */
+static void sr_blind_hold_end(struct safe_ramp *s);
+
 static void sr_blind_floor(struct safe_ramp *s)
 {
 	int from_ua = s->limit_ua;
 
+	sr_blind_hold_end(s);
 	sr_floor(s);
 	while (s->limit_ua >= from_ua && s->req_ua > s->floor_ua) {
 		s->ceiling_ua = max(s->floor_ua, s->req_ua - sr_ua(s->p->step));
 		sr_write(s, s->ceiling_ua);
 	}
+}
+
+/*
+ * R14's hold between two rungs (docs/safe-ramp.md, R14). A probe met a wall between the
+ * rung under it (blind_from_ua) and the rung above (the limit in force): on the
+ * bq24190's ladder (0.9, 1.2, 1.5, 2, 3 A) the rung under gives up to a whole rung's
+ * gap. As R11 does with VBUS, VINDPM can hold the input on the adapter's line under
+ * the wall with the limit on the rung above; without a VBUS reading the battery current
+ * finds where. VINDPM goes down its grid from the top, one code an interval, the limit
+ * on the rung above: on the line a code lower is more input power, V (E - V) / R rising
+ * by d (V - d - R I) / R, and at the wall the power V * Iwall falls by d * Iwall. The
+ * first code whose battery current does not rise (by more than SR_BLIND_PIN_MIN_UA)
+ * after one that did is at the wall; the code above it is on the line with less than
+ * d * Iwall / V (1.8 % of the wall at 4.4 V) to spare or at the wall; the code above
+ * that is on the line at least d / R under the wall. That one holds the input if its
+ * battery current beats the rung under's; else the rung under, as before (R6). The
+ * adapter sits at its wall for one or two intervals, and the scan starts from VINDPM
+ * above the line, so it comes to the wall on a higher VBUS than a probe does.
+ */
+static int sr_blind_scan_uv(const struct safe_ramp *s, int i)
+{
+	double gmin, gstep, gmax;
+
+	if (!sr_vindpm_grid(s, &gmin, &gstep, &gmax) || !isfinite(gmax))
+		return 0;
+	return sr_ua(gmax - i * gstep);
+}
+
+static bool sr_blind_scan_start(struct safe_ramp *s, int low_ibat_ua)
+{
+	int own_uv = cs_chg_get_vindpm(s->board->ic), top_uv = sr_blind_scan_uv(s, 0);
+
+	if (own_uv <= 0 || top_uv <= own_uv || s->limit_ua <= s->blind_from_ua ||
+	    cs_chg_set_vindpm(s->board->ic, top_uv) < 0)
+		return false;
+	pr_info("safe-ramp: a wall between %d and %d mA: VINDPM down from %d mV",
+		s->blind_from_ua / 1000, s->limit_ua / 1000, top_uv / 1000);
+	s->blind_own_uv = own_uv;
+	s->blind_renew_uv = 0;
+	s->blind_low_ibat_ua = low_ibat_ua;
+	s->blind_scanning = true;
+	s->blind_scan_rose = false;
+	s->blind_scan_n = 0;
+	s->blind_last_ibat_ua = INT_MIN;
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/* R14's hold: the charger's own VINDPM back, the scan or hold in force ended. */
+static void sr_blind_hold_end(struct safe_ramp *s)
+{
+	if (s->blind_hold_uv > 0 || s->blind_scanning)
+		cs_chg_set_vindpm(s->board->ic, s->blind_own_uv);
+	s->blind_hold_uv = 0;
+	s->blind_scanning = false;
+	s->blind_renew_uv = 0;
+}
+
+/* R14's hold at scan code i (-1: none); false when it gives no more than the rung
+ * under the wall (the caller steps back to that, R6). */
+static bool sr_blind_hold(struct safe_ramp *s, int i)
+{
+	if (i < 0 || s->blind_scan_ibat[i] < s->blind_ibat_ua + SR_BLIND_PIN_MIN_UA)
+		return false;
+	s->blind_scanning = false;
+	s->blind_hold_uv = sr_blind_scan_uv(s, i);
+	cs_chg_set_vindpm(s->board->ic, s->blind_hold_uv);
+	pr_info("safe-ramp: VINDPM %d mV holds the input under the wall; limit %d mA",
+		s->blind_hold_uv / 1000, s->limit_ua / 1000);
+	s->blind_hold_at = jiffies;
+	s->ceiling_ua = s->req_ua;   /* no probe past the wall until the hold is renewed */
+	s->probing = false;
+	s->quiet_since = jiffies;
+	s->blind_last_ibat_ua = INT_MIN;
+	sr_check_later(s, SR_STABLE);
+	return true;
+}
+
+/* R14's hold: one more code's battery current into the scan, from the top down; 1: go
+ * on, 0: a hold is set, -1: the scan ended without one. */
+static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
+{
+	int n = s->blind_scan_n;
+
+	if (n >= SR_BLIND_SCAN_MAX)
+		return -1;
+	s->blind_scan_ibat[n++] = ibat_ua;
+	s->blind_scan_n = n;
+	if (n >= 2 && ibat_ua - s->blind_scan_ibat[n - 2] > SR_BLIND_PIN_MIN_UA)
+		s->blind_scan_rose = true;
+	else if (n >= 2 && s->blind_scan_rose)
+		return sr_blind_hold(s, n - 3) ? 0 : -1;   /* code n - 1 at the wall */
+	return 1;
+}
+
+/* R14's hold: one code of the scan read; false when it ended without a hold. */
+static bool sr_blind_scan_step(struct safe_ramp *s, bool have, int ibat_ua,
+			       enum cs_chg_status st)
+{
+	int next_uv, r;
+
+	if (!have || st == CS_CHG_STATUS_UVLO)
+		return false;
+	r = sr_blind_scan_push(s, ibat_ua);
+	if (r <= 0)
+		return r == 0;
+	next_uv = sr_blind_scan_uv(s, s->blind_scan_n);
+	if (next_uv > s->blind_own_uv && cs_chg_set_vindpm(s->board->ic, next_uv) >= 0) {
+		sr_check_later(s, SR_RAMP);
+		return true;
+	}
+	/* the charger's own VINDPM and the code under it: the test that found the wall
+	 * read them, with the limit on the rung above as now */
+	r = sr_blind_scan_push(s, s->blind_test_ibat_ua);
+	if (r == 1)
+		r = sr_blind_scan_push(s, s->blind_low_ibat_ua);
+	return r == 0;
+}
+
+/* R14's hold, R9: after `reprobe` the wall may have moved (a warming adapter, 2.7 % a
+ * minute at most in the field population): back to the rung under it, to probe and
+ * scan again from there at the next check. Only while the draw wants the hold (the bit
+ * set): a light draw shows nothing, and the hold is put back where a renewing probe to
+ * the same rung is taken with the bit clear (sr_blind_rehold); a load that steps up
+ * later would meet the wall on the rung above with the charger's own VINDPM. */
+static bool sr_blind_hold_renew(struct safe_ramp *s, int bits)
+{
+	int uv = s->blind_hold_uv, ua = s->limit_ua;
+
+	if (uv <= 0 ||
+	    !time_after(jiffies, s->blind_hold_at + msecs_to_jiffies(sr_ms(s->p->reprobe))))
+		return false;
+	if (!(bits & CS_CHG_INREG_DPM)) {
+		s->blind_hold_at = jiffies;
+		return false;
+	}
+	sr_blind_hold_end(s);
+	s->blind_renew_uv = uv;
+	s->blind_renew_ua = ua;
+	sr_write(s, s->blind_from_ua);
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/* R14's hold: a probe taken with the bit clear (a light draw) on the rung of a hold
+ * being renewed gets the hold back. One taken by its gain is the source's answer now
+ * (a cable that degraded since has a lower line, and the old hold would starve it). */
+static void sr_blind_rehold(struct safe_ramp *s, int bits)
+{
+	if (s->blind_renew_uv > 0 && s->limit_ua == s->blind_renew_ua &&
+	    !(bits & CS_CHG_INREG_DPM) &&
+	    cs_chg_set_vindpm(s->board->ic, s->blind_renew_uv) >= 0) {
+		s->blind_hold_uv = s->blind_renew_uv;
+		s->blind_hold_at = jiffies;
+		s->ceiling_ua = s->req_ua;
+	}
+	s->blind_renew_uv = 0;
 }
 
 static void sr_blind_work(struct safe_ramp *s)
@@ -1761,12 +2017,18 @@ static void sr_blind_work(struct safe_ramp *s)
 	/* a reading taken with VINDPM a code lower is no base for the next check's */
 	bool tested = s->blind_test_uv > 0;
 
+	if (s->blind_scanning) {
+		if (!sr_blind_scan_step(s, have, ibat_ua, st))
+			sr_blind_floor(s);
+		return;
+	}
 	if (s->blind_test_uv > 0 && s->blind_test_held) {
 		if (!have || !sr_blind_test_end(s, ibat_ua, vbat_uv) || st == CS_CHG_STATUS_UVLO) {
 			pr_info("safe-ramp: VINDPM a code lower took power: a wall under the held %d mA",
 				s->limit_ua / 1000);
 			s->blind_last_ibat_ua = INT_MIN;
-			sr_blind_floor(s);
+			if (!s->probing || st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
+				sr_blind_floor(s);
 			return;
 		}
 		pinned = s->probing;   /* a probe the test found held by IINDPM */
@@ -1776,7 +2038,8 @@ static void sr_blind_work(struct safe_ramp *s)
 		if (!pinned) {
 			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
 				s->limit_ua / 1000);
-			sr_blind_floor(s);
+			if (st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
+				sr_blind_floor(s);
 			return;
 		}
 		/* the line's pin: kept, and no probe past it until R9 allows one */
@@ -1814,6 +2077,7 @@ static void sr_blind_work(struct safe_ramp *s)
 		}
 		s->probing = false;
 		s->peak_ua = s->req_ua;
+		sr_blind_rehold(s, bits);
 	} else if ((bits & CS_CHG_INREG_DPM) && s->blind_last_ibat_ua != INT_MIN &&
 		   ibat_ua < s->blind_last_ibat_ua - SR_BLIND_DROP_UA) {
 		/* R13 on the one bit: the battery current fell under a held limit, the
@@ -1826,8 +2090,10 @@ static void sr_blind_work(struct safe_ramp *s)
 		s->blind_test_held = false;
 	}
 	s->blind_last_ibat_ua = tested ? INT_MIN : ibat_ua;
+	if (sr_blind_hold_renew(s, bits))
+		return;
 	/* R9: a long quiet spell earns one more step of headroom. */
-	if (s->ceiling_ua < s->max_ua &&
+	if (s->blind_hold_uv <= 0 && s->ceiling_ua < s->max_ua &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + sr_ua(s->p->step));
 		s->quiet_since = jiffies;
@@ -1966,6 +2232,7 @@ static void sr_event(struct work_struct *work)
 		s->blind_test_uv = 0;
 		s->blind_test_held = false;
 		s->blind_last_ibat_ua = INT_MIN;
+		sr_blind_hold_end(s);
 		if (s->vmode) {
 			s->vmode = false;
 			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
@@ -2041,6 +2308,8 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	s->line_pin = false;
+	s->split_ua = 0;
+	s->split_from_ua = 0;
 	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;

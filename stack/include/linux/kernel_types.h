@@ -168,10 +168,16 @@ static inline int cs_fls(unsigned int x)
 	return x ? 32 - __builtin_clz(x) : 0;
 }
 
+/* The kernel's snprintf (lib/vsprintf.c): printf's conversions and the kernel's %p
+ * extensions (%pe, %pOF); the length the whole text needs. */
+__printf(3, 4) int cs_snprintf(char *buf, size_t size, const char *fmt, ...);
+
 /* Names that would clash with the C library or GLib outside kernel code. */
 #ifdef __KERNEL__
 #define fallthrough __attribute__((__fallthrough__))
 #define fls(x) cs_fls(x)
+#undef snprintf
+#define snprintf cs_snprintf
 #endif
 
 /* Kernel-internal errno values (include/linux/errno.h; never seen by user space). */

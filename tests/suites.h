@@ -30,6 +30,7 @@ extern CU_TestInfo budget_tests[];
 extern CU_TestInfo load_profile_tests[];
 extern CU_TestInfo pmic_ts_tests[];
 extern CU_TestInfo sensing_tests[];
+extern CU_TestInfo safe_ramp_linear_tests[];
 extern CU_TestInfo source_tests[];
 extern CU_TestInfo docs_tests[];
 extern CU_TestInfo linux_layer_tests[];

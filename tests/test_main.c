@@ -30,6 +30,7 @@ static CU_SuiteInfo suites[] = {
 	{ "load-profile", NULL, NULL, NULL, NULL, load_profile_tests },
 	{ "pmic-ts", NULL, NULL, NULL, NULL, pmic_ts_tests },
 	{ "sensing", NULL, NULL, NULL, NULL, sensing_tests },
+	{ "safe-ramp-linear", NULL, NULL, NULL, NULL, safe_ramp_linear_tests },
 	{ "source", NULL, NULL, NULL, NULL, source_tests },
 	{ "docs", NULL, NULL, NULL, NULL, docs_tests },
 	{ "linux", NULL, NULL, NULL, NULL, linux_layer_tests },

@@ -92,6 +92,12 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R3 on a linear charger read through its charge current: VBUS falling less than this
  * under a held limit (V) is no change of IBUS (sr_ibus_from_ibat) */
 #define SR_EST_DROP_V 0.05
+/* R3 on that charger, after a system load step (sr_load_step): the limit goes this far
+ * (uA) under the draw before, as well as knee_backoff: a wall that drifts under a draw
+ * (a warming adapter: 15 % over 5 min at the most in populations/field.json, about
+ * 1 mA/s at 2 A) moves by less between two checks a second apart, and so takes less
+ * than this off a pinned draw's charge current (sr_ibus_from_ibat). */
+#define SR_LOAD_STEP_UA 10000
 /* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
  * 3.88-5.08 V in 80 mV codes, has 16). */
 #define SR_BLIND_SCAN_MAX 16
@@ -195,6 +201,9 @@ struct safe_ramp {
 	 * only its charge current (the twl4030): the input current as last determined,
 	 * with the charge current and VBUS read then (sr_ibus_from_ibat) */
 	bool est_have;
+	bool est_free;             /* ... of a charge that got all it asked (not held) */
+	bool est_step;             /* the last estimate found the system load stepped up */
+	bool est_nopath;           /* the last estimate found the charger not charging */
 	int est_ibus_ua, est_ibat_ua, est_vbus_uv;
 	unsigned long est_at;      /* jiffies then: a limit written since changes IBUS */
 	int ibat_lsb_ua;           /* the charge current ADC's step (0: fine) */
@@ -1018,10 +1027,44 @@ struct sr_reading {
 	bool after_knee;      /* the first check after a knee's settle (R4) */
 	bool was_free;        /* the charger had all its charge current a check ago (R12) */
 	bool was_rising;      /* the draw was climbing a check ago (R2) */
+	bool load_step;       /* the system load stepped up under a free draw (R3, twl4030) */
 	bool following;       /* IBUS at the limit (R2) */
 	bool on_line, below, above;
 	struct sr_fit fit;
 };
+
+/* R3, R4: IBUS where the learnt line puts VBUS, into `*ibus_ua`; left alone while no line
+ * with a slope is known. */
+static void sr_ibus_on_line(const struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+{
+	struct sr_fit fit = sr_line_fit(&s->line);
+	double v_line;
+
+	if (sr_fit_known(&fit) && sr_fit_r(&fit) > 0 && sr_fit_predict(&fit, 0, &v_line))
+		*ibus_ua = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(&fit) * 1e6);
+}
+
+/* R3, R4: does VBUS `v_uv` lie on the learnt line at `i_ua`, within a knee's least
+ * margin (SR_KNEE_MIN_V) and two ADC steps? */
+static bool sr_on_line_at(const struct safe_ramp *s, int i_ua, int v_uv)
+{
+	struct sr_fit fit = sr_line_fit(&s->line);
+	double v_line;
+
+	return sr_fit_known(&fit) && sr_fit_predict(&fit, i_ua * 1e-6, &v_line) &&
+	       fabs(v_uv * 1e-6 - v_line) <= SR_KNEE_MIN_V + 2 * s->vbus_lsb_v;
+}
+
+/* R3, R4: how much more IBUS the learnt line puts at VBUS `v_uv` than at `from_uv` (0
+ * while no line with a slope is known). */
+static int sr_ibus_line_delta(const struct safe_ramp *s, int from_uv, int v_uv)
+{
+	struct sr_fit fit = sr_line_fit(&s->line);
+
+	if (!sr_fit_known(&fit) || sr_fit_r(&fit) <= 0)
+		return 0;
+	return (int)lround((from_uv - v_uv) * 1e-6 / sr_fit_r(&fit) * 1e6);
+}
 
 /*
  * R3 on a linear charger with no input current ADC and no input regulation bits, but a
@@ -1032,12 +1075,32 @@ struct sr_reading {
  *   input held by the limit or pinned: IBUS moved by what the charge current moved
  *   since, and within two ADC steps of the limit it is the limit (a probe followed);
  *   with no write since and VBUS not fallen by SR_EST_DROP_V (or two ADC steps) since,
- *   it is what it was: a system load that changed under a held limit moves the charge
- *   current, not IBUS, and VBUS only by the cell's share of the pass element's drop;
- *   a wall come under a held limit collapses VBUS towards the cell;
+ *   it moved along the line with VBUS: a system load that changed under a held limit
+ *   moves the charge current, not IBUS, and VBUS only by the cell's share of the pass
+ *   element's drop, while a pinned input that climbs as the cell discharges (the pass
+ *   element's dropout current, (E - VBAT) / (R + r_on)) moves VBUS down the line a mV
+ *   at a time, which from one check to the next is no fall, and summed over checks
+ *   is what IBUS moved; a wall come under a held limit collapses VBUS towards the cell;
  * - the charger getting all it asks is not held: the source delivers on its line, so
  *   IBUS is where the line puts VBUS (what the charge current says until a line is
- *   known), short of the limit.
+ *   known), short of the limit;
+ * - a draw that got all it asked at the last check and is held now, with VBUS fallen
+ *   and the charge current not risen: the system load stepped up (with the load
+ *   unchanged, such a draw reaches a wall only by the charger asking more, which raises
+ *   the charge current), and the charge current says nothing of IBUS, which lies
+ *   between the draw before and where the line puts VBUS. It reads as the draw
+ *   before, and `est_step` tells the caller (sr_load_step()). So does a pinned draw
+ *   (a linear charger's dropout) whose VBUS fell with the charge current fallen by
+ *   more than SR_LOAD_STEP_UA: a load step pulls the cell down and the pin up the
+ *   line, while a wall that drifts under the draw takes a few mA off it;
+ * - a charger that does not charge (done, off, a fault) draws nothing: a linear charger
+ *   has no power path, and the battery carries the system (docs/models.md, Linear);
+ *   when it charges again with VBUS fallen and the charge current risen, off the line
+ *   at the limit, the charge current tells IBUS as above (the system load held: a
+ *   recharge that meets a wall); otherwise the input is taken as at the first reading
+ *   of a session, held at the limit or nothing: VBUS on the line at the limit is the
+ *   limit drawn, whatever the load did (a load step is what often starts a recharge),
+ *   and a charger that starts after the first check has no draw before to add to.
  * A difference of two readings is up to an ADC step off: an IBUS derived from one is
  * taken a step lower, so that a knee settles under the wall, not on it. False where
  * this does not apply (a chip with input voltage regulation, no charge current reading).
@@ -1048,9 +1111,7 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 	struct cs_charger_ic *ic = s->board->ic;
 	enum cs_chg_status st = cs_chg_get_status(ic);
 	int ibat_ua, limit_ua, tol, est, vlsb = sr_ua(s->vbus_lsb_v);
-	bool held, written;
-	struct sr_fit fit;
-	double v_line;
+	bool held, written, fell, stepped, charging = true;
 
 	if (cs_chg_get_vindpm(ic) >= 0 || cs_chg_read_adc(ic, CS_ADC_IBAT, &ibat_ua) < 0)
 		return false;
@@ -1061,23 +1122,35 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 		power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
 					  &ichg) == 0 && ibat_ua < ichg.intval - tol);
 	written = !s->est_have || time_after_eq(s->write_at, s->est_at);
-	if (!s->est_have)
+	fell = s->est_have && vbus_uv < s->est_vbus_uv - max(2 * vlsb, sr_ua(SR_EST_DROP_V));
+	/* the system load stepped up: VBUS fell, and the charge current did not rise (from
+	 * a free draw) or fell by more than a wall drifting under the draw takes (held) */
+	stepped = held && fell && ibat_ua < s->est_ibat_ua + tol;
+	s->est_step = stepped && (s->est_free ||
+				  (!written && ibat_ua < s->est_ibat_ua - tol - SR_LOAD_STEP_UA));
+	if (st == CS_CHG_STATUS_DONE || st == CS_CHG_STATUS_OFF || st == CS_CHG_STATUS_FAULT)
+		held = s->est_step = charging = false, est = 0;   /* no power path: no input */
+	else if (!s->est_have || (s->est_nopath && (sr_on_line_at(s, limit_ua, vbus_uv) ||
+						    !(fell && ibat_ua > s->est_ibat_ua + tol))))
 		est = held ? limit_ua : 0;
-	else if (!written && vbus_uv >= s->est_vbus_uv - max(2 * vlsb, sr_ua(SR_EST_DROP_V)))
+	else if (s->est_step)
 		est = s->est_ibus_ua;
+	else if (!written && !fell)
+		est = s->est_ibus_ua + sr_ibus_line_delta(s, s->est_vbus_uv, vbus_uv);
 	else
 		est = s->est_ibus_ua + ibat_ua - s->est_ibat_ua - s->ibat_lsb_ua;
-	if (held) {
-		if (est >= limit_ua - tol)
+	if (held && !s->est_step) {
+		/* at the limit, or a limit written under the draw: the limit holds it */
+		if (est >= limit_ua - tol || (written && s->est_have && limit_ua <= s->est_ibus_ua))
 			est = limit_ua;
-	} else {
-		fit = sr_line_fit(&s->line);
-		if (sr_fit_known(&fit) && sr_fit_r(&fit) > 0 && sr_fit_predict(&fit, 0, &v_line))
-			est = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(&fit) * 1e6);
+	} else if (!held) {
+		sr_ibus_on_line(s, vbus_uv, &est);
 		est = min(est, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
 	}
 	est = clamp(est, 0, limit_ua);
 	s->est_have = true;
+	s->est_free = !held && charging;
+	s->est_nopath = !charging;
 	s->est_ibus_ua = est;
 	s->est_ibat_ua = ibat_ua;
 	s->est_vbus_uv = vbus_uv;
@@ -1136,6 +1209,8 @@ static bool sr_read(struct safe_ramp *s, struct sr_reading *r)
 	s->free_draw = false;
 	r->uvlo = cs_chg_get_status(s->board->ic) == CS_CHG_STATUS_UVLO;
 	r->on_line = r->below = r->above = false;
+	r->load_step = s->est_step;
+	s->est_step = false;
 	return true;
 }
 
@@ -1357,10 +1432,11 @@ static void sr_draw_short(struct safe_ramp *s, const struct sr_reading *r)
  */
 /*
  * R5 at a power limit: the limit just set under a knee is drawn, and VBUS is still far
- * below the line, on a charger with VINDPM. An adapter that limits its power (P = V I)
- * leaves its line where the line meets that hyperbola, below the current where the
- * charger's VINDPM caught it (a linear charger has no VINDPM to catch it there):
- * under the knee's limit it is still in its limit, its overload timer running. Where
+ * below the line. An adapter that limits its power (P = V I) leaves its line where the
+ * line meets that hyperbola, below the current where the charger's VINDPM caught it,
+ * or where a linear charger's input current limit holds the probe (VBUS then on the
+ * hyperbola at the limit): under the knee's limit it is still in its limit, its
+ * overload timer running. Where
  * the hyperbola through this reading meets the line (E - R I = V I / I', solved for I')
  * less knee_backoff lies under the limit in force, settle under that once; still far
  * below there, the source itself changed (R4, the caller). True when it settled.
@@ -1369,7 +1445,7 @@ static bool sr_power_knee_at(const struct safe_ramp *s, const struct sr_reading 
 {
 	double e, rr, pv = r->v * r->i, disc;
 
-	if (cs_chg_get_vindpm(s->board->ic) < 0 || !sr_fit_predict(&r->fit, 0, &e))
+	if (!sr_fit_predict(&r->fit, 0, &e))
 		return false;
 	rr = sr_fit_r(&r->fit);
 	disc = e * e - 4 * rr * pv;
@@ -2029,6 +2105,34 @@ static void sr_blind_work(struct safe_ramp *s)
 }
 
 /*
+ * R3 on a linear charger read through its charge current (sr_ibus_from_ibat): the
+ * system load stepped up under a draw that got all it asked, and IBUS is not known: it
+ * lies between that draw (the reading's) and where the line puts VBUS, or at a wall
+ * in between. Go under the draw before, by more than a wall drifting under it moves
+ * between checks (SR_LOAD_STEP_UA): the charger's input current limit holds IBUS
+ * there, on the line, a current the source just delivered, and the ramp climbs back a
+ * verified step at a time (R2, R3), where a knee is seen as at any probe. The plateau
+ * of the load before says nothing of the new one. Under the draw for those few checks
+ * the battery carries the rest; taken for a knee under the draw before, the limit went
+ * under what the system needs and the phone ran down (docs/safe-ramp.md, R3).
+ */
+static void sr_load_step(struct safe_ramp *s, const struct sr_reading *r)
+{
+	int lower = max(s->chip_min_ua,
+			r->ibus_ua - sr_ua(s->p->knee_backoff) - SR_LOAD_STEP_UA);
+
+	pr_info("safe-ramp: the system load stepped up over %d mA; limit %d mA", r->ibus_ua / 1000,
+		min(lower, s->req_ua) / 1000);
+	s->probing = false;
+	s->plateau_ua = -1;
+	s->plateau_ms = 0;
+	sr_write(s, min(lower, s->req_ua));
+	s->est_have = false;   /* the limit holds the input: IBUS is the limit */
+	s->peak_ua = s->req_ua;
+	sr_check_later(s, SR_RAMP);
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -2060,6 +2164,10 @@ static void sr_work(struct work_struct *work)
 		return;
 	if (at_floor) {
 		sr_floor(s);
+		return;
+	}
+	if (r.load_step && !s->dpm_test && !s->vmode) {
+		sr_load_step(s, &r);
 		return;
 	}
 	r.was_rising = s->rising;

@@ -144,9 +144,10 @@ void world_settle_state(struct world *w)
 {
 	struct battery_state *x = &world_cell(w)->x;
 	struct model_point pt = { &w->net, &w->op, &w->wires, x };
+	bool settled = false;
 
 	world_prepare_net(w);
-	for (int round = 0; round < WORLD_SETTLE_MAX; round++) {
+	for (int round = 0; round < WORLD_SETTLE_MAX && !settled; round++) {
 		struct net_in before = w->net;
 
 		world_solve(w, x, &w->op, &w->emf);
@@ -156,10 +157,12 @@ void world_settle_state(struct world *w)
 				model_registry[i]->observe(w->state[i], &pt);
 		world_metrics_observe(w, &pt, false);
 		world_prepare_net(w);
-		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
-			break;
+		settled = !w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0;
 	}
-	world_solve(w, x, &w->op, &w->emf);
+	/* Settled, the circuit is the one just solved (the same net, battery state and
+	 * cell), so w->op is already its solution; else it is solved once more. */
+	if (!settled)
+		world_solve(w, x, &w->op, &w->emf);
 	w->dirty = false;
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->settled)

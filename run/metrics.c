@@ -211,6 +211,18 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 		else if (r == MODEL_METRIC_AT_START)
 			w->m.v[i] = l[i].d->value(st, pt);
 	}
+	w->cuts = g_new(struct metric_cut, (gsize)tab.n_cut);
+	for (int k = 0; k < tab.n_cut; k++) {
+		const struct world_metric_ref *r = &l[tab.cut[k]];
+
+		w->cuts[w->n_cuts++] = (struct metric_cut){ r->d->value,
+							    world_owner_state(w, r->model) };
+	}
+	w->integrate = g_new(struct world_integrate_hook, (gsize)w->n_models);
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->integrate)
+			w->integrate[w->n_integrate++] = (struct world_integrate_hook){
+				model_registry[i]->integrate, w->state[i] };
 	w->acc.vbus_min_v = NAN;   /* null until the source delivers */
 	w->acc.vbus_min_t = w->acc.ibus_max_t = -1;
 	w->acc.port = world_model(w, "source");
@@ -224,9 +236,8 @@ static void world_metrics_integrate(struct world *w, const struct net_out *o1,
 	const struct model_point p0 = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
 	const struct model_point p1 = { &w->net, o1, &w->wires, x1 };
 
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->integrate)
-			model_registry[i]->integrate(w->state[i], &p0, &p1, dt, hold);
+	for (int k = 0; k < w->n_integrate; k++)
+		w->integrate[k].integrate(w->integrate[k].state, &p0, &p1, dt, hold);
 }
 
 /*
@@ -305,20 +316,12 @@ void world_metrics_observe(struct world *w, const struct model_point *pt, bool s
 	}
 }
 
-int world_metrics_n_margins(void)
-{
-	return metric_tab()->n_cut;
-}
-
 /* The stepper cuts a step where a first time's condition starts to hold, so that it
  * is located like any model threshold. */
 void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g)
 {
-	for (int k = 0; k < tab.n_cut; k++) {
-		const struct world_metric_ref *r = &tab.all[tab.cut[k]];
-
-		g[k] = r->d->value(world_owner_state(w, r->model), pt);
-	}
+	for (int k = 0; k < w->n_cuts; k++)
+		g[k] = w->cuts[k].value(w->cuts[k].state, pt);
 }
 
 /* Where an extreme metric happened, as a record at the end of the run: {"metric":

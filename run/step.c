@@ -100,16 +100,11 @@ static void world_margins(const struct world *w, const struct net_out *op,
 			  const struct battery_state *x, double *g)
 {
 	struct model_point pt = { &w->net, op, &w->wires, x };
-	int k = 0;
+	const struct world_margins_hook *h = w->margins, *end = h + w->n_margins;
 
-	for (int i = 0; i < w->n_models; i++) {
-		const struct model_desc *d = model_registry[i];
-
-		if (d->margins)
-			d->margins(w->state[i], &pt, g + k);
-		k += d->n_margins;
-	}
-	world_metrics_margins(w, &pt, g + k);
+	for (; h < end; h++)
+		h->margins(h->state, &pt, g + h->at);
+	world_metrics_margins(w, &pt, g + w->n_g - w->n_cuts);
 }
 
 /* Checked after every step, and a crossing is rare: the whole array is compared
@@ -490,9 +485,16 @@ static const struct sim_cont_ops world_cont_ops = {
 
 void world_step_init(struct world *w)
 {
-	w->n_g = world_metrics_n_margins();
-	for (int i = 0; i < w->n_models; i++)
-		w->n_g += model_registry[i]->n_margins;
+	w->margins = g_new(struct world_margins_hook, (gsize)w->n_models);
+	for (int i = 0; i < w->n_models; i++) {
+		const struct model_desc *d = model_registry[i];
+
+		if (d->margins)
+			w->margins[w->n_margins++] = (struct world_margins_hook){ d->margins,
+										 w->state[i], w->n_g };
+		w->n_g += d->n_margins;
+	}
+	w->n_g += w->n_cuts;   /* the metrics' last (resolved by world_metrics_start()) */
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;

@@ -435,6 +435,9 @@ void world_free(struct world *w)
 	g_free(w->col);
 	world_metrics_clear(&w->m);
 	g_free(w->watch);
+	g_free(w->cuts);
+	g_free(w->integrate);
+	g_free(w->margins);
 	g_free(w->g);
 	g_free(w->g_try);
 	g_free(w->outdir);

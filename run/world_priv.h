@@ -63,6 +63,14 @@ struct world {
 	bool dirty;
 	int n_g;                      /* margins: the models' in registry order, the metrics' */
 	double *g, *g_try;            /* at the committed state, at the end of a trial step */
+	/* the models that have margins, each with its state and its first margin's index
+	 * in g, resolved once (world_step_init()): the margins are taken at every trial */
+	struct world_margins_hook {
+		void (*margins)(const void *state, const struct model_point *pt, double *g);
+		const void *state;
+		int at;
+	} *margins;
+	int n_margins;
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
@@ -116,6 +124,16 @@ struct world {
 		double *v;
 		bool first;
 	} *watch;
+	/* the metrics the stepper cuts a step for (cut), and the models that integrate over
+	 * a step, resolved once (world_metrics_start()): both run at every step */
+	struct metric_cut { model_value_fn *value; const void *state; } *cuts;
+	int n_cuts;
+	struct world_integrate_hook {
+		void (*integrate)(void *state, const struct model_point *p0,
+				  const struct model_point *p1, double dt, bool hold);
+		void *state;
+	} *integrate;
+	int n_integrate;
 	struct world_acc {
 		double vbus_min_v, discharged_s, discharged_mah;
 		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
@@ -182,9 +200,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 /* The times and maxima the operating point of the current state shows (settled: the
  * instant's last one, where only first times are looked for). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);
-/* The thresholds only a metric watches (SOC reaching 80 %): how many, and their margins
- * at a point. */
-int world_metrics_n_margins(void);
+/* The thresholds only a metric watches (SOC reaching 80 %): their w->n_cuts margins at
+ * a point. */
 void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g);
 void world_metrics_finish(struct world *w);
 

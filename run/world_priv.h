@@ -103,8 +103,10 @@ struct world {
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
-	/* each column's hook and its owner's state */
-	struct world_col { model_value_fn *value; const void *state; } *col;
+	/* each owner of columns (the run, the models with some): its row(), its state and
+	 * the places of its columns in a row */
+	struct world_row { model_row_fn *row; const void *state; const int *at; } *rows;
+	int n_rows;
 	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a

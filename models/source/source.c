@@ -863,34 +863,30 @@ static void source_model_observe(void *state, const struct model_point *pt)
 		    p->t_ocp);
 }
 
-/* its state, limiting when the operating point has it in its limit while it is on */
-static double source_col_state(const void *state, const struct model_point *pt)
+/* source_state (limiting when the operating point has it in its limit while it is
+ * on), src_ilim_A and budget_A: the allowance, or for a port with no USB budget its
+ * own current limit. Detached, the port has neither (source_budget() is 0). */
+static void source_row(const void *state, const struct model_point *pt,
+		       const struct model_row *r)
 {
 	const struct source *s = state;
+	double ilim, budget;
 
-	if (!s->attached)
-		return SRC_DETACHED;
+	if (!s->attached) {
+		model_row_set(r, 0, SRC_DETACHED);
+		model_row_set(r, 1, 0);
+		model_row_set(r, 2, 0);
+		return;
+	}
+	ilim = source_ilim_now(s);
+	budget = source_budget(s);
 	if (s->tripped)
-		return SRC_TRIPPED;
-	return (pt->op->flags & NET_F_LIMITING) && pt->in->src_on ? SRC_LIMITING : SRC_ON;
-}
-
-static double source_col_ilim(const void *state, const struct model_point *pt)
-{
-	const struct source *s = state;
-
-	(void)pt;
-	return s->attached ? source_ilim_now(s) : 0;
-}
-
-/* The allowance; a port with no USB budget shows its own current limit. */
-static double source_col_budget(const void *state, const struct model_point *pt)
-{
-	const struct source *s = state;
-	double b = source_budget(s);
-
-	(void)pt;
-	return isfinite(b) ? b : source_ilim_now(s);
+		model_row_set(r, 0, SRC_TRIPPED);
+	else
+		model_row_set(r, 0, (pt->op->flags & NET_F_LIMITING) && pt->in->src_on ?
+					    SRC_LIMITING : SRC_ON);
+	model_row_set(r, 1, ilim);
+	model_row_set(r, 2, isfinite(budget) ? budget : ilim);
 }
 
 static double source_nominal_metric(const void *state, const struct model_point *pt)
@@ -910,9 +906,9 @@ MODEL_STATE_FIELD(source_below_s, struct source, below_s)
 MODEL_STATE_FIELD(source_over_s, struct source, over_s)
 
 static const struct model_column source_columns[] = {
-	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT, source_col_state },
-	{ 11, "src_ilim_A", "A", 6, NULL, 0, source_col_ilim },
-	{ 13, "budget_A", "A", 6, NULL, 0, source_col_budget },
+	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT },
+	{ 11, "src_ilim_A", "A", 6, NULL, 0 },
+	{ 13, "budget_A", "A", 6, NULL, 0 },
 };
 
 static const struct model_metric source_metrics[] = {
@@ -943,5 +939,6 @@ const struct model_desc model_source = {
 	.observe = source_model_observe,
 	.integrate = source_integrate,
 	MODEL_TABLE(columns, source_columns),
+	.row = source_row,
 	MODEL_TABLE(metrics, source_metrics),
 };

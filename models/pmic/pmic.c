@@ -732,17 +732,29 @@ static enum pmic_ts_zone pmic_ts_zone_of(const struct pmic_ts_params *ts, double
 static void pmic_ts_edges(const struct pmic_ts_params *ts, enum pmic_ts_zone z, double *down,
 			  double *up)
 {
-	/* lower and upper edge per zone, coldest first */
-	const double edges[PMIC_TS_ZONE_COUNT][2] = {
-		[PMIC_TS_COLD] = { NAN, ts->t1 + ts->t1_hyst },
-		[PMIC_TS_COOL] = { ts->t1, ts->t2 + ts->t2_hyst },
-		[PMIC_TS_NORMAL] = { ts->t2, ts->t3 },
-		[PMIC_TS_WARM] = { ts->t3 - ts->t3_hyst, ts->t5 },
-		[PMIC_TS_HOT] = { ts->t5 - ts->t5_hyst, NAN },
-	};
-
-	*down = edges[z][0];
-	*up = edges[z][1];
+	/* zone z's two edges only: the margins ask at every trial step */
+	switch (z) {
+	case PMIC_TS_COLD:
+		*down = NAN;
+		*up = ts->t1 + ts->t1_hyst;
+		break;
+	case PMIC_TS_COOL:
+		*down = ts->t1;
+		*up = ts->t2 + ts->t2_hyst;
+		break;
+	case PMIC_TS_NORMAL:
+		*down = ts->t2;
+		*up = ts->t3;
+		break;
+	case PMIC_TS_WARM:
+		*down = ts->t3 - ts->t3_hyst;
+		*up = ts->t5;
+		break;
+	default:   /* PMIC_TS_HOT */
+		*down = ts->t5 - ts->t5_hyst;
+		*up = NAN;
+		break;
+	}
 }
 
 /* The zone after z at temperature t: colder below `down` (normal and colder: strictly

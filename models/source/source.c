@@ -408,12 +408,11 @@ static double pps_request_v(const struct source_params *p)
 
 /* A PPS contract in force: a PD contract made and a PPS request within an APDO. Sets
  * *v and *i to the regulated voltage and the operating current. */
-static const struct source_apdo *source_pps(const struct source *s, double *v, double *i)
+static const struct source_apdo *source_pps_contract(const struct source *s, double *v,
+						     double *i)
 {
 	const struct source_apdo *a;
 
-	if (s->i_contract <= 0 || s->p->pps_v <= 0)
-		return NULL;
 	*v = pps_request_v(s->p);
 	a = source_apdo_for(s->p, *v);
 	if (!a)
@@ -422,14 +421,23 @@ static const struct source_apdo *source_pps(const struct source *s, double *v, d
 	return a;
 }
 
-static double source_voc_now(const struct source *s)
+/* source_pps_contract(), and NULL at once without a PD contract or a PPS request (most
+ * ports: the circuit, the trace and the margins ask at every step). */
+static inline const struct source_apdo *source_pps(const struct source *s, double *v, double *i)
 {
-	double v, i;
+	if (s->i_contract <= 0 || s->p->pps_v <= 0)
+		return NULL;
+	return source_pps_contract(s, v, i);
+}
 
+/* The open-circuit voltage under the PPS contract pps (NULL: none) at v_pps volts. */
+static double source_voc_with(const struct source *s, const struct source_apdo *pps,
+			      double v_pps)
+{
 	/* A PD contract moves the output to the PDO voltage (or a PPS request's),
 	 * keeping the adapter's offset above the nominal level. */
-	if (source_pps(s, &v, &i))
-		return s->p->voc + (v - 5.0);
+	if (pps)
+		return s->p->voc + (v_pps - 5.0);
 	if (s->v_contract > 0)
 		return s->p->voc + (s->v_contract - 5.0);
 	return s->p->voc;
@@ -470,19 +478,29 @@ static double source_adapter_ilim(const struct source *s)
 	return ilim;
 }
 
-/* The current limit in force: ilim, or a PD contract's current. */
-static double source_ilim_now(const struct source *s)
+/* The current limit in force under the PPS contract pps (NULL: none) at i_pps amperes:
+ * ilim, or a PD contract's current. */
+static double source_ilim_with(const struct source *s, const struct source_apdo *pps,
+			       double i_pps)
 {
 	/* A PD source limits to its contract (unless told its protection sits above
 	 * it); the model keeps the adapter's own ilim when that is lower. */
-	double ilim = source_adapter_ilim(s), v, i;
+	double ilim = source_adapter_ilim(s);
 
 	/* PPS: current-limit mode at the operating current, whatever contract_limit */
-	if (source_pps(s, &v, &i))
-		return fmin(i, ilim);
+	if (pps)
+		return fmin(i_pps, ilim);
 	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < ilim)
 		return s->i_contract;
 	return ilim;
+}
+
+static double source_ilim_now(const struct source *s)
+{
+	double v, i = 0;
+	const struct source_apdo *pps = source_pps(s, &v, &i);
+
+	return source_ilim_with(s, pps, i);
 }
 
 /* ---- the adapter warming up: the drift of its current limit ----
@@ -803,18 +821,17 @@ static void source_net(void *state, const struct net_out *last, struct net_in *i
 	const struct source *s = state;
 	const struct source_params *p = s->p;
 
-	const struct source_apdo *pps;
-	double v_pps, i_pps;
+	double v_pps = 0, i_pps = 0;
+	const struct source_apdo *pps = source_pps(s, &v_pps, &i_pps);
 
 	in->src_on = source_output_on(s);
-	in->voc = source_voc_now(s);
+	in->voc = source_voc_with(s, pps, v_pps);
 	in->r_src = p->rout;
 	in->limit = p->overload == SRC_OVL_NONE ? NET_LIMIT_NONE :
 		    p->overload == SRC_OVL_FOLDBACK ? NET_LIMIT_FOLDBACK : NET_LIMIT_BRICK;
-	pps = source_pps(s, &v_pps, &i_pps);
 	if (pps)
 		in->limit = NET_LIMIT_BRICK;   /* PPS current-limit mode holds the current */
-	in->ilim = source_ilim_now(s);
+	in->ilim = source_ilim_with(s, pps, i_pps);
 	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
 	/* a unit drawn or drifted below its short-circuit current folds back to its limit */
 	in->ishort = fmin(p->ishort, in->ilim);

@@ -147,9 +147,8 @@ void world_settle_state(struct world *w)
 
 		world_solve(w, x, &w->op, &w->emf);
 		w->dirty = false;
-		for (int i = 0; i < w->n_models; i++)
-			if (model_registry[i]->observe)
-				model_registry[i]->observe(w->state[i], &pt);
+		for (int k = 0; k < w->n_observe; k++)
+			w->observe[k].fn(w->observe[k].state, &pt);
 		world_metrics_observe(w, &pt, false);
 		world_prepare_net(w);
 		settled = !w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0;
@@ -159,9 +158,8 @@ void world_settle_state(struct world *w)
 	if (!settled)
 		world_solve(w, x, &w->op, &w->emf);
 	w->dirty = false;
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->settled)
-			model_registry[i]->settled(w->state[i], &pt);
+	for (int k = 0; k < w->n_settled; k++)
+		w->settled[k].fn(w->settled[k].state, &pt);
 	world_metrics_observe(w, &pt, true);
 	if (!world_op_finite(&w->op))
 		world_fail(w, "the operating point is not finite at t = %.9g s (vbus %g V, ibat %g A)",
@@ -486,6 +484,8 @@ static const struct sim_cont_ops world_cont_ops = {
 void world_step_init(struct world *w)
 {
 	w->margins = g_new(struct world_margins_hook, (gsize)w->n_models);
+	w->observe = g_new(struct world_point_hook, (gsize)w->n_models);
+	w->settled = g_new(struct world_point_hook, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++) {
 		const struct model_desc *d = model_registry[i];
 
@@ -493,6 +493,12 @@ void world_step_init(struct world *w)
 			w->margins[w->n_margins++] = (struct world_margins_hook){ d->margins,
 										 w->state[i], w->n_g };
 		w->n_g += d->n_margins;
+		if (d->observe)
+			w->observe[w->n_observe++] = (struct world_point_hook){ d->observe,
+									       w->state[i] };
+		if (d->settled)
+			w->settled[w->n_settled++] = (struct world_point_hook){ d->settled,
+									       w->state[i] };
 	}
 	w->n_g += w->n_cuts;   /* the metrics' last (resolved by world_metrics_start()) */
 	w->g = g_new0(double, (gsize)w->n_g);

@@ -438,6 +438,8 @@ void world_free(struct world *w)
 	g_free(w->cuts);
 	g_free(w->integrate);
 	g_free(w->margins);
+	g_free(w->observe);
+	g_free(w->settled);
 	g_free(w->g);
 	g_free(w->g_try);
 	g_free(w->outdir);

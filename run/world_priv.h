@@ -71,6 +71,13 @@ struct world {
 		int at;
 	} *margins;
 	int n_margins;
+	/* the models that observe an operating point and those told the settled one, with
+	 * their states (world_step_init()): every instant's settling calls them */
+	struct world_point_hook {
+		void (*fn)(void *state, const struct model_point *pt);
+		void *state;
+	} *observe, *settled;
+	int n_observe, n_settled;
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */

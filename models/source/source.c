@@ -667,20 +667,13 @@ static void over_segment(struct source *s, double a, double b, double level, dou
 		s->over_c += 0.5 * t * (fmax(a, b) - level);
 }
 
-/* Every step: VBUS under its floor, the draw above the allowance (the allowance before
- * a drop while the device has time to follow it). */
-static void source_integrate(void *state, const struct model_point *p0,
-			     const struct model_point *p1, double dt, bool hold)
+/* The draw above the allowance over a step of dt from IBUS a to b (the allowance
+ * before a drop while the device has time to follow it). */
+static void source_integrate_budget(struct source *s, double a, double b, double dt)
 {
-	struct source *s = state;
-	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
-	double dt_step = dt;
 	double budget = source_budget(s);
 	sim_time_t t0 = sim_now(s->sim);
 
-	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
-	if (source_output_on(s))
-		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
 	if (t0 < s->grace_until && dt > 0) {
 		double tg = fmin(dt, sim_time_to_s(s->grace_until - t0));
 		double m = a + (b - a) * tg / dt;
@@ -691,10 +684,26 @@ static void source_integrate(void *state, const struct model_point *p0,
 	}
 	if (dt > 0 && isfinite(budget))
 		over_segment(s, a, b, budget + SOURCE_OVER_EPS_A, dt);
+}
+
+/* Every step: VBUS under its floor, the draw above the allowance. A kind with no USB
+ * allowance (a dedicated charger, budget_rules[]; a run never changes the kind) has an
+ * infinite one while plugged in and draws nothing unplugged (the circuit's IBUS is 0
+ * with the port off): it is never over. */
+static void source_integrate(void *state, const struct model_point *p0,
+			     const struct model_point *p1, double dt, bool hold)
+{
+	struct source *s = state;
+	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
+
+	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
+	if (source_output_on(s))
+		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
+	if (budget_rules[s->p->kind] != BUDGET_UNLIMITED)
+		source_integrate_budget(s, a, b, dt);
 	/* the time the port delivered, which warms it (source_drift_cb()) */
-	if (s->p->ilim_drift != 0 && source_output_on(s) &&
-	    0.5 * ((hold ? p1->op->ibus : p0->op->ibus) + p1->op->ibus) > SOURCE_DELIVER_EPS_A)
-		s->drift_on_s += dt_step;
+	if (s->p->ilim_drift != 0 && source_output_on(s) && 0.5 * (a + b) > SOURCE_DELIVER_EPS_A)
+		s->drift_on_s += dt;
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)

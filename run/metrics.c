@@ -115,31 +115,32 @@ static struct metric_tab {
 	int n_all, n_cut;
 } tab;
 
-static int ref_cmp(const void *a, const void *b)
+/* Puts ref among the first n of l, which are in rank order (built once: a handful). */
+static void insert_by_rank(struct world_metric_ref *l, int n, struct world_metric_ref ref)
 {
-	const struct world_metric_ref *x = a, *y = b;
-
-	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
+	for (; n > 0 && l[n - 1].d->rank > ref.d->rank; n--)
+		l[n] = l[n - 1];
+	l[n] = ref;
 }
 
 /* Built once (the registry is constant) and kept for the process. */
 static const struct metric_tab *metric_tab(void)
 {
 	static gsize once;
-	GArray *a;
+	int n = G_N_ELEMENTS(world_own_metrics);
 
 	if (!g_once_init_enter(&once))
 		return &tab;
-	a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
+	for (int i = 0; model_registry[i]; i++)
+		n += model_registry[i]->n_metrics;
+	tab.all = g_new(struct world_metric_ref, (gsize)n);
 	for (guint i = 0; i < G_N_ELEMENTS(world_own_metrics); i++)
-		g_array_append_val(a, ((struct world_metric_ref){ &world_own_metrics[i], -1 }));
+		insert_by_rank(tab.all, tab.n_all++,
+			       (struct world_metric_ref){ &world_own_metrics[i], -1 });
 	for (int i = 0; model_registry[i]; i++)
 		for (int k = 0; k < model_registry[i]->n_metrics; k++)
-			g_array_append_val(a, ((struct world_metric_ref){
-						   &model_registry[i]->metrics[k], i }));
-	g_array_sort(a, ref_cmp);
-	tab.n_all = (int)a->len;
-	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
+			insert_by_rank(tab.all, tab.n_all++, (struct world_metric_ref){
+					       &model_registry[i]->metrics[k], i });
 	tab.cut = g_new(int, (gsize)tab.n_all);
 	for (int i = 0; i < tab.n_all; i++)
 		if (tab.all[i].d->cut)

@@ -54,19 +54,18 @@ static int n_cols;
  * row() is given its part (struct model_row's at) */
 static int *col_at;
 
-static int ref_cmp(const void *a, const void *b)
-{
-	const struct world_column_ref *x = a, *y = b;
-
-	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
-}
-
-static void add_columns(GArray *a, const struct model_column *c, int n)
+/* Puts the n columns of c after the list's first *len, in rank order among them
+ * (built once: a handful). */
+static void add_columns(struct world_column_ref *l, int *len, const struct model_column *c,
+			int n)
 {
 	for (int k = 0; k < n; k++) {
-		struct world_column_ref r = { &c[k], (int)a->len };
+		struct world_column_ref r = { &c[k], *len };
+		int i = (*len)++;
 
-		g_array_append_val(a, r);
+		for (; i > 0 && l[i - 1].d->rank > r.d->rank; i--)
+			l[i] = l[i - 1];
+		l[i] = r;
 	}
 }
 
@@ -76,16 +75,17 @@ int world_columns(const struct trace_col **cols)
 	static gsize once;
 
 	if (g_once_init_enter(&once)) {
-		GArray *a = g_array_new(FALSE, FALSE, sizeof(struct world_column_ref));
+		int n = G_N_ELEMENTS(world_own_columns);
 
-		add_columns(a, world_own_columns, G_N_ELEMENTS(world_own_columns));
+		for (int i = 0; model_registry[i]; i++)
+			n += model_registry[i]->n_columns;
+		col_list = g_new(struct world_column_ref, (gsize)n);
+		add_columns(col_list, &n_cols, world_own_columns, G_N_ELEMENTS(world_own_columns));
 		for (int i = 0; model_registry[i]; i++) {
 			g_assert(!model_registry[i]->n_columns || model_registry[i]->row);
-			add_columns(a, model_registry[i]->columns, model_registry[i]->n_columns);
+			add_columns(col_list, &n_cols, model_registry[i]->columns,
+				    model_registry[i]->n_columns);
 		}
-		g_array_sort(a, ref_cmp);
-		n_cols = (int)a->len;
-		col_list = (struct world_column_ref *)(void *)g_array_free(a, FALSE);
 		col_trace = g_new0(struct trace_col, (gsize)n_cols);
 		col_at = g_new(int, (gsize)n_cols);
 		for (int i = 0; i < n_cols; i++) {

@@ -51,9 +51,8 @@ static void world_prepare_net(struct world *w)
 {
 	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;
 	memset(&w->net, 0, sizeof(w->net));
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->net)
-			model_registry[i]->net(w->state[i], &w->op, &w->net);
+	for (int k = 0; k < w->n_nets; k++)
+		w->nets[k].net(w->nets[k].state, &w->op, &w->net);
 	w->net_solve = w->net;
 	net_prepare(&w->net, &w->net_side);
 }
@@ -481,14 +480,17 @@ static const struct sim_cont_ops world_cont_ops = {
 	.settle = world_settle_cb,
 };
 
-void world_step_init(struct world *w)
+void world_hooks_init(struct world *w)
 {
+	w->nets = g_new(struct world_net_hook, (gsize)w->n_models);
 	w->margins = g_new(struct world_margins_hook, (gsize)w->n_models);
 	w->observe = g_new(struct world_point_hook, (gsize)w->n_models);
 	w->settled = g_new(struct world_point_hook, (gsize)w->n_models);
 	for (int i = 0; i < w->n_models; i++) {
 		const struct model_desc *d = model_registry[i];
 
+		if (d->net)
+			w->nets[w->n_nets++] = (struct world_net_hook){ d->net, w->state[i] };
 		if (d->margins)
 			w->margins[w->n_margins++] = (struct world_margins_hook){ d->margins,
 										 w->state[i], w->n_g };
@@ -500,6 +502,10 @@ void world_step_init(struct world *w)
 			w->settled[w->n_settled++] = (struct world_point_hook){ d->settled,
 									       w->state[i] };
 	}
+}
+
+void world_step_init(struct world *w)
+{
 	w->n_g += w->n_cuts;   /* the metrics' last (resolved by world_metrics_start()) */
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);

@@ -63,21 +63,24 @@ struct world {
 	bool dirty;
 	int n_g;                      /* margins: the models' in registry order, the metrics' */
 	double *g, *g_try;            /* at the committed state, at the end of a trial step */
-	/* the models that have margins, each with its state and its first margin's index
-	 * in g, resolved once (world_step_init()): the margins are taken at every trial */
+	/* The models' hooks that every step or settling calls, resolved once
+	 * (world_hooks_init()): those with each hook, with their states, in registry
+	 * order. Their parts of the circuit; their margins, with the index of the first
+	 * in g; what observes an operating point and what is told the settled one. */
+	struct world_net_hook {
+		void (*net)(void *state, const struct net_out *last, struct net_in *in);
+		void *state;
+	} *nets;
 	struct world_margins_hook {
 		void (*margins)(const void *state, const struct model_point *pt, double *g);
 		const void *state;
 		int at;
 	} *margins;
-	int n_margins;
-	/* the models that observe an operating point and those told the settled one, with
-	 * their states (world_step_init()): every instant's settling calls them */
 	struct world_point_hook {
 		void (*fn)(void *state, const struct model_point *pt);
 		void *state;
 	} *observe, *settled;
-	int n_observe, n_settled;
+	int n_nets, n_margins, n_observe, n_settled;
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
@@ -174,7 +177,10 @@ static inline const void *world_owner_state(const struct world *w, int i)
 }
 
 /* run/step.c */
-/* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
+/* Resolve the models' hooks (once they are initialised, before any solve). */
+void world_hooks_init(struct world *w);
+/* The margins' arrays, the first step size; the world becomes the sim's continuous part
+ * (after the metrics' start). */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Re-solve now if a model changed since the last solution (run/charger_ic.c: reads). */

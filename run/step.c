@@ -362,7 +362,8 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 
 	world_metrics_step(w, op1, x1, i1, world_ocv(w, b->x.soc), world_ocv(w, x1->soc), dt,
 			   w->unresolved, t1);
-	world_probe_step(w, t0, t1, op1, x1, world_sample);
+	if (world_probes_left(w))
+		world_probe_step(w, t0, t1, op1, x1, world_sample);
 	b->x = *x1;
 	w->op = *op1;
 	w->emf = emf1;
@@ -470,7 +471,8 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 	if (world_net_jumped(&before, &w->net))
 		w->dt_next = WORLD_DT_AFTER_EVENT;
 	/* the probes at now: (now - 1 ns, now] has no inside to sample */
-	world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
+	if (world_probes_left(w))
+		world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
 	world_trace_row(w, true);
 	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }

@@ -235,5 +235,10 @@ typedef void world_sample_fn(struct world *w, sim_time_t t0, sim_time_t t1, sim_
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		      const struct net_out *op1, const struct battery_state *x1,
 		      world_sample_fn *sample);
+/* Are there probes still to sample? (Most runs have none: their steps skip the call.) */
+static inline bool world_probes_left(const struct world *w)
+{
+	return w->next_probe < w->opt.n_probes;
+}
 
 #endif

@@ -197,20 +197,22 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 
 	w->m.v = g_new0(double, (gsize)n);
 	w->m.s = g_new0(char *, (gsize)n);
-	/* what every operating point updates, resolved once: it is read at every step (up to
-	 * the first with no value) */
-	w->watch = g_new0(struct metric_watch, (gsize)n + 1);
-	for (int i = 0, k = 0; i < n; i++) {
+	/* what every operating point updates, resolved once: it is read at every settling */
+	w->firsts = g_new(struct metric_watch, (gsize)n);
+	w->maxima = g_new(struct metric_watch, (gsize)n);
+	for (int i = 0; i < n; i++) {
 		enum model_metric_rule r = l[i].d->rule;
 		const void *st = world_owner_state(w, l[i].model);
+		struct metric_watch m = { l[i].d->value, st, &w->m.v[i] };
 
-		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
-			w->watch[k++] = (struct metric_watch){ l[i].d->value, st, &w->m.v[i],
-							       r == MODEL_METRIC_FIRST };
-		if (r == MODEL_METRIC_FIRST)
+		if (r == MODEL_METRIC_FIRST) {
+			w->firsts[w->n_firsts++] = m;
 			w->m.v[i] = -1;   /* not yet */
-		else if (r == MODEL_METRIC_AT_START)
+		} else if (r == MODEL_METRIC_MAX) {
+			w->maxima[w->n_maxima++] = m;
+		} else if (r == MODEL_METRIC_AT_START) {
 			w->m.v[i] = l[i].d->value(st, pt);
+		}
 	}
 	w->cuts = g_new(struct metric_cut, (gsize)tab.n_cut);
 	for (int k = 0; k < tab.n_cut; k++) {
@@ -300,19 +302,29 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	}
 }
 
+/* The values are read-only looks at the models' states, so their order is free: a
+ * first time that happened is done with (its place goes to the last one's). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	if (settled)
+	if (settled) {
 		metrics_extremes(w, pt->op, sim_now(&w->sim));
-	for (const struct metric_watch *m = w->watch; m->value; m++) {
-		if (m->first) {
-			if (*m->v < 0 && m->value(m->state, pt) >= 0)
-				*m->v = sim_time_to_s(sim_now(&w->sim));
-		} else if (!settled) {
+	} else {
+		for (const struct metric_watch *m = w->maxima, *end = m + w->n_maxima; m < end;
+		     m++) {
 			double x = m->value(m->state, pt);
 
 			if (x > *m->v)
 				*m->v = x;
+		}
+	}
+	for (int k = 0; k < w->n_firsts;) {
+		const struct metric_watch *m = &w->firsts[k];
+
+		if (m->value(m->state, pt) >= 0) {
+			*m->v = sim_time_to_s(sim_now(&w->sim));
+			w->firsts[k] = w->firsts[--w->n_firsts];
+		} else {
+			k++;
 		}
 	}
 }

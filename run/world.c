@@ -435,7 +435,8 @@ void world_free(struct world *w)
 	g_free(w->last_row);
 	g_free(w->rows);
 	world_metrics_clear(&w->m);
-	g_free(w->watch);
+	g_free(w->firsts);
+	g_free(w->maxima);
 	g_free(w->cuts);
 	g_free(w->integrate);
 	g_free(w->nets);

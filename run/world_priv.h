@@ -130,12 +130,14 @@ struct world {
 	/* the metrics: every one's value (metrics.json's order), and what the run's own
 	 * accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
-	struct metric_watch {        /* an observed metric (FIRST or MAX), resolved */
+	/* the observed metrics, resolved: the first times still to come (FIRST: one leaves
+	 * the list when it happens) and the maxima (MAX) */
+	struct metric_watch {
 		model_value_fn *value;
 		const void *state;
 		double *v;
-		bool first;
-	} *watch;
+	} *firsts, *maxima;
+	int n_firsts, n_maxima;
 	/* the metrics the stepper cuts a step for (cut), and the models that integrate over
 	 * a step, resolved once (world_metrics_start()): both run at every step */
 	struct metric_cut { model_value_fn *value; const void *state; } *cuts;

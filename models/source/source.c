@@ -905,7 +905,8 @@ static void source_row(const void *state, const struct model_point *pt,
 		return;
 	}
 	ilim = source_ilim_now(s);
-	budget = source_budget(s);
+	/* a kind with no USB allowance has an infinite one plugged in (source_budget()) */
+	budget = budget_rules[s->p->kind] == BUDGET_UNLIMITED ? INFINITY : source_budget(s);
 	if (s->tripped)
 		model_row_set(r, 0, SRC_TRIPPED);
 	else

@@ -77,12 +77,30 @@ struct model_point {
 	const struct battery_state *x;       /* the cell's state there (a step's end, a probe's) */
 };
 
-/* A column's or a metric's value at a point: the model's state is the current one,
- * pt->op and pt->x those of the point (a probe inside a step is interpolated). */
+/* A metric's value at a point: the model's state is the current one, pt->op and pt->x
+ * those of the point. */
 typedef double model_value_fn(const void *state, const struct model_point *pt);
 
-/* A column a model adds to trace.csv and trace.vcd. The columns after time_s are
- * every model's and the run's own (run/probes.c), in rank order. */
+/* Where a model's columns go in a trace row: its columns[k] at v[at[k]]. */
+struct model_row {
+	double *v;
+	const int *at;
+};
+
+static inline void model_row_set(const struct model_row *r, int k, double value)
+{
+	r->v[r->at[k]] = value;
+}
+
+/* Every column a model adds, at a point (as for model_value_fn; a probe inside a step
+ * is interpolated): model_row_set(r, k, value) for each of its columns[k]. One call
+ * fills them all, so that a quantity two columns show is worked out once a row. */
+typedef void model_row_fn(const void *state, const struct model_point *pt,
+			  const struct model_row *r);
+
+/* A column a model adds to trace.csv and trace.vcd (its value: the model's row()). The
+ * columns after time_s are every model's and the run's own (run/probes.c), in rank
+ * order. */
 struct model_column {
 	int rank;
 	const char *name;                    /* "vbus_V" */
@@ -90,7 +108,6 @@ struct model_column {
 	int decimals;                        /* fixed decimals in the CSV (not for labels) */
 	const char *const *labels;           /* non-NULL: the value indexes these state names */
 	int n_labels;
-	model_value_fn *value;
 };
 
 /* Tell the run that a model's part of the circuit changed (x has changed and ctx). */
@@ -232,6 +249,7 @@ struct model_desc {
 	/* ---- the outputs (optional) ---- */
 	const struct model_column *columns;  /* what it adds to the trace */
 	int n_columns;
+	model_row_fn *row;                   /* their values (with columns) */
 	const struct model_metric *metrics;  /* what it adds to metrics.json */
 	int n_metrics;
 };

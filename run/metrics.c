@@ -115,31 +115,32 @@ static struct metric_tab {
 	int n_all, n_cut;
 } tab;
 
-static int ref_cmp(const void *a, const void *b)
+/* Puts ref among the first n of l, which are in rank order (built once: a handful). */
+static void insert_by_rank(struct world_metric_ref *l, int n, struct world_metric_ref ref)
 {
-	const struct world_metric_ref *x = a, *y = b;
-
-	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
+	for (; n > 0 && l[n - 1].d->rank > ref.d->rank; n--)
+		l[n] = l[n - 1];
+	l[n] = ref;
 }
 
 /* Built once (the registry is constant) and kept for the process. */
 static const struct metric_tab *metric_tab(void)
 {
 	static gsize once;
-	GArray *a;
+	int n = G_N_ELEMENTS(world_own_metrics);
 
 	if (!g_once_init_enter(&once))
 		return &tab;
-	a = g_array_new(FALSE, FALSE, sizeof(struct world_metric_ref));
+	for (int i = 0; model_registry[i]; i++)
+		n += model_registry[i]->n_metrics;
+	tab.all = g_new(struct world_metric_ref, (gsize)n);
 	for (guint i = 0; i < G_N_ELEMENTS(world_own_metrics); i++)
-		g_array_append_val(a, ((struct world_metric_ref){ &world_own_metrics[i], -1 }));
+		insert_by_rank(tab.all, tab.n_all++,
+			       (struct world_metric_ref){ &world_own_metrics[i], -1 });
 	for (int i = 0; model_registry[i]; i++)
 		for (int k = 0; k < model_registry[i]->n_metrics; k++)
-			g_array_append_val(a, ((struct world_metric_ref){
-						   &model_registry[i]->metrics[k], i }));
-	g_array_sort(a, ref_cmp);
-	tab.n_all = (int)a->len;
-	tab.all = (struct world_metric_ref *)(void *)g_array_free(a, FALSE);
+			insert_by_rank(tab.all, tab.n_all++, (struct world_metric_ref){
+					       &model_registry[i]->metrics[k], i });
 	tab.cut = g_new(int, (gsize)tab.n_all);
 	for (int i = 0; i < tab.n_all; i++)
 		if (tab.all[i].d->cut)
@@ -196,21 +197,35 @@ void world_metrics_start(struct world *w, const struct model_point *pt)
 
 	w->m.v = g_new0(double, (gsize)n);
 	w->m.s = g_new0(char *, (gsize)n);
-	/* what every operating point updates, resolved once: it is read at every step (up to
-	 * the first with no value) */
-	w->watch = g_new0(struct metric_watch, (gsize)n + 1);
-	for (int i = 0, k = 0; i < n; i++) {
+	/* what every operating point updates, resolved once: it is read at every settling */
+	w->firsts = g_new(struct metric_watch, (gsize)n);
+	w->maxima = g_new(struct metric_watch, (gsize)n);
+	for (int i = 0; i < n; i++) {
 		enum model_metric_rule r = l[i].d->rule;
 		const void *st = world_owner_state(w, l[i].model);
+		struct metric_watch m = { l[i].d->value, st, &w->m.v[i] };
 
-		if (r == MODEL_METRIC_FIRST || r == MODEL_METRIC_MAX)
-			w->watch[k++] = (struct metric_watch){ l[i].d->value, st, &w->m.v[i],
-							       r == MODEL_METRIC_FIRST };
-		if (r == MODEL_METRIC_FIRST)
+		if (r == MODEL_METRIC_FIRST) {
+			w->firsts[w->n_firsts++] = m;
 			w->m.v[i] = -1;   /* not yet */
-		else if (r == MODEL_METRIC_AT_START)
+		} else if (r == MODEL_METRIC_MAX) {
+			w->maxima[w->n_maxima++] = m;
+		} else if (r == MODEL_METRIC_AT_START) {
 			w->m.v[i] = l[i].d->value(st, pt);
+		}
 	}
+	w->cuts = g_new(struct metric_cut, (gsize)tab.n_cut);
+	for (int k = 0; k < tab.n_cut; k++) {
+		const struct world_metric_ref *r = &l[tab.cut[k]];
+
+		w->cuts[w->n_cuts++] = (struct metric_cut){ r->d->value,
+							    world_owner_state(w, r->model) };
+	}
+	w->integrate = g_new(struct world_integrate_hook, (gsize)w->n_models);
+	for (int i = 0; i < w->n_models; i++)
+		if (model_registry[i]->integrate)
+			w->integrate[w->n_integrate++] = (struct world_integrate_hook){
+				model_registry[i]->integrate, w->state[i] };
 	w->acc.vbus_min_v = NAN;   /* null until the source delivers */
 	w->acc.vbus_min_t = w->acc.ibus_max_t = -1;
 	w->acc.port = world_model(w, "source");
@@ -224,9 +239,8 @@ static void world_metrics_integrate(struct world *w, const struct net_out *o1,
 	const struct model_point p0 = { &w->net, &w->op, &w->wires, &world_cell(w)->x };
 	const struct model_point p1 = { &w->net, o1, &w->wires, x1 };
 
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->integrate)
-			model_registry[i]->integrate(w->state[i], &p0, &p1, dt, hold);
+	for (int k = 0; k < w->n_integrate; k++)
+		w->integrate[k].integrate(w->integrate[k].state, &p0, &p1, dt, hold);
 }
 
 /*
@@ -288,37 +302,39 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 	}
 }
 
+/* The values are read-only looks at the models' states, so their order is free: a
+ * first time that happened is done with (its place goes to the last one's). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled)
 {
-	if (settled)
+	if (settled) {
 		metrics_extremes(w, pt->op, sim_now(&w->sim));
-	for (const struct metric_watch *m = w->watch; m->value; m++) {
-		if (m->first) {
-			if (*m->v < 0 && m->value(m->state, pt) >= 0)
-				*m->v = sim_time_to_s(sim_now(&w->sim));
-		} else if (!settled) {
+	} else {
+		for (const struct metric_watch *m = w->maxima, *end = m + w->n_maxima; m < end;
+		     m++) {
 			double x = m->value(m->state, pt);
 
 			if (x > *m->v)
 				*m->v = x;
 		}
 	}
-}
+	for (int k = 0; k < w->n_firsts;) {
+		const struct metric_watch *m = &w->firsts[k];
 
-int world_metrics_n_margins(void)
-{
-	return metric_tab()->n_cut;
+		if (m->value(m->state, pt) >= 0) {
+			*m->v = sim_time_to_s(sim_now(&w->sim));
+			w->firsts[k] = w->firsts[--w->n_firsts];
+		} else {
+			k++;
+		}
+	}
 }
 
 /* The stepper cuts a step where a first time's condition starts to hold, so that it
  * is located like any model threshold. */
 void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g)
 {
-	for (int k = 0; k < tab.n_cut; k++) {
-		const struct world_metric_ref *r = &tab.all[tab.cut[k]];
-
-		g[k] = r->d->value(world_owner_state(w, r->model), pt);
-	}
+	for (int k = 0; k < w->n_cuts; k++)
+		g[k] = w->cuts[k].value(w->cuts[k].state, pt);
 }
 
 /* Where an extreme metric happened, as a record at the end of the run: {"metric":

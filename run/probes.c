@@ -13,48 +13,60 @@
 #include "run/world_priv.h"
 
 /* The run's own: the circuit's voltages and currents (the solver's net_out). */
-#define OP_COLUMN(fn, field) \
-	static double fn(const void *state, const struct model_point *pt) \
-	{ \
-		(void)state; \
-		return pt->op->field; \
-	}
-OP_COLUMN(col_vsrc, vsrc)
-OP_COLUMN(col_vbus, vbus)
-OP_COLUMN(col_ibus, ibus)
-OP_COLUMN(col_vbat, vbat)
-OP_COLUMN(col_ibat, ibat)
-OP_COLUMN(col_iload, iload)
-OP_COLUMN(col_vsys, vsys)
-#undef OP_COLUMN
-
 static const struct model_column world_own_columns[] = {
-	{ 0, "vsrc_V", "V", 6, NULL, 0, col_vsrc },
-	{ 1, "vbus_V", "V", 6, NULL, 0, col_vbus },
-	{ 2, "ibus_A", "A", 6, NULL, 0, col_ibus },
-	{ 4, "vbat_V", "V", 6, NULL, 0, col_vbat },
-	{ 5, "ibat_A", "A", 6, NULL, 0, col_ibat },
-	{ 7, "iload_A", "A", 6, NULL, 0, col_iload },
-	{ 10, "vsys_V", "V", 6, NULL, 0, col_vsys },
+	{ 0, "vsrc_V", "V", 6, NULL, 0 },
+	{ 1, "vbus_V", "V", 6, NULL, 0 },
+	{ 2, "ibus_A", "A", 6, NULL, 0 },
+	{ 4, "vbat_V", "V", 6, NULL, 0 },
+	{ 5, "ibat_A", "A", 6, NULL, 0 },
+	{ 7, "iload_A", "A", 6, NULL, 0 },
+	{ 10, "vsys_V", "V", 6, NULL, 0 },
 };
+
+static void world_own_row(const void *state, const struct model_point *pt,
+			  const struct model_row *r)
+{
+	const struct net_out *op = pt->op;
+
+	(void)state;
+	model_row_set(r, 0, op->vsrc);
+	model_row_set(r, 1, op->vbus);
+	model_row_set(r, 2, op->ibus);
+	model_row_set(r, 3, op->vbat);
+	model_row_set(r, 4, op->ibat);
+	model_row_set(r, 5, op->iload);
+	model_row_set(r, 6, op->vsys);
+}
 
 #define ROW_MAX 64   /* columns: a row is on the stack */
 
-/* A column and its owner: a model's registry index, -1 for the run. */
+/* A column and its place in the list of every owner's columns in their tables' order
+ * (the run's, then the models' in registry order). */
 struct world_column_ref {
 	const struct model_column *d;
-	int model;
+	int owned;
 };
 
 static struct world_column_ref *col_list;
 static struct trace_col *col_trace;
 static int n_cols;
+/* the rank order's index of each column by its place in the owners' list: an owner's
+ * row() is given its part (struct model_row's at) */
+static int *col_at;
 
-static int ref_cmp(const void *a, const void *b)
+/* Puts the n columns of c after the list's first *len, in rank order among them
+ * (built once: a handful). */
+static void add_columns(struct world_column_ref *l, int *len, const struct model_column *c,
+			int n)
 {
-	const struct world_column_ref *x = a, *y = b;
+	for (int k = 0; k < n; k++) {
+		struct world_column_ref r = { &c[k], *len };
+		int i = (*len)++;
 
-	return (x->d->rank > y->d->rank) - (x->d->rank < y->d->rank);
+		for (; i > 0 && l[i - 1].d->rank > r.d->rank; i--)
+			l[i] = l[i - 1];
+		l[i] = r;
+	}
 }
 
 /* Built once (the registry is constant) and kept for the process. */
@@ -63,23 +75,25 @@ int world_columns(const struct trace_col **cols)
 	static gsize once;
 
 	if (g_once_init_enter(&once)) {
-		GArray *a = g_array_new(FALSE, FALSE, sizeof(struct world_column_ref));
+		int n = G_N_ELEMENTS(world_own_columns);
 
-		for (guint i = 0; i < G_N_ELEMENTS(world_own_columns); i++)
-			g_array_append_val(a, ((struct world_column_ref){ &world_own_columns[i], -1 }));
 		for (int i = 0; model_registry[i]; i++)
-			for (int k = 0; k < model_registry[i]->n_columns; k++)
-				g_array_append_val(a, ((struct world_column_ref){
-							   &model_registry[i]->columns[k], i }));
-		g_array_sort(a, ref_cmp);
-		n_cols = (int)a->len;
-		col_list = (struct world_column_ref *)(void *)g_array_free(a, FALSE);
+			n += model_registry[i]->n_columns;
+		col_list = g_new(struct world_column_ref, (gsize)n);
+		add_columns(col_list, &n_cols, world_own_columns, G_N_ELEMENTS(world_own_columns));
+		for (int i = 0; model_registry[i]; i++) {
+			g_assert(!model_registry[i]->n_columns || model_registry[i]->row);
+			add_columns(col_list, &n_cols, model_registry[i]->columns,
+				    model_registry[i]->n_columns);
+		}
 		col_trace = g_new0(struct trace_col, (gsize)n_cols);
+		col_at = g_new(int, (gsize)n_cols);
 		for (int i = 0; i < n_cols; i++) {
 			const struct model_column *d = col_list[i].d;
 
 			col_trace[i] = (struct trace_col){ d->name, d->unit, d->decimals, d->labels,
 							   d->n_labels };
+			col_at[col_list[i].owned] = i;
 		}
 		g_once_init_leave(&once, 1);
 	}
@@ -118,21 +132,28 @@ void world_trace_init(struct world *w)
 	w->probe_vals = w->skipped_row + n;
 	w->last_row_t = -w->opt.trace_dt;   /* the first row is due */
 	w->skipped_t = -1;
-	/* each column's hook and owner resolved once: a row reads every column */
-	w->col = g_new(struct world_col, (gsize)n);
-	for (int i = 0; i < n; i++)
-		w->col[i] = (struct world_col){ col_list[i].d->value,
-						world_owner_state(w, col_list[i].model) };
+	/* each owner's row(), state and part of col_at resolved once: a row is taken
+	 * after every step */
+	w->rows = g_new(struct world_row, (gsize)w->n_models + 1);
+	w->rows[w->n_rows++] = (struct world_row){ world_own_row, w, col_at };
+	n = G_N_ELEMENTS(world_own_columns);
+	for (int i = 0; i < w->n_models; i++) {
+		if (!model_registry[i]->n_columns)
+			continue;
+		w->rows[w->n_rows++] = (struct world_row){ model_registry[i]->row, w->state[i],
+							   col_at + n };
+		n += model_registry[i]->n_columns;
+	}
 }
 
+/* Every owner of columns fills its own with one call. */
 static void world_row_values(const struct world *w, const struct net_out *op,
 			     const struct battery_state *x, double *v)
 {
 	const struct model_point pt = { &w->net, op, &w->wires, x };
-	const struct world_col *c = w->col;
 
-	for (int i = 0; i < n_cols; i++, c++)
-		v[i] = c->value(c->state, &pt);
+	for (const struct world_row *r = w->rows, *end = r + w->n_rows; r < end; r++)
+		r->row(r->state, &pt, &(struct model_row){ v, r->at });
 }
 
 /* Does a state column (charger_state, source_state, ...) differ from the last row's? */

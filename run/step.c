@@ -51,9 +51,8 @@ static void world_prepare_net(struct world *w)
 {
 	w->ocv_memo_soc[0] = w->ocv_memo_soc[1] = NAN;
 	memset(&w->net, 0, sizeof(w->net));
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->net)
-			model_registry[i]->net(w->state[i], &w->op, &w->net);
+	for (int k = 0; k < w->n_nets; k++)
+		w->nets[k].net(w->nets[k].state, &w->op, &w->net);
 	w->net_solve = w->net;
 	net_prepare(&w->net, &w->net_side);
 }
@@ -100,16 +99,11 @@ static void world_margins(const struct world *w, const struct net_out *op,
 			  const struct battery_state *x, double *g)
 {
 	struct model_point pt = { &w->net, op, &w->wires, x };
-	int k = 0;
+	const struct world_margins_hook *h = w->margins, *end = h + w->n_margins;
 
-	for (int i = 0; i < w->n_models; i++) {
-		const struct model_desc *d = model_registry[i];
-
-		if (d->margins)
-			d->margins(w->state[i], &pt, g + k);
-		k += d->n_margins;
-	}
-	world_metrics_margins(w, &pt, g + k);
+	for (; h < end; h++)
+		h->margins(h->state, &pt, g + h->at);
+	world_metrics_margins(w, &pt, g + w->n_g - w->n_cuts);
 }
 
 /* Checked after every step, and a crossing is rare: the whole array is compared
@@ -144,26 +138,27 @@ void world_settle_state(struct world *w)
 {
 	struct battery_state *x = &world_cell(w)->x;
 	struct model_point pt = { &w->net, &w->op, &w->wires, x };
+	bool settled = false;
 
 	world_prepare_net(w);
-	for (int round = 0; round < WORLD_SETTLE_MAX; round++) {
+	for (int round = 0; round < WORLD_SETTLE_MAX && !settled; round++) {
 		struct net_in before = w->net;
 
 		world_solve(w, x, &w->op, &w->emf);
 		w->dirty = false;
-		for (int i = 0; i < w->n_models; i++)
-			if (model_registry[i]->observe)
-				model_registry[i]->observe(w->state[i], &pt);
+		for (int k = 0; k < w->n_observe; k++)
+			w->observe[k].fn(w->observe[k].state, &pt);
 		world_metrics_observe(w, &pt, false);
 		world_prepare_net(w);
-		if (!w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0)
-			break;
+		settled = !w->dirty && memcmp(&before, &w->net, sizeof(before)) == 0;
 	}
-	world_solve(w, x, &w->op, &w->emf);
+	/* Settled, the circuit is the one just solved (the same net, battery state and
+	 * cell), so w->op is already its solution; else it is solved once more. */
+	if (!settled)
+		world_solve(w, x, &w->op, &w->emf);
 	w->dirty = false;
-	for (int i = 0; i < w->n_models; i++)
-		if (model_registry[i]->settled)
-			model_registry[i]->settled(w->state[i], &pt);
+	for (int k = 0; k < w->n_settled; k++)
+		w->settled[k].fn(w->settled[k].state, &pt);
 	world_metrics_observe(w, &pt, true);
 	if (!world_op_finite(&w->op))
 		world_fail(w, "the operating point is not finite at t = %.9g s (vbus %g V, ibat %g A)",
@@ -367,7 +362,8 @@ static void world_commit(struct world *w, sim_time_t t0, sim_time_t t1,
 
 	world_metrics_step(w, op1, x1, i1, world_ocv(w, b->x.soc), world_ocv(w, x1->soc), dt,
 			   w->unresolved, t1);
-	world_probe_step(w, t0, t1, op1, x1, world_sample);
+	if (world_probes_left(w))
+		world_probe_step(w, t0, t1, op1, x1, world_sample);
 	b->x = *x1;
 	w->op = *op1;
 	w->emf = emf1;
@@ -475,7 +471,8 @@ static void world_settle_cb(void *ctx, sim_time_t now)
 	if (world_net_jumped(&before, &w->net))
 		w->dt_next = WORLD_DT_AFTER_EVENT;
 	/* the probes at now: (now - 1 ns, now] has no inside to sample */
-	world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
+	if (world_probes_left(w))
+		world_probe_step(w, now - 1, now, &w->op, &world_cell(w)->x, NULL);
 	world_trace_row(w, true);
 	linux_board_settled(w->lb);   /* chips raise their interrupts on the settled state */
 }
@@ -485,11 +482,33 @@ static const struct sim_cont_ops world_cont_ops = {
 	.settle = world_settle_cb,
 };
 
+void world_hooks_init(struct world *w)
+{
+	w->nets = g_new(struct world_net_hook, (gsize)w->n_models);
+	w->margins = g_new(struct world_margins_hook, (gsize)w->n_models);
+	w->observe = g_new(struct world_point_hook, (gsize)w->n_models);
+	w->settled = g_new(struct world_point_hook, (gsize)w->n_models);
+	for (int i = 0; i < w->n_models; i++) {
+		const struct model_desc *d = model_registry[i];
+
+		if (d->net)
+			w->nets[w->n_nets++] = (struct world_net_hook){ d->net, w->state[i] };
+		if (d->margins)
+			w->margins[w->n_margins++] = (struct world_margins_hook){ d->margins,
+										 w->state[i], w->n_g };
+		w->n_g += d->n_margins;
+		if (d->observe)
+			w->observe[w->n_observe++] = (struct world_point_hook){ d->observe,
+									       w->state[i] };
+		if (d->settled)
+			w->settled[w->n_settled++] = (struct world_point_hook){ d->settled,
+									       w->state[i] };
+	}
+}
+
 void world_step_init(struct world *w)
 {
-	w->n_g = world_metrics_n_margins();
-	for (int i = 0; i < w->n_models; i++)
-		w->n_g += model_registry[i]->n_margins;
+	w->n_g += w->n_cuts;   /* the metrics' last (resolved by world_metrics_start()) */
 	w->g = g_new0(double, (gsize)w->n_g);
 	w->g_try = g_new0(double, (gsize)w->n_g);
 	w->dt_next = WORLD_DT_AFTER_EVENT;

@@ -78,6 +78,7 @@ static void world_models_init(struct world *w, const struct scenario *sc)
 	for (int i = 0; i < w->n_models; i++)
 		if (model_registry[i]->init)
 			model_registry[i]->init(w->state[i], w->params[i], &env);
+	world_hooks_init(w);
 }
 
 static struct boot *world_boot(void *hw)
@@ -437,9 +438,16 @@ void world_free(struct world *w)
 	g_free(w->sev_desc);
 	g_free(w->sev_off);
 	g_free(w->last_row);
-	g_free(w->col);
+	g_free(w->rows);
 	world_metrics_clear(&w->m);
-	g_free(w->watch);
+	g_free(w->firsts);
+	g_free(w->maxima);
+	g_free(w->cuts);
+	g_free(w->integrate);
+	g_free(w->nets);
+	g_free(w->margins);
+	g_free(w->observe);
+	g_free(w->settled);
 	g_free(w->g);
 	g_free(w->g_try);
 	g_free(w->outdir);

@@ -63,6 +63,24 @@ struct world {
 	bool dirty;
 	int n_g;                      /* margins: the models' in registry order, the metrics' */
 	double *g, *g_try;            /* at the committed state, at the end of a trial step */
+	/* The models' hooks that every step or settling calls, resolved once
+	 * (world_hooks_init()): those with each hook, with their states, in registry
+	 * order. Their parts of the circuit; their margins, with the index of the first
+	 * in g; what observes an operating point and what is told the settled one. */
+	struct world_net_hook {
+		void (*net)(void *state, const struct net_out *last, struct net_in *in);
+		void *state;
+	} *nets;
+	struct world_margins_hook {
+		void (*margins)(const void *state, const struct model_point *pt, double *g);
+		const void *state;
+		int at;
+	} *margins;
+	struct world_point_hook {
+		void (*fn)(void *state, const struct model_point *pt);
+		void *state;
+	} *observe, *settled;
+	int n_nets, n_margins, n_observe, n_settled;
 	sim_time_t dt_next;
 	bool unresolved;              /* the last step's error could not be met (run/step.c) */
 	struct battery_rc_step rc;    /* the RC factors of the last step size tried */
@@ -95,8 +113,10 @@ struct world {
 	struct linux_board *lb;       /* a real Linux driver's chips and device tree, or NULL */
 
 	/* trace and probes: a row holds every column after time_s (world_columns()) */
-	/* each column's hook and its owner's state */
-	struct world_col { model_value_fn *value; const void *state; } *col;
+	/* each owner of columns (the run, the models with some): its row(), its state and
+	 * the places of its columns in a row */
+	struct world_row { model_row_fn *row; const void *state; const int *at; } *rows;
+	int n_rows;
 	double *last_row;             /* the block of the rows below too */
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a
@@ -110,12 +130,24 @@ struct world {
 	/* the metrics: every one's value (metrics.json's order), and what the run's own
 	 * accumulate over the steps (run/metrics.c) */
 	struct world_metrics m;
-	struct metric_watch {        /* an observed metric (FIRST or MAX), resolved */
+	/* the observed metrics, resolved: the first times still to come (FIRST: one leaves
+	 * the list when it happens) and the maxima (MAX) */
+	struct metric_watch {
 		model_value_fn *value;
 		const void *state;
 		double *v;
-		bool first;
-	} *watch;
+	} *firsts, *maxima;
+	int n_firsts, n_maxima;
+	/* the metrics the stepper cuts a step for (cut), and the models that integrate over
+	 * a step, resolved once (world_metrics_start()): both run at every step */
+	struct metric_cut { model_value_fn *value; const void *state; } *cuts;
+	int n_cuts;
+	struct world_integrate_hook {
+		void (*integrate)(void *state, const struct model_point *p0,
+				  const struct model_point *p1, double dt, bool hold);
+		void *state;
+	} *integrate;
+	int n_integrate;
 	struct world_acc {
 		double vbus_min_v, discharged_s, discharged_mah;
 		double time_limiting_s, ibus_max_a, charge_in_mah, steps;
@@ -147,7 +179,10 @@ static inline const void *world_owner_state(const struct world *w, int i)
 }
 
 /* run/step.c */
-/* The margins' arrays, the first step size; the world becomes the sim's continuous part. */
+/* Resolve the models' hooks (once they are initialised, before any solve). */
+void world_hooks_init(struct world *w);
+/* The margins' arrays, the first step size; the world becomes the sim's continuous part
+ * (after the metrics' start). */
 void world_step_init(struct world *w);
 void world_fail(struct world *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Re-solve now if a model changed since the last solution (run/charger_ic.c: reads). */
@@ -182,9 +217,8 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
 /* The times and maxima the operating point of the current state shows (settled: the
  * instant's last one, where only first times are looked for). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);
-/* The thresholds only a metric watches (SOC reaching 80 %): how many, and their margins
- * at a point. */
-int world_metrics_n_margins(void);
+/* The thresholds only a metric watches (SOC reaching 80 %): their w->n_cuts margins at
+ * a point. */
 void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g);
 void world_metrics_finish(struct world *w);
 
@@ -203,5 +237,10 @@ typedef void world_sample_fn(struct world *w, sim_time_t t0, sim_time_t t1, sim_
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,
 		      const struct net_out *op1, const struct battery_state *x1,
 		      world_sample_fn *sample);
+/* Are there probes still to sample? (Most runs have none: their steps skip the call.) */
+static inline bool world_probes_left(const struct world *w)
+{
+	return w->next_probe < w->opt.n_probes;
+}
 
 #endif

@@ -430,16 +430,13 @@ static void battery_model_margins(const void *state, const struct model_point *p
 
 #define BATTERY_SOC_MARK 0.8   /* time_to_soc_80_s: the state of charge it times */
 
-static double battery_col_soc(const void *state, const struct model_point *pt)
+/* soc, temp_C: the stepper's state at the point */
+static void battery_row(const void *state, const struct model_point *pt,
+			const struct model_row *r)
 {
 	(void)state;
-	return pt->x->soc;
-}
-
-static double battery_col_temp(const void *state, const struct model_point *pt)
-{
-	(void)state;
-	return pt->x->temp_c;
+	model_row_set(r, 0, pt->x->soc);
+	model_row_set(r, 1, pt->x->temp_c);
 }
 
 MODEL_STATE_FIELD(battery_soc_now, struct battery, x.soc)
@@ -452,8 +449,8 @@ static double battery_soc_past_mark(const void *state, const struct model_point 
 }
 
 static const struct model_column battery_columns[] = {
-	{ 6, "soc", "", 6, NULL, 0, battery_col_soc },
-	{ 12, "temp_C", "C", 3, NULL, 0, battery_col_temp },
+	{ 6, "soc", "", 6, NULL, 0 },
+	{ 12, "temp_C", "C", 3, NULL, 0 },
 };
 
 static const struct model_metric battery_metrics[] = {
@@ -479,5 +476,6 @@ const struct model_desc model_battery = {
 	.margins = battery_model_margins,
 	.observe = battery_model_observe,
 	MODEL_TABLE(columns, battery_columns),
+	.row = battery_row,
 	MODEL_TABLE(metrics, battery_metrics),
 };

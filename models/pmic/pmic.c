@@ -732,17 +732,29 @@ static enum pmic_ts_zone pmic_ts_zone_of(const struct pmic_ts_params *ts, double
 static void pmic_ts_edges(const struct pmic_ts_params *ts, enum pmic_ts_zone z, double *down,
 			  double *up)
 {
-	/* lower and upper edge per zone, coldest first */
-	const double edges[PMIC_TS_ZONE_COUNT][2] = {
-		[PMIC_TS_COLD] = { NAN, ts->t1 + ts->t1_hyst },
-		[PMIC_TS_COOL] = { ts->t1, ts->t2 + ts->t2_hyst },
-		[PMIC_TS_NORMAL] = { ts->t2, ts->t3 },
-		[PMIC_TS_WARM] = { ts->t3 - ts->t3_hyst, ts->t5 },
-		[PMIC_TS_HOT] = { ts->t5 - ts->t5_hyst, NAN },
-	};
-
-	*down = edges[z][0];
-	*up = edges[z][1];
+	/* zone z's two edges only: the margins ask at every trial step */
+	switch (z) {
+	case PMIC_TS_COLD:
+		*down = NAN;
+		*up = ts->t1 + ts->t1_hyst;
+		break;
+	case PMIC_TS_COOL:
+		*down = ts->t1;
+		*up = ts->t2 + ts->t2_hyst;
+		break;
+	case PMIC_TS_NORMAL:
+		*down = ts->t2;
+		*up = ts->t3;
+		break;
+	case PMIC_TS_WARM:
+		*down = ts->t3 - ts->t3_hyst;
+		*up = ts->t5;
+		break;
+	default:   /* PMIC_TS_HOT */
+		*down = ts->t5 - ts->t5_hyst;
+		*up = NAN;
+		break;
+	}
 }
 
 /* The zone after z at temperature t: colder below `down` (normal and colder: strictly
@@ -1245,9 +1257,19 @@ static void pmic_model_observe(void *state, const struct model_point *pt)
 	pmic_treg_observe(state, pt->op);
 }
 
-MODEL_STATE_FIELD(pmic_col_ilim, struct pmic, iindpm)
-MODEL_STATE_FIELD(pmic_col_state, struct pmic, state)
+MODEL_STATE_FIELD(pmic_ilim, struct pmic, iindpm)
 MODEL_STATE_FIELD(pmic_uvlo_events, struct pmic, uvlo_events)
+
+/* ilim_A, charger_state */
+static void pmic_row(const void *state, const struct model_point *pt,
+		     const struct model_row *r)
+{
+	const struct pmic *c = state;
+
+	(void)pt;
+	model_row_set(r, 0, c->iindpm);
+	model_row_set(r, 1, c->state);
+}
 
 /* the input limit while a port is attached (0 without one) */
 static double pmic_ilim_attached(const void *state, const struct model_point *pt)
@@ -1263,13 +1285,13 @@ static double pmic_done(const void *state, const struct model_point *pt)
 }
 
 static const struct model_column pmic_columns[] = {
-	{ 3, "ilim_A", "A", 6, NULL, 0, pmic_col_ilim },
-	{ 8, "charger_state", "", 0, charger_state_names, CHG_STATE_COUNT, pmic_col_state },
+	{ 3, "ilim_A", "A", 6, NULL, 0 },
+	{ 8, "charger_state", "", 0, charger_state_names, CHG_STATE_COUNT },
 };
 
 static const struct model_metric pmic_metrics[] = {
 	MODEL_METRIC(4, "uvlo_events", COUNT, 0, AT_END, false, pmic_uvlo_events),
-	MODEL_METRIC(8, "ilim_final_A", DIGITS, 7, AT_END, false, pmic_col_ilim),
+	MODEL_METRIC(8, "ilim_final_A", DIGITS, 7, AT_END, false, pmic_ilim),
 	MODEL_METRIC(9, "ilim_max_A", DIGITS, 7, MAX, false, pmic_ilim_attached),
 	MODEL_METRIC(16, "time_to_full_s", TIME, 9, FIRST, false, pmic_done),
 };
@@ -1294,5 +1316,6 @@ const struct model_desc model_pmic = {
 	.observe = pmic_model_observe,
 	.settled = pmic_model_settled,
 	MODEL_TABLE(columns, pmic_columns),
+	.row = pmic_row,
 	MODEL_TABLE(metrics, pmic_metrics),
 };

@@ -408,12 +408,11 @@ static double pps_request_v(const struct source_params *p)
 
 /* A PPS contract in force: a PD contract made and a PPS request within an APDO. Sets
  * *v and *i to the regulated voltage and the operating current. */
-static const struct source_apdo *source_pps(const struct source *s, double *v, double *i)
+static const struct source_apdo *source_pps_contract(const struct source *s, double *v,
+						     double *i)
 {
 	const struct source_apdo *a;
 
-	if (s->i_contract <= 0 || s->p->pps_v <= 0)
-		return NULL;
 	*v = pps_request_v(s->p);
 	a = source_apdo_for(s->p, *v);
 	if (!a)
@@ -422,14 +421,23 @@ static const struct source_apdo *source_pps(const struct source *s, double *v, d
 	return a;
 }
 
-static double source_voc_now(const struct source *s)
+/* source_pps_contract(), and NULL at once without a PD contract or a PPS request (most
+ * ports: the circuit, the trace and the margins ask at every step). */
+static inline const struct source_apdo *source_pps(const struct source *s, double *v, double *i)
 {
-	double v, i;
+	if (s->i_contract <= 0 || s->p->pps_v <= 0)
+		return NULL;
+	return source_pps_contract(s, v, i);
+}
 
+/* The open-circuit voltage under the PPS contract pps (NULL: none) at v_pps volts. */
+static double source_voc_with(const struct source *s, const struct source_apdo *pps,
+			      double v_pps)
+{
 	/* A PD contract moves the output to the PDO voltage (or a PPS request's),
 	 * keeping the adapter's offset above the nominal level. */
-	if (source_pps(s, &v, &i))
-		return s->p->voc + (v - 5.0);
+	if (pps)
+		return s->p->voc + (v_pps - 5.0);
 	if (s->v_contract > 0)
 		return s->p->voc + (s->v_contract - 5.0);
 	return s->p->voc;
@@ -470,19 +478,29 @@ static double source_adapter_ilim(const struct source *s)
 	return ilim;
 }
 
-/* The current limit in force: ilim, or a PD contract's current. */
-static double source_ilim_now(const struct source *s)
+/* The current limit in force under the PPS contract pps (NULL: none) at i_pps amperes:
+ * ilim, or a PD contract's current. */
+static double source_ilim_with(const struct source *s, const struct source_apdo *pps,
+			       double i_pps)
 {
 	/* A PD source limits to its contract (unless told its protection sits above
 	 * it); the model keeps the adapter's own ilim when that is lower. */
-	double ilim = source_adapter_ilim(s), v, i;
+	double ilim = source_adapter_ilim(s);
 
 	/* PPS: current-limit mode at the operating current, whatever contract_limit */
-	if (source_pps(s, &v, &i))
-		return fmin(i, ilim);
+	if (pps)
+		return fmin(i_pps, ilim);
 	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < ilim)
 		return s->i_contract;
 	return ilim;
+}
+
+static double source_ilim_now(const struct source *s)
+{
+	double v, i = 0;
+	const struct source_apdo *pps = source_pps(s, &v, &i);
+
+	return source_ilim_with(s, pps, i);
 }
 
 /* ---- the adapter warming up: the drift of its current limit ----
@@ -649,20 +667,13 @@ static void over_segment(struct source *s, double a, double b, double level, dou
 		s->over_c += 0.5 * t * (fmax(a, b) - level);
 }
 
-/* Every step: VBUS under its floor, the draw above the allowance (the allowance before
- * a drop while the device has time to follow it). */
-static void source_integrate(void *state, const struct model_point *p0,
-			     const struct model_point *p1, double dt, bool hold)
+/* The draw above the allowance over a step of dt from IBUS a to b (the allowance
+ * before a drop while the device has time to follow it). */
+static void source_integrate_budget(struct source *s, double a, double b, double dt)
 {
-	struct source *s = state;
-	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
-	double dt_step = dt;
 	double budget = source_budget(s);
 	sim_time_t t0 = sim_now(s->sim);
 
-	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
-	if (source_output_on(s))
-		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
 	if (t0 < s->grace_until && dt > 0) {
 		double tg = fmin(dt, sim_time_to_s(s->grace_until - t0));
 		double m = a + (b - a) * tg / dt;
@@ -673,10 +684,26 @@ static void source_integrate(void *state, const struct model_point *p0,
 	}
 	if (dt > 0 && isfinite(budget))
 		over_segment(s, a, b, budget + SOURCE_OVER_EPS_A, dt);
+}
+
+/* Every step: VBUS under its floor, the draw above the allowance. A kind with no USB
+ * allowance (a dedicated charger, budget_rules[]; a run never changes the kind) has an
+ * infinite one while plugged in and draws nothing unplugged (the circuit's IBUS is 0
+ * with the port off): it is never over. */
+static void source_integrate(void *state, const struct model_point *p0,
+			     const struct model_point *p1, double dt, bool hold)
+{
+	struct source *s = state;
+	double a = hold ? p1->op->ibus : p0->op->ibus, b = p1->op->ibus;
+
+	/* VBUS as the phone sees it while the port is on, a cable's dropout included */
+	if (source_output_on(s))
+		s->below_s += model_time_below(p0->op->vbus, p1->op->vbus, source_vbus_floor(s), dt);
+	if (budget_rules[s->p->kind] != BUDGET_UNLIMITED)
+		source_integrate_budget(s, a, b, dt);
 	/* the time the port delivered, which warms it (source_drift_cb()) */
-	if (s->p->ilim_drift != 0 && source_output_on(s) &&
-	    0.5 * ((hold ? p1->op->ibus : p0->op->ibus) + p1->op->ibus) > SOURCE_DELIVER_EPS_A)
-		s->drift_on_s += dt_step;
+	if (s->p->ilim_drift != 0 && source_output_on(s) && 0.5 * (a + b) > SOURCE_DELIVER_EPS_A)
+		s->drift_on_s += dt;
 }
 
 void source_watch_rp(struct source *s, void (*rp_changed)(void *ctx), void *ctx)
@@ -803,18 +830,17 @@ static void source_net(void *state, const struct net_out *last, struct net_in *i
 	const struct source *s = state;
 	const struct source_params *p = s->p;
 
-	const struct source_apdo *pps;
-	double v_pps, i_pps;
+	double v_pps = 0, i_pps = 0;
+	const struct source_apdo *pps = source_pps(s, &v_pps, &i_pps);
 
 	in->src_on = source_output_on(s);
-	in->voc = source_voc_now(s);
+	in->voc = source_voc_with(s, pps, v_pps);
 	in->r_src = p->rout;
 	in->limit = p->overload == SRC_OVL_NONE ? NET_LIMIT_NONE :
 		    p->overload == SRC_OVL_FOLDBACK ? NET_LIMIT_FOLDBACK : NET_LIMIT_BRICK;
-	pps = source_pps(s, &v_pps, &i_pps);
 	if (pps)
 		in->limit = NET_LIMIT_BRICK;   /* PPS current-limit mode holds the current */
-	in->ilim = source_ilim_now(s);
+	in->ilim = source_ilim_with(s, pps, i_pps);
 	in->was_limiting = (last->flags & NET_F_LIMITING) != 0;
 	/* a unit drawn or drifted below its short-circuit current folds back to its limit */
 	in->ishort = fmin(p->ishort, in->ilim);
@@ -863,34 +889,31 @@ static void source_model_observe(void *state, const struct model_point *pt)
 		    p->t_ocp);
 }
 
-/* its state, limiting when the operating point has it in its limit while it is on */
-static double source_col_state(const void *state, const struct model_point *pt)
+/* source_state (limiting when the operating point has it in its limit while it is
+ * on), src_ilim_A and budget_A: the allowance, or for a port with no USB budget its
+ * own current limit. Detached, the port has neither (source_budget() is 0). */
+static void source_row(const void *state, const struct model_point *pt,
+		       const struct model_row *r)
 {
 	const struct source *s = state;
+	double ilim, budget;
 
-	if (!s->attached)
-		return SRC_DETACHED;
+	if (!s->attached) {
+		model_row_set(r, 0, SRC_DETACHED);
+		model_row_set(r, 1, 0);
+		model_row_set(r, 2, 0);
+		return;
+	}
+	ilim = source_ilim_now(s);
+	/* a kind with no USB allowance has an infinite one plugged in (source_budget()) */
+	budget = budget_rules[s->p->kind] == BUDGET_UNLIMITED ? INFINITY : source_budget(s);
 	if (s->tripped)
-		return SRC_TRIPPED;
-	return (pt->op->flags & NET_F_LIMITING) && pt->in->src_on ? SRC_LIMITING : SRC_ON;
-}
-
-static double source_col_ilim(const void *state, const struct model_point *pt)
-{
-	const struct source *s = state;
-
-	(void)pt;
-	return s->attached ? source_ilim_now(s) : 0;
-}
-
-/* The allowance; a port with no USB budget shows its own current limit. */
-static double source_col_budget(const void *state, const struct model_point *pt)
-{
-	const struct source *s = state;
-	double b = source_budget(s);
-
-	(void)pt;
-	return isfinite(b) ? b : source_ilim_now(s);
+		model_row_set(r, 0, SRC_TRIPPED);
+	else
+		model_row_set(r, 0, (pt->op->flags & NET_F_LIMITING) && pt->in->src_on ?
+					    SRC_LIMITING : SRC_ON);
+	model_row_set(r, 1, ilim);
+	model_row_set(r, 2, isfinite(budget) ? budget : ilim);
 }
 
 static double source_nominal_metric(const void *state, const struct model_point *pt)
@@ -910,9 +933,9 @@ MODEL_STATE_FIELD(source_below_s, struct source, below_s)
 MODEL_STATE_FIELD(source_over_s, struct source, over_s)
 
 static const struct model_column source_columns[] = {
-	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT, source_col_state },
-	{ 11, "src_ilim_A", "A", 6, NULL, 0, source_col_ilim },
-	{ 13, "budget_A", "A", 6, NULL, 0, source_col_budget },
+	{ 9, "source_state", "", 0, source_state_names, SRC_STATE_COUNT },
+	{ 11, "src_ilim_A", "A", 6, NULL, 0 },
+	{ 13, "budget_A", "A", 6, NULL, 0 },
 };
 
 static const struct model_metric source_metrics[] = {
@@ -943,5 +966,6 @@ const struct model_desc model_source = {
 	.observe = source_model_observe,
 	.integrate = source_integrate,
 	MODEL_TABLE(columns, source_columns),
+	.row = source_row,
 	MODEL_TABLE(metrics, source_metrics),
 };

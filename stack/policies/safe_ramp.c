@@ -145,6 +145,8 @@ struct safe_ramp {
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int budget_ua;             /* R8: the port's budget (below chip_min_ua in a suspend) */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
+	int trip_rung_ua;          /* the register value the chip applied then */
+	int tripped_rung_ua;       /* R7 on a ladder: a rung a trip came at, 0 = none */
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
@@ -1932,6 +1934,27 @@ static void sr_blind_rehold(struct safe_ramp *s, int bits)
 	s->blind_renew_uv = 0;
 }
 
+/*
+ * R7, R14 on a ladder: a rung a trip came at is not held on the charger's own VINDPM
+ * again. A draw that creeps up to a wall under the rung (a power limit as the cell's
+ * voltage rises) sets DPM_STAT only when the adapter is already at its wall, and its
+ * overload timer runs out before a check can tell that from IINDPM (a power limit's
+ * input power does not move with VINDPM). So a probe back onto that rung (R9) is taken
+ * as one that met the wall: R14's scan holds the input on the line under it, or the
+ * rung under is kept (field seed 2, setup 74: a second trip at the 2 A rung without).
+ */
+static bool sr_blind_tripped_rung(struct safe_ramp *s, int ibat_ua)
+{
+	if (s->tripped_rung_ua <= 0 || s->limit_ua < s->tripped_rung_ua)
+		return false;
+	pr_info("safe-ramp: %d mA is the rung a trip came at: VINDPM holds it",
+		s->limit_ua / 1000);
+	s->blind_test_ibat_ua = ibat_ua;
+	if (!sr_blind_scan_start(s, ibat_ua))
+		sr_blind_floor(s);
+	return true;
+}
+
 static void sr_blind_work(struct safe_ramp *s)
 {
 	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
@@ -1991,6 +2014,8 @@ static void sr_blind_work(struct safe_ramp *s)
 			sr_blind_floor(s);
 			return;
 		}
+		if (sr_blind_tripped_rung(s, ibat_ua))
+			return;
 		if (!pinned && (bits & CS_CHG_INREG_DPM)) {
 			/* followed by the gain, the bit set: a wall a few mA under the new
 			 * limit gives the same gain; the test under a held limit asks */
@@ -2094,6 +2119,36 @@ static void sr_idle_point(struct safe_ramp *s)
 		sr_line_add(&s->line, ibus_ua * 1e-6, vbus_uv * 1e-6);
 }
 
+/*
+ * R7: the ceiling after a trip, `backoff` steps under the highest recent limit. On a
+ * ladder (the bq24190's 100/150/500/900/1200/1500/2000/3000 mA input limits, TI SLUSAW5
+ * REG00 IINLIM) the chip rounds a request down to a rung, so that ceiling may still
+ * select the rung in force when VBUS went, and the ramp climbs back onto it and trips
+ * again (field seed 2, setup 74: six trips at the 2 A rung, the ceiling 200 mA lower
+ * each time). The rung in force at the loss is the one the source saw: the ceiling
+ * goes under it, and R14 holds it when R9 comes back to it (sr_blind_tripped_rung).
+ */
+static void sr_trip_ceiling(struct safe_ramp *s, int step)
+{
+	int cmin, cmax, cstep;
+
+	s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep > 0 || s->trip_rung_ua <= s->floor_ua)
+		return;
+	s->ceiling_ua = min(s->ceiling_ua, max(s->floor_ua, s->trip_rung_ua - step));
+	if (s->tripped_rung_ua <= 0 || s->trip_rung_ua < s->tripped_rung_ua)
+		s->tripped_rung_ua = s->trip_rung_ua;
+}
+
+/* R7, R9: a new port (not a trip's return) starts with no failure behind it. */
+static void sr_fresh_port(struct safe_ramp *s)
+{
+	s->reprobe_ms = sr_ms(s->p->reprobe);
+	s->fail_ua = -1;
+	s->tripped_rung_ua = 0;
+}
+
 static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
@@ -2113,6 +2168,7 @@ static void sr_event(struct work_struct *work)
 		/* A trip can come between a probe and its check, and the check may
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
+		s->trip_rung_ua = s->limit_ua;
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
@@ -2168,7 +2224,7 @@ static void sr_event(struct work_struct *work)
 	if (s->lost_at && time_before(jiffies, s->lost_at + msecs_to_jiffies(sr_ms(s->p->trip_window))) &&
 	    s->trip_limit_ua > 0) {
 		/* R7: VBUS went and came back: the limit then was too much. */
-		s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
+		sr_trip_ceiling(s, step);
 		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
 		/* R9: a trip is a failure at the level in force; again there doubles
 		 * the wait before the ceiling may rise. */
@@ -2182,8 +2238,7 @@ static void sr_event(struct work_struct *work)
 		if (!s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX)
 			knee_ua = s->seen_ua;
 	} else {
-		s->reprobe_ms = sr_ms(s->p->reprobe);
-		s->fail_ua = -1;
+		sr_fresh_port(s);
 	}
 	s->quiet_since = jiffies;
 	s->probing = false;

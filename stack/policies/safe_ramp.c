@@ -1693,6 +1693,9 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
  * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
  * extra current cut short by IINDPM, loses less. */
 #define SR_BLIND_WALL_SHARE 0.7
+/* R14's hold: the least share of the wall a hold a code nearer keeps under it, for a
+ * wall that drifts until the hold's renewal a minute later. */
+#define SR_BLIND_HOLD_MARGIN 0.007
 
 /*
  * R14 with R12's question: a probe the battery current did not follow, DPM_STAT set,
@@ -1853,6 +1856,35 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
 	return true;
 }
 
+/*
+ * R14's hold: which code holds, code f being the first that did not rise after one that
+ * did (at the wall). Code f - 2 is on the line at least d / R under the wall. Code
+ * f - 1 is on the line or at the wall. At the wall each code lower takes d * Iwall of
+ * input power: the VINDPM test that found the wall read that fall already, between the
+ * charger's own VINDPM and the code under it (both at the wall, the limit on the rung
+ * above as now). From f - 1 to f the power falls that much if f - 1 is at the wall; if
+ * it is on the line, by VBUS (Iwall - I(f - 1)) less. The shortfall tells the share of
+ * the wall f - 1 keeps under it, short / fall * d / V(f - 1) (at most d / V, 1.8 %):
+ * f - 1 holds when that is at least SR_BLIND_HOLD_MARGIN, a code (80 mV on the
+ * bq24190, 1.8 % of the wall) nearer than f - 2, with no more time at the wall.
+ */
+static int sr_blind_hold_code(const struct safe_ramp *s, int f)
+{
+	const int *ib = s->blind_scan_ibat;
+	int wall_fall = s->blind_test_ibat_ua - s->blind_low_ibat_ua, short_ua;
+	double v_uv, d_uv;
+
+	if (f < 1 || wall_fall <= SR_BLIND_PIN_MIN_UA)
+		return f - 2;
+	v_uv = sr_blind_scan_uv(s, f - 1);
+	d_uv = v_uv - sr_blind_scan_uv(s, f);
+	short_ua = wall_fall - (ib[f - 1] - ib[f]);
+	if (short_ua > SR_BLIND_PIN_MIN_UA && d_uv > 0 &&
+	    (double)short_ua / wall_fall * d_uv / v_uv >= SR_BLIND_HOLD_MARGIN)
+		return f - 1;
+	return f - 2;
+}
+
 /* R14's hold: one more code's battery current into the scan, from the top down; 1: go
  * on, 0: a hold is set, -1: the scan ended without one. */
 static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
@@ -1865,8 +1897,8 @@ static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
 	s->blind_scan_n = n;
 	if (n >= 2 && ibat_ua - s->blind_scan_ibat[n - 2] > SR_BLIND_PIN_MIN_UA)
 		s->blind_scan_rose = true;
-	else if (n >= 2 && s->blind_scan_rose)
-		return sr_blind_hold(s, n - 3) ? 0 : -1;   /* code n - 1 at the wall */
+	else if (n >= 2 && s->blind_scan_rose)   /* code n - 1 at the wall */
+		return sr_blind_hold(s, sr_blind_hold_code(s, n - 1)) ? 0 : -1;
 	return 1;
 }
 

@@ -1095,6 +1095,76 @@ static void test_safe_ramp_bq24190_hold_between_rungs(void)
 }
 
 /*
+ * R14's hold a code nearer the wall: a 1.963 A hiccup adapter with a 200 ms timer at
+ * 5.1 V behind 0.2 + 0.1 ohm, a bq24190 (rungs 1.5 and 2 A; VINDPM in 80 mV codes,
+ * 4.36 V its own), ICHG 3 A and a 0.5 A load. The 2 A probe meets the wall; the VINDPM
+ * test reads its fall at the wall, 0.08 V * 1.963 A = 0.157 W, between 4.36 and 4.28 V.
+ * The scan down from 5.08 V: the line gives (5.1 - 4.52) / 0.3 = 1.933 A at 4.52 V
+ * (8.739 W); at 4.44 V it would give 2.2 A, so the adapter is at its wall, 4.44 *
+ * 1.963 = 8.716 W: the first code whose power does not rise, falling 0.023 W where a
+ * code at the wall falls 0.157 W, so 4.52 V is on the line, (0.157 - 0.023) / 0.157 *
+ * 0.08 / 4.52 = 1.5 % under the wall. It holds the input at 1.933 A; the code above it
+ * (4.60 V) held it at 1.667 A before.
+ */
+static void test_safe_ramp_bq24190_hold_nearer(void)
+{
+	struct tu_run r;
+	double at, held;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\","
+		"    \"rout\": \"0.2 ohm\", \"ilim\": \"1.963 A\", \"overload\": \"hiccup\","
+		"    \"t_limit_max\": \"200 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"ichg\": \"3 A\" },"
+		"    \"battery\": { \"capacity\": \"4000 mAh\", \"soc\": \"20 %\" },"
+		"    \"load\": { \"current\": \"0.5 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.1 - 4.52) / 0.3, 1e-3, 0) > 590);
+	at_wall(&r, 1.963, 0, &at, &held);
+	CU_ASSERT(at < 0.0401);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R7 and R14 on the bq24190's ladder (field seed 2, setup 74): an 8.717 W power-limited
+ * hiccup adapter (1.762 s timer, 2.305 A current limit) at 5.042 V behind 0.2297 +
+ * 0.06028 ohm, a bq24190 read as its datasheet says, 1.13 A ICHG and a 0.6757 A load
+ * from 1672 s. On the 2 A rung the draw creeps up with the cell's voltage into the
+ * power limit (1.892 A on the line) and the adapter trips at 52.7 min: the DPM bit is
+ * set only once the adapter is at its limit, where a power limit looks like IINDPM.
+ * Before, the ceiling went 200 mA under the request (3 A, then 2.8 A ...) and the chip
+ * rounded each down to the same 2 A rung: six trips. Now the ceiling goes under the
+ * rung in force (1.9 A, the 1.5 A rung), and R9's re-probe of the 2 A rung a minute
+ * later goes to R14's hold: VINDPM 4.52 V keeps the input on the line at (5.042 -
+ * 4.52) / (0.2297 + 0.06028) = 1.800 A, under the limit. One trip.
+ */
+static void test_safe_ramp_bq24190_trip_rung(void)
+{
+	struct tu_run r;
+
+	if (!regret_trace(&r,
+		"{ \"duration\": \"80 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.042 V\", \"rout\": \"0.2297 ohm\","
+		"    \"ilim\": \"2.305 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.762 s\","
+		"    \"pmax\": \"8.717 W\" },"
+		"  \"cable\": { \"r_loop\": \"0.06028 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.13 A\" },"
+		"    \"battery\": { \"capacity\": \"2036 mAh\", \"soc\": \"39.82 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.7481 A\" },"
+		"      { \"at\": \"1672 s\", \"current\": \"0.6757 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.042 - 4.52) / (0.2297 + 0.06028), 2e-3, 3170) > 50);
+	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
  * R14's hold renewed under a bursty load (field seed 3, setup 121): a 1.295 A hiccup
  * adapter with a 0.6164 s timer at 5.163 V behind 0.2617 + 0.2479 ohm, a bq24190 with
  * ICHG 1.3 A, a 0.4 A load that steps to 1.8 A for a minute every 10 minutes. The
@@ -2063,6 +2133,10 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
 	{ "safe-ramp R14: a wall between two rungs is held under by VINDPM from the battery current",
 	  test_safe_ramp_bq24190_hold_between_rungs },
+	{ "safe-ramp R14: the hold between two rungs is a code nearer where the wall's fall shows the line",
+	  test_safe_ramp_bq24190_hold_nearer },
+	{ "safe-ramp R7: a trip on a bq24190's rung puts the ceiling under the rung, R14 holds it",
+	  test_safe_ramp_bq24190_trip_rung },
 	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
 	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },

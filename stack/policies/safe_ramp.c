@@ -151,6 +151,8 @@ struct safe_ramp {
 	int req_ua;                /* last limit requested; the ramp counts steps in requests */
 	int budget_ua;             /* R8: the port's budget (below chip_min_ua in a suspend) */
 	int trip_limit_ua;         /* limit in force when VBUS went away */
+	int trip_rung_ua;          /* the register value the chip applied then */
+	int tripped_rung_ua;       /* R7 on a ladder: a rung a trip came at, 0 = none */
 	int peak_ua;               /* highest limit since a check last found all well */
 	unsigned long lost_at;     /* jiffies, 0 = never */
 	unsigned long quiet_since; /* last trouble, for R9 */
@@ -1767,6 +1769,9 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
  * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
  * extra current cut short by IINDPM, loses less. */
 #define SR_BLIND_WALL_SHARE 0.7
+/* R14's hold: the least share of the wall a hold a code nearer keeps under it, for a
+ * wall that drifts until the hold's renewal a minute later. */
+#define SR_BLIND_HOLD_MARGIN 0.007
 
 /*
  * R14 with R12's question: a probe the battery current did not follow, DPM_STAT set,
@@ -1927,6 +1932,35 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
 	return true;
 }
 
+/*
+ * R14's hold: which code holds, code f being the first that did not rise after one that
+ * did (at the wall). Code f - 2 is on the line at least d / R under the wall. Code
+ * f - 1 is on the line or at the wall. At the wall each code lower takes d * Iwall of
+ * input power: the VINDPM test that found the wall read that fall already, between the
+ * charger's own VINDPM and the code under it (both at the wall, the limit on the rung
+ * above as now). From f - 1 to f the power falls that much if f - 1 is at the wall; if
+ * it is on the line, by VBUS (Iwall - I(f - 1)) less. The shortfall tells the share of
+ * the wall f - 1 keeps under it, short / fall * d / V(f - 1) (at most d / V, 1.8 %):
+ * f - 1 holds when that is at least SR_BLIND_HOLD_MARGIN, a code (80 mV on the
+ * bq24190, 1.8 % of the wall) nearer than f - 2, with no more time at the wall.
+ */
+static int sr_blind_hold_code(const struct safe_ramp *s, int f)
+{
+	const int *ib = s->blind_scan_ibat;
+	int wall_fall = s->blind_test_ibat_ua - s->blind_low_ibat_ua, short_ua;
+	double v_uv, d_uv;
+
+	if (f < 1 || wall_fall <= SR_BLIND_PIN_MIN_UA)
+		return f - 2;
+	v_uv = sr_blind_scan_uv(s, f - 1);
+	d_uv = v_uv - sr_blind_scan_uv(s, f);
+	short_ua = wall_fall - (ib[f - 1] - ib[f]);
+	if (short_ua > SR_BLIND_PIN_MIN_UA && d_uv > 0 &&
+	    (double)short_ua / wall_fall * d_uv / v_uv >= SR_BLIND_HOLD_MARGIN)
+		return f - 1;
+	return f - 2;
+}
+
 /* R14's hold: one more code's battery current into the scan, from the top down; 1: go
  * on, 0: a hold is set, -1: the scan ended without one. */
 static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
@@ -1939,8 +1973,8 @@ static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
 	s->blind_scan_n = n;
 	if (n >= 2 && ibat_ua - s->blind_scan_ibat[n - 2] > SR_BLIND_PIN_MIN_UA)
 		s->blind_scan_rose = true;
-	else if (n >= 2 && s->blind_scan_rose)
-		return sr_blind_hold(s, n - 3) ? 0 : -1;   /* code n - 1 at the wall */
+	else if (n >= 2 && s->blind_scan_rose)   /* code n - 1 at the wall */
+		return sr_blind_hold(s, sr_blind_hold_code(s, n - 1)) ? 0 : -1;
 	return 1;
 }
 
@@ -2008,6 +2042,27 @@ static void sr_blind_rehold(struct safe_ramp *s, int bits)
 	s->blind_renew_uv = 0;
 }
 
+/*
+ * R7, R14 on a ladder: a rung a trip came at is not held on the charger's own VINDPM
+ * again. A draw that creeps up to a wall under the rung (a power limit as the cell's
+ * voltage rises) sets DPM_STAT only when the adapter is already at its wall, and its
+ * overload timer runs out before a check can tell that from IINDPM (a power limit's
+ * input power does not move with VINDPM). So a probe back onto that rung (R9) is taken
+ * as one that met the wall: R14's scan holds the input on the line under it, or the
+ * rung under is kept (field seed 2, setup 74: a second trip at the 2 A rung without).
+ */
+static bool sr_blind_tripped_rung(struct safe_ramp *s, int ibat_ua)
+{
+	if (s->tripped_rung_ua <= 0 || s->limit_ua < s->tripped_rung_ua)
+		return false;
+	pr_info("safe-ramp: %d mA is the rung a trip came at: VINDPM holds it",
+		s->limit_ua / 1000);
+	s->blind_test_ibat_ua = ibat_ua;
+	if (!sr_blind_scan_start(s, ibat_ua))
+		sr_blind_floor(s);
+	return true;
+}
+
 static void sr_blind_work(struct safe_ramp *s)
 {
 	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
@@ -2067,6 +2122,8 @@ static void sr_blind_work(struct safe_ramp *s)
 			sr_blind_floor(s);
 			return;
 		}
+		if (sr_blind_tripped_rung(s, ibat_ua))
+			return;
 		if (!pinned && (bits & CS_CHG_INREG_DPM)) {
 			/* followed by the gain, the bit set: a wall a few mA under the new
 			 * limit gives the same gain; the test under a held limit asks */
@@ -2202,6 +2259,36 @@ static void sr_idle_point(struct safe_ramp *s)
 		sr_line_add(&s->line, ibus_ua * 1e-6, vbus_uv * 1e-6);
 }
 
+/*
+ * R7: the ceiling after a trip, `backoff` steps under the highest recent limit. On a
+ * ladder (the bq24190's 100/150/500/900/1200/1500/2000/3000 mA input limits, TI SLUSAW5
+ * REG00 IINLIM) the chip rounds a request down to a rung, so that ceiling may still
+ * select the rung in force when VBUS went, and the ramp climbs back onto it and trips
+ * again (field seed 2, setup 74: six trips at the 2 A rung, the ceiling 200 mA lower
+ * each time). The rung in force at the loss is the one the source saw: the ceiling
+ * goes under it, and R14 holds it when R9 comes back to it (sr_blind_tripped_rung).
+ */
+static void sr_trip_ceiling(struct safe_ramp *s, int step)
+{
+	int cmin, cmax, cstep;
+
+	s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep > 0 || s->trip_rung_ua <= s->floor_ua)
+		return;
+	s->ceiling_ua = min(s->ceiling_ua, max(s->floor_ua, s->trip_rung_ua - step));
+	if (s->tripped_rung_ua <= 0 || s->trip_rung_ua < s->tripped_rung_ua)
+		s->tripped_rung_ua = s->trip_rung_ua;
+}
+
+/* R7, R9: a new port (not a trip's return) starts with no failure behind it. */
+static void sr_fresh_port(struct safe_ramp *s)
+{
+	s->reprobe_ms = sr_ms(s->p->reprobe);
+	s->fail_ua = -1;
+	s->tripped_rung_ua = 0;
+}
+
 static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
@@ -2221,6 +2308,7 @@ static void sr_event(struct work_struct *work)
 		/* A trip can come between a probe and its check, and the check may
 		 * already have stepped back: the probe's limit is the one to blame. */
 		s->trip_limit_ua = s->peak_ua;
+		s->trip_rung_ua = s->limit_ua;
 		cancel_delayed_work(&s->work);
 		/* R11, R12: the next adapter gets the charger's own VINDPM. */
 		sr_dpm_test_stop(s);
@@ -2276,7 +2364,7 @@ static void sr_event(struct work_struct *work)
 	if (s->lost_at && time_before(jiffies, s->lost_at + msecs_to_jiffies(sr_ms(s->p->trip_window))) &&
 	    s->trip_limit_ua > 0) {
 		/* R7: VBUS went and came back: the limit then was too much. */
-		s->ceiling_ua = max(s->floor_ua, s->trip_limit_ua - s->p->backoff * step);
+		sr_trip_ceiling(s, step);
 		pr_info("safe-ramp: VBUS returned after a trip; ceiling %d mA", s->ceiling_ua / 1000);
 		/* R9: a trip is a failure at the level in force; again there doubles
 		 * the wait before the ceiling may rise. */
@@ -2290,8 +2378,7 @@ static void sr_event(struct work_struct *work)
 		if (!s->probing && s->seen_ua > 0 && s->seen_ua < INT_MAX)
 			knee_ua = s->seen_ua;
 	} else {
-		s->reprobe_ms = sr_ms(s->p->reprobe);
-		s->fail_ua = -1;
+		sr_fresh_port(s);
 	}
 	s->quiet_since = jiffies;
 	s->probing = false;

@@ -704,6 +704,32 @@ static void test_safe_ramp_coarse_vbus_adc(void)
 }
 
 /*
+ * R5 on a chip that reads IBUS exactly (the regret benchmark's hard seed 4, setup 113):
+ * a 0.8003 A hiccup adapter with a 1.432 s overload timer at 5.142 V behind 0.1779 +
+ * 0.3598 ohm, a generic-switching charger (50 mA input steps, an ideal ADC) under a
+ * 0.7852 A load. The 0.9 A probe finds the wall at 800.3 mA. knee_backoff (2 mA) under
+ * it is 798.3 mA, which the register floored to 0.75 A, under the load: the battery
+ * carried the phone. The reading has no error to allow for, so the 0.8 A value, 0.3 mA
+ * under the wall, is the limit: the phone charges and the adapter stays out of its
+ * limit (no trip).
+ */
+static void test_safe_ramp_exact_knee(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"5.142 V\", \"rout\": \"0.1779 ohm\","
+		" \"ilim\": \"0.8003 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.432 s\" }",
+		"0.3598 ohm", "generic-switching", "3 A", "4916 mAh", "13.33 %", "0.7852 A"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 800 mA; limit 800 mA") >= 1);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.8, 1e-6, 1.0) > 590);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.75, 1e-6, 1.0) == 0);
+	tu_done(&r);
+}
+
+/*
  * R12 with the pin just under the probe's limit (the regret benchmark's seed 11,
  * setup 39): 5.148 V behind 0.2036 + 0.6735 ohm, a 1.176 A adapter, a bq24190 (ladder
  * 0.5, 0.9, 1.2 A; VINDPM 4.36 V) and a 0.59 A load. The 0.9 A rung is not quite
@@ -2146,6 +2172,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp: a charge that has ended is pinned where the battery helps the system", test_safe_ramp_pinned_after_done },
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
+	{ "safe-ramp R5: a knee read exactly settles on the register value just under it", test_safe_ramp_exact_knee },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

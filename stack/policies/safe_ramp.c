@@ -98,6 +98,9 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
  * 1 mA/s at 2 A) moves by less between two checks a second apart, and so takes less
  * than this off a pinned draw's charge current (sr_ibus_from_ibat). */
 #define SR_LOAD_STEP_UA 10000
+/* R5: how far under an exactly read knee a register value may lie (uA): off the wall,
+ * by more than the solver's tolerance on a current limit */
+#define SR_EXACT_KNEE_UA 100
 /* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
  * 3.88-5.08 V in 80 mV codes, has 16). */
 #define SR_BLIND_SCAN_MAX 16
@@ -209,6 +212,7 @@ struct safe_ramp {
 	int est_ibus_ua, est_ibat_ua, est_vbus_uv;
 	unsigned long est_at;      /* jiffies then: a limit written since changes IBUS */
 	int ibat_lsb_ua;           /* the charge current ADC's step (0: fine) */
+	bool ibus_exact;           /* R5: an input current ADC with no step (knee read exactly) */
 	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
 	 * written back after one interval one code lower; 0 = no test in flight */
 	int bits_test_uv;
@@ -644,10 +648,33 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
 	return true;
 }
 
+/*
+ * R5: where the knee is read exactly (an IBUS ADC with no step), a register value
+ * within knee_backoff under it but at least SR_EXACT_KNEE_UA under it is the limit, not
+ * the value a whole register step lower that knee_backoff would round to: the margin
+ * is for a reading's error, and an exact reading has none. A value on the knee itself
+ * would hold the adapter at its wall, so never that; nor under a wall seen falling.
+ */
+static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
+{
+	int lower = ibus_ua - sr_ua(s->p->knee_backoff);
+	int cmin, cmax, cstep, r;
+
+	/* a knee under the last one is a wall that moves (a warming adapter): it may
+	 * go on falling, and knee_backoff is what it may fall before the next check */
+	if (!s->ibus_exact || (s->knee_ua > 0 && ibus_ua < s->knee_ua))
+		return lower;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep <= 0 || ibus_ua <= cmin)
+		return lower;
+	r = cmin + (ibus_ua - SR_EXACT_KNEE_UA - cmin) / cstep * cstep;
+	return r > lower ? r : lower;
+}
+
 /* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
 static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
-	int lower = max(s->chip_min_ua, ibus_ua - sr_ua(s->p->knee_backoff));
+	int lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
 	int probe_req = s->req_ua, probe = s->limit_ua;
 
 	if (why)
@@ -2447,6 +2474,7 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	s->adc_wait_ms = sr_adc_wait_ms(board->ic);
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
 	s->ibat_lsb_ua = max(lsb, 0);
+	s->ibus_exact = cs_chg_adc_lsb(board->ic, CS_ADC_IBUS) == 0;
 	/* R14: no VBUS reading, only input regulation bits (the bq24190) */
 	s->blind = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS) == -ENODATA &&
 		   cs_chg_get_input_regulation(board->ic) >= 0;

@@ -1062,37 +1062,34 @@ struct sr_reading {
 	struct sr_fit fit;
 };
 
-/* R3, R4: IBUS where the learnt line puts VBUS, into `*ibus_ua`; left alone while no line
- * with a slope is known. */
-static void sr_ibus_on_line(const struct safe_ramp *s, int vbus_uv, int *ibus_ua)
+/* R3, R4: IBUS where the learnt line `fit` puts VBUS, into `*ibus_ua`; left alone while
+ * no line with a slope is known. */
+static void sr_ibus_on_line(const struct sr_fit *fit, int vbus_uv, int *ibus_ua)
 {
-	struct sr_fit fit = sr_line_fit(&s->line);
 	double v_line;
 
-	if (sr_fit_known(&fit) && sr_fit_r(&fit) > 0 && sr_fit_predict(&fit, 0, &v_line))
-		*ibus_ua = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(&fit) * 1e6);
+	if (sr_fit_known(fit) && sr_fit_r(fit) > 0 && sr_fit_predict(fit, 0, &v_line))
+		*ibus_ua = (int)lround((v_line - vbus_uv * 1e-6) / sr_fit_r(fit) * 1e6);
 }
 
-/* R3, R4: does VBUS `v_uv` lie on the learnt line at `i_ua`, within a knee's least
+/* R3, R4: does VBUS `v_uv` lie on the learnt line `fit` at `i_ua`, within a knee's least
  * margin (SR_KNEE_MIN_V) and two ADC steps? */
-static bool sr_on_line_at(const struct safe_ramp *s, int i_ua, int v_uv)
+static bool sr_on_line_at(const struct safe_ramp *s, const struct sr_fit *fit, int i_ua,
+			  int v_uv)
 {
-	struct sr_fit fit = sr_line_fit(&s->line);
 	double v_line;
 
-	return sr_fit_known(&fit) && sr_fit_predict(&fit, i_ua * 1e-6, &v_line) &&
+	return sr_fit_known(fit) && sr_fit_predict(fit, i_ua * 1e-6, &v_line) &&
 	       fabs(v_uv * 1e-6 - v_line) <= SR_KNEE_MIN_V + 2 * s->vbus_lsb_v;
 }
 
-/* R3, R4: how much more IBUS the learnt line puts at VBUS `v_uv` than at `from_uv` (0
- * while no line with a slope is known). */
-static int sr_ibus_line_delta(const struct safe_ramp *s, int from_uv, int v_uv)
+/* R3, R4: how much more IBUS the learnt line `fit` puts at VBUS `v_uv` than at `from_uv`
+ * (0 while no line with a slope is known). */
+static int sr_ibus_line_delta(const struct sr_fit *fit, int from_uv, int v_uv)
 {
-	struct sr_fit fit = sr_line_fit(&s->line);
-
-	if (!sr_fit_known(&fit) || sr_fit_r(&fit) <= 0)
+	if (!sr_fit_known(fit) || sr_fit_r(fit) <= 0)
 		return 0;
-	return (int)lround((from_uv - v_uv) * 1e-6 / sr_fit_r(&fit) * 1e6);
+	return (int)lround((from_uv - v_uv) * 1e-6 / sr_fit_r(fit) * 1e6);
 }
 
 /*
@@ -1141,9 +1138,11 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 	enum cs_chg_status st = cs_chg_get_status(ic);
 	int ibat_ua, limit_ua, tol, est, vlsb = sr_ua(s->vbus_lsb_v);
 	bool held, written, fell, stepped, charging = true;
+	struct sr_fit fit;
 
 	if (cs_chg_get_vindpm(ic) >= 0 || cs_chg_read_adc(ic, CS_ADC_IBAT, &ibat_ua) < 0)
 		return false;
+	fit = sr_line_fit(&s->line);   /* the learnt line, once for every use below */
 	limit_ua = cs_chg_get_input_current_limit(ic);
 	tol = max(sr_ua(s->p->draw_tol), 2 * s->ibat_lsb_ua);
 	held = ibat_ua < -tol ||
@@ -1159,13 +1158,13 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 				  (!written && ibat_ua < s->est_ibat_ua - tol - SR_LOAD_STEP_UA));
 	if (st == CS_CHG_STATUS_DONE || st == CS_CHG_STATUS_OFF || st == CS_CHG_STATUS_FAULT)
 		held = s->est_step = charging = false, est = 0;   /* no power path: no input */
-	else if (!s->est_have || (s->est_nopath && (sr_on_line_at(s, limit_ua, vbus_uv) ||
+	else if (!s->est_have || (s->est_nopath && (sr_on_line_at(s, &fit, limit_ua, vbus_uv) ||
 						    !(fell && ibat_ua > s->est_ibat_ua + tol))))
 		est = held ? limit_ua : 0;
 	else if (s->est_step)
 		est = s->est_ibus_ua;
 	else if (!written && !fell)
-		est = s->est_ibus_ua + sr_ibus_line_delta(s, s->est_vbus_uv, vbus_uv);
+		est = s->est_ibus_ua + sr_ibus_line_delta(&fit, s->est_vbus_uv, vbus_uv);
 	else
 		est = s->est_ibus_ua + ibat_ua - s->est_ibat_ua - s->ibat_lsb_ua;
 	if (held && !s->est_step) {
@@ -1173,7 +1172,7 @@ static bool sr_ibus_from_ibat(struct safe_ramp *s, int vbus_uv, int *ibus_ua)
 		if (est >= limit_ua - tol || (written && s->est_have && limit_ua <= s->est_ibus_ua))
 			est = limit_ua;
 	} else if (!held) {
-		sr_ibus_on_line(s, vbus_uv, &est);
+		sr_ibus_on_line(&fit, vbus_uv, &est);
 		est = min(est, limit_ua - sr_ua(s->p->draw_tol) - SR_IDLE_IBUS_UA);
 	}
 	est = clamp(est, 0, limit_ua);
@@ -1591,6 +1590,14 @@ static bool sr_bits_test_start(struct safe_ramp *s)
 	return true;
 }
 
+/* R3 from the status bits: no register value between a step and its wall to probe,
+ * nor one in flight (sr_bits_wall). */
+static void sr_split_clear(struct safe_ramp *s)
+{
+	s->split_ua = 0;
+	s->split_from_ua = 0;
+}
+
 /* R3: the bits say VINDPM regulates without IINDPM: VBUS sagged under the limit (the
  * adapter's wall, or the line's own pin at VINDPM). */
 static bool sr_bits_vindpm_only(int bits)
@@ -1614,8 +1621,7 @@ static void sr_bits_wall(struct safe_ramp *s)
 {
 	int cmin, cmax, cstep, split, from = s->split_from_ua;
 
-	s->split_ua = 0;
-	s->split_from_ua = 0;
+	sr_split_clear(s);
 	if (from > 0) {
 		/* the split's probe failed: the wall is under it; R9's wait stays the
 		 * one the first probe's failure set */
@@ -1668,8 +1674,7 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 	waiting = time_before(jiffies,
 			      s->write_at + msecs_to_jiffies((unsigned int)s->adc_wait_ms));
 	if (!waiting && s->bits_test_uv <= 0) {
-		s->split_ua = 0;
-		s->split_from_ua = 0;
+		sr_split_clear(s);
 		return false;
 	}
 	bits = cs_chg_get_input_regulation(s->board->ic);
@@ -1686,8 +1691,7 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 		}
 		s->line_pin = true;
 		if (!waiting) {
-			s->split_ua = 0;
-			s->split_from_ua = 0;
+			sr_split_clear(s);
 			return false;
 		}
 	} else if (s->probing && vindpm_only) {
@@ -2422,8 +2426,7 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	s->line_pin = false;
-	s->split_ua = 0;
-	s->split_from_ua = 0;
+	sr_split_clear(s);
 	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;

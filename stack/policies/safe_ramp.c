@@ -1611,9 +1611,9 @@ static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
 
 		sr_plateau(s, r->ibus_ua, r->vbus_uv, hold_ua);
 		sr_pin_arm(s, probe_req, false);
-	}
-	else
+	} else {
 		sr_hold_above(s, r->ibus_ua);
+	}
 }
 
 /*
@@ -2515,11 +2515,12 @@ static void sr_work(struct work_struct *work)
 	s->rising = false;
 	r.following = r.ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
 	sr_against_line(s, &r);
+	/* R2 on the twl4030: a climb under a pin whose step is not drawn ends (sr_pin_step) */
+	if (!r.following && sr_pin_step(s, false))
+		return;
 	/* Short of the limit and below the knee (R5): IBUS stopped short and VBUS fell
 	 * faster than the path resistance explains: the adapter left its
 	 * voltage-source region (its knee), probed or weakened. */
-	if (!r.following && sr_pin_step(s, false))
-		return;
 	if (s->dpm_test)
 		sr_dpm_test_end(s, r.ibus_ua, r.vbus_uv, r.below);
 	else if (s->vmode)

@@ -315,6 +315,35 @@ static void test_pin_approach(void)
 	tu_done(&r);
 }
 
+/*
+ * The default population's seed 4, setup 124 (linear, no safe fixed limit): a twl4030
+ * behind a 0.6046 A hiccup adapter with a 1.581 s timer at 5.124 V (0.2962 + 0.3871
+ * ohm), a 1.488 A load the port cannot carry: the phone runs flat and browns out at
+ * about 4100 s whatever the limit. R9's re-probe at 5580 s then pulled VBUS past the
+ * wall onto the empty cell, under the charger's UVLO. The knee's VBUS, moved by what
+ * VBAT has fallen since, says where a probe past the wall takes VBUS: under the floor,
+ * no re-probe, and no UVLO event in the 3 h.
+ */
+static void test_reprobe_under_floor(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-dead-phone\", \"duration\": \"3 h\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.124 V\", \"rout\": \"0.2962 ohm\","
+		"    \"ilim\": \"0.6046 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.581 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.3871 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"34.7 %\", \"capacity\": \"3146 mAh\" },"
+		"    \"load\": { \"current\": \"1.488 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CS_ASSERT_NEAR(tu_metric(&r, "uvlo_events"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	tu_done(&r);
+}
+
 CU_TestInfo safe_ramp_linear_tests[] = {
 	{ "safe-ramp on the twl4030: a load step under a free draw is no knee", test_free_draw_load_step },
 	{ "safe-ramp on the twl4030: bursts and a recharge they start are no knees", test_bursts_and_recharge },
@@ -324,5 +353,6 @@ CU_TestInfo safe_ramp_linear_tests[] = {
 	{ "safe-ramp on the twl4030: a wall found a register value at a time", test_fine_wall },
 	{ "safe-ramp on the twl4030: a knee near the line is not approached; a timer allows the visit", test_fine_wall_timer },
 	{ "safe-ramp on the twl4030: a discharging phone's hold under a pin is found a register value at a time", test_pin_approach },
+	{ "safe-ramp on the twl4030: no re-probe that would take VBUS onto an empty cell", test_reprobe_under_floor },
 	CU_TEST_INFO_NULL,
 };

@@ -232,6 +232,8 @@ struct safe_ramp {
 	int pinf_last_ibat_ua;     /* the charge current read at the last step */
 	int pinf_held_ua;          /* the highest request seen to hold the input */
 	int pinf_norise;           /* steps since the charge current last read more */
+	/* R9 on that chip: VBUS and VBAT read at the last knee (0: none) */
+	int knee_vbus_uv, knee_vbat_uv;
 	bool ibus_exact;           /* R5: an input current ADC with no step (knee read exactly) */
 	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
 	 * written back after one interval one code lower; 0 = no test in flight */
@@ -849,10 +851,29 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 	s->ceiling_ua = lower;
 	sr_write(s, lower);
 	sr_fine_arm(s, ibus_ua, vbus_uv, fell);
+	s->knee_vbus_uv = vbus_uv;
+	if (!s->est_chip || cs_chg_read_adc(s->board->ic, CS_ADC_VBAT, &s->knee_vbat_uv) < 0)
+		s->knee_vbat_uv = 0;
 	if (!fell && !s->fine_off && !s->fine_pl)
 		sr_pin_arm(s, probe_req, true);
 	sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, true);
 	sr_check_later(s, SR_RAMP);
+}
+
+/*
+ * R9 on a linear charger read through its charge current (the twl4030): a probe past
+ * the wall pulls VBUS to the cell plus the pass element's drop, where the last knee put
+ * it, moved by what VBAT has fallen since. Under the floor (R6) that is a UVLO event
+ * on a cell nearly empty (a load the adapter cannot carry, a phone run flat): no
+ * re-probe until the cell's voltage takes it back over the floor.
+ */
+static bool sr_reprobe_under_floor(struct safe_ramp *s)
+{
+	int vbat_uv;
+
+	return s->est_chip && s->knee_vbat_uv > 0 &&
+	       cs_chg_read_adc(s->board->ic, CS_ADC_VBAT, &vbat_uv) == 0 &&
+	       s->knee_vbus_uv - (s->knee_vbat_uv - vbat_uv) < sr_ua(s->p->vbus_min);
 }
 
 /*
@@ -1770,7 +1791,7 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 	if (sr_fine_step(s) || sr_pin_step(s, true))
 		return;
 	/* R9: a long quiet spell earns one more step of headroom. */
-	if (s->ceiling_ua < s->max_ua &&
+	if (s->ceiling_ua < s->max_ua && !sr_reprobe_under_floor(s) &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
@@ -2578,6 +2599,7 @@ static void sr_approach_clear(struct safe_ramp *s)
 	s->fine_pl = false;
 	s->pinf_cap_ua = 0;
 	s->pinf_from_ua = 0;
+	s->knee_vbat_uv = 0;
 }
 
 /* R7, R9: a new port (not a trip's return) starts with no failure behind it. */

@@ -730,6 +730,60 @@ static void test_safe_ramp_exact_knee(void)
 }
 
 /*
+ * R5, a wall on a register value (the regret benchmark's hard seed 2, setup 31, with a
+ * 0.2 s overload timer added): a 1.1 A hiccup adapter at 4.952 V behind 0.1163 +
+ * 0.4777 ohm, a generic-linear charger (50 mA register: 1.05, 1.1, 1.15 A), a 0.7559 A
+ * load. The 1.2 A probe stops at IBUS 1.1000 A, read exactly on the register's 1.1 A
+ * value: the limit goes there, and the charger draws the wall's whole current with the
+ * adapter on its line, VBUS = 4.952 - 0.594 * 1.1 = 4.2986 V. Settled 0.1 mA under the
+ * knee, the register floored the limit to 1.05 A (72 % regret over 3 h once the load
+ * steps to 1.17 A).
+ */
+static void test_safe_ramp_wall_on_register(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"4.952 V\", \"rout\": \"0.1163 ohm\","
+		" \"ilim\": \"1.1 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.2 s\" }",
+		"0.4777 ohm", "generic-linear", "1.5 A", "3713 mAh", "39.59 %", "0.7559 A"))
+		return;
+	CU_ASSERT(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1100 mA; limit 1100 mA") >= 1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.1, 1e-6, 1.0) > 590);
+	CU_ASSERT(tu_time_at(&r, "vbus_V", 4.952 - 0.594 * 1.1, 1e-4, 1.0) > 590);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.05, 1e-6, 1.0) == 0);
+	tu_done(&r);
+}
+
+/*
+ * ... and where the adapter stays in its limit with the limit on it (the regret
+ * benchmark's default seed 8, setup 47, with a 50 ms overload timer added): a brick
+ * wall drawn at exactly its current holds either way, and a switching charger that
+ * met it from above keeps VINDPM holding VBUS under the adapter's knee. A 1.8 A
+ * adapter behind a 9 V PD contract (5.161 V at 5 V, 0.07425 + 0.1147 ohm), a
+ * generic-switching charger (VINDPM 4.5 V), a 0.9881 A load: R9's 1.85 A re-probe at
+ * 60.6 s stops at 1.8 A, the limit goes to 1.8 A, and the next check 20 ms later still
+ * reads VBUS at VINDPM: the register value under the wall (1.75 A) for the rest of the
+ * session, 40 ms at the wall in all, under the timer.
+ */
+static void test_safe_ramp_wall_on_register_held(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"pd\", \"voc\": \"5.161 V\", \"rout\": \"0.07425 ohm\","
+		" \"ilim\": \"1.8 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.05 s\","
+		" \"pdos\": [\"5V 3A\", \"9V 2A\"] }",
+		"0.1147 ohm", "generic-switching", "3 A", "4087 mAh", "37.39 %", "0.9881 A"))
+		return;
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
+				       "safe-ramp: wall at the limit at 1800 mA; limit 1798 mA"), 1);
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1800 mA; limit 1800 mA"), 1);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.75, 1e-6, 61.0) > 538);
+	tu_done(&r);
+}
+
+/*
  * R12 with the pin just under the probe's limit (the regret benchmark's seed 11,
  * setup 39): 5.148 V behind 0.2036 + 0.6735 ohm, a 1.176 A adapter, a bq24190 (ladder
  * 0.5, 0.9, 1.2 A; VINDPM 4.36 V) and a 0.59 A load. The 0.9 A rung is not quite
@@ -2173,6 +2227,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp R5: a knee read exactly settles on the register value just under it", test_safe_ramp_exact_knee },
+	{ "safe-ramp R5: a wall read on a register value is the limit", test_safe_ramp_wall_on_register },
+	{ "safe-ramp R5: a wall on the limit that holds the adapter in its limit goes a value under", test_safe_ramp_wall_on_register_held },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

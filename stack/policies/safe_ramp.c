@@ -183,6 +183,9 @@ struct safe_ramp {
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	bool pl_tried;             /* R5: the last knee was settled under a power limit's */
+	bool knee_computed;        /* R5: the knee being settled is computed, not read */
+	int wall_limit_ua;         /* R5: a limit set on a wall read on a register value (0: none) */
+	bool wall_limit_failed;    /* R5: ... found the adapter in its limit this session */
 	bool pl_seen;              /* R5: this session found the source at a power limit */
 	int pl_undo_knee_ua, pl_undo_ceiling_ua;   /* ... and what the knee before replaced */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
@@ -655,6 +658,24 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
  * is for a reading's error, and an exact reading has none. A value on the knee itself
  * would hold the adapter at its wall, so never that; nor under a wall seen falling.
  */
+/*
+ * R5, a wall on a register value: a probe that stopped with IBUS read exactly on a
+ * value of the charger's register (to the uA the ADC reports) met a wall that is that
+ * value. The adapters' limits are rated currents, many of them round (1.1 A, 1.35 A),
+ * and a 50 mA register has them among its values. A limit there draws the wall's own
+ * current: the charger's input loop holds it, the adapter stays on its line (its
+ * current limit is not entered by a current equal to it), where the value under gives
+ * up a whole register step. Only for a reading the probe did not reach (the limit in
+ * force above it by more than draw_tol): at the limit itself VBUS far below the line
+ * is the adapter in its limit (R5), and the value under is the answer. Not for a knee
+ * computed from the line (a power limit's) nor one under a wall seen falling.
+ */
+static bool sr_knee_on_register(const struct safe_ramp *s, int ibus_ua, int cmin, int cstep)
+{
+	return !s->knee_computed && !s->wall_limit_failed && (ibus_ua - cmin) % cstep == 0 &&
+	       ibus_ua + sr_ua(s->p->draw_tol) < s->limit_ua;
+}
+
 static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 {
 	int lower = ibus_ua - sr_ua(s->p->knee_backoff);
@@ -667,6 +688,10 @@ static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	if (cstep <= 0 || ibus_ua <= cmin)
 		return lower;
+	if (sr_knee_on_register(s, ibus_ua, cmin, cstep)) {
+		s->wall_limit_ua = ibus_ua;
+		return ibus_ua;
+	}
 	r = cmin + (ibus_ua - SR_EXACT_KNEE_UA - cmin) / cstep * cstep;
 	return r > lower ? r : lower;
 }
@@ -674,8 +699,11 @@ static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 /* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
 static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
-	int lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
-	int probe_req = s->req_ua, probe = s->limit_ua;
+	int lower, probe_req = s->req_ua, probe = s->limit_ua;
+
+	s->wall_limit_ua = 0;
+	lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
+	s->knee_computed = false;
 
 	if (why)
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
@@ -1491,6 +1519,7 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 		return false;
 	s->pl_undo_knee_ua = s->undo_knee_ua;
 	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
+	s->knee_computed = true;
 	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
 	s->pl_tried = true;
 	s->pl_seen = true;
@@ -1500,6 +1529,16 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
+
+	if (r->below && s->wall_limit_ua > 0 && s->limit_ua == s->wall_limit_ua) {
+		/* R5: the limit on a wall read on a register value, and the adapter
+		 * stayed in its limit there (a brick wall at exactly the current drawn
+		 * holds either way, and the one it was in holds): the value under it,
+		 * for the rest of the session */
+		s->wall_limit_failed = true;
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "wall at the limit");
+		return;
+	}
 
 	if (sr_line_moved(s, r)) {
 		/* R4: the same current at another VBUS, the charger's current limit
@@ -1534,6 +1573,7 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		/* a source seen at its power limit this session: a knee's reading
 		 * lies on its hyperbola, and the knee is where that meets the line */
 		if (s->pl_seen && sr_power_knee_at(s, r, &ik) && sr_ua(ik) < r->ibus_ua) {
+			s->knee_computed = true;
 			sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
 			s->pl_tried = true;
 			return;
@@ -2425,6 +2465,8 @@ static void sr_event(struct work_struct *work)
 	s->knee_check = false;
 	s->pl_tried = false;
 	s->pl_seen = false;
+	s->wall_limit_ua = 0;
+	s->wall_limit_failed = false;
 	s->line_pin = false;
 	sr_split_clear(s);
 	s->blind_last_ibat_ua = INT_MIN;

@@ -843,6 +843,48 @@ static void test_safe_ramp_ichg_hold_load_step(void)
 }
 
 /*
+ * ... and a wall that falls under the hold (the regret benchmark's field seed 3, setup
+ * 34, for 10 minutes): a latch adapter drawn at 1.377 A and drifting 4.4 % lower
+ * with an 11.6 min time constant, a 1.35 s overload timer, a generic-linear charger.
+ * The hold goes under each reading of the wall within a check: the adapter in its limit
+ * 20 ms at the most at a time, the input within 3 mA under the warm wall at the end.
+ * Taking the wall's reading only once the input fell 1 mA short of the charge current,
+ * the hold sat in the adapter's limit for 11 s and it latched off.
+ */
+static void test_safe_ramp_ichg_hold_drift(void)
+{
+	struct tu_run r;
+	int it, ib, iw;
+	double run = 0, longest = 0;
+	const double *last;
+
+	if (!regret_run_json(&r,
+		"{ \"seed\": 1, \"duration\": \"10 min\", \"device\": {"
+		"  \"battery\": { \"soc\": \"12.78 %\", \"capacity\": \"2370 mAh\" },"
+		"  \"load\": { \"current\": \"0.02535 A\" },"
+		"  \"pmic\": { \"preset\": \"generic-linear\", \"vreg\": \"4.35 V\", \"ichg\": \"1.411 A\" } },"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.983 V\", \"rout\": \"0.1267 ohm\","
+		"    \"ilim\": \"1.262 A\", \"overload\": \"latch\", \"ilim_tolerance\": \"9.178 %\","
+		"    \"ilim_drift\": \"-4.399 %\", \"drift_tau\": \"11.64 min\", \"t_limit_max\": \"1.35 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.1722 ohm\" }, \"policy\": \"safe-ramp\" }"))
+		return;
+	it = tu_col(&r, "time_s");
+	ib = tu_col(&r, "ibus_A");
+	iw = tu_col(&r, "src_ilim_A");
+	for (guint k = 0; k + 1 < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
+
+		run = row[it] >= 1.0 && row[ib] >= row[iw] - 1e-6 ? run + next[it] - row[it] : 0;
+		longest = fmax(longest, run);
+	}
+	last = g_ptr_array_index(r.rows, r.rows->len - 1);
+	CU_ASSERT(longest < 0.0201);
+	CU_ASSERT(last[iw] < 1.35);   /* the wall fell from 1.377 A */
+	CU_ASSERT(last[ib] < last[iw] && last[ib] > last[iw] - 0.003);
+	tu_done(&r);
+}
+
+/*
  * R12 with the pin just under the probe's limit (the regret benchmark's seed 11,
  * setup 39): 5.148 V behind 0.2036 + 0.6735 ohm, a 1.176 A adapter, a bq24190 (ladder
  * 0.5, 0.9, 1.2 A; VINDPM 4.36 V) and a 0.59 A load. The 0.9 A rung is not quite
@@ -2296,6 +2338,7 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R5: a wall on the limit that holds the adapter in its limit goes a value under", test_safe_ramp_wall_on_register_held },
 	{ "safe-ramp R15: a linear charger's charge current holds its input between two register values", test_safe_ramp_ichg_hold },
 	{ "safe-ramp R15: the charge current follows a system load that steps up under the hold", test_safe_ramp_ichg_hold_load_step },
+	{ "safe-ramp R15: the hold follows a wall that falls under it", test_safe_ramp_ichg_hold_drift },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

@@ -102,9 +102,10 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R5: how far under an exactly read knee a register value may lie (uA): off the wall,
  * by more than the solver's tolerance on a current limit */
 #define SR_EXACT_KNEE_UA 100
-/* R15: the least charge current the hold writes (uA): a system load closer than this
- * under the wall leaves the input on the register value under it */
-#define SR_ICHG_MIN_UA 5000
+/* R15: the least charge current the hold writes (uA), an input current reading's
+ * resolution (draw_tol): a system load closer than this under the wall, or above it,
+ * leaves the input on the register value under the wall */
+#define SR_ICHG_MIN_UA 1000
 /* R15: the battery current this far (uA) under the charge current written is an input
  * held short of it: two exact readings, each rounded to the uA */
 #define SR_ICHG_PIN_UA 5
@@ -728,8 +729,9 @@ static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
  * system's share, the input stays knee_backoff under the wall, the adapter on its line.
  * A system load that steps up takes the input into the wall until the next check, one
  * interval (20 ms) later, as a probe does: the hold is checked every interval, and the
- * charge current follows the load. Not under a wall seen falling (R5), and not while
- * the load leaves less than SR_ICHG_MIN_UA of charge current.
+ * charge current follows the load, and the hold follows a wall that falls (an adapter
+ * that warms) within a check. Not while the load leaves less than SR_ICHG_MIN_UA of
+ * charge current.
  */
 static bool sr_ichg_read(struct safe_ramp *s, int *ibus_ua, int *isys_ua)
 {
@@ -773,19 +775,21 @@ static void sr_ichg_exit(struct safe_ramp *s)
 	}
 }
 
-static void sr_ichg_enter(struct safe_ramp *s, int wall_ua, int under_ua, bool falling)
+static void sr_ichg_enter(struct safe_ramp *s, int wall_ua, int under_ua)
 {
 	union power_supply_propval ichg = { 0 };
 	int cmin, cmax, cstep, ibus_ua, isys_ua, above, t;
 
-	if (!s->ibus_exact || s->ibat_lsb_ua || falling || s->blind ||
+	if (!s->ibus_exact || s->ibat_lsb_ua || s->blind ||
 	    cs_chg_get_vindpm(s->board->ic) >= 0 ||
 	    cs_chg_get_status(s->board->ic) != CS_CHG_STATUS_FAST || !sr_ichg_ok(s) ||
 	    wall_ua - under_ua <= 2 * sr_ua(s->p->knee_backoff))
 		return;
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
-	above = under_ua + cstep;
-	if (cstep <= 0 || above <= wall_ua || above > s->max_ua ||
+	if (cstep <= 0)
+		return;
+	above = cmin + ((wall_ua - cmin) / cstep + 1) * cstep;   /* the value above the wall */
+	if (above > s->max_ua ||
 	    power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
 				      &ichg) < 0 || ichg.intval <= 0 ||
 	    !sr_ichg_read(s, &ibus_ua, &isys_ua))
@@ -851,7 +855,7 @@ static void sr_ichg_check(struct safe_ramp *s)
 static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
 	int lower, probe_req = s->req_ua, probe = s->limit_ua;
-	bool falling = s->knee_ua > 0 && ibus_ua < s->knee_ua, computed = s->knee_computed;
+	bool computed = s->knee_computed;
 
 	sr_ichg_exit(s);
 	s->wall_limit_ua = 0;
@@ -871,7 +875,7 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 	sr_write(s, lower);
 	sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, true);
 	if (!computed && s->limit_ua < ibus_ua)
-		sr_ichg_enter(s, ibus_ua, s->limit_ua, falling);
+		sr_ichg_enter(s, ibus_ua, s->limit_ua);
 	sr_check_later(s, SR_RAMP);
 }
 

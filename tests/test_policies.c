@@ -730,6 +730,161 @@ static void test_safe_ramp_exact_knee(void)
 }
 
 /*
+ * R5, a wall on a register value (the regret benchmark's hard seed 2, setup 31, with a
+ * 0.2 s overload timer added): a 1.1 A hiccup adapter at 4.952 V behind 0.1163 +
+ * 0.4777 ohm, a generic-linear charger (50 mA register: 1.05, 1.1, 1.15 A), a 0.7559 A
+ * load. The 1.2 A probe stops at IBUS 1.1000 A, read exactly on the register's 1.1 A
+ * value: the limit goes there, and the charger draws the wall's whole current with the
+ * adapter on its line, VBUS = 4.952 - 0.594 * 1.1 = 4.2986 V. Settled 0.1 mA under the
+ * knee, the register floored the limit to 1.05 A (72 % regret over 3 h once the load
+ * steps to 1.17 A).
+ */
+static void test_safe_ramp_wall_on_register(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"4.952 V\", \"rout\": \"0.1163 ohm\","
+		" \"ilim\": \"1.1 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.2 s\" }",
+		"0.4777 ohm", "generic-linear", "1.5 A", "3713 mAh", "39.59 %", "0.7559 A"))
+		return;
+	CU_ASSERT(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1100 mA; limit 1100 mA") >= 1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.1, 1e-6, 1.0) > 590);
+	CU_ASSERT(tu_time_at(&r, "vbus_V", 4.952 - 0.594 * 1.1, 1e-4, 1.0) > 590);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.05, 1e-6, 1.0) == 0);
+	tu_done(&r);
+}
+
+/*
+ * ... and where the adapter stays in its limit with the limit on it (the regret
+ * benchmark's default seed 8, setup 47, with a 50 ms overload timer added): a brick
+ * wall drawn at exactly its current holds either way, and a switching charger that
+ * met it from above keeps VINDPM holding VBUS under the adapter's knee. A 1.8 A
+ * adapter behind a 9 V PD contract (5.161 V at 5 V, 0.07425 + 0.1147 ohm), a
+ * generic-switching charger (VINDPM 4.5 V), a 0.9881 A load: R9's 1.85 A re-probe at
+ * 60.6 s stops at 1.8 A, the limit goes to 1.8 A, and the next check 20 ms later still
+ * reads VBUS at VINDPM: the register value under the wall (1.75 A) for the rest of the
+ * session, 40 ms at the wall in all, under the timer.
+ */
+static void test_safe_ramp_wall_on_register_held(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"pd\", \"voc\": \"5.161 V\", \"rout\": \"0.07425 ohm\","
+		" \"ilim\": \"1.8 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.05 s\","
+		" \"pdos\": [\"5V 3A\", \"9V 2A\"] }",
+		"0.1147 ohm", "generic-switching", "3 A", "4087 mAh", "37.39 %", "0.9881 A"))
+		return;
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg",
+				       "safe-ramp: wall at the limit at 1800 mA; limit 1798 mA"), 1);
+	CU_ASSERT_EQUAL(tu_count_where(&r, "printk", "msg", "safe-ramp: knee at 1800 mA; limit 1800 mA"), 1);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.75, 1e-6, 61.0) > 538);
+	tu_done(&r);
+}
+
+/*
+ * R15, a linear charger's input between two register values (the regret benchmark's
+ * hard seed 9, setup 133, with a 0.2 s overload timer added): a 1.437 A adapter at
+ * 5.03 V behind 0.2633 + 0.2678 ohm, a generic-linear charger (50 mA register: 1.4,
+ * 1.45 A) charging at 1.5 A under a 1.413 A system load. On the register's 1.4 A the
+ * battery gives 13 mA for the whole run; with the input limit on 1.45 A and the charge
+ * current at 1.437 - 0.002 - 1.413 = 0.022 A the input is 1.435 A, 2 mA under the wall,
+ * and the cell charges at 22 mA.
+ */
+static void test_safe_ramp_ichg_hold(void)
+{
+	struct tu_run r;
+
+	if (!regret_run(&r,
+		"{ \"kind\": \"dcp\", \"voc\": \"5.03 V\", \"rout\": \"0.2633 ohm\","
+		" \"ilim\": \"1.437 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.2 s\" }",
+		"0.2678 ohm", "generic-linear", "1.5 A", "2831 mAh", "49.95 %", "1.413 A"))
+		return;
+	CU_ASSERT(tu_count_where(&r, "printk", "msg",
+				 "safe-ramp: charge current 22 mA holds the input at 1435 mA under the knee; limit 1450 mA") == 1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.435, 1e-6, 1.0) > 598);
+	CU_ASSERT(tu_time_at(&r, "ibat_A", 0.022, 1e-6, 1.0) > 598);
+	tu_done(&r);
+}
+
+/*
+ * ... and a system load that steps up under the hold (the regret benchmark's hard seed
+ * 8, setup 172, the step moved to 300 s and a 50 ms overload timer added): a 1.449 A
+ * latch adapter at 5.052 V behind 0.11 + 0.2981 ohm, a generic-linear charger at 1.5 A,
+ * the load stepping from 0.4219 to 1.283 A. The hold starts with a charge current of
+ * 1.447 - 0.4219 = 1.025 A; the step takes the input into the wall until the next
+ * check, one interval (20 ms) later, which sets the charge current to 1.447 - 1.283 =
+ * 0.164 A: the adapter at its wall for 20 ms at the most, under its timer, and the
+ * input back 2 mA under the wall.
+ */
+static void test_safe_ramp_ichg_hold_load_step(void)
+{
+	struct tu_run r;
+	double at, held;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"10 min\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.052 V\","
+		"  \"rout\": \"0.11 ohm\", \"ilim\": \"1.449 A\", \"overload\": \"latch\","
+		"  \"t_limit_max\": \"0.05 s\" }, \"cable\": { \"r_loop\": \"0.2981 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"generic-linear\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.5 A\" }, \"battery\": { \"capacity\": \"4800 mAh\", \"soc\": \"67.98 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.4219 A\" },"
+		"      { \"at\": \"300 s\", \"current\": \"1.283 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	at_wall(&r, 1.449, 1.0, &at, &held);
+	CU_ASSERT(at < 0.0201);
+	CU_ASSERT(tu_count_where(&r, "printk", "msg",
+				 "safe-ramp: charge current 1025 mA holds the input at 1447 mA under the knee; limit 1450 mA") == 1);
+	CU_ASSERT(tu_time_at(&r, "ibat_A", 1.447 - 1.283, 1e-6, 301.0) > 298);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 1.447, 1e-6, 301.0) > 298);
+	tu_done(&r);
+}
+
+/*
+ * ... and a wall that falls under the hold (the regret benchmark's field seed 3, setup
+ * 34, for 10 minutes): a latch adapter drawn at 1.377 A and drifting 4.4 % lower
+ * with an 11.6 min time constant, a 1.35 s overload timer, a generic-linear charger.
+ * The hold goes under each reading of the wall within a check: the adapter in its limit
+ * 20 ms at the most at a time, the input within 3 mA under the warm wall at the end.
+ * Taking the wall's reading only once the input fell 1 mA short of the charge current,
+ * the hold sat in the adapter's limit for 11 s and it latched off.
+ */
+static void test_safe_ramp_ichg_hold_drift(void)
+{
+	struct tu_run r;
+	int it, ib, iw;
+	double run = 0, longest = 0;
+	const double *last;
+
+	if (!regret_run_json(&r,
+		"{ \"seed\": 1, \"duration\": \"10 min\", \"device\": {"
+		"  \"battery\": { \"soc\": \"12.78 %\", \"capacity\": \"2370 mAh\" },"
+		"  \"load\": { \"current\": \"0.02535 A\" },"
+		"  \"pmic\": { \"preset\": \"generic-linear\", \"vreg\": \"4.35 V\", \"ichg\": \"1.411 A\" } },"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.983 V\", \"rout\": \"0.1267 ohm\","
+		"    \"ilim\": \"1.262 A\", \"overload\": \"latch\", \"ilim_tolerance\": \"9.178 %\","
+		"    \"ilim_drift\": \"-4.399 %\", \"drift_tau\": \"11.64 min\", \"t_limit_max\": \"1.35 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.1722 ohm\" }, \"policy\": \"safe-ramp\" }"))
+		return;
+	it = tu_col(&r, "time_s");
+	ib = tu_col(&r, "ibus_A");
+	iw = tu_col(&r, "src_ilim_A");
+	for (guint k = 0; k + 1 < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
+
+		run = row[it] >= 1.0 && row[ib] >= row[iw] - 1e-6 ? run + next[it] - row[it] : 0;
+		longest = fmax(longest, run);
+	}
+	last = g_ptr_array_index(r.rows, r.rows->len - 1);
+	CU_ASSERT(longest < 0.0201);
+	CU_ASSERT(last[iw] < 1.35);   /* the wall fell from 1.377 A */
+	CU_ASSERT(last[ib] < last[iw] && last[ib] > last[iw] - 0.003);
+	tu_done(&r);
+}
+
+/*
  * R12 with the pin just under the probe's limit (the regret benchmark's seed 11,
  * setup 39): 5.148 V behind 0.2036 + 0.6735 ohm, a 1.176 A adapter, a bq24190 (ladder
  * 0.5, 0.9, 1.2 A; VINDPM 4.36 V) and a 0.59 A load. The 0.9 A rung is not quite
@@ -1372,11 +1527,14 @@ static void test_safe_ramp_power_knee_reprobe(void)
  * draw falls and does not follow the probe. Holding one register value above the draw
  * (0.65 A rounded under it) fell back on the probe's 0.7 A, above the wall, and the
  * next recharge drew 0.7 A and tripped the adapter, twice in 3 h. The limit must go
- * back to 0.6 A; at 0.7 A it spends only the re-probes' checks.
+ * back under the wall (0.6 A), or onto the value above it with the charge current
+ * holding the input 2 mA under the wall (R15: 0.65 A), and the adapter must not sit
+ * at its wall after the knee; at 0.7 A it spends only the re-probes' checks.
  */
 static void test_safe_ramp_reprobe_into_cv(void)
 {
 	struct tu_run r;
+	double at, above;
 
 	if (!regret_run_json(&r,
 		"{ \"duration\": \"3 h\", \"source\": { \"kind\": \"dcp\", \"voc\": \"5.161 V\","
@@ -1387,7 +1545,10 @@ static void test_safe_ramp_reprobe_into_cv(void)
 		"    \"load\": { \"current\": \"0.3646 A\" } }, \"policy\": \"safe-ramp\" }"))
 		return;
 	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.7, 1e-6, 0) < 1.0);
-	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.6, 1e-6, 0) > 10700);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 0.6, 1e-6, 0) + tu_time_at(&r, "ilim_A", 0.65, 1e-6, 0) >
+		  10700);
+	at_wall(&r, 0.6442, 1.0, &at, &above);
+	CU_ASSERT(at < 0.0201);
 	tu_done(&r);
 }
 
@@ -2173,6 +2334,11 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R11: VINDPM holding less than the register under the wall gives way to it", test_safe_ramp_vindpm_measured },
 	{ "safe-ramp R5: a coarse VBUS ADC's step is no knee", test_safe_ramp_coarse_vbus_adc },
 	{ "safe-ramp R5: a knee read exactly settles on the register value just under it", test_safe_ramp_exact_knee },
+	{ "safe-ramp R5: a wall read on a register value is the limit", test_safe_ramp_wall_on_register },
+	{ "safe-ramp R5: a wall on the limit that holds the adapter in its limit goes a value under", test_safe_ramp_wall_on_register_held },
+	{ "safe-ramp R15: a linear charger's charge current holds its input between two register values", test_safe_ramp_ichg_hold },
+	{ "safe-ramp R15: the charge current follows a system load that steps up under the hold", test_safe_ramp_ichg_hold_load_step },
+	{ "safe-ramp R15: the hold follows a wall that falls under it", test_safe_ramp_ichg_hold_drift },
 	{ "safe-ramp: a probe failing at the same level doubles the re-probe wait", test_safe_ramp_reprobe_backoff },
 	{ "safe-ramp charges the issue's starving phone (1.1 A load, 0.54 ohm path)", test_safe_ramp_issue_example },
 	{ "safe-ramp honours the USB budget of CDP, USB 3 and USB 2 ports", test_safe_ramp_budget },

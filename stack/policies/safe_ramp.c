@@ -10,7 +10,8 @@
  * E - R * IBUS), R5 the knee is the adapter's limit, R6 the floor, R7 a lost VBUS is a
  * trip, R8 stay in range and in budget, R9 re-probe slowly, R10 watch the charger,
  * R11 VINDPM between register values, R12 ask VINDPM which it is, R13 a wall that
- * moves under a held limit, R14 a probe checked in the battery current.
+ * moves under a held limit, R14 a probe checked in the battery current, R15 a linear
+ * charger's input held between register values by its charge current.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -101,6 +102,18 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R5: how far under an exactly read knee a register value may lie (uA): off the wall,
  * by more than the solver's tolerance on a current limit */
 #define SR_EXACT_KNEE_UA 100
+/* R15: the least charge current the hold writes (uA), an input current reading's
+ * resolution (draw_tol): a system load closer than this under the wall, or above it,
+ * leaves the input on the register value under the wall */
+#define SR_ICHG_MIN_UA 1000
+/* R15: the battery current this far (uA) under the charge current written is an input
+ * held short of it: two exact readings, each rounded to the uA */
+#define SR_ICHG_PIN_UA 5
+/* R15: the hold keeps the cell this far (V) under the VBUS floor (R6, vbus_min) at the
+ * least: a load step takes the input into the wall for a check, and the pass element
+ * then pulls VBUS down to the cell's voltage plus its own drop, which stays above the
+ * 3.5-3.6 V UVLO thresholds of common chargers (R6) */
+#define SR_ICHG_VBAT_UNDER_FLOOR_V 0.3
 /* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
  * 3.88-5.08 V in 80 mV codes, has 16). */
 #define SR_BLIND_SCAN_MAX 16
@@ -183,6 +196,14 @@ struct safe_ramp {
 	bool dpm_test;
 	int dpm_pin_ua, dpm_pin_uv;  /* IBUS and VBUS of the pin under test */
 	bool pl_tried;             /* R5: the last knee was settled under a power limit's */
+	bool knee_computed;        /* R5: the knee being settled is computed, not read */
+	int wall_limit_ua;         /* R5: a limit set on a wall read on a register value (0: none) */
+	/* R15: a linear charger's input held under a wall between two register values by
+	 * its charge current (system + charge = input), the input limit on the value
+	 * above the wall: the wall read exactly, the value under it, and the charge
+	 * current to give back (0: no hold) */
+	int ichg_wall_ua, ichg_under_ua, ichg_own_ua;
+	bool wall_limit_failed;    /* R5: ... found the adapter in its limit this session */
 	bool pl_seen;              /* R5: this session found the source at a power limit */
 	int pl_undo_knee_ua, pl_undo_ceiling_ua;   /* ... and what the knee before replaced */
 	int knee_ua;               /* IBUS at the last knee this session, -1 = none */
@@ -451,8 +472,12 @@ static bool sr_line_seen(const struct sr_line *l, const struct sr_fit *f, double
 
 /* ---- the limit ---- */
 
+static void sr_ichg_exit(struct safe_ramp *s);
+
 static void sr_set_state(struct safe_ramp *s, enum sr_state st)
 {
+	if (st == SR_IDLE)
+		sr_ichg_exit(s);   /* R15: the next adapter gets the charger's own ICHG */
 	if (st != s->st)
 		cs_stack_event("safe_ramp_state", "state", sr_state_names[st]);
 	s->st = st;
@@ -677,6 +702,24 @@ static bool sr_vmode_enter(struct safe_ramp *s, int wall_ua, int probe_req_ua, i
  * is for a reading's error, and an exact reading has none. A value on the knee itself
  * would hold the adapter at its wall, so never that; nor under a wall seen falling.
  */
+/*
+ * R5, a wall on a register value: a probe that stopped with IBUS read exactly on a
+ * value of the charger's register (to the uA the ADC reports) met a wall that is that
+ * value. The adapters' limits are rated currents, many of them round (1.1 A, 1.35 A),
+ * and a 50 mA register has them among its values. A limit there draws the wall's own
+ * current: the charger's input loop holds it, the adapter stays on its line (its
+ * current limit is not entered by a current equal to it), where the value under gives
+ * up a whole register step. Only for a reading the probe did not reach (the limit in
+ * force above it by more than draw_tol): at the limit itself VBUS far below the line
+ * is the adapter in its limit (R5), and the value under is the answer. Not for a knee
+ * computed from the line (a power limit's) nor one under a wall seen falling.
+ */
+static bool sr_knee_on_register(const struct safe_ramp *s, int ibus_ua, int cmin, int cstep)
+{
+	return !s->knee_computed && !s->wall_limit_failed && (ibus_ua - cmin) % cstep == 0 &&
+	       ibus_ua + sr_ua(s->p->draw_tol) < s->limit_ua;
+}
+
 static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 {
 	int lower = ibus_ua - sr_ua(s->p->knee_backoff);
@@ -689,6 +732,10 @@ static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
 	if (cstep <= 0 || ibus_ua <= cmin)
 		return lower;
+	if (sr_knee_on_register(s, ibus_ua, cmin, cstep)) {
+		s->wall_limit_ua = ibus_ua;
+		return ibus_ua;
+	}
 	r = cmin + (ibus_ua - SR_EXACT_KNEE_UA - cmin) / cstep * cstep;
 	return r > lower ? r : lower;
 }
@@ -826,12 +873,150 @@ static int sr_fine_fall_uv(const struct safe_ramp *s, int cstep)
 	return sr_ua(2 * s->vbus_lsb_v) + (int)lround(SR_R_MAX_OHM * cstep);
 }
 
+/*
+ * R15: a linear charger (no VINDPM, docs/models.md: input = system + charge) whose
+ * input current is read exactly, under a wall between two register values. The value
+ * under the wall gives up to a register step (50 mA on generic-linear), and with a
+ * system load about the wall that is the phone discharging where the wall would carry
+ * it. The charge current is a register of its own, finer than the input limit's (it
+ * is the charger's ICHG, which every charger exposes): with the input limit on the
+ * value above the wall and the charge current at the wall less knee_backoff less the
+ * system's share, the input stays knee_backoff under the wall, the adapter on its line.
+ * A system load that steps up takes the input into the wall until the next check, one
+ * interval (20 ms) later, as a probe does: the hold is checked every interval, and the
+ * charge current follows the load, and the hold follows a wall that falls (an adapter
+ * that warms) within a check. Not while the load leaves less than SR_ICHG_MIN_UA of
+ * charge current.
+ */
+static bool sr_ichg_read(struct safe_ramp *s, int *ibus_ua, int *isys_ua)
+{
+	int ibat_ua;
+
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_IBUS, ibus_ua) < 0 ||
+	    cs_chg_read_adc(s->board->ic, CS_ADC_IBAT, &ibat_ua) < 0)
+		return false;
+	*isys_ua = *ibus_ua - ibat_ua;
+	return true;
+}
+
+/* R15: the charger charging or done, the cell clear of a collapse under UVLO */
+static bool sr_ichg_ok(struct safe_ramp *s)
+{
+	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
+	int vbat_uv;
+
+	return (st == CS_CHG_STATUS_FAST || st == CS_CHG_STATUS_TAPER || st == CS_CHG_STATUS_DONE) &&
+	       cs_chg_read_adc(s->board->ic, CS_ADC_VBAT, &vbat_uv) == 0 &&
+	       vbat_uv >= sr_ua(s->p->vbus_min - SR_ICHG_VBAT_UNDER_FLOOR_V);
+}
+
+/* R15: the charge current that puts the input knee_backoff under the wall */
+static int sr_ichg_target(const struct safe_ramp *s, int isys_ua)
+{
+	return min(s->ichg_wall_ua - sr_ua(s->p->knee_backoff) - isys_ua, s->ichg_own_ua);
+}
+
+/* R15: end the hold: the charge current given back, the input limit under the wall */
+static void sr_ichg_exit(struct safe_ramp *s)
+{
+	if (!s->ichg_wall_ua)
+		return;
+	cs_chg_set_charge_current(s->board->ic, s->ichg_own_ua);
+	s->ichg_wall_ua = 0;
+	s->quiet_since = jiffies;   /* R9 waits from here: the hold probed nothing */
+	if (s->vbus && s->st != SR_IDLE) {
+		s->ceiling_ua = min(s->ceiling_ua, s->ichg_under_ua);
+		sr_write(s, s->ichg_under_ua);
+	}
+}
+
+static void sr_ichg_enter(struct safe_ramp *s, int wall_ua, int under_ua)
+{
+	union power_supply_propval ichg = { 0 };
+	int cmin, cmax, cstep, ibus_ua, isys_ua, above, t;
+
+	if (!s->ibus_exact || s->ibat_lsb_ua || s->blind ||
+	    cs_chg_get_vindpm(s->board->ic) >= 0 ||
+	    cs_chg_get_status(s->board->ic) != CS_CHG_STATUS_FAST || !sr_ichg_ok(s) ||
+	    wall_ua - under_ua <= 2 * sr_ua(s->p->knee_backoff))
+		return;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep <= 0)
+		return;
+	above = cmin + ((wall_ua - cmin) / cstep + 1) * cstep;   /* the value above the wall */
+	if (above > s->max_ua ||
+	    power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+				      &ichg) < 0 || ichg.intval <= 0 ||
+	    !sr_ichg_read(s, &ibus_ua, &isys_ua))
+		return;
+	s->ichg_wall_ua = wall_ua;
+	s->ichg_own_ua = ichg.intval;
+	t = sr_ichg_target(s, isys_ua);
+	if (t < SR_ICHG_MIN_UA || t >= ichg.intval) {
+		s->ichg_wall_ua = 0;
+		return;
+	}
+	s->ichg_under_ua = under_ua;
+	cs_chg_set_charge_current(s->board->ic, t);
+	s->req_ua = above;
+	s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, above);
+	pr_info("safe-ramp: charge current %d mA holds the input at %d mA under the knee; limit %d mA",
+		t / 1000, (isys_ua + t) / 1000, s->limit_ua / 1000);
+}
+
+static bool sr_ichg_wall_under(struct safe_ramp *s, int ibus_ua);
+
+/* R15's check, every interval: the charge current follows the system load; an input
+ * held short of what the charge current asks (a wall or a pin come under the hold)
+ * takes the hold under it; a load that leaves too little charge current, a hold come
+ * down to the register value under the wall, or a charge that left constant current
+ * ends it, the normal checks taking over one interval later. */
+static void sr_ichg_check(struct safe_ramp *s)
+{
+	int ibus_ua, isys_ua, ibat_ua, t;
+	union power_supply_propval ichg = { 0 };
+
+	/* a budget come under the hold's limit (R8: the host configured the gadget) */
+	if (!sr_ichg_read(s, &ibus_ua, &isys_ua) || !sr_ichg_ok(s) || s->limit_ua > s->max_ua ||
+	    s->limit_ua <= s->ichg_wall_ua ||
+	    power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+				      &ichg) < 0) {
+		sr_ichg_exit(s);
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
+	ibat_ua = ibus_ua - isys_ua;
+	/* the input held short of what the charge current asks, VBUS far below the
+	 * line: the wall come under the hold (an adapter that warms), and the hold goes
+	 * under it. On the line it is the pass element's dropout pin, under the wall
+	 * and the hold: the charge current still bounds the input if the pin climbs. */
+	if (ibat_ua < ichg.intval - SR_ICHG_PIN_UA && sr_ichg_wall_under(s, ibus_ua))
+		s->ichg_wall_ua = min(s->ichg_wall_ua, ibus_ua);
+	t = sr_ichg_target(s, isys_ua);
+	if (t < SR_ICHG_MIN_UA ||
+	    s->ichg_wall_ua - sr_ua(s->p->knee_backoff) <= s->ichg_under_ua + sr_ua(s->p->draw_tol)) {
+		sr_ichg_exit(s);
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
+	if (abs(t - ichg.intval) > sr_ua(s->p->draw_tol))
+		cs_chg_set_charge_current(s->board->ic, t);
+	if (s->st != SR_STABLE)
+		sr_set_state(s, SR_STABLE);
+	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
+}
+
 /* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
 static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
-	int lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
-	int probe_req = s->req_ua, probe = s->limit_ua;
+	int lower, probe_req = s->req_ua, probe = s->limit_ua;
+	bool computed = s->knee_computed;
 	bool fell = s->knee_ua > 0 && ibus_ua < s->knee_ua - 2 * s->ibat_lsb_ua;
+
+	sr_ichg_exit(s);
+	s->wall_limit_ua = 0;
+	lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
+	s->knee_computed = false;
 
 	/* R5 on the twl4030: a wall come under a held limit moves (a warming adapter):
 	 * no approach to it this session (unless R4 finds it was none) */
@@ -857,6 +1042,8 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 	if (!fell && !s->fine_off && !s->fine_pl)
 		sr_pin_arm(s, probe_req, true);
 	sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, true);
+	if (!computed && s->limit_ua < ibus_ua)
+		sr_ichg_enter(s, ibus_ua, s->limit_ua);
 	sr_check_later(s, SR_RAMP);
 }
 
@@ -1552,6 +1739,23 @@ static void sr_against_line(const struct safe_ramp *s, struct sr_reading *r)
  * resistance or its voltage changed. A linear charger (no VINDPM) is left to R4's
  * check after a knee: its pass element at a wall holds IBUS at the limit as well.
  */
+/* R15: an input held short of the charge current's ask, read against the line: far
+ * below it (or no line to tell) is the adapter's wall */
+static bool sr_ichg_wall_under(struct safe_ramp *s, int ibus_ua)
+{
+	struct sr_reading r = { .ibus_ua = ibus_ua, .i = ibus_ua * 1e-6 };
+	double v_line;
+
+	if (cs_chg_read_adc(s->board->ic, CS_ADC_VBUS, &r.vbus_uv) < 0)
+		return true;
+	r.v = r.vbus_uv * 1e-6;
+	r.fit = sr_line_fit(&s->line);
+	if (!sr_fit_predict(&r.fit, r.i, &v_line))
+		return true;
+	sr_against_line(s, &r);
+	return r.below;
+}
+
 static bool sr_line_moved(struct safe_ramp *s, const struct sr_reading *r)
 {
 	double first, last, tol;
@@ -1715,6 +1919,7 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 	s->pl_undo_knee_ua = s->undo_knee_ua;
 	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
 	s->pl_undo_fine_off = s->undo_fine_off;
+	s->knee_computed = true;
 	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
 	s->fine_off = off;   /* the knee's own second settle: no wall come under a limit */
 	s->pl_tried = true;
@@ -1728,6 +1933,16 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
+
+	if (r->below && s->wall_limit_ua > 0 && s->limit_ua == s->wall_limit_ua) {
+		/* R5: the limit on a wall read on a register value, and the adapter
+		 * stayed in its limit there (a brick wall at exactly the current drawn
+		 * holds either way, and the one it was in holds): the value under it,
+		 * for the rest of the session */
+		s->wall_limit_failed = true;
+		sr_settle_below(s, r->ibus_ua, r->vbus_uv, "wall at the limit");
+		return;
+	}
 
 	if (sr_line_moved(s, r)) {
 		/* R4: the same current at another VBUS, the charger's current limit
@@ -1767,6 +1982,7 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		/* a source seen at its power limit this session: a knee's reading
 		 * lies on its hyperbola, and the knee is where that meets the line */
 		if (s->pl_seen && sr_power_knee_at(s, r, &ik) && sr_ua(ik) < r->ibus_ua) {
+			s->knee_computed = true;
 			sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
 			s->fine_cap_ua = 0;   /* R5 on the twl4030: no approach (sr_fine_arm) */
 			s->pinf_cap_ua = 0;
@@ -2510,6 +2726,10 @@ static void sr_work(struct work_struct *work)
 		sr_blind_work(s);
 		return;
 	}
+	if (s->ichg_wall_ua) {
+		sr_ichg_check(s);
+		return;
+	}
 	if (sr_adc_catching_up(s) || sr_bits_wall_under(s) || !sr_read(s, &r) ||
 	    sr_fine_failed(s, &r))
 		return;
@@ -2716,6 +2936,8 @@ static void sr_event(struct work_struct *work)
 	s->pl_tried = false;
 	s->pl_seen = false;
 	sr_approach_clear(s);
+	s->wall_limit_ua = 0;
+	s->wall_limit_failed = false;
 	s->line_pin = false;
 	sr_split_clear(s);
 	s->blind_last_ibat_ua = INT_MIN;

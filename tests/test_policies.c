@@ -1162,10 +1162,14 @@ static void test_safe_ramp_bq24190_hold_nearer(void)
  * power limit (1.892 A on the line) and the adapter trips at 52.7 min: the DPM bit is
  * set only once the adapter is at its limit, where a power limit looks like IINDPM.
  * Before, the ceiling went 200 mA under the request (3 A, then 2.8 A ...) and the chip
- * rounded each down to the same 2 A rung: six trips. Now the ceiling goes under the
- * rung in force (1.9 A, the 1.5 A rung), and R9's re-probe of the 2 A rung a minute
- * later goes to R14's hold: VINDPM 4.52 V keeps the input on the line at (5.042 -
- * 4.52) / (0.2297 + 0.06028) = 1.800 A, under the limit. One trip.
+ * rounded each down to the same 2 A rung: six trips. With the ceiling under the rung
+ * in force (1.9 A, the 1.5 A rung) and R9's re-probe of the 2 A rung a minute later
+ * sent to R14's hold, one trip. The R2 probe to 3 A that the bit allows 0.75 s after
+ * the draw met the power limit reads the 2 A rung's point again at the charger's own
+ * VINDPM (the battery current within 1 mA): the rung under was held by VINDPM, not by
+ * its limit. So the scan's hold, VINDPM 4.52 V, stays with the limit back on the 2 A
+ * rung, keeping the input on the line at (5.042 - 4.52) / (0.2297 + 0.06028) = 1.800 A,
+ * and the adapter never trips (it tripped 2.3 s after that probe's scan).
  */
 static void test_safe_ramp_bq24190_trip_rung(void)
 {
@@ -1184,9 +1188,47 @@ static void test_safe_ramp_bq24190_trip_rung(void)
 		"      { \"at\": \"1672 s\", \"current\": \"0.6757 A\" } ] } },"
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 1);
-	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.042 - 4.52) / (0.2297 + 0.06028), 2e-3, 3170) > 50);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.042 - 4.52) / (0.2297 + 0.06028), 2e-3, 3161) > 150);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold on the rung under a pinned probe (field seed 6, setup 101): a 1.912 A
+ * hiccup adapter drawn 7.7 % high (2.059 A at the start) and drifting 5.514 % lower
+ * with a 21.63 min time constant, a 0.9812 s timer, at 5.108 V behind 0.1857 + 0.193
+ * ohm; a bq24190 with ICHG 1.966 A under a 0.7882 A load. On the 2 A rung the line
+ * meets the charger's own VINDPM at (5.108 - 4.36) / 0.3787 = 1.975 A: the 2 A rung is
+ * held there by VINDPM, 2 % under the warm-up wall, and the re-probe to 3 A reads that
+ * point again (the wall is a code lower). Kept on the 2 A rung with the charger's own
+ * VINDPM, the wall drifted onto the pin at 1744 s and the adapter tripped: VBUS was at
+ * VINDPM before and after, and the input power did not move. Now VINDPM stays at the
+ * scan's hold, 4.44 V, with the limit on the 2 A rung: (5.108 - 4.44) / 0.3787 =
+ * 1.764 A, renewed each minute, and no trip.
+ */
+static void test_safe_ramp_bq24190_hold_under_pin(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"40 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.108 V\", \"rout\": \"0.1857 ohm\","
+		"    \"ilim\": \"1.912 A\", \"overload\": \"hiccup\", \"ilim_tolerance\": \"7.736 %\","
+		"    \"ilim_drift\": \"-5.514 %\", \"drift_tau\": \"21.63 min\","
+		"    \"t_limit_max\": \"0.9812 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.193 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.966 A\" },"
+		"    \"battery\": { \"capacity\": \"3074 mAh\", \"soc\": \"27.96 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.7882 A\" },"
+		"      { \"at\": \"1811 s\", \"current\": \"0.2557 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.108 - 4.44) / (0.1857 + 0.193), 1e-3, 0) > 1700);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 700) > 1600);
 	tu_done(&r);
 }
 
@@ -2161,8 +2203,10 @@ CU_TestInfo policies_tests[] = {
 	  test_safe_ramp_bq24190_hold_between_rungs },
 	{ "safe-ramp R14: the hold between two rungs is a code nearer where the wall's fall shows the line",
 	  test_safe_ramp_bq24190_hold_nearer },
-	{ "safe-ramp R7: a trip on a bq24190's rung puts the ceiling under the rung, R14 holds it",
+	{ "safe-ramp R14: a draw that creeps into a power limit on a bq24190's rung is held under it",
 	  test_safe_ramp_bq24190_trip_rung },
+	{ "safe-ramp R14: the rung under a pinned probe keeps the hold's VINDPM",
+	  test_safe_ramp_bq24190_hold_under_pin },
 	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
 	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },

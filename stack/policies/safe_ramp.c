@@ -243,6 +243,8 @@ struct safe_ramp {
 	int blind_hold_uv, blind_own_uv;
 	int blind_low_ibat_ua;     /* the battery current with VINDPM a code under its own */
 	int blind_renew_uv, blind_renew_ua;   /* a hold being renewed, and its limit */
+	int blind_hold_ua;         /* the rung above the wall the hold is for (the limit in
+				    * force, or over it in a hold on the rung under) */
 	unsigned long blind_hold_at;
 };
 
@@ -1800,6 +1802,9 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
  * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
  * extra current cut short by IINDPM, loses less. */
 #define SR_BLIND_WALL_SHARE 0.7
+/* R14's hold on the rung under: two battery currents this close (uA) are one operating
+ * point read twice: a fuel gauge reports current_now in steps of about 1 mA. */
+#define SR_BLIND_SAME_UA 1000
 /* R14's hold: the least share of the wall a hold a code nearer keeps under it, for a
  * wall that drifts until the hold's renewal a minute later. */
 #define SR_BLIND_HOLD_MARGIN 0.007
@@ -1955,9 +1960,51 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
 	pr_info("safe-ramp: VINDPM %d mV holds the input under the wall; limit %d mA",
 		s->blind_hold_uv / 1000, s->limit_ua / 1000);
 	s->blind_hold_at = jiffies;
+	s->blind_hold_ua = s->limit_ua;
 	s->ceiling_ua = s->req_ua;   /* no probe past the wall until the hold is renewed */
 	s->probing = false;
 	s->quiet_since = jiffies;
+	s->blind_last_ibat_ua = INT_MIN;
+	sr_check_later(s, SR_STABLE);
+	return true;
+}
+
+/*
+ * R14's hold on the rung under (docs/safe-ramp.md, "The rung under a pinned probe keeps
+ * the hold's VINDPM"). The scan found the wall at a code; code i is the nearest it shows
+ * on the line with room under the wall, and it gave no more than the rung under. Where
+ * the probe from the rung under changed nothing (the battery current the same within
+ * SR_BLIND_SAME_UA), the rung under was not held by its input limit: the charger's own
+ * VINDPM held it, at the same point the rung above reads, a code or two from the wall
+ * the scan found. (A wall over a rung held by its input limit takes VBUS from the line
+ * down to VINDPM: the input power moves, by a few mA of battery current at the least.) There a wall that drifts onto the pin
+ * (field seed 6, setup 101) or a draw that creeps into a power limit (field seed 2,
+ * setup 74) leaves VBUS where it was, at VINDPM, and the input power with it: no check
+ * sees it before the adapter's overload timer runs out. (A rung under held by its
+ * input limit has VBUS on the line above VINDPM, and a wall that comes under it drops
+ * VBUS to VINDPM and the input power with it, which R14's check under a held limit
+ * sees.) So VINDPM stays at code i with the limit on the rung under: the line's current
+ * there, never nearer the wall; and it is a hold like the one above, renewed after
+ * `reprobe` while the bit is set, as a wall that moves needs. False when the probe
+ * gained, or code i is no higher than the charger's own VINDPM.
+ */
+static bool sr_blind_hold_under(struct safe_ramp *s, int i)
+{
+	int uv = i >= 0 ? sr_blind_scan_uv(s, i) : 0, over_ua = s->limit_ua, over_req = s->req_ua;
+
+	if (abs(s->blind_test_ibat_ua - s->blind_ibat_ua) > SR_BLIND_SAME_UA ||
+	    uv <= s->blind_own_uv || cs_chg_set_vindpm(s->board->ic, uv) < 0)
+		return false;
+	s->blind_scanning = false;
+	s->blind_hold_uv = uv;
+	s->blind_hold_ua = over_ua;
+	s->probing = false;
+	s->quiet_since = jiffies;
+	s->ceiling_ua = over_req;   /* the renewal probes the rung above again */
+	sr_write(s, s->blind_from_ua);
+	pr_info("safe-ramp: VINDPM %d mV holds the rung under the wall; limit %d mA",
+		uv / 1000, s->limit_ua / 1000);
+	s->blind_hold_at = jiffies;
 	s->blind_last_ibat_ua = INT_MIN;
 	sr_check_later(s, SR_STABLE);
 	return true;
@@ -2004,8 +2051,11 @@ static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
 	s->blind_scan_n = n;
 	if (n >= 2 && ibat_ua - s->blind_scan_ibat[n - 2] > SR_BLIND_PIN_MIN_UA)
 		s->blind_scan_rose = true;
-	else if (n >= 2 && s->blind_scan_rose)   /* code n - 1 at the wall */
-		return sr_blind_hold(s, sr_blind_hold_code(s, n - 1)) ? 0 : -1;
+	else if (n >= 2 && s->blind_scan_rose) {   /* code n - 1 at the wall */
+		int i = sr_blind_hold_code(s, n - 1);
+
+		return sr_blind_hold(s, i) || sr_blind_hold_under(s, i) ? 0 : -1;
+	}
 	return 1;
 }
 
@@ -2041,7 +2091,7 @@ static bool sr_blind_scan_step(struct safe_ramp *s, bool have, int ibat_ua,
  * later would meet the wall on the rung above with the charger's own VINDPM. */
 static bool sr_blind_hold_renew(struct safe_ramp *s, int bits)
 {
-	int uv = s->blind_hold_uv, ua = s->limit_ua;
+	int uv = s->blind_hold_uv;
 
 	if (uv <= 0 ||
 	    !time_after(jiffies, s->blind_hold_at + msecs_to_jiffies(sr_ms(s->p->reprobe))))
@@ -2052,7 +2102,7 @@ static bool sr_blind_hold_renew(struct safe_ramp *s, int bits)
 	}
 	sr_blind_hold_end(s);
 	s->blind_renew_uv = uv;
-	s->blind_renew_ua = ua;
+	s->blind_renew_ua = s->blind_hold_ua;
 	sr_write(s, s->blind_from_ua);
 	sr_check_later(s, SR_RAMP);
 	return true;
@@ -2067,6 +2117,7 @@ static void sr_blind_rehold(struct safe_ramp *s, int bits)
 	    !(bits & CS_CHG_INREG_DPM) &&
 	    cs_chg_set_vindpm(s->board->ic, s->blind_renew_uv) >= 0) {
 		s->blind_hold_uv = s->blind_renew_uv;
+		s->blind_hold_ua = s->limit_ua;
 		s->blind_hold_at = jiffies;
 		s->ceiling_ua = s->req_ua;
 	}
@@ -2186,8 +2237,9 @@ static void sr_blind_work(struct safe_ramp *s)
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + sr_ua(s->p->step));
 		s->quiet_since = jiffies;
 	}
-	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM) */
-	if ((bits & CS_CHG_INREG_DPM) && sr_blind_probe(s, ibat_ua))
+	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM);
+	 * a hold on the rung under a wall probes at its renewal only */
+	if ((bits & CS_CHG_INREG_DPM) && s->blind_hold_uv <= 0 && sr_blind_probe(s, ibat_ua))
 		return;
 	sr_check_later(s, SR_STABLE);
 }

@@ -1196,6 +1196,41 @@ static void test_safe_ramp_bq24190_trip_rung(void)
 }
 
 /*
+ * R14 on a long line (field seed 1, setup 64): a 2.127 A hiccup adapter with a 0.78 s
+ * timer at 5.209 V behind 0.2898 + 0.2403 ohm, a bq24190 with ICHG 3 A, a 0.3 A load
+ * with 1.5 A bursts. The 1.2 -> 1.5 A probe is held by the input limit with VBUS at
+ * 5.209 - 0.5301 * 1.5 = 4.414 V, but the line's drop over 1.2 A takes 14 % off the
+ * gain SR_BLIND_GAIN asks, and VINDPM a code lower moves nothing: read as a wall, the
+ * scan held 4.44 V, (5.209 - 4.44) / 0.5301 = 1.451 A, and the 2 A rung was never
+ * tried. Set against the parabola through the 0.5, 0.9 and 1.2 A rungs the reading is
+ * the input limit's; the ramp goes on to the 2 A rung, where VINDPM holds the line's
+ * (5.209 - 4.36) / 0.5301 = 1.602 A.
+ */
+static void test_safe_ramp_bq24190_long_line(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.209 V\", \"rout\": \"0.2898 ohm\","
+		"    \"ilim\": \"2.127 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.7816 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2403 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"3 A\" },"
+		"    \"battery\": { \"capacity\": \"4484 mAh\", \"soc\": \"53.31 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"300 s\", \"current\": \"1.5 A\" },"
+		"      { \"at\": \"330 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"600 s\", \"current\": \"1.5 A\" },"
+		"      { \"at\": \"630 s\", \"current\": \"0.3 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.209 - 4.36) / (0.2898 + 0.2403), 1e-3, 0) > 1190);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
  * R14's hold on the rung under a pinned probe (field seed 6, setup 101): a 1.912 A
  * hiccup adapter drawn 7.7 % high (2.059 A at the start) and drifting 5.514 % lower
  * with a 21.63 min time constant, a 0.9812 s timer, at 5.108 V behind 0.1857 + 0.193
@@ -2207,6 +2242,8 @@ CU_TestInfo policies_tests[] = {
 	  test_safe_ramp_bq24190_trip_rung },
 	{ "safe-ramp R14: the rung under a pinned probe keeps the hold's VINDPM",
 	  test_safe_ramp_bq24190_hold_under_pin },
+	{ "safe-ramp R14: a probe on a long line is set against the rungs before it",
+	  test_safe_ramp_bq24190_long_line },
 	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
 	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },

@@ -104,6 +104,8 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
  * 3.88-5.08 V in 80 mV codes, has 16). */
 #define SR_BLIND_SCAN_MAX 16
+/* R14 on a long line: the rungs a probe's reading is set against (three fix a parabola) */
+#define SR_BLIND_FIT_N 3
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -245,6 +247,11 @@ struct safe_ramp {
 	int blind_renew_uv, blind_renew_ua;   /* a hold being renewed, and its limit */
 	int blind_hold_ua;         /* the rung above the wall the hold is for (the limit in
 				    * force, or over it in a hold on the rung under) */
+	/* R14 on a long line: the rungs the last probes in a row started from, with the
+	 * battery current read there and when (sr_blind_fit_followed) */
+	int blind_fit_n;
+	int blind_fit_ua[SR_BLIND_FIT_N], blind_fit_ibat[SR_BLIND_FIT_N];
+	unsigned long blind_fit_at[SR_BLIND_FIT_N];
 	unsigned long blind_hold_at;
 };
 
@@ -1853,6 +1860,73 @@ static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
 	return ibat_ua - s->blind_test_ibat_ua >= max(need, (double)SR_BLIND_PIN_MIN_UA);
 }
 
+/*
+ * R14 on a long line (docs/safe-ramp.md, "A probe on a long line, set against the
+ * rungs before it"). A probe the charger's input limit holds raises the input power by
+ * d * VBUS less the line's drop over the current before, I * R * d: on a long line
+ * (field seed 1, setup 64: 0.53 ohm at 1.2 A) that is 14 % less than d * VBUS, short of
+ * SR_BLIND_GAIN, and VINDPM a code lower moves nothing (the input limit holds it, VBUS
+ * above VINDPM): read as a wall, the limit stayed a rung or more under what the line
+ * gives. A power limit reads the same in both tests; what tells them apart is the
+ * rungs climbed just before. Each was drawn at its input limit, a current known
+ * exactly, on the source's line: the input power is I (E - R I), and the battery
+ * current eff * P / VBAT less the system's share, a parabola in I with the same three
+ * unknowns whatever the efficiency. Through the last three rungs it gives the battery
+ * current at the new limit if the limit holds the input there; a power limit or a
+ * wall under it gives less. The rungs count only as climbed in a row, each probe
+ * within SR_BLIND_FIT_INTERVALS checks of the one before (the load and the cell as
+ * they were), and the parabola must bend down as a line's power does.
+ */
+#define SR_BLIND_FIT_INTERVALS 5
+/* ... and the reading within this (uA) of it: a fuel gauge's step and the charger's
+ * efficiency moving with the current over three rungs (0.4 mA on setup 64) */
+#define SR_BLIND_FIT_TOL_UA 5000
+
+static void sr_blind_fit_push(struct safe_ramp *s, int ua, int ibat_ua)
+{
+	int n = s->blind_fit_n;
+	unsigned long gap = msecs_to_jiffies(SR_BLIND_FIT_INTERVALS * sr_ms(s->p->interval));
+
+	if (n > 0 && (ua <= s->blind_fit_ua[n - 1] ||
+		      time_after(jiffies, s->blind_fit_at[n - 1] + gap)))
+		n = 0;
+	if (n == SR_BLIND_FIT_N) {
+		memmove(s->blind_fit_ua, s->blind_fit_ua + 1, (n - 1) * sizeof(int));
+		memmove(s->blind_fit_ibat, s->blind_fit_ibat + 1, (n - 1) * sizeof(int));
+		memmove(s->blind_fit_at, s->blind_fit_at + 1, (n - 1) * sizeof(unsigned long));
+		n--;
+	}
+	s->blind_fit_ua[n] = ua;
+	s->blind_fit_ibat[n] = ibat_ua;
+	s->blind_fit_at[n] = jiffies;
+	s->blind_fit_n = n + 1;
+}
+
+/* R14 on a long line: the probe to the limit in force, read at ibat_ua with the
+ * charger's own VINDPM and at low_ua a code lower, is held by its input limit. */
+static bool sr_blind_fit_followed(const struct safe_ramp *s, int ibat_ua, int low_ua)
+{
+	const int *x = s->blind_fit_ua, *y = s->blind_fit_ibat;
+	double pred = 0, d2;
+
+	if (s->blind_fit_n < SR_BLIND_FIT_N || x[SR_BLIND_FIT_N - 1] != s->blind_from_ua ||
+	    abs(low_ua - ibat_ua) > SR_BLIND_FIT_TOL_UA)
+		return false;
+	d2 = ((double)(y[2] - y[1]) / (x[2] - x[1]) - (double)(y[1] - y[0]) / (x[1] - x[0])) /
+	     (x[2] - x[0]);
+	if (!(d2 < 0))
+		return false;
+	for (int i = 0; i < SR_BLIND_FIT_N; i++) {
+		double term = y[i];
+
+		for (int j = 0; j < SR_BLIND_FIT_N; j++)
+			if (j != i)
+				term *= (double)(s->limit_ua - x[j]) / (x[i] - x[j]);
+		pred += term;
+	}
+	return fabs(ibat_ua - pred) <= SR_BLIND_FIT_TOL_UA;
+}
+
 /* R14, R2: one register value up from the limit in force, under the ceiling; false
  * when there is none. The ladder's rungs (the bq24190's 500, 900, 1200 mA ...) take
  * several steps of requests. */
@@ -1868,6 +1942,7 @@ static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
 	}
 	if (s->limit_ua <= from_ua)
 		return false;
+	sr_blind_fit_push(s, from_ua, ibat_ua);
 	s->blind_from_ua = from_ua;
 	s->blind_ibat_ua = ibat_ua;
 	s->blind_last_ibat_ua = INT_MIN;
@@ -2150,7 +2225,7 @@ static void sr_blind_work(struct safe_ramp *s)
 	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
 	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
 	int ibat_ua = 0, vbat_uv = 0;
-	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false;
+	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false, fitted = false;
 	/* a reading taken with VINDPM a code lower is no base for the next check's */
 	bool tested = s->blind_test_uv > 0;
 
@@ -2172,15 +2247,21 @@ static void sr_blind_work(struct safe_ramp *s)
 	} else if (s->blind_test_uv > 0) {
 		pinned = have && sr_blind_test_end(s, ibat_ua, vbat_uv) &&
 			 st != CS_CHG_STATUS_UVLO;
-		if (!pinned) {
+		fitted = !pinned && have && st != CS_CHG_STATUS_UVLO &&
+			 sr_blind_fit_followed(s, s->blind_test_ibat_ua, ibat_ua);
+		if (fitted) {
+			pr_info("safe-ramp: %d mA drawn as the rungs under it were: followed",
+				s->limit_ua / 1000);
+		} else if (!pinned) {
 			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
 				s->limit_ua / 1000);
 			if (st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
 				sr_blind_floor(s);
 			return;
+		} else {
+			/* the line's pin: kept, and no probe past it until R9 allows one */
+			s->ceiling_ua = s->req_ua;
 		}
-		/* the line's pin: kept, and no probe past it until R9 allows one */
-		s->ceiling_ua = s->req_ua;
 	}
 	if (st == CS_CHG_STATUS_UVLO) {
 		/* after a probe, the probe took VBUS down: back (R6); else R10 */
@@ -2196,7 +2277,7 @@ static void sr_blind_work(struct safe_ramp *s)
 		return;
 	}
 	if (s->probing) {
-		if (!pinned && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+		if (!pinned && !fitted && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
 			if (sr_blind_test_start(s, ibat_ua))
 				return;
 			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
@@ -2206,7 +2287,7 @@ static void sr_blind_work(struct safe_ramp *s)
 		}
 		if (sr_blind_tripped_rung(s, ibat_ua))
 			return;
-		if (!pinned && (bits & CS_CHG_INREG_DPM)) {
+		if (!pinned && !fitted && (bits & CS_CHG_INREG_DPM)) {
 			/* followed by the gain, the bit set: a wall a few mA under the new
 			 * limit gives the same gain; the test under a held limit asks */
 			s->blind_test_held = true;

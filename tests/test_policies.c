@@ -1231,6 +1231,39 @@ static void test_safe_ramp_bq24190_long_line(void)
 }
 
 /*
+ * R14's hold where the scan's last code still rose (field seed 12, setup 147): a 1.157 A
+ * latch adapter with output-undervoltage protection at 5.022 V behind 0.2357 + 0.3497
+ * ohm, a bq24190 with ICHG 1.538 A under a 1.115 A load. The line meets the charger's
+ * own VINDPM at (5.022 - 4.36) / 0.5854 = 1.1309 A, 26 mA under the wall, and VINDPM a
+ * code lower reaches the wall: 4.28 V * 1.157 A = 4.952 W against 4.931 W at the pin, a
+ * rise short of a line's pin. The scan rose at every code down to that one and ended
+ * without a hold: the limit went back to the 0.9 A rung, the phone discharged for the
+ * whole run. A code that still rises has the code above it on the line, at least
+ * d / V under the wall (at the wall it would have fallen): VINDPM 4.36 V holds on the
+ * 1.2 A rung.
+ */
+static void test_safe_ramp_bq24190_hold_last_rise(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.022 V\", \"rout\": \"0.2357 ohm\","
+		"    \"ilim\": \"1.157 A\", \"overload\": \"latch\", \"v_shutdown\": \"3.813 V\","
+		"    \"t_trip\": \"40.46 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.3497 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.538 A\" },"
+		"    \"battery\": { \"capacity\": \"2361 mAh\", \"soc\": \"32.58 %\" },"
+		"    \"load\": { \"current\": \"1.115 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.022 - 4.36) / (0.2357 + 0.3497), 1e-3, 0) > 1150);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
  * R14's hold on the rung under a pinned probe (field seed 6, setup 101): a 1.912 A
  * hiccup adapter drawn 7.7 % high (2.059 A at the start) and drifting 5.514 % lower
  * with a 21.63 min time constant, a 0.9812 s timer, at 5.108 V behind 0.1857 + 0.193
@@ -1238,10 +1271,11 @@ static void test_safe_ramp_bq24190_long_line(void)
  * meets the charger's own VINDPM at (5.108 - 4.36) / 0.3787 = 1.975 A: the 2 A rung is
  * held there by VINDPM, 2 % under the warm-up wall, and the re-probe to 3 A reads that
  * point again (the wall is a code lower). Kept on the 2 A rung with the charger's own
- * VINDPM, the wall drifted onto the pin at 1744 s and the adapter tripped: VBUS was at
- * VINDPM before and after, and the input power did not move. Now VINDPM stays at the
- * scan's hold, 4.44 V, with the limit on the 2 A rung: (5.108 - 4.44) / 0.3787 =
- * 1.764 A, renewed each minute, and no trip.
+ * VINDPM and re-probed after 1, 2, 4 and 8 min, the wall drifted onto the pin at 1744 s
+ * and the adapter tripped: VBUS was at VINDPM before and after, and the input power
+ * did not move. Now the rung under is a hold renewed each minute: at the pin while the
+ * scan shows room under the wall, then, from 732 s on, at VINDPM 4.44 V on
+ * the 2 A rung, (5.108 - 4.44) / 0.3787 = 1.764 A, and no trip.
  */
 static void test_safe_ramp_bq24190_hold_under_pin(void)
 {
@@ -1262,7 +1296,7 @@ static void test_safe_ramp_bq24190_hold_under_pin(void)
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
 	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
-	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.108 - 4.44) / (0.1857 + 0.193), 1e-3, 0) > 1700);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.108 - 4.44) / (0.1857 + 0.193), 1e-3, 0) > 1600);
 	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 700) > 1600);
 	tu_done(&r);
 }
@@ -2244,6 +2278,8 @@ CU_TestInfo policies_tests[] = {
 	  test_safe_ramp_bq24190_hold_under_pin },
 	{ "safe-ramp R14: a probe on a long line is set against the rungs before it",
 	  test_safe_ramp_bq24190_long_line },
+	{ "safe-ramp R14: a scan still rising at its last code holds the code above it",
+	  test_safe_ramp_bq24190_hold_last_rise },
 	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
 	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },

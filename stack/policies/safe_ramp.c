@@ -2060,15 +2060,17 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
  * VBUS to VINDPM and the input power with it, which R14's check under a held limit
  * sees.) So VINDPM stays at code i with the limit on the rung under: the line's current
  * there, never nearer the wall; and it is a hold like the one above, renewed after
- * `reprobe` while the bit is set, as a wall that moves needs. False when the probe
- * gained, or code i is no higher than the charger's own VINDPM.
+ * `reprobe` while the bit is set, as a wall that moves needs (code i may be the
+ * charger's own VINDPM: the pin then has room under the wall now, and the renewal
+ * checks it again a minute later). False when the probe gained, or code i is under
+ * the charger's own VINDPM.
  */
 static bool sr_blind_hold_under(struct safe_ramp *s, int i)
 {
 	int uv = i >= 0 ? sr_blind_scan_uv(s, i) : 0, over_ua = s->limit_ua, over_req = s->req_ua;
 
 	if (abs(s->blind_test_ibat_ua - s->blind_ibat_ua) > SR_BLIND_SAME_UA ||
-	    uv <= s->blind_own_uv || cs_chg_set_vindpm(s->board->ic, uv) < 0)
+	    uv < s->blind_own_uv || cs_chg_set_vindpm(s->board->ic, uv) < 0)
 		return false;
 	s->blind_scanning = false;
 	s->blind_hold_uv = uv;
@@ -2103,6 +2105,11 @@ static int sr_blind_hold_code(const struct safe_ramp *s, int f)
 	int wall_fall = s->blind_test_ibat_ua - s->blind_low_ibat_ua, short_ua;
 	double v_uv, d_uv;
 
+	/* code f still rose, if by less than a rise counts: at the wall it would have
+	 * fallen (V * Iwall) had f - 1 been there too, so f - 1 is on the line, at
+	 * least d / V(f) under the wall (1.8 % at 4.4 V) */
+	if (f >= 1 && ib[f] - ib[f - 1] > SR_BLIND_SAME_UA)
+		return f - 1;
 	if (f < 1 || wall_fall <= SR_BLIND_PIN_MIN_UA)
 		return f - 2;
 	v_uv = sr_blind_scan_uv(s, f - 1);
@@ -2155,6 +2162,13 @@ static bool sr_blind_scan_step(struct safe_ramp *s, bool have, int ibat_ua,
 	r = sr_blind_scan_push(s, s->blind_test_ibat_ua);
 	if (r == 1)
 		r = sr_blind_scan_push(s, s->blind_low_ibat_ua);
+	if (r == 1 && s->blind_scan_rose) {
+		/* still rising at the code under the charger's own, which the VINDPM
+		 * test found short of a line's pin: that code is the wall's */
+		int i = sr_blind_hold_code(s, s->blind_scan_n - 1);
+
+		r = sr_blind_hold(s, i) || sr_blind_hold_under(s, i) ? 0 : -1;
+	}
 	return r == 0;
 }
 

@@ -1196,6 +1196,36 @@ static void test_safe_ramp_bq24190_trip_rung(void)
 }
 
 /*
+ * R14's hold on the rung under, a chance match (hard seed 8, setup 87): a 0.5758 A latch
+ * adapter at 5.135 V behind 0.06846 + 0.1649 ohm, a bq24190 with ICHG 1.721 A, the cell
+ * at 91.3 %, a 0.1745 A load. The 0.5 A rung is held by its limit at 5.135 - 0.2334 *
+ * 0.5 = 5.018 V; the 0.9 A probe meets the wall, VINDPM holds 4.36 V, and the input
+ * power comes out the same: 4.36 * 0.5758 = 2.510 W against 5.018 * 0.5 = 2.509 W. The
+ * scan's first code on the line, 5.08 V, gives (5.135 - 5.08) / 0.2334 = 0.236 A; taken
+ * for a pinned rung, the rung under was held there and the charge took 7112 s instead
+ * of 1568 s. The scan's 5.00 V, at the wall, reads more than the rung: VBUS is above
+ * it, the rung is held by its limit, and it stays as it was: 0.5 A.
+ */
+static void test_safe_ramp_bq24190_rung_under_by_limit(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.135 V\", \"rout\": \"0.06846 ohm\","
+		"    \"ilim\": \"0.5758 A\", \"overload\": \"latch\" },"
+		"  \"cable\": { \"r_loop\": \"0.1649 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.721 A\" },"
+		"    \"battery\": { \"capacity\": \"2031 mAh\", \"soc\": \"91.31 %\" },"
+		"    \"load\": { \"current\": \"0.1745 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 0.5, 1e-3, 0) > 1150);
+	tu_done(&r);
+}
+
+/*
  * R14 on a long line (field seed 1, setup 64): a 2.127 A hiccup adapter with a 0.78 s
  * timer at 5.209 V behind 0.2898 + 0.2403 ohm, a bq24190 with ICHG 3 A, a 0.3 A load
  * with 1.5 A bursts. The 1.2 -> 1.5 A probe is held by the input limit with VBUS at
@@ -2276,6 +2306,8 @@ CU_TestInfo policies_tests[] = {
 	  test_safe_ramp_bq24190_trip_rung },
 	{ "safe-ramp R14: the rung under a pinned probe keeps the hold's VINDPM",
 	  test_safe_ramp_bq24190_hold_under_pin },
+	{ "safe-ramp R14: a rung under held by its limit is kept, whatever its probe read",
+	  test_safe_ramp_bq24190_rung_under_by_limit },
 	{ "safe-ramp R14: a probe on a long line is set against the rungs before it",
 	  test_safe_ramp_bq24190_long_line },
 	{ "safe-ramp R14: a scan still rising at its last code holds the code above it",

@@ -2049,26 +2049,33 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
  * the hold's VINDPM"). The scan found the wall at a code; code i is the nearest it shows
  * on the line with room under the wall, and it gave no more than the rung under. Where
  * the probe from the rung under changed nothing (the battery current the same within
- * SR_BLIND_SAME_UA), the rung under was not held by its input limit: the charger's own
- * VINDPM held it, at the same point the rung above reads, a code or two from the wall
- * the scan found. (A wall over a rung held by its input limit takes VBUS from the line
- * down to VINDPM: the input power moves, by a few mA of battery current at the least.) There a wall that drifts onto the pin
- * (field seed 6, setup 101) or a draw that creeps into a power limit (field seed 2,
- * setup 74) leaves VBUS where it was, at VINDPM, and the input power with it: no check
- * sees it before the adapter's overload timer runs out. (A rung under held by its
- * input limit has VBUS on the line above VINDPM, and a wall that comes under it drops
- * VBUS to VINDPM and the input power with it, which R14's check under a held limit
- * sees.) So VINDPM stays at code i with the limit on the rung under: the line's current
- * there, never nearer the wall; and it is a hold like the one above, renewed after
- * `reprobe` while the bit is set, as a wall that moves needs (code i may be the
- * charger's own VINDPM: the pin then has room under the wall now, and the renewal
- * checks it again a minute later). False when the probe gained, or code i is under
+ * SR_BLIND_SAME_UA) and no code the scan read above the charger's own VINDPM gave more
+ * than the rung under, the rung under was not held by its input limit: the charger's
+ * own VINDPM held it, at the same point the rung above reads, a code or two from the
+ * wall. There a wall that drifts onto the pin (field seed 6, setup 101) or a draw that
+ * creeps into a power limit (field seed 2, setup 74) leaves VBUS where it was, at
+ * VINDPM, and the input power with it: no check sees it before the adapter's overload
+ * timer runs out. A rung under held by its input limit has VBUS on the line above
+ * VINDPM, and a wall that comes under it drops VBUS to VINDPM and the input power with
+ * it, which R14's check under a held limit sees; its probe's reading may still come out
+ * the same by chance (hard seed 8, setup 87: a 0.576 A wall over the 0.5 A rung at
+ * 5.018 V, 4.36 * 0.576 = 5.018 * 0.5 W), but a code read above the rung's VBUS, at the
+ * wall or on the line, gives more input power than the rung: the line gives at least
+ * what a code reads. So VINDPM stays at code i with the limit on the rung under: the
+ * line's current there, never nearer the wall; and it is a hold like the one above,
+ * renewed after `reprobe` while the bit is set, as a wall that moves needs (code i may
+ * be the charger's own VINDPM: the pin then has room under the wall now, and the
+ * renewal checks it again a minute later). False otherwise, or when code i is under
  * the charger's own VINDPM.
  */
 static bool sr_blind_hold_under(struct safe_ramp *s, int i)
 {
 	int uv = i >= 0 ? sr_blind_scan_uv(s, i) : 0, over_ua = s->limit_ua, over_req = s->req_ua;
 
+	for (int k = 0; k < s->blind_scan_n; k++)
+		if (sr_blind_scan_uv(s, k) > s->blind_own_uv &&
+		    s->blind_scan_ibat[k] > s->blind_ibat_ua + SR_BLIND_PIN_MIN_UA)
+			return false;
 	if (abs(s->blind_test_ibat_ua - s->blind_ibat_ua) > SR_BLIND_SAME_UA ||
 	    uv < s->blind_own_uv || cs_chg_set_vindpm(s->board->ic, uv) < 0)
 		return false;

@@ -193,11 +193,166 @@ static void test_power_limit(void)
 	tu_done(&r);
 }
 
+/*
+ * The default population's seed 6, setup 38 (linear): a twl4030 behind a 1.032 A hiccup
+ * adapter without an overload timer at 4.971 V (0.2184 + 0.2716 ohm), a system load of
+ * 1.036 A, more than the adapter gives. The knee read through the charge current came
+ * at 1028 mA (a difference of two readings of 3.32 mA counts, taken a count low), and
+ * the limit settled on 1.0253 A: the battery gave 11 mA for the whole 3 h, past the
+ * 10 mA that counts as discharging while plugged, where a fixed limit over the wall
+ * (the adapter held at it) leaves it 4 mA. Stepped up a register value (1.7 A / 1023)
+ * at a time until VBUS leaves the line, the limit ends on the highest value under the
+ * wall, 621 * 1.7 / 1023 = 1031.97 mA, and the battery gives 1.036 - 1.03197 = 4 mA.
+ */
+static void test_fine_wall(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-fine-wall\", \"duration\": \"30 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"4.971 V\", \"rout\": \"0.2184 ohm\","
+		"    \"ilim\": \"1.032 A\", \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.2716 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"49.87 %\", \"capacity\": \"2891 mAh\" },"
+		"    \"load\": { \"current\": \"1.036 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	const double reg = 1.7 / 1023;   /* the input limit register's step (A): 10 bits to 1.7 A */
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "uvlo_events"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), floor(1.032 / reg) * reg, 1e-6);
+	CU_ASSERT(tu_metric(&r, "discharged_while_plugged_s") < 1);
+	tu_done(&r);
+}
+
+/*
+ * The field population's seed 2, setup 20 (short timer): a twl4030 behind a 1.468 A
+ * hiccup adapter with a 477 ms overload timer at 5.191 V (0.283 + 0.181 ohm), a 55 mA
+ * load. The approach to the wall (test_fine_wall) visits it once more for 20 ms, which
+ * the timer allows; and as the cell's voltage rises the pass element's dropout current
+ * nears the wall, and a limit over the wall pulls VBUS 28 mV under the line at 3721 s,
+ * which a step of the approach could not tell from the line (the adapter latched off
+ * 0.48 s later, three times in 3 h, when every knee was approached): a knee that close
+ * to the line is not approached. The limit is on the highest register value under the
+ * wall from the first knee until then.
+ */
+static void test_fine_wall_timer(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-fine-timer\", \"duration\": \"4000 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.191 V\", \"rout\": \"0.283 ohm\","
+		"    \"ilim\": \"1.468 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"477 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.181 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"23.94 %\", \"capacity\": \"3753 mAh\" },"
+		"    \"load\": { \"current\": \"0.0549 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	const double reg = 1.7 / 1023, top = floor(1.468 / reg) * reg;
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "uvlo_events"), 0, 0);
+	/* between R9's re-probes (each 0.14 s off the value) from the first knee on */
+	CU_ASSERT(tu_time_within(&r, "ilim_A", top - 1e-6, top + 1e-6, 1) > 1900);
+	tu_done(&r);
+}
+
+/*
+ * The hard population's seed 4, setup 82 (linear): a twl4030 behind a 2.382 A cc adapter
+ * at 5.053 V (0.2921 + 0.4735 ohm), a 1.1 A system load, more than the path gives: the
+ * pass element in dropout pins the input at (5.053 - VBAT) / (0.7656 + 0.3) A (its
+ * 0.3 ohm, docs/models.md), 1.0555 A at plug-in, climbing as the cell discharges. Held
+ * on the register value under the pin as read (a count low), the limit sat 5 to 10 mA
+ * under it, and the phone ended 0.53 SOC points under its start (0.12 under a fixed
+ * 1.098 A limit): starved. Climbed a register value at a time while the charge current
+ * follows, the hold is within 5 mA of the pin (8.4 mA before), which this checks against
+ * the pin computed from the trace's VBAT until R9's first re-probe, 60 s after the first
+ * knee (the pin then climbs away from the hold until each re-probe), and the limit
+ * over the pin only for the checks of R9's probes and the climb's last steps (40 ms
+ * each, under 5 s in all).
+ */
+static void test_pin_approach(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-pin-approach\", \"duration\": \"4200 s\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.053 V\", \"rout\": \"0.2921 ohm\","
+		"    \"ilim\": \"2.382 A\", \"overload\": \"cc\" },"
+		"  \"cable\": { \"r_loop\": \"0.4735 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"62.8 %\", \"capacity\": \"4579 mAh\" },"
+		"    \"load\": { \"current\": \"1.1 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+	int it, ii, iv, il;
+	double far = 0, over = 0;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	it = tu_col(&r, "time_s");
+	ii = tu_col(&r, "ibus_A");
+	iv = tu_col(&r, "vbat_V");
+	il = tu_col(&r, "ilim_A");
+	for (guint k = 0; k + 1 < r.rows->len; k++) {
+		const double *row = g_ptr_array_index(r.rows, k), *next = g_ptr_array_index(r.rows, k + 1);
+		double pin = (5.053 - row[iv]) / (0.2921 + 0.4735 + 0.3);
+
+		CU_ASSERT(row[ii] <= pin + 1e-4);
+		if (row[it] >= 10 && row[it] < 60 && row[ii] < pin - 0.005)
+			far += next[it] - row[it];
+		/* the limit over the pin only for the checks of a probe or a step */
+		if (row[il] > pin + 1e-4)
+			over += next[it] - row[it];
+	}
+	CU_ASSERT(far < 1);
+	CU_ASSERT(over < 5);
+	tu_done(&r);
+}
+
+/*
+ * The default population's seed 4, setup 124 (linear, no safe fixed limit): a twl4030
+ * behind a 0.6046 A hiccup adapter with a 1.581 s timer at 5.124 V (0.2962 + 0.3871
+ * ohm), a 1.488 A load the port cannot carry: the phone runs flat and browns out at
+ * about 4100 s whatever the limit. R9's re-probe at 5580 s then pulled VBUS past the
+ * wall onto the empty cell, under the charger's UVLO. The knee's VBUS, moved by what
+ * VBAT has fallen since, says where a probe past the wall takes VBUS: under the floor,
+ * no re-probe, and no UVLO event in the 3 h.
+ */
+static void test_reprobe_under_floor(void)
+{
+	static const char text[] =
+		"{ \"name\": \"twl4030-dead-phone\", \"duration\": \"3 h\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.124 V\", \"rout\": \"0.2962 ohm\","
+		"    \"ilim\": \"0.6046 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"1.581 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.3871 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"twl4030\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.7 A\" },"
+		"    \"battery\": { \"soc\": \"34.7 %\", \"capacity\": \"3146 mAh\" },"
+		"    \"load\": { \"current\": \"1.488 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CS_ASSERT_NEAR(tu_metric(&r, "uvlo_events"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	tu_done(&r);
+}
+
 CU_TestInfo safe_ramp_linear_tests[] = {
 	{ "safe-ramp on the twl4030: a load step under a free draw is no knee", test_free_draw_load_step },
 	{ "safe-ramp on the twl4030: bursts and a recharge they start are no knees", test_bursts_and_recharge },
 	{ "safe-ramp on the twl4030: a load step under a pinned draw is no knee", test_pinned_load_step },
 	{ "safe-ramp on the twl4030: a dropout pin that climbs is re-probed", test_pin_climbs },
 	{ "safe-ramp on the twl4030: a power limit's knee is where its hyperbola meets the line", test_power_limit },
+	{ "safe-ramp on the twl4030: a wall found a register value at a time", test_fine_wall },
+	{ "safe-ramp on the twl4030: a knee near the line is not approached; a timer allows the visit", test_fine_wall_timer },
+	{ "safe-ramp on the twl4030: a discharging phone's hold under a pin is found a register value at a time", test_pin_approach },
+	{ "safe-ramp on the twl4030: no re-probe that would take VBUS onto an empty cell", test_reprobe_under_floor },
 	CU_TEST_INFO_NULL,
 };

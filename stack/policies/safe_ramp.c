@@ -214,6 +214,28 @@ struct safe_ramp {
 	int est_ibus_ua, est_ibat_ua, est_vbus_uv;
 	unsigned long est_at;      /* jiffies then: a limit written since changes IBUS */
 	int ibat_lsb_ua;           /* the charge current ADC's step (0: fine) */
+	bool est_chip;             /* IBUS is read through the charge current (the twl4030) */
+	/* R5 on that chip: the wall found a register value at a time (sr_fine_step): the
+	 * request the knee settled on (the approach starts there), the highest value to
+	 * try (0: no approach), and the step in flight: its request and the verified
+	 * request it came from (0: none) */
+	int fine_at_ua, fine_cap_ua, fine_req_ua, fine_from_ua;
+	int fine_vbus_uv;          /* VBUS read at the verified request */
+	int fine_knee_uv;          /* VBUS read at the knee */
+	bool fine_off;             /* a wall came under a held limit this session */
+	bool fine_pl;              /* a power limit's knee stands this session */
+	bool undo_fine_off, pl_undo_fine_off;   /* fine_off before the last knee, and
+						 * before the knee a power knee followed */
+	/* R2 on that chip: the hold under a pin found a register value at a time
+	 * (sr_pin_step): the charge current read at the pin, the hold's request, the
+	 * step in flight and the request under it, and the probe's request (0: none) */
+	int pinf_ibat_ua, pinf_at_ua, pinf_req_ua, pinf_from_ua, pinf_cap_ua;
+	bool pinf_knee;            /* ... under a knee's reading: the end is the ceiling */
+	int pinf_last_ibat_ua;     /* the charge current read at the last step */
+	int pinf_held_ua;          /* the highest request seen to hold the input */
+	int pinf_norise;           /* steps since the charge current last read more */
+	/* R9 on that chip: VBUS and VBAT read at the last knee (0: none) */
+	int knee_vbus_uv, knee_vbat_uv;
 	bool ibus_exact;           /* R5: an input current ADC with no step (knee read exactly) */
 	/* R12 from the status bits while the ADC catches up: the charger's own VINDPM,
 	 * written back after one interval one code lower; 0 = no test in flight */
@@ -680,11 +702,151 @@ static int sr_knee_limit(struct safe_ramp *s, int ibus_ua)
 	return r > lower ? r : lower;
 }
 
+/*
+ * R2 on a chip that reads IBUS through its charge current (the twl4030): the hold under
+ * a pin (sr_pin_hold_under), or under a knee read there (sr_settle_below), is the
+ * register value under a reading taken a count low, 2 to 8 mA under the pin, which a
+ * phone whose system load takes all but a few tens of mA of the pin pays in full. With
+ * the system load unchanged, a limit that holds the input under the pin moves the
+ * charge current with it, and the register's step is half a count of its ADC (1.7 A /
+ * 1023 against 16618 / 5 uA, Linux drivers/power/supply/twl4030_charger.c): one
+ * register value more reads a count more at every other step while the limit holds the
+ * input, and a count more at a step shows that the value under it held the input. So
+ * from the hold the limit climbs one register value an `interval` (sr_pin_step) until
+ * two steps read no more, or the charge current reads as much as at the pin or knee,
+ * and goes back to the highest value shown to hold the input: under the pin by 2 to 5
+ * mA, never above a current the source delivered. Only where the battery helps the
+ * system at the pin (the charge current reads below zero): the phone discharges while
+ * plugged in, and each mA is what it loses. A charging cell's pin may be an adapter's
+ * wall that the pass element's dropout meets (VBUS within an ADC step of the line), and
+ * a warming adapter's wall falls: 2 mA under it, it passes under the limit within a
+ * minute, unseen, where the hold under the reading kept clear of it until the next
+ * probe (field seed 6, setup 162: a latch adapter with a 0.755 s timer drifting 6.9 %
+ * lower). Not under a wall seen falling, come under a held limit, or a power limit
+ * either (sr_fine_arm says why).
+ */
+static void sr_pin_arm(struct safe_ramp *s, int probe_req, bool knee)
+{
+	s->pinf_cap_ua = 0;
+	s->pinf_from_ua = 0;
+	if (!s->est_chip || s->req_ua >= probe_req || s->est_ibat_ua >= 0)
+		return;
+	s->pinf_knee = knee;
+	s->pinf_ibat_ua = s->est_ibat_ua;
+	s->pinf_at_ua = s->req_ua;
+	s->pinf_cap_ua = probe_req;
+}
+
+/* R2 on the twl4030 (sr_pin_arm): the end of the climb, on the highest value shown to
+ * hold the input; true when that needed a write. */
+static bool sr_pin_end(struct safe_ramp *s)
+{
+	bool back = s->req_ua != s->pinf_held_ua;
+
+	s->pinf_cap_ua = 0;
+	if (back) {
+		sr_write(s, s->pinf_held_ua);
+		s->est_have = false;   /* the limit holds the input: IBUS is the limit */
+	}
+	if (s->pinf_knee)
+		s->ceiling_ua = s->req_ua;   /* R5: under the knee, as its settle */
+	return back;
+}
+
+/*
+ * R2 on the twl4030 (sr_pin_arm): a check at the hold or a step up from it, the limit
+ * drawn or not. True when it wrote.
+ */
+static bool sr_pin_step(struct safe_ramp *s, bool drawn)
+{
+	int cmin, cmax, cstep, next;
+	bool stepped = s->pinf_from_ua && s->req_ua == s->pinf_req_ua;
+
+	if (!s->pinf_cap_ua)
+		return false;
+	if (!stepped && s->req_ua != s->pinf_at_ua) {
+		s->pinf_cap_ua = 0;
+		return false;
+	}
+	if (!stepped) {
+		s->pinf_held_ua = s->req_ua;
+		s->pinf_norise = 0;
+	} else if (drawn && s->est_ibat_ua > s->pinf_last_ibat_ua) {
+		s->pinf_held_ua = s->pinf_from_ua;
+		s->pinf_norise = 0;
+	} else {
+		s->pinf_norise++;
+	}
+	s->pinf_last_ibat_ua = s->est_ibat_ua;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	next = s->limit_ua + cstep + cstep / 2;
+	if (!drawn || s->est_ibat_ua >= s->pinf_ibat_ua || s->pinf_norise >= 2 || cstep <= 0 ||
+	    next >= s->pinf_cap_ua) {
+		if (!sr_pin_end(s))
+			return false;
+		sr_check_later(s, SR_STABLE);
+		return true;
+	}
+	s->pinf_from_ua = s->req_ua;
+	s->ceiling_ua = max(s->ceiling_ua, next);
+	sr_write(s, next);
+	s->pinf_req_ua = s->req_ua;
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/*
+ * R5 on a chip that reads IBUS through its charge current (the twl4030): a knee read
+ * there is up to two counts of that ADC (6.6 mA) under the wall (a difference of two
+ * readings, taken a count low: sr_ibus_from_ibat), and the settle under it up to 10 mA,
+ * which a phone whose system load is about the wall pays in full. The wall itself shows
+ * plainly: a limit over it pulls VBUS off the line towards the cell (the adapter in its
+ * limit, the pass element in dropout), a limit under it leaves VBUS on the line. So
+ * once the settle is verified on the line, the limit climbs one register value an
+ * `interval` (sr_fine_step), up to two counts over the knee read, and the first value
+ * that pulls VBUS off the line goes back to the one under it (sr_fine_failed): the limit
+ * ends within one register value (1.66 mA) under the wall, at the cost of one more
+ * `interval` at the wall. Not for a wall seen falling (a warming adapter: the margin is
+ * what it may fall before the next check), a source seen at its power limit (past its
+ * knee VBUS leaves the line by a few mV per mA, which no check tells from the line, its
+ * overload timer running), nor a knee that pulled VBUS under the floor (a cell nearly
+ * empty: another visit there may be another UVLO event).
+ */
+static void sr_fine_arm(struct safe_ramp *s, int ibus_ua, int vbus_uv, bool fell)
+{
+	s->fine_from_ua = 0;
+	s->fine_cap_ua = 0;
+	if (!s->est_chip || fell || s->fine_off || s->fine_pl || vbus_uv < sr_ua(s->p->vbus_min))
+		return;
+	s->fine_at_ua = s->req_ua;
+	s->fine_cap_ua = ibus_ua + 2 * s->ibat_lsb_ua;
+	s->fine_knee_uv = vbus_uv;
+}
+
+/*
+ * R5 on the twl4030: how far VBUS must fall at a step of the fine approach to be off the
+ * line (uV): two ADC steps (two readings, each up to half a step off, and a step of
+ * noise), and what one register value more moves it on the line at the most
+ * (SR_R_MAX_OHM). A wall pulls VBUS to VBAT plus the pass element's drop at the wall,
+ * wherever the limit is over it: as far as at the knee, a moment before.
+ */
+static int sr_fine_fall_uv(const struct safe_ramp *s, int cstep)
+{
+	return sr_ua(2 * s->vbus_lsb_v) + (int)lround(SR_R_MAX_OHM * cstep);
+}
+
 /* R5: the input is at its maximum with IBUS at `ibus_ua`: settle just below it. */
 static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const char *why)
 {
 	int lower = max(s->chip_min_ua, sr_knee_limit(s, ibus_ua));
 	int probe_req = s->req_ua, probe = s->limit_ua;
+	bool fell = s->knee_ua > 0 && ibus_ua < s->knee_ua - 2 * s->ibat_lsb_ua;
+
+	/* R5 on the twl4030: a wall come under a held limit moves (a warming adapter):
+	 * no approach to it this session (unless R4 finds it was none) */
+	s->undo_fine_off = s->fine_off;
+	if (!s->probing)
+		s->fine_off = true;
 
 	if (why)
 		pr_info("safe-ramp: %s at %d mA; limit %d mA", why, ibus_ua / 1000, lower / 1000);
@@ -697,8 +859,64 @@ static void sr_settle_below(struct safe_ramp *s, int ibus_ua, int vbus_uv, const
 	sr_failed(s);
 	s->ceiling_ua = lower;
 	sr_write(s, lower);
+	sr_fine_arm(s, ibus_ua, vbus_uv, fell);
+	s->knee_vbus_uv = vbus_uv;
+	if (!s->est_chip || cs_chg_read_adc(s->board->ic, CS_ADC_VBAT, &s->knee_vbat_uv) < 0)
+		s->knee_vbat_uv = 0;
+	if (!fell && !s->fine_off && !s->fine_pl)
+		sr_pin_arm(s, probe_req, true);
 	sr_vmode_enter(s, ibus_ua, probe_req, probe, vbus_uv, true);
 	sr_check_later(s, SR_RAMP);
+}
+
+/*
+ * R9 on a linear charger read through its charge current (the twl4030): a probe past
+ * the wall pulls VBUS to the cell plus the pass element's drop, where the last knee put
+ * it, moved by what VBAT has fallen since. Under the floor (R6) that is a UVLO event
+ * on a cell nearly empty (a load the adapter cannot carry, a phone run flat): no
+ * re-probe until the cell's voltage takes it back over the floor.
+ */
+static bool sr_reprobe_under_floor(struct safe_ramp *s)
+{
+	int vbat_uv;
+
+	return s->est_chip && s->knee_vbat_uv > 0 &&
+	       cs_chg_read_adc(s->board->ic, CS_ADC_VBAT, &vbat_uv) == 0 &&
+	       s->knee_vbus_uv - (s->knee_vbat_uv - vbat_uv) < sr_ua(s->p->vbus_min);
+}
+
+/*
+ * R5 on the twl4030 (sr_fine_arm): the limit is drawn on the line at the value the knee
+ * settled on, or at the last step up from it: one register value more, while that is
+ * within the cap. True when it stepped.
+ */
+static bool sr_fine_step(struct safe_ramp *s)
+{
+	int cmin, cmax, cstep, next;
+
+	if (!s->fine_cap_ua)
+		return false;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	/* the request half a value over the next, which the register floors to it */
+	next = s->limit_ua + cstep + cstep / 2;
+	/* A knee whose VBUS lay within twice that fall of the line verified under it (a
+	 * pass element whose dropout current is about the wall) would hide a step past the
+	 * wall: no approach. */
+	if ((s->req_ua != s->fine_at_ua && s->req_ua != s->fine_req_ua) || cstep <= 0 ||
+	    s->limit_ua + cstep > min(s->fine_cap_ua, s->max_ua) ||
+	    (s->req_ua == s->fine_at_ua &&
+	     s->last_vbus_uv - s->fine_knee_uv < 2 * sr_fine_fall_uv(s, cstep))) {
+		s->fine_cap_ua = 0;
+		s->fine_from_ua = 0;
+		return false;
+	}
+	s->fine_from_ua = s->req_ua;
+	s->fine_vbus_uv = s->last_vbus_uv;
+	s->ceiling_ua = max(s->ceiling_ua, next);
+	sr_write(s, next);
+	s->fine_req_ua = s->req_ua;
+	sr_check_later(s, SR_RAMP);
+	return true;
 }
 
 /*
@@ -1418,10 +1636,14 @@ static void sr_probe_short(struct safe_ramp *s, const struct sr_reading *r)
 	pinned = sr_input_pinned(s);
 	if (pinned && sr_wall_may_hide(s, r->ibus_ua))
 		sr_plateau(s, r->ibus_ua, r->vbus_uv, r->ibus_ua - sr_ua(s->p->knee_backoff));
-	else if (pinned && sr_pin_hold_under(s, r->ibus_ua, &hold_ua))
+	else if (pinned && sr_pin_hold_under(s, r->ibus_ua, &hold_ua)) {
+		int probe_req = s->req_ua;
+
 		sr_plateau(s, r->ibus_ua, r->vbus_uv, hold_ua);
-	else
+		sr_pin_arm(s, probe_req, false);
+	} else {
 		sr_hold_above(s, r->ibus_ua);
+	}
 }
 
 /*
@@ -1494,15 +1716,21 @@ static bool sr_power_knee_at(const struct safe_ramp *s, const struct sr_reading 
 
 static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 {
+	bool off = s->fine_off;
 	double ik;
 
 	if (s->pl_tried || !sr_power_knee_at(s, r, &ik))
 		return false;
 	s->pl_undo_knee_ua = s->undo_knee_ua;
 	s->pl_undo_ceiling_ua = s->undo_ceiling_ua;
+	s->pl_undo_fine_off = s->undo_fine_off;
 	sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+	s->fine_off = off;   /* the knee's own second settle: no wall come under a limit */
 	s->pl_tried = true;
 	s->pl_seen = true;
+	s->fine_pl = true;
+	s->fine_cap_ua = 0;
+	s->pinf_cap_ua = 0;
 	return true;
 }
 
@@ -1528,6 +1756,11 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		if (sr_power_knee(s, r))
 			return;
 		sr_line_reset(&s->line);
+		s->fine_cap_ua = 0;
+		/* R5 on the twl4030: a power knee still far below the line was none */
+		if (s->pl_tried)
+			s->fine_pl = false;
+		s->fine_off = s->pl_tried ? s->pl_undo_fine_off : s->undo_fine_off;
 		s->knee_ua = s->pl_tried ? s->pl_undo_knee_ua : s->undo_knee_ua;
 		s->ceiling_ua = s->pl_tried ? s->pl_undo_ceiling_ua : s->undo_ceiling_ua;
 		r->below = false;
@@ -1544,6 +1777,8 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		 * lies on its hyperbola, and the knee is where that meets the line */
 		if (s->pl_seen && sr_power_knee_at(s, r, &ik) && sr_ua(ik) < r->ibus_ua) {
 			sr_settle_below(s, sr_ua(ik), r->vbus_uv, "power limit's knee");
+			s->fine_cap_ua = 0;   /* R5 on the twl4030: no approach (sr_fine_arm) */
+			s->pinf_cap_ua = 0;
 			s->pl_tried = true;
 			return;
 		}
@@ -1562,8 +1797,10 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 	if (r->above)
 		sr_line_reset(&s->line);
 	sr_line_add(&s->line, r->i, r->v);
+	if (sr_fine_step(s) || sr_pin_step(s, true))
+		return;
 	/* R9: a long quiet spell earns one more step of headroom. */
-	if (s->ceiling_ua < s->max_ua &&
+	if (s->ceiling_ua < s->max_ua && !sr_reprobe_under_floor(s) &&
 	    time_after(jiffies, s->quiet_since + msecs_to_jiffies((unsigned int)s->reprobe_ms))) {
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + step);
 		s->quiet_since = jiffies;
@@ -2375,6 +2612,42 @@ static void sr_load_step(struct safe_ramp *s, const struct sr_reading *r)
 }
 
 /*
+ * R5 on the twl4030: the step in flight (sr_fine_step) pulled VBUS off the line, under
+ * the floor or into UVLO, or is not drawn: back to the value under it, verified a
+ * moment ago, which is the ceiling from now on. True when it went back.
+ */
+static bool sr_fine_failed(struct safe_ramp *s, struct sr_reading *r)
+{
+	int cmin, cmax, cstep;
+
+	if (!s->fine_from_ua)
+		return false;
+	if (s->req_ua != s->fine_req_ua) {
+		s->fine_from_ua = 0;
+		return false;
+	}
+	r->fit = sr_line_fit(&s->line);
+	sr_against_line(s, r);
+	/* off the line: below its knee where its slope is known, and in any case
+	 * fallen from the reading a register value lower by more than a step on the
+	 * line explains (sr_fine_fall_uv), as a wall's collapse towards the cell does */
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (!r->uvlo && r->v >= s->p->vbus_min && !r->below &&
+	    r->vbus_uv >= s->fine_vbus_uv - sr_fine_fall_uv(s, cstep) &&
+	    r->ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol))
+		return false;
+	pr_info("safe-ramp: %d mA is past the wall; limit %d mA", s->limit_ua / 1000,
+		s->fine_from_ua / 1000);
+	s->ceiling_ua = s->fine_from_ua;
+	sr_write(s, s->fine_from_ua);
+	s->fine_cap_ua = 0;
+	s->fine_from_ua = 0;
+	s->est_have = false;   /* the limit holds the input: IBUS is the limit */
+	sr_check_later(s, SR_RAMP);
+	return true;
+}
+
+/*
  * One check (R3, verify each step): the floor and the charger first (R6, R10), then a
  * VINDPM hold or test in flight (R11, R12), then the draw against the limit (R2) and
  * the line (R4, R5).
@@ -2391,7 +2664,8 @@ static void sr_work(struct work_struct *work)
 		sr_blind_work(s);
 		return;
 	}
-	if (sr_adc_catching_up(s) || sr_bits_wall_under(s) || !sr_read(s, &r))
+	if (sr_adc_catching_up(s) || sr_bits_wall_under(s) || !sr_read(s, &r) ||
+	    sr_fine_failed(s, &r))
 		return;
 	at_floor = r.uvlo || r.v < s->p->vbus_min;
 	if (at_floor)
@@ -2416,6 +2690,9 @@ static void sr_work(struct work_struct *work)
 	s->rising = false;
 	r.following = r.ibus_ua >= s->limit_ua - sr_ua(s->p->draw_tol);
 	sr_against_line(s, &r);
+	/* R2 on the twl4030: a climb under a pin whose step is not drawn ends (sr_pin_step) */
+	if (!r.following && sr_pin_step(s, false))
+		return;
 	/* Short of the limit and below the knee (R5): IBUS stopped short and VBUS fell
 	 * faster than the path resistance explains: the adapter left its
 	 * voltage-source region (its knee), probed or weakened. */
@@ -2464,6 +2741,19 @@ static void sr_trip_ceiling(struct safe_ramp *s, int step)
 	s->ceiling_ua = min(s->ceiling_ua, max(s->floor_ua, s->trip_rung_ua - step));
 	if (s->tripped_rung_ua <= 0 || s->trip_rung_ua < s->tripped_rung_ua)
 		s->tripped_rung_ua = s->trip_rung_ua;
+}
+
+/* R2, R5 on the twl4030: a new session has no approach in flight, and no wall seen
+ * moving (sr_pin_arm, sr_fine_arm). */
+static void sr_approach_clear(struct safe_ramp *s)
+{
+	s->fine_cap_ua = 0;
+	s->fine_from_ua = 0;
+	s->fine_off = false;
+	s->fine_pl = false;
+	s->pinf_cap_ua = 0;
+	s->pinf_from_ua = 0;
+	s->knee_vbat_uv = 0;
 }
 
 /* R7, R9: a new port (not a trip's return) starts with no failure behind it. */
@@ -2579,6 +2869,7 @@ static void sr_event(struct work_struct *work)
 	s->knee_check = false;
 	s->pl_tried = false;
 	s->pl_seen = false;
+	sr_approach_clear(s);
 	s->line_pin = false;
 	sr_split_clear(s);
 	s->blind_last_ibat_ua = INT_MIN;
@@ -2632,6 +2923,11 @@ static int sr_probe(const struct cs_policy_desc *desc, struct cs_board *board, v
 	lsb = cs_chg_adc_lsb(board->ic, CS_ADC_IBAT);
 	s->ibat_lsb_ua = max(lsb, 0);
 	s->ibus_exact = cs_chg_adc_lsb(board->ic, CS_ADC_IBUS) == 0;
+	/* R3: no input current ADC, no input regulation bits, no VINDPM: IBUS read
+	 * through the charge current (the twl4030) */
+	s->est_chip = cs_chg_adc_lsb(board->ic, CS_ADC_IBUS) == -ENODATA &&
+		      cs_chg_get_input_regulation(board->ic) < 0 &&
+		      cs_chg_get_vindpm(board->ic) < 0 && s->ibat_lsb_ua > 0;
 	/* R14: no VBUS reading, only input regulation bits (the bq24190) */
 	s->blind = cs_chg_adc_lsb(board->ic, CS_ADC_VBUS) == -ENODATA &&
 		   cs_chg_get_input_regulation(board->ic) >= 0;

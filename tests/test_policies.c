@@ -1317,10 +1317,14 @@ static void test_safe_ramp_bq24190_hold_nearer(void)
  * power limit (1.892 A on the line) and the adapter trips at 52.7 min: the DPM bit is
  * set only once the adapter is at its limit, where a power limit looks like IINDPM.
  * Before, the ceiling went 200 mA under the request (3 A, then 2.8 A ...) and the chip
- * rounded each down to the same 2 A rung: six trips. Now the ceiling goes under the
- * rung in force (1.9 A, the 1.5 A rung), and R9's re-probe of the 2 A rung a minute
- * later goes to R14's hold: VINDPM 4.52 V keeps the input on the line at (5.042 -
- * 4.52) / (0.2297 + 0.06028) = 1.800 A, under the limit. One trip.
+ * rounded each down to the same 2 A rung: six trips. With the ceiling under the rung
+ * in force (1.9 A, the 1.5 A rung) and R9's re-probe of the 2 A rung a minute later
+ * sent to R14's hold, one trip. The R2 probe to 3 A that the bit allows 0.75 s after
+ * the draw met the power limit reads the 2 A rung's point again at the charger's own
+ * VINDPM (the battery current within 1 mA): the rung under was held by VINDPM, not by
+ * its limit. So the scan's hold, VINDPM 4.52 V, stays with the limit back on the 2 A
+ * rung, keeping the input on the line at (5.042 - 4.52) / (0.2297 + 0.06028) = 1.800 A,
+ * and the adapter never trips (it tripped 2.3 s after that probe's scan).
  */
 static void test_safe_ramp_bq24190_trip_rung(void)
 {
@@ -1339,9 +1343,146 @@ static void test_safe_ramp_bq24190_trip_rung(void)
 		"      { \"at\": \"1672 s\", \"current\": \"0.6757 A\" } ] } },"
 		"  \"policy\": \"safe-ramp\" }"))
 		return;
-	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 1);
-	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.042 - 4.52) / (0.2297 + 0.06028), 2e-3, 3170) > 50);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.042 - 4.52) / (0.2297 + 0.06028), 2e-3, 3161) > 150);
 	CU_ASSERT_EQUAL(tu_metric(&r, "brownouts"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold on the rung under, a chance match (hard seed 8, setup 87): a 0.5758 A latch
+ * adapter at 5.135 V behind 0.06846 + 0.1649 ohm, a bq24190 with ICHG 1.721 A, the cell
+ * at 91.3 %, a 0.1745 A load. The 0.5 A rung is held by its limit at 5.135 - 0.2334 *
+ * 0.5 = 5.018 V; the 0.9 A probe meets the wall, VINDPM holds 4.36 V, and the input
+ * power comes out the same: 4.36 * 0.5758 = 2.510 W against 5.018 * 0.5 = 2.509 W. The
+ * scan's first code on the line, 5.08 V, gives (5.135 - 5.08) / 0.2334 = 0.236 A; taken
+ * for a pinned rung, the rung under was held there and the charge took 7112 s instead
+ * of 1568 s. The scan's 5.00 V, at the wall, reads more than the rung: VBUS is above
+ * it, the rung is held by its limit, and it stays as it was: 0.5 A.
+ */
+static void test_safe_ramp_bq24190_rung_under_by_limit(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.135 V\", \"rout\": \"0.06846 ohm\","
+		"    \"ilim\": \"0.5758 A\", \"overload\": \"latch\" },"
+		"  \"cable\": { \"r_loop\": \"0.1649 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.721 A\" },"
+		"    \"battery\": { \"capacity\": \"2031 mAh\", \"soc\": \"91.31 %\" },"
+		"    \"load\": { \"current\": \"0.1745 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 0.5, 1e-3, 0) > 1150);
+	tu_done(&r);
+}
+
+/*
+ * R14 on a long line (field seed 1, setup 64): a 2.127 A hiccup adapter with a 0.78 s
+ * timer at 5.209 V behind 0.2898 + 0.2403 ohm, a bq24190 with ICHG 3 A, a 0.3 A load
+ * with 1.5 A bursts. The 1.2 -> 1.5 A probe is held by the input limit with VBUS at
+ * 5.209 - 0.5301 * 1.5 = 4.414 V, but the line's drop over 1.2 A takes 14 % off the
+ * gain SR_BLIND_GAIN asks, and VINDPM a code lower moves nothing: read as a wall, the
+ * scan held 4.44 V, (5.209 - 4.44) / 0.5301 = 1.451 A, and the 2 A rung was never
+ * tried. Set against the parabola through the 0.5, 0.9 and 1.2 A rungs the reading is
+ * the input limit's; the ramp goes on to the 2 A rung, where VINDPM holds the line's
+ * (5.209 - 4.36) / 0.5301 = 1.602 A.
+ */
+static void test_safe_ramp_bq24190_long_line(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.209 V\", \"rout\": \"0.2898 ohm\","
+		"    \"ilim\": \"2.127 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"0.7816 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2403 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"3 A\" },"
+		"    \"battery\": { \"capacity\": \"4484 mAh\", \"soc\": \"53.31 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"300 s\", \"current\": \"1.5 A\" },"
+		"      { \"at\": \"330 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"600 s\", \"current\": \"1.5 A\" },"
+		"      { \"at\": \"630 s\", \"current\": \"0.3 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.209 - 4.36) / (0.2898 + 0.2403), 1e-3, 0) > 1190);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold where the scan's last code still rose (field seed 12, setup 147): a 1.157 A
+ * latch adapter with output-undervoltage protection at 5.022 V behind 0.2357 + 0.3497
+ * ohm, a bq24190 with ICHG 1.538 A under a 1.115 A load. The line meets the charger's
+ * own VINDPM at (5.022 - 4.36) / 0.5854 = 1.1309 A, 26 mA under the wall, and VINDPM a
+ * code lower reaches the wall: 4.28 V * 1.157 A = 4.952 W against 4.931 W at the pin, a
+ * rise short of a line's pin. The scan rose at every code down to that one and ended
+ * without a hold: the limit went back to the 0.9 A rung, the phone discharged for the
+ * whole run. A code that still rises has the code above it on the line, at least
+ * d / V under the wall (at the wall it would have fallen): VINDPM 4.36 V holds on the
+ * 1.2 A rung.
+ */
+static void test_safe_ramp_bq24190_hold_last_rise(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"20 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.022 V\", \"rout\": \"0.2357 ohm\","
+		"    \"ilim\": \"1.157 A\", \"overload\": \"latch\", \"v_shutdown\": \"3.813 V\","
+		"    \"t_trip\": \"40.46 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.3497 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.538 A\" },"
+		"    \"battery\": { \"capacity\": \"2361 mAh\", \"soc\": \"32.58 %\" },"
+		"    \"load\": { \"current\": \"1.115 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.022 - 4.36) / (0.2357 + 0.3497), 1e-3, 0) > 1150);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14's hold on the rung under a pinned probe (field seed 6, setup 101): a 1.912 A
+ * hiccup adapter drawn 7.7 % high (2.059 A at the start) and drifting 5.514 % lower
+ * with a 21.63 min time constant, a 0.9812 s timer, at 5.108 V behind 0.1857 + 0.193
+ * ohm; a bq24190 with ICHG 1.966 A under a 0.7882 A load. On the 2 A rung the line
+ * meets the charger's own VINDPM at (5.108 - 4.36) / 0.3787 = 1.975 A: the 2 A rung is
+ * held there by VINDPM, 2 % under the warm-up wall, and the re-probe to 3 A reads that
+ * point again (the wall is a code lower). Kept on the 2 A rung with the charger's own
+ * VINDPM and re-probed after 1, 2, 4 and 8 min, the wall drifted onto the pin at 1744 s
+ * and the adapter tripped: VBUS was at VINDPM before and after, and the input power
+ * did not move. Now the rung under is a hold renewed each minute: at the pin while the
+ * scan shows room under the wall, then, from 732 s on, at VINDPM 4.44 V on
+ * the 2 A rung, (5.108 - 4.44) / 0.3787 = 1.764 A, and no trip.
+ */
+static void test_safe_ramp_bq24190_hold_under_pin(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"40 min\", \"seed\": 1,"
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.108 V\", \"rout\": \"0.1857 ohm\","
+		"    \"ilim\": \"1.912 A\", \"overload\": \"hiccup\", \"ilim_tolerance\": \"7.736 %\","
+		"    \"ilim_drift\": \"-5.514 %\", \"drift_tau\": \"21.63 min\","
+		"    \"t_limit_max\": \"0.9812 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.193 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.966 A\" },"
+		"    \"battery\": { \"capacity\": \"3074 mAh\", \"soc\": \"27.96 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.7882 A\" },"
+		"      { \"at\": \"1811 s\", \"current\": \"0.2557 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (5.108 - 4.44) / (0.1857 + 0.193), 1e-3, 0) > 1600);
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 700) > 1600);
 	tu_done(&r);
 }
 
@@ -2322,8 +2463,16 @@ CU_TestInfo policies_tests[] = {
 	  test_safe_ramp_bq24190_hold_between_rungs },
 	{ "safe-ramp R14: the hold between two rungs is a code nearer where the wall's fall shows the line",
 	  test_safe_ramp_bq24190_hold_nearer },
-	{ "safe-ramp R7: a trip on a bq24190's rung puts the ceiling under the rung, R14 holds it",
+	{ "safe-ramp R14: a draw that creeps into a power limit on a bq24190's rung is held under it",
 	  test_safe_ramp_bq24190_trip_rung },
+	{ "safe-ramp R14: the rung under a pinned probe keeps the hold's VINDPM",
+	  test_safe_ramp_bq24190_hold_under_pin },
+	{ "safe-ramp R14: a rung under held by its limit is kept, whatever its probe read",
+	  test_safe_ramp_bq24190_rung_under_by_limit },
+	{ "safe-ramp R14: a probe on a long line is set against the rungs before it",
+	  test_safe_ramp_bq24190_long_line },
+	{ "safe-ramp R14: a scan still rising at its last code holds the code above it",
+	  test_safe_ramp_bq24190_hold_last_rise },
 	{ "safe-ramp R14: the hold between two rungs is kept through a light draw",
 	  test_safe_ramp_bq24190_hold_renewed },
 	{ "safe-ramp R11: a wall drifting down is held further under", test_safe_ramp_drifting_wall },

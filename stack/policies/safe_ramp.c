@@ -117,6 +117,8 @@ enum sr_state { SR_IDLE, SR_RAMP, SR_STABLE, SR_STATE_COUNT };
 /* R14's hold between rungs: the most VINDPM codes a scan reads (the bq24190's grid,
  * 3.88-5.08 V in 80 mV codes, has 16). */
 #define SR_BLIND_SCAN_MAX 16
+/* R14 on a long line: the rungs a probe's reading is set against (three fix a parabola) */
+#define SR_BLIND_FIT_N 3
 
 static const char *const sr_state_names[] = { "idle", "ramp", "stable" };
 G_STATIC_ASSERT(G_N_ELEMENTS(sr_state_names) == SR_STATE_COUNT);
@@ -286,6 +288,13 @@ struct safe_ramp {
 	int blind_hold_uv, blind_own_uv;
 	int blind_low_ibat_ua;     /* the battery current with VINDPM a code under its own */
 	int blind_renew_uv, blind_renew_ua;   /* a hold being renewed, and its limit */
+	int blind_hold_ua;         /* the rung above the wall the hold is for (the limit in
+				    * force, or over it in a hold on the rung under) */
+	/* R14 on a long line: the rungs the last probes in a row started from, with the
+	 * battery current read there and when (sr_blind_fit_followed) */
+	int blind_fit_n;
+	int blind_fit_ua[SR_BLIND_FIT_N], blind_fit_ibat[SR_BLIND_FIT_N];
+	unsigned long blind_fit_at[SR_BLIND_FIT_N];
 	unsigned long blind_hold_at;
 };
 
@@ -2253,6 +2262,9 @@ static bool sr_blind_followed(struct safe_ramp *s, int bits, int ibat_ua, int vb
  * limit, 90 % efficient, loses 0.8; a line's pin just under the limit, the code's
  * extra current cut short by IINDPM, loses less. */
 #define SR_BLIND_WALL_SHARE 0.7
+/* R14's hold on the rung under: two battery currents this close (uA) are one operating
+ * point read twice: a fuel gauge reports current_now in steps of about 1 mA. */
+#define SR_BLIND_SAME_UA 1000
 /* R14's hold: the least share of the wall a hold a code nearer keeps under it, for a
  * wall that drifts until the hold's renewal a minute later. */
 #define SR_BLIND_HOLD_MARGIN 0.007
@@ -2301,6 +2313,73 @@ static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
 	return ibat_ua - s->blind_test_ibat_ua >= max(need, (double)SR_BLIND_PIN_MIN_UA);
 }
 
+/*
+ * R14 on a long line (docs/safe-ramp.md, "A probe on a long line, set against the
+ * rungs before it"). A probe the charger's input limit holds raises the input power by
+ * d * VBUS less the line's drop over the current before, I * R * d: on a long line
+ * (field seed 1, setup 64: 0.53 ohm at 1.2 A) that is 14 % less than d * VBUS, short of
+ * SR_BLIND_GAIN, and VINDPM a code lower moves nothing (the input limit holds it, VBUS
+ * above VINDPM): read as a wall, the limit stayed a rung or more under what the line
+ * gives. A power limit reads the same in both tests; what tells them apart is the
+ * rungs climbed just before. Each was drawn at its input limit, a current known
+ * exactly, on the source's line: the input power is I (E - R I), and the battery
+ * current eff * P / VBAT less the system's share, a parabola in I with the same three
+ * unknowns whatever the efficiency. Through the last three rungs it gives the battery
+ * current at the new limit if the limit holds the input there; a power limit or a
+ * wall under it gives less. The rungs count only as climbed in a row, each probe
+ * within SR_BLIND_FIT_INTERVALS checks of the one before (the load and the cell as
+ * they were), and the parabola must bend down as a line's power does.
+ */
+#define SR_BLIND_FIT_INTERVALS 5
+/* ... and the reading within this (uA) of it: a fuel gauge's step and the charger's
+ * efficiency moving with the current over three rungs (0.4 mA on setup 64) */
+#define SR_BLIND_FIT_TOL_UA 5000
+
+static void sr_blind_fit_push(struct safe_ramp *s, int ua, int ibat_ua)
+{
+	int n = s->blind_fit_n;
+	unsigned long gap = msecs_to_jiffies(SR_BLIND_FIT_INTERVALS * sr_ms(s->p->interval));
+
+	if (n > 0 && (ua <= s->blind_fit_ua[n - 1] ||
+		      time_after(jiffies, s->blind_fit_at[n - 1] + gap)))
+		n = 0;
+	if (n == SR_BLIND_FIT_N) {
+		memmove(s->blind_fit_ua, s->blind_fit_ua + 1, (n - 1) * sizeof(int));
+		memmove(s->blind_fit_ibat, s->blind_fit_ibat + 1, (n - 1) * sizeof(int));
+		memmove(s->blind_fit_at, s->blind_fit_at + 1, (n - 1) * sizeof(unsigned long));
+		n--;
+	}
+	s->blind_fit_ua[n] = ua;
+	s->blind_fit_ibat[n] = ibat_ua;
+	s->blind_fit_at[n] = jiffies;
+	s->blind_fit_n = n + 1;
+}
+
+/* R14 on a long line: the probe to the limit in force, read at ibat_ua with the
+ * charger's own VINDPM and at low_ua a code lower, is held by its input limit. */
+static bool sr_blind_fit_followed(const struct safe_ramp *s, int ibat_ua, int low_ua)
+{
+	const int *x = s->blind_fit_ua, *y = s->blind_fit_ibat;
+	double pred = 0, d2;
+
+	if (s->blind_fit_n < SR_BLIND_FIT_N || x[SR_BLIND_FIT_N - 1] != s->blind_from_ua ||
+	    abs(low_ua - ibat_ua) > SR_BLIND_FIT_TOL_UA)
+		return false;
+	d2 = ((double)(y[2] - y[1]) / (x[2] - x[1]) - (double)(y[1] - y[0]) / (x[1] - x[0])) /
+	     (x[2] - x[0]);
+	if (!(d2 < 0))
+		return false;
+	for (int i = 0; i < SR_BLIND_FIT_N; i++) {
+		double term = y[i];
+
+		for (int j = 0; j < SR_BLIND_FIT_N; j++)
+			if (j != i)
+				term *= (double)(s->limit_ua - x[j]) / (x[i] - x[j]);
+		pred += term;
+	}
+	return fabs(ibat_ua - pred) <= SR_BLIND_FIT_TOL_UA;
+}
+
 /* R14, R2: one register value up from the limit in force, under the ceiling; false
  * when there is none. The ladder's rungs (the bq24190's 500, 900, 1200 mA ...) take
  * several steps of requests. */
@@ -2316,6 +2395,7 @@ static bool sr_blind_probe(struct safe_ramp *s, int ibat_ua)
 	}
 	if (s->limit_ua <= from_ua)
 		return false;
+	sr_blind_fit_push(s, from_ua, ibat_ua);
 	s->blind_from_ua = from_ua;
 	s->blind_ibat_ua = ibat_ua;
 	s->blind_last_ibat_ua = INT_MIN;
@@ -2408,9 +2488,60 @@ static bool sr_blind_hold(struct safe_ramp *s, int i)
 	pr_info("safe-ramp: VINDPM %d mV holds the input under the wall; limit %d mA",
 		s->blind_hold_uv / 1000, s->limit_ua / 1000);
 	s->blind_hold_at = jiffies;
+	s->blind_hold_ua = s->limit_ua;
 	s->ceiling_ua = s->req_ua;   /* no probe past the wall until the hold is renewed */
 	s->probing = false;
 	s->quiet_since = jiffies;
+	s->blind_last_ibat_ua = INT_MIN;
+	sr_check_later(s, SR_STABLE);
+	return true;
+}
+
+/*
+ * R14's hold on the rung under (docs/safe-ramp.md, "The rung under a pinned probe keeps
+ * the hold's VINDPM"). The scan found the wall at a code; code i is the nearest it shows
+ * on the line with room under the wall, and it gave no more than the rung under. Where
+ * the probe from the rung under changed nothing (the battery current the same within
+ * SR_BLIND_SAME_UA) and no code the scan read above the charger's own VINDPM gave more
+ * than the rung under, the rung under was not held by its input limit: the charger's
+ * own VINDPM held it, at the same point the rung above reads, a code or two from the
+ * wall. There a wall that drifts onto the pin (field seed 6, setup 101) or a draw that
+ * creeps into a power limit (field seed 2, setup 74) leaves VBUS where it was, at
+ * VINDPM, and the input power with it: no check sees it before the adapter's overload
+ * timer runs out. A rung under held by its input limit has VBUS on the line above
+ * VINDPM, and a wall that comes under it drops VBUS to VINDPM and the input power with
+ * it, which R14's check under a held limit sees; its probe's reading may still come out
+ * the same by chance (hard seed 8, setup 87: a 0.576 A wall over the 0.5 A rung at
+ * 5.018 V, 4.36 * 0.576 = 5.018 * 0.5 W), but a code read above the rung's VBUS, at the
+ * wall or on the line, gives more input power than the rung: the line gives at least
+ * what a code reads. So VINDPM stays at code i with the limit on the rung under: the
+ * line's current there, never nearer the wall; and it is a hold like the one above,
+ * renewed after `reprobe` while the bit is set, as a wall that moves needs (code i may
+ * be the charger's own VINDPM: the pin then has room under the wall now, and the
+ * renewal checks it again a minute later). False otherwise, or when code i is under
+ * the charger's own VINDPM.
+ */
+static bool sr_blind_hold_under(struct safe_ramp *s, int i)
+{
+	int uv = i >= 0 ? sr_blind_scan_uv(s, i) : 0, over_ua = s->limit_ua, over_req = s->req_ua;
+
+	for (int k = 0; k < s->blind_scan_n; k++)
+		if (sr_blind_scan_uv(s, k) > s->blind_own_uv &&
+		    s->blind_scan_ibat[k] > s->blind_ibat_ua + SR_BLIND_PIN_MIN_UA)
+			return false;
+	if (abs(s->blind_test_ibat_ua - s->blind_ibat_ua) > SR_BLIND_SAME_UA ||
+	    uv < s->blind_own_uv || cs_chg_set_vindpm(s->board->ic, uv) < 0)
+		return false;
+	s->blind_scanning = false;
+	s->blind_hold_uv = uv;
+	s->blind_hold_ua = over_ua;
+	s->probing = false;
+	s->quiet_since = jiffies;
+	s->ceiling_ua = over_req;   /* the renewal probes the rung above again */
+	sr_write(s, s->blind_from_ua);
+	pr_info("safe-ramp: VINDPM %d mV holds the rung under the wall; limit %d mA",
+		uv / 1000, s->limit_ua / 1000);
+	s->blind_hold_at = jiffies;
 	s->blind_last_ibat_ua = INT_MIN;
 	sr_check_later(s, SR_STABLE);
 	return true;
@@ -2434,6 +2565,11 @@ static int sr_blind_hold_code(const struct safe_ramp *s, int f)
 	int wall_fall = s->blind_test_ibat_ua - s->blind_low_ibat_ua, short_ua;
 	double v_uv, d_uv;
 
+	/* code f still rose, if by less than a rise counts: at the wall it would have
+	 * fallen (V * Iwall) had f - 1 been there too, so f - 1 is on the line, at
+	 * least d / V(f) under the wall (1.8 % at 4.4 V) */
+	if (f >= 1 && ib[f] - ib[f - 1] > SR_BLIND_SAME_UA)
+		return f - 1;
 	if (f < 1 || wall_fall <= SR_BLIND_PIN_MIN_UA)
 		return f - 2;
 	v_uv = sr_blind_scan_uv(s, f - 1);
@@ -2457,8 +2593,11 @@ static int sr_blind_scan_push(struct safe_ramp *s, int ibat_ua)
 	s->blind_scan_n = n;
 	if (n >= 2 && ibat_ua - s->blind_scan_ibat[n - 2] > SR_BLIND_PIN_MIN_UA)
 		s->blind_scan_rose = true;
-	else if (n >= 2 && s->blind_scan_rose)   /* code n - 1 at the wall */
-		return sr_blind_hold(s, sr_blind_hold_code(s, n - 1)) ? 0 : -1;
+	else if (n >= 2 && s->blind_scan_rose) {   /* code n - 1 at the wall */
+		int i = sr_blind_hold_code(s, n - 1);
+
+		return sr_blind_hold(s, i) || sr_blind_hold_under(s, i) ? 0 : -1;
+	}
 	return 1;
 }
 
@@ -2483,6 +2622,13 @@ static bool sr_blind_scan_step(struct safe_ramp *s, bool have, int ibat_ua,
 	r = sr_blind_scan_push(s, s->blind_test_ibat_ua);
 	if (r == 1)
 		r = sr_blind_scan_push(s, s->blind_low_ibat_ua);
+	if (r == 1 && s->blind_scan_rose) {
+		/* still rising at the code under the charger's own, which the VINDPM
+		 * test found short of a line's pin: that code is the wall's */
+		int i = sr_blind_hold_code(s, s->blind_scan_n - 1);
+
+		r = sr_blind_hold(s, i) || sr_blind_hold_under(s, i) ? 0 : -1;
+	}
 	return r == 0;
 }
 
@@ -2494,7 +2640,7 @@ static bool sr_blind_scan_step(struct safe_ramp *s, bool have, int ibat_ua,
  * later would meet the wall on the rung above with the charger's own VINDPM. */
 static bool sr_blind_hold_renew(struct safe_ramp *s, int bits)
 {
-	int uv = s->blind_hold_uv, ua = s->limit_ua;
+	int uv = s->blind_hold_uv;
 
 	if (uv <= 0 ||
 	    !time_after(jiffies, s->blind_hold_at + msecs_to_jiffies(sr_ms(s->p->reprobe))))
@@ -2505,7 +2651,7 @@ static bool sr_blind_hold_renew(struct safe_ramp *s, int bits)
 	}
 	sr_blind_hold_end(s);
 	s->blind_renew_uv = uv;
-	s->blind_renew_ua = ua;
+	s->blind_renew_ua = s->blind_hold_ua;
 	sr_write(s, s->blind_from_ua);
 	sr_check_later(s, SR_RAMP);
 	return true;
@@ -2520,6 +2666,7 @@ static void sr_blind_rehold(struct safe_ramp *s, int bits)
 	    !(bits & CS_CHG_INREG_DPM) &&
 	    cs_chg_set_vindpm(s->board->ic, s->blind_renew_uv) >= 0) {
 		s->blind_hold_uv = s->blind_renew_uv;
+		s->blind_hold_ua = s->limit_ua;
 		s->blind_hold_at = jiffies;
 		s->ceiling_ua = s->req_ua;
 	}
@@ -2552,7 +2699,7 @@ static void sr_blind_work(struct safe_ramp *s)
 	enum cs_chg_status st = cs_chg_get_status(s->board->ic);
 	int bits = max(0, cs_chg_get_input_regulation(s->board->ic));
 	int ibat_ua = 0, vbat_uv = 0;
-	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false;
+	bool have = sr_blind_battery(s, &ibat_ua, &vbat_uv), pinned = false, fitted = false;
 	/* a reading taken with VINDPM a code lower is no base for the next check's */
 	bool tested = s->blind_test_uv > 0;
 
@@ -2574,15 +2721,21 @@ static void sr_blind_work(struct safe_ramp *s)
 	} else if (s->blind_test_uv > 0) {
 		pinned = have && sr_blind_test_end(s, ibat_ua, vbat_uv) &&
 			 st != CS_CHG_STATUS_UVLO;
-		if (!pinned) {
+		fitted = !pinned && have && st != CS_CHG_STATUS_UVLO &&
+			 sr_blind_fit_followed(s, s->blind_test_ibat_ua, ibat_ua);
+		if (fitted) {
+			pr_info("safe-ramp: %d mA drawn as the rungs under it were: followed",
+				s->limit_ua / 1000);
+		} else if (!pinned) {
 			pr_info("safe-ramp: VINDPM a code lower gave no more: a wall under %d mA",
 				s->limit_ua / 1000);
 			if (st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
 				sr_blind_floor(s);
 			return;
+		} else {
+			/* the line's pin: kept, and no probe past it until R9 allows one */
+			s->ceiling_ua = s->req_ua;
 		}
-		/* the line's pin: kept, and no probe past it until R9 allows one */
-		s->ceiling_ua = s->req_ua;
 	}
 	if (st == CS_CHG_STATUS_UVLO) {
 		/* after a probe, the probe took VBUS down: back (R6); else R10 */
@@ -2598,7 +2751,7 @@ static void sr_blind_work(struct safe_ramp *s)
 		return;
 	}
 	if (s->probing) {
-		if (!pinned && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
+		if (!pinned && !fitted && !sr_blind_followed(s, bits, ibat_ua, vbat_uv)) {
 			if (sr_blind_test_start(s, ibat_ua))
 				return;
 			pr_info("safe-ramp: the battery current did not follow %d mA: a wall",
@@ -2608,7 +2761,7 @@ static void sr_blind_work(struct safe_ramp *s)
 		}
 		if (sr_blind_tripped_rung(s, ibat_ua))
 			return;
-		if (!pinned && (bits & CS_CHG_INREG_DPM)) {
+		if (!pinned && !fitted && (bits & CS_CHG_INREG_DPM)) {
 			/* followed by the gain, the bit set: a wall a few mA under the new
 			 * limit gives the same gain; the test under a held limit asks */
 			s->blind_test_held = true;
@@ -2639,8 +2792,9 @@ static void sr_blind_work(struct safe_ramp *s)
 		s->ceiling_ua = min(s->max_ua, s->ceiling_ua + sr_ua(s->p->step));
 		s->quiet_since = jiffies;
 	}
-	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM) */
-	if ((bits & CS_CHG_INREG_DPM) && sr_blind_probe(s, ibat_ua))
+	/* R2: probe only while a loop holds the input (the draw at the limit, or VINDPM);
+	 * a hold on the rung under a wall probes at its renewal only */
+	if ((bits & CS_CHG_INREG_DPM) && s->blind_hold_uv <= 0 && sr_blind_probe(s, ibat_ua))
 		return;
 	sr_check_later(s, SR_STABLE);
 }

@@ -495,14 +495,6 @@ static double source_ilim_with(const struct source *s, const struct source_apdo 
 	return ilim;
 }
 
-static double source_ilim_now(const struct source *s)
-{
-	double v, i = 0;
-	const struct source_apdo *pps = source_pps(s, &v, &i);
-
-	return source_ilim_with(s, pps, i);
-}
-
 /* ---- the adapter warming up: the drift of its current limit ----
  *
  * The warm fraction w (0 cold, 1 warm) follows a first-order lag with time constant
@@ -891,12 +883,13 @@ static void source_model_observe(void *state, const struct model_point *pt)
 
 /* source_state (limiting when the operating point has it in its limit while it is
  * on), src_ilim_A and budget_A: the allowance, or for a port with no USB budget its
- * own current limit. Detached, the port has neither (source_budget() is 0). */
+ * own current limit. Detached, the port has neither (source_budget() is 0). The limit
+ * is the one source_net() gave the circuit of this state, not worked out again. */
 static void source_row(const void *state, const struct model_point *pt,
 		       const struct model_row *r)
 {
 	const struct source *s = state;
-	double ilim, budget;
+	double ilim = pt->in->ilim, budget;
 
 	if (!s->attached) {
 		model_row_set(r, 0, SRC_DETACHED);
@@ -904,7 +897,6 @@ static void source_row(const void *state, const struct model_point *pt,
 		model_row_set(r, 2, 0);
 		return;
 	}
-	ilim = source_ilim_now(s);
 	/* a kind with no USB allowance has an infinite one plugged in (source_budget()) */
 	budget = budget_rules[s->p->kind] == BUDGET_UNLIMITED ? INFINITY : source_budget(s);
 	if (s->tripped)

@@ -386,11 +386,6 @@ static bool source_output_on(const struct source *s)
 	return s->attached && !s->tripped;
 }
 
-bool source_port_on(const void *state)
-{
-	return state && source_output_on(state);
-}
-
 /* The APDO covering a PPS request of v volts (20 mV units), or NULL. */
 static const struct source_apdo *source_apdo_for(const struct source_params *p, double v)
 {

@@ -117,7 +117,10 @@ struct world {
 	 * the places of its columns in a row */
 	struct world_row { model_row_fn *row; const void *state; const int *at; } *rows;
 	int n_rows;
-	double *last_row;             /* the block of the rows below too */
+	double *row_block;            /* the rows below, one block */
+	/* the last row written, and where the next one is worked out: the two swap when
+	 * it is written (no copy) */
+	double *last_row, *next_row;
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a
 	 * jump at its time (the row before the jump, so that a step stays a step); an

@@ -428,18 +428,16 @@ void world_metrics_emit(const struct world_metrics *m, const struct world_metric
 	}
 }
 
-/* The sink that builds metrics.json's object. */
+/* The sink that builds metrics.json's object. Its keys are the metrics' names, constant
+ * strings of their descriptors, which the object refers to rather than copies. */
 static void json_raw(void *ctx, const char *key, const char *text)
 {
-	cJSON_AddRawToObject(ctx, key, text);
+	cJSON_AddItemToObjectCS(ctx, key, cJSON_CreateRaw(text));
 }
 
 static void json_string(void *ctx, const char *key, const char *s)
 {
-	if (s)
-		cJSON_AddStringToObject(ctx, key, s);
-	else
-		cJSON_AddNullToObject(ctx, key);
+	cJSON_AddItemToObjectCS(ctx, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
 cJSON *world_metrics_json(const struct world *w)

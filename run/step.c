@@ -129,7 +129,7 @@ static bool margins_crossed(const struct world *w, const double *g0, const doubl
 	return crossed;
 }
 
-static bool world_op_finite(const struct net_out *o)
+static inline bool world_op_finite(const struct net_out *o)
 {
 	return isfinite(o->vsrc) && isfinite(o->vbus) && isfinite(o->ibus) && isfinite(o->vsys) &&
 	       isfinite(o->iload) && isfinite(o->vbat) && isfinite(o->ibat) && isfinite(o->p_emf) &&

@@ -219,12 +219,6 @@ void battery_rc_step(const struct battery_eff *e, double dt, struct battery_rc_s
 	rc_factors(e->tau2, dt, &k->one_minus_e[1], &k->one_minus_phi[1]);
 }
 
-bool battery_rc_step_fits(const struct battery_rc_step *k, const struct battery_eff *e,
-			  double dt)
-{
-	return k->dt == dt && k->tau1 == e->tau1 && k->tau2 == e->tau2;
-}
-
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
 		     double i1, double dt, struct battery_state *s1)
 {

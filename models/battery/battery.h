@@ -125,8 +125,11 @@ struct battery_rc_step {
 };
 
 void battery_rc_step(const struct battery_eff *e, double dt, struct battery_rc_step *k);
-bool battery_rc_step_fits(const struct battery_rc_step *k, const struct battery_eff *e,
-			  double dt);
+static inline bool battery_rc_step_fits(const struct battery_rc_step *k,
+					const struct battery_eff *e, double dt)
+{
+	return k->dt == dt && k->tau1 == e->tau1 && k->tau2 == e->tau2;
+}
 /* battery_ocv_segment(p, soc), checking segment seg first (any int): seg serves soc
  * exactly when soc is at or above its start (or seg is the first) and below its end
  * (or seg is the last), as the table ascends strictly (battery_parse_ocv()). A NaN

@@ -329,14 +329,6 @@ void world_metrics_observe(struct world *w, const struct model_point *pt, bool s
 	}
 }
 
-/* The stepper cuts a step where a first time's condition starts to hold, so that it
- * is located like any model threshold. */
-void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g)
-{
-	for (int k = 0; k < w->n_cuts; k++)
-		g[k] = w->cuts[k].value(w->cuts[k].state, pt);
-}
-
 /* Where an extreme metric happened, as a record at the end of the run: {"metric":
  * name, "value": its value, "at": the instant (s)}. */
 static void metrics_extreme_record(struct world *w, const char *name, double v, sim_time_t at)

@@ -221,8 +221,15 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
  * instant's last one, where only first times are looked for). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);
 /* The thresholds only a metric watches (SOC reaching 80 %): their w->n_cuts margins at
- * a point. */
-void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g);
+ * a point. The stepper cuts a step where a first time's condition starts to hold, so
+ * that it is located like any model threshold. Inline: every margin evaluation of a
+ * step asks it. */
+static inline void world_metrics_margins(const struct world *w, const struct model_point *pt,
+					 double *g)
+{
+	for (int k = 0; k < w->n_cuts; k++)
+		g[k] = w->cuts[k].value(w->cuts[k].state, pt);
+}
 void world_metrics_finish(struct world *w);
 
 /* run/probes.c */

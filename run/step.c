@@ -111,7 +111,8 @@ static inline void world_margins(const struct world *w, const struct net_out *op
 /* Checked after every step, and a crossing is rare: the whole array is compared
  * without an early exit, two margins at a time where SSE2 has it (its >= is C's: false
  * for a NaN). */
-static bool margins_crossed(const struct world *w, const double *g0, const double *g1)
+static inline bool margins_crossed(const struct world *w, const double *g0,
+				   const double *g1)
 {
 	unsigned crossed = 0;
 	int i = 0;

@@ -196,29 +196,6 @@ double battery_emf(const struct battery_params *p, const struct battery_state *s
 	return battery_ocv(p, s->soc) + s->v1 + s->v2;
 }
 
-/* One RC pair under a current ramping linearly from i0 to i1 over dt. The exact
- * solution of dV/dt = i(t)/C - V/tau is
- *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
- *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
- * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
- * steps (ns) keep full relative precision. */
-static void rc_factors(double tau, double dt, double *one_minus_e, double *one_minus_phi)
-{
-	double x = dt / tau;
-
-	*one_minus_e = -expm1(-x);
-	*one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - *one_minus_e / x;
-}
-
-void battery_rc_step(const struct battery_eff *e, double dt, struct battery_rc_step *k)
-{
-	k->dt = dt;
-	k->tau1 = e->tau1;
-	k->tau2 = e->tau2;
-	rc_factors(e->tau1, dt, &k->one_minus_e[0], &k->one_minus_phi[0]);
-	rc_factors(e->tau2, dt, &k->one_minus_e[1], &k->one_minus_phi[1]);
-}
-
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
 		     double i1, double dt, struct battery_state *s1)
 {

@@ -879,7 +879,8 @@ static void test_evlog_text(void)
 			       "\"d15\":999999999999999,\"e15\":1e+15,\"none\":null}");
 	CU_ASSERT_STRING_EQUAL(s.vals[0], "t=12.3;src=\"phy\";ev=\"detect\";type=\"USB_DCP\";"
 			       "third=0.33333333333333331;third2=0.33333333333333331;big=1e+300;"
-			       "mA=1500;neg=-3;zero=0;negzero=-0;d15=999999999999999;e15=1e+15;none=null;");
+			       "mA=1500;neg=-3;zero=0;negzero=-0;d15=999999999999999;e15=1e+15;"
+			       "none=null;");
 	CU_ASSERT_STRING_EQUAL(s.vals[1], "t=0.000000001;src=\"s\\trc\";ev=\"e\\\"v\";"
 			       "k\\ey\n=\"line\\nquote\\\" back\\\\ ctl\\u0001 \xc3\xa9\";"
 			       "env=[\"A=1\"];obj={\"x\":2.5,\"empty\":[]};");

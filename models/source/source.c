@@ -764,7 +764,8 @@ static void source_model_init(void *state, void *params, const struct model_env 
 	 * scenario's random sequence moves). */
 	s->tol_factor = 1.0;
 	if (s->p->ilim_tolerance > 0)
-		s->tol_factor += s->p->ilim_tolerance * g_rand_double_range(sim_rng(env->sim), -1.0, 1.0);
+		s->tol_factor += s->p->ilim_tolerance *
+				 g_rand_double_range(sim_rng(env->sim), -1.0, 1.0);
 }
 
 static void source_model_start(void *state)

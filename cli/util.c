@@ -17,9 +17,18 @@ char *cli_term_text(const char *text, bool lines)
 	GString *o = g_string_sized_new(strlen(text ? text : ""));
 
 	for (const char *p = text ? text : ""; *p;) {
-		gunichar c = g_utf8_get_char_validated(p, -1);
-		size_t n;
+		gunichar c;
+		size_t n = 0;
 
+		/* printable ASCII, nearly all of a message, goes as one run */
+		while ((unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f)
+			n++;
+		if (n) {
+			g_string_append_len(o, p, (gssize)n);
+			p += n;
+			continue;
+		}
+		c = g_utf8_get_char_validated(p, -1);
 		if (c == (gunichar)-1 || c == (gunichar)-2) {   /* no UTF-8: one byte */
 			g_string_append_printf(o, "\\x%02x", (unsigned char)*p++);
 			continue;

@@ -38,8 +38,6 @@ static void world_own_row(const void *state, const struct model_point *pt,
 	model_row_set(r, 6, op->vsys);
 }
 
-#define ROW_MAX 64   /* columns: a row is on the stack */
-
 /* A column and its place in the list of every owner's columns in their tables' order
  * (the run's, then the models' in registry order). */
 struct world_column_ref {
@@ -126,9 +124,10 @@ void world_trace_init(struct world *w)
 {
 	int n = world_columns(NULL);
 
-	g_assert(n <= ROW_MAX);
-	w->last_row = g_new0(double, (gsize)n * (gsize)(2 + w->opt.n_probes));
-	w->skipped_row = w->last_row + n;
+	w->row_block = g_new0(double, (gsize)n * (gsize)(3 + w->opt.n_probes));
+	w->last_row = w->row_block;
+	w->next_row = w->last_row + n;
+	w->skipped_row = w->next_row + n;
 	w->probe_vals = w->skipped_row + n;
 	w->last_row_t = -w->opt.trace_dt;   /* the first row is due */
 	w->skipped_t = -1;
@@ -198,13 +197,16 @@ static void world_check_writes(struct world *w)
  * Write a row now, after the row the decimation left out at this instant if there
  * is one: that is the row before an event's jump, and the pair keeps a step a step.
  */
-static void trace_row_write(struct world *w, sim_time_t now, const double *v, size_t size)
+static void trace_row_write(struct world *w, sim_time_t now)
 {
+	double *v = w->next_row;
+
 	if (w->skipped_t == now)
 		trace_row(w->trace, now, w->skipped_row);
 	w->skipped_t = -1;
 	trace_row(w->trace, now, v);
-	memcpy(w->last_row, v, size);
+	w->next_row = w->last_row;
+	w->last_row = v;
 	w->last_row_t = now;
 	if (!w->trace_warning && trace_bytes(w->trace) >= WORLD_TRACE_WARN_BYTES)
 		world_trace_size_warning(w);
@@ -212,7 +214,7 @@ static void trace_row_write(struct world *w, sim_time_t now, const double *v, si
 
 void world_trace_row(struct world *w, bool at_event)
 {
-	double v[ROW_MAX];
+	double *v = w->next_row;
 	size_t size = sizeof(double) * (size_t)n_cols;   /* built before the trace opened */
 	sim_time_t now = sim_now(&w->sim);
 	/* the state just before an event: the last row computed, written or not */
@@ -235,7 +237,7 @@ void world_trace_row(struct world *w, bool at_event)
 		w->skipped_t = now;
 		return;
 	}
-	trace_row_write(w, now, v, size);
+	trace_row_write(w, now);
 }
 
 void world_probe_step(struct world *w, sim_time_t t0, sim_time_t t1,

@@ -949,9 +949,22 @@ static bool scenario_name(struct scenario *sc, const cJSON *v, GError **err)
 			      shown, why);
 }
 
+/* scenario_top_keys(), built once (the registry is constant) and kept for the process:
+ * every scenario loaded, each variant of a sweep among them, checks its keys. */
+static const char *const *top_keys(void)
+{
+	static gsize once;
+	static GPtrArray *keys;
+
+	if (g_once_init_enter(&once)) {
+		keys = scenario_top_keys();
+		g_once_init_leave(&once, 1);
+	}
+	return (const char *const *)keys->pdata;
+}
+
 static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 {
-	g_autoptr(GPtrArray) top_keys = scenario_top_keys();
 	const cJSON *v;
 
 	if (!cJSON_IsObject(doc)) {
@@ -959,7 +972,7 @@ static bool scenario_build(struct scenario *sc, cJSON *doc, GError **err)
 
 		return scenario_error(err, "found %s at the top, expected a JSON object", found);
 	}
-	if (!param_load_object(NULL, doc, NULL, "", (const char *const *)top_keys->pdata, err))
+	if (!param_load_object(NULL, doc, NULL, "", top_keys(), err))
 		return false;
 	v = cJSON_GetObjectItemCaseSensitive(doc, "name");
 	if (v && !cJSON_IsString(v))

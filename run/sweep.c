@@ -701,21 +701,6 @@ static void row_raw(void *ctx, const char *key, const char *text)
 		sweep_csv_cell(((struct row_cells *)ctx)->row, text);
 }
 
-static void row_number(void *ctx, const char *key, double v)
-{
-	cJSON *num;
-	char *text;
-
-	if (!row_column(ctx, key))
-		return;
-	/* as cJSON prints a number ("null" when it is not finite) */
-	num = cJSON_CreateNumber(v);
-	text = cJSON_PrintUnformatted(num);
-	g_string_append(((struct row_cells *)ctx)->row, text);
-	cJSON_free(text);
-	cJSON_Delete(num);
-}
-
 static void row_string(void *ctx, const char *key, const char *text)
 {
 	if (row_column(ctx, key) && text)
@@ -774,7 +759,7 @@ char *sweep_run_variant(const struct sweep *sw, guint64 index, const char *outdi
 	struct run_result res;
 	GString *row = g_string_new(NULL);
 	struct row_cells cells = { row, sw, 0 };
-	const struct world_metrics_sink sink = { row_raw, row_number, row_string, &cells };
+	const struct world_metrics_sink sink = { row_raw, row_string, &cells };
 
 	row_start(sw, index, (const char *const *)sets, row);
 	*failed = run_text(sw->base_file, sw->base_text, sw->base_len, &ro, &res);

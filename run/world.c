@@ -437,7 +437,7 @@ void world_free(struct world *w)
 	g_free(w->sev);
 	g_free(w->sev_desc);
 	g_free(w->sev_off);
-	g_free(w->last_row);
+	g_free(w->row_block);
 	g_free(w->rows);
 	world_metrics_clear(&w->m);
 	g_free(w->firsts);

@@ -103,12 +103,11 @@ cJSON *world_metrics_json(const struct world *w);
 /* The same for any metrics; NULL: zeros and empty strings (to validate expectations
  * before a run). */
 cJSON *world_metrics_to_json(const struct world_metrics *m);
-/* metrics.json's fields one by one, in its order, to a sink: raw() for a number
- * written with its significant digits (its text), number() for a count, string() for
- * text or, with s NULL, null (a number that is not finite is a null). */
+/* metrics.json's fields one by one, in its order, to a sink: raw() for a number (its
+ * text: a figure with its significant digits, a count's digits), string() for text
+ * or, with s NULL, null (a number that is not finite is a null). */
 struct world_metrics_sink {
 	void (*raw)(void *ctx, const char *key, const char *text);
-	void (*number)(void *ctx, const char *key, double v);
 	void (*string)(void *ctx, const char *key, const char *s);
 	void *ctx;
 };

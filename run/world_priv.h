@@ -117,7 +117,10 @@ struct world {
 	 * the places of its columns in a row */
 	struct world_row { model_row_fn *row; const void *state; const int *at; } *rows;
 	int n_rows;
-	double *last_row;             /* the block of the rows below too */
+	double *row_block;            /* the rows below, one block */
+	/* the last row written, and where the next one is worked out: the two swap when
+	 * it is written (no copy) */
+	double *last_row, *next_row;
 	sim_time_t last_row_t;
 	/* --trace-dt: the last row left out, written after all when an event makes a
 	 * jump at its time (the row before the jump, so that a step stays a step); an
@@ -218,8 +221,15 @@ void world_metrics_step(struct world *w, const struct net_out *o1,
  * instant's last one, where only first times are looked for). */
 void world_metrics_observe(struct world *w, const struct model_point *pt, bool settled);
 /* The thresholds only a metric watches (SOC reaching 80 %): their w->n_cuts margins at
- * a point. */
-void world_metrics_margins(const struct world *w, const struct model_point *pt, double *g);
+ * a point. The stepper cuts a step where a first time's condition starts to hold, so
+ * that it is located like any model threshold. Inline: every margin evaluation of a
+ * step asks it. */
+static inline void world_metrics_margins(const struct world *w, const struct model_point *pt,
+					 double *g)
+{
+	for (int k = 0; k < w->n_cuts; k++)
+		g[k] = w->cuts[k].value(w->cuts[k].state, pt);
+}
 void world_metrics_finish(struct world *w);
 
 /* run/probes.c */

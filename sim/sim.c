@@ -15,7 +15,7 @@ void sim_init(struct sim *s, guint32 seed)
 	/* No reserve: the first push makes room for 64 events, which is more than a run
 	 * has pending at once (a few timers per model and driver); the queue grows by
 	 * doubling when it must. */
-	*s = (struct sim){ .rng = g_rand_new_with_seed(seed) };
+	*s = (struct sim){ .seed = seed };
 	sim_queue_init(&s->queue);
 }
 
@@ -115,12 +115,19 @@ enum sim_run_result sim_run_until(struct sim *s, sim_time_t end)
 	return SIM_RUN_STOPPED;
 }
 
+GRand *sim_rng(struct sim *s)
+{
+	if (!s->rng)
+		s->rng = g_rand_new_with_seed(s->seed);
+	return s->rng;
+}
+
 double sim_rng_gauss(struct sim *s)
 {
 	/* Box-Muller; u1 in (0, 1] so log() is finite. Both draws always happen, so the
 	 * RNG stream does not depend on the values drawn. */
-	double u1 = 1.0 - g_rand_double(s->rng);
-	double u2 = g_rand_double(s->rng);
+	double u1 = 1.0 - g_rand_double(sim_rng(s));
+	double u2 = g_rand_double(sim_rng(s));
 
 	return sqrt(-2.0 * log(u1)) * cos(2.0 * G_PI * u2);
 }

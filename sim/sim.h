@@ -41,7 +41,8 @@ struct sim {
 	struct sim_queue queue;
 	sim_time_t now;
 	bool stopped;
-	GRand *rng;
+	GRand *rng;          /* made at the first draw (sim_rng()): most runs draw nothing */
+	guint32 seed;
 	const struct sim_cont_ops *cont;
 	void *cont_ctx;
 	bool stalled;        /* stopped: too many events at one instant (time stopped moving) */
@@ -84,6 +85,9 @@ void sim_cancel(struct sim *s, struct sim_event *ev);
 enum sim_run_result sim_run_until(struct sim *s, sim_time_t end);
 void sim_stop(struct sim *s);
 
+/* The run's random numbers: a GRand seeded from the scenario, made at the first call
+ * (seeding it fills 624 words, which a run that draws nothing would throw away). */
+GRand *sim_rng(struct sim *s);
 /* Standard normal deviate from the run's RNG (Box-Muller on GRand doubles). */
 double sim_rng_gauss(struct sim *s);
 

@@ -336,13 +336,37 @@ static bool scan_number(const char *s, struct number *n, const char **end, const
 	return true;
 }
 
-/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod. */
+/* Convert the scanned number times 10^exp10 with a single correctly rounded strtod of
+ * "[-]DIGITSeEXP", the digits without their point. The text is put together on the
+ * stack (unless the digits are very many): a scenario's values are a few digits each,
+ * and a printf into a new string cost more than the strtod. */
 static double number_to_double(const struct number *n, int64_t exp10)
 {
-	g_autofree char *s = g_strdup_printf("%s%.*s%.*se%" G_GINT64_FORMAT, n->neg ? "-" : "",
-					     (int)n->in, n->ip, (int)n->fn, n->fp,
-					     n->exp - (int64_t)n->fn + exp10);
+	char stack[96], *s = stack, *p, e_text[24];
+	g_autofree char *heap = NULL;
+	int64_t e = n->exp - (int64_t)n->fn + exp10;
+	uint64_t u = e < 0 ? -(uint64_t)e : (uint64_t)e;
+	int k = 0;
 
+	if (n->in + n->fn + 2 + sizeof(e_text) > sizeof(stack))
+		s = heap = g_malloc(n->in + n->fn + 2 + sizeof(e_text));
+	do {   /* the exponent's digits, last first */
+		e_text[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	p = s;
+	if (n->neg)
+		*p++ = '-';
+	memcpy(p, n->ip, n->in);
+	p += n->in;
+	memcpy(p, n->fp, n->fn);
+	p += n->fn;
+	*p++ = 'e';
+	if (e < 0)
+		*p++ = '-';
+	while (k)
+		*p++ = e_text[--k];
+	*p = '\0';
 	return g_ascii_strtod(s, NULL);
 }
 

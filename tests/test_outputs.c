@@ -848,8 +848,15 @@ static void test_evlog_text(void)
 	rec = evlog_begin(log, 12300000000LL, "phy", "detect");
 	evlog_put_string(rec, "type", "USB_DCP");
 	evlog_put_number(rec, "third", 1.0 / 3);   /* 15 digits do not read back */
+	evlog_put_number(rec, "third2", 1.0 / 3);  /* again: the text kept from "third" */
 	evlog_put_number(rec, "big", 1e300);
 	evlog_put_number(rec, "mA", 1500);
+	/* whole numbers, which the log writes as digits itself: what "%1.15g" prints */
+	evlog_put_number(rec, "neg", -3);
+	evlog_put_number(rec, "zero", 0);
+	evlog_put_number(rec, "negzero", -0.0);
+	evlog_put_number(rec, "d15", 999999999999999.0);
+	evlog_put_number(rec, "e15", 1e15);
 	evlog_put_null(rec, "none");
 	evlog_end(log, rec);
 
@@ -867,9 +874,13 @@ static void test_evlog_text(void)
 	/* by hand: 1/3 is 0.333333333333333314829616256247...; cJSON's 17 digits */
 	CU_ASSERT_STRING_EQUAL(s.line[0], "{\"t\":12.3,\"src\":\"phy\",\"ev\":\"detect\","
 			       "\"type\":\"USB_DCP\",\"third\":0.33333333333333331,"
-			       "\"big\":1e+300,\"mA\":1500,\"none\":null}");
+			       "\"third2\":0.33333333333333331,"
+			       "\"big\":1e+300,\"mA\":1500,\"neg\":-3,\"zero\":0,\"negzero\":-0,"
+			       "\"d15\":999999999999999,\"e15\":1e+15,\"none\":null}");
 	CU_ASSERT_STRING_EQUAL(s.vals[0], "t=12.3;src=\"phy\";ev=\"detect\";type=\"USB_DCP\";"
-			       "third=0.33333333333333331;big=1e+300;mA=1500;none=null;");
+			       "third=0.33333333333333331;third2=0.33333333333333331;big=1e+300;"
+			       "mA=1500;neg=-3;zero=0;negzero=-0;d15=999999999999999;e15=1e+15;"
+			       "none=null;");
 	CU_ASSERT_STRING_EQUAL(s.vals[1], "t=0.000000001;src=\"s\\trc\";ev=\"e\\\"v\";"
 			       "k\\ey\n=\"line\\nquote\\\" back\\\\ ctl\\u0001 \xc3\xa9\";"
 			       "env=[\"A=1\"];obj={\"x\":2.5,\"empty\":[]};");

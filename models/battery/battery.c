@@ -191,83 +191,9 @@ double battery_ocv(const struct battery_params *p, double soc)
 	return battery_ocv_on(p, battery_ocv_segment(p, soc), soc);
 }
 
-static double ocv_slope_on(const struct battery_params *p, int lo)
-{
-	return (p->ocv_v[lo + 1] - p->ocv_v[lo]) / (p->ocv_soc[lo + 1] - p->ocv_soc[lo]);
-}
-
 double battery_emf(const struct battery_params *p, const struct battery_state *s)
 {
 	return battery_ocv(p, s->soc) + s->v1 + s->v2;
-}
-
-/* One RC pair under a current ramping linearly from i0 to i1 over dt. The exact
- * solution of dV/dt = i(t)/C - V/tau is
- *   V(dt) = V0*e + R*(i0*(1 - e) + (i1 - i0)*(1 - phi)),
- *   e = exp(-dt/tau),  phi = tau*(1 - e)/dt,
- * with 1 - e from expm1 and 1 - phi from its series when dt << tau, so that tiny
- * steps (ns) keep full relative precision. */
-static void rc_factors(double tau, double dt, double *one_minus_e, double *one_minus_phi)
-{
-	double x = dt / tau;
-
-	*one_minus_e = -expm1(-x);
-	*one_minus_phi = x < 1e-4 ? x * (0.5 - x / 6.0) : 1.0 - *one_minus_e / x;
-}
-
-void battery_rc_step(const struct battery_eff *e, double dt, struct battery_rc_step *k)
-{
-	k->dt = dt;
-	k->tau1 = e->tau1;
-	k->tau2 = e->tau2;
-	rc_factors(e->tau1, dt, &k->one_minus_e[0], &k->one_minus_phi[0]);
-	rc_factors(e->tau2, dt, &k->one_minus_e[1], &k->one_minus_phi[1]);
-}
-
-bool battery_rc_step_fits(const struct battery_rc_step *k, const struct battery_eff *e,
-			  double dt)
-{
-	return k->dt == dt && k->tau1 == e->tau1 && k->tau2 == e->tau2;
-}
-
-/* The pair's voltage at the end of the step is affine in the end current,
- * V(dt) = a + b*i1; with the current held at i1 over the whole step (i0 = i1) it is
- * V0*e + R*(1 - e)*i1. pair: 0 or 1, the factors of k to use. */
-static void rc_affine(double v0, double r, const struct battery_rc_step *k, int pair, double i0,
-		      bool ramp, double *a, double *b)
-{
-	double one_minus_e = k->one_minus_e[pair], one_minus_phi = k->one_minus_phi[pair];
-
-	if (ramp) {
-		*a = v0 * (1.0 - one_minus_e) + r * i0 * (one_minus_e - one_minus_phi);
-		*b = r * one_minus_phi;
-	} else {
-		*a = v0 * (1.0 - one_minus_e);
-		*b = r * one_minus_e;
-	}
-}
-
-static double rc_advance(double v0, double r, const struct battery_rc_step *k, int pair,
-			 double i0, double i1)
-{
-	double a, b;
-
-	rc_affine(v0, r, k, pair, i0, true, &a, &b);
-	return a + b * i1;
-}
-
-void battery_advance_step(const struct battery_eff *e, const struct battery_rc_step *k,
-			  const struct battery_state *s0, double i0, double i1,
-			  struct battery_state *s1)
-{
-	double dt = k->dt;
-
-	s1->v1 = rc_advance(s0->v1, e->r1, k, 0, i0, i1);
-	s1->v2 = rc_advance(s0->v2, e->r2, k, 1, i0, i1);
-	s1->soc = s0->soc + 0.5 * (i0 + i1) * dt / e->q_as - e->self_dis_per_s * dt;
-	if (s1->soc < 0)
-		s1->soc = 0;
-	s1->temp_c = s0->temp_c;
 }
 
 void battery_advance(const struct battery_eff *e, const struct battery_state *s0, double i0,
@@ -277,23 +203,6 @@ void battery_advance(const struct battery_eff *e, const struct battery_state *s0
 
 	battery_rc_step(e, dt, &k);
 	battery_advance_step(e, &k, s0, i0, i1, s1);
-}
-
-void battery_end_line_step(const struct battery_params *p, const struct battery_eff *e,
-			   const struct battery_rc_step *k, const struct battery_state *s0,
-			   double i0, bool ramp, double soc_at, int seg_at, double *emf,
-			   double *r)
-{
-	double dt = k->dt;
-	double a1, b1, a2, b2, s = ocv_slope_on(p, seg_at);
-	/* SOC at the end: soc0 + c0 + c1*i1 (trapezoidal, or the held current) */
-	double c1 = (ramp ? 0.5 : 1.0) * dt / e->q_as;
-	double c0 = (ramp ? 0.5 * i0 * dt / e->q_as : 0.0) - e->self_dis_per_s * dt;
-
-	rc_affine(s0->v1, e->r1, k, 0, i0, ramp, &a1, &b1);
-	rc_affine(s0->v2, e->r2, k, 1, i0, ramp, &a2, &b2);
-	*emf = battery_ocv_on(p, seg_at, soc_at) + s * (s0->soc + c0 - soc_at) + a1 + a2;
-	*r = e->r0 + b1 + b2 + s * c1;
 }
 
 void battery_end_line(const struct battery_params *p, const struct battery_eff *e,

@@ -827,7 +827,7 @@ static double pmic_ichg_eff(const struct pmic *c)
 	return c->p->ichg;
 }
 
-static bool pmic_charging(const struct pmic *c)
+static inline bool pmic_charging(const struct pmic *c)
 {
 	return c->connected && c->charge_enabled && !c->done && !c->fault &&
 	       !pmic_ts_suspended(c);

@@ -386,11 +386,6 @@ static bool source_output_on(const struct source *s)
 	return s->attached && !s->tripped;
 }
 
-bool source_port_on(const void *state)
-{
-	return state && source_output_on(state);
-}
-
 /* The APDO covering a PPS request of v volts (20 mV units), or NULL. */
 static const struct source_apdo *source_apdo_for(const struct source_params *p, double v)
 {
@@ -493,14 +488,6 @@ static double source_ilim_with(const struct source *s, const struct source_apdo 
 	if (s->i_contract > 0 && s->p->contract_limit && s->i_contract < ilim)
 		return s->i_contract;
 	return ilim;
-}
-
-static double source_ilim_now(const struct source *s)
-{
-	double v, i = 0;
-	const struct source_apdo *pps = source_pps(s, &v, &i);
-
-	return source_ilim_with(s, pps, i);
 }
 
 /* ---- the adapter warming up: the drift of its current limit ----
@@ -777,7 +764,8 @@ static void source_model_init(void *state, void *params, const struct model_env 
 	 * scenario's random sequence moves). */
 	s->tol_factor = 1.0;
 	if (s->p->ilim_tolerance > 0)
-		s->tol_factor += s->p->ilim_tolerance * g_rand_double_range(env->sim->rng, -1.0, 1.0);
+		s->tol_factor += s->p->ilim_tolerance *
+				 g_rand_double_range(sim_rng(env->sim), -1.0, 1.0);
 }
 
 static void source_model_start(void *state)
@@ -891,12 +879,13 @@ static void source_model_observe(void *state, const struct model_point *pt)
 
 /* source_state (limiting when the operating point has it in its limit while it is
  * on), src_ilim_A and budget_A: the allowance, or for a port with no USB budget its
- * own current limit. Detached, the port has neither (source_budget() is 0). */
+ * own current limit. Detached, the port has neither (source_budget() is 0). The limit
+ * is the one source_net() gave the circuit of this state, not worked out again. */
 static void source_row(const void *state, const struct model_point *pt,
 		       const struct model_row *r)
 {
 	const struct source *s = state;
-	double ilim, budget;
+	double ilim = pt->in->ilim, budget;
 
 	if (!s->attached) {
 		model_row_set(r, 0, SRC_DETACHED);
@@ -904,7 +893,6 @@ static void source_row(const void *state, const struct model_point *pt,
 		model_row_set(r, 2, 0);
 		return;
 	}
-	ilim = source_ilim_now(s);
 	/* a kind with no USB allowance has an infinite one plugged in (source_budget()) */
 	budget = budget_rules[s->p->kind] == BUDGET_UNLIMITED ? INFINITY : source_budget(s);
 	if (s->tripped)

@@ -171,6 +171,11 @@ double source_nominal_v(const struct source *s);
 /* The port's output is on: a port plugged in and not tripped. A cable's dropout
  * leaves it on (VBUS falls with the port on: what a metric must see). state: the
  * source model's. */
-bool source_port_on(const void *state);
+static inline bool source_port_on(const void *state)
+{
+	const struct source *s = state;
+
+	return s && s->attached && !s->tripped;
+}
 
 #endif

@@ -2984,6 +2984,41 @@ static void sr_fresh_port(struct safe_ramp *s)
 	s->tripped_rung_ua = 0;
 }
 
+/* VBUS went: the limit then is the one a trip blames (R7), and every VINDPM a test or
+ * a hold moved goes back to the charger's own for the next adapter (R11, R12, R14). */
+static void sr_port_gone(struct safe_ramp *s)
+{
+	s->vbus = false;
+	s->enumerated = false;
+	if (s->hiz) {
+		/* the next port starts with the input on */
+		s->hiz = false;
+		cs_chg_set_input_enable(s->board->ic, true);
+	}
+	s->lost_at = jiffies;
+	/* A trip can come between a probe and its check, and the check may
+	 * already have stepped back: the probe's limit is the one to blame. */
+	s->trip_limit_ua = s->peak_ua;
+	s->trip_rung_ua = s->limit_ua;
+	cancel_delayed_work(&s->work);
+	/* R11, R12: the next adapter gets the charger's own VINDPM. */
+	sr_dpm_test_stop(s);
+	if (s->bits_test_uv > 0)
+		cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
+	s->bits_test_uv = 0;
+	if (s->blind_test_uv > 0)
+		cs_chg_set_vindpm(s->board->ic, s->blind_test_uv);
+	s->blind_test_uv = 0;
+	s->blind_test_held = false;
+	s->blind_last_ibat_ua = INT_MIN;
+	sr_blind_hold_end(s);
+	if (s->vmode) {
+		s->vmode = false;
+		cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
+	}
+	sr_set_state(s, SR_IDLE);
+}
+
 static void sr_event(struct work_struct *work)
 {
 	struct safe_ramp *s = container_of(work, struct safe_ramp, event_work);
@@ -2992,35 +3027,7 @@ static void sr_event(struct work_struct *work)
 
 	switch (s->event) {
 	case USB_EVENT_NONE:
-		s->vbus = false;
-		s->enumerated = false;
-		if (s->hiz) {
-			/* the next port starts with the input on */
-			s->hiz = false;
-			cs_chg_set_input_enable(s->board->ic, true);
-		}
-		s->lost_at = jiffies;
-		/* A trip can come between a probe and its check, and the check may
-		 * already have stepped back: the probe's limit is the one to blame. */
-		s->trip_limit_ua = s->peak_ua;
-		s->trip_rung_ua = s->limit_ua;
-		cancel_delayed_work(&s->work);
-		/* R11, R12: the next adapter gets the charger's own VINDPM. */
-		sr_dpm_test_stop(s);
-		if (s->bits_test_uv > 0)
-			cs_chg_set_vindpm(s->board->ic, s->bits_test_uv);
-		s->bits_test_uv = 0;
-		if (s->blind_test_uv > 0)
-			cs_chg_set_vindpm(s->board->ic, s->blind_test_uv);
-		s->blind_test_uv = 0;
-		s->blind_test_held = false;
-		s->blind_last_ibat_ua = INT_MIN;
-		sr_blind_hold_end(s);
-		if (s->vmode) {
-			s->vmode = false;
-			cs_chg_set_vindpm(s->board->ic, s->vindpm_restore_uv);
-		}
-		sr_set_state(s, SR_IDLE);
+		sr_port_gone(s);
 		return;
 	case USB_EVENT_VBUS:
 		s->vbus = true;

@@ -455,6 +455,85 @@ static void test_safe_ramp_bits_split(void)
 }
 
 /*
+ * R16: a probe sized by what the charger is short of. Default seed 7, setup 47 of the
+ * regret benchmark: a 2.518 A cc Type-C adapter at 4.977 V behind 0.1256 + 0.3043 ohm, a
+ * 1.465 A system load, a bq25890 charging at ICHG 1.71 A. At the first 0.5 A the
+ * system takes the whole input (IINDPM, the charge current reads 0) and the battery
+ * gives 0.87 A. The step: ICHG VBAT / VBUS = 1.71 * 3.664 / 4.8 (the readings) = 1.305 A,
+ * 1.3 A on the register, so 1.8 A. The line meets VINDPM 4.4 V at
+ * (4.977 - 4.4) / 0.4299 = 1.342 A, and a code lower at (4.977 - 4.3) / 0.4299 = 1.575 A,
+ * under 1.8 A: no proof of the line's pin, back to 0.5 A; halfway, 0.65 A, 0.6 A in
+ * whole steps: 1.1 A, drawn; from there the step is half the way to 1.8 A, 0.35 A,
+ * 0.3 A: 1.4 A, where a code lower lets IINDPM take over (1.575 > 1.4 A): the line's
+ * pin, held, as one step at a time held it, but that ramp took 18 s (nine 2 s steps)
+ * with the battery giving.
+ */
+static void test_safe_ramp_big_step(void)
+{
+	static const char text[] =
+		"{ \"duration\": \"1 min\","
+		"  \"source\": { \"kind\": \"typec\", \"voc\": \"4.977 V\", \"rout\": \"0.1256 ohm\","
+		"    \"ilim\": \"2.518 A\", \"overload\": \"cc\", \"rp\": \"3.0A\" },"
+		"  \"cable\": { \"r_loop\": \"0.3043 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"1.71 A\" },"
+		"    \"battery\": { \"soc\": \"15.5 %\", \"capacity\": \"2620 mAh\" },"
+		"    \"load\": { \"current\": \"1.465 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	static const double want_mA[] = { 500, 1800, 500, 1100, 1400 };
+	struct tu_run r;
+	size_t i;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CU_ASSERT_EQUAL(tu_count(&r, "ilim_set"), (int)G_N_ELEMENTS(want_mA));
+	for (i = 0; i < G_N_ELEMENTS(want_mA); i++)
+		CS_ASSERT_NEAR(tu_num(tu_event(&r, "ilim_set", NULL, NULL, (int)i), "request_mA"),
+			       want_mA[i], 0);
+	/* on the line's pin at VINDPM from 7 s to the end of the trace (its last row at 59.92 s) */
+	CS_ASSERT_NEAR(tu_time_within(&r, "ibus_A", 1.337, 1.347, 7), 52.92, 0.05);
+	/* the battery gives more than 50 mA for 4.18 s in all: from the plug to 2.16 s
+	 * at 0.5 A, 2 s at 1.1 A (one step at a time: 16.16 s) */
+	CS_ASSERT_NEAR(tu_time_within(&r, "ibat_A", -10, -0.05, 0), 4.18, 0.01);
+	tu_done(&r);
+}
+
+/*
+ * R16 at a wall: a 1.03 A hiccup adapter with a 60 ms overload timer, a 1.2 A load over
+ * it. At 0.5 A (VBUS 5.1 - 0.5 * 0.25 = 4.975 V, VBAT 3.745 V) the step is ICHG VBAT /
+ * VBUS = 2 * 3.745 / 4.975 = 1.506 A (the ADC's 5.0 V: 1.498 A), 1.4 A in whole steps:
+ * 1.9 A meets the wall, and so does halfway, 0.5 + 0.7 = 1.2 A; halfway again, 0.35 A,
+ * 0.3 A in whole steps: 0.8 A, drawn; from there half the way to 1.2 A, 0.2 A: 1.0 A,
+ * drawn; 1.1 A (a step) meets the wall and the register value between, 1.05 A, too
+ * (R3): 1.0 A from 4.3 s, where one step at a time reached it at 10.1 s. Each visit to
+ * the wall lasts 40 ms at most, under the timer: no trip.
+ */
+static void test_safe_ramp_big_step_wall(void)
+{
+	static const char text[] =
+		"{ \"duration\": \"1 min\","
+		"  \"source\": { \"kind\": \"dcp\", \"voc\": \"5.1 V\", \"rout\": \"0.15 ohm\","
+		"    \"ilim\": \"1.03 A\", \"overload\": \"hiccup\", \"t_limit_max\": \"60 ms\" },"
+		"  \"cable\": { \"r_loop\": \"0.1 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq25890\", \"vreg\": \"4.35 V\","
+		"      \"ichg\": \"2 A\" },"
+		"    \"battery\": { \"soc\": \"30 %\", \"capacity\": \"3000 mAh\" },"
+		"    \"load\": { \"current\": \"1.2 A\" } },"
+		"  \"policy\": { \"name\": \"safe-ramp\" } }";
+	struct tu_run r;
+
+	CU_ASSERT_FATAL(tu_run(&r, text));
+	CU_ASSERT_FATAL(tu_read_trace(&r));
+	CS_ASSERT_NEAR(tu_metric(&r, "source_trips"), 0, 0);
+	CS_ASSERT_NEAR(tu_metric(&r, "ilim_final_A"), 1.0, 1e-9);
+	CS_ASSERT_NEAR(tu_num(tu_event(&r, "ilim_set", NULL, NULL, 1), "request_mA"), 1900, 0);
+	/* 1.0 A from 4.3 s on, but for R3's visits above it (80 ms) */
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 1.0, 1e-6, 4.3) > 55.5);
+	tu_done(&r);
+}
+
+/*
  * R12 from the bq25890's status bits puts VINDPM back even when its test ends after the
  * ADC's window: field seed 3, setup 18 (a 1.151 A hiccup adapter at 4.989 V behind
  * 0.2983 ohm, the cable 0.05916 ohm rising to 0.2512 ohm at 25.98 min). On the new path
@@ -503,6 +582,8 @@ CU_TestInfo sensing_tests[] = {
 	{ "safe-ramp asks the bq25890's status bits whether VINDPM is the line's pin", test_safe_ramp_bits_pin },
 	{ "safe-ramp steps under a wall that drifts under its limit, from the bits", test_safe_ramp_bits_wall_under },
 	{ "safe-ramp probes the register value between a step and the wall it met, from the bits", test_safe_ramp_bits_split },
+	{ "safe-ramp sizes a bq25890's probe by the charge current it is short of", test_safe_ramp_big_step },
+	{ "safe-ramp: a probe sized by the charger that meets a wall goes halfway", test_safe_ramp_big_step_wall },
 	{ "safe-ramp puts VINDPM back after a status-bit test that outlasts the ADC's window", test_safe_ramp_bits_test_ends },
 	CU_TEST_INFO_NULL,
 };

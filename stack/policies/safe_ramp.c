@@ -266,6 +266,11 @@ struct safe_ramp {
 	 * between the verified limit and a probe the bits showed at a wall, to probe
 	 * next (0: none), and the verified limit while that probe is in flight (0: none) */
 	int split_ua, split_from_ua;
+	/* R16: the verified limit under a probe sized by what the charger is short of
+	 * (0: the probe in flight, if any, is one step) */
+	int big_from_ua;
+	int big_fail_ua;           /* R16: the lowest such probe the bits showed stopped (0: none) */
+	int big_next_ua;           /* R16: the probe halfway to it, one interval on (0: none) */
 	/* R14: a chip with no VBUS ADC (the bq24190): a probe is checked in the
 	 * battery current the fuel gauge reads, from before the write */
 	bool blind;
@@ -502,6 +507,7 @@ static void sr_write(struct safe_ramp *s, int ua)
 		s->req_ua = ua;
 		s->limit_ua = cs_chg_set_input_current_limit(s->board->ic, ua);
 		s->write_at = jiffies;
+		s->big_from_ua = 0;   /* R16: set again by a probe sized by the charger */
 	}
 	s->peak_ua = max(s->peak_ua, ua);
 }
@@ -1710,6 +1716,8 @@ static void sr_floor(struct safe_ramp *s)
 
 	sr_vmode_exit(s, false);
 	lower = max(s->floor_ua, s->req_ua - (s->probing ? 1 : s->p->backoff) * sr_ua(s->p->step));
+	if (s->probing && s->big_from_ua > 0)
+		lower = max(s->floor_ua, min(lower, s->big_from_ua));   /* R16 */
 	sr_failed(s);
 	s->ceiling_ua = lower;
 	sr_write(s, lower);
@@ -1939,6 +1947,85 @@ static bool sr_power_knee(struct safe_ramp *s, const struct sr_reading *r)
 	return true;
 }
 
+/*
+ * R16: a probe sized by what the charger is short of. On a chip whose ADC converts in
+ * windows and that reports its input loops apart (the bq25890), each verified step
+ * costs two conversions (2 s), and a system load that takes the whole input is carried
+ * meanwhile by the battery. IINDPM regulating with the charger in constant current and
+ * its charge current reading nothing (under one count) says the system takes the
+ * whole input: the charger wants at least the limit plus its charge current's power at
+ * VBUS (ICHG VBAT / VBUS; a converter's losses only add to it), so the probe takes that
+ * much, rounded down to whole steps (the values a one-step ramp visits, where R3's
+ * register value between and R12 were measured), where that is more than `step`. Only
+ * before any knee of the session, and no further than the ceiling (R8, R9): a wall in
+ * the way shows in the status bits at the next `interval` as for any probe (R3, R12),
+ * and the limit goes back to the one verified before the probe (sr_bits_wall,
+ * sr_floor); one interval later it probes halfway there (sr_big_half), and so on, the
+ * step from a verified limit never more than half the way to the lowest probe
+ * stopped. Under two steps of it the ramp goes on one step at a time. Returns the
+ * request to write.
+ */
+static int sr_big_step(struct safe_ramp *s, int vbus_uv)
+{
+	union power_supply_propval ichg = { 0 };
+	int step = sr_ua(s->p->step), ibat_ua, vbat_uv, cmin, cmax, cstep, more;
+	struct cs_charger_ic *ic = s->board->ic;
+
+	if (!s->adc_wait_ms || s->knee_ua >= 0 || s->blind || s->est_chip ||
+	    vbus_uv <= 0 || cs_chg_get_vindpm(ic) < 0 ||
+	    !(cs_chg_get_input_regulation(ic) > 0 &&
+	      (cs_chg_get_input_regulation(ic) & CS_CHG_INREG_CURRENT)) ||
+	    cs_chg_get_status(ic) != CS_CHG_STATUS_FAST ||
+	    power_supply_get_property(s->board->usb_psy, POWER_SUPPLY_PROP_CONSTANT_CHARGE_CURRENT,
+				      &ichg) < 0 ||
+	    cs_chg_read_adc(ic, CS_ADC_IBAT, &ibat_ua) < 0 ||
+	    cs_chg_read_adc(ic, CS_ADC_VBAT, &vbat_uv) < 0 ||
+	    ibat_ua >= max(s->ibat_lsb_ua, 1))
+		return s->req_ua + step;
+	more = (int)((double)ichg.intval * vbat_uv / vbus_uv);
+	if (s->big_fail_ua > s->req_ua)
+		more = min(more, (s->big_fail_ua - s->req_ua) / 2);
+	more -= more % step;
+	cs_chg_input_current_range(ic, &cmin, &cmax, &cstep);
+	if (cstep > 0)
+		more -= more % cstep;
+	if (more <= step || s->req_ua + step >= s->ceiling_ua)
+		return s->req_ua + step;
+	return min(s->req_ua + more, s->ceiling_ua);
+}
+
+/* R16: the value halfway from the verified `from_ua` to the probe the bits showed
+ * stopped, rounded down to whole steps, where that is more than `step` above it; 0
+ * where it is not (the ramp goes on one step at a time). */
+static int sr_big_half(struct safe_ramp *s, int from_ua)
+{
+	int cmin, cmax, cstep, step = sr_ua(s->p->step), half = (s->big_fail_ua - from_ua) / 2;
+
+	half -= half % step;
+	cs_chg_input_current_range(s->board->ic, &cmin, &cmax, &cstep);
+	if (cstep > 0)
+		half -= half % cstep;
+	return half > sr_ua(s->p->step) ? from_ua + half : 0;
+}
+
+/* R16: the probe halfway to a stopped one, one interval after going back to the
+ * verified limit (the adapter out of its limit in between, an overload timer starts
+ * again), checked in the bits as any probe (sr_adc_catching_up). */
+static void sr_big_next(struct safe_ramp *s)
+{
+	int ua = s->big_next_ua;
+
+	if (ua > s->ceiling_ua || ua <= s->req_ua) {
+		s->big_next_ua = 0;
+		return;   /* the budget fell since (R8) */
+	}
+	ua = s->req_ua;
+	sr_write(s, s->big_next_ua);
+	s->big_next_ua = 0;
+	s->big_from_ua = ua;
+	s->probing = true;
+}
+
 static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 {
 	int step = sr_ua(s->p->step);
@@ -2022,8 +2109,12 @@ static void sr_drawn(struct safe_ramp *s, struct sr_reading *r)
 		s->quiet_since = jiffies;
 	}
 	if (s->req_ua < s->ceiling_ua && sr_plateau_over(s)) {
-		/* R2/R3: drawing the limit - probe one step. */
-		sr_write(s, s->req_ua + step);
+		/* R2/R3: drawing the limit - probe one step (R16: more where the
+		 * battery gives). */
+		int from = s->req_ua, ua = sr_big_step(s, r->vbus_uv);
+
+		sr_write(s, ua);
+		s->big_from_ua = ua > from + step ? from : 0;
 		s->probing = true;
 		sr_check_later(s, SR_RAMP);
 		return;
@@ -2060,6 +2151,18 @@ static void sr_split_clear(struct safe_ramp *s)
 	s->split_from_ua = 0;
 }
 
+/* R3, R16: a new session's probes from the bits: none between, none sized by the
+ * charger in flight or stopped. */
+/* R3, R16: a new session's probes from the bits: none between, none sized by the
+ * charger in flight or stopped. */
+static void sr_bits_clear(struct safe_ramp *s)
+{
+	sr_split_clear(s);
+	s->big_from_ua = 0;
+	s->big_fail_ua = 0;
+	s->big_next_ua = 0;
+}
+
 /* R3: the bits say VINDPM regulates without IINDPM: VBUS sagged under the limit (the
  * adapter's wall, or the line's own pin at VINDPM). */
 static bool sr_bits_vindpm_only(int bits)
@@ -2084,6 +2187,18 @@ static void sr_bits_wall(struct safe_ramp *s)
 	int cmin, cmax, cstep, split, from = s->split_from_ua;
 
 	sr_split_clear(s);
+	if (from == 0 && s->big_from_ua > 0) {
+		/* R16: a probe sized by the charger met a wall (or a pin R12 could
+		 * not tell from one): back to the limit verified before it, and one
+		 * interval later halfway to the probe */
+		sr_vmode_exit(s, false);
+		s->probing = false;
+		s->big_fail_ua = s->req_ua;
+		s->big_next_ua = sr_big_half(s, s->big_from_ua);
+		sr_write(s, s->big_from_ua);
+		sr_check_later(s, SR_RAMP);
+		return;
+	}
 	if (from > 0) {
 		/* the split's probe failed: the wall is under it; R9's wait stays the
 		 * one the first probe's failure set */
@@ -2112,6 +2227,7 @@ static void sr_split_probe(struct safe_ramp *s)
 		return;
 	}
 	s->split_from_ua = s->req_ua;
+	s->big_from_ua = 0;
 	s->ceiling_ua = max(s->ceiling_ua, s->split_ua);
 	s->split_ua = 0;
 	sr_write(s, s->ceiling_ua);
@@ -2162,6 +2278,8 @@ static bool sr_adc_catching_up(struct safe_ramp *s)
 		return true;
 	} else if (s->split_ua > 0 && !s->probing && !vindpm_only) {
 		sr_split_probe(s);
+	} else if (s->big_next_ua > 0 && !s->probing && !vindpm_only) {
+		sr_big_next(s);
 	}
 	schedule_delayed_work(&s->work, msecs_to_jiffies(sr_ms(s->p->interval)));
 	return true;
@@ -3100,7 +3218,7 @@ static void sr_event(struct work_struct *work)
 	s->wall_limit_ua = 0;
 	s->wall_limit_failed = false;
 	s->line_pin = false;
-	sr_split_clear(s);
+	sr_bits_clear(s);
 	s->blind_last_ibat_ua = INT_MIN;
 	s->rising = false;
 	s->free_draw = false;

@@ -1242,6 +1242,37 @@ static void test_safe_ramp_bq24190_wall_under_rung_above(void)
 }
 
 /*
+ * R14 under a held limit, the wall held under by VINDPM at once (default seed 6,
+ * setup 67): a 2.381 A hiccup adapter at 4.959 V behind 0.07294 + 0.09051 ohm, a
+ * bq24190 read as its datasheet says charging at 1.418 A under a 0.9935 A load, on the
+ * 3 A rung taken from the 2 A rung. The draw creeps into the wall at 1225.6 s (79 % of
+ * the limit) and the test under the held limit finds it at the next check. The limit
+ * stays on the 3 A rung and R14's scan holds the input on the line under the wall: at
+ * VINDPM 4.6 V, (4.959 - 4.6) / (0.07294 + 0.09051) = 2.1964 A, until the hold's renewal
+ * a minute later. Before, the limit went to the 2 A rung until R9's re-probe (1478 s).
+ */
+static void test_safe_ramp_bq24190_held_wall_scanned(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"1300 s\", \"seed\": 1, \"source\": { \"kind\": \"apple-2.4a\","
+		"    \"voc\": \"4.959 V\", \"rout\": \"0.07294 ohm\", \"ilim\": \"2.381 A\","
+		"    \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.09051 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.418 A\" },"
+		"    \"battery\": { \"capacity\": \"1877 mAh\", \"soc\": \"36.85 %\" },"
+		"    \"load\": { \"current\": \"0.9935 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	/* on the 2 A rung only for the hold's renewal at 1289 s (40 ms) */
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 1200) < 0.1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (4.959 - 4.6) / (0.07294 + 0.09051), 1e-3, 1225) > 60);
+	tu_done(&r);
+}
+
+/*
  * R14 on a probe the gain calls followed (field seed 1, setup 86): a 0.8615 A latch
  * adapter drawn at 0.925 A (its seeded tolerance) drifting 7.473 % lower with an
  * 8.989 min time constant, a 1.422 s timer, 4.981 V behind 0.2124 + 0.3271 ohm, a
@@ -2500,6 +2531,8 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
 	{ "safe-ramp R14: a held limit's test sizes a wall's fall on the rung it was probed from",
 	  test_safe_ramp_bq24190_wall_under_rung_above },
+	{ "safe-ramp R14: a wall found under a held limit is held under by VINDPM at once",
+	  test_safe_ramp_bq24190_held_wall_scanned },
 	{ "safe-ramp R14: a wall between two rungs is held under by VINDPM from the battery current",
 	  test_safe_ramp_bq24190_hold_between_rungs },
 	{ "safe-ramp R14: the hold between two rungs is a code nearer where the wall's fall shows the line",

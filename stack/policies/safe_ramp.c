@@ -2728,7 +2728,10 @@ static void sr_blind_work(struct safe_ramp *s)
 			pr_info("safe-ramp: VINDPM a code lower took power: a wall under the held %d mA",
 				s->limit_ua / 1000);
 			s->blind_last_ibat_ua = INT_MIN;
-			if (!s->probing || st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
+			/* held or probed, a wall under the limit: R14's scan from the
+			 * top of VINDPM's grid holds the input on the line under it at once,
+			 * the rung under where the scan cannot start */
+			if (st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
 				sr_blind_floor(s);
 			return;
 		}

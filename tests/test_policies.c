@@ -1203,6 +1203,76 @@ static void test_safe_ramp_bq24190_wall_under_held(void)
 }
 
 /*
+ * R14 under a held limit, a wall at 73 % of it (field seed 7, setup 157, one load
+ * burst): a 2.179 A hiccup adapter with a 1.791 s overload timer at 5.102 V behind
+ * 0.08243 + 0.2439 ohm, a bq24190 read as its datasheet says, charging at 1.651 A under
+ * a 0.3 A load. The draw, about 2.0 A, leaves DPM_STAT clear on the 3 A rung (taken at
+ * 266 s). At 300 s the load steps to 1.5 A: the draw meets the wall, VINDPM holds VBUS
+ * at 4.36 V and the battery current falls by about 1 A, which asks the VINDPM test.
+ * VINDPM a code (80 mV) lower costs the cell about eff * 0.08 V * 2.179 A / 4.14 V =
+ * 38 mA (eff 0.9); the test asked 0.7 * 0.08 V * 3 A / 4.14 V = 41 mA, a wall at 0.9
+ * of the limit, and the adapter hiccuped at 301.791 s. Sized on the 2 A rung the limit
+ * was probed from, 0.7 * 0.08 * 2 / 4.14 = 27 mA: a wall, and the limit goes to the
+ * 2 A rung at the next check, the adapter in its limit for 0.3 s.
+ */
+static void test_safe_ramp_bq24190_wall_under_rung_above(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"6 min\", \"seed\": 1, \"source\": { \"kind\": \"dcp\","
+		"    \"voc\": \"5.102 V\", \"rout\": \"0.08243 ohm\", \"ilim\": \"2.179 A\","
+		"    \"overload\": \"hiccup\", \"t_limit_max\": \"1.791 s\" },"
+		"  \"cable\": { \"r_loop\": \"0.2439 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.651 A\" },"
+		"    \"battery\": { \"capacity\": \"2328 mAh\", \"soc\": \"67.29 %\" },"
+		"    \"load\": { \"profile\": [ { \"at\": \"0 s\", \"current\": \"0.3 A\" },"
+		"      { \"at\": \"300 s\", \"current\": \"1.5 A\" },"
+		"      { \"at\": \"330 s\", \"current\": \"0.3 A\" } ] } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	/* the 3 A rung held with the bit clear before the burst */
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 3.0, 1e-6, 270) > 29.9);
+	/* at the wall for one check and its test, well within the 1.791 s timer */
+	CU_ASSERT(tu_time_at(&r, "ibus_A", 2.179, 1e-3, 299) < 1.0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "source_trips"), 0);
+	CU_ASSERT_EQUAL(tu_metric(&r, "uvlo_events"), 0);
+	tu_done(&r);
+}
+
+/*
+ * R14 under a held limit, the wall held under by VINDPM at once (default seed 6,
+ * setup 67): a 2.381 A hiccup adapter at 4.959 V behind 0.07294 + 0.09051 ohm, a
+ * bq24190 read as its datasheet says charging at 1.418 A under a 0.9935 A load, on the
+ * 3 A rung taken from the 2 A rung. The draw creeps into the wall at 1225.6 s (79 % of
+ * the limit) and the test under the held limit finds it at the next check. The limit
+ * stays on the 3 A rung and R14's scan holds the input on the line under the wall: at
+ * VINDPM 4.6 V, (4.959 - 4.6) / (0.07294 + 0.09051) = 2.1964 A, until the hold's renewal
+ * a minute later. Before, the limit went to the 2 A rung until R9's re-probe (1478 s).
+ */
+static void test_safe_ramp_bq24190_held_wall_scanned(void)
+{
+	struct tu_run r;
+
+	if (!regret_run_json(&r,
+		"{ \"duration\": \"1300 s\", \"seed\": 1, \"source\": { \"kind\": \"apple-2.4a\","
+		"    \"voc\": \"4.959 V\", \"rout\": \"0.07294 ohm\", \"ilim\": \"2.381 A\","
+		"    \"overload\": \"hiccup\" },"
+		"  \"cable\": { \"r_loop\": \"0.09051 ohm\" },"
+		"  \"device\": { \"pmic\": { \"preset\": \"bq24190\", \"vreg\": \"4.35 V\","
+		"    \"ichg\": \"1.418 A\" },"
+		"    \"battery\": { \"capacity\": \"1877 mAh\", \"soc\": \"36.85 %\" },"
+		"    \"load\": { \"current\": \"0.9935 A\" } },"
+		"  \"policy\": \"safe-ramp\" }"))
+		return;
+	/* on the 2 A rung only for the hold's renewal at 1289 s (40 ms) */
+	CU_ASSERT(tu_time_at(&r, "ilim_A", 2.0, 1e-6, 1200) < 0.1);
+	CU_ASSERT(tu_time_at(&r, "ibus_A", (4.959 - 4.6) / (0.07294 + 0.09051), 1e-3, 1225) > 60);
+	tu_done(&r);
+}
+
+/*
  * R14 on a probe the gain calls followed (field seed 1, setup 86): a 0.8615 A latch
  * adapter drawn at 0.925 A (its seeded tolerance) drifting 7.473 % lower with an
  * 8.989 min time constant, a 1.422 s timer, 4.981 V behind 0.2124 + 0.3271 ohm, a
@@ -2459,6 +2529,10 @@ CU_TestInfo policies_tests[] = {
 	{ "safe-ramp R14: a bq24190's probe held at the line's pin is kept (VINDPM a code lower)", test_safe_ramp_bq24190_pin },
 	{ "safe-ramp R14: a bq24190's held limit steps under a wall that comes under it", test_safe_ramp_bq24190_wall_under_held },
 	{ "safe-ramp R14: a probe that meets a wall a few mA under the rung is asked too", test_safe_ramp_bq24190_probe_at_wall },
+	{ "safe-ramp R14: a held limit's test sizes a wall's fall on the rung it was probed from",
+	  test_safe_ramp_bq24190_wall_under_rung_above },
+	{ "safe-ramp R14: a wall found under a held limit is held under by VINDPM at once",
+	  test_safe_ramp_bq24190_held_wall_scanned },
 	{ "safe-ramp R14: a wall between two rungs is held under by VINDPM from the battery current",
 	  test_safe_ramp_bq24190_hold_between_rungs },
 	{ "safe-ramp R14: the hold between two rungs is a code nearer where the wall's fall shows the line",

@@ -2408,6 +2408,21 @@ static bool sr_blind_test_start(struct safe_ramp *s, int ibat_ua)
 	return true;
 }
 
+/*
+ * R14 under a held limit: the least current a wall come under the limit is taken to
+ * give, for the share of d it must lose. The rung the limit was probed from, where the
+ * draw held the input and the adapter gave it (R2 probes only then): a wall between
+ * it and the limit gives more. A wall at 73 % of a 3 A rung taken with the bit clear
+ * (field seed 7, setup 157) loses less than SR_BLIND_WALL_SHARE of d * 3 A, and its
+ * overload timer ran out with the limit held. Without a rung under, the limit.
+ */
+static int sr_blind_wall_floor_ua(const struct safe_ramp *s)
+{
+	if (s->blind_from_ua > 0 && s->blind_from_ua < s->limit_ua)
+		return s->blind_from_ua;
+	return s->limit_ua;
+}
+
 /* R14: the answer of the test above: true for the line's pin (the probe is kept).
  * Under a held limit (blind_test_held) the question is the other way round: true
  * unless the input power fell by SR_BLIND_WALL_SHARE of what d takes away at a wall
@@ -2423,7 +2438,7 @@ static bool sr_blind_test_end(struct safe_ramp *s, int ibat_ua, int vbat_uv)
 	d = own_uv * 1e-6 - low_v;
 	if (s->blind_test_held) {
 		s->blind_test_held = false;
-		need = SR_BLIND_WALL_SHARE * d * s->limit_ua / (vbat_uv * 1e-6);
+		need = SR_BLIND_WALL_SHARE * d * sr_blind_wall_floor_ua(s) / (vbat_uv * 1e-6);
 		return s->blind_test_ibat_ua - ibat_ua < max(need, (double)SR_BLIND_PIN_MIN_UA);
 	}
 	need = SR_BLIND_GAIN * d * (2 * low_v - SR_BLIND_E_MAX_V) / SR_R_MAX_OHM /
@@ -2831,7 +2846,10 @@ static void sr_blind_work(struct safe_ramp *s)
 			pr_info("safe-ramp: VINDPM a code lower took power: a wall under the held %d mA",
 				s->limit_ua / 1000);
 			s->blind_last_ibat_ua = INT_MIN;
-			if (!s->probing || st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
+			/* held or probed, a wall under the limit: R14's scan from the
+			 * top of VINDPM's grid holds the input on the line under it at once,
+			 * the rung under where the scan cannot start */
+			if (st == CS_CHG_STATUS_UVLO || !sr_blind_scan_start(s, ibat_ua))
 				sr_blind_floor(s);
 			return;
 		}

@@ -570,6 +570,17 @@ static void sr_check_later(struct safe_ramp *s, enum sr_state st)
 		sr_ms(st == SR_STABLE ? s->p->stable_interval : s->p->interval)));
 }
 
+/* The twl4030's climbs (R2's pin, R5's wall): one register value up, `next` half a
+ * value over it so the register floors to it, read one `interval` later; returns the
+ * request written. */
+static int sr_climb_one(struct safe_ramp *s, int next)
+{
+	s->ceiling_ua = max(s->ceiling_ua, next);
+	sr_write(s, next);
+	sr_check_later(s, SR_RAMP);
+	return s->req_ua;
+}
+
 /*
  * R8: a budget below the charger's smallest input limit (a suspended bus allows 2.5 mA,
  * the smallest limit is 100 mA on most chips): the input goes high-impedance where the
@@ -841,10 +852,7 @@ static bool sr_pin_step(struct safe_ramp *s, bool drawn)
 		return true;
 	}
 	s->pinf_from_ua = s->req_ua;
-	s->ceiling_ua = max(s->ceiling_ua, next);
-	sr_write(s, next);
-	s->pinf_req_ua = s->req_ua;
-	sr_check_later(s, SR_RAMP);
+	s->pinf_req_ua = sr_climb_one(s, next);
 	return true;
 }
 
@@ -1105,10 +1113,7 @@ static bool sr_fine_step(struct safe_ramp *s)
 	}
 	s->fine_from_ua = s->req_ua;
 	s->fine_vbus_uv = s->last_vbus_uv;
-	s->ceiling_ua = max(s->ceiling_ua, next);
-	sr_write(s, next);
-	s->fine_req_ua = s->req_ua;
-	sr_check_later(s, SR_RAMP);
+	s->fine_req_ua = sr_climb_one(s, next);
 	return true;
 }
 
